@@ -1,0 +1,54 @@
+"""Diagnostics as plain data, shared by every layer.
+
+Positions are absolute character offsets into the document text (Python `str` indices).
+Conversion to lines/columns happens only at the edges (`text.LineIndex`).
+Every diagnostic has a stable `code` (documented in docs/diagnostics.md), a short
+`summary`, and a full-sentence `detail`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+ERROR = "error"
+WARNING = "warning"
+INFORMATION = "information"
+HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A secondary location that explains a diagnostic (e.g. the unclosed `{`)."""
+
+    start: int
+    end: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    start: int
+    end: int
+    severity: str
+    code: str
+    summary: str
+    detail: str = ""
+    related: tuple[Related, ...] = field(default=())
+
+    @property
+    def message(self) -> str:
+        """One human message: the summary, then the detail sentence(s)."""
+        if not self.detail:
+            return self.summary
+        return f"{self.summary}: {self.detail}" if not self.summary.endswith((".", "?", "!")) else f"{self.summary} {self.detail}"
+
+    def shifted(self, delta: int) -> "Diagnostic":
+        """The same diagnostic moved by `delta` characters (related locations too)."""
+        if delta == 0:
+            return self
+        return replace(
+            self,
+            start=self.start + delta,
+            end=self.end + delta,
+            related=tuple(replace(r, start=r.start + delta, end=r.end + delta) for r in self.related),
+        )

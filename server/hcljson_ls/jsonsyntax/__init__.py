@@ -1,0 +1,12 @@
+"""Lossless, error-recovering JSON syntax layer (knows nothing of HCL).
+
+    parse(text) -> ParseResult(root, diagnostics)      never raises
+    strings.decode(text, abs_start, node) -> Decoded   decoded value + decoded-index -> source-offset map
+    reparse.reparse(old, old_text, new_text, edit)     incremental; identical to parse(new_text)
+
+See `tree` for the node types and the relative-offset contract.
+"""
+
+from .parser import ParseResult, parse
+
+__all__ = ["ParseResult", "parse"]

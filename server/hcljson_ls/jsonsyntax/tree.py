@@ -1,0 +1,188 @@
+"""The lossless JSON syntax tree.
+
+Contract
+--------
+* Every node records `start`/`end` (half-open, character offsets) **relative to the start of its
+  enclosing container** (the `Object`/`Array` whose `items` hold it). The root value's positions are
+  relative to 0, i.e. absolute. This makes an incremental reparse cheap: after an edit only the
+  later siblings inside each ancestor of the edited container move, never the whole document.
+  Use `absolute(...)`-style arithmetic while walking: a child's absolute start is
+  `base + child.start`, where `base` is the absolute start of its container; the base for a
+  container's own items is that container's absolute start.
+* `Member.colon` and `Member.comma` are relative offsets (in the same coordinate system as the
+  member's key/value) of the `:` / `,` character, or -1 when absent.
+* A container's open bracket is at its `start`; when `closed` is true its close bracket is at
+  `end - 1`. When not closed, `end` is where the parser gave up (end of last item or of input).
+* Missing pieces are `None` (a member with no value), junk is an `Error` node.
+* Nodes are owned by their `ParsedDocument`; an incremental reparse may update the positions of
+  nodes after an edit in place. Do not keep nodes across document versions.
+* The source text is not stored in nodes: slice the document text with absolute offsets.
+
+Token stream (lossless): `scanner.tokens(text)` yields tokens whose texts concatenate to the source.
+"""
+
+from __future__ import annotations
+
+# Node kinds (class attribute `kind` on each node class).
+OBJECT = "object"
+ARRAY = "array"
+STRING = "string"
+NUMBER = "number"
+TRUE = "true"
+FALSE = "false"
+NULL = "null"
+BARE = "bare"  # an unquoted word used where a string/key was expected (e.g. `{foo: 1}`, `True`)
+ERROR = "error"  # junk that is not a value at all
+
+
+class Node:
+    __slots__ = ("start", "end")
+    kind: str = ""
+
+    def __init__(self, start: int, end: int) -> None:
+        self.start = start
+        self.end = end
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.start}, {self.end})"
+
+
+class String(Node):
+    """A string token. `quote` is '"' (or "'" for a single-quoted string, which is an error).
+
+    `terminated` is False when the closing quote is missing (the string then ends at the end of
+    its line). `escaped` is True when the raw text contains a backslash (the decoded value then
+    differs from the raw text; see `strings.decode`).
+    """
+
+    __slots__ = ("quote", "terminated", "escaped")
+    kind = STRING
+
+    def __init__(self, start: int, end: int, quote: str = '"', terminated: bool = True, escaped: bool = False) -> None:
+        self.start = start
+        self.end = end
+        self.quote = quote
+        self.terminated = terminated
+        self.escaped = escaped
+
+    @property
+    def content_start(self) -> int:
+        """Relative offset of the first character after the opening quote."""
+        return self.start + 1
+
+    @property
+    def content_end(self) -> int:
+        """Relative offset just after the last content character (before the closing quote)."""
+        return self.end - 1 if self.terminated else self.end
+
+
+class Number(Node):
+    """A number; its raw text (arbitrary precision) is `text[abs_start:abs_end]`."""
+
+    __slots__ = ()
+    kind = NUMBER
+
+
+class Literal(Node):
+    """`true`, `false` or `null`; `value` is the Python value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, start: int, end: int, value: object) -> None:
+        self.start = start
+        self.end = end
+        self.value = value
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return TRUE if self.value is True else FALSE if self.value is False else NULL
+
+
+class Bare(Node):
+    """An unquoted word in a value or key position (already reported as an error)."""
+
+    __slots__ = ()
+    kind = BARE
+
+
+class Error(Node):
+    """Characters that could not be a value (already reported as an error)."""
+
+    __slots__ = ()
+    kind = ERROR
+
+
+class Member:
+    """One `"key": value,` entry of an object, or one `value,` element of an array.
+
+    For arrays `key` is None and `colon` is -1. Any part may be missing (None / -1) after an error.
+    All offsets are relative to the enclosing container's start.
+    """
+
+    __slots__ = ("key", "colon", "value", "comma")
+
+    def __init__(self, key: Node | None, colon: int, value: Node | None, comma: int) -> None:
+        self.key = key
+        self.colon = colon
+        self.value = value
+        self.comma = comma
+
+    @property
+    def start(self) -> int:
+        k = self.key if self.key is not None else self.value
+        if k is not None:
+            return k.start
+        return self.colon if self.colon >= 0 else self.comma
+
+    @property
+    def end(self) -> int:
+        if self.comma >= 0:
+            return self.comma + 1
+        if self.value is not None:
+            return self.value.end
+        if self.colon >= 0:
+            return self.colon + 1
+        return self.key.end if self.key is not None else self.start
+
+    def __repr__(self) -> str:
+        return f"Member({self.key!r}, {self.colon}, {self.value!r}, {self.comma})"
+
+
+class Container(Node):
+    __slots__ = ("items", "closed")
+
+    def __init__(self, start: int, end: int, items: list[Member], closed: bool) -> None:
+        self.start = start
+        self.end = end
+        self.items = items
+        self.closed = closed
+
+
+class Object(Container):
+    """`{ ... }`; `items` are members in source order (duplicates kept)."""
+
+    __slots__ = ()
+    kind = OBJECT
+
+
+class Array(Container):
+    """`[ ... ]`; `items` are members with `key=None`."""
+
+    __slots__ = ()
+    kind = ARRAY
+
+
+def walk(node: Node, base: int = 0):
+    """Yield `(node, absolute_start, absolute_end)` for `node` and every descendant, depth-first,
+    without recursion. `base` is the absolute start of `node`'s container (0 for the root)."""
+    stack: list[tuple[Node, int]] = [(node, base)]
+    while stack:
+        n, b = stack.pop()
+        yield n, b + n.start, b + n.end
+        if isinstance(n, Container):
+            inner = b + n.start
+            for m in reversed(n.items):
+                if m.value is not None:
+                    stack.append((m.value, inner))
+                if m.key is not None:
+                    stack.append((m.key, inner))
