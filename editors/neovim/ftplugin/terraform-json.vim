@@ -1,0 +1,2 @@
+" Terraform/OpenTofu JSON: the same buffer options as JSON.
+runtime! ftplugin/json.vim

@@ -1,0 +1,2 @@
+" Terraform/OpenTofu JSON: indent like JSON.
+runtime! indent/json.vim
