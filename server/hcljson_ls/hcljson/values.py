@@ -1,0 +1,58 @@
+"""Small helpers over JSON nodes shared by the hcljson modules: key text, kind phrases.
+
+`key_text(text, node, abs_start)` is the decoded name of a property key (a `String` node, or a
+`Bare` word as written, for recovery) or None when the node cannot name anything.
+"""
+
+from __future__ import annotations
+
+from ..jsonsyntax import strings
+from ..jsonsyntax.tree import ARRAY, BARE, ERROR, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Bare, Node, String
+
+_PHRASE = {
+    OBJECT: "a JSON object",
+    ARRAY: "a JSON array",
+    STRING: "a JSON string",
+    NUMBER: "a JSON number",
+    TRUE: "a JSON boolean",
+    FALSE: "a JSON boolean",
+    NULL: "null",
+    BARE: "an unquoted word",
+    ERROR: "an invalid value",
+}
+
+
+def kind_phrase(node: Node) -> str:
+    """`a JSON object`, `a JSON number`, `null` ... for messages."""
+    return _PHRASE.get(node.kind, "a value")
+
+
+def is_broken(node: Node | None) -> bool:
+    """True for a missing value or junk the syntax layer already reported."""
+    return node is None or node.kind in (ERROR, BARE)
+
+
+def key_text(text: str, node: Node | None, abs_start: int) -> str | None:
+    """The decoded name given by key `node` whose absolute start is `abs_start`."""
+    if type(node) is String:
+        if node.escaped or node.quote != '"':
+            return strings.decode(text, abs_start, node).value
+        return text[abs_start + 1 : abs_start + (node.end - node.start) - (1 if node.terminated else 0)]
+    if type(node) is Bare:
+        return text[abs_start : abs_start + node.end - node.start]
+    return None
+
+
+def string_text(text: str, node: String, abs_start: int) -> str:
+    """The decoded value of string `node` whose absolute start is `abs_start`."""
+    if node.escaped:
+        return strings.decode(text, abs_start, node).value
+    return text[abs_start + 1 : abs_start + (node.end - node.start) - (1 if node.terminated else 0)]
+
+
+def quoted(name: str) -> str:
+    """`name` in double quotes for messages (escaping quotes and control characters)."""
+    out = name.replace("\\", "\\\\").replace('"', '\\"')
+    if any(ord(c) < 32 for c in out):
+        out = "".join(c if ord(c) >= 32 else f"\\u{ord(c):04x}" for c in out)
+    return f'"{out}"'
