@@ -1,0 +1,370 @@
+"""Offsets <-> LSP positions, in every position encoding; the only encoding-aware code.
+
+Contract
+--------
+An *offset* is a Python `str` index into the document text (``0 <= offset <= len(text)``).
+A *position* is ``(line, character)`` with both zero-based and ``character`` counted in the units
+of the encoding (``"utf-16"`` code units by default, ``"utf-8"`` bytes, ``"utf-32"`` code points;
+see `hcljson_ls.text.encodings`).
+
+Lines end at ``"\\n"``, ``"\\r\\n"`` or a lone ``"\\r"`` (as LSP says); ``"\\r\\n"`` is one line end.
+A text with *k* line ends has *k + 1* lines (the last one possibly empty), so ``""`` has one line.
+Other Unicode line separators (U+2028, form feed, ...) are ordinary characters.
+
+Nothing here raises on odd input; it clamps:
+
+- an offset below 0 is 0, above ``len(text)`` is ``len(text)``;
+- an offset inside a line terminator (on the ``"\\n"`` of ``"\\r\\n"``) maps to the end of that
+  line's content, the same position as the offset of the ``"\\r"``;
+- a negative line or character counts as 0; a character past the end of its line is the end of the line's
+  content (before the terminator); a line past the last line is the end of the document;
+- a character in the middle of a UTF-16 surrogate pair or of a multi-byte UTF-8 sequence is the
+  start of that character.
+
+Only an unknown encoding name raises `ValueError` (a programming error).
+
+Lone surrogate code points in a `str` (which a JSON decoder can produce from ``"\\ud800"``) count as
+one UTF-16 unit and three UTF-8 bytes, as if encoded with ``surrogatepass``.
+
+Performance
+-----------
+Line starts live in blocks of a few hundred each; every block carries a *shift* that is added
+lazily when it is read. `update` after a splice rescans only the inserted text (plus one character
+either side, for ``"\\r\\n"`` joins and splits), rewrites the one block that holds the edit, and
+adds the size delta to the shift of each later block: O(block size + number of blocks + inserted
+text), independent of the document size for ordinary edits.
+
+Column conversion is O(1) when the whole document is ASCII (``str.isascii`` is O(1) in CPython), or
+for UTF-16 when the document has no astral characters; otherwise it is O(column) at C speed.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+from math import isqrt
+
+from .encodings import UTF8, UTF16, UTF32, check_encoding
+
+__all__ = ["LineIndex"]
+
+# One line terminator, longest first so "\r\n" is one match.
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+# Characters that `str.splitlines` treats as line breaks but LSP does not.
+_FOREIGN_BREAKS = ("\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+_MIN_BLOCK = 512
+
+
+def _line_starts(text: str) -> list[int]:
+    """All line starts of `text`, ascending, starting with 0."""
+    if not any(ch in text for ch in _FOREIGN_BREAKS):
+        # C-speed path: splitlines agrees with LSP when no foreign separators are present.
+        starts = [0, *accumulate(map(len, text.splitlines(True)))]
+        if text and text[-1] not in "\r\n":
+            starts.pop()  # the end of the text is a line start only after a line end
+        return starts
+    return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+
+def _astral_count(text: str) -> int:
+    """Number of characters outside the BMP (each is two UTF-16 code units)."""
+    if text.isascii():
+        return 0
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2 - len(text)
+
+
+class LineIndex:
+    """Line starts of one text, with offset <-> position conversion and incremental update.
+
+    ``LineIndex(text)`` indexes `text`; `update` moves it to the text after one splice.
+    """
+
+    __slots__ = ("_text", "_block_size", "_blocks", "_shifts", "_firsts", "_first_lines", "_astral")
+
+    def __init__(self, text: str, *, block_size: int | None = None) -> None:
+        """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
+        given; tests pass tiny sizes to exercise the multi-block paths."""
+        self._reset(text, block_size)
+
+    def _reset(self, text: str, block_size: int | None = None) -> None:
+        starts = _line_starts(text)
+        size = block_size if block_size and block_size > 0 else max(_MIN_BLOCK, isqrt(len(starts)))
+        self._text = text
+        self._block_size = size
+        # Actual line start = block value + shift of its block. Block 0 always begins with 0.
+        self._blocks: list[list[int]] = [starts[i : i + size] for i in range(0, len(starts), size)]
+        self._shifts: list[int] = [0] * len(self._blocks)
+        # Actual first line start of each block (for bisecting offsets) ...
+        self._firsts: list[int] = [block[0] for block in self._blocks]
+        # ... and the line number of that first line (for bisecting line numbers).
+        self._first_lines: list[int] = list(range(0, len(starts), size))
+        # Count of astral characters; computed lazily on the first UTF-16 conversion that needs it.
+        self._astral: int | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def text(self) -> str:
+        """The text this index describes."""
+        return self._text
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines; at least 1 (a trailing line end starts one more, empty, line)."""
+        return self._first_lines[-1] + len(self._blocks[-1])
+
+    def line_start(self, line: int) -> int:
+        """Offset of the first character of `line` (clamped to ``0 .. line_count - 1``)."""
+        if line <= 0:
+            return 0
+        first_lines = self._first_lines
+        b = bisect_right(first_lines, line) - 1
+        i = line - first_lines[b]
+        block = self._blocks[b]
+        if i >= len(block):  # past the last line
+            b = len(self._blocks) - 1
+            block = self._blocks[b]
+            i = len(block) - 1
+        return block[i] + self._shifts[b]
+
+    def line_end(self, line: int, include_terminator: bool = False) -> int:
+        """Offset of the end of `line`'s content (before its terminator unless asked otherwise).
+
+        `line` is clamped like in `line_start`.
+        """
+        if line < 0:
+            line = 0
+        text = self._text
+        if line + 1 >= self.line_count:
+            return len(text)
+        nxt = self.line_start(line + 1)
+        if include_terminator:
+            return nxt
+        if nxt >= 2 and text[nxt - 1] == "\n" and text[nxt - 2] == "\r":
+            return nxt - 2
+        return nxt - 1
+
+    def line_of(self, offset: int) -> int:
+        """The line containing `offset` (clamped into the text); a terminator belongs to its line."""
+        if offset <= 0:
+            return 0
+        b = bisect_right(self._firsts, offset) - 1
+        return self._first_lines[b] + bisect_right(self._blocks[b], offset - self._shifts[b]) - 1
+
+    def line_starts(self) -> list[int]:
+        """Every line start, ascending (O(number of lines); meant for tests and debugging)."""
+        out: list[int] = []
+        for block, shift in zip(self._blocks, self._shifts):
+            out.extend(x + shift for x in block) if shift else out.extend(block)
+        return out
+
+    def _line_bounds(self, b: int, i: int) -> tuple[int, int]:
+        """(start, content end) of line `i` of block `b`."""
+        block = self._blocks[b]
+        start = block[i] + self._shifts[b]
+        if i + 1 < len(block):
+            nxt = block[i + 1] + self._shifts[b]
+        elif b + 1 < len(self._blocks):
+            nxt = self._firsts[b + 1]
+        else:
+            return start, len(self._text)
+        text = self._text
+        if text[nxt - 1] == "\n" and nxt - 2 >= start and text[nxt - 2] == "\r":
+            return start, nxt - 2
+        return start, nxt - 1
+
+    def _astral_total(self) -> int:
+        if self._astral is None:
+            self._astral = _astral_count(self._text)
+        return self._astral
+
+    def position(self, offset: int, encoding: str = UTF16) -> tuple[int, int]:
+        """The ``(line, character)`` of `offset` in `encoding` units (see the module contract)."""
+        if encoding != UTF16:
+            encoding = check_encoding(encoding)
+        text = self._text
+        if offset <= 0:
+            return (0, 0)
+        if offset > len(text):
+            offset = len(text)
+        b = bisect_right(self._firsts, offset) - 1
+        i = bisect_right(self._blocks[b], offset - self._shifts[b]) - 1
+        line = self._first_lines[b] + i
+        start, end = self._line_bounds(b, i)
+        if offset > end:
+            offset = end
+        column = offset - start
+        if column == 0 or encoding == UTF32 or text.isascii():
+            return (line, column)
+        if encoding == UTF16:
+            if self._astral_total() == 0:
+                return (line, column)
+            segment = text[start:offset]
+            if segment.isascii():
+                return (line, column)
+            return (line, len(segment.encode("utf-16-le", "surrogatepass")) // 2)
+        segment = text[start:offset]
+        if segment.isascii():
+            return (line, column)
+        return (line, len(segment.encode("utf-8", "surrogatepass")))
+
+    def offset(self, position: tuple[int, int], encoding: str = UTF16) -> int:
+        """The offset of ``position = (line, character)`` in `encoding` units, clamped (see above)."""
+        if encoding != UTF16:
+            encoding = check_encoding(encoding)
+        line, character = position
+        if line < 0:
+            line = 0
+        if character < 0:
+            character = 0
+        first_lines = self._first_lines
+        b = bisect_right(first_lines, line) - 1
+        i = line - first_lines[b]
+        if i >= len(self._blocks[b]):
+            return len(self._text)
+        start, end = self._line_bounds(b, i)
+        limit = start + character
+        if limit >= end:
+            limit = end
+        text = self._text
+        if encoding == UTF32 or limit == start or text.isascii():
+            return limit
+        if encoding == UTF16 and self._astral_total() == 0:
+            return limit
+        # `limit` is an upper bound: every character is at least one unit.
+        segment = text[start:limit]
+        if segment.isascii():
+            return limit
+        if encoding == UTF16:
+            extra = 0  # astral characters fully before the target, one extra unit each
+            for m in _ASTRAL.finditer(segment):
+                units_before = m.start() + extra
+                if units_before >= character:
+                    break
+                extra += 1
+            # Between the two halves of a pair, this lands on the pair's first character.
+            target = start + character - extra
+            return target if target < end else end
+        data = segment.encode("utf-8", "surrogatepass")
+        if len(data) <= character:
+            return limit
+        k = character
+        while k > 0 and (data[k] & 0xC0) == 0x80:  # back to the start of a multi-byte character
+            k -= 1
+        return start + len(data[:k].decode("utf-8", "surrogatepass"))
+
+    # ------------------------------------------------------------------ update
+
+    def update(self, start: int, old_end: int, new_text: str, full_new_text: str) -> None:
+        """Move the index to `full_new_text`, which is the current text with
+        ``text[start:old_end]`` replaced by `new_text`.
+
+        Offsets are clamped and a reversed range is normalised. If `full_new_text` has not the
+        length such a splice implies, the index is rebuilt from scratch (slow but correct).
+        """
+        old_text = self._text
+        n_old = len(old_text)
+        if start > old_end:
+            start, old_end = old_end, start
+        start = min(max(start, 0), n_old)
+        old_end = min(max(old_end, 0), n_old)
+        new_end = start + len(new_text)
+        delta = new_end - old_end
+        if len(full_new_text) != n_old + delta:
+            self._reset(full_new_text, self._block_size)
+            return
+
+        if self._astral is not None:
+            if full_new_text.isascii():
+                self._astral = 0
+            else:
+                self._astral += _astral_count(new_text) - _astral_count(old_text[start:old_end])
+        self._text = full_new_text
+
+        # Line starts at s depend on the characters at s - 1 and s: the ones in [lo, old_end]
+        # of the old text are dropped and those in [lo, new_end] of the new text are rescanned.
+        lo = start if start > 0 else 1
+        if new_end >= lo:
+            scan_end = new_end + 1 if new_end < len(full_new_text) else new_end
+            inserted = [
+                e for e in (m.end() for m in _LINE_BREAK.finditer(full_new_text, lo - 1, scan_end)) if e <= new_end
+            ]
+        else:
+            inserted = []
+
+        blocks, shifts, firsts, first_lines = self._blocks, self._shifts, self._firsts, self._first_lines
+        b1 = bisect_right(firsts, lo) - 1
+        b2 = bisect_right(firsts, old_end) - 1
+        if b2 < b1:
+            b2 = b1
+        base = shifts[b1]
+        if b1 == b2:
+            block = blocks[b1]
+            i = bisect_left(block, lo - base)
+            j = bisect_right(block, old_end - base)
+            if not inserted and i == j and delta == 0:
+                return  # no line start moved
+            removed = j - i
+            region = block[:i]
+            if inserted:
+                region.extend([x - base for x in inserted] if base else inserted)
+            if delta:
+                region.extend([x + delta for x in block[j:]])
+            else:
+                region.extend(block[j:])
+        else:
+            region = []
+            removed = 0
+            for k in range(b1, b2 + 1):
+                shift = shifts[k] - base
+                for x in blocks[k]:
+                    actual = x + shifts[k]
+                    if actual < lo:
+                        region.append(x + shift)
+                    elif actual <= old_end:
+                        removed += 1
+                    else:
+                        region.append(x + shift + delta)
+            # The inserted starts go just before the first start that was after the old range.
+            cut = bisect_left(region, lo - base)
+            region[cut:cut] = [x - base for x in inserted]
+        line_delta = len(inserted) - removed
+
+        # Absorb the next block when this region became small, so blocks do not fragment.
+        hi = b2 + 1
+        size = self._block_size
+        if len(region) < (size + 3) // 4 and hi < len(blocks):
+            shift = shifts[hi] + delta - base
+            region.extend([x + shift for x in blocks[hi]] if shift else blocks[hi])
+            hi += 1
+
+        # Re-chunk the region (empty only when all of a later block's starts were removed).
+        if len(region) > 2 * size:
+            chunks = [region[k : k + size] for k in range(0, len(region), size)]
+        elif region:
+            chunks = [region]
+        else:
+            chunks = []
+        first_line = first_lines[b1]
+        new_first_lines = []
+        for chunk in chunks:
+            new_first_lines.append(first_line)
+            first_line += len(chunk)
+        tail = slice(hi, None)
+        blocks[b1:] = chunks + blocks[tail]
+        if delta:
+            shifts[b1:] = [base] * len(chunks) + [s + delta for s in shifts[tail]]
+            firsts[b1:] = [c[0] + base for c in chunks] + [f + delta for f in firsts[tail]]
+        else:
+            shifts[b1:] = [base] * len(chunks) + shifts[tail]
+            firsts[b1:] = [c[0] + base for c in chunks] + firsts[tail]
+        if line_delta:
+            first_lines[b1:] = new_first_lines + [f + line_delta for f in first_lines[tail]]
+        else:
+            first_lines[b1:] = new_first_lines + first_lines[tail]
+
+    def __repr__(self) -> str:
+        return f"LineIndex(len={len(self._text)}, lines={self.line_count}, blocks={len(self._blocks)})"

@@ -1,0 +1,209 @@
+"""Hypothesis properties of LineIndex and Document against a naive model and plain strings."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from text_reference import line_starts as ref_line_starts
+from text_reference import offset as ref_offset
+from text_reference import position as ref_position
+
+from hcljson_ls.text import ENCODINGS, Document, Edit, LineIndex, merge_edits
+
+# Characters that stress every path: line ends, 2/3/4-byte UTF-8, astral, combining, a lone
+# surrogate, and Unicode separators that are *not* LSP line ends.
+ALPHABET = ["a", "b", " ", "\n", "\r", "\r\n", "é", "中", "😀", "\u0301", "\u2028", "\x85", "\f", "\ud800"]
+texts = st.lists(st.sampled_from(ALPHABET), max_size=40).map("".join)
+encodings = st.sampled_from(ENCODINGS)
+block_sizes = st.one_of(st.none(), st.integers(min_value=1, max_value=6))
+
+
+def check_invariants(index: LineIndex) -> None:
+    blocks, shifts, firsts, first_lines = index._blocks, index._shifts, index._firsts, index._first_lines
+    assert len(blocks) == len(shifts) == len(firsts) == len(first_lines) >= 1
+    assert blocks[0][0] + shifts[0] == 0
+    line = 0
+    for block, shift, first, first_line in zip(blocks, shifts, firsts, first_lines):
+        assert block, "no empty blocks"
+        assert block[0] + shift == first
+        assert first_line == line
+        line += len(block)
+
+
+def same_answers(index: LineIndex, text: str) -> None:
+    fresh = LineIndex(text)
+    assert index.text == text
+    assert index.line_starts() == fresh.line_starts() == ref_line_starts(text)
+    assert index.line_count == fresh.line_count
+    for o in range(-1, len(text) + 2):
+        assert index.line_of(o) == fresh.line_of(o)
+        for encoding in ENCODINGS:
+            assert index.position(o, encoding) == fresh.position(o, encoding)
+    for line in range(-1, fresh.line_count + 1):
+        assert index.line_start(line) == fresh.line_start(line)
+        assert index.line_end(line) == fresh.line_end(line)
+        for character in (0, 1, 2, 3, 5, 40):
+            for encoding in ENCODINGS:
+                assert index.offset((line, character), encoding) == fresh.offset((line, character), encoding)
+
+
+@given(texts, encodings, block_sizes)
+def test_position_matches_naive_model(text: str, encoding: str, block_size) -> None:
+    index = LineIndex(text, block_size=block_size)
+    check_invariants(index)
+    assert index.line_starts() == ref_line_starts(text)
+    for o in range(-2, len(text) + 3):
+        assert index.position(o, encoding) == ref_position(text, o, encoding)
+
+
+@given(texts, encodings, block_sizes, st.data())
+def test_offset_matches_naive_model(text: str, encoding: str, block_size, data) -> None:
+    index = LineIndex(text, block_size=block_size)
+    for _ in range(20):
+        line = data.draw(st.integers(min_value=-2, max_value=index.line_count + 1))
+        character = data.draw(st.integers(min_value=-2, max_value=2 * len(text) + 3))
+        assert index.offset((line, character), encoding) == ref_offset(text, line, character, encoding)
+
+
+@given(texts, encodings)
+def test_round_trip_on_character_boundaries(text: str, encoding: str) -> None:
+    index = LineIndex(text)
+    for o in range(len(text) + 1):
+        inside_crlf = 0 < o < len(text) and text[o - 1] == "\r" and text[o] == "\n"
+        if not inside_crlf:
+            assert index.offset(index.position(o, encoding), encoding) == o
+
+
+splices = st.tuples(st.integers(-3, 60), st.integers(-3, 60), texts)
+
+
+@given(texts, st.lists(splices, min_size=1, max_size=8), block_sizes)
+@settings(max_examples=300)
+def test_incremental_update_equals_fresh_index(text: str, edits, block_size) -> None:
+    index = LineIndex(text, block_size=block_size)
+    for start, end, inserted in edits:
+        lo, hi = sorted((min(max(start, 0), len(text)), min(max(end, 0), len(text))))
+        text = text[:lo] + inserted + text[hi:]
+        index.update(start, end, inserted, text)  # raw (possibly reversed, out-of-range) range
+        check_invariants(index)
+    same_answers(index, text)
+
+
+@given(st.integers(1, 8), st.lists(st.tuples(st.integers(0, 400), st.integers(0, 6), texts), max_size=12))
+@settings(max_examples=100)
+def test_incremental_update_across_many_blocks(block_size: int, edits) -> None:
+    text = "".join(("x" * (n % 5)) + ("\r\n", "\n", "\r")[n % 3] for n in range(120))
+    index = LineIndex(text, block_size=block_size)
+    for start, length, inserted in edits:
+        start = min(start, len(text))
+        end = min(start + length * 17, len(text))  # long deletions span several blocks
+        text = text[:start] + inserted + text[end:]
+        index.update(start, end, inserted, text)
+        check_invariants(index)
+    assert index.line_starts() == ref_line_starts(text)
+    same_answers(index, text)
+
+
+def test_a_shrunken_block_absorbs_its_successor() -> None:
+    text = "a\n" * 40
+    index = LineIndex(text, block_size=8)
+    new = text[:17] + "XYZ" + text[31:]
+    index.update(17, 31, "XYZ", new)
+    check_invariants(index)
+    assert len(index._blocks[1]) == 9  # [16] plus the next block's eight starts
+    assert index.line_starts() == ref_line_starts(new)
+    same_answers(index, new)
+
+
+def test_update_with_inconsistent_text_rebuilds() -> None:
+    index = LineIndex("a\nb")
+    index.update(0, 1, "xyz", "completely\ndifferent\n")
+    assert index.line_starts() == [0, 11, 21]
+
+
+@st.composite
+def lsp_changes(draw, text_len: int):
+    """A change as the LSP layer would pass it, possibly out of range or reversed."""
+    kind = draw(st.sampled_from(["range", "range", "range", "full"]))
+    new = draw(texts)
+    if kind == "full":
+        return draw(st.sampled_from([new, (None, new)]))
+    pos = st.tuples(st.integers(-1, 6), st.integers(-1, text_len + 4))
+    return (draw(pos), draw(pos), new)
+
+
+def apply_plain(text: str, change, encoding: str) -> str:
+    """The model: apply a change to a plain string via the naive position model."""
+    if isinstance(change, str):
+        return change
+    if len(change) == 2:
+        return change[1]
+    (sl, sc), (el, ec), new = change
+    a = ref_offset(text, sl, sc, encoding)
+    b = ref_offset(text, el, ec, encoding)
+    a, b = min(a, b), max(a, b)
+    return text[:a] + new + text[b:]
+
+
+@given(texts, encodings, st.data())
+@settings(max_examples=300)
+def test_apply_changes_equals_plain_string_edits(text: str, encoding: str, data) -> None:
+    document = Document("file:///x.tf.json", text, 1, "terraform-json")
+    changes = [data.draw(lsp_changes(len(text) + 10)) for _ in range(data.draw(st.integers(1, 5)))]
+    expected = text
+    texts_seen = [text]
+    for change in changes:
+        expected = apply_plain(expected, change, encoding)
+        texts_seen.append(expected)
+    edits = document.apply_changes(changes, encoding, version=2)
+    assert document.text == expected
+    assert document.version == 2
+    assert len(edits) == len(changes)
+    for before, after, edit in zip(texts_seen, texts_seen[1:], edits):
+        assert 0 <= edit.start <= edit.old_end <= len(before)
+        assert edit.start <= edit.new_end <= len(after)
+        assert before[: edit.start] + after[edit.start : edit.new_end] + before[edit.old_end :] == after
+    merged = merge_edits(edits)
+    assert merged is not None
+    assert text[: merged.start] + expected[merged.start : merged.new_end] + text[merged.old_end :] == expected
+    assert len(expected) - len(text) == merged.new_end - merged.old_end
+    same_answers(document.line_index, expected)
+
+
+@given(texts, texts)
+def test_full_replacement_is_reported_as_the_smallest_edit(old: str, new: str) -> None:
+    document = Document("u", old)
+    (edit,) = document.apply_changes([new])
+    assert document.text == new
+    assert old[: edit.start] == new[: edit.start]
+    assert old[edit.old_end :] == new[edit.new_end :]
+    # Minimal: the characters just inside the edit differ (or the edit is empty on that side).
+    if edit.start < min(edit.old_end, edit.new_end):
+        assert old[edit.start] != new[edit.start]
+    if edit.start < edit.old_end and edit.start < edit.new_end:
+        assert old[edit.old_end - 1] != new[edit.new_end - 1]
+    same_answers(document.line_index, new)
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30), texts), min_size=1, max_size=6), texts)
+def test_merge_edits_covers_a_sequence(splices_, text: str) -> None:
+    original = text
+    edits = []
+    for a, b, new in splices_:
+        a, b = sorted((min(a, len(text)), min(b, len(text))))
+        edits.append(Edit(a, b, a + len(new)))
+        text = text[:a] + new + text[b:]
+    merged = merge_edits(edits)
+    assert original[: merged.start] + text[merged.start : merged.new_end] + original[merged.old_end :] == text
+    assert merged.start <= min(e.start for e in edits)
+
+
+def test_common_prefix_and_suffix_on_long_texts() -> None:
+    base = "ab\n" * 200_000
+    for at in (0, 1, 4095, 4096, 4097, 300_000, len(base) - 1):
+        document = Document("u", base)
+        new = base[:at] + "Z" + base[at + 1 :]
+        (edit,) = document.apply_changes([new])
+        assert edit == Edit(at, at + 1, at + 1)
+    document = Document("u", base)
+    assert document.apply_changes([base]) == [Edit(len(base), len(base), len(base))]
