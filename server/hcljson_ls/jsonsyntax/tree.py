@@ -186,3 +186,32 @@ def walk(node: Node, base: int = 0):
                     stack.append((m.value, inner))
                 if m.key is not None:
                     stack.append((m.key, inner))
+
+
+def snapshot(node: Node | None, base: int = 0):
+    """A comparable, absolute-position rendering of a tree (for tests: incremental == full parse).
+
+    Iterative; returns nested tuples."""
+    if node is None:
+        return None
+    out: list = []
+    stack: list = [(node, base, out)]
+    while stack:
+        n, b, sink = stack.pop()
+        if n is None:
+            sink.append(None)
+            continue
+        a = b + n.start
+        if isinstance(n, Container):
+            items: list = []
+            sink.append((n.kind, a, b + n.end, n.closed, items))
+            plist = [[a + m.colon if m.colon >= 0 else -1, a + m.comma if m.comma >= 0 else -1] for m in n.items]
+            items.extend(plist)
+            for m, parts in zip(reversed(n.items), reversed(plist)):
+                stack.append((m.value, a, parts))
+                stack.append((m.key, a, parts))
+        elif isinstance(n, String):
+            sink.append((n.kind, a, b + n.end, n.quote, n.terminated, n.escaped))
+        else:
+            sink.append((n.kind, a, b + n.end))
+    return out[0]
