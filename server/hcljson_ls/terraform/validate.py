@@ -1,0 +1,379 @@
+"""Terraform-specific structural diagnostics on a decoded configuration file.
+
+    validate(body, text, override=False) -> list[Diagnostic]
+    analyze(text, root, path=None, cache=None) -> (Body, list[Diagnostic])   decode + validate
+    valid_identifier(name) -> bool
+
+Contract
+--------
+`body` is the root `hcljson.model.Body` decoded with `schema.CONFIG_SCHEMA` (or
+`OVERRIDE_SCHEMA`). The generic HCL JSON checks (unknown names, JSON shapes, missing labels,
+missing required arguments, literal-only strings holding `${`) are the decoder's; this module adds
+what only Terraform knows. Codes (documented in docs/diagnostics.md, "Terraform structure
+diagnostics"):
+
+* `structure/conflicting-arguments`  `count` with `for_each`; `import` with both `id` and `identity`
+* `structure/invalid-name`           a resource/data/ephemeral/action type or name, variable, output,
+                                     module, check, local value name or provider alias that is
+                                     not an identifier (letters, digits, `_`, `-`; first a letter
+                                     or `_`)
+* `structure/reserved-name`          a variable named like a module meta-argument
+* `structure/duplicate-block`        the same resource/data/variable/output/module/check/provider
+                                     configuration (or local value) defined twice in the file
+                                     (not in override files, which are meant to repeat names)
+* `structure/invalid-keyword`        `provisioner.when` / `on_failure`, the `ignore_changes` keyword
+* `structure/value-type`             a resource `provider`, `import.to` or `replace_triggered_by`
+                                     element that is not a string; a boolean setting that is not
+                                     a boolean
+* `structure/missing-argument`       an `import` with neither `id` nor `identity` (not in override files)
+* `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
+                                     Terraform reads literally
+
+Blocks are visited iteratively; the cost is linear in the number of blocks and attributes.
+Never raises on any body the decoder produces (attributes may lack a value mid-edit).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..diagnostic import ERROR, WARNING, Diagnostic, Related
+from ..hcljson import problems as P
+from ..hcljson.decode import DecodeCache, decode_file
+from ..hcljson.model import Attribute, Block, Body
+from ..hcljson.values import kind_phrase, quoted, string_text
+from ..jsonsyntax import strings
+from ..jsonsyntax.tree import ARRAY, FALSE, NULL, OBJECT, STRING, TRUE, Container, Node
+from .schema import RESERVED_VARIABLE_NAMES, schema_for_path, is_override_file
+
+CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
+INVALID_NAME = "structure/invalid-name"
+RESERVED_NAME = "structure/reserved-name"
+DUPLICATE_BLOCK = "structure/duplicate-block"
+INVALID_KEYWORD = "structure/invalid-keyword"
+VALUE_TYPE = P.VALUE_TYPE
+MISSING_ARGUMENT = P.MISSING_ARGUMENT
+TEMPLATE_IN_LITERAL = P.TEMPLATE_IN_LITERAL
+
+_IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
+
+# What the labels of a block name, for messages: block type -> one phrase per label.
+_LABEL_WHAT = {
+    "resource": ("resource type", "resource name"),
+    "data": ("data source type", "data source name"),
+    "ephemeral": ("ephemeral resource type", "ephemeral resource name"),
+    "action": ("action type", "action name"),
+    "variable": ("variable name",),
+    "output": ("output name",),
+    "module": ("module name",),
+    "check": ("check name",),
+}
+_INSTANCE_BLOCKS = frozenset({"resource", "data", "ephemeral", "module", "action"})
+_BOOLEAN_SETTINGS = {
+    "variable": ("sensitive", "nullable", "ephemeral"),
+    "output": ("sensitive", "ephemeral"),
+    "lifecycle": ("create_before_destroy", "prevent_destroy", "destroy"),
+}
+_KEYWORDS = {
+    ("provisioner", "when"): ("create", "destroy"),
+    ("provisioner", "on_failure"): ("continue", "fail"),
+}
+_LITERAL_SETTINGS_BLOCKS = frozenset({"backend", "cloud", "workspaces"})
+
+
+def valid_identifier(name: str) -> bool:
+    """Terraform's identifier rule: letters, digits, `_` and `-`, starting with a letter or `_`
+    (letters and digits in the Unicode sense, so `π` is a valid name)."""
+    return bool(_IDENTIFIER.match(name))
+
+
+def _identifier_suggestion(name: str) -> str | None:
+    fixed = re.sub(r"[^\w-]", "_", name)
+    if fixed and not _IDENTIFIER.match(fixed):
+        fixed = "_" + fixed
+    return fixed if fixed and fixed != name and _IDENTIFIER.match(fixed) else None
+
+
+def _why_invalid(name: str) -> str:
+    if not name:
+        return "it is empty"
+    if not _IDENTIFIER.match(name[0]):
+        return f"it starts with {quoted(name[0])}"
+    for c in name:
+        if not re.match(r"[\w-]", c):
+            return f"it contains {quoted(c)}"
+    return "it is not an identifier"  # pragma: no cover - unreachable for invalid names
+
+
+def _invalid_name(start: int, end: int, name: str, what: str) -> Diagnostic:
+    s = _identifier_suggestion(name)
+    hint = f" Did you mean {quoted(s)}?" if s else ""
+    return Diagnostic(
+        start, end, ERROR, INVALID_NAME, f"Invalid {what}",
+        f"A {what} must start with a letter or underscore and contain only letters, digits, underscores "
+        f"and dashes, but {quoted(name)} is not valid: {_why_invalid(name)}.{hint}",
+    )
+
+
+class _Validator:
+    __slots__ = ("text", "override", "diags")
+
+    def __init__(self, text: str, override: bool) -> None:
+        self.text = text
+        self.override = override
+        self.diags: list[Diagnostic] = []
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def string_value(self, node: Node, start: int) -> str:
+        return string_text(self.text, node, start)  # type: ignore[arg-type]
+
+    def check_name(self, name: str, start: int, end: int, what: str) -> None:
+        if not _IDENTIFIER.match(name):
+            self.diags.append(_invalid_name(start, end, name, what))
+
+    def conflicts(self, body: Body, a: str, b: str, where: str, why: str) -> None:
+        x, y = body.attribute(a), body.attribute(b)
+        if x is None or y is None:
+            return
+        first, second = (x, y) if x.name_start <= y.name_start else (y, x)
+        self.diags.append(
+            Diagnostic(
+                second.name_start, second.name_end, ERROR, CONFLICTING_ARGUMENTS,
+                f"Invalid combination of {quoted(a)} and {quoted(b)}",
+                f"{where} cannot use both {quoted(a)} and {quoted(b)}: {why}",
+                (Related(first.name_start, first.name_end, f"{quoted(first.name)} is set here"),),
+            )
+        )
+
+    def expect_string(self, attr: Attribute | None, expected: str) -> None:
+        if attr is None or attr.expr is None:
+            return
+        e = attr.expr
+        if e.kind != STRING:
+            self.diags.append(P.value_type(e.node, e.start, e.end, attr.name, expected))
+
+    def expect_booleans(self, body: Body, names: Iterable[str]) -> None:
+        for name in names:
+            attr = body.attribute(name)
+            if attr is None or attr.expr is None or attr.schema is None:
+                continue
+            e = attr.expr
+            kind = e.kind
+            if kind in (TRUE, FALSE, NULL):
+                continue
+            if kind == STRING and self.string_value(e.node, e.start) in ("true", "false"):
+                continue
+            self.diags.append(
+                Diagnostic(
+                    e.start, e.end, ERROR, VALUE_TYPE, "Expected a boolean",
+                    f"The argument {quoted(name)} takes true or false, but this is {kind_phrase(e.node)}.",
+                )
+            )
+
+    def keyword(self, attr: Attribute | None, allowed: tuple[str, ...]) -> None:
+        if attr is None or attr.expr is None or attr.expr.kind != STRING:
+            return  # the decoder reports non-strings
+        e = attr.expr
+        value = self.string_value(e.node, e.start)
+        if value in allowed:
+            return
+        from ..hcljson.problems import suggestion
+
+        s = suggestion(value, allowed)
+        hint = f" Did you mean {quoted(s)}?" if s else ""
+        choices = " or ".join(quoted(k) for k in allowed)
+        self.diags.append(
+            Diagnostic(
+                e.start, e.end, ERROR, INVALID_KEYWORD, f"Invalid {quoted(attr.name)} keyword",
+                f"The argument {quoted(attr.name)} takes {choices}, but this is {quoted(value)}.{hint}",
+            )
+        )
+
+    def literal_strings(self, attr: Attribute, where: str) -> None:
+        """Warn about `${`/`%{` in strings anywhere in an open attribute read literally."""
+        e = attr.expr
+        if e is None:
+            return
+        text = self.text
+        stack: list[tuple[Node, int]] = [(e.node, e.start - e.node.start)]
+        while stack:
+            node, base = stack.pop()
+            if node.kind == STRING:
+                start = base + node.start
+                raw = text[start : base + node.end]
+                if "{" not in raw:
+                    continue
+                decoded = strings.decode(text, start, node)  # type: ignore[arg-type]
+                found = [j for j in (decoded.value.find("${"), decoded.value.find("%{")) if j >= 0]
+                if found:
+                    i = min(found)
+                    self.diags.append(
+                        Diagnostic(
+                            decoded.offsets[i], decoded.offsets[i + 2], WARNING, TEMPLATE_IN_LITERAL,
+                            "Template sequence in a literal value",
+                            f"Terraform reads {where} literally, so this template sequence in "
+                            f"{quoted(attr.name)} is not evaluated and stays in the value as written.",
+                        )
+                    )
+            elif isinstance(node, Container):
+                inner = base + node.start
+                for m in node.items:
+                    if m.value is not None:
+                        stack.append((m.value, inner))
+
+    # ---- per block -------------------------------------------------------------------------
+    def block(self, block: Block, parent: str | None) -> None:
+        t = block.type_name
+        body = block.body
+        labels = block.labels
+        what = _LABEL_WHAT.get(t) if parent in (None, "check") else None
+        if what is not None:
+            for lab, w in zip(labels, what):
+                self.check_name(lab.value, lab.start, lab.end, w)
+        if parent is None or (parent == "check" and t == "data"):
+            if t in _INSTANCE_BLOCKS:
+                kind = "A module block" if t == "module" else f"A {quoted(t)} block"
+                self.conflicts(
+                    body, "count", "for_each", kind,
+                    "\"count\" makes a numbered list of instances and \"for_each\" one instance per element. Keep one of them.",
+                )
+                if t != "module":
+                    self.expect_string(body.attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
+            if t == "variable" and labels:
+                lab = labels[0]
+                if lab.value in RESERVED_VARIABLE_NAMES:
+                    self.diags.append(
+                        Diagnostic(
+                            lab.start, lab.end, ERROR, RESERVED_NAME, "Invalid variable name",
+                            f"The name {quoted(lab.value)} is reserved: a module call uses it as a meta-argument, "
+                            "so no input variable can have it. Choose another name.",
+                        )
+                    )
+            elif t == "provider":
+                alias = body.attribute("alias")
+                if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
+                    value = self.string_value(alias.expr.node, alias.expr.start)
+                    self.check_name(value, alias.expr.start, alias.expr.end, "provider alias")
+            elif t == "locals":
+                for a in body.attributes:
+                    self.check_name(a.name, a.name_start, a.name_end, "local value name")
+            elif t == "import":
+                self.expect_string(body.attribute("to"), "a resource address given as a string")
+                self.conflicts(
+                    body, "id", "identity", "An import block",
+                    "\"id\" names the object by its import ID and \"identity\" by its resource identity. Keep one of them.",
+                )
+                if not self.override and body.attribute("id") is None and body.attribute("identity") is None and body.node is not None:
+                    h = block.header_range
+                    self.diags.append(
+                        Diagnostic(
+                            h[0], h[1], ERROR, MISSING_ARGUMENT, "Missing required argument \"id\"",
+                            "An import block must say which existing object to import, with \"id\" (its import ID) "
+                            "or \"identity\" (its resource identity), but neither is set.",
+                        )
+                    )
+        booleans = _BOOLEAN_SETTINGS.get(t)
+        if booleans is not None and block.schema.body is not None:
+            self.expect_booleans(body, booleans)
+        if t == "lifecycle":
+            rtb = body.attribute("replace_triggered_by")
+            if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
+                e = rtb.expr
+                for m in e.node.items:  # type: ignore[attr-defined]
+                    v = m.value
+                    if v is not None and v.kind not in (STRING, "error", "bare"):
+                        self.diags.append(
+                            P.element_type(v, e.start + v.start, e.start + v.end, rtb.name, "a reference given as a string, such as \"aws_instance.web.id\"")
+                        )
+            ic = body.attribute("ignore_changes")
+            if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
+                self.keyword(ic, ("all",))
+        elif t == "provisioner":
+            self.keyword(body.attribute("when"), _KEYWORDS[("provisioner", "when")])
+            self.keyword(body.attribute("on_failure"), _KEYWORDS[("provisioner", "on_failure")])
+        elif t in _LITERAL_SETTINGS_BLOCKS and parent in ("terraform", "cloud"):
+            where = "backend settings" if t == "backend" else "cloud settings"
+            for a in body.attributes:
+                if a.schema is None:
+                    self.literal_strings(a, where)
+
+    # ---- duplicates --------------------------------------------------------------------------
+    def duplicates(self, root: Body) -> None:
+        seen: dict[tuple, tuple[int, int]] = {}
+        locals_seen: dict[str, tuple[int, int]] = {}
+        for block in root.blocks:
+            t = block.type_name
+            if t == "locals":
+                for a in block.body.attributes:
+                    prev = locals_seen.get(a.name)
+                    if prev is None:
+                        locals_seen[a.name] = a.name_range
+                    else:
+                        self.diags.append(
+                            Diagnostic(
+                                a.name_start, a.name_end, ERROR, DUPLICATE_BLOCK, f"Duplicate local value {quoted(a.name)}",
+                                f"The local value {quoted(a.name)} is already defined in this file; each local value "
+                                "name can be defined only once in a module.",
+                                (Related(prev[0], prev[1], f"{quoted(a.name)} first defined here"),),
+                            )
+                        )
+                continue
+            if t in ("resource", "data", "ephemeral", "action", "variable", "output", "module", "check"):
+                if len(block.labels) != len(block.schema.labels):
+                    continue
+                key: tuple = (t, *block.label_values)
+                name = " ".join([t, *(quoted(v) for v in block.label_values)])
+            elif t == "provider" and block.labels:
+                alias = block.body.attribute("alias")
+                if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
+                    continue
+                if block.body.attribute("for_each") is not None:
+                    continue
+                alias_value = self.string_value(alias.expr.node, alias.expr.start) if alias is not None else None  # type: ignore[union-attr]
+                key = (t, block.labels[0].value, alias_value)
+                name = f"provider {quoted(block.labels[0].value)}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
+            else:
+                continue
+            h = block.header_range
+            prev = seen.get(key)
+            if prev is None:
+                seen[key] = h
+                continue
+            self.diags.append(
+                Diagnostic(
+                    h[0], h[1], ERROR, DUPLICATE_BLOCK, f"Duplicate {name}",
+                    f"{name[0].upper()}{name[1:]} is already defined in this file; each must be defined only once in a module.",
+                    (Related(prev[0], prev[1], "first defined here"),),
+                )
+            )
+
+    def run(self, root: Body) -> list[Diagnostic]:
+        stack: list[tuple[Block, str | None]] = [(b, None) for b in reversed(root.blocks)]
+        while stack:
+            block, parent = stack.pop()
+            self.block(block, parent)
+            nested = block.body.blocks
+            if nested:
+                t = block.type_name
+                stack.extend((b, t) for b in reversed(nested))
+        if not self.override:
+            self.duplicates(root)
+        self.diags.sort(key=lambda d: (d.start, d.end, d.code))
+        return self.diags
+
+
+def validate(body: Body, text: str, override: bool = False) -> list[Diagnostic]:
+    """Terraform-specific diagnostics for the decoded root `body` of `text` (see module doc)."""
+    return _Validator(text, override).run(body)
+
+
+def analyze(text: str, root: Node | None, path: str | None = None, cache: DecodeCache | None = None) -> tuple[Body, list[Diagnostic]]:
+    """Decode `root` (the JSON tree of `text`) with the schema for `path`, then validate it.
+    Returns the root body and all structural diagnostics (decoder's and Terraform's), sorted."""
+    override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
+    body, diags = decode_file(text, root, schema_for_path(path), cache)
+    more = validate(body, text, override)
+    if more:
+        diags = sorted([*diags, *more], key=lambda d: (d.start, d.end))
+    return body, diags
