@@ -1,0 +1,344 @@
+"""Mode-aware tokenizer for the HCL native template and expression language.
+
+Contract
+--------
+`tokenize(value, mode)` scans a **decoded** string (positions are decoded-character indices, not
+document offsets) and returns a `Lexed(tokens, diagnostics, segments)`:
+
+* `tokens`: `lark.Token`s whose `type` is one of the terminals declared in
+  `grammars/template.lark` (and `grammars/types.lark` for `mode="type"`), with `start_pos` and
+  `end_pos` set. Whitespace and comments produce no tokens; newlines produce `_NL` only where HCL
+  makes them significant (directly inside an object constructor `{ ... }`).
+* `mode`: `"template"` (the whole string is a template: literal text, `${`, `%{`), `"expression"`
+  (a bare expression, e.g. a static traversal) or `"type"` (a type constraint: type keywords are
+  lexed as `TY_*` terminals).
+* `segments` (template mode only): the top-level pieces, as `(kind, first, stop, closed)` token
+  index ranges with kind `"text"`, `"interp"` or `"directive"`; used for error recovery.
+* Lexical problems (invalid characters, bad escapes in nested quoted strings, multi-line quoted
+  strings) are reported in `diagnostics` with decoded-index ranges; the offending character is
+  still emitted as an `INVALID` token so that the parser stops there.
+
+Modes follow hclsyntax's scanner: brace counting decides where an interpolation ends (`}` closes
+the innermost `{`, `${` or `%{`; unclosed `(`/`[` inside are abandoned), `"` inside an expression
+opens a quoted template with backslash escapes, and `$${` / `%%{` are literal `${` / `%{`.
+`for`, `in`, `if` are keywords only where a `for` expression or directive needs them; `true`,
+`false`, `null` are literals except after a dot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lark import Token
+
+from ..diagnostic import ERROR, Diagnostic
+
+# token type names (must match the terminals of template.lark / types.lark)
+TEXT = "TEXT"
+INTERP_OPEN = "INTERP_OPEN"
+DIRECTIVE_OPEN = "DIRECTIVE_OPEN"
+TEMPLATE_CLOSE = "TEMPLATE_CLOSE"
+QUOTE_OPEN = "QUOTE_OPEN"
+QUOTE_CLOSE = "QUOTE_CLOSE"
+NAME = "NAME"
+NUMBER = "NUMBER"
+INVALID = "INVALID"
+NL = "_NL"
+
+_PUNCT = {
+    "...": "ELLIPSIS", "::": "DCOLON", "=>": "ARROW", "==": "EQ", "!=": "NE", "<=": "LE", ">=": "GE",
+    "&&": "AND", "||": "OR", "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH", "%": "PERCENT",
+    "<": "LT", ">": "GT", "!": "BANG", "?": "QMARK", ":": "COLON", "=": "EQUALS", ".": "DOT",
+    ",": "COMMA", "(": "LPAR", ")": "RPAR", "[": "LSQB", "]": "RSQB", "{": "LBRACE", "}": "RBRACE",
+}
+_LITERAL_WORDS = {"true": "TRUE", "false": "FALSE", "null": "NULL"}
+DIRECTIVE_WORDS = {"if": "IF", "else": "ELSE", "endif": "ENDIF", "for": "FOR", "endfor": "ENDFOR"}
+TYPE_WORDS = {
+    "string": "TY_STRING", "number": "TY_NUMBER", "bool": "TY_BOOL", "any": "TY_ANY",
+    "list": "TY_LIST", "set": "TY_SET", "map": "TY_MAP", "tuple": "TY_TUPLE", "object": "TY_OBJECT",
+    "optional": "TY_OPTIONAL",
+}
+
+_EXPR_RE = re.compile(
+    r"""
+    (?P<ws>[ \t\r]+)
+  | (?P<nl>\n)
+  | (?P<comment>\#[^\n]*|//[^\n]*|/\*.*?\*/)
+  | (?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
+  | (?P<name>[^\W\d][\w-]*)
+  | (?P<strip>~\})
+  | (?P<bad>\*\*|/\*|[&|^~;'`\u201c\u201d])
+  | (?P<punct>\.\.\.|::|=>|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:=.,()\[\]{}])
+  | (?P<quote>")
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_FOR_AHEAD = re.compile(r"\s*for(?![\w-])")
+_TOP_SPECIAL = re.compile(r"\$\$\{|%%\{|\$\{~?|%\{~?")
+_Q_SPECIAL = re.compile(r"\$\$\{|%%\{|\$\{~?|%\{~?|\\|\"|\n")
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+_BAD_DETAIL = {
+    "&": ("Unsupported operator", 'Bitwise operators are not supported. Did you mean boolean AND ("&&")?'),
+    "|": ("Unsupported operator", 'Bitwise operators are not supported. Did you mean boolean OR ("||")?'),
+    "^": ("Unsupported operator", "Bitwise operators are not supported."),
+    "~": ("Invalid character", 'A "~" strip marker is only valid right after "${" or "%{", or right before the closing "}".'),
+    "**": ("Unsupported operator", '"**" is not a supported operator. Exponentiation is not supported as an operator.'),
+    ";": ("Invalid character", 'The ";" character is not valid. Use commas to separate items in collection values.'),
+    "'": ("Invalid character", 'Single quotes are not valid. Use double quotes (") to enclose strings.'),
+    "`": ("Invalid character", 'The "`" character is not valid here.'),
+    "\u201c": ("Invalid character", '"Curly quotes" are not valid here. Replace the character with a "straight quote".'),
+    "\u201d": ("Invalid character", '"Curly quotes" are not valid here. Replace the character with a "straight quote".'),
+    "/*": ("Unterminated comment", 'There is no "*/" to close this comment before the end of the string.'),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Lexed:
+    tokens: list
+    diagnostics: list
+    segments: list
+
+
+def _tok(type_: str, value: str, start: int, end: int) -> Token:
+    return Token(type_, value, start, None, None, None, None, end)
+
+
+def _diag(start: int, end: int, code: str, summary: str, detail: str) -> Diagnostic:
+    return Diagnostic(start, end, ERROR, code, summary, detail)
+
+
+class _Frame:
+    """One open bracket/sequence: kind, newline significance, `for` keyword state."""
+
+    __slots__ = ("kind", "nl", "fstate")
+
+    def __init__(self, kind: str, nl: bool) -> None:
+        self.kind = kind  # interp | directive | brace | paren | bracket | quoted | base
+        self.nl = nl
+        self.fstate = 0  # 0: no for; 1: after `for`; 2: after `in`; 3: after `if`
+
+
+def tokenize(value: str, mode: str = "template") -> Lexed:
+    toks: list[Token] = []
+    diags: list[Diagnostic] = []
+    segments: list[tuple[str, int, int, bool]] = []
+    n = len(value)
+    pos = 0
+    stack: list[_Frame] = []
+    if mode != "template":
+        stack.append(_Frame("base", False))
+    type_mode = mode == "type"
+    prev = ""  # type of the last emitted token
+    seg_start = -1
+    append = toks.append
+
+    while pos < n:
+        if not stack:
+            # ---- top-level template text
+            buf: list[str] = []
+            start = pos
+            while True:
+                m = _TOP_SPECIAL.search(value, pos)
+                if m is None:
+                    buf.append(value[pos:])
+                    pos = n
+                    break
+                s = m.group()
+                if s == "$${" or s == "%%{":
+                    buf.append(value[pos:m.start()])
+                    buf.append(s[1:])
+                    pos = m.end()
+                    continue
+                buf.append(value[pos:m.start()])
+                pos = m.start()
+                break
+            if pos > start:
+                segments.append(("text", len(toks), len(toks) + 1, True))
+                append(_tok(TEXT, "".join(buf), start, pos))
+            if pos < n:
+                s = m.group()  # type: ignore[union-attr]
+                kind = "interp" if s[0] == "$" else "directive"
+                seg_start = len(toks)
+                append(_tok(INTERP_OPEN if kind == "interp" else DIRECTIVE_OPEN, s, pos, m.end()))  # type: ignore[union-attr]
+                prev = toks[-1].type
+                pos = m.end()  # type: ignore[union-attr]
+                stack.append(_Frame(kind, False))
+            continue
+
+        top = stack[-1]
+        if top.kind == "quoted":
+            # ---- quoted template text inside an expression
+            buf = []
+            start = pos
+            while True:
+                m = _Q_SPECIAL.search(value, pos)
+                if m is None:
+                    buf.append(value[pos:])
+                    pos = n
+                    break
+                s = m.group()
+                buf.append(value[pos:m.start()])
+                if s == "$${" or s == "%%{":
+                    buf.append(s[1:])
+                    pos = m.end()
+                    continue
+                if s == "\n":
+                    diags.append(_diag(m.start(), m.end(), "template/multiline-string", "Invalid multi-line string",
+                                       "Quoted strings may not be split over multiple lines. To produce a multi-line "
+                                       "string, use the \\n escape to represent a newline character."))
+                    buf.append("\n")
+                    pos = m.end()
+                    continue
+                if s == "\\":
+                    pos = _escape(value, m.start(), buf, diags)
+                    continue
+                pos = m.start()
+                break
+            if pos > start:
+                append(_tok(TEXT, "".join(buf), start, pos))
+            if pos < n:
+                s = m.group()  # type: ignore[union-attr]
+                if s == '"':
+                    stack.pop()
+                    append(_tok(QUOTE_CLOSE, s, pos, pos + 1))
+                    pos += 1
+                else:
+                    append(_tok(INTERP_OPEN if s[0] == "$" else DIRECTIVE_OPEN, s, pos, m.end()))  # type: ignore[union-attr]
+                    stack.append(_Frame("interp" if s[0] == "$" else "directive", False))
+                    pos = m.end()  # type: ignore[union-attr]
+            prev = toks[-1].type if toks else ""
+            continue
+
+        # ---- expression tokens
+        m = _EXPR_RE.match(value, pos)
+        if m is None:
+            # any other character (e.g. `$`, `@`, a control character)
+            ch = value[pos]
+            diags.append(_diag(pos, pos + 1, "template/invalid-character", "Invalid character",
+                               "This character is not used within the language."))
+            append(_tok(INVALID, ch, pos, pos + 1))
+            prev = INVALID
+            pos += 1
+            continue
+        kind = m.lastgroup
+        end = m.end()
+        text = m.group()
+        if kind == "ws" or kind == "comment":
+            pos = end
+            continue
+        if kind == "nl":
+            if top.nl and prev != NL and prev != "LBRACE" and prev != "COMMA":
+                append(_tok(NL, "\n", pos, end))
+                prev = NL
+            pos = end
+            continue
+        if kind == "number":
+            append(_tok(NUMBER, text, pos, end))
+        elif kind == "name":
+            t = NAME
+            if prev != "DOT":
+                if prev == DIRECTIVE_OPEN and top.kind == "directive":
+                    t = DIRECTIVE_WORDS.get(text, NAME)
+                    if t == "FOR":
+                        top.fstate = 1
+                elif text == "for" and (prev == "LSQB" or prev == "LBRACE") and top.kind in ("bracket", "brace"):
+                    t = "FOR"
+                    top.fstate = 1
+                elif text == "in" and top.fstate == 1:
+                    t = "IN"
+                    top.fstate = 2
+                elif text == "if" and top.fstate == 2 and top.kind != "directive":
+                    t = "IF"
+                    top.fstate = 3
+                elif text in _LITERAL_WORDS:
+                    t = _LITERAL_WORDS[text]
+                elif type_mode and text in TYPE_WORDS:
+                    t = TYPE_WORDS[text]
+            append(_tok(t, text, pos, end))
+        elif kind == "strip":
+            i = len(stack) - 1
+            while i >= 0 and stack[i].kind in ("paren", "bracket"):
+                i -= 1
+            if i >= 0 and stack[i].kind in ("interp", "directive"):
+                del stack[i:]
+                append(_tok(TEMPLATE_CLOSE, text, pos, end))
+            else:
+                diags.append(_diag(pos, pos + 1, "template/invalid-character", *_BAD_DETAIL["~"]))
+                append(_tok(INVALID, "~", pos, pos + 1))
+                end = pos + 1
+        elif kind == "bad":
+            summary, detail = _BAD_DETAIL[text]
+            if text == "/*":
+                end = n
+            code = "template/unsupported-operator" if summary == "Unsupported operator" else "template/invalid-character"
+            diags.append(_diag(pos, end, code, summary, detail))
+            append(_tok(INVALID, text, pos, end))
+        elif kind == "quote":
+            append(_tok(QUOTE_OPEN, text, pos, end))
+            stack.append(_Frame("quoted", False))
+        else:  # punct
+            t = _PUNCT[text]
+            if t == "LPAR":
+                stack.append(_Frame("paren", False))
+            elif t == "LSQB":
+                stack.append(_Frame("bracket", False))
+            elif t == "LBRACE":
+                stack.append(_Frame("brace", _FOR_AHEAD.match(value, end) is None))
+            elif t == "RPAR" or t == "RSQB":
+                if top.kind == ("paren" if t == "RPAR" else "bracket"):
+                    stack.pop()
+            elif t == "RBRACE":
+                # brace counting as hclsyntax does: unclosed ( and [ are abandoned
+                i = len(stack) - 1
+                while i >= 0 and stack[i].kind in ("paren", "bracket"):
+                    i -= 1
+                if i >= 0 and stack[i].kind in ("interp", "directive", "brace"):
+                    closing = stack[i].kind
+                    del stack[i:]
+                    if closing != "brace":
+                        t = TEMPLATE_CLOSE
+            append(_tok(t, text, pos, end))
+        prev = toks[-1].type
+        pos = end
+        if prev == TEMPLATE_CLOSE and not stack and mode == "template":
+            segments.append(("interp" if toks[seg_start].type == INTERP_OPEN else "directive", seg_start, len(toks), True))
+
+    if mode == "template" and stack:
+        segments.append(("interp" if toks[seg_start].type == INTERP_OPEN else "directive", seg_start, len(toks), False))
+    return Lexed(toks, diags, segments)
+
+
+_SIMPLE_ESC = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _escape(value: str, pos: int, buf: list, diags: list) -> int:
+    """Decode one backslash escape of a nested quoted string at `pos`; return the next index."""
+    if pos + 1 >= len(value):
+        diags.append(_diag(pos, pos + 1, "template/invalid-escape", "Invalid escape sequence",
+                           "Backslash must be followed by an escape sequence selector character."))
+        return pos + 1
+    c = value[pos + 1]
+    if c in _SIMPLE_ESC:
+        buf.append(_SIMPLE_ESC[c])
+        return pos + 2
+    if c in "uU":
+        want = 4 if c == "u" else 8
+        m = _HEX.match(value, pos + 2, pos + 2 + want)
+        if m is None or len(m.group()) != want:
+            got = m.end() if m else pos + 2
+            diags.append(_diag(pos, got, "template/invalid-escape", "Invalid escape sequence",
+                               f"The \\{c} escape sequence must be followed by {'four' if want == 4 else 'eight'} hexadecimal digits."))
+            return got
+        cp = int(m.group(), 16)
+        if cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF:
+            diags.append(_diag(pos, m.end(), "template/invalid-escape", "Invalid escape sequence",
+                               f"Cannot encode character U+{cp:04x} in UTF-8."))
+        else:
+            buf.append(chr(cp))
+        return m.end()
+    diags.append(_diag(pos, pos + 2, "template/invalid-escape", "Invalid escape sequence",
+                       f'The symbol "{c}" is not a valid escape sequence selector.'))
+    buf.append(c)
+    return pos + 2
