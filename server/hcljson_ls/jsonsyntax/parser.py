@@ -2,7 +2,8 @@
 
 Iterative (no recursion, so 100 000 levels of nesting are fine) over the scanner's tokens.
 Recovery keeps everything it can: members before and after an error stay in the tree.
-Each error is reported once, with a tight range and a stable `syntax/...` code:
+Each error is reported once, with a tight range and a stable `syntax/...` code. A message depends
+only on the text inside its own range (so an incremental reparse never leaves a stale message):
 
     syntax/missing-comma        two members/elements with no `,` between them (range: the gap)
     syntax/trailing-comma       `,` before `}` or `]`
@@ -416,7 +417,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
             if kind == 1 or c == "{" or c == "[":
                 kend = base + member.key.end if member.key is not None else tpos
                 _err(diags, kend, max(tpos, kend), "syntax/missing-colon", "Missing `:`",
-                     f"Expected `:` between the property name and its value {_q(tok)}.")
+                     "Expected `:` between the property name and its value.")
                 st = O_VALUE
                 # fall through to the value handling below
             elif c == ",":
@@ -455,6 +456,8 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                      "Expected a value here.")
                 continue
             _junk(diags, tpos, value_end, tok)
+            member.value = Error(tpos - base, value_end - base)  # the junk stands for the value
+            st = O_COMMA
             continue
 
         if st == O_COMMA:
@@ -466,7 +469,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
             if kind == 1 or c == "{" or c == "[":
                 prev_end = base + member.end
                 _err(diags, prev_end, max(prev_end, tpos), "syntax/missing-comma", "Missing comma",
-                     f"Expected `,` between the previous property and {_q(tok)}.")
+                     "Expected `,` between this property and the next one.")
                 if kind == 1:
                     member = Member(_make_leaf(node_factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
                     fnode.items.append(member)
@@ -502,7 +505,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
             if st == A_COMMA:
                 prev_end = base + fnode.items[-1].end
                 _err(diags, prev_end, max(prev_end, tpos), "syntax/missing-comma", "Missing comma",
-                     f"Expected `,` between the previous element and {_q(tok)}.")
+                     "Expected `,` between these two elements.")
             last_comma = -1
             if kind == 1:
                 fnode.items.append(Member(None, -1, _make_leaf(node_factory, tpos - base, value_end - base, tok, tpos, diags, "value"), -1))
@@ -516,8 +519,14 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
         if c == ":" or c == "=":
             _err(diags, tpos, tpos + 1, "syntax/unexpected-token", f"Unexpected {_q(tok)}",
                  "Arrays hold values separated by `,`; to use names and values, write an object `{...}`.")
+            if st == A_COMMA:  # take it as the separator, so the next element is not reported again
+                st = A_VALUE
             continue
         _junk(diags, tpos, value_end, tok)
+        if st == A_VALUE:  # the junk stands for the element
+            fnode.items.append(Member(None, -1, Error(tpos - base, value_end - base), -1))
+            st = A_COMMA
+            last_comma = -1
 
     # ---- end of input ----------------------------------------------------------------------------
     if fnode is not None:

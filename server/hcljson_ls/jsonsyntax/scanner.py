@@ -28,7 +28,7 @@ _TOKEN = re.compile(
     "(?:" + _DQ  # double-quoted string (maybe unterminated)
     + r"""|[{}\[\]:,=]"""
     + "|" + _SQ  # single-quoted string
-    + r"""|[-+]?(?:[0-9]|\.[0-9])[0-9A-Za-z_.]*(?:[eE][-+][0-9A-Za-z_.]*)?"""  # number, lax
+    + r"""|[-+]?(?:[0-9]|\.[0-9])(?:[eE][-+]|[0-9A-Za-z_.])*"""  # number, lax
     r"""|[-+]?[A-Za-z_$][A-Za-z0-9_$-]*"""  # word
     r"""|//[^\n\r]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"""  # comments
     r"""|[ \t\n\r]+"""  # leading whitespace only (elsewhere it is trailing trivia)
