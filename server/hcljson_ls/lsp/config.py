@@ -1,0 +1,140 @@
+"""Typed server settings, read with cattrs from `initializationOptions` and from
+`workspace/didChangeConfiguration` / `workspace/configuration` (section ``hcljson``).
+
+    settings_from(raw, previous=DEFAULT) -> (Settings, list[str])   never raises
+
+Contract
+--------
+* Keys are camelCase on the wire (``diagnostics.debounceMs``) and snake_case here.
+* The raw value may be the ``hcljson`` section itself or a dict that contains it under ``"hcljson"``
+  (clients differ: VS Code sends the whole settings tree, Neovim usually just the section).
+* Missing keys keep the value of `previous` (a partial update changes only what it names); unknown
+  keys are ignored; a value of the wrong type is dropped with a message in the returned list of
+  problems, so one bad setting never loses the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+import cattrs
+
+SECTION = "hcljson"
+
+#: Push diagnostics: "auto" pushes only to clients that cannot pull (`textDocument/diagnostic`).
+PUSH_MODES = ("auto", "always", "never")
+
+
+def _one_of(*choices: str):
+    def check(value: str) -> None:
+        if value not in choices:
+            raise ValueError(f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
+
+    return check
+
+
+def _between(low: int, high: int):
+    def check(value: int) -> None:
+        if not low <= value <= high:
+            raise ValueError(f"expected a number from {low} to {high}, got {value}")
+
+    return check
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticsSettings:
+    enable: bool = True
+    #: Delay between the last edit of a burst and pushing diagnostics, in milliseconds.
+    debounce_ms: int = field(default=100, metadata={"check": _between(0, 10_000)})
+    #: "auto": push only to clients that cannot pull; "always"; "never" (pull only).
+    push: str = field(default="auto", metadata={"check": _one_of(*PUSH_MODES)})
+    #: When set, each diagnostic links to ``<docsUrl>#<anchor of its code>`` (`codeDescription`).
+    docs_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
+
+
+DEFAULT = Settings()
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=False)
+    # bool("false") would be True: accept only real booleans, numbers only when integral.
+    def _bool(value: Any, _: type) -> bool:
+        if isinstance(value, bool):
+            return value
+        raise TypeError(f"expected true or false, got {value!r}")
+
+    def _int(value: Any, _: type) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+            raise TypeError(f"expected an integer, got {value!r}")
+        return int(value)
+
+    def _str(value: Any, _: type) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {value!r}")
+        return value
+
+    conv.register_structure_hook(bool, _bool)
+    conv.register_structure_hook(int, _int)
+    conv.register_structure_hook(str, _str)
+    return conv
+
+
+_CONVERTER = _converter()
+
+
+def _merge(cls: type, raw: Any, previous: Any, where: str, problems: list[str]) -> Any:
+    """Build `cls` from `raw` field by field, keeping `previous` for missing or invalid fields."""
+    if raw is None:
+        return previous
+    if not isinstance(raw, dict):
+        problems.append(f"{where or SECTION}: expected an object, got {raw!r}")
+        return previous
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        key = _camel(f.name)
+        here = f"{where}.{key}" if where else key
+        old = getattr(previous, f.name)
+        if key not in raw and f.name not in raw:
+            values[f.name] = old
+            continue
+        value = raw[key] if key in raw else raw[f.name]
+        if dataclasses.is_dataclass(old):
+            values[f.name] = _merge(type(old), value, old, here, problems)
+            continue
+        try:
+            new = _CONVERTER.structure(value, typing.get_type_hints(cls)[f.name])
+            if (check := f.metadata.get("check")) is not None:
+                check(new)
+            values[f.name] = new
+        except Exception as exc:  # noqa: BLE001 - reported, the old value stays
+            problems.append(f"{here}: {_reason(exc)}")
+            values[f.name] = old
+    return cls(**values)
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions:
+        return _reason(exc.exceptions[0])
+    return str(exc)
+
+
+def settings_from(raw: Any, previous: Settings = DEFAULT) -> tuple[Settings, list[str]]:
+    """Settings from a client's raw JSON value; see the module docstring."""
+    problems: list[str] = []
+    if isinstance(raw, dict) and isinstance(raw.get(SECTION), dict):
+        raw = raw[SECTION]
+    settings = _merge(Settings, raw, previous, "", problems)
+    return settings, problems

@@ -1,0 +1,56 @@
+"""pygls's LSP protocol, minus its text store, plus our position-encoding negotiation.
+
+Contract
+--------
+pygls 2.1's `LanguageServerProtocol` handles `textDocument/didOpen`, `didChange` and `didClose`
+itself before calling ours: it stores every document in its `Workspace`, and its incremental
+`didChange` rebuilds the whole text (from its lines) for every change, so a keystroke costs time
+proportional to the document size. `HcljsonProtocol` replaces those three built-in handlers with
+ones that only call the server's handler, so pygls keeps no copy of any document; the server's
+`DocumentStore` is the only one (see `lsp.documents`). Nothing in this package reads
+`server.workspace` documents.
+
+`initialize` picks the position encoding with `text.negotiate_encoding` (the client's first
+supported choice, else UTF-16), stores it as `server.position_encoding`, and advertises it in the
+result's `capabilities.positionEncoding`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from ..text.encodings import negotiate_encoding
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+
+class HcljsonProtocol(LanguageServerProtocol):
+    def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(method)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        general = params.capabilities.general
+        encoding = negotiate_encoding(general.position_encodings if general is not None else None)
+        self._server.position_encoding = encoding  # type: ignore[attr-defined]
+        result = yield from super().lsp_initialize(params)
+        result.capabilities.position_encoding = encoding
+        return result
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)

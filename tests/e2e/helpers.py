@@ -1,0 +1,112 @@
+"""Helpers for the end-to-end LSP tests: client capabilities, markers, waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+PULL = types.DiagnosticClientCapabilities(dynamic_registration=False, related_document_support=False)
+
+
+def capabilities(
+    *, encodings: Sequence[str] | None = None, pull: bool = False, configuration: bool = False
+) -> types.ClientCapabilities:
+    """A minimal client: push-only unless `pull`, with the given `general.positionEncodings`."""
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=list(encodings)) if encodings is not None else None,
+        text_document=types.TextDocumentClientCapabilities(
+            synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                related_information=True, version_support=True, code_description_support=True
+            ),
+            diagnostic=PULL if pull else None,
+        ),
+        workspace=types.WorkspaceClientCapabilities(
+            configuration=configuration,
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+        ),
+    )
+
+
+async def initialize(
+    client: LanguageClient,
+    *,
+    encodings: Sequence[str] | None = None,
+    pull: bool = False,
+    options: Any = None,
+) -> types.InitializeResult:
+    return await client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(encodings=encodings, pull=pull), initialization_options=options)
+    )
+
+
+async def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
+    """Poll `predicate` until it returns something truthy (and return that) or fail after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def published_for(client: LanguageClient, uri: str) -> list[types.PublishDiagnosticsParams]:
+    return [p for p in client.published if p.uri == uri]  # type: ignore[attr-defined]
+
+
+def unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:
+    """Remove `⟦`/`⟧` markers; return the text and the (start, end) offsets they delimited."""
+    text, spans, start = "", [], 0
+    for ch in marked:
+        if ch == "⟦":
+            start = len(text)
+        elif ch == "⟧":
+            spans.append((start, len(text)))
+        else:
+            text += ch
+    return text, spans
+
+
+def lsp_position(text: str, offset: int, encoding: str = "utf-16") -> types.Position:
+    """Reference conversion with plain string arithmetic (text uses `\\n` line ends)."""
+    before = text[:offset]
+    line = before.count("\n")
+    column_text = before[before.rfind("\n") + 1 :]
+    if encoding == "utf-16":
+        character = len(column_text.encode("utf-16-le")) // 2
+    elif encoding == "utf-8":
+        character = len(column_text.encode("utf-8"))
+    else:
+        character = len(column_text)
+    return types.Position(line=line, character=character)
+
+
+def lsp_range(text: str, start: int, end: int, encoding: str = "utf-16") -> types.Range:
+    return types.Range(start=lsp_position(text, start, encoding), end=lsp_position(text, end, encoding))
+
+
+def open_document(client: LanguageClient, uri: str, text: str, version: int = 1, language_id: str = "terraform-json") -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+        )
+    )
+
+
+def change_document(client: LanguageClient, uri: str, version: int, *changes: types.TextDocumentContentChangeEvent) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version), content_changes=list(changes)
+        )
+    )
+
+
+def edit(start: types.Position, end: types.Position, text: str) -> types.TextDocumentContentChangeEvent:
+    return types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=text)

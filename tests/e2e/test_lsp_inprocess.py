@@ -1,0 +1,156 @@
+"""The real server object, fed JSON-RPC messages in-process (no subprocess, no event loop).
+
+Checks what a client cannot see: pygls's own text store never holds or rebuilds our documents, and a
+handler that fails leaves the server working.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pygls.workspace import Workspace
+
+from hcljson_ls.lsp.server import HcljsonServer, create_server
+
+URI = "file:///m/main.tf.json"
+
+
+class Wire:
+    """Collects what the server sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def write(self, data: bytes) -> None:
+        body = data.split(b"\r\n\r\n", 1)[1]
+        self.sent.append(json.loads(body))
+
+    def close(self) -> None:
+        pass
+
+    def notifications(self, method: str) -> list[dict[str, Any]]:
+        return [m["params"] for m in self.sent if m.get("method") == method]
+
+    def response(self, msg_id: int) -> dict[str, Any]:
+        [response] = [m for m in self.sent if m.get("id") == msg_id and "method" not in m]
+        return response
+
+
+_ids = iter(range(1, 1_000_000))
+
+
+def send(server: HcljsonServer, method: str, params: Any, request: bool = False) -> int | None:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+    msg_id = None
+    if request:
+        msg_id = message["id"] = next(_ids)
+    structured = json.loads(json.dumps(message), object_hook=server.protocol.structure_message)
+    server.protocol.handle_message(structured)
+    return msg_id
+
+
+@pytest.fixture
+def server_and_wire():
+    server = create_server()
+    wire = Wire()
+    server.protocol.set_writer(wire)
+    send(server, "initialize", {"capabilities": {}}, request=True)
+    send(server, "initialized", {})
+    return server, wire
+
+
+def _open(server: HcljsonServer, text: str, uri: str = URI, version: int = 1) -> None:
+    send(
+        server,
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "terraform-json", "version": version, "text": text}},
+    )
+
+
+def _insert(server: HcljsonServer, line: int, character: int, text: str, version: int, uri: str = URI) -> None:
+    position = {"line": line, "character": character}
+    send(
+        server,
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": position, "end": position}, "text": text}],
+        },
+    )
+
+
+def test_pygls_workspace_never_stores_or_rebuilds_documents(server_and_wire, monkeypatch):
+    server, wire = server_and_wire
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("pygls's text store was used")
+
+    for name in ("put_text_document", "update_text_document", "remove_text_document"):
+        monkeypatch.setattr(Workspace, name, forbidden)
+
+    _open(server, '{\n  "a": 1\n}\n')
+    _insert(server, 1, 8, ",", version=2)
+    assert server.documents.get(URI).text == '{\n  "a": 1,\n}\n'
+    assert server.protocol.workspace.text_documents == {}
+    published = wire.notifications("textDocument/publishDiagnostics")
+    assert [p["version"] for p in published] == [1, 2]
+    assert [d["code"] for d in published[-1]["diagnostics"]] == ["syntax/trailing-comma"]
+
+    send(server, "textDocument/didClose", {"textDocument": {"uri": URI}})
+    assert server.documents.get(URI) is None
+    assert wire.notifications("textDocument/publishDiagnostics")[-1] == {"uri": URI, "diagnostics": []}
+
+
+def test_a_failing_handler_is_logged_and_the_server_goes_on(server_and_wire, monkeypatch, caplog):
+    server, wire = server_and_wire
+    _open(server, "{}")
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server.documents, "change", explode)
+    _insert(server, 0, 1, "x", version=2)  # a notification that fails
+    assert "textDocument/didChange failed" in caplog.text
+
+    monkeypatch.setattr(server, "diagnostic_report", explode)
+    msg_id = send(server, "textDocument/diagnostic", {"textDocument": {"uri": URI}}, request=True)
+    assert wire.response(msg_id)["result"] == {"kind": "full", "items": []}  # answered, empty
+
+    monkeypatch.undo()
+    _open(server, '{"b": [1,]}', uri="file:///m/other.tf.json")
+    published = wire.notifications("textDocument/publishDiagnostics")
+    assert published[-1]["uri"] == "file:///m/other.tf.json"
+    assert [d["code"] for d in published[-1]["diagnostics"]] == ["syntax/trailing-comma"]
+
+
+def test_a_failing_diagnostics_provider_does_not_hide_the_others(server_and_wire, monkeypatch):
+    from hcljson_ls.features import diagnostics
+
+    server, wire = server_and_wire
+
+    def broken(state):
+        raise RuntimeError("provider bug")
+
+    monkeypatch.setattr(diagnostics, "PROVIDERS", [("broken", broken), *diagnostics.PROVIDERS])
+    _open(server, '{"a": [1,]}')
+    [published] = wire.notifications("textDocument/publishDiagnostics")
+    assert [d["code"] for d in published["diagnostics"]] == ["syntax/trailing-comma"]
+
+
+def test_incremental_edits_reparse_identically_to_a_full_parse(server_and_wire):
+    from hcljson_ls.jsonsyntax import parse
+
+    server, _ = server_and_wire
+    text = '{\n  "resource": {\n    "x": { "y": [1, 2, 3] }\n  }\n}\n'
+    _open(server, text)
+    edits = [(2, 20, ", 4"), (2, 10, '"z": true, '), (0, 1, "\n"), (3, 5, "}")]
+    for version, (line, character, inserted) in enumerate(edits, start=2):
+        _insert(server, line, character, inserted, version)
+        state = server.documents.get(URI)
+        full = parse(state.text)
+        assert [(d.start, d.end, d.code) for d in state.syntax.diagnostics] == [
+            (d.start, d.end, d.code) for d in full.diagnostics
+        ]
+        assert state.version == version
