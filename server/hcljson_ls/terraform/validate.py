@@ -202,7 +202,7 @@ class _Validator:
             if node.kind == STRING:
                 start = base + node.start
                 raw = text[start : base + node.end]
-                if "{" not in raw:
+                if "{" not in raw and "\\u" not in raw:
                     continue
                 decoded = strings.decode(text, start, node)  # type: ignore[arg-type]
                 found = [j for j in (decoded.value.find("${"), decoded.value.find("%{")) if j >= 0]

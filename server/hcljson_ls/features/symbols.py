@@ -1,0 +1,127 @@
+"""Hierarchical document symbols named as Terraform names them.
+
+    document_symbols(body, text) -> tuple[DocumentSymbol, ...]
+
+Contract
+--------
+* `body` is the decoded root body (`terraform.validate.analyze` / `hcljson.decode.decode_file`).
+* One symbol per block, in source order, named like the native syntax: `resource "aws_instance" "web"`,
+  `variable "region"`, `lifecycle`, `provisioner "local-exec"`. `locals` has one child per local
+  value. Other blocks have their nested blocks and then their arguments (`kind` "Field") as
+  children. Expression values are not descended into. No cap on the number of symbols.
+* `kind` is the name of an LSP `SymbolKind` member (`"Class"`, `"Variable"`, ...); the LSP edge
+  maps it with `SymbolKind[kind]`.
+* `start`/`end` is the full range, `selection_start`/`selection_end` the name (the key string that
+  names the block: its last label, else its type; an argument's name); absolute offsets, and the
+  selection range is always inside the full range. When several blocks share one header key (an
+  array of bodies), the first gets the header key and the others select their own body's opening
+  bracket, so that sibling ranges never overlap.
+* Built without recursion (any nesting depth).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..hcljson.model import Attribute, Block, Body
+from ..hcljson.values import quoted
+
+# Symbol kinds (names of lsprotocol.types.SymbolKind members).
+_BLOCK_KINDS = {
+    "terraform": "Namespace",
+    "provider": "Package",
+    "variable": "Variable",
+    "locals": "Namespace",
+    "output": "Property",
+    "module": "Module",
+    "resource": "Class",
+    "data": "Struct",
+    "ephemeral": "Object",
+    "action": "Function",
+    "moved": "Event",
+    "import": "Event",
+    "removed": "Event",
+    "check": "Interface",
+}
+NESTED_BLOCK_KIND = "Struct"
+ARGUMENT_KIND = "Field"
+LOCAL_KIND = "Constant"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSymbol:
+    name: str
+    kind: str
+    start: int
+    end: int
+    selection_start: int
+    selection_end: int
+    detail: str = ""
+    children: tuple["DocumentSymbol", ...] = ()
+
+
+def block_title(block: Block) -> str:
+    """The block as the native syntax writes its header: `resource "aws_instance" "web"`."""
+    if not block.labels:
+        return block.type_name
+    return " ".join([block.type_name, *(quoted(lab.value) for lab in block.labels)])
+
+
+def _attribute_symbol(attr: Attribute, kind: str) -> DocumentSymbol:
+    return DocumentSymbol(attr.name, kind, attr.start, max(attr.end, attr.name_end), attr.name_start, attr.name_end)
+
+
+def _block_ranges(block: Block, first_of_header: bool) -> tuple[int, int, int, int]:
+    hs, he = block.header_range
+    bs, be = block.body.start, block.body.end
+    if first_of_header or be <= bs:
+        return min(hs, bs), max(be, he), hs, he
+    # A later body under the same header key: select its own opening bracket.
+    return bs, be, bs, bs + 1
+
+
+def _header_firsts(blocks: tuple[Block, ...]) -> list[bool]:
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for b in blocks:
+        h = b.header_range
+        out.append(h not in seen)
+        seen.add(h)
+    return out
+
+
+def document_symbols(body: Body, text: str = "") -> tuple[DocumentSymbol, ...]:
+    """Symbols for the decoded root `body` (see module doc). `text` is accepted for symmetry with
+    the other features and is not needed."""
+    # Post-order without recursion: a frame is [block, first_of_header, parent's list, own children].
+    root_children: list[DocumentSymbol] = []
+    stack: list[list] = []
+
+    def push_blocks(blocks: tuple[Block, ...], parent_list: list[DocumentSymbol]) -> None:
+        firsts = _header_firsts(blocks)
+        for b, first in zip(reversed(blocks), reversed(firsts)):
+            stack.append([b, first, parent_list, None])
+
+    push_blocks(body.blocks, root_children)
+    # Blocks are pushed reversed, so they are popped in source order; a block's symbol is made
+    # once all its nested blocks' symbols are (second visit).
+    while stack:
+        frame = stack[-1]
+        block, first, parent_list, children = frame
+        if children is None:
+            children = frame[3] = []
+            if block.body.blocks and block.type_name != "locals":
+                push_blocks(block.body.blocks, children)
+                continue
+        stack.pop()
+        t = block.type_name
+        if t == "locals":
+            kids = tuple(_attribute_symbol(a, LOCAL_KIND) for a in block.body.attributes)
+        else:
+            kids = (*children, *(_attribute_symbol(a, ARGUMENT_KIND) for a in block.body.attributes))
+            if block.body.blocks and block.body.attributes:
+                kids = tuple(sorted(kids, key=lambda s: s.start))
+        start, end, ss, se = _block_ranges(block, first)
+        kind = _BLOCK_KINDS.get(t, NESTED_BLOCK_KIND) if parent_list is root_children else NESTED_BLOCK_KIND
+        parent_list.append(DocumentSymbol(block_title(block), kind, start, end, ss, se, "", tuple(kids)))
+    return tuple(root_children)

@@ -1,0 +1,143 @@
+"""Fixture helpers for the Terraform structure tests.
+
+A fixture is JSON text in which pairs of `$0` markers delimit expected diagnostic ranges (in the
+order of their start). `check(fixture, codes)` asserts that the file produces exactly those
+diagnostics (every layer: syntax, HCL structure, Terraform), and then that the same holds for the
+*array form* of the fixture (`arrayify`): every block body and every label level written as an
+array of objects, which HCL JSON defines to mean the same thing.
+"""
+
+from __future__ import annotations
+
+from hcljson_ls.hcljson.model import Body
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.jsonsyntax.tree import OBJECT, Container
+from hcljson_ls.terraform.validate import analyze
+
+MARK = "$0"
+
+
+def unmark(src: str) -> tuple[str, list[int]]:
+    """The text without markers, and the offsets the markers stood at."""
+    offsets: list[int] = []
+    out: list[str] = []
+    pos = 0
+    while True:
+        i = src.find(MARK, pos)
+        if i < 0:
+            out.append(src[pos:])
+            break
+        out.append(src[pos:i])
+        offsets.append(sum(map(len, out)))
+        pos = i + len(MARK)
+    return "".join(out), offsets
+
+
+def ranges(src: str) -> tuple[str, list[tuple[int, int]]]:
+    text, offs = unmark(src)
+    assert len(offs) % 2 == 0, "markers come in pairs"
+    return text, [(offs[i], offs[i + 1]) for i in range(0, len(offs), 2)]
+
+
+def diagnostics(text: str, path: str | None = None):
+    """All diagnostics of `text`: syntax, then HCL structure and Terraform, sorted."""
+    result = parse(text)
+    body, diags = analyze(text, result.root, path)
+    return body, sorted([*result.diagnostics, *diags], key=lambda d: (d.start, d.end, d.code))
+
+
+def found(text: str, path: str | None = None) -> list[tuple[int, int, str]]:
+    return [(d.start, d.end, d.code) for d in diagnostics(text, path)[1]]
+
+
+def _containers_to_wrap(text: str, body: Body) -> set[tuple[int, int]]:
+    """Absolute (start, end) of every object block body and every label-level object."""
+    wrap: set[tuple[int, int]] = set()
+    label_keys: set[int] = set()
+    stack = list(body.blocks)
+    while stack:
+        b = stack.pop()
+        node = b.body.node
+        if node is not None and node.kind == OBJECT and b.body.start < b.body.end:
+            wrap.add((b.body.start, b.body.end))
+        label_keys.update(lab.start for lab in b.labels)
+        stack.extend(b.body.blocks)
+    # Label levels: objects that directly hold a label key. Objects that already are array
+    # elements stay as they are (an array of arrays means something else).
+    in_arrays: set[tuple[int, int]] = set()
+    root = parse(text).root
+    if root is not None and isinstance(root, Container):
+        todo: list[tuple[Container, int]] = [(root, 0)]
+        while todo:
+            c, base = todo.pop()
+            inner = base + c.start
+            for m in c.items:
+                if m.key is not None and inner + m.key.start in label_keys and c.kind == OBJECT and c is not root:
+                    wrap.add((inner, base + c.end))
+                if isinstance(m.value, Container):
+                    if c.kind != OBJECT:
+                        in_arrays.add((inner + m.value.start, inner + m.value.end))
+                    todo.append((m.value, inner))
+    return wrap - in_arrays
+
+
+def arrayify(text: str, spans: list[tuple[int, int]], path: str | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """The array form of `text` and the expected `spans` moved along with it."""
+    body, _ = diagnostics(text, path)
+    wrap = _containers_to_wrap(text, body)
+    inserts: list[tuple[int, str]] = sorted([(s, "[") for s, _ in wrap] + [(e, "]") for _, e in wrap])
+    out: list[str] = []
+    pos = 0
+    for at, ch in inserts:
+        out.append(text[pos:at])
+        out.append(ch)
+        pos = at
+    out.append(text[pos:])
+    opens = sorted(s for s, _ in wrap)
+    closes = sorted(e for _, e in wrap)
+
+    def move_start(p: int) -> int:
+        return p + sum(1 for s in opens if s <= p) + sum(1 for e in closes if e <= p)
+
+    def move_end(p: int) -> int:
+        return p + sum(1 for s in opens if s < p) + sum(1 for e in closes if e < p)
+
+    return "".join(out), [(move_start(s), move_end(e)) for s, e in spans]
+
+
+def check(src: str, codes=(), path: str | None = None, arrays: bool = True) -> str:
+    """Assert `src` yields exactly `codes` at its marked ranges, in object and array form.
+    Returns the array form (for tests that want to look at it)."""
+    text, spans = ranges(src)
+    assert len(spans) == len(codes), f"{len(spans)} marked ranges for {len(codes)} codes"
+    expected = _expected(spans, codes)
+    got = found(text, path)
+    assert got == expected, _explain(text, got, expected)
+    if not arrays:
+        return text
+    atext, aspans = arrayify(text, spans, path)
+    assert atext != text or not _has_blocks(text, path), "array form differs from the object form"
+    aexpected = _expected(aspans, codes)
+    agot = found(atext, path)
+    assert agot == aexpected, "array form:\n" + _explain(atext, agot, aexpected)
+    return atext
+
+
+def _expected(spans, codes) -> list[tuple[int, int, str]]:
+    """One (start, end, code) per code; a tuple of codes puts several diagnostics on one span."""
+    out = []
+    for (s, e), c in zip(spans, codes):
+        out.extend((s, e, x) for x in ((c,) if isinstance(c, str) else c))
+    return sorted(out)
+
+
+def _has_blocks(text: str, path: str | None) -> bool:
+    body, _ = diagnostics(text, path)
+    return bool(body.blocks)
+
+
+def _explain(text: str, got, expected) -> str:
+    def show(items):
+        return "\n".join(f"  {c} {s}:{e} {text[s:e]!r}" for s, e, c in items) or "  (none)"
+
+    return f"text: {text}\nexpected:\n{show(expected)}\ngot:\n{show(got)}"
