@@ -18,8 +18,9 @@ Rules (docs: /work/shared/spec/hcl-json-spec.md):
 * Attribute values are kept as `Expression`s (node + absolute range + mode). The decoder checks
   the JSON type the mode needs (see `schema`), duplicate names in expression objects, and warns
   about template sequences in literal-only strings. Expression values are walked iteratively.
-* Recursion happens only along the schema (nested blocks) and label levels, never along
-  expression depth; `OPEN_BODY` reads unknown names as attributes, so it cannot recurse.
+* No recursion: nested bodies are decoded by a generator trampoline (`_Decoder.run`), label
+  levels and expression values by loops, so a schema with cycles (Terraform's `dynamic` blocks)
+  on deeply nested input is fine.
 
 Incremental use: pass the same `DecodeCache` to successive `decode_file` calls. The body of
 each top-level block is cached by the identity of its JSON node, verified against the exact
@@ -129,9 +130,28 @@ class _Decoder:
             self.diags.append(P.body_type(node, base + node.start, base + node.end, _where(type_name)))
         return []
 
+    def run(self, gen) -> object:
+        """Drive a decoding generator and the sub-body requests it yields, without recursion:
+        a generator yields `(node, base, schema, type_name, depth)` and is sent back the `Body`."""
+        stack = [gen]
+        value = None
+        while stack:
+            try:
+                req = stack[-1].send(value)
+            except StopIteration as stop:
+                stack.pop()
+                value = stop.value
+                continue
+            stack.append(self.body_gen(*req))
+            value = None
+        return value
+
     def body(self, node: Node | None, base: int, schema: BodySchema, type_name: str | None, report_shape: bool = True) -> Body:
         """Decode a body value. Does not check required arguments / minimum block counts (those
         report on the block header: see `header_checks`)."""
+        return self.run(self.body_gen(node, base, schema, type_name, 0, report_shape))  # type: ignore[return-value]
+
+    def body_gen(self, node: Node | None, base: int, schema: BodySchema, type_name: str | None, depth: int, report_shape: bool = True):
         if node is None:
             return Body(None, base, base, schema)
         text = self.text
@@ -181,13 +201,13 @@ class _Decoder:
             bs = block_schemas.get(name)
             if bs is not None:
                 if v is not None:
-                    self.blocks(v, inner, bs, name, kstart, kend, blocks)
+                    yield from self.blocks_gen(v, inner, bs, name, kstart, kend, blocks, depth)
                 continue
             if open_attrs:
                 attributes.append(self.attribute(name, kstart, kend, v, inner, None))
             elif open_blocks:
                 if v is not None:
-                    self.blocks(v, inner, self.open_block_schema(name), name, kstart, kend, blocks)
+                    yield from self.blocks_gen(v, inner, self.open_block_schema(name), name, kstart, kend, blocks, depth)
             else:
                 diags.append(
                     P.unknown_name(
@@ -239,8 +259,10 @@ class _Decoder:
         return Attribute(name, kstart, kend, expr, a)
 
     # ---- blocks ---------------------------------------------------------------------------
-    def blocks(self, value: Node, vbase: int, bs: BlockSchema, type_name: str, tstart: int, tend: int, out: list[Block]) -> None:
-        """Decode the value of a block-type property into blocks appended to `out`."""
+    def blocks_gen(self, value: Node, vbase: int, bs: BlockSchema, type_name: str, tstart: int, tend: int,
+                   out: list[Block], depth: int):
+        """Decode the value of a block-type property into blocks appended to `out` (a generator
+        for `run`; `depth` is the depth of the body holding the property, 0 for the file)."""
         if value.kind in _BROKEN:
             return
         text = self.text
@@ -292,22 +314,22 @@ class _Decoder:
         for node, base, labels in level:
             kind = node.kind
             if kind == OBJECT:
-                self.one_block(node, base, bs, body_schema, type_name, tstart, tend, labels, out)
+                yield from self.one_block_gen(node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth)
             elif kind == ARRAY:
                 inner = base + node.start
                 for m in node.items:  # type: ignore[attr-defined]
                     e = m.value
                     if e is None or e.kind in _BROKEN:
                         continue
-                    self.one_block(e, inner, bs, body_schema, type_name, tstart, tend, labels, out)
+                    yield from self.one_block_gen(e, inner, bs, body_schema, type_name, tstart, tend, labels, out, depth)
             elif kind == NULL or kind in _BROKEN:
                 continue
             else:
                 diags.append(P.block_value_type(node, base + node.start, base + node.end, type_name))
 
-    def one_block(self, node: Node, base: int, bs: BlockSchema, body_schema: BodySchema, type_name: str,
-                  tstart: int, tend: int, labels: tuple[Label, ...], out: list[Block]) -> None:
-        body = self.body(node, base, body_schema, type_name)
+    def one_block_gen(self, node: Node, base: int, bs: BlockSchema, body_schema: BodySchema, type_name: str,
+                      tstart: int, tend: int, labels: tuple[Label, ...], out: list[Block], depth: int):
+        body = yield (node, base, body_schema, type_name, depth + 1)
         block = Block(type_name, tstart, tend, labels, body, bs)
         h = block.header_range
         self.header_checks(body, h[0], h[1], type_name)
@@ -328,19 +350,17 @@ class _FileDecoder(_Decoder):
 
     __slots__ = ()
 
-    def one_block(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out):  # type: ignore[override]
+    def one_block_gen(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth):  # type: ignore[override]
         cache = self.cache
-        if cache is None or not isinstance(node, Container):
-            return _Decoder.one_block(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out)
+        if cache is None or depth != 0 or not isinstance(node, Container):
+            return (yield from _Decoder.one_block_gen(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth))
         start = base + node.start
         source = self.text[start : base + node.end]
         hit = cache._lookup(node, body_schema, source)
         if hit is None:
-            sub = _Decoder(self.text)
-            sub._open_schemas = self._open_schemas
-            body = sub.body(node, base, body_schema, type_name)
-            cache._store(node, body_schema, source, body, sub.diags)
-            self.diags.extend(sub.diags)
+            mark = len(self.diags)
+            body = yield (node, base, body_schema, type_name, depth + 1)
+            cache._store(node, body_schema, source, body, self.diags[mark:])
         else:
             delta = start - hit[3].start  # the body moved by this much since it was decoded
             body = hit[3].shifted(delta)
@@ -363,8 +383,6 @@ def decode_file(text: str, root: Node | None, schema: BodySchema, cache: DecodeC
     if root is None:
         body = Body(None, 0, 0, schema)
     else:
-        # Nested blocks of the root decode through the non-caching path: only the root's direct
-        # blocks are cache units (override `one_block` above applies to them only).
         body = _root_body(d, root, schema)
         d.header_checks(body, body.start, body.start + 1 if body.end > body.start else body.start, None)
     if cache is not None:
@@ -395,7 +413,7 @@ def decode_blocks_from_attribute(text: str, attribute: Attribute, block_schema: 
     out: list[Block] = []
     e = attribute.expr
     if e is not None:
-        d.blocks(e.node, e.start - e.node.start, block_schema, attribute.name, attribute.name_start, attribute.name_end, out)
+        d.run(d.blocks_gen(e.node, e.start - e.node.start, block_schema, attribute.name, attribute.name_start, attribute.name_end, out, 0))
     d.diags.sort(key=_diag_key)
     return tuple(out), d.diags
 
@@ -424,9 +442,11 @@ def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnos
         elif kind != NULL:
             diags.append(P.value_type(node, start, end, name, "a string"))
         return
-    if mode in (TRAVERSAL, TYPE, NATIVE):
+    if mode in (TRAVERSAL, TYPE):
         if kind != STRING:
-            diags.append(P.value_type(node, start, end, name, "a string" if mode != TRAVERSAL else "a reference given as a string"))
+            diags.append(P.value_type(node, start, end, name, "a string" if mode == TYPE else "a reference given as a string"))
+        return
+    if mode == NATIVE:  # a string; anything else is an ordinary expression
         return
     if mode in (TRAVERSAL_LIST, NATIVE_LIST, KEYWORD_OR_TRAVERSAL_LIST):
         if kind == STRING and mode == KEYWORD_OR_TRAVERSAL_LIST:

@@ -143,16 +143,7 @@ class Body:
         return tuple(b for b in self.blocks if b.type_name == type_name)
 
     def shifted(self, delta: int) -> "Body":
-        if delta == 0:
-            return self
-        return Body(
-            self.node,
-            self.start + delta,
-            self.end + delta,
-            self.schema,
-            tuple(a.shifted(delta) for a in self.attributes),
-            tuple(b.shifted(delta) for b in self.blocks),
-        )
+        return _shift_body(self, delta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +191,38 @@ class Block:
     def shifted(self, delta: int) -> "Block":
         if delta == 0:
             return self
+        return self._moved(delta, self.body.shifted(delta))
+
+    def _moved(self, delta: int, body: Body) -> "Block":
         return Block(
             self.type_name,
             self.type_start + delta,
             self.type_end + delta,
             tuple(lab.shifted(delta) for lab in self.labels),
-            self.body.shifted(delta),
+            body,
             self.schema,
         )
+
+
+def _shift_body(body: Body, delta: int) -> Body:
+    """`body` moved by `delta`, rebuilt bottom-up without recursion (bodies nest as deep as the
+    input when the schema has cycles)."""
+    if delta == 0:
+        return body
+    order: list[Body] = []
+    stack = [body]
+    while stack:
+        b = stack.pop()
+        order.append(b)
+        stack.extend(blk.body for blk in b.blocks)
+    moved: dict[int, Body] = {}
+    for b in reversed(order):  # children before their parents
+        moved[id(b)] = Body(
+            b.node,
+            b.start + delta,
+            b.end + delta,
+            b.schema,
+            tuple(a.shifted(delta) for a in b.attributes),
+            tuple(blk._moved(delta, moved[id(blk.body)]) for blk in b.blocks),
+        )
+    return moved[id(body)]
