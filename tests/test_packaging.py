@@ -1,0 +1,85 @@
+"""A plain (non-editable) build ships the grammars inside the package, and the installed package works.
+
+Builds a wheel from a clean copy of the project (as `pip install .` would), checks its contents, then
+installs it with `pip install --target` and runs the installed copy (it comes first on PYTHONPATH, ahead
+of any editable install of the checkout).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PROJECT_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md"]
+PROJECT_DIRS = ["server", "grammars"]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    src = tmp_path_factory.mktemp("src")
+    for name in PROJECT_FILES:
+        if (REPO / name).exists():
+            shutil.copy2(REPO / name, src / name)
+    for name in PROJECT_DIRS:
+        shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    out = tmp_path_factory.mktemp("wheel")
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    [built] = out.glob("hcljson_ls-*.whl")
+    return built
+
+
+def test_wheel_contains_every_grammar(wheel: Path):
+    grammars = sorted(p.name for p in (REPO / "grammars").glob("*.lark"))
+    assert grammars, "no grammars/*.lark in the repository"
+    names = zipfile.ZipFile(wheel).namelist()
+    assert sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("hcljson_ls/grammars/")) == grammars
+    for name in grammars:
+        shipped = zipfile.ZipFile(wheel).read(f"hcljson_ls/grammars/{name}")
+        assert shipped == (REPO / "grammars" / name).read_bytes()
+    assert "hcljson_ls/cli.py" in names and "hcljson_ls/lsp/server.py" in names
+    assert not [n for n in names if n.startswith(("tests/", "examples/"))]
+
+
+def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path: Path):
+    target = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    env = dict(os.environ, PYTHONPATH=str(target))
+    probe = (
+        "import hcljson_ls, importlib.resources as r, pathlib;"
+        "print(pathlib.Path(hcljson_ls.__file__).resolve());"
+        "print(sorted(p.name for p in r.files('hcljson_ls').joinpath('grammars').iterdir()))"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    location, listing = shown.stdout.splitlines()
+    assert Path(location).is_relative_to(target.resolve())
+    assert listing == repr(sorted(p.name for p in (REPO / "grammars").glob("*.lark")))
+
+    check = subprocess.run(
+        [sys.executable, "-m", "hcljson_ls", "check", str(REPO / "examples" / "module")],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert check.returncode == 1, check.stderr
+    assert "broken.tf.json:4:23: error:" in check.stdout
