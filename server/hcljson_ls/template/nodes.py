@@ -412,7 +412,7 @@ def _plan(cls: type) -> tuple[tuple[str, int], ...]:
         out = []
         for f in fields(cls):
             t = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
-            if f.name in ("start", "end", "name_start", "root_end"):
+            if f.name in ("start", "end") or f.name.endswith(("_start", "_end")):
                 out.append((f.name, _POS))
             elif "Span" in t:
                 out.append((f.name, _SPAN))

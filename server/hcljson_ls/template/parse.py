@@ -477,6 +477,8 @@ def describe(tok) -> str:
         return "literal text"
     if t == "_NL":
         return "a newline"
+    if t == "QUOTE_OPEN":
+        return "a quoted string"
     if t in ("INTERP_OPEN", "DIRECTIVE_OPEN"):
         return f'a new template sequence ("{tok.value}")'
     return f'"{tok.value}"'
@@ -708,7 +710,7 @@ def parse_template_relative(value: str) -> tuple[Template, tuple[Diagnostic, ...
     if "${" not in value and "%{" not in value:
         if not value:
             return Template(0, 0, ()), ()
-        return Template(0, len(value), (Literal(0, len(value), value.replace("$${", "${").replace("%%{", "%{")),)), ()
+        return Template(0, len(value), (Literal(0, len(value), value),)), ()
     fast = _fast_template(value)
     if fast is not None:
         return fast, ()
