@@ -207,3 +207,45 @@ def test_common_prefix_and_suffix_on_long_texts() -> None:
         assert edit == Edit(at, at + 1, at + 1)
     document = Document("u", base)
     assert document.apply_changes([base]) == [Edit(len(base), len(base), len(base))]
+
+
+queries = st.lists(
+    st.tuples(st.booleans(), encodings, st.integers(-1, 6), st.integers(-2, 90)), min_size=1, max_size=30
+)
+
+
+@given(st.lists(st.sampled_from(ALPHABET), max_size=80).map("".join), queries, st.integers(0, 3))
+@settings(max_examples=300)
+def test_long_line_anchors_give_the_same_answers(text: str, qs, threshold: int) -> None:
+    """Conversions that reuse the previous one's end (on long lines) agree with the naive model."""
+    import hcljson_ls.text.line_index as line_index
+
+    saved = line_index._ANCHOR_MIN_COLUMN
+    line_index._ANCHOR_MIN_COLUMN = threshold  # make every conversion use and leave an anchor
+    try:
+        index = LineIndex(text)
+        for to_position, encoding, line, number in qs:
+            if to_position:
+                assert index.position(number, encoding) == ref_position(text, number, encoding)
+            else:
+                assert index.offset((line, number), encoding) == ref_offset(text, line, number, encoding)
+        # An update forgets the anchor.
+        index.update(0, 0, "😀", "😀" + text)
+        text = "😀" + text
+        for _to_position, encoding, line, number in qs:
+            assert index.position(number, encoding) == ref_position(text, number, encoding)
+            assert index.offset((line, number), encoding) == ref_offset(text, line, number, encoding)
+    finally:
+        line_index._ANCHOR_MIN_COLUMN = saved
+
+
+def test_long_minified_line_with_non_ascii() -> None:
+    text = '{"a": "é😀中", "b": [' + ",".join('"x%d😀"' % n for n in range(3000)) + "]}"
+    index = LineIndex(text)
+    probes = list(range(0, len(text), 997)) + [len(text)]
+    for encoding in ENCODINGS:
+        expected = [ref_position(text, o, encoding) for o in probes]
+        assert [index.position(o, encoding) for o in probes] == expected
+        assert [index.position(o, encoding) for o in reversed(probes)] == expected[::-1]
+        assert [index.offset(p, encoding) for p in expected] == probes
+        assert [index.offset(p, encoding) for p in reversed(expected)] == probes[::-1]

@@ -36,6 +36,8 @@ text), independent of the document size for ordinary edits.
 
 Column conversion is O(1) when the whole document is ASCII (``str.isascii`` is O(1) in CPython), or
 for UTF-16 when the document has no astral characters; otherwise it is O(column) at C speed.
+On long lines (a minified document) a conversion remembers where it ended, so a run of
+conversions in ascending order along one line walks that line once in total.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ _FOREIGN_BREAKS = ("\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 _MIN_BLOCK = 512
+# Columns from which conversions remember where they ended, so that a run of conversions on one
+# long non-ASCII line (a minified document) walks the line once rather than once per conversion.
+_ANCHOR_MIN_COLUMN = 512
 
 
 def _line_starts(text: str) -> list[int]:
@@ -67,6 +72,37 @@ def _line_starts(text: str) -> list[int]:
             starts.pop()  # the end of the text is a line start only after a line end
         return starts
     return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+
+def _units(segment: str, encoding: str) -> int:
+    """Length of `segment` in UTF-16 code units or UTF-8 bytes."""
+    if segment.isascii():
+        return len(segment)
+    if encoding == UTF16:
+        return len(segment.encode("utf-16-le", "surrogatepass")) // 2
+    return len(segment.encode("utf-8", "surrogatepass"))
+
+
+def _advance(segment: str, character: int, encoding: str) -> int:
+    """How many characters of `segment` fit in `character` units (UTF-16 or UTF-8), stopping at
+    the start of a character that the limit would cut. `segment` is at most `character` long."""
+    if segment.isascii():
+        return len(segment)
+    if encoding == UTF16:
+        extra = 0  # astral characters fully before the target, one extra unit each
+        for m in _ASTRAL.finditer(segment):
+            if m.start() + extra >= character:
+                break
+            extra += 1
+        # Between the two halves of a pair, this lands on the pair's first character.
+        return min(character - extra, len(segment))
+    data = segment.encode("utf-8", "surrogatepass")
+    if len(data) <= character:
+        return len(segment)
+    k = character
+    while k > 0 and (data[k] & 0xC0) == 0x80:  # back to the start of a multi-byte character
+        k -= 1
+    return len(data[:k].decode("utf-8", "surrogatepass"))
 
 
 def _astral_count(text: str) -> int:
@@ -82,7 +118,7 @@ class LineIndex:
     ``LineIndex(text)`` indexes `text`; `update` moves it to the text after one splice.
     """
 
-    __slots__ = ("_text", "_block_size", "_blocks", "_shifts", "_firsts", "_first_lines", "_astral")
+    __slots__ = ("_text", "_block_size", "_blocks", "_shifts", "_firsts", "_first_lines", "_astral", "_anchor")
 
     def __init__(self, text: str, *, block_size: int | None = None) -> None:
         """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
@@ -103,6 +139,8 @@ class LineIndex:
         self._first_lines: list[int] = list(range(0, len(starts), size))
         # Count of astral characters; computed lazily on the first UTF-16 conversion that needs it.
         self._astral: int | None = None
+        # (line start, encoding, offset, units): the last long-line conversion; see `_anchor_for`.
+        self._anchor: tuple[int, str, int, int] | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -199,17 +237,14 @@ class LineIndex:
         column = offset - start
         if column == 0 or encoding == UTF32 or text.isascii():
             return (line, column)
-        if encoding == UTF16:
-            if self._astral_total() == 0:
-                return (line, column)
-            segment = text[start:offset]
-            if segment.isascii():
-                return (line, column)
-            return (line, len(segment.encode("utf-16-le", "surrogatepass")) // 2)
-        segment = text[start:offset]
-        if segment.isascii():
+        if encoding == UTF16 and self._astral_total() == 0:
             return (line, column)
-        return (line, len(segment.encode("utf-8", "surrogatepass")))
+        if column < _ANCHOR_MIN_COLUMN:
+            return (line, _units(text[start:offset], encoding))
+        base, base_units = self._anchor_for(start, encoding, offset, -1)
+        units = base_units + _units(text[base:offset], encoding)
+        self._anchor = (start, encoding, offset, units)
+        return (line, units)
 
     def offset(self, position: tuple[int, int], encoding: str = UTF16) -> int:
         """The offset of ``position = (line, character)`` in `encoding` units, clamped (see above)."""
@@ -234,27 +269,24 @@ class LineIndex:
             return limit
         if encoding == UTF16 and self._astral_total() == 0:
             return limit
-        # `limit` is an upper bound: every character is at least one unit.
-        segment = text[start:limit]
-        if segment.isascii():
-            return limit
-        if encoding == UTF16:
-            extra = 0  # astral characters fully before the target, one extra unit each
-            for m in _ASTRAL.finditer(segment):
-                units_before = m.start() + extra
-                if units_before >= character:
-                    break
-                extra += 1
-            # Between the two halves of a pair, this lands on the pair's first character.
-            target = start + character - extra
-            return target if target < end else end
-        data = segment.encode("utf-8", "surrogatepass")
-        if len(data) <= character:
-            return limit
-        k = character
-        while k > 0 and (data[k] & 0xC0) == 0x80:  # back to the start of a multi-byte character
-            k -= 1
-        return start + len(data[:k].decode("utf-8", "surrogatepass"))
+        if character < _ANCHOR_MIN_COLUMN:
+            return start + _advance(text[start:limit], character, encoding)
+        base, base_units = self._anchor_for(start, encoding, -1, character)
+        rest = character - base_units
+        segment = text[base : min(end, base + rest)]
+        taken = _advance(segment, rest, encoding)
+        result = base + taken
+        self._anchor = (start, encoding, result, base_units + _units(segment[:taken], encoding))
+        return result
+
+    def _anchor_for(self, start: int, encoding: str, offset: int, character: int) -> tuple[int, int]:
+        """A known ``(offset, units)`` on the line at `start` at or before the target, for
+        walking a long non-ASCII line from there instead of from the line start."""
+        anchor = self._anchor
+        if anchor is not None and anchor[0] == start and anchor[1] == encoding:
+            if (offset >= 0 and anchor[2] <= offset) or (character >= 0 and anchor[3] <= character):
+                return anchor[2], anchor[3]
+        return start, 0
 
     # ------------------------------------------------------------------ update
 
@@ -283,6 +315,7 @@ class LineIndex:
             else:
                 self._astral += _astral_count(new_text) - _astral_count(old_text[start:old_end])
         self._text = full_new_text
+        self._anchor = None
 
         # Line starts at s depend on the characters at s - 1 and s: the ones in [lo, old_end]
         # of the old text are dropped and those in [lo, new_end] of the new text are rescanned.
