@@ -139,7 +139,14 @@ def _member_in(obj: Container, inner: int, offset: int) -> Member | None:
     if i < 0:
         return None
     m = items[i]
-    return m if rel <= _span_end(m) else None
+    if rel <= _span_end(m):
+        return m
+    if m.value is None and m.colon >= 0 and (m.comma < 0 or rel <= m.comma):
+        # `"key": |` with no value yet: the value slot runs to the next member or the closer.
+        limit = items[i + 1].start - 1 if i + 1 < len(items) else obj.end - obj.start - (1 if obj.closed else 0)
+        if rel <= limit:
+            return m
+    return None
 
 
 def _member_start(m: Member) -> int:
