@@ -4,6 +4,8 @@
     state.apply_changes(changes, encoding, version=None) -> list[Edit]
     state.syntax                   the current `jsonsyntax.ParseResult` (identical to a full parse)
     state.cached(key, compute)     a later layer's result for the current text, computed once
+    state.kept(key, factory)       a per-document object that survives changes (e.g. a decode cache)
+    state.path                     the file system path of a `file:` URI (else the URI's path), or None
 
 Contract
 --------
@@ -18,7 +20,8 @@ Contract
   stale tree or a lost document.
 * `cached(key, compute)` stores `compute(state)` until the next change; later layers (HCL structure,
   templates, Terraform) keep their per-document results there instead of adding fields here.
-  Everything cached is dropped on every change.
+  Everything cached is dropped on every change. `kept(key, factory)` is for objects a layer carries
+  from one version to the next itself (such as `hcljson.decode.DecodeCache`): made once per document.
 * Not thread-safe: one owner (the LSP event loop, or the CLI) mutates a state.
 """
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
 
 from ..jsonsyntax import ParseResult, parse
 from ..text.document import Document, Edit
@@ -47,12 +51,13 @@ def _reparse(old: ParseResult, old_text: str, new_text: str, edit: Edit) -> Pars
 class DocumentState:
     """The text of one document plus its parse and the results of later layers."""
 
-    __slots__ = ("document", "_syntax", "_cache")
+    __slots__ = ("document", "_syntax", "_cache", "_kept")
 
     def __init__(self, document: Document, syntax: ParseResult | None = None) -> None:
         self.document = document
         self._syntax = syntax
         self._cache: dict[str, Any] = {}
+        self._kept: dict[str, Any] = {}
 
     @classmethod
     def open(cls, uri: str, text: str, version: int = 0, language_id: str = "") -> DocumentState:
@@ -78,6 +83,20 @@ class DocumentState:
     def line_index(self) -> LineIndex:
         return self.document.line_index
 
+    @property
+    def path(self) -> str | None:
+        """The file system path for a `file:` URI; the path part of another URI; None without one.
+
+        Layers use it for what a file's name means (e.g. Terraform override files), never to read it.
+        """
+        parts = urlsplit(self.document.uri)
+        if not parts.path:
+            return None
+        path = unquote(parts.path)
+        if parts.scheme == "file" and parts.netloc and parts.netloc != "localhost":
+            path = f"//{parts.netloc}{path}"  # UNC
+        return path
+
     # -- layers -------------------------------------------------------------------------------
 
     @property
@@ -93,6 +112,14 @@ class DocumentState:
             return self._cache[key]
         except KeyError:
             value = self._cache[key] = compute(self)
+            return value
+
+    def kept(self, key: str, factory: Callable[[], T]) -> T:
+        """A per-document object made by `factory()` on first use and kept across changes."""
+        try:
+            return self._kept[key]
+        except KeyError:
+            value = self._kept[key] = factory()
             return value
 
     # -- changes ------------------------------------------------------------------------------
