@@ -68,8 +68,9 @@ _EXPR_RE = re.compile(
   | (?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
   | (?P<name>[^\W\d][\w-]*)
   | (?P<strip>~\})
-  | (?P<bad>\*\*|/\*|[&|^~;'`\u201c\u201d])
+  | (?P<bad>\*\*|/\*)
   | (?P<punct>\.\.\.|::|=>|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:=.,()\[\]{}])
+  | (?P<bad1>[&|^~;'`\u201c\u201d])
   | (?P<quote>")
     """,
     re.VERBOSE | re.DOTALL,
@@ -268,7 +269,7 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
                 diags.append(_diag(pos, pos + 1, "template/invalid-character", *_BAD_DETAIL["~"]))
                 append(_tok(INVALID, "~", pos, pos + 1))
                 end = pos + 1
-        elif kind == "bad":
+        elif kind == "bad" or kind == "bad1":
             summary, detail = _BAD_DETAIL[text]
             if text == "/*":
                 end = n

@@ -484,6 +484,18 @@ def describe(tok) -> str:
     return f'"{tok.value}"'
 
 
+def accepted(err) -> set[str]:
+    """The terminals the parser would really accept where it failed (LALR's `expected` can be
+    wider: it is the lookahead set of a state shared by several contexts)."""
+    ip = getattr(err, "interactive_parser", None)
+    if ip is not None:
+        try:
+            return set(ip.accepts())
+        except Exception:  # pragma: no cover - defensive: fall back to Lark's estimate
+            pass
+    return set(getattr(err, "expected", ()) or ())
+
+
 def _frames(tokens: list, upto: int) -> list[int]:
     """Indices of the openers still open before token `upto` (innermost last)."""
     st: list[int] = []
@@ -523,7 +535,7 @@ def _frame_kind(tokens: list, k: int) -> str:
 def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: str = "base") -> Optional[Diagnostic]:
     """An HCL-like diagnostic for a Lark error (None when the lexer already reported the cause)."""
     tok = getattr(err, "token", None)
-    expected = set(getattr(err, "expected", ()) or ())
+    expected = accepted(err)
     if tok is None or tok.type == "$END":
         idx = len(tokens)
         start = end = value_len

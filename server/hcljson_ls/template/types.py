@@ -28,7 +28,7 @@ from ..diagnostic import ERROR, Diagnostic
 from . import lexer as lx
 from .grammars import grammar_text
 from .nodes import Invalid, Span, String, remap
-from .parse import _Builder, _frames, _run, _sorted, _TokenFeeder, describe, remap_diagnostic, syntax_error
+from .parse import _Builder, accepted, _frames, _run, _sorted, _TokenFeeder, describe, remap_diagnostic, syntax_error
 
 __all__ = ["TypeResult", "parse_type", "PrimitiveType", "CollectionType", "TupleType", "ObjectType",
            "ObjectTypeAttribute", "TypeExpr"]
@@ -159,7 +159,7 @@ _TYPE_STARTS = {"TY_STRING", "TY_LIST", "TY_OBJECT"}
 
 def _type_error(tokens: list, err, value_len: int) -> Optional[Diagnostic]:
     tok = getattr(err, "token", None)
-    expected = set(getattr(err, "expected", ()) or ())
+    expected = accepted(err)
     if tok is None or tok.type == "$END":
         idx, start, end = len(tokens), value_len, value_len
         ttype, tval = "$END", ""
