@@ -1,0 +1,278 @@
+"""End to end: the VS Code extension in real VS Code (code-server), driven in headless Chromium.
+
+The test packages vscode-extension/ into a .vsix, installs it into a throw-away code-server profile,
+opens a workspace with a `.tf.json` file that has a JSON syntax error, and checks from the DOM what a
+person would see: the file opens as "Terraform JSON" and is coloured, the error squiggle and the Problems
+count appear, hovering the squiggle shows our server's message with its code, and (once the server
+advertises hoverProvider) hovering a block type shows the server's hover. The screenshot goes to
+test-artifacts/vscode.png.
+
+Tools come from `.ci/install-editors.sh` (code-server and playwright-core in $HCLJSON_EDITORS_CACHE,
+default ~/.cache/hcljson-ls-ci; Debian's chromium; `npm ci` in vscode-extension/). A missing tool skips
+locally, but fails under CI=true so that CI can never pass by skipping.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION = ROOT / "vscode-extension"
+DRIVER = Path(__file__).with_name("vscode_driver.cjs")
+ARTIFACTS = ROOT / "test-artifacts"
+CACHE = Path(os.environ.get("HCLJSON_EDITORS_CACHE", Path.home() / ".cache" / "hcljson-ls-ci"))
+TOOLS = CACHE / "vscode"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+INSTALL_HINT = "run `bash .ci/install-editors.sh`"
+
+# A JSON syntax error (missing comma after "t3.micro") and a top-level key repeated, which HCL JSON allows
+# but VS Code's JSON service would flag as "Duplicate object key" if it ran on the file.
+MAIN_TF_JSON = """\
+{
+  "terraform": {
+    "required_version": ">= 1.6"
+  },
+  "resource": {
+    "aws_instance": {
+      "web": {
+        "ami": "ami-0123456789abcdef0",
+        "instance_type": "t3.micro"
+        "tags": { "Name": "web" }
+      }
+    }
+  },
+  "resource": {
+    "aws_s3_bucket": {
+      "logs": { "bucket": "example-logs" }
+    }
+  }
+}
+"""
+
+
+def require(ok: object, reason: str) -> None:
+    """Skips (locally) or fails (under CI=true) when a tool the test needs is missing."""
+    if not ok:
+        if IN_CI:
+            pytest.fail(f"VS Code e2e test cannot run: {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+def server_executable_dir() -> Path | None:
+    """A directory holding `hcljson-ls`: $HCLJSON_LS_BIN_DIR, else next to this Python, else on PATH."""
+    if os.environ.get("HCLJSON_LS_BIN_DIR"):
+        return Path(os.environ["HCLJSON_LS_BIN_DIR"])
+    here = Path(sys.executable).parent / "hcljson-ls"
+    if here.exists():
+        return here.parent
+    found = shutil.which("hcljson-ls")
+    return Path(found).parent if found else None
+
+
+def server_capabilities(bin_dir: Path) -> dict:
+    """The `capabilities` our server answers to `initialize` (to know which editor checks apply)."""
+    proc = subprocess.Popen(
+        [str(bin_dir / "hcljson-ls"), "--stdio"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+        ).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+        while True:
+            headers = {}
+            while (line := proc.stdout.readline().strip()) != b"":
+                name, _, value = line.decode().partition(":")
+                headers[name.strip().lower()] = value.strip()
+            if not headers:
+                raise RuntimeError("hcljson-ls closed its output before answering initialize")
+            message = json.loads(proc.stdout.read(int(headers["content-length"])))
+            if message.get("id") == 1:
+                return message["result"]["capabilities"]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def tools() -> dict:
+    node = shutil.which("node")
+    require(node, "node is not installed")
+    chromium = os.environ.get("HCLJSON_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    require(chromium, f"chromium is not installed ({INSTALL_HINT})")
+    code_server = TOOLS / "node_modules" / ".bin" / "code-server"
+    require(code_server.exists(), f"code-server is not installed in {TOOLS} ({INSTALL_HINT})")
+    require((TOOLS / "node_modules" / "playwright-core").is_dir(), f"playwright-core is not in {TOOLS} ({INSTALL_HINT})")
+    require((EXTENSION / "node_modules" / ".bin" / "vsce").exists(), f"vscode-extension has no node_modules ({INSTALL_HINT})")
+    bin_dir = server_executable_dir()
+    require(bin_dir, "hcljson-ls is not installed (pip install .)")
+    return {"node": node, "chromium": chromium, "code_server": str(code_server), "server_bin": bin_dir}
+
+
+@pytest.fixture(scope="module")
+def vsix(tools: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("vsix") / "hcljson-ls.vsix"
+    proc = subprocess.run(
+        ["npm", "run", "package", "--", "--out", str(out)],
+        cwd=EXTENSION, capture_output=True, text=True, timeout=180,
+    )
+    assert proc.returncode == 0, f"npm run package failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture
+def code_server(tools: dict, vsix: Path, tmp_path: Path):
+    """A running code-server with the extension installed, a workspace, and `hcljson-ls` on its PATH."""
+    user, ext, workspace = tmp_path / "user", tmp_path / "ext", tmp_path / "workspace"
+    (user / "User").mkdir(parents=True)
+    workspace.mkdir()
+    (workspace / "main.tf.json").write_text(MAIN_TF_JSON, encoding="utf-8")
+    settings = {
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "workbench.enableExperiments": False,
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
+        "chat.commandCenter.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoCheckUpdates": False,
+        "extensions.autoUpdate": False,
+        "security.workspace.trust.enabled": False,
+        "editor.hover.delay": 300,
+        "editor.minimap.enabled": False,
+        "window.commandCenter": False,
+        "workbench.colorTheme": "Default Dark Modern",
+        # The absolute path, so the test runs the server it means to: VS Code's extension host takes PATH
+        # from the user's login shell, which may put another hcljson-ls (e.g. a pyenv shim) first.
+        "hcljson.server.command": str(tools["server_bin"] / "hcljson-ls"),
+    }
+    (user / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(tools["server_bin"]), env.get("PATH", "")])
+    common = ["--user-data-dir", str(user), "--extensions-dir", str(ext), "--config", str(tmp_path / "code-server.yaml")]
+    install = subprocess.run(
+        [tools["code_server"], *common, "--install-extension", str(vsix)],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert install.returncode == 0, f"installing the vsix failed:\n{install.stdout}\n{install.stderr}"
+
+    port = free_port()
+    log = (tmp_path / "code-server.log").open("w")
+    proc = subprocess.Popen(
+        [tools["code_server"], *common, "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
+         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+         "--disable-getting-started-override", str(workspace)],
+        stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError("code-server did not start:\n" + (tmp_path / "code-server.log").read_text())
+                time.sleep(0.2)
+        yield {"url": f"http://127.0.0.1:{port}/?folder={workspace}", "workspace": workspace,
+               "log": tmp_path / "code-server.log", "user": user}
+    finally:
+        # code-server leaves children (extension host, file watcher, our server): end the whole group.
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        log.close()
+
+
+def extension_log(user: Path) -> str:
+    """The extension's "HCL JSON" output channel, as code-server wrote it to its logs folder."""
+    texts = [p.read_text(errors="replace") for p in sorted((user / "logs").rglob("*HCL JSON*.log"))]
+    return "\n".join(texts) or "(no HCL JSON output channel log found)"
+
+
+def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
+    capabilities = server_capabilities(tools["server_bin"])
+    hover_word = "resource" if capabilities.get("hoverProvider") else None
+    screenshot = ARTIFACTS / "vscode.png"
+    config = code_server["workspace"].parent / "driver.json"
+    workspace_settings = code_server["workspace"] / ".vscode" / "settings.json"
+    config.write_text(json.dumps({
+        "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"],
+        "file": "main.tf.json", "hoverWord": hover_word, "screenshot": str(screenshot), "timeoutMs": 60000,
+        # Then break the server command twice; each time the user must get ONE notification saying what to do.
+        "failures": [
+            {
+                "settingsPath": str(workspace_settings),
+                "settings": {"hcljson.server.command": [sys.executable, "-c", "import sys; sys.exit(3)"]},
+                "expect": "failed to start",
+            },
+            {
+                "settingsPath": str(workspace_settings),
+                "settings": {"hcljson.server.command": "/nonexistent/hcljson-ls"},
+                "expect": "pip install hcljson-ls",
+            },
+        ],
+    }))
+    proc = subprocess.run([tools["node"], str(DRIVER), str(config)], capture_output=True, text=True, timeout=240)
+    lines = proc.stdout.strip().splitlines()
+    seen = json.loads(lines[-1]) if lines else {}
+    context = (
+        f"\ndriver stderr:\n{proc.stderr[-3000:]}\nseen: {json.dumps(seen, indent=1)}\n"
+        f"extension output:\n{extension_log(code_server['user'])[-3000:]}\nscreenshot: {screenshot}"
+    )
+    assert proc.returncode == 0 and "error" not in seen, "the driver failed" + context
+
+    # The extension's language: our id, and the JSON grammar colours it.
+    assert seen["languageMode"] == "Terraform JSON", context
+    assert len(seen["tokenClasses"]) >= 3, "the file is not coloured" + context
+
+    # Our server's diagnostic reaches the editor, the status bar and the Problems panel.
+    assert seen["squiggles"] >= 1, context
+    errors = re.search(r"(\d+)", seen["problemsAriaLabel"] or seen["problemsStatus"])
+    assert errors and int(errors.group(1)) >= 1, context
+    rows = " | ".join(seen["problemRows"])
+    code = re.search(r"\b(syntax/[a-z0-9-]+)", rows)
+    assert code, "no syntax/... diagnostic code in the Problems panel" + context
+    # VS Code's JSON service does not run on the file (HCL JSON allows repeated keys).
+    assert "Duplicate object key" not in rows, context
+
+    # Hovering the squiggle shows the server's diagnostic with its code.
+    assert seen["errorHover"] and code.group(1) in seen["errorHover"], context
+
+    # A server that cannot start, or cannot be found, gives exactly one notification each.
+    for failure in seen["failures"]:
+        ours = [text for text in failure["notifications"] if failure["expect"] in text]
+        assert len(ours) == 1 and len(failure["notifications"]) == 1, f"{failure}" + context
+
+    if hover_word:
+        assert seen["wordHover"] and "resource" in seen["wordHover"].lower(), context
+        assert code.group(1) not in seen["wordHover"], "the block-type hover shows the diagnostic instead" + context

@@ -1,0 +1,197 @@
+// Drives VS Code (code-server) in headless Chromium for tests/editors/test_vscode.py.
+//
+// Usage: node vscode_driver.cjs CONFIG.json
+// CONFIG: {
+//   "toolsDir": dir whose node_modules holds playwright-core,
+//   "chromium": path of the Chromium executable,
+//   "url": code-server URL with ?folder=...,
+//   "file": name of the file to open (as shown in the Explorer),
+//   "hoverWord": a key to hover for a server hover, or null to skip that step,
+//   "screenshot": path of the PNG to write,
+//   "timeoutMs": budget for each wait,
+//   "failures": [{"settingsPath", "settings", "expect"}]: after the main checks, write each settings file in
+//               turn (a broken server command) and record the notifications that appear, which should be one
+//               containing "expect". Use the workspace's .vscode/settings.json: code-server does not notice
+//               changes made to the user settings file behind its back.
+// }
+// Prints ONE JSON line on stdout with what it observed (the Python test asserts on it) and exits 0;
+// on a failure it still prints what it has, with "error" set, takes the screenshot, and exits 1.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { createRequire } = require('node:module');
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const { chromium } = createRequire(path.join(config.toolsDir, 'package.json'))('playwright-core');
+const timeout = config.timeoutMs ?? 60000;
+const result = { steps: [] };
+const t0 = Date.now();
+
+function step(name) {
+    result.steps.push({ name, ms: Date.now() - t0 });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Moves the mouse onto (x, y) the way a person would: from the gutter of the same line, in steps. */
+async function hoverAt(page, x, y) {
+    const gutter = await page.locator('.monaco-editor .margin').first().boundingBox();
+    await page.mouse.move(gutter.x + 5, y);
+    await sleep(500);
+    await page.mouse.move(x, y, { steps: 8 });
+}
+
+/** Text of the visible hover widget, or null if none appeared within `ms`. */
+async function hoverText(page, ms) {
+    const hover = page.locator('.monaco-hover:not(.hidden) .hover-contents').first();
+    try {
+        await hover.waitFor({ state: 'visible', timeout: ms });
+    } catch {
+        return null;
+    }
+    await sleep(300); // let every hover part render
+    return (await page.locator('.monaco-hover:not(.hidden)').first().innerText()).trim();
+}
+
+async function hoverWithRetry(page, box) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+        await hoverAt(page, box.x + box.width / 2, box.y + box.height / 2);
+        const text = await hoverText(page, 5000);
+        if (text) {
+            return text;
+        }
+    }
+    return null;
+}
+
+async function main() {
+    const browser = await chromium.launch({
+        executablePath: config.chromium,
+        headless: true,
+        args: [
+            '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+            '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage',
+        ],
+    });
+    let page;
+    try {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+        page = await context.newPage();
+        page.setDefaultTimeout(timeout);
+        await page.goto(config.url);
+        await page.locator('.monaco-workbench').waitFor();
+        step('workbench');
+
+        // Open the file from the Explorer (the workspace opens with it showing).
+        const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${config.file}"]`).first();
+        await row.waitFor();
+        await row.click();
+        await page.locator('.editor-instance .view-lines').first().waitFor();
+        await page.locator('.view-lines .view-line').first().waitFor();
+        step('editor');
+
+        // Diagnostics: the squiggle and the status bar's Problems count.
+        const squiggle = page.locator('.editor-instance .squiggly-error').first();
+        await squiggle.waitFor();
+        step('squiggle');
+        result.squiggles = await page.locator('.editor-instance .squiggly-error').count();
+        const problems = page.locator('#status\\.problems');
+        await problems.waitFor();
+        result.problemsStatus = (await problems.innerText()).replace(/\s+/g, ' ').trim();
+        result.problemsAriaLabel = await problems.locator('a, .statusbar-item-label').first().getAttribute('aria-label');
+
+        // Language mode chosen by the extension's contribution (the status bar shows "Plain Text" until
+        // extensions are loaded).
+        const mode = page.locator('#status\\.editor\\.mode');
+        await page
+            .waitForFunction(() => {
+                const label = document.querySelector('#status\\.editor\\.mode');
+                return label && !/plain text/i.test(label.textContent);
+            }, null, { timeout: 10000 })
+            .catch(() => undefined);
+        result.languageMode = (await mode.innerText()).trim();
+        // Colouring: the TextMate grammar gives tokens several distinct token classes (mtk1, mtk2, ...).
+        result.tokenClasses = await page.evaluate(() => {
+            const classes = new Set();
+            document.querySelectorAll('.editor-instance .view-line span span').forEach((s) => {
+                s.classList.forEach((c) => c.startsWith('mtk') && classes.add(c));
+            });
+            return [...classes].sort();
+        });
+
+        // Hover on the error range shows the diagnostic (message, source and code).
+        result.errorHover = await hoverWithRetry(page, await squiggle.boundingBox());
+        step('error hover');
+        await page.mouse.move(5, 5);
+        await page.keyboard.press('Escape');
+
+        // Hover on a key, answered by the server's hover provider.
+        if (config.hoverWord) {
+            const word = page.locator('.editor-instance .view-line span span', { hasText: config.hoverWord }).first();
+            const box = await word.boundingBox();
+            result.wordHover = await hoverWithRetry(page, box);
+            step('word hover');
+            await page.mouse.move(5, 5);
+            await page.keyboard.press('Escape');
+        }
+
+        // The Problems panel lists every diagnostic of the file.
+        await page.locator('#status\\.problems').click();
+        const markerRows = page.locator('.markers-panel .monaco-list-row');
+        await markerRows.first().waitFor();
+        await sleep(300);
+        result.problemRows = (await markerRows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+
+        // The screenshot for the README: the error hover over the file, Problems panel open.
+        await hoverWithRetry(page, await squiggle.boundingBox());
+        await sleep(300);
+        fs.mkdirSync(path.dirname(config.screenshot), { recursive: true });
+        await page.screenshot({ path: config.screenshot });
+        step('screenshot');
+        await page.mouse.move(5, 5);
+
+        // A broken server command gives exactly one notification.
+        result.failures = [];
+        for (const failure of config.failures ?? []) {
+            fs.mkdirSync(path.dirname(failure.settingsPath), { recursive: true });
+            fs.writeFileSync(failure.settingsPath, JSON.stringify(failure.settings));
+            const toast = page.locator('.notification-toast', { hasText: failure.expect }).first();
+            try {
+                await toast.waitFor({ timeout: 20000 });
+            } catch {
+                // Recorded below as "no such toast".
+            }
+            await sleep(3000); // any stacked notifications would show up by now
+            const toasts = page.locator('.notifications-toasts .notification-toast');
+            const texts = (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+            result.failures.push({ expect: failure.expect, notifications: texts });
+            step(`failure: ${failure.expect}`);
+            // Dismiss them before the next case.
+            for (const close of await page.locator('.notification-toast .codicon-notifications-clear').all()) {
+                await close.click().catch(() => undefined);
+            }
+            await sleep(500);
+        }
+        step('done');
+    } catch (error) {
+        result.error = String(error && error.stack ? error.stack : error);
+    } finally {
+        if (page && result.error) {
+            try {
+                fs.mkdirSync(path.dirname(config.screenshot), { recursive: true });
+                await page.screenshot({ path: config.screenshot });
+            } catch (error) {
+                result.screenshotError = String(error);
+            }
+        }
+        await browser.close();
+    }
+    process.stdout.write(JSON.stringify(result) + '\n');
+    process.exit(result.error ? 1 : 0);
+}
+
+main().catch((error) => {
+    result.error = String(error && error.stack ? error.stack : error);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    process.exit(1);
+});

@@ -1,0 +1,234 @@
+/**
+ * The VS Code client for hcljson-ls.
+ *
+ * Contract: on the first `terraform-json` document the extension finds the server (see serverCommand.ts),
+ * starts it over stdio with vscode-languageclient and keeps one client running. Problems reach the user as
+ * ONE notification each (server not found, server failed to start, server keeps crashing), with the
+ * details in the "HCL JSON" output channel; never a stack of errors. The `hcljson` settings section is
+ * passed to the server as `initializationOptions` and answered on `workspace/configuration`; other changes
+ * are sent with `workspace/didChangeConfiguration` (`{settings: {hcljson: {...}}}`), and a change under
+ * `hcljson.server` restarts the server instead.
+ */
+import * as vscode from 'vscode';
+import {
+    CloseAction,
+    CloseHandlerResult,
+    DidChangeConfigurationNotification,
+    ErrorAction,
+    ErrorHandler,
+    ErrorHandlerResult,
+    LanguageClient,
+    LanguageClientOptions,
+    RevealOutputChannelOn,
+    ServerOptions,
+    TransportKind,
+} from 'vscode-languageclient/node';
+import { resolveServerCommand } from './serverCommand';
+
+const LANGUAGE_ID = 'terraform-json';
+const SECTION = 'hcljson';
+const INSTALL_HINT = 'pip install hcljson-ls';
+/** More crashes than this within CRASH_WINDOW_MS stop the automatic restarts. */
+const MAX_CRASHES = 4;
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+/** Serializes start/stop so that a restart never overlaps another one. */
+let pending: Promise<void> = Promise.resolve();
+
+export function activate(context: vscode.ExtensionContext): void {
+    output = vscode.window.createOutputChannel('HCL JSON');
+    context.subscriptions.push(
+        output,
+        vscode.commands.registerCommand('hcljson.restartServer', () => queue(restart)),
+        vscode.commands.registerCommand('hcljson.showOutput', () => output.show(true)),
+        vscode.workspace.onDidChangeConfiguration((event) => {
+            if (event.affectsConfiguration(`${SECTION}.server`)) {
+                log('Server settings changed: restarting the server.');
+                void queue(restart);
+            } else if (event.affectsConfiguration(SECTION) && client?.isRunning()) {
+                // The payload vscode-languageclient's `synchronize.configurationSection` would send.
+                client
+                    .sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settingsSnapshot() } })
+                    .catch((error) => log(`Sending the new settings failed: ${String(error)}`));
+            }
+        }),
+    );
+    void queue(start);
+}
+
+export function deactivate(): Thenable<void> | undefined {
+    return queue(stop);
+}
+
+function queue(step: () => Promise<void>): Promise<void> {
+    pending = pending.then(step, step);
+    return pending;
+}
+
+async function restart(): Promise<void> {
+    await stop();
+    await start();
+}
+
+async function stop(): Promise<void> {
+    const running = client;
+    client = undefined;
+    if (running) {
+        await disposeClient(running);
+    }
+}
+
+/** Stops and disposes a client in whatever state it is (running, failed to start, stopped). */
+async function disposeClient(languageClient: LanguageClient): Promise<void> {
+    try {
+        if (languageClient.isRunning()) {
+            await languageClient.stop(5000);
+        }
+    } catch (error) {
+        log(`Stopping the server failed: ${String(error)}`);
+    }
+    try {
+        await languageClient.dispose();
+    } catch {
+        // Disposing a client that never ran throws "not running": nothing is left to clean up.
+    }
+}
+
+async function start(): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const resolution = await resolveServerCommand(config);
+    if ('notFound' in resolution) {
+        log('Could not find the hcljson-ls language server. Tried:');
+        resolution.notFound.tried.forEach((line) => log(`  - ${line}`));
+        const message = resolution.notFound.configured
+            ? `HCL JSON: the language server command in the setting "hcljson.server.command" was not found. ` +
+              `Fix the setting, or remove it and install the server with "${INSTALL_HINT}".`
+            : `HCL JSON: the language server hcljson-ls was not found. Install it with "${INSTALL_HINT}" ` +
+              `(it then needs to be on PATH), or set "hcljson.server.command".`;
+        void notify(message);
+        return;
+    }
+    const { command, args, source } = resolution.found;
+    log(`Starting ${[command, ...args, '--stdio'].join(' ')} (from ${source})`);
+
+    const extraEnv = config.get<Record<string, string>>('server.env') ?? {};
+    const serverOptions: ServerOptions = {
+        command,
+        args,
+        transport: TransportKind.stdio,
+        options: { env: { ...process.env, ...extraEnv } },
+    };
+    const errorHandler = new QuietErrorHandler();
+    const clientOptions: LanguageClientOptions = {
+        documentSelector: [
+            { scheme: 'file', language: LANGUAGE_ID },
+            { scheme: 'untitled', language: LANGUAGE_ID },
+        ],
+        initializationOptions: () => settingsSnapshot(),
+        outputChannel: output,
+        traceOutputChannel: output,
+        revealOutputChannelOn: RevealOutputChannelOn.Never,
+        errorHandler,
+        initializationFailedHandler: (error) => {
+            log(`The server failed to initialize: ${String(error)}`);
+            return false;
+        },
+    };
+    // The id "hcljson" makes vscode-languageclient read the "hcljson.trace.server" setting.
+    const newClient = new QuietLanguageClient(SECTION, 'HCL JSON', serverOptions, clientOptions);
+    client = newClient;
+    try {
+        await newClient.start();
+        if (!newClient.isRunning()) {
+            throw new Error('the server stopped while starting');
+        }
+        errorHandler.initialized = true;
+        const info = newClient.initializeResult?.serverInfo;
+        log(`Server ready: ${info ? `${info.name} ${info.version ?? ''}`.trim() : 'hcljson-ls'}`);
+    } catch (error) {
+        log(`The server failed to start: ${String(error)}`);
+        if (client === newClient) {
+            client = undefined;
+        }
+        await disposeClient(newClient);
+        void notify(
+            `HCL JSON: the language server (${command}) failed to start. See the "HCL JSON" output for details; ` +
+                `if it is not installed, run "${INSTALL_HINT}".`,
+        );
+    }
+}
+
+/** A JSON copy of the `hcljson` settings section, as the server receives it in `initializationOptions`. */
+function settingsSnapshot(): unknown {
+    return JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SECTION)));
+}
+
+/**
+ * A LanguageClient that logs its errors to the output channel but never shows notifications of its own
+ * (it would otherwise stack "couldn't create connection", "Restarting server failed", ...): this
+ * extension shows one notification per problem itself.
+ */
+class QuietLanguageClient extends LanguageClient {
+    override error(message: string, data?: unknown, _showNotification?: boolean | 'force'): void {
+        super.error(message, data, false);
+    }
+}
+
+/**
+ * Restarts a crashed server a few times, then gives up with one notification. A server that stops
+ * before it finished initializing is not restarted: `start` reports that failure once.
+ */
+class QuietErrorHandler implements ErrorHandler {
+    /** Set once the server answered `initialize`. */
+    initialized = false;
+    private readonly crashes: number[] = [];
+
+    error(error: Error, _message: unknown, count: number | undefined): ErrorHandlerResult {
+        log(`Connection error: ${error.message}`);
+        return { action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+    }
+
+    closed(): CloseHandlerResult {
+        if (!this.initialized) {
+            return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        const now = Date.now();
+        this.crashes.push(now);
+        while (this.crashes.length > 0 && now - this.crashes[0] > CRASH_WINDOW_MS) {
+            this.crashes.shift();
+        }
+        if (this.crashes.length > MAX_CRASHES) {
+            log(`The server stopped ${this.crashes.length} times in a few minutes: not restarting it.`);
+            void notify(
+                'HCL JSON: the language server keeps stopping. See the "HCL JSON" output, then run ' +
+                    '"HCL JSON: Restart Server".',
+            );
+            return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        log('The server stopped unexpectedly: restarting it.');
+        return { action: CloseAction.Restart, handled: true };
+    }
+}
+
+let lastNotification: string | undefined;
+
+/** Shows one error notification with buttons; the same message is not stacked while it is still open. */
+async function notify(message: string): Promise<void> {
+    if (lastNotification === message) {
+        return;
+    }
+    lastNotification = message;
+    const choice = await vscode.window.showErrorMessage(message, 'Show Output', 'Open Settings');
+    lastNotification = undefined;
+    if (choice === 'Show Output') {
+        output.show(true);
+    } else if (choice === 'Open Settings') {
+        await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server`);
+    }
+}
+
+function log(message: string): void {
+    output.appendLine(`[${new Date().toISOString()}] ${message}`);
+}
