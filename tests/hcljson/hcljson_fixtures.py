@@ -108,10 +108,12 @@ def outline(body: Body) -> str:
 
 def _key_matches(text: str, start: int, end: int, value: str) -> bool:
     raw = text[start:end]
+    if raw == value or raw.strip("\"'") == value:
+        return True
     try:
         return json.loads(raw) == value
     except ValueError:
-        return raw == value or raw.strip("\"'") == value
+        return False
 
 
 def check_invariants(text: str, body: Body) -> None:

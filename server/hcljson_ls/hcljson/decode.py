@@ -22,11 +22,12 @@ Rules (docs: /work/shared/spec/hcl-json-spec.md):
   levels and expression values by loops, so a schema with cycles (Terraform's `dynamic` blocks)
   on deeply nested input is fine.
 
-Incremental use: pass the same `DecodeCache` to successive `decode_file` calls. The body of
-each top-level block is cached by the identity of its JSON node, verified against the exact
-source text of that body (so an in-place update of the tree can never yield a stale result);
-a cached result is re-based with `shifted` when the body moved. Only the
-bodies decoded or reused by the latest call are kept.
+Incremental use: pass the same `DecodeCache` to successive `decode_file` calls (and tell it
+about edits with `DecodeCache.note_edit`). The body of each top-level block is cached by the
+identity of its JSON node; an entry is dropped when an edit touches the body's range (the JSON
+layer updates ancestors of an edit in place, so identity alone is not enough); a reused result
+is re-based with `shifted` when the body moved. Only the bodies decoded or reused by the latest
+call are kept.
 """
 
 from __future__ import annotations
@@ -62,34 +63,98 @@ _BROKEN = ("error", "bare")
 
 
 class DecodeCache:
-    """Decoded bodies of top-level blocks from the previous `decode_file` call (see module doc)."""
+    """Decoded bodies of the top-level blocks of the previous `decode_file` call.
 
-    __slots__ = ("_entries", "_next", "hits", "misses")
+    An entry is reused when the same JSON node (identity) holds a top-level block body of the
+    same schema and no change of the text touched that body since it was decoded. Changes are
+    known from `note_edit` (call it for every edit applied to the document, e.g. next to
+    `jsonsyntax.reparse.reparse`); when no edit was noted, the new text is compared with the
+    text of the previous decode (common prefix and suffix) instead. Either way a touched body is
+    decoded again, so every reused `Expression.node` is a node of the current tree. Only entries
+    used by the latest decode are kept. `hits`/`misses` count reuses and decodes.
+    """
+
+    __slots__ = ("_entries", "_next", "_text", "_pending", "hits", "misses")
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple] = {}
-        self._next: dict[int, tuple] = {}
+        # id(node) -> [node, schema, body, diags, start, end]; start/end follow the edits.
+        self._entries: dict[int, list] = {}
+        self._next: dict[int, list] = {}
+        self._text: str | None = None
+        self._pending: list[tuple[int, int, int]] = []
         self.hits = 0
         self.misses = 0
 
-    def _lookup(self, node: Node, schema: BodySchema, source: str):
+    def note_edit(self, edit) -> None:
+        """Record that `old_text[edit.start:edit.old_end]` became `new_text[edit.start:edit.new_end]`
+        (any object with those attributes, e.g. `text.Edit`). Several edits apply in order."""
+        self._pending.append((edit.start, edit.old_end, edit.new_end))
+
+    def clear(self) -> None:
+        self._entries = {}
+        self._next = {}
+        self._text = None
+        self._pending = []
+
+    def _begin(self, text: str) -> None:
+        edits = self._pending
+        self._pending = []
+        if not edits and self._text is not None and self._text is not text and self._text != text:
+            edits = [_changed_region(self._text, text)]
+        if not edits or not self._entries:
+            return
+        entries = self._entries
+        for s, oe, ne in edits:
+            delta = ne - oe
+            dead = []
+            for key, e in entries.items():
+                a, b = e[4], e[5]
+                if (s < b and oe > a) or a < s < b:
+                    dead.append(key)
+                elif a >= oe:
+                    e[4] = a + delta
+                    e[5] = b + delta
+            for key in dead:
+                del entries[key]
+
+    def _lookup(self, node: Node, schema: BodySchema):
         e = self._entries.get(id(node))
-        if e is not None and e[0] is node and e[1] is schema and e[2] == source:
+        if e is not None and e[0] is node and e[1] is schema:
             self._next[id(node)] = e
             self.hits += 1
             return e
         self.misses += 1
         return None
 
-    def _store(self, node: Node, schema: BodySchema, source: str, body: Body, diags: list[Diagnostic]) -> None:
-        self._next[id(node)] = (node, schema, source, body, diags)
+    def _store(self, node: Node, schema: BodySchema, body: Body, diags: list[Diagnostic]) -> None:
+        self._next[id(node)] = [node, schema, body, diags, body.start, body.end]
 
-    def _rotate(self) -> None:
+    def _finish(self, text: str) -> None:
         self._entries = self._next
         self._next = {}
+        self._text = text
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def _changed_region(old: str, new: str) -> tuple[int, int, int]:
+    """One edit `(start, old_end, new_end)` covering every difference between `old` and `new`."""
+    n = min(len(old), len(new))
+    p = 0
+    step = 4096
+    while p + step <= n and old[p : p + step] == new[p : p + step]:
+        p += step
+    while p < n and old[p] == new[p]:
+        p += 1
+    limit = n - p  # the common suffix may not overlap the common prefix
+    q = 0
+    lo, ln = len(old), len(new)
+    while q + step <= limit and old[lo - q - step : lo - q] == new[ln - q - step : ln - q]:
+        q += step
+    while q < limit and old[lo - q - 1] == new[ln - q - 1]:
+        q += 1
+    return p, lo - q, ln - q
 
 
 def _where(type_name: str | None) -> str:
@@ -355,21 +420,22 @@ class _FileDecoder(_Decoder):
         if cache is None or depth != 0 or not isinstance(node, Container):
             return (yield from _Decoder.one_block_gen(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth))
         start = base + node.start
-        source = self.text[start : base + node.end]
-        hit = cache._lookup(node, body_schema, source)
+        hit = cache._lookup(node, body_schema)
         if hit is None:
             mark = len(self.diags)
             body = yield (node, base, body_schema, type_name, depth + 1)
-            cache._store(node, body_schema, source, body, self.diags[mark:])
+            cache._store(node, body_schema, body, self.diags[mark:])
         else:
-            delta = start - hit[3].start  # the body moved by this much since it was decoded
-            body = hit[3].shifted(delta)
+            old = hit[2]
+            delta = start - old.start  # the body moved by this much since it was decoded
             if delta:
-                moved = [d.shifted(delta) for d in hit[4]]
-                cache._store(node, body_schema, source, body, moved)
+                body = hit[2] = old.shifted(delta)
+                moved = hit[3] = [d.shifted(delta) for d in hit[3]]
                 self.diags.extend(moved)
             else:
-                self.diags.extend(hit[4])
+                body = old
+                self.diags.extend(hit[3])
+            hit[4], hit[5] = body.start, body.end
         block = Block(type_name, tstart, tend, labels, body, bs)
         h = block.header_range
         self.header_checks(body, h[0], h[1], type_name)
@@ -380,13 +446,15 @@ def decode_file(text: str, root: Node | None, schema: BodySchema, cache: DecodeC
     """Decode the whole document (root body). The root's own shape (object / array of objects) is
     the syntax layer's to report. Diagnostics are sorted by position."""
     d = _FileDecoder(text, cache)
+    if cache is not None:
+        cache._begin(text)
     if root is None:
         body = Body(None, 0, 0, schema)
     else:
         body = _root_body(d, root, schema)
         d.header_checks(body, body.start, body.start + 1 if body.end > body.start else body.start, None)
     if cache is not None:
-        cache._rotate()
+        cache._finish(text)
     d.diags.sort(key=_diag_key)
     return body, d.diags
 

@@ -34,11 +34,11 @@ def is_broken(node: Node | None) -> bool:
 
 def key_text(text: str, node: Node | None, abs_start: int) -> str | None:
     """The decoded name given by key `node` whose absolute start is `abs_start`."""
-    if type(node) is String:
-        if node.escaped or node.quote != '"':
+    if isinstance(node, String):
+        if node.escaped:
             return strings.decode(text, abs_start, node).value
         return text[abs_start + 1 : abs_start + (node.end - node.start) - (1 if node.terminated else 0)]
-    if type(node) is Bare:
+    if isinstance(node, Bare):
         return text[abs_start : abs_start + node.end - node.start]
     return None
 
