@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostic import ERROR, Diagnostic, Related
 from .scanner import WS, STRING_LEXEME, scan
-from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String
+from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
 
 _VALID_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z").match
 _ESCAPE = re.compile(r"""\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}|(u[0-9a-fA-F]{0,3}|[^"\\/bfnrtu]|\Z))""", re.S)
@@ -560,11 +560,11 @@ def _make_leaf(factory: int, start: int, end: int, tok: str, abs_start: int, dia
     if factory == 1:
         body = tok[: end - start]
         term = len(body) > 1 and body[-1] == '"' and _closing_quote(body)
-        return String(start, end, '"', term, "\\" in body)
+        return make_string(start, end, '"', term, "\\" in body)
     if factory == 5:
         body = tok[: end - start]
         term = len(body) > 1 and body[-1] == "'" and _closing_quote(body)
-        return String(start, end, "'", term, "\\" in body)
+        return make_string(start, end, "'", term, "\\" in body)
     if factory == 2:
         if role == "key":
             _err(diags, abs_start, abs_start + end - start, "syntax/unquoted-key", "Property name must be a string",

@@ -27,7 +27,7 @@ from ..diagnostic import Diagnostic
 from .parser import ParseResult, _diag_key, no_gc, parse, parse_container_at
 from .scanner import STRING_LEXEME
 from .parser import _CONTROL, _err, _escape_errors
-from .tree import Container, Member, Node, String
+from .tree import Container, Member, Node, String, make_string
 
 # A member slot holding the node to replace: (container, absolute base of container, member, "key"|"value")
 _Slot = tuple
@@ -120,7 +120,7 @@ def _try_string(path, old: ParseResult, text: str, start: int, old_end: int, del
                  f"A JSON string cannot contain a raw control character (U+{ord(cm.group()):04X}); write it as an escape such as `\\t` or `\\u{ord(cm.group()):04x}`.")
     # A string used as a key or value produces no other diagnostics of its own; its role-specific
     # ones (none for strings) stay. Swap its diagnostics and shift the rest.
-    new_node = String(node.start, node.end + delta, '"', True, escaped)
+    new_node = make_string(node.start, node.end + delta, '"', True, escaped)
     m_obj: Member = container.items[i]
     if role == "key":
         m_obj.key = new_node

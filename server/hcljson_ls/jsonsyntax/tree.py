@@ -53,17 +53,17 @@ class String(Node):
     `terminated` is False when the closing quote is missing (the string then ends at the end of
     its line). `escaped` is True when the raw text contains a backslash (the decoded value then
     differs from the raw text; see `strings.decode`).
+
+    Plain strings (double-quoted, terminated, no backslash: nearly all of them) carry only their
+    positions; the three flags are class attributes. Others are `FlaggedString`s, which store them.
+    Build strings with `make_string`; test with `isinstance(node, String)`.
     """
 
-    __slots__ = ("quote", "terminated", "escaped")
+    __slots__ = ()
     kind = STRING
-
-    def __init__(self, start: int, end: int, quote: str = '"', terminated: bool = True, escaped: bool = False) -> None:
-        self.start = start
-        self.end = end
-        self.quote = quote
-        self.terminated = terminated
-        self.escaped = escaped
+    quote = '"'
+    terminated = True
+    escaped = False
 
     @property
     def content_start(self) -> int:
@@ -74,6 +74,25 @@ class String(Node):
     def content_end(self) -> int:
         """Relative offset just after the last content character (before the closing quote)."""
         return self.end - 1 if self.terminated else self.end
+
+
+class FlaggedString(String):
+    """A string that is single-quoted, unterminated or contains escapes."""
+
+    __slots__ = ("quote", "terminated", "escaped")
+
+    def __init__(self, start: int, end: int, quote: str, terminated: bool, escaped: bool) -> None:
+        self.start = start
+        self.end = end
+        self.quote = quote
+        self.terminated = terminated
+        self.escaped = escaped
+
+
+def make_string(start: int, end: int, quote: str = '"', terminated: bool = True, escaped: bool = False) -> String:
+    if quote == '"' and terminated and not escaped:
+        return String(start, end)
+    return FlaggedString(start, end, quote, terminated, escaped)
 
 
 class Number(Node):

@@ -1,0 +1,106 @@
+"""JSON syntax layer benchmark: ratios measured in one run, on generated CDKTF-like documents.
+
+Run: python bench/bench_syntax.py   (python bench/bench_syntax.py --quick for a smoke run)
+
+For 50 KB, 500 KB and 5 MB documents it prints:
+  * json.loads time, our full parse time, and their ratio (target: <= 10x);
+  * a one-character edit (Document.apply_changes + incremental reparse) at the start, middle and end,
+    and its ratio to the same edit on the 50 KB document (target at 5 MB: <= 2x);
+  * tree memory per source byte (target: <= 20), measured with tracemalloc.
+Times are medians of several runs (process CPU time, so other load on the machine matters less).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cdktf_doc import make  # noqa: E402
+
+from hcljson_ls.jsonsyntax import parse  # noqa: E402
+from hcljson_ls.jsonsyntax.reparse import reparse  # noqa: E402
+from hcljson_ls.text import Document  # noqa: E402
+
+SIZES = [("50 KB", 50_000), ("500 KB", 500_000), ("5 MB", 5_000_000)]
+
+
+def median(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.process_time()
+        fn()
+        times.append(time.process_time() - t0)
+    return statistics.median(times)
+
+
+def edit_point(text: str, where: str) -> int:
+    """An offset inside a string value near the start, middle or end of the document."""
+    target = {"start": len(text) // 50, "middle": len(text) // 2, "end": len(text) - len(text) // 50}[where]
+    i = text.find('"ami-0c55', target)
+    if i < 0:
+        i = text.rfind('"ami-0c55')
+    return i + 5
+
+
+def edit_time(text: str, where: str, repeat: int) -> float:
+    doc = Document("file:///bench.tf.json", text, 1)
+    state = {"result": parse(text), "flip": False}
+    offset = edit_point(text, where)
+    line, char = doc.position(offset)
+
+    def one_edit():
+        old_text = doc.text
+        if state["flip"]:
+            change = {"range": {"start": {"line": line, "character": char}, "end": {"line": line, "character": char + 1}}, "text": ""}
+        else:
+            change = {"range": {"start": {"line": line, "character": char}, "end": {"line": line, "character": char}}, "text": "x"}
+        state["flip"] = not state["flip"]
+        (edit,) = doc.apply_changes([change])
+        state["result"] = reparse(state["result"], old_text, doc.text, edit)
+
+    return median(one_edit, repeat)
+
+
+def tree_bytes_per_source_byte(text: str) -> float:
+    gc.collect()
+    tracemalloc.start()
+    result = parse(text)
+    size = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del result
+    return size / len(text)
+
+
+def main(quick: bool = False) -> None:
+    rows = []
+    edit_base = {}
+    for label, size in SIZES if not quick else SIZES[:2]:
+        text = make(size)
+        repeat = 3 if len(text) > 1_000_000 else 7
+        loads = median(lambda: json.loads(text), repeat)
+        full = median(lambda: parse(text), repeat)
+        edits = {w: edit_time(text, w, 41) for w in ("start", "middle", "end")}
+        if not edit_base:
+            edit_base = edits
+        mem = tree_bytes_per_source_byte(text)
+        rows.append((label, len(text), loads, full, edits, mem))
+    print(f"{'size':>7} {'bytes':>9} {'json.loads':>11} {'parse':>8} {'ratio':>6}   "
+          f"{'edit start':>10} {'middle':>8} {'end':>8} {'vs 50 KB':>9}   {'tree B/B':>8}")
+    for label, n, loads, full, edits, mem in rows:
+        worst = max(edits[w] / edit_base[w] for w in edits)
+        print(f"{label:>7} {n:>9} {loads * 1000:>9.1f}ms {full * 1000:>6.0f}ms {full / loads:>5.1f}x   "
+              f"{edits['start'] * 1000:>8.2f}ms {edits['middle'] * 1000:>6.2f}ms {edits['end'] * 1000:>6.2f}ms "
+              f"{worst:>8.2f}x   {mem:>8.1f}")
+    print("targets: parse <= 10x json.loads; edit at 5 MB <= 2x the 50 KB edit; tree <= 20 B per source byte")
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv)
