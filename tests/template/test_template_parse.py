@@ -162,7 +162,7 @@ ERRORS = [
     ("%{ ⟦iff⟧ a }", ["Invalid template control keyword"]),
     ("${a.⟦0.1⟧}", ["Invalid legacy index syntax"]),
     ("${f(a ⟦b⟧)}", ["Missing argument separator"]),
-    ("${f(a...⟦,⟧ b)}", ["Missing closing parenthesis"]),
+    ("${f(a⟦...⟧, b)}", ["Missing closing parenthesis"]),
     ("${(a ⟦b⟧)}", ["Unbalanced parentheses"]),
     ("${[a ⟦b⟧]}", ["Missing item separator"]),
     ("${{a ⟦b⟧}}", ["Missing key/value separator"]),

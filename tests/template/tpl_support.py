@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hcljson_ls.jsonsyntax.strings import decode
-from hcljson_ls.jsonsyntax.tree import String
+from hcljson_ls.jsonsyntax.tree import make_string
 
 PREFIX = '{"locals": {"x": "'
 SUFFIX = '"}}'
@@ -63,7 +63,7 @@ def doc(src: str) -> Fixture:
     content = "".join(out)
     text = PREFIX + content + SUFFIX
     start = len(PREFIX) - 1  # the opening quote
-    node = String(start, start + len(content) + 2, '"', True, "\\" in content)
+    node = make_string(start, start + len(content) + 2, '"', True, "\\" in content)
     dec = decode(text, start, node)
     ranges.sort()
     return Fixture(text, dec.value, dec.offsets, ranges, cursor, len(PREFIX), len(PREFIX) + len(content))

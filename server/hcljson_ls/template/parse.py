@@ -589,6 +589,7 @@ def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: 
     if kind == "call":
         name = tokens[frames[-1] - 1].value
         if ptype == "ELLIPSIS":
+            start, end = prev.start_pos, prev.end_pos
             return d("template/missing-closing-parenthesis", "Missing closing parenthesis",
                      "An expanded function argument (with ...) must be immediately followed by closing parentheses.")
         if tok.type in _CLOSERS or at_end:
