@@ -40,13 +40,13 @@ class SelectionRange:
         return out
 
 
-def _node_spans(node: Node, base: int) -> list[tuple[int, int]]:
-    """Spans for a leaf token, outermost first."""
+def _node_spans(node: Node, base: int, offset: int) -> list[tuple[int, int]]:
+    """Spans for a leaf token, outermost first (a string's content when the offset is in it)."""
     start, end = base + node.start, base + node.end
     spans = [(start, end)]
     if isinstance(node, String):
         cs, ce = base + node.content_start, base + node.content_end
-        if start <= cs <= ce <= end:
+        if start <= cs <= offset <= ce <= end:
             spans.append((cs, ce))
     return spans
 
@@ -90,7 +90,7 @@ def _spans(root: Node, text_len: int, offset: int) -> list[tuple[int, int]]:
         if not _touches(start, end, offset):
             return spans
         if not isinstance(node, Container):
-            spans.extend(_node_spans(node, base))
+            spans.extend(_node_spans(node, base, offset))
             return spans
         spans.append((start, end))
         inner = start
@@ -102,7 +102,7 @@ def _spans(root: Node, text_len: int, offset: int) -> list[tuple[int, int]]:
         if key is not None and _touches(inner + key.start, inner + key.end, offset) and not (
             value is not None and offset == inner + key.end and offset >= inner + value.start
         ):
-            spans.extend(_node_spans(key, inner))
+            spans.extend(_node_spans(key, inner, offset))
             return spans
         if value is not None and _touches(inner + value.start, inner + value.end, offset):
             node, base = value, inner
