@@ -294,7 +294,7 @@ class _Builder(Transformer):
         else:
             key = None
             val = Name(c[1].start_pos, c[1].end_pos, c[1].value)
-        return (_span(c[0]), key, val, _span(c[-4]), c[-2], _span(c[-1]))
+        return (_span(c[0]), key, val, _span(c[-3]), c[-2], _span(c[-1]))
 
     def for_cond(self, c):
         return (_span(c[0]), c[1])
