@@ -33,6 +33,7 @@ call are kept.
 from __future__ import annotations
 
 from ..diagnostic import Diagnostic
+from ..jsonsyntax.parser import no_gc
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node, Object, String
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label
@@ -451,7 +452,8 @@ def decode_file(text: str, root: Node | None, schema: BodySchema, cache: DecodeC
     if root is None:
         body = Body(None, 0, 0, schema)
     else:
-        body = _root_body(d, root, schema)
+        with no_gc():  # many acyclic allocations over a large live tree (see `no_gc`)
+            body = _root_body(d, root, schema)
         d.header_checks(body, body.start, body.start + 1 if body.end > body.start else body.start, None)
     if cache is not None:
         cache._finish(text)
