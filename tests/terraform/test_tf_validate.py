@@ -181,6 +181,14 @@ CASES = [
     ('{"variable": {"v": {"sensitive": "true", "nullable": null, "ephemeral": false}}}', []),
     ('{"resource": {"a": {"b": {"lifecycle": {"prevent_destroy": $0[true]$0}}}}}', [TYPE]),
     ('{"output": {"o": {"value": 1, "sensitive": $0{}$0}}}', [TYPE]),
+    # ---- required_providers
+    ('{"terraform": {"required_providers": {"aws": "~> 1.0", "b": {"source": "x/b", $0"versoin"$0: "1"}}}}', [UNKNOWN_ARG]),
+    ('{"terraform": {"required_providers": {"aws": $0[1]$0}}}', [TYPE]),
+    ('{"terraform": {"required_providers": $0"aws"$0}}', [TYPE]),
+    ('{"terraform": {"required_providers": [{"aws": {"source": "hashicorp/aws"}}, $01$0]}}', [TYPE]),
+    ('{"terraform": {"required_providers": {"aws": {"configuration_aliases": ["aws.a", $0{}$0]}}}}', [TYPE]),
+    ('{"terraform": {"required_providers": {"aws": {"configuration_aliases": $0"aws.a"$0}}}}', [TYPE]),
+    ('{"terraform": {"required_providers": {"aws": {"version": "$0${$0x}"}}}}', [TEMPLATE]),
     # ---- templates where Terraform reads literally (warnings)
     ('{"variable": {"v": {"description": "Region $0${$0var.x}"}}}', [TEMPLATE]),
     ('{"variable": {"v": {"default": {"a": ["$0%{$0 if true }x%{ endif }"]}}}}', [TEMPLATE]),
@@ -242,6 +250,8 @@ def test_messages_say_what_was_found_and_what_was_expected() -> None:
     assert d.related and d.related[0].message == '"count" is set here'
     _, diags = diagnostics('{"resources": {}}')
     assert 'Did you mean "resource"?' in diags[0].detail
+    _, diags = diagnostics('{"terraform": {"required_providers": {"aws": {"versoin": "1"}}}}')
+    assert 'Did you mean "version"?' in diags[0].detail
     _, diags = diagnostics('{"variable": {"a": {}}, "variable": {"a": {}}}')
     assert diags[0].summary == 'Duplicate variable "a"' and diags[0].related[0].start == 14
 

@@ -450,10 +450,10 @@ CONFIG_SCHEMA = BodySchema(blocks={b.type_name: b for b in TOP_LEVEL_BLOCKS}, de
 
 # ---- override files --------------------------------------------------------------------------
 
-def _relaxed(schema: BodySchema, memo: dict[int, BodySchema]) -> BodySchema:
+def _relaxed(schema: BodySchema, memo: dict[int, BodySchema], block_memo: dict[int, BlockSchema]) -> BodySchema:
     """`schema` with nothing required (no required argument, no minimum block count).
 
-    Iterative over the schema graph (it has a cycle through `dynamic.content`)."""
+    Memoized by identity, so shared schemas stay shared and the `dynamic.content` cycle is kept."""
     if id(schema) in memo:
         return memo[id(schema)]
     blocks: dict[str, BlockSchema] = {}
@@ -467,18 +467,21 @@ def _relaxed(schema: BodySchema, memo: dict[int, BodySchema]) -> BodySchema:
     )
     memo[id(schema)] = out
     for name, b in schema.blocks.items():
-        blocks[name] = BlockSchema(
-            b.type_name,
-            b.labels,
-            None if b.body is None else _relaxed(b.body, memo),
-            b.description,
-            None,
-            b.max_items,
-        )
+        done = block_memo.get(id(b))
+        if done is None:
+            done = block_memo[id(b)] = BlockSchema(
+                b.type_name,
+                b.labels,
+                None if b.body is None else _relaxed(b.body, memo, block_memo),
+                b.description,
+                None,
+                b.max_items,
+            )
+        blocks[name] = done
     return out
 
 
-OVERRIDE_SCHEMA = _relaxed(CONFIG_SCHEMA, {})
+OVERRIDE_SCHEMA = _relaxed(CONFIG_SCHEMA, {}, {})
 
 _CONFIG_SUFFIXES = (".tf.json", ".tofu.json")
 

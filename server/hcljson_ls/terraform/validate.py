@@ -24,8 +24,11 @@ diagnostics"):
 * `structure/invalid-keyword`        `provisioner.when` / `on_failure`, the `ignore_changes` keyword
 * `structure/value-type`             a resource `provider`, `import.to` or `replace_triggered_by`
                                      element that is not a string; a boolean setting that is not
-                                     a boolean
+                                     a boolean; a `required_providers` entry that is not an object
+                                     or a version string
 * `structure/missing-argument`       an `import` with neither `id` nor `identity` (not in override files)
+* `structure/unknown-argument`       a `required_providers` entry key other than `source`, `version`,
+                                     `configuration_aliases`
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
                                      Terraform reads literally
 
@@ -80,6 +83,7 @@ _KEYWORDS = {
     ("provisioner", "on_failure"): ("continue", "fail"),
 }
 _LITERAL_SETTINGS_BLOCKS = frozenset({"backend", "cloud", "workspaces"})
+_REQUIREMENT_KEYS = ("source", "version", "configuration_aliases")
 
 
 def valid_identifier(name: str) -> bool:
@@ -178,9 +182,7 @@ class _Validator:
         value = self.string_value(e.node, e.start)
         if value in allowed:
             return
-        from ..hcljson.problems import suggestion
-
-        s = suggestion(value, allowed)
+        s = P.suggestion(value, allowed)
         hint = f" Did you mean {quoted(s)}?" if s else ""
         choices = " or ".join(quoted(k) for k in allowed)
         self.diags.append(
@@ -292,11 +294,79 @@ class _Validator:
         elif t == "provisioner":
             self.keyword(body.attribute("when"), _KEYWORDS[("provisioner", "when")])
             self.keyword(body.attribute("on_failure"), _KEYWORDS[("provisioner", "on_failure")])
+        elif t == "terraform" and parent is None:
+            rp = body.attribute("required_providers")
+            if rp is not None and rp.expr is not None:
+                self.required_providers(rp)
         elif t in _LITERAL_SETTINGS_BLOCKS and parent in ("terraform", "cloud"):
             where = "backend settings" if t == "backend" else "cloud settings"
             for a in body.attributes:
                 if a.schema is None:
                     self.literal_strings(a, where)
+
+    def required_providers(self, attr: Attribute) -> None:
+        """`required_providers`: local name -> version string (legacy) or an object with
+        `source`, `version` and `configuration_aliases` only."""
+        e = attr.expr
+        assert e is not None
+        node = e.node
+        if node.kind == OBJECT:
+            objects = [(node, e.start)]
+        elif node.kind == ARRAY:  # several required_providers blocks written as an array
+            objects = [(m.value, e.start + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+            for m in node.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is not None and v.kind not in (OBJECT, "error", "bare"):
+                    self.diags.append(P.element_type(v, e.start + v.start, e.start + v.end, attr.name, "a JSON object of provider requirements"))
+        else:
+            if node.kind != NULL:
+                self.diags.append(P.value_type(node, e.start, e.end, attr.name, "a JSON object of provider requirements"))
+            return
+        text = self.text
+        for obj, start in objects:
+            for m in obj.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is None or v.kind in (STRING, "error", "bare"):
+                    continue
+                if v.kind != OBJECT:
+                    self.diags.append(
+                        Diagnostic(
+                            start + v.start, start + v.end, ERROR, VALUE_TYPE, "Expected a provider requirement",
+                            "Each provider in \"required_providers\" takes an object such as "
+                            "{\"source\": \"hashicorp/aws\", \"version\": \"~> 5.0\"} (or a version string), "
+                            f"but this is {kind_phrase(v)}.",
+                        )
+                    )
+                    continue
+                inner = start + v.start
+                for mm in v.items:  # type: ignore[attr-defined]
+                    k = mm.key
+                    if k is None or k.kind != STRING:
+                        continue
+                    name = string_text(text, k, inner + k.start)  # type: ignore[arg-type]
+                    if name in _REQUIREMENT_KEYS:
+                        if name == "configuration_aliases" and mm.value is not None:
+                            self.aliases_list(mm.value, inner)
+                        continue
+                    hint = P.suggestion(name, _REQUIREMENT_KEYS)
+                    self.diags.append(
+                        Diagnostic(
+                            inner + k.start, inner + k.end, ERROR, P.UNKNOWN_ARGUMENT, f"Unsupported argument {quoted(name)}",
+                            f"A provider requirement takes only \"source\", \"version\" and \"configuration_aliases\"."
+                            + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                        )
+                    )
+
+    def aliases_list(self, node: Node, base: int) -> None:
+        start = base + node.start
+        if node.kind != ARRAY:
+            if node.kind not in ("error", "bare"):
+                self.diags.append(P.value_type(node, start, base + node.end, "configuration_aliases", "an array of provider references given as strings"))
+            return
+        for m in node.items:  # type: ignore[attr-defined]
+            v = m.value
+            if v is not None and v.kind not in (STRING, "error", "bare"):
+                self.diags.append(P.element_type(v, start + v.start, start + v.end, "configuration_aliases", "a provider reference given as a string, such as \"aws.west\""))
 
     # ---- duplicates --------------------------------------------------------------------------
     def duplicates(self, root: Body) -> None:
