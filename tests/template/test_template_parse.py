@@ -355,3 +355,30 @@ def test_every_corpus_template_parses_without_error():
     print(f"parsed {len(templates)} corpus templates ({len(set(templates))} distinct), {len(bad)} with errors")
     assert len(templates) > 1000
     assert bad == []
+
+
+JSON_PIECES = ["${", "}", "\\u0024{", "\\u007D", "a", ".", "b", "\\\"", "\\\\", "é", "😀", "\\ud83d\\ude00", " ", "(",
+               ")", ",", "[", "]", "%{", "if ", "endif", "\\n", "1", "+", "$${"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(JSON_PIECES), max_size=14))
+def test_ranges_stay_inside_the_json_string(pieces):
+    f = doc("".join(pieces).replace("⟦", "").replace("⟧", ""))
+    r = parse_template(f.value, f.offsets)
+    assert (r.tree.start, r.tree.end) == (f.content_start, f.content_end)
+    for n in walk(r.tree):
+        assert f.content_start <= n.start <= n.end <= f.content_end
+    for d in r.diagnostics:
+        assert f.content_start <= d.start <= d.end <= f.content_end
+    # every range boundary falls on a decoded-character boundary, never inside an escape
+    bounds = set(f.offsets)
+    for n in walk(r.tree):
+        assert n.start in bounds and n.end in bounds
+
+
+def test_grammar_files_load():
+    from hcljson_ls.template.grammars import grammar_text
+
+    assert "interpolation:" in grammar_text("template.lark")
+    assert "type_constraint:" in grammar_text("types.lark")

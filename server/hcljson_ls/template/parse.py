@@ -36,7 +36,7 @@ from functools import cache, lru_cache
 from typing import Optional, Sequence
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from ..diagnostic import ERROR, Diagnostic
