@@ -19,6 +19,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from ..jsonsyntax.parser import no_gc
 from ..jsonsyntax.tree import Container, Node
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
@@ -39,6 +40,11 @@ def line_starts(text: str) -> list[int]:
 def folding_ranges(root: Node | None, text: str) -> tuple[FoldingRange, ...]:
     if root is None:
         return ()
+    with no_gc():  # many small acyclic allocations over a large live tree
+        return _folding_ranges(root, text)
+
+
+def _folding_ranges(root: Node, text: str) -> tuple[FoldingRange, ...]:
     starts = line_starts(text)
     if not starts:
         return ()

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
+from ..jsonsyntax.parser import no_gc
 
 # Symbol kinds (names of lsprotocol.types.SymbolKind members).
 _BLOCK_KINDS = {
@@ -93,6 +94,11 @@ def _header_firsts(blocks: tuple[Block, ...]) -> list[bool]:
 def document_symbols(body: Body, text: str = "") -> tuple[DocumentSymbol, ...]:
     """Symbols for the decoded root `body` (see module doc). `text` is accepted for symmetry with
     the other features and is not needed."""
+    with no_gc():  # many small acyclic allocations over a large live tree
+        return _document_symbols(body)
+
+
+def _document_symbols(body: Body) -> tuple[DocumentSymbol, ...]:
     # Post-order without recursion: a frame is [block, first_of_header, parent's list, own children].
     root_children: list[DocumentSymbol] = []
     stack: list[list] = []
