@@ -39,10 +39,10 @@ async def initialize(
     encodings: Sequence[str] | None = None,
     pull: bool = False,
     options: Any = None,
+    configuration: bool = False,
 ) -> types.InitializeResult:
-    return await client.initialize_session(
-        types.InitializeParams(capabilities=capabilities(encodings=encodings, pull=pull), initialization_options=options)
-    )
+    caps = capabilities(encodings=encodings, pull=pull, configuration=configuration)
+    return await client.initialize_session(types.InitializeParams(capabilities=caps, initialization_options=options))
 
 
 async def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:

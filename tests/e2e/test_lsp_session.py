@@ -266,3 +266,17 @@ async def test_code_description_links_to_docs_when_configured(client: LanguageCl
     [d] = await diagnostics_of(client, URI, version=1)
     assert d.code_description is not None
     assert d.code_description.href == "https://example.invalid/diagnostics.md#syntaxtrailing-comma"
+
+
+async def test_settings_are_read_with_workspace_configuration(client: LanguageClient):
+    client.set_configuration({"diagnostics": {"enable": False}}, section="hcljson")
+    await initialize(client, configuration=True)
+    open_document(client, URI, '{"a": [1,]}')
+    await wait_for(lambda: published_for(client, URI), what="a publish")
+    await asyncio.sleep(0.2)
+    assert published_for(client, URI)[-1].diagnostics == []  # turned off by the client's configuration
+
+    # a "pull style" didChangeConfiguration (no settings) makes the server ask again
+    client.set_configuration({"diagnostics": {"enable": True}}, section="hcljson")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_for(lambda: len(published_for(client, URI)[-1].diagnostics) == 1, what="diagnostics back on")
