@@ -193,3 +193,22 @@ def test_semantic_tokens_are_sorted_disjoint_and_in_legend():
         assert e1 <= s2
     for s, e, t, mods in toks:
         assert t in TOKEN_TYPES and set(mods) <= set(TOKEN_MODIFIERS) and s < e
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = list('${}%~ab.,()[]":?!=<*+-1 \n') + ["for ", "in ", "if ", "endif", "string", "list", "object", "optional",
+                                               "::", "...", "=>"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=14), st.integers(0, 100))
+def test_never_raises_on_partial_input(pieces, where):
+    s = "".join(pieces)
+    offs = range(5, 6 + len(s))
+    c = context_at(s, offs, 5 + where % (len(s) + 1))
+    assert c.kind in ("literal", "string", "traversal", "identifier", "expression", "directive", "other")
+    r = parse_type(s, offs)
+    for start, end, t, _ in classify(r.tree):
+        assert 5 <= start < end <= 5 + len(s) and t in TOKEN_TYPES
