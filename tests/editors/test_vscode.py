@@ -228,18 +228,19 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     config.write_text(json.dumps({
         "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"],
         "file": "main.tf.json", "hoverWord": hover_word, "screenshot": str(screenshot), "timeoutMs": 60000,
-        # Then break the server command twice; each time the user must get ONE notification saying what to do.
-        "failures": [
-            {
-                "settingsPath": str(workspace_settings),
-                "settings": {"hcljson.server.command": [sys.executable, "-c", "import sys; sys.exit(3)"]},
-                "expect": "failed to start",
-            },
-            {
-                "settingsPath": str(workspace_settings),
-                "settings": {"hcljson.server.command": "/nonexistent/hcljson-ls"},
-                "expect": "pip install hcljson-ls",
-            },
+        # Then change settings in the workspace: break the server command twice (the user must get ONE
+        # notification saying what to do), restore it (the server comes back), and turn diagnostics off
+        # (the setting reaches the server while it runs).
+        "scenarios": [
+            {"name": "server crashes", "settingsPath": str(workspace_settings),
+             "settings": {"hcljson.server.command": [sys.executable, "-c", "import sys; sys.exit(3)"]},
+             "notification": "failed to start"},
+            {"name": "server missing", "settingsPath": str(workspace_settings),
+             "settings": {"hcljson.server.command": "/nonexistent/hcljson-ls"},
+             "notification": "pip install hcljson-ls"},
+            {"name": "server restored", "settingsPath": str(workspace_settings), "settings": {}, "squiggles": True},
+            {"name": "diagnostics off", "settingsPath": str(workspace_settings),
+             "settings": {"hcljson.diagnostics.enable": False}, "squiggles": False},
         ],
     }))
     proc = subprocess.run([tools["node"], str(DRIVER), str(config)], capture_output=True, text=True, timeout=240)
@@ -249,6 +250,7 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
         f"\ndriver stderr:\n{proc.stderr[-3000:]}\nseen: {json.dumps(seen, indent=1)}\n"
         f"extension output:\n{extension_log(code_server['user'])[-3000:]}\nscreenshot: {screenshot}"
     )
+    print(json.dumps(seen, indent=1))  # shown with `pytest -s`, and in the report of a failure
     assert proc.returncode == 0 and "error" not in seen, "the driver failed" + context
 
     # The extension's language: our id, and the JSON grammar colours it.
@@ -268,10 +270,14 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     # Hovering the squiggle shows the server's diagnostic with its code.
     assert seen["errorHover"] and code.group(1) in seen["errorHover"], context
 
+    scenarios = {scenario["name"]: scenario for scenario in seen["scenarios"]}
     # A server that cannot start, or cannot be found, gives exactly one notification each.
-    for failure in seen["failures"]:
-        ours = [text for text in failure["notifications"] if failure["expect"] in text]
-        assert len(ours) == 1 and len(failure["notifications"]) == 1, f"{failure}" + context
+    for name, expected in [("server crashes", "failed to start"), ("server missing", "pip install hcljson-ls")]:
+        notifications = scenarios[name]["notifications"]
+        assert len(notifications) == 1 and expected in notifications[0], f"{name}: {notifications}" + context
+    # Restoring the command brings the server back; a server setting changed at run time takes effect.
+    assert scenarios["server restored"]["squiggles"] >= 1 and not scenarios["server restored"]["notifications"], context
+    assert scenarios["diagnostics off"]["squiggles"] == 0, context
 
     if hover_word:
         assert seen["wordHover"] and "resource" in seen["wordHover"].lower(), context

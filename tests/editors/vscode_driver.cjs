@@ -9,10 +9,11 @@
 //   "hoverWord": a key to hover for a server hover, or null to skip that step,
 //   "screenshot": path of the PNG to write,
 //   "timeoutMs": budget for each wait,
-//   "failures": [{"settingsPath", "settings", "expect"}]: after the main checks, write each settings file in
-//               turn (a broken server command) and record the notifications that appear, which should be one
-//               containing "expect". Use the workspace's .vscode/settings.json: code-server does not notice
-//               changes made to the user settings file behind its back.
+//   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
+//               write each settings file in turn, wait for a notification containing "notification" (if
+//               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
+//               record the notifications and squiggles seen. Use the workspace's .vscode/settings.json:
+//               code-server does not notice changes made to the user settings file behind its back.
 // }
 // Prints ONE JSON line on stdout with what it observed (the Python test asserts on it) and exits 0;
 // on a failure it still prints what it has, with "error" set, takes the screenshot, and exits 1.
@@ -150,27 +151,40 @@ async function main() {
         step('screenshot');
         await page.mouse.move(5, 5);
 
-        // A broken server command gives exactly one notification.
-        result.failures = [];
-        for (const failure of config.failures ?? []) {
-            fs.mkdirSync(path.dirname(failure.settingsPath), { recursive: true });
-            fs.writeFileSync(failure.settingsPath, JSON.stringify(failure.settings));
-            const toast = page.locator('.notification-toast', { hasText: failure.expect }).first();
-            try {
-                await toast.waitFor({ timeout: 20000 });
-            } catch {
-                // Recorded below as "no such toast".
+        // Settings changes: each scenario writes a settings file, then records the notifications that appear
+        // and whether the squiggle is there once things settle.
+        result.scenarios = [];
+        for (const scenario of config.scenarios ?? []) {
+            fs.mkdirSync(path.dirname(scenario.settingsPath), { recursive: true });
+            fs.writeFileSync(scenario.settingsPath, JSON.stringify(scenario.settings));
+            if (scenario.notification) {
+                await page
+                    .locator('.notification-toast', { hasText: scenario.notification })
+                    .first()
+                    .waitFor({ timeout: 20000 })
+                    .catch(() => undefined); // recorded below as "no such notification"
             }
-            await sleep(3000); // any stacked notifications would show up by now
+            if (scenario.squiggles !== undefined && scenario.squiggles !== null) {
+                await page
+                    .waitForFunction(
+                        (want) => (document.querySelectorAll('.editor-instance .squiggly-error').length > 0) === want,
+                        scenario.squiggles,
+                        { timeout: 20000 },
+                    )
+                    .catch(() => undefined); // recorded below
+            }
+            await sleep(3000); // stacked notifications, or a late squiggle, would show up by now
             const toasts = page.locator('.notifications-toasts .notification-toast');
-            const texts = (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-            result.failures.push({ expect: failure.expect, notifications: texts });
-            step(`failure: ${failure.expect}`);
-            // Dismiss them before the next case.
+            result.scenarios.push({
+                name: scenario.name,
+                notifications: (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+                squiggles: await page.locator('.editor-instance .squiggly-error').count(),
+            });
+            step(`scenario: ${scenario.name}`);
             for (const close of await page.locator('.notification-toast .codicon-notifications-clear').all()) {
                 await close.click().catch(() => undefined);
             }
-            await sleep(500);
+            await sleep(300);
         }
         step('done');
     } catch (error) {
