@@ -1,0 +1,41 @@
+"""Speed: decoding plus structural diagnostics stays within 2x the JSON parse of the same text,
+and after an edit only the touched top-level block is decoded again (see hcljson_bench.py)."""
+
+from __future__ import annotations
+
+import gc
+
+from hcljson_ls.hcljson.decode import DecodeCache, decode_file
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.jsonsyntax.reparse import reparse
+from hcljson_ls.terraform.schema import CONFIG_SCHEMA
+from hcljson_ls.text.document import Edit
+
+from hcljson_bench import best_of, make_cdktf
+
+TEXT = make_cdktf(1_000_000)
+
+
+def test_decode_within_twice_the_parse_time():
+    gc.collect()
+    t_parse, tree = best_of(lambda: parse(TEXT))
+    t_decode, (body, diags) = best_of(lambda: decode_file(TEXT, tree.root, CONFIG_SCHEMA))
+    assert diags == [] and len(body.blocks) > 500
+    assert t_decode <= 2 * t_parse, (t_decode, t_parse)
+
+
+def test_edit_decodes_only_the_touched_block():
+    text = TEXT
+    tree = parse(text)
+    cache = DecodeCache()
+    first, _ = decode_file(text, tree.root, CONFIG_SCHEMA, cache)
+    at = text.index('"t3.micro"', len(text) // 2) + 2
+    new = text[:at] + "x" + text[at:]
+    edit = Edit(at, at, at + 1)
+    tree = reparse(tree, text, new, edit)
+    cache.note_edit(edit)
+    cache.hits = cache.misses = 0
+    body, diags = decode_file(new, tree.root, CONFIG_SCHEMA, cache)
+    assert cache.misses == 1 and cache.hits == len(first.blocks) - 1
+    fresh, fresh_diags = decode_file(new, tree.root, CONFIG_SCHEMA)
+    assert body == fresh and diags == fresh_diags
