@@ -15,6 +15,8 @@
 --   HCLJSON_HOVER_AT      optional 'line,col' (0-based line, 0-based byte column) for textDocument/hover
 --   HCLJSON_SYNTAX_AT     optional 'line,col' (same) where the syntax group is read
 --   HCLJSON_FT_NAMES      optional ','-separated file names to run vim.filetype.match on
+--   HCLJSON_EXTRA_LUA     optional Lua file run after the configuration (a further documented snippet)
+--   HCLJSON_WAIT_HREF     optional '1': also wait until every diagnostic has a codeDescription link
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -69,6 +71,9 @@ local ok_setup, setup_err = pcall(function()
     vim.lsp.enable('hcljson_ls')
   else
     error('unknown HCLJSON_NVIM_MODE: ' .. tostring(env.HCLJSON_NVIM_MODE))
+  end
+  if env.HCLJSON_EXTRA_LUA and env.HCLJSON_EXTRA_LUA ~= '' then
+    dofile(env.HCLJSON_EXTRA_LUA)
   end
   if env.HCLJSON_ENCODING and env.HCLJSON_ENCODING ~= '' then
     -- Test-only: narrow the encodings the client offers, to exercise the server's conversions.
@@ -152,8 +157,23 @@ local function collect()
     documentSymbolProvider = caps.documentSymbolProvider and true or false,
   }
 
+  local function href(d)
+    local lsp = d.user_data and d.user_data.lsp
+    return lsp and lsp.codeDescription and lsp.codeDescription.href or nil
+  end
   vim.wait(wait_ms, function()
-    return #vim.diagnostic.get(buf) > 0
+    local diagnostics = vim.diagnostic.get(buf)
+    if #diagnostics == 0 then
+      return false
+    end
+    if env.HCLJSON_WAIT_HREF == '1' then
+      for _, d in ipairs(diagnostics) do
+        if not href(d) then
+          return false
+        end
+      end
+    end
+    return true
   end, 20)
   -- Let a possible second publish (e.g. semantic checks after syntax) arrive.
   vim.wait(300)
@@ -168,6 +188,7 @@ local function collect()
       message = d.message,
       code = d.code or vim.NIL,
       source = d.source or vim.NIL,
+      href = href(d) or vim.NIL,
     })
   end
   step('diagnostics')

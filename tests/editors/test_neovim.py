@@ -36,23 +36,28 @@ DOC = REPO / "docs" / "editors" / "neovim.md"
 
 ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
 
-# The fixture. `⟦`/`⟧` delimit the expected diagnostic range, `$0` is the hover cursor; both are removed.
-# The error (a missing comma after "é😀") sits on a line whose earlier text is non-ASCII:
-# 1-byte, 2-byte (é) and 4-byte / UTF-16 surrogate-pair (😀) characters.
+# The fixture. `⟦`/`⟧` delimit the expected diagnostic ranges, `$0` is the hover cursor; all are removed.
+# Both errors sit on lines whose earlier text is non-ASCII: 1-byte, 2-byte (é) and 4-byte / UTF-16
+# surrogate-pair (😀) characters. The first (the gap where a comma is missing after "é😀") starts after
+# them; the second (a stray 😀) spans a 4-byte character, so its end column tests the conversion too.
 FIXTURE = """\
 {
   "reso$0urce": {
     "aws_instance": {
       "web": {
         "ami": "ami-123456",
-        "tags": { "név": "é😀"⟦⟧ "x": "y" }
+        "tags": { "név": "é😀"⟦ ⟧"x": "y" }
       }
     }
+  },
+  "locals": {
+    "emoji": ["é", ⟦😀⟧]
   }
 }
 """
 
-EXPECTED_CODE = "syntax/missing-comma"
+# The codes of the `⟦...⟧` ranges, in order.
+EXPECTED_CODES = ["syntax/missing-comma", "syntax/unexpected-token"]
 
 
 # ---------------------------------------------------------------------------------------------- fixture text
@@ -62,7 +67,7 @@ EXPECTED_CODE = "syntax/missing-comma"
 class Fixture:
     text: str
     cursor: int  # character offset of `$0`
-    expected: tuple[int, int]  # character offsets of the expected diagnostic range
+    expected: tuple[tuple[int, int], ...]  # character offsets of the expected diagnostic ranges
 
     def line_col(self, offset: int, encoding: str = "utf-8") -> tuple[int, int]:
         """0-based line and column of a character offset, the column counted in `encoding` units."""
@@ -84,18 +89,18 @@ class Fixture:
 
 
 def parse_fixture(annotated: str) -> Fixture:
-    text, cursor, expected_start, expected_end = "", None, None, None
+    text, cursor, starts, ranges = "", None, [], []
     for piece in re.split(r"(\$0|⟦|⟧)", annotated):
         if piece == "$0":
             cursor = len(text)
         elif piece == "⟦":
-            expected_start = len(text)
+            starts.append(len(text))
         elif piece == "⟧":
-            expected_end = len(text)
+            ranges.append((starts.pop(), len(text)))
         else:
             text += piece
-    assert cursor is not None and expected_start is not None and expected_end is not None
-    return Fixture(text, cursor, (expected_start, expected_end))
+    assert cursor is not None and not starts
+    return Fixture(text, cursor, tuple(ranges))
 
 
 FIX = parse_fixture(FIXTURE)
@@ -103,12 +108,17 @@ FIX = parse_fixture(FIXTURE)
 
 def test_fixture_positions_are_what_the_test_thinks() -> None:
     # Guards the column arithmetic the Neovim assertions rely on.
-    line, col8 = FIX.line_col(FIX.expected[0], "utf-8")
+    (gap_start, gap_end), (emoji_start, emoji_end) = FIX.expected
+    assert FIX.text[gap_start:gap_end] == " " and FIX.text[emoji_start:emoji_end] == "😀"
+    line, col8 = FIX.line_col(gap_start, "utf-8")
     assert line == 5
     prefix = '        "tags": { "név": "é😀"'
     assert col8 == len(prefix.encode()) == 34
-    assert FIX.line_col(FIX.expected[0], "utf-16") == (5, 30)
-    assert FIX.line_col(FIX.expected[0], "utf-32") == (5, 29)
+    assert FIX.line_col(gap_start, "utf-16") == (5, 30)
+    assert FIX.line_col(gap_start, "utf-32") == (5, 29)
+    # The emoji: 4 UTF-8 bytes, 2 UTF-16 code units, 1 code point.
+    assert FIX.line_col(emoji_end, "utf-8")[1] - FIX.line_col(emoji_start, "utf-8")[1] == 4
+    assert FIX.line_col(emoji_end, "utf-16")[1] - FIX.line_col(emoji_start, "utf-16")[1] == 2
 
 
 # ---------------------------------------------------------------------------------------------- environment
@@ -173,11 +183,22 @@ class Probe:
 FT_NAMES = ["main.tf.json", "cdk.tf.json", "override.tofu.json", "package.json", "main.tf"]
 
 
-def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None) -> Probe:
+def documented_block(marker: str) -> str:
+    """The ```lua block that follows `<!-- tested: MARKER -->` in docs/editors/neovim.md."""
+    doc = DOC.read_text(encoding="utf-8")
+    match = re.search(rf"<!-- tested: {re.escape(marker)} -->\n```lua\n(.*?)```", doc, flags=re.S)
+    assert match, f"docs/editors/neovim.md has no lua block marked {marker!r}"
+    return match[1]
+
+
+def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None, extra: str | None = None) -> Probe:
     project = workdir / "project"
     (project / ".terraform").mkdir(parents=True)
     (project / "main.tf.json").write_text(FIX.text, encoding="utf-8")
     out = workdir / "probe.json"
+    extra_file = workdir / "extra.lua"
+    if extra is not None:
+        extra_file.write_text(documented_block(extra), encoding="utf-8")
     env = {
         **os.environ,
         "PATH": tools.path,
@@ -191,6 +212,8 @@ def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None) -> P
         "HCLJSON_HOVER_AT": "%d,%d" % FIX.line_col(FIX.cursor),
         "HCLJSON_SYNTAX_AT": "%d,%d" % FIX.line_col(FIX.span('"resource"')[0] + 1),
         "HCLJSON_FT_NAMES": ",".join(FT_NAMES),
+        "HCLJSON_EXTRA_LUA": str(extra_file) if extra is not None else "",
+        "HCLJSON_WAIT_HREF": "1" if extra == "settings" else "",
     }
     cmd = ["timeout", "-k", "5", "60", tools.nvim, "--headless", "--clean", "-u", str(PROBE), "main.tf.json"]
     proc = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=90)
@@ -202,19 +225,21 @@ def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None) -> P
 
 
 RUNS = {
-    # name: (mode, encoding the client offers; None = Neovim's default list utf-8, utf-16, utf-32)
-    "snippet": ("snippet", None),
-    "runtimepath": ("runtimepath", None),
-    "snippet-utf-16": ("snippet", "utf-16"),
-    "snippet-utf-32": ("snippet", "utf-32"),
+    # name: (mode, encoding the client offers (None = Neovim's default list utf-8, utf-16, utf-32),
+    #        marker of a further documented block to run)
+    "snippet": ("snippet", None, None),
+    "runtimepath": ("runtimepath", None, None),
+    "snippet-utf-16": ("snippet", "utf-16", None),
+    "snippet-utf-32": ("snippet", "utf-32", None),
+    "runtimepath-settings": ("runtimepath", None, "settings"),
 }
 
 
 @pytest.fixture(scope="module")
 def probes(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Probe]:
     results = {}
-    for name, (mode, encoding) in RUNS.items():
-        results[name] = run_probe(tools, tmp_path_factory.mktemp(f"nvim-{name}"), mode, encoding)
+    for name, (mode, encoding, extra) in RUNS.items():
+        results[name] = run_probe(tools, tmp_path_factory.mktemp(f"nvim-{name}"), mode, encoding, extra)
     return results
 
 
@@ -263,7 +288,7 @@ def test_config_and_filetype(probes: dict[str, Probe], name: str) -> None:
     assert data["stopped"] is True, probe.explain()
 
 
-@pytest.mark.parametrize("name", list(RUNS))
+@pytest.mark.parametrize("name", ["snippet", "runtimepath", "snippet-utf-16", "snippet-utf-32"])
 def test_diagnostic_position_on_non_ascii_line(probes: dict[str, Probe], name: str) -> None:
     probe = ok(probes, name)
     data = probe.data
@@ -271,15 +296,25 @@ def test_diagnostic_position_on_non_ascii_line(probes: dict[str, Probe], name: s
     if forced:
         assert data["client"]["offset_encoding"] == forced, probe.explain()
         assert data["capabilities"]["positionEncoding"] == forced
-    lnum, col = FIX.line_col(FIX.expected[0])
-    end_lnum, end_col = FIX.line_col(FIX.expected[1])
-    syntax = [d for d in data["diagnostics"] if d["code"] == EXPECTED_CODE]
-    assert [(d["lnum"], d["col"], d["end_lnum"], d["end_col"], d["severity"]) for d in syntax] == [
-        (lnum, col, end_lnum, end_col, 1)  # 1 = vim.diagnostic.severity.ERROR
-    ], probe.explain()
-    assert syntax[0]["message"].strip()
-    # Nothing else is wrong with this file.
-    assert len(data["diagnostics"]) == 1, probe.explain()
+    expected = [
+        (*FIX.line_col(start), *FIX.line_col(end), 1, code)  # severity 1 = vim.diagnostic.severity.ERROR
+        for (start, end), code in zip(FIX.expected, EXPECTED_CODES, strict=True)
+    ]
+    actual = sorted((d["lnum"], d["col"], d["end_lnum"], d["end_col"], d["severity"], d["code"]) for d in data["diagnostics"])
+    # Exactly these: nothing else is wrong with this file.
+    assert actual == expected, probe.explain()
+    assert all(d["message"].strip() and d["source"] == "hcljson-ls" for d in data["diagnostics"])
+    assert all(d["href"] is None for d in data["diagnostics"]), "docsUrl is not set in these runs"
+
+
+def test_documented_settings_reach_the_server(probes: dict[str, Probe]) -> None:
+    # The `settings` block from the docs, on top of the runtimepath setup: Neovim answers the server's
+    # `workspace/configuration` with it, and the server then links each diagnostic code to `docsUrl`.
+    probe = ok(probes, "runtimepath-settings")
+    docs_url = re.search(r"docsUrl = '([^']+)'", documented_block("settings"))[1]
+    diagnostics = probe.data["diagnostics"]
+    assert sorted(d["code"] for d in diagnostics) == sorted(EXPECTED_CODES), probe.explain()
+    assert all(d["href"] and d["href"].startswith(docs_url + "#") for d in diagnostics), probe.explain()
 
 
 def capability(probe: Probe, key: str) -> None:
