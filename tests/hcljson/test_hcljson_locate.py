@@ -165,3 +165,28 @@ def test_locate_never_fails_on_broken_input(offset):
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
     ctx = locate(text, body, min(offset, len(text)))
     assert ctx.kind
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+KINDS = {"outside", "body", "comment", "block_type", "label", "label_slot", "body_slot", "argument_name",
+         "unknown_name", "value"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, len(DOC)), st.integers(0, 40), st.sampled_from(["", "{", "}", "[", '"', ":", ",", "x"]),
+       st.lists(st.integers(0, len(DOC) + 40), min_size=1, max_size=8))
+def test_locate_total_on_mangled_documents(start, length, insert, offsets):
+    """Whatever the edit, every offset gets a context, with ranges inside the text."""
+    text = DOC[:start] + insert + DOC[start + length :]
+    body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
+    for off in offsets:
+        off = min(off, len(text))
+        ctx = locate(text, body, off)
+        assert ctx.kind in KINDS
+        if ctx.name_range is not None:
+            assert 0 <= ctx.name_range[0] <= ctx.name_range[1] <= len(text)
+        if ctx.string is not None:
+            assert 0 <= ctx.string.index <= len(ctx.string.value)
+            assert ctx.string.start <= off <= ctx.string.end

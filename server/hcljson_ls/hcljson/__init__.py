@@ -1,1 +1,14 @@
-"""See the module docstrings."""
+"""The HCL JSON layer: a JSON tree read as HCL bodies, blocks, labels and arguments, driven by a
+schema, generic for any HCL-JSON language (Terraform's schema lives in `terraform/`).
+
+    schema      AttributeSchema / BlockSchema / BodySchema, attribute modes, string modes
+    model       decoded data (absolute ranges): Body, Block, Label, Attribute, Expression
+    decode      decode_file(text, root, schema, cache=None) -> (Body, diagnostics); DecodeCache;
+                decode_body; decode_blocks_from_attribute; check_expression
+    expression  static_list / static_map / static_string / string_mode_of / iter_strings
+    locate      locate(text, body, offset) -> Context (navigation for hover and completion)
+    problems    the `structure/...` diagnostic codes and message builders
+    values      key_text / string_text / kind_phrase helpers
+
+See each module's docstring for its contract.
+"""
