@@ -38,7 +38,6 @@ from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node, Obje
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label
 from .schema import (
-    DYNAMIC_BODY,
     EXPRESSION,
     KEYWORD_OR_TRAVERSAL_LIST,
     LITERAL,
@@ -55,7 +54,7 @@ from .schema import (
     BlockSchema,
     BodySchema,
 )
-from .values import is_broken, key_text, string_text
+from .values import key_text, string_text
 
 __all__ = ["DecodeCache", "decode_file", "decode_body", "decode_blocks_from_attribute", "check_expression"]
 
