@@ -42,7 +42,7 @@ ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
 # them; the second (a stray 😀) spans a 4-byte character, so its end column tests the conversion too.
 FIXTURE = """\
 {
-  "reso$0urce": {
+  "resource": {
     "aws_instance": {
       "web": {
         "ami": "ami-123456",
@@ -51,7 +51,7 @@ FIXTURE = """\
     }
   },
   "locals": {
-    "emoji": ["é", ⟦😀⟧]
+    "név": "é😀", "emo$0ji": ["é", ⟦😀⟧]
   }
 }
 """
@@ -82,9 +82,11 @@ class Fixture:
             return line, len(prefix)
         raise ValueError(encoding)
 
-    def span(self, needle: str) -> tuple[int, int]:
-        start = self.text.index(needle)
-        assert self.text.count(needle) == 1, needle
+    def span(self, needle: str, after: str = "") -> tuple[int, int]:
+        """The character range of the only `needle` in the text (after the only `after`, if given)."""
+        origin = self.text.index(after) if after else 0
+        assert (not after or self.text.count(after) == 1) and self.text.count(needle, origin) == 1, (needle, after)
+        start = self.text.index(needle, origin)
         return start, start + len(needle)
 
 
@@ -110,6 +112,7 @@ def test_fixture_positions_are_what_the_test_thinks() -> None:
     # Guards the column arithmetic the Neovim assertions rely on.
     (gap_start, gap_end), (emoji_start, emoji_end) = FIX.expected
     assert FIX.text[gap_start:gap_end] == " " and FIX.text[emoji_start:emoji_end] == "😀"
+    assert FIX.text[FIX.cursor - 4 : FIX.cursor + 3] == '"emoji"'
     line, col8 = FIX.line_col(gap_start, "utf-8")
     assert line == 5
     prefix = '        "tags": { "név": "é😀"'
@@ -300,7 +303,9 @@ def test_diagnostic_position_on_non_ascii_line(probes: dict[str, Probe], name: s
         (*FIX.line_col(start), *FIX.line_col(end), 1, code)  # severity 1 = vim.diagnostic.severity.ERROR
         for (start, end), code in zip(FIX.expected, EXPECTED_CODES, strict=True)
     ]
-    actual = sorted((d["lnum"], d["col"], d["end_lnum"], d["end_col"], d["severity"], d["code"]) for d in data["diagnostics"])
+    actual = sorted(
+        (d["lnum"], d["col"], d["end_lnum"], d["end_col"], d["severity"], d["code"]) for d in data["diagnostics"]
+    )
     # Exactly these: nothing else is wrong with this file.
     assert actual == expected, probe.explain()
     assert all(d["message"].strip() and d["source"] == "hcljson-ls" for d in data["diagnostics"])
@@ -331,30 +336,50 @@ def hover_text(result: dict) -> str:
     return "\n".join(c if isinstance(c, str) else c["value"] for c in contents)
 
 
-@pytest.mark.parametrize("name", ["snippet", "snippet-utf-16"])
+def lsp_range(span: tuple[int, int], encoding: str) -> dict:
+    (line, character), (end_line, end_character) = FIX.line_col(span[0], encoding), FIX.line_col(span[1], encoding)
+    return {"start": {"line": line, "character": character}, "end": {"line": end_line, "character": end_character}}
+
+
+@pytest.mark.parametrize("name", ["snippet", "snippet-utf-16", "snippet-utf-32"])
 def test_hover(probes: dict[str, Probe], name: str) -> None:
+    # The cursor is on the local value `emoji`, after `"név": "é😀", ` on the same line.
     probe = ok(probes, name)
     capability(probe, "hoverProvider")
     hover = probe.data["hover"]
     encoding = probe.data["client"]["offset_encoding"]
     line, character = FIX.line_col(FIX.cursor, encoding)
-    # Neovim turned the cursor (byte column) into the negotiated encoding.
+    # Neovim turned the cursor (a byte column) into the negotiated encoding.
     assert hover["position"] == {"line": line, "character": character}
     assert hover["error"] is None, probe.explain()
     assert hover["result"], probe.explain()
-    assert "resource" in hover_text(hover["result"]).lower(), probe.explain()
+    assert "local.emoji" in hover_text(hover["result"]), probe.explain()
+    if "range" in hover["result"]:
+        assert hover["result"]["range"] == lsp_range(FIX.span('"emoji"'), encoding), probe.explain()
 
 
-@pytest.mark.parametrize("name", ["snippet", "snippet-utf-32"])
+@pytest.mark.parametrize("name", ["snippet", "snippet-utf-16", "snippet-utf-32"])
 def test_document_symbols(probes: dict[str, Probe], name: str) -> None:
     probe = ok(probes, name)
     capability(probe, "documentSymbolProvider")
     symbols = probe.data["document_symbols"]
     assert symbols["error"] is None, probe.explain()
-    items = symbols["items"]
-    # Location-list items (1-based line, 1-based byte column) for the resource `aws_instance.web`.
-    web = [item for item in items if "web" in item["text"]]
-    assert web, probe.explain()
-    line, start = FIX.line_col(FIX.span('"web"')[0])
-    _, end = FIX.line_col(FIX.span('"web"')[1])
-    assert any(item["lnum"] == line + 1 and start < item["col"] <= end for item in web), probe.explain()
+    # What `gO` / vim.lsp.buf.document_symbol() lists: 1-based lines, 1-based byte columns of each
+    # symbol's selection range (the key that names it). `emoji` follows non-ASCII text on its line.
+    items = {item["text"]: item for item in symbols["items"]}
+    for text, key in [
+        ('[Class] resource "aws_instance" "web"', '"web"'),
+        ("[Namespace] locals", '"locals"'),
+        ("[Constant] név", '"név"'),
+        ("[Constant] emoji", '"emoji"'),
+    ]:
+        assert text in items, probe.explain()
+        span = FIX.span(key, after='"locals"' if key == '"név"' else "")
+        (line, col), (end_line, end_col) = (FIX.line_col(offset) for offset in span)
+        item = items[text]
+        assert (item["lnum"], item["col"], item["end_lnum"], item["end_col"]) == (
+            line + 1,
+            col + 1,
+            end_line + 1,
+            end_col + 1,
+        ), (text, probe.explain())
