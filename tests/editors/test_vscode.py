@@ -227,6 +227,8 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     workspace_settings = code_server["workspace"] / ".vscode" / "settings.json"
     config.write_text(json.dumps({
         "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"],
+        "outline": bool(capabilities.get("documentSymbolProvider")),
+        "completion": bool(capabilities.get("completionProvider")),
         "file": "main.tf.json", "hoverWord": hover_word, "screenshot": str(screenshot), "timeoutMs": 60000,
         # Then change settings in the workspace: break the server command twice (the user must get ONE
         # notification saying what to do), restore it (the server comes back), and turn diagnostics off
@@ -278,6 +280,13 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     # Restoring the command brings the server back; a server setting changed at run time takes effect.
     assert scenarios["server restored"]["squiggles"] >= 1 and not scenarios["server restored"]["notifications"], context
     assert scenarios["diagnostics off"]["squiggles"] == 0, context
+
+    # Features that light up as the server advertises them.
+    if capabilities.get("documentSymbolProvider"):
+        assert any("web" in row for row in seen["outline"]), "the Outline misses resource aws_instance.web" + context
+    if capabilities.get("completionProvider"):
+        labels = " | ".join(seen["completions"])
+        assert "variable" in labels, "no top-level block types offered in a new key" + context
 
     if hover_word:
         assert seen["wordHover"] and "resource" in seen["wordHover"].lower(), context

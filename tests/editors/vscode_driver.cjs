@@ -9,6 +9,8 @@
 //   "hoverWord": a key to hover for a server hover, or null to skip that step,
 //   "screenshot": path of the PNG to write,
 //   "timeoutMs": budget for each wait,
+//   "outline": true to read the Outline view (document symbols),
+//   "completion": true to type `"` on a new top-level line and read the suggestions (done last: it edits),
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -143,6 +145,18 @@ async function main() {
         await sleep(300);
         result.problemRows = (await markerRows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 
+        if (config.outline) {
+            const header = page.locator('.pane-header', { hasText: 'Outline' }).first();
+            if ((await header.getAttribute('aria-expanded')) !== 'true') {
+                await header.click();
+            }
+            const rows = page.locator('.outline-pane .monaco-list-row');
+            await rows.first().waitFor();
+            await sleep(500);
+            result.outline = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+            step('outline');
+        }
+
         // The screenshot for the README: the error hover over the file, Problems panel open.
         await hoverWithRetry(page, await squiggle.boundingBox());
         await sleep(300);
@@ -185,6 +199,22 @@ async function main() {
                 await close.click().catch(() => undefined);
             }
             await sleep(300);
+        }
+        if (config.completion) {
+            // A new top-level key: after the first `{`, a new line and `"` (auto-closed to `""`).
+            await page.locator('.editor-instance .view-line').first().click();
+            await page.keyboard.press('Control+Home');
+            await page.keyboard.press('End');
+            await page.keyboard.press('Enter');
+            await page.keyboard.type('"');
+            await sleep(300);
+            await page.keyboard.press('Control+Space');
+            const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+            await rows.first().waitFor({ timeout: 15000 }).catch(() => undefined);
+            await sleep(500);
+            result.completions = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent));
+            step('completion');
+            await page.keyboard.press('Escape');
         }
         step('done');
     } catch (error) {
