@@ -104,5 +104,133 @@ def test_collect_sorts_and_survives_a_failing_provider(caplog):
 
 
 def test_collect_uses_the_registered_providers():
-    s = DocumentState.open("file:///m/a.tf.json", '{"a": [1,]}')
-    assert [d.code for d in diagnostics.collect(s)][:1] == ["syntax/trailing-comma"]
+    s = DocumentState.open("file:///m/a.tf.json", '{"resources": {}, "locals": {"a": [1,]}}')
+    assert [d.code for d in diagnostics.collect(s)] == ["structure/unknown-block-type", "syntax/trailing-comma"]
+    assert [name for name, _ in diagnostics.PROVIDERS][:2] == ["syntax", "structure"]
+
+
+# -------------------------------------------------------------------------------------------- kept objects and edits
+
+
+class EditLog:
+    def __init__(self):
+        self.edits = []
+
+    def note_edit(self, edit):
+        self.edits.append((edit.start, edit.old_end, edit.new_end))
+
+
+def test_kept_objects_are_told_about_every_edit_in_order():
+    s = DocumentState.open("file:///m/a.tf.json", '{"a": 1}')
+    log_ = s.kept("log", EditLog)
+    s.kept("plain", dict)  # no note_edit: left alone
+    s.apply_changes([change((0, 7), (0, 7), ", "), change((0, 1), (0, 4), "")])
+    s.apply_changes([change((0, 0), (0, 0), "")])  # nothing changed: nothing to tell
+    assert s.text == '{: 1, }'
+    assert log_.edits == [(7, 7, 9), (1, 4, 1)]
+
+
+def test_a_kept_object_that_cannot_take_an_edit_is_made_afresh(caplog):
+    s = DocumentState.open("file:///m/a.tf.json", "{}")
+
+    class Broken:
+        def note_edit(self, edit):
+            raise RuntimeError("cache bug")
+
+    first = s.kept("cache", Broken)
+    with caplog.at_level(logging.ERROR):
+        s.apply_changes([change((0, 1), (0, 1), " ")])
+    assert "could not take an edit" in caplog.text
+    assert s.kept("cache", Broken) is not first
+
+
+# -------------------------------------------------------------------------------------------- the Terraform analysis
+
+
+def _fresh(text, uri="file:///m/main.tf.json"):
+    from hcljson_ls.terraform.validate import analyze
+
+    return analyze(text, parse(text).root, DocumentState.open(uri, text).path)
+
+
+def _shape(analysis):
+    body, diags = analysis
+    return [(b.type_name, b.type_start, b.body.start, b.body.end) for b in body.blocks], [
+        (d.start, d.end, d.code, d.message) for d in diags
+    ]
+
+
+def test_analysis_is_computed_once_per_version_and_shared_with_diagnostics():
+    from hcljson_ls.features.analysis import terraform_analysis
+
+    s = DocumentState.open("file:///m/main.tf.json", '{"resources": {}}')
+    first = terraform_analysis(s)
+    assert terraform_analysis(s) is first
+    [d] = diagnostics.collect(s)
+    assert d.code == "structure/unknown-block-type" and 'Did you mean "resource"?' in d.detail
+    assert d in first[1]
+    s.apply_changes([change((0, 2), (0, 11), "locals")])
+    assert terraform_analysis(s) is not first
+    assert diagnostics.collect(s) == []
+
+
+def test_override_files_are_analysed_as_overrides():
+    # Override files repeat names on purpose; import blocks there need neither `id` nor `identity`.
+    text = '{"variable": [{"a": {}}, {"a": {}}], "import": {"to": "aws_instance.web"}}'
+    plain = [d.code for d in diagnostics.collect(DocumentState.open("file:///m/main.tf.json", text))]
+    override = [d.code for d in diagnostics.collect(DocumentState.open("file:///m/main_override.tf.json", text))]
+    assert plain == ["structure/duplicate-block", "structure/missing-argument"]
+    assert override == []
+
+
+SAMPLE = """{
+  "resource": {
+    "aws_instance": {
+      "web": {"ami": "ami-1", "count": 1, "tags": {"Név": "é😀"}},
+      "db": {"ami": "ami-2", "lifecycle": {"prevent_destroy": true}}
+    },
+    "aws_s3_bucket": {"logs": {"bucket": "x"}}
+  },
+  "variable": {"region": {"type": "string"}},
+  "locals": {"a": 1}
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        [('"resource"', 0, '"resources"')],  # rename a top-level key
+        [('"ami-1"', 0, '"ami-1", "count": 2'), ('"region"', 0, '"1region"')],  # a duplicate, then a bad name
+        [('"db"', 0, "x"), ('"locals"', 0, '"locals": {"b": 2}, "xlocals"')],  # break a block, add another
+        [("{", 1, ""), ("}", -1, "")],  # brackets gone
+        [("\n", 0, "\n" * 3), ('"logs"', 0, '"logs", "logs"')],  # shifts, then a broken member
+    ],
+)
+def test_incremental_analysis_equals_a_fresh_one(edits):
+    """Edits through `apply_changes` reach the kept decode cache, so reused bodies are current."""
+    from hcljson_ls.features.analysis import terraform_analysis
+
+    s = DocumentState.open("file:///m/main.tf.json", SAMPLE)
+    assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text))
+    for needle, which, replacement in edits:
+        text = s.text
+        at = [i for i in range(len(text)) if text.startswith(needle, i)][which]
+        start, end = s.document.position(at, "utf-16"), s.document.position(at + len(needle), "utf-16")
+        s.apply_changes([change(start, end, replacement)])
+        assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text)), s.text
+
+
+def test_an_edit_inside_one_block_decodes_only_that_block_again():
+    from hcljson_ls.features.analysis import terraform_analysis
+
+    s = DocumentState.open("file:///m/main.tf.json", SAMPLE)
+    terraform_analysis(s)
+    cache = s.kept("decode", dict)
+    hits, misses = cache.hits, cache.misses
+    at = s.text.index('"string"')
+    start, end = s.document.position(at, "utf-16"), s.document.position(at + len('"string"'), "utf-16")
+    s.apply_changes([change(start, end, '"number"')])  # inside `variable`
+    body, diags = terraform_analysis(s)
+    assert (cache.hits - hits, cache.misses - misses) == (4, 1)  # three resources and locals reused
+    assert _shape((body, diags)) == _shape(_fresh(s.text))

@@ -90,9 +90,9 @@ def test_pygls_workspace_never_stores_or_rebuilds_documents(server_and_wire, mon
     for name in ("put_text_document", "update_text_document", "remove_text_document"):
         monkeypatch.setattr(Workspace, name, forbidden)
 
-    _open(server, '{\n  "a": 1\n}\n')
-    _insert(server, 1, 8, ",", version=2)
-    assert server.documents.get(URI).text == '{\n  "a": 1,\n}\n'
+    _open(server, '{\n  "//": 1\n}\n')
+    _insert(server, 1, 9, ",", version=2)
+    assert server.documents.get(URI).text == '{\n  "//": 1,\n}\n'
     assert server.protocol.workspace.text_documents == {}
     published = wire.notifications("textDocument/publishDiagnostics")
     assert [p["version"] for p in published] == [1, 2]
@@ -119,7 +119,7 @@ def test_a_failing_handler_is_logged_and_the_server_goes_on(server_and_wire, mon
     assert wire.response(msg_id)["result"] == {"kind": "full", "items": []}  # answered, empty
 
     monkeypatch.undo()
-    _open(server, '{"b": [1,]}', uri="file:///m/other.tf.json")
+    _open(server, '{"//": [1,]}', uri="file:///m/other.tf.json")
     published = wire.notifications("textDocument/publishDiagnostics")
     assert published[-1]["uri"] == "file:///m/other.tf.json"
     assert [d["code"] for d in published[-1]["diagnostics"]] == ["syntax/trailing-comma"]
@@ -134,7 +134,7 @@ def test_a_failing_diagnostics_provider_does_not_hide_the_others(server_and_wire
         raise RuntimeError("provider bug")
 
     monkeypatch.setattr(diagnostics, "PROVIDERS", [("broken", broken), *diagnostics.PROVIDERS])
-    _open(server, '{"a": [1,]}')
+    _open(server, '{"//": [1,]}')
     [published] = wire.notifications("textDocument/publishDiagnostics")
     assert [d["code"] for d in published["diagnostics"]] == ["syntax/trailing-comma"]
 

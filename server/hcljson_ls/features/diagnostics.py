@@ -1,16 +1,20 @@
 """All diagnostics of one document: the one function the language server and `hcljson-ls check` share.
 
     collect(state) -> list[Diagnostic]
+    at(state, offset) -> list[Diagnostic]          the diagnostics under a cursor (for hover)
+    markdown(diagnostics) -> str                   how hover shows them
 
 Contract
 --------
 * `PROVIDERS` is an ordered list of ``(name, provider)``; a provider is a plain function
-  ``(DocumentState) -> Iterable[Diagnostic]`` for one layer (syntax today; HCL structure, templates
-  and Terraform add theirs by appending one entry here).
+  ``(DocumentState) -> Iterable[Diagnostic]`` for one layer: "syntax" (JSON), "structure" (HCL JSON
+  structure and Terraform rules, `features.analysis`), and "templates" once that layer exists.
 * `collect` runs every provider. A provider that raises is logged (with its name and the document)
   and skipped; the others still report. A bug in one layer never hides the diagnostics of another.
 * The result is sorted by position (start, then end), stable within a position, so providers keep
   their own order for diagnostics at the same place.
+* `at(state, offset)` is the diagnostics of `collect(state)` whose range holds the character at
+  `offset` (``start <= offset < end``; an empty range only at its own offset), in that order.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import logging
 from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
+from .analysis import structure_diagnostics
 from .state import DocumentState
 
 log = logging.getLogger(__name__)
@@ -33,7 +38,16 @@ def syntax(state: DocumentState) -> Iterable[Diagnostic]:
 
 PROVIDERS: list[tuple[str, Provider]] = [
     ("syntax", syntax),
+    ("structure", structure_diagnostics),
 ]
+
+try:  # the template layer's provider, once that module exists
+    from ..terraform.templates import template_diagnostics_provider
+except ModuleNotFoundError as missing:  # pragma: no cover - only while the layer is being written
+    if missing.name != f"{__package__.rpartition('.')[0]}.terraform.templates":
+        raise
+else:
+    PROVIDERS.append(("templates", template_diagnostics_provider))
 
 
 def collect(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
@@ -46,3 +60,25 @@ def collect(state: DocumentState, providers: Iterable[tuple[str, Provider]] | No
             log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
     out.sort(key=lambda d: (d.start, d.end))
     return out
+
+
+def at(state: DocumentState, offset: int) -> list[Diagnostic]:
+    """The diagnostics whose range holds the character at `offset` (see the module docstring)."""
+    return [d for d in collect(state) if d.start <= offset < d.end or d.start == d.end == offset]
+
+
+_SEVERITY_TITLES = {"error": "Error", "warning": "Warning", "information": "Info", "hint": "Hint"}
+
+
+def markdown(diagnostics: Iterable[Diagnostic]) -> str:
+    """Markdown for hover: per diagnostic its severity, code, summary and detail."""
+    parts = []
+    for d in diagnostics:
+        title = _SEVERITY_TITLES.get(d.severity, d.severity.capitalize())
+        code = f" `{d.code}`" if d.code else ""
+        part = f"**{title}**{code}: {d.summary}"
+        if d.detail:
+            part += f"\n\n{d.detail}"
+        parts.append(part)
+    return "\n\n---\n\n".join(parts)
+

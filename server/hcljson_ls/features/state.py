@@ -22,6 +22,8 @@ Contract
   templates, Terraform) keep their per-document results there instead of adding fields here.
   Everything cached is dropped on every change. `kept(key, factory)` is for objects a layer carries
   from one version to the next itself (such as `hcljson.decode.DecodeCache`): made once per document.
+  A kept object with a `note_edit(edit)` method is told about every `Edit` that changed the text, in
+  order, as it is applied (so a decode cache knows which of its entries an edit touched).
 * Not thread-safe: one owner (the LSP event loop, or the CLI) mutates a state.
 """
 
@@ -138,10 +140,26 @@ class DocumentState:
                 if edit.start == edit.old_end == edit.new_end:
                     continue  # nothing changed
                 self._update_syntax(old_text, document.text, edit)
+                self._note_edit(edit)
                 old_text = document.text
         if version is not None:
             document.version = version
         return edits
+
+    def _note_edit(self, edit: Edit) -> None:
+        dropped = []
+        for key, value in self._kept.items():
+            note = getattr(value, "note_edit", None)
+            if note is None:
+                continue
+            try:
+                note(edit)
+            except Exception:
+                # One that cannot follow edits must not serve stale results: made afresh next time.
+                log.exception("kept %r could not take an edit for %s; dropping it", key, self.uri)
+                dropped.append(key)
+        for key in dropped:
+            del self._kept[key]
 
     def _update_syntax(self, old_text: str, new_text: str, edit: Edit) -> None:
         old = self._syntax
