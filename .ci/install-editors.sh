@@ -69,7 +69,7 @@ EXT="$ROOT/vscode-extension"
 if [ ! -f "$EXT/node_modules/.package-lock.json" ] \
     || [ "$EXT/package-lock.json" -nt "$EXT/node_modules/.package-lock.json" ]; then
     echo "install-editors: npm ci in vscode-extension"
-    (cd "$EXT" && npm_config_fund=false npm_config_audit=false npm ci)
+    (cd "$EXT" && npm_config_fund=false npm_config_audit=false npm ci --prefer-offline)
     touch "$EXT/node_modules/.package-lock.json"
 fi
 echo "install-editors: VS Code tools ready (code-server $CODE_SERVER_VERSION, playwright-core $PLAYWRIGHT_CORE_VERSION, $(command -v chromium))"
