@@ -1,0 +1,428 @@
+"""Semantic tokens of a Terraform JSON document: Terraform structure outside strings, the template
+layer's classification inside them, with Terraform-aware refinements.
+
+    legend() -> (token_types, token_modifiers)
+    semantic_tokens(state, start=None, end=None) -> list[(start, end, type, modifiers)]
+    encode(tokens, line_index, encoding="utf-16", legend=None) -> list[int]
+
+Contract
+--------
+* `semantic_tokens` returns tokens sorted by start, non-overlapping, with absolute document offsets
+  (half-open) and `modifiers` a tuple of names from the legend. With `start`/`end` (a `range`
+  request) only tokens intersecting ``[start, end)`` are returned, and only the top-level blocks
+  meeting the range are walked. Never empty-width tokens.
+* `encode` turns such tokens into LSP's relative encoding (`deltaLine, deltaStartChar, length,
+  tokenType, tokenModifiers` per token) in the given position encoding (`utf-16`, `utf-8`,
+  `utf-32`), splitting a token that spans lines into one token per line (line terminators are not
+  part of any token). Tokens whose type is not in the legend are left out.
+* Results of each top-level block are kept with the document (`BlockResults`, keyed by the
+  identity of the block body's JSON node, re-based when the block moved), so after an edit only
+  changed blocks are classified again.
+
+What gets which token (legend: the template layer's `TOKEN_TYPES` plus `comment`; modifiers
+`declaration`, `defaultLibrary`):
+
+| where                                                        | type        | modifiers        |
+|--------------------------------------------------------------|-------------|------------------|
+| block type keys (`"resource"`, `"lifecycle"`, ...)           | `keyword`   |                  |
+| resource/data/ephemeral/action type labels (`"aws_instance"`), backend and provisioner types | `type` | |
+| provider names (`provider` label, `provider_meta` label)     | `namespace` |                  |
+| declared names: resource/data names, variable, output, module, check names; `locals` keys | `variable` | `declaration` |
+| `dynamic` block labels (the nested block type it generates)  | `property`  |                  |
+| argument names                                               | `property`  |                  |
+| meta-argument names (`count`, `for_each`, `depends_on`, `provider`, `providers`, `source`, `version`) in resource, data, ephemeral, module blocks | `property` | `defaultLibrary` |
+| `"//"` comment keys of bodies                                | `comment`   |                  |
+| inside templates, references and type strings                | the template layer's classification (`template.semantic`) | |
+| ... refined: roots `var` `local` `module` `data` `ephemeral` `path` `terraform` | `namespace` | `defaultLibrary` |
+| ... roots `count` `each` `self`                              | `variable`  | `defaultLibrary` |
+| ... the name after `var.` / `local.` / `module.`             | `variable`  |                  |
+| ... the type after `data.` / `ephemeral.`                    | `type`      |                  |
+| ... any other root (a resource type, `aws_instance.web`)     | `type`      |                  |
+| ... the iterator of an enclosing `dynamic` block             | `parameter` |                  |
+| ... `ignore_changes` elements: the root is an argument name  | `property`  |                  |
+| ... provider references (`provider`, module `providers`): the root | `namespace` |            |
+| keyword-valued strings (`"all"`, provisioner `when`/`on_failure`, `language`, `experiments`, `events`) | `keyword` | |
+| `dynamic.iterator` value                                     | `parameter` | `declaration`    |
+
+Literal text (the characters of a JSON string outside `${...}`/`%{...}`), literal-only strings and
+JSON punctuation get no token: the editor's JSON colouring applies there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..hcljson.model import Body, Expression
+from ..hcljson.schema import (
+    STRING_KEYWORD,
+    STRING_NATIVE,
+    STRING_TEMPLATE,
+    STRING_TRAVERSAL,
+    STRING_TYPE,
+)
+from ..jsonsyntax import no_gc, strings
+from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Container, String
+from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify, parse_expression, parse_template, parse_type
+from ..template.nodes import Attr, Traversal, walk
+from ..terraform.templates import BlockResults, expression_strings, literal_settings_block
+from ..text.encodings import UTF16
+from ..text.line_index import LineIndex
+from .analysis import terraform_analysis
+
+__all__ = ["legend", "semantic_tokens", "encode", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
+
+Token = tuple[int, int, str, tuple[str, ...]]
+
+TOKEN_TYPES_ALL: tuple[str, ...] = (*TOKEN_TYPES, "comment")
+TOKEN_MODIFIERS_ALL: tuple[str, ...] = tuple(TOKEN_MODIFIERS)
+
+_DECL = ("declaration",)
+_LIB = ("defaultLibrary",)
+_NONE: tuple[str, ...] = ()
+
+_NAMESPACE_ROOTS = frozenset({"var", "local", "module", "data", "ephemeral", "path", "terraform"})
+_OBJECT_ROOTS = frozenset({"count", "each", "self"})
+_NAME_AFTER = {"var": "variable", "local": "variable", "module": "variable", "data": "type", "ephemeral": "type"}
+
+# Labels per block type: top-level (parent None) and nested.
+_TOP_LABELS = {
+    "resource": (("type", _NONE), ("variable", _DECL)),
+    "data": (("type", _NONE), ("variable", _DECL)),
+    "ephemeral": (("type", _NONE), ("variable", _DECL)),
+    "action": (("type", _NONE), ("variable", _DECL)),
+    "list": (("type", _NONE), ("variable", _DECL)),
+    "provider": (("namespace", _NONE),),
+    "variable": (("variable", _DECL),),
+    "output": (("variable", _DECL),),
+    "module": (("variable", _DECL),),
+    "check": (("variable", _DECL),),
+}
+_NESTED_LABELS = {
+    "data": (("type", _NONE), ("variable", _DECL)),  # scoped data in a check
+    "backend": (("type", _NONE),),
+    "provisioner": (("type", _NONE),),
+    "provider_meta": (("namespace", _NONE),),
+    "dynamic": (("property", _NONE),),
+}
+_DEFAULT_LABEL = ("type", _NONE)
+_META_BLOCKS = frozenset({"resource", "data", "ephemeral", "module", "action"})
+_META_ARGUMENTS = frozenset({"count", "for_each", "depends_on", "provider", "providers", "source", "version"})
+# Traversal-mode arguments whose strings are keywords or names rather than references.
+_KEYWORD_ARGUMENTS = {("provisioner", "when"), ("provisioner", "on_failure"), ("terraform", "language"),
+                      ("terraform", "experiments"), ("action_trigger", "events")}
+# Root kinds of references by (owner block, argument): see the module table.
+_PROVIDER_REF = "namespace"
+_ARGUMENT_REF = "property"
+
+_CACHE_KEY = "features.semantic_tokens.blocks"
+_FULL_KEY = "features.semantic_tokens.full"
+
+
+def legend() -> tuple[list[str], list[str]]:
+    """`(token types, token modifiers)` in the order `encode` numbers them."""
+    return list(TOKEN_TYPES_ALL), list(TOKEN_MODIFIERS_ALL)
+
+
+def _shift_token(t: Token, delta: int) -> Token:
+    return (t[0] + delta, t[1] + delta, t[2], t[3])
+
+
+def _content(text: str, s: int, e: int) -> tuple[int, int]:
+    """The range inside the quotes of a key string at `[s, e)` (as is for an unquoted word)."""
+    if s < e and text[s] == '"':
+        s += 1
+        if e > s and text[e - 1] == '"':
+            e -= 1
+    return s, e
+
+
+# ---- strings ---------------------------------------------------------------------------------
+
+
+def _refine(tokens: list[Token], tree: Any, params: frozenset[str], root_kind: str | None) -> list[Token]:
+    """Terraform meaning for traversal roots and first steps (see the module table)."""
+    changes: dict[int, tuple[str, tuple[str, ...], str]] = {}  # start -> (type, mods, expected old type)
+    for n in walk(tree):
+        if type(n) is not Traversal:
+            continue
+        root = n.root
+        first = n.steps[0] if n.steps and type(n.steps[0]) is Attr else None
+        if root in params:
+            changes[n.start] = ("parameter", _NONE, "variable")
+        elif root_kind is not None:
+            changes[n.start] = (root_kind, _NONE, "variable")
+        elif root in _NAMESPACE_ROOTS:
+            changes[n.start] = ("namespace", _LIB, "variable")
+            after = _NAME_AFTER.get(root)
+            if after is not None and first is not None:
+                changes[first.name_start] = (after, _NONE, "property")
+        elif root in _OBJECT_ROOTS:
+            changes[n.start] = ("variable", _LIB, "variable")
+        else:
+            changes[n.start] = ("type", _NONE, "variable")
+    if not changes:
+        return tokens
+    out = []
+    for t in tokens:
+        c = changes.get(t[0])
+        if c is not None and t[2] == c[2]:
+            out.append((t[0], t[1], c[0], c[1]))
+        else:
+            out.append(t)
+    return out
+
+
+@lru_cache(maxsize=32768)
+def _string_tokens(raw: str, smode: str, params: frozenset[str], root_kind: str | None) -> tuple[Token, ...]:
+    """Tokens of one JSON string's content `raw` (as written) read in string mode `smode`, with
+    positions relative to the start of `raw` (cached by content)."""
+    if "\\" in raw:
+        dec = strings.decode_raw(raw, 0)
+        value, offsets = dec.value, dec.offsets
+    else:
+        value, offsets = raw, range(len(raw) + 1)
+    if smode == STRING_TEMPLATE:
+        if "${" not in value and "%{" not in value:
+            return ()
+        tree = parse_template(value, offsets).tree
+    elif smode == STRING_TYPE:
+        return tuple(classify(parse_type(value, offsets).tree))
+    else:
+        tree = parse_expression(value, offsets).tree
+    return tuple(_refine(classify(tree), tree, params, root_kind))
+
+
+class _Walker:
+    __slots__ = ("text", "out")
+
+    def __init__(self, text: str, out: list[Token]) -> None:
+        self.text = text
+        self.out = out
+
+    def headers(self, block, parent: str | None) -> None:
+        """Tokens of a block's type key and label keys."""
+        text = self.text
+        out = self.out
+        s, e = _content(text, block.type_start, block.type_end)
+        out.append((s, e, "keyword", _NONE))
+        kinds = (_TOP_LABELS if parent is None else _NESTED_LABELS).get(block.type_name, ())
+        for i, lab in enumerate(block.labels):
+            kind, mods = kinds[i] if i < len(kinds) else _DEFAULT_LABEL
+            s, e = _content(text, lab.start, lab.end)
+            out.append((s, e, kind, mods))
+
+    def body(self, body: Body, owner: str | None, base_params: frozenset[str]) -> None:
+        text = self.text
+        out = self.out
+        stack: list[tuple[Body, str | None, bool, frozenset[str]]] = [(body, owner, False, base_params)]
+        while stack:
+            b, own, literal, params = stack.pop()
+            self._comment_keys(b)
+            meta = own in _META_BLOCKS
+            for a in b.attributes:
+                s, e = _content(text, a.name_start, a.name_end)
+                if own == "locals":
+                    out.append((s, e, "variable", _DECL))
+                elif meta and a.name in _META_ARGUMENTS:
+                    out.append((s, e, "property", _LIB))
+                else:
+                    out.append((s, e, "property", _NONE))
+                if a.expr is None or (literal and a.schema is None):
+                    continue
+                self.expression(a.expr, own, a.name, params)
+            for blk in b.blocks:
+                self.headers(blk, own)
+                inner = params
+                if blk.type_name == "dynamic":
+                    inner = params | {_iterator_name(text, blk)}
+                stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, own), inner))
+
+    def _comment_keys(self, b: Body) -> None:
+        node = b.node
+        if node is None:
+            return
+        text = self.text
+        if node.kind == OBJECT:
+            groups = [(node, b.start)]
+        elif node.kind == ARRAY:
+            inner = b.start
+            groups = [(m.value, inner + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]
+        else:
+            return
+        for obj, at in groups:
+            for m in obj.items:
+                k = m.key
+                if k is not None and k.end - k.start == 4 and type(k) is String:
+                    ks = at + k.start
+                    if text.startswith("//", ks + 1):
+                        self.out.append((ks + 1, ks + 3, "comment", _NONE))
+
+    def expression(self, expr: Expression, owner: str | None, name: str, params: frozenset[str]) -> None:
+        text = self.text
+        out = self.out
+        find = text.find
+        keyword_arg = (owner, name) in _KEYWORD_ARGUMENTS
+        if name == "ignore_changes" and owner == "lifecycle":
+            root_kind: str | None = _ARGUMENT_REF
+        elif name in ("provider", "providers"):
+            root_kind = _PROVIDER_REF
+        else:
+            root_kind = None
+        for node, start, smode, _ in expression_strings(expr):
+            if smode is None or (type(node) is not String and (node.quote != '"' or not node.terminated)):
+                continue
+            cs = start + 1
+            ce = start + node.end - node.start - 1
+            if smode == STRING_TEMPLATE:
+                if node.escaped:
+                    if find("{", cs, ce) < 0 and find("\\u", cs, ce) < 0:
+                        continue
+                elif find("${", cs, ce) < 0 and find("%{", cs, ce) < 0:
+                    continue
+                rel = _string_tokens(text[cs:ce], smode, params, None)
+            elif smode == STRING_KEYWORD or (smode == STRING_TRAVERSAL and keyword_arg):
+                if ce > cs:
+                    out.append((cs, ce, "keyword", _NONE))
+                continue
+            elif smode == STRING_TRAVERSAL and owner == "dynamic" and name == "iterator":
+                if ce > cs:
+                    out.append((cs, ce, "parameter", _DECL))
+                continue
+            elif smode in (STRING_TRAVERSAL, STRING_NATIVE):
+                rel = _string_tokens(text[cs:ce], smode, params if root_kind is None else frozenset(), root_kind)
+            elif smode == STRING_TYPE:
+                rel = _string_tokens(text[cs:ce], smode, frozenset(), None)
+            else:
+                continue
+            out.extend((s + cs, e + cs, k, m) for s, e, k, m in rel)
+
+
+def _iterator_name(text: str, block) -> str:
+    """The name a `dynamic` block's content refers to its element by: `iterator`, else the label."""
+    it = block.body.attribute("iterator")
+    if it is not None and it.expr is not None and it.expr.kind == STRING:
+        node = it.expr.node
+        if node.escaped:
+            return strings.decode(text, it.expr.start, node).value.strip()
+        return text[it.expr.start + 1 : it.expr.end - 1].strip()
+    return block.labels[0].value if block.labels else "dynamic"
+
+
+def _clean(tokens: list[Token]) -> list[Token]:
+    """Sorted, non-empty, non-overlapping (the first of overlapping tokens wins)."""
+    tokens.sort(key=lambda t: (t[0], t[1]))
+    out: list[Token] = []
+    last = -1
+    for t in tokens:
+        if t[1] > t[0] and t[0] >= last:
+            out.append(t)
+            last = t[1]
+    return out
+
+
+def _block_tokens(text: str, body: Body, owner: str) -> list[Token]:
+    out: list[Token] = []
+    _Walker(text, out).body(body, owner, frozenset())
+    return _clean(out)
+
+
+def tokens_for_body(text: str, root: Body, cache: BlockResults | None = None,
+                    start: int | None = None, end: int | None = None) -> list[Token]:
+    """Tokens of the decoded root body `root` of `text` (see `semantic_tokens`)."""
+    with no_gc():
+        return _tokens_for_body(text, root, cache, start, end)
+
+
+def _tokens_for_body(text: str, root: Body, cache: BlockResults | None, start: int | None, end: int | None) -> list[Token]:
+    out: list[Token] = []
+    walker = _Walker(text, out)
+    ranged = start is not None or end is not None
+    lo = 0 if start is None else start
+    hi = len(text) if end is None else end
+    if root.attributes:
+        walker.body(Body(root.node, root.start, root.end, root.schema, root.attributes, ()), None, frozenset())
+    if root.node is not None:
+        walker._comment_keys(Body(root.node, root.start, root.end, root.schema))
+    if cache is not None:
+        cache.begin(text)
+    for blk in root.blocks:
+        if ranged and (blk.end < lo or min(blk.start, blk.body.start) > hi):
+            continue
+        walker.headers(blk, None)
+        b = blk.body
+        node = b.node
+        if cache is None or not isinstance(node, Container):
+            out.extend(_block_tokens(text, b, blk.type_name))
+            continue
+        items = cache.lookup(node, b.schema, b.start)
+        if items is None:
+            items = _block_tokens(text, b, blk.type_name)
+            cache.store(node, b.schema, b.start, b.end, items)
+        out.extend(items)
+    if cache is not None:
+        cache.finish(text, prune=not ranged)
+    tokens = _clean(out)
+    if ranged:
+        tokens = [t for t in tokens if t[0] < hi and t[1] > lo]
+    return tokens
+
+
+def semantic_tokens(state: Any, start: int | None = None, end: int | None = None) -> list[Token]:
+    """Tokens of the document of `state` (a `DocumentState`), all of them or those intersecting
+    ``[start, end)``; see the module doc."""
+    body, _ = terraform_analysis(state)
+    cache = state.kept(_CACHE_KEY, lambda: BlockResults(_shift_token))
+    try:
+        if start is None and end is None:
+            return state.cached(_FULL_KEY, lambda s: tokens_for_body(s.text, body, cache))
+        return tokens_for_body(state.text, body, cache, start, end)
+    except Exception:
+        cache.clear()  # never serve a half-updated cache to the next version
+        raise
+
+
+# ---- LSP encoding ------------------------------------------------------------------------------
+
+
+def encode(tokens: Iterable[Token], line_index: LineIndex, encoding: str = UTF16,
+           legend: tuple[Sequence[str], Sequence[str]] | None = None) -> list[int]:
+    """LSP's relative encoding of `tokens` (sorted, non-overlapping, absolute offsets); see the
+    module doc. `legend` defaults to `legend()`."""
+    types, mods = legend if legend is not None else (TOKEN_TYPES_ALL, TOKEN_MODIFIERS_ALL)
+    type_index = {t: i for i, t in enumerate(types)}
+    mod_bit = {m: 1 << i for i, m in enumerate(mods)}
+    data: list[int] = []
+    prev_line = 0
+    prev_char = 0
+    position = line_index.position
+    for s, e, kind, modifiers in tokens:
+        ti = type_index.get(kind)
+        if ti is None or e <= s:
+            continue
+        bits = 0
+        for m in modifiers:
+            bits |= mod_bit.get(m, 0)
+        l1, c1 = position(s, encoding)
+        l2, c2 = position(e, encoding)
+        if l1 == l2:
+            pieces = ((l1, c1, c2 - c1),)
+        else:
+            pieces = []
+            line, col = l1, c1
+            while line < l2:
+                _, end_col = position(line_index.line_end(line), encoding)
+                pieces.append((line, col, end_col - col))
+                line += 1
+                col = 0
+            pieces.append((l2, 0, c2))
+        for line, col, length in pieces:
+            if length <= 0:
+                continue
+            if line == prev_line:
+                data += (0, col - prev_char, length, ti, bits)
+            else:
+                data += (line - prev_line, col, length, ti, bits)
+            prev_line, prev_char = line, col
+    return data

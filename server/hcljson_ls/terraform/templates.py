@@ -1,0 +1,545 @@
+"""Templates, references and type constraints inside the JSON strings of a Terraform file, read
+by the mode the schema gives each string ("modes from the schema", issue 4).
+
+    template_diagnostics_provider(state) -> list[Diagnostic]     the diagnostics provider
+    check_strings(text, body, cache=None) -> list[Diagnostic]    the same on a decoded body
+    expression_strings(expr) -> Iterator[(node, abs_start, string_mode, is_key)]
+    string_content(text, node, abs_start) -> strings.Decoded | None
+    BlockResults(shift)                                           per top-level block reuse
+    decoded(state) -> (Body, diagnostics)                         the structure layer's decode
+
+What is parsed, per string mode (`hcljson.schema.STRING_*`, from the attribute's mode and the
+string's place in the value; object keys included):
+
+* template (full expressions; strings nested in objects and arrays and expression object keys
+  too): `template.template_diagnostics`. A string without `${` / `%{` (after JSON unescaping) is
+  plain text and is not handed to the parser.
+* traversal (`depends_on` entries, `moved`/`removed` addresses, `import.provider`, module
+  `providers` keys and values, `ignore_changes` elements, ...): `template.parse_expression`, and
+  the result must be a static reference as HCL's `ParseTraversalAbs` accepts it: a name, then
+  `.attr` and `[literal number or string]` steps (no legacy `.0`, no splat, no call, no operator,
+  no `${}`).
+* native (resource `provider`, `import.to`, `replace_triggered_by` elements): a native-syntax
+  expression, `template.parse_expression`; only syntax errors are reported.
+* type (`variable.type`): `template.parse_type`.
+* literal and keyword strings are not parsed (the structure layer warns about `${` in literal
+  strings and checks keywords). Settings of `terraform.backend` / `terraform.cloud` are read
+  literally by Terraform, so their provider-defined arguments are not parsed either.
+
+Codes of this module (besides the template layer's `template/...` and `type/...`):
+
+* `reference/interpolation` -- a reference written as `"${aws_instance.a}"` where Terraform
+  reads the string itself as a reference (Terraform rejects it); suggests the bare reference.
+* `reference/not-static` -- a string that parses as an expression but is not a static reference
+  (a call, an operator, a splat, an index that is not a literal, a legacy `.0` index).
+* `reference/ignore-changes-wildcard` -- `"ignore_changes": ["*"]`, the pre-0.12 wildcard that
+  Terraform now rejects; suggests `"all"`.
+
+Ranges are exact document ranges (through JSON escapes: strings are decoded with
+`jsonsyntax.strings.decode`). Unterminated and single-quoted strings are left alone (the syntax
+layer reported them).
+
+Incremental use: `BlockResults` keeps the results of each top-level block, keyed by the identity of
+the block body's JSON node, like `hcljson.decode.DecodeCache`; an entry is dropped when an edit
+touches the body (edits come from `note_edit`, called by `DocumentState` for kept objects, or from
+comparing the text with the previous run's) and re-based when the body moved. Parse results are
+cached by string content (the template layer's caches, and `_reference_relative` here), so a
+re-walked block costs little for strings seen before. All walks are iterative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, Sequence
+
+from ..diagnostic import ERROR, Diagnostic
+from ..hcljson.decode import DecodeCache
+from ..hcljson.model import Body, Expression
+from ..hcljson.schema import (
+    AT_DEEPER,
+    AT_DEEPER_KEY,
+    AT_ELEMENT,
+    AT_KEY,
+    AT_ROOT,
+    AT_VALUE,
+    STRING_NATIVE,
+    STRING_TEMPLATE,
+    STRING_TRAVERSAL,
+    STRING_TYPE,
+    STRING_MODES,
+)
+from ..hcljson.values import quoted
+from ..jsonsyntax import no_gc, strings
+from ..jsonsyntax.tree import OBJECT, STRING, Container, String
+from ..template import parse_type, template_diagnostics
+from ..template.parse import parse_expression_relative
+from ..template.nodes import (
+    Bool, FunctionCall, Index, IndexStep, Null, Number, RelativeTraversal, Splat, String as StringLit, Traversal,
+)
+from .validate import analyze
+
+__all__ = [
+    "template_diagnostics_provider", "check_strings", "expression_strings", "string_content",
+    "BlockResults", "decoded", "literal_settings_block", "INTERPOLATION", "NOT_STATIC",
+    "IGNORE_CHANGES_WILDCARD",
+]
+
+INTERPOLATION = "reference/interpolation"
+NOT_STATIC = "reference/not-static"
+IGNORE_CHANGES_WILDCARD = "reference/ignore-changes-wildcard"
+
+# Keys of `DocumentState.cached` / `kept`: the Terraform analysis is shared with the features layer
+# (`features.analysis.CACHE_KEY` / `DECODE_CACHE_KEY`; a test checks that they agree).
+STRUCTURE_KEY = "terraform"  # (Body, structural diagnostics) of the current text
+DECODE_CACHE_KEY = "decode"  # the `DecodeCache` kept per document
+_RESULTS_KEY = "terraform.templates.blocks"
+_DIAGNOSTICS_KEY = "terraform.templates.diagnostics"
+
+# Blocks whose provider-defined settings Terraform reads literally, with the parents they have there.
+_LITERAL_SETTINGS = {"backend": ("terraform",), "cloud": ("terraform",), "workspaces": ("cloud",)}
+
+_PLACES = (AT_ROOT, AT_ELEMENT, AT_KEY, AT_VALUE, AT_DEEPER_KEY, AT_DEEPER)
+# attribute mode -> string mode per place, indexed like _PLACES.
+_MODE_TABLE = {mode: tuple(table.get(p) for p in _PLACES) for mode, table in STRING_MODES.items()}
+_NOTHING = (None,) * 6
+
+
+# ---- the structure layer's decode -----------------------------------------------------------------
+
+
+def decoded(state: Any) -> tuple[Body, list[Diagnostic]]:
+    """The decoded root body of `state` and its structural diagnostics: the features layer's one
+    Terraform analysis per version (`features.analysis.terraform_analysis`, same cache keys), so
+    the templates provider never decodes a version a second time."""
+    return state.cached(STRUCTURE_KEY, _analyze)
+
+
+def _analyze(state: Any) -> tuple[Body, list[Diagnostic]]:
+    cache = state.kept(DECODE_CACHE_KEY, DecodeCache)
+    try:
+        return analyze(state.text, state.syntax.root, state.path, cache)
+    except Exception:
+        cache.clear()
+        raise
+
+
+# ---- per top-level block results ------------------------------------------------------------------
+
+
+class BlockResults:
+    """Results (lists of items) of the top-level blocks of the previous run, reused while a block's
+    text is unchanged. `shift(item, delta)` moves one item by `delta` characters.
+
+    Use: `begin(text)`, then per top-level block `lookup(node, schema, start)` (the items, moved to
+    the body's current position, or None) or `store(node, schema, start, end, items)`, then
+    `finish(text)`. Only entries looked up or stored since `begin` survive `finish` (unless
+    `prune=False`). Tell it about
+    edits with `note_edit` (any object with `start`, `old_end`, `new_end`, e.g. `text.Edit`); when
+    none were noted, `begin` compares the text with the previous run's. `hits`/`misses` count
+    reuses and recomputations over the object's life.
+    """
+
+    __slots__ = ("shift", "_entries", "_next", "_text", "_pending", "hits", "misses")
+
+    def __init__(self, shift: Callable[[Any, int], Any]) -> None:
+        self.shift = shift
+        # id(node) -> [node, schema, start, end, items, items_base]; start/end follow the edits.
+        self._entries: dict[int, list] = {}
+        self._next: dict[int, list] = {}
+        self._text: str | None = None
+        self._pending: list[tuple[int, int, int]] = []
+        self.hits = 0
+        self.misses = 0
+
+    def note_edit(self, edit: Any) -> None:
+        self._pending.append((edit.start, edit.old_end, edit.new_end))
+
+    def clear(self) -> None:
+        self._entries = {}
+        self._next = {}
+        self._text = None
+        self._pending = []
+
+    def begin(self, text: str) -> None:
+        edits = self._pending
+        self._pending = []
+        self._next = {}
+        old = self._text
+        if not edits and old is not None and old is not text and old != text:
+            edits = [_changed_region(old, text)]
+        entries = self._entries
+        for s, oe, ne in edits:
+            if not entries:
+                break
+            delta = ne - oe
+            dead = []
+            for key, e in entries.items():
+                a, b = e[2], e[3]
+                if (s < b and oe > a) or a < s < b:
+                    dead.append(key)
+                elif a >= oe:
+                    e[2] = a + delta
+                    e[3] = b + delta
+            for key in dead:
+                del entries[key]
+
+    def lookup(self, node: Any, schema: Any, start: int) -> list | None:
+        e = self._entries.get(id(node))
+        if e is None or e[0] is not node or e[1] is not schema or e[2] != start:
+            self.misses += 1
+            return None
+        if e[5] != start:
+            delta = start - e[5]
+            shift = self.shift
+            e[4] = [shift(item, delta) for item in e[4]]
+            e[5] = start
+        self._next[id(node)] = e
+        self.hits += 1
+        return e[4]
+
+    def store(self, node: Any, schema: Any, start: int, end: int, items: list) -> None:
+        self._next[id(node)] = [node, schema, start, end, items, start]
+
+    def finish(self, text: str, prune: bool = True) -> None:
+        """End a run; with `prune=False` (a run that visited only some blocks, e.g. a range
+        request) entries not used in this run are kept too."""
+        if prune:
+            self._entries = self._next
+        else:
+            self._entries.update(self._next)
+        self._next = {}
+        self._text = text
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _changed_region(old: str, new: str) -> tuple[int, int, int]:
+    """One edit `(start, old_end, new_end)` covering every difference between `old` and `new`."""
+    n = min(len(old), len(new))
+    step = 4096
+    p = 0
+    while p + step <= n and old[p : p + step] == new[p : p + step]:
+        p += step
+    while p < n and old[p] == new[p]:
+        p += 1
+    limit = n - p  # the common suffix may not overlap the common prefix
+    lold, lnew = len(old), len(new)
+    q = 0
+    while q + step <= limit and old[lold - q - step : lold - q] == new[lnew - q - step : lnew - q]:
+        q += step
+    while q < limit and old[lold - q - 1] == new[lnew - q - 1]:
+        q += 1
+    return p, lold - q, lnew - q
+
+
+def _shift_diagnostic(d: Diagnostic, delta: int) -> Diagnostic:
+    return d.shifted(delta)
+
+
+# ---- strings of an expression -------------------------------------------------------------------
+
+
+def expression_strings(expr: Expression) -> Iterator[tuple[String, int, str | None, bool]]:
+    """`(node, absolute start, string mode, is_key)` for every JSON string inside `expr` (object
+    keys too). The string mode is how the schema reads the string there (`schema.STRING_*`), None
+    where the attribute's mode expects no string. Order: not specified (containers are visited
+    from a stack)."""
+    node = expr.node
+    table = _MODE_TABLE.get(expr.mode, _NOTHING)
+    kind = node.kind
+    if kind == STRING:
+        yield node, expr.start, table[0], False  # type: ignore[misc]
+        return
+    if not isinstance(node, Container):
+        return
+    stack: list[tuple[Container, int, bool]] = [(node, expr.start, True)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        n, inner, top = pop()
+        if top:
+            kmode = table[2]
+            vmode = table[3] if n.kind == OBJECT else table[1]
+        else:
+            kmode, vmode = table[4], table[5]
+        for m in n.items:
+            k = m.key
+            if k is not None and k.kind == STRING:
+                yield k, inner + k.start, kmode, True  # type: ignore[misc]
+            v = m.value
+            if v is None:
+                continue
+            if v.kind == STRING:
+                yield v, inner + v.start, vmode, False  # type: ignore[misc]
+            elif isinstance(v, Container):
+                push((v, inner + v.start, False))
+
+
+def string_content(text: str, node: String, abs_start: int) -> strings.Decoded | None:
+    """The decoded content of string `node` with its offsets map, or None for a string the syntax
+    layer reported as broken (unterminated or single-quoted)."""
+    if node.quote != '"' or not node.terminated:
+        return None
+    return strings.decode(text, abs_start, node)
+
+
+def literal_settings_block(type_name: str, parent: str | None) -> bool:
+    """True for a block whose provider-defined arguments Terraform reads literally
+    (`terraform.backend`, `terraform.cloud`, `cloud.workspaces`)."""
+    parents = _LITERAL_SETTINGS.get(type_name)
+    return parents is not None and parent in parents
+
+
+# ---- checks -----------------------------------------------------------------------------------------
+
+
+def _remap(d: Diagnostic, offsets: Sequence[int]) -> Diagnostic:
+    return replace(
+        d, start=offsets[d.start], end=offsets[d.end],
+        related=tuple(replace(r, start=offsets[r.start], end=offsets[r.end]) for r in d.related),
+    )
+
+
+def _static_problem(tree) -> tuple[int, int, str] | None:
+    """Where and why `tree` (an expression parsed from a traversal string) is not a static
+    reference as `hclsyntax.ParseTraversalAbs` reads one; None when it is one."""
+    t = type(tree)
+    if t is Bool or t is Null:
+        return None  # `true`, `null`: plain names to the traversal parser
+    if t is Traversal or (t is RelativeTraversal and type(tree.source) in (Bool, Null)):
+        for s in tree.steps:
+            if type(s) is IndexStep:
+                if s.legacy:
+                    return s.start, s.end, "a legacy index (\".0\"); write it as \"[0]\""
+                if type(s.key) not in (Number, StringLit):
+                    return s.start, s.end, "an index that is not a literal number or string"
+        return None
+    if t is Index:
+        inner = _static_problem(tree.collection)
+        if inner is not None:
+            return inner
+        a, b = tree.bracket_span
+        return a, b, "an index that is not a literal number or string"
+    if t is Splat:
+        inner = _static_problem(tree.source)
+        if inner is not None:
+            return inner
+        a, b = tree.marker_span
+        return a, b, "a splat expression"
+    if t is RelativeTraversal:
+        return _static_problem(tree.source)
+    if t is FunctionCall:
+        return tree.start, tree.end, "a function call"
+    if t in (Number, StringLit):
+        return tree.start, tree.end, "a literal value"
+    return tree.start, tree.end, "an expression that is not a reference"
+
+
+def _unwrapped(value: str) -> str | None:
+    """`x` for a string that is exactly `${x}` (strip markers and spaces allowed), else None."""
+    s = value.strip()
+    if not (s.startswith("${") and s.endswith("}")) or s.count("${") != 1:
+        return None
+    inner = s[2:-1]
+    if inner.startswith("~"):
+        inner = inner[1:]
+    if inner.endswith("~"):
+        inner = inner[:-1]
+    inner = inner.strip()
+    return inner or None
+
+
+@lru_cache(maxsize=8192)
+def _reference_relative(value: str, smode: str, name: str) -> tuple[Diagnostic, ...]:
+    """Diagnostics of a traversal/native string, with decoded-index positions (cached by content)."""
+    tree, diags = parse_expression_relative(value)
+    if diags:
+        inner = _unwrapped(value)
+        if inner is not None:
+            itree, idiags = parse_expression_relative(inner)
+            ok = not idiags and (smode == STRING_NATIVE or _static_problem(itree) is None)
+            hint = f" Did you mean {quoted(inner)}?" if ok else ""
+            return (
+                Diagnostic(
+                    0, len(value), ERROR, INTERPOLATION, "Reference written as a template",
+                    f"The argument {quoted(name)} takes a reference written without \"${{ }}\": Terraform reads "
+                    f"the string itself as a reference, not as a template.{hint}",
+                ),
+            )
+        return diags
+    if smode == STRING_NATIVE:
+        return ()
+    problem = _static_problem(tree)
+    if problem is None:
+        return ()
+    a, b, what = problem
+    return (
+        Diagnostic(
+            a, b, ERROR, NOT_STATIC, "Invalid reference",
+            f"The argument {quoted(name)} takes a static reference: a name followed by attribute names and "
+            f"literal indexes, such as aws_instance.web or module.net[\"a\"].aws_subnet.b[0]. This has {what}.",
+        ),
+    )
+
+
+@lru_cache(maxsize=65536)
+def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
+    """Whether the JSON string content `raw` (as written, escapes included) holds a template
+    sequence once decoded, and its template diagnostics with positions relative to the start of
+    `raw` (cached by content)."""
+    if "\\" in raw:
+        dec = strings.decode_raw(raw, 0)
+        value, offsets = dec.value, dec.offsets
+    else:
+        value, offsets = raw, range(len(raw) + 1)
+    if "${" not in value and "%{" not in value:
+        return False, ()
+    return True, template_diagnostics(value, offsets)
+
+
+@lru_cache(maxsize=16384)
+def _other_raw(raw: str, smode: str, name: str) -> tuple[Diagnostic, ...]:
+    """Diagnostics of a traversal, native or type string with content `raw`, positions relative
+    to the start of `raw` (cached by content)."""
+    dec = strings.decode_raw(raw, 0) if "\\" in raw else strings.Decoded(raw, range(len(raw) + 1))
+    if smode == STRING_TYPE:
+        return parse_type(dec.value, dec.offsets).diagnostics
+    rel = _reference_relative(dec.value, smode, name)
+    if not rel or "\\" not in raw:
+        return rel
+    offsets = dec.offsets
+    return tuple(_remap(d, offsets) for d in rel)
+
+
+class _Checker:
+    __slots__ = ("text", "counts")
+
+    def __init__(self, text: str, counts: dict[str, int]) -> None:
+        self.text = text
+        self.counts = counts
+
+    def body(self, body: Body, parent: str | None, out: list[Diagnostic]) -> None:
+        """Check every string in `body` and its nested blocks (`parent`: the type of the block
+        owning `body`, None for the file)."""
+        stack: list[tuple[Body, str | None, bool]] = [(body, parent, False)]
+        while stack:
+            b, owner, literal = stack.pop()
+            for a in b.attributes:
+                e = a.expr
+                if e is None or (literal and a.schema is None):
+                    continue
+                self.expression(e, a.name, out)
+            for blk in b.blocks:
+                stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, owner)))
+
+    def expression(self, expr: Expression, name: str, out: list[Diagnostic]) -> None:
+        text = self.text
+        counts = self.counts
+        find = text.find
+        for node, start, smode, _ in expression_strings(expr):
+            if smode not in _PARSED:
+                continue
+            if type(node) is not String and (node.quote != '"' or not node.terminated):
+                continue  # broken: the syntax layer reported it
+            cs = start + 1
+            ce = start + node.end - node.start - 1
+            if smode == STRING_TEMPLATE:
+                if node.escaped:
+                    if find("{", cs, ce) < 0 and find("\\u", cs, ce) < 0:
+                        counts["plain"] += 1
+                        continue
+                elif find("${", cs, ce) < 0 and find("%{", cs, ce) < 0:
+                    counts["plain"] += 1
+                    continue
+                seq, rel = _template_raw(text[cs:ce])
+                counts["template" if seq else "plain"] += 1
+            else:
+                counts[smode] += 1
+                raw = text[cs:ce]
+                if raw == "*" and name == "ignore_changes":
+                    out.append(_wildcard(cs, ce))
+                    continue
+                rel = _other_raw(raw, smode, name)
+            if rel:
+                out.extend(d.shifted(cs) for d in rel)
+
+
+def _wildcard(start: int, end: int) -> Diagnostic:
+    return Diagnostic(
+        start, end, ERROR, IGNORE_CHANGES_WILDCARD, "Invalid ignore_changes wildcard",
+        'The ["*"] form of the ignore_changes wildcard was deprecated in Terraform 0.12 and is no longer '
+        'accepted. Did you mean "ignore_changes": "all"?',
+    )
+
+
+_PARSED = frozenset({STRING_TEMPLATE, STRING_TRAVERSAL, STRING_NATIVE, STRING_TYPE})
+
+
+def new_counts() -> dict[str, int]:
+    """Counters of strings checked: `template` (parsed templates), `plain` (template-mode strings
+    without `${`/`%{`, not parsed), `traversal`, `native`, `type`."""
+    return {"template": 0, "plain": 0, STRING_TRAVERSAL: 0, STRING_NATIVE: 0, STRING_TYPE: 0}
+
+
+def check_strings(
+    text: str, body: Body, cache: BlockResults | None = None, counts: dict[str, int] | None = None
+) -> list[Diagnostic]:
+    """Diagnostics of every string of the decoded root `body` of `text` by its mode (see the
+    module doc), sorted by position. With `cache` (a `BlockResults` made by `new_cache`), blocks
+    whose text did not change since the previous call are not walked again. `counts` (see
+    `new_counts`) is incremented for the strings checked in this call."""
+    if counts is None:
+        counts = new_counts()
+    with no_gc():  # many small acyclic allocations over a large live tree (see `jsonsyntax.no_gc`)
+        return _check_strings(text, body, cache, counts)
+
+
+def _check_strings(text: str, body: Body, cache: BlockResults | None, counts: dict[str, int]) -> list[Diagnostic]:
+    checker = _Checker(text, counts)
+    out: list[Diagnostic] = []
+    if body.attributes:
+        checker.body(Body(body.node, body.start, body.end, body.schema, body.attributes, ()), None, out)
+    if cache is not None:
+        cache.begin(text)
+    for blk in body.blocks:
+        b = blk.body
+        node = b.node
+        if cache is None or not isinstance(node, Container):
+            checker.body(b, blk.type_name, out)
+            continue
+        items = cache.lookup(node, b.schema, b.start)
+        if items is None:
+            items = []
+            checker.body(b, blk.type_name, items)
+            cache.store(node, b.schema, b.start, b.end, items)
+        out.extend(items)
+    if cache is not None:
+        cache.finish(text)
+    out.sort(key=lambda d: (d.start, d.end))
+    return out
+
+
+def new_cache() -> BlockResults:
+    """A `BlockResults` for `check_strings` (diagnostics as items)."""
+    return BlockResults(_shift_diagnostic)
+
+
+def template_diagnostics_provider(state: Any, analysis: Callable[[Any], tuple[Body, Any]] | None = None) -> list[Diagnostic]:
+    """The diagnostics provider (`features.diagnostics.PROVIDERS`): `check_strings` on the decoded
+    body of `state` (a `DocumentState`), reusing unchanged top-level blocks through a
+    `BlockResults` kept with the document; computed once per text version. `analysis(state)`
+    gives `(body, ...)`; by default `decoded` (the features layer's shared analysis)."""
+    def provide(st: Any) -> list[Diagnostic]:
+        body = (analysis or decoded)(st)[0]
+        cache = st.kept(_RESULTS_KEY, new_cache)
+        try:
+            return check_strings(st.text, body, cache)
+        except Exception:
+            cache.clear()  # never serve a half-updated cache to the next version
+            raise
+
+    return state.cached(_DIAGNOSTICS_KEY, provide)
+
