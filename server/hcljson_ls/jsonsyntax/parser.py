@@ -5,7 +5,8 @@ Recovery keeps everything it can: members before and after an error stay in the 
 Each error is reported once, with a tight range and a stable `syntax/...` code. A message depends
 only on the text inside its own range (so an incremental reparse never leaves a stale message):
 
-    syntax/missing-comma        two members/elements with no `,` between them (range: the gap)
+    syntax/missing-comma        two members/elements with no `,` between them (range: the gap, up
+                                to the end of its first line, so one error is one squiggle)
     syntax/trailing-comma       `,` before `}` or `]`
     syntax/extra-comma          `,` where a member or element was expected
     syntax/missing-colon        a property name not followed by `:`
@@ -416,7 +417,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                 continue
             if kind == 1 or c == "{" or c == "[":
                 kend = base + member.key.end if member.key is not None else tpos
-                _err(diags, kend, max(tpos, kend), "syntax/missing-colon", "Missing `:`",
+                _err(diags, kend, _gap_end(text, offset, kend, tpos), "syntax/missing-colon", "Missing `:`",
                      "Expected `:` between the property name and its value.")
                 st = O_VALUE
                 # fall through to the value handling below
@@ -468,7 +469,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                 continue
             if kind == 1 or c == "{" or c == "[":
                 prev_end = base + member.end
-                _err(diags, prev_end, max(prev_end, tpos), "syntax/missing-comma", "Missing comma",
+                _err(diags, prev_end, _gap_end(text, offset, prev_end, tpos), "syntax/missing-comma", "Missing comma",
                      "Expected `,` between this property and the next one.")
                 if kind == 1:
                     member = Member(_make_leaf(node_factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
@@ -504,7 +505,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
         if kind == 1 or c == "{" or c == "[":
             if st == A_COMMA:
                 prev_end = base + fnode.items[-1].end
-                _err(diags, prev_end, max(prev_end, tpos), "syntax/missing-comma", "Missing comma",
+                _err(diags, prev_end, _gap_end(text, offset, prev_end, tpos), "syntax/missing-comma", "Missing comma",
                      "Expected `,` between these two elements.")
             last_comma = -1
             if kind == 1:
@@ -544,6 +545,17 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
         _err(diags, extra_start, extra_end, "syntax/extra-data", "Extra content after the root value",
              "A JSON document holds exactly one value; remove what follows it, or wrap all values in one object or array.")
     return root
+
+
+def _gap_end(text: str, offset: int, start: int, end: int) -> int:
+    """The end of the gap [start, end) as shown to users: cut at its first line break."""
+    if end <= start:
+        return start
+    for nl in ("\n", "\r"):
+        i = text.find(nl, start - offset, end - offset)
+        if i >= 0:
+            end = i + offset
+    return end
 
 
 def _closing_quote(body: str) -> bool:
