@@ -26,7 +26,7 @@ from bisect import bisect_right
 from ..diagnostic import Diagnostic
 from .parser import ParseResult, _diag_key, no_gc, parse, parse_container_at
 from .scanner import STRING_LEXEME
-from .parser import _CONTROL, _err, _escape_errors
+from .parser import _CONTROL, _closing_quote, _err, _escape_errors
 from .tree import Container, Member, Node, String, make_string
 
 # A member slot holding the node to replace: (container, absolute base of container, member, "key"|"value")
@@ -109,7 +109,7 @@ def _try_string(path, old: ParseResult, text: str, start: int, old_end: int, del
         return None
     body = text[sabs:new_send]
     escaped = "\\" in body
-    if escaped and not _real_close(body):
+    if escaped and not _closing_quote(body):
         return None
     diags: list[Diagnostic] = []
     if escaped:
@@ -126,17 +126,8 @@ def _try_string(path, old: ParseResult, text: str, start: int, old_end: int, del
         m_obj.key = new_node
     else:
         m_obj.value = new_node
-    _shift_after(path, len(path) - 1, delta, string_member=True)
+    _shift_after(path, len(path) - 1, delta)
     return ParseResult(old.root, _splice_diags(old.diagnostics, sabs, old_send, diags, delta))
-
-
-def _real_close(body: str) -> bool:
-    n = 0
-    i = len(body) - 2
-    while i > 0 and body[i] == "\\":
-        n += 1
-        i -= 1
-    return n % 2 == 0
 
 
 def _try_container(root: Container, path, old: ParseResult, text: str, start: int, old_end: int, delta: int):
@@ -158,12 +149,12 @@ def _try_container(root: Container, path, old: ParseResult, text: str, start: in
         if role == "key":  # pragma: no cover - keys are never containers
             return None
         m_obj.value = new_node
-        _shift_after(path, depth, delta, string_member=False)
+        _shift_after(path, depth, delta)
         return ParseResult(old.root, _splice_diags(old.diagnostics, nabs, old_nend, diags, delta))
     return None
 
 
-def _shift_after(path, depth: int, delta: int, string_member: bool) -> None:
+def _shift_after(path, depth: int, delta: int) -> None:
     """Shift everything after the replaced node at `path[depth]` by `delta` in each ancestor."""
     if delta == 0:
         return
