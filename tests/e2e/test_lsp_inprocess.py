@@ -154,3 +154,67 @@ def test_incremental_edits_reparse_identically_to_a_full_parse(server_and_wire):
             (d.start, d.end, d.code) for d in full.diagnostics
         ]
         assert state.version == version
+
+
+def _request(server: HcljsonServer, wire: Wire, method: str, params: dict[str, Any]) -> Any:
+    response = wire.response(send(server, method, params, request=True))
+    assert "error" not in response, response
+    return response["result"]
+
+
+def _ask_everything(server: HcljsonServer, wire: Wire) -> dict[str, Any]:
+    doc = {"textDocument": {"uri": URI}}
+    position = {"line": 1, "character": 4}  # on "resources"
+    return {
+        "symbols": _request(server, wire, "textDocument/documentSymbol", doc),
+        "folding": _request(server, wire, "textDocument/foldingRange", doc),
+        "selection": _request(server, wire, "textDocument/selectionRange", {**doc, "positions": [position]}),
+        "hover": _request(server, wire, "textDocument/hover", {**doc, "position": position}),
+    }
+
+
+BROKEN_DOC = '{\n  "resources": {\n    "aws_instance": {"web": {"ami": [1,]}}\n  }\n}\n'
+
+
+def test_one_failing_feature_does_not_stop_the_others(server_and_wire, monkeypatch, caplog):
+    from hcljson_ls.features import symbols
+
+    server, wire = server_and_wire
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("symbols bug")
+
+    monkeypatch.setattr(symbols, "document_symbols", explode)
+    _open(server, BROKEN_DOC)
+    answers = _ask_everything(server, wire)
+    assert answers["symbols"] is None  # answered, empty
+    assert "textDocument/documentSymbol failed" in caplog.text and "symbols bug" in caplog.text
+    assert [(r["startLine"], r["endLine"]) for r in answers["folding"]] == [(0, 3), (1, 2)]
+    assert answers["selection"][0]["range"] == {"start": {"line": 1, "character": 3}, "end": {"line": 1, "character": 12}}
+    assert "structure/unknown-block-type" in answers["hover"]["contents"]["value"]
+    [published] = wire.notifications("textDocument/publishDiagnostics")
+    assert [d["code"] for d in published["diagnostics"]] == ["structure/unknown-block-type", "syntax/trailing-comma"]
+
+
+def test_a_failing_analysis_leaves_syntax_features_working(server_and_wire, monkeypatch, caplog):
+    from hcljson_ls.features import analysis
+
+    server, wire = server_and_wire
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("analysis bug")
+
+    monkeypatch.setattr(analysis, "analyze", explode)
+    _open(server, BROKEN_DOC)
+    [published] = wire.notifications("textDocument/publishDiagnostics")
+    assert [d["code"] for d in published["diagnostics"]] == ["syntax/trailing-comma"]  # the syntax provider still reports
+    assert "provider 'structure' failed" in caplog.text
+    answers = _ask_everything(server, wire)
+    assert answers["symbols"] is None and answers["hover"] is None
+    assert len(answers["folding"]) == 2 and answers["selection"][0]["parent"]
+
+    monkeypatch.undo()  # the bug is gone: the next version is analysed normally
+    _insert(server, 0, 1, " ", version=2)
+    answers = _ask_everything(server, wire)
+    assert answers["symbols"] == []  # "resources" is no block type: nothing to list
+    assert "structure/unknown-block-type" in answers["hover"]["contents"]["value"]

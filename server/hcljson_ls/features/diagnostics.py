@@ -3,12 +3,14 @@
     collect(state) -> list[Diagnostic]
     at(state, offset) -> list[Diagnostic]          the diagnostics under a cursor (for hover)
     markdown(diagnostics) -> str                   how hover shows them
+    annotate_hover(hover, diagnostics) -> Hover    a hover with the diagnostics under the cursor first
 
 Contract
 --------
 * `PROVIDERS` is an ordered list of ``(name, provider)``; a provider is a plain function
   ``(DocumentState) -> Iterable[Diagnostic]`` for one layer: "syntax" (JSON), "structure" (HCL JSON
-  structure and Terraform rules, `features.analysis`), and "templates" once that layer exists.
+  structure and Terraform rules, `features.analysis`) and "templates" (strings read by their schema
+  mode: `terraform.templates`, on the same analysis).
 * `collect` runs every provider. A provider that raises is logged (with its name and the document)
   and skipped; the others still report. A bug in one layer never hides the diagnostics of another.
 * The result is sorted by position (start, then end), stable within a position, so providers keep
@@ -20,10 +22,12 @@ Contract
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..diagnostic import Diagnostic
-from .analysis import structure_diagnostics
+from ..terraform.templates import template_diagnostics_provider
+from .analysis import structure_diagnostics, terraform_analysis
+from .hover import Hover
 from .state import DocumentState
 
 log = logging.getLogger(__name__)
@@ -36,18 +40,16 @@ def syntax(state: DocumentState) -> Iterable[Diagnostic]:
     return state.syntax.diagnostics
 
 
+def templates(state: DocumentState) -> Iterable[Diagnostic]:
+    """Templates, references and type constraints in strings (`template/`, `type/`, `reference/`)."""
+    return template_diagnostics_provider(state, terraform_analysis)
+
+
 PROVIDERS: list[tuple[str, Provider]] = [
     ("syntax", syntax),
     ("structure", structure_diagnostics),
+    ("templates", templates),
 ]
-
-try:  # the template layer's provider, once that module exists
-    from ..terraform.templates import template_diagnostics_provider
-except ModuleNotFoundError as missing:  # pragma: no cover - only while the layer is being written
-    if missing.name != f"{__package__.rpartition('.')[0]}.terraform.templates":
-        raise
-else:
-    PROVIDERS.append(("templates", template_diagnostics_provider))
 
 
 def collect(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
@@ -82,3 +84,16 @@ def markdown(diagnostics: Iterable[Diagnostic]) -> str:
         parts.append(part)
     return "\n\n---\n\n".join(parts)
 
+
+
+def annotate_hover(found: Hover | None, problems: Sequence[Diagnostic]) -> Hover | None:
+    """`found` with the `problems` under the cursor shown first (what is wrong here comes first).
+
+    The range stays `found`'s; without `found` it is the smallest range among the problems."""
+    if not problems:
+        return found
+    text = markdown(problems)
+    if found is None:
+        smallest = min(problems, key=lambda d: d.end - d.start)
+        return Hover(text, smallest.start, smallest.end)
+    return Hover(f"{text}\n\n---\n\n{found.markdown}", found.start, found.end)

@@ -42,6 +42,12 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..features import diagnostics as diagnostics_feature
+from ..features import folding as folding_feature
+from ..features import hover as hover_feature
+from ..features import selection as selection_feature
+from ..features import semantic_tokens as semantic_feature
+from ..features import symbols as symbols_feature
+from ..features.analysis import terraform_analysis
 from ..features.state import DocumentState
 from ..text.encodings import UTF16
 from . import convert
@@ -81,6 +87,13 @@ class HcljsonServer(LanguageServer):
             return None, 0
         return state, state.line_index.offset((position.line, position.character), self.position_encoding)
 
+    def text_document_capability(self, *path: str) -> Any:
+        """The client's ``textDocument.<path...>`` capability, or None when it did not send it."""
+        value: Any = self.client_capabilities.text_document
+        for name in path:
+            value = getattr(value, name, None)
+        return value
+
     # -- diagnostics ----------------------------------------------------------------------------
 
     @property
@@ -112,6 +125,12 @@ class HcljsonServer(LanguageServer):
         return state.version, [
             convert.to_diagnostic(d, index, encoding, uri, docs_url) for d in diagnostics_feature.collect(state)
         ]
+
+    def diagnostics_at(self, state: DocumentState, offset: int) -> list:
+        """The diagnostics under `offset`, as shown to the user (none when they are turned off)."""
+        if not self.settings.diagnostics.enable:
+            return []
+        return diagnostics_feature.at(state, offset)
 
     def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         revision = self.documents.revision(uri)
@@ -272,6 +291,88 @@ def did_close(ls: HcljsonServer, params: types.DidCloseTextDocumentParams) -> No
 )
 def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
     return ls.diagnostic_report(params.text_document.uri, params.previous_result_id)
+
+
+@feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: HcljsonServer, params: types.DocumentSymbolParams):
+    state = ls.documents.get(params.text_document.uri)
+    if state is None:
+        return None
+    body, _ = terraform_analysis(state)
+    symbols = symbols_feature.document_symbols(body, state.text)
+    if ls.text_document_capability("document_symbol", "hierarchical_document_symbol_support"):
+        return convert.to_document_symbols(symbols, state.line_index, ls.position_encoding)
+    return convert.to_symbol_information(symbols, state.line_index, ls.position_encoding, state.uri)
+
+
+@feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+def folding_range(ls: HcljsonServer, params: types.FoldingRangeParams):
+    state = ls.documents.get(params.text_document.uri)
+    if state is None:
+        return None
+    ranges = folding_feature.folding_ranges(state.syntax.root, state.text)
+    return convert.to_folding_ranges(
+        ranges,
+        state.line_index,
+        ls.position_encoding,
+        line_folding_only=bool(ls.text_document_capability("folding_range", "line_folding_only")),
+        range_limit=ls.text_document_capability("folding_range", "range_limit"),
+    )
+
+
+@feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
+def selection_range(ls: HcljsonServer, params: types.SelectionRangeParams):
+    state = ls.documents.get(params.text_document.uri)
+    if state is None:
+        return None
+    index, encoding = state.line_index, ls.position_encoding
+    offsets = [index.offset((p.line, p.character), encoding) for p in params.positions]
+    found = selection_feature.selection_ranges(state.syntax.root, state.text, offsets)
+    # One result per position, as LSP requires; an empty document selects the empty range.
+    return [
+        convert.to_selection_range(r, index, encoding) if r is not None else convert.empty_selection(p)
+        for r, p in zip(found, params.positions)
+    ]
+
+
+@feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: HcljsonServer, params: types.HoverParams):
+    state, offset = ls.locate(params.text_document.uri, params.position)
+    if state is None:
+        return None
+    body, _ = terraform_analysis(state)
+    found = hover_feature.hover(body, state.text, offset)
+    found = diagnostics_feature.annotate_hover(found, ls.diagnostics_at(state, offset))
+    return convert.to_hover(found, state.line_index, ls.position_encoding)
+
+
+_TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()
+# pygls advertises `semanticTokensProvider` with this legend and `full` / `range` for the handlers below.
+SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=_TOKEN_TYPES, token_modifiers=_TOKEN_MODIFIERS)
+
+
+def _semantic_tokens(ls: HcljsonServer, uri: str, span: types.Range | None) -> types.SemanticTokens | None:
+    state = ls.documents.get(uri)
+    if state is None:
+        return None
+    index, encoding = state.line_index, ls.position_encoding
+    if span is None:
+        tokens = semantic_feature.semantic_tokens(state)
+    else:
+        start = index.offset((span.start.line, span.start.character), encoding)
+        end = index.offset((span.end.line, span.end.character), encoding)
+        tokens = semantic_feature.semantic_tokens(state, start, end)
+    return types.SemanticTokens(data=semantic_feature.encode(tokens, index, encoding, (_TOKEN_TYPES, _TOKEN_MODIFIERS)))
+
+
+@feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+def semantic_tokens_full(ls: HcljsonServer, params: types.SemanticTokensParams):
+    return _semantic_tokens(ls, params.text_document.uri, None)
+
+
+@feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
+def semantic_tokens_range(ls: HcljsonServer, params: types.SemanticTokensRangeParams):
+    return _semantic_tokens(ls, params.text_document.uri, params.range)
 
 
 @feature(types.SHUTDOWN)
