@@ -116,7 +116,7 @@ _KEYWORD_ARGUMENTS = {("provisioner", "when"), ("provisioner", "on_failure"), ("
 _PROVIDER_REF = "namespace"
 _ARGUMENT_REF = "property"
 
-_CACHE_KEY = "features.semantic_tokens.blocks"
+CACHE_KEY = "features.semantic_tokens.blocks"
 _FULL_KEY = "features.semantic_tokens.full"
 
 
@@ -373,7 +373,7 @@ def semantic_tokens(state: Any, start: int | None = None, end: int | None = None
     """Tokens of the document of `state` (a `DocumentState`), all of them or those intersecting
     ``[start, end)``; see the module doc."""
     body, _ = terraform_analysis(state)
-    cache = state.kept(_CACHE_KEY, lambda: BlockResults(_shift_token))
+    cache = state.kept(CACHE_KEY, lambda: BlockResults(_shift_token))
     try:
         if start is None and end is None:
             return state.cached(_FULL_KEY, lambda s: tokens_for_body(s.text, body, cache))

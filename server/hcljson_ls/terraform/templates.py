@@ -94,7 +94,7 @@ IGNORE_CHANGES_WILDCARD = "reference/ignore-changes-wildcard"
 # (`features.analysis.CACHE_KEY` / `DECODE_CACHE_KEY`; a test checks that they agree).
 STRUCTURE_KEY = "terraform"  # (Body, structural diagnostics) of the current text
 DECODE_CACHE_KEY = "decode"  # the `DecodeCache` kept per document
-_RESULTS_KEY = "terraform.templates.blocks"
+RESULTS_KEY = "terraform.templates.blocks"
 _DIAGNOSTICS_KEY = "terraform.templates.diagnostics"
 
 # Blocks whose provider-defined settings Terraform reads literally, with the parents they have there.
@@ -534,7 +534,7 @@ def template_diagnostics_provider(state: Any, analysis: Callable[[Any], tuple[Bo
     gives `(body, ...)`; by default `decoded` (the features layer's shared analysis)."""
     def provide(st: Any) -> list[Diagnostic]:
         body = (analysis or decoded)(st)[0]
-        cache = st.kept(_RESULTS_KEY, new_cache)
+        cache = st.kept(RESULTS_KEY, new_cache)
         try:
             return check_strings(st.text, body, cache)
         except Exception:

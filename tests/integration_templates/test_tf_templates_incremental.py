@@ -1,0 +1,142 @@
+"""After an edit only the top-level blocks whose text changed are walked again, and the result is
+always the one a fresh document gives (fixtures and hypothesis)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tf_tpl_marks import open_state
+
+from hcljson_ls.features import analysis
+from hcljson_ls.features.semantic_tokens import CACHE_KEY as TOKENS_KEY
+from hcljson_ls.features.semantic_tokens import semantic_tokens
+from hcljson_ls.features.state import DocumentState
+from hcljson_ls.terraform import templates
+from hcljson_ls.terraform.templates import RESULTS_KEY, template_diagnostics_provider
+
+
+def edit(state: DocumentState, start: int, end: int, new: str) -> None:
+    """Replace `[start, end)` by `new` through the LSP change path (UTF-32 positions = code points)."""
+    pos = state.line_index.position
+    change = {
+        "range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
+                  "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
+        "text": new,
+    }
+    state.apply_changes([change], "utf-32", state.version + 1)
+
+
+def fresh(state: DocumentState) -> DocumentState:
+    return open_state(state.text)
+
+
+def document(n: int) -> str:
+    doc = {
+        "variable": {"env": {"type": "string", "description": "${literal}"}},
+        "resource": {
+            "aws_instance": {
+                f"r{i}": {"ami": f"${{var.env}}-{i}", "tags": {"N\u00e4me": f"caf\u00e9 ${{local.p}}-{i}"},
+                          "depends_on": [f"aws_instance.r{max(0, i - 1)}"]}
+                for i in range(n)
+            }
+        },
+        "output": {f"o{i}": {"value": f"${{aws_instance.r{i}.id}}"} for i in range(n)},
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def test_shares_the_features_layer_analysis() -> None:
+    assert templates.STRUCTURE_KEY == analysis.CACHE_KEY
+    assert templates.DECODE_CACHE_KEY == analysis.DECODE_CACHE_KEY
+    state = open_state(document(2))
+    assert templates.decoded(state) is analysis.terraform_analysis(state)
+
+
+def test_only_the_edited_block_is_walked_again() -> None:
+    state = open_state(document(20))  # 41 top-level blocks: 1 variable, 20 resources, 20 outputs
+    assert template_diagnostics_provider(state) == []
+    semantic_tokens(state)
+    blocks = state.kept(RESULTS_KEY, templates.new_cache)
+    tokens = state.kept(TOKENS_KEY, lambda: None)
+    assert (blocks.misses, blocks.hits) == (tokens.misses, tokens.hits) == (41, 0)
+
+    # Break the template of one resource: that block alone is walked again.
+    at = state.text.index('"${var.env}-7"') + len('"${var.')
+    edit(state, at, at + 3, "")
+    diags = template_diagnostics_provider(state)
+    assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
+    assert (blocks.misses, blocks.hits) == (42, 40)
+    assert semantic_tokens(state) == semantic_tokens(fresh(state))
+    assert (tokens.misses, tokens.hits) == (42, 40)
+
+    # Text inserted in the first block moves every later one: they are reused, re-based.
+    at = state.text.index("${literal}")
+    edit(state, at, at, "é😀 more text ")
+    diags = template_diagnostics_provider(state)
+    assert diags == template_diagnostics_provider(fresh(state))
+    assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
+    assert (blocks.misses, blocks.hits) == (43, 80)
+    assert semantic_tokens(state) == semantic_tokens(fresh(state))
+    assert (tokens.misses, tokens.hits) == (43, 80)
+
+
+def test_a_range_request_keeps_the_other_blocks() -> None:
+    state = open_state(document(5))
+    full = semantic_tokens(state)
+    tokens = state.kept(TOKENS_KEY, lambda: None)
+    mid = state.text.index('"r3"')
+    part = semantic_tokens(state, mid, mid + 200)
+    assert part == [t for t in full if t[0] < mid + 200 and t[1] > mid]
+    assert len(tokens) == 11  # every block is still kept after a range request
+    misses = tokens.misses
+    at = state.text.index("${literal}")
+    edit(state, at, at, " ")  # in the first block: every later block moves by one
+    moved = semantic_tokens(state)
+    assert moved == [(s + 1 if s > at else s, e + 1 if e > at else e, k, m) for s, e, k, m in full]
+    assert moved == semantic_tokens(fresh(state))
+    assert tokens.misses == misses + 1
+
+
+_PIECES = st.sampled_from(['"', "${", "}", "%{", "\\", "\u0024", "var.", ".", " ", "x", "é", "😀",
+                           "[", "]", "{", ",", ":", "\n", "\\\""])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), st.lists(_PIECES, max_size=3).map("".join)),
+                min_size=1, max_size=6))
+def test_incremental_results_equal_a_fresh_document(edits) -> None:
+    state = open_state(document(4))
+    template_diagnostics_provider(state)
+    semantic_tokens(state)
+    for where, length, new in edits:
+        start = int(where * len(state.text))
+        end = min(len(state.text), start + length)
+        edit(state, start, end, new)
+        again = fresh(state)
+        assert template_diagnostics_provider(state) == template_diagnostics_provider(again)
+        assert semantic_tokens(state) == semantic_tokens(again)
+
+
+_TEMPLATE_TEXT = st.lists(st.sampled_from(["${", "}", "%{", "if ", "endif", "var.", "x", "(", ")", "\"", "\\", "é",
+                                           "\U0001F600", " ", "+", "\n", "\u0000", "$${", "~"]), max_size=8).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TEMPLATE_TEXT, st.booleans())
+def test_ranges_are_the_same_decoded_characters_however_the_string_is_escaped(value: str, ascii_only: bool) -> None:
+    from hcljson_ls.jsonsyntax.strings import decode_raw
+    from hcljson_ls.template import template_diagnostics
+
+    def decoded_ranges(text: str) -> list[tuple[int, int, str]]:
+        content_start = text.index('"a": "') + len('"a": "')
+        content = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+        offsets = list(decode_raw(content, content_start).offsets)
+        back = {o: i for i, o in reversed(list(enumerate(offsets)))}
+        return [(back[d.start], back[d.end], d.code) for d in template_diagnostics_provider(open_state(text))]
+
+    plain = '{"locals": {"a": %s}}' % json.dumps(value, ensure_ascii=ascii_only)
+    shifted = '{"locals": {"z\u00e9\U0001F600": "${var.ok}", "a": %s}}' % json.dumps(value, ensure_ascii=ascii_only)
+    expected = [(d.start, d.end, d.code) for d in template_diagnostics(value, range(len(value) + 1))]
+    assert decoded_ranges(plain) == decoded_ranges(shifted) == expected

@@ -1,0 +1,53 @@
+"""Fixture helpers for the Terraform template/reference/type checks and semantic tokens.
+
+A fixture is `.tf.json` text in which `⟦` ... `⟧` mark expected ranges (in the order of their
+start; the markers are not part of the document). `check(src, codes)` opens the document as the
+language server does (`DocumentState`) and asserts that the templates provider reports exactly
+one diagnostic per marked range, with the given codes, and nothing else.
+"""
+
+from __future__ import annotations
+
+from hcljson_ls.diagnostic import Diagnostic
+from hcljson_ls.features.state import DocumentState
+from hcljson_ls.terraform.templates import template_diagnostics_provider
+
+OPEN, CLOSE = "⟦", "⟧"
+
+
+def unmark(src: str) -> tuple[str, list[tuple[int, int]]]:
+    """The text without markers, and the marked ranges sorted by start."""
+    out: list[str] = []
+    stack: list[int] = []
+    ranges: list[tuple[int, int]] = []
+    pos = 0
+    for ch in src:
+        if ch == OPEN:
+            stack.append(pos)
+        elif ch == CLOSE:
+            ranges.append((stack.pop(), pos))
+        else:
+            out.append(ch)
+            pos += 1
+    assert not stack, "unbalanced markers"
+    return "".join(out), sorted(ranges)
+
+
+def open_state(text: str, name: str = "main.tf.json") -> DocumentState:
+    return DocumentState.open(f"file:///work/{name}", text, 1, "terraform-json")
+
+
+def template_diags(text: str, name: str = "main.tf.json") -> list[Diagnostic]:
+    return list(template_diagnostics_provider(open_state(text, name)))
+
+
+def check(src: str, codes: list[str], name: str = "main.tf.json") -> list[Diagnostic]:
+    text, ranges = unmark(src)
+    assert len(ranges) == len(codes), "one code per marked range"
+    diags = template_diags(text, name)
+    got = [(d.start, d.end, d.code) for d in diags]
+    want = [(s, e, c) for (s, e), c in zip(ranges, codes)]
+    assert got == want, [(d.code, text[d.start : d.end], d.message) for d in diags]
+    for d in diags:
+        assert d.summary and d.detail and d.severity == "error"
+    return diags
