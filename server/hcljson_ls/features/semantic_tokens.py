@@ -56,6 +56,7 @@ from typing import Any
 
 from ..hcljson.model import Body, Expression
 from ..hcljson.schema import (
+    EXPRESSION,
     STRING_KEYWORD,
     STRING_NATIVE,
     STRING_TEMPLATE,
@@ -63,9 +64,11 @@ from ..hcljson.schema import (
     STRING_TYPE,
 )
 from ..jsonsyntax import no_gc, strings
-from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Container, String
-from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify, parse_expression, parse_template, parse_type
-from ..template.nodes import Attr, Traversal, walk
+from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Array, Container, FlaggedString, Object, String
+from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
+from ..template.nodes import Attr, Traversal, remap, walk
+from ..template.parse import parse_expression_relative, parse_template_relative
+from ..template.types import parse_type_relative
 from ..terraform.templates import BlockResults, expression_strings, literal_settings_block
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
@@ -178,20 +181,27 @@ def _refine(tokens: list[Token], tree: Any, params: frozenset[str], root_kind: s
 def _string_tokens(raw: str, smode: str, params: frozenset[str], root_kind: str | None) -> tuple[Token, ...]:
     """Tokens of one JSON string's content `raw` (as written) read in string mode `smode`, with
     positions relative to the start of `raw` (cached by content)."""
+    # Parse results come with decoded-index positions; they are mapped to positions in `raw`
+    # only when an escape makes the two differ.
+    offsets = None
+    value = raw
     if "\\" in raw:
         dec = strings.decode_raw(raw, 0)
         value, offsets = dec.value, dec.offsets
-    else:
-        value, offsets = raw, range(len(raw) + 1)
     if smode == STRING_TEMPLATE:
         if "${" not in value and "%{" not in value:
             return ()
-        tree = parse_template(value, offsets).tree
+        tree = parse_template_relative(value)[0]
     elif smode == STRING_TYPE:
-        return tuple(classify(parse_type(value, offsets).tree))
+        tree = parse_type_relative(value)[0]
     else:
-        tree = parse_expression(value, offsets).tree
-    return tuple(_refine(classify(tree), tree, params, root_kind))
+        tree = parse_expression_relative(value)[0]
+    if offsets is not None:
+        tree = remap(tree, offsets)
+    tokens = classify(tree)
+    if smode == STRING_TYPE:
+        return tuple(tokens)
+    return tuple(_refine(tokens, tree, params, root_kind))
 
 
 class _Walker:
@@ -263,6 +273,18 @@ class _Walker:
         text = self.text
         out = self.out
         find = text.find
+        node = expr.node
+        if expr.mode == EXPRESSION:
+            # Every string is a template: the bulk of a document, handled without the generic walk.
+            t = type(node)
+            if t is String:
+                cs = expr.start + 1
+                ce = expr.end - 1
+                if find("{", cs, ce) >= 0 and (find("${", cs, ce) >= 0 or find("%{", cs, ce) >= 0):
+                    out.extend((s + cs, e + cs, k, m) for s, e, k, m in _string_tokens(text[cs:ce], STRING_TEMPLATE, params, None))
+                return
+            if t is not Object and t is not Array and t is not FlaggedString:
+                return
         keyword_arg = (owner, name) in _KEYWORD_ARGUMENTS
         if name == "ignore_changes" and owner == "lifecycle":
             root_kind: str | None = _ARGUMENT_REF
@@ -312,7 +334,7 @@ def _iterator_name(text: str, block) -> str:
 
 def _clean(tokens: list[Token]) -> list[Token]:
     """Sorted, non-empty, non-overlapping (the first of overlapping tokens wins)."""
-    tokens.sort(key=lambda t: (t[0], t[1]))
+    tokens.sort()
     out: list[Token] = []
     last = -1
     for t in tokens:

@@ -49,6 +49,7 @@ re-walked block costs little for strings seen before. All walks are iterative.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import lru_cache
@@ -64,6 +65,7 @@ from ..hcljson.schema import (
     AT_KEY,
     AT_ROOT,
     AT_VALUE,
+    EXPRESSION,
     STRING_NATIVE,
     STRING_TEMPLATE,
     STRING_TRAVERSAL,
@@ -72,7 +74,7 @@ from ..hcljson.schema import (
 )
 from ..hcljson.values import quoted
 from ..jsonsyntax import no_gc, strings
-from ..jsonsyntax.tree import OBJECT, STRING, Container, String
+from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
 from ..template.parse import parse_expression_relative
 from ..template.nodes import (
@@ -385,11 +387,22 @@ def _reference_relative(value: str, smode: str, name: str) -> tuple[Diagnostic, 
     )
 
 
+# Fast paths for the commonest valid shapes (checked against the parsers by tests): a template
+# whose only sequences are `${name.attr[0]...}` interpolations, and a static reference. A match
+# means "no diagnostics" without building a tree; anything else goes to the parsers.
+_IDENT = r"[^\W\d][\w-]*"
+_REFERENCE = rf"{_IDENT}(?:\.{_IDENT}|\[[0-9]+\])*"
+_SIMPLE_TEMPLATE = re.compile(rf"(?:[^$%\\]|\$(?![{{$])|%(?![{{%])|\$\{{{_REFERENCE}\}})*")
+_STATIC_REFERENCE = re.compile(_REFERENCE)
+
+
 @lru_cache(maxsize=65536)
 def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
     """Whether the JSON string content `raw` (as written, escapes included) holds a template
     sequence once decoded, and its template diagnostics with positions relative to the start of
     `raw` (cached by content)."""
+    if _SIMPLE_TEMPLATE.fullmatch(raw) is not None:
+        return ("${" in raw or "%{" in raw), ()
     if "\\" in raw:
         dec = strings.decode_raw(raw, 0)
         value, offsets = dec.value, dec.offsets
@@ -404,6 +417,8 @@ def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
 def _other_raw(raw: str, smode: str, name: str) -> tuple[Diagnostic, ...]:
     """Diagnostics of a traversal, native or type string with content `raw`, positions relative
     to the start of `raw` (cached by content)."""
+    if smode != STRING_TYPE and _STATIC_REFERENCE.fullmatch(raw) is not None:
+        return ()
     dec = strings.decode_raw(raw, 0) if "\\" in raw else strings.Decoded(raw, range(len(raw) + 1))
     if smode == STRING_TYPE:
         return parse_type(dec.value, dec.offsets).diagnostics
@@ -423,7 +438,12 @@ class _Checker:
 
     def body(self, body: Body, parent: str | None, out: list[Diagnostic]) -> None:
         """Check every string in `body` and its nested blocks (`parent`: the type of the block
-        owning `body`, None for the file)."""
+        owning `body`, None for the file). The commonest case -- an argument whose value is one
+        string -- is handled inline (this loop runs for every argument of the document)."""
+        text = self.text
+        find = text.find
+        counts = self.counts
+        string = self.string
         stack: list[tuple[Body, str | None, bool]] = [(body, parent, False)]
         while stack:
             b, owner, literal = stack.pop()
@@ -431,40 +451,90 @@ class _Checker:
                 e = a.expr
                 if e is None or (literal and a.schema is None):
                     continue
-                self.expression(e, a.name, out)
+                node = e.node
+                if type(node) is String:  # plain string (no escapes, terminated)
+                    smode = _MODE_TABLE.get(e.mode, _NOTHING)[0]
+                    if smode == STRING_TEMPLATE:
+                        start = e.start
+                        cs = start + 1
+                        ce = start + node.end - node.start - 1
+                        if find("{", cs, ce) < 0 or (find("${", cs, ce) < 0 and find("%{", cs, ce) < 0):
+                            counts["plain"] += 1
+                            continue
+                    if smode in _PARSED:
+                        string(node, e.start, smode, a.name, out)
+                elif isinstance(node, Container):
+                    if e.mode == EXPRESSION:
+                        self.templates_in(node, e.start, a.name, out)
+                    else:
+                        for n, start, smode, _ in expression_strings(e):
+                            if smode in _PARSED:
+                                string(n, start, smode, a.name, out)
+                elif node.kind == STRING:
+                    smode = _MODE_TABLE.get(e.mode, _NOTHING)[0]
+                    if smode in _PARSED:
+                        string(node, e.start, smode, a.name, out)  # type: ignore[arg-type]
             for blk in b.blocks:
                 stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, owner)))
 
-    def expression(self, expr: Expression, name: str, out: list[Diagnostic]) -> None:
+    def templates_in(self, node: Container, start: int, name: str, out: list[Diagnostic]) -> None:
+        """Every string (keys too) of an expression-mode container: all templates. Plain strings
+        without a sequence are skipped inline (the bulk of a document)."""
+        text = self.text
+        find = text.find
+        counts = self.counts
+        string = self.string
+        plain = 0
+        stack: list[tuple[Container, int]] = [(node, start)]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            n, inner = pop()
+            for m in n.items:
+                for x in (m.key, m.value):
+                    if x is None:
+                        continue
+                    t = type(x)
+                    if t is String:
+                        cs = inner + x.start + 1
+                        ce = inner + x.end - 1
+                        if find("{", cs, ce) < 0 or (find("${", cs, ce) < 0 and find("%{", cs, ce) < 0):
+                            plain += 1
+                        else:
+                            string(x, inner + x.start, STRING_TEMPLATE, name, out)
+                    elif t is FlaggedString:
+                        string(x, inner + x.start, STRING_TEMPLATE, name, out)  # type: ignore[arg-type]
+                    elif t is Object or t is Array:
+                        push((x, inner + x.start))  # type: ignore[arg-type]
+        counts["plain"] += plain
+
+    def string(self, node: String, start: int, smode: str, name: str, out: list[Diagnostic]) -> None:
+        """Check one string (`start`: its absolute start) read in string mode `smode`."""
+        if type(node) is not String and (node.quote != '"' or not node.terminated):
+            return  # broken: the syntax layer reported it
         text = self.text
         counts = self.counts
-        find = text.find
-        for node, start, smode, _ in expression_strings(expr):
-            if smode not in _PARSED:
-                continue
-            if type(node) is not String and (node.quote != '"' or not node.terminated):
-                continue  # broken: the syntax layer reported it
-            cs = start + 1
-            ce = start + node.end - node.start - 1
-            if smode == STRING_TEMPLATE:
-                if node.escaped:
-                    if find("{", cs, ce) < 0 and find("\\u", cs, ce) < 0:
-                        counts["plain"] += 1
-                        continue
-                elif find("${", cs, ce) < 0 and find("%{", cs, ce) < 0:
+        cs = start + 1
+        ce = start + node.end - node.start - 1
+        if smode == STRING_TEMPLATE:
+            if node.escaped:
+                if text.find("{", cs, ce) < 0 and text.find("\\u", cs, ce) < 0:
                     counts["plain"] += 1
-                    continue
-                seq, rel = _template_raw(text[cs:ce])
-                counts["template" if seq else "plain"] += 1
-            else:
-                counts[smode] += 1
-                raw = text[cs:ce]
-                if raw == "*" and name == "ignore_changes":
-                    out.append(_wildcard(cs, ce))
-                    continue
-                rel = _other_raw(raw, smode, name)
-            if rel:
-                out.extend(d.shifted(cs) for d in rel)
+                    return
+            elif text.find("${", cs, ce) < 0 and text.find("%{", cs, ce) < 0:
+                counts["plain"] += 1
+                return
+            seq, rel = _template_raw(text[cs:ce])
+            counts["template" if seq else "plain"] += 1
+        else:
+            counts[smode] += 1
+            raw = text[cs:ce]
+            if raw == "*" and name == "ignore_changes":
+                out.append(_wildcard(cs, ce))
+                return
+            rel = _other_raw(raw, smode, name)
+        if rel:
+            out.extend(d.shifted(cs) for d in rel)
 
 
 def _wildcard(start: int, end: int) -> Diagnostic:
