@@ -9,7 +9,8 @@ process CPU time over several runs, each on a fresh document state):
 * parse       JSON syntax parse only (`jsonsyntax.parse`)
 * structure   HCL JSON decode + structural and Terraform diagnostics (`terraform.validate.analyze`)
 * templates   every string checked by its schema mode (`terraform.templates.check_strings`)
-* open        `DocumentState.open` + `features.diagnostics.collect` (all registered providers)
+* open        `DocumentState.open` + `features.diagnostics.collect` (all registered providers);
+              also with the cyclic GC paused throughout, to show the collections' share
 * tokens      semantic tokens of the whole document, not cached (`features.semantic_tokens`)
 and the ratios structure/parse and open/parse (targets: issue 3, decode + structural diagnostics
 within 2x the syntax parse; issue 4, the whole open -- syntax + structure + templates +
@@ -35,13 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cdktf_doc import make  # noqa: E402
 
-from hcljson_ls.features.analysis import DECODE_CACHE_KEY  # noqa: E402
+from hcljson_ls.features.analysis import DECODE_CACHE_KEY, terraform_analysis  # noqa: E402
 from hcljson_ls.features.diagnostics import PROVIDERS, collect  # noqa: E402
 from hcljson_ls.features.semantic_tokens import CACHE_KEY as TOKENS_KEY  # noqa: E402
 from hcljson_ls.features.semantic_tokens import _string_tokens, semantic_tokens, tokens_for_body  # noqa: E402
 from hcljson_ls.features.state import DocumentState  # noqa: E402
-from hcljson_ls.jsonsyntax import parse  # noqa: E402
+from hcljson_ls.jsonsyntax import no_gc, parse  # noqa: E402
 from hcljson_ls.terraform import templates  # noqa: E402
+from hcljson_ls.terraform.templates import template_diagnostics_provider  # noqa: E402
 from hcljson_ls.terraform.validate import analyze  # noqa: E402
 
 SIZES = [("50 KB", 50_000), ("500 KB", 500_000), ("5 MB", 5_000_000)]
@@ -107,6 +109,12 @@ def measure(text: str, repeat: int) -> dict:
         holder["state"] = state
 
     r["open"] = median(open_doc, repeat, clear_content_caches)
+
+    def open_doc_no_gc():
+        with no_gc():
+            open_doc()
+
+    r["open_no_gc"] = median(open_doc_no_gc, repeat, clear_content_caches)
     r["diagnostics"] = len(holder["diags"])
     state = holder["state"]
     r["tokens"] = median(lambda: tokens_for_body(text, body), repeat, _string_tokens.cache_clear)
@@ -124,6 +132,8 @@ def measure(text: str, repeat: int) -> dict:
     flip = [False]
     walked: list[tuple[int, int, int]] = []
 
+    phases: list[tuple[float, float, float]] = []
+
     def one_edit():
         if flip[0]:
             change = {"range": {"start": {"line": line, "character": char}, "end": {"line": line, "character": char + 1}}, "text": ""}
@@ -131,11 +141,19 @@ def measure(text: str, repeat: int) -> dict:
             change = {"range": {"start": {"line": line, "character": char}, "end": {"line": line, "character": char}}, "text": "x"}
         flip[0] = not flip[0]
         before = (decode_cache.misses, tpl_cache.misses)
+        t0 = time.process_time()
         state.apply_changes([change], version=state.version + 1)
+        t1 = time.process_time()
+        terraform_analysis(state)  # decode + structural diagnostics (cached for collect)
+        t2 = time.process_time()
+        template_diagnostics_provider(state, terraform_analysis)  # (cached for collect)
+        t3 = time.process_time()
         collect(state)
+        phases.append((t1 - t0, t2 - t1, t3 - t2))
         walked.append((decode_cache.misses - before[0], tpl_cache.misses - before[1], len(tpl_cache)))
 
     r["edit"] = median(one_edit, max(9, repeat * 3))
+    r["edit_phases"] = tuple(statistics.median(p[i] for p in phases) for i in range(3))
     r["walked"] = walked[-1]
     r["edit_tokens"] = median(lambda: (state.apply_changes([{"range": {"start": {"line": line, "character": char}, "end": {"line": line, "character": char}}, "text": "x"}], version=state.version + 1), semantic_tokens(state)), 5)
     r["tok_walked"] = tok_cache.misses
@@ -152,10 +170,14 @@ def main(quick: bool = False) -> None:
     ms = lambda s: f"{s * 1000:.1f}ms"  # noqa: E731
     print()
     print(f"{'size':>7} {'bytes':>9} {'parse':>9} {'structure':>10} {'templates':>10} {'open':>9} "
-          f"{'struct/parse':>12} {'open/parse':>10}   {'tokens':>9}")
+          f"{'struct/parse':>12} {'tpl/parse':>9} {'open/parse':>10}   {'open, no GC':>11} {'ratio':>6}   {'tokens':>9}")
     for label, r in rows:
-        print(f"{label:>7} {r['bytes']:>9} {ms(r['parse']):>9} {ms(r['structure']):>10} {ms(r['templates']):>10} "
-              f"{ms(r['open']):>9} {r['structure'] / r['parse']:>11.2f}x {r['open'] / r['parse']:>9.2f}x   {ms(r['tokens']):>9}")
+        p = r["parse"]
+        print(f"{label:>7} {r['bytes']:>9} {ms(p):>9} {ms(r['structure']):>10} {ms(r['templates']):>10} "
+              f"{ms(r['open']):>9} {r['structure'] / p:>11.2f}x {r['templates'] / p:>8.2f}x {r['open'] / p:>9.2f}x   "
+              f"{ms(r['open_no_gc']):>11} {r['open_no_gc'] / p:>5.2f}x   {ms(r['tokens']):>9}")
+    print("(open, no GC: the same open with the cyclic garbage collector paused throughout, which shows what the")
+    print(" collections triggered between the layers' own no_gc sections cost on a large live tree)")
     print()
     for label, r in rows:
         c = r["strings"]
@@ -166,8 +188,10 @@ def main(quick: bool = False) -> None:
     print("one-character edit in the middle: apply_changes + all diagnostics again")
     for label, r in rows:
         dec, tpl, blocks = r["walked"]
-        print(f"{label:>7}: {ms(r['edit'])} (edit/parse {r['edit'] / r['parse']:.2f}x); top-level blocks decoded again: "
-              f"{dec}, walked again by the template checks: {tpl} of {blocks}; edit + semantic tokens {ms(r['edit_tokens'])}")
+        apply, structure, tpl_time = r["edit_phases"]
+        print(f"{label:>7}: {ms(r['edit'])} (edit/parse {r['edit'] / r['parse']:.2f}x) = apply_changes {ms(apply)} + "
+              f"structure {ms(structure)} + templates {ms(tpl_time)} + rest; top-level blocks decoded again: {dec}, "
+              f"walked again by the template checks: {tpl} of {blocks}; edit + semantic tokens {ms(r['edit_tokens'])}")
     print()
     print("targets: structure <= 2x parse (issue 3); open (syntax + structure + templates + diagnostics) <= 2x parse (issue 4)")
 
