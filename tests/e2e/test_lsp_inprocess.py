@@ -218,3 +218,20 @@ def test_a_failing_analysis_leaves_syntax_features_working(server_and_wire, monk
     answers = _ask_everything(server, wire)
     assert answers["symbols"] == []  # "resources" is no block type: nothing to list
     assert "structure/unknown-block-type" in answers["hover"]["contents"]["value"]
+
+
+def test_the_server_raises_gc_thresholds_and_never_lowers_them():
+    import gc
+
+    from hcljson_ls.lsp.server import GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        create_server()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        gc.set_threshold(GC_THRESHOLDS[0] * 2, 1, GC_THRESHOLDS[2] * 3)
+        create_server()
+        assert gc.get_threshold() == (GC_THRESHOLDS[0] * 2, GC_THRESHOLDS[1], GC_THRESHOLDS[2] * 3)
+    finally:
+        gc.set_threshold(*before)

@@ -27,11 +27,44 @@ clients that pull (VS Code's languageclient, Neovim >= 0.10, Helix) would otherw
 problem twice, since they keep pushed and pulled diagnostics in separate collections. The
 ``hcljson.diagnostics.push`` setting ("auto", "always", "never") overrides that choice. Closing a
 document publishes an empty list for it.
+
+Requests
+--------
+documentSymbol (hierarchical, or flat `SymbolInformation` for clients without hierarchy support),
+foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hover (what a key is,
+with the diagnostics under the cursor shown first, so hovering an error explains it), and
+semanticTokens full / range (legend from `features.semantic_tokens.legend()`). pygls advertises
+exactly the methods registered here. Features that need the decoded Terraform body share one
+analysis per document version (`features.analysis.terraform_analysis`) with the diagnostics.
+
+Memory and the cyclic GC
+------------------------
+A 5 MB document's tree and decoded body are ~0.75M tracked Python objects that live as long as the
+document. With CPython's default thresholds (700, 10, 10) every allocation-heavy request (document
+symbols builds ~120K symbols, then lsprotocol objects, then JSON) runs many young collections and
+some full ones that rescan that whole heap. `create_server` raises the thresholds to
+`GC_THRESHOLDS` (never lowers them). Measured in-process on `bench/cdktf_doc.make(5_000_000)`
+(2 cores; median of 5, max in brackets):
+
+| request                          | defaults         | (50000, 20, 100) | gc.freeze() after parse | GC off (floor) |
+|----------------------------------|------------------|------------------|-------------------------|----------------|
+| documentSymbol                   | 2.81 s (3.12)    | 1.44 s (1.50)    | 2.07 s (2.10)           | 1.21 s         |
+| foldingRange                     | 0.55 s (0.90)    | 0.53 s (0.54)    | 0.55 s (0.56)           | 0.52 s         |
+| edit + diagnostics + hover       | 0.22 s (0.74)    | 0.17 s (0.18)    | 0.22 s (0.29)           | 0.17 s         |
+| hover alone                      | 2 ms             | 2 ms             | 2 ms                    | 2 ms           |
+
+`gc.freeze()` after each full parse helped less (frozen objects leave the old generation, so full
+collections come more often, each cheap) and would keep any cyclic garbage alive at freeze time
+forever; freeze plus the thresholds measured the same as the thresholds alone. Disabling the GC
+around each handler did not help either (pygls serializes the result after the handler returns).
+Trees and bodies hold no reference cycles, so reference counting frees replaced versions at once;
+the thresholds only delay collecting the (rare, small) cyclic garbage of pygls and asyncio.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import logging
 from collections.abc import Callable
@@ -380,7 +413,20 @@ def shutdown(ls: HcljsonServer, params: None) -> None:
     ls.publisher.cancel_all()
 
 
+#: Cyclic GC thresholds for the server process (see "Memory and the cyclic GC" above).
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> tuple[int, int, int]:
+    """Raise the cyclic GC thresholds to at least `thresholds`; returns the ones now in force."""
+    current = gc.get_threshold()
+    new = tuple(max(a, b) for a, b in zip(current, thresholds))
+    gc.set_threshold(*new)
+    return new  # type: ignore[return-value]
+
+
 def create_server() -> HcljsonServer:
+    tune_gc()
     server = HcljsonServer()
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
