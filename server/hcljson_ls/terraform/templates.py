@@ -1,7 +1,7 @@
 """Templates, references and type constraints inside the JSON strings of a Terraform file, read
 by the mode the schema gives each string ("modes from the schema", issue 4).
 
-    template_diagnostics_provider(state) -> list[Diagnostic]     the diagnostics provider
+    template_diagnostics_provider(state, analysis=None) -> list[Diagnostic]   the provider
     check_strings(text, body, cache=None) -> list[Diagnostic]    the same on a decoded body
     expression_strings(expr) -> Iterator[(node, abs_start, string_mode, is_key)]
     string_content(text, node, abs_start) -> strings.Decoded | None
@@ -42,9 +42,11 @@ layer reported them).
 Incremental use: `BlockResults` keeps the results of each top-level block, keyed by the identity of
 the block body's JSON node, like `hcljson.decode.DecodeCache`; an entry is dropped when an edit
 touches the body (edits come from `note_edit`, called by `DocumentState` for kept objects, or from
-comparing the text with the previous run's) and re-based when the body moved. Parse results are
-cached by string content (the template layer's caches, and `_reference_relative` here), so a
-re-walked block costs little for strings seen before. All walks are iterative.
+comparing the text with the previous run's) and re-based when the body moved. Results are also
+cached by string content as written (positions relative to the content's start), so a re-walked
+block costs little for strings seen before; the commonest valid shapes (a template whose
+interpolations are all plain references, a plain static reference) are recognised by a regular
+expression without building a tree. All walks are iterative.
 """
 
 from __future__ import annotations
