@@ -157,7 +157,7 @@ def test_json_format_has_utf16_lsp_ranges(cli, tmp_path):
 
 
 def test_crlf_line_numbers(cli, tmp_path):
-    text, [(start, _)] = unmark('{\r\n  "a": 1,\r\n  "b": [1⟦,⟧]\r\n}\r\n')
+    text, [(start, _)] = unmark('{\r\n  "locals": {\r\n  "b": [1⟦,⟧]}\r\n}\r\n')
     f = write(tmp_path / "crlf.tf.json", text)
     result = cli("check", f)
     line, col = line_col(text, start)
@@ -199,7 +199,7 @@ def test_an_explicit_file_is_checked_whatever_its_name(cli, tmp_path):
 
 
 def test_same_file_twice_is_checked_once(cli, tmp_path):
-    f = write(tmp_path / "a.tf.json", '{"a": [1,]}')
+    f = write(tmp_path / "a.tf.json", '{"locals": {"a": [1,]}}')
     result = cli("check", f, tmp_path, "--format", "json")
     assert len(json.loads(result.stdout)) == 1
 
