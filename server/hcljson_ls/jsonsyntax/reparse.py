@@ -21,7 +21,7 @@ The old tree is updated in place and returned inside a new `ParseResult`.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from itertools import islice
 
 from ..diagnostic import Diagnostic
 from .parser import ParseResult, _diag_key, no_gc, parse, parse_container_at
@@ -174,20 +174,21 @@ def _shift_after(path, depth: int, delta: int) -> None:
         if d != depth:
             # the replaced node's ancestor (a container value) got longer/shorter
             m.value.end += delta
-        for j in range(i + 1, len(items)):
-            mm = items[j]
+        for mm in islice(items, i + 1, None):  # the hot loop of a reparse: ~0.2 us per sibling
             k = mm.key
             if k is not None:
                 k.start += delta
                 k.end += delta
-            if mm.colon >= 0:
-                mm.colon += delta
+            c = mm.colon
+            if c >= 0:
+                mm.colon = c + delta
             v = mm.value
             if v is not None:
                 v.start += delta
                 v.end += delta
-            if mm.comma >= 0:
-                mm.comma += delta
+            c = mm.comma
+            if c >= 0:
+                mm.comma = c + delta
     # The root container itself is relative to 0: its end moves.
     path[0][0].end += delta
 
