@@ -223,14 +223,20 @@ def test_incremental_analysis_equals_a_fresh_one(edits):
 
 def test_an_edit_inside_one_block_decodes_only_that_block_again():
     from hcljson_ls.features.analysis import terraform_analysis
+    from hcljson_ls.terraform.analysis import ENGINE_KEY
 
     s = DocumentState.open("file:///m/main.tf.json", SAMPLE)
     terraform_analysis(s)
-    cache = s.kept("decode", dict)
-    hits, misses = cache.hits, cache.misses
+    engine = s.kept(ENGINE_KEY, dict)
+    assert (engine.hits, engine.misses) == (0, 5)  # three resources, a variable, locals
     at = s.text.index('"string"')
     start, end = s.document.position(at, "utf-16"), s.document.position(at + len('"string"'), "utf-16")
     s.apply_changes([change(start, end, '"number"')])  # inside `variable`
     body, diags = terraform_analysis(s)
-    assert (cache.hits - hits, cache.misses - misses) == (4, 1)  # three resources and locals reused
+    assert (engine.hits, engine.misses, engine.fast) == (0, 6, 1)  # the variable alone, by the fast path
     assert _shape((body, diags)) == _shape(_fresh(s.text))
+    at = s.text.index('"variable"') + 2
+    start, end = s.document.position(at, "utf-16"), s.document.position(at + 1, "utf-16")
+    s.apply_changes([change(start, end, "a")])  # in a top-level key, outside every body
+    assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text))
+    assert (engine.hits, engine.misses, engine.walks) == (5, 6, 2)  # walked again, every block reused

@@ -3,7 +3,7 @@
 Run: python tests/hcljson/hcljson_bench.py [size_in_bytes]   (default 5 MB)
 Prints the best-of-3 parse time, the decode time (decode + structural diagnostics with the
 Terraform schema), their ratio (target: at most 2), and the median time of an incremental
-decode after a one-character edit in the middle of the document (with `DecodeCache`).
+decode after a one-character edit in the middle of the document (`hcljson.incremental`).
 `make_cdktf` is also used by tests/hcljson/test_hcljson_speed.py.
 """
 
@@ -62,7 +62,8 @@ def best_of(fn, repeat: int = 3):
 
 
 def main(size: int) -> None:
-    from hcljson_ls.hcljson.decode import DecodeCache, decode_file
+    from hcljson_ls.hcljson.decode import decode_file
+    from hcljson_ls.hcljson.incremental import IncrementalFile
     from hcljson_ls.jsonsyntax import parse
     from hcljson_ls.jsonsyntax.reparse import reparse
     from hcljson_ls.terraform.schema import CONFIG_SCHEMA
@@ -73,22 +74,22 @@ def main(size: int) -> None:
     t_decode, (body, diags) = best_of(lambda: decode_file(text, tree.root, CONFIG_SCHEMA))
     print(f"{len(text) / 1e6:.1f} MB, {len(body.blocks)} top-level blocks, {len(diags)} diagnostics")
     print(f"parse {t_parse:.3f} s, decode {t_decode:.3f} s, decode/parse {t_decode / t_parse:.2f} (target <= 2)")
-    cache = DecodeCache()
-    decode_file(text, tree.root, CONFIG_SCHEMA, cache)
-    cache.hits = cache.misses = 0
+    engine = IncrementalFile(CONFIG_SCHEMA)
+    engine.update(text, tree.root)
+    engine.hits = engine.misses = 0
     times = []
     for k in range(9):
         at = text.index('"t3.micro"', len(text) // 2 + 997 * k) + 2
         new = text[:at] + "x" + text[at:]
         edit = Edit(at, at, at + 1)
         tree = reparse(tree, text, new, edit)
-        cache.note_edit(edit)
+        engine.note_edit(edit)
         text = new
         t0 = time.perf_counter()
-        decode_file(text, tree.root, CONFIG_SCHEMA, cache)
+        engine.update(text, tree.root)
         times.append(time.perf_counter() - t0)
-    print(f"after a one-character edit: decode {statistics.median(times):.3f} s (median), "
-          f"{cache.misses / len(times):.0f} block(s) decoded again and {cache.hits / len(times):.0f} reused per edit")
+    print(f"after a one-character edit: update {statistics.median(times) * 1000:.2f} ms (median), "
+          f"{engine.misses / len(times):.0f} block(s) decoded again, {engine.fast} of {len(times)} by the fast path")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import gc
 
-from hcljson_ls.hcljson.decode import DecodeCache, decode_file
+from hcljson_ls.hcljson.decode import decode_file
+from hcljson_ls.hcljson.incremental import IncrementalFile
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
 from hcljson_ls.terraform.schema import CONFIG_SCHEMA
@@ -27,15 +28,16 @@ def test_decode_within_twice_the_parse_time():
 def test_edit_decodes_only_the_touched_block():
     text = TEXT
     tree = parse(text)
-    cache = DecodeCache()
-    first, _ = decode_file(text, tree.root, CONFIG_SCHEMA, cache)
+    engine = IncrementalFile(CONFIG_SCHEMA)
+    first = engine.update(text, tree.root)
     at = text.index('"t3.micro"', len(text) // 2) + 2
     new = text[:at] + "x" + text[at:]
     edit = Edit(at, at, at + 1)
     tree = reparse(tree, text, new, edit)
-    cache.note_edit(edit)
-    cache.hits = cache.misses = 0
-    body, diags = decode_file(new, tree.root, CONFIG_SCHEMA, cache)
-    assert cache.misses == 1 and cache.hits == len(first.blocks) - 1
+    engine.note_edit(edit)
+    engine.hits = engine.misses = 0
+    result = engine.update(new, tree.root)
+    assert (engine.misses, engine.hits, engine.fast) == (1, 0, 1)  # the fast path: nothing else visited
     fresh, fresh_diags = decode_file(new, tree.root, CONFIG_SCHEMA)
-    assert body == fresh and diags == fresh_diags
+    assert result.body.materialize() == fresh and result.structure == fresh_diags
+    assert result.body.block_count == first.body.block_count

@@ -8,7 +8,8 @@ from tf_tpl_corpus import COUNTS, FILES, KNOWN, config_files
 from tf_tpl_marks import open_state
 
 from hcljson_ls.features.semantic_tokens import encode, semantic_tokens
-from hcljson_ls.terraform.templates import check_strings, decoded, new_counts
+from hcljson_ls.terraform.analysis import document_analysis
+from hcljson_ls.terraform.templates import check_strings, new_counts
 
 FILES_ = config_files()
 
@@ -23,9 +24,10 @@ def test_corpus_file_strings_parse(name: str) -> None:
     from tf_tpl_corpus import CORPUS
 
     state = open_state((CORPUS / name).read_text(encoding="utf-8"), name)
-    body, _ = decoded(state)
+    analysis = document_analysis(state)
     counts = new_counts()
-    diags = check_strings(state.text, body, None, counts)
+    diags = check_strings(state.text, analysis.body, counts)
+    assert diags == analysis.strings
     for k, v in counts.items():
         COUNTS[k] = COUNTS.get(k, 0) + v
     FILES[0] += 1

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from tf_tpl_marks import open_state
 
 from hcljson_ls.features import analysis
-from hcljson_ls.features.semantic_tokens import CACHE_KEY as TOKENS_KEY
+from hcljson_ls.features import semantic_tokens as tokens_module
 from hcljson_ls.features.semantic_tokens import semantic_tokens
 from hcljson_ls.features.state import DocumentState
-from hcljson_ls.terraform import templates
-from hcljson_ls.terraform.templates import RESULTS_KEY, template_diagnostics_provider
+from hcljson_ls.terraform.analysis import ENGINE_KEY, document_analysis
+from hcljson_ls.terraform.templates import template_diagnostics_provider
 
 
 def edit(state: DocumentState, start: int, end: int, new: str) -> None:
@@ -48,55 +48,70 @@ def document(n: int) -> str:
 
 
 def test_shares_the_features_layer_analysis() -> None:
-    assert templates.STRUCTURE_KEY == analysis.CACHE_KEY
-    assert templates.DECODE_CACHE_KEY == analysis.DECODE_CACHE_KEY
     state = open_state(document(2))
-    assert templates.decoded(state) is analysis.terraform_analysis(state)
+    result = document_analysis(state)
+    assert template_diagnostics_provider(state) is result.strings
+    assert analysis.terraform_analysis(state)[0] is result.body
+    assert analysis.terraform_analysis(state)[1] is result.structure
 
 
-def test_only_the_edited_block_is_walked_again() -> None:
+def counting_tokens(monkeypatch) -> list[int]:
+    """Count the top-level blocks whose semantic tokens are computed (not reused)."""
+    calls = [0]
+    real = tokens_module._block_tokens
+
+    def counted(*args):
+        calls[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(tokens_module, "_block_tokens", counted)
+    return calls
+
+
+def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
+    calls = counting_tokens(monkeypatch)
     state = open_state(document(20))  # 41 top-level blocks: 1 variable, 20 resources, 20 outputs
     assert template_diagnostics_provider(state) == []
     semantic_tokens(state)
-    blocks = state.kept(RESULTS_KEY, templates.new_cache)
-    tokens = state.kept(TOKENS_KEY, lambda: None)
-    assert (blocks.misses, blocks.hits) == (tokens.misses, tokens.hits) == (41, 0)
+    engine = state.kept(ENGINE_KEY, lambda: None)
+    assert (engine.misses, engine.hits, calls[0]) == (41, 0, 41)
 
     # Break the template of one resource: that block alone is walked again.
     at = state.text.index('"${var.env}-7"') + len('"${var.')
     edit(state, at, at + 3, "")
     diags = template_diagnostics_provider(state)
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
-    assert (blocks.misses, blocks.hits) == (42, 40)
+    assert (engine.misses, engine.fast, engine.walks) == (42, 1, 1)
     assert semantic_tokens(state) == semantic_tokens(fresh(state))
-    assert (tokens.misses, tokens.hits) == (42, 40)
+    assert calls[0] == 42 + 41  # one block again here, all of them for the fresh document
 
-    # Text inserted in the first block moves every later one: they are reused, re-based.
+    # Text inserted in the first block moves every later one: their results are moved, not redone.
     at = state.text.index("${literal}")
     edit(state, at, at, "é😀 more text ")
     diags = template_diagnostics_provider(state)
     assert diags == template_diagnostics_provider(fresh(state))
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
-    assert (blocks.misses, blocks.hits) == (43, 80)
+    assert (engine.misses, engine.fast, engine.walks) == (43, 2, 1)
+    calls[0] = 0
     assert semantic_tokens(state) == semantic_tokens(fresh(state))
-    assert (tokens.misses, tokens.hits) == (43, 80)
+    assert calls[0] == 1 + 41
 
 
-def test_a_range_request_keeps_the_other_blocks() -> None:
+def test_a_range_request_keeps_the_other_blocks(monkeypatch) -> None:
+    calls = counting_tokens(monkeypatch)
     state = open_state(document(5))
     full = semantic_tokens(state)
-    tokens = state.kept(TOKENS_KEY, lambda: None)
+    assert calls[0] == 11
     mid = state.text.index('"r3"')
     part = semantic_tokens(state, mid, mid + 200)
     assert part == [t for t in full if t[0] < mid + 200 and t[1] > mid]
-    assert len(tokens) == 11  # every block is still kept after a range request
-    misses = tokens.misses
+    assert calls[0] == 11  # the blocks in range were reused, the others kept
     at = state.text.index("${literal}")
     edit(state, at, at, " ")  # in the first block: every later block moves by one
     moved = semantic_tokens(state)
     assert moved == [(s + 1 if s > at else s, e + 1 if e > at else e, k, m) for s, e, k, m in full]
+    assert calls[0] == 12
     assert moved == semantic_tokens(fresh(state))
-    assert tokens.misses == misses + 1
 
 
 _PIECES = st.sampled_from(['"', "${", "}", "%{", "\\", "\u0024", "var.", ".", " ", "x", "é", "😀",

@@ -13,6 +13,7 @@ Contract
   mode: `terraform.templates`, on the same analysis).
 * `collect` runs every provider. A provider that raises is logged (with its name and the document)
   and skipped; the others still report. A bug in one layer never hides the diagnostics of another.
+  The result is computed once per version (for the same provider list); each call gets its own list.
 * The result is sorted by position (start, then end), stable within a position, so providers keep
   their own order for diagnostics at the same place.
 * `at(state, offset)` is the diagnostics of `collect(state)` whose range holds the character at
@@ -25,8 +26,8 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 
 from ..diagnostic import Diagnostic
-from ..terraform.templates import template_diagnostics_provider
-from .analysis import structure_diagnostics, terraform_analysis
+from ..jsonsyntax import no_gc
+from .analysis import string_diagnostics, structure_diagnostics
 from .hover import Hover
 from .state import DocumentState
 
@@ -42,7 +43,7 @@ def syntax(state: DocumentState) -> Iterable[Diagnostic]:
 
 def templates(state: DocumentState) -> Iterable[Diagnostic]:
     """Templates, references and type constraints in strings (`template/`, `type/`, `reference/`)."""
-    return template_diagnostics_provider(state, terraform_analysis)
+    return string_diagnostics(state)
 
 
 PROVIDERS: list[tuple[str, Provider]] = [
@@ -52,15 +53,27 @@ PROVIDERS: list[tuple[str, Provider]] = [
 ]
 
 
+_COLLECTED = "features.diagnostics.collect"
+
+
 def collect(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
     """Every diagnostic for `state`, from every provider that does not fail; see the module docstring."""
+    if providers is None:
+        chosen = PROVIDERS
+        cached = state.cached(_COLLECTED, lambda s: [None, None])
+        if cached[0] is chosen:
+            return list(cached[1])
     out: list[Diagnostic] = []
-    for name, provider in PROVIDERS if providers is None else providers:
-        try:
-            out.extend(provider(state))
-        except Exception:
-            log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
+    with no_gc():  # the first analysis of a large document allocates much over a large live tree
+        for name, provider in PROVIDERS if providers is None else providers:
+            try:
+                out.extend(provider(state))
+            except Exception:
+                log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
     out.sort(key=lambda d: (d.start, d.end))
+    if providers is None:
+        cached[0], cached[1] = chosen, out
+        return list(out)
     return out
 
 

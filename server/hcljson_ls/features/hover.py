@@ -4,8 +4,10 @@
 
 Contract
 --------
-* `body` is the decoded root body of `text` (`terraform.validate.analyze`); `offset` an absolute
-  character offset. A key string is hovered when `start <= offset < end` (quotes included).
+* `body` is the decoded root body of `text` (`terraform.validate.analyze`, or the `FileView` of
+  `features.analysis.terraform_analysis`, of which only the top-level blocks around `offset` are
+  built: `FileView.blocks_at`); `offset` an absolute character offset. A key string is hovered
+  when `start <= offset < end` (quotes included).
 * Block type keys: the native-syntax header (`resource "<type>" "<name>"`) and what the block is.
   Label keys: which label it is (`resource type`, `variable name`, ...) and what it names.
   Arguments the schema knows: what they are, required or not, and how JSON writes them (literal,
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..hcljson import schema as S
+from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
 from ..terraform.schema import LABEL_DESCRIPTIONS, META_ARGUMENTS
@@ -112,7 +115,7 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
     return Hover("\n\n".join(parts), attr.name_start, attr.name_end)
 
 
-def hover(body: Body | None, text: str, offset: int) -> Hover | None:
+def hover(body: Body | FileView | None, text: str, offset: int) -> Hover | None:
     """Hover for the key at `offset` (see module doc), or None."""
     if body is None:
         return None
@@ -120,7 +123,8 @@ def hover(body: Body | None, text: str, offset: int) -> Hover | None:
     current = body
     while True:
         inner: Block | None = None
-        for block in current.blocks:
+        blocks = current.blocks_at(offset) if isinstance(current, FileView) else current.blocks
+        for block in blocks:
             if _touches(block.type_start, block.type_end, offset):
                 return _block_hover(block, chain)
             for i, lab in enumerate(block.labels):
@@ -134,4 +138,4 @@ def hover(body: Body | None, text: str, offset: int) -> Hover | None:
         if inner is None:
             return None
         chain.append(inner)
-        current = inner.body
+        current = inner.body  # type: ignore[assignment]

@@ -15,9 +15,8 @@ Contract
   tokenType, tokenModifiers` per token) in the given position encoding (`utf-16`, `utf-8`,
   `utf-32`), splitting a token that spans lines into one token per line (line terminators are not
   part of any token). Tokens whose type is not in the legend are left out.
-* Results of each top-level block are kept with the document (`BlockResults`, keyed by the
-  identity of the block body's JSON node, re-based when the block moved), so after an edit only
-  changed blocks are classified again.
+* Results of each top-level block are kept with the block's analysis (`FileView.memo`: per body
+  content, moved when the block moved), so after an edit only changed blocks are classified again.
 
 What gets which token (legend: the template layer's `TOKEN_TYPES` plus `comment`; modifiers
 `declaration`, `defaultLibrary`):
@@ -69,7 +68,8 @@ from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, remap, walk
 from ..template.parse import parse_expression_relative, parse_template_relative
 from ..template.types import parse_type_relative
-from ..terraform.templates import BlockResults, expression_strings, literal_settings_block
+from ..hcljson.incremental import FileView
+from ..terraform.templates import expression_strings, literal_settings_block
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
 from .analysis import terraform_analysis
@@ -119,7 +119,7 @@ _KEYWORD_ARGUMENTS = {("provisioner", "when"), ("provisioner", "on_failure"), ("
 _PROVIDER_REF = "namespace"
 _ARGUMENT_REF = "property"
 
-CACHE_KEY = "features.semantic_tokens.blocks"
+CACHE_KEY = "features.semantic_tokens.blocks"  # per top-level block, in `FileView.memo`
 _FULL_KEY = "features.semantic_tokens.full"
 
 
@@ -350,14 +350,14 @@ def _block_tokens(text: str, body: Body, owner: str) -> list[Token]:
     return _clean(out)
 
 
-def tokens_for_body(text: str, root: Body, cache: BlockResults | None = None,
-                    start: int | None = None, end: int | None = None) -> list[Token]:
-    """Tokens of the decoded root body `root` of `text` (see `semantic_tokens`)."""
+def tokens_for_body(text: str, root: Body | FileView, start: int | None = None, end: int | None = None) -> list[Token]:
+    """Tokens of the decoded root body `root` of `text` (see `semantic_tokens`); on a `FileView`
+    each top-level block's tokens are kept with its results."""
     with no_gc():
-        return _tokens_for_body(text, root, cache, start, end)
+        return _tokens_for_body(text, root, start, end)
 
 
-def _tokens_for_body(text: str, root: Body, cache: BlockResults | None, start: int | None, end: int | None) -> list[Token]:
+def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: int | None) -> list[Token]:
     out: list[Token] = []
     walker = _Walker(text, out)
     ranged = start is not None or end is not None
@@ -367,24 +367,17 @@ def _tokens_for_body(text: str, root: Body, cache: BlockResults | None, start: i
         walker.body(Body(root.node, root.start, root.end, root.schema, root.attributes, ()), None, frozenset())
     if root.node is not None:
         walker._comment_keys(Body(root.node, root.start, root.end, root.schema))
-    if cache is not None:
-        cache.begin(text)
-    for blk in root.blocks:
-        if ranged and (blk.end < lo or min(blk.start, blk.body.start) > hi):
-            continue
-        walker.headers(blk, None)
-        b = blk.body
-        node = b.node
-        if cache is None or not isinstance(node, Container):
-            out.extend(_block_tokens(text, b, blk.type_name))
-            continue
-        items = cache.lookup(node, b.schema, b.start)
-        if items is None:
-            items = _block_tokens(text, b, blk.type_name)
-            cache.store(node, b.schema, b.start, b.end, items)
-        out.extend(items)
-    if cache is not None:
-        cache.finish(text, prune=not ranged)
+    if isinstance(root, FileView):
+        compute = lambda blk: _block_tokens(text, blk.body, blk.type_name)  # noqa: E731
+        for top, items in root.memo(CACHE_KEY, compute, _shift_token, lo if ranged else None, hi if ranged else None):
+            walker.headers(top, None)
+            out.extend(items)
+    else:
+        for blk in root.blocks:
+            if ranged and (blk.end < lo or min(blk.start, blk.body.start) > hi):
+                continue
+            walker.headers(blk, None)
+            out.extend(_block_tokens(text, blk.body, blk.type_name))
     tokens = _clean(out)
     if ranged:
         tokens = [t for t in tokens if t[0] < hi and t[1] > lo]
@@ -395,14 +388,9 @@ def semantic_tokens(state: Any, start: int | None = None, end: int | None = None
     """Tokens of the document of `state` (a `DocumentState`), all of them or those intersecting
     ``[start, end)``; see the module doc."""
     body, _ = terraform_analysis(state)
-    cache = state.kept(CACHE_KEY, lambda: BlockResults(_shift_token))
-    try:
-        if start is None and end is None:
-            return state.cached(_FULL_KEY, lambda s: tokens_for_body(s.text, body, cache))
-        return tokens_for_body(state.text, body, cache, start, end)
-    except Exception:
-        cache.clear()  # never serve a half-updated cache to the next version
-        raise
+    if start is None and end is None:
+        return state.cached(_FULL_KEY, lambda s: tokens_for_body(s.text, body))
+    return tokens_for_body(state.text, body, start, end)
 
 
 # ---- LSP encoding ------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 
 Contract
 --------
-* `body` is the decoded root body (`terraform.validate.analyze` / `hcljson.decode.decode_file`).
+* `body` is the decoded root body (`terraform.validate.analyze` / `hcljson.decode.decode_file`), or
+  the `FileView` of `features.analysis.terraform_analysis`.
 * One symbol per block, in source order, named like the native syntax: `resource "aws_instance" "web"`,
   `variable "region"`, `lifecycle`, `provisioner "local-exec"`. `locals` has one child per local
   value. Other blocks have their nested blocks and then their arguments (`kind` "Field") as
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
 from ..jsonsyntax.parser import no_gc
@@ -73,8 +75,11 @@ def _attribute_symbol(attr: Attribute, kind: str) -> DocumentSymbol:
 
 
 def _block_ranges(block: Block, first_of_header: bool) -> tuple[int, int, int, int]:
-    hs, he = block.header_range
-    bs, be = block.body.start, block.body.end
+    return _ranges(block.header_range, block.body.start, block.body.end, first_of_header)
+
+
+def _ranges(header: tuple[int, int], bs: int, be: int, first_of_header: bool) -> tuple[int, int, int, int]:
+    hs, he = header
     if first_of_header or be <= bs:
         return min(hs, bs), max(be, he), hs, he
     # A later body under the same header key: select its own opening bracket.
@@ -91,29 +96,75 @@ def _header_firsts(blocks: tuple[Block, ...]) -> list[bool]:
     return out
 
 
-def document_symbols(body: Body, text: str = "") -> tuple[DocumentSymbol, ...]:
+def document_symbols(body: Body | FileView, text: str = "") -> tuple[DocumentSymbol, ...]:
     """Symbols for the decoded root `body` (see module doc). `text` is accepted for symmetry with
-    the other features and is not needed."""
+    the other features and is not needed. On a `FileView` the symbols inside each top-level block
+    are kept with the block's results (`FileView.memo`) and only moved when the block moved."""
     with no_gc():  # many small acyclic allocations over a large live tree
-        return _document_symbols(body)
+        if isinstance(body, FileView):
+            return _view_symbols(body)
+        blocks = body.blocks
+        return tuple(_block_symbol(b, first, True) for b, first in zip(blocks, _header_firsts(blocks)))
 
 
-def _document_symbols(body: Body) -> tuple[DocumentSymbol, ...]:
-    # Post-order without recursion: a frame is [block, first_of_header, parent's list, own children].
-    root_children: list[DocumentSymbol] = []
-    stack: list[list] = []
+_MEMO_KEY = "features.symbols"
+
+
+def _view_symbols(view: FileView) -> tuple[DocumentSymbol, ...]:
+    out: list[DocumentSymbol] = []
+    last_header: tuple[int, int] | None = None
+    for top, ((title, children),) in view.memo(_MEMO_KEY, _inside, _shift_inside):
+        h = top.header_range
+        first = h != last_header
+        last_header = h
+        start, end, ss, se = _ranges(h, top.body_start, top.body_end, first)
+        out.append(DocumentSymbol(title, _BLOCK_KINDS.get(top.type_name, NESTED_BLOCK_KIND), start, end, ss, se, "", children))
+    return tuple(out)
+
+
+def _inside(block: Block) -> list[tuple[str, tuple[DocumentSymbol, ...]]]:
+    """A top-level block's title and the symbols inside its body (for `FileView.memo`)."""
+    return [(block_title(block), _block_symbol(block, True, True).children)]
+
+
+def _shift_inside(item: tuple[str, tuple[DocumentSymbol, ...]], delta: int) -> tuple[str, tuple[DocumentSymbol, ...]]:
+    return item[0], _shifted(item[1], delta)
+
+
+def _shifted(symbols: tuple[DocumentSymbol, ...], delta: int) -> tuple[DocumentSymbol, ...]:
+    """`symbols` (and their children) moved by `delta`, rebuilt without recursion."""
+    out: list[DocumentSymbol] = []
+    # frame: [symbol, the list to append its moved copy to, moved children or None]
+    stack: list[list] = [[x, out, None] for x in reversed(symbols)]
+    while stack:
+        frame = stack[-1]
+        x, target, kids = frame
+        if kids is None and x.children:
+            frame[2] = kids = []
+            stack.extend([c, kids, None] for c in reversed(x.children))
+            continue
+        stack.pop()
+        target.append(DocumentSymbol(x.name, x.kind, x.start + delta, x.end + delta, x.selection_start + delta,
+                                     x.selection_end + delta, x.detail, tuple(kids) if kids else ()))
+    return tuple(out)
+
+
+def _block_symbol(top: Block, top_first: bool, top_level: bool) -> DocumentSymbol:
+    """The symbol of `top` with everything nested in it (post-order without recursion)."""
+    result: list[DocumentSymbol] = []
+    # frame: [block, first_of_header, parent's list, own children, is top level]
+    stack: list[list] = [[top, top_first, result, None, top_level]]
 
     def push_blocks(blocks: tuple[Block, ...], parent_list: list[DocumentSymbol]) -> None:
         firsts = _header_firsts(blocks)
         for b, first in zip(reversed(blocks), reversed(firsts)):
-            stack.append([b, first, parent_list, None])
+            stack.append([b, first, parent_list, None, False])
 
-    push_blocks(body.blocks, root_children)
     # Blocks are pushed reversed, so they are popped in source order; a block's symbol is made
     # once all its nested blocks' symbols are (second visit).
     while stack:
         frame = stack[-1]
-        block, first, parent_list, children = frame
+        block, first, parent_list, children, is_top = frame
         if children is None:
             children = frame[3] = []
             if block.body.blocks and block.type_name != "locals":
@@ -128,6 +179,6 @@ def _document_symbols(body: Body) -> tuple[DocumentSymbol, ...]:
             if block.body.blocks and block.body.attributes:
                 kids = tuple(sorted(kids, key=lambda s: s.start))
         start, end, ss, se = _block_ranges(block, first)
-        kind = _BLOCK_KINDS.get(t, NESTED_BLOCK_KIND) if parent_list is root_children else NESTED_BLOCK_KIND
+        kind = _BLOCK_KINDS.get(t, NESTED_BLOCK_KIND) if is_top else NESTED_BLOCK_KIND
         parent_list.append(DocumentSymbol(block_title(block), kind, start, end, ss, se, "", tuple(kids)))
-    return tuple(root_children)
+    return result[0]

@@ -3,8 +3,11 @@ schema, generic for any HCL-JSON language (Terraform's schema lives in `terrafor
 
     schema      AttributeSchema / BlockSchema / BodySchema, attribute modes, string modes
     model       decoded data (absolute ranges): Body, Block, Label, Attribute, Expression
-    decode      decode_file(text, root, schema, cache=None) -> (Body, diagnostics); DecodeCache;
-                decode_body; decode_blocks_from_attribute; check_expression
+    decode      decode_file(text, root, schema) -> (Body, diagnostics); walk_file / decode_top
+                (the root down to the top-level blocks / one block); decode_body;
+                decode_blocks_from_attribute; check_expression
+    incremental IncrementalFile: a decoded file (plus a later layer's per-block checks) kept up to
+                date across edits at a cost per edit independent of the file's size; FileView
     expression  static_list / static_map / static_string / string_mode_of / iter_strings
     locate      locate(text, body, offset) -> Context (navigation for hover and completion)
     problems    the `structure/...` diagnostic codes and message builders

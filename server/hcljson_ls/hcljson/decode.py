@@ -1,6 +1,8 @@
 """Schema-driven decoding of an HCL JSON document (the HCL JSON spec), with structural diagnostics.
 
-    decode_file(text, root, schema, cache=None) -> (Body, diagnostics)
+    decode_file(text, root, schema) -> (Body, diagnostics)
+    walk_file(text, root, schema) -> FileWalk          the root down to the top-level blocks
+    decode_top(text, top) -> (Block, diagnostics)      one top-level block's body and header
     decode_body(text, node, base, schema, what="this block") -> (Body, diagnostics)
     decode_blocks_from_attribute(text, attribute, block_schema) -> (blocks, diagnostics)
 
@@ -22,21 +24,22 @@ Rules (docs: /work/shared/spec/hcl-json-spec.md):
   levels and expression values by loops, so a schema with cycles (Terraform's `dynamic` blocks)
   on deeply nested input is fine.
 
-Incremental use: pass the same `DecodeCache` to successive `decode_file` calls (and tell it
-about edits with `DecodeCache.note_edit`). The body of each top-level block is cached by the
-identity of its JSON node; an entry is dropped when an edit touches the body's range (the JSON
-layer updates ancestors of an edit in place, so identity alone is not enough); a reused result
-is re-based with `shifted` when the body moved. Only the bodies decoded or reused by the latest
-call are kept.
+Incremental use: `decode_file` is `walk_file` followed by `decode_top` for each top-level block.
+The diagnostics `decode_top` returns lie inside the block's body or exactly on its header key
+(the last label, else the type key); everything else is the walk's. A top-level block found by
+the walk carries live references into the tree (`TopBlock.holder`, `Frame`), so a later layer can
+keep per-block results across edits and tell where a block is now (`hcljson.incremental`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.parser import no_gc
-from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node, Object, String
+from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Member, Node, Object, String
 from . import problems as P
-from .model import Attribute, Block, Body, Expression, Label
+from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
     EXPRESSION,
     KEYWORD_OR_TRAVERSAL_LIST,
@@ -56,105 +59,13 @@ from .schema import (
 )
 from .values import key_text, string_text
 
-__all__ = ["DecodeCache", "decode_file", "decode_body", "decode_blocks_from_attribute", "check_expression"]
+__all__ = [
+    "Frame", "TopBlock", "FileWalk", "walk_file", "decode_top", "decode_file", "decode_body",
+    "decode_blocks_from_attribute", "check_expression",
+]
 
 _COMMENT = "//"
 _BROKEN = ("error", "bare")
-
-
-class DecodeCache:
-    """Decoded bodies of the top-level blocks of the previous `decode_file` call.
-
-    An entry is reused when the same JSON node (identity) holds a top-level block body of the
-    same schema and no change of the text touched that body since it was decoded. Changes are
-    known from `note_edit` (call it for every edit applied to the document, e.g. next to
-    `jsonsyntax.reparse.reparse`); when no edit was noted, the new text is compared with the
-    text of the previous decode (common prefix and suffix) instead. Either way a touched body is
-    decoded again, so every reused `Expression.node` is a node of the current tree. Only entries
-    used by the latest decode are kept. `hits`/`misses` count reuses and decodes.
-    """
-
-    __slots__ = ("_entries", "_next", "_text", "_pending", "hits", "misses")
-
-    def __init__(self) -> None:
-        # id(node) -> [node, schema, body, diags, start, end]; start/end follow the edits.
-        self._entries: dict[int, list] = {}
-        self._next: dict[int, list] = {}
-        self._text: str | None = None
-        self._pending: list[tuple[int, int, int]] = []
-        self.hits = 0
-        self.misses = 0
-
-    def note_edit(self, edit) -> None:
-        """Record that `old_text[edit.start:edit.old_end]` became `new_text[edit.start:edit.new_end]`
-        (any object with those attributes, e.g. `text.Edit`). Several edits apply in order."""
-        self._pending.append((edit.start, edit.old_end, edit.new_end))
-
-    def clear(self) -> None:
-        self._entries = {}
-        self._next = {}
-        self._text = None
-        self._pending = []
-
-    def _begin(self, text: str) -> None:
-        edits = self._pending
-        self._pending = []
-        if not edits and self._text is not None and self._text is not text and self._text != text:
-            edits = [_changed_region(self._text, text)]
-        if not edits or not self._entries:
-            return
-        entries = self._entries
-        for s, oe, ne in edits:
-            delta = ne - oe
-            dead = []
-            for key, e in entries.items():
-                a, b = e[4], e[5]
-                if (s < b and oe > a) or a < s < b:
-                    dead.append(key)
-                elif a >= oe:
-                    e[4] = a + delta
-                    e[5] = b + delta
-            for key in dead:
-                del entries[key]
-
-    def _lookup(self, node: Node, schema: BodySchema):
-        e = self._entries.get(id(node))
-        if e is not None and e[0] is node and e[1] is schema:
-            self._next[id(node)] = e
-            self.hits += 1
-            return e
-        self.misses += 1
-        return None
-
-    def _store(self, node: Node, schema: BodySchema, body: Body, diags: list[Diagnostic]) -> None:
-        self._next[id(node)] = [node, schema, body, diags, body.start, body.end]
-
-    def _finish(self, text: str) -> None:
-        self._entries = self._next
-        self._next = {}
-        self._text = text
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-def _changed_region(old: str, new: str) -> tuple[int, int, int]:
-    """One edit `(start, old_end, new_end)` covering every difference between `old` and `new`."""
-    n = min(len(old), len(new))
-    p = 0
-    step = 4096
-    while p + step <= n and old[p : p + step] == new[p : p + step]:
-        p += step
-    while p < n and old[p] == new[p]:
-        p += 1
-    limit = n - p  # the common suffix may not overlap the common prefix
-    q = 0
-    lo, ln = len(old), len(new)
-    while q + step <= limit and old[lo - q - step : lo - q] == new[ln - q - step : ln - q]:
-        q += step
-    while q < limit and old[lo - q - 1] == new[ln - q - 1]:
-        q += 1
-    return p, lo - q, ln - q
 
 
 def _where(type_name: str | None) -> str:
@@ -162,39 +73,14 @@ def _where(type_name: str | None) -> str:
 
 
 class _Decoder:
-    __slots__ = ("text", "diags", "cache", "_open_schemas")
+    __slots__ = ("text", "diags", "_open_schemas")
 
-    def __init__(self, text: str, cache: DecodeCache | None = None) -> None:
+    def __init__(self, text: str) -> None:
         self.text = text
         self.diags: list[Diagnostic] = []
-        self.cache = cache
         self._open_schemas: dict[str, BlockSchema] = {}
 
     # ---- bodies ---------------------------------------------------------------------------
-    def members(self, node: Node, base: int, type_name: str | None, report_shape: bool = True):
-        """The `(member, container_abs_start)` pairs of a body value (object / array of objects /
-        null), reporting wrong shapes."""
-        kind = node.kind
-        if kind == OBJECT:
-            inner = base + node.start
-            return [(m, inner) for m in node.items]  # type: ignore[attr-defined]
-        if kind == ARRAY:
-            out = []
-            inner = base + node.start
-            for m in node.items:  # type: ignore[attr-defined]
-                v = m.value
-                if v is None:
-                    continue
-                if v.kind == OBJECT:
-                    vin = inner + v.start
-                    out.extend((mm, vin) for mm in v.items)  # type: ignore[attr-defined]
-                elif v.kind not in _BROKEN and report_shape:
-                    self.diags.append(P.body_element_type(v, inner + v.start, inner + v.end, _where(type_name)))
-            return out
-        if kind != NULL and kind not in _BROKEN and report_shape:
-            self.diags.append(P.body_type(node, base + node.start, base + node.end, _where(type_name)))
-        return []
-
     def run(self, gen) -> object:
         """Drive a decoding generator and the sub-body requests it yields, without recursion:
         a generator yields `(node, base, schema, type_name, depth)` and is sent back the `Body`."""
@@ -216,6 +102,28 @@ class _Decoder:
         report on the block header: see `header_checks`)."""
         return self.run(self.body_gen(node, base, schema, type_name, 0, report_shape))  # type: ignore[return-value]
 
+    def groups(self, node: Node, base: int, type_name: str | None, report_shape: bool = True) -> list:
+        """The `(items, container_abs_start)` groups of members of a body value (object / array
+        of objects / null), reporting wrong shapes."""
+        kind = node.kind
+        if kind == OBJECT:
+            return [(node.items, base + node.start)]  # type: ignore[attr-defined]
+        if kind == ARRAY:
+            out = []
+            inner = base + node.start
+            for m in node.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is None:
+                    continue
+                if v.kind == OBJECT:
+                    out.append((v.items, inner + v.start))  # type: ignore[attr-defined]
+                elif v.kind not in _BROKEN and report_shape:
+                    self.diags.append(P.body_element_type(v, inner + v.start, inner + v.end, _where(type_name)))
+            return out
+        if kind != NULL and kind not in _BROKEN and report_shape:
+            self.diags.append(P.body_type(node, base + node.start, base + node.end, _where(type_name)))
+        return []
+
     def body_gen(self, node: Node | None, base: int, schema: BodySchema, type_name: str | None, depth: int, report_shape: bool = True):
         if node is None:
             return Body(None, base, base, schema)
@@ -224,13 +132,13 @@ class _Decoder:
         start = base + node.start
         if schema.dynamic_attributes:
             if node.kind == OBJECT:
-                members = [(m, start) for m in node.items]  # type: ignore[attr-defined]
+                groups = [(node.items, start)]  # type: ignore[attr-defined]
             else:
                 if node.kind not in _BROKEN and report_shape:
                     diags.append(P.dynamic_body_type(node, start, base + node.end, _where(type_name)))
-                members = []
+                groups = []
         else:
-            members = self.members(node, base, type_name, report_shape)
+            groups = self.groups(node, base, type_name, report_shape)
         attr_schemas = schema.attributes
         block_schemas = schema.blocks
         dynamic = schema.dynamic_attributes
@@ -239,48 +147,56 @@ class _Decoder:
         attributes: list[Attribute] = []
         blocks: list[Block] = []
         seen: dict[str, tuple[int, int]] = {}
-        for m, inner in members:
-            k = m.key
-            if k is None:
-                continue
-            kstart = inner + k.start
-            if type(k) is String and not k.escaped:
-                name = text[kstart + 1 : inner + (k.end - 1 if k.terminated else k.end)]
-            else:
-                name = key_text(text, k, kstart)
-                if name is None:
+        for items, inner in groups:
+            for m in items:
+                k = m.key
+                if k is None:
                     continue
-            if name == _COMMENT:
-                continue
-            kend = inner + k.end
-            v = m.value
-            a = attr_schemas.get(name)
-            if a is not None or dynamic:
-                prev = seen.get(name)
-                if prev is not None:
-                    diags.append(P.duplicate_argument(kstart, kend, name, prev))
+                kstart = inner + k.start
+                if type(k) is String:
+                    name = text[kstart + 1 : inner + k.end - 1]
+                else:
+                    name = key_text(text, k, kstart)
+                    if name is None:
+                        continue
+                if name == _COMMENT:
                     continue
-                seen[name] = (kstart, kend)
-                attributes.append(self.attribute(name, kstart, kend, v, inner, a))
-                continue
-            bs = block_schemas.get(name)
-            if bs is not None:
-                if v is not None:
-                    yield from self.blocks_gen(v, inner, bs, name, kstart, kend, blocks, depth)
-                continue
-            if open_attrs:
-                attributes.append(self.attribute(name, kstart, kend, v, inner, None))
-            elif open_blocks:
-                if v is not None:
-                    yield from self.blocks_gen(v, inner, self.open_block_schema(name), name, kstart, kend, blocks, depth)
-            else:
-                diags.append(
-                    P.unknown_name(
-                        kstart, kend, name, schema.names(), _where(type_name),
-                        blocks_only=not attr_schemas and bool(block_schemas),
-                        attrs_only=not block_schemas and bool(attr_schemas),
+                kend = inner + k.end
+                v = m.value
+                a = attr_schemas.get(name)
+                if a is not None or dynamic:
+                    prev = seen.get(name)
+                    if prev is not None:
+                        diags.append(P.duplicate_argument(kstart, kend, name, prev))
+                        continue
+                    seen[name] = (kstart, kend)
+                elif open_attrs and name not in block_schemas:
+                    pass  # an attribute accepted by an open body (schema None)
+                else:
+                    bs = block_schemas.get(name)
+                    if bs is None and open_blocks:
+                        bs = self.open_block_schema(name)
+                    if bs is not None:
+                        if v is not None:
+                            yield from self.blocks_gen(v, inner, bs, name, kstart, kend, blocks, depth)
+                        continue
+                    diags.append(
+                        P.unknown_name(
+                            kstart, kend, name, schema.names(), _where(type_name),
+                            blocks_only=not attr_schemas and bool(block_schemas),
+                            attrs_only=not block_schemas and bool(attr_schemas),
+                        )
                     )
-                )
+                    continue
+                # The attribute (inline `attribute`: this loop runs for every argument of a document).
+                if v is None or v.kind in _BROKEN:
+                    attributes.append(Attribute(name, kstart, kend, None, a))
+                    continue
+                mode = a.mode if a is not None else EXPRESSION
+                expr = Expression(v, inner + v.start, inner + v.end, mode)
+                if mode != EXPRESSION or isinstance(v, Container):
+                    check_expression(text, expr, name, diags)
+                attributes.append(Attribute(name, kstart, kend, expr, a))
         # Maximum block counts (the minimum is a header check).
         if blocks and any(b.max_items is not None for b in block_schemas.values()):
             counts: dict[str, int] = {}
@@ -319,7 +235,7 @@ class _Decoder:
         vstart = inner + v.start
         mode = a.mode if a is not None else EXPRESSION
         expr = Expression(v, vstart, inner + v.end, mode)
-        if v.kind in (OBJECT, ARRAY) or mode != EXPRESSION:
+        if mode != EXPRESSION or isinstance(v, Container):
             check_expression(self.text, expr, name, self.diags)
         return Attribute(name, kstart, kend, expr, a)
 
@@ -410,58 +326,269 @@ def _diag_key(d: Diagnostic):
     return (d.start, d.end, d.code)
 
 
-class _FileDecoder(_Decoder):
-    """Decodes the root body; top-level block bodies go through the cache."""
+class Frame:
+    """A container on the way from the root to a top-level block, as a live reference into the JSON
+    tree: `node` is the container, `parent` the frame of the container holding it (None for the
+    root). `start()` is the container's absolute start *now*: the sum of the relative starts up the
+    chain, so it follows the in-place position updates of an incremental reparse as long as the
+    containers on the chain are still in the tree."""
+
+    __slots__ = ("node", "parent")
+
+    def __init__(self, node: Node, parent: "Frame | None") -> None:
+        self.node = node
+        self.parent = parent
+
+    def start(self) -> int:
+        x = 0
+        f: Frame | None = self
+        while f is not None:
+            x += f.node.start
+            f = f.parent
+        return x
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TopBlock:
+    """A top-level block found by `walk_file`, its body not decoded yet (see `decode_top`).
+
+    Absolute positions are those of the walked text: the type key, the labels, and `node` (the
+    body's JSON value) whose container starts at `base`. The live references say where the block
+    sits in the tree for incremental users: `type_key` (the root member's key node) in the root
+    container `type_frame`, `label_keys` (per label: key node and the frame of its container),
+    and `holder`, the member whose value is the body node, in the container `frame`."""
+
+    type_name: str
+    type_start: int
+    type_end: int
+    labels: tuple[Label, ...]
+    schema: BlockSchema
+    body_schema: BodySchema
+    node: Node
+    base: int
+    type_key: Node
+    type_frame: Frame
+    label_keys: tuple[tuple[Node, Frame], ...]
+    holder: Member
+    frame: Frame
+
+    @property
+    def body_start(self) -> int:
+        return self.base + self.node.start
+
+    @property
+    def body_end(self) -> int:
+        return self.base + self.node.end
+
+    @property
+    def header_range(self) -> tuple[int, int]:
+        return self.labels[-1].range if self.labels else (self.type_start, self.type_end)
+
+
+fast_init(TopBlock)
+
+
+@dataclass(frozen=True, slots=True)
+class FileWalk:
+    """The root body of a file without its top-level blocks' bodies: `attributes` decoded,
+    `tops` in source order, and the diagnostics of everything outside the top-level bodies
+    (root properties, label levels, block counts, the file's own required arguments)."""
+
+    node: Node | None
+    start: int
+    end: int
+    schema: BodySchema
+    attributes: tuple[Attribute, ...]
+    tops: tuple[TopBlock, ...]
+    diagnostics: list[Diagnostic]
+
+
+class _FileWalker(_Decoder):
+    """The root body down to the top-level block bodies (which it does not decode)."""
 
     __slots__ = ()
 
-    def one_block_gen(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth):  # type: ignore[override]
-        cache = self.cache
-        if cache is None or depth != 0 or not isinstance(node, Container):
-            return (yield from _Decoder.one_block_gen(self, node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth))
-        start = base + node.start
-        hit = cache._lookup(node, body_schema)
-        if hit is None:
-            mark = len(self.diags)
-            body = yield (node, base, body_schema, type_name, depth + 1)
-            cache._store(node, body_schema, body, self.diags[mark:])
-        else:
-            old = hit[2]
-            delta = start - old.start  # the body moved by this much since it was decoded
-            if delta:
-                body = hit[2] = old.shifted(delta)
-                moved = hit[3] = [d.shifted(delta) for d in hit[3]]
-                self.diags.extend(moved)
+    def walk(self, root: Node, schema: BodySchema) -> FileWalk:
+        text = self.text
+        diags = self.diags
+        top_frame = Frame(root, None)
+        members: list[tuple[Member, int, Frame]] = []
+        rs = root.start
+        kind = root.kind
+        if kind == OBJECT:
+            members = [(m, rs, top_frame) for m in root.items]  # type: ignore[attr-defined]
+        elif kind == ARRAY and not schema.dynamic_attributes:
+            # The root's own shape (an array of objects) is the syntax layer's to report.
+            for m in root.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is not None and v.kind == OBJECT:
+                    f = Frame(v, top_frame)
+                    vs = rs + v.start
+                    members.extend((mm, vs, f) for mm in v.items)  # type: ignore[attr-defined]
+        attr_schemas = schema.attributes
+        block_schemas = schema.blocks
+        dynamic = schema.dynamic_attributes
+        attributes: list[Attribute] = []
+        tops: list[TopBlock] = []
+        seen: dict[str, tuple[int, int]] = {}
+        for m, inner, frame in members:
+            k = m.key
+            if k is None:
+                continue
+            kstart = inner + k.start
+            name = key_text(text, k, kstart)
+            if name is None or name == _COMMENT:
+                continue
+            kend = inner + k.end
+            v = m.value
+            a = attr_schemas.get(name)
+            if a is not None or dynamic:
+                prev = seen.get(name)
+                if prev is not None:
+                    diags.append(P.duplicate_argument(kstart, kend, name, prev))
+                    continue
+                seen[name] = (kstart, kend)
+                attributes.append(self.attribute(name, kstart, kend, v, inner, a))
+                continue
+            bs = block_schemas.get(name)
+            if bs is None and not schema.open_attributes and schema.open_blocks:
+                bs = self.open_block_schema(name)
+            if bs is not None:
+                if v is not None:
+                    self.tops(m, frame, inner, bs, name, kstart, kend, tops)
+            elif schema.open_attributes:
+                attributes.append(self.attribute(name, kstart, kend, v, inner, None))
             else:
-                body = old
-                self.diags.extend(hit[3])
-            hit[4], hit[5] = body.start, body.end
-        block = Block(type_name, tstart, tend, labels, body, bs)
-        h = block.header_range
-        self.header_checks(body, h[0], h[1], type_name)
-        out.append(block)
+                diags.append(
+                    P.unknown_name(
+                        kstart, kend, name, schema.names(), _where(None),
+                        blocks_only=not attr_schemas and bool(block_schemas),
+                        attrs_only=not block_schemas and bool(attr_schemas),
+                    )
+                )
+        if tops and any(b.max_items is not None for b in block_schemas.values()):
+            counts: dict[str, int] = {}
+            for t in tops:
+                mx = t.schema.max_items
+                if mx is None:
+                    continue
+                c = counts[t.type_name] = counts.get(t.type_name, 0) + 1
+                if c > mx:
+                    diags.append(P.too_many_blocks(t.type_start, t.type_end, t.type_name, mx, _where(None)))
+        body = Body(root, rs, root.end, schema, tuple(attributes), tuple(tops))  # type: ignore[arg-type]
+        self.header_checks(body, rs, rs + 1 if root.end > rs else rs, None)
+        return FileWalk(root, rs, root.end, schema, body.attributes, body.blocks, diags)  # type: ignore[arg-type]
+
+    def tops(self, member: Member, frame: Frame, vbase: int, bs: BlockSchema, type_name: str, tstart: int, tend: int,
+             out: list[TopBlock]) -> None:
+        """The top-level blocks of root property `member` (the same label levels as `blocks_gen`)."""
+        value = member.value
+        if value is None or value.kind in _BROKEN:
+            return
+        text = self.text
+        diags = self.diags
+        tkey: Node = member.key  # type: ignore[assignment]
+        # (node, abs start of its container, frame of that container, member holding it, labels, label keys)
+        level: list[tuple] = [(value, vbase, frame, member, (), ())]
+        for label_name in bs.labels:
+            nxt: list[tuple] = []
+            for node, base, nframe, _, labels, lkeys in level:
+                kind = node.kind
+                inner = base + node.start
+                if kind == OBJECT:
+                    f = Frame(node, nframe)
+                    members = [(m, inner, f) for m in node.items]
+                elif kind == ARRAY:
+                    members = []
+                    af = Frame(node, nframe)
+                    for m in node.items:
+                        e = m.value
+                        if e is None:
+                            continue
+                        if e.kind == OBJECT:
+                            ef = Frame(e, af)
+                            ein = inner + e.start
+                            members.extend((mm, ein, ef) for mm in e.items)
+                        elif e.kind not in _BROKEN:
+                            diags.append(P.label_element_type(e, inner + e.start, inner + e.end, type_name, label_name))
+                elif kind in _BROKEN:
+                    continue
+                elif kind == NULL:
+                    members = []
+                else:
+                    diags.append(P.label_type(node, inner, base + node.end, type_name, label_name))
+                    continue
+                if not members:
+                    if not _reported_any(node):
+                        diags.append(P.missing_label(inner, base + node.end, type_name, label_name, kind))
+                    continue
+                for m, mb, mf in members:
+                    k = m.key
+                    if k is None:
+                        continue
+                    kstart = mb + k.start
+                    lab = key_text(text, k, kstart)
+                    if lab is None:
+                        continue
+                    v = m.value
+                    if v is None or v.kind in _BROKEN:
+                        continue
+                    nxt.append((v, mb, mf, m, labels + (Label(lab, kstart, mb + k.end),), lkeys + ((k, mf),)))
+            level = nxt
+        body_schema = bs.body if bs.body is not None else OPEN_BODY
+        for node, base, nframe, holder, labels, lkeys in level:
+            kind = node.kind
+            if kind == OBJECT:
+                out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, node, base, tkey, frame, lkeys, holder, nframe))
+            elif kind == ARRAY:
+                inner = base + node.start
+                af = Frame(node, nframe)
+                for m in node.items:
+                    e = m.value
+                    if e is None or e.kind in _BROKEN:
+                        continue
+                    out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, e, inner, tkey, frame, lkeys, m, af))
+            elif kind == NULL or kind in _BROKEN:
+                continue
+            else:
+                diags.append(P.block_value_type(node, base + node.start, base + node.end, type_name))
 
 
-def decode_file(text: str, root: Node | None, schema: BodySchema, cache: DecodeCache | None = None) -> tuple[Body, list[Diagnostic]]:
-    """Decode the whole document (root body). The root's own shape (object / array of objects) is
-    the syntax layer's to report. Diagnostics are sorted by position."""
-    d = _FileDecoder(text, cache)
-    if cache is not None:
-        cache._begin(text)
+def walk_file(text: str, root: Node | None, schema: BodySchema) -> FileWalk:
+    """The root body of `text` (JSON tree `root`) down to its top-level blocks, whose bodies are
+    left for `decode_top`. Diagnostics in walk order (not sorted)."""
     if root is None:
-        body = Body(None, 0, 0, schema)
-    else:
-        with no_gc():  # many acyclic allocations over a large live tree (see `no_gc`)
-            body = _root_body(d, root, schema)
-        d.header_checks(body, body.start, body.start + 1 if body.end > body.start else body.start, None)
-    if cache is not None:
-        cache._finish(text)
-    d.diags.sort(key=_diag_key)
-    return body, d.diags
+        return FileWalk(None, 0, 0, schema, (), (), [])
+    with no_gc():
+        return _FileWalker(text).walk(root, schema)
 
 
-def _root_body(d: _FileDecoder, root: Node, schema: BodySchema) -> Body:
-    return d.body(root, 0, schema, None, report_shape=False)
+def decode_top(text: str, top: TopBlock) -> tuple[Block, list[Diagnostic]]:
+    """Decode the body of top-level block `top` at the positions it has in `text` (`top.base` is
+    the absolute start of the body's container now). Returns the block and the diagnostics of its
+    body and header (required arguments, minimum block counts), in decoding order."""
+    d = _Decoder(text)
+    body = d.run(d.body_gen(top.node, top.base, top.body_schema, top.type_name, 1))
+    block = Block(top.type_name, top.type_start, top.type_end, top.labels, body, top.schema)  # type: ignore[arg-type]
+    h = block.header_range
+    d.header_checks(body, h[0], h[1], top.type_name)  # type: ignore[arg-type]
+    return block, d.diags
+
+
+def decode_file(text: str, root: Node | None, schema: BodySchema) -> tuple[Body, list[Diagnostic]]:
+    """Decode the whole document (root body): `walk_file`, then `decode_top` for every top-level
+    block. The root's own shape (object / array of objects) is the syntax layer's to report.
+    Diagnostics are sorted by position."""
+    walk = walk_file(text, root, schema)
+    diags = walk.diagnostics
+    blocks: list[Block] = []
+    with no_gc():  # many acyclic allocations over a large live tree (see `no_gc`)
+        for top in walk.tops:
+            block, more = decode_top(text, top)
+            blocks.append(block)
+            diags.extend(more)
+    diags.sort(key=_diag_key)
+    return Body(walk.node, walk.start, walk.end, schema, walk.attributes, tuple(blocks)), diags
 
 
 def decode_body(text: str, node: Node | None, base: int, schema: BodySchema, type_name: str | None = None) -> tuple[Body, list[Diagnostic]]:

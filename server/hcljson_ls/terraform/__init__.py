@@ -1,8 +1,11 @@
 """Terraform/OpenTofu meaning on top of the generic HCL JSON layer.
 
     schema.CONFIG_SCHEMA / OVERRIDE_SCHEMA / schema_for_path(path) / is_override_file(path)
-    validate.analyze(text, root, path=None, cache=None) -> (Body, diagnostics)   decode + Terraform rules
-    validate.validate(body, text, override=False) -> diagnostics                 Terraform rules only
+    analysis.document_analysis(state) -> FileResult        one analysis per version, incremental
+    analysis.analyze_file(text, root, path=None) -> FileResult            the same from scratch
+    validate.analyze(text, root, path=None) -> (Body, diagnostics)       decode + Terraform rules
+    validate.validate(body, text, override=False) -> diagnostics         Terraform rules only
+    templates.check_strings(text, body) -> diagnostics                   strings by schema mode
 
 See the module docstrings.
 """

@@ -2,11 +2,11 @@
 by the mode the schema gives each string ("modes from the schema", issue 4).
 
     template_diagnostics_provider(state, analysis=None) -> list[Diagnostic]   the provider
-    check_strings(text, body, cache=None) -> list[Diagnostic]    the same on a decoded body
+    check_strings(text, body, counts=None) -> list[Diagnostic]   the same on a decoded body
     expression_strings(expr) -> Iterator[(node, abs_start, string_mode, is_key)]
     string_content(text, node, abs_start) -> strings.Decoded | None
-    BlockResults(shift)                                           per top-level block reuse
-    decoded(state) -> (Body, diagnostics)                         the structure layer's decode
+    check_block(text, block, counts=None) -> list[Diagnostic]     one top-level block (unsorted)
+    check_root(text, attributes, counts=None) -> list[Diagnostic] the root body's attributes
 
 What is parsed, per string mode (`hcljson.schema.STRING_*`, from the attribute's mode and the
 string's place in the value; object keys included):
@@ -39,27 +39,24 @@ Ranges are exact document ranges (through JSON escapes: strings are decoded with
 `jsonsyntax.strings.decode`). Unterminated and single-quoted strings are left alone (the syntax
 layer reported them).
 
-Incremental use: `BlockResults` keeps the results of each top-level block, keyed by the identity of
-the block body's JSON node, like `hcljson.decode.DecodeCache`; an entry is dropped when an edit
-touches the body (edits come from `note_edit`, called by `DocumentState` for kept objects, or from
-comparing the text with the previous run's) and re-based when the body moved. Results are also
-cached by string content as written (positions relative to the content's start), so a re-walked
-block costs little for strings seen before; the commonest valid shapes (a template whose
-interpolations are all plain references, a plain static reference) are recognised by a regular
-expression without building a tree. All walks are iterative.
+Incremental use: `check_block` is the per top-level block unit of `terraform.analysis` (which keeps
+its results per block across edits). Results are also cached by string content as written
+(positions relative to the content's start), so a re-walked block costs little for strings seen
+before; the commonest valid shapes (a template whose interpolations are all plain references, a
+plain static reference) are recognised by a regular expression without building a tree. All walks
+are iterative.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Sequence
 
 from ..diagnostic import ERROR, Diagnostic
-from ..hcljson.decode import DecodeCache
-from ..hcljson.model import Body, Expression
+from ..hcljson.model import Attribute, Block, Body, Expression
 from ..hcljson.schema import (
     AT_DEEPER,
     AT_DEEPER_KEY,
@@ -73,6 +70,7 @@ from ..hcljson.schema import (
     STRING_TRAVERSAL,
     STRING_TYPE,
     STRING_MODES,
+    BodySchema,
 )
 from ..hcljson.values import quoted
 from ..jsonsyntax import no_gc, strings
@@ -82,24 +80,16 @@ from ..template.parse import parse_expression_relative
 from ..template.nodes import (
     Bool, FunctionCall, Index, IndexStep, Null, Number, RelativeTraversal, Splat, String as StringLit, Traversal,
 )
-from .validate import analyze
 
 __all__ = [
-    "template_diagnostics_provider", "check_strings", "expression_strings", "string_content",
-    "BlockResults", "decoded", "literal_settings_block", "INTERPOLATION", "NOT_STATIC",
+    "template_diagnostics_provider", "check_strings", "check_block", "check_root", "expression_strings",
+    "string_content", "literal_settings_block", "new_counts", "INTERPOLATION", "NOT_STATIC",
     "IGNORE_CHANGES_WILDCARD",
 ]
 
 INTERPOLATION = "reference/interpolation"
 NOT_STATIC = "reference/not-static"
 IGNORE_CHANGES_WILDCARD = "reference/ignore-changes-wildcard"
-
-# Keys of `DocumentState.cached` / `kept`: the Terraform analysis is shared with the features layer
-# (`features.analysis.CACHE_KEY` / `DECODE_CACHE_KEY`; a test checks that they agree).
-STRUCTURE_KEY = "terraform"  # (Body, structural diagnostics) of the current text
-DECODE_CACHE_KEY = "decode"  # the `DecodeCache` kept per document
-RESULTS_KEY = "terraform.templates.blocks"
-_DIAGNOSTICS_KEY = "terraform.templates.diagnostics"
 
 # Blocks whose provider-defined settings Terraform reads literally, with the parents they have there.
 _LITERAL_SETTINGS = {"backend": ("terraform",), "cloud": ("terraform",), "workspaces": ("cloud",)}
@@ -108,139 +98,6 @@ _PLACES = (AT_ROOT, AT_ELEMENT, AT_KEY, AT_VALUE, AT_DEEPER_KEY, AT_DEEPER)
 # attribute mode -> string mode per place, indexed like _PLACES.
 _MODE_TABLE = {mode: tuple(table.get(p) for p in _PLACES) for mode, table in STRING_MODES.items()}
 _NOTHING = (None,) * 6
-
-
-# ---- the structure layer's decode -----------------------------------------------------------------
-
-
-def decoded(state: Any) -> tuple[Body, list[Diagnostic]]:
-    """The decoded root body of `state` and its structural diagnostics: the features layer's one
-    Terraform analysis per version (`features.analysis.terraform_analysis`, same cache keys), so
-    the templates provider never decodes a version a second time."""
-    return state.cached(STRUCTURE_KEY, _analyze)
-
-
-def _analyze(state: Any) -> tuple[Body, list[Diagnostic]]:
-    cache = state.kept(DECODE_CACHE_KEY, DecodeCache)
-    try:
-        return analyze(state.text, state.syntax.root, state.path, cache)
-    except Exception:
-        cache.clear()
-        raise
-
-
-# ---- per top-level block results ------------------------------------------------------------------
-
-
-class BlockResults:
-    """Results (lists of items) of the top-level blocks of the previous run, reused while a block's
-    text is unchanged. `shift(item, delta)` moves one item by `delta` characters.
-
-    Use: `begin(text)`, then per top-level block `lookup(node, schema, start)` (the items, moved to
-    the body's current position, or None) or `store(node, schema, start, end, items)`, then
-    `finish(text)`. Only entries looked up or stored since `begin` survive `finish` (unless
-    `prune=False`). Tell it about
-    edits with `note_edit` (any object with `start`, `old_end`, `new_end`, e.g. `text.Edit`); when
-    none were noted, `begin` compares the text with the previous run's. `hits`/`misses` count
-    reuses and recomputations over the object's life.
-    """
-
-    __slots__ = ("shift", "_entries", "_next", "_text", "_pending", "hits", "misses")
-
-    def __init__(self, shift: Callable[[Any, int], Any]) -> None:
-        self.shift = shift
-        # id(node) -> [node, schema, start, end, items, items_base]; start/end follow the edits.
-        self._entries: dict[int, list] = {}
-        self._next: dict[int, list] = {}
-        self._text: str | None = None
-        self._pending: list[tuple[int, int, int]] = []
-        self.hits = 0
-        self.misses = 0
-
-    def note_edit(self, edit: Any) -> None:
-        self._pending.append((edit.start, edit.old_end, edit.new_end))
-
-    def clear(self) -> None:
-        self._entries = {}
-        self._next = {}
-        self._text = None
-        self._pending = []
-
-    def begin(self, text: str) -> None:
-        edits = self._pending
-        self._pending = []
-        self._next = {}
-        old = self._text
-        if not edits and old is not None and old is not text and old != text:
-            edits = [_changed_region(old, text)]
-        entries = self._entries
-        for s, oe, ne in edits:
-            if not entries:
-                break
-            delta = ne - oe
-            dead = []
-            for key, e in entries.items():
-                a, b = e[2], e[3]
-                if (s < b and oe > a) or a < s < b:
-                    dead.append(key)
-                elif a >= oe:
-                    e[2] = a + delta
-                    e[3] = b + delta
-            for key in dead:
-                del entries[key]
-
-    def lookup(self, node: Any, schema: Any, start: int) -> list | None:
-        e = self._entries.get(id(node))
-        if e is None or e[0] is not node or e[1] is not schema or e[2] != start:
-            self.misses += 1
-            return None
-        if e[5] != start:
-            delta = start - e[5]
-            shift = self.shift
-            e[4] = [shift(item, delta) for item in e[4]]
-            e[5] = start
-        self._next[id(node)] = e
-        self.hits += 1
-        return e[4]
-
-    def store(self, node: Any, schema: Any, start: int, end: int, items: list) -> None:
-        self._next[id(node)] = [node, schema, start, end, items, start]
-
-    def finish(self, text: str, prune: bool = True) -> None:
-        """End a run; with `prune=False` (a run that visited only some blocks, e.g. a range
-        request) entries not used in this run are kept too."""
-        if prune:
-            self._entries = self._next
-        else:
-            self._entries.update(self._next)
-        self._next = {}
-        self._text = text
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-def _changed_region(old: str, new: str) -> tuple[int, int, int]:
-    """One edit `(start, old_end, new_end)` covering every difference between `old` and `new`."""
-    n = min(len(old), len(new))
-    step = 4096
-    p = 0
-    while p + step <= n and old[p : p + step] == new[p : p + step]:
-        p += step
-    while p < n and old[p] == new[p]:
-        p += 1
-    limit = n - p  # the common suffix may not overlap the common prefix
-    lold, lnew = len(old), len(new)
-    q = 0
-    while q + step <= limit and old[lold - q - step : lold - q] == new[lnew - q - step : lnew - q]:
-        q += step
-    while q < limit and old[lold - q - 1] == new[lnew - q - 1]:
-        q += 1
-    return p, lold - q, lnew - q
-
-
-def _shift_diagnostic(d: Diagnostic, delta: int) -> Diagnostic:
-    return d.shifted(delta)
 
 
 # ---- strings of an expression -------------------------------------------------------------------
@@ -556,62 +413,45 @@ def new_counts() -> dict[str, int]:
     return {"template": 0, "plain": 0, STRING_TRAVERSAL: 0, STRING_NATIVE: 0, STRING_TYPE: 0}
 
 
-def check_strings(
-    text: str, body: Body, cache: BlockResults | None = None, counts: dict[str, int] | None = None
-) -> list[Diagnostic]:
+def check_strings(text: str, body: Body, counts: dict[str, int] | None = None) -> list[Diagnostic]:
     """Diagnostics of every string of the decoded root `body` of `text` by its mode (see the
-    module doc), sorted by position. With `cache` (a `BlockResults` made by `new_cache`), blocks
-    whose text did not change since the previous call are not walked again. `counts` (see
-    `new_counts`) is incremented for the strings checked in this call."""
+    module doc), sorted by position. `counts` (see `new_counts`) is incremented for the strings
+    checked in this call."""
     if counts is None:
         counts = new_counts()
     with no_gc():  # many small acyclic allocations over a large live tree (see `jsonsyntax.no_gc`)
-        return _check_strings(text, body, cache, counts)
-
-
-def _check_strings(text: str, body: Body, cache: BlockResults | None, counts: dict[str, int]) -> list[Diagnostic]:
-    checker = _Checker(text, counts)
-    out: list[Diagnostic] = []
-    if body.attributes:
-        checker.body(Body(body.node, body.start, body.end, body.schema, body.attributes, ()), None, out)
-    if cache is not None:
-        cache.begin(text)
-    for blk in body.blocks:
-        b = blk.body
-        node = b.node
-        if cache is None or not isinstance(node, Container):
-            checker.body(b, blk.type_name, out)
-            continue
-        items = cache.lookup(node, b.schema, b.start)
-        if items is None:
-            items = []
-            checker.body(b, blk.type_name, items)
-            cache.store(node, b.schema, b.start, b.end, items)
-        out.extend(items)
-    if cache is not None:
-        cache.finish(text)
+        out = check_root(text, body.attributes, counts)
+        for blk in body.blocks:
+            out.extend(check_block(text, blk, counts))
     out.sort(key=lambda d: (d.start, d.end))
     return out
 
 
-def new_cache() -> BlockResults:
-    """A `BlockResults` for `check_strings` (diagnostics as items)."""
-    return BlockResults(_shift_diagnostic)
+def check_block(text: str, block: Block, counts: dict[str, int] | None = None) -> list[Diagnostic]:
+    """Diagnostics of every string of top-level `block` (its body and nested blocks) by mode, in
+    checking order (not sorted). `counts`: see `new_counts`."""
+    out: list[Diagnostic] = []
+    _Checker(text, counts if counts is not None else new_counts()).body(block.body, block.type_name, out)
+    return out
 
 
-def template_diagnostics_provider(state: Any, analysis: Callable[[Any], tuple[Body, Any]] | None = None) -> list[Diagnostic]:
-    """The diagnostics provider (`features.diagnostics.PROVIDERS`): `check_strings` on the decoded
-    body of `state` (a `DocumentState`), reusing unchanged top-level blocks through a
-    `BlockResults` kept with the document; computed once per text version. `analysis(state)`
-    gives `(body, ...)`; by default `decoded` (the features layer's shared analysis)."""
-    def provide(st: Any) -> list[Diagnostic]:
-        body = (analysis or decoded)(st)[0]
-        cache = st.kept(RESULTS_KEY, new_cache)
-        try:
-            return check_strings(st.text, body, cache)
-        except Exception:
-            cache.clear()  # never serve a half-updated cache to the next version
-            raise
+def check_root(text: str, attributes: tuple[Attribute, ...], counts: dict[str, int] | None = None) -> list[Diagnostic]:
+    """Diagnostics of the strings of the root body's attributes, in checking order."""
+    out: list[Diagnostic] = []
+    if attributes:
+        checker = _Checker(text, counts if counts is not None else new_counts())
+        checker.body(Body(None, 0, 0, _NO_SCHEMA, attributes, ()), None, out)
+    return out
 
-    return state.cached(_DIAGNOSTICS_KEY, provide)
 
+_NO_SCHEMA = BodySchema()
+
+
+def template_diagnostics_provider(state: Any, analysis: Any = None) -> list[Diagnostic]:
+    """The diagnostics provider (`features.diagnostics.PROVIDERS`): the string diagnostics of the
+    document's one Terraform analysis (`terraform.analysis.document_analysis`, computed once per
+    version and incrementally per top-level block). `analysis` is accepted for compatibility and
+    ignored: there is only one analysis."""
+    from .analysis import document_analysis  # built on this module
+
+    return document_analysis(state).strings

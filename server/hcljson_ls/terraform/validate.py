@@ -1,7 +1,9 @@
 """Terraform-specific structural diagnostics on a decoded configuration file.
 
     validate(body, text, override=False) -> list[Diagnostic]
-    analyze(text, root, path=None, cache=None) -> (Body, list[Diagnostic])   decode + validate
+    analyze(text, root, path=None) -> (Body, list[Diagnostic])     decode + validate (from scratch)
+    block_diagnostics(block, text, override=False) -> list[Diagnostic]   one top-level block
+    definitions(block, text) / duplicates(defined)                 the duplicate check, per block / across
     valid_identifier(name) -> bool
 
 Contract
@@ -32,8 +34,11 @@ diagnostics"):
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
                                      Terraform reads literally
 
-Blocks are visited iteratively; the cost is linear in the number of blocks and attributes.
-Never raises on any body the decoder produces (attributes may lack a value mid-edit).
+Blocks are visited iteratively; the cost is linear in the number of blocks and attributes. The rules
+of a top-level block depend on that block alone (`block_diagnostics`), except the duplicate check,
+which compares position-free keys (`definitions`) across blocks; `terraform.analysis` keeps both per
+block across edits. Never raises on any body the decoder produces (attributes may lack a value
+mid-edit).
 """
 
 from __future__ import annotations
@@ -43,7 +48,6 @@ from collections.abc import Iterable
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Related
 from ..hcljson import problems as P
-from ..hcljson.decode import DecodeCache, decode_file
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import kind_phrase, quoted, string_text
 from ..jsonsyntax import strings
@@ -73,6 +77,7 @@ _LABEL_WHAT = {
     "check": ("check name",),
 }
 _INSTANCE_BLOCKS = frozenset({"resource", "data", "ephemeral", "module", "action"})
+_INSTANCE_PHRASE = {t: "A module block" if t == "module" else f"A {quoted(t)} block" for t in _INSTANCE_BLOCKS}
 _BOOLEAN_SETTINGS = {
     "variable": ("sensitive", "nullable", "ephemeral"),
     "output": ("sensitive", "ephemeral"),
@@ -235,9 +240,8 @@ class _Validator:
                 self.check_name(lab.value, lab.start, lab.end, w)
         if parent is None or (parent == "check" and t == "data"):
             if t in _INSTANCE_BLOCKS:
-                kind = "A module block" if t == "module" else f"A {quoted(t)} block"
                 self.conflicts(
-                    body, "count", "for_each", kind,
+                    body, "count", "for_each", _INSTANCE_PHRASE[t],
                     "\"count\" makes a numbered list of instances and \"for_each\" one instance per element. Keep one of them.",
                 )
                 if t != "module":
@@ -368,82 +372,108 @@ class _Validator:
             if v is not None and v.kind not in (STRING, "error", "bare"):
                 self.diags.append(P.element_type(v, start + v.start, start + v.end, "configuration_aliases", "a provider reference given as a string, such as \"aws.west\""))
 
-    # ---- duplicates --------------------------------------------------------------------------
-    def duplicates(self, root: Body) -> None:
-        seen: dict[tuple, tuple[int, int]] = {}
-        locals_seen: dict[str, tuple[int, int]] = {}
-        for block in root.blocks:
-            t = block.type_name
-            if t == "locals":
-                for a in block.body.attributes:
-                    prev = locals_seen.get(a.name)
-                    if prev is None:
-                        locals_seen[a.name] = a.name_range
-                    else:
-                        self.diags.append(
-                            Diagnostic(
-                                a.name_start, a.name_end, ERROR, DUPLICATE_BLOCK, f"Duplicate local value {quoted(a.name)}",
-                                f"The local value {quoted(a.name)} is already defined in this file; each local value "
-                                "name can be defined only once in a module.",
-                                (Related(prev[0], prev[1], f"{quoted(a.name)} first defined here"),),
-                            )
-                        )
-                continue
-            if t in ("resource", "data", "ephemeral", "action", "variable", "output", "module", "check"):
-                if len(block.labels) != len(block.schema.labels):
-                    continue
-                key: tuple = (t, *block.label_values)
-                name = " ".join([t, *(quoted(v) for v in block.label_values)])
-            elif t == "provider" and block.labels:
-                alias = block.body.attribute("alias")
-                if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
-                    continue
-                if block.body.attribute("for_each") is not None:
-                    continue
-                alias_value = self.string_value(alias.expr.node, alias.expr.start) if alias is not None else None  # type: ignore[union-attr]
-                key = (t, block.labels[0].value, alias_value)
-                name = f"provider {quoted(block.labels[0].value)}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
-            else:
-                continue
-            h = block.header_range
-            prev = seen.get(key)
-            if prev is None:
-                seen[key] = h
-                continue
-            self.diags.append(
+    def tree(self, block: Block) -> list[Diagnostic]:
+        """The rules for top-level `block` and every block nested in it, in visiting order."""
+        stack: list[tuple[Block, str | None]] = [(block, None)]
+        while stack:
+            b, parent = stack.pop()
+            self.block(b, parent)
+            nested = b.body.blocks
+            if nested:
+                t = b.type_name
+                stack.extend((x, t) for x in reversed(nested))
+        return self.diags
+
+
+# ---- duplicates --------------------------------------------------------------------------------
+
+_NAMED_BLOCKS = frozenset({"resource", "data", "ephemeral", "action", "variable", "output", "module", "check"})
+_LOCAL = "local"
+
+
+def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
+    """What top-level `block` defines, for the duplicate check: `(key, start, end)` per name, `key`
+    a position-free tuple and `start`/`end` the range a duplicate is reported on (the block's
+    header key, or a local value's name). Empty for blocks that define nothing checkable."""
+    t = block.type_name
+    if t == "locals":
+        return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
+    if t in _NAMED_BLOCKS:
+        if len(block.labels) != len(block.schema.labels):
+            return []
+        key: tuple = (t, *block.label_values)
+    elif t == "provider" and block.labels:
+        alias = block.body.attribute("alias")
+        if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
+            return []
+        if block.body.attribute("for_each") is not None:
+            return []
+        alias_value = string_text(text, alias.expr.node, alias.expr.start) if alias is not None else None  # type: ignore[union-attr, arg-type]
+        key = (t, block.labels[0].value, alias_value)
+    else:
+        return []
+    h = block.header_range
+    return [(key, h[0], h[1])]
+
+
+def duplicates(defined) -> list[Diagnostic]:
+    """`structure/duplicate-block` for every definition whose key an earlier one has;
+    `defined` is `(key, start, end)` in source order (see `definitions`)."""
+    seen: dict[tuple, tuple[int, int]] = {}
+    out: list[Diagnostic] = []
+    for key, start, end in defined:
+        prev = seen.get(key)
+        if prev is None:
+            seen[key] = (start, end)
+            continue
+        if key[0] == _LOCAL:
+            name = key[1]
+            out.append(
                 Diagnostic(
-                    h[0], h[1], ERROR, DUPLICATE_BLOCK, f"Duplicate {name}",
-                    f"{name[0].upper()}{name[1:]} is already defined in this file; each must be defined only once in a module.",
-                    (Related(prev[0], prev[1], "first defined here"),),
+                    start, end, ERROR, DUPLICATE_BLOCK, f"Duplicate local value {quoted(name)}",
+                    f"The local value {quoted(name)} is already defined in this file; each local value "
+                    "name can be defined only once in a module.",
+                    (Related(prev[0], prev[1], f"{quoted(name)} first defined here"),),
                 )
             )
+            continue
+        if key[0] == "provider":
+            alias_value = key[2]
+            title = f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
+        else:
+            title = " ".join([key[0], *(quoted(v) for v in key[1:])])
+        out.append(
+            Diagnostic(
+                start, end, ERROR, DUPLICATE_BLOCK, f"Duplicate {title}",
+                f"{title[0].upper()}{title[1:]} is already defined in this file; each must be defined only once in a module.",
+                (Related(prev[0], prev[1], "first defined here"),),
+            )
+        )
+    return out
 
-    def run(self, root: Body) -> list[Diagnostic]:
-        stack: list[tuple[Block, str | None]] = [(b, None) for b in reversed(root.blocks)]
-        while stack:
-            block, parent = stack.pop()
-            self.block(block, parent)
-            nested = block.body.blocks
-            if nested:
-                t = block.type_name
-                stack.extend((b, t) for b in reversed(nested))
-        if not self.override:
-            self.duplicates(root)
-        self.diags.sort(key=lambda d: (d.start, d.end, d.code))
-        return self.diags
+
+def block_diagnostics(block: Block, text: str, override: bool = False) -> list[Diagnostic]:
+    """The Terraform rules for one top-level `block` and its nested blocks (not the duplicate
+    check, which spans blocks: `definitions` / `duplicates`), in visiting order."""
+    return _Validator(text, override).tree(block)
 
 
 def validate(body: Body, text: str, override: bool = False) -> list[Diagnostic]:
     """Terraform-specific diagnostics for the decoded root `body` of `text` (see module doc)."""
-    return _Validator(text, override).run(body)
+    v = _Validator(text, override)
+    for block in body.blocks:
+        v.tree(block)
+    if not override:
+        v.diags.extend(duplicates(d for block in body.blocks for d in definitions(block, text)))
+    v.diags.sort(key=lambda d: (d.start, d.end, d.code))
+    return v.diags
 
 
-def analyze(text: str, root: Node | None, path: str | None = None, cache: DecodeCache | None = None) -> tuple[Body, list[Diagnostic]]:
+def analyze(text: str, root: Node | None, path: str | None = None) -> tuple[Body, list[Diagnostic]]:
     """Decode `root` (the JSON tree of `text`) with the schema for `path`, then validate it.
-    Returns the root body and all structural diagnostics (decoder's and Terraform's), sorted."""
-    override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    body, diags = decode_file(text, root, schema_for_path(path), cache)
-    more = validate(body, text, override)
-    if more:
-        diags = sorted([*diags, *more], key=lambda d: (d.start, d.end))
-    return body, diags
+    Returns the root body and all structural diagnostics (decoder's and Terraform's), sorted
+    (see `terraform.analysis`, which computes them, incrementally when it can)."""
+    from .analysis import analyze_file  # the one implementation; it builds on this module
+
+    result = analyze_file(text, root, path)
+    return result.body.materialize(), result.structure

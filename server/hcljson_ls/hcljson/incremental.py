@@ -1,0 +1,544 @@
+"""A decoded file kept up to date across edits, at a cost per edit that does not grow with the file.
+
+    IncrementalFile(schema, checks=None)        one per document, kept across versions
+      .note_edit(edit)                          every edit applied to the text, in order
+      .update(text, root) -> FileResult         the analysis of `text` (its JSON tree `root`)
+    FileChecks                                  what a later layer adds per top-level block
+    FileResult(body, structure, strings)        a `FileView` and two sorted diagnostics lists
+    FileView                                    the decoded root body; absolute positions on demand
+    analyze(text, root, schema, checks=None)    the same from scratch (no reuse)
+
+Contract
+--------
+* `update(text, root)` returns exactly what `analyze(text, root, ...)` returns for the same text
+  and tree (same diagnostics in the same order, the same decoded body), whatever edits came before;
+  tests check this on random edit sequences. `root` must be the document's current JSON tree,
+  maintained with `jsonsyntax.reparse` from the tree of the previous `update` (or parsed afresh),
+  and every edit given to `reparse` must also be given to `note_edit` (the very same edit: where
+  the tree changed is where the edit says). Without any noted edit, a different text or root is
+  analysed from scratch, and the same text and root are taken as unchanged.
+* The unit of reuse is the top-level block. Its results -- the decoded body (`decode.decode_top`),
+  the decoder's diagnostics, and the later layer's (`FileChecks.block`: structure diagnostics,
+  string diagnostics, definitions for cross-block rules) -- are computed once per body content and
+  kept with positions RELATIVE to the body's start (diagnostics on the block's header keys are kept
+  relative to the key they are on), keyed by the identity of the body's JSON node.
+* Diagnostics: `structure` (the decoder's, then the later layer's block and cross-block rules) is
+  sorted by (start, end, decoder-before-rules, code, message, related); `strings` by (start, end),
+  in checking order within a position. Both lists are kept assembled; an edit splices them.
+* Fast path. When all edits since the previous update lie strictly inside the body of one
+  top-level block whose place in the tree survived them (the JSON member holding the body is still
+  the same object on the path from the root to the edit), only that block is computed again: its
+  old diagnostics leave the assembled lists, its new ones go in, the others after the edit move by
+  the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
+  not positions) changed. Nothing else is visited: the cost is the block's size, the depth of the
+  tree, the number of diagnostics, and a binary search over the top-level blocks. Several edits
+  between updates count as one covering edit.
+* Otherwise the root is walked again (`decode.walk_file`: label levels, not bodies) and every
+  top-level block whose body node is the same object, untouched by the edits, with the same type,
+  labels and schema, is reused; the others are computed. A full reparse (a new root) reuses nothing.
+* Positions of kept blocks are never rewritten per edit: records hold live references into the
+  tree (`decode.TopBlock`), whose container-relative positions the JSON layer keeps current, and a
+  kept body is re-based (`Body.shifted`) only when a view asks for it (`FileView.blocks`,
+  `blocks_at`, `materialize`), then remembered at that position.
+* A `FileView` (and what it returns) describes the version it was made for: use it before the next
+  change, like the tree's nodes. `FileView.blocks_at(offset)` finds the top-level blocks a cursor
+  can be on or in by a binary search (O(log n) plus the depth), so hover never builds the rest.
+* Never raises on any tree the JSON layer produces; if a bug makes `update` raise, call `reset()`
+  (the next update starts afresh).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right, insort
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from ..diagnostic import Diagnostic
+from ..jsonsyntax.parser import no_gc
+from ..jsonsyntax.tree import Container, Member, Node
+from .decode import TopBlock, decode_top, walk_file
+from .model import Attribute, Block, Body, Label
+from .schema import BodySchema
+
+__all__ = ["IncrementalFile", "FileChecks", "FileResult", "FileView", "analyze"]
+
+Definition = tuple[Hashable, int, int]
+
+# Owners of assembled diagnostics besides the blocks' entries.
+_ROOT = "root"
+_CROSS = "cross"
+# Where a kept position is anchored: the body (relative to its start), or a header key.
+_BODY = "body"
+_TYPE_KEY = -1
+_ABSOLUTE = None  # could not be anchored (the entry is then never reused by a walk)
+
+# Decoder diagnostics sort before the later layer's at the same range.
+_DECODER = 0
+_RULES = 1
+
+
+class FileChecks:
+    """What a later layer adds to the decode (the default adds nothing). Subclass and override."""
+
+    def block(self, text: str, block: Block) -> tuple[list[Diagnostic], list[Diagnostic], list[Definition]]:
+        """For top-level `block` (absolute positions): its structure diagnostics, its string
+        diagnostics, and its definitions `(key, start, end)` for `cross` (`key` position-free).
+        Every position must lie inside the block's body or be exactly one of its header keys
+        (type key, a label key); anything else is still right, but the block is then computed
+        again by every walk."""
+        return [], [], []
+
+    def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
+        """Structure and string diagnostics of the root body's attributes."""
+        return [], []
+
+    def cross(self, defined: Iterable[Definition]) -> list[Diagnostic]:
+        """Diagnostics across blocks from every definition, in source order."""
+        return []
+
+
+class FileResult:
+    """One version's analysis: `body` (a `FileView`), `structure` and `strings` diagnostics."""
+
+    __slots__ = ("body", "structure", "strings")
+
+    def __init__(self, body: "FileView", structure: list[Diagnostic], strings: list[Diagnostic]) -> None:
+        self.body = body
+        self.structure = structure
+        self.strings = strings
+
+
+class _Entry:
+    """The results of one top-level block, positioned relative to its body (see module doc)."""
+
+    __slots__ = ("node", "schema", "type_name", "labels", "base", "body", "structure", "anchored", "strings",
+                 "defs", "pinned", "vbase", "vbody", "memo")
+
+    def __init__(self, node: Node, schema: BodySchema, type_name: str, labels: tuple[str, ...], base: int, body: Body) -> None:
+        self.node = node
+        self.schema = schema
+        self.type_name = type_name
+        self.labels = labels
+        self.base = base  # the body's absolute start when computed: the frame of every kept position
+        self.body = body
+        self.structure: list[tuple[Diagnostic, int]] = []  # inside the body
+        self.anchored: list[tuple[int | None, Diagnostic, int]] = []  # on a header key (or absolute)
+        self.strings: list[Diagnostic] = []
+        self.defs: list[tuple[Hashable, Any, int, int]] = []  # (key, anchor or _BODY, start, end)
+        self.pinned = False
+        self.vbase = base  # the body as last re-based for a view
+        self.vbody = body
+        self.memo: dict | None = None  # later layers' per-block results (see `FileView.memo`)
+
+    def body_at(self, start: int) -> Body:
+        if start != self.vbase:
+            self.vbody = self.vbody.shifted(start - self.vbase)
+            self.vbase = start
+        return self.vbody
+
+
+class _Record:
+    """One top-level block of the current skeleton: where it is (live) and its entry."""
+
+    __slots__ = ("top", "entry")
+
+    def __init__(self, top: TopBlock, entry: _Entry) -> None:
+        self.top = top
+        self.entry = entry
+
+    def body_start(self) -> int:
+        top = self.top
+        return top.frame.start() + top.holder.value.start  # type: ignore[union-attr]
+
+    def current(self) -> TopBlock:
+        """The block's `TopBlock` with the positions it has now."""
+        top = self.top
+        tf = top.type_frame.start()
+        tk = top.type_key
+        labels = tuple(
+            Label(lab.value, f.start() + k.start, f.start() + k.end) for lab, (k, f) in zip(top.labels, top.label_keys)
+        )
+        node = top.holder.value
+        return replace(top, type_start=tf + tk.start, type_end=tf + tk.end, labels=labels, node=node, base=top.frame.start())
+
+
+
+def _anchors(top: TopBlock) -> dict:
+    """Header key ranges by anchor: the type key, then each label."""
+    out = {_TYPE_KEY: (top.type_start, top.type_end)}
+    for i, lab in enumerate(top.labels):
+        out[i] = (lab.start, lab.end)
+    return out
+
+
+def _skey(item: tuple) -> tuple:
+    d = item[0]
+    return (d.start, d.end, item[1], d.code, d.summary, d.detail, tuple((r.start, r.end, r.message) for r in d.related))
+
+
+def _tkey(item: tuple) -> tuple[int, int]:
+    d = item[0]
+    return (d.start, d.end)
+
+
+def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
+    """`d` (outside the edited range) as it is after `[s, oe)` was replaced (length + `delta`)."""
+    if d.end < s and all(r.end < s for r in d.related):
+        return d
+
+    def mv(a: int, b: int) -> tuple[int, int]:
+        na = a + delta if a >= oe else a
+        nb = b + delta if b >= oe and (b > s or na != a) else b
+        return na, nb
+
+    a, b = mv(d.start, d.end)
+    rel = d.related
+    if rel:
+        rel = tuple(replace(r, start=x, end=y) for r in rel for x, y in (mv(r.start, r.end),))
+    if a == d.start and b == d.end and rel == d.related:
+        return d
+    return replace(d, start=a, end=b, related=rel)
+
+
+def _inside(d: Diagnostic, start: int, end: int) -> bool:
+    return start <= d.start and d.end <= end and all(start <= r.start and r.end <= end for r in d.related)
+
+
+class IncrementalFile:
+    """See the module docstring. `hits`/`misses` count top-level blocks reused / computed,
+    `fast`/`walks` updates done by the fast path / by a walk of the root."""
+
+    __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
+                 "_pending", "_result", "hits", "misses", "fast", "walks")
+
+    def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
+        self.schema = schema
+        self.checks = checks if checks is not None else FileChecks()
+        self.hits = self.misses = self.fast = self.walks = 0
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything (the next update starts afresh)."""
+        self._root: Node | None = None
+        self._text: str | None = None
+        self._records: list[_Record] = []
+        self._attributes: tuple[Attribute, ...] = ()
+        self._structure: list[tuple] = []  # (diagnostic, group, owner), sorted by _skey
+        self._strings: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
+        self._pending: tuple[int, int, int] | None = None
+        self._result: FileResult | None = None
+
+    def note_edit(self, edit: Any) -> None:
+        """`old[edit.start:edit.old_end]` became `new[edit.start:edit.new_end]`; edits compose."""
+        s2, oe2, ne2 = edit.start, edit.old_end, edit.new_end
+        p = self._pending
+        if p is None:
+            self._pending = (s2, oe2, ne2)
+            return
+        s, oe, ne = p
+        x = max(ne, oe2)  # the covering edit's end in the text before this edit
+        self._pending = (min(s, s2), oe + (x - ne), x + (ne2 - oe2))
+
+    # ---- updating ---------------------------------------------------------------------------------
+
+    def update(self, text: str, root: Node | None) -> FileResult:
+        cover = self._pending
+        self._pending = None
+        old = self._text
+        if old is not None and root is self._root and self._result is not None and (cover is not None or text == old):
+            if cover is None:
+                return self._result
+        else:
+            cover = None
+            self._records = []
+        with no_gc():  # many small acyclic allocations over a large live tree
+            if cover is None or root is None or not self._fast(text, root, cover):
+                self._walk(text, root, cover)
+        self._root = root
+        self._text = text
+        self._result = FileResult(
+            FileView(root, self.schema, self._attributes, self._records, text),
+            [item[0] for item in self._structure],
+            [item[0] for item in self._strings],
+        )
+        return self._result
+
+    def _compute(self, text: str, top: TopBlock) -> _Entry:
+        self.misses += 1
+        block, decoded = decode_top(text, top)
+        structure, strings, defs = self.checks.block(text, block)
+        body = block.body
+        bs, be = body.start, body.end
+        e = _Entry(top.node, top.body_schema, top.type_name, tuple(lab.value for lab in top.labels), bs, body)
+        anchors = {(top.type_start, top.type_end): _TYPE_KEY}
+        for i, lab in enumerate(top.labels):
+            anchors.setdefault((lab.start, lab.end), i)
+        for group, diags in ((_DECODER, decoded), (_RULES, structure)):
+            for d in diags:
+                if _inside(d, bs, be):
+                    e.structure.append((d, group))
+                else:
+                    anchor = anchors.get((d.start, d.end)) if not d.related else None
+                    e.pinned = e.pinned or anchor is None
+                    e.anchored.append((anchor, d, group))
+        for d in strings:
+            e.pinned = e.pinned or not _inside(d, bs, be)
+            e.strings.append(d)
+        for key, s, t in defs:
+            if bs <= s and t <= be:
+                e.defs.append((key, _BODY, s, t))
+            else:
+                anchor = anchors.get((s, t))
+                e.pinned = e.pinned or anchor is None
+                e.defs.append((key, anchor, s, t))
+        return e
+
+    @staticmethod
+    def _placed(e: _Entry, top: TopBlock, structure: list, strings: list) -> None:
+        """Append `e`'s diagnostics at the positions of `top` (current) to the assembled lists."""
+        delta = top.body_start - e.base
+        for d, g in e.structure:
+            structure.append((d.shifted(delta), g, e))
+        if e.anchored:
+            anchors = _anchors(top)
+            for anchor, d, g in e.anchored:
+                if anchor is not _ABSOLUTE:
+                    a, b = anchors[anchor]
+                    if (a, b) != (d.start, d.end):
+                        d = replace(d, start=a, end=b)
+                structure.append((d, g, e))
+        for d in e.strings:
+            strings.append((d.shifted(delta), e))
+
+    @staticmethod
+    def _defs(e: _Entry, top: TopBlock) -> Iterator[Definition]:
+        delta = top.body_start - e.base
+        anchors = None
+        for key, where, s, t in e.defs:
+            if where == _BODY:
+                yield key, s + delta, t + delta
+            elif where is _ABSOLUTE:
+                yield key, s, t
+            else:
+                if anchors is None:
+                    anchors = _anchors(top)
+                a, b = anchors[where]
+                yield key, a, b
+
+    def _walk(self, text: str, root: Node | None, cover: tuple[int, int, int] | None) -> None:
+        self.walks += 1
+        walk = walk_file(text, root, self.schema)
+        old: dict[int, _Entry] = {}
+        if cover is not None:
+            old = {id(r.entry.node): r.entry for r in self._records}
+        records: list[_Record] = []
+        structure: list[tuple] = [(d, _DECODER, _ROOT) for d in walk.diagnostics]
+        strings: list[tuple] = []
+        rs, rstr = self.checks.root(text, walk.attributes)
+        structure.extend((d, _RULES, _ROOT) for d in rs)
+        strings.extend((d, _ROOT) for d in rstr)
+        for top in walk.tops:
+            e = old.get(id(top.node))
+            if e is None or not _reusable(e, top, cover):
+                e = self._compute(text, top)
+            else:
+                self.hits += 1
+            records.append(_Record(top, e))
+            self._placed(e, top, structure, strings)
+        cross = self.checks.cross(d for r in records for d in self._defs(r.entry, r.top))
+        structure.extend((d, _RULES, _CROSS) for d in cross)
+        structure.sort(key=_skey)
+        strings.sort(key=_tkey)
+        self._records = records
+        self._attributes = walk.attributes
+        self._structure = structure
+        self._strings = strings
+
+    def _fast(self, text: str, root: Node, cover: tuple[int, int, int]) -> bool:
+        """The fast path (see the module doc); False when it does not apply."""
+        s, oe, ne = cover
+        records = self._records
+        i = bisect_right(records, s - 1, key=_Record.body_start) - 1  # the last body starting before s
+        if i < 0:
+            return False
+        rec = records[i]
+        top = rec.top
+        node = top.holder.value
+        if not isinstance(node, Container) or not node.closed:
+            return False
+        base = top.frame.start()
+        if not (base + node.start < s and ne <= base + node.end - 1) or not _reaches(root, top.holder, s):
+            return False
+        self.fast += 1
+        old = rec.entry
+        current = rec.current()
+        e = rec.entry = self._compute(text, current)
+        delta = ne - oe
+        redo_cross = [d[0] for d in old.defs] != [d[0] for d in e.defs]
+        structure = [
+            (_moved(d, s, oe, delta), g, o) for d, g, o in self._structure
+            if o is not old and not (redo_cross and o is _CROSS)
+        ]
+        strings = [(_moved(d, s, oe, delta), o) for d, o in self._strings if o is not old]
+        new_structure: list[tuple] = []
+        new_strings: list[tuple] = []
+        self._placed(e, current, new_structure, new_strings)
+        if redo_cross:
+            cross = self.checks.cross(d for r in records for d in self._defs(r.entry, r.current()))
+            new_structure.extend((d, _RULES, _CROSS) for d in cross)
+        for item in new_structure:
+            insort(structure, item, key=_skey)
+        for item in new_strings:
+            insort(strings, item, key=_tkey)
+        self._structure = structure
+        self._strings = strings
+        if delta and self._attributes:
+            self._attributes = tuple(a.shifted(delta) if a.start >= oe else a for a in self._attributes)
+        return True
+
+
+def _reusable(e: _Entry, top: TopBlock, cover: tuple[int, int, int] | None) -> bool:
+    if e.node is not top.node or e.pinned or e.schema is not top.body_schema or e.type_name != top.type_name:
+        return False
+    if len(e.labels) != len(top.labels) or any(a != b.value for a, b in zip(e.labels, top.labels)):
+        return False
+    if cover is None:
+        return True
+    s, _, ne = cover
+    bs, be = top.body_start, top.body_end
+    return not (s < be and ne > bs)
+
+
+def _member_start(m: Member) -> int:
+    return m.start
+
+
+def _reaches(root: Node, holder: Member, offset: int) -> bool:
+    """True when `holder` is a member on the path from `root` down to `offset` (it is in the tree)."""
+    node = root
+    base = 0
+    while isinstance(node, Container):
+        cabs = base + node.start
+        items = node.items
+        i = bisect_right(items, offset - cabs, key=_member_start) - 1
+        if i < 0:
+            return False
+        m = items[i]
+        if m is holder:
+            return True
+        v = m.value
+        if v is None or not (cabs + v.start <= offset < cabs + v.end):
+            return False
+        node, base = v, cabs
+    return False
+
+
+# ---- views -------------------------------------------------------------------------------------------
+
+
+class FileView:
+    """The decoded root body of one version, built on demand (see the module doc). It answers like
+    a `model.Body` (`node`, `start`, `end`, `schema`, `attributes`, `blocks`, `attribute`,
+    `blocks_of`, `range`); `blocks` re-bases every kept body that moved, so prefer `blocks_at`
+    for one position and `memo` for per-block results."""
+
+    __slots__ = ("node", "start", "end", "schema", "attributes", "text", "_records", "_blocks")
+
+    def __init__(self, root: Node | None, schema: BodySchema, attributes: tuple[Attribute, ...],
+                 records: list[_Record], text: str) -> None:
+        self.node = root
+        self.start = root.start if root is not None else 0
+        self.end = root.end if root is not None else 0
+        self.schema = schema
+        self.attributes = attributes
+        self.text = text
+        self._records = records
+        self._blocks: tuple[Block, ...] | None = None
+
+    @property
+    def range(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
+    @property
+    def block_count(self) -> int:
+        """The number of top-level blocks (without building them)."""
+        return len(self._records)
+
+    def _block(self, rec: _Record) -> Block:
+        top = rec.current()
+        body = rec.entry.body_at(top.body_start)
+        return Block(top.type_name, top.type_start, top.type_end, top.labels, body, top.schema)
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        if self._blocks is None:
+            with no_gc():
+                self._blocks = tuple(self._block(r) for r in self._records)
+        return self._blocks
+
+    def attribute(self, name: str) -> Attribute | None:
+        for a in self.attributes:
+            if a.name == name:
+                return a
+        return None
+
+    def blocks_of(self, type_name: str) -> tuple[Block, ...]:
+        return tuple(b for b in self.blocks if b.type_name == type_name)
+
+    def materialize(self) -> Body:
+        """The whole decoded root body as a plain `Body`."""
+        return Body(self.node, self.start, self.end, self.schema, self.attributes, self.blocks)
+
+    def blocks_at(self, offset: int) -> tuple[Block, ...]:
+        """The top-level blocks whose header keys or body can hold `offset`, in source order: the
+        last block whose body starts before `offset` and the first whose body starts after it.
+        (Keys and bodies of other blocks cannot hold it; searching these two in order gives what
+        searching every block in order gives.)"""
+        records = self._records
+        i = bisect_right(records, offset - 1, key=_Record.body_start)  # first body starting at/after offset
+        out = []
+        if i > 0:
+            out.append(records[i - 1])
+        while i < len(records) and records[i].body_start() == offset:
+            i += 1
+        if i < len(records):
+            out.append(records[i])
+        return tuple(self._block(r) for r in out)
+
+    def memo(self, key: str, compute: Callable[[Block], list], shift: Callable[[Any, int], Any],
+             start: int | None = None, end: int | None = None) -> Iterator[tuple[TopBlock, list]]:
+        """Per top-level block (in source order; only those meeting `[start, end]` when given):
+        its `TopBlock` with current positions and `compute(block)` -- remembered with the block's
+        results under `key` relative to its body, moved with `shift(item, delta)` when the body
+        moved, computed again only when the block's content changed."""
+        records = self._records
+        lo, hi = 0, len(records)
+        if start is not None:
+            lo = max(0, bisect_right(records, start, key=_Record.body_start) - 1)
+        for k in range(lo, hi):
+            rec = records[k]
+            top = rec.current()
+            if end is not None and min(top.type_start, top.body_start) > end:
+                break
+            e = rec.entry
+            bs = top.body_start
+            memo = e.memo
+            if memo is None:
+                memo = e.memo = {}
+            got = memo.get(key)
+            if got is None:
+                items = compute(Block(top.type_name, top.type_start, top.type_end, top.labels, e.body_at(bs), top.schema))
+                memo[key] = (bs, items)
+            else:
+                at, items = got
+                if at != bs:
+                    delta = bs - at
+                    items = [shift(x, delta) for x in items]
+                    memo[key] = (bs, items)
+            yield top, items
+
+
+def analyze(text: str, root: Node | None, schema: BodySchema, checks: FileChecks | None = None) -> FileResult:
+    """The analysis of `text` from scratch (what `IncrementalFile.update` must equal)."""
+    return IncrementalFile(schema, checks).update(text, root)

@@ -1,0 +1,139 @@
+"""After any sequence of edits an open document answers exactly like a fresh one of the same text:
+all diagnostics, document symbols, hover at every key and value, semantic tokens. Fixtures for the
+edits that matter (renaming a block, adding and removing blocks, a duplicate appearing and going,
+breaking and fixing the JSON) and hypothesis for random ones, with and without an analysis between
+edits."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hcljson_ls.features.analysis import terraform_analysis
+from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.features.hover import hover
+from hcljson_ls.features.semantic_tokens import semantic_tokens
+from hcljson_ls.features.state import DocumentState
+from hcljson_ls.features.symbols import document_symbols
+from hcljson_ls.terraform.analysis import ENGINE_KEY
+
+URI = "file:///m/main.tf.json"
+
+DOC = json.dumps(
+    {
+        "terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": "~> 5.0"}},
+                      "backend": {"s3": {"bucket": "b-${x}"}}},
+        "provider": {"aws": [{"region": "eu-west-1"}, {"alias": "use1", "region": "us-east-1"}]},
+        "variable": {"env": {"type": "string", "default": "dev"}, "count": {"type": "number"}},
+        "locals": {"prefix": "app-${var.env}", "n": 2},
+        "resource": {
+            "aws_instance": {
+                "web": {"ami": "ami-1", "count": 2, "for_each": {}, "tags": {"Name": "${local.prefix}-web"},
+                        "lifecycle": {"ignore_changes": ["tags"], "prevent_destroy": "yes"}},
+                "db": {"ami": "${var.nope", "depends_on": ["aws_instance.web"]},
+            },
+            "aws_s3_bucket": {"logs": [{"bucket": "l"}, {"bucket": "m"}]},
+        },
+        "locals ": {"x": 1},
+        "output": {"ip": {"value": "${aws_instance.web[0].public_ip}"}, "ip ": {}},
+    },
+    indent=2,
+    ensure_ascii=False,
+)
+
+
+def edit(state: DocumentState, start: int, end: int, new: str) -> None:
+    pos = state.line_index.position
+    change = {
+        "range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
+                  "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
+        "text": new,
+    }
+    state.apply_changes([change], "utf-32", state.version + 1)
+
+
+def assert_like_fresh(state: DocumentState, offsets=None) -> None:
+    again = DocumentState.open(URI, state.text, 1, "terraform-json")
+    assert collect(state) == collect(again)
+    view, _ = terraform_analysis(state)
+    fresh_view, _ = terraform_analysis(again)
+    body = fresh_view.materialize()
+    assert document_symbols(view) == document_symbols(body) == document_symbols(fresh_view)
+    text = state.text
+    for offset in offsets if offsets is not None else range(0, len(text) + 1, 3):
+        assert hover(view, text, offset) == hover(body, text, offset), offset
+    assert semantic_tokens(state) == semantic_tokens(again)
+    assert view.materialize() == view.materialize()  # re-based bodies are stable
+
+
+def occurrence(text: str, needle: str, which: int = 0) -> int:
+    found = [i for i in range(len(text)) if text.startswith(needle, i)]
+    return found[which]
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        [('"web"', 1, 4, "app")],  # rename a resource: a label edit
+        [('"db"', 1, 3, "web")],  # a duplicate appears ...
+        [('"db"', 1, 3, "web"), ('"web"', 1, 4, "db")],  # ... and goes again
+        [('"n": 2', 1, 2, "prefix")],  # a duplicate local value inside one block
+        [('"alias"', 10, 14, "us")],  # a provider alias: definitions change inside a body
+        [('"ami-1"', 1, 6, "${var.env")],  # a broken template, fixed next
+        [('"ami-1"', 1, 6, "${var.env"), ('"${var.env"', 1, 10, "${var.env}")],
+        [('"logs"', 0, 0, '"more": {"bucket": "k"}, ')],  # add a block beside others
+        [('"aws_s3_bucket"', 0, 0, '"aws_vpc": {"v": {}}, ')],  # add a block type level
+        [('"db": {', 7, 7, '"x": 1, ')],  # an argument added to one body
+        [('"resource"', 0, 0, '"check": {"c": {"assert": {"condition": true, "error_message": "m"}}}, ')],
+        [("{", 0, 1, "")],  # the root bracket gone: everything reparsed
+        [('"tags"', 0, 0, "[")],  # an unclosed bracket inside a body, then closed again
+        [('"tags"', 0, 0, "["), ('"tags"', 0, 0, "], ")],
+        [('"for_each": {}', 0, 14, "")],  # a conflict removed
+        [('"ip"', 0, 0, '"dup": {"value": 1}, "dup": {"value": 2}, ')],
+    ],
+)
+def test_edits_give_what_a_fresh_document_gives(edits) -> None:
+    state = DocumentState.open(URI, DOC, 1, "terraform-json")
+    assert_like_fresh(state)
+    for needle, a, b, new in edits:
+        at = occurrence(state.text, needle)
+        edit(state, at + a, at + b, new)
+        assert_like_fresh(state)
+
+
+def test_a_value_edit_is_taken_by_the_fast_path() -> None:
+    state = DocumentState.open(URI, DOC, 1, "terraform-json")
+    collect(state)
+    engine = state.kept(ENGINE_KEY, dict)
+    at = state.text.index('"ami-1"') + 3
+    edit(state, at, at + 1, "x")
+    edit(state, at, at + 1, "yy")  # two edits, one analysis
+    assert_like_fresh(state)
+    assert (engine.fast, engine.walks) == (1, 1)
+
+
+_PIECES = st.sampled_from(['"', "{", "}", "[", "]", ",", ":", " ", "\n", "x", "web", "${", "}", "var.env", "é😀",
+                           '"a": 1, ', '"count": 1, ', '"for_each": {}, ', '"n": 3, ', '"alias": "z", ',
+                           '"r": {}, ', '"aws_x": {"r": {}}, ', "\\u0041", "null"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), st.lists(_PIECES, max_size=3).map("".join), st.booleans()),
+                min_size=1, max_size=6))
+def test_random_edits_give_what_a_fresh_document_gives(edits) -> None:
+    state = DocumentState.open(URI, DOC, 1, "terraform-json")
+    collect(state)
+    touched = []
+    for where, length, new, analyse in edits:
+        start = int(where * len(state.text))
+        end = min(len(state.text), start + length)
+        edit(state, start, end, new)
+        touched.append(start)
+        if analyse:
+            collect(state)
+    text = state.text
+    offsets = sorted({max(0, min(len(text), t + d)) for t in touched for d in range(-12, 13, 2)} | set(range(0, len(text), 17)))
+    assert_like_fresh(state, offsets)
