@@ -73,3 +73,25 @@ def test_folds_match_the_containers_that_span_lines(value, indent) -> None:
     else:
         expected = sum(1 for i, ch in enumerate(text) if ch in "{[" and text[i + 1 : i + 2] == "\n")
         assert len(ranges) == expected
+
+
+_PIECES = st.sampled_from(["{", "}", "[", "]", '"a": ', "1", ",", " ", "\n", "\r", "\r\n", '"x\ry"'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_a_fold_is_a_container_whose_brackets_are_on_different_lines(text: str) -> None:
+    from hcljson_ls.jsonsyntax.tree import Container, walk
+    from hcljson_ls.text.line_index import LineIndex
+
+    root = parse(text).root
+    index = LineIndex(text)
+    expected = []
+    for node, start, end in (walk(root) if root is not None else ()):
+        if not isinstance(node, Container):
+            continue
+        close = end - 1 if node.closed and end > start else end
+        if index.line_of(start) != index.line_of(close):
+            expected.append((start, close))
+    # Containers inside a one-line container are one-line too, so pruning there loses nothing.
+    assert sorted((r.start, r.end) for r in folding_ranges(root, text)) == sorted(expected)

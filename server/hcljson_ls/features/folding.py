@@ -16,7 +16,6 @@ Contract
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 
 from ..jsonsyntax.parser import no_gc
@@ -45,9 +44,7 @@ def folding_ranges(root: Node | None, text: str) -> tuple[FoldingRange, ...]:
 
 
 def _folding_ranges(root: Node, text: str) -> tuple[FoldingRange, ...]:
-    starts = line_starts(text)
-    if not starts:
-        return ()
+    find = text.find
     out: list[FoldingRange] = []
     # (node, absolute start of its container)
     stack: list[tuple[Node, int]] = [(root, 0)]
@@ -58,11 +55,13 @@ def _folding_ranges(root: Node, text: str) -> tuple[FoldingRange, ...]:
         start = base + node.start
         end = base + node.end
         close = end - 1 if node.closed and end > start else end
-        if bisect_right(starts, start) != bisect_right(starts, close):
-            out.append(FoldingRange(start, close))
-        else:
-            # Everything inside is on one line too: no need to look deeper.
-            continue
+        # A line start in (start, close]: `find` stops at the first break (C speed), so this costs the
+        # length of single-line containers only.
+        if find("\n", start, close) < 0:
+            r = find("\r", start, close)
+            if r < 0 or (r == close - 1 and text.startswith("\n", close)):  # "\r" of a "\r\n" at `close`
+                continue  # everything inside is on one line too: no need to look deeper
+        out.append(FoldingRange(start, close))
         for member in reversed(node.items):
             value = member.value
             if isinstance(value, Container):

@@ -49,6 +49,7 @@ JSON punctuation get no token: the editor's JSON colouring applies there.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -73,6 +74,7 @@ from ..terraform.templates import expression_strings, literal_settings_block
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
 from .analysis import terraform_analysis
+from .positions import Positions
 
 __all__ = ["legend", "semantic_tokens", "encode", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
 
@@ -368,10 +370,10 @@ def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: i
     if root.node is not None:
         walker._comment_keys(Body(root.node, root.start, root.end, root.schema))
     if isinstance(root, FileView):
-        compute = lambda blk: _block_tokens(text, blk.body, blk.type_name)  # noqa: E731
-        for top, items in root.memo(CACHE_KEY, compute, _shift_token, lo if ranged else None, hi if ranged else None):
-            walker.headers(top, None)
-            out.extend(items)
+        tokens = _merge(_clean(out), _view_tokens(text, root, lo if ranged else None, hi if ranged else None))
+        if ranged:
+            tokens = [t for t in tokens if t[0] < hi and t[1] > lo]
+        return tokens
     else:
         for blk in root.blocks:
             if ranged and (blk.end < lo or min(blk.start, blk.body.start) > hi):
@@ -382,6 +384,44 @@ def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: i
     if ranged:
         tokens = [t for t in tokens if t[0] < hi and t[1] > lo]
     return tokens
+
+
+def _view_tokens(text: str, view: FileView, start: int | None, end: int | None) -> list[Token]:
+    """The top-level blocks' tokens, sorted and cleaned as they come: blocks are in document order,
+    each block's own tokens are kept cleaned (`FileView.memo`), and header keys shared with the
+    previous block (its type key, a shared label) are left out as already there."""
+    compute = lambda blk: _block_tokens(text, blk.body, blk.type_name)  # noqa: E731
+    stream: list[Token] = []
+    heads: list[Token] = []
+    walker = _Walker(text, heads)
+    last = -1
+    for top, items in view.memo(CACHE_KEY, compute, _shift_token, start, end):
+        heads.clear()
+        walker.headers(top, None)
+        for t in heads:
+            if t[1] > t[0] and t[0] >= last:
+                stream.append(t)
+                last = t[1]
+        if items:
+            if items[0][0] >= last:
+                stream.extend(items)
+                last = items[-1][1]
+            else:  # pragma: no cover - a body never starts before its own header
+                for t in items:
+                    if t[0] >= last:
+                        stream.append(t)
+                        last = t[1]
+    return stream
+
+
+def _merge(few: list[Token], stream: list[Token]) -> list[Token]:
+    """Two cleaned token lists as one (`few` short: the root body's own tokens)."""
+    for t in few:
+        i = bisect_left(stream, t)
+        if (i > 0 and stream[i - 1][1] > t[0]) or (i < len(stream) and t[1] > stream[i][0]):
+            return _clean(few + stream)  # overlapping: let the general rule decide
+        stream.insert(i, t)
+    return stream
 
 
 def semantic_tokens(state: Any, start: int | None = None, end: int | None = None) -> list[Token]:
@@ -399,40 +439,69 @@ def semantic_tokens(state: Any, start: int | None = None, end: int | None = None
 def encode(tokens: Iterable[Token], line_index: LineIndex, encoding: str = UTF16,
            legend: tuple[Sequence[str], Sequence[str]] | None = None) -> list[int]:
     """LSP's relative encoding of `tokens` (sorted, non-overlapping, absolute offsets); see the
-    module doc. `legend` defaults to `legend()`."""
+    module doc. `legend` defaults to `legend()`. Positions come from one `Positions` sweep: a
+    token on one line whose columns are plain character counts costs a few additions."""
     types, mods = legend if legend is not None else (TOKEN_TYPES_ALL, TOKEN_MODIFIERS_ALL)
     type_index = {t: i for i, t in enumerate(types)}
     mod_bit = {m: 1 << i for i, m in enumerate(mods)}
+    mod_bits: dict[tuple[str, ...], int] = {}
     data: list[int] = []
     prev_line = 0
     prev_char = 0
-    position = line_index.position
+    pos = Positions(line_index, encoding)
+    position = pos.position
+    simple = pos.simple
+    text = pos.text
+    n = len(text)
+    starts = pos.starts
+    nlines = len(starts)
+    # The sweep: the line holding the current token start, its start and its content end.
+    line, line_start, content_end, next_start = -1, 0, -1, 0
     for s, e, kind, modifiers in tokens:
         ti = type_index.get(kind)
         if ti is None or e <= s:
             continue
-        bits = 0
-        for m in modifiers:
-            bits |= mod_bit.get(m, 0)
-        l1, c1 = position(s, encoding)
-        l2, c2 = position(e, encoding)
+        bits = mod_bits.get(modifiers)
+        if bits is None:
+            bits = mod_bits[modifiers] = sum(mod_bit.get(m, 0) for m in set(modifiers))
+        if simple and 0 < s and e <= n:
+            while s >= next_start and line + 1 < nlines:
+                line += 1
+                line_start = starts[line]
+                if line + 1 < nlines:
+                    next_start = starts[line + 1]
+                    crlf = next_start - 2 >= line_start and text[next_start - 1] == "\n" and text[next_start - 2] == "\r"
+                    content_end = next_start - 2 if crlf else next_start - 1
+                else:
+                    next_start = n + 1
+                    content_end = n
+            if e <= content_end:  # one line, plain columns
+                col = s - line_start
+                if line == prev_line:
+                    data += (0, col - prev_char, e - s, ti, bits)
+                else:
+                    data += (line - prev_line, col, e - s, ti, bits)
+                prev_line, prev_char = line, col
+                continue
+        l1, c1 = position(s)
+        l2, c2 = position(e)
         if l1 == l2:
-            pieces = ((l1, c1, c2 - c1),)
+            pieces: Sequence[tuple[int, int, int]] = ((l1, c1, c2 - c1),)
         else:
             pieces = []
-            line, col = l1, c1
-            while line < l2:
-                _, end_col = position(line_index.line_end(line), encoding)
-                pieces.append((line, col, end_col - col))
-                line += 1
+            ln, col = l1, c1
+            while ln < l2:
+                _, end_col = position(line_index.line_end(ln))
+                pieces.append((ln, col, end_col - col))
+                ln += 1
                 col = 0
             pieces.append((l2, 0, c2))
-        for line, col, length in pieces:
+        for ln, col, length in pieces:
             if length <= 0:
                 continue
-            if line == prev_line:
+            if ln == prev_line:
                 data += (0, col - prev_char, length, ti, bits)
             else:
-                data += (line - prev_line, col, length, ti, bits)
-            prev_line, prev_char = line, col
+                data += (ln - prev_line, col, length, ti, bits)
+            prev_line, prev_char = ln, col
     return data

@@ -156,11 +156,9 @@ class _Record:
         top = self.top
         tf = top.type_frame.start()
         tk = top.type_key
-        labels = tuple(
-            Label(lab.value, f.start() + k.start, f.start() + k.end) for lab, (k, f) in zip(top.labels, top.label_keys)
-        )
-        node = top.holder.value
-        return replace(top, type_start=tf + tk.start, type_end=tf + tk.end, labels=labels, node=node, base=top.frame.start())
+        labels = tuple([Label(lab.value, f.start() + k.start, f.start() + k.end) for lab, (k, f) in zip(top.labels, top.label_keys)])
+        return TopBlock(top.type_name, tf + tk.start, tf + tk.end, labels, top.schema, top.body_schema,
+                        top.holder.value, top.frame.start(), tk, top.type_frame, top.label_keys, top.holder, top.frame)
 
 
 

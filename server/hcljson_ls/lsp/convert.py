@@ -3,15 +3,20 @@
     to_range(index, start, end, encoding) -> types.Range
     to_diagnostic(d, index, encoding, uri, docs_url=None) -> types.Diagnostic
     code_anchor(code) -> str
-    to_document_symbols(symbols, index, encoding) -> list[types.DocumentSymbol]
-    to_symbol_information(symbols, index, encoding, uri) -> list[types.SymbolInformation]   (flat)
-    to_folding_ranges(ranges, index, encoding, line_folding_only=True, range_limit=None)
+    to_document_symbols(symbols, index, encoding) -> Json (DocumentSymbol[])
+    to_symbol_information(symbols, index, encoding, uri) -> Json (SymbolInformation[], flat)
+    to_folding_ranges(ranges, index, encoding, line_folding_only=True, range_limit=None) -> Json
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_hover(hover, index, encoding) -> types.Hover | None
 
 Contract
 --------
-* Ranges go through the document's `LineIndex` in the session's negotiated position encoding.
+* Ranges go through the document's `LineIndex` in the session's negotiated position encoding
+  (whole-document results through `features.positions.Positions`, the same positions in bulk).
+* Whole-document results (symbols, folding ranges) are built as their JSON shape directly and
+  wrapped in `Json`, which pygls writes without cattrs walking it (see `Json`): tens of thousands
+  of lsprotocol objects would cost more to build and to serialize than everything else. The rest
+  (diagnostics, hover, selection ranges: a few objects each) are lsprotocol objects.
 * A diagnostic keeps its stable `code`, gets ``source="hcljson-ls"``, its `message` (summary then
   detail), and `relatedInformation` from `related` (in the same document). When `docs_url` is set,
   `codeDescription.href` is ``<docs_url>#<code_anchor(code)>``.
@@ -39,6 +44,8 @@ from collections.abc import Iterable, Sequence
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
 from ..features.hover import Hover
+from ..features.positions import Positions
+from ..jsonsyntax import no_gc
 from ..features.selection import SelectionRange
 from ..features.symbols import DocumentSymbol
 from ..text.line_index import LineIndex
@@ -92,7 +99,35 @@ def to_diagnostic(
     )
 
 
-# -- document symbols ----------------------------------------------------------------------------
+# -- whole-document results ---------------------------------------------------------------------
+
+
+class Json:
+    """A result already in its JSON shape (the LSP wire format), handed to pygls as it is.
+
+    pygls 2.1 serializes a response with ``json.dumps(message, default=protocol._serialize_message)``,
+    which unstructures the message with cattrs: lsprotocol objects field by field, plain lists and
+    dicts element by element -- in Python, about a second for 120K document symbols -- while an
+    object cattrs does not know is left alone, and for it `_serialize_message` returns
+    ``value.__dict__``. So a `Json` is never walked by cattrs: its `__dict__` is the value, which
+    `json` encodes at C speed. The value must be made of dicts, lists, strings, numbers, booleans
+    and None, with LSP's field names (camelCase) and None-valued optional fields left out, exactly
+    as lsprotocol would write them (tests compare the two)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    @property
+    def __dict__(self) -> object:  # type: ignore[override]
+        return self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Json) and other.value == self.value
+
+    def __repr__(self) -> str:
+        return f"Json({self.value!r})"
 
 
 def _symbol_kind(kind: str) -> types.SymbolKind:
@@ -102,53 +137,100 @@ def _symbol_kind(kind: str) -> types.SymbolKind:
         return types.SymbolKind.Object
 
 
-def to_document_symbols(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str) -> list[types.DocumentSymbol]:
-    """Hierarchical symbols, converted without recursion (post-order over an explicit stack)."""
-    out: list[types.DocumentSymbol] = []
-    # frame: [symbol, the list to append its result to, converted children or None]
-    stack: list[list] = [[s, out, None] for s in reversed(symbols)]
+_KINDS: dict[str, int] = {}
+
+
+def _kind_number(kind: str) -> int:
+    n = _KINDS.get(kind)
+    if n is None:
+        n = _KINDS[kind] = int(_symbol_kind(kind))
+    return n
+
+
+def to_document_symbols(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str) -> Json:
+    """Hierarchical symbols (`DocumentSymbol[]` as JSON), converted without recursion (post-order
+    over an explicit stack), positions in bulk."""
+    with no_gc():  # hundreds of thousands of small acyclic dicts next to a large live tree
+        return Json(_document_symbols(symbols, Positions(index, encoding)))
+
+
+def _document_symbols(symbols: Sequence[DocumentSymbol], pos: Positions) -> list[dict]:
+    # Pass 1: every symbol in the order pass 2 makes them (post-order), and its four offsets.
+    emitted: list[DocumentSymbol] = []
+    stack: list[list] = [[s, False] for s in reversed(symbols)]
     while stack:
         frame = stack[-1]
+        symbol = frame[0]
+        if not frame[1] and symbol.children:
+            frame[1] = True
+            stack.extend([c, False] for c in reversed(symbol.children))
+            continue
+        stack.pop()
+        emitted.append(symbol)
+    offsets: list[int] = []
+    for x in emitted:
+        offsets += (x.start, x.end, x.selection_start, x.selection_end)
+    lines, chars = pos.many(offsets)
+    at = [{"line": ln, "character": ch} for ln, ch in zip(lines, chars)]
+    # Pass 2: the JSON, children before their parent, in the same order.
+    out: list[dict] = []
+    k = 0
+    # frame: [symbol, the list to append its result to, converted children or None]
+    frames: list[list] = [[s, out, None] for s in reversed(symbols)]
+    while frames:
+        frame = frames[-1]
         symbol, target, children = frame
         if children is None and symbol.children:
             frame[2] = children = []
-            stack.extend([c, children, None] for c in reversed(symbol.children))
+            frames.extend([c, children, None] for c in reversed(symbol.children))
             continue
-        stack.pop()
-        target.append(
-            types.DocumentSymbol(
-                name=symbol.name,
-                kind=_symbol_kind(symbol.kind),
-                range=to_range(index, symbol.start, symbol.end, encoding),
-                selection_range=to_range(index, symbol.selection_start, symbol.selection_end, encoding),
-                detail=symbol.detail or None,
-                children=children,
-            )
-        )
+        frames.pop()
+        item = {
+            "name": symbol.name,
+            "kind": _kind_number(symbol.kind),
+            "range": {"start": at[k], "end": at[k + 1]},
+            "selectionRange": {"start": at[k + 2], "end": at[k + 3]},
+        }
+        k += 4
+        if symbol.detail:
+            item["detail"] = symbol.detail
+        if children:
+            item["children"] = children
+        target.append(item)
     return out
 
 
-def to_symbol_information(
-    symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str, uri: str
-) -> list[types.SymbolInformation]:
-    """The same symbols, flat (each before its children), for clients without hierarchical support."""
-    out: list[types.SymbolInformation] = []
+def to_symbol_information(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str, uri: str) -> Json:
+    """The same symbols, flat (`SymbolInformation[]` as JSON, each before its children), for clients
+    without hierarchical support."""
+    with no_gc():
+        return Json(_symbol_information(symbols, Positions(index, encoding), uri))
+
+
+def _symbol_information(symbols: Sequence[DocumentSymbol], pos: Positions, uri: str) -> list[dict]:
+    flat: list[tuple[DocumentSymbol, str | None]] = []
     stack: list[tuple[DocumentSymbol, str | None]] = [(s, None) for s in reversed(symbols)]
     while stack:
         symbol, container = stack.pop()
-        out.append(
-            types.SymbolInformation(
-                name=symbol.name,
-                kind=_symbol_kind(symbol.kind),
-                location=types.Location(uri=uri, range=to_range(index, symbol.start, symbol.end, encoding)),
-                container_name=container,
-            )
-        )
+        flat.append((symbol, container))
         stack.extend((c, symbol.name) for c in reversed(symbol.children))
+    offsets: list[int] = []
+    for x, _ in flat:
+        offsets += (x.start, x.end)
+    lines, chars = pos.many(offsets)
+    out: list[dict] = []
+    for i, (symbol, container) in enumerate(flat):
+        j = 2 * i
+        item = {
+            "name": symbol.name,
+            "kind": _kind_number(symbol.kind),
+            "location": {"uri": uri, "range": {"start": {"line": lines[j], "character": chars[j]},
+                                               "end": {"line": lines[j + 1], "character": chars[j + 1]}}},
+        }
+        if container is not None:
+            item["containerName"] = container
+        out.append(item)
     return out
-
-
-# -- folding ---------------------------------------------------------------------------------------
 
 
 def to_folding_ranges(
@@ -157,26 +239,36 @@ def to_folding_ranges(
     encoding: str,
     line_folding_only: bool = True,
     range_limit: int | None = None,
-) -> list[types.FoldingRange]:
-    text = index.text
-    out: list[types.FoldingRange] = []
+) -> Json:
+    """`FoldingRange[]` as JSON (see the module doc for the rules)."""
+    with no_gc():
+        return Json(_folding_ranges(ranges, Positions(index, encoding), line_folding_only, range_limit))
+
+
+def _folding_ranges(ranges: Iterable[FoldingRange], pos: Positions, line_folding_only: bool, range_limit: int | None) -> list[dict]:
+    text = pos.text
+    starts = pos.starts
+    line_of = pos.line
+    out: list[dict] = []
     last_start_line = -1
     for r in ranges:
-        start_line, start_character = index.position(r.start, encoding)
+        start_line = line_of(r.start)
         if start_line == last_start_line:
             continue
-        close_line, close_character = index.position(r.end, encoding)
+        close_line = line_of(r.end)
         end_line = close_line
-        own_line = not text[index.line_start(close_line) : r.end].strip()
+        own_line = not text[starts[close_line] : r.end].strip()
         if own_line:
             end_line -= 1
         if end_line <= start_line:
             continue
-        folding = types.FoldingRange(start_line=start_line, end_line=end_line, kind=r.kind)
+        folding: dict = {"startLine": start_line, "endLine": end_line}
+        if r.kind is not None:
+            folding["kind"] = r.kind
         if not line_folding_only:
-            folding.start_character = index.position(r.start + 1, encoding)[1]
+            folding["startCharacter"] = pos.position(r.start + 1)[1]
             if not own_line:
-                folding.end_character = close_character
+                folding["endCharacter"] = pos.position(r.end)[1]
         out.append(folding)
         last_start_line = start_line
         if range_limit is not None and len(out) >= range_limit:

@@ -1,0 +1,110 @@
+"""`lsp.convert` writes whole-document results (symbols, folding ranges) as JSON directly: what pygls
+sends must be what lsprotocol objects of the same results would have sent, in every encoding."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from lsprotocol import types
+
+from hcljson_ls.features.analysis import terraform_analysis
+from hcljson_ls.features.folding import folding_ranges
+from hcljson_ls.features.state import DocumentState
+from hcljson_ls.features.symbols import document_symbols
+from hcljson_ls.lsp import convert
+from hcljson_ls.lsp.server import create_server
+
+TEXT = """{
+  "resource": {"aws_instance": {"wéb😀": {"ami": "a", "lifecycle": {"ignore_changes": ["tags"]}},
+                                "db": [{"ami": "b"}, {"ami": "c"}]}},\r
+  "locals": {"n😀": 1, "m": {"x": [1,
+     2]}},
+  "variable": {"v": {}}
+}
+"""
+
+
+def lsprotocol_symbols(symbols, index, encoding):
+    def rng(a, b):
+        return convert.to_range(index, a, b, encoding)
+
+    def one(s):
+        return types.DocumentSymbol(
+            name=s.name, kind=types.SymbolKind[s.kind], range=rng(s.start, s.end),
+            selection_range=rng(s.selection_start, s.selection_end), detail=s.detail or None,
+            children=[one(c) for c in s.children] or None,
+        )
+
+    return [one(s) for s in symbols]
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def sent(result, method: str):
+    """The JSON result pygls writes when a handler for `method` returns `result`."""
+    protocol = create_server().protocol
+    wire = Wire()
+    protocol.set_writer(wire)
+    protocol._send_response(1, result)  # what pygls does with a handler's return value
+    [data] = wire.sent
+    return json.loads(data.split(b"\r\n\r\n", 1)[1])["result"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_document_symbols_are_sent_as_lsprotocol_would_send_them(encoding) -> None:
+    state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
+    symbols = document_symbols(terraform_analysis(state)[0])
+    index = state.line_index
+    ours = convert.to_document_symbols(symbols, index, encoding)
+    method = types.TEXT_DOCUMENT_DOCUMENT_SYMBOL
+    assert sent(ours, method) == sent(lsprotocol_symbols(symbols, index, encoding), method)
+    flat = convert.to_symbol_information(symbols, index, encoding, state.uri)
+    reference = []
+    stack = [(s, None) for s in reversed(symbols)]
+    while stack:
+        s, container = stack.pop()
+        reference.append(types.SymbolInformation(
+            name=s.name, kind=types.SymbolKind[s.kind], container_name=container,
+            location=types.Location(uri=state.uri, range=convert.to_range(index, s.start, s.end, encoding))))
+        stack.extend((c, s.name) for c in reversed(s.children))
+    assert sent(flat, method) == sent(reference, method)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+@pytest.mark.parametrize("line_folding_only", [True, False])
+def test_folding_ranges_are_sent_as_lsprotocol_would_send_them(encoding, line_folding_only) -> None:
+    state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
+    index, text = state.line_index, state.text
+    ranges = folding_ranges(state.syntax.root, text)
+    ours = convert.to_folding_ranges(ranges, index, encoding, line_folding_only, range_limit=2)
+    reference = []
+    last = -1
+    for r in ranges:
+        sl, _ = index.position(r.start, encoding)
+        if sl == last:
+            continue
+        cl, cc = index.position(r.end, encoding)
+        own = not text[index.line_start(cl) : r.end].strip()
+        el = cl - 1 if own else cl
+        if el <= sl:
+            continue
+        f = types.FoldingRange(start_line=sl, end_line=el, kind=r.kind)
+        if not line_folding_only:
+            f.start_character = index.position(r.start + 1, encoding)[1]
+            if not own:
+                f.end_character = cc
+        reference.append(f)
+        last = sl
+    method = types.TEXT_DOCUMENT_FOLDING_RANGE
+    assert sent(ours, method) == sent(reference[:2], method)
+    assert len(ours.value) == 2 and len(reference) == 3
