@@ -4,7 +4,6 @@ top-level block only that block is computed again."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -57,13 +56,13 @@ class Checks(FileChecks):
         return [], [_diag(a.name_start, a.name_end, "test/root-bang") for a in attributes
                     if a.expr is not None and "!" in text[a.expr.start : a.expr.end]]
 
-    def cross(self, defined):
+    def cross(self, keys, place):
         seen, out = {}, []
-        for key, s, e in defined:
+        for i, key in enumerate(keys):
             if key in seen:
-                out.append(_diag(s, e, "test/duplicate", (Related(*seen[key], "first"),)))
+                out.append(_diag(*place(i), "test/duplicate", (Related(*place(seen[key]), "first"),)))
             else:
-                seen[key] = (s, e)
+                seen[key] = i
         return out
 
 

@@ -64,7 +64,7 @@ from ..hcljson.schema import (
     STRING_TYPE,
 )
 from ..jsonsyntax import no_gc, strings
-from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Array, Container, FlaggedString, Object, String
+from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Array, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, remap, walk
 from ..template.parse import parse_expression_relative, parse_template_relative

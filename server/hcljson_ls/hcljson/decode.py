@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.parser import no_gc
-from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Member, Node, Object, String
+from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Bare, Container, Error, Member, Node, Object, String
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -66,6 +66,7 @@ __all__ = [
 
 _COMMENT = "//"
 _BROKEN = ("error", "bare")
+_BROKEN_TYPES = (Error, Bare)  # the node classes of those kinds (a type test is cheaper than `kind`)
 
 
 def _where(type_name: str | None) -> str:
@@ -130,13 +131,12 @@ class _Decoder:
         text = self.text
         diags = self.diags
         start = base + node.start
-        if schema.dynamic_attributes:
-            if node.kind == OBJECT:
-                groups = [(node.items, start)]  # type: ignore[attr-defined]
-            else:
-                if node.kind not in _BROKEN and report_shape:
-                    diags.append(P.dynamic_body_type(node, start, base + node.end, _where(type_name)))
-                groups = []
+        if node.kind == OBJECT:
+            groups = [(node.items, start)]  # type: ignore[attr-defined]
+        elif schema.dynamic_attributes:
+            if node.kind not in _BROKEN and report_shape:
+                diags.append(P.dynamic_body_type(node, start, base + node.end, _where(type_name)))
+            groups = []
         else:
             groups = self.groups(node, base, type_name, report_shape)
         attr_schemas = schema.attributes
@@ -189,7 +189,7 @@ class _Decoder:
                     )
                     continue
                 # The attribute (inline `attribute`: this loop runs for every argument of a document).
-                if v is None or v.kind in _BROKEN:
+                if v is None or type(v) in _BROKEN_TYPES:
                     attributes.append(Attribute(name, kstart, kend, None, a))
                     continue
                 mode = a.mode if a is not None else EXPRESSION
@@ -218,15 +218,14 @@ class _Decoder:
     def header_checks(self, body: Body, start: int, end: int, type_name: str | None) -> None:
         """Required arguments and minimum block counts, reported on the block header (`start`,
         `end`): the key that names the block (or the file's opening bracket)."""
-        schema = body.schema
-        for a in schema.attributes.values():
-            if a.required and body.attribute(a.name) is None:
-                self.diags.append(P.missing_argument(start, end, a.name, _where(type_name)))
-        for b in schema.blocks.values():
-            if b.min_items:
-                n = sum(1 for x in body.blocks if x.type_name == b.type_name)
-                if n < b.min_items:
-                    self.diags.append(P.too_few_blocks(start, end, b.type_name, b.min_items, n, _where(type_name)))
+        required, minimum = _requirements(body.schema)
+        for name in required:
+            if body.attribute(name) is None:
+                self.diags.append(P.missing_argument(start, end, name, _where(type_name)))
+        for b in minimum:
+            n = sum(1 for x in body.blocks if x.type_name == b.type_name)
+            if n < b.min_items:  # type: ignore[operator]
+                self.diags.append(P.too_few_blocks(start, end, b.type_name, b.min_items, n, _where(type_name)))
 
     # ---- attributes -----------------------------------------------------------------------
     def attribute(self, name: str, kstart: int, kend: int, v: Node | None, inner: int, a: AttributeSchema | None) -> Attribute:
@@ -295,26 +294,36 @@ class _Decoder:
         for node, base, labels in level:
             kind = node.kind
             if kind == OBJECT:
-                yield from self.one_block_gen(node, base, bs, body_schema, type_name, tstart, tend, labels, out, depth)
+                bodies: list = [(node, base)]
             elif kind == ARRAY:
                 inner = base + node.start
-                for m in node.items:  # type: ignore[attr-defined]
-                    e = m.value
-                    if e is None or e.kind in _BROKEN:
-                        continue
-                    yield from self.one_block_gen(e, inner, bs, body_schema, type_name, tstart, tend, labels, out, depth)
+                bodies = [(e, inner) for m in node.items if (e := m.value) is not None and e.kind not in _BROKEN]  # type: ignore[attr-defined]
             elif kind == NULL or kind in _BROKEN:
                 continue
             else:
                 diags.append(P.block_value_type(node, base + node.start, base + node.end, type_name))
+                continue
+            for bnode, bbase in bodies:
+                body = yield (bnode, bbase, body_schema, type_name, depth + 1)
+                block = Block(type_name, tstart, tend, labels, body, bs)
+                h = labels[-1].range if labels else (tstart, tend)
+                self.header_checks(body, h[0], h[1], type_name)
+                out.append(block)
 
-    def one_block_gen(self, node: Node, base: int, bs: BlockSchema, body_schema: BodySchema, type_name: str,
-                      tstart: int, tend: int, labels: tuple[Label, ...], out: list[Block], depth: int):
-        body = yield (node, base, body_schema, type_name, depth + 1)
-        block = Block(type_name, tstart, tend, labels, body, bs)
-        h = block.header_range
-        self.header_checks(body, h[0], h[1], type_name)
-        out.append(block)
+
+_REQUIREMENTS: dict[BodySchema, tuple[tuple[str, ...], tuple[BlockSchema, ...]]] = {}
+
+
+def _requirements(schema: BodySchema) -> tuple[tuple[str, ...], tuple[BlockSchema, ...]]:
+    """The required argument names and the block types with a minimum count of `schema` (schemas
+    are immutable and compared by identity, so this is remembered per schema)."""
+    r = _REQUIREMENTS.get(schema)
+    if r is None:
+        r = _REQUIREMENTS[schema] = (
+            tuple(a.name for a in schema.attributes.values() if a.required),
+            tuple(b for b in schema.blocks.values() if b.min_items),
+        )
+    return r
 
 
 def _reported_any(node: Node) -> bool:
@@ -683,6 +692,10 @@ def _check_object_keys(text: str, obj: Object, inner: int, diags: list[Diagnosti
     """Duplicate property names in one expression object (`inner`: the object's absolute start)."""
     items = obj.items
     if len(items) < 2:
+        return
+    # Fast path: all keys plain strings, all different (the usual case).
+    names = [text[inner + k.start + 1 : inner + k.end - 1] for m in items if type(k := m.key) is String]
+    if len(names) == len(items) and len(set(names)) == len(names):
         return
     seen: dict[str, tuple[int, int]] = {}
     for m in items:

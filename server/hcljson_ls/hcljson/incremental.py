@@ -30,7 +30,8 @@ Contract
   the same object on the path from the root to the edit), only that block is computed again: its
   old diagnostics leave the assembled lists, its new ones go in, the others after the edit move by
   the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
-  not positions) changed. Nothing else is visited: the cost is the block's size, the depth of the
+  not positions) changed -- over the kept keys, asking where a definition is only for those a
+  diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
   tree, the number of diagnostics, and a binary search over the top-level blocks. Several edits
   between updates count as one covering edit.
 * Otherwise the root is walked again (`decode.walk_file`: label levels, not bodies) and every
@@ -50,7 +51,7 @@ Contract
 from __future__ import annotations
 
 from bisect import bisect_right, insort
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -93,8 +94,10 @@ class FileChecks:
         """Structure and string diagnostics of the root body's attributes."""
         return [], []
 
-    def cross(self, defined: Iterable[Definition]) -> list[Diagnostic]:
-        """Diagnostics across blocks from every definition, in source order."""
+    def cross(self, keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
+        """Diagnostics across blocks from every definition: `keys[i]` is the key of definition
+        `i` (in source order) and `place(i)` its range now, to be asked only for the definitions a
+        diagnostic is about (finding where a definition is now costs more than its key)."""
         return []
 
 
@@ -112,8 +115,8 @@ class FileResult:
 class _Entry:
     """The results of one top-level block, positioned relative to its body (see module doc)."""
 
-    __slots__ = ("node", "schema", "type_name", "labels", "base", "body", "structure", "anchored", "strings",
-                 "defs", "pinned", "vbase", "vbody", "memo")
+    __slots__ = ("node", "schema", "type_name", "labels", "base", "structure", "anchored", "strings",
+                 "defs", "pinned", "quiet", "vbase", "vbody", "memo")
 
     def __init__(self, node: Node, schema: BodySchema, type_name: str, labels: tuple[str, ...], base: int, body: Body) -> None:
         self.node = node
@@ -121,13 +124,13 @@ class _Entry:
         self.type_name = type_name
         self.labels = labels
         self.base = base  # the body's absolute start when computed: the frame of every kept position
-        self.body = body
         self.structure: list[tuple[Diagnostic, int]] = []  # inside the body
         self.anchored: list[tuple[int | None, Diagnostic, int]] = []  # on a header key (or absolute)
         self.strings: list[Diagnostic] = []
         self.defs: list[tuple[Hashable, Any, int, int]] = []  # (key, anchor or _BODY, start, end)
         self.pinned = False
-        self.vbase = base  # the body as last re-based for a view
+        self.quiet = True  # no diagnostics at all (the usual case: nothing to place)
+        self.vbase = base  # the decoded body, as last re-based for a view (only one copy is kept)
         self.vbody = body
         self.memo: dict | None = None  # later layers' per-block results (see `FileView.memo`)
 
@@ -149,7 +152,8 @@ class _Record:
 
     def body_start(self) -> int:
         top = self.top
-        return top.frame.start() + top.holder.value.start  # type: ignore[union-attr]
+        v = top.holder.value
+        return top.frame.start() + (v.start if v is not None else 0)
 
     def current(self) -> TopBlock:
         """The block's `TopBlock` with the positions it has now."""
@@ -160,6 +164,19 @@ class _Record:
         return TopBlock(top.type_name, tf + tk.start, tf + tk.end, labels, top.schema, top.body_schema,
                         top.holder.value, top.frame.start(), tk, top.type_frame, top.label_keys, top.holder, top.frame)
 
+
+
+def _anchor_of(top: TopBlock, start: int, end: int) -> int | None:
+    """The header key of `top` whose range is exactly `[start, end)`: the last label's index (the
+    usual case: the header), another label's, `_TYPE_KEY`, or None."""
+    labels = top.labels
+    for i in range(len(labels) - 1, -1, -1):
+        lab = labels[i]
+        if lab.start == start and lab.end == end:
+            return i
+    if top.type_start == start and top.type_end == end:
+        return _TYPE_KEY
+    return None
 
 
 def _anchors(top: TopBlock) -> dict:
@@ -268,18 +285,16 @@ class IncrementalFile:
         structure, strings, defs = self.checks.block(text, block)
         body = block.body
         bs, be = body.start, body.end
-        e = _Entry(top.node, top.body_schema, top.type_name, tuple(lab.value for lab in top.labels), bs, body)
-        anchors = {(top.type_start, top.type_end): _TYPE_KEY}
-        for i, lab in enumerate(top.labels):
-            anchors.setdefault((lab.start, lab.end), i)
-        for group, diags in ((_DECODER, decoded), (_RULES, structure)):
-            for d in diags:
-                if _inside(d, bs, be):
-                    e.structure.append((d, group))
-                else:
-                    anchor = anchors.get((d.start, d.end)) if not d.related else None
-                    e.pinned = e.pinned or anchor is None
-                    e.anchored.append((anchor, d, group))
+        e = _Entry(top.node, top.body_schema, top.type_name, tuple([lab.value for lab in top.labels]), bs, body)
+        if decoded or structure:
+            for group, diags in ((_DECODER, decoded), (_RULES, structure)):
+                for d in diags:
+                    if _inside(d, bs, be):
+                        e.structure.append((d, group))
+                    else:
+                        anchor = _anchor_of(top, d.start, d.end) if not d.related else None
+                        e.pinned = e.pinned or anchor is None
+                        e.anchored.append((anchor, d, group))
         for d in strings:
             e.pinned = e.pinned or not _inside(d, bs, be)
             e.strings.append(d)
@@ -287,14 +302,17 @@ class IncrementalFile:
             if bs <= s and t <= be:
                 e.defs.append((key, _BODY, s, t))
             else:
-                anchor = anchors.get((s, t))
+                anchor = _anchor_of(top, s, t)
                 e.pinned = e.pinned or anchor is None
                 e.defs.append((key, anchor, s, t))
+        e.quiet = not (e.structure or e.anchored or e.strings)
         return e
 
     @staticmethod
     def _placed(e: _Entry, top: TopBlock, structure: list, strings: list) -> None:
         """Append `e`'s diagnostics at the positions of `top` (current) to the assembled lists."""
+        if e.quiet:
+            return
         delta = top.body_start - e.base
         for d, g in e.structure:
             structure.append((d.shifted(delta), g, e))
@@ -310,19 +328,31 @@ class IncrementalFile:
             strings.append((d.shifted(delta), e))
 
     @staticmethod
-    def _defs(e: _Entry, top: TopBlock) -> Iterator[Definition]:
-        delta = top.body_start - e.base
-        anchors = None
-        for key, where, s, t in e.defs:
+    def _definitions(records: list[_Record], current: bool) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
+        """Every record's definition keys in order, and where definition `i` is now (`current`:
+        from the live tree; else each record's `top` is current, as right after a walk)."""
+        keys: list[Hashable] = []
+        owners: list[tuple[_Record, int]] = []
+        for r in records:
+            defs = r.entry.defs
+            if defs:
+                for j, d in enumerate(defs):
+                    keys.append(d[0])
+                    owners.append((r, j))
+
+        def place(i: int) -> tuple[int, int]:
+            r, j = owners[i]
+            e = r.entry
+            _, where, s, t = e.defs[j]
+            if where is _ABSOLUTE:
+                return s, t
+            top = r.current() if current else r.top
             if where == _BODY:
-                yield key, s + delta, t + delta
-            elif where is _ABSOLUTE:
-                yield key, s, t
-            else:
-                if anchors is None:
-                    anchors = _anchors(top)
-                a, b = anchors[where]
-                yield key, a, b
+                delta = top.body_start - e.base
+                return s + delta, t + delta
+            return _anchors(top)[where]
+
+        return keys, place
 
     def _walk(self, text: str, root: Node | None, cover: tuple[int, int, int] | None) -> None:
         self.walks += 1
@@ -343,8 +373,9 @@ class IncrementalFile:
             else:
                 self.hits += 1
             records.append(_Record(top, e))
-            self._placed(e, top, structure, strings)
-        cross = self.checks.cross(d for r in records for d in self._defs(r.entry, r.top))
+            if not e.quiet:
+                self._placed(e, top, structure, strings)
+        cross = self.checks.cross(*self._definitions(records, False))
         structure.extend((d, _RULES, _CROSS) for d in cross)
         structure.sort(key=_skey)
         strings.sort(key=_tkey)
@@ -383,7 +414,7 @@ class IncrementalFile:
         new_strings: list[tuple] = []
         self._placed(e, current, new_structure, new_strings)
         if redo_cross:
-            cross = self.checks.cross(d for r in records for d in self._defs(r.entry, r.current()))
+            cross = self.checks.cross(*self._definitions(records, True))
             new_structure.extend((d, _RULES, _CROSS) for d in cross)
         for item in new_structure:
             insort(structure, item, key=_skey)

@@ -58,8 +58,8 @@ class TerraformChecks(FileChecks):
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
         return [], check_root(text, attributes)
 
-    def cross(self, defined) -> list[Diagnostic]:
-        return [] if self.override else duplicates(defined)
+    def cross(self, keys, place) -> list[Diagnostic]:
+        return [] if self.override else duplicates(keys, place)
 
 
 def _engine(path: str | None) -> IncrementalFile:

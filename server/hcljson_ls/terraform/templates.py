@@ -98,6 +98,8 @@ _PLACES = (AT_ROOT, AT_ELEMENT, AT_KEY, AT_VALUE, AT_DEEPER_KEY, AT_DEEPER)
 # attribute mode -> string mode per place, indexed like _PLACES.
 _MODE_TABLE = {mode: tuple(table.get(p) for p in _PLACES) for mode, table in STRING_MODES.items()}
 _NOTHING = (None,) * 6
+# attribute mode -> string mode of a string that is the whole value.
+_ROOT_MODE = {mode: table[0] for mode, table in _MODE_TABLE.items()}
 
 
 # ---- strings of an expression -------------------------------------------------------------------
@@ -301,8 +303,9 @@ class _Checker:
         string -- is handled inline (this loop runs for every argument of the document)."""
         text = self.text
         find = text.find
-        counts = self.counts
         string = self.string
+        templates_in = self.templates_in
+        plain = 0
         stack: list[tuple[Body, str | None, bool]] = [(body, parent, False)]
         while stack:
             b, owner, literal = stack.pop()
@@ -311,37 +314,37 @@ class _Checker:
                 if e is None or (literal and a.schema is None):
                     continue
                 node = e.node
-                if type(node) is String:  # plain string (no escapes, terminated)
-                    smode = _MODE_TABLE.get(e.mode, _NOTHING)[0]
+                t = type(node)
+                if t is String:  # plain string (no escapes, terminated)
+                    smode = _ROOT_MODE.get(e.mode)
                     if smode == STRING_TEMPLATE:
-                        start = e.start
-                        cs = start + 1
-                        ce = start + node.end - node.start - 1
+                        cs = e.start + 1
+                        ce = e.end - 1
                         if find("{", cs, ce) < 0 or (find("${", cs, ce) < 0 and find("%{", cs, ce) < 0):
-                            counts["plain"] += 1
+                            plain += 1
                             continue
                     if smode in _PARSED:
                         string(node, e.start, smode, a.name, out)
-                elif isinstance(node, Container):
+                elif t is Object or t is Array:
                     if e.mode == EXPRESSION:
-                        self.templates_in(node, e.start, a.name, out)
+                        templates_in(node, e.start, a.name, out)
                     else:
                         for n, start, smode, _ in expression_strings(e):
                             if smode in _PARSED:
                                 string(n, start, smode, a.name, out)
-                elif node.kind == STRING:
-                    smode = _MODE_TABLE.get(e.mode, _NOTHING)[0]
+                elif t is FlaggedString:
+                    smode = _ROOT_MODE.get(e.mode)
                     if smode in _PARSED:
                         string(node, e.start, smode, a.name, out)  # type: ignore[arg-type]
             for blk in b.blocks:
                 stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, owner)))
+        self.counts["plain"] += plain
 
     def templates_in(self, node: Container, start: int, name: str, out: list[Diagnostic]) -> None:
         """Every string (keys too) of an expression-mode container: all templates. Plain strings
         without a sequence are skipped inline (the bulk of a document)."""
         text = self.text
         find = text.find
-        counts = self.counts
         string = self.string
         plain = 0
         stack: list[tuple[Container, int]] = [(node, start)]
@@ -350,9 +353,8 @@ class _Checker:
         while stack:
             n, inner = pop()
             for m in n.items:
-                for x in (m.key, m.value):
-                    if x is None:
-                        continue
+                x = m.key  # a string, an unquoted word, junk or nothing: never a container
+                if x is not None:
                     t = type(x)
                     if t is String:
                         cs = inner + x.start + 1
@@ -363,9 +365,21 @@ class _Checker:
                             string(x, inner + x.start, STRING_TEMPLATE, name, out)
                     elif t is FlaggedString:
                         string(x, inner + x.start, STRING_TEMPLATE, name, out)  # type: ignore[arg-type]
+                x = m.value
+                if x is not None:
+                    t = type(x)
+                    if t is String:
+                        cs = inner + x.start + 1
+                        ce = inner + x.end - 1
+                        if find("{", cs, ce) < 0 or (find("${", cs, ce) < 0 and find("%{", cs, ce) < 0):
+                            plain += 1
+                        else:
+                            string(x, inner + x.start, STRING_TEMPLATE, name, out)
                     elif t is Object or t is Array:
                         push((x, inner + x.start))  # type: ignore[arg-type]
-        counts["plain"] += plain
+                    elif t is FlaggedString:
+                        string(x, inner + x.start, STRING_TEMPLATE, name, out)  # type: ignore[arg-type]
+        self.counts["plain"] += plain
 
     def string(self, node: String, start: int, smode: str, name: str, out: list[Diagnostic]) -> None:
         """Check one string (`start`: its absolute start) read in string mode `smode`."""

@@ -3,7 +3,7 @@
     validate(body, text, override=False) -> list[Diagnostic]
     analyze(text, root, path=None) -> (Body, list[Diagnostic])     decode + validate (from scratch)
     block_diagnostics(block, text, override=False) -> list[Diagnostic]   one top-level block
-    definitions(block, text) / duplicates(defined)                 the duplicate check, per block / across
+    definitions(block, text) / duplicates(keys, place)             the duplicate check, per block / across
     valid_identifier(name) -> bool
 
 Contract
@@ -44,7 +44,7 @@ mid-edit).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Related
 from ..hcljson import problems as P
@@ -52,7 +52,7 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import kind_phrase, quoted, string_text
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, OBJECT, STRING, TRUE, Container, Node
-from .schema import RESERVED_VARIABLE_NAMES, schema_for_path, is_override_file
+from .schema import RESERVED_VARIABLE_NAMES
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -356,7 +356,7 @@ class _Validator:
                     self.diags.append(
                         Diagnostic(
                             inner + k.start, inner + k.end, ERROR, P.UNKNOWN_ARGUMENT, f"Unsupported argument {quoted(name)}",
-                            f"A provider requirement takes only \"source\", \"version\" and \"configuration_aliases\"."
+                            "A provider requirement takes only \"source\", \"version\" and \"configuration_aliases\"."
                             + (f" Did you mean {quoted(hint)}?" if hint else ""),
                         )
                     )
@@ -416,16 +416,19 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     return [(key, h[0], h[1])]
 
 
-def duplicates(defined) -> list[Diagnostic]:
-    """`structure/duplicate-block` for every definition whose key an earlier one has;
-    `defined` is `(key, start, end)` in source order (see `definitions`)."""
-    seen: dict[tuple, tuple[int, int]] = {}
+def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
+    """`structure/duplicate-block` for every definition whose key an earlier one has. `keys` are
+    the definitions' keys in source order (see `definitions`); `place(i)` gives the range of
+    definition `i`, asked only for the definitions a diagnostic is about."""
+    seen: dict[tuple, int] = {}
     out: list[Diagnostic] = []
-    for key, start, end in defined:
-        prev = seen.get(key)
-        if prev is None:
-            seen[key] = (start, end)
+    for i, key in enumerate(keys):
+        first = seen.get(key)
+        if first is None:
+            seen[key] = i
             continue
+        start, end = place(i)
+        prev = place(first)
         if key[0] == _LOCAL:
             name = key[1]
             out.append(
@@ -464,7 +467,8 @@ def validate(body: Body, text: str, override: bool = False) -> list[Diagnostic]:
     for block in body.blocks:
         v.tree(block)
     if not override:
-        v.diags.extend(duplicates(d for block in body.blocks for d in definitions(block, text)))
+        defined = [d for block in body.blocks for d in definitions(block, text)]
+        v.diags.extend(duplicates([d[0] for d in defined], lambda i: defined[i][1:]))
     v.diags.sort(key=lambda d: (d.start, d.end, d.code))
     return v.diags
 
