@@ -1,5 +1,5 @@
 """After any sequence of edits an open document answers exactly like a fresh one of the same text:
-all diagnostics, document symbols, hover at every key and value, semantic tokens. Fixtures for the
+all diagnostics, document symbols, hover and `locate` at every key and value, semantic tokens. Fixtures for the
 edits that matter (renaming a block, adding and removing blocks, a duplicate appearing and going,
 breaking and fixing the JSON) and hypothesis for random ones, with and without an analysis between
 edits."""
@@ -7,6 +7,7 @@ edits."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from hcljson_ls.features.hover import hover
 from hcljson_ls.features.semantic_tokens import semantic_tokens, tokens_for_body
 from hcljson_ls.features.state import DocumentState
 from hcljson_ls.features.symbols import document_symbols
+from hcljson_ls.hcljson.locate import locate
 from hcljson_ls.terraform.analysis import ENGINE_KEY
 
 URI = "file:///m/main.tf.json"
@@ -63,11 +65,18 @@ def assert_like_fresh(state: DocumentState, offsets=None) -> None:
     body = fresh_view.materialize()
     assert document_symbols(view) == document_symbols(body) == document_symbols(fresh_view)
     text = state.text
+    own = view.materialize()  # the same tree as the view (contexts hold nodes, compared by identity)
     for offset in offsets if offsets is not None else range(0, len(text) + 1, 3):
         assert hover(view, text, offset) == hover(body, text, offset), offset
+        assert _root_free(locate(text, view, offset), view) == _root_free(locate(text, own, offset), own), offset
     tokens = semantic_tokens(state)
     assert tokens == semantic_tokens(again) == tokens_for_body(text, body)  # kept per block == one walk
     assert view.materialize() == view.materialize()  # re-based bodies are stable
+
+
+def _root_free(context, root):
+    """A `Context` with the root body left out (a view there, a plain body for the fresh one)."""
+    return replace(context, body=None) if context.body is root else context
 
 
 def occurrence(text: str, needle: str, which: int = 0) -> int:

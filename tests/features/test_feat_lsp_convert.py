@@ -108,3 +108,13 @@ def test_folding_ranges_are_sent_as_lsprotocol_would_send_them(encoding, line_fo
     method = types.TEXT_DOCUMENT_FOLDING_RANGE
     assert sent(ours, method) == sent(reference[:2], method)
     assert len(ours.value) == 2 and len(reference) == 3
+
+
+def test_semantic_tokens_are_sent_as_lsprotocol_would_send_them() -> None:
+    from hcljson_ls.features.semantic_tokens import encode, semantic_tokens
+
+    state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
+    data = encode(semantic_tokens(state), state.line_index, "utf-16")
+    method = types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL
+    assert len(data) > 10
+    assert sent(convert.to_semantic_tokens(data), method) == sent(types.SemanticTokens(data=data), method)

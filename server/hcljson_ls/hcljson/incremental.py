@@ -521,19 +521,16 @@ class FileView:
 
     def blocks_at(self, offset: int) -> tuple[Block, ...]:
         """The top-level blocks whose header keys or body can hold `offset`, in source order: the
-        last block whose body starts before `offset` and the first whose body starts after it.
-        (Keys and bodies of other blocks cannot hold it; searching these two in order gives what
-        searching every block in order gives.)"""
+        last block whose body starts before `offset`, one whose body starts at it, and the first
+        whose body starts after it. (Keys and bodies of other blocks cannot hold it; searching
+        these in order gives what searching every block in order gives, for a cursor on a key, in a
+        body or on its brackets.)"""
         records = self._records
-        i = bisect_right(records, offset - 1, key=_Record.body_start)  # first body starting at/after offset
-        out = []
-        if i > 0:
-            out.append(records[i - 1])
-        while i < len(records) and records[i].body_start() == offset:
+        i = bisect_right(records, offset - 1, key=_Record.body_start)  # the first body starting at/after offset
+        lo = i - 1 if i > 0 else 0
+        if i < len(records) and records[i].body_start() == offset:
             i += 1
-        if i < len(records):
-            out.append(records[i])
-        return tuple(self._block(r) for r in out)
+        return tuple(self._block(r) for r in records[lo : i + 1])
 
     def memo(self, key: str, compute: Callable[[Block], list], shift: Callable[[Any, int], Any],
              start: int | None = None, end: int | None = None) -> Iterator[tuple[TopBlock, list]]:

@@ -2,7 +2,9 @@
 
     locate(text, body, offset) -> Context
 
-`body` is the decoded root body (`decode.decode_file`) of the same document version as `text`;
+`body` is the decoded root body (`decode.decode_file`, or an `incremental.FileView`, of which only
+the top-level blocks around `offset` are built: `FileView.blocks_at`) of the same document version
+as `text`;
 the walk follows the JSON tree under `body.node`, guided by the schemas kept on the decoded
 elements, so it also answers for half-typed input that decoded to nothing (a label level with
 no body yet, a key being typed). Offsets are absolute; a range holds `offset` when
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Container, Member, Node, String
 from .decode import decode_body
+from .incremental import FileView
 from .model import Attribute, Block, Body, Expression, Label
 from .schema import (
     AT_DEEPER,
@@ -184,7 +187,7 @@ def _within(node: Node | None, base: int, offset: int) -> bool:
     return node is not None and base + node.start <= offset <= base + node.end
 
 
-def locate(text: str, body: Body, offset: int) -> Context:
+def locate(text: str, body: Body | FileView, offset: int) -> Context:
     """What is at `offset` (see the module docstring)."""
     node = body.node
     if node is None or not (body.start <= offset <= body.end):
@@ -230,7 +233,7 @@ def locate(text: str, body: Body, offset: int) -> Context:
         # ---- a block property: walk its label levels, then into the body -------------------
         header = dict(common, block_schema=bs, type_name=name, type_range=(kstart, kend))
         if on_key:
-            first = next((b for b in cur.blocks if b.type_start == kstart), None)
+            first = next((b for b in _blocks_near(cur, offset) if b.type_start == kstart), None)
             return Context(BLOCK_TYPE, offset, name=name, name_range=(kstart, kend), string=key_string, block=first, **header)
         v, vbase = m.value, inner
         labels: list[Label] = []
@@ -251,7 +254,7 @@ def locate(text: str, body: Body, offset: int) -> Context:
             if lab.start <= offset <= lab.end:
                 s = _string_at(text, lk, lstart, offset, STRING_LITERAL, True) if lk.kind == STRING else None  # type: ignore[arg-type, union-attr]
                 first = next(
-                    (b for b in cur.blocks if b.type_start == kstart and len(b.labels) > level and b.labels[level].start == lstart),
+                    (b for b in _blocks_near(cur, offset) if b.type_start == kstart and len(b.labels) > level and b.labels[level].start == lstart),
                     None,
                 )
                 return Context(LABEL, offset, labels=tuple(labels), label_index=level, name=lval,
@@ -268,7 +271,7 @@ def locate(text: str, body: Body, offset: int) -> Context:
             body_node, body_base = e, vin
         elif v.kind != OBJECT:  # type: ignore[union-attr]
             return Context(BODY_SLOT, offset, labels=tuple(labels), label_index=len(bs.labels), **header)
-        block = next((b for b in cur.blocks if b.body.node is body_node), None)
+        block = next((b for b in _blocks_near(cur, offset) if b.body.node is body_node), None)
         if block is None:  # not decoded (an unusual shape): decode this body on the fly
             sub, _ = decode_body(text, body_node, body_base, bs.body if bs.body is not None else OPEN_BODY, name)
             block = Block(name, kstart, kend, tuple(labels), sub, bs)
@@ -277,7 +280,13 @@ def locate(text: str, body: Body, offset: int) -> Context:
         node, base = body_node, body_base
 
 
-def _attribute(body: Body, name: str, kstart: int, kend: int, m: Member, inner: int, a: AttributeSchema | None) -> Attribute:
+def _blocks_near(body: Body | FileView, offset: int) -> tuple[Block, ...]:
+    """The blocks of `body` that can be the one at `offset`: all of them, or for a `FileView` the
+    few around `offset` (`FileView.blocks_at`), so the rest is never built."""
+    return body.blocks_at(offset) if isinstance(body, FileView) else body.blocks
+
+
+def _attribute(body: Body | FileView, name: str, kstart: int, kend: int, m: Member, inner: int, a: AttributeSchema | None) -> Attribute:
     for attr in body.attributes:
         if attr.name_start == kstart:
             return attr

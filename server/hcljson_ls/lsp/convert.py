@@ -6,6 +6,7 @@
     to_document_symbols(symbols, index, encoding) -> Json (DocumentSymbol[])
     to_symbol_information(symbols, index, encoding, uri) -> Json (SymbolInformation[], flat)
     to_folding_ranges(ranges, index, encoding, line_folding_only=True, range_limit=None) -> Json
+    to_semantic_tokens(data) -> Json (SemanticTokens)
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_hover(hover, index, encoding) -> types.Hover | None
 
@@ -274,6 +275,12 @@ def _folding_ranges(ranges: Iterable[FoldingRange], pos: Positions, line_folding
         if range_limit is not None and len(out) >= range_limit:
             break
     return out
+
+
+def to_semantic_tokens(data: list[int]) -> Json:
+    """`SemanticTokens` as JSON: `{"data": [...]}` (`types.SemanticTokens(data=...)` makes cattrs
+    copy the list element by element when pygls writes it: ~90 ms for a 5 MB document)."""
+    return Json({"data": data})
 
 
 # -- selection and hover -----------------------------------------------------------------------------
