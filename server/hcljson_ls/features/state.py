@@ -21,9 +21,10 @@ Contract
 * `cached(key, compute)` stores `compute(state)` until the next change; later layers (HCL structure,
   templates, Terraform) keep their per-document results there instead of adding fields here.
   Everything cached is dropped on every change. `kept(key, factory)` is for objects a layer carries
-  from one version to the next itself (such as `hcljson.decode.DecodeCache`): made once per document.
-  A kept object with a `note_edit(edit)` method is told about every `Edit` that changed the text, in
-  order, as it is applied (so a decode cache knows which of its entries an edit touched).
+  from one version to the next itself (such as the analysis engine, `hcljson.incremental.IncrementalFile`):
+  made once per document. A kept object with a `note_edit(edit)` method is told about every `Edit`
+  that changed the text, in order, as it is applied -- the very edit the reparse got -- so it knows
+  where the tree changed.
 * Not thread-safe: one owner (the LSP event loop, or the CLI) mutates a state.
 """
 

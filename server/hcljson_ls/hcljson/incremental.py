@@ -32,8 +32,9 @@ Contract
   the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
   not positions) changed -- over the kept keys, asking where a definition is only for those a
   diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
-  tree, the number of diagnostics, and a binary search over the top-level blocks. Several edits
-  between updates count as one covering edit.
+  tree, the number of diagnostics, and a binary search over the top-level blocks. Edits noted
+  between updates are composed into one covering edit as they come (`note_edit` is O(1) and keeps
+  O(1) state, so notes never pile up, however many edits arrive without an update).
 * Otherwise the root is walked again (`decode.walk_file`: label levels, not bodies) and every
   top-level block whose body node is the same object, untouched by the edits, with the same type,
   labels and schema, is reused; the others are computed. A full reparse (a new root) reuses nothing.
@@ -43,7 +44,8 @@ Contract
   `blocks_at`, `materialize`), then remembered at that position.
 * A `FileView` (and what it returns) describes the version it was made for: use it before the next
   change, like the tree's nodes. `FileView.blocks_at(offset)` finds the top-level blocks a cursor
-  can be on or in by a binary search (O(log n) plus the depth), so hover never builds the rest.
+  can be on or in by a binary search (O(log n) probes, each O(depth)), so hover and `locate` never
+  build the rest.
 * Never raises on any tree the JSON layer produces; if a bug makes `update` raise, call `reset()`
   (the next update starts afresh).
 """
