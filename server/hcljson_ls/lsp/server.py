@@ -384,7 +384,8 @@ _TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()
 SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=_TOKEN_TYPES, token_modifiers=_TOKEN_MODIFIERS)
 
 
-def _semantic_tokens(ls: HcljsonServer, uri: str, span: types.Range | None) -> types.SemanticTokens | None:
+def _semantic_tokens(ls: HcljsonServer, uri: str, span: types.Range | None):
+    """`SemanticTokens` as JSON (`convert.to_semantic_tokens`), or None for an unknown document."""
     state = ls.documents.get(uri)
     if state is None:
         return None
@@ -395,7 +396,7 @@ def _semantic_tokens(ls: HcljsonServer, uri: str, span: types.Range | None) -> t
         start = index.offset((span.start.line, span.start.character), encoding)
         end = index.offset((span.end.line, span.end.character), encoding)
         tokens = semantic_feature.semantic_tokens(state, start, end)
-    return types.SemanticTokens(data=semantic_feature.encode(tokens, index, encoding, (_TOKEN_TYPES, _TOKEN_MODIFIERS)))
+    return convert.to_semantic_tokens(semantic_feature.encode(tokens, index, encoding, (_TOKEN_TYPES, _TOKEN_MODIFIERS)))
 
 
 @feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
