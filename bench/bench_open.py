@@ -223,6 +223,11 @@ def lsp_requests(text: str) -> dict[str, tuple[float, float, int]]:
 
 
 def main(quick: bool = False) -> None:
+    from hcljson_ls.lsp.server import tune_gc
+
+    # Measure under the server's own collector settings (`lsp.server.create_server` raises the
+    # thresholds: with a million live tree objects the defaults trigger full rescans constantly).
+    print(f"cyclic GC thresholds: {tune_gc()} (as the server sets them)")
     print(f"providers: {', '.join(name for name, _ in PROVIDERS)}")
     print(f"first use: building the template and type parsers takes {first_use() * 1000:.0f} ms CPU (once per process)")
     rows = []
