@@ -239,56 +239,68 @@ class _Decoder:
         return Attribute(name, kstart, kend, expr, a)
 
     # ---- blocks ---------------------------------------------------------------------------
+    def label_members(self, node: Node, base: int, type_name: str, label_name: str) -> list[tuple[Member, int, Object, Node, Label]]:
+        """One label level of a block-type value: `node` (its container starts at `base`) is an
+        object, or an array of objects, whose members are named by label `label_name`. Returns, in
+        document order, `(member, abs start of the object holding it, that object, member value,
+        label)` for every member with a readable key and a usable value; reports a value of the
+        wrong type, a non-object array element and a level with no members (`null`, `{}`, `[]`)."""
+        kind = node.kind
+        inner = base + node.start
+        diags = self.diags
+        if kind == OBJECT:
+            groups: list[tuple[Object, int]] = [(node, inner)]  # type: ignore[list-item]
+        elif kind == ARRAY:
+            groups = []
+            for m in node.items:  # type: ignore[attr-defined]
+                e = m.value
+                if e is None:
+                    continue
+                if e.kind == OBJECT:
+                    groups.append((e, inner + e.start))
+                elif e.kind not in _BROKEN:
+                    diags.append(P.label_element_type(e, inner + e.start, inner + e.end, type_name, label_name))
+        elif kind in _BROKEN:
+            return []
+        elif kind == NULL:
+            groups = []
+        else:
+            diags.append(P.label_type(node, inner, base + node.end, type_name, label_name))
+            return []
+        if not any(obj.items for obj, _ in groups):
+            if not _reported_any(node):
+                diags.append(P.missing_label(inner, base + node.end, type_name, label_name, kind))
+            return []
+        out: list[tuple[Member, int, Object, Node, Label]] = []
+        text = self.text
+        for obj, mb in groups:
+            for m in obj.items:
+                k = m.key
+                if k is None:
+                    continue
+                kstart = mb + k.start
+                lab = key_text(text, k, kstart)
+                if lab is None:
+                    continue
+                v = m.value
+                if v is None or v.kind in _BROKEN:
+                    continue
+                out.append((m, mb, obj, v, Label(lab, kstart, mb + k.end)))
+        return out
+
     def blocks_gen(self, value: Node, vbase: int, bs: BlockSchema, type_name: str, tstart: int, tend: int,
                    out: list[Block], depth: int):
         """Decode the value of a block-type property into blocks appended to `out` (a generator
         for `run`; `depth` is the depth of the body holding the property, 0 for the file)."""
         if value.kind in _BROKEN:
             return
-        text = self.text
         diags = self.diags
         level: list[tuple[Node, int, tuple[Label, ...]]] = [(value, vbase, ())]
         for label_name in bs.labels:
             nxt: list[tuple[Node, int, tuple[Label, ...]]] = []
             for node, base, labels in level:
-                kind = node.kind
-                inner = base + node.start
-                if kind == OBJECT:
-                    members = [(m, inner) for m in node.items]  # type: ignore[attr-defined]
-                elif kind == ARRAY:
-                    members = []
-                    for m in node.items:  # type: ignore[attr-defined]
-                        e = m.value
-                        if e is None:
-                            continue
-                        if e.kind == OBJECT:
-                            ein = inner + e.start
-                            members.extend((mm, ein) for mm in e.items)  # type: ignore[attr-defined]
-                        elif e.kind not in _BROKEN:
-                            diags.append(P.label_element_type(e, inner + e.start, inner + e.end, type_name, label_name))
-                elif kind in _BROKEN:
-                    continue
-                elif kind == NULL:
-                    members = []
-                else:
-                    diags.append(P.label_type(node, inner, base + node.end, type_name, label_name))
-                    continue
-                if not members:
-                    if not _reported_any(node):
-                        diags.append(P.missing_label(inner, base + node.end, type_name, label_name, kind))
-                    continue
-                for m, mb in members:
-                    k = m.key
-                    if k is None:
-                        continue
-                    kstart = mb + k.start
-                    lab = key_text(text, k, kstart)
-                    if lab is None:
-                        continue
-                    v = m.value
-                    if v is None or v.kind in _BROKEN:
-                        continue
-                    nxt.append((v, mb, labels + (Label(lab, kstart, mb + k.end),)))
+                for _, mb, _, v, lab in self.label_members(node, base, type_name, label_name):
+                    nxt.append((v, mb, labels + (lab,)))
             level = nxt
         body_schema = bs.body if bs.body is not None else OPEN_BODY
         for node, base, labels in level:
@@ -494,7 +506,6 @@ class _FileWalker(_Decoder):
         value = member.value
         if value is None or value.kind in _BROKEN:
             return
-        text = self.text
         diags = self.diags
         tkey: Node = member.key  # type: ignore[assignment]
         # (node, abs start of its container, frame of that container, member holding it, labels, label keys)
@@ -502,47 +513,19 @@ class _FileWalker(_Decoder):
         for label_name in bs.labels:
             nxt: list[tuple] = []
             for node, base, nframe, _, labels, lkeys in level:
-                kind = node.kind
-                inner = base + node.start
-                if kind == OBJECT:
-                    f = Frame(node, nframe)
-                    members = [(m, inner, f) for m in node.items]
-                elif kind == ARRAY:
-                    members = []
-                    af = Frame(node, nframe)
-                    for m in node.items:
-                        e = m.value
-                        if e is None:
-                            continue
-                        if e.kind == OBJECT:
-                            ef = Frame(e, af)
-                            ein = inner + e.start
-                            members.extend((mm, ein, ef) for mm in e.items)
-                        elif e.kind not in _BROKEN:
-                            diags.append(P.label_element_type(e, inner + e.start, inner + e.end, type_name, label_name))
-                elif kind in _BROKEN:
-                    continue
-                elif kind == NULL:
-                    members = []
-                else:
-                    diags.append(P.label_type(node, inner, base + node.end, type_name, label_name))
-                    continue
-                if not members:
-                    if not _reported_any(node):
-                        diags.append(P.missing_label(inner, base + node.end, type_name, label_name, kind))
-                    continue
-                for m, mb, mf in members:
-                    k = m.key
-                    if k is None:
-                        continue
-                    kstart = mb + k.start
-                    lab = key_text(text, k, kstart)
-                    if lab is None:
-                        continue
-                    v = m.value
-                    if v is None or v.kind in _BROKEN:
-                        continue
-                    nxt.append((v, mb, mf, m, labels + (Label(lab, kstart, mb + k.end),), lkeys + ((k, mf),)))
+                # a frame per object holding labels (its members come in a row), under one for the
+                # array when the level is an array of objects
+                last = af = mf = None
+                for m, mb, obj, v, lab in self.label_members(node, base, type_name, label_name):
+                    if obj is not last:
+                        last = obj
+                        if obj is node:
+                            mf = Frame(node, nframe)
+                        else:
+                            if af is None:
+                                af = Frame(node, nframe)
+                            mf = Frame(obj, af)
+                    nxt.append((v, mb, mf, m, labels + (lab,), lkeys + ((m.key, mf),)))
             level = nxt
         body_schema = bs.body if bs.body is not None else OPEN_BODY
         for node, base, nframe, holder, labels, lkeys in level:
