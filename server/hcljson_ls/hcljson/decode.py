@@ -239,25 +239,26 @@ class _Decoder:
         return Attribute(name, kstart, kend, expr, a)
 
     # ---- blocks ---------------------------------------------------------------------------
-    def label_members(self, node: Node, base: int, type_name: str, label_name: str) -> list[tuple[Member, int, Object, Node, Label]]:
+    def label_members(self, node: Node, base: int, type_name: str, label_name: str) -> list[tuple[Member, int, int, Object, int, Node, Label]]:
         """One label level of a block-type value: `node` (its container starts at `base`) is an
         object, or an array of objects, whose members are named by label `label_name`. Returns, in
-        document order, `(member, abs start of the object holding it, that object, member value,
-        label)` for every member with a readable key and a usable value; reports a value of the
-        wrong type, a non-object array element and a level with no members (`null`, `{}`, `[]`)."""
+        document order, `(member, its index in the object, abs start of the object holding it, that
+        object, the object's index in `node` (-1 when it is `node`), member value, label)` for every
+        member with a readable key and a usable value; reports a value of the wrong type, a
+        non-object array element and a level with no members (`null`, `{}`, `[]`)."""
         kind = node.kind
         inner = base + node.start
         diags = self.diags
         if kind == OBJECT:
-            groups: list[tuple[Object, int]] = [(node, inner)]  # type: ignore[list-item]
+            groups: list[tuple[Object, int, int]] = [(node, inner, -1)]  # type: ignore[list-item]
         elif kind == ARRAY:
             groups = []
-            for m in node.items:  # type: ignore[attr-defined]
+            for j, m in enumerate(node.items):  # type: ignore[attr-defined]
                 e = m.value
                 if e is None:
                     continue
                 if e.kind == OBJECT:
-                    groups.append((e, inner + e.start))
+                    groups.append((e, inner + e.start, j))
                 elif e.kind not in _BROKEN:
                     diags.append(P.label_element_type(e, inner + e.start, inner + e.end, type_name, label_name))
         elif kind in _BROKEN:
@@ -267,14 +268,14 @@ class _Decoder:
         else:
             diags.append(P.label_type(node, inner, base + node.end, type_name, label_name))
             return []
-        if not any(obj.items for obj, _ in groups):
+        if not any(obj.items for obj, _, _ in groups):
             if not _reported_any(node):
                 diags.append(P.missing_label(inner, base + node.end, type_name, label_name, kind))
             return []
-        out: list[tuple[Member, int, Object, Node, Label]] = []
+        out: list[tuple[Member, int, int, Object, int, Node, Label]] = []
         text = self.text
-        for obj, mb in groups:
-            for m in obj.items:
+        for obj, mb, oi in groups:
+            for mi, m in enumerate(obj.items):
                 k = m.key
                 if k is None:
                     continue
@@ -285,7 +286,7 @@ class _Decoder:
                 v = m.value
                 if v is None or v.kind in _BROKEN:
                     continue
-                out.append((m, mb, obj, v, Label(lab, kstart, mb + k.end)))
+                out.append((m, mi, mb, obj, oi, v, Label(lab, kstart, mb + k.end)))
         return out
 
     def blocks_gen(self, value: Node, vbase: int, bs: BlockSchema, type_name: str, tstart: int, tend: int,
@@ -299,7 +300,7 @@ class _Decoder:
         for label_name in bs.labels:
             nxt: list[tuple[Node, int, tuple[Label, ...]]] = []
             for node, base, labels in level:
-                for _, mb, _, v, lab in self.label_members(node, base, type_name, label_name):
+                for _, _, mb, _, _, v, lab in self.label_members(node, base, type_name, label_name):
                     nxt.append((v, mb, labels + (lab,)))
             level = nxt
         body_schema = bs.body if bs.body is not None else OPEN_BODY
@@ -350,23 +351,37 @@ def _diag_key(d: Diagnostic):
 class Frame:
     """A container on the way from the root to a top-level block, as a live reference into the JSON
     tree: `node` is the container, `parent` the frame of the container holding it (None for the
+    root) and `index` the place of the member holding `node` in `parent.node.raw_items` (-1 for the
     root). `start()` is the container's absolute start *now*: the sum of the relative starts up the
-    chain, so it follows the in-place position updates of an incremental reparse as long as the
-    containers on the chain are still in the tree."""
+    chain plus the shifts still pending in each parent (`jsonsyntax.tree`, "Lazy shifts"), so it
+    follows the in-place updates of an incremental reparse as long as the containers on the chain
+    are still in the tree, without forcing any pending shift."""
 
-    __slots__ = ("node", "parent")
+    __slots__ = ("node", "parent", "index")
 
-    def __init__(self, node: Node, parent: "Frame | None") -> None:
+    def __init__(self, node: Node, parent: "Frame | None", index: int = -1) -> None:
         self.node = node
         self.parent = parent
+        self.index = index
 
     def start(self) -> int:
         x = 0
         f: Frame | None = self
         while f is not None:
             x += f.node.start
-            f = f.parent
+            p = f.parent
+            if p is not None:
+                pend = p.node.pending  # type: ignore[attr-defined]
+                if pend is not None and f.index >= pend[0]:
+                    x += pend[1]
+            f = p
         return x
+
+    def member_base(self, index: int) -> int:
+        """The absolute base of the positions stored in member `index` of this container now: its
+        start plus the member's pending shift."""
+        pend = self.node.pending  # type: ignore[attr-defined]
+        return self.start() + (pend[1] if pend is not None and index >= pend[0] else 0)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -376,8 +391,10 @@ class TopBlock:
     Absolute positions are those of the walked text: the type key, the labels, and `node` (the
     body's JSON value) whose container starts at `base`. The live references say where the block
     sits in the tree for incremental users: `type_key` (the root member's key node) in the root
-    container `type_frame`, `label_keys` (per label: key node and the frame of its container),
-    and `holder`, the member whose value is the body node, in the container `frame`."""
+    container `type_frame`, `label_keys` (per label: key node, the frame of its container and the
+    index of its member there), and `holder`, the member whose value is the body node, at index
+    `holder_index` of the container `frame` (the type key's member is at `type_index` of the root).
+    Read their positions now with `Frame.member_base(index)`: members may carry a pending shift."""
 
     type_name: str
     type_start: int
@@ -389,9 +406,11 @@ class TopBlock:
     base: int
     type_key: Node
     type_frame: Frame
-    label_keys: tuple[tuple[Node, Frame], ...]
+    label_keys: tuple[tuple[Node, Frame, int], ...]
     holder: Member
     frame: Frame
+    type_index: int = -1
+    holder_index: int = -1
 
     @property
     def body_start(self) -> int:
@@ -433,26 +452,26 @@ class _FileWalker(_Decoder):
         text = self.text
         diags = self.diags
         top_frame = Frame(root, None)
-        members: list[tuple[Member, int, Frame]] = []
+        members: list[tuple[Member, int, Frame, int]] = []
         rs = root.start
         kind = root.kind
         if kind == OBJECT:
-            members = [(m, rs, top_frame) for m in root.items]  # type: ignore[attr-defined]
+            members = [(m, rs, top_frame, i) for i, m in enumerate(root.items)]  # type: ignore[attr-defined]
         elif kind == ARRAY and not schema.dynamic_attributes:
             # The root's own shape (an array of objects) is the syntax layer's to report.
-            for m in root.items:  # type: ignore[attr-defined]
+            for j, m in enumerate(root.items):  # type: ignore[attr-defined]
                 v = m.value
                 if v is not None and v.kind == OBJECT:
-                    f = Frame(v, top_frame)
+                    f = Frame(v, top_frame, j)
                     vs = rs + v.start
-                    members.extend((mm, vs, f) for mm in v.items)  # type: ignore[attr-defined]
+                    members.extend((mm, vs, f, i) for i, mm in enumerate(v.items))  # type: ignore[attr-defined]
         attr_schemas = schema.attributes
         block_schemas = schema.blocks
         dynamic = schema.dynamic_attributes
         attributes: list[Attribute] = []
         tops: list[TopBlock] = []
         seen: dict[str, tuple[int, int]] = {}
-        for m, inner, frame in members:
+        for m, inner, frame, mi in members:
             k = m.key
             if k is None:
                 continue
@@ -476,7 +495,7 @@ class _FileWalker(_Decoder):
                 bs = self.open_block_schema(name)
             if bs is not None:
                 if v is not None:
-                    self.tops(m, frame, inner, bs, name, kstart, kend, tops)
+                    self.tops(m, mi, frame, inner, bs, name, kstart, kend, tops)
             elif schema.open_attributes:
                 attributes.append(self.attribute(name, kstart, kend, v, inner, None))
             else:
@@ -500,46 +519,49 @@ class _FileWalker(_Decoder):
         self.header_checks(body, rs, rs + 1 if root.end > rs else rs, None)
         return FileWalk(root, rs, root.end, schema, body.attributes, body.blocks, diags)  # type: ignore[arg-type]
 
-    def tops(self, member: Member, frame: Frame, vbase: int, bs: BlockSchema, type_name: str, tstart: int, tend: int,
-             out: list[TopBlock]) -> None:
+    def tops(self, member: Member, index: int, frame: Frame, vbase: int, bs: BlockSchema, type_name: str, tstart: int,
+             tend: int, out: list[TopBlock]) -> None:
         """The top-level blocks of root property `member` (the same label levels as `blocks_gen`)."""
         value = member.value
         if value is None or value.kind in _BROKEN:
             return
         diags = self.diags
         tkey: Node = member.key  # type: ignore[assignment]
-        # (node, abs start of its container, frame of that container, member holding it, labels, label keys)
-        level: list[tuple] = [(value, vbase, frame, member, (), ())]
+        # (node, abs start of its container, frame of that container, member holding it and its
+        # index there, labels, label keys)
+        level: list[tuple] = [(value, vbase, frame, member, index, (), ())]
         for label_name in bs.labels:
             nxt: list[tuple] = []
-            for node, base, nframe, _, labels, lkeys in level:
+            for node, base, nframe, _, ni, labels, lkeys in level:
                 # a frame per object holding labels (its members come in a row), under one for the
                 # array when the level is an array of objects
                 last = af = mf = None
-                for m, mb, obj, v, lab in self.label_members(node, base, type_name, label_name):
+                for m, mi, mb, obj, oi, v, lab in self.label_members(node, base, type_name, label_name):
                     if obj is not last:
                         last = obj
                         if obj is node:
-                            mf = Frame(node, nframe)
+                            mf = Frame(node, nframe, ni)
                         else:
                             if af is None:
-                                af = Frame(node, nframe)
-                            mf = Frame(obj, af)
-                    nxt.append((v, mb, mf, m, labels + (lab,), lkeys + ((m.key, mf),)))
+                                af = Frame(node, nframe, ni)
+                            mf = Frame(obj, af, oi)
+                    nxt.append((v, mb, mf, m, mi, labels + (lab,), lkeys + ((m.key, mf, mi),)))
             level = nxt
         body_schema = bs.body if bs.body is not None else OPEN_BODY
-        for node, base, nframe, holder, labels, lkeys in level:
+        for node, base, nframe, holder, hi, labels, lkeys in level:
             kind = node.kind
             if kind == OBJECT:
-                out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, node, base, tkey, frame, lkeys, holder, nframe))
+                out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, node, base, tkey, frame, lkeys, holder,
+                                    nframe, index, hi))
             elif kind == ARRAY:
                 inner = base + node.start
-                af = Frame(node, nframe)
-                for m in node.items:
+                af = Frame(node, nframe, hi)
+                for j, m in enumerate(node.items):
                     e = m.value
                     if e is None or e.kind in _BROKEN:
                         continue
-                    out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, e, inner, tkey, frame, lkeys, m, af))
+                    out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, e, inner, tkey, frame, lkeys, m, af,
+                                        index, j))
             elif kind == NULL or kind in _BROKEN:
                 continue
             else:

@@ -155,16 +155,19 @@ class _Record:
     def body_start(self) -> int:
         top = self.top
         v = top.holder.value
-        return top.frame.start() + (v.start if v is not None else 0)
+        return top.frame.member_base(top.holder_index) + (v.start if v is not None else 0)
 
     def current(self) -> TopBlock:
-        """The block's `TopBlock` with the positions it has now."""
+        """The block's `TopBlock` with the positions it has now (members on its way may carry a
+        pending shift: see `decode.Frame`)."""
         top = self.top
-        tf = top.type_frame.start()
+        tf = top.type_frame.member_base(top.type_index)
         tk = top.type_key
-        labels = tuple([Label(lab.value, f.start() + k.start, f.start() + k.end) for lab, (k, f) in zip(top.labels, top.label_keys)])
+        labels = tuple([Label(lab.value, b + k.start, b + k.end)
+                        for lab, (k, f, i) in zip(top.labels, top.label_keys) for b in (f.member_base(i),)])
         return TopBlock(top.type_name, tf + tk.start, tf + tk.end, labels, top.schema, top.body_schema,
-                        top.holder.value, top.frame.start(), tk, top.type_frame, top.label_keys, top.holder, top.frame)
+                        top.holder.value, top.frame.member_base(top.holder_index), tk, top.type_frame, top.label_keys,
+                        top.holder, top.frame, top.type_index, top.holder_index)
 
 
 
@@ -398,7 +401,7 @@ class IncrementalFile:
         node = top.holder.value
         if not isinstance(node, Container) or not node.closed:
             return False
-        base = top.frame.start()
+        base = top.frame.member_base(top.holder_index)
         if not (base + node.start < s and ne <= base + node.end - 1) or not _reaches(root, top.holder, s):
             return False
         self.fast += 1
@@ -441,27 +444,35 @@ def _reusable(e: _Entry, top: TopBlock, cover: tuple[int, int, int] | None) -> b
     return not (s < be and ne > bs)
 
 
-def _member_start(m: Member) -> int:
-    return m.start
-
-
 def _reaches(root: Node, holder: Member, offset: int) -> bool:
-    """True when `holder` is a member on the path from `root` down to `offset` (it is in the tree)."""
+    """True when `holder` is a member on the path from `root` down to `offset` (it is in the tree).
+    Reads pending shifts without applying them (see `jsonsyntax.tree`, "Lazy shifts")."""
     node = root
     base = 0
     while isinstance(node, Container):
         cabs = base + node.start
-        items = node.items
-        i = bisect_right(items, offset - cabs, key=_member_start) - 1
+        items = node.raw_items
+        p = node.pending
+        pk, pd = p if p is not None else (len(items), 0)
+        rel = offset - cabs
+        lo, hi = 0, len(items)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if items[mid].start + (pd if mid >= pk else 0) <= rel:
+                lo = mid + 1
+            else:
+                hi = mid
+        i = lo - 1
         if i < 0:
             return False
         m = items[i]
         if m is holder:
             return True
         v = m.value
-        if v is None or not (cabs + v.start <= offset < cabs + v.end):
+        mb = cabs + (pd if i >= pk else 0)
+        if v is None or not (mb + v.start <= offset < mb + v.end):
             return False
-        node, base = v, cabs
+        node, base = v, mb
     return False
 
 

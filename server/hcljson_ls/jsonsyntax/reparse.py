@@ -2,7 +2,9 @@
 `parse(new_text)` (same tree shape, same positions, same diagnostics), but usually much cheaper.
 
 `edit` is any object with `start`, `old_end`, `new_end` (absolute offsets; see `text.Edit`): the
-characters `old_text[start:old_end]` were replaced by `new_text[start:new_end]`.
+characters `old_text[start:old_end]` were replaced by `new_text[start:new_end]`. `new_text` is a
+`str` or anything that slices like one and has `full()` for the whole `str` (`text.TextBuffer`):
+the reparse reads only slices around the edit, and the whole text only for a full parse.
 
 Strategy (after rust-analyzer): find the innermost node whose inside strictly contains the edit —
   1. a string token when the edit stays between its quotes and the new text still scans as one
@@ -13,15 +15,15 @@ Strategy (after rust-analyzer): find the innermost node whose inside strictly co
 otherwise (or when the edit touches the root's brackets) the whole document is parsed again.
 The new node replaces the old one in place; later siblings in every ancestor shift by the edit's
 delta (positions are container-relative, so nothing deeper moves), and old diagnostics inside the
-replaced range are swapped for the new ones while later ones shift. Cost: the size of the re-parsed
-node plus the widths of its ancestors, independent of the document's size.
+replaced range are swapped for the new ones while later ones shift. Later siblings move lazily
+(`tree.Container.shift_after`: a pending shift per container, applied when `items` is read), so the
+cost is the size of the re-parsed node, the depth, a binary search per ancestor and the distance from
+the previous edit's place -- independent of the document's size.
 
 The old tree is updated in place and returned inside a new `ParseResult`.
 """
 
 from __future__ import annotations
-
-from itertools import islice
 
 from ..diagnostic import Diagnostic
 from .parser import ParseResult, _diag_key, no_gc, parse, parse_container_at
@@ -33,14 +35,15 @@ from .tree import Container, Member, Node, String, make_string
 _Slot = tuple
 
 
-def reparse(old: ParseResult, old_text: str, new_text: str, edit) -> ParseResult:
+def reparse(old: ParseResult, old_text: str | None, new_text, edit) -> ParseResult:
+    """See the module doc. `old_text` is not needed (the old tree says all) and may be None."""
     start, old_end, new_end = edit.start, edit.old_end, edit.new_end
     delta = new_end - old_end
     root = old.root
     if root is None or not isinstance(root, Container) or not root.closed:
-        return parse(new_text)
+        return parse(_whole(new_text))
     if not (root.start < start and old_end <= root.end - 1):
-        return parse(new_text)  # the edit touches the root's own brackets
+        return parse(_whole(new_text))  # the edit touches the root's own brackets
 
     path = _path_to(root, start, old_end)
     # path: list of (container, abs_base, member_index, role) from the root down to the innermost slot
@@ -48,34 +51,42 @@ def reparse(old: ParseResult, old_text: str, new_text: str, edit) -> ParseResult
         result = _try_string(path, old, new_text, start, old_end, delta)
         if result is None:
             result = _try_container(root, path, old, new_text, start, old_end, delta)
-    return result if result is not None else parse(new_text)
+    return result if result is not None else parse(_whole(new_text))
+
+
+def _whole(text) -> str:
+    return text if isinstance(text, str) else text.full()
 
 
 def _path_to(root: Container, start: int, old_end: int) -> list:
     """Descend from the root to the innermost member whose key or value contains [start, old_end].
 
     Returns a list of `(container, container_abs_start, index, role, node)`: `node` (a key or a value)
-    at `container.items[index]` contains the edit, `role` says which."""
+    at `container.raw_items[index]` contains the edit, `role` says which. Each member on the path is
+    made current (`settle_through`); nothing else is (later siblings may keep a pending shift)."""
     path = []
     node: Node = root
     base = 0  # absolute start of node's parent
     while isinstance(node, Container):
         cabs = base + node.start
-        items = node.items
+        items = node.raw_items
         if not items:
             break
-        # bisect by member start (members are in source order)
+        # bisect by member start (members are in source order), honouring a pending shift
+        p = node.pending
+        pk, pd = p if p is not None else (len(items), 0)
         lo, hi = 0, len(items)
         rel = start - cabs
         while lo < hi:
             mid = (lo + hi) // 2
-            if items[mid].start <= rel:
+            if items[mid].start + (pd if mid >= pk else 0) <= rel:
                 lo = mid + 1
             else:
                 hi = mid
         i = lo - 1
         if i < 0:
             break
+        node.settle_through(i)
         m = items[i]
         found = None
         for role, child in (("key", m.key), ("value", m.value)):
@@ -104,10 +115,12 @@ def _try_string(path, old: ParseResult, text: str, start: int, old_end: int, del
     if not (sabs < start and old_end <= old_send - 1):
         return None
     new_send = old_send + delta
-    m = STRING_LEXEME['"'](text, sabs)
-    if m is None or m.end() != new_send or text[new_send - 1] != '"':
-        return None
     body = text[sabs:new_send]
+    # Scanning only the string's own new extent gives the full text's verdict: the lexeme must end
+    # exactly there, on a quote that closes it (checked below when there are escapes).
+    m = STRING_LEXEME['"'](body)
+    if m is None or m.end() != len(body) or len(body) < 2 or body[-1] != '"':
+        return None
     escaped = "\\" in body
     if escaped and not _closing_quote(body):
         return None
@@ -121,7 +134,7 @@ def _try_string(path, old: ParseResult, text: str, start: int, old_end: int, del
     # A string used as a key or value produces no other diagnostics of its own; its role-specific
     # ones (none for strings) stay. Swap its diagnostics and shift the rest.
     new_node = make_string(node.start, node.end + delta, '"', True, escaped)
-    m_obj: Member = container.items[i]
+    m_obj: Member = container.raw_items[i]
     if role == "key":
         m_obj.key = new_node
     else:
@@ -145,7 +158,7 @@ def _try_container(root: Container, path, old: ParseResult, text: str, start: in
             return None  # an enclosing container would be affected: let the full parse decide
         new_node.start = node.start
         new_node.end = node.end + delta
-        m_obj: Member = container.items[i]
+        m_obj: Member = container.raw_items[i]
         if role == "key":  # pragma: no cover - keys are never containers
             return None
         m_obj.value = new_node
@@ -155,13 +168,13 @@ def _try_container(root: Container, path, old: ParseResult, text: str, start: in
 
 
 def _shift_after(path, depth: int, delta: int) -> None:
-    """Shift everything after the replaced node at `path[depth]` by `delta` in each ancestor."""
+    """Shift everything after the replaced node at `path[depth]` by `delta` in each ancestor: the
+    rest of the member holding it now, the later members lazily (`Container.shift_after`)."""
     if delta == 0:
         return
     for d in range(depth, -1, -1):
         container, cabs, i, role, node = path[d]
-        items = container.items
-        m = items[i]
+        m = container.raw_items[i]  # current: `_path_to` settled it
         # Inside the member that holds the replaced node: the parts after it.
         if role == "key":
             if m.colon >= 0:
@@ -174,21 +187,7 @@ def _shift_after(path, depth: int, delta: int) -> None:
         if d != depth:
             # the replaced node's ancestor (a container value) got longer/shorter
             m.value.end += delta
-        for mm in islice(items, i + 1, None):  # the hot loop of a reparse: ~0.2 us per sibling
-            k = mm.key
-            if k is not None:
-                k.start += delta
-                k.end += delta
-            c = mm.colon
-            if c >= 0:
-                mm.colon = c + delta
-            v = mm.value
-            if v is not None:
-                v.start += delta
-                v.end += delta
-            c = mm.comma
-            if c >= 0:
-                mm.comma = c + delta
+        container.shift_after(i, delta)
     # The root container itself is relative to 0: its end moves.
     path[0][0].end += delta
 

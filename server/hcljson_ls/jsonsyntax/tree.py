@@ -15,7 +15,16 @@ Contract
   `end - 1`. When not closed, `end` is where the parser gave up (end of last item or of input).
 * Missing pieces are `None` (a member with no value), junk is an `Error` node.
 * Nodes are owned by their `ParsedDocument`; an incremental reparse may update the positions of
-  nodes after an edit in place. Do not keep nodes across document versions.
+  nodes after an edit in place. Do not keep nodes across document versions (except through the
+  pending-aware helpers below).
+* Lazy shifts (a gap, as in a gap buffer). After an edit inside member `i` of a container, every
+  later member moves by the edit's length delta. Rather than rewriting them at once (O(width) per
+  edit), the container records `pending = (k, d)`: members at index >= k are still to be moved by
+  `d`. Reading `container.items` applies any pending shift first, so every reader that reaches
+  members through `items` sees current positions. A later edit at index j moves only the members
+  between j and k (`shift_after`): typing in one place costs O(1) per ancestor, however wide.
+  Code that keeps members across versions (the incremental analysis) or must not force a shift
+  reads `raw_items` and adds `member_shift(container, index)` itself.
 * The source text is not stored in nodes: slice the document text with absolute offsets.
 
 Token stream (lossless): `scanner.tokens(text)` yields tokens whose texts concatenate to the source.
@@ -167,14 +176,88 @@ class Member:
         return f"Member({self.key!r}, {self.colon}, {self.value!r}, {self.comma})"
 
 
+def shift_members(items: list[Member], lo: int, hi: int, delta: int) -> None:
+    """Move every position of `items[lo:hi]` (keys, colons, values, commas) by `delta`."""
+    for i in range(lo, hi):
+        mm = items[i]
+        k = mm.key
+        if k is not None:
+            k.start += delta
+            k.end += delta
+        c = mm.colon
+        if c >= 0:
+            mm.colon = c + delta
+        v = mm.value
+        if v is not None:
+            v.start += delta
+            v.end += delta
+        c = mm.comma
+        if c >= 0:
+            mm.comma = c + delta
+
+
 class Container(Node):
-    __slots__ = ("items", "closed")
+    """`items` is the member list with every position current (see "Lazy shifts" above);
+    `raw_items` is the same list without applying a pending shift; `pending` is None or `(k, d)`."""
+
+    __slots__ = ("raw_items", "closed", "pending")
 
     def __init__(self, start: int, end: int, items: list[Member], closed: bool) -> None:
         self.start = start
         self.end = end
-        self.items = items
+        self.raw_items = items
         self.closed = closed
+        self.pending = None
+
+    @property
+    def items(self) -> list[Member]:
+        if self.pending is not None:
+            k, d = self.pending
+            self.pending = None
+            shift_members(self.raw_items, k, len(self.raw_items), d)
+        return self.raw_items
+
+    @items.setter
+    def items(self, value: list[Member]) -> None:
+        self.raw_items = value
+        self.pending = None
+
+    def settle_through(self, index: int) -> None:
+        """Make the positions of members `0..index` current (members after it may stay pending)."""
+        p = self.pending
+        if p is not None and p[0] <= index:
+            k, d = p
+            shift_members(self.raw_items, k, index + 1, d)
+            self.pending = (index + 1, d) if index + 1 < len(self.raw_items) else None
+
+    def shift_after(self, index: int, delta: int) -> None:
+        """Record that every member after `index` moves by `delta` (lazily; see "Lazy shifts").
+        Costs the number of members between `index` and the previous edit's place."""
+        if delta == 0:
+            return
+        k = index + 1
+        items = self.raw_items
+        if k >= len(items):
+            return
+        p = self.pending
+        if p is None:
+            self.pending = (k, delta)
+            return
+        pk, pd = p
+        if pk < k:
+            shift_members(items, pk, k, pd)  # these stay behind the new gap: apply their shift now
+        elif k < pk:
+            shift_members(items, k, pk, delta)  # these only get the new shift
+            k = pk
+        total = pd + delta
+        self.pending = (k, total) if total else None
+
+
+def member_shift(container: Container, index: int) -> int:
+    """The pending shift of member `index` of `container`: add it to the positions stored in the
+    member (from `raw_items`) to get current ones."""
+    p = container.pending
+    return p[1] if p is not None and index >= p[0] else 0
 
 
 class Object(Container):
