@@ -12,7 +12,8 @@ Contract
 * `state.document` is the `text.Document` (text, version, language id, `LineIndex`).
 * `apply_changes` applies LSP content changes one by one (each relative to the text left by the
   previous one; see `text.document`) and, for each resulting `Edit`, updates the parse with
-  `jsonsyntax.reparse.reparse(old_result, old_text, new_text, edit)`. A full-text replacement arrives
+  `jsonsyntax.reparse.reparse(old_result, None, document.buffer, edit)` (slices only: no copy of
+  the whole text). A full-text replacement arrives
   as the smallest covering edit, so it goes through `reparse` too, which falls back to a full parse
   when that is cheaper. Edits with nothing to do (no change at all) keep the current parse.
 * Parsing never raises by contract; if it does anyway (a bug), the error is logged, the parse is
@@ -36,6 +37,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from ..jsonsyntax import ParseResult, parse
+from ..text.buffer import TextBuffer
 from ..text.document import Document, Edit
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
@@ -45,10 +47,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def _reparse(old: ParseResult, old_text: str, new_text: str, edit: Edit) -> ParseResult:
+def _reparse(old: ParseResult, new_text: TextBuffer, edit: Edit) -> ParseResult:
     from ..jsonsyntax.reparse import reparse
 
-    return reparse(old, old_text, new_text, edit)
+    return reparse(old, None, new_text, edit)
 
 
 class DocumentState:
@@ -135,14 +137,13 @@ class DocumentState:
         edits: list[Edit] = []
         self._cache.clear()
         for change in changes:
-            old_text = document.text
             for edit in document.apply_changes((change,), encoding):
                 edits.append(edit)
                 if edit.start == edit.old_end == edit.new_end:
                     continue  # nothing changed
-                self._update_syntax(old_text, document.text, edit)
+                # The reparse slices the text buffer around the edit: no copy of the whole text.
+                self._update_syntax(document.buffer, edit)
                 self._note_edit(edit)
-                old_text = document.text
         if version is not None:
             document.version = version
         return edits
@@ -162,12 +163,12 @@ class DocumentState:
         for key in dropped:
             del self._kept[key]
 
-    def _update_syntax(self, old_text: str, new_text: str, edit: Edit) -> None:
+    def _update_syntax(self, new_text: TextBuffer, edit: Edit) -> None:
         old = self._syntax
         if old is None:
             return  # already dropped: the next read of `syntax` parses in full
         try:
-            self._syntax = _reparse(old, old_text, new_text, edit)
+            self._syntax = _reparse(old, new_text, edit)
         except Exception:
             log.exception("incremental reparse failed for %s (%r); parsing in full next time", self.uri, edit)
             self._syntax = None

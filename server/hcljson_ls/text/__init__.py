@@ -6,6 +6,7 @@ the text (a Python `str` index); conversion to LSP ``(line, character)`` happens
 Pure Python; imports nothing else from the project.
 """
 
+from .buffer import TextBuffer
 from .document import Document, Edit, merge_edits
 from .encodings import ENCODINGS, UTF8, UTF16, UTF32, check_encoding, negotiate_encoding
 from .line_index import LineIndex
@@ -18,6 +19,7 @@ __all__ = [
     "Document",
     "Edit",
     "LineIndex",
+    "TextBuffer",
     "check_encoding",
     "merge_edits",
     "negotiate_encoding",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .encodings import UTF16, check_encoding
+from .buffer import TextBuffer
 from .line_index import LineIndex
 
 __all__ = ["Document", "Edit", "merge_edits"]
@@ -160,7 +161,13 @@ class Document:
 
     @property
     def text(self) -> str:
+        """The whole text as one `str` (joined once per version after an edit: O(size))."""
         return self._index.text
+
+    @property
+    def buffer(self) -> TextBuffer:
+        """The text for slicing (`buffer[a:b]`, `len`, `find`) without joining it."""
+        return self._index.buffer
 
     @property
     def line_index(self) -> LineIndex:
@@ -176,15 +183,13 @@ class Document:
 
     def replace(self, start: int, end: int, new_text: str) -> Edit:
         """Replace ``text[start:end]`` (offsets, clamped, order-normalised) with `new_text`."""
-        old = self._index.text
-        n = len(old)
+        n = len(self._index.buffer)
         if start > end:
             start, end = end, start
         start = min(max(start, 0), n)
         end = min(max(end, 0), n)
-        # One allocation for the result (the two slices are the other copy); a 5 MB splice is ~1 ms.
-        new = "".join((old[:start], new_text, old[end:])) if (start or end != n) else new_text
-        self._index.update(start, end, new_text, new)
+        # The text is a `TextBuffer`: the splice rewrites one chunk, never the whole text.
+        self._index.update(start, end, new_text)
         return Edit(start, end, start + len(new_text))
 
     def set_text(self, new_text: str) -> Edit:

@@ -28,6 +28,8 @@ one UTF-16 unit and three UTF-8 bytes, as if encoded with ``surrogatepass``.
 
 Performance
 -----------
+The text itself is a `TextBuffer` (chunks), so `update` never copies the whole document; `text`
+joins it on demand, `buffer` gives slice access without joining.
 Line starts live in blocks of a few hundred each; every block carries a *shift* that is added
 lazily when it is read. `update` after a splice rescans only the inserted text (plus one character
 either side, for ``"\\r\\n"`` joins and splits), rewrites the one block that holds the edit, and
@@ -47,6 +49,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from math import isqrt
 
+from .buffer import TextBuffer
 from .encodings import UTF8, UTF16, UTF32, check_encoding
 
 __all__ = ["LineIndex"]
@@ -115,20 +118,25 @@ def _astral_count(text: str) -> int:
 class LineIndex:
     """Line starts of one text, with offset <-> position conversion and incremental update.
 
-    ``LineIndex(text)`` indexes `text`; `update` moves it to the text after one splice.
+    ``LineIndex(text)`` indexes `text` (a `str` or a `TextBuffer`, which it then owns); `update`
+    applies one splice to the text and moves the index with it.
     """
 
     __slots__ = ("_text", "_block_size", "_blocks", "_shifts", "_firsts", "_first_lines", "_astral", "_anchor")
 
-    def __init__(self, text: str, *, block_size: int | None = None) -> None:
+    def __init__(self, text: "str | TextBuffer", *, block_size: int | None = None) -> None:
         """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
         given; tests pass tiny sizes to exercise the multi-block paths."""
         self._reset(text, block_size)
 
-    def _reset(self, text: str, block_size: int | None = None) -> None:
+    def _reset(self, text: "str | TextBuffer", block_size: int | None = None) -> None:
+        if isinstance(text, TextBuffer):
+            buf, text = text, text.full()
+        else:
+            buf = TextBuffer(text)
         starts = _line_starts(text)
         size = block_size if block_size and block_size > 0 else max(_MIN_BLOCK, isqrt(len(starts)))
-        self._text = text
+        self._text = buf
         self._block_size = size
         # Actual line start = block value + shift of its block. Block 0 always begins with 0.
         self._blocks: list[list[int]] = [starts[i : i + size] for i in range(0, len(starts), size)]
@@ -146,7 +154,12 @@ class LineIndex:
 
     @property
     def text(self) -> str:
-        """The text this index describes."""
+        """The text this index describes, as one `str` (joined once per version after an edit)."""
+        return self._text.full()
+
+    @property
+    def buffer(self) -> TextBuffer:
+        """The text this index describes, for slicing without joining it (see `TextBuffer`)."""
         return self._text
 
     @property
@@ -216,7 +229,7 @@ class LineIndex:
 
     def _astral_total(self) -> int:
         if self._astral is None:
-            self._astral = _astral_count(self._text)
+            self._astral = _astral_count(self._text.full())
         return self._astral
 
     def position(self, offset: int, encoding: str = UTF16) -> tuple[int, int]:
@@ -290,41 +303,41 @@ class LineIndex:
 
     # ------------------------------------------------------------------ update
 
-    def update(self, start: int, old_end: int, new_text: str, full_new_text: str) -> None:
-        """Move the index to `full_new_text`, which is the current text with
-        ``text[start:old_end]`` replaced by `new_text`.
+    def update(self, start: int, old_end: int, new_text: str, full_new_text: str | None = None) -> None:
+        """Replace ``text[start:old_end]`` by `new_text` and move the index with it.
 
-        Offsets are clamped and a reversed range is normalised. If `full_new_text` has not the
-        length such a splice implies, the index is rebuilt from scratch (slow but correct).
+        Offsets are clamped and a reversed range is normalised. `full_new_text`, when given, is
+        what the text must become; if it has not the length such a splice implies, the index is
+        rebuilt from it (slow but correct).
         """
-        old_text = self._text
-        n_old = len(old_text)
+        buf = self._text
+        n_old = len(buf)
         if start > old_end:
             start, old_end = old_end, start
         start = min(max(start, 0), n_old)
         old_end = min(max(old_end, 0), n_old)
         new_end = start + len(new_text)
         delta = new_end - old_end
-        if len(full_new_text) != n_old + delta:
+        if full_new_text is not None and len(full_new_text) != n_old + delta:
             self._reset(full_new_text, self._block_size)
             return
 
+        old_part = buf[start:old_end] if self._astral is not None else ""
+        buf.splice(start, old_end, new_text)
         if self._astral is not None:
-            if full_new_text.isascii():
+            if buf.isascii():
                 self._astral = 0
             else:
-                self._astral += _astral_count(new_text) - _astral_count(old_text[start:old_end])
-        self._text = full_new_text
+                self._astral += _astral_count(new_text) - _astral_count(old_part)
         self._anchor = None
 
         # Line starts at s depend on the characters at s - 1 and s: the ones in [lo, old_end]
         # of the old text are dropped and those in [lo, new_end] of the new text are rescanned.
         lo = start if start > 0 else 1
         if new_end >= lo:
-            scan_end = new_end + 1 if new_end < len(full_new_text) else new_end
-            inserted = [
-                e for e in (m.end() for m in _LINE_BREAK.finditer(full_new_text, lo - 1, scan_end)) if e <= new_end
-            ]
+            scan_end = new_end + 1 if new_end < len(buf) else new_end
+            at = lo - 1
+            inserted = [e for e in (at + m.end() for m in _LINE_BREAK.finditer(buf[at:scan_end])) if e <= new_end]
         else:
             inserted = []
 
