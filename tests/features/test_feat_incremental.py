@@ -147,3 +147,50 @@ def test_random_edits_give_what_a_fresh_document_gives(edits) -> None:
     text = state.text
     offsets = sorted({max(0, min(len(text), t + d)) for t in touched for d in range(-12, 13, 2)} | set(range(0, len(text), 17)))
     assert_like_fresh(state, offsets)
+
+
+WIDE_DOC = json.dumps(
+    {"resource": {"aws_instance": {f"i{n}": {"ami": f"ami-{n}", "tags": {"Name": "${var.env}-" + str(n)}} for n in range(30)}},
+     "variable": {"env": {}}},
+    indent=2,
+)
+
+
+def _wide_container(state: DocumentState):
+    resource = state.syntax.root.raw_items[0].value
+    return resource.raw_items[0].value  # the aws_instance object: 30 members
+
+
+def test_an_edit_and_its_analysis_leave_the_wide_container_unshifted() -> None:
+    state = DocumentState.open(URI, WIDE_DOC, 1, "terraform-json")
+    collect(state)
+    at = state.text.index('"ami-3"') + 4
+    edit(state, at, at, "x")
+    collect(state)
+    # The 26 later instances still wait for their shift: neither the reparse nor the analysis
+    # (fast path, live positions read through the pending shift) rewrote them.
+    assert _wide_container(state).pending == (4, 1)
+    edit(state, at, at + 1, "")
+    assert _wide_container(state).pending is None
+    edit(state, at, at, "yz")
+    collect(state)
+    assert_like_fresh(state)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 29), st.sampled_from(['"ami-', '"Name": "']), st.sampled_from(["", "q", "${", "é😀"]),
+                          st.integers(0, 2), st.booleans()), min_size=1, max_size=8))
+def test_random_edits_in_a_wide_block_type_give_what_a_fresh_document_gives(edits) -> None:
+    state = DocumentState.open(URI, WIDE_DOC, 1, "terraform-json")
+    collect(state)
+    touched = []
+    for n, needle, new, cut, analyse in edits:
+        text = state.text
+        at = text.index(needle, text.index(f'"i{n}"')) + len(needle)
+        edit(state, at, at + cut, new)
+        touched.append(at)
+        if analyse:
+            collect(state)
+    text = state.text
+    offsets = sorted({max(0, min(len(text), t + d)) for t in touched for d in range(-12, 13, 3)})
+    assert_like_fresh(state, offsets)

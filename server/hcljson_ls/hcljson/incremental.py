@@ -46,6 +46,9 @@ Contract
   change, like the tree's nodes. `FileView.blocks_at(offset)` finds the top-level blocks a cursor
   can be on or in by a binary search (O(log n) probes, each O(depth)), so hover and `locate` never
   build the rest.
+* `text` is a `str` or a `text.TextBuffer` (the document's own, edited in place: it is then taken
+  as unchanged when it is the same object and no edit was noted). The fast path only slices it, so
+  an edit never joins a buffer into one `str`; a walk joins it once.
 * Never raises on any tree the JSON layer produces; if a bug makes `update` raise, call `reset()`
   (the next update starts afresh).
 """
@@ -59,7 +62,8 @@ from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.parser import no_gc
-from ..jsonsyntax.tree import Container, Member, Node
+from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
+from ..text.buffer import TextBuffer
 from .decode import TopBlock, decode_top, walk_file
 from .model import Attribute, Block, Body, Label
 from .schema import BodySchema
@@ -262,11 +266,12 @@ class IncrementalFile:
 
     # ---- updating ---------------------------------------------------------------------------------
 
-    def update(self, text: str, root: Node | None) -> FileResult:
+    def update(self, text: str | TextBuffer, root: Node | None) -> FileResult:
         cover = self._pending
         self._pending = None
         old = self._text
-        if old is not None and root is self._root and self._result is not None and (cover is not None or text == old):
+        same = text is old or (isinstance(text, str) and text == old)
+        if old is not None and root is self._root and self._result is not None and (cover is not None or same):
             if cover is None:
                 return self._result
         else:
@@ -274,7 +279,8 @@ class IncrementalFile:
             self._records = []
         with no_gc():  # many small acyclic allocations over a large live tree
             if cover is None or root is None or not self._fast(text, root, cover):
-                self._walk(text, root, cover)
+                # A walk reads the whole text: join a buffer once rather than slice it piecemeal.
+                self._walk(text if isinstance(text, str) else text.full(), root, cover)
         self._root = root
         self._text = text
         self._result = FileResult(
@@ -451,25 +457,14 @@ def _reaches(root: Node, holder: Member, offset: int) -> bool:
     base = 0
     while isinstance(node, Container):
         cabs = base + node.start
-        items = node.raw_items
-        p = node.pending
-        pk, pd = p if p is not None else (len(items), 0)
-        rel = offset - cabs
-        lo, hi = 0, len(items)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if items[mid].start + (pd if mid >= pk else 0) <= rel:
-                lo = mid + 1
-            else:
-                hi = mid
-        i = lo - 1
+        i = member_at(node, offset - cabs)
         if i < 0:
             return False
-        m = items[i]
+        m = node.raw_items[i]
         if m is holder:
             return True
         v = m.value
-        mb = cabs + (pd if i >= pk else 0)
+        mb = cabs + member_shift(node, i)
         if v is None or not (mb + v.start <= offset < mb + v.end):
             return False
         node, base = v, mb

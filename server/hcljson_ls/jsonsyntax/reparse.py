@@ -29,7 +29,7 @@ from ..diagnostic import Diagnostic
 from .parser import ParseResult, _diag_key, no_gc, parse, parse_container_at
 from .scanner import STRING_LEXEME
 from .parser import _CONTROL, _closing_quote, _err, _escape_errors
-from .tree import Container, Member, Node, String, make_string
+from .tree import Container, Member, Node, String, make_string, member_at
 
 # A member slot holding the node to replace: (container, absolute base of container, member, "key"|"value")
 _Slot = tuple
@@ -69,25 +69,11 @@ def _path_to(root: Container, start: int, old_end: int) -> list:
     base = 0  # absolute start of node's parent
     while isinstance(node, Container):
         cabs = base + node.start
-        items = node.raw_items
-        if not items:
-            break
-        # bisect by member start (members are in source order), honouring a pending shift
-        p = node.pending
-        pk, pd = p if p is not None else (len(items), 0)
-        lo, hi = 0, len(items)
-        rel = start - cabs
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if items[mid].start + (pd if mid >= pk else 0) <= rel:
-                lo = mid + 1
-            else:
-                hi = mid
-        i = lo - 1
+        i = member_at(node, start - cabs)
         if i < 0:
             break
         node.settle_through(i)
-        m = items[i]
+        m = node.raw_items[i]
         found = None
         for role, child in (("key", m.key), ("value", m.value)):
             if child is None:

@@ -253,6 +253,23 @@ class Container(Node):
         self.pending = (k, total) if total else None
 
 
+def member_at(container: Container, rel: int) -> int:
+    """The index of the last member of `container` starting at or before `rel` (relative to the
+    container's start), -1 when none; by binary search, reading pending shifts without applying
+    them."""
+    items = container.raw_items
+    p = container.pending
+    pk, pd = p if p is not None else (len(items), 0)
+    lo, hi = 0, len(items)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid].start + (pd if mid >= pk else 0) <= rel:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
 def member_shift(container: Container, index: int) -> int:
     """The pending shift of member `index` of `container`: add it to the positions stored in the
     member (from `raw_items`) to get current ones."""

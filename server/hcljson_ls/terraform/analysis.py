@@ -80,7 +80,7 @@ def document_analysis(state: Any) -> FileResult:
 def _update(state: Any) -> FileResult:
     engine = state.kept(ENGINE_KEY, lambda: _engine(state.path))
     try:
-        return engine.update(state.text, state.syntax.root)
+        return engine.update(state.document.buffer, state.syntax.root)  # slices, never a whole-text copy
     except Exception:
         engine.reset()  # never serve a half-updated engine to the next version
         raise

@@ -397,14 +397,16 @@ class _Checker:
             elif text.find("${", cs, ce) < 0 and text.find("%{", cs, ce) < 0:
                 counts["plain"] += 1
                 return
-            elif _SIMPLE_TEMPLATE.fullmatch(text, cs, ce) is not None:
+            elif (_SIMPLE_TEMPLATE.fullmatch(text, cs, ce) if type(text) is str else _SIMPLE_TEMPLATE.fullmatch(text[cs:ce])) is not None:
                 counts["template"] += 1  # what `_template_raw` says first, without a slice or the cache
                 return
             seq, rel = _template_raw(text[cs:ce])
             counts["template" if seq else "plain"] += 1
         else:
             counts[smode] += 1
-            if smode != STRING_TYPE and not node.escaped and _STATIC_REFERENCE.fullmatch(text, cs, ce) is not None:
+            if smode != STRING_TYPE and not node.escaped and (
+                _STATIC_REFERENCE.fullmatch(text, cs, ce) if type(text) is str else _STATIC_REFERENCE.fullmatch(text[cs:ce])
+            ) is not None:
                 return  # what `_other_raw` says first, without a slice or the cache
             raw = text[cs:ce]
             if raw == "*" and name == "ignore_changes":

@@ -1,6 +1,6 @@
 """A document's text kept in chunks, so that a small edit costs the same in any document size.
 
-    TextBuffer(text)              the text, cut into chunks of about `CHUNK` characters
+    TextBuffer(text, chunk=CHUNK) the text, cut into chunks of about `chunk` characters
     len(buf), buf[i], buf[a:b]    like a `str` (offsets are `str` indices; slices with step 1 only)
     buf.find(sub, start, end)     like `str.find`, on `buf[start:end]`
     buf.splice(start, end, new)   `buf[start:end] = new` (offsets clamped, order-normalised)
@@ -28,16 +28,17 @@ CHUNK = 32768
 
 
 class TextBuffer:
-    __slots__ = ("_chunks", "_starts", "_len", "_joined", "_nonascii")
+    __slots__ = ("_chunks", "_starts", "_len", "_joined", "_nonascii", "_chunk")
 
-    def __init__(self, text: str = "") -> None:
+    def __init__(self, text: str = "", chunk: int = CHUNK) -> None:
         n = len(text)
-        if n <= CHUNK:
+        size = self._chunk = max(1, chunk)
+        if n <= size:
             chunks = [text]
         else:
-            chunks = [text[i : i + CHUNK] for i in range(0, n, CHUNK)]
+            chunks = [text[i : i + size] for i in range(0, n, size)]
         self._chunks: list[str] = chunks
-        self._starts: list[int] = list(range(0, max(n, 1), CHUNK)) if n > CHUNK else [0]
+        self._starts: list[int] = list(range(0, n, size)) if n > size else [0]
         self._len = n
         self._joined: str | None = text
         self._nonascii = 0 if text.isascii() else sum(1 for c in chunks if not c.isascii())
@@ -52,6 +53,10 @@ class TextBuffer:
 
     def __repr__(self) -> str:
         return f"TextBuffer(len={self._len}, chunks={len(self._chunks)})"
+
+    @property
+    def chunk_count(self) -> int:
+        return len(self._chunks)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TextBuffer):
@@ -140,8 +145,9 @@ class TextBuffer:
         s2 = starts[c2]
         piece = first[: start - s1] + new + last[end - s2 :]
         old = chunks[c1 : c2 + 1]
-        if len(piece) > 2 * CHUNK:
-            repl = [piece[i : i + CHUNK] for i in range(0, len(piece), CHUNK)]
+        size = self._chunk
+        if len(piece) > 2 * size:
+            repl = [piece[i : i + size] for i in range(0, len(piece), size)]
         elif piece or len(chunks) == c2 - c1 + 1:
             repl = [piece]
         else:
