@@ -254,8 +254,9 @@ def main(quick: bool = False) -> None:
         engine = f"{fast}/{walks}, {per_edit:.0f} of {blocks}"
         print(f"{label:>7} {ms2(r['edit']):>8} {r['edit'] / base['edit']:>5.1f}x {ms2(r['apply']):>9} {ms2(r['analysis']):>10} "
               f"{r['analysis'] / base['analysis']:>5.1f}x   {engine:<36} {ms2(r['edit_hover']):>8} {ms(r['edit_tokens']):>9}")
-    print("(apply = the text splice, line index and JSON reparse: `text/` and `jsonsyntax/`; splicing a 5 MB str")
-    print(" is a 5 MB copy, ~1 ms, whatever the edit; analysis = everything after it: the per-edit cost of this layer)")
+    print("(apply = the text splice (one chunk of the TextBuffer), line index and JSON reparse: `text/` and `jsonsyntax/`;")
+    print(" analysis = everything after it, reading slices of the buffer: the per-edit cost of the later layers;")
+    print(" +hover joins the text once per version (hover takes a str), +tokens recomputes the edited block's tokens)")
     label, text, _ = rows[-1]
     print()
     print(f"in-process LSP requests on {label} (handler + conversion + pygls serialization, CPU)")
