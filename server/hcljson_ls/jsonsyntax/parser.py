@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostic import ERROR, Diagnostic, Related
 from .scanner import WS, STRING_LEXEME, scan
+from .fastparse import fast_parse
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
 
 _VALID_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z").match
@@ -84,7 +85,9 @@ def parse(text: str, require_body: bool = True) -> ParseResult:
     of objects (an HCL JSON body); otherwise any JSON value is accepted as root."""
     diags: list[Diagnostic] = []
     with no_gc():
-        root = _parse_value_tokens(text, scan(text), 0, diags, top_level=True)
+        root = fast_parse(text)  # well-formed input: no token scan, no diagnostics
+        if root is None:
+            root = _parse_value_tokens(text, scan(text), 0, diags, top_level=True)
     if root is None:
         if not diags:
             _err(diags, 0, len(text), "syntax/empty-document", "Empty document",
@@ -156,6 +159,9 @@ def parse_container_at(text: str, start: int, end: int) -> tuple[Container | Non
     diags: list[Diagnostic] = []
     sub = text[start:end]
     with no_gc():
+        node = fast_parse(sub)  # well-formed: the same tree the robust parser builds, with no diagnostic
+        if isinstance(node, Container) and node.start == 0 and node.end == end - start:
+            return node, diags, True
         node = _parse_value_tokens(sub, scan(sub), start, diags, top_level=False)
     if not isinstance(node, Container) or not node.closed or node.end != end - start:
         return None, diags, False

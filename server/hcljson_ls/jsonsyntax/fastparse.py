@@ -1,0 +1,292 @@
+"""Fast path of the JSON parser for well-formed input: `fast_parse(text) -> Node | None`; never raises.
+
+Contract: when `text` is plain, strictly well-formed JSON (RFC 8259; whitespace only `[ \\t\\n\\r]`),
+return exactly the tree that the error-recovering parser (`parser._parse_value_tokens`) builds for it
+(same node types, same relative positions, see `tree`). Return None for anything else -- invalid
+JSON, an empty document, anything unusual -- so that the caller falls back to the robust parser,
+which reports the errors. The fast path never accepts a text the robust parser would report.
+
+How: `text.split('"')` (one C call) cuts the text into alternating pieces: the "outside" segments
+(punctuation, whitespace, numbers and literals between two strings) and the string contents.
+A string costs two C-level checks (a backslash? all printable?) and its node. A string whose content
+ends in an odd run of backslashes had its closing quote escaped and is joined with the next piece;
+a string with a backslash has its escapes checked with one regex search. Each distinct outside
+segment is tokenised once (with the scanner's regex) into structural ops, kept in a cache shared by
+all parses: generated and pretty-printed JSON repeats the same few segments (`": "`, `",\\n    "`,
+`": {\\n      "`, ...) all the time. A small state machine, in locals, applies the ops; any token
+that is not `{ } [ ] : ,`, a valid number, `true`, `false`, `null` or whitespace, and anything out
+of place (a trailing comma, a missing colon, a mismatched bracket, extra data...) makes it bail out.
+
+Nearly all the time goes into making the nodes, so `String` and `Member` nodes are made with
+`object.__new__` and filled slot by slot (see `ENABLED`); containers go through their constructor.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import parser as _parser  # (a module object: `parser` imports this module)
+from .scanner import WS, scan
+from .tree import Array, FlaggedString, Literal, Member, Node, Number, Object, String
+
+# A backslash that does not start a valid escape, in a string content whose escaped backslashes
+# (backslash pairs) are replaced by `_`, which is not part of any escape.
+_BAD_ESCAPE = re.compile(r"""\\(?!["/bfnrt]|u[0-9a-fA-F]{4})""").search
+_CONTROL = re.compile(r"[\x00-\x1f]").search
+
+# Parser states (the robust parser's, plus before and after the root value).
+_O_VALUE, _A_VALUE, _ROOT, _O_KEY, _O_COLON, _O_COMMA, _A_COMMA, _DONE = range(8)
+# Op codes in an outside segment: `(code, start, x, value)`, offsets relative to the segment; `x` is
+# the end of a number or literal, and the state inside an opened container.
+_CLOSE_OBJECT, _CLOSE_ARRAY, _OPEN_OBJECT, _OPEN_ARRAY, _COMMA, _NUMBER, _LITERAL, _COLON = range(8)
+_PUNCT = {":": _COLON, ",": _COMMA, "{": _OPEN_OBJECT, "[": _OPEN_ARRAY, "}": _CLOSE_OBJECT, "]": _CLOSE_ARRAY}
+_LITERALS = {"true": True, "false": False, "null": None}
+
+# Ends the list of pieces (a unique object: `split` never returns it). It contains a backslash, so
+# the main loop meets it only in its rare escaped-string branch.
+_END = "".join(["\\", "end"])
+
+_new = object.__new__
+
+
+def _fills_slots_exactly() -> bool:
+    """The hot loop makes `String` and `Member` nodes with `object.__new__` and fills their slots
+    (a third cheaper than calling the constructors, which is most of a parse's time). That is only
+    the same as the constructors while the classes keep exactly these slots; if `tree` changes them
+    the fast path switches itself off (and a test says so)."""
+    try:
+        if Node.__slots__ != ("start", "end") or String.__slots__ != () or String.__mro__ != (String, Node, object):
+            return False
+        if Member.__slots__ != ("key", "colon", "value", "comma") or Member.__mro__ != (Member, object):
+            return False
+        k = String(3, 5)
+        m = Member(k, 6, None, 9)
+        return (k.start, k.end, type(k)) == (3, 5, String) and (m.key, m.colon, m.value, m.comma) == (k, 6, None, 9)
+    except Exception:
+        return False
+
+
+ENABLED = _fills_slots_exactly()
+
+
+def fast_parse(text: str) -> Node | None:
+    """The tree of `text` if it is plain well-formed JSON, else None (see the module docstring)."""
+    if not ENABLED:
+        return None
+    try:
+        return _fast_parse(text)
+    except Exception:  # defensive: the fast path must never break a parse; the robust one decides
+        return None
+
+
+# Compiled outside segments, shared by all parses (documents and their edits repeat the same few).
+_SEGMENTS: dict = {}
+_SEGMENTS_MAX = 4096  # entries; the cache is emptied when full
+_SEGMENT_MAX = 120  # characters; longer segments are compiled every time
+
+
+def _compile(seg: str) -> tuple | None:
+    """`(kind, offset, ops, length)` for one outside segment (cached when short), or None if it holds
+    anything but structure and whitespace.
+
+    `kind` is `_COLON` or `_COMMA` when the segment starts with that character (at `offset`); `ops`
+    are then the segment's other ops. Otherwise `kind` is -1 and `ops` are all of them."""
+    ops = []
+    rel = 0
+    for tok in scan(seg):
+        c = tok[0]
+        if c in WS:  # leading whitespace (the scanner attaches other whitespace to the token before)
+            rel += len(tok)
+            continue
+        lex = tok.rstrip(WS)
+        code = _PUNCT.get(c)
+        if code is not None:
+            state = _O_KEY if code == _OPEN_OBJECT else _A_VALUE if code == _OPEN_ARRAY else None
+            ops.append((code, rel, state, None))
+        elif c in "-0123456789" and _parser._VALID_NUMBER(lex):
+            ops.append((_NUMBER, rel, rel + len(lex), None))
+        elif lex in _LITERALS:
+            ops.append((_LITERAL, rel, rel + len(lex), _LITERALS[lex]))
+        else:
+            return None
+        rel += len(tok)
+    if ops and (ops[0][0] == _COLON or ops[0][0] == _COMMA):
+        result = ops[0][0], ops[0][1], tuple(ops[1:]), len(seg)
+    else:
+        result = -1, 0, tuple(ops), len(seg)
+    if len(seg) <= _SEGMENT_MAX:
+        if len(_SEGMENTS) >= _SEGMENTS_MAX:
+            _SEGMENTS.clear()
+        _SEGMENTS[seg] = result
+    return result
+
+
+def _fast_parse(text: str) -> Node | None:
+    pieces: list = text.split('"')
+    pieces.append(_END)  # pairs are (segment, string content), the last is (segment, _END)
+    it = iter(pieces)
+    cache = _SEGMENTS
+    compile_ = _compile
+    stack: list = []
+    push = stack.append
+    pop = stack.pop
+    items: list = []
+    append = items.append
+    st = _ROOT
+    p = 0  # offset of the current piece relative to the current container's start
+    key = None  # the key of the member being read (objects)
+    colon = -1  # and its colon
+    member = None  # the last member of the current container
+    holder = _new(Member)  # its value is the root
+    O_VALUE, A_VALUE, ROOT, O_KEY, O_COLON, O_COMMA, A_COMMA, DONE = range(8)
+    CLOSE_OBJECT, CLOSE_ARRAY, OPEN_OBJECT, OPEN_ARRAY, COMMA, NUMBER, LITERAL, COLON = range(8)
+    String_, Member_, Object_, Array_, Number_, Literal_ = String, Member, Object, Array, Number, Literal
+    END = _END
+    printable = str.isprintable
+    new = _new
+
+    for seg, s in zip(it, it):
+        # ---- the outside segment, at `p` ----
+        try:
+            kind, r, ops, n = cache[seg]
+        except KeyError:
+            kind, r, ops, n = compile_(seg)  # None (not iterable): raises, fast_parse returns None
+        if kind == COLON:
+            if st != O_COLON:
+                return None
+            colon = p + r
+            st = O_VALUE
+        elif kind == COMMA:
+            if st == O_COMMA:
+                st = O_KEY
+            elif st == A_COMMA:
+                st = A_VALUE
+            else:
+                return None
+            member.comma = p + r
+        if ops:
+            for code, a, b, val in ops:
+                a += p
+                if code == CLOSE_OBJECT:
+                    if st != O_COMMA and (st != O_KEY or items):
+                        return None  # a trailing comma, a missing value, `]` for `{`, ...
+                    pitems, append, st, member, x = pop()
+                    member.value = Object_(x, x + a + 1, items, True)
+                    items = pitems
+                    p += x
+                elif code == CLOSE_ARRAY:
+                    if st != A_COMMA and (st != A_VALUE or items):
+                        return None
+                    pitems, append, st, member, x = pop()
+                    member.value = Array_(x, x + a + 1, items, True)
+                    items = pitems
+                    p += x
+                elif code <= OPEN_ARRAY:
+                    # the member holding the new container now; its value is set when it closes
+                    if st == O_VALUE:
+                        member = new(Member_)
+                        member.key = key
+                        member.colon = colon
+                        member.comma = -1
+                        append(member)
+                        push((items, append, O_COMMA, member, a))
+                    elif st == A_VALUE:
+                        member = new(Member_)
+                        member.key = None
+                        member.colon = -1
+                        member.comma = -1
+                        append(member)
+                        push((items, append, A_COMMA, member, a))
+                    elif st == ROOT:
+                        push((items, append, DONE, holder, a))
+                    else:
+                        return None
+                    items = []
+                    append = items.append
+                    p -= a
+                    st = b
+                elif code == COMMA:
+                    if st == O_COMMA:
+                        st = O_KEY
+                    elif st == A_COMMA:
+                        st = A_VALUE
+                    else:
+                        return None
+                    member.comma = a
+                elif code == COLON:  # after whitespace
+                    if st != O_COLON:
+                        return None
+                    colon = a
+                    st = O_VALUE
+                else:  # a number or a literal
+                    node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
+                    if st == O_VALUE:
+                        member = new(Member_)
+                        member.key = key
+                        member.colon = colon
+                        member.value = node
+                        member.comma = -1
+                        append(member)
+                        st = O_COMMA
+                    elif st == A_VALUE:
+                        member = new(Member_)
+                        member.key = None
+                        member.colon = -1
+                        member.value = node
+                        member.comma = -1
+                        append(member)
+                        st = A_COMMA
+                    elif st == ROOT:
+                        holder.value = node
+                        st = DONE
+                    else:
+                        return None
+        p += n
+
+        # ---- the string, its opening quote at `p` ----
+        if "\\" in s:
+            if s is END:
+                break
+            if s[-1] == "\\":
+                while (len(s) - len(s.rstrip("\\"))) % 2:  # the closing quote is escaped: join the next piece
+                    nxt = next(it)
+                    if nxt is END:
+                        return None
+                    s = s + '"' + nxt
+            if _BAD_ESCAPE(s.replace("\\\\", "_") if "\\\\" in s else s) or (not printable(s) and _CONTROL(s)):
+                return None
+            node = FlaggedString(p, p + len(s) + 2, '"', True, True)
+        else:
+            if not printable(s) and _CONTROL(s):
+                return None  # a raw tab, line break or other control character
+            node = new(String_)
+            node.start = p
+        node.end = p = p + len(s) + 2
+        if st == O_KEY:
+            key = node
+            st = O_COLON
+        elif st == O_VALUE:
+            member = new(Member_)
+            member.key = key
+            member.colon = colon
+            member.value = node
+            member.comma = -1
+            append(member)
+            st = O_COMMA
+        elif st == A_VALUE:
+            member = new(Member_)
+            member.key = None
+            member.colon = -1
+            member.value = node
+            member.comma = -1
+            append(member)
+            st = A_COMMA
+        elif st == ROOT:
+            holder.value = node
+            st = DONE
+        else:
+            return None
+
+    if st != DONE or p != len(text):
+        return None
+    return holder.value
