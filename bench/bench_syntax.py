@@ -9,7 +9,8 @@ For 50 KB, 500 KB and 5 MB documents it prints:
     alternate between the start and the last member of the widest container there (the worst case
     of the lazy sibling shifts, which then move every member of that container);
   * tree memory per source byte (target: <= 20), measured with tracemalloc.
-Times are medians of several runs (process CPU time, so other load on the machine matters less).
+Times are medians of several runs (process CPU time, so other load on the machine matters less);
+json.loads and our parse run alternately, so that both see the same machine.
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ def median(fn, repeat, collect=True):
         fn()
         times.append(time.process_time() - t0)
     return statistics.median(times)
+
+
+def paired_medians(reference, fn, repeat):
+    """Median CPU times of `reference` and `fn`, run alternately (each after a full GC), so that a
+    change in the machine's load during the measurement weighs on both alike."""
+    ref_times, times = [], []
+    for _ in range(repeat):
+        ref_times.append(median(reference, 1))
+        times.append(median(fn, 1))
+    return statistics.median(ref_times), statistics.median(times)
 
 
 def edit_point(text: str, where: str) -> int:
@@ -121,8 +132,7 @@ def main(quick: bool = False) -> None:
     for label, size in SIZES if not quick else SIZES[:2]:
         text = make(size)
         repeat = 3 if len(text) > 1_000_000 else 7
-        loads = median(lambda: json.loads(text), repeat)
-        full = median(lambda: parse(text), repeat)
+        loads, full = paired_medians(lambda: json.loads(text), lambda: parse(text), repeat)
         timed = {w: edit_time(text, w, 41) for w in ("start", "middle", "end")}
         edits = {w: t[0] for w, t in timed.items()}
         reparses = {w: t[0] - t[1] for w, t in timed.items()}
