@@ -194,3 +194,34 @@ def test_random_edits_in_a_wide_block_type_give_what_a_fresh_document_gives(edit
     text = state.text
     offsets = sorted({max(0, min(len(text), t + d)) for t in touched for d in range(-12, 13, 3)})
     assert_like_fresh(state, offsets)
+
+
+BIG_DOC = json.dumps(
+    {"resource": {"aws_instance": {f"i{n}": {"ami": f"ami-{n}é", "tags": {"Name": "${var.env}-" + str(n)}, "count": n % 3}
+                                   for n in range(900)}},
+     "variable": {"env": {}}},
+    indent=2,
+    ensure_ascii=False,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(1, 3), st.integers(-40, 40), st.integers(0, 60), st.sampled_from(["", "x", '"', "}", "\n", "é😀"])),
+                min_size=1, max_size=5))
+def test_edits_across_text_chunks_give_what_a_fresh_document_gives(edits) -> None:
+    """The document text is a chunked `TextBuffer` (32 K characters a chunk): edits at and across
+    chunk boundaries, with the reparse and the analysis reading slices of it."""
+    assert len(BIG_DOC) > 3 * 32768
+    state = DocumentState.open(URI, BIG_DOC, 1, "terraform-json")
+    collect(state)
+    for boundary, offset, length, new in edits:
+        n = len(state.document.buffer)
+        start = max(0, min(n, boundary * 32768 + offset))
+        edit(state, start, min(n, start + length), new)
+        got = collect(state)
+        # Nothing in the edit or its diagnostics joined the chunks into one str (unless it had to
+        # parse everything again): they read slices of the buffer.
+        full_reparse = state.kept(ENGINE_KEY, dict).walks > 1
+        changed = (length > 0 and start < n) or new
+        assert full_reparse or not changed or state.document.buffer._joined is None
+        assert got == collect(DocumentState.open(URI, state.text, 1, "terraform-json"))
