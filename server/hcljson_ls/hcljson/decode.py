@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.parser import no_gc
-from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Bare, Container, Error, Member, Node, Object, String
+from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -131,31 +131,34 @@ class _Decoder:
         text = self.text
         diags = self.diags
         start = base + node.start
-        if node.kind == OBJECT:
-            groups = [(node.items, start)]  # type: ignore[attr-defined]
-        elif schema.dynamic_attributes:
+        plan = _plan(schema)
+        dynamic = schema.dynamic_attributes
+        if type(node) is Object:
+            groups = [(node.items, start)]
+        elif dynamic:
             if node.kind not in _BROKEN and report_shape:
                 diags.append(P.dynamic_body_type(node, start, base + node.end, _where(type_name)))
             groups = []
         else:
             groups = self.groups(node, base, type_name, report_shape)
-        attr_schemas = schema.attributes
-        block_schemas = schema.blocks
-        dynamic = schema.dynamic_attributes
+        # This loop runs for every argument of a document: one lookup per name in the schema's
+        # merged table (`_plan`), the attribute built inline.
+        known = plan.known
         open_attrs = schema.open_attributes
         open_blocks = schema.open_blocks
         attributes: list[Attribute] = []
         blocks: list[Block] = []
-        seen: dict[str, tuple[int, int]] = {}
+        seen: dict[str, Attribute] = {}  # names with a schema (or all, when dynamic): the first one
         for items, inner in groups:
             for m in items:
                 k = m.key
-                if k is None:
-                    continue
-                kstart = inner + k.start
                 if type(k) is String:
+                    kstart = inner + k.start
                     name = text[kstart + 1 : inner + k.end - 1]
                 else:
+                    if k is None:
+                        continue
+                    kstart = inner + k.start
                     name = key_text(text, k, kstart)
                     if name is None:
                         continue
@@ -163,42 +166,46 @@ class _Decoder:
                     continue
                 kend = inner + k.end
                 v = m.value
-                a = attr_schemas.get(name)
+                a = known.get(name)
+                if a is not None and type(a) is not AttributeSchema:  # a block type
+                    if v is not None:
+                        yield from self.blocks_gen(v, inner, a, name, kstart, kend, blocks, depth)
+                    continue
                 if a is not None or dynamic:
                     prev = seen.get(name)
                     if prev is not None:
-                        diags.append(P.duplicate_argument(kstart, kend, name, prev))
+                        diags.append(P.duplicate_argument(kstart, kend, name, (prev.name_start, prev.name_end)))
                         continue
-                    seen[name] = (kstart, kend)
-                elif open_attrs and name not in block_schemas:
-                    pass  # an attribute accepted by an open body (schema None)
-                else:
-                    bs = block_schemas.get(name)
-                    if bs is None and open_blocks:
-                        bs = self.open_block_schema(name)
-                    if bs is not None:
+                elif not open_attrs:
+                    if open_blocks:
                         if v is not None:
-                            yield from self.blocks_gen(v, inner, bs, name, kstart, kend, blocks, depth)
+                            yield from self.blocks_gen(v, inner, self.open_block_schema(name), name, kstart, kend, blocks, depth)
                         continue
                     diags.append(
                         P.unknown_name(
                             kstart, kend, name, schema.names(), _where(type_name),
-                            blocks_only=not attr_schemas and bool(block_schemas),
-                            attrs_only=not block_schemas and bool(attr_schemas),
+                            blocks_only=not schema.attributes and bool(schema.blocks),
+                            attrs_only=not schema.blocks and bool(schema.attributes),
                         )
                     )
                     continue
-                # The attribute (inline `attribute`: this loop runs for every argument of a document).
                 if v is None or type(v) in _BROKEN_TYPES:
-                    attributes.append(Attribute(name, kstart, kend, None, a))
-                    continue
-                mode = a.mode if a is not None else EXPRESSION
-                expr = Expression(v, inner + v.start, inner + v.end, mode)
-                if mode != EXPRESSION or isinstance(v, Container):
-                    check_expression(text, expr, name, diags)
-                attributes.append(Attribute(name, kstart, kend, expr, a))
+                    attr = Attribute(name, kstart, kend, None, a)
+                else:
+                    if a is None:
+                        expr = Expression(v, inner + v.start, inner + v.end, EXPRESSION)
+                        if type(v) is Object or type(v) is Array:
+                            _check_keys_deep(text, v, inner, diags)
+                    else:
+                        expr = Expression(v, inner + v.start, inner + v.end, a.mode)
+                        if a.mode != EXPRESSION or type(v) is Object or type(v) is Array:
+                            check_expression(text, expr, name, diags)
+                    attr = Attribute(name, kstart, kend, expr, a)
+                attributes.append(attr)
+                if a is not None or dynamic:
+                    seen[name] = attr
         # Maximum block counts (the minimum is a header check).
-        if blocks and any(b.max_items is not None for b in block_schemas.values()):
+        if blocks and plan.max_items:
             counts: dict[str, int] = {}
             for b in blocks:
                 mx = b.schema.max_items
@@ -337,6 +344,31 @@ def _requirements(schema: BodySchema) -> tuple[tuple[str, ...], tuple[BlockSchem
             tuple(b for b in schema.blocks.values() if b.min_items),
         )
     return r
+
+
+class _Plan:
+    """What `body_gen` asks of a schema for every member, computed once per schema (schemas are
+    immutable and compared by identity): `known` maps every name to its `AttributeSchema`, or to
+    its `BlockSchema` when no attribute has that name (only attributes in dynamic-attributes mode,
+    where every name is an attribute); `max_items` tells whether any block type has a maximum."""
+
+    __slots__ = ("known", "max_items")
+
+    def __init__(self, schema: BodySchema) -> None:
+        known: dict[str, AttributeSchema | BlockSchema] = {} if schema.dynamic_attributes else dict(schema.blocks)
+        known.update(schema.attributes)
+        self.known = known
+        self.max_items = any(b.max_items is not None for b in schema.blocks.values())
+
+
+_PLANS: dict[BodySchema, _Plan] = {}
+
+
+def _plan(schema: BodySchema) -> _Plan:
+    p = _PLANS.get(schema)
+    if p is None:
+        p = _PLANS[schema] = _Plan(schema)
+    return p
 
 
 def _reported_any(node: Node) -> bool:
@@ -721,9 +753,34 @@ def _check_object_keys(text: str, obj: Object, inner: int, diags: list[Diagnosti
             diags.append(P.duplicate_key(ks, inner + k.end, name, prev))
 
 
+def _check_keys_deep(text: str, node: Container, base: int, diags: list[Diagnostic]) -> None:
+    """Duplicate names in every object of expression value `node` (whose container starts at
+    `base`), without recursion: `_walk_objects` outside literal mode, the check every object or
+    array argument of a document gets. Most objects have plain keys, all different: their names
+    go into one set, and only an object where that set comes out short is looked at key by key."""
+    stack: list[tuple[Container, int]] = [(node, base)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        n, b = pop()
+        inner = b + n.start
+        items = n.items
+        if type(n) is Object and len(items) > 1:
+            names = {text[inner + k.start + 1 : inner + k.end - 1] for m in items if type(k := m.key) is String}
+            if len(names) != len(items):
+                _check_object_keys(text, n, inner, diags)
+        for m in items:
+            v = m.value
+            if type(v) is Object or type(v) is Array:
+                push((v, inner))
+
+
 def _walk_objects(text: str, node: Node, base: int, diags: list[Diagnostic], literal: bool, name: str) -> None:
     """Visit every container inside an expression value without recursion; check object keys
     (and, in literal mode, template sequences in strings)."""
+    if not literal:
+        _check_keys_deep(text, node, base, diags)  # type: ignore[arg-type]
+        return
     stack: list[tuple[Node, int]] = [(node, base)]
     pop = stack.pop
     push = stack.append
