@@ -291,11 +291,15 @@ def _other_raw(raw: str, smode: str, name: str) -> tuple[Diagnostic, ...]:
 
 
 class _Checker:
-    __slots__ = ("text", "counts")
+    """`counting`: the caller asked for `counts` (see `new_counts`), so every string is visited
+    to be counted; otherwise containers without anything to check are skipped unvisited."""
 
-    def __init__(self, text: str, counts: dict[str, int]) -> None:
+    __slots__ = ("text", "counts", "counting")
+
+    def __init__(self, text: str, counts: dict[str, int] | None) -> None:
         self.text = text
-        self.counts = counts
+        self.counting = counts is not None
+        self.counts = counts if counts is not None else new_counts()
 
     def body(self, body: Body, parent: str | None, out: list[Diagnostic]) -> None:
         """Check every string in `body` and its nested blocks (`parent`: the type of the block
@@ -328,10 +332,8 @@ class _Checker:
                 elif t is Object or t is Array:
                     if e.mode == EXPRESSION:
                         templates_in(node, e.start, a.name, out)
-                    else:
-                        for n, start, smode, _ in expression_strings(e):
-                            if smode in _PARSED:
-                                string(n, start, smode, a.name, out)
+                    elif e.mode in _PARSES:
+                        self.strings_by_mode(node, e.start, _MODE_TABLE[e.mode], a.name, out)
                 elif t is FlaggedString:
                     smode = _ROOT_MODE.get(e.mode)
                     if smode in _PARSED:
@@ -340,11 +342,43 @@ class _Checker:
                 stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, owner)))
         self.counts["plain"] += plain
 
+    def strings_by_mode(self, node: Container, start: int, table: tuple, name: str, out: list[Diagnostic]) -> None:
+        """`string` for every string of container value `node` (at absolute `start`) that mode
+        table `table` (`_MODE_TABLE`) parses, in the order `expression_strings` yields them (a
+        loop rather than that generator: this runs for every `depends_on`, `ignore_changes`...)."""
+        string = self.string
+        stack: list[tuple[Container, int, bool]] = [(node, start, True)]
+        while stack:
+            n, inner, top = stack.pop()
+            if top:
+                kmode = table[2]
+                vmode = table[3] if type(n) is Object else table[1]
+            else:
+                kmode, vmode = table[4], table[5]
+            keys = kmode in _PARSED
+            values = vmode in _PARSED
+            for m in n.items:
+                k = m.key
+                if keys and isinstance(k, String):
+                    string(k, inner + k.start, kmode, name, out)
+                v = m.value
+                if isinstance(v, String):
+                    if values:
+                        string(v, inner + v.start, vmode, name, out)
+                elif isinstance(v, Container):
+                    stack.append((v, inner + v.start, False))
+
     def templates_in(self, node: Container, start: int, name: str, out: list[Diagnostic]) -> None:
         """Every string (keys too) of an expression-mode container: all templates. Plain strings
-        without a sequence are skipped inline (the bulk of a document)."""
+        without a sequence are skipped inline (the bulk of a document); when not counting, so is
+        a container whose text holds no `${`, `%{` or backslash (no string in it can hold a
+        template sequence, even once unescaped): three scans in C instead of a walk."""
         text = self.text
         find = text.find
+        if not self.counting:
+            end = start + node.end - node.start
+            if find("${", start, end) < 0 and find("%{", start, end) < 0 and find("\\", start, end) < 0:
+                return
         string = self.string
         plain = 0
         stack: list[tuple[Container, int]] = [(node, start)]
@@ -426,6 +460,8 @@ def _wildcard(start: int, end: int) -> Diagnostic:
 
 
 _PARSED = frozenset({STRING_TEMPLATE, STRING_TRAVERSAL, STRING_NATIVE, STRING_TYPE})
+# Attribute modes that read some string of a value by a parser (the others are skipped whole).
+_PARSES = frozenset(mode for mode, table in _MODE_TABLE.items() if any(x in _PARSED for x in table))
 
 
 def new_counts() -> dict[str, int]:
@@ -438,8 +474,6 @@ def check_strings(text: str, body: Body, counts: dict[str, int] | None = None) -
     """Diagnostics of every string of the decoded root `body` of `text` by its mode (see the
     module doc), sorted by position. `counts` (see `new_counts`) is incremented for the strings
     checked in this call."""
-    if counts is None:
-        counts = new_counts()
     with no_gc():  # many small acyclic allocations over a large live tree (see `jsonsyntax.no_gc`)
         out = check_root(text, body.attributes, counts)
         for blk in body.blocks:
@@ -452,7 +486,7 @@ def check_block(text: str, block: Block, counts: dict[str, int] | None = None) -
     """Diagnostics of every string of top-level `block` (its body and nested blocks) by mode, in
     checking order (not sorted). `counts`: see `new_counts`."""
     out: list[Diagnostic] = []
-    _Checker(text, counts if counts is not None else new_counts()).body(block.body, block.type_name, out)
+    _Checker(text, counts).body(block.body, block.type_name, out)
     return out
 
 
@@ -460,7 +494,7 @@ def check_root(text: str, attributes: tuple[Attribute, ...], counts: dict[str, i
     """Diagnostics of the strings of the root body's attributes, in checking order."""
     out: list[Diagnostic] = []
     if attributes:
-        checker = _Checker(text, counts if counts is not None else new_counts())
+        checker = _Checker(text, counts)
         checker.body(Body(None, 0, 0, _NO_SCHEMA, attributes, ()), None, out)
     return out
 
