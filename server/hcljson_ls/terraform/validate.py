@@ -45,13 +45,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Related
 from ..hcljson import problems as P
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import kind_phrase, quoted, string_text
 from ..jsonsyntax import strings
-from ..jsonsyntax.tree import ARRAY, FALSE, NULL, OBJECT, STRING, TRUE, Container, Node
+from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
 from .schema import RESERVED_VARIABLE_NAMES
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
@@ -125,6 +126,17 @@ def _invalid_name(start: int, end: int, name: str, what: str) -> Diagnostic:
     )
 
 
+def _first_attributes(body: Body) -> dict[str, Attribute]:
+    """The first attribute of each name in `body` (what `Body.attribute` returns, for many names)."""
+    out: dict[str, Attribute] = {}
+    for a in reversed(body.attributes):
+        out[a.name] = a
+    return out
+
+
+_VALUE = attrgetter("value")
+
+
 class _Validator:
     __slots__ = ("text", "override", "diags")
 
@@ -141,8 +153,8 @@ class _Validator:
         if not _IDENTIFIER.match(name):
             self.diags.append(_invalid_name(start, end, name, what))
 
-    def conflicts(self, body: Body, a: str, b: str, where: str, why: str) -> None:
-        x, y = body.attribute(a), body.attribute(b)
+    def conflicts(self, attrs: dict[str, Attribute], a: str, b: str, where: str, why: str) -> None:
+        x, y = attrs.get(a), attrs.get(b)
         if x is None or y is None:
             return
         first, second = (x, y) if x.name_start <= y.name_start else (y, x)
@@ -162,15 +174,15 @@ class _Validator:
         if e.kind != STRING:
             self.diags.append(P.value_type(e.node, e.start, e.end, attr.name, expected))
 
-    def expect_booleans(self, body: Body, names: Iterable[str]) -> None:
+    def expect_booleans(self, attrs: dict[str, Attribute], names: Iterable[str]) -> None:
         for name in names:
-            attr = body.attribute(name)
+            attr = attrs.get(name)
             if attr is None or attr.expr is None or attr.schema is None:
                 continue
             e = attr.expr
-            kind = e.kind
-            if kind in (TRUE, FALSE, NULL):
+            if type(e.node) is Literal:  # true, false, null
                 continue
+            kind = e.kind
             if kind == STRING and self.string_value(e.node, e.start) in ("true", "false"):
                 continue
             self.diags.append(
@@ -234,6 +246,9 @@ class _Validator:
         t = block.type_name
         body = block.body
         labels = block.labels
+        # The first attribute of each name, looked up by the rules below (several per block).
+        attrs = _first_attributes(body)
+        attribute = attrs.get
         what = _LABEL_WHAT.get(t) if parent in (None, "check") else None
         if what is not None:
             for lab, w in zip(labels, what):
@@ -241,11 +256,11 @@ class _Validator:
         if parent is None or (parent == "check" and t == "data"):
             if t in _INSTANCE_BLOCKS:
                 self.conflicts(
-                    body, "count", "for_each", _INSTANCE_PHRASE[t],
+                    attrs, "count", "for_each", _INSTANCE_PHRASE[t],
                     "\"count\" makes a numbered list of instances and \"for_each\" one instance per element. Keep one of them.",
                 )
                 if t != "module":
-                    self.expect_string(body.attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
+                    self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
             if t == "variable" and labels:
                 lab = labels[0]
                 if lab.value in RESERVED_VARIABLE_NAMES:
@@ -257,7 +272,7 @@ class _Validator:
                         )
                     )
             elif t == "provider":
-                alias = body.attribute("alias")
+                alias = attribute("alias")
                 if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
                     value = self.string_value(alias.expr.node, alias.expr.start)
                     self.check_name(value, alias.expr.start, alias.expr.end, "provider alias")
@@ -265,12 +280,12 @@ class _Validator:
                 for a in body.attributes:
                     self.check_name(a.name, a.name_start, a.name_end, "local value name")
             elif t == "import":
-                self.expect_string(body.attribute("to"), "a resource address given as a string")
+                self.expect_string(attribute("to"), "a resource address given as a string")
                 self.conflicts(
-                    body, "id", "identity", "An import block",
+                    attrs, "id", "identity", "An import block",
                     "\"id\" names the object by its import ID and \"identity\" by its resource identity. Keep one of them.",
                 )
-                if not self.override and body.attribute("id") is None and body.attribute("identity") is None and body.node is not None:
+                if not self.override and attribute("id") is None and attribute("identity") is None and body.node is not None:
                     h = block.header_range
                     self.diags.append(
                         Diagnostic(
@@ -281,9 +296,9 @@ class _Validator:
                     )
         booleans = _BOOLEAN_SETTINGS.get(t)
         if booleans is not None and block.schema.body is not None:
-            self.expect_booleans(body, booleans)
+            self.expect_booleans(attrs, booleans)
         if t == "lifecycle":
-            rtb = body.attribute("replace_triggered_by")
+            rtb = attribute("replace_triggered_by")
             if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
                 e = rtb.expr
                 for m in e.node.items:  # type: ignore[attr-defined]
@@ -292,14 +307,14 @@ class _Validator:
                         self.diags.append(
                             P.element_type(v, e.start + v.start, e.start + v.end, rtb.name, "a reference given as a string, such as \"aws_instance.web.id\"")
                         )
-            ic = body.attribute("ignore_changes")
+            ic = attribute("ignore_changes")
             if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
                 self.keyword(ic, ("all",))
         elif t == "provisioner":
-            self.keyword(body.attribute("when"), _KEYWORDS[("provisioner", "when")])
-            self.keyword(body.attribute("on_failure"), _KEYWORDS[("provisioner", "on_failure")])
+            self.keyword(attribute("when"), _KEYWORDS[("provisioner", "when")])
+            self.keyword(attribute("on_failure"), _KEYWORDS[("provisioner", "on_failure")])
         elif t == "terraform" and parent is None:
-            rp = body.attribute("required_providers")
+            rp = attribute("required_providers")
             if rp is not None and rp.expr is not None:
                 self.required_providers(rp)
         elif t in _LITERAL_SETTINGS_BLOCKS and parent in ("terraform", "cloud"):
@@ -401,7 +416,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
-        key: tuple = (t, *block.label_values)
+        key: tuple = (t, *map(_VALUE, block.labels))  # `label_values` without a generator
     elif t == "provider" and block.labels:
         alias = block.body.attribute("alias")
         if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
