@@ -287,11 +287,14 @@ class _Decoder:
                 if k is None:
                     continue
                 kstart = mb + k.start
-                lab = key_text(text, k, kstart)
-                if lab is None:
-                    continue
+                if type(k) is String:  # `key_text` inline (a label level of every block)
+                    lab = text[kstart + 1 : mb + k.end - 1]
+                else:
+                    lab = key_text(text, k, kstart)
+                    if lab is None:
+                        continue
                 v = m.value
-                if v is None or v.kind in _BROKEN:
+                if v is None or type(v) in _BROKEN_TYPES:
                     continue
                 out.append((m, mi, mb, obj, oi, v, Label(lab, kstart, mb + k.end)))
         return out
@@ -757,22 +760,25 @@ def _check_keys_deep(text: str, node: Container, base: int, diags: list[Diagnost
     """Duplicate names in every object of expression value `node` (whose container starts at
     `base`), without recursion: `_walk_objects` outside literal mode, the check every object or
     array argument of a document gets. Most objects have plain keys, all different: their names
-    go into one set, and only an object where that set comes out short is looked at key by key."""
-    stack: list[tuple[Container, int]] = [(node, base)]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        n, b = pop()
-        inner = b + n.start
-        items = n.items
-        if type(n) is Object and len(items) > 1:
+    go into one set, and only an object where that set comes out short is looked at key by key.
+    Most values are flat (no container inside): the stack is made only for nested containers."""
+    stack: list[tuple[Container, int]] | None = None
+    while True:
+        inner = base + node.start
+        items = node.items
+        if type(node) is Object and len(items) > 1:
             names = {text[inner + k.start + 1 : inner + k.end - 1] for m in items if type(k := m.key) is String}
             if len(names) != len(items):
-                _check_object_keys(text, n, inner, diags)
+                _check_object_keys(text, node, inner, diags)  # type: ignore[arg-type]
         for m in items:
             v = m.value
             if type(v) is Object or type(v) is Array:
-                push((v, inner))
+                if stack is None:
+                    stack = []
+                stack.append((v, inner))
+        if not stack:
+            return
+        node, base = stack.pop()
 
 
 def _walk_objects(text: str, node: Node, base: int, diags: list[Diagnostic], literal: bool, name: str) -> None:
