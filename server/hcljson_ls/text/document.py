@@ -22,6 +22,9 @@ new one (common prefix and suffix are trimmed), so full-sync clients still get i
 downstream; a change that alters nothing is reported as an empty edit
 (``start == old_end == new_end``).
 
+The text is kept in a `TextBuffer` (chunks) owned by the `LineIndex`: an edit rewrites one chunk.
+`Document.buffer` slices it; `Document.text` joins it into one `str` on demand, once per version.
+
 The URI is stored as given; this module does no URI handling.
 """
 
