@@ -33,11 +33,12 @@ keep per-block results across edits and tell where a block is now (`hcljson.incr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.parser import no_gc
-from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String
+from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -206,14 +207,7 @@ class _Decoder:
                     seen[name] = attr
         # Maximum block counts (the minimum is a header check).
         if blocks and plan.max_items:
-            counts: dict[str, int] = {}
-            for b in blocks:
-                mx = b.schema.max_items
-                if mx is None:
-                    continue
-                c = counts[b.type_name] = counts.get(b.type_name, 0) + 1
-                if c > mx:
-                    diags.append(P.too_many_blocks(b.type_start, b.type_end, b.type_name, mx, _where(type_name)))
+            _too_many_blocks(blocks, type_name, diags)
         return Body(node, start, base + node.end, schema, tuple(attributes), tuple(blocks))
 
     def open_block_schema(self, name: str) -> BlockSchema:
@@ -225,7 +219,8 @@ class _Decoder:
     def header_checks(self, body: Body, start: int, end: int, type_name: str | None) -> None:
         """Required arguments and minimum block counts, reported on the block header (`start`,
         `end`): the key that names the block (or the file's opening bracket)."""
-        required, minimum = _requirements(body.schema)
+        plan = _plan(body.schema)
+        required, minimum = plan.required, plan.minimum
         for name in required:
             if body.attribute(name) is None:
                 self.diags.append(P.missing_argument(start, end, name, _where(type_name)))
@@ -334,34 +329,22 @@ class _Decoder:
                 out.append(block)
 
 
-_REQUIREMENTS: dict[BodySchema, tuple[tuple[str, ...], tuple[BlockSchema, ...]]] = {}
-
-
-def _requirements(schema: BodySchema) -> tuple[tuple[str, ...], tuple[BlockSchema, ...]]:
-    """The required argument names and the block types with a minimum count of `schema` (schemas
-    are immutable and compared by identity, so this is remembered per schema)."""
-    r = _REQUIREMENTS.get(schema)
-    if r is None:
-        r = _REQUIREMENTS[schema] = (
-            tuple(a.name for a in schema.attributes.values() if a.required),
-            tuple(b for b in schema.blocks.values() if b.min_items),
-        )
-    return r
-
-
 class _Plan:
-    """What `body_gen` asks of a schema for every member, computed once per schema (schemas are
+    """What the decoder asks of a schema for every body, computed once per schema (schemas are
     immutable and compared by identity): `known` maps every name to its `AttributeSchema`, or to
     its `BlockSchema` when no attribute has that name (only attributes in dynamic-attributes mode,
-    where every name is an attribute); `max_items` tells whether any block type has a maximum."""
+    where every name is an attribute); `max_items` tells whether any block type has a maximum;
+    `required` are the required argument names and `minimum` the block types with a minimum count."""
 
-    __slots__ = ("known", "max_items")
+    __slots__ = ("known", "max_items", "required", "minimum")
 
     def __init__(self, schema: BodySchema) -> None:
         known: dict[str, AttributeSchema | BlockSchema] = {} if schema.dynamic_attributes else dict(schema.blocks)
         known.update(schema.attributes)
         self.known = known
         self.max_items = any(b.max_items is not None for b in schema.blocks.values())
+        self.required = tuple(a.name for a in schema.attributes.values() if a.required)
+        self.minimum = tuple(b for b in schema.blocks.values() if b.min_items)
 
 
 _PLANS: dict[BodySchema, _Plan] = {}
@@ -372,6 +355,19 @@ def _plan(schema: BodySchema) -> _Plan:
     if p is None:
         p = _PLANS[schema] = _Plan(schema)
     return p
+
+
+def _too_many_blocks(blocks: Sequence[Block | TopBlock], type_name: str | None, diags: list[Diagnostic]) -> None:
+    """Report each block past its type's maximum count (`blocks`: one body's, in source order;
+    `type_name`: the block holding them, None for the file)."""
+    counts: dict[str, int] = {}
+    for b in blocks:
+        mx = b.schema.max_items
+        if mx is None:
+            continue
+        c = counts[b.type_name] = counts.get(b.type_name, 0) + 1
+        if c > mx:
+            diags.append(P.too_many_blocks(b.type_start, b.type_end, b.type_name, mx, _where(type_name)))
 
 
 def _reported_any(node: Node) -> bool:
@@ -406,17 +402,14 @@ class Frame:
             x += f.node.start
             p = f.parent
             if p is not None:
-                pend = p.node.pending  # type: ignore[attr-defined]
-                if pend is not None and f.index >= pend[0]:
-                    x += pend[1]
+                x += member_shift(p.node, f.index)  # type: ignore[arg-type]
             f = p
         return x
 
     def member_base(self, index: int) -> int:
         """The absolute base of the positions stored in member `index` of this container now: its
         start plus the member's pending shift."""
-        pend = self.node.pending  # type: ignore[attr-defined]
-        return self.start() + (pend[1] if pend is not None and index >= pend[0] else 0)
+        return self.start() + member_shift(self.node, index)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -541,15 +534,8 @@ class _FileWalker(_Decoder):
                         attrs_only=not block_schemas and bool(attr_schemas),
                     )
                 )
-        if tops and any(b.max_items is not None for b in block_schemas.values()):
-            counts: dict[str, int] = {}
-            for t in tops:
-                mx = t.schema.max_items
-                if mx is None:
-                    continue
-                c = counts[t.type_name] = counts.get(t.type_name, 0) + 1
-                if c > mx:
-                    diags.append(P.too_many_blocks(t.type_start, t.type_end, t.type_name, mx, _where(None)))
+        if tops and _plan(schema).max_items:
+            _too_many_blocks(tops, None, diags)
         body = Body(root, rs, root.end, schema, tuple(attributes), tuple(tops))  # type: ignore[arg-type]
         self.header_checks(body, rs, rs + 1 if root.end > rs else rs, None)
         return FileWalk(root, rs, root.end, schema, body.attributes, body.blocks, diags)  # type: ignore[arg-type]
