@@ -172,7 +172,7 @@ class Block:
 
     @property
     def label_values(self) -> tuple[str, ...]:
-        return tuple(lab.value for lab in self.labels)
+        return tuple([lab.value for lab in self.labels])  # a list, not a generator: read per block
 
     @property
     def header_range(self) -> tuple[int, int]:

@@ -52,8 +52,7 @@ class TerraformChecks(FileChecks):
         self.override = override
 
     def block(self, text: str, block: Block):
-        defs = [] if self.override else definitions(block, text)
-        return block_diagnostics(block, text, self.override), check_block(text, block), defs
+        return self.blocks(text, [block])[0]
 
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).

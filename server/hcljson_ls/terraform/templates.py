@@ -333,7 +333,9 @@ class _Checker:
                     if e.mode == EXPRESSION:
                         templates_in(node, e.start, a.name, out)
                     elif e.mode in _PARSES:
-                        self.strings_by_mode(node, e.start, _MODE_TABLE[e.mode], a.name, out)
+                        for n, start, smode, _ in expression_strings(e):
+                            if smode in _PARSED:
+                                string(n, start, smode, a.name, out)
                 elif t is FlaggedString:
                     smode = _ROOT_MODE.get(e.mode)
                     if smode in _PARSED:
@@ -341,32 +343,6 @@ class _Checker:
             for blk in b.blocks:
                 stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, owner)))
         self.counts["plain"] += plain
-
-    def strings_by_mode(self, node: Container, start: int, table: tuple, name: str, out: list[Diagnostic]) -> None:
-        """`string` for every string of container value `node` (at absolute `start`) that mode
-        table `table` (`_MODE_TABLE`) parses, in the order `expression_strings` yields them (a
-        loop rather than that generator: this runs for every `depends_on`, `ignore_changes`...)."""
-        string = self.string
-        stack: list[tuple[Container, int, bool]] = [(node, start, True)]
-        while stack:
-            n, inner, top = stack.pop()
-            if top:
-                kmode = table[2]
-                vmode = table[3] if type(n) is Object else table[1]
-            else:
-                kmode, vmode = table[4], table[5]
-            keys = kmode in _PARSED
-            values = vmode in _PARSED
-            for m in n.items:
-                k = m.key
-                if keys and isinstance(k, String):
-                    string(k, inner + k.start, kmode, name, out)
-                v = m.value
-                if isinstance(v, String):
-                    if values:
-                        string(v, inner + v.start, vmode, name, out)
-                elif isinstance(v, Container):
-                    stack.append((v, inner + v.start, False))
 
     def templates_in(self, node: Container, start: int, name: str, out: list[Diagnostic]) -> None:
         """Every string (keys too) of an expression-mode container: all templates. Plain strings
@@ -431,16 +407,14 @@ class _Checker:
             elif text.find("${", cs, ce) < 0 and text.find("%{", cs, ce) < 0:
                 counts["plain"] += 1
                 return
-            elif (_SIMPLE_TEMPLATE.fullmatch(text, cs, ce) if type(text) is str else _SIMPLE_TEMPLATE.fullmatch(text[cs:ce])) is not None:
+            elif _fullmatch(_SIMPLE_TEMPLATE, text, cs, ce):
                 counts["template"] += 1  # what `_template_raw` says first, without a slice or the cache
                 return
             seq, rel = _template_raw(text[cs:ce])
             counts["template" if seq else "plain"] += 1
         else:
             counts[smode] += 1
-            if smode != STRING_TYPE and not node.escaped and (
-                _STATIC_REFERENCE.fullmatch(text, cs, ce) if type(text) is str else _STATIC_REFERENCE.fullmatch(text[cs:ce])
-            ) is not None:
+            if smode != STRING_TYPE and not node.escaped and _fullmatch(_STATIC_REFERENCE, text, cs, ce):
                 return  # what `_other_raw` says first, without a slice or the cache
             raw = text[cs:ce]
             if raw == "*" and name == "ignore_changes":
@@ -457,6 +431,14 @@ def _wildcard(start: int, end: int) -> Diagnostic:
         'The ["*"] form of the ignore_changes wildcard was deprecated in Terraform 0.12 and is no longer '
         'accepted. Did you mean "ignore_changes": "all"?',
     )
+
+
+def _fullmatch(pattern: re.Pattern, text, start: int, end: int) -> bool:
+    """Whether `pattern` matches all of `text[start:end]`: in place on a `str`, on the slice for a
+    `TextBuffer` (which regexes cannot read)."""
+    if type(text) is str:
+        return pattern.fullmatch(text, start, end) is not None
+    return pattern.fullmatch(text[start:end]) is not None
 
 
 _PARSED = frozenset({STRING_TEMPLATE, STRING_TRAVERSAL, STRING_NATIVE, STRING_TYPE})

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from operator import attrgetter
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Related
 from ..hcljson import problems as P
@@ -133,8 +132,6 @@ def _first_attributes(body: Body) -> dict[str, Attribute]:
         out[a.name] = a
     return out
 
-
-_VALUE = attrgetter("value")
 
 
 class _Validator:
@@ -416,7 +413,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
-        key: tuple = (t, *map(_VALUE, block.labels))  # `label_values` without a generator
+        key: tuple = (t, *block.label_values)
     elif t == "provider" and block.labels:
         alias = block.body.attribute("alias")
         if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
