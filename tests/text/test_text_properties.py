@@ -19,13 +19,15 @@ block_sizes = st.one_of(st.none(), st.integers(min_value=1, max_value=6))
 
 
 def check_invariants(index: LineIndex) -> None:
-    blocks, shifts, firsts, first_lines = index._blocks, index._shifts, index._firsts, index._first_lines
-    assert len(blocks) == len(shifts) == len(firsts) == len(first_lines) >= 1
-    assert blocks[0][0] + shifts[0] == 0
+    # A block's shift is derived (`first - block[0]`), so the invariants are on the stored lists.
+    blocks, firsts, first_lines = index._blocks, index._firsts, index._first_lines
+    assert len(blocks) == len(firsts) == len(first_lines) >= 1
+    assert blocks[0][0] == firsts[0] == 0
+    assert firsts == sorted(set(firsts)), "blocks in order, none starting where another does"
     line = 0
-    for block, shift, first, first_line in zip(blocks, shifts, firsts, first_lines):
+    for block, first, first_line in zip(blocks, firsts, first_lines):
         assert block, "no empty blocks"
-        assert block[0] + shift == first
+        assert block == sorted(set(block))
         assert first_line == line
         line += len(block)
 

@@ -31,7 +31,7 @@ Performance
 The text itself is a `TextBuffer` (chunks), so `update` never copies the whole document; `text`
 joins it on demand, `buffer` gives slice access without joining.
 Line starts live in blocks of a few hundred each; every block carries a *shift* that is added
-lazily when it is read. `update` after a splice rescans only the inserted text (plus one character
+lazily when it is read (derived from the block's first start, the one list an edit moves). `update` after a splice rescans only the inserted text (plus one character
 either side, for ``"\\r\\n"`` joins and splits), rewrites the one block that holds the edit, and
 adds the size delta to the shift of each later block: O(block size + number of blocks + inserted
 text), independent of the document size for ordinary edits.
@@ -50,7 +50,7 @@ from itertools import accumulate
 from math import isqrt
 
 from .buffer import TextBuffer
-from .encodings import UTF8, UTF16, UTF32, check_encoding
+from .encodings import UTF16, UTF32, check_encoding
 
 __all__ = ["LineIndex"]
 
@@ -122,7 +122,7 @@ class LineIndex:
     applies one splice to the text and moves the index with it.
     """
 
-    __slots__ = ("_text", "_block_size", "_blocks", "_shifts", "_firsts", "_first_lines", "_astral", "_anchor")
+    __slots__ = ("_text", "_block_size", "_blocks", "_firsts", "_first_lines", "_astral", "_anchor")
 
     def __init__(self, text: "str | TextBuffer", *, block_size: int | None = None) -> None:
         """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
@@ -138,9 +138,10 @@ class LineIndex:
         size = block_size if block_size and block_size > 0 else max(_MIN_BLOCK, isqrt(len(starts)))
         self._text = buf
         self._block_size = size
-        # Actual line start = block value + shift of its block. Block 0 always begins with 0.
+        # Actual line start = block value + shift of its block, where the shift is the block's actual
+        # first line start minus its stored one (`_shift`): an edit moves only `_firsts` of later
+        # blocks. Blocks are never empty; block 0 always begins with 0.
         self._blocks: list[list[int]] = [starts[i : i + size] for i in range(0, len(starts), size)]
-        self._shifts: list[int] = [0] * len(self._blocks)
         # Actual first line start of each block (for bisecting offsets) ...
         self._firsts: list[int] = [block[0] for block in self._blocks]
         # ... and the line number of that first line (for bisecting line numbers).
@@ -179,7 +180,7 @@ class LineIndex:
             b = len(self._blocks) - 1
             block = self._blocks[b]
             i = len(block) - 1
-        return block[i] + self._shifts[b]
+        return block[i] + self._firsts[b] - block[0]
 
     def line_end(self, line: int, include_terminator: bool = False) -> int:
         """Offset of the end of `line`'s content (before its terminator unless asked otherwise).
@@ -203,21 +204,23 @@ class LineIndex:
         if offset <= 0:
             return 0
         b = bisect_right(self._firsts, offset) - 1
-        return self._first_lines[b] + bisect_right(self._blocks[b], offset - self._shifts[b]) - 1
+        return self._first_lines[b] + bisect_right(self._blocks[b], offset - self._shift(b)) - 1
 
     def line_starts(self) -> list[int]:
         """Every line start, ascending (O(number of lines); meant for tests and debugging)."""
         out: list[int] = []
-        for block, shift in zip(self._blocks, self._shifts):
+        for block, first in zip(self._blocks, self._firsts):
+            shift = first - block[0]
             out.extend(x + shift for x in block) if shift else out.extend(block)
         return out
 
     def _line_bounds(self, b: int, i: int) -> tuple[int, int]:
         """(start, content end) of line `i` of block `b`."""
         block = self._blocks[b]
-        start = block[i] + self._shifts[b]
+        shift = self._firsts[b] - block[0]
+        start = block[i] + shift
         if i + 1 < len(block):
-            nxt = block[i + 1] + self._shifts[b]
+            nxt = block[i + 1] + shift
         elif b + 1 < len(self._blocks):
             nxt = self._firsts[b + 1]
         else:
@@ -226,6 +229,10 @@ class LineIndex:
         if text[nxt - 1] == "\n" and nxt - 2 >= start and text[nxt - 2] == "\r":
             return start, nxt - 2
         return start, nxt - 1
+
+    def _shift(self, b: int) -> int:
+        """What to add to the stored line starts of block `b`."""
+        return self._firsts[b] - self._blocks[b][0]
 
     def _astral_total(self) -> int:
         if self._astral is None:
@@ -242,7 +249,7 @@ class LineIndex:
         if offset > len(text):
             offset = len(text)
         b = bisect_right(self._firsts, offset) - 1
-        i = bisect_right(self._blocks[b], offset - self._shifts[b]) - 1
+        i = bisect_right(self._blocks[b], offset - self._shift(b)) - 1
         line = self._first_lines[b] + i
         start, end = self._line_bounds(b, i)
         if offset > end:
@@ -341,12 +348,12 @@ class LineIndex:
         else:
             inserted = []
 
-        blocks, shifts, firsts, first_lines = self._blocks, self._shifts, self._firsts, self._first_lines
+        blocks, firsts, first_lines = self._blocks, self._firsts, self._first_lines
         b1 = bisect_right(firsts, lo) - 1
         b2 = bisect_right(firsts, old_end) - 1
         if b2 < b1:
             b2 = b1
-        base = shifts[b1]
+        base = self._shift(b1)
         if b1 == b2:
             block = blocks[b1]
             i = bisect_left(block, lo - base)
@@ -365,9 +372,10 @@ class LineIndex:
             region = []
             removed = 0
             for k in range(b1, b2 + 1):
-                shift = shifts[k] - base
+                own = self._shift(k)
+                shift = own - base
                 for x in blocks[k]:
-                    actual = x + shifts[k]
+                    actual = x + own
                     if actual < lo:
                         region.append(x + shift)
                     elif actual <= old_end:
@@ -383,7 +391,7 @@ class LineIndex:
         hi = b2 + 1
         size = self._block_size
         if len(region) < (size + 3) // 4 and hi < len(blocks):
-            shift = shifts[hi] + delta - base
+            shift = self._shift(hi) + delta - base
             region.extend([x + shift for x in blocks[hi]] if shift else blocks[hi])
             hi += 1
 
@@ -401,11 +409,10 @@ class LineIndex:
             first_line += len(chunk)
         tail = slice(hi, None)
         blocks[b1:] = chunks + blocks[tail]
+        # The new chunks keep the base shift; later blocks move by `delta` (their shift is derived).
         if delta:
-            shifts[b1:] = [base] * len(chunks) + [s + delta for s in shifts[tail]]
             firsts[b1:] = [c[0] + base for c in chunks] + [f + delta for f in firsts[tail]]
         else:
-            shifts[b1:] = [base] * len(chunks) + shifts[tail]
             firsts[b1:] = [c[0] + base for c in chunks] + firsts[tail]
         if line_delta:
             first_lines[b1:] = new_first_lines + [f + line_delta for f in first_lines[tail]]
