@@ -1,4 +1,4 @@
-"""The body-stage cases of /work/shared/corpus/hcl-json-cases.jsonl (hashicorp/hcl's own tests:
+"""The body-stage cases of shared/corpus/hcl-json-cases.jsonl (hashicorp/hcl's own tests:
 Body.PartialContent, Body.Content, Body.JustAttributes, with their schemas) agree with the expected
 diagnostic counts; and every real corpus file that is valid JSON decodes (with a fully open
 schema) without exceptions and with consistent ranges. Pass rates are printed."""
@@ -14,18 +14,16 @@ from hcljson_ls.hcljson.decode import decode_body, decode_file
 from hcljson_ls.hcljson.schema import DYNAMIC_BODY, OPEN_BODY, AttributeSchema, BlockSchema, BodySchema
 from hcljson_ls.jsonsyntax import parse
 
+import shared_data
 from hcljson_fixtures import check_invariants, outline
 
-CORPUS = Path("/work/shared/corpus")
-CASES_FILE = CORPUS / "hcl-json-cases.jsonl"
+CASES_FILE = shared_data.HCL_JSON_CASES
 STAGES = ("Body.PartialContent", "Body.Content", "Body.JustAttributes")
 
-pytestmark = pytest.mark.skipif(not CASES_FILE.exists(), reason="shared corpus not available")
+shared_data.require(CASES_FILE, shared_data.REAL_CORPUS)
 
 
 def _body_cases() -> list[dict]:
-    if not CASES_FILE.exists():
-        return []
     cases = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [c for c in cases if c.get("stage") in STAGES]
 
@@ -89,10 +87,7 @@ def test_body_stage_case(case):
 
 
 def _real_files() -> list[Path]:
-    real = CORPUS / "real"
-    if not real.exists():
-        return []
-    return sorted(p for p in real.iterdir() if p.name.endswith(".json"))
+    return sorted(p for p in shared_data.REAL_CORPUS.iterdir() if p.name.endswith(".json"))
 
 
 def test_real_corpus_decodes_with_open_schema(capsys):

@@ -13,7 +13,6 @@ Deliberate differences, normalised here:
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +23,7 @@ from hcljson_ls.hcljson.schema import AttributeSchema, BlockSchema, BodySchema
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import walk
 
+import shared_data
 from oracle import hcl_oracle  # noqa: F401  (the session fixture)
 
 INNER = BodySchema.of([AttributeSchema("x")], [BlockSchema("inner", ("name",), BodySchema.of([AttributeSchema("x")]))])
@@ -154,12 +154,11 @@ def test_fixed_documents_agree_with_hcl(hcl_oracle, text):
     compare(hcl_oracle, text)
 
 
+@shared_data.requires(shared_data.REAL_CORPUS)
 def test_real_corpus_blocks_agree_with_hcl(hcl_oracle, capsys):
     """Terraform-shaped schema (top-level blocks with their label counts, everything else open in
     hcl's PartialContent sense): same blocks and label ranges as hcl on every valid corpus file."""
-    real = Path("/work/shared/corpus/real")
-    if not real.exists():
-        pytest.skip("corpus not available")
+    real = shared_data.REAL_CORPUS
     labels = {"resource": 2, "data": 2, "module": 1, "provider": 1, "variable": 1, "output": 1, "locals": 0,
               "terraform": 0, "moved": 0, "import": 0, "removed": 0, "check": 1, "ephemeral": 2}
     schema = BodySchema.of([], [BlockSchema(t, tuple(f"l{i}" for i in range(n)), None) for t, n in labels.items()],

@@ -4,12 +4,15 @@ error (except the known legacy fixture), and semantic tokens that encode cleanly
 from __future__ import annotations
 
 import pytest
-from tf_tpl_corpus import COUNTS, FILES, KNOWN, config_files
+import shared_data
+from tf_tpl_corpus import CORPUS, COUNTS, FILES, KNOWN, config_files
 from tf_tpl_marks import open_state
 
 from hcljson_ls.features.semantic_tokens import encode, semantic_tokens
 from hcljson_ls.terraform.analysis import document_analysis
 from hcljson_ls.terraform.templates import check_strings, new_counts
+
+shared_data.require(shared_data.REAL_SOURCES)
 
 FILES_ = config_files()
 
@@ -21,8 +24,6 @@ def test_the_corpus_has_configuration_files() -> None:
 
 @pytest.mark.parametrize("name", FILES_)
 def test_corpus_file_strings_parse(name: str) -> None:
-    from tf_tpl_corpus import CORPUS
-
     state = open_state((CORPUS / name).read_text(encoding="utf-8"), name)
     analysis = document_analysis(state)
     counts = new_counts()

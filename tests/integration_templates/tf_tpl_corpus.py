@@ -1,13 +1,12 @@
 """The real-world corpus for the template checks: every valid JSON Terraform/OpenTofu configuration
-file of /work/shared/corpus/real (see its SOURCES.tsv), and the strings-checked counters that
-conftest.py prints at the end of the run."""
+file of `shared/corpus/real` (located by `shared_data`; see its SOURCES.tsv), and the
+strings-checked counters that conftest.py prints at the end of the run."""
 
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
-CORPUS = Path("/work/shared/corpus/real")
+from shared_data import REAL_CORPUS as CORPUS
 
 # Files with a diagnostic Terraform (>= 0.12) also reports, by code.
 KNOWN = {

@@ -4,9 +4,9 @@ import csv
 import json
 import random
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+import shared_data
 
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
@@ -14,14 +14,13 @@ from hcljson_ls.jsonsyntax.scanner import WS, scan
 from hcljson_ls.jsonsyntax.tree import snapshot
 from hcljson_ls.jsonsyntax.value import Pairs, to_python
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-if not SHARED.is_dir():  # CI: shared/ sits beside the clone
-    SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-REAL = SHARED / "corpus" / "real"
-ROWS = list(csv.DictReader(open(REAL / "SOURCES.tsv", encoding="utf-8"), delimiter="\t")) if REAL.is_dir() else []
-CASES = [json.loads(line) for line in open(SHARED / "corpus" / "hcl-json-cases.jsonl", encoding="utf-8")] if REAL.is_dir() else []
+shared_data.require(shared_data.REAL_SOURCES, shared_data.HCL_JSON_CASES)
 
-pytestmark = pytest.mark.skipif(not ROWS, reason="shared corpus not found beside the checkout")
+REAL = shared_data.REAL_CORPUS
+with open(shared_data.REAL_SOURCES, encoding="utf-8", newline="") as _f:
+    ROWS = list(csv.DictReader(_f, delimiter="\t"))
+with open(shared_data.HCL_JSON_CASES, encoding="utf-8") as _f:
+    CASES = [json.loads(line) for line in _f]
 
 # What each deliberately invalid file must report (by the notes in SOURCES.tsv).
 EXPECTED_INVALID = {

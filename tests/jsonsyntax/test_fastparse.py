@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+import shared_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,9 +25,12 @@ from hcljson_ls.jsonsyntax.scanner import scan
 from hcljson_ls.jsonsyntax.tree import Container, Member, Node, snapshot, walk
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
-REAL = SHARED / "corpus" / "real"
-REAL_FILES = sorted(p for p in REAL.glob("*") if p.name != "SOURCES.tsv") if REAL.is_dir() else []
+REAL = shared_data.REAL_CORPUS
+
+
+def real_files() -> list[Path]:
+    """The real corpus files (not its SOURCES.tsv)."""
+    return sorted(p for p in REAL.glob("*") if p.name != "SOURCES.tsv")
 
 
 def robust(text: str):
@@ -85,8 +89,7 @@ def test_the_fast_path_is_enabled():
 # ---- real files and generated documents ------------------------------------------------------
 
 
-@pytest.mark.skipif(not REAL_FILES, reason="shared corpus not found beside the checkout")
-@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: p.name[:70])
+@pytest.mark.parametrize("path", shared_data.params(real_files, REAL), ids=lambda p: p.name[:70])
 def test_corpus_file(path):
     text = path.read_text(encoding="utf-8")
     root, diags = robust(text)
@@ -242,10 +245,10 @@ def test_damaged_json_is_never_accepted_wrongly(value, layout, steps):
     check(damage(around + dumps(value, indent, separators, ensure_ascii), steps))
 
 
-@pytest.mark.skipif(not REAL_FILES, reason="shared corpus not found beside the checkout")
+@shared_data.requires(REAL)
 def test_damaged_corpus_files_are_never_accepted_wrongly():
     rnd = random.Random(20240611)
-    texts_ = [p.read_text(encoding="utf-8") for p in REAL_FILES[::3]]
+    texts_ = [p.read_text(encoding="utf-8") for p in real_files()[::3]]
     texts_ = [t for t in texts_ if len(t) < 20_000]
     accepted = 0
     for _ in range(600):

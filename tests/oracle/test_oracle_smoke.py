@@ -1,6 +1,6 @@
 """The oracle itself works: it reproduces what hcl v2.14.1 was observed to report.
 
-The expectations come from /work/shared/corpus/hcl-json-cases.jsonl, whose
+The expectations come from shared/corpus/hcl-json-cases.jsonl (found by `shared_data`), whose
 ``observed`` fields were recorded by running hcl v2.14.1 directly; agreeing
 with them validates the oracle's plumbing (request decoding, position
 conversion, schema translation), not the project under test.
@@ -8,37 +8,38 @@ conversion, schema translation), not the project under test.
 
 from __future__ import annotations
 
+import functools
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+import shared_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .client import OracleError, spans, summaries
 
-CORPUS = Path("/work/shared/corpus/hcl-json-cases.jsonl")
+CORPUS = shared_data.HCL_JSON_CASES
 CORPUS_FILENAME = "test.json"  # the filename the corpus observations were recorded with
 
 
+@functools.cache
 def _load_cases() -> list[dict[str, Any]]:
-    if not CORPUS.exists():
-        return []
     return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-CASES = _load_cases()
-
-
 def _cases_with(key: str) -> list[Any]:
-    out = []
-    for case in CASES:
-        observed = case.get("observed") or {}
-        if key in observed:
-            out.append(pytest.param(case, id=case["source"].split(" ", 1)[-1]))
-    if not out:
-        out.append(pytest.param(None, marks=pytest.mark.skip(reason=f"no corpus cases with observed {key}")))
+    """The corpus cases with an observed `key`; a missing corpus skips (locally) or fails (CI)."""
+    return shared_data.params(lambda: _observed(key), CORPUS)
+
+
+def _observed(key: str) -> list[Any]:
+    out = [
+        pytest.param(case, id=case["source"].split(" ", 1)[-1])
+        for case in _load_cases()
+        if key in (case.get("observed") or {})
+    ]
+    assert out, f"no corpus cases with observed {key}"
     return out
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import glob
 import json
-import os
 
 import pytest
+import shared_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +14,7 @@ from hcljson_ls.template import parse_expression, parse_template, template_diagn
 from hcljson_ls.template.parse import _fast_template, _slow_template, parse_template_relative
 from tpl_support import doc
 
-CORPUS = "/work/shared/corpus/real"
+CORPUS = shared_data.REAL_CORPUS
 
 
 def parse(src: str):
@@ -334,7 +333,7 @@ def _strings(v):
 
 def corpus_templates() -> list[str]:
     out = []
-    for path in sorted(glob.glob(os.path.join(CORPUS, "*.json"))):
+    for path in sorted(CORPUS.glob("*.json")):
         try:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
@@ -344,7 +343,7 @@ def corpus_templates() -> list[str]:
     return out
 
 
-@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="shared corpus not available")
+@shared_data.requires(CORPUS)
 def test_every_corpus_template_parses_without_error():
     templates = corpus_templates()
     bad = []

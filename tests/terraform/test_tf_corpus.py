@@ -5,8 +5,11 @@ Pass rates are printed at the end of the run (see conftest.py)."""
 from __future__ import annotations
 
 import pytest
+import shared_data
 from tf_corpus import REJECTED, REJECTED_AT, classify, read, record, rows
 from tf_marks import diagnostics
+
+shared_data.require(shared_data.REAL_SOURCES)
 
 ROWS = rows()
 BY_CLASS = {k: [r["file"] for r in ROWS if classify(r) == k] for k in ("ACCEPTED", "REJECTED", "SYNTAX", "NOT_CONFIG")}

@@ -1,4 +1,5 @@
-"""The real-world corpus (/work/shared/corpus/real), classified for the Terraform structure tests.
+"""The real-world corpus (`shared/corpus/real`, located by `shared_data`), classified for the
+Terraform structure tests.
 
 Classes, from SOURCES.tsv (`valid_json`, `notes`) and the file name:
 * ACCEPTED      valid JSON Terraform/OpenTofu configuration that Terraform accepts: no `structure/` error.
@@ -12,9 +13,8 @@ Classes, from SOURCES.tsv (`valid_json`, `notes`) and the file name:
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
-CORPUS = Path("/work/shared/corpus/real")
+from shared_data import REAL_CORPUS as CORPUS
 
 # Valid JSON that Terraform (>= 0.12 / OpenTofu) rejects, with the structure error we must report.
 REJECTED = {
