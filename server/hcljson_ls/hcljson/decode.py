@@ -37,7 +37,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
-from ..jsonsyntax.parser import no_gc
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
@@ -594,8 +593,7 @@ def walk_file(text: str, root: Node | None, schema: BodySchema) -> FileWalk:
     left for `decode_top`. Diagnostics in walk order (not sorted)."""
     if root is None:
         return FileWalk(None, 0, 0, schema, (), (), [])
-    with no_gc():
-        return _FileWalker(text).walk(root, schema)
+    return _FileWalker(text).walk(root, schema)
 
 
 def decode_top(text: str, top: TopBlock) -> tuple[Block, list[Diagnostic]]:
@@ -617,11 +615,10 @@ def decode_file(text: str, root: Node | None, schema: BodySchema) -> tuple[Body,
     walk = walk_file(text, root, schema)
     diags = walk.diagnostics
     blocks: list[Block] = []
-    with no_gc():  # many acyclic allocations over a large live tree (see `no_gc`)
-        for top in walk.tops:
-            block, more = decode_top(text, top)
-            blocks.append(block)
-            diags.extend(more)
+    for top in walk.tops:
+        block, more = decode_top(text, top)
+        blocks.append(block)
+        diags.extend(more)
     diags.sort(key=_diag_key)
     return Body(walk.node, walk.start, walk.end, schema, walk.attributes, tuple(blocks)), diags
 

@@ -61,7 +61,6 @@ from dataclasses import replace
 from typing import Any
 
 from ..diagnostic import Diagnostic
-from ..jsonsyntax.parser import no_gc
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
 from .decode import TopBlock, decode_top, walk_file
@@ -283,10 +282,9 @@ class IncrementalFile:
         else:
             cover = None
             self._records = []
-        with no_gc():  # many small acyclic allocations over a large live tree
-            if cover is None or root is None or not self._fast(text, root, cover):
-                # A walk reads the whole text: join a buffer once rather than slice it piecemeal.
-                self._walk(text if isinstance(text, str) else text.full(), root, cover)
+        if cover is None or root is None or not self._fast(text, root, cover):
+            # A walk reads the whole text: join a buffer once rather than slice it piecemeal.
+            self._walk(text if isinstance(text, str) else text.full(), root, cover)
         self._root = root
         self._text = text
         self._result = FileResult(
@@ -532,8 +530,7 @@ class FileView:
     @property
     def blocks(self) -> tuple[Block, ...]:
         if self._blocks is None:
-            with no_gc():
-                self._blocks = tuple(self._block(r) for r in self._records)
+            self._blocks = tuple(self._block(r) for r in self._records)
         return self._blocks
 
     def attribute(self, name: str) -> Attribute | None:

@@ -3,12 +3,12 @@
     parse(text) -> ParseResult(root, diagnostics)      never raises
     strings.decode(text, abs_start, node) -> Decoded   decoded value + decoded-index -> source-offset map
     reparse.reparse(old, old_text, new_text, edit)     incremental; identical to parse(new_text)
-    no_gc()                                            context manager: pause the cyclic GC while building
-                                                       large acyclic structures (trees, decoded bodies)
 
-See `tree` for the node types and the relative-offset contract.
+See `tree` for the node types and the relative-offset contract. The layer never touches the garbage
+collector: callers that build large trees pause it at the edge (`hcljson_ls.gcpolicy`).
 """
 
-from .parser import ParseResult, no_gc, parse
+from .parser import ParseResult, parse
+from .parser import no_gc  # transitional: removed once features/lsp use gcpolicy
 
 __all__ = ["ParseResult", "no_gc", "parse"]

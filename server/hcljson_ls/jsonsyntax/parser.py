@@ -34,12 +34,11 @@ splice them and still equal a full parse.
 
 from __future__ import annotations
 
-import gc
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..diagnostic import ERROR, Diagnostic, Related
+from ..gcpolicy import no_gc  # noqa: F401  # transitional: removed once features/lsp use gcpolicy
 from .scanner import WS, STRING_LEXEME, scan
 from .fastparse import fast_parse
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
@@ -84,10 +83,9 @@ def parse(text: str, require_body: bool = True) -> ParseResult:
     """Parse `text` as a JSON document. With `require_body`, the root must be an object or an array
     of objects (an HCL JSON body); otherwise any JSON value is accepted as root."""
     diags: list[Diagnostic] = []
-    with no_gc():
-        root = fast_parse(text)  # well-formed input: no token scan, no diagnostics
-        if root is None:
-            root = _parse_value_tokens(text, scan(text), 0, diags, top_level=True)
+    root = fast_parse(text)  # well-formed input: no token scan, no diagnostics
+    if root is None:
+        root = _parse_value_tokens(text, scan(text), 0, diags, top_level=True)
     if root is None:
         if not diags:
             _err(diags, 0, len(text), "syntax/empty-document", "Empty document",
@@ -96,29 +94,6 @@ def parse(text: str, require_body: bool = True) -> ParseResult:
         _check_body_root(root, diags)
     diags.sort(key=_diag_key)
     return ParseResult(root, diags)
-
-
-@contextmanager
-def no_gc():
-    """Pause the cyclic garbage collector while building a tree.
-
-    A parse allocates hundreds of thousands of acyclic nodes; each allocation burst would otherwise
-    trigger full collections that rescan every live tree (measured: 2-4x slower parses of 5 MB).
-    Nodes hold no reference cycles, so reference counting alone frees them.
-
-    On the way out, what was allocated meanwhile joins the oldest generation (`gc.freeze()` then
-    `gc.unfreeze()`, both O(1) list splices): otherwise the first allocation after re-enabling
-    starts a young collection that walks the whole new tree (~20% of a 5 MB parse), only to find
-    it alive. A full collection still visits it, as it visits every long-lived object."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
 
 
 def _diag_key(d: Diagnostic):
@@ -165,11 +140,10 @@ def parse_container_at(text: str, start: int, end: int) -> tuple[Container | Non
     closer, no extra data) — only then is the result identical to what a full parse would produce."""
     diags: list[Diagnostic] = []
     sub = text[start:end]
-    with no_gc():
-        node = fast_parse(sub)  # well-formed: the same tree the robust parser builds, with no diagnostic
-        if isinstance(node, Container) and node.start == 0 and node.end == end - start:
-            return node, diags, True
-        node = _parse_value_tokens(sub, scan(sub), start, diags, top_level=False)
+    node = fast_parse(sub)  # well-formed: the same tree the robust parser builds, with no diagnostic
+    if isinstance(node, Container) and node.start == 0 and node.end == end - start:
+        return node, diags, True
+    node = _parse_value_tokens(sub, scan(sub), start, diags, top_level=False)
     if not isinstance(node, Container) or not node.closed or node.end != end - start:
         return None, diags, False
     for d in diags:

@@ -26,7 +26,7 @@ The old tree is updated in place and returned inside a new `ParseResult`.
 from __future__ import annotations
 
 from ..diagnostic import Diagnostic
-from .parser import ParseResult, _diag_key, no_gc, parse, parse_container_at
+from .parser import ParseResult, _diag_key, parse, parse_container_at
 from .scanner import STRING_LEXEME
 from .parser import _CONTROL, _closing_quote, _err, _escape_errors
 from .tree import Container, Member, Node, String, make_string, member_at
@@ -47,10 +47,9 @@ def reparse(old: ParseResult, old_text: str | None, new_text, edit) -> ParseResu
 
     path = _path_to(root, start, old_end)
     # path: list of (container, abs_base, member_index, role) from the root down to the innermost slot
-    with no_gc():
-        result = _try_string(path, old, new_text, start, old_end, delta)
-        if result is None:
-            result = _try_container(root, path, old, new_text, start, old_end, delta)
+    result = _try_string(path, old, new_text, start, old_end, delta)
+    if result is None:
+        result = _try_container(root, path, old, new_text, start, old_end, delta)
     return result if result is not None else parse(_whole(new_text))
 
 

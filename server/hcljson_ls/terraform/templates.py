@@ -73,7 +73,7 @@ from ..hcljson.schema import (
     BodySchema,
 )
 from ..hcljson.values import quoted
-from ..jsonsyntax import no_gc, strings
+from ..jsonsyntax import strings
 from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
 from ..template.parse import parse_expression_relative
@@ -456,10 +456,9 @@ def check_strings(text: str, body: Body, counts: dict[str, int] | None = None) -
     """Diagnostics of every string of the decoded root `body` of `text` by its mode (see the
     module doc), sorted by position. `counts` (see `new_counts`) is incremented for the strings
     checked in this call."""
-    with no_gc():  # many small acyclic allocations over a large live tree (see `jsonsyntax.no_gc`)
-        out = check_root(text, body.attributes, counts)
-        for blk in body.blocks:
-            out.extend(check_block(text, blk, counts))
+    out = check_root(text, body.attributes, counts)
+    for blk in body.blocks:
+        out.extend(check_block(text, blk, counts))
     out.sort(key=lambda d: (d.start, d.end))
     return out
 
