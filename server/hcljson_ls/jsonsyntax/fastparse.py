@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import re
 
-from . import parser as _parser  # (a module object: `parser` imports this module)
-from .scanner import WS, scan
+from .scanner import VALID_NUMBER, WS, scan
 from .tree import Array, FlaggedString, Literal, Member, Node, Number, Object, String
 
 # A backslash that does not start a valid escape, in a string content whose escaped backslashes
@@ -103,7 +102,7 @@ def _compile(seg: str) -> tuple | None:
         if code is not None:
             state = _O_KEY if code == _OPEN_OBJECT else _A_VALUE if code == _OPEN_ARRAY else None
             ops.append((code, rel, state, None))
-        elif c in "-0123456789" and _parser._VALID_NUMBER(lex):
+        elif c in "-0123456789" and VALID_NUMBER(lex):
             ops.append((_NUMBER, rel, rel + len(lex), None))
         elif lex in _LITERALS:
             ops.append((_LITERAL, rel, rel + len(lex), _LITERALS[lex]))

@@ -39,11 +39,10 @@ from dataclasses import dataclass, field
 
 from ..diagnostic import ERROR, Diagnostic, Related
 from ..gcpolicy import no_gc  # noqa: F401  # transitional: removed once features/lsp use gcpolicy
-from .scanner import WS, STRING_LEXEME, scan
+from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
 from .fastparse import fast_parse
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
 
-_VALID_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z").match
 _ESCAPE = re.compile(r"""\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}|(u[0-9a-fA-F]{0,3}|[^"\\/bfnrtu]|\Z))""", re.S)
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _CONTROL_BESIDES_WS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
@@ -172,7 +171,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
     extra_start = -1
     extra_end = -1
     pos = offset  # absolute start of the current token
-    VALID_NUMBER = _VALID_NUMBER
+    valid_number = VALID_NUMBER
     dq_match = STRING_LEXEME['"']
     O_KEY, O_COLON, O_VALUE, O_COMMA, A_VALUE, A_COMMA = _O_KEY, _O_COLON, _O_VALUE, _O_COMMA, _A_VALUE, _A_COMMA
 
@@ -296,7 +295,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                 node_factory = 5
             elif c.isdigit() or c in "-+." and (len(tok) > 1 and (tok[1].isdigit() or tok[1] == ".")):
                 lex = tok[:lexn]
-                if not VALID_NUMBER(lex):
+                if not valid_number(lex):
                     _invalid_number(diags, tpos, value_end, lex)
                 node_factory = 2
             elif c.isalpha() or c in "_$" or (c in "-+" and lexn > 1):

@@ -25,6 +25,8 @@ The old tree is updated in place and returned inside a new `ParseResult`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..diagnostic import Diagnostic
 from .parser import ParseResult, _diag_key, parse, parse_container_at
 from .scanner import STRING_LEXEME
@@ -192,7 +194,6 @@ def _splice_diags(old: list[Diagnostic], rstart: int, rend_old: int, new: list[D
 def _shift_diag(d: Diagnostic, at: int, delta: int) -> Diagnostic:
     if delta == 0 or (d.end < at and all(r.end < at for r in d.related)):
         return d
-    from dataclasses import replace
 
     def mv(x: int) -> int:
         return x + delta if x >= at else x

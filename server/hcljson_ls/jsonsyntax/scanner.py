@@ -22,6 +22,10 @@ from collections.abc import Iterator
 
 WS = " \t\n\r"
 
+# A whole lexeme that is a valid JSON number (RFC 8259); the scanner's number tokens are lax (`01`,
+# `.5`, `1e`), both parsers (`parser`, `fastparse`) validate them with this.
+VALID_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z").match
+
 _DQ = r""""[^"\\\n\r]*(?:\\[^\n\r][^"\\\n\r]*)*\\?"?"""
 _SQ = r"""'[^'\\\n\r]*(?:\\[^\n\r][^'\\\n\r]*)*\\?'?"""
 _TOKEN = re.compile(
