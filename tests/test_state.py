@@ -148,9 +148,10 @@ def test_a_kept_object_that_cannot_take_an_edit_is_made_afresh(caplog):
 
 
 def _fresh(text, uri="file:///m/main.tf.json"):
-    from hcljson_ls.terraform.validate import analyze
+    from hcljson_ls.terraform.analysis import analyze_file
 
-    return analyze(text, parse(text).root, DocumentState.open(uri, text).path)
+    result = analyze_file(text, parse(text).root, DocumentState.open(uri, text).path)
+    return result.body.materialize(), result.structure
 
 
 def _shape(analysis):

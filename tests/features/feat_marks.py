@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform.validate import analyze
+from hcljson_ls.terraform.analysis import analyze_file
 
 MARK = "$0"
 
@@ -18,5 +18,5 @@ def cursor(src: str) -> tuple[str, int]:
 def decoded(text: str, path: str | None = None):
     """(JSON root, decoded root body) of `text`."""
     root = parse(text).root
-    body, _ = analyze(text, root, path)
+    body = analyze_file(text, root, path).body.materialize()
     return root, body

@@ -14,7 +14,6 @@ from hcljson_ls.features import semantic_tokens as tokens_module
 from hcljson_ls.features.semantic_tokens import semantic_tokens
 from hcljson_ls.features.state import DocumentState
 from hcljson_ls.terraform.analysis import ENGINE_KEY, document_analysis
-from hcljson_ls.terraform.templates import template_diagnostics_provider
 
 
 def edit(state: DocumentState, start: int, end: int, new: str) -> None:
@@ -50,7 +49,7 @@ def document(n: int) -> str:
 def test_shares_the_features_layer_analysis() -> None:
     state = open_state(document(2))
     result = document_analysis(state)
-    assert template_diagnostics_provider(state) is result.strings
+    assert analysis.string_diagnostics(state) is result.strings
     assert analysis.terraform_analysis(state)[0] is result.body
     assert analysis.terraform_analysis(state)[1] is result.structure
 
@@ -71,7 +70,7 @@ def counting_tokens(monkeypatch) -> list[int]:
 def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     calls = counting_tokens(monkeypatch)
     state = open_state(document(20))  # 41 top-level blocks: 1 variable, 20 resources, 20 outputs
-    assert template_diagnostics_provider(state) == []
+    assert analysis.string_diagnostics(state) == []
     semantic_tokens(state)
     engine = state.kept(ENGINE_KEY, lambda: None)
     assert (engine.misses, engine.hits, calls[0]) == (41, 0, 41)
@@ -79,7 +78,7 @@ def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     # Break the template of one resource: that block alone is walked again.
     at = state.text.index('"${var.env}-7"') + len('"${var.')
     edit(state, at, at + 3, "")
-    diags = template_diagnostics_provider(state)
+    diags = analysis.string_diagnostics(state)
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
     assert (engine.misses, engine.fast, engine.walks) == (42, 1, 1)
     assert semantic_tokens(state) == semantic_tokens(fresh(state))
@@ -88,8 +87,8 @@ def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     # Text inserted in the first block moves every later one: their results are moved, not redone.
     at = state.text.index("${literal}")
     edit(state, at, at, "é😀 more text ")
-    diags = template_diagnostics_provider(state)
-    assert diags == template_diagnostics_provider(fresh(state))
+    diags = analysis.string_diagnostics(state)
+    assert diags == analysis.string_diagnostics(fresh(state))
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
     assert (engine.misses, engine.fast, engine.walks) == (43, 2, 1)
     calls[0] = 0
@@ -123,14 +122,14 @@ _PIECES = st.sampled_from(['"', "${", "}", "%{", "\\", "\u0024", "var.", ".", " 
                 min_size=1, max_size=6))
 def test_incremental_results_equal_a_fresh_document(edits) -> None:
     state = open_state(document(4))
-    template_diagnostics_provider(state)
+    analysis.string_diagnostics(state)
     semantic_tokens(state)
     for where, length, new in edits:
         start = int(where * len(state.text))
         end = min(len(state.text), start + length)
         edit(state, start, end, new)
         again = fresh(state)
-        assert template_diagnostics_provider(state) == template_diagnostics_provider(again)
+        assert analysis.string_diagnostics(state) == analysis.string_diagnostics(again)
         assert semantic_tokens(state) == semantic_tokens(again)
 
 
@@ -149,7 +148,7 @@ def test_ranges_are_the_same_decoded_characters_however_the_string_is_escaped(va
         content = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
         offsets = list(decode_raw(content, content_start).offsets)
         back = {o: i for i, o in reversed(list(enumerate(offsets)))}
-        return [(back[d.start], back[d.end], d.code) for d in template_diagnostics_provider(open_state(text))]
+        return [(back[d.start], back[d.end], d.code) for d in analysis.string_diagnostics(open_state(text))]
 
     plain = '{"locals": {"a": %s}}' % json.dumps(value, ensure_ascii=ascii_only)
     shifted = '{"locals": {"z\u00e9\U0001F600": "${var.ok}", "a": %s}}' % json.dumps(value, ensure_ascii=ascii_only)

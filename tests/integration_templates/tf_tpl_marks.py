@@ -2,15 +2,16 @@
 
 A fixture is `.tf.json` text in which `⟦` ... `⟧` mark expected ranges (in the order of their
 start; the markers are not part of the document). `check(src, codes)` opens the document as the
-language server does (`DocumentState`) and asserts that the templates provider reports exactly
-one diagnostic per marked range, with the given codes, and nothing else.
+Terraform analysis does (`terraform.analysis.analyze_file`) and asserts that its string diagnostics
+are exactly one per marked range, with the given codes, and nothing else.
 """
 
 from __future__ import annotations
 
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.features.state import DocumentState
-from hcljson_ls.terraform.templates import template_diagnostics_provider
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.terraform.analysis import analyze_file
 
 OPEN, CLOSE = "⟦", "⟧"
 
@@ -38,7 +39,7 @@ def open_state(text: str, name: str = "main.tf.json") -> DocumentState:
 
 
 def template_diags(text: str, name: str = "main.tf.json") -> list[Diagnostic]:
-    return list(template_diagnostics_provider(open_state(text, name)))
+    return list(analyze_file(text, parse(text).root, f"/work/{name}").strings)
 
 
 def check(src: str, codes: list[str], name: str = "main.tf.json") -> list[Diagnostic]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import OBJECT, Container
-from hcljson_ls.terraform.validate import analyze
+from hcljson_ls.terraform.analysis import analyze_file
 
 MARK = "$0"
 
@@ -42,7 +42,8 @@ def ranges(src: str) -> tuple[str, list[tuple[int, int]]]:
 def diagnostics(text: str, path: str | None = None):
     """All diagnostics of `text`: syntax, then HCL structure and Terraform, sorted."""
     result = parse(text)
-    body, diags = analyze(text, result.root, path)
+    analysis = analyze_file(text, result.root, path)
+    body, diags = analysis.body.materialize(), analysis.structure
     return body, sorted([*result.diagnostics, *diags], key=lambda d: (d.start, d.end, d.code))
 
 

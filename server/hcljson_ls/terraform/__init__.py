@@ -3,8 +3,7 @@
     schema.CONFIG_SCHEMA / OVERRIDE_SCHEMA / schema_for_path(path) / is_override_file(path)
     analysis.document_analysis(state) -> FileResult        one analysis per version, incremental
     analysis.analyze_file(text, root, path=None) -> FileResult            the same from scratch
-    validate.analyze(text, root, path=None) -> (Body, diagnostics)       decode + Terraform rules
-    validate.validate(body, text, override=False) -> diagnostics         Terraform rules only
+    validate.block_diagnostics(block, text, override=False) -> diagnostics  Terraform rules, one block
     templates.check_strings(text, body) -> diagnostics                   strings by schema mode
 
 See the module docstrings.

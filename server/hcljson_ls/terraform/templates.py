@@ -1,8 +1,7 @@
 """Templates, references and type constraints inside the JSON strings of a Terraform file, read
 by the mode the schema gives each string ("modes from the schema", issue 4).
 
-    template_diagnostics_provider(state, analysis=None) -> list[Diagnostic]   the provider
-    check_strings(text, body, counts=None) -> list[Diagnostic]   the same on a decoded body
+    check_strings(text, body, counts=None) -> list[Diagnostic]   every string of a decoded body
     expression_strings(expr) -> Iterator[(node, abs_start, string_mode, is_key)]
     string_content(text, node, abs_start) -> strings.Decoded | None
     check_block(text, block, counts=None) -> list[Diagnostic]     one top-level block (unsorted)
@@ -53,7 +52,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Attribute, Block, Body, Expression
@@ -82,7 +81,7 @@ from ..template.nodes import (
 )
 
 __all__ = [
-    "template_diagnostics_provider", "check_strings", "check_block", "check_root", "expression_strings",
+    "check_strings", "check_block", "check_root", "expression_strings",
     "string_content", "literal_settings_block", "new_counts", "INTERPOLATION", "NOT_STATIC",
     "IGNORE_CHANGES_WILDCARD",
 ]
@@ -481,13 +480,3 @@ def check_root(text: str, attributes: tuple[Attribute, ...], counts: dict[str, i
 
 
 _NO_SCHEMA = BodySchema()
-
-
-def template_diagnostics_provider(state: Any, analysis: Any = None) -> list[Diagnostic]:
-    """The diagnostics provider (`features.diagnostics.PROVIDERS`): the string diagnostics of the
-    document's one Terraform analysis (`terraform.analysis.document_analysis`, computed once per
-    version and incrementally per top-level block). `analysis` is accepted for compatibility and
-    ignored: there is only one analysis."""
-    from .analysis import document_analysis  # built on this module
-
-    return document_analysis(state).strings

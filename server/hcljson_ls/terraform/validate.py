@@ -1,18 +1,16 @@
 """Terraform-specific structural diagnostics on a decoded configuration file.
 
-    validate(body, text, override=False) -> list[Diagnostic]
-    analyze(text, root, path=None) -> (Body, list[Diagnostic])     decode + validate (from scratch)
     block_diagnostics(block, text, override=False) -> list[Diagnostic]   one top-level block
     definitions(block, text) / duplicates(keys, place)             the duplicate check, per block / across
     valid_identifier(name) -> bool
 
 Contract
 --------
-`body` is the root `hcljson.model.Body` decoded with `schema.CONFIG_SCHEMA` (or
-`OVERRIDE_SCHEMA`). The generic HCL JSON checks (unknown names, JSON shapes, missing labels,
-missing required arguments, literal-only strings holding `${`) are the decoder's; this module adds
-what only Terraform knows. Codes (documented in docs/diagnostics.md, "Terraform structure
-diagnostics"):
+`block` is a top-level block of the root `hcljson.model.Body` decoded with `schema.CONFIG_SCHEMA`
+(or `OVERRIDE_SCHEMA`); `terraform.analysis` runs these rules on every block of a file. The
+generic HCL JSON checks (unknown names, JSON shapes, missing labels, missing required arguments,
+literal-only strings holding `${`) are the decoder's; this module adds what only Terraform knows.
+Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
 
 * `structure/conflicting-arguments`  `count` with `for_each`; `import` with both `id` and `identity`
 * `structure/invalid-name`           a resource/data/ephemeral/action type or name, variable, output,
@@ -428,6 +426,17 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     return [(key, h[0], h[1])]
 
 
+def definition_title(key: tuple) -> str:
+    """How a definition key reads in a message: `variable "region"`, `local value "x"`,
+    `provider "aws" with alias "west"`, `resource "aws_instance" "web"`."""
+    if key[0] == _LOCAL:
+        return f"local value {quoted(key[1])}"
+    if key[0] == "provider":
+        alias_value = key[2]
+        return f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
+    return " ".join([key[0], *(quoted(v) for v in key[1:])])
+
+
 def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
     """`structure/duplicate-block` for every definition whose key an earlier one has. `keys` are
     the definitions' keys in source order (see `definitions`); `place(i)` gives the range of
@@ -452,11 +461,7 @@ def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -
                 )
             )
             continue
-        if key[0] == "provider":
-            alias_value = key[2]
-            title = f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
-        else:
-            title = " ".join([key[0], *(quoted(v) for v in key[1:])])
+        title = definition_title(key)
         out.append(
             Diagnostic(
                 start, end, ERROR, DUPLICATE_BLOCK, f"Duplicate {title}",
@@ -471,25 +476,3 @@ def block_diagnostics(block: Block, text: str, override: bool = False) -> list[D
     """The Terraform rules for one top-level `block` and its nested blocks (not the duplicate
     check, which spans blocks: `definitions` / `duplicates`), in visiting order."""
     return _Validator(text, override).tree(block)
-
-
-def validate(body: Body, text: str, override: bool = False) -> list[Diagnostic]:
-    """Terraform-specific diagnostics for the decoded root `body` of `text` (see module doc)."""
-    v = _Validator(text, override)
-    for block in body.blocks:
-        v.tree(block)
-    if not override:
-        defined = [d for block in body.blocks for d in definitions(block, text)]
-        v.diags.extend(duplicates([d[0] for d in defined], lambda i: defined[i][1:]))
-    v.diags.sort(key=lambda d: (d.start, d.end, d.code))
-    return v.diags
-
-
-def analyze(text: str, root: Node | None, path: str | None = None) -> tuple[Body, list[Diagnostic]]:
-    """Decode `root` (the JSON tree of `text`) with the schema for `path`, then validate it.
-    Returns the root body and all structural diagnostics (decoder's and Terraform's), sorted
-    (see `terraform.analysis`, which computes them, incrementally when it can)."""
-    from .analysis import analyze_file  # the one implementation; it builds on this module
-
-    result = analyze_file(text, root, path)
-    return result.body.materialize(), result.structure
