@@ -30,6 +30,7 @@ from .nodes import (
     IndexStep, Interpolation, Literal, Marker, Name, Null, Number, Object, Parens, RelativeTraversal,
     Splat, String, Template, TemplateExpr, Traversal, Tuple, Unary,
 )
+from .types import CollectionType, ObjectType, PrimitiveType, TupleType
 
 TOKEN_TYPES = ["macro", "keyword", "variable", "parameter", "namespace", "property", "function",
                "operator", "number", "string", "type"]
@@ -198,8 +199,6 @@ def _steps(steps, out, scope):
 
 
 def _visit_type(n, out) -> None:
-    from .types import CollectionType, ObjectType, PrimitiveType, TupleType
-
     t = type(n)
     if t is PrimitiveType:
         out.append((n.start, n.end, "type", ()))
