@@ -8,7 +8,6 @@ schema, generic for any HCL-JSON language (Terraform's schema lives in `terrafor
                 decode_blocks_from_attribute; check_expression
     incremental IncrementalFile: a decoded file (plus a later layer's per-block checks) kept up to
                 date across edits at a cost per edit independent of the file's size; FileView
-    expression  static_list / static_map / static_string / string_mode_of / iter_strings
     locate      locate(text, body, offset) -> Context (navigation for hover and completion)
     problems    the `structure/...` diagnostic codes and message builders
     values      key_text / string_text / kind_phrase helpers
