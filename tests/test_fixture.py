@@ -1,0 +1,183 @@
+"""The fixture helper itself (tests/fixture.py): markers are removed, offsets are right, files are
+split at their header lines, and malformed fixtures are errors."""
+
+from __future__ import annotations
+
+import pytest
+from fixture import CLOSE, CURSOR, DEFAULT_PATH, OPEN, Fixture, FixtureError, parse_fixture
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+# Plain text: no marker can arise from it (no `0` after a `$`, no `//- ` line), but `$`, `{`, `/`,
+# line ends and non-ASCII characters are there.
+PLAIN = st.text(alphabet='${}"a1 \n\r\té😀/', min_size=1, max_size=6)
+
+
+def strip_markers(marked: str) -> str:
+    return marked.replace(CURSOR, "").replace(OPEN, "").replace(CLOSE, "")
+
+
+@st.composite
+def marked_texts(draw, cursors: int = 1):
+    """(marked source, [(index of ⟨ in it, index of its ⟩)], [indexes of $0])."""
+    tokens: list[str] = []
+    depth = 0
+    for tok in draw(st.lists(st.one_of(PLAIN, st.just(OPEN), st.just(CLOSE)), max_size=14)):
+        if tok == CLOSE and depth == 0:
+            continue
+        depth += {OPEN: 1, CLOSE: -1}.get(tok, 0)
+        tokens.append(tok)
+    tokens += [CLOSE] * depth
+    for _ in range(draw(st.integers(0, cursors))):
+        tokens.insert(draw(st.integers(0, len(tokens))), CURSOR)
+    starts: list[int] = []
+    pairs: list[tuple[int, int]] = []
+    cursor_at: list[int] = []
+    pos = 0
+    for tok in tokens:
+        if tok == OPEN:
+            starts.append(len(pairs))
+            pairs.append((pos, -1))
+        elif tok == CLOSE:
+            k = starts.pop()
+            pairs[k] = (pairs[k][0], pos)
+        elif tok == CURSOR:
+            cursor_at.append(pos)
+        pos += len(tok)
+    return "".join(tokens), pairs, cursor_at
+
+
+@settings(max_examples=300, deadline=None)
+@given(marked_texts())
+def test_markers_are_removed_and_each_range_is_the_text_it_enclosed(case) -> None:
+    src, pairs, cursor_at = case
+    f = parse_fixture(src).only
+    assert f.path == DEFAULT_PATH
+    assert f.text == strip_markers(src)
+    # in the order of their opening marker; each range holds exactly what its markers enclosed
+    assert len(f.ranges) == len(pairs)
+    for (start, end), (i, j) in zip(f.ranges, pairs):
+        assert start == len(strip_markers(src[:i]))
+        assert f.text[start:end] == strip_markers(src[i + 1 : j])
+    assert f.range_texts == [f.text[s:e] for s, e in f.ranges]
+    if cursor_at:
+        assert f.cursor == len(strip_markers(src[: cursor_at[0]])) and f.selection is None
+    else:
+        assert f.cursor is None and f.selection is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(marked_texts(cursors=0), st.data())
+def test_two_cursors_in_a_file_are_a_selection(case, data) -> None:
+    src, _, _ = case
+    a, b = sorted(data.draw(st.lists(st.integers(0, len(src)), min_size=2, max_size=2)))
+    src = src[:a] + CURSOR + src[a:b] + CURSOR + src[b:]
+    f = parse_fixture(src).only
+    assert f.cursor is None
+    assert f.selection == (len(strip_markers(src[:a])), len(strip_markers(src[: b + len(CURSOR)])))
+    assert f.text == strip_markers(src)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.from_regex(r"/[a-z]{1,3}(/[a-z]{1,3})?\.tf\.json", fullmatch=True),
+                          st.text(alphabet='{}"a1 \n\r\té😀', max_size=12)),
+                min_size=1, max_size=4, unique_by=lambda f: f[0]))
+def test_files_are_split_at_their_header_lines(files) -> None:
+    src = "".join(f"//- {path}\n{text}" + ("\n" if text and not text.endswith("\n") else "") for path, text in files)
+    fixture = parse_fixture(src)
+    assert list(fixture.files) == [path for path, _ in files]
+    for path, text in files:
+        expected = text + ("\n" if text and not text.endswith("\n") else "")
+        assert fixture.files[path].text == expected
+        assert fixture.files[path].path == path
+
+
+def test_a_fixture_without_header_is_main_tf_json_as_written() -> None:
+    src = '\n  {"locals": {"a": "${var.x}-$${y}"}}\r\n'
+    fixture = parse_fixture(src)
+    assert list(fixture.files) == ["/main.tf.json"] and fixture.only.text == src
+
+
+def test_terraform_templates_are_text_and_only_dollar_zero_is_a_cursor() -> None:
+    f = parse_fixture('{"a": "${⟨var⟩.x}$${y}$$0"}').only
+    assert f.text == '{"a": "${var.x}$${y}$"}'
+    assert f.ranges == [(9, 12)] and f.range_texts == ["var"]
+    assert f.text[: f.cursor].endswith("}$") and f.text[f.cursor :] == '"}'
+
+
+def test_nested_ranges_are_listed_by_their_opening_marker() -> None:
+    f = parse_fixture("⟨a⟨b⟩⟩⟨⟩c⟨⟨⟩⟩").only
+    assert f.text == "abc"
+    assert f.ranges == [(0, 2), (1, 2), (2, 2), (3, 3), (3, 3)]
+
+
+def test_a_multi_file_fixture() -> None:
+    fixture = parse_fixture(
+        '//- /main.tf.json\r\n{"module": {"net": {"source": "./net"}}}\n'
+        "//- /net/variables.tf.json\n"
+        '{"variable": {⟨"cidr"⟩: {}}}\n'
+        "\n"
+        "//- /net/main.tf.json  \n"
+        '{"resource": {"a": {"b": {"c": "${var.cid$0r}"}}}}'
+    )
+    main, variables, net = fixture.files.values()
+    assert (main.path, main.text) == ("/main.tf.json", '{"module": {"net": {"source": "./net"}}}\n')
+    assert variables.text == '{"variable": {"cidr": {}}}\n\n' and variables.range_texts == ['"cidr"']
+    assert net.path == "/net/main.tf.json" and net.text == '{"resource": {"a": {"b": {"c": "${var.cidr}"}}}}'
+    assert fixture.cursor_file is net and net.text[net.cursor :] == 'r}"}}}}'
+    with pytest.raises(FixtureError, match="one-file"):
+        fixture.only
+
+
+def test_an_indented_multi_file_fixture_loses_the_indentation_of_its_first_header() -> None:
+    fixture = parse_fixture("""
+        //- /a.tf.json
+        {
+          "locals": {}
+        }
+
+        //- /b.tf.json
+        []
+        """)
+    assert fixture.files["/a.tf.json"].text == '{\n  "locals": {}\n}\n\n'
+    assert fixture.files["/b.tf.json"].text == "[]\n"
+
+
+def test_write_puts_every_file_under_the_root_byte_for_byte(tmp_path) -> None:
+    fixture = parse_fixture('//- /main.tf.json\n{"a": "é😀"}\r\n//- /modules/net/x.tf.json\n{}')
+    written = fixture.write(tmp_path)
+    assert written == {"/main.tf.json": tmp_path / "main.tf.json",
+                       "/modules/net/x.tf.json": tmp_path / "modules" / "net" / "x.tf.json"}
+    assert written["/main.tf.json"].read_bytes() == '{"a": "é😀"}\r\n'.encode()
+    assert written["/modules/net/x.tf.json"].read_bytes() == b"{}"
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("{⟨", "never closed"),
+        ("{⟨⟨⟩}", "never closed"),
+        ("⟩{}", "closes no"),
+        ("{⟨}⟩⟩", "closes no"),
+        ("$0a$0b$0", "3 \\$0"),
+        ("//- /a.tf.json\n$0{}\n//- /b.tf.json\n{$0}", "more than one file"),
+        ("//- /a.tf.json\n$0{}\n//- /b.tf.json\n{$0$0}", "more than one file"),
+        ("//- /a.tf.json\n{}\n//- /a.tf.json\n[]", "appears twice"),
+        ("//- a.tf.json\n{}", "absolute path"),
+        ("//- \n{}", "absolute path"),
+        ("//- /a b.tf.json\n{}", "absolute path"),
+        ('{"a": 1}\n//- /b.tf.json\n{}', "before the first"),
+        ("  //- /a.tf.json\n  {}\n []", "indented less"),
+        ("//- /a.tf.json\n{⟨}\n//- /b.tf.json\n⟩", "never closed"),
+    ],
+)
+def test_malformed_fixtures_are_errors(src: str, message: str) -> None:
+    with pytest.raises(FixtureError, match=message):
+        parse_fixture(src)
+
+
+def test_a_fixture_without_cursor_has_no_cursor_file() -> None:
+    fixture = parse_fixture("{}")
+    assert isinstance(fixture, Fixture) and fixture.only.cursor is None
+    with pytest.raises(FixtureError, match="no \\$0"):
+        fixture.cursor_file
