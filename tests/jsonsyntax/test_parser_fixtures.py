@@ -1,5 +1,5 @@
-"""Data-driven fixtures: each source marks the exact ranges (`⟨...⟩`) of the expected diagnostics,
-listed with their codes in source order. Every fixture also checks the tree is well formed and the
+"""Data-driven fixtures: each source marks the exact ranges (`⟨...⟩`, see tests/fixture.py) of the
+expected diagnostics, listed with their codes in source order. Every fixture also checks the tree is well formed and the
 scanner is lossless."""
 
 import pytest
@@ -8,7 +8,7 @@ from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.scanner import scan
 from hcljson_ls.jsonsyntax.tree import walk
 
-from jsonsyntax_markers import extract
+from fixture import parse_fixture
 
 CASES = [
     # (annotated source, expected codes in order of range start)
@@ -65,7 +65,8 @@ CASES = [
 
 @pytest.mark.parametrize("annotated,codes", CASES, ids=[c[0] for c in CASES])
 def test_fixture(annotated, codes):
-    text, ranges = extract(annotated)
+    f = parse_fixture(annotated).only
+    text, ranges = f.text, f.ranges
     result = parse(text)
     got = [(d.start, d.end, d.code) for d in result.diagnostics]
     # Fixtures list ranges in order; codes are paired with them in that order.
@@ -78,7 +79,7 @@ def test_fixture(annotated, codes):
 
 
 def test_recovery_keeps_members_before_and_after_an_error():
-    text = '{"a": 1, "b": ⟨⟩, "c": {"d": [1, 2 3]}, "e": true}'.replace("⟨⟩", "")
+    text = '{"a": 1, "b": , "c": {"d": [1, 2 3]}, "e": true}'
     result = parse(text)
     root = result.root
     keys = [text[m.key.start + 1 : m.key.end - 1] for m in root.items]
@@ -105,8 +106,7 @@ def test_unclosed_bracket_points_at_the_opener():
 
 def test_messages_are_sentences_with_codes():
     for annotated, _ in CASES:
-        text, _ = extract(annotated)
-        for d in parse(text).diagnostics:
+        for d in parse(parse_fixture(annotated).only.text).diagnostics:
             assert d.summary and d.detail.endswith((".", "?")), d
             assert d.code.startswith("syntax/")
 
