@@ -1,7 +1,7 @@
-"""Shared helpers for the hcljson tests: a small generic test language (not Terraform), markers,
-an outline rendering of decoded bodies, and structural invariants every decode must satisfy.
+"""Shared helpers for the hcljson tests: a small generic test language (not Terraform), an outline
+rendering of decoded bodies, and structural invariants every decode must satisfy.
 
-Markers: `⟨` and `⟩` delimit an expected diagnostic range; `$0` marks a cursor.
+Fixture markers (`⟨...⟩` expected ranges, `$0` the cursor) are read by tests/fixture.py.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from hcljson_ls.hcljson.schema import (
     BodySchema,
 )
 from hcljson_ls.jsonsyntax.tree import walk
-
-OPEN, CLOSE = "⟨", "⟩"
 
 PART = BodySchema.of([A("weight"), A("note", mode=LITERAL_STRING)])
 SETTINGS = BodySchema.of([A("level"), A("flags", mode=LITERAL)])
@@ -72,29 +70,6 @@ ROOT_REQUIRED = BodySchema.of([A("name", required=True), A("version", mode=LITER
 BLOCKS_ONLY = BodySchema.of([], [B("thing", ("kind", "name"), THING), B("settings", (), SETTINGS)])
 
 SCHEMAS = {"root": ROOT, "required": ROOT_REQUIRED, "blocks": BLOCKS_ONLY, "thing": THING, "open": OPEN_BODY}
-
-
-def extract(annotated: str) -> tuple[str, list[tuple[int, int]]]:
-    """Remove `⟨`/`⟩` markers; return the text and the marked ranges in order of their start."""
-    out: list[str] = []
-    ranges: list[tuple[int, int]] = []
-    stack: list[int] = []
-    n = 0
-    for ch in annotated:
-        if ch == OPEN:
-            stack.append(n)
-        elif ch == CLOSE:
-            ranges.append((stack.pop(), n))
-        else:
-            out.append(ch)
-            n += 1
-    assert not stack, "unbalanced markers"
-    return "".join(out), sorted(ranges)
-
-
-def cursor(annotated: str) -> tuple[str, int]:
-    i = annotated.index("$0")
-    return annotated[:i] + annotated[i + 2 :], i
 
 
 def outline(body: Body) -> str:

@@ -1,7 +1,8 @@
 """Data-driven fixtures for the HCL JSON decoder: every rule, in object AND array forms at each
 level (block value, label level, body). Each source marks the exact ranges (`⟨...⟩`) of the
 expected diagnostics, listed with their codes in source order; `outline` is the expected decoded
-structure (None: not checked). Every fixture also checks the structural invariants."""
+structure (None: not checked). Every fixture also checks the structural invariants. Markers: see
+tests/fixture.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from hcljson_ls.hcljson.decode import decode_body, decode_file
 from hcljson_ls.jsonsyntax import parse
 
-from hcljson_fixtures import SCHEMAS, check_invariants, extract, outline
+from fixture import parse_fixture
+from hcljson_fixtures import SCHEMAS, check_invariants, outline
 
 U_ARG = "structure/unknown-argument"
 U_BLOCK = "structure/unknown-block-type"
@@ -137,7 +139,8 @@ assert len(set(IDS)) == len(IDS), "duplicate fixture ids"
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_decode_fixture(case):
     _id, schema_name, annotated, codes, expected_outline = case
-    text, ranges = extract(annotated)
+    f = parse_fixture(annotated).only
+    text, ranges = f.text, f.ranges
     tree = parse(text)
     body, diags = decode_file(text, tree.root, SCHEMAS[schema_name])
     structural = [d for d in diags if d.code.startswith("structure/")]

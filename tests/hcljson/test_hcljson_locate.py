@@ -1,4 +1,5 @@
-"""Navigation fixtures: `$0` marks the offset; the expected context is a compact description.
+"""Navigation fixtures: `$0` marks the offset (tests/fixture.py); the expected context is a compact
+description.
 
 Each expectation is a dict of the Context fields to check:
   kind, chain (blocks from the root as "type label label"), type, labels, index (label_index),
@@ -13,7 +14,8 @@ from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.locate import locate
 from hcljson_ls.jsonsyntax import parse
 
-from hcljson_fixtures import SCHEMAS, cursor
+from fixture import parse_fixture
+from hcljson_fixtures import SCHEMAS
 
 DOC = """{
   "//": "generated",
@@ -99,7 +101,9 @@ def _describe(block) -> str:
 
 @pytest.mark.parametrize("annotated,expected", CASES, ids=[str(i) for i in range(len(CASES))])
 def test_locate(annotated, expected):
-    text, offset = cursor(annotated)
+    f = parse_fixture(annotated).only
+    text, offset = f.text, f.cursor
+    assert offset is not None
     tree = parse(text)
     body, _ = decode_file(text, tree.root, SCHEMAS["root"])
     ctx = locate(text, body, offset)
