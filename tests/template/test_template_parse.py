@@ -34,61 +34,61 @@ def first(tree, cls, pred=lambda n: True):
 
 CONSTRUCTS = [
     # literals
-    ("x ${⟦42⟧}", N.Number, None),
-    ("${⟦1.5e+3⟧}", N.Number, None),
-    ("${⟦true⟧} ${false}", N.Bool, None),
-    ("${⟦null⟧}", N.Null, None),
-    ("${⟦[1, \\\"a\\\", null]⟧}", N.Tuple, None),
-    ("${⟦[]⟧}", N.Tuple, None),
-    ("${⟦{ a = 1, \\\"b\\\" : 2 }⟧}", N.Object, None),
-    ("${⟦{\\n  a = 1\\n  b = 2,\\n}⟧}", N.Object, None),
-    ("${{ ⟦a = 1⟧ }}", N.ObjectItem, None),
+    ("x ${⟨42⟩}", N.Number, None),
+    ("${⟨1.5e+3⟩}", N.Number, None),
+    ("${⟨true⟩} ${false}", N.Bool, None),
+    ("${⟨null⟩}", N.Null, None),
+    ("${⟨[1, \\\"a\\\", null]⟩}", N.Tuple, None),
+    ("${⟨[]⟩}", N.Tuple, None),
+    ("${⟨{ a = 1, \\\"b\\\" : 2 }⟩}", N.Object, None),
+    ("${⟨{\\n  a = 1\\n  b = 2,\\n}⟩}", N.Object, None),
+    ("${{ ⟨a = 1⟩ }}", N.ObjectItem, None),
     # traversals
-    ("${⟦var.name⟧}", N.Traversal, None),
-    ("${⟦var.list[0].x⟧}", N.Traversal, None),
-    ("${⟦aws_instance.web.0.id⟧}", N.Traversal, None),
-    ("${var⟦.name⟧}", N.Attr, None),
-    ("${var.l⟦[0]⟧}", N.IndexStep, None),
-    ("${var.l⟦.0⟧}", N.IndexStep, None),
-    ("${⟦var.m[var.k]⟧}", N.Index, None),
-    ("${⟦f(x).a⟧}", N.RelativeTraversal, None),
+    ("${⟨var.name⟩}", N.Traversal, None),
+    ("${⟨var.list[0].x⟩}", N.Traversal, None),
+    ("${⟨aws_instance.web.0.id⟩}", N.Traversal, None),
+    ("${var⟨.name⟩}", N.Attr, None),
+    ("${var.l⟨[0]⟩}", N.IndexStep, None),
+    ("${var.l⟨.0⟩}", N.IndexStep, None),
+    ("${⟨var.m[var.k]⟩}", N.Index, None),
+    ("${⟨f(x).a⟩}", N.RelativeTraversal, None),
     # splats
-    ("${⟦aws_instance.web.*.id⟧}", N.Splat, None),
-    ("${⟦aws_instance.web[*].id⟧}", N.Splat, None),
-    ("${aws_instance.web⟦[*]⟧.id}", N.SplatItem, None),
+    ("${⟨aws_instance.web.*.id⟩}", N.Splat, None),
+    ("${⟨aws_instance.web[*].id⟩}", N.Splat, None),
+    ("${aws_instance.web⟨[*]⟩.id}", N.SplatItem, None),
     # function calls
-    ("${⟦upper(var.x)⟧}", N.FunctionCall, None),
-    ("${⟦concat(var.a, var.b...)⟧}", N.FunctionCall, lambda n: n.expand_final),
-    ("${⟦provider::aws::arn_parse(x)⟧}", N.FunctionCall, lambda n: n.name == "provider::aws::arn_parse"),
-    ("${⟦core::upper(x)⟧}", N.FunctionCall, lambda n: n.namespace == ("core",)),
-    ("${⟦f()⟧}", N.FunctionCall, lambda n: n.args == ()),
-    ("${⟦f(1,)⟧}", N.FunctionCall, lambda n: len(n.args) == 1),
+    ("${⟨upper(var.x)⟩}", N.FunctionCall, None),
+    ("${⟨concat(var.a, var.b...)⟩}", N.FunctionCall, lambda n: n.expand_final),
+    ("${⟨provider::aws::arn_parse(x)⟩}", N.FunctionCall, lambda n: n.name == "provider::aws::arn_parse"),
+    ("${⟨core::upper(x)⟩}", N.FunctionCall, lambda n: n.namespace == ("core",)),
+    ("${⟨f()⟩}", N.FunctionCall, lambda n: n.args == ()),
+    ("${⟨f(1,)⟩}", N.FunctionCall, lambda n: len(n.args) == 1),
     # for expressions
-    ("${⟦[for k, v in x : v if v != null]⟧}", N.ForExpr, lambda n: not n.is_object and n.key_var.name == "k"),
-    ("${⟦{for k, v in x : k => v...}⟧}", N.ForExpr, lambda n: n.is_object and n.grouped),
-    ("${⟦{\\nfor s in var.l : s => upper(s)\\n}⟧}", N.ForExpr, lambda n: n.is_object),
+    ("${⟨[for k, v in x : v if v != null]⟩}", N.ForExpr, lambda n: not n.is_object and n.key_var.name == "k"),
+    ("${⟨{for k, v in x : k => v...}⟩}", N.ForExpr, lambda n: n.is_object and n.grouped),
+    ("${⟨{\\nfor s in var.l : s => upper(s)\\n}⟩}", N.ForExpr, lambda n: n.is_object),
     # operators
-    ("${⟦!a⟧}", N.Unary, lambda n: n.op == "!"),
-    ("${⟦-a.b⟧}", N.Unary, lambda n: isinstance(n.operand, N.Traversal)),
-    ("${⟦a || b && c⟧}", N.Binary, lambda n: n.op == "||" and n.rhs.op == "&&"),
-    ("${⟦1 + 2 * 3 - 4⟧}", N.Binary, lambda n: n.op == "-" and n.lhs.op == "+" and n.lhs.rhs.op == "*"),
-    ("${⟦a == b < c⟧}", N.Binary, lambda n: n.op == "==" and n.rhs.op == "<"),
-    ("${⟦a >= 1 && b <= 2 || c % 2 != 0⟧}", N.Binary, lambda n: n.op == "||"),
-    ("${⟦a ? b : c ? d : e⟧}", N.Conditional, lambda n: isinstance(n.false_result, N.Conditional)),
-    ("${⟦(a + b)⟧ * c}", N.Parens, None),
+    ("${⟨!a⟩}", N.Unary, lambda n: n.op == "!"),
+    ("${⟨-a.b⟩}", N.Unary, lambda n: isinstance(n.operand, N.Traversal)),
+    ("${⟨a || b && c⟩}", N.Binary, lambda n: n.op == "||" and n.rhs.op == "&&"),
+    ("${⟨1 + 2 * 3 - 4⟩}", N.Binary, lambda n: n.op == "-" and n.lhs.op == "+" and n.lhs.rhs.op == "*"),
+    ("${⟨a == b < c⟩}", N.Binary, lambda n: n.op == "==" and n.rhs.op == "<"),
+    ("${⟨a >= 1 && b <= 2 || c % 2 != 0⟩}", N.Binary, lambda n: n.op == "||"),
+    ("${⟨a ? b : c ? d : e⟩}", N.Conditional, lambda n: isinstance(n.false_result, N.Conditional)),
+    ("${⟨(a + b)⟩ * c}", N.Parens, None),
     # nested quoted templates
-    ("${⟦\\\"${a}-x\\\"⟧}", N.TemplateExpr, None),
-    ("${f(⟦\\\"plain\\\"⟧)}", N.String, lambda n: n.value == "plain"),
-    ("${\\\"a⟦${b}⟧c\\\"}", N.Interpolation, lambda n: n.start > 20),
-    ("${\\\"⟦%{ if a }x%{ endif }⟧\\\"}", N.IfDirective, None),
+    ("${⟨\\\"${a}-x\\\"⟩}", N.TemplateExpr, None),
+    ("${f(⟨\\\"plain\\\"⟩)}", N.String, lambda n: n.value == "plain"),
+    ("${\\\"a⟨${b}⟩c\\\"}", N.Interpolation, lambda n: n.start > 20),
+    ("${\\\"⟨%{ if a }x%{ endif }⟩\\\"}", N.IfDirective, None),
     # template level
-    ("⟦a ⟧${b}", N.Literal, lambda n: n.value == "a "),
-    ("⟦$${b}⟧", N.Literal, lambda n: n.value == "${b}"),
-    ("⟦%%{b}⟧", N.Literal, lambda n: n.value == "%{b}"),
-    ("x ⟦${~ a ~}⟧ y", N.Interpolation, lambda n: n.strip_left and n.strip_right),
-    ("⟦%{ if a }x%{ else }y%{ endif }⟧", N.IfDirective, lambda n: n.else_parts is not None),
-    ("⟦%{~ for k, v in m ~}${k}=${v}%{~ endfor ~}⟧", N.ForDirective, lambda n: n.key_var.name == "k"),
-    ("%{ if a }⟦%{ else }⟧%{ endif }", N.Marker, lambda n: n.keyword == "else"),
+    ("⟨a ⟩${b}", N.Literal, lambda n: n.value == "a "),
+    ("⟨$${b}⟩", N.Literal, lambda n: n.value == "${b}"),
+    ("⟨%%{b}⟩", N.Literal, lambda n: n.value == "%{b}"),
+    ("x ⟨${~ a ~}⟩ y", N.Interpolation, lambda n: n.strip_left and n.strip_right),
+    ("⟨%{ if a }x%{ else }y%{ endif }⟩", N.IfDirective, lambda n: n.else_parts is not None),
+    ("⟨%{~ for k, v in m ~}${k}=${v}%{~ endfor ~}⟩", N.ForDirective, lambda n: n.key_var.name == "k"),
+    ("%{ if a }⟨%{ else }⟩%{ endif }", N.Marker, lambda n: n.keyword == "else"),
 ]
 
 
@@ -111,13 +111,13 @@ def test_whole_template_range_and_every_node_inside():
 
 ESCAPED_RANGES = [
     # `\u0024{` is `${`: the interpolation starts at the backslash, the open span covers both
-    ("⟦\\u0024{a}⟧", N.Interpolation),
+    ("⟨\\u0024{a}⟩", N.Interpolation),
     # the traversal ends after the whole escape of its last character
-    ("${⟦var.na\\u006De⟧}", N.Traversal),
-    ("${⟦\\\"a\\\\\\\\b\\\"⟧}", N.String),
-    ("ééé ${⟦local.é⟧}", N.Traversal),
-    ("\\ud83d\\ude00${⟦x.y⟧}", N.Traversal),
-    ("😀 ${x⟦.y⟧}", N.Attr),
+    ("${⟨var.na\\u006De⟩}", N.Traversal),
+    ("${⟨\\\"a\\\\\\\\b\\\"⟩}", N.String),
+    ("ééé ${⟨local.é⟩}", N.Traversal),
+    ("\\ud83d\\ude00${⟨x.y⟩}", N.Traversal),
+    ("😀 ${x⟨.y⟩}", N.Attr),
 ]
 
 
@@ -147,43 +147,43 @@ def test_string_value_is_decoded_twice():
 # diagnostics: each marked range is one diagnostic, in order, with the given summaries
 
 ERRORS = [
-    ("${var.⟦}⟧", ["Invalid attribute name"]),
-    ('${lookup(var.m, \\"k\\"⟦}⟧', ["Unterminated function call"]),
-    ("${⟦}⟧", ["Invalid expression"]),
-    ("x ⟦${⟧a", ["Unclosed template interpolation sequence"]),
-    ("${a ⟦b⟧}", ["Extra characters after interpolation expression"]),
-    ("${a⟦:⟧b}", ["Extra characters after interpolation expression"]),
-    ("⟦%{ endif }⟧", ["Unexpected endif directive"]),
-    ("⟦%{ if a }⟧x", ["Missing endif directive"]),
-    ("⟦%{ for x in y }⟧", ["Missing endfor directive"]),
-    ("%{ for x in y }⟦%{ else }⟧%{ endfor }", ["Unexpected else directive"]),
-    ("%{ if a }%{ else }⟦%{ else }⟧%{ endif }", ["Unexpected else directive"]),
-    ("%{ ⟦iff⟧ a }", ["Invalid template control keyword"]),
-    ("${a.⟦0.1⟧}", ["Invalid legacy index syntax"]),
-    ("${f(a ⟦b⟧)}", ["Missing argument separator"]),
-    ("${f(a⟦...⟧, b)}", ["Missing closing parenthesis"]),
-    ("${(a ⟦b⟧)}", ["Unbalanced parentheses"]),
-    ("${[a ⟦b⟧]}", ["Missing item separator"]),
-    ("${{a ⟦b⟧}}", ["Missing key/value separator"]),
-    ("${{a = 1 ⟦b⟧ = 2}}", ["Missing attribute separator"]),
-    ("⟦${⟧{a = 1}", ["Unclosed template interpolation sequence"]),
-    ("${{a = 1⟦]⟧}}", ["Unterminated object constructor expression"]),
-    ("${a ? b ⟦}⟧", ["Missing false expression in conditional"]),
-    ("${[for ⟦1⟧ in x : 1]}", ["Invalid 'for' expression"]),
-    ("${[for x ⟦on⟧ y : x]}", ["Invalid 'for' expression"]),
-    ("${[for k, v in x : ⟦k⟧ => v]}", ["Invalid 'for' expression"]),
-    ("${{for v in x : ⟦v⟧}}", ["Invalid 'for' expression"]),
-    ("${a ⟦&⟧ b}", ["Unsupported operator"]),
-    ("${a ⟦@⟧}", ["Invalid character"]),
-    ('${\\"a⟦\\\\q⟧\\"}', ["Invalid escape sequence"]),
-    ('${⟦\\"abc}⟧', ["Unterminated template string"]),
+    ("${var.⟨}⟩", ["Invalid attribute name"]),
+    ('${lookup(var.m, \\"k\\"⟨}⟩', ["Unterminated function call"]),
+    ("${⟨}⟩", ["Invalid expression"]),
+    ("x ⟨${⟩a", ["Unclosed template interpolation sequence"]),
+    ("${a ⟨b⟩}", ["Extra characters after interpolation expression"]),
+    ("${a⟨:⟩b}", ["Extra characters after interpolation expression"]),
+    ("⟨%{ endif }⟩", ["Unexpected endif directive"]),
+    ("⟨%{ if a }⟩x", ["Missing endif directive"]),
+    ("⟨%{ for x in y }⟩", ["Missing endfor directive"]),
+    ("%{ for x in y }⟨%{ else }⟩%{ endfor }", ["Unexpected else directive"]),
+    ("%{ if a }%{ else }⟨%{ else }⟩%{ endif }", ["Unexpected else directive"]),
+    ("%{ ⟨iff⟩ a }", ["Invalid template control keyword"]),
+    ("${a.⟨0.1⟩}", ["Invalid legacy index syntax"]),
+    ("${f(a ⟨b⟩)}", ["Missing argument separator"]),
+    ("${f(a⟨...⟩, b)}", ["Missing closing parenthesis"]),
+    ("${(a ⟨b⟩)}", ["Unbalanced parentheses"]),
+    ("${[a ⟨b⟩]}", ["Missing item separator"]),
+    ("${{a ⟨b⟩}}", ["Missing key/value separator"]),
+    ("${{a = 1 ⟨b⟩ = 2}}", ["Missing attribute separator"]),
+    ("⟨${⟩{a = 1}", ["Unclosed template interpolation sequence"]),
+    ("${{a = 1⟨]⟩}}", ["Unterminated object constructor expression"]),
+    ("${a ? b ⟨}⟩", ["Missing false expression in conditional"]),
+    ("${[for ⟨1⟩ in x : 1]}", ["Invalid 'for' expression"]),
+    ("${[for x ⟨on⟩ y : x]}", ["Invalid 'for' expression"]),
+    ("${[for k, v in x : ⟨k⟩ => v]}", ["Invalid 'for' expression"]),
+    ("${{for v in x : ⟨v⟩}}", ["Invalid 'for' expression"]),
+    ("${a ⟨&⟩ b}", ["Unsupported operator"]),
+    ("${a ⟨@⟩}", ["Invalid character"]),
+    ('${\\"a⟨\\\\q⟩\\"}', ["Invalid escape sequence"]),
+    ('${⟨\\"abc}⟩', ["Unterminated template string"]),
     # more than one per string: each sequence is parsed on its own
-    ("${var.⟦}⟧ and ${⟦}⟧ and ${ok}", ["Invalid attribute name", "Invalid expression"]),
-    ("${f(⟦,⟧)} %{ ⟦iff⟧ } ⟦%{ endif }⟧", ["Invalid expression", "Invalid template control keyword",
+    ("${var.⟨}⟩ and ${⟨}⟩ and ${ok}", ["Invalid attribute name", "Invalid expression"]),
+    ("${f(⟨,⟩)} %{ ⟨iff⟩ } ⟨%{ endif }⟩", ["Invalid expression", "Invalid template control keyword",
                                           "Unexpected endif directive"]),
     # ranges through escapes
-    ("\\u0024{var.⟦\\u007D⟧", ["Invalid attribute name"]),
-    ("é ⟦\\u0024{⟧a", ["Unclosed template interpolation sequence"]),
+    ("\\u0024{var.⟨\\u007D⟩", ["Invalid attribute name"]),
+    ("é ⟨\\u0024{⟩a", ["Unclosed template interpolation sequence"]),
 ]
 
 
@@ -198,7 +198,7 @@ def test_diagnostics(src, summaries):
 
 
 def test_missing_expression_at_end_of_bare_expression():
-    f = doc("aws_instance.⟦⟧")
+    f = doc("aws_instance.⟨⟩")
     r = parse_expression(f.value, f.offsets)
     assert [(d.summary, d.start, d.end) for d in r.diagnostics] == [("Invalid attribute name", *f.ranges[0])]
     assert isinstance(r.tree, N.Invalid)
@@ -234,7 +234,7 @@ def test_parse_expression_static_traversals():
 
 
 def test_parse_expression_extra_characters():
-    f = doc("aws_instance.web ⟦foo⟧")
+    f = doc("aws_instance.web ⟨foo⟩")
     r = parse_expression(f.value, f.offsets)
     assert [(d.summary, d.start, d.end) for d in r.diagnostics] == [("Extra characters after expression", *f.ranges[0])]
 
@@ -363,7 +363,7 @@ JSON_PIECES = ["${", "}", "\\u0024{", "\\u007D", "a", ".", "b", "\\\"", "\\\\", 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(JSON_PIECES), max_size=14))
 def test_ranges_stay_inside_the_json_string(pieces):
-    f = doc("".join(pieces).replace("⟦", "").replace("⟧", ""))
+    f = doc("".join(pieces).replace("⟨", "").replace("⟩", ""))
     r = parse_template(f.value, f.offsets)
     assert (r.tree.start, r.tree.end) == (f.content_start, f.content_end)
     for n in walk(r.tree):

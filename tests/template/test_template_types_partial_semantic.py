@@ -18,18 +18,18 @@ def ptype(src):
 
 
 @pytest.mark.parametrize("src,check", [
-    ("⟦string⟧", lambda t: isinstance(t, PrimitiveType) and t.name == "string"),
-    ("⟦list(number)⟧", lambda t: isinstance(t, CollectionType) and t.element.name == "number"),
-    ("⟦set(any)⟧", lambda t: t.kind == "set"),
-    ("⟦map(list(bool))⟧", lambda t: t.element.kind == "list"),
-    ("⟦list⟧", lambda t: t.kind == "list" and t.element is None),
-    ("⟦tuple([string, number,])⟧", lambda t: isinstance(t, TupleType) and len(t.elements) == 2),
-    ("⟦object({ name = string, port = optional(number, 80) })⟧",
+    ("⟨string⟩", lambda t: isinstance(t, PrimitiveType) and t.name == "string"),
+    ("⟨list(number)⟩", lambda t: isinstance(t, CollectionType) and t.element.name == "number"),
+    ("⟨set(any)⟩", lambda t: t.kind == "set"),
+    ("⟨map(list(bool))⟩", lambda t: t.element.kind == "list"),
+    ("⟨list⟩", lambda t: t.kind == "list" and t.element is None),
+    ("⟨tuple([string, number,])⟩", lambda t: isinstance(t, TupleType) and len(t.elements) == 2),
+    ("⟨object({ name = string, port = optional(number, 80) })⟩",
      lambda t: isinstance(t, ObjectType) and [a.optional for a in t.attributes] == [False, True]
      and t.attributes[1].default.text == "80"),
-    ("⟦object({\\n  a = string\\n  b = optional(map(string), {})\\n})⟧", lambda t: len(t.attributes) == 2),
-    ("⟦map(object({ tags = optional(list(string), [\\\"a\\\"]) }))⟧", lambda t: t.element.attributes[0].optional),
-    ("⟦\\u006cist(string)⟧", lambda t: t.kind == "list"),
+    ("⟨object({\\n  a = string\\n  b = optional(map(string), {})\\n})⟩", lambda t: len(t.attributes) == 2),
+    ("⟨map(object({ tags = optional(list(string), [\\\"a\\\"]) }))⟩", lambda t: t.element.attributes[0].optional),
+    ("⟨\\u006cist(string)⟩", lambda t: t.kind == "list"),
 ])
 def test_types(src, check):
     f, r = ptype(src)
@@ -39,23 +39,23 @@ def test_types(src, check):
 
 
 def test_type_attribute_ranges_through_escapes():
-    f, r = ptype("object({ ⟦n\\u0061me⟧ = ⟦string⟧ })")
+    f, r = ptype("object({ ⟨n\\u0061me⟩ = ⟨string⟩ })")
     a = r.tree.attributes[0]
     assert a.name == "name" and (a.start, a.name_end) == f.ranges[0] and (a.type.start, a.type.end) == f.ranges[1]
 
 
 @pytest.mark.parametrize("src,detail", [
-    ("⟦strin⟧", 'The keyword "strin" is not a valid type specification. Did you mean "string"?'),
-    ("list(string, ⟦number⟧)", "The list type constructor requires one argument specifying the element type."),
-    ("⟦optional⟧(string)", 'Keyword "optional" is valid only as a modifier for object type attributes.'),
-    ("string⟦(⟧x)", 'Primitive type keyword "string" does not expect arguments.'),
-    ("⟦foo⟧(bar)", 'Keyword "foo" is not a valid type constructor.'),
-    ("⟦set⟧", "The set type constructor requires one argument specifying the element type."),
-    ("tuple(⟦string⟧)", "Tuple type constructor requires a list of element types."),
-    ("object({ a = optional(string, \\\"x\\\", ⟦\\\"⟧y\\\") })",
+    ("⟨strin⟩", 'The keyword "strin" is not a valid type specification. Did you mean "string"?'),
+    ("list(string, ⟨number⟩)", "The list type constructor requires one argument specifying the element type."),
+    ("⟨optional⟩(string)", 'Keyword "optional" is valid only as a modifier for object type attributes.'),
+    ("string⟨(⟩x)", 'Primitive type keyword "string" does not expect arguments.'),
+    ("⟨foo⟩(bar)", 'Keyword "foo" is not a valid type constructor.'),
+    ("⟨set⟩", "The set type constructor requires one argument specifying the element type."),
+    ("tuple(⟨string⟩)", "Tuple type constructor requires a list of element types."),
+    ("object({ a = optional(string, \\\"x\\\", ⟨\\\"⟩y\\\") })",
      "Optional attribute modifier expects at most two arguments: the attribute type, and a default value."),
-    ("object({ ⟦\\\"a\\\"⟧ = string })", None),
-    ("string ⟦string⟧", None),
+    ("object({ ⟨\\\"a\\\"⟩ = string })", None),
+    ("string ⟨string⟩", None),
 ])
 def test_type_errors(src, detail):
     f, r = ptype(src)
@@ -68,7 +68,7 @@ def test_type_errors(src, detail):
 
 
 def test_error_in_default_value_uses_template_messages():
-    f, r = ptype("object({ a = optional(list(string), [1, ⟦)⟧) })")
+    f, r = ptype("object({ a = optional(list(string), [1, ⟨)⟩) })")
     assert [(d.code, d.start, d.end) for d in r.diagnostics] == [("template/invalid-expression", *f.ranges[0])]
 
 
@@ -89,25 +89,25 @@ def test_literal_text():
 
 
 def test_traversal_after_dot():
-    f, c = ctx("x ${⟦var⟧.$0")
+    f, c = ctx("x ${⟨var⟩.$0")
     assert (c.kind, c.root, c.steps, c.prefix) == ("traversal", "var", (), "")
     assert c.root_span == f.ranges[0]
 
 
 def test_traversal_with_steps_and_prefix():
-    f, c = ctx("${aws_instance.web[0].⟦pr$0⟧ivate_ip}")
+    f, c = ctx("${aws_instance.web[0].⟨pr$0⟩ivate_ip}")
     assert (c.kind, c.root, c.steps, c.prefix) == ("traversal", "aws_instance", ("web", 0), "pr")
     assert c.prefix_span == f.ranges[0] == (f.ranges[0][0], f.cursor)
     assert c.word_span[0] == f.ranges[0][0] and f.slice(*c.word_span) == "private_ip"
 
 
 def test_traversal_through_escapes():
-    f, c = ctx("\\u0024{⟦v\\u0061r⟧.na$0")
+    f, c = ctx("\\u0024{⟨v\\u0061r⟩.na$0")
     assert (c.kind, c.root, c.prefix) == ("traversal", "var", "na") and c.root_span == f.ranges[0]
 
 
 def test_identifier_prefix():
-    f, c = ctx("${⟦upp$0⟧")
+    f, c = ctx("${⟨upp$0⟩")
     assert (c.kind, c.prefix) == ("identifier", "upp") and c.word_span == f.ranges[0]
 
 
@@ -117,7 +117,7 @@ def test_namespaced_function_prefix():
 
 
 def test_call_argument_index():
-    f, c = ctx('${⟦lookup⟧(var.m, $0')
+    f, c = ctx('${⟨lookup⟩(var.m, $0')
     assert c.kind == "expression" and c.call.name == "lookup" and c.call.arg_index == 1
     assert c.call.name_span == f.ranges[0]
     _, c = ctx('${lookup(var.m, [1, 2], va$0')
