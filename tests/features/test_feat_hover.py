@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from feat_marks import cursor, decoded
+from feat_support import decoded
+from fixture import parse_fixture
 
 from hcljson_ls.features.hover import hover
 
@@ -95,7 +96,8 @@ def test_the_hovered_range_is_the_key_from_its_first_to_its_last_character() -> 
 
 
 def test_hover_works_mid_edit() -> None:
-    text, offset = cursor('{"resource": {"aws_instance": {"web": {"cou$0nt": 2, "ami": ')
+    f = parse_fixture('{"resource": {"aws_instance": {"web": {"cou$0nt": 2, "ami": ').only
+    text, offset = f.text, f.cursor
     _, body = decoded(text)
     h = hover(body, text, offset)
     assert h is not None and "**count**" in h.markdown

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from feat_marks import cursor
+from fixture import parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +14,9 @@ from hcljson_ls.jsonsyntax import parse
 
 
 def chain(src: str) -> list[str]:
-    text, at = cursor(src)
+    f = parse_fixture(src).only
+    text, at = f.text, f.cursor
+    assert at is not None
     r = selection_range(parse(text).root, text, at)
     assert r is not None
     return [text[s:e] for s, e in r.chain()]
@@ -47,8 +49,8 @@ CASES = [
 @pytest.mark.parametrize(("src", "expected"), CASES)
 def test_chain(src: str, expected: list[str]) -> None:
     if not expected:
-        text, at = cursor(src)
-        assert selection_range(parse(text).root, text, at) is None
+        f = parse_fixture(src).only
+        assert f.cursor is not None and selection_range(parse(f.text).root, f.text, f.cursor) is None
         return
     assert chain(src) == expected
 
@@ -56,7 +58,7 @@ def test_chain(src: str, expected: list[str]) -> None:
 def test_broken_input_still_gives_a_chain() -> None:
     for src in ['{"a": {"b": $0', '{"a" $0 1}', '{"a": [1, 2$0', '{"a": {"b": "unterminated$0\n}}']:
         got = chain(src)
-        assert got[-1] == cursor(src)[0]
+        assert got[-1] == parse_fixture(src).only.text
         assert all(len(a) < len(b) for a, b in zip(got, got[1:]))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from feat_marks import decoded
+from feat_support import decoded
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
