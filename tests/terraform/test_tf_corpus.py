@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import shared_data
 from tf_corpus import REJECTED, REJECTED_AT, classify, read, record, rows
-from tf_marks import diagnostics
+from tf_support import diagnostics
 
 shared_data.require(shared_data.REAL_SOURCES)
 

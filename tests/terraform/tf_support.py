@@ -1,43 +1,20 @@
-"""Fixture helpers for the Terraform structure tests.
+"""Checking helpers for the Terraform structure tests.
 
-A fixture is JSON text in which pairs of `$0` markers delimit expected diagnostic ranges (in the
-order of their start). `check(fixture, codes)` asserts that the file produces exactly those
-diagnostics (every layer: syntax, HCL structure, Terraform), and then that the same holds for the
-*array form* of the fixture (`arrayify`): every block body and every label level written as an
-array of objects, which HCL JSON defines to mean the same thing.
+A fixture is JSON text in which `⟨` ... `⟩` mark the expected diagnostic ranges (tests/fixture.py).
+`check(fixture, codes)` asserts that the file produces exactly those diagnostics (every layer:
+syntax, HCL structure, Terraform), and then that the same holds for the *array form* of the
+fixture (`arrayify`): every block body and every label level written as an array of objects,
+which HCL JSON defines to mean the same thing.
 """
 
 from __future__ import annotations
+
+from fixture import parse_fixture
 
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import OBJECT, Container
 from hcljson_ls.terraform.analysis import analyze_file
-
-MARK = "$0"
-
-
-def unmark(src: str) -> tuple[str, list[int]]:
-    """The text without markers, and the offsets the markers stood at."""
-    offsets: list[int] = []
-    out: list[str] = []
-    pos = 0
-    while True:
-        i = src.find(MARK, pos)
-        if i < 0:
-            out.append(src[pos:])
-            break
-        out.append(src[pos:i])
-        offsets.append(sum(map(len, out)))
-        pos = i + len(MARK)
-    return "".join(out), offsets
-
-
-def ranges(src: str) -> tuple[str, list[tuple[int, int]]]:
-    text, offs = unmark(src)
-    assert len(offs) % 2 == 0, "markers come in pairs"
-    return text, [(offs[i], offs[i + 1]) for i in range(0, len(offs), 2)]
-
 
 def diagnostics(text: str, path: str | None = None):
     """All diagnostics of `text`: syntax, then HCL structure and Terraform, sorted."""
@@ -109,7 +86,8 @@ def arrayify(text: str, spans: list[tuple[int, int]], path: str | None = None) -
 def check(src: str, codes=(), path: str | None = None, arrays: bool = True) -> str:
     """Assert `src` yields exactly `codes` at its marked ranges, in object and array form.
     Returns the array form (for tests that want to look at it)."""
-    text, spans = ranges(src)
+    fixture = parse_fixture(src).only
+    text, spans = fixture.text, fixture.ranges
     assert len(spans) == len(codes), f"{len(spans)} marked ranges for {len(codes)} codes"
     expected = _expected(spans, codes)
     got = found(text, path)
