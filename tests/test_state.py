@@ -1,4 +1,4 @@
-"""`features.state.DocumentState` and `features.diagnostics.collect`."""
+"""`workspace.DocumentState` (one open document: text, parse, analysis) and `features.diagnostics`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import logging
 import pytest
 
 from hcljson_ls.diagnostic import ERROR, WARNING, Diagnostic
-from hcljson_ls.features import diagnostics, state as state_module
-from hcljson_ls.features.state import DocumentState
+from hcljson_ls.features import diagnostics
 from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.workspace import DocumentState, Workspace
+from hcljson_ls.workspace import document as state_module
 
 
 def summary(result):
@@ -46,16 +47,14 @@ def test_utf16_positions_in_changes():
     assert s.text == '{"😀": [1]}'
 
 
-def test_cached_is_dropped_on_change_and_kept_survives():
+def test_cached_is_dropped_on_change():
     s = DocumentState.open("file:///m/a.tf.json", "{}")
     calls = []
     assert s.cached("layer", lambda st: calls.append(st.text) or len(calls)) == 1
     assert s.cached("layer", lambda st: calls.append(st.text) or len(calls)) == 1
-    kept = s.kept("cache", dict)
     s.apply_changes([change((0, 1), (0, 1), " ")])
     assert s.cached("layer", lambda st: calls.append(st.text) or len(calls)) == 2
     assert calls == ["{}", "{ }"]
-    assert s.kept("cache", dict) is kept
 
 
 def test_a_failing_reparse_falls_back_to_a_full_parse(monkeypatch, caplog):
@@ -64,7 +63,7 @@ def test_a_failing_reparse_falls_back_to_a_full_parse(monkeypatch, caplog):
     def broken(*args):
         raise RuntimeError("reparse bug")
 
-    monkeypatch.setattr(state_module, "_reparse", broken)
+    monkeypatch.setattr(state_module, "reparse", broken)
     with caplog.at_level(logging.ERROR):
         s.apply_changes([change((0, 7), (0, 7), ",")])
         s.apply_changes([change((0, 0), (0, 0), " ")])  # no parse to update: nothing to fail
@@ -96,52 +95,69 @@ def test_collect_sorts_and_survives_a_failing_provider(caplog):
 
     providers = [("syntax", diagnostics.syntax), ("broken", broken), ("warn", late_warning)]
     with caplog.at_level(logging.ERROR):
-        got = diagnostics.collect(s, providers)
+        got = diagnostics.file_diagnostics(s, providers)
     assert "'broken' failed" in caplog.text
     assert [d.code for d in got] == ["test/w", "syntax/trailing-comma", "syntax/missing-colon"]
     assert [d.start for d in got] == sorted(d.start for d in got)
     assert all(d.severity == ERROR for d in got[1:])
 
 
+def collect(s: DocumentState):
+    """`features.diagnostics.collect` for a document open alone in a workspace."""
+    workspace = Workspace()
+    workspace.open(s.uri, s.text, s.version, "terraform-json")
+    return diagnostics.collect(workspace.snapshot(), s.uri)
+
+
 def test_collect_uses_the_registered_providers():
     s = DocumentState.open("file:///m/a.tf.json", '{"resources": {}, "locals": {"a": [1,]}}')
-    assert [d.code for d in diagnostics.collect(s)] == ["structure/unknown-block-type", "syntax/trailing-comma"]
-    assert [name for name, _ in diagnostics.PROVIDERS][:2] == ["syntax", "structure"]
+    assert [d.code for d in collect(s)] == ["structure/unknown-block-type", "syntax/trailing-comma"]
+    assert [name for name, _ in diagnostics.PROVIDERS] == ["syntax", "structure", "strings"]
 
 
-# -------------------------------------------------------------------------------------------- kept objects and edits
+# -------------------------------------------------------------------------------------------- edits reach the analysis
 
 
-class EditLog:
-    def __init__(self):
-        self.edits = []
+def test_the_analysis_engine_is_told_about_every_edit_in_order(monkeypatch):
+    seen = []
 
-    def note_edit(self, edit):
-        self.edits.append((edit.start, edit.old_end, edit.new_end))
+    class Recording:
+        def __init__(self, engine):
+            self.engine = engine
 
+        def note_edit(self, edit):
+            seen.append((edit.start, edit.old_end, edit.new_end))
+            self.engine.note_edit(edit)
 
-def test_kept_objects_are_told_about_every_edit_in_order():
+        def update(self, text, root):
+            return self.engine.update(text, root)
+
+    real = state_module.file_engine
+    monkeypatch.setattr(state_module, "file_engine", lambda path: Recording(real(path)))
     s = DocumentState.open("file:///m/a.tf.json", '{"a": 1}')
-    log_ = s.kept("log", EditLog)
-    s.kept("plain", dict)  # no note_edit: left alone
+    s.analysis  # the engine exists once the analysis was asked for
     s.apply_changes([change((0, 7), (0, 7), ", "), change((0, 1), (0, 4), "")])
     s.apply_changes([change((0, 0), (0, 0), "")])  # nothing changed: nothing to tell
     assert s.text == '{: 1, }'
-    assert log_.edits == [(7, 7, 9), (1, 4, 1)]
+    assert seen == [(7, 7, 9), (1, 4, 1)]
 
 
-def test_a_kept_object_that_cannot_take_an_edit_is_made_afresh(caplog):
-    s = DocumentState.open("file:///m/a.tf.json", "{}")
-
+def test_a_failing_analysis_is_made_afresh_for_the_next_version(monkeypatch, caplog):
     class Broken:
         def note_edit(self, edit):
-            raise RuntimeError("cache bug")
+            pass
 
-    first = s.kept("cache", Broken)
-    with caplog.at_level(logging.ERROR):
-        s.apply_changes([change((0, 1), (0, 1), " ")])
-    assert "could not take an edit" in caplog.text
-    assert s.kept("cache", Broken) is not first
+        def update(self, text, root):
+            raise RuntimeError("analysis bug")
+
+    real = state_module.file_engine
+    monkeypatch.setattr(state_module, "file_engine", lambda path: Broken())
+    s = DocumentState.open("file:///m/main.tf.json", '{"resources": {}}')
+    with pytest.raises(RuntimeError):
+        s.analysis
+    monkeypatch.setattr(state_module, "file_engine", real)
+    s.apply_changes([change((0, 1), (0, 1), " ")])
+    assert [d.code for d in s.analysis.structure] == ["structure/unknown-block-type"]
 
 
 # -------------------------------------------------------------------------------------------- the Terraform analysis
@@ -154,6 +170,10 @@ def _fresh(text, uri="file:///m/main.tf.json"):
     return result.body.materialize(), result.structure
 
 
+def terraform_analysis(s: DocumentState):
+    return s.analysis.body, s.analysis.structure
+
+
 def _shape(analysis):
     body, diags = analysis
     return [(b.type_name, b.type_start, b.body.start, b.body.end) for b in body.blocks], [
@@ -162,24 +182,22 @@ def _shape(analysis):
 
 
 def test_analysis_is_computed_once_per_version_and_shared_with_diagnostics():
-    from hcljson_ls.features.analysis import terraform_analysis
-
     s = DocumentState.open("file:///m/main.tf.json", '{"resources": {}}')
-    first = terraform_analysis(s)
-    assert terraform_analysis(s) is first
-    [d] = diagnostics.collect(s)
+    first = s.analysis
+    assert s.analysis is first
+    [d] = diagnostics.file_diagnostics(s)
     assert d.code == "structure/unknown-block-type" and 'Did you mean "resource"?' in d.detail
-    assert d in first[1]
+    assert d in first.structure
     s.apply_changes([change((0, 2), (0, 11), "locals")])
-    assert terraform_analysis(s) is not first
-    assert diagnostics.collect(s) == []
+    assert s.analysis is not first
+    assert diagnostics.file_diagnostics(s) == []
 
 
 def test_override_files_are_analysed_as_overrides():
     # Override files repeat names on purpose; import blocks there need neither `id` nor `identity`.
     text = '{"variable": [{"a": {}}, {"a": {}}], "import": {"to": "aws_instance.web"}}'
-    plain = [d.code for d in diagnostics.collect(DocumentState.open("file:///m/main.tf.json", text))]
-    override = [d.code for d in diagnostics.collect(DocumentState.open("file:///m/main_override.tf.json", text))]
+    plain = [d.code for d in collect(DocumentState.open("file:///m/main.tf.json", text))]
+    override = [d.code for d in collect(DocumentState.open("file:///m/main_override.tf.json", text))]
     assert plain == ["structure/duplicate-block", "structure/missing-argument"]
     assert override == []
 
@@ -210,8 +228,6 @@ SAMPLE = """{
 )
 def test_incremental_analysis_equals_a_fresh_one(edits):
     """Edits through `apply_changes` reach the kept decode cache, so reused bodies are current."""
-    from hcljson_ls.features.analysis import terraform_analysis
-
     s = DocumentState.open("file:///m/main.tf.json", SAMPLE)
     assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text))
     for needle, which, replacement in edits:
@@ -223,12 +239,9 @@ def test_incremental_analysis_equals_a_fresh_one(edits):
 
 
 def test_an_edit_inside_one_block_decodes_only_that_block_again():
-    from hcljson_ls.features.analysis import terraform_analysis
-    from hcljson_ls.terraform.analysis import ENGINE_KEY
-
     s = DocumentState.open("file:///m/main.tf.json", SAMPLE)
     terraform_analysis(s)
-    engine = s.kept(ENGINE_KEY, dict)
+    engine = s._engine
     assert (engine.hits, engine.misses) == (0, 5)  # three resources, a variable, locals
     at = s.text.index('"string"')
     start, end = s.document.position(at, "utf-16"), s.document.position(at + len('"string"'), "utf-16")

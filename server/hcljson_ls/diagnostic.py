@@ -18,11 +18,13 @@ HINT = "hint"
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """A secondary location that explains a diagnostic (e.g. the unclosed `{`)."""
+    """A secondary location that explains a diagnostic (e.g. the unclosed `{`): in the same
+    document, or, with `uri`, in another file of the module (offsets into that file's text)."""
 
     start: int
     end: int
     message: str
+    uri: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +45,14 @@ class Diagnostic:
         return f"{self.summary}: {self.detail}" if not self.summary.endswith((".", "?", "!")) else f"{self.summary} {self.detail}"
 
     def shifted(self, delta: int) -> "Diagnostic":
-        """The same diagnostic moved by `delta` characters (related locations too)."""
+        """The same diagnostic moved by `delta` characters (related locations in the same document too)."""
         if delta == 0:
             return self
         return replace(
             self,
             start=self.start + delta,
             end=self.end + delta,
-            related=tuple(replace(r, start=r.start + delta, end=r.end + delta) for r in self.related),
+            related=tuple(
+                replace(r, start=r.start + delta, end=r.end + delta) if r.uri is None else r for r in self.related
+            ),
         )

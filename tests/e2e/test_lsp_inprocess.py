@@ -93,14 +93,14 @@ def test_pygls_workspace_never_stores_or_rebuilds_documents(server_and_wire, mon
 
     _open(server, '{\n  "//": 1\n}\n')
     _insert(server, 1, 9, ",", version=2)
-    assert server.documents.get(URI).text == '{\n  "//": 1,\n}\n'
+    assert server.store.get(URI).text == '{\n  "//": 1,\n}\n'
     assert server.protocol.workspace.text_documents == {}
     published = wire.notifications("textDocument/publishDiagnostics")
     assert [p["version"] for p in published] == [1, 2]
     assert [d["code"] for d in published[-1]["diagnostics"]] == ["syntax/trailing-comma"]
 
     send(server, "textDocument/didClose", {"textDocument": {"uri": URI}})
-    assert server.documents.get(URI) is None
+    assert server.store.get(URI) is None
     assert wire.notifications("textDocument/publishDiagnostics")[-1] == {"uri": URI, "diagnostics": []}
 
 
@@ -111,7 +111,7 @@ def test_a_failing_handler_is_logged_and_the_server_goes_on(server_and_wire, mon
     def explode(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(server.documents, "change", explode)
+    monkeypatch.setattr(server.store, "change", explode)
     _insert(server, 0, 1, "x", version=2)  # a notification that fails
     assert "textDocument/didChange failed" in caplog.text
 
@@ -149,7 +149,7 @@ def test_incremental_edits_reparse_identically_to_a_full_parse(server_and_wire):
     edits = [(2, 20, ", 4"), (2, 10, '"z": true, '), (0, 1, "\n"), (3, 5, "}")]
     for version, (line, character, inserted) in enumerate(edits, start=2):
         _insert(server, line, character, inserted, version)
-        state = server.documents.get(URI)
+        state = server.store.get(URI)
         full = parse(state.text)
         assert [(d.start, d.end, d.code) for d in state.syntax.diagnostics] == [
             (d.start, d.end, d.code) for d in full.diagnostics
@@ -192,20 +192,24 @@ def test_one_failing_feature_does_not_stop_the_others(server_and_wire, monkeypat
     assert "textDocument/documentSymbol failed" in caplog.text and "symbols bug" in caplog.text
     assert [(r["startLine"], r["endLine"]) for r in answers["folding"]] == [(0, 3), (1, 2)]
     assert answers["selection"][0]["range"] == {"start": {"line": 1, "character": 3}, "end": {"line": 1, "character": 12}}
-    assert "structure/unknown-block-type" in answers["hover"]["contents"]["value"]
+    assert answers["hover"] is None  # an unknown block type has nothing to explain (the diagnostic does)
     [published] = wire.notifications("textDocument/publishDiagnostics")
     assert [d["code"] for d in published["diagnostics"]] == ["structure/unknown-block-type", "syntax/trailing-comma"]
 
 
 def test_a_failing_analysis_leaves_syntax_features_working(server_and_wire, monkeypatch, caplog):
-    from hcljson_ls.features import analysis
+    from hcljson_ls.workspace import document
 
     server, wire = server_and_wire
 
-    def explode(*args, **kwargs):
-        raise RuntimeError("analysis bug")
+    class Exploding:
+        def note_edit(self, edit):
+            pass
 
-    monkeypatch.setattr(analysis, "analyze", explode)
+        def update(self, *args, **kwargs):
+            raise RuntimeError("analysis bug")
+
+    monkeypatch.setattr(document, "file_engine", lambda path: Exploding())
     _open(server, BROKEN_DOC)
     [published] = wire.notifications("textDocument/publishDiagnostics")
     assert [d["code"] for d in published["diagnostics"]] == ["syntax/trailing-comma"]  # the syntax provider still reports
@@ -218,7 +222,8 @@ def test_a_failing_analysis_leaves_syntax_features_working(server_and_wire, monk
     _insert(server, 0, 1, " ", version=2)
     answers = _ask_everything(server, wire)
     assert answers["symbols"] == []  # "resources" is no block type: nothing to list
-    assert "structure/unknown-block-type" in answers["hover"]["contents"]["value"]
+    [*_, published] = wire.notifications("textDocument/publishDiagnostics")
+    assert "structure/unknown-block-type" in [d["code"] for d in published["diagnostics"]]
 
 
 def test_the_server_raises_gc_thresholds_and_never_lowers_them():

@@ -63,7 +63,7 @@ async def test_initialize_defaults_to_utf16_and_advertises_sync_and_diagnostics(
     assert sync.change == types.TextDocumentSyncKind.Incremental
     assert sync.open_close is True
     assert isinstance(caps.diagnostic_provider, types.DiagnosticOptions)
-    assert caps.diagnostic_provider.inter_file_dependencies is False
+    assert caps.diagnostic_provider.inter_file_dependencies is True  # a module's files depend on each other
     assert result.server_info is not None and result.server_info.name == "hcljson-ls"
 
 

@@ -113,14 +113,32 @@ class FileChecks:
 
 
 class FileResult:
-    """One version's analysis: `body` (a `FileView`), `structure` and `strings` diagnostics."""
+    """One version's analysis: `body` (a `FileView`), `structure` and `strings` diagnostics, and
+    `definitions_revision`, a number that changes exactly when the definitions' keys (the
+    `FileChecks` definitions of every block, in order) changed since the engine's previous update;
+    `definitions()` lists them (for rules across files)."""
 
-    __slots__ = ("body", "structure", "strings")
+    __slots__ = ("body", "structure", "strings", "definitions_revision", "_definitions")
 
-    def __init__(self, body: "FileView", structure: list[Diagnostic], strings: list[Diagnostic]) -> None:
+    def __init__(self, body: "FileView", structure: list[Diagnostic], strings: list[Diagnostic],
+                 definitions_revision: int = 0,
+                 definitions: "Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None" = None) -> None:
         self.body = body
         self.structure = structure
         self.strings = strings
+        self.definitions_revision = definitions_revision
+        self._definitions = definitions
+
+    def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
+        """Every definition's key in source order, and `place(i)`: where definition `i` is in this
+        version (ask only for the few you report: finding a place costs more than a key)."""
+        if self._definitions is None:
+            return [], _nowhere
+        return self._definitions()
+
+
+def _nowhere(i: int) -> tuple[int, int]:
+    raise IndexError(i)
 
 
 class _Entry:
@@ -239,12 +257,13 @@ class IncrementalFile:
     `fast`/`walks` updates done by the fast path / by a walk of the root."""
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
-                 "_pending", "_result", "hits", "misses", "fast", "walks")
+                 "_pending", "_result", "_keys", "definitions_revision", "hits", "misses", "fast", "walks")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
         self.checks = checks if checks is not None else FileChecks()
         self.hits = self.misses = self.fast = self.walks = 0
+        self.definitions_revision = 0  # bumped when the definitions' keys change (see `FileResult`)
         self.reset()
 
     def reset(self) -> None:
@@ -257,6 +276,7 @@ class IncrementalFile:
         self._strings: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
+        self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
 
     def note_edit(self, edit: Any) -> None:
         """`old[edit.start:edit.old_end]` became `new[edit.start:edit.new_end]`; edits compose."""
@@ -287,10 +307,13 @@ class IncrementalFile:
             self._walk(text if isinstance(text, str) else text.full(), root, cover)
         self._root = root
         self._text = text
+        records = self._records
         self._result = FileResult(
-            FileView(root, self.schema, self._attributes, self._records, text),
+            FileView(root, self.schema, self._attributes, records, text),
             [item[0] for item in self._structure],
             [item[0] for item in self._strings],
+            self.definitions_revision,
+            lambda: self._definitions(records, True),
         )
         return self._result
 
@@ -406,7 +429,11 @@ class IncrementalFile:
             records.append(_Record(top, e))  # type: ignore[arg-type]
             if not e.quiet:  # type: ignore[union-attr]
                 self._placed(e, top, structure, strings)  # type: ignore[arg-type]
-        cross = self.checks.cross(*self._definitions(records, False))
+        keys, place = self._definitions(records, False)
+        if keys != self._keys:
+            self._keys = keys
+            self.definitions_revision += 1
+        cross = self.checks.cross(keys, place)
         structure.extend((d, _RULES, _CROSS) for d in cross)
         structure.sort(key=_skey)
         strings.sort(key=_tkey)
@@ -445,7 +472,10 @@ class IncrementalFile:
         new_strings: list[tuple] = []
         self._placed(e, current, new_structure, new_strings)
         if redo_cross:
-            cross = self.checks.cross(*self._definitions(records, True))
+            keys, place = self._definitions(records, True)
+            self._keys = keys
+            self.definitions_revision += 1
+            cross = self.checks.cross(keys, place)
             new_structure.extend((d, _RULES, _CROSS) for d in cross)
         for item in new_structure:
             insort(structure, item, key=_skey)

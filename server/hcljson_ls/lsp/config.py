@@ -55,9 +55,15 @@ class DiagnosticsSettings:
     docs_url: str | None = None
 
 
+#: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
+ENGINES = ("auto", "terraform", "opentofu")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
+    #: OpenTofu's rules (`x.tofu.json` hides `x.tf.json`) or Terraform's (`.tofu` files ignored).
+    engine: str = field(default="auto", metadata={"check": _one_of(*ENGINES)})
 
 
 DEFAULT = Settings()

@@ -1,7 +1,7 @@
 """Core data <-> lsprotocol types. Offsets become positions here and nowhere else in `lsp/`.
 
     to_range(index, start, end, encoding) -> types.Range
-    to_diagnostic(d, index, encoding, uri, docs_url=None) -> types.Diagnostic
+    to_diagnostic(d, index, encoding, uri, docs_url=None, index_of=None) -> types.Diagnostic
     code_anchor(code) -> str
     to_document_symbols(symbols, index, encoding) -> Json (DocumentSymbol[])
     to_symbol_information(symbols, index, encoding, uri) -> Json (SymbolInformation[], flat)
@@ -13,13 +13,15 @@
 Contract
 --------
 * Ranges go through the document's `LineIndex` in the session's negotiated position encoding
-  (whole-document results through `features.positions.Positions`, the same positions in bulk).
+  (whole-document results through `lsp.positions.Positions`, the same positions in bulk).
 * Whole-document results (symbols, folding ranges) are built as their JSON shape directly and
   wrapped in `Json`, which pygls writes without cattrs walking it (see `Json`): tens of thousands
   of lsprotocol objects would cost more to build and to serialize than everything else. The rest
   (diagnostics, hover, selection ranges: a few objects each) are lsprotocol objects.
 * A diagnostic keeps its stable `code`, gets ``source="hcljson-ls"``, its `message` (summary then
-  detail), and `relatedInformation` from `related` (in the same document). When `docs_url` is set,
+  detail), and `relatedInformation` from `related` (in the same document, or in another file of the
+  module, whose `LineIndex` `index_of(uri)` gives; a place in a file that cannot be read is left
+  out). When `docs_url` is set,
   `codeDescription.href` is ``<docs_url>#<code_anchor(code)>``.
 * Document symbols: `kind` names a `SymbolKind` member; an empty `detail` is left out. Clients
   without hierarchical support get the same symbols flattened (parents first) with `containerName`.
@@ -40,15 +42,14 @@ import re
 
 from lsprotocol import types
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
 from ..features.hover import Hover
-from ..features.positions import Positions
-from ..jsonsyntax import no_gc
 from ..features.selection import SelectionRange
 from ..features.symbols import DocumentSymbol
+from .positions import Positions
 from ..text.line_index import LineIndex
 
 SOURCE = "hcljson-ls"
@@ -75,17 +76,24 @@ def code_anchor(code: str) -> str:
 
 
 def to_diagnostic(
-    d: core.Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None = None
+    d: core.Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None = None,
+    index_of: Callable[[str], LineIndex | None] | None = None,
 ) -> types.Diagnostic:
     related = None
     if d.related:
-        related = [
-            types.DiagnosticRelatedInformation(
-                location=types.Location(uri=uri, range=to_range(index, r.start, r.end, encoding)),
-                message=r.message,
+        related = []
+        for r in d.related:
+            where, where_index = uri, index
+            if r.uri is not None and r.uri != uri:
+                where, where_index = r.uri, index_of(r.uri) if index_of is not None else None
+                if where_index is None:
+                    continue  # that file cannot be read now: its place cannot be shown
+            related.append(
+                types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=where, range=to_range(where_index, r.start, r.end, encoding)),
+                    message=r.message,
+                )
             )
-            for r in d.related
-        ]
     description = None
     if docs_url and d.code:
         description = types.CodeDescription(href=f"{docs_url}#{code_anchor(d.code)}")
@@ -151,8 +159,7 @@ def _kind_number(kind: str) -> int:
 def to_document_symbols(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str) -> Json:
     """Hierarchical symbols (`DocumentSymbol[]` as JSON), converted without recursion (post-order
     over an explicit stack), positions in bulk."""
-    with no_gc():  # hundreds of thousands of small acyclic dicts next to a large live tree
-        return Json(_document_symbols(symbols, Positions(index, encoding)))
+    return Json(_document_symbols(symbols, Positions(index, encoding)))
 
 
 def _document_symbols(symbols: Sequence[DocumentSymbol], pos: Positions) -> list[dict]:
@@ -204,8 +211,7 @@ def _document_symbols(symbols: Sequence[DocumentSymbol], pos: Positions) -> list
 def to_symbol_information(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str, uri: str) -> Json:
     """The same symbols, flat (`SymbolInformation[]` as JSON, each before its children), for clients
     without hierarchical support."""
-    with no_gc():
-        return Json(_symbol_information(symbols, Positions(index, encoding), uri))
+    return Json(_symbol_information(symbols, Positions(index, encoding), uri))
 
 
 def _symbol_information(symbols: Sequence[DocumentSymbol], pos: Positions, uri: str) -> list[dict]:
@@ -242,8 +248,7 @@ def to_folding_ranges(
     range_limit: int | None = None,
 ) -> Json:
     """`FoldingRange[]` as JSON (see the module doc for the rules)."""
-    with no_gc():
-        return Json(_folding_ranges(ranges, Positions(index, encoding), line_folding_only, range_limit))
+    return Json(_folding_ranges(ranges, Positions(index, encoding), line_folding_only, range_limit))
 
 
 def _folding_ranges(ranges: Iterable[FoldingRange], pos: Positions, line_folding_only: bool, range_limit: int | None) -> list[dict]:

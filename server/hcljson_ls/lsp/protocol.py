@@ -7,7 +7,7 @@ itself before calling ours: it stores every document in its `Workspace`, and its
 `didChange` rebuilds the whole text (from its lines) for every change, so a keystroke costs time
 proportional to the document size. `HcljsonProtocol` replaces those three built-in handlers with
 ones that only call the server's handler, so pygls keeps no copy of any document; the server's
-`DocumentStore` is the only one (see `lsp.documents`). Nothing in this package reads
+`workspace.Workspace` (`server.store`) is the only one. Nothing in this package reads pygls's
 `server.workspace` documents.
 
 `initialize` picks the position encoding with `text.negotiate_encoding` (the client's first

@@ -1,41 +1,54 @@
 """The language server: pygls wiring only. Each LSP method is one small handler that calls one
-function of `features/` (through `HcljsonServer` helpers for the shared plumbing).
+function of `features/` with a snapshot of the workspace, a document URI and an offset or range.
 
     create_server() -> HcljsonServer      a fresh server with every handler registered
 
 Adding a feature
 ----------------
-Write the logic as a plain function in `features/` (``(DocumentState, offset, ...) -> dataclasses``),
+Write the logic as a plain function in `features/` (``(Snapshot, uri, offset, ...) -> dataclasses``),
 a converter in `lsp/convert.py` if it returns new kinds of data, and one handler here::
 
     @feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: HcljsonServer, params: types.HoverParams):
-        state, offset = ls.locate(params.text_document.uri, params.position)
-        if state is None:
-            return None
-        return convert.to_hover(features.hover.hover(state, offset), state.line_index, ls.position_encoding)
+        at = ls.at(params.text_document.uri, params.position)
+        return at and convert.to_hover(hover_feature.hover(at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
 
 Every handler runs under a guard: an exception is logged with the method and document, and the
 request is answered with the handler's `fallback` (``None`` unless given), so one bad document or
-one bug never stops the server.
+one bug never stops the server. Every synchronous handler runs with the cyclic GC paused
+(`gcpolicy.paused_gc`, see "Memory and the cyclic GC").
+
+The workspace
+-------------
+`ls.store` is the `workspace.Workspace`: the folders from `initialize` (`workspaceFolders`, else
+`rootUri`/`rootPath`), kept by `workspace/didChangeWorkspaceFolders`; the open documents (pygls
+keeps no copy of them: `lsp.protocol`); and the files on disk, scanned in the background after
+`initialized` with work-done progress when the client supports it (requests are answered between
+steps), and kept current by `workspace/didChangeWatchedFiles` (the watcher is registered
+dynamically when the client supports that). The `engine` setting picks OpenTofu's or Terraform's
+file rules.
 
 Diagnostics
 -----------
-Advertised for pull (`textDocument/diagnostic`). They are also pushed (`publishDiagnostics`, with
-the document version, debounced by ``hcljson.diagnostics.debounceMs``) to clients that cannot pull;
-clients that pull (VS Code's languageclient, Neovim >= 0.10, Helix) would otherwise show every
-problem twice, since they keep pushed and pulled diagnostics in separate collections. The
-``hcljson.diagnostics.push`` setting ("auto", "always", "never") overrides that choice. Closing a
-document publishes an empty list for it.
+Advertised for pull (`textDocument/diagnostic`, `interFileDependencies: true`). They are also
+pushed (`publishDiagnostics`, with the document version, debounced by
+``hcljson.diagnostics.debounceMs``) to clients that cannot pull; clients that pull (VS Code's
+languageclient, Neovim >= 0.10, Helix) would otherwise show every problem twice, since they keep
+pushed and pulled diagnostics in separate collections. The ``hcljson.diagnostics.push`` setting
+("auto", "always", "never") overrides that choice. Closing a document publishes an empty list for it.
+
+A document's diagnostics depend on the other files of its module (a declaration made twice). When
+computing one document's diagnostics, or a watched-file event, changes what a module declares,
+its other open documents go stale (`Workspace.take_stale`): pushed again for push clients; for pull
+clients their result ids change (they include the module's revision) and the server sends
+`workspace/diagnostic/refresh` when the client supports it.
 
 Requests
 --------
 documentSymbol (hierarchical, or flat `SymbolInformation` for clients without hierarchy support),
-foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hover (what a key is,
-with the diagnostics under the cursor shown first, so hovering an error explains it), and
-semanticTokens full / range (legend from `features.semantic_tokens.legend()`). pygls advertises
-exactly the methods registered here. Features that need the decoded Terraform body share one
-analysis per document version (`features.analysis.terraform_analysis`) with the diagnostics.
+foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hover (what a key is),
+and semanticTokens full / range (legend from `features.semantic_tokens.legend()`). pygls advertises
+exactly the methods registered here.
 
 Memory and the cyclic GC
 ------------------------
@@ -55,10 +68,12 @@ some full ones that rescan that whole heap. `create_server` raises the threshold
 
 `gc.freeze()` after each full parse helped less (frozen objects leave the old generation, so full
 collections come more often, each cheap) and would keep any cyclic garbage alive at freeze time
-forever; freeze plus the thresholds measured the same as the thresholds alone. Disabling the GC
-around each handler did not help either (pygls serializes the result after the handler returns).
-Trees and bodies hold no reference cycles, so reference counting frees replaced versions at once;
-the thresholds only delay collecting the (rare, small) cyclic garbage of pygls and asyncio.
+forever; freeze plus the thresholds measured the same as the thresholds alone. On top of the
+thresholds, each handler runs with the collector paused (`gcpolicy.paused_gc`): parsing, analysis
+and building the response allocate hundreds of thousands of acyclic objects, and what they built
+joins the oldest generation on the way out. Trees and bodies hold no reference cycles, so
+reference counting frees replaced versions at once; the thresholds only delay collecting the
+(rare, small) cyclic garbage of pygls and asyncio.
 """
 
 from __future__ import annotations
@@ -67,7 +82,10 @@ import asyncio
 import gc
 import itertools
 import logging
+import time
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
@@ -80,22 +98,41 @@ from ..features import hover as hover_feature
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import symbols as symbols_feature
-from ..features.analysis import terraform_analysis
-from ..features.state import DocumentState
+from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
+from ..text.line_index import LineIndex
+from ..workspace import Snapshot, Workspace
+from ..workspace.files import path_of_uri
 from . import convert
 from .config import DEFAULT, SECTION, Settings, settings_from
-from .documents import DocumentStore
 from .protocol import HcljsonProtocol
 from .publish import Publisher
+from .semantic_encoding import encode as encode_tokens
 
 log = logging.getLogger(__name__)
 
 NAME = "hcljson-ls"
 
+#: What the watcher registered with the client reports (configuration files, native ones too).
+WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
+
+#: The background scan yields to the event loop at least this often (seconds), so requests wait at
+#: most about this long behind it.
+SCAN_SLICE = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """Where a request points: the snapshot, the open document's URI, the offset and its index."""
+
+    snapshot: Snapshot
+    uri: str
+    offset: int
+    index: LineIndex
+
 
 class HcljsonServer(LanguageServer):
-    """pygls server plus our document store, settings and diagnostics publisher."""
+    """pygls server plus our workspace, settings and diagnostics publisher."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -105,24 +142,41 @@ class HcljsonServer(LanguageServer):
             protocol_cls=HcljsonProtocol,
         )
         self.position_encoding: str = UTF16
-        self.documents = DocumentStore()
+        self.store = Workspace()
         self.settings: Settings = DEFAULT
         self._settings_revision = itertools.count(1)
         self.settings_revision = next(self._settings_revision)
         self.publisher = Publisher(self.compute_diagnostics, self._send_diagnostics)
+        self.scan_task: asyncio.Task | None = None
 
     # -- documents ------------------------------------------------------------------------------
 
-    def locate(self, uri: str, position: types.Position) -> tuple[DocumentState | None, int]:
-        """The open document `uri` and the offset of `position` in it (clamped)."""
-        state = self.documents.get(uri)
+    def snapshot(self) -> Snapshot:
+        return self.store.snapshot()
+
+    def at(self, uri: str, position: types.Position | None = None) -> At | None:
+        """The snapshot, `uri` and the offset of `position` in it (clamped); None when `uri` is not
+        an open document of ours."""
+        state = self.store.get(uri)
         if state is None:
-            return None, 0
-        return state, state.line_index.offset((position.line, position.character), self.position_encoding)
+            return None
+        index = state.line_index
+        offset = index.offset((position.line, position.character), self.position_encoding) if position else 0
+        return At(self.snapshot(), uri, offset, index)
+
+    def offset(self, at: At, position: types.Position) -> int:
+        return at.index.offset((position.line, position.character), self.position_encoding)
 
     def text_document_capability(self, *path: str) -> Any:
         """The client's ``textDocument.<path...>`` capability, or None when it did not send it."""
-        value: Any = self.client_capabilities.text_document
+        return self._capability(self.client_capabilities.text_document, path)
+
+    def workspace_capability(self, *path: str) -> Any:
+        """The client's ``workspace.<path...>`` capability, or None when it did not send it."""
+        return self._capability(self.client_capabilities.workspace, path)
+
+    @staticmethod
+    def _capability(value: Any, path: tuple[str, ...]) -> Any:
         for name in path:
             value = getattr(value, name, None)
         return value
@@ -131,10 +185,7 @@ class HcljsonServer(LanguageServer):
 
     @property
     def client_pulls_diagnostics(self) -> bool:
-        try:
-            return self.client_capabilities.text_document.diagnostic is not None  # type: ignore[union-attr]
-        except AttributeError:
-            return False
+        return self.text_document_capability("diagnostic") is not None
 
     @property
     def pushes_diagnostics(self) -> bool:
@@ -147,32 +198,40 @@ class HcljsonServer(LanguageServer):
             delay = 0.0 if immediately else self.settings.diagnostics.debounce_ms / 1000
             self.publisher.schedule(uri, delay)
 
+    def refresh_stale(self) -> None:
+        """Re-diagnose the open documents that another file of their module made stale."""
+        stale = self.store.take_stale()
+        if not stale:
+            return
+        if self.pushes_diagnostics:
+            for uri in sorted(stale):
+                self.publisher.schedule(uri, self.settings.diagnostics.debounce_ms / 1000)
+        if self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
+            self.workspace_diagnostic_refresh(None)
+
     def compute_diagnostics(self, uri: str) -> tuple[int | None, list[types.Diagnostic]] | None:
         """``(version, LSP diagnostics)`` of the open document `uri`, or None when it is not open."""
-        state = self.documents.get(uri)
+        state = self.store.get(uri)
         if state is None:
             return None
         if not self.settings.diagnostics.enable:
             return state.version, []
-        index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
-        return state.version, [
-            convert.to_diagnostic(d, index, encoding, uri, docs_url) for d in diagnostics_feature.collect(state)
-        ]
-
-    def diagnostics_at(self, state: DocumentState, offset: int) -> list:
-        """The diagnostics under `offset`, as shown to the user (none when they are turned off)."""
-        if not self.settings.diagnostics.enable:
-            return []
-        return diagnostics_feature.at(state, offset)
+        with paused_gc():
+            found = diagnostics_feature.collect(self.snapshot(), uri)
+            index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
+            result = state.version, [
+                convert.to_diagnostic(d, index, encoding, uri, docs_url, self.store.line_index) for d in found
+            ]
+        self.refresh_stale()
+        return result
 
     def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
-        revision = self.documents.revision(uri)
-        if revision is None:
+        if self.store.get(uri) is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
-        result_id = f"{revision}.{self.settings_revision}"
+        computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
+        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        computed = self.compute_diagnostics(uri)
         items = computed[1] if computed is not None else []
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 
@@ -195,34 +254,98 @@ class HcljsonServer(LanguageServer):
         was_pushing = self.pushes_diagnostics
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
+        self.store.set_engine(settings.engine)
+        self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:
-            for uri in self.documents.uris():
+            for uri in self.store.uris():
                 if self.pushes_diagnostics:
                     self.publisher.publish(uri)
                 else:
                     self.publisher.clear(uri)
-        if len(self.documents) and self.client_pulls_diagnostics and self._client_refreshes_diagnostics():
+        if len(self.store) and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
 
     async def fetch_settings(self) -> None:
         """Ask the client for our section (`workspace/configuration`) when it can answer."""
-        workspace = self.client_capabilities.workspace
-        if workspace is None or not workspace.configuration:
+        if not self.workspace_capability("configuration"):
             return
         items = [types.ConfigurationItem(section=SECTION)]
         result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
         if result:
             self.apply_settings(result[0], "workspace/configuration")
 
-    def _client_refreshes_diagnostics(self) -> bool:
-        workspace = self.client_capabilities.workspace
-        return bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
+    # -- the files on disk ----------------------------------------------------------------------
+
+    async def watch_files(self) -> None:
+        """Ask the client to report changes of Terraform files (when it registers watchers dynamically)."""
+        if not self.workspace_capability("did_change_watched_files", "dynamic_registration"):
+            return
+        watcher = types.FileSystemWatcher(glob_pattern=WATCHED_GLOB)
+        registration = types.Registration(
+            id=str(uuid.uuid4()),
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[watcher]),
+        )
+        await self.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+
+    def start_scan(self) -> None:
+        """(Re)start the background scan of the workspace folders."""
+        if self.scan_task is not None and not self.scan_task.done():
+            self.scan_task.cancel()
+        self.scan_task = asyncio.ensure_future(self._scan())
+
+    async def _scan(self) -> None:
+        token: str | None = None
+        if getattr(self.client_capabilities.window, "work_done_progress", False):
+            token = str(uuid.uuid4())
+            try:
+                await self.work_done_progress.create_async(token)
+                self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title="Indexing Terraform modules", percentage=0))
+            except Exception:  # a client that refuses progress still gets its workspace scanned
+                log.info("work-done progress refused; scanning without it")
+                token = None
+        steps = self.store.scan()
+        started = time.perf_counter()
+        last = None
+        try:
+            while True:
+                slice_end = time.perf_counter() + SCAN_SLICE
+                with paused_gc():
+                    for last in steps:
+                        if time.perf_counter() >= slice_end:
+                            break
+                    else:
+                        break
+                if token is not None and last is not None:
+                    self.work_done_progress.report(token, _progress(last))
+                self.refresh_stale()
+                await asyncio.sleep(0)
+        finally:
+            if token is not None:
+                self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+        log.info("workspace scanned in %.2f s: %d modules", time.perf_counter() - started, len(self.store.modules()))
+        self.refresh_stale()
 
     # -- errors ---------------------------------------------------------------------------------
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would pop up a message in the editor for every failed notification; the log has it.
         log.error("%s: %s", getattr(source, "__name__", source), error)
+
+
+def _progress(step: Any) -> types.WorkDoneProgressReport:
+    if step.total:
+        return types.WorkDoneProgressReport(message=f"{step.done}/{step.total} files", percentage=int(100 * step.done / step.total))
+    return types.WorkDoneProgressReport(message=f"{step.done} directories")
+
+
+def _folders(params: types.InitializeParams) -> list[str]:
+    if params.workspace_folders:
+        return [p for f in params.workspace_folders if (p := path_of_uri(f.uri))]
+    if params.root_uri:
+        path = path_of_uri(params.root_uri)
+        return [path] if path else []
+    return [params.root_path] if params.root_path else []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -254,7 +377,7 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
 
         async def run_async(params: Any) -> Any:
             try:
-                return await fn(server, params)
+                return await fn(server, params)  # not under paused_gc: other work runs meanwhile
             except Exception:
                 log.exception("%s failed (%s)", method, _uri_of(params))
                 return fallback(params)
@@ -264,7 +387,8 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
 
     def run(params: Any) -> Any:
         try:
-            return fn(server, params)
+            with paused_gc():
+                return fn(server, params)
         except Exception:
             log.exception("%s failed (%s)", method, _uri_of(params))
             return fallback(params)
@@ -275,12 +399,15 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
 
 @feature(types.INITIALIZE)
 def initialize(ls: HcljsonServer, params: types.InitializeParams) -> None:
+    ls.store.set_folders(_folders(params))
     ls.apply_settings(params.initialization_options, "initializationOptions")
 
 
 @feature(types.INITIALIZED)
 async def initialized(ls: HcljsonServer, params: types.InitializedParams) -> None:
     await ls.fetch_settings()
+    ls.start_scan()
+    await ls.watch_files()
 
 
 @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -291,35 +418,51 @@ async def did_change_configuration(ls: HcljsonServer, params: types.DidChangeCon
         await ls.fetch_settings()
 
 
+@feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_workspace_folders(ls: HcljsonServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    removed = {path_of_uri(f.uri) for f in params.event.removed}
+    added = [p for f in params.event.added if (p := path_of_uri(f.uri))]
+    ls.store.set_folders([*(f for f in ls.store.folders if f not in removed), *added])
+    ls.start_scan()
+
+
+@feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: HcljsonServer, params: types.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        ls.store.file_changed(change.uri, int(change.type))
+    ls.refresh_stale()
+
+
 @feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
-    if ls.documents.open(doc.uri, doc.text, doc.version, doc.language_id) is not None:
+    if ls.store.open(doc.uri, doc.text, doc.version, doc.language_id) is not None:
         ls.diagnostics_changed(doc.uri, immediately=True)
 
 
 @feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> None:
     doc = params.text_document
-    if ls.documents.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
+    if ls.store.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
         ls.diagnostics_changed(doc.uri)
 
 
 @feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None:
-    if ls.documents.get(params.text_document.uri) is not None:
+    if ls.store.get(params.text_document.uri) is not None:
         ls.diagnostics_changed(params.text_document.uri, immediately=True)
 
 
 @feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: HcljsonServer, params: types.DidCloseTextDocumentParams) -> None:
-    if ls.documents.close(params.text_document.uri):
+    if ls.store.close(params.text_document.uri):
         ls.publisher.clear(params.text_document.uri)
+        ls.refresh_stale()
 
 
 @feature(
     types.TEXT_DOCUMENT_DIAGNOSTIC,
-    types.DiagnosticOptions(identifier=NAME, inter_file_dependencies=False, workspace_diagnostics=False),
+    types.DiagnosticOptions(identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=False),
     fallback=lambda params: types.RelatedFullDocumentDiagnosticReport(items=[]),
 )
 def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
@@ -328,25 +471,23 @@ def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParam
 
 @feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: HcljsonServer, params: types.DocumentSymbolParams):
-    state = ls.documents.get(params.text_document.uri)
-    if state is None:
+    at = ls.at(params.text_document.uri)
+    if at is None:
         return None
-    body, _ = terraform_analysis(state)
-    symbols = symbols_feature.document_symbols(body, state.text)
+    symbols = symbols_feature.document_symbols(at.snapshot, at.uri)
     if ls.text_document_capability("document_symbol", "hierarchical_document_symbol_support"):
-        return convert.to_document_symbols(symbols, state.line_index, ls.position_encoding)
-    return convert.to_symbol_information(symbols, state.line_index, ls.position_encoding, state.uri)
+        return convert.to_document_symbols(symbols, at.index, ls.position_encoding)
+    return convert.to_symbol_information(symbols, at.index, ls.position_encoding, at.uri)
 
 
 @feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 def folding_range(ls: HcljsonServer, params: types.FoldingRangeParams):
-    state = ls.documents.get(params.text_document.uri)
-    if state is None:
+    at = ls.at(params.text_document.uri)
+    if at is None:
         return None
-    ranges = folding_feature.folding_ranges(state.syntax.root, state.text)
     return convert.to_folding_ranges(
-        ranges,
-        state.line_index,
+        folding_feature.folding_ranges(at.snapshot, at.uri),
+        at.index,
         ls.position_encoding,
         line_folding_only=bool(ls.text_document_capability("folding_range", "line_folding_only")),
         range_limit=ls.text_document_capability("folding_range", "range_limit"),
@@ -355,28 +496,23 @@ def folding_range(ls: HcljsonServer, params: types.FoldingRangeParams):
 
 @feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
 def selection_range(ls: HcljsonServer, params: types.SelectionRangeParams):
-    state = ls.documents.get(params.text_document.uri)
-    if state is None:
+    at = ls.at(params.text_document.uri)
+    if at is None:
         return None
-    index, encoding = state.line_index, ls.position_encoding
-    offsets = [index.offset((p.line, p.character), encoding) for p in params.positions]
-    found = selection_feature.selection_ranges(state.syntax.root, state.text, offsets)
+    found = selection_feature.selection_ranges(at.snapshot, at.uri, [ls.offset(at, p) for p in params.positions])
     # One result per position, as LSP requires; an empty document selects the empty range.
     return [
-        convert.to_selection_range(r, index, encoding) if r is not None else convert.empty_selection(p)
+        convert.to_selection_range(r, at.index, ls.position_encoding) if r is not None else convert.empty_selection(p)
         for r, p in zip(found, params.positions)
     ]
 
 
 @feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: HcljsonServer, params: types.HoverParams):
-    state, offset = ls.locate(params.text_document.uri, params.position)
-    if state is None:
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
         return None
-    body, _ = terraform_analysis(state)
-    found = hover_feature.hover(body, state.text, offset)
-    found = diagnostics_feature.annotate_hover(found, ls.diagnostics_at(state, offset))
-    return convert.to_hover(found, state.line_index, ls.position_encoding)
+    return convert.to_hover(hover_feature.hover(at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
 
 
 _TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()
@@ -386,17 +522,14 @@ SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=_TOKEN_TYPES, token_mod
 
 def _semantic_tokens(ls: HcljsonServer, uri: str, span: types.Range | None):
     """`SemanticTokens` as JSON (`convert.to_semantic_tokens`), or None for an unknown document."""
-    state = ls.documents.get(uri)
-    if state is None:
+    at = ls.at(uri)
+    if at is None:
         return None
-    index, encoding = state.line_index, ls.position_encoding
     if span is None:
-        tokens = semantic_feature.semantic_tokens(state)
+        tokens = semantic_feature.semantic_tokens(at.snapshot, uri)
     else:
-        start = index.offset((span.start.line, span.start.character), encoding)
-        end = index.offset((span.end.line, span.end.character), encoding)
-        tokens = semantic_feature.semantic_tokens(state, start, end)
-    return convert.to_semantic_tokens(semantic_feature.encode(tokens, index, encoding, (_TOKEN_TYPES, _TOKEN_MODIFIERS)))
+        tokens = semantic_feature.semantic_tokens(at.snapshot, uri, ls.offset(at, span.start), ls.offset(at, span.end))
+    return convert.to_semantic_tokens(encode_tokens(tokens, at.index, ls.position_encoding, (_TOKEN_TYPES, _TOKEN_MODIFIERS)))
 
 
 @feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
@@ -412,6 +545,8 @@ def semantic_tokens_range(ls: HcljsonServer, params: types.SemanticTokensRangePa
 @feature(types.SHUTDOWN)
 def shutdown(ls: HcljsonServer, params: None) -> None:
     ls.publisher.cancel_all()
+    if ls.scan_task is not None:
+        ls.scan_task.cancel()
 
 
 #: Cyclic GC thresholds for the server process (see "Memory and the cyclic GC" above).

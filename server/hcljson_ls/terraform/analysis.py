@@ -1,13 +1,14 @@
-"""The Terraform analysis of a document: decode, Terraform rules, strings by mode -- the one place
+"""The Terraform analysis of one file: decode, Terraform rules, strings by mode -- the one place
 it is computed, incrementally across edits.
 
-    document_analysis(state) -> FileResult      one per document version (kept engine, cached result)
+    file_engine(path) -> IncrementalFile          one per open document, kept across its versions
     analyze_file(text, root, path=None) -> FileResult     the same from scratch
     TerraformChecks(override)                   the Terraform layer's part (`hcljson.incremental.FileChecks`)
 
 `FileResult` (`hcljson.incremental`) has `body` (a `FileView` of the decoded root body), `structure`
-(decoder and Terraform rule diagnostics, `structure/...`) and `strings` (templates, references and
-type constraints: `template/...`, `type/...`, `reference/...`).
+(decoder and Terraform rule diagnostics, `structure/...`), `strings` (templates, references and
+type constraints: `template/...`, `type/...`, `reference/...`) and `definitions()` (what the file
+declares, for the rules across the files of a module: `validate.definitions` keys).
 
 Contract
 --------
@@ -16,18 +17,13 @@ Contract
   `validate.definitions` (what it defines); across blocks, `validate.duplicates` (not in override
   files). The engine (`hcljson.incremental.IncrementalFile`) keeps these per block, relative to the
   block's body, so an edit inside one block costs that block, not the file.
-* `state` is any object with `text`, `syntax.root` (the current JSON tree, kept with
-  `jsonsyntax.reparse`), `path`, `cached(key, compute)` (per version) and `kept(key, factory)`
-  (per document, told about every edit through `note_edit`): `features.state.DocumentState`.
-  The engine is kept under `ENGINE_KEY`, the result cached under `RESULT_KEY`.
-* The schema follows the document's path (override files: `schema.is_override_file`).
-* If a bug makes the analysis raise, the kept engine is reset (the next version starts afresh) and
-  the error propagates to the caller.
+* The owner of a document (`workspace.document.DocumentState`) keeps one engine per document, tells
+  it every edit (`note_edit`) and calls `update(text_buffer, root)` once per version; if a bug makes
+  `update` raise, the owner calls `reset()` so the next version starts afresh.
+* The schema follows the file's path (override files: `schema.is_override_file`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
@@ -37,10 +33,7 @@ from .schema import is_override_file, schema_for_path
 from .templates import check_block, check_root
 from .validate import block_diagnostics, definitions, duplicates
 
-__all__ = ["document_analysis", "analyze_file", "TerraformChecks", "ENGINE_KEY", "RESULT_KEY"]
-
-ENGINE_KEY = "terraform.analysis.engine"
-RESULT_KEY = "terraform.analysis"
+__all__ = ["file_engine", "analyze_file", "TerraformChecks"]
 
 
 class TerraformChecks(FileChecks):
@@ -68,25 +61,12 @@ class TerraformChecks(FileChecks):
         return [] if self.override else duplicates(keys, place)
 
 
-def _engine(path: str | None) -> IncrementalFile:
+def file_engine(path: str | None) -> IncrementalFile:
+    """A fresh engine for the file at `path` (its name picks the schema and the override rules)."""
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
     return IncrementalFile(schema_for_path(path), TerraformChecks(override))
 
 
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:
     """The analysis of `text` (JSON tree `root`) for a file at `path`, from scratch."""
-    return _engine(path).update(text, root)
-
-
-def document_analysis(state: Any) -> FileResult:
-    """The analysis of the state's current version (see the module doc)."""
-    return state.cached(RESULT_KEY, _update)
-
-
-def _update(state: Any) -> FileResult:
-    engine = state.kept(ENGINE_KEY, lambda: _engine(state.path))
-    try:
-        return engine.update(state.document.buffer, state.syntax.root)  # slices, never a whole-text copy
-    except Exception:
-        engine.reset()  # never serve a half-updated engine to the next version
-        raise
+    return file_engine(path).update(text, root)

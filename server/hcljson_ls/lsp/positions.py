@@ -1,0 +1,86 @@
+"""Many offsets to LSP positions at once (whole-document results: symbols, folding, semantic tokens).
+
+    Positions(line_index, encoding)
+      .position(offset) -> (line, character)     exactly `LineIndex.position(offset, encoding)`
+      .line(offset) -> int                       the line alone (a binary search)
+      .many(offsets) -> (lines, characters)      `position` of each offset, as two lists
+      .simple                                    True when characters are plain code-point columns
+
+Contract
+--------
+* Results are always those of `text.LineIndex.position` (clamping included: an offset on a line
+  terminator is the end of that line's content; outside the text it is clamped); a property test
+  checks it on random texts in every encoding.
+* One object serves one version of one document: it copies the line starts once (O(lines)), then
+  each conversion is a binary search plus a subtraction when columns are plain character counts --
+  UTF-32, an ASCII text, or UTF-16 without characters outside the BMP -- and
+  `LineIndex.position` otherwise (non-ASCII columns in UTF-8, astral characters in UTF-16).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ..text.encodings import UTF16, UTF32, check_encoding
+from ..text.line_index import LineIndex
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+class Positions:
+    __slots__ = ("index", "encoding", "text", "starts", "simple", "crlf")
+
+    def __init__(self, index: LineIndex, encoding: str = UTF16) -> None:
+        encoding = check_encoding(encoding)
+        text = index.text
+        self.index = index
+        self.encoding = encoding
+        self.text = text
+        self.starts = index.line_starts()
+        self.simple = encoding == UTF32 or text.isascii() or (encoding == UTF16 and _ASTRAL.search(text) is None)
+        self.crlf = "\r\n" in text
+
+    def line(self, offset: int) -> int:
+        """The line of `offset` (clamped into the text; a terminator belongs to its line)."""
+        if offset <= 0:
+            return 0
+        return bisect_right(self.starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if not self.simple:
+            return self.index.position(offset, self.encoding)
+        if offset <= 0:
+            return (0, 0)
+        text = self.text
+        if offset > len(text):
+            offset = len(text)
+        starts = self.starts
+        line = bisect_right(starts, offset) - 1
+        start = starts[line]
+        if line + 1 < len(starts):
+            nxt = starts[line + 1]
+            if offset >= nxt - 1:  # on (or just before) the line terminator: clamp to the content end
+                end = nxt - 2 if nxt - 2 >= start and text[nxt - 1] == "\n" and text[nxt - 2] == "\r" else nxt - 1
+                if offset > end:
+                    offset = end
+        return (line, offset - start)
+
+    def many(self, offsets: list[int]) -> tuple[list[int], list[int]]:
+        """`position(o)` for every offset, as a list of lines and a list of characters (in bulk:
+        comprehensions over C-level binary searches when columns are plain)."""
+        if not self.simple:
+            pairs = [self.index.position(o, self.encoding) for o in offsets]
+            return [p[0] for p in pairs], [p[1] for p in pairs]
+        text = self.text
+        n = len(text)
+        starts = self.starts
+        offs = [0 if o < 0 else n if o > n else o for o in offsets]
+        lines = [bisect_right(starts, o) - 1 for o in offs]
+        chars = [o - starts[ln] for o, ln in zip(offs, lines)]
+        if self.crlf:
+            # The only offset past its line's content: on the "\n" of a "\r\n" (the end is the "\r").
+            for i, o in enumerate(offs):
+                if 0 < o < n and text[o] == "\n" and text[o - 1] == "\r" and chars[i] > 0:
+                    chars[i] -= 1
+        return lines, chars

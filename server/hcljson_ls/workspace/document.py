@@ -1,0 +1,172 @@
+"""One open document and everything derived from it for one version: the unit the workspace keeps
+for every file the editor has open.
+
+    DocumentState.open(uri, text, version, language_id) -> DocumentState
+    state.apply_changes(changes, encoding, version=None) -> list[Edit]
+    state.syntax                   the current `jsonsyntax.ParseResult` (identical to a full parse)
+    state.analysis                 the current `hcljson.incremental.FileResult` (Terraform analysis)
+    state.cached(key, compute)     a feature's result for the current version, computed once
+    state.path                     the file system path of a `file:` URI (else the URI's path), or None
+
+Contract
+--------
+* `state.document` is the `text.Document` (text buffer, version, language id, `LineIndex`).
+* `apply_changes` applies LSP content changes one by one (each relative to the text left by the
+  previous one; see `text.document`) and, for each resulting `Edit`, updates the parse with
+  `jsonsyntax.reparse.reparse(old_result, None, document.buffer, edit)` (slices only: no copy of
+  the whole text) and tells the analysis engine (`terraform.analysis.file_engine`) the very same
+  edit, so the next analysis recomputes only what the edit touched. A full-text replacement arrives
+  as the smallest covering edit, so it goes through `reparse` too, which falls back to a full parse
+  when that is cheaper. Edits with nothing to do (no change at all) keep the current parse.
+* Parsing never raises by contract; if it does anyway (a bug), the error is logged, the parse is
+  dropped and redone in full the next time `syntax` is read, so a bug costs one slow parse, never a
+  stale tree or a lost document. If the analysis raises (a bug), its engine is dropped (the next
+  version starts afresh) and the error propagates to the caller, which logs it.
+* `analysis` is computed on first read per version and shared by every feature and the
+  diagnostics; `cached(key, compute)` stores `compute(state)` until the next change (features keep
+  their per-version results there instead of adding fields here).
+* Not thread-safe: one owner (the LSP event loop, or the CLI) mutates a state.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from ..hcljson.incremental import FileResult, IncrementalFile
+from ..jsonsyntax import ParseResult, parse
+from ..jsonsyntax.reparse import reparse
+from ..terraform.analysis import file_engine
+from ..text.buffer import TextBuffer
+from ..text.document import Document, Edit
+from ..text.encodings import UTF16
+from ..text.line_index import LineIndex
+from .files import path_of_uri
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class DocumentState:
+    """The text of one document plus its parse, its analysis and the features' per-version results."""
+
+    __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache")
+
+    def __init__(self, document: Document, syntax: ParseResult | None = None) -> None:
+        self.document = document
+        self._syntax = syntax
+        self._engine: IncrementalFile | None = None
+        self._analysis: FileResult | None = None
+        self._cache: dict[str, Any] = {}
+
+    @classmethod
+    def open(cls, uri: str, text: str, version: int = 0, language_id: str = "") -> DocumentState:
+        state = cls(Document(uri, text, version, language_id))
+        state._syntax = state._full_parse()
+        return state
+
+    # -- the document -------------------------------------------------------------------------
+
+    @property
+    def uri(self) -> str:
+        return self.document.uri
+
+    @property
+    def version(self) -> int:
+        return self.document.version
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    @property
+    def line_index(self) -> LineIndex:
+        return self.document.line_index
+
+    @property
+    def path(self) -> str | None:
+        """The file system path for a `file:` URI; the path part of another URI; None without one.
+
+        Layers use it for what a file's name means (e.g. Terraform override files), never to read it.
+        """
+        return path_of_uri(self.document.uri)
+
+    # -- layers -------------------------------------------------------------------------------
+
+    @property
+    def syntax(self) -> ParseResult:
+        """The current JSON parse; parsed in full on demand after a failed incremental update."""
+        if self._syntax is None:
+            self._syntax = parse(self.document.text)
+        return self._syntax
+
+    @property
+    def analysis(self) -> FileResult:
+        """The Terraform analysis of this version (decoded body, structure and string diagnostics,
+        definitions), computed incrementally from the previous version's."""
+        result = self._analysis
+        if result is None:
+            engine = self._engine
+            if engine is None:
+                engine = self._engine = file_engine(self.path)
+            try:
+                # The engine slices the text buffer: never a whole-text copy on the fast path.
+                result = self._analysis = engine.update(self.document.buffer, self.syntax.root)
+            except Exception:
+                self._engine = None  # never serve a half-updated engine: the next version starts afresh
+                raise
+        return result
+
+    def cached(self, key: str, compute: Callable[[DocumentState], T]) -> T:
+        """`compute(self)`, remembered until the text changes."""
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = compute(self)
+            return value
+
+    # -- changes ------------------------------------------------------------------------------
+
+    def apply_changes(
+        self, changes: Iterable[Any], encoding: str = UTF16, version: int | None = None
+    ) -> list[Edit]:
+        """Apply LSP content changes (see `text.document`) and bring the parse up to date."""
+        document = self.document
+        edits: list[Edit] = []
+        self._cache.clear()
+        self._analysis = None
+        for change in changes:
+            for edit in document.apply_changes((change,), encoding):
+                edits.append(edit)
+                if edit.start == edit.old_end == edit.new_end:
+                    continue  # nothing changed
+                # The reparse slices the text buffer around the edit: no copy of the whole text.
+                self._update_syntax(document.buffer, edit)
+                if self._engine is not None:
+                    self._engine.note_edit(edit)
+        if version is not None:
+            document.version = version
+        return edits
+
+    def _update_syntax(self, new_text: TextBuffer, edit: Edit) -> None:
+        old = self._syntax
+        if old is None:
+            return  # already dropped: the next read of `syntax` parses in full
+        try:
+            self._syntax = reparse(old, None, new_text, edit)
+        except Exception:
+            log.exception("incremental reparse failed for %s (%r); parsing in full next time", self.uri, edit)
+            self._syntax = None
+            self._engine = None  # its tree is gone: the next analysis starts afresh
+
+    def _full_parse(self) -> ParseResult | None:
+        try:
+            return parse(self.document.text)
+        except Exception:
+            log.exception("parse failed for %s", self.document.uri)
+            return None
+
+    def __repr__(self) -> str:
+        return f"DocumentState({self.uri!r}, version={self.version}, len={len(self.text)})"

@@ -1,0 +1,131 @@
+"""Files on disk and the URIs that name them: the workspace layer's only contact with the file system.
+
+    path_of_uri(uri) -> str | None        the file system path of a `file:` URI (else its path part)
+    uri_of_path(path) -> str              the `file:` URI of an absolute path
+    file_name(uri) -> str                 the last segment of a URI's path, percent-decoded
+    read_text(path) -> ReadResult         a file's text, or why it cannot be had (never raises)
+    list_directory(path) -> DirListing    the entries of one directory, or why not (never raises)
+
+Contract
+--------
+* Nothing here raises on a file that cannot be read: permissions, invalid UTF-8, a symlink loop,
+  a directory named like a file, a file removed meanwhile, all come back as `ReadResult.problem`
+  (one plain sentence naming the file) and are logged once at info level by the caller.
+* Text is decoded as UTF-8 (a UTF-8 byte order mark is kept, so the JSON layer can name it);
+  line endings are left as they are (positions are offsets into exactly that text).
+* Directory walks never follow symbolic links to directories (so a symlink loop cannot make them
+  run forever); symbolic links to files are read like files.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat
+from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
+from urllib.parse import quote, unquote, urlsplit
+
+
+def path_of_uri(uri: str) -> str | None:
+    """The file system path for a `file:` URI; the path part of another URI; None without one."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return None
+    if not parts.path:
+        return None
+    path = unquote(parts.path)
+    if parts.scheme == "file" and parts.netloc and parts.netloc != "localhost":
+        path = f"//{parts.netloc}{path}"  # UNC
+    if parts.scheme == "file" and os.name == "nt" and len(path) > 2 and path[0] == "/" and path[2] == ":":
+        path = path[1:]  # file:///C:/x -> C:/x
+    return path
+
+
+def uri_of_path(path: str) -> str:
+    """The `file:` URI of absolute `path` (percent-encoded as VS Code writes it)."""
+    if os.name == "nt":
+        return PureWindowsPath(path).as_uri()
+    return "file://" + quote(PurePosixPath(path).as_posix(), safe="/")
+
+
+def file_name(uri: str) -> str:
+    """The last path segment of `uri`, percent-decoded (``""`` when there is none)."""
+    path = path_of_uri(uri)
+    return posixpath.basename(path.replace("\\", "/")) if path else ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """A file's text and its stamp (size, modification time in ns), or the problem that stopped it."""
+
+    text: str | None
+    stamp: tuple[int, int] | None = None
+    problem: str | None = None
+
+
+def read_text(path: str) -> ReadResult:
+    """The UTF-8 text of the file at `path`, or a one-sentence problem (see the module doc)."""
+    try:
+        st = os.stat(path)
+    except OSError as error:
+        return ReadResult(None, None, _describe(path, error))
+    if stat.S_ISDIR(st.st_mode):
+        return ReadResult(None, None, f"{path} is a directory, not a file; skipped.")
+    if not stat.S_ISREG(st.st_mode):
+        return ReadResult(None, None, f"{path} is not a regular file; skipped.")
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        return ReadResult(None, None, _describe(path, error))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ReadResult(None, None, f"{path} is not valid UTF-8 (byte {error.start}); skipped.")
+    return ReadResult(text, (st.st_size, st.st_mtime_ns))
+
+
+def stamp_of(path: str) -> tuple[int, int] | None:
+    """(size, modification time in ns) of a regular file, or None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
+
+
+@dataclass(frozen=True, slots=True)
+class DirListing:
+    """The names of one directory's files (symlinks to files included) and subdirectories (not
+    symbolic links), or the problem that stopped the listing."""
+
+    files: tuple[str, ...] = ()
+    directories: tuple[str, ...] = ()
+    problem: str | None = None
+
+
+def list_directory(path: str) -> DirListing:
+    files: list[str] = []
+    directories: list[str] = []
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        directories.append(entry.name)
+                    elif entry.is_file():  # follows a symlink to a file; a dangling or looping one is False
+                        files.append(entry.name)
+                    elif entry.is_symlink():
+                        files.append(entry.name)  # read later, where the loop is reported as a problem
+                except OSError:
+                    continue
+    except OSError as error:
+        return DirListing(problem=_describe(path, error))
+    return DirListing(tuple(sorted(files)), tuple(sorted(directories)))
+
+
+def _describe(path: str, error: OSError) -> str:
+    reason = error.strerror or type(error).__name__
+    return f"{path} cannot be read ({reason}); skipped."

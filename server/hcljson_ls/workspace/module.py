@@ -1,0 +1,74 @@
+"""A Terraform module as the workspace sees it: one directory, its configuration files on disk (each
+summarized once, lazily), and a revision that changes whenever what the module declares changes.
+
+    FileSummary                     what a file that is not open contributes: its declarations
+    summarize(path, text) -> FileSummary
+    Module(directory)
+      .disk                         name -> DiskFile (every Terraform file of the directory on disk)
+      .revision                     changes when a file appears, vanishes, or changes its declarations
+      .bump()
+
+Contract
+--------
+* A summary never holds a tree: parsing a file to summarize it costs about one decode, after which
+  only its declarations (key and range, `terraform.declarations.Declaration`) are kept. Native
+  `.tf`/`.tofu` files are known as module files; their declarations are read by the
+  module-semantics layer (an empty tuple until then, so they can never cause a false duplicate).
+* `Module` holds no open documents: the workspace lays open buffers over it (an open buffer wins
+  over the file on disk).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..jsonsyntax import parse
+from ..terraform import catalogue
+from ..terraform.declarations import Declaration, declarations
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """A file's declarations (offsets into the text it was read with), or why it could not be read."""
+
+    declarations: tuple[Declaration, ...] = ()
+    stamp: tuple[int, int] | None = None
+    problem: str | None = None
+
+    @property
+    def keys(self) -> tuple[tuple, ...]:
+        return tuple(d.key for d in self.declarations)
+
+
+def summarize(path: str, text: str, stamp: tuple[int, int] | None = None) -> FileSummary:
+    """The summary of the file at `path` whose content is `text` (never raises: a bug is a problem)."""
+    if catalogue.file_kind(path) != catalogue.CONFIG_JSON:
+        return FileSummary((), stamp)
+    root = parse(text).root
+    return FileSummary(tuple(declarations(text, root, path)), stamp)
+
+
+@dataclass(slots=True)
+class DiskFile:
+    """One Terraform file of a module's directory on disk; `summary` is None until it is read."""
+
+    name: str
+    summary: FileSummary | None = None
+
+
+class Module:
+    __slots__ = ("directory", "disk", "listed", "revision", "index_cache")
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self.disk: dict[str, DiskFile] = {}
+        self.listed = False  # the directory's files are known (listed once, then kept by events)
+        self.revision = 0
+        self.index_cache: tuple[int, dict] | None = None  # (revision, key -> places), see Workspace
+
+    def bump(self) -> None:
+        self.revision += 1
+        self.index_cache = None
+
+    def __repr__(self) -> str:
+        return f"Module({self.directory!r}, files={sorted(self.disk)}, revision={self.revision})"

@@ -1,0 +1,456 @@
+"""The workspace: its folders, every Terraform module under them, and the documents the editor has
+open, laid over the files on disk.
+
+    Workspace(folders=(), engine="auto")
+      .set_folders(paths)                 the workspace folders (absolute paths)
+      .scan() -> Iterator[ScanStep]       discover every module under the folders and summarize its
+                                          files, one step at a time (the server runs it in the
+                                          background, answering requests between steps)
+      .open(uri, text, version, language_id) -> DocumentState | None
+      .change(uri, version, changes, encoding) -> DocumentState | None
+      .close(uri) -> bool
+      .file_changed(uri, kind)            a watched file was created / changed / deleted
+      .sync_declarations(uri)             after an analysis: notice changed declarations
+      .take_stale() -> set[str]           open documents whose diagnostics changed through another
+                                          file since the last call (to re-diagnose them)
+      .snapshot() -> Snapshot             what features read
+
+Contract
+--------
+* A module is a directory. Its files are the Terraform files in it (`terraform.catalogue`):
+  configuration in JSON (`*.tf.json`, `*.tofu.json`), analysed by us, and native (`*.tf`,
+  `*.tofu`), known for their declarations. Which of them count follows the engine: with OpenTofu
+  (`engine="opentofu"`, or "auto" when the directory has a `.tofu`/`.tofu.json` file) `x.tofu.json`
+  and `x.tofu` hide `x.tf.json` and `x.tf`; with Terraform, `.tofu` files are not part of the
+  module. Override files take part but declare nothing (they are merged last).
+* Open buffers win over disk. A file that is not open is read once, when its module is first
+  needed (or by `scan`), and kept only as a `module.FileSummary`; it is read again when a watched
+  -file event names it. A file that cannot be read is logged once and skipped.
+* `Module.revision` changes exactly when the set of the module's files or the declarations of
+  one of them changed (an open document's are noticed by `sync_declarations`, which the module's
+  diagnostics call for every open document of the module first; a file on disk's by
+  `file_changed`). Every result id (`result_id`) includes it, so a pulled diagnostics result
+  changes when another file of the module changes; and the open documents of a module whose
+  revision moved on are collected for `take_stale` (the server re-diagnoses them).
+* `Snapshot` is a read-only view for one request: valid until the next change, like the trees.
+* Never raises on odd input (unknown URIs, non-file URIs, missing directories): they get a module
+  of their own with no files on disk.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostic import Diagnostic
+from ..terraform import catalogue
+from ..terraform.declarations import duplicates_across_files
+from ..text.line_index import LineIndex
+from .document import DocumentState
+from .files import file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .module import DiskFile, FileSummary, Module, summarize
+
+log = logging.getLogger(__name__)
+
+#: Directories never searched for modules: tool state and dependencies, not the user's modules.
+SKIPPED_DIRECTORIES = frozenset({".terraform", ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
+
+ENGINES = ("auto", "terraform", "opentofu")
+
+#: Watched-file event kinds (the LSP `FileChangeType` values).
+CREATED, CHANGED, DELETED = 1, 2, 3
+
+#: Language ids that always mean "Terraform/OpenTofu JSON" (the VS Code extension's is the first).
+LANGUAGE_IDS = frozenset({"terraform-json", "opentofu-json", "tofu-json"})
+
+
+def is_ours(uri: str, language_id: str | None) -> bool:
+    """A document the server analyses: a Terraform JSON language id, or a configuration file name."""
+    if language_id in LANGUAGE_IDS:
+        return True
+    return catalogue.file_kind(file_name(uri)) == catalogue.CONFIG_JSON
+
+
+@dataclass(frozen=True, slots=True)
+class ScanStep:
+    """Progress of `Workspace.scan`: `done` of `total` units (directories, then files), and what."""
+
+    phase: str  # "directories" or "files"
+    done: int
+    total: int | None
+    what: str
+
+
+class Workspace:
+    def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
+        self.folders: tuple[str, ...] = ()
+        self.engine = engine if engine in ENGINES else "auto"
+        self._documents: dict[str, DocumentState] = {}
+        self._revisions: dict[str, int] = {}
+        self._declared: dict[str, tuple[int, int]] = {}  # uri -> (engine id, definitions revision) last seen
+        self._modules: dict[str, Module] = {}
+        self._counter = itertools.count(1)
+        self._disk_indexes: dict[str, tuple[tuple[int, int], LineIndex]] = {}
+        self._stale: set[str] = set()
+        self.set_folders(folders)
+
+    # -- folders and modules --------------------------------------------------------------------
+
+    def set_folders(self, paths: Iterable[str]) -> None:
+        self.folders = tuple(dict.fromkeys(os.path.normpath(p) for p in paths if p))
+
+    def set_engine(self, engine: str) -> None:
+        """Change the engine rule (every module's files may change)."""
+        engine = engine if engine in ENGINES else "auto"
+        if engine == self.engine:
+            return
+        self.engine = engine
+        for module in list(self._modules.values()):
+            self._bump(module)
+
+    def _bump(self, module: Module, but: str | None = None) -> None:
+        module.bump()
+        self._stale |= self._open_in(module.directory, but)
+
+    def take_stale(self) -> set[str]:
+        """The open documents whose diagnostics may have changed because another file of their
+        module changed, since the last call."""
+        stale, self._stale = self._stale, set()
+        return {u for u in stale if u in self._documents}
+
+    def module_key(self, uri: str) -> str:
+        """The directory of the module `uri` belongs to (for a non-file URI: the URI itself)."""
+        path = path_of_uri(uri)
+        if path is None or not uri.startswith("file:"):
+            return uri
+        return os.path.dirname(os.path.normpath(path))
+
+    def module(self, key: str) -> Module:
+        """The module of directory `key`, its directory listed on first use."""
+        module = self._modules.get(key)
+        if module is None:
+            module = self._modules[key] = Module(key)
+        if not module.listed:
+            module.listed = True
+            if os.path.isabs(key):
+                self._list(module)
+        return module
+
+    def modules(self) -> list[Module]:
+        return [m for m in self._modules.values() if m.disk or self._open_in(m.directory)]
+
+    def _list(self, module: Module) -> None:
+        listing = list_directory(module.directory)
+        if listing.problem:
+            log.info("%s", listing.problem)
+            return
+        for name in listing.files:
+            if catalogue.file_kind(name) in _MODULE_KINDS and name not in module.disk:
+                module.disk[name] = DiskFile(name)
+
+    def scan(self) -> Iterator[ScanStep]:
+        """Find every module under the folders, then summarize every file not yet read; one step per
+        directory, then one per file. Symbolic links to directories are not followed."""
+        pending = list(self.folders)
+        seen: set[str] = set()
+        done = 0
+        while pending:
+            directory = pending.pop()
+            real = os.path.realpath(directory)
+            if real in seen:
+                continue
+            seen.add(real)
+            listing = list_directory(directory)
+            done += 1
+            if listing.problem:
+                log.info("%s", listing.problem)
+                continue
+            names = [n for n in listing.files if catalogue.file_kind(n) in _MODULE_KINDS]
+            if names:
+                module = self._modules.get(directory)
+                if module is None:
+                    module = self._modules[directory] = Module(directory)
+                if not module.listed:
+                    module.listed = True
+                    for name in names:
+                        module.disk.setdefault(name, DiskFile(name))
+            pending.extend(
+                os.path.join(directory, d) for d in reversed(listing.directories) if d not in SKIPPED_DIRECTORIES
+            )
+            yield ScanStep("directories", done, None, directory)
+        todo = [(m, f) for m in list(self._modules.values()) for f in list(m.disk.values()) if f.summary is None]
+        for i, (module, disk_file) in enumerate(todo, 1):
+            if disk_file.summary is None and module.disk.get(disk_file.name) is disk_file:
+                self._read(module, disk_file)
+            yield ScanStep("files", i, len(todo), os.path.join(module.directory, disk_file.name))
+
+    def _read(self, module: Module, disk_file: DiskFile) -> FileSummary:
+        path = os.path.join(module.directory, disk_file.name)
+        got = read_text(path)
+        if got.text is None:
+            log.info("%s", got.problem)
+            summary = FileSummary((), None, got.problem)
+        else:
+            try:
+                summary = summarize(path, got.text, got.stamp)
+            except Exception:  # a bug in a layer below: the file contributes nothing, the rest goes on
+                log.exception("summarizing %s failed", path)
+                summary = FileSummary((), got.stamp, f"{path} could not be analysed")
+        disk_file.summary = summary
+        return summary
+
+    def _summary(self, module: Module, disk_file: DiskFile) -> FileSummary:
+        return disk_file.summary if disk_file.summary is not None else self._read(module, disk_file)
+
+    # -- documents ------------------------------------------------------------------------------
+
+    def open(self, uri: str, text: str, version: int, language_id: str) -> DocumentState | None:
+        """Store and parse a newly opened document; None (and nothing stored) when it is not ours."""
+        if not is_ours(uri, language_id):
+            log.debug("ignoring %s (language id %r)", uri, language_id)
+            self._forget(uri)
+            return None
+        state = DocumentState.open(uri, text, version, language_id)
+        self._documents[uri] = state
+        self._revisions[uri] = next(self._counter)
+        self._declared.pop(uri, None)
+        self._bump(self.module(self.module_key(uri)), but=uri)  # its buffer now stands for the file on disk
+        return state
+
+    def change(self, uri: str, version: int, changes: Iterable[Any], encoding: str) -> DocumentState | None:
+        state = self._documents.get(uri)
+        if state is None:
+            return None
+        state.apply_changes(changes, encoding, version)
+        self._revisions[uri] = next(self._counter)
+        return state
+
+    def close(self, uri: str) -> bool:
+        """Forget the buffer of `uri` (the file on disk, if any, stands for it again); True when it
+        was open."""
+        if uri not in self._documents:
+            return False
+        self._forget(uri)
+        module = self.module(self.module_key(uri))
+        disk_file = module.disk.get(file_name(uri))
+        if disk_file is not None:
+            disk_file.summary = None  # the buffer may have been unsaved: read it again
+        self._bump(module)
+        return True
+
+    def _forget(self, uri: str) -> None:
+        self._documents.pop(uri, None)
+        self._revisions.pop(uri, None)
+        self._declared.pop(uri, None)
+
+    def get(self, uri: str) -> DocumentState | None:
+        return self._documents.get(uri)
+
+    def uris(self) -> list[str]:
+        return list(self._documents)
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def revision(self, uri: str) -> int | None:
+        """A number that changes on every open and change of `uri` and never repeats."""
+        return self._revisions.get(uri)
+
+    def result_id(self, uri: str) -> str | None:
+        """Identifies the diagnostics of `uri` as they are now: the document's revision and its
+        module's (see the module doc); None when `uri` is not open."""
+        revision = self._revisions.get(uri)
+        if revision is None:
+            return None
+        module = self._modules.get(self.module_key(uri))
+        return f"{revision}.{module.revision if module is not None else 0}"
+
+    def _open_in(self, key: str, but: str | None = None) -> set[str]:
+        return {u for u in self._documents if u != but and self.module_key(u) == key}
+
+    # -- changes of declarations ----------------------------------------------------------------
+
+    def sync_declarations(self, uri: str) -> None:
+        """Notice whether the analysis of open `uri` changed what it declares; if so, its module's
+        revision moves on and its other open documents become stale."""
+        state = self._documents.get(uri)
+        if state is None:
+            return
+        analysis = state.analysis
+        stamp = (id(state._engine), analysis.definitions_revision)
+        if self._declared.get(uri) == stamp:
+            return
+        self._declared[uri] = stamp
+        self._bump(self.module(self.module_key(uri)), but=uri)
+
+    def file_changed(self, uri: str, kind: int) -> None:
+        """A watched file was created, changed or deleted on disk: update its module (its open
+        documents become stale when what the module declares changed)."""
+        path = path_of_uri(uri)
+        if path is None:
+            return
+        path = os.path.normpath(path)
+        name = os.path.basename(path)
+        self._disk_indexes.pop(path, None)
+        if kind == DELETED and any(k == path or k.startswith(path + os.sep) for k in self._modules):
+            self._directory_deleted(path)
+            return
+        if catalogue.file_kind(name) not in _MODULE_KINDS:
+            return
+        key = os.path.dirname(path)
+        module = self._modules.get(key)
+        if module is None:
+            module = self._modules[key] = Module(key)
+        if kind == DELETED:
+            if module.disk.pop(name, None) is not None:
+                self._bump(module)
+            return
+        disk_file = module.disk.get(name)
+        before = disk_file.summary.keys if disk_file is not None and disk_file.summary is not None else None
+        if disk_file is None:
+            disk_file = module.disk[name] = DiskFile(name)
+        disk_file.summary = None
+        if any(path_of_uri(u) == path for u in self._open_in(key)):
+            return  # the open buffer wins; the file is read again when it closes
+        after = self._read(module, disk_file).keys
+        if before is None or before != after:
+            self._bump(module)
+
+    def _directory_deleted(self, path: str) -> None:
+        for key in [k for k in self._modules if k == path or k.startswith(path + os.sep)]:
+            module = self._modules.pop(key)
+            if module.disk:
+                self._stale |= self._open_in(key)
+
+    # -- module-wide diagnostics ----------------------------------------------------------------
+
+    def effective_names(self, key: str) -> list[str]:
+        """The names of the files that make up module `key` now (open and on disk), in name order,
+        after the engine's rule (see the module doc)."""
+        module = self.module(key)
+        names = set(module.disk) | {file_name(u) for u in self._open_in(key)}
+        opentofu = self.engine == "opentofu" or (
+            self.engine == "auto" and any(catalogue.is_opentofu_file(n) for n in names)
+        )
+        if opentofu:
+            names -= catalogue.hidden_by_opentofu(names)
+        else:
+            names = {n for n in names if not catalogue.is_opentofu_file(n)}
+        return sorted(names)
+
+    def _index(self, key: str) -> dict[Hashable, list[tuple[str, str, Any]]]:
+        """key -> [(uri, file name, where)] over the module's effective files, `where` an index into
+        an open document's definitions or a `Declaration`; remembered per module revision."""
+        module = self.module(key)
+        cached = module.index_cache
+        if cached is not None and cached[0] == module.revision:
+            return cached[1]
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        index: dict[Hashable, list[tuple[str, str, Any]]] = {}
+        for name in self.effective_names(key):
+            if catalogue.is_override_file(name):
+                continue
+            uri = open_docs.get(name)
+            if uri is not None:
+                keys, _ = self._documents[uri].analysis.definitions()
+                for i, k in enumerate(keys):
+                    index.setdefault(k, []).append((uri, name, i))
+                continue
+            disk_file = module.disk.get(name)
+            if disk_file is None:
+                continue
+            file_uri = uri_of_path(os.path.join(key, name))
+            for d in self._summary(module, disk_file).declarations:
+                index.setdefault(d.key, []).append((file_uri, name, d))
+        module.index_cache = (module.revision, index)
+        return index
+
+    def module_diagnostics(self, uri: str) -> list[Diagnostic]:
+        """Diagnostics of open `uri` that come from other files of its module: declarations that
+        another file declares too. Empty for a file the engine's rule leaves out of the module."""
+        state = self._documents.get(uri)
+        if state is None:
+            return []
+        key = self.module_key(uri)
+        for other in self._open_in(key):
+            self.sync_declarations(other)  # the index reads open documents' definitions by position
+        name = file_name(uri)
+        if catalogue.is_override_file(name) or name not in self.effective_names(key):
+            return []
+        keys, place = state.analysis.definitions()
+        if not keys:
+            return []
+        index = self._index(key)
+        elsewhere: dict[Hashable, list[tuple[str, str, int, int]]] = {}
+        for k in keys:
+            entries = index.get(k)
+            if entries is None or (len(entries) == 1 and entries[0][0] == uri):
+                continue
+            if k not in elsewhere:
+                elsewhere[k] = [self._place(e) for e in entries if e[0] != uri]
+        return duplicates_across_files(keys, place, elsewhere) if elsewhere else []
+
+    def _place(self, entry: tuple[str, str, Any]) -> tuple[str, str, int, int]:
+        uri, name, where = entry
+        if isinstance(where, int):
+            _, place = self._documents[uri].analysis.definitions()
+            start, end = place(where)
+        else:
+            start, end = where.start, where.end
+        return uri, name, start, end
+
+    # -- positions in files that are not open -----------------------------------------------------
+
+    def line_index(self, uri: str) -> LineIndex | None:
+        """The `LineIndex` of `uri`: the open buffer's, else the file on disk's (read once per stamp);
+        None when it cannot be read."""
+        state = self._documents.get(uri)
+        if state is not None:
+            return state.line_index
+        path = path_of_uri(uri)
+        if path is None:
+            return None
+        got = read_text(path)
+        if got.text is None or got.stamp is None:
+            return None
+        cached = self._disk_indexes.get(path)
+        if cached is not None and cached[0] == got.stamp:
+            return cached[1]
+        index = LineIndex(got.text)
+        if len(self._disk_indexes) > 64:
+            self._disk_indexes.clear()
+        self._disk_indexes[path] = (got.stamp, index)
+        return index
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self)
+
+
+_MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
+
+
+class Snapshot:
+    """What a feature reads: the open documents, their modules, and module-wide results, as they
+    are now (valid until the next change; features never change it)."""
+
+    __slots__ = ("_workspace",)
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._workspace = workspace
+
+    def document(self, uri: str) -> DocumentState | None:
+        return self._workspace.get(uri)
+
+    def module_files(self, uri: str) -> list[str]:
+        """The names of the files of the module `uri` belongs to (see `Workspace.effective_names`)."""
+        return self._workspace.effective_names(self._workspace.module_key(uri))
+
+    def module_diagnostics(self, uri: str) -> list[Diagnostic]:
+        return self._workspace.module_diagnostics(uri)
+
+    def line_index(self, uri: str) -> LineIndex | None:
+        return self._workspace.line_index(uri)
