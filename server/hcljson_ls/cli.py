@@ -37,9 +37,14 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from . import __version__
+from .diagnostic import ERROR, WARNING
+from .features.diagnostics import collect
+from .gcpolicy import paused_gc
+from .terraform import catalogue
+from .workspace import Workspace
+from .workspace.files import file_name
 
 PROG = "hcljson-ls"
-SUFFIXES = (".tf.json", ".tofu.json")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -174,7 +179,7 @@ def _walk(root: Path, problems: list[str]) -> Iterator[Source]:
     for directory, dirnames, filenames in os.walk(root, onerror=on_error):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
-            if name.endswith(SUFFIXES):
+            if catalogue.file_kind(name) == catalogue.CONFIG_JSON:
                 path = Path(directory, name)
                 yield Source(path, str(path))
 
@@ -206,32 +211,41 @@ def run_check(paths: Sequence[str], output_format: str, out: TextIO | None = Non
             print(f"{PROG} check: error: {line}", file=err)
         return EXIT_USAGE
 
-    from .diagnostic import ERROR, WARNING
-    from .features.diagnostics import collect
-    from .features.state import DocumentState
-
     io_problem = False
     errors = warnings = checked = 0
     records: list[dict] = []
+    workspace = Workspace()
     try:
-        for source in sources:
-            try:
-                text = read_source(source)
-            except UsageError as exc:
-                print(f"{PROG} check: error: {exc}", file=err)
-                io_problem = True
-                continue
-            uri = source.path.resolve().as_uri()
-            state = DocumentState.open(uri, text, 0, "terraform-json")
-            checked += 1
-            for d in collect(state):
-                errors += d.severity == ERROR
-                warnings += d.severity == WARNING
-                if output_format == "json":
-                    records.append(_json_record(source.display, d, state))
-                else:
-                    for line in _text_lines(source.display, d, state):
-                        print(line, file=out)
+        # Module by module (a directory's files together, so declarations resolve across them, as
+        # in the editor); each module's documents are closed before the next one is read.
+        for group in _by_directory(sources):
+            opened: list[tuple[Source, str]] = []
+            with paused_gc():
+                for source in group:
+                    try:
+                        text = read_source(source)
+                    except UsageError as exc:
+                        print(f"{PROG} check: error: {exc}", file=err)
+                        io_problem = True
+                        continue
+                    uri = source.path.resolve().as_uri()
+                    workspace.open(uri, text, 0, "terraform-json")
+                    opened.append((source, uri))
+                snapshot = workspace.snapshot()
+                found = [(source, uri, collect(snapshot, uri)) for source, uri in opened]
+            for source, uri, diagnostics in found:
+                state = workspace.get(uri)
+                checked += 1
+                for d in diagnostics:
+                    errors += d.severity == ERROR
+                    warnings += d.severity == WARNING
+                    if output_format == "json":
+                        records.append(_json_record(source.display, d, state))
+                    else:
+                        for line in _text_lines(source.display, d, state, workspace):
+                            print(line, file=out)
+            for _, uri in opened:
+                workspace.close(uri)
         if output_format == "json":
             json.dump(records, out, indent=2, ensure_ascii=False)
             out.write("\n")
@@ -253,15 +267,35 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _text_lines(display: str, d, state) -> Iterator[str]:
+def _by_directory(sources: Sequence[Source]) -> list[list[Source]]:
+    """The sources grouped by the directory that holds them (one module each), in first-seen order."""
+    groups: dict[str, list[Source]] = {}
+    for source in sources:
+        groups.setdefault(os.path.dirname(os.path.realpath(source.path)), []).append(source)
+    return list(groups.values())
+
+
+def _text_lines(display: str, d, state, workspace) -> Iterator[str]:
     index = state.line_index
     line, column = index.position(d.start, "utf-32")
     message = " ".join(d.message.split())
     code = f" [{d.code}]" if d.code else ""
     yield f"{display}:{line + 1}:{column + 1}: {d.severity}: {message}{code}"
     for r in d.related:
-        rline, rcolumn = index.position(r.start, "utf-32")
-        yield f"{display}:{rline + 1}:{rcolumn + 1}: note: {' '.join(r.message.split())}"
+        where, where_index = display, index
+        if r.uri is not None and r.uri != state.uri:
+            where_index = workspace.line_index(r.uri)
+            if where_index is None:
+                continue
+            where = _display_of(r.uri, display, state.uri)
+        rline, rcolumn = where_index.position(r.start, "utf-32")
+        yield f"{where}:{rline + 1}:{rcolumn + 1}: note: {' '.join(r.message.split())}"
+
+
+def _display_of(uri: str, display: str, display_uri: str) -> str:
+    """How to name the file of `uri`: beside `display` (the file of `display_uri`) when they share a
+    directory, as every related place of a module does."""
+    return os.path.join(os.path.dirname(display), file_name(uri)) if display_uri != uri else display
 
 
 def _json_record(display: str, d, state) -> dict:

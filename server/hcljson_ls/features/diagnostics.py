@@ -1,35 +1,31 @@
 """All diagnostics of one document: the one function the language server and `hcljson-ls check` share.
 
-    collect(state) -> list[Diagnostic]
-    at(state, offset) -> list[Diagnostic]          the diagnostics under a cursor (for hover)
-    markdown(diagnostics) -> str                   how hover shows them
-    annotate_hover(hover, diagnostics) -> Hover    a hover with the diagnostics under the cursor first
+    collect(snapshot, uri) -> list[Diagnostic]     the document's own and its module's diagnostics
+    file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
 
 Contract
 --------
 * `PROVIDERS` is an ordered list of ``(name, provider)``; a provider is a plain function
-  ``(DocumentState) -> Iterable[Diagnostic]`` for one layer: "syntax" (JSON), "structure" (HCL JSON
-  structure and Terraform rules, `features.analysis`) and "templates" (strings read by their schema
-  mode: `terraform.templates`, on the same analysis).
-* `collect` runs every provider. A provider that raises is logged (with its name and the document)
-  and skipped; the others still report. A bug in one layer never hides the diagnostics of another.
-  The result is computed once per version (for the same provider list); each call gets its own list.
-* The result is sorted by position (start, then end), stable within a position, so providers keep
-  their own order for diagnostics at the same place.
-* `at(state, offset)` is the diagnostics of `collect(state)` whose range holds the character at
-  `offset` (``start <= offset < end``; an empty range only at its own offset), in that order.
+  ``(DocumentState) -> Iterable[Diagnostic]`` for one layer of one file: "syntax" (JSON),
+  "structure" (HCL JSON structure and Terraform rules) and "strings" (templates, references and
+  type constraints, read by their schema mode); the last two read the document's one analysis
+  (`DocumentState.analysis`). Then "module": what other files of the module say about this one
+  (`Workspace.module_diagnostics`: declarations made twice across files).
+* A provider that raises is logged (with its name and the document) and skipped; the others still
+  report. A bug in one layer never hides the diagnostics of another.
+* The per-file result is computed once per version; each call gets its own list. The result is
+  sorted by position (start, then end), stable within a position, so providers keep their own
+  order for diagnostics at the same place.
+* An unknown `uri` has no diagnostics (an empty list).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
-from ..jsonsyntax import no_gc
-from .analysis import string_diagnostics, structure_diagnostics
-from .hover import Hover
-from .state import DocumentState
+from ..workspace import DocumentState, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -41,72 +37,59 @@ def syntax(state: DocumentState) -> Iterable[Diagnostic]:
     return state.syntax.diagnostics
 
 
-def templates(state: DocumentState) -> Iterable[Diagnostic]:
+def structure(state: DocumentState) -> Iterable[Diagnostic]:
+    """HCL JSON structure and Terraform rule diagnostics (`structure/...` codes)."""
+    return state.analysis.structure
+
+
+def strings(state: DocumentState) -> Iterable[Diagnostic]:
     """Templates, references and type constraints in strings (`template/`, `type/`, `reference/`)."""
-    return string_diagnostics(state)
+    return state.analysis.strings
 
 
 PROVIDERS: list[tuple[str, Provider]] = [
     ("syntax", syntax),
-    ("structure", structure_diagnostics),
-    ("templates", templates),
+    ("structure", structure),
+    ("strings", strings),
 ]
 
+_COLLECTED = "features.diagnostics.file"
 
-_COLLECTED = "features.diagnostics.collect"
+
+def _by_position(d: Diagnostic) -> tuple[int, int]:
+    return (d.start, d.end)
 
 
-def collect(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
-    """Every diagnostic for `state`, from every provider that does not fail; see the module docstring."""
+def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
+    """Every per-file diagnostic of `state` from every provider that does not fail (see the module doc)."""
     if providers is None:
-        chosen = PROVIDERS
-        cached = state.cached(_COLLECTED, lambda s: [None, None])
-        if cached[0] is chosen:
-            return list(cached[1])
+        return list(state.cached(_COLLECTED, lambda s: _run(s, PROVIDERS)))
+    return _run(state, providers)
+
+
+def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    with no_gc():  # the first analysis of a large document allocates much over a large live tree
-        for name, provider in PROVIDERS if providers is None else providers:
-            try:
-                out.extend(provider(state))
-            except Exception:
-                log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
-    out.sort(key=lambda d: (d.start, d.end))
-    if providers is None:
-        cached[0], cached[1] = chosen, out
-        return list(out)
+    for name, provider in providers:
+        try:
+            out.extend(provider(state))
+        except Exception:
+            log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
+    out.sort(key=_by_position)
     return out
 
 
-def at(state: DocumentState, offset: int) -> list[Diagnostic]:
-    """The diagnostics whose range holds the character at `offset` (see the module docstring)."""
-    return [d for d in collect(state) if d.start <= offset < d.end or d.start == d.end == offset]
-
-
-_SEVERITY_TITLES = {"error": "Error", "warning": "Warning", "information": "Info", "hint": "Hint"}
-
-
-def markdown(diagnostics: Iterable[Diagnostic]) -> str:
-    """Markdown for hover: per diagnostic its severity, code, summary and detail."""
-    parts = []
-    for d in diagnostics:
-        title = _SEVERITY_TITLES.get(d.severity, d.severity.capitalize())
-        code = f" `{d.code}`" if d.code else ""
-        part = f"**{title}**{code}: {d.summary}"
-        if d.detail:
-            part += f"\n\n{d.detail}"
-        parts.append(part)
-    return "\n\n---\n\n".join(parts)
-
-
-
-def annotate_hover(found: Hover | None, problems: Sequence[Diagnostic]) -> Hover | None:
-    """`found` with the `problems` under the cursor shown first (what is wrong here comes first).
-
-    The range stays `found`'s; without `found` it is the smallest range among the problems."""
-    if not problems:
-        return found
-    text = markdown(problems)
-    if found is None:
-        smallest = min(problems, key=lambda d: d.end - d.start)
-        return Hover(text, smallest.start, smallest.end)
-    return Hover(f"{text}\n\n---\n\n{found.markdown}", found.start, found.end)
+def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
+    """The diagnostics of open document `uri`: its own, then what its module adds, sorted."""
+    state = snapshot.document(uri)
+    if state is None:
+        return []
+    out = file_diagnostics(state)
+    try:
+        across = snapshot.module_diagnostics(uri)
+    except Exception:
+        log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
+        across = []
+    if across:
+        out.extend(across)
+        out.sort(key=_by_position)
+    return out

@@ -1,6 +1,7 @@
 """Folding ranges from the JSON tree alone (works on any JSON, Terraform or not).
 
-    folding_ranges(root, text) -> tuple[FoldingRange, ...]
+    folding_ranges(snapshot, uri) -> tuple[FoldingRange, ...]
+    folding_ranges_in(root, text) -> tuple[FoldingRange, ...]    the same from a JSON tree and its text
 
 Contract
 --------
@@ -18,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..jsonsyntax.parser import no_gc
 from ..jsonsyntax.tree import Container, Node
+from ..workspace import Snapshot
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 
@@ -36,11 +37,18 @@ def line_starts(text: str) -> list[int]:
     return [m.end() for m in _LINE_BREAK.finditer(text)]
 
 
-def folding_ranges(root: Node | None, text: str) -> tuple[FoldingRange, ...]:
+def folding_ranges(snapshot: Snapshot, uri: str) -> tuple[FoldingRange, ...]:
+    """The folding ranges of open document `uri` (none for an unknown document)."""
+    state = snapshot.document(uri)
+    if state is None:
+        return ()
+    return folding_ranges_in(state.syntax.root, state.text)
+
+
+def folding_ranges_in(root: Node | None, text: str) -> tuple[FoldingRange, ...]:
     if root is None:
         return ()
-    with no_gc():  # many small acyclic allocations over a large live tree
-        return _folding_ranges(root, text)
+    return _folding_ranges(root, text)
 
 
 def _folding_ranges(root: Node, text: str) -> tuple[FoldingRange, ...]:

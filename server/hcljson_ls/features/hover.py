@@ -1,13 +1,15 @@
 """Hover from structure alone: what a block type key, a label key or a core argument is.
 
-    hover(body, text, offset) -> Hover | None
+    hover(snapshot, uri, offset) -> Hover | None
+    hover_in(body, text, offset) -> Hover | None     the same from a decoded body and its text
 
 Contract
 --------
-* `body` is the decoded root body of `text` (`terraform.validate.analyze`, or the `FileView` of
-  `features.analysis.terraform_analysis`, of which only the top-level blocks around `offset` are
-  built: `FileView.blocks_at`); `offset` an absolute character offset. A key string is hovered
-  when `start <= offset < end` (quotes included).
+* `hover` reads the document's analysis (`DocumentState.analysis`): its body is a `FileView`, of
+  which only the top-level blocks around `offset` are built (`FileView.blocks_at`). `hover_in`
+  takes any decoded root body of `text` (a `FileView` or a `Body`). `offset` is an absolute
+  character offset; a key string is hovered when `start <= offset < end` (quotes included).
+  Diagnostics are not repeated in hover: editors show them beside it.
 * Block type keys: the native-syntax header (`resource "<type>" "<name>"`) and what the block is.
   Label keys: which label it is (`resource type`, `variable name`, ...) and what it names.
   Arguments the schema knows: what they are, required or not, and how JSON writes them (literal,
@@ -25,7 +27,8 @@ from ..hcljson import schema as S
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
-from ..terraform.schema import LABEL_DESCRIPTIONS, META_ARGUMENTS
+from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
+from ..workspace import Snapshot
 from .symbols import block_title
 
 
@@ -102,9 +105,8 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
             )
             return Hover(md, attr.name_start, attr.name_end)
         return None
-    meta = " meta-argument" if attr.name in META_ARGUMENTS and chain and chain[-1].type_name in (
-        "resource", "data", "ephemeral", "module", "action"
-    ) else " argument"
+    parent = chain[-2].type_name if len(chain) > 1 else None
+    meta = " meta-argument" if chain and attr.name in meta_arguments(chain[-1].type_name, parent) else " argument"
     need = "required" if s.required else "optional"
     parts = [f"**{attr.name}** — {need}{meta} of {where}"]
     if s.description:
@@ -115,8 +117,16 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
     return Hover("\n\n".join(parts), attr.name_start, attr.name_end)
 
 
-def hover(body: Body | FileView | None, text: str, offset: int) -> Hover | None:
-    """Hover for the key at `offset` (see module doc), or None."""
+def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
+    """Hover for the key at `offset` of open document `uri` (see module doc), or None."""
+    state = snapshot.document(uri)
+    if state is None:
+        return None
+    return hover_in(state.analysis.body, state.text, offset)
+
+
+def hover_in(body: Body | FileView | None, text: str, offset: int) -> Hover | None:
+    """Hover for the key at `offset` of `text`, whose decoded root body is `body`, or None."""
     if body is None:
         return None
     chain: list[Block] = []

@@ -1,7 +1,8 @@
 """Selection ranges ("expand selection") from the JSON tree alone.
 
-    selection_range(root, text, offset) -> SelectionRange | None
-    selection_ranges(root, text, offsets) -> tuple[SelectionRange | None, ...]
+    selection_ranges(snapshot, uri, offsets) -> tuple[SelectionRange | None, ...]
+    selection_range(root, text, offset) -> SelectionRange | None          from a JSON tree and its text
+    selection_ranges_in(root, text, offsets) -> tuple[SelectionRange | None, ...]
 
 Contract
 --------
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..jsonsyntax.tree import Container, Member, Node, String
+from ..workspace import Snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,5 +129,13 @@ def selection_range(root: Node | None, text: str, offset: int) -> SelectionRange
     return result
 
 
-def selection_ranges(root: Node | None, text: str, offsets: Sequence[int]) -> tuple[SelectionRange | None, ...]:
+def selection_ranges(snapshot: Snapshot, uri: str, offsets: Sequence[int]) -> tuple[SelectionRange | None, ...]:
+    """One selection range chain per offset of open document `uri` (all None for an unknown one)."""
+    state = snapshot.document(uri)
+    if state is None:
+        return tuple(None for _ in offsets)
+    return selection_ranges_in(state.syntax.root, state.text, offsets)
+
+
+def selection_ranges_in(root: Node | None, text: str, offsets: Sequence[int]) -> tuple[SelectionRange | None, ...]:
     return tuple(selection_range(root, text, o) for o in offsets)

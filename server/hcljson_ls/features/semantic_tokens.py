@@ -2,8 +2,7 @@
 layer's classification inside them, with Terraform-aware refinements.
 
     legend() -> (token_types, token_modifiers)
-    semantic_tokens(state, start=None, end=None) -> list[(start, end, type, modifiers)]
-    encode(tokens, line_index, encoding="utf-16", legend=None) -> list[int]
+    semantic_tokens(snapshot, uri, start=None, end=None) -> list[(start, end, type, modifiers)]
 
 Contract
 --------
@@ -11,10 +10,7 @@ Contract
   (half-open) and `modifiers` a tuple of names from the legend. With `start`/`end` (a `range`
   request) only tokens intersecting ``[start, end)`` are returned, and only the top-level blocks
   meeting the range are walked. Never empty-width tokens.
-* `encode` turns such tokens into LSP's relative encoding (`deltaLine, deltaStartChar, length,
-  tokenType, tokenModifiers` per token) in the given position encoding (`utf-16`, `utf-8`,
-  `utf-32`), splitting a token that spans lines into one token per line (line terminators are not
-  part of any token). Tokens whose type is not in the legend are left out.
+* The LSP edge (`lsp.semantic_encoding`) turns them into LSP's relative encoding.
 * Results of each top-level block are kept with the block's analysis (`FileView.memo`: per body
   content, moved when the block moved), so after an edit only changed blocks are classified again.
 
@@ -29,13 +25,13 @@ What gets which token (legend: the template layer's `TOKEN_TYPES` plus `comment`
 | declared names: resource/data names, variable, output, module, check names; `locals` keys | `variable` | `declaration` |
 | `dynamic` block labels (the nested block type it generates)  | `property`  |                  |
 | argument names                                               | `property`  |                  |
-| meta-argument names (`count`, `for_each`, `depends_on`, `provider`, `providers`, `source`, `version`) in resource, data, ephemeral, module blocks | `property` | `defaultLibrary` |
+| meta-argument names of the block kind (`catalogue.meta_arguments`: `count` `for_each` `provider` `depends_on` in resource, data, ephemeral blocks; `source` `version` `providers` `count` `for_each` `depends_on` in module blocks; `count` `for_each` `provider` in action blocks) | `property` | `defaultLibrary` |
 | `"//"` comment keys of bodies                                | `comment`   |                  |
 | inside templates, references and type strings                | the template layer's classification (`template.semantic`) | |
-| ... refined: roots `var` `local` `module` `data` `ephemeral` `path` `terraform` | `namespace` | `defaultLibrary` |
+| ... refined: roots `var` `local` `module` `data` `ephemeral` `action` `path` `terraform` | `namespace` | `defaultLibrary` |
 | ... roots `count` `each` `self`                              | `variable`  | `defaultLibrary` |
 | ... the name after `var.` / `local.` / `module.`             | `variable`  |                  |
-| ... the type after `data.` / `ephemeral.`                    | `type`      |                  |
+| ... the type after `data.` / `ephemeral.` / `action.`        | `type`      |                  |
 | ... any other root (a resource type, `aws_instance.web`)     | `type`      |                  |
 | ... the iterator of an enclosing `dynamic` block             | `parameter` |                  |
 | ... `ignore_changes` elements: the root is an argument name  | `property`  |                  |
@@ -50,7 +46,6 @@ JSON punctuation get no token: the editor's JSON colouring applies there.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -63,20 +58,33 @@ from ..hcljson.schema import (
     STRING_TRAVERSAL,
     STRING_TYPE,
 )
-from ..jsonsyntax import no_gc, strings
+from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Array, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, remap, walk
 from ..template.parse import parse_expression_relative, parse_template_relative
 from ..template.types import parse_type_relative
 from ..hcljson.incremental import FileView
-from ..terraform.templates import expression_strings, literal_settings_block
-from ..text.encodings import UTF16
-from ..text.line_index import LineIndex
-from .analysis import terraform_analysis
-from .positions import Positions
+from ..terraform.catalogue import (
+    BLOCKS,
+    CONTEXT,
+    KEYWORD_ARGUMENTS,
+    LABEL_BLOCK_TYPE,
+    LABEL_NAME,
+    LABEL_PROVIDER,
+    LABEL_TYPE,
+    NAMESPACES,
+    NESTED_LABELS,
+    PROVIDER_REFERENCE_ARGUMENTS,
+    STEP_NAME,
+    STEP_TYPE,
+    literal_settings_block,
+    meta_arguments,
+)
+from ..terraform.templates import expression_strings
+from ..workspace import Snapshot
 
-__all__ = ["legend", "semantic_tokens", "encode", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
+__all__ = ["legend", "semantic_tokens", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
 
 Token = tuple[int, int, str, tuple[str, ...]]
 
@@ -87,36 +95,25 @@ _DECL = ("declaration",)
 _LIB = ("defaultLibrary",)
 _NONE: tuple[str, ...] = ()
 
-_NAMESPACE_ROOTS = frozenset({"var", "local", "module", "data", "ephemeral", "path", "terraform"})
-_OBJECT_ROOTS = frozenset({"count", "each", "self"})
-_NAME_AFTER = {"var": "variable", "local": "variable", "module": "variable", "data": "type", "ephemeral": "type"}
+# The catalogue's Terraform meaning as token kinds. Reference roots: namespaces (`var`, `path`, ...)
+# and the objects of a context (`count`, `each`, `self`); the step after a declaring namespace.
+_NAMESPACE_ROOTS = frozenset(n for n, ns in NAMESPACES.items() if ns.kind != CONTEXT)
+_OBJECT_ROOTS = frozenset(n for n, ns in NAMESPACES.items() if ns.kind == CONTEXT)
+_STEP_KINDS = {STEP_NAME: "variable", STEP_TYPE: "type"}
+_NAME_AFTER = {n: _STEP_KINDS[ns.step] for n, ns in NAMESPACES.items() if ns.step in _STEP_KINDS}
 
-# Labels per block type: top-level (parent None) and nested.
-_TOP_LABELS = {
-    "resource": (("type", _NONE), ("variable", _DECL)),
-    "data": (("type", _NONE), ("variable", _DECL)),
-    "ephemeral": (("type", _NONE), ("variable", _DECL)),
-    "action": (("type", _NONE), ("variable", _DECL)),
-    "list": (("type", _NONE), ("variable", _DECL)),
-    "provider": (("namespace", _NONE),),
-    "variable": (("variable", _DECL),),
-    "output": (("variable", _DECL),),
-    "module": (("variable", _DECL),),
-    "check": (("variable", _DECL),),
+# Labels per block type, by what they name: top-level (parent None) and nested.
+_LABEL_KINDS = {
+    LABEL_TYPE: ("type", _NONE),
+    LABEL_NAME: ("variable", _DECL),
+    LABEL_PROVIDER: ("namespace", _NONE),
+    LABEL_BLOCK_TYPE: ("property", _NONE),
 }
-_NESTED_LABELS = {
-    "data": (("type", _NONE), ("variable", _DECL)),  # scoped data in a check
-    "backend": (("type", _NONE),),
-    "provisioner": (("type", _NONE),),
-    "provider_meta": (("namespace", _NONE),),
-    "dynamic": (("property", _NONE),),
-}
+_TOP_LABELS = {t: tuple(_LABEL_KINDS[lab.role] for lab in b.labels) for t, b in BLOCKS.items() if b.labels}
+_NESTED_LABELS = {t: tuple(_LABEL_KINDS[lab.role] for lab in labels) for t, labels in NESTED_LABELS.items()}
 _DEFAULT_LABEL = ("type", _NONE)
-_META_BLOCKS = frozenset({"resource", "data", "ephemeral", "module", "action"})
-_META_ARGUMENTS = frozenset({"count", "for_each", "depends_on", "provider", "providers", "source", "version"})
 # Traversal-mode arguments whose strings are keywords or names rather than references.
-_KEYWORD_ARGUMENTS = {("provisioner", "when"), ("provisioner", "on_failure"), ("terraform", "language"),
-                      ("terraform", "experiments"), ("action_trigger", "events")}
+_KEYWORD_ARGUMENTS = frozenset(KEYWORD_ARGUMENTS)
 # Root kinds of references by (owner block, argument): see the module table.
 _PROVIDER_REF = "namespace"
 _ARGUMENT_REF = "property"
@@ -228,16 +225,18 @@ class _Walker:
     def body(self, body: Body, owner: str | None, base_params: frozenset[str]) -> None:
         text = self.text
         out = self.out
-        stack: list[tuple[Body, str | None, bool, frozenset[str]]] = [(body, owner, False, base_params)]
+        # (body, owner block type, read literally, dynamic iterators in scope, owner's meta-arguments)
+        stack: list[tuple[Body, str | None, bool, frozenset[str], frozenset[str]]] = [
+            (body, owner, False, base_params, meta_arguments(owner))
+        ]
         while stack:
-            b, own, literal, params = stack.pop()
+            b, own, literal, params, meta = stack.pop()
             self._comment_keys(b)
-            meta = own in _META_BLOCKS
             for a in b.attributes:
                 s, e = _content(text, a.name_start, a.name_end)
                 if own == "locals":
                     out.append((s, e, "variable", _DECL))
-                elif meta and a.name in _META_ARGUMENTS:
+                elif a.name in meta:
                     out.append((s, e, "property", _LIB))
                 else:
                     out.append((s, e, "property", _NONE))
@@ -249,7 +248,8 @@ class _Walker:
                 inner = params
                 if blk.type_name == "dynamic":
                     inner = params | {_iterator_name(text, blk)}
-                stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, own), inner))
+                t = blk.type_name
+                stack.append((blk.body, t, literal_settings_block(t, own), inner, meta_arguments(t, own)))
 
     def _comment_keys(self, b: Body) -> None:
         node = b.node
@@ -290,7 +290,7 @@ class _Walker:
         keyword_arg = (owner, name) in _KEYWORD_ARGUMENTS
         if name == "ignore_changes" and owner == "lifecycle":
             root_kind: str | None = _ARGUMENT_REF
-        elif name in ("provider", "providers"):
+        elif name in PROVIDER_REFERENCE_ARGUMENTS:
             root_kind = _PROVIDER_REF
         else:
             root_kind = None
@@ -355,8 +355,7 @@ def _block_tokens(text: str, body: Body, owner: str) -> list[Token]:
 def tokens_for_body(text: str, root: Body | FileView, start: int | None = None, end: int | None = None) -> list[Token]:
     """Tokens of the decoded root body `root` of `text` (see `semantic_tokens`); on a `FileView`
     each top-level block's tokens are kept with its results."""
-    with no_gc():
-        return _tokens_for_body(text, root, start, end)
+    return _tokens_for_body(text, root, start, end)
 
 
 def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: int | None) -> list[Token]:
@@ -424,84 +423,13 @@ def _merge(few: list[Token], stream: list[Token]) -> list[Token]:
     return stream
 
 
-def semantic_tokens(state: Any, start: int | None = None, end: int | None = None) -> list[Token]:
-    """Tokens of the document of `state` (a `DocumentState`), all of them or those intersecting
-    ``[start, end)``; see the module doc."""
-    body, _ = terraform_analysis(state)
+def semantic_tokens(snapshot: Snapshot, uri: str, start: int | None = None, end: int | None = None) -> list[Token]:
+    """Tokens of open document `uri`, all of them or those intersecting ``[start, end)``; see the
+    module doc. Empty for an unknown document."""
+    state = snapshot.document(uri)
+    if state is None:
+        return []
+    body = state.analysis.body
     if start is None and end is None:
         return state.cached(_FULL_KEY, lambda s: tokens_for_body(s.text, body))
     return tokens_for_body(state.text, body, start, end)
-
-
-# ---- LSP encoding ------------------------------------------------------------------------------
-
-
-def encode(tokens: Iterable[Token], line_index: LineIndex, encoding: str = UTF16,
-           legend: tuple[Sequence[str], Sequence[str]] | None = None) -> list[int]:
-    """LSP's relative encoding of `tokens` (sorted, non-overlapping, absolute offsets); see the
-    module doc. `legend` defaults to `legend()`. Positions come from one `Positions` sweep: a
-    token on one line whose columns are plain character counts costs a few additions."""
-    types, mods = legend if legend is not None else (TOKEN_TYPES_ALL, TOKEN_MODIFIERS_ALL)
-    type_index = {t: i for i, t in enumerate(types)}
-    mod_bit = {m: 1 << i for i, m in enumerate(mods)}
-    mod_bits: dict[tuple[str, ...], int] = {}
-    data: list[int] = []
-    prev_line = 0
-    prev_char = 0
-    pos = Positions(line_index, encoding)
-    position = pos.position
-    simple = pos.simple
-    text = pos.text
-    n = len(text)
-    starts = pos.starts
-    nlines = len(starts)
-    # The sweep: the line holding the current token start, its start and its content end.
-    line, line_start, content_end, next_start = -1, 0, -1, 0
-    for s, e, kind, modifiers in tokens:
-        ti = type_index.get(kind)
-        if ti is None or e <= s:
-            continue
-        bits = mod_bits.get(modifiers)
-        if bits is None:
-            bits = mod_bits[modifiers] = sum(mod_bit.get(m, 0) for m in set(modifiers))
-        if simple and 0 < s and e <= n:
-            while s >= next_start and line + 1 < nlines:
-                line += 1
-                line_start = starts[line]
-                if line + 1 < nlines:
-                    next_start = starts[line + 1]
-                    crlf = next_start - 2 >= line_start and text[next_start - 1] == "\n" and text[next_start - 2] == "\r"
-                    content_end = next_start - 2 if crlf else next_start - 1
-                else:
-                    next_start = n + 1
-                    content_end = n
-            if e <= content_end:  # one line, plain columns
-                col = s - line_start
-                if line == prev_line:
-                    data += (0, col - prev_char, e - s, ti, bits)
-                else:
-                    data += (line - prev_line, col, e - s, ti, bits)
-                prev_line, prev_char = line, col
-                continue
-        l1, c1 = position(s)
-        l2, c2 = position(e)
-        if l1 == l2:
-            pieces: Sequence[tuple[int, int, int]] = ((l1, c1, c2 - c1),)
-        else:
-            pieces = []
-            ln, col = l1, c1
-            while ln < l2:
-                _, end_col = position(line_index.line_end(ln))
-                pieces.append((ln, col, end_col - col))
-                ln += 1
-                col = 0
-            pieces.append((l2, 0, c2))
-        for ln, col, length in pieces:
-            if length <= 0:
-                continue
-            if ln == prev_line:
-                data += (0, col - prev_char, length, ti, bits)
-            else:
-                data += (ln - prev_line, col, length, ti, bits)
-            prev_line, prev_char = ln, col
-    return data

@@ -1,11 +1,12 @@
 """Hierarchical document symbols named as Terraform names them.
 
-    document_symbols(body, text) -> tuple[DocumentSymbol, ...]
+    document_symbols(snapshot, uri) -> tuple[DocumentSymbol, ...]
+    symbols_in(body) -> tuple[DocumentSymbol, ...]     the same from a decoded root body
 
 Contract
 --------
-* `body` is the decoded root body (`terraform.validate.analyze` / `hcljson.decode.decode_file`), or
-  the `FileView` of `features.analysis.terraform_analysis`.
+* `document_symbols` reads the document's analysis (`DocumentState.analysis`, a `FileView`);
+  `symbols_in` takes any decoded root body (a `FileView` or a `Body`).
 * One symbol per block, in source order, named like the native syntax: `resource "aws_instance" "web"`,
   `variable "region"`, `lifecycle`, `provisioner "local-exec"`. `locals` has one child per local
   value. Other blocks have their nested blocks and then their arguments (`kind` "Field") as
@@ -27,25 +28,11 @@ from dataclasses import dataclass
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
-from ..jsonsyntax.parser import no_gc
+from ..terraform.catalogue import BLOCKS
+from ..workspace import Snapshot
 
-# Symbol kinds (names of lsprotocol.types.SymbolKind members).
-_BLOCK_KINDS = {
-    "terraform": "Namespace",
-    "provider": "Package",
-    "variable": "Variable",
-    "locals": "Namespace",
-    "output": "Property",
-    "module": "Module",
-    "resource": "Class",
-    "data": "Struct",
-    "ephemeral": "Object",
-    "action": "Function",
-    "moved": "Event",
-    "import": "Event",
-    "removed": "Event",
-    "check": "Interface",
-}
+# Symbol kinds (names of lsprotocol.types.SymbolKind members): top-level blocks' from the catalogue.
+_BLOCK_KINDS = {t: b.symbol_kind for t, b in BLOCKS.items()}
 NESTED_BLOCK_KIND = "Struct"
 ARGUMENT_KIND = "Field"
 LOCAL_KIND = "Constant"
@@ -96,15 +83,22 @@ def _header_firsts(blocks: tuple[Block, ...]) -> list[bool]:
     return out
 
 
-def document_symbols(body: Body | FileView, text: str = "") -> tuple[DocumentSymbol, ...]:
-    """Symbols for the decoded root `body` (see module doc). `text` is accepted for symmetry with
-    the other features and is not needed. On a `FileView` the symbols inside each top-level block
-    are kept with the block's results (`FileView.memo`) and only moved when the block moved."""
-    with no_gc():  # many small acyclic allocations over a large live tree
-        if isinstance(body, FileView):
-            return _view_symbols(body)
-        blocks = body.blocks
-        return tuple(_block_symbol(b, first, True) for b, first in zip(blocks, _header_firsts(blocks)))
+def document_symbols(snapshot: Snapshot, uri: str) -> tuple[DocumentSymbol, ...]:
+    """The symbols of open document `uri` (none for an unknown document)."""
+    state = snapshot.document(uri)
+    if state is None:
+        return ()
+    return symbols_in(state.analysis.body)
+
+
+def symbols_in(body: Body | FileView) -> tuple[DocumentSymbol, ...]:
+    """Symbols for the decoded root `body` (see module doc). On a `FileView` the symbols inside each
+    top-level block are kept with the block's results (`FileView.memo`) and only moved when the
+    block moved."""
+    if isinstance(body, FileView):
+        return _view_symbols(body)
+    blocks = body.blocks
+    return tuple(_block_symbol(b, first, True) for b, first in zip(blocks, _header_firsts(blocks)))
 
 
 _MEMO_KEY = "features.symbols"
