@@ -5,35 +5,36 @@ independent computation."""
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tf_tpl_marks import open_state, unmark
+from tf_tpl_support import open_state
 
 from hcljson_ls.features.semantic_tokens import encode, legend, semantic_tokens
 from hcljson_ls.template import TOKEN_MODIFIERS, TOKEN_TYPES
 from hcljson_ls.text.line_index import LineIndex
 
-# Every token of the document between ⟦ ⟧; KINDS gives each one's type and modifiers, in order.
+# Every token of the document between ⟨ ⟩; KINDS gives each one's type and modifiers, in order.
 FIXTURE = r'''{
-  "⟦//⟧": {"metadata": {"path": "stack"}},
-  "⟦terraform⟧": {"⟦backend⟧": {"⟦s3⟧": {"⟦key⟧": "${x}"}}},
-  "⟦provider⟧": {"⟦aws⟧": [{"⟦alias⟧": "west", "⟦region⟧": "⟦${⟧⟦var⟧.⟦region⟧⟦}⟧"}]},
-  "⟦variable⟧": {"⟦region⟧": {"⟦type⟧": "⟦map⟧(⟦string⟧)", "⟦default⟧": "${x}"}},
-  "⟦locals⟧": {"⟦name⟧": "caf\u00e9-⟦${⟧⟦upper⟧(⟦var⟧.⟦region⟧)⟦}⟧"},
-  "⟦data⟧": {"⟦aws_ami⟧": {"⟦ubuntu⟧": {"⟦most_recent⟧": true}}},
-  "⟦resource⟧": {"⟦aws_instance⟧": {"⟦web⟧": {
-    "⟦//⟧": "CDKTF metadata",
-    "⟦ami⟧": "⟦${⟧⟦data⟧.⟦aws_ami⟧.⟦ubuntu⟧.⟦id⟧⟦}⟧",
-    "⟦count⟧": 2,
-    "⟦tags⟧": {"Name": "⟦${⟧⟦local⟧.⟦name⟧⟦}⟧-⟦${⟧⟦count⟧.⟦index⟧⟦}⟧", "⟦${⟧⟦each⟧.⟦key⟧⟦}⟧": "⟦%{⟧⟦if⟧ ⟦true⟧⟦}⟧x⟦%{⟧⟦endif⟧⟦}⟧"},
-    "⟦provider⟧": "⟦aws⟧.⟦west⟧",
-    "⟦depends_on⟧": ["⟦module⟧.⟦net⟧"],
-    "⟦dynamic⟧": {"⟦ingress⟧": {"⟦for_each⟧": "⟦${⟧⟦var⟧.⟦rules⟧⟦}⟧", "⟦iterator⟧": "⟦rule⟧", "⟦content⟧": {"⟦port⟧": "⟦${⟧⟦rule⟧.⟦value⟧⟦}⟧"}}},
-    "⟦lifecycle⟧": {"⟦ignore_changes⟧": ["⟦tags⟧"], "⟦replace_triggered_by⟧": ["⟦null_resource⟧.⟦a⟧.⟦id⟧"]},
-    "⟦provisioner⟧": {"⟦local-exec⟧": {"⟦command⟧": "echo ⟦${⟧⟦self⟧.⟦id⟧⟦}⟧", "⟦when⟧": "⟦destroy⟧"}}
+  "⟨//⟩": {"metadata": {"path": "stack"}},
+  "⟨terraform⟩": {"⟨backend⟩": {"⟨s3⟩": {"⟨key⟩": "${x}"}}},
+  "⟨provider⟩": {"⟨aws⟩": [{"⟨alias⟩": "west", "⟨region⟩": "⟨${⟩⟨var⟩.⟨region⟩⟨}⟩"}]},
+  "⟨variable⟩": {"⟨region⟩": {"⟨type⟩": "⟨map⟩(⟨string⟩)", "⟨default⟩": "${x}"}},
+  "⟨locals⟩": {"⟨name⟩": "caf\u00e9-⟨${⟩⟨upper⟩(⟨var⟩.⟨region⟩)⟨}⟩"},
+  "⟨data⟩": {"⟨aws_ami⟩": {"⟨ubuntu⟩": {"⟨most_recent⟩": true}}},
+  "⟨resource⟩": {"⟨aws_instance⟩": {"⟨web⟩": {
+    "⟨//⟩": "CDKTF metadata",
+    "⟨ami⟩": "⟨${⟩⟨data⟩.⟨aws_ami⟩.⟨ubuntu⟩.⟨id⟩⟨}⟩",
+    "⟨count⟩": 2,
+    "⟨tags⟩": {"Name": "⟨${⟩⟨local⟩.⟨name⟩⟨}⟩-⟨${⟩⟨count⟩.⟨index⟩⟨}⟩", "⟨${⟩⟨each⟩.⟨key⟩⟨}⟩": "⟨%{⟩⟨if⟩ ⟨true⟩⟨}⟩x⟨%{⟩⟨endif⟩⟨}⟩"},
+    "⟨provider⟩": "⟨aws⟩.⟨west⟩",
+    "⟨depends_on⟩": ["⟨module⟩.⟨net⟩"],
+    "⟨dynamic⟩": {"⟨ingress⟩": {"⟨for_each⟩": "⟨${⟩⟨var⟩.⟨rules⟩⟨}⟩", "⟨iterator⟩": "⟨rule⟩", "⟨content⟩": {"⟨port⟩": "⟨${⟩⟨rule⟩.⟨value⟩⟨}⟩"}}},
+    "⟨lifecycle⟩": {"⟨ignore_changes⟩": ["⟨tags⟩"], "⟨replace_triggered_by⟩": ["⟨null_resource⟩.⟨a⟩.⟨id⟩"]},
+    "⟨provisioner⟩": {"⟨local-exec⟩": {"⟨command⟩": "echo ⟨${⟩⟨self⟩.⟨id⟩⟨}⟩", "⟨when⟩": "⟨destroy⟩"}}
   }}},
-  "⟦module⟧": {"⟦net⟧": {"⟦source⟧": "./net", "⟦providers⟧": {"⟦aws⟧": "⟦aws⟧.⟦west⟧"}, "⟦n⟧": "⟦${⟧[⟦for⟧ ⟦s⟧ ⟦in⟧ ⟦var⟧.⟦l⟧ : ⟦s⟧ ⟦if⟧ ⟦s⟧ ⟦!=⟧ ⟦\"\"⟧]⟦}⟧"}},
-  "⟦output⟧": {"⟦id⟧": {"⟦value⟧": "⟦${⟧⟦aws_instance⟧.⟦web⟧[⟦0⟧].⟦id⟧⟦}⟧", "⟦description⟧": "${not parsed}"}}
+  "⟨module⟩": {"⟨net⟩": {"⟨source⟩": "./net", "⟨providers⟩": {"⟨aws⟩": "⟨aws⟩.⟨west⟩"}, "⟨n⟩": "⟨${⟩[⟨for⟩ ⟨s⟩ ⟨in⟩ ⟨var⟩.⟨l⟩ : ⟨s⟩ ⟨if⟩ ⟨s⟩ ⟨!=⟩ ⟨\"\"⟩]⟨}⟩"}},
+  "⟨output⟩": {"⟨id⟩": {"⟨value⟩": "⟨${⟩⟨aws_instance⟩.⟨web⟩[⟨0⟩].⟨id⟩⟨}⟩", "⟨description⟩": "${not parsed}"}}
 }'''
 
 _TYPES = {"C": "comment", "K": "keyword", "T": "type", "P": "property", "M": "macro", "N": "namespace",
@@ -64,7 +65,8 @@ def test_legend_extends_the_template_layer_legend() -> None:
 
 
 def test_fixture_tokens_are_exact() -> None:
-    text, ranges = unmark(FIXTURE)
+    fixture = parse_fixture(FIXTURE).only
+    text, ranges = fixture.text, fixture.ranges
     kinds = expected_kinds()
     assert len(ranges) == len(kinds)
     got = semantic_tokens(open_state(text))
@@ -73,7 +75,7 @@ def test_fixture_tokens_are_exact() -> None:
 
 
 def test_range_requests_return_the_intersecting_tokens() -> None:
-    text, _ = unmark(FIXTURE)
+    text = parse_fixture(FIXTURE).only.text
     state = open_state(text)
     full = semantic_tokens(state)
     for start, end in [(0, len(text)), (text.index('"ami"'), text.index('"count"')), (text.index("upper") + 2, text.index("upper") + 3),
@@ -168,7 +170,7 @@ def test_encode_matches_the_reference(text: str, cuts: list[int], encoding: str)
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_encode_the_fixture(encoding: str) -> None:
-    text, _ = unmark(FIXTURE)
+    text = parse_fixture(FIXTURE).only.text
     assert "caf\\u00e9" in text
     state = open_state(text.replace("caf\\u00e9", "caf\u00e9\U0001F600"))
     tokens = semantic_tokens(state)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import shared_data
 from tf_tpl_corpus import CORPUS, COUNTS, FILES, KNOWN, config_files
-from tf_tpl_marks import open_state
+from tf_tpl_support import open_state
 
 from hcljson_ls.features.semantic_tokens import encode, semantic_tokens
 from hcljson_ls.terraform.analysis import document_analysis

@@ -8,7 +8,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tf_tpl_marks import open_state
+from tf_tpl_support import open_state
 
 from hcljson_ls.terraform.analysis import document_analysis
 from hcljson_ls.terraform.templates import check_strings, new_counts

@@ -7,7 +7,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tf_tpl_marks import open_state
+from tf_tpl_support import open_state
 
 from hcljson_ls.features import analysis
 from hcljson_ls.features import semantic_tokens as tokens_module

@@ -1,38 +1,19 @@
-"""Fixture helpers for the Terraform template/reference/type checks and semantic tokens.
+"""Checking helpers for the Terraform template/reference/type checks and semantic tokens.
 
-A fixture is `.tf.json` text in which `⟦` ... `⟧` mark expected ranges (in the order of their
-start; the markers are not part of the document). `check(src, codes)` opens the document as the
-Terraform analysis does (`terraform.analysis.analyze_file`) and asserts that its string diagnostics
+A fixture is `.tf.json` text in which `⟨` ... `⟩` mark expected ranges (tests/fixture.py: in the
+order of their opening marker; the markers are not part of the document). `check(src, codes)`
+reads the document as the Terraform analysis does (`terraform.analysis.analyze_file`) and asserts that its string diagnostics
 are exactly one per marked range, with the given codes, and nothing else.
 """
 
 from __future__ import annotations
 
+from fixture import parse_fixture
+
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.features.state import DocumentState
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
-
-OPEN, CLOSE = "⟦", "⟧"
-
-
-def unmark(src: str) -> tuple[str, list[tuple[int, int]]]:
-    """The text without markers, and the marked ranges sorted by start."""
-    out: list[str] = []
-    stack: list[int] = []
-    ranges: list[tuple[int, int]] = []
-    pos = 0
-    for ch in src:
-        if ch == OPEN:
-            stack.append(pos)
-        elif ch == CLOSE:
-            ranges.append((stack.pop(), pos))
-        else:
-            out.append(ch)
-            pos += 1
-    assert not stack, "unbalanced markers"
-    return "".join(out), sorted(ranges)
-
 
 def open_state(text: str, name: str = "main.tf.json") -> DocumentState:
     return DocumentState.open(f"file:///work/{name}", text, 1, "terraform-json")
@@ -43,7 +24,8 @@ def template_diags(text: str, name: str = "main.tf.json") -> list[Diagnostic]:
 
 
 def check(src: str, codes: list[str], name: str = "main.tf.json") -> list[Diagnostic]:
-    text, ranges = unmark(src)
+    fixture = parse_fixture(src).only
+    text, ranges = fixture.text, fixture.ranges
     assert len(ranges) == len(codes), "one code per marked range"
     diags = template_diags(text, name)
     got = [(d.start, d.end, d.code) for d in diags]
