@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.folding import FoldingRange, folding_ranges, line_starts
+from hcljson_ls.features.folding import FoldingRange, folding_ranges_in, line_starts
 from hcljson_ls.jsonsyntax import parse
 
 
@@ -17,12 +17,12 @@ def lines(text: str) -> list[tuple[int, int]]:
     def line(o: int) -> int:
         return sum(1 for s in starts if s <= o)
 
-    return [(line(r.start), line(r.end)) for r in folding_ranges(parse(text).root, text)]
+    return [(line(r.start), line(r.end)) for r in folding_ranges_in(parse(text).root, text)]
 
 
 def test_multi_line_containers_fold_from_open_to_close_bracket() -> None:
     text = '{\n  "a": [\n    1,\n    2\n  ],\n  "b": {"x": [1, 2]},\n  "c": {\n    "d": {}\n  }\n}\n'
-    ranges = folding_ranges(parse(text).root, text)
+    ranges = folding_ranges_in(parse(text).root, text)
     assert [(text[r.start], text[r.end]) for r in ranges] == [("{", "}"), ("[", "]"), ("{", "}")]
     assert lines(text) == [(0, 9), (1, 4), (6, 8)]
     assert all(isinstance(r, FoldingRange) and r.kind is None for r in ranges)
@@ -30,8 +30,8 @@ def test_multi_line_containers_fold_from_open_to_close_bracket() -> None:
 
 def test_single_line_documents_have_no_folds() -> None:
     text = '{"a": {"b": [1, {"c": 2}]}}'
-    assert folding_ranges(parse(text).root, text) == ()
-    assert folding_ranges(None, "") == ()
+    assert folding_ranges_in(parse(text).root, text) == ()
+    assert folding_ranges_in(None, "") == ()
 
 
 def test_crlf_and_lone_cr_are_line_breaks() -> None:
@@ -40,7 +40,7 @@ def test_crlf_and_lone_cr_are_line_breaks() -> None:
 
 def test_an_unclosed_container_folds_to_where_it_ends() -> None:
     text = '{\n  "a": {\n    "b": 1\n'
-    ranges = folding_ranges(parse(text).root, text)
+    ranges = folding_ranges_in(parse(text).root, text)
     assert ranges and ranges[0].start == 0
     assert all(r.end <= len(text) for r in ranges)
 
@@ -53,7 +53,7 @@ def test_inner_folds_of_a_one_line_container_are_skipped_but_siblings_are_not() 
 def test_very_deep_nesting_needs_no_recursion() -> None:
     depth = 20000
     text = "[\n" * depth + "]\n" * depth
-    assert len(folding_ranges(parse(text).root, text)) == depth
+    assert len(folding_ranges_in(parse(text).root, text)) == depth
 
 
 @settings(max_examples=60, deadline=None)
@@ -62,7 +62,7 @@ def test_very_deep_nesting_needs_no_recursion() -> None:
        st.sampled_from([None, 1, 2]))
 def test_folds_match_the_containers_that_span_lines(value, indent) -> None:
     text = json.dumps(value, indent=indent)
-    ranges = folding_ranges(parse(text).root, text)
+    ranges = folding_ranges_in(parse(text).root, text)
     assert [r.start for r in ranges] == sorted(r.start for r in ranges)
     for r in ranges:
         assert text[r.start] in "{[" and text[r.end] == {"{": "}", "[": "]"}[text[r.start]]
@@ -94,4 +94,4 @@ def test_a_fold_is_a_container_whose_brackets_are_on_different_lines(text: str) 
         if index.line_of(start) != index.line_of(close):
             expected.append((start, close))
     # Containers inside a one-line container are one-line too, so pruning there loses nothing.
-    assert sorted((r.start, r.end) for r in folding_ranges(root, text)) == sorted(expected)
+    assert sorted((r.start, r.end) for r in folding_ranges_in(root, text)) == sorted(expected)

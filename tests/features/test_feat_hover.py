@@ -6,7 +6,7 @@ import pytest
 from feat_support import decoded
 from fixture import parse_fixture
 
-from hcljson_ls.features.hover import hover
+from hcljson_ls.features.hover import hover_in
 
 DOC = """{
   "terraform": {"required_version": ">= 1.5", "backend": {"s3": {"bucket": "b"}}},
@@ -61,7 +61,7 @@ CASES = [
 @pytest.mark.parametrize(("needle", "hovered", "parts"), CASES, ids=[c[0] for c in CASES])
 def test_hover(needle: str, hovered: str, parts: list[str]) -> None:
     _, body = decoded(DOC)
-    h = hover(body, DOC, at(needle))
+    h = hover_in(body, DOC, at(needle))
     assert h is not None
     assert DOC[h.start : h.end] == hovered
     for p in parts:
@@ -84,14 +84,14 @@ def test_hover(needle: str, hovered: str, parts: list[str]) -> None:
 )
 def test_no_hover(offset: int) -> None:
     _, body = decoded(DOC)
-    assert hover(body, DOC, offset) is None
+    assert hover_in(body, DOC, offset) is None
 
 
 def test_the_hovered_range_is_the_key_from_its_first_to_its_last_character() -> None:
     _, body = decoded(DOC)
     start = DOC.index('"resource"')
     for o in (start, start + 5, start + len('"resource"') - 1):
-        h = hover(body, DOC, o)
+        h = hover_in(body, DOC, o)
         assert h is not None and (h.start, h.end) == (start, start + len('"resource"'))
 
 
@@ -99,6 +99,6 @@ def test_hover_works_mid_edit() -> None:
     f = parse_fixture('{"resource": {"aws_instance": {"web": {"cou$0nt": 2, "ami": ').only
     text, offset = f.text, f.cursor
     _, body = decoded(text)
-    h = hover(body, text, offset)
+    h = hover_in(body, text, offset)
     assert h is not None and "**count**" in h.markdown
-    assert hover(None, "", 0) is None
+    assert hover_in(None, "", 0) is None

@@ -13,14 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.analysis import terraform_analysis
-from hcljson_ls.features.diagnostics import collect
-from hcljson_ls.features.hover import hover
-from hcljson_ls.features.semantic_tokens import semantic_tokens, tokens_for_body
-from hcljson_ls.features.state import DocumentState
-from hcljson_ls.features.symbols import document_symbols
+from hcljson_ls.features.diagnostics import file_diagnostics as collect
+from hcljson_ls.features.hover import hover_in as hover
+from hcljson_ls.features.semantic_tokens import tokens_for_body
+from hcljson_ls.features.symbols import symbols_in as document_symbols
 from hcljson_ls.hcljson.locate import locate
-from hcljson_ls.terraform.analysis import ENGINE_KEY
+from hcljson_ls.workspace import DocumentState
 
 URI = "file:///m/main.tf.json"
 
@@ -60,8 +58,8 @@ def edit(state: DocumentState, start: int, end: int, new: str) -> None:
 def assert_like_fresh(state: DocumentState, offsets=None) -> None:
     again = DocumentState.open(URI, state.text, 1, "terraform-json")
     assert collect(state) == collect(again)
-    view, _ = terraform_analysis(state)
-    fresh_view, _ = terraform_analysis(again)
+    view = state.analysis.body
+    fresh_view = again.analysis.body
     body = fresh_view.materialize()
     assert document_symbols(view) == document_symbols(body) == document_symbols(fresh_view)
     text = state.text
@@ -69,8 +67,8 @@ def assert_like_fresh(state: DocumentState, offsets=None) -> None:
     for offset in offsets if offsets is not None else range(0, len(text) + 1, 3):
         assert hover(view, text, offset) == hover(body, text, offset), offset
         assert _root_free(locate(text, view, offset), view) == _root_free(locate(text, own, offset), own), offset
-    tokens = semantic_tokens(state)
-    assert tokens == semantic_tokens(again) == tokens_for_body(text, body)  # kept per block == one walk
+    tokens = tokens_for_body(text, view)
+    assert tokens == tokens_for_body(text, fresh_view) == tokens_for_body(text, body)  # kept per block == one walk
     assert view.materialize() == view.materialize()  # re-based bodies are stable
 
 
@@ -117,7 +115,7 @@ def test_edits_give_what_a_fresh_document_gives(edits) -> None:
 def test_a_value_edit_is_taken_by_the_fast_path() -> None:
     state = DocumentState.open(URI, DOC, 1, "terraform-json")
     collect(state)
-    engine = state.kept(ENGINE_KEY, dict)
+    engine = state._engine
     at = state.text.index('"ami-1"') + 3
     edit(state, at, at + 1, "x")
     edit(state, at, at + 1, "yy")  # two edits, one analysis
@@ -221,7 +219,7 @@ def test_edits_across_text_chunks_give_what_a_fresh_document_gives(edits) -> Non
         got = collect(state)
         # Nothing in the edit or its diagnostics joined the chunks into one str (unless it had to
         # parse everything again): they read slices of the buffer.
-        full_reparse = state.kept(ENGINE_KEY, dict).walks > 1
+        full_reparse = state._engine.walks > 1
         changed = (length > 0 and start < n) or new
         assert full_reparse or not changed or state.document.buffer._joined is None
         assert got == collect(DocumentState.open(URI, state.text, 1, "terraform-json"))

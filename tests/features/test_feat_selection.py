@@ -9,7 +9,7 @@ from fixture import parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.selection import selection_range, selection_ranges
+from hcljson_ls.features.selection import selection_range, selection_ranges_in
 from hcljson_ls.jsonsyntax import parse
 
 
@@ -64,7 +64,7 @@ def test_broken_input_still_gives_a_chain() -> None:
 
 def test_many_offsets_at_once() -> None:
     root = parse(DOC).root
-    got = selection_ranges(root, DOC, [0, DOC.index("abc"), len(DOC) + 10])
+    got = selection_ranges_in(root, DOC, [0, DOC.index("abc"), len(DOC) + 10])
     assert [r.start for r in got] == [0, DOC.index("abc"), 0]
     assert got[2].end == len(DOC)
 

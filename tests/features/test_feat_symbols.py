@@ -8,12 +8,12 @@ from feat_support import decoded
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.symbols import DocumentSymbol, document_symbols
+from hcljson_ls.features.symbols import DocumentSymbol, symbols_in
 
 
 def symbols(text: str, path: str | None = None) -> tuple[DocumentSymbol, ...]:
     _, body = decoded(text, path)
-    return document_symbols(body, text)
+    return symbols_in(body)
 
 
 def outline(syms, depth: int = 0) -> list[str]:
@@ -173,6 +173,6 @@ def documents(draw):
 @given(documents())
 def test_symbol_ranges_nest_and_never_overlap(text: str) -> None:
     _, body = decoded(text)
-    syms = document_symbols(body, text)
+    syms = symbols_in(body)
     check_invariants(syms)
     assert len(syms) == len(body.blocks)

@@ -8,10 +8,11 @@ import json
 import pytest
 from lsprotocol import types
 
-from hcljson_ls.features.analysis import terraform_analysis
-from hcljson_ls.features.folding import folding_ranges
-from hcljson_ls.features.state import DocumentState
-from hcljson_ls.features.symbols import document_symbols
+from hcljson_ls.features.folding import folding_ranges_in
+from hcljson_ls.features.semantic_tokens import tokens_for_body
+from hcljson_ls.features.symbols import symbols_in
+from hcljson_ls.lsp.semantic_encoding import encode
+from hcljson_ls.workspace import DocumentState
 from hcljson_ls.lsp import convert
 from hcljson_ls.lsp.server import create_server
 
@@ -63,7 +64,7 @@ def sent(result, method: str):
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
 def test_document_symbols_are_sent_as_lsprotocol_would_send_them(encoding) -> None:
     state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
-    symbols = document_symbols(terraform_analysis(state)[0])
+    symbols = symbols_in(state.analysis.body)
     index = state.line_index
     ours = convert.to_document_symbols(symbols, index, encoding)
     method = types.TEXT_DOCUMENT_DOCUMENT_SYMBOL
@@ -85,7 +86,7 @@ def test_document_symbols_are_sent_as_lsprotocol_would_send_them(encoding) -> No
 def test_folding_ranges_are_sent_as_lsprotocol_would_send_them(encoding, line_folding_only) -> None:
     state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
     index, text = state.line_index, state.text
-    ranges = folding_ranges(state.syntax.root, text)
+    ranges = folding_ranges_in(state.syntax.root, text)
     ours = convert.to_folding_ranges(ranges, index, encoding, line_folding_only, range_limit=2)
     reference = []
     last = -1
@@ -111,10 +112,8 @@ def test_folding_ranges_are_sent_as_lsprotocol_would_send_them(encoding, line_fo
 
 
 def test_semantic_tokens_are_sent_as_lsprotocol_would_send_them() -> None:
-    from hcljson_ls.features.semantic_tokens import encode, semantic_tokens
-
     state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
-    data = encode(semantic_tokens(state), state.line_index, "utf-16")
+    data = encode(tokens_for_body(state.text, state.analysis.body), state.line_index, "utf-16")
     method = types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL
     assert len(data) > 10
     assert sent(convert.to_semantic_tokens(data), method) == sent(types.SemanticTokens(data=data), method)

@@ -1,4 +1,4 @@
-"""`features.positions.Positions` and the semantic tokens encoding agree with `LineIndex.position`
+"""`lsp.positions.Positions` and the semantic tokens encoding agree with `LineIndex.position`
 (the one definition of positions) on any text, offset and encoding."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.positions import Positions
-from hcljson_ls.features.semantic_tokens import TOKEN_MODIFIERS_ALL, TOKEN_TYPES_ALL, encode
+from hcljson_ls.features.semantic_tokens import TOKEN_MODIFIERS_ALL, TOKEN_TYPES_ALL
+from hcljson_ls.lsp.positions import Positions
+from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.text.line_index import LineIndex
 
 _TEXT = st.lists(st.sampled_from(["a", " ", "\n", "\r\n", "\r", "é", "😀", "\u2028", "{", '"', "xyz\n"]), max_size=40).map("".join)
