@@ -8,9 +8,10 @@ import pytest
 from fixture import parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tf_tpl_support import open_state
+from tf_tpl_support import open_state, semantic_tokens
 
-from hcljson_ls.features.semantic_tokens import encode, legend, semantic_tokens
+from hcljson_ls.features.semantic_tokens import legend
+from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.template import TOKEN_MODIFIERS, TOKEN_TYPES
 from hcljson_ls.text.line_index import LineIndex
 

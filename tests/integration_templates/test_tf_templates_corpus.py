@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 import shared_data
 from tf_tpl_corpus import CORPUS, COUNTS, FILES, KNOWN, config_files
-from tf_tpl_support import open_state
+from tf_tpl_support import open_state, semantic_tokens
 
-from hcljson_ls.features.semantic_tokens import encode, semantic_tokens
-from hcljson_ls.terraform.analysis import document_analysis
+from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.terraform.templates import check_strings, new_counts
 
 shared_data.require(shared_data.REAL_SOURCES)
@@ -25,7 +24,7 @@ def test_the_corpus_has_configuration_files() -> None:
 @pytest.mark.parametrize("name", FILES_)
 def test_corpus_file_strings_parse(name: str) -> None:
     state = open_state((CORPUS / name).read_text(encoding="utf-8"), name)
-    analysis = document_analysis(state)
+    analysis = state.analysis
     counts = new_counts()
     diags = check_strings(state.text, analysis.body, counts)
     assert diags == analysis.strings

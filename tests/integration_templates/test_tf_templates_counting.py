@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tf_tpl_support import open_state
 
-from hcljson_ls.terraform.analysis import document_analysis
 from hcljson_ls.terraform.templates import check_strings, new_counts
 
 PIECES = ["plain", "${var.a}", "${", "%{ if x }y%{ endif }", "%{", "${1 +}", "$${x}", "\\u0024{x", "${var.}",
@@ -29,5 +28,5 @@ VALUES = st.recursive(
 def test_counting_does_not_change_the_diagnostics(attrs):
     text = json.dumps({"resource": {"aws_instance": {"web": attrs}}, "locals": {"x": attrs}})
     state = open_state(text)
-    body = document_analysis(state).body
+    body = state.analysis.body
     assert check_strings(state.text, body, new_counts()) == check_strings(state.text, body)

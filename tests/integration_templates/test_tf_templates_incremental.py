@@ -7,13 +7,10 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tf_tpl_support import open_state
+from tf_tpl_support import open_state, semantic_tokens
 
-from hcljson_ls.features import analysis
 from hcljson_ls.features import semantic_tokens as tokens_module
-from hcljson_ls.features.semantic_tokens import semantic_tokens
-from hcljson_ls.features.state import DocumentState
-from hcljson_ls.terraform.analysis import ENGINE_KEY, document_analysis
+from hcljson_ls.workspace import DocumentState
 
 
 def edit(state: DocumentState, start: int, end: int, new: str) -> None:
@@ -46,12 +43,14 @@ def document(n: int) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
-def test_shares_the_features_layer_analysis() -> None:
+def test_the_analysis_is_shared_by_every_diagnostics_provider() -> None:
+    from hcljson_ls.features import diagnostics
+
     state = open_state(document(2))
-    result = document_analysis(state)
-    assert analysis.string_diagnostics(state) is result.strings
-    assert analysis.terraform_analysis(state)[0] is result.body
-    assert analysis.terraform_analysis(state)[1] is result.structure
+    result = state.analysis
+    assert state.analysis is result  # once per version
+    assert diagnostics.strings(state) is result.strings
+    assert diagnostics.structure(state) is result.structure
 
 
 def counting_tokens(monkeypatch) -> list[int]:
@@ -70,15 +69,15 @@ def counting_tokens(monkeypatch) -> list[int]:
 def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     calls = counting_tokens(monkeypatch)
     state = open_state(document(20))  # 41 top-level blocks: 1 variable, 20 resources, 20 outputs
-    assert analysis.string_diagnostics(state) == []
+    assert state.analysis.strings == []
     semantic_tokens(state)
-    engine = state.kept(ENGINE_KEY, lambda: None)
+    engine = state._engine
     assert (engine.misses, engine.hits, calls[0]) == (41, 0, 41)
 
     # Break the template of one resource: that block alone is walked again.
     at = state.text.index('"${var.env}-7"') + len('"${var.')
     edit(state, at, at + 3, "")
-    diags = analysis.string_diagnostics(state)
+    diags = state.analysis.strings
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
     assert (engine.misses, engine.fast, engine.walks) == (42, 1, 1)
     assert semantic_tokens(state) == semantic_tokens(fresh(state))
@@ -87,8 +86,8 @@ def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     # Text inserted in the first block moves every later one: their results are moved, not redone.
     at = state.text.index("${literal}")
     edit(state, at, at, "é😀 more text ")
-    diags = analysis.string_diagnostics(state)
-    assert diags == analysis.string_diagnostics(fresh(state))
+    diags = state.analysis.strings
+    assert diags == fresh(state).analysis.strings
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
     assert (engine.misses, engine.fast, engine.walks) == (43, 2, 1)
     calls[0] = 0
@@ -122,14 +121,14 @@ _PIECES = st.sampled_from(['"', "${", "}", "%{", "\\", "\u0024", "var.", ".", " 
                 min_size=1, max_size=6))
 def test_incremental_results_equal_a_fresh_document(edits) -> None:
     state = open_state(document(4))
-    analysis.string_diagnostics(state)
+    state.analysis.strings
     semantic_tokens(state)
     for where, length, new in edits:
         start = int(where * len(state.text))
         end = min(len(state.text), start + length)
         edit(state, start, end, new)
         again = fresh(state)
-        assert analysis.string_diagnostics(state) == analysis.string_diagnostics(again)
+        assert state.analysis.strings == again.analysis.strings
         assert semantic_tokens(state) == semantic_tokens(again)
 
 
@@ -148,7 +147,7 @@ def test_ranges_are_the_same_decoded_characters_however_the_string_is_escaped(va
         content = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
         offsets = list(decode_raw(content, content_start).offsets)
         back = {o: i for i, o in reversed(list(enumerate(offsets)))}
-        return [(back[d.start], back[d.end], d.code) for d in analysis.string_diagnostics(open_state(text))]
+        return [(back[d.start], back[d.end], d.code) for d in open_state(text).analysis.strings]
 
     plain = '{"locals": {"a": %s}}' % json.dumps(value, ensure_ascii=ascii_only)
     shifted = '{"locals": {"z\u00e9\U0001F600": "${var.ok}", "a": %s}}' % json.dumps(value, ensure_ascii=ascii_only)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from fixture import parse_fixture
 
 from hcljson_ls.diagnostic import Diagnostic
-from hcljson_ls.features.state import DocumentState
+from hcljson_ls.features.semantic_tokens import Token, tokens_for_body
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.workspace import DocumentState
 
 def open_state(text: str, name: str = "main.tf.json") -> DocumentState:
     return DocumentState.open(f"file:///work/{name}", text, 1, "terraform-json")
@@ -34,3 +35,9 @@ def check(src: str, codes: list[str], name: str = "main.tf.json") -> list[Diagno
     for d in diags:
         assert d.summary and d.detail and d.severity == "error"
     return diags
+
+
+def semantic_tokens(state: DocumentState, start: int | None = None, end: int | None = None) -> list[Token]:
+    """The semantic tokens of the state's current version, all or those meeting [start, end), from
+    its analysis (what `features.semantic_tokens.semantic_tokens` answers for an open document)."""
+    return tokens_for_body(state.text, state.analysis.body, start, end)
