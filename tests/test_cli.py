@@ -1,7 +1,7 @@
 """The `hcljson-ls` command, run for real as a subprocess (`python -m hcljson_ls`).
 
-Expected positions come from `⟦...⟧` markers in the fixture texts (removed before writing the file),
-computed here with plain string arithmetic, independent of the server's `LineIndex`.
+Expected positions come from `⟨...⟩` markers in the fixture texts (tests/fixture.py; removed before
+writing the file), computed here with plain string arithmetic, independent of the server's `LineIndex`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 
 from hcljson_ls import __version__
 
@@ -26,19 +27,6 @@ BROKEN_EXPECTED = [
     (10, 30, "syntax/trailing-comma"),
     (11, 5, "syntax/unquoted-key"),
 ]
-
-
-def unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:
-    """Remove `⟦`/`⟧` markers; return the text and the (start, end) offsets they delimited."""
-    text, spans, start = "", [], None
-    for ch in marked:
-        if ch == "⟦":
-            start = len(text)
-        elif ch == "⟧":
-            spans.append((start, len(text)))
-        else:
-            text += ch
-    return text, spans
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -126,11 +114,12 @@ def test_valid_main_file_alone_is_clean(cli):
 
 # -------------------------------------------------------------------------------------------- formats
 
-EMOJI_FIXTURE = '{\n  "locals": { "e": "é😀🎉", "n": [1⟦,⟧] }\n}\n'
+EMOJI_FIXTURE = '{\n  "locals": { "e": "é😀🎉", "n": [1⟨,⟩] }\n}\n'
 
 
 def test_text_format_columns_are_characters(cli, tmp_path):
-    text, [(start, end)] = unmark(EMOJI_FIXTURE)
+    fixture = parse_fixture(EMOJI_FIXTURE).only
+    text, [(start, end)] = fixture.text, fixture.ranges
     f = write(tmp_path / "e.tf.json", text)
     result = cli("check", f)
     assert result.returncode == 1
@@ -140,7 +129,8 @@ def test_text_format_columns_are_characters(cli, tmp_path):
 
 
 def test_json_format_has_utf16_lsp_ranges(cli, tmp_path):
-    text, [(start, end)] = unmark(EMOJI_FIXTURE)
+    fixture = parse_fixture(EMOJI_FIXTURE).only
+    text, [(start, end)] = fixture.text, fixture.ranges
     f = write(tmp_path / "e.tf.json", text)
     result = cli("check", "--format", "json", f)
     assert result.returncode == 1
@@ -157,7 +147,8 @@ def test_json_format_has_utf16_lsp_ranges(cli, tmp_path):
 
 
 def test_crlf_line_numbers(cli, tmp_path):
-    text, [(start, _)] = unmark('{\r\n  "locals": {\r\n  "b": [1⟦,⟧]}\r\n}\r\n')
+    fixture = parse_fixture('{\r\n  "locals": {\r\n  "b": [1⟨,⟩]}\r\n}\r\n').only
+    text, [(start, _)] = fixture.text, fixture.ranges
     f = write(tmp_path / "crlf.tf.json", text)
     result = cli("check", f)
     line, col = line_col(text, start)

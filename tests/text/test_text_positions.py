@@ -1,21 +1,21 @@
 """Data-driven offset <-> position fixtures in all three encodings.
 
-`$0` in a fixture text marks an offset (and is removed from the text).
+`$0` in a fixture text marks an offset (and is removed from the text; see tests/fixture.py).
 """
 
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
 
 from hcljson_ls.text import ENCODINGS, LineIndex
 
-MARK = "$0"
-
 
 def marked(text: str) -> tuple[str, int]:
-    assert text.count(MARK) == 1, text
-    at = text.index(MARK)
-    return text[:at] + text[at + len(MARK) :], at
+    """The text without its `$0` cursor, and the cursor's offset."""
+    fixture = parse_fixture(text).only
+    assert fixture.cursor is not None, text
+    return fixture.text, fixture.cursor
 
 
 # (marked text, utf-16 position, utf-8 position, utf-32 position)
