@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hcljson_ls.hcljson import schema as S
+from hcljson_ls.terraform import catalogue as C
 from hcljson_ls.terraform import schema as T
 
 
@@ -165,4 +166,4 @@ def test_label_descriptions_cover_every_labelled_block() -> None:
     for path, item in walk(T.CONFIG_SCHEMA):
         if isinstance(item, S.BlockSchema):
             for i in range(len(item.labels)):
-                assert (item.type_name, i) in T.LABEL_DESCRIPTIONS, (path, i)
+                assert (item.type_name, i) in C.LABEL_DESCRIPTIONS, (path, i)

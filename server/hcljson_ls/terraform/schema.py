@@ -5,7 +5,10 @@
     is_override_file(path)        `override.tf.json`, `*_override.tf.json` (and `.tofu.json`)
     is_config_file(path)          `*.tf.json` / `*.tofu.json` (CDKTF `cdk.tf.json` included)
     schema_for_path(path)         CONFIG_SCHEMA or OVERRIDE_SCHEMA
-    BLOCK_DESCRIPTIONS, META_ARGUMENTS, RESERVED_VARIABLE_NAMES, LABEL_DESCRIPTIONS
+    BLOCK_DESCRIPTIONS            top-level block type -> its description
+
+What the names mean beyond decoding (labels, meta-arguments, namespaces, file names) is
+`terraform.catalogue`'s; the label names of the blocks here are read from it.
 
 Contract
 --------
@@ -27,7 +30,6 @@ Contract
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterable
 from types import MappingProxyType
 
@@ -46,8 +48,14 @@ from ..hcljson.schema import (
     BlockSchema,
     BodySchema,
 )
+from . import catalogue
 
 A = AttributeSchema
+
+
+def _labels(type_name: str, nested: bool = False) -> tuple[str, ...]:
+    """The label names of a block type, from the catalogue (top-level, or nested in another block)."""
+    return tuple(lab.name for lab in catalogue.block_labels(type_name, "" if nested else None))
 
 
 def _body(
@@ -114,7 +122,7 @@ CONNECTION = BlockSchema(
 
 PROVISIONER = BlockSchema(
     "provisioner",
-    labels=("type",),
+    labels=_labels("provisioner", nested=True),
     body=_body(
         [
             A("when", False, TRAVERSAL, "When the provisioner runs: `\"create\"` (default) or `\"destroy\"`."),
@@ -176,7 +184,7 @@ PROVIDER_DEFINED_BODY = BodySchema(
 
 DYNAMIC = BlockSchema(
     "dynamic",
-    labels=("block type",),
+    labels=_labels("dynamic", nested=True),
     body=_body(
         [
             A("for_each", True, EXPRESSION, "The collection to repeat over; one nested block is generated per element."),
@@ -204,11 +212,11 @@ def _resource_like(
     lifecycle: BlockSchema,
     extra_blocks: Iterable[BlockSchema] = (),
     extra_attributes: Iterable[AttributeSchema] = (),
-    labels: tuple[str, str] = ("type", "name"),
+    nested: bool = False,
 ) -> BlockSchema:
     return BlockSchema(
         type_name,
-        labels=labels,
+        labels=_labels(type_name, nested),
         body=_body(
             [COUNT, FOR_EACH, RESOURCE_PROVIDER, DEPENDS_ON, *extra_attributes],
             [lifecycle, DYNAMIC, *extra_blocks],
@@ -231,7 +239,7 @@ EPHEMERAL = _resource_like(
 )
 ACTION = BlockSchema(
     "action",
-    labels=("type", "name"),
+    labels=_labels("action"),
     body=_body(
         [COUNT, FOR_EACH, RESOURCE_PROVIDER],
         [BlockSchema("config", body=None, description="The action's provider-defined arguments.", max_items=1)],
@@ -253,7 +261,7 @@ TERRAFORM = BlockSchema(
             A("language", False, TRAVERSAL, "The language edition this module is written for."),
         ],
         [
-            BlockSchema("backend", labels=("type",), body=None, description="Where Terraform stores state; the body is the backend's own settings.", max_items=1),
+            BlockSchema("backend", labels=_labels("backend", nested=True), body=None, description="Where Terraform stores state; the body is the backend's own settings.", max_items=1),
             BlockSchema(
                 "cloud",
                 body=_body(
@@ -282,7 +290,7 @@ TERRAFORM = BlockSchema(
                 description="Connects this configuration to HCP Terraform or Terraform Enterprise.",
                 max_items=1,
             ),
-            BlockSchema("provider_meta", labels=("provider",), body=None, description="Module metadata passed to the named provider."),
+            BlockSchema("provider_meta", labels=_labels("provider_meta", nested=True), body=None, description="Module metadata passed to the named provider."),
             BlockSchema("encryption", body=None, description="State and plan encryption settings (OpenTofu)."),
         ],
     ),
@@ -291,7 +299,7 @@ TERRAFORM = BlockSchema(
 
 PROVIDER = BlockSchema(
     "provider",
-    labels=("name",),
+    labels=_labels("provider"),
     body=_body(
         [
             A("alias", False, LITERAL_STRING, "A name for an additional configuration of this provider, referenced as `\"<name>.<alias>\"`."),
@@ -306,7 +314,7 @@ PROVIDER = BlockSchema(
 
 VARIABLE = BlockSchema(
     "variable",
-    labels=("name",),
+    labels=_labels("variable"),
     body=_body(
         [
             A("type", False, TYPE, "The type constraint of the value, such as `\"string\"` or `\"list(object({ name = string }))\"`."),
@@ -330,7 +338,7 @@ LOCALS = BlockSchema(
 
 OUTPUT = BlockSchema(
     "output",
-    labels=("name",),
+    labels=_labels("output"),
     body=_body(
         [
             A("value", True, EXPRESSION, "The value this output exposes."),
@@ -347,7 +355,7 @@ OUTPUT = BlockSchema(
 
 MODULE = BlockSchema(
     "module",
-    labels=("name",),
+    labels=_labels("module"),
     body=_body(
         [
             A("source", True, LITERAL_STRING, "Where the module's code is: a local path, a registry address or a URL; taken literally."),
@@ -407,11 +415,11 @@ REMOVED = BlockSchema(
 
 CHECK = BlockSchema(
     "check",
-    labels=("name",),
+    labels=_labels("check"),
     body=_body(
         [],
         [
-            _resource_like("data", "A data source read only within this check.", CONDITIONS_LIFECYCLE),
+            _resource_like("data", "A data source read only within this check.", CONDITIONS_LIFECYCLE, nested=True),
             BlockSchema(
                 "assert",
                 body=_body(
@@ -483,31 +491,17 @@ def _relaxed(schema: BodySchema, memo: dict[int, BodySchema], block_memo: dict[i
 
 OVERRIDE_SCHEMA = _relaxed(CONFIG_SCHEMA, {}, {})
 
-_CONFIG_SUFFIXES = (".tf.json", ".tofu.json")
-
-
-def _basename(path: str) -> str:
-    path = path.replace("\\", "/")
-    if path.startswith("file://"):
-        path = path[len("file://") :]
-    return posixpath.basename(path)
-
-
 def is_config_file(path: str) -> bool:
-    """True for a Terraform/OpenTofu JSON configuration file name (path or URI)."""
-    return _basename(path).endswith(_CONFIG_SUFFIXES)
+    """True for a Terraform/OpenTofu JSON configuration file name (path or URI): `catalogue.CONFIG_JSON`."""
+    return catalogue.file_kind(path) == catalogue.CONFIG_JSON
 
 
 def is_override_file(path: str) -> bool:
-    """True for `override.tf.json`, `*_override.tf.json` and their `.tofu.json` twins.
+    """True for `override.tf.json`, `*_override.tf.json` and their `.tofu.json` twins (JSON
+    configuration files only: `catalogue.is_override_file` covers native files too).
 
     Terraform merges such files over the rest of the module, so they may set only some arguments."""
-    name = _basename(path)
-    for suffix in _CONFIG_SUFFIXES:
-        if name.endswith(suffix):
-            stem = name[: -len(suffix)]
-            return stem == "override" or stem.endswith("_override")
-    return False
+    return is_config_file(path) and catalogue.is_override_file(path)
 
 
 def schema_for_path(path: str | None) -> BodySchema:
@@ -515,38 +509,6 @@ def schema_for_path(path: str | None) -> BodySchema:
     return OVERRIDE_SCHEMA if path and is_override_file(path) else CONFIG_SCHEMA
 
 
-# ---- facts used by validation, hover and symbols ---------------------------------------------
+# ---- block descriptions ---------------------------------------------------------------------
 
 BLOCK_DESCRIPTIONS = MappingProxyType({b.type_name: b.description for b in TOP_LEVEL_BLOCKS})
-
-# Meta-arguments: arguments Terraform itself handles in blocks whose other arguments belong to a
-# provider or a module.
-META_ARGUMENTS = frozenset({"count", "for_each", "provider", "depends_on", "lifecycle", "providers", "source", "version"})
-
-# Names a variable may not have (they would clash with module-call meta-arguments).
-RESERVED_VARIABLE_NAMES = frozenset(
-    {"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"}
-)
-
-# What each label of a labelled block names: (block type, label index) -> description.
-LABEL_DESCRIPTIONS = MappingProxyType(
-    {
-        ("resource", 0): "The resource type, defined by a provider (the prefix before `_` names it, e.g. `aws`).",
-        ("resource", 1): "The local name of this resource; with the type it forms the address `<type>.<name>`.",
-        ("data", 0): "The data source type, defined by a provider.",
-        ("data", 1): "The local name of this data source; referenced as `data.<type>.<name>`.",
-        ("ephemeral", 0): "The ephemeral resource type, defined by a provider.",
-        ("ephemeral", 1): "The local name of this ephemeral resource; referenced as `ephemeral.<type>.<name>`.",
-        ("action", 0): "The action type, defined by a provider.",
-        ("action", 1): "The local name of this action; referenced as `action.<type>.<name>`.",
-        ("provider", 0): "The local name of the provider (a key of `required_providers`).",
-        ("variable", 0): "The name of the variable; referenced as `var.<name>`.",
-        ("output", 0): "The name of the output value.",
-        ("module", 0): "The name of the module call; referenced as `module.<name>`.",
-        ("check", 0): "The name of the check.",
-        ("backend", 0): "The backend type, such as `s3`, `gcs`, `azurerm` or `local`.",
-        ("provider_meta", 0): "The local name of the provider that receives this metadata.",
-        ("provisioner", 0): "The provisioner type, such as `local-exec`, `remote-exec` or `file`.",
-        ("dynamic", 0): "The type of the nested blocks to generate, such as `ingress`.",
-    }
-)

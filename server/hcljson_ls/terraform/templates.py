@@ -76,6 +76,7 @@ from ..jsonsyntax import strings
 from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
 from ..template.parse import parse_expression_relative
+from .catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
 from ..template.nodes import (
     Bool, FunctionCall, Index, IndexStep, Null, Number, RelativeTraversal, Splat, String as StringLit, Traversal,
 )
@@ -90,8 +91,6 @@ INTERPOLATION = "reference/interpolation"
 NOT_STATIC = "reference/not-static"
 IGNORE_CHANGES_WILDCARD = "reference/ignore-changes-wildcard"
 
-# Blocks whose provider-defined settings Terraform reads literally, with the parents they have there.
-_LITERAL_SETTINGS = {"backend": ("terraform",), "cloud": ("terraform",), "workspaces": ("cloud",)}
 
 _PLACES = (AT_ROOT, AT_ELEMENT, AT_KEY, AT_VALUE, AT_DEEPER_KEY, AT_DEEPER)
 # attribute mode -> string mode per place, indexed like _PLACES.
@@ -146,13 +145,6 @@ def string_content(text: str, node: String, abs_start: int) -> strings.Decoded |
     if node.quote != '"' or not node.terminated:
         return None
     return strings.decode(text, abs_start, node)
-
-
-def literal_settings_block(type_name: str, parent: str | None) -> bool:
-    """True for a block whose provider-defined arguments Terraform reads literally
-    (`terraform.backend`, `terraform.cloud`, `cloud.workspaces`)."""
-    parents = _LITERAL_SETTINGS.get(type_name)
-    return parents is not None and parent in parents
 
 
 # ---- checks -----------------------------------------------------------------------------------------

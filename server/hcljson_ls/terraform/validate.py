@@ -50,7 +50,15 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import kind_phrase, quoted, string_text
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
-from .schema import RESERVED_VARIABLE_NAMES
+from .catalogue import (
+    BLOCKS,
+    IGNORE_CHANGES_KEYWORDS,
+    KEYWORD_ARGUMENTS,
+    MULTI_INSTANCE_BLOCKS,
+    NAMED_BLOCKS,
+    RESERVED_VARIABLE_NAMES,
+    literal_settings_block,
+)
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -63,29 +71,15 @@ TEMPLATE_IN_LITERAL = P.TEMPLATE_IN_LITERAL
 
 _IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 
-# What the labels of a block name, for messages: block type -> one phrase per label.
-_LABEL_WHAT = {
-    "resource": ("resource type", "resource name"),
-    "data": ("data source type", "data source name"),
-    "ephemeral": ("ephemeral resource type", "ephemeral resource name"),
-    "action": ("action type", "action name"),
-    "variable": ("variable name",),
-    "output": ("output name",),
-    "module": ("module name",),
-    "check": ("check name",),
-}
-_INSTANCE_BLOCKS = frozenset({"resource", "data", "ephemeral", "module", "action"})
+# What the labels of a declaring block name, for messages: block type -> one phrase per label.
+_LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLOCKS}
+_INSTANCE_BLOCKS = MULTI_INSTANCE_BLOCKS
 _INSTANCE_PHRASE = {t: "A module block" if t == "module" else f"A {quoted(t)} block" for t in _INSTANCE_BLOCKS}
 _BOOLEAN_SETTINGS = {
     "variable": ("sensitive", "nullable", "ephemeral"),
     "output": ("sensitive", "ephemeral"),
     "lifecycle": ("create_before_destroy", "prevent_destroy", "destroy"),
 }
-_KEYWORDS = {
-    ("provisioner", "when"): ("create", "destroy"),
-    ("provisioner", "on_failure"): ("continue", "fail"),
-}
-_LITERAL_SETTINGS_BLOCKS = frozenset({"backend", "cloud", "workspaces"})
 _REQUIREMENT_KEYS = ("source", "version", "configuration_aliases")
 
 
@@ -304,15 +298,15 @@ class _Validator:
                         )
             ic = attribute("ignore_changes")
             if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
-                self.keyword(ic, ("all",))
+                self.keyword(ic, IGNORE_CHANGES_KEYWORDS)
         elif t == "provisioner":
-            self.keyword(attribute("when"), _KEYWORDS[("provisioner", "when")])
-            self.keyword(attribute("on_failure"), _KEYWORDS[("provisioner", "on_failure")])
+            self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
+            self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
         elif t == "terraform" and parent is None:
             rp = attribute("required_providers")
             if rp is not None and rp.expr is not None:
                 self.required_providers(rp)
-        elif t in _LITERAL_SETTINGS_BLOCKS and parent in ("terraform", "cloud"):
+        elif literal_settings_block(t, parent):
             where = "backend settings" if t == "backend" else "cloud settings"
             for a in body.attributes:
                 if a.schema is None:
@@ -397,7 +391,7 @@ class _Validator:
 
 # ---- duplicates --------------------------------------------------------------------------------
 
-_NAMED_BLOCKS = frozenset({"resource", "data", "ephemeral", "action", "variable", "output", "module", "check"})
+_NAMED_BLOCKS = NAMED_BLOCKS
 _LOCAL = "local"
 
 
