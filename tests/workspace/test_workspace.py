@@ -1,0 +1,229 @@
+"""The workspace layer on a real directory tree: modules are directories, open buffers win over disk,
+files not open are summarized, OpenTofu's and override rules, watched-file events, unreadable files,
+the background scan, result ids and stale documents."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from fixture import parse_fixture
+
+from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
+from hcljson_ls.workspace.files import read_text, uri_of_path
+
+MODULE = """
+//- /app/main.tf.json
+{"variable": {⟨"region"⟩: {}}, "resource": {"aws_instance": {"web": {"ami": "x"}}}}
+//- /app/variables.tf.json
+{"variable": {⟨"region"⟩: {"default": "eu-west-1"}, "zone": {}}}
+//- /app/outputs.tf.json
+{"output": {"ip": {"value": "${aws_instance.web.public_ip}"}}}
+//- /other/main.tf.json
+{"variable": {"region": {}}}
+"""
+
+
+def build(tmp_path, src=MODULE, open_=("/app/main.tf.json",), engine="auto"):
+    fixture = parse_fixture(src)
+    paths = fixture.write(tmp_path)
+    workspace = Workspace([str(tmp_path)], engine=engine)
+    for name in open_:
+        workspace.open(uri_of_path(str(paths[name])), fixture.files[name].text, 1, "terraform-json")
+    return workspace, fixture, {name: uri_of_path(str(p)) for name, p in paths.items()}
+
+
+def codes(workspace, uri):
+    return [d.code for d in collect(workspace.snapshot(), uri)]
+
+
+def test_a_document_knows_its_sibling_files_open_or_not(tmp_path):
+    workspace, fixture, uris = build(tmp_path)
+    main = uris["/app/main.tf.json"]
+    assert workspace.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
+    [duplicate] = collect(workspace.snapshot(), main)
+    assert duplicate.code == "structure/duplicate-block"
+    assert (duplicate.start, duplicate.end) == fixture.files["/app/main.tf.json"].ranges[0]
+    assert "also defined in variables.tf.json" in duplicate.message
+    [related] = duplicate.related
+    assert related.uri == uris["/app/variables.tf.json"]  # a file the editor never opened
+    assert (related.start, related.end) == fixture.files["/app/variables.tf.json"].ranges[0]
+    # Another directory is another module: its "region" is no duplicate.
+    other = uris["/other/main.tf.json"]
+    workspace.open(other, fixture.files["/other/main.tf.json"].text, 1, "terraform-json")
+    assert codes(workspace, other) == []
+
+
+def test_both_places_report_when_both_files_are_open(tmp_path):
+    workspace, fixture, uris = build(tmp_path, open_=("/app/main.tf.json", "/app/variables.tf.json"))
+    for name, other in (("/app/main.tf.json", "/app/variables.tf.json"), ("/app/variables.tf.json", "/app/main.tf.json")):
+        [d] = collect(workspace.snapshot(), uris[name])
+        assert (d.start, d.end) == fixture.files[name].ranges[0]
+        assert [(r.uri, r.start, r.end) for r in d.related] == [(uris[other], *fixture.files[other].ranges[0])]
+
+
+def test_an_open_buffer_wins_over_the_file_on_disk(tmp_path):
+    workspace, fixture, uris = build(tmp_path, open_=("/app/main.tf.json", "/app/variables.tf.json"))
+    main, variables = uris["/app/main.tf.json"], uris["/app/variables.tf.json"]
+    assert codes(workspace, main) == ["structure/duplicate-block"]
+    text = fixture.files["/app/variables.tf.json"].text
+    start = text.index('"region"')
+    workspace.change(variables, 2, [{"range": _range(text, start, start + 8), "text": '"zone2"'}], "utf-32")
+    assert codes(workspace, main) == []  # the unsaved buffer, not the disk, counts
+    assert main in workspace.take_stale()
+    workspace.close(variables)  # the disk's version (still declaring "region") counts again
+    assert codes(workspace, main) == ["structure/duplicate-block"]
+
+
+def test_a_declaration_edit_makes_the_other_open_documents_stale_and_moves_the_result_id(tmp_path):
+    workspace, fixture, uris = build(tmp_path, open_=("/app/main.tf.json", "/app/outputs.tf.json"))
+    main, outputs = uris["/app/main.tf.json"], uris["/app/outputs.tf.json"]
+    collect(workspace.snapshot(), main)
+    collect(workspace.snapshot(), outputs)
+    workspace.take_stale()
+    before = workspace.result_id(outputs)
+    text = workspace.get(main).text
+    at = text.index('"web"')
+    workspace.change(main, 2, [{"range": _range(text, at, at + 5), "text": '"app"'}], "utf-32")  # renames a declaration
+    collect(workspace.snapshot(), main)
+    assert workspace.take_stale() == {outputs}
+    assert workspace.result_id(outputs) != before
+    # An edit that declares nothing new changes no other document.
+    text = workspace.get(main).text
+    at = text.index('"x"')
+    workspace.change(main, 3, [{"range": _range(text, at, at + 3), "text": '"y"'}], "utf-32")
+    collect(workspace.snapshot(), main)
+    assert workspace.take_stale() == set()
+
+
+def test_watched_file_events_change_what_the_module_sees(tmp_path):
+    workspace, fixture, uris = build(tmp_path)
+    main = uris["/app/main.tf.json"]
+    assert codes(workspace, main) == ["structure/duplicate-block"]
+    workspace.take_stale()
+    variables = tmp_path / "app" / "variables.tf.json"
+    variables.write_text('{"variable": {"zone": {}}}')
+    workspace.file_changed(uris["/app/variables.tf.json"], CHANGED)
+    assert workspace.take_stale() == {main}
+    assert codes(workspace, main) == []
+    extra = tmp_path / "app" / "extra.tf.json"
+    extra.write_text('{"variable": {"region": {}}}')
+    workspace.file_changed(uri_of_path(str(extra)), CREATED)
+    assert workspace.take_stale() == {main}
+    assert codes(workspace, main) == ["structure/duplicate-block"]
+    extra.unlink()
+    workspace.file_changed(uri_of_path(str(extra)), DELETED)
+    assert codes(workspace, main) == []
+    assert workspace.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
+    # A change that leaves the declarations as they were makes nothing stale.
+    workspace.take_stale()
+    variables.write_text('{"variable": {"zone": {"default": 1}}}')
+    workspace.file_changed(uris["/app/variables.tf.json"], CHANGED)
+    assert workspace.take_stale() == set()
+    # Other files are none of the module's business.
+    (tmp_path / "app" / "notes.json").write_text("{}")
+    workspace.file_changed(uri_of_path(str(tmp_path / "app" / "notes.json")), CREATED)
+    assert workspace.take_stale() == set()
+
+
+def test_a_deleted_directory_takes_its_module_with_it(tmp_path):
+    workspace, fixture, uris = build(tmp_path)
+    list(workspace.scan())
+    assert any(m.directory == str(tmp_path / "other") for m in workspace.modules())
+    for f in (tmp_path / "other").iterdir():
+        f.unlink()
+    (tmp_path / "other").rmdir()
+    workspace.file_changed(uri_of_path(str(tmp_path / "other")), DELETED)
+    assert all(m.directory != str(tmp_path / "other") for m in workspace.modules())
+
+
+OPENTOFU = """
+//- /m/main.tf.json
+{"variable": {"a": {}}}
+//- /m/main.tofu.json
+{"variable": {⟨"a"⟩: {}}}
+//- /m/extra.tf.json
+{"variable": {⟨"a"⟩: {}}}
+//- /m/main_override.tf.json
+{"variable": {"a": {"default": 1}}}
+"""
+
+
+def test_opentofu_files_hide_their_terraform_twins(tmp_path):
+    workspace, fixture, uris = build(tmp_path, OPENTOFU, open_=("/m/main.tofu.json",))
+    tofu = uris["/m/main.tofu.json"]
+    # auto: the module has a .tofu.json file, so OpenTofu's rule: main.tf.json is hidden; the
+    # override file takes part but declares nothing.
+    assert workspace.snapshot().module_files(tofu) == ["extra.tf.json", "main.tofu.json", "main_override.tf.json"]
+    [d] = collect(workspace.snapshot(), tofu)
+    assert [r.uri for r in d.related] == [uris["/m/extra.tf.json"]]
+    # A hidden file is not part of the module: nothing across files is reported in it.
+    hidden = uris["/m/main.tf.json"]
+    workspace.open(hidden, fixture.files["/m/main.tf.json"].text, 1, "terraform-json")
+    assert codes(workspace, hidden) == []
+    # Terraform ignores .tofu files altogether.
+    workspace.set_engine("terraform")
+    assert workspace.snapshot().module_files(hidden) == ["extra.tf.json", "main.tf.json", "main_override.tf.json"]
+    assert codes(workspace, hidden) == ["structure/duplicate-block"]
+    assert codes(workspace, tofu) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_file_is_skipped_with_a_log_line(tmp_path, caplog):
+    workspace, fixture, uris = build(tmp_path)
+    (tmp_path / "app" / "variables.tf.json").chmod(0)
+    workspace.file_changed(uris["/app/variables.tf.json"], CHANGED)
+    assert "cannot be read" in caplog.text
+    assert codes(workspace, uris["/app/main.tf.json"]) == []
+
+
+def test_files_that_cannot_be_read_are_skipped_and_logged(tmp_path, caplog):
+    workspace, fixture, uris = build(tmp_path)
+    app = tmp_path / "app"
+    (app / "latin1.tf.json").write_bytes(b'{"variable": {"caf\xe9": {}}}')
+    (app / "dir.tf.json").mkdir()
+    os.symlink(app / "loop.tf.json", app / "loop.tf.json")  # a symlink to itself
+    os.symlink(tmp_path, app / "up")  # a symlink loop among directories
+    with caplog.at_level("INFO"):
+        steps = list(workspace.scan())
+        for name in ("latin1.tf.json", "dir.tf.json", "loop.tf.json"):
+            workspace.file_changed(uri_of_path(str(app / name)), CREATED)
+    assert steps and steps[-1].phase == "files"
+    assert "not valid UTF-8" in caplog.text and "is a directory" in caplog.text and "cannot be read" in caplog.text
+    main = uris["/app/main.tf.json"]
+    assert codes(workspace, main) == ["structure/duplicate-block"]  # the readable sibling still counts
+    assert read_text(str(app / "loop.tf.json")).problem is not None
+
+
+def test_the_scan_finds_every_module_and_summarizes_files_without_keeping_trees(tmp_path):
+    fixture = parse_fixture(MODULE + "//- /app/.terraform/modules/x/main.tf.json\n{}\n//- /deep/a/b/c.tf\nvariable \"x\" {}\n")
+    fixture.write(tmp_path)
+    workspace = Workspace([str(tmp_path)])
+    steps = list(workspace.scan())
+    directories = sorted(os.path.relpath(m.directory, tmp_path) for m in workspace.modules())
+    assert directories == ["app", os.path.join("deep", "a", "b"), "other"]  # .terraform is not searched
+    app = next(m for m in workspace.modules() if m.directory.endswith("app"))
+    summaries = {name: f.summary for name, f in app.disk.items()}
+    assert summaries["variables.tf.json"].keys == (("variable", "region"), ("variable", "zone"))
+    assert summaries["outputs.tf.json"].keys == (("output", "ip"),)
+    assert [s.phase for s in steps].count("files") == 5  # four JSON files and one native one
+    assert steps[-1].done == steps[-1].total == 5
+
+
+def test_non_file_uris_and_unknown_documents_are_modules_of_their_own():
+    workspace = Workspace()
+    state = workspace.open("untitled:Untitled-1", '{"variable": {"a": {}}}', 1, "terraform-json")
+    assert state is not None
+    assert codes(workspace, "untitled:Untitled-1") == []
+    assert collect(workspace.snapshot(), "file:///nowhere/x.tf.json") == []
+    assert workspace.open("file:///nowhere/notes.json", "{}", 1, "json") is None  # not ours
+
+
+def _range(text: str, start: int, end: int) -> dict:
+    def position(offset: int) -> dict:
+        line = text.count("\n", 0, offset)
+        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+    return {"start": position(start), "end": position(end)}
