@@ -27,10 +27,6 @@ _LAZY = re.compile(r"#.*\blazy:\s*\S")
 #: (importing file relative to the package, imported module)
 _PENDING: set[tuple[str, str]] = {
     ("cli.py", "hcljson_ls.lsp.server"),
-    ("cli.py", "hcljson_ls.diagnostic"),
-    ("cli.py", "hcljson_ls.features.diagnostics"),
-    ("cli.py", "hcljson_ls.features.state"),
-    ("features/state.py", "hcljson_ls.jsonsyntax.reparse"),  # the file moves to workspace/
 }
 
 

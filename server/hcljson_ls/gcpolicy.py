@@ -1,13 +1,12 @@
 """Garbage-collection policy of the server: `paused_gc()`, applied at the edge (`cli`, `lsp`).
 
-The core layers (`jsonsyntax`, `hcljson`, `template`, `terraform`, `features`) only allocate; they
+The core layers (`jsonsyntax` up to `workspace` and `features`) only allocate; they
 never touch the collector. Whoever runs a request (the LSP handlers, `hcljson-ls check`) or times
 one (the benchmarks) wraps it in `paused_gc()`, once, around the whole piece of work. An
 import-linter contract (`pyproject.toml`) keeps this module out of every other layer.
 
     paused_gc()   context manager: pause the cyclic GC while building large acyclic structures
                   (JSON trees, decoded bodies, diagnostics, LSP payloads)
-    no_gc         the same object under its former name (`jsonsyntax.no_gc`)
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["paused_gc", "no_gc"]
+__all__ = ["paused_gc"]
 
 
 @contextmanager
@@ -43,6 +42,3 @@ def paused_gc() -> Iterator[None]:
             gc.freeze()
             gc.unfreeze()
             gc.enable()
-
-
-no_gc = paused_gc

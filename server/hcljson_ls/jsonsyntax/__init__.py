@@ -9,6 +9,5 @@ collector: callers that build large trees pause it at the edge (`hcljson_ls.gcpo
 """
 
 from .parser import ParseResult, parse
-from .parser import no_gc  # transitional: removed once features/lsp use gcpolicy
 
-__all__ = ["ParseResult", "no_gc", "parse"]
+__all__ = ["ParseResult", "parse"]

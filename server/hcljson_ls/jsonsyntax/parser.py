@@ -38,7 +38,6 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostic import ERROR, Diagnostic, Related
-from ..gcpolicy import no_gc  # noqa: F401  # transitional: removed once features/lsp use gcpolicy
 from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
 from .fastparse import fast_parse
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
