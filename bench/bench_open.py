@@ -7,7 +7,7 @@ On the generated documents of `cdktf_doc.make(size)` it prints, per size (median
 time over several runs):
 
 * parse        JSON syntax parse only (`jsonsyntax.parse`)
-* open         `DocumentState.open` + `features.diagnostics.collect` (syntax, structure, templates),
+* open         `Workspace.open` + `features.diagnostics.collect` (syntax, structure, strings, module),
                content caches cleared first, so it is what a server pays for a document it has not
                seen (the Lark parsers themselves are built once per process; printed separately);
                target: open <= 2x parse; also with the cyclic GC left running, for comparison
@@ -43,18 +43,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cdktf_doc import make  # noqa: E402
 
-from hcljson_ls.features.analysis import terraform_analysis  # noqa: E402
-from hcljson_ls.features.diagnostics import PROVIDERS, collect  # noqa: E402
+from hcljson_ls.features.diagnostics import PROVIDERS  # noqa: E402
+from hcljson_ls.features.diagnostics import collect as collect_uri  # noqa: E402
 from hcljson_ls.features.hover import hover  # noqa: E402
 from hcljson_ls.features.semantic_tokens import semantic_tokens  # noqa: E402
-from hcljson_ls.features.state import DocumentState  # noqa: E402
 from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
 from hcljson_ls.jsonsyntax import parse  # noqa: E402
 from hcljson_ls.terraform import templates  # noqa: E402
-from hcljson_ls.terraform.analysis import ENGINE_KEY  # noqa: E402
+from hcljson_ls.workspace import DocumentState, Workspace  # noqa: E402
 
 SIZES = [("50 KB", 50_000), ("500 KB", 500_000), ("5 MB", 5_000_000)]
 URI = "file:///bench/cdk.tf.json"
+
+
+def open_document(text: str) -> tuple[Workspace, DocumentState]:
+    """`text` open in a fresh workspace, as the server holds it."""
+    workspace = Workspace()
+    state = workspace.open(URI, text, 1, "terraform-json")
+    assert state is not None
+    return workspace, state
+
+
+def collect(state: DocumentState, workspace: Workspace) -> list:
+    """All diagnostics of the open document, as the server computes them."""
+    return collect_uri(workspace.snapshot(), state.uri)
 
 
 def clear_content_caches() -> None:
@@ -132,17 +144,17 @@ def measure(text: str, repeat: int) -> dict:
     holder: dict = {}
 
     def open_doc():
-        state = DocumentState.open(URI, text, 1, "terraform-json")
-        holder["diags"] = collect(state)
+        workspace, state = open_document(text)
+        holder["diags"] = collect(state, workspace)
 
     r["open"] = median(paused(open_doc), repeat, clear_content_caches)
     r["diagnostics"] = len(holder["diags"])
     r["open_gc_on"] = median(open_doc, repeat, clear_content_caches)
 
     # One-character edits in the middle, alternately inserting and deleting "x".
-    state = DocumentState.open(URI, text, 1, "terraform-json")
-    collect(state)
-    engine = state.kept(ENGINE_KEY, lambda: None)
+    workspace, state = open_document(text)
+    collect(state, workspace)
+    engine = state._engine
     offset = edit_point(text)
     editor = Editor(state, offset)
     phases: list[tuple[float, float]] = []
@@ -153,7 +165,7 @@ def measure(text: str, repeat: int) -> dict:
             editor()
         t1 = time.process_time()
         with paused_gc():
-            collect(state)
+            collect(state, workspace)
         phases.append((t1 - t0, time.process_time() - t1))
 
     runs = max(21, repeat * 5)
@@ -162,10 +174,10 @@ def measure(text: str, repeat: int) -> dict:
     r["apply"] = statistics.median(p[0] for p in phases[:runs])
     r["analysis"] = statistics.median(p[1] for p in phases[:runs])
     r["engine"] = (engine.fast - before[1], engine.walks - before[2], (engine.misses - before[0]) / runs,
-                   terraform_analysis(state)[0].block_count)
-    r["edit_hover"] = in_a_row(lambda: (one_edit(), paused(lambda: hover(terraform_analysis(state)[0], state.text, offset))()), runs)
-    semantic_tokens(state)
-    r["edit_tokens"] = in_a_row(lambda: (one_edit(), paused(lambda: semantic_tokens(state))()), 7)
+                   state.analysis.body.block_count)
+    r["edit_hover"] = in_a_row(lambda: (one_edit(), paused(lambda: hover(workspace.snapshot(), URI, offset))()), runs)
+    semantic_tokens(workspace.snapshot(), URI)
+    r["edit_tokens"] = in_a_row(lambda: (one_edit(), paused(lambda: semantic_tokens(workspace.snapshot(), URI))()), 7)
     return r
 
 
@@ -218,7 +230,7 @@ def lsp_requests(text: str) -> dict[str, tuple[float, float, int]]:
                              "diagnostic": {"dynamicRegistration": False}}}
     send("initialize", {"capabilities": caps}, request=True)
     send("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "terraform-json", "version": 1, "text": text}})
-    state = server.documents.get(URI)
+    state = server.store.get(URI)
     editor = Editor(state, edit_point(text))
     out = {}
     for name, method in (("documentSymbol", "textDocument/documentSymbol"),

@@ -25,9 +25,7 @@ _LAZY = re.compile(r"#.*\blazy:\s*\S")
 #: Function-level imports in files owned by other work in progress, to be given a `# lazy: why`
 #: comment (or moved to the top) by their owners; remove an entry once that is done.
 #: (importing file relative to the package, imported module)
-_PENDING: set[tuple[str, str]] = {
-    ("cli.py", "hcljson_ls.lsp.server"),
-}
+_PENDING: set[tuple[str, str]] = set()
 
 
 def _lint_imports() -> list[str]:

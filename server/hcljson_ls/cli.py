@@ -103,7 +103,7 @@ def run_server(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
         return EXIT_USAGE
 
-    from .lsp.server import create_server
+    from .lsp.server import create_server  # lazy: pygls and lsprotocol take ~0.5 s to import; `check` needs neither
 
     server = create_server()
     try:

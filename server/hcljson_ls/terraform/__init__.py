@@ -1,8 +1,11 @@
 """Terraform/OpenTofu meaning on top of the generic HCL JSON layer.
 
+    catalogue                  the one home of Terraform/OpenTofu knowledge: block types, labels,
+                               meta-arguments, reference namespaces, file-name rules
     schema.CONFIG_SCHEMA / OVERRIDE_SCHEMA / schema_for_path(path) / is_override_file(path)
-    analysis.document_analysis(state) -> FileResult        one analysis per version, incremental
+    analysis.file_engine(path) -> IncrementalFile          one per open document, incremental
     analysis.analyze_file(text, root, path=None) -> FileResult            the same from scratch
+    declarations.declarations(text, root, path) / duplicates_across_files(...)   module-wide rules
     validate.block_diagnostics(block, text, override=False) -> diagnostics  Terraform rules, one block
     templates.check_strings(text, body) -> diagnostics                   strings by schema mode
 

@@ -72,7 +72,7 @@ def is_ours(uri: str, language_id: str | None) -> bool:
     """A document the server analyses: a Terraform JSON language id, or a configuration file name."""
     if language_id in LANGUAGE_IDS:
         return True
-    return catalogue.file_kind(file_name(uri)) == catalogue.CONFIG_JSON
+    return catalogue.file_kind(file_name(uri), ignore_case=True) == catalogue.CONFIG_JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,7 @@ class Workspace:
         self._counter = itertools.count(1)
         self._disk_indexes: dict[str, tuple[tuple[int, int], LineIndex]] = {}
         self._stale: set[str] = set()
+        self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -243,6 +244,7 @@ class Workspace:
         return True
 
     def _forget(self, uri: str) -> None:
+        self._across.pop(uri, None)
         self._documents.pop(uri, None)
         self._revisions.pop(uri, None)
         self._declared.pop(uri, None)
@@ -381,18 +383,32 @@ class Workspace:
         name = file_name(uri)
         if catalogue.is_override_file(name) or name not in self.effective_names(key):
             return []
-        keys, place = state.analysis.definitions()
-        if not keys:
-            return []
-        index = self._index(key)
-        elsewhere: dict[Hashable, list[tuple[str, str, int, int]]] = {}
-        for k in keys:
-            entries = index.get(k)
-            if entries is None or (len(entries) == 1 and entries[0][0] == uri):
-                continue
-            if k not in elsewhere:
-                elsewhere[k] = [self._place(e) for e in entries if e[0] != uri]
-        return duplicates_across_files(keys, place, elsewhere) if elsewhere else []
+        # Which declarations are made elsewhere too changes only with the declarations (this file's or
+        # the module's): remembered per (engine, definitions revision, module revision), so an edit
+        # that declares nothing new costs nothing here when there is no duplicate (and re-places
+        # the few there are otherwise).
+        analysis = state.analysis
+        module = self.module(key)
+        stamp = (id(state._engine), analysis.definitions_revision, module.revision)
+        remembered = self._across.get(uri)
+        if remembered is not None and remembered[0] == stamp:
+            if not remembered[1]:
+                return []
+        else:
+            keys, _ = analysis.definitions()
+            index = self._index(key) if keys else {}
+            shared = {}
+            for k in keys:
+                entries = index.get(k)
+                if entries is not None and (len(entries) > 1 or entries[0][0] != uri):
+                    shared[k] = [e for e in entries if e[0] != uri]
+            self._across[uri] = (stamp, shared)
+            if not shared:
+                return []
+        keys, place = analysis.definitions()
+        shared = self._across[uri][1]
+        elsewhere = {k: [self._place(e) for e in entries] for k, entries in shared.items()}
+        return duplicates_across_files(keys, place, elsewhere)
 
     def _place(self, entry: tuple[str, str, Any]) -> tuple[str, str, int, int]:
         uri, name, where = entry
