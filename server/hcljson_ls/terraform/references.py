@@ -1,0 +1,105 @@
+"""What a Terraform file refers to: every reference and function call, with exact ranges, as plain data
+shared by JSON files (`terraform.reference_walk`) and native ones (`terraform.native`).
+
+    Step(name, start, end)                    one static step after the root: `.name` or `["key"]`
+    Reference(root, start, end, steps, ...)   `var.region`, `aws_instance.web.id`, `each.key`, ...
+    Call(name, start, end, args, ...)         `upper(x)`, `provider::aws::arn_parse(x)`
+    subject(ref) -> (key, steps used)         the declaration key a reference names, see below
+
+Contract
+--------
+* Offsets are absolute character offsets into the file's text (through JSON escapes for JSON files;
+  characters, not bytes, for native files). A reference's `start`/`end` is its root name; each
+  step's range is its name (an attribute's name without the dot, an index key's string literal with
+  its quotes). Steps stop at the first step that is not static (a splat, a computed index, a legacy
+  `.0`): what follows cannot name a declaration.
+* `context` says what the reference's place allows, as the union of the `IN_*` flags: `IN_COUNT`
+  (the enclosing resource, data, module or ephemeral block sets `count`), `IN_FOR_EACH` (it sets
+  `for_each`), `IN_SELF` (inside a provisioner, a connection block or a postcondition), and
+  `STATIC` (the reference is written as a plain string that Terraform reads as an address:
+  `depends_on`, `provider`, moved `from`/`to`, ... so no `${}`).
+* Names bound by the expression itself (`for` temporaries, a `dynamic` block's iterator) are not
+  references: the walks leave them out, so every `Reference` is to something outside the expression.
+* `subject` maps a reference to what it names as a declaration key (`terraform.validate.definitions`
+  keys): `var.x` -> ("variable", "x"), `local.x` -> ("local", "x"), `module.m` -> ("module", "m"),
+  `data.t.n` -> ("data", "t", "n"), `ephemeral.t.n` -> ("ephemeral", "t", "n"), `action.t.n`,
+  `t.n` -> ("resource", "t", "n"); None for built-in objects (`path`, `terraform`, `count`, `each`,
+  `self`) and for references too short to name anything (`var` alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+IN_COUNT = 1
+IN_FOR_EACH = 2
+IN_SELF = 4
+STATIC = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    name: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    root: str
+    start: int
+    end: int
+    steps: tuple[Step, ...] = ()
+    context: int = 0
+
+    @property
+    def range(self) -> tuple[int, int]:
+        """From the root to the end of the last static step."""
+        return (self.start, self.steps[-1].end if self.steps else self.end)
+
+    def shifted(self, delta: int) -> Reference:
+        if not delta:
+            return self
+        return replace(
+            self,
+            start=self.start + delta,
+            end=self.end + delta,
+            steps=tuple(Step(s.name, s.start + delta, s.end + delta) for s in self.steps),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A function call: `name` as written (`provider::aws::arn_parse` included), the range of the
+    name, how many arguments it passes (`expands` when the last one is `...`-expanded)."""
+
+    name: str
+    start: int
+    end: int
+    args: int
+    expands: bool = False
+
+    def shifted(self, delta: int) -> Call:
+        return self if not delta else replace(self, start=self.start + delta, end=self.end + delta)
+
+
+#: Namespaces whose second step is a declared name: root -> declaration kind.
+_NAMED = {"var": "variable", "local": "local", "module": "module"}
+#: Namespaces followed by a type and a name.
+_TYPED = {"data": "data", "ephemeral": "ephemeral", "action": "action"}
+#: Roots that are objects of the language, never a resource type.
+BUILTIN_ROOTS = frozenset({"path", "terraform", "count", "each", "self"})
+
+
+def subject(ref: Reference) -> tuple[tuple, int] | None:
+    """The declaration key `ref` names and how many of its steps that takes (see the module doc)."""
+    root, steps = ref.root, ref.steps
+    kind = _NAMED.get(root)
+    if kind is not None:
+        return ((kind, steps[0].name), 1) if steps else None
+    kind = _TYPED.get(root)
+    if kind is not None:
+        return ((kind, steps[0].name, steps[1].name), 2) if len(steps) >= 2 else None
+    if root in BUILTIN_ROOTS:
+        return None
+    return (("resource", root, steps[0].name), 1) if steps else None
