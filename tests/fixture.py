@@ -25,20 +25,33 @@ text, and every offset below is an offset into the text without them:
     fixture.files["/net/variables.tf.json"].ranges                # [(14, 20)]
     fixture.write(tmp_path)                                       # {path: file on disk}
 
+    ws = fixture.workspace(tmp_path)     # written, and a real Workspace on tmp_path with both files
+    ws.uri("/net/variables.tf.json")     # open (with a $0, only its file; `ws.cursor` is (uri, offset))
+    ws.snapshot().module_files(ws.uri("/main.tf.json"))
+
 A fixture text cannot contain `$0`, `⟨` or `⟩` literally (build such a text without this module).
 Text before the first header line may only be blank. Malformed fixtures raise `FixtureError`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hcljson_ls.workspace import Snapshot, Workspace
 
 CURSOR = "$0"
 OPEN, CLOSE = "⟨", "⟩"
 HEADER = "//- "
 #: The file of a fixture without header lines.
 DEFAULT_PATH = "/main.tf.json"
+#: What `Fixture.workspace` opens when there is no cursor (and no `open` list).
+OPENED_BY_DEFAULT = (".tf.json", ".tofu.json")
+#: The language id `Fixture.workspace` opens documents with.
+LANGUAGE_ID = "terraform-json"
 
 
 class FixtureError(ValueError):
@@ -95,6 +108,65 @@ class Fixture:
             target.write_bytes(f.text.encode("utf-8"))
             written[path] = target
         return written
+
+    def workspace(self, root: Path, open: Iterable[str] | None = None, engine: str = "auto") -> FixtureWorkspace:
+        """Write every file under the real directory `root`, build a `Workspace([root], engine)` and
+        open (version 1, language id `terraform-json`) the files named in `open`; by default the file
+        holding the `$0` cursor or selection if there is one, else every `*.tf.json` / `*.tofu.json`
+        file. Files not opened are still on disk, part of their module as the workspace reads them."""
+        # Imported here: most users of this module never need a server.
+        from hcljson_ls.workspace import Workspace
+        from hcljson_ls.workspace.files import uri_of_path
+
+        if open is None:
+            cursor = [p for p, f in self.files.items() if f.cursor is not None or f.selection is not None]
+            names = cursor or [p for p in self.files if p.endswith(OPENED_BY_DEFAULT)]
+        else:
+            names = list(dict.fromkeys(open))
+            unknown = [p for p in names if p not in self.files]
+            if unknown:
+                raise FixtureError(f"cannot open {unknown}: not files of the fixture {list(self.files)}")
+        paths = self.write(root)
+        uris = {path: uri_of_path(str(target)) for path, target in paths.items()}
+        workspace = Workspace([str(root)], engine=engine)
+        for path in names:
+            workspace.open(uris[path], self.files[path].text, 1, LANGUAGE_ID)  # the language id makes it ours
+        return FixtureWorkspace(workspace, self, uris, paths)
+
+
+@dataclass(frozen=True)
+class FixtureWorkspace:
+    """A fixture written to a directory, with a real `Workspace` over it (see `Fixture.workspace`)."""
+
+    workspace: Workspace
+    fixture: Fixture
+    #: The `file:` URI of each fixture path.
+    uris: dict[str, str]
+    #: The file on disk of each fixture path.
+    paths: dict[str, Path]
+
+    def uri(self, path: str) -> str:
+        """The URI of the fixture file `path` (`/app/main.tf.json`)."""
+        return self.uris[path]
+
+    def snapshot(self) -> Snapshot:
+        return self.workspace.snapshot()
+
+    @property
+    def cursor(self) -> tuple[str, int]:
+        """(uri, offset) of the fixture's single `$0`."""
+        f = self.fixture.cursor_file
+        if f.cursor is None:
+            raise FixtureError(f"{f.path} holds a selection (two $0), not a cursor")
+        return self.uris[f.path], f.cursor
+
+    @property
+    def selection(self) -> tuple[str, tuple[int, int]]:
+        """(uri, (start, end)) of the fixture's two `$0`."""
+        f = self.fixture.cursor_file
+        if f.selection is None:
+            raise FixtureError(f"{f.path} holds a single $0 cursor, not a selection")
+        return self.uris[f.path], f.selection
 
 
 def parse_fixture(src: str) -> Fixture:

@@ -181,3 +181,80 @@ def test_a_fixture_without_cursor_has_no_cursor_file() -> None:
     assert isinstance(fixture, Fixture) and fixture.only.cursor is None
     with pytest.raises(FixtureError, match="no \\$0"):
         fixture.cursor_file
+
+
+# -------------------------------------------------------------------------------------------- workspace
+
+MODULE = """
+//- /app/main.tf.json
+{"variable": {"region": {}}, "output": {"r": {"value": "${var.reg$0ion}"}}}
+//- /app/variables.tf.json
+{"variable": {⟨"zone"⟩: {}}}
+//- /app/extra.tofu.json
+{"locals": {}}
+//- /app/native.tf
+variable "n" {}
+//- /app/notes.json
+{}
+//- /net/main.tf.json
+{}
+"""
+
+
+def test_workspace_opens_the_cursor_file_and_leaves_its_siblings_on_disk(tmp_path) -> None:
+    from hcljson_ls.workspace import Workspace
+    from hcljson_ls.workspace.files import uri_of_path
+
+    fixture = parse_fixture(MODULE)
+    ws = fixture.workspace(tmp_path)
+    assert isinstance(ws.workspace, Workspace) and ws.workspace.folders == (str(tmp_path),)
+    assert ws.paths == fixture.write(tmp_path)  # written where `write` puts them
+    assert ws.uris == {path: uri_of_path(str(p)) for path, p in ws.paths.items()}
+    main = ws.uri("/app/main.tf.json")
+    assert ws.workspace.uris() == [main]  # only the file holding $0
+    assert ws.snapshot().document(main).text == fixture.files["/app/main.tf.json"].text  # without markers
+    assert ws.snapshot().document(main).version == 1
+    assert ws.cursor == (main, fixture.files["/app/main.tf.json"].text.index("ion}"))
+    # The files not opened are the module's all the same (auto: a .tofu.json file makes it OpenTofu).
+    assert ws.snapshot().module_files(main) == ["extra.tofu.json", "main.tf.json", "native.tf", "variables.tf.json"]
+    assert ws.snapshot().document(ws.uri("/app/variables.tf.json")) is None
+    assert ws.paths["/app/variables.tf.json"].read_text() == '{"variable": {"zone": {}}}\n'
+
+
+def test_workspace_without_cursor_opens_every_terraform_json_file(tmp_path) -> None:
+    fixture = parse_fixture(MODULE.replace("$0", ""))
+    ws = fixture.workspace(tmp_path)
+    opened = ["/app/main.tf.json", "/app/variables.tf.json", "/app/extra.tofu.json", "/net/main.tf.json"]
+    assert ws.workspace.uris() == [ws.uri(p) for p in opened]  # not native.tf nor notes.json
+    with pytest.raises(FixtureError, match="no \\$0"):
+        ws.cursor
+
+
+def test_workspace_opens_exactly_the_files_named(tmp_path) -> None:
+    fixture = parse_fixture(MODULE)
+    ws = fixture.workspace(tmp_path, open=["/app/variables.tf.json", "/net/main.tf.json"])
+    assert ws.workspace.uris() == [ws.uri("/app/variables.tf.json"), ws.uri("/net/main.tf.json")]
+    assert ws.snapshot().module_files(ws.uri("/app/variables.tf.json"))[-1] == "variables.tf.json"
+    assert "main.tf.json" in ws.snapshot().module_files(ws.uri("/app/variables.tf.json"))
+    assert ws.cursor[0] == ws.uri("/app/main.tf.json")  # the cursor's file need not be open
+    none = parse_fixture(MODULE).workspace(tmp_path / "none", open=())
+    assert none.workspace.uris() == [] and none.paths["/app/main.tf.json"].is_file()
+
+
+def test_workspace_engine_and_selection(tmp_path) -> None:
+    fixture = parse_fixture('//- /m/a.tf.json\n{"locals": {"x": $01$0}}\n//- /m/b.tofu.json\n{}')
+    ws = fixture.workspace(tmp_path, engine="terraform")
+    a = ws.uri("/m/a.tf.json")
+    assert ws.workspace.engine == "terraform"
+    assert ws.snapshot().module_files(a) == ["a.tf.json"]  # Terraform ignores .tofu.json files
+    assert ws.selection == (a, (17, 18))
+    with pytest.raises(FixtureError, match="selection"):
+        ws.cursor
+
+
+def test_workspace_opens_only_files_of_the_fixture(tmp_path) -> None:
+    with pytest.raises(FixtureError, match="not files of the fixture"):
+        parse_fixture(MODULE).workspace(tmp_path, open=["/app/missing.tf.json"])
+    # Any file of the fixture opens when named: its language id is terraform-json whatever its name.
+    ws = parse_fixture(MODULE).workspace(tmp_path / "named", open=["/app/notes.json"])
+    assert ws.workspace.uris() == [ws.uri("/app/notes.json")]
