@@ -26,117 +26,109 @@ MODULE = """
 """
 
 
-def build(tmp_path, src=MODULE, open_=("/app/main.tf.json",), engine="auto"):
-    fixture = parse_fixture(src)
-    paths = fixture.write(tmp_path)
-    workspace = Workspace([str(tmp_path)], engine=engine)
-    for name in open_:
-        workspace.open(uri_of_path(str(paths[name])), fixture.files[name].text, 1, "terraform-json")
-    return workspace, fixture, {name: uri_of_path(str(p)) for name, p in paths.items()}
-
-
 def codes(workspace, uri):
+    """The codes of `uri`'s diagnostics (`workspace`: a Workspace or a FixtureWorkspace)."""
     return [d.code for d in collect(workspace.snapshot(), uri)]
 
 
 def test_a_document_knows_its_sibling_files_open_or_not(tmp_path):
-    workspace, fixture, uris = build(tmp_path)
-    main = uris["/app/main.tf.json"]
-    assert workspace.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
-    [duplicate] = collect(workspace.snapshot(), main)
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
+    main = ws.uri("/app/main.tf.json")
+    assert ws.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
+    [duplicate] = collect(ws.snapshot(), main)
     assert duplicate.code == "structure/duplicate-block"
-    assert (duplicate.start, duplicate.end) == fixture.files["/app/main.tf.json"].ranges[0]
+    assert (duplicate.start, duplicate.end) == ws.fixture.files["/app/main.tf.json"].ranges[0]
     assert "also defined in variables.tf.json" in duplicate.message
     [related] = duplicate.related
-    assert related.uri == uris["/app/variables.tf.json"]  # a file the editor never opened
-    assert (related.start, related.end) == fixture.files["/app/variables.tf.json"].ranges[0]
+    assert related.uri == ws.uri("/app/variables.tf.json")  # a file the editor never opened
+    assert (related.start, related.end) == ws.fixture.files["/app/variables.tf.json"].ranges[0]
     # Another directory is another module: its "region" is no duplicate.
-    other = uris["/other/main.tf.json"]
-    workspace.open(other, fixture.files["/other/main.tf.json"].text, 1, "terraform-json")
-    assert codes(workspace, other) == []
+    other = ws.uri("/other/main.tf.json")
+    ws.workspace.open(other, ws.fixture.files["/other/main.tf.json"].text, 1, "terraform-json")
+    assert codes(ws, other) == []
 
 
 def test_both_places_report_when_both_files_are_open(tmp_path):
-    workspace, fixture, uris = build(tmp_path, open_=("/app/main.tf.json", "/app/variables.tf.json"))
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
     for name, other in (("/app/main.tf.json", "/app/variables.tf.json"), ("/app/variables.tf.json", "/app/main.tf.json")):
-        [d] = collect(workspace.snapshot(), uris[name])
-        assert (d.start, d.end) == fixture.files[name].ranges[0]
-        assert [(r.uri, r.start, r.end) for r in d.related] == [(uris[other], *fixture.files[other].ranges[0])]
+        [d] = collect(ws.snapshot(), ws.uri(name))
+        assert (d.start, d.end) == ws.fixture.files[name].ranges[0]
+        assert [(r.uri, r.start, r.end) for r in d.related] == [(ws.uri(other), *ws.fixture.files[other].ranges[0])]
 
 
 def test_an_open_buffer_wins_over_the_file_on_disk(tmp_path):
-    workspace, fixture, uris = build(tmp_path, open_=("/app/main.tf.json", "/app/variables.tf.json"))
-    main, variables = uris["/app/main.tf.json"], uris["/app/variables.tf.json"]
-    assert codes(workspace, main) == ["structure/duplicate-block"]
-    text = fixture.files["/app/variables.tf.json"].text
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
+    main, variables = ws.uri("/app/main.tf.json"), ws.uri("/app/variables.tf.json")
+    assert codes(ws, main) == ["structure/duplicate-block"]
+    text = ws.fixture.files["/app/variables.tf.json"].text
     start = text.index('"region"')
-    workspace.change(variables, 2, [{"range": _range(text, start, start + 8), "text": '"zone2"'}], "utf-32")
-    assert codes(workspace, main) == []  # the unsaved buffer, not the disk, counts
-    assert main in workspace.take_stale()
-    workspace.close(variables)  # the disk's version (still declaring "region") counts again
-    assert codes(workspace, main) == ["structure/duplicate-block"]
+    ws.workspace.change(variables, 2, [{"range": _range(text, start, start + 8), "text": '"zone2"'}], "utf-32")
+    assert codes(ws, main) == []  # the unsaved buffer, not the disk, counts
+    assert main in ws.workspace.take_stale()
+    ws.workspace.close(variables)  # the disk's version (still declaring "region") counts again
+    assert codes(ws, main) == ["structure/duplicate-block"]
 
 
 def test_a_declaration_edit_makes_the_other_open_documents_stale_and_moves_the_result_id(tmp_path):
-    workspace, fixture, uris = build(tmp_path, open_=("/app/main.tf.json", "/app/outputs.tf.json"))
-    main, outputs = uris["/app/main.tf.json"], uris["/app/outputs.tf.json"]
-    collect(workspace.snapshot(), main)
-    collect(workspace.snapshot(), outputs)
-    workspace.take_stale()
-    before = workspace.result_id(outputs)
-    text = workspace.get(main).text
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json", "/app/outputs.tf.json"])
+    main, outputs = ws.uri("/app/main.tf.json"), ws.uri("/app/outputs.tf.json")
+    collect(ws.snapshot(), main)
+    collect(ws.snapshot(), outputs)
+    ws.workspace.take_stale()
+    before = ws.workspace.result_id(outputs)
+    text = ws.workspace.get(main).text
     at = text.index('"web"')
-    workspace.change(main, 2, [{"range": _range(text, at, at + 5), "text": '"app"'}], "utf-32")  # renames a declaration
-    collect(workspace.snapshot(), main)
-    assert workspace.take_stale() == {outputs}
-    assert workspace.result_id(outputs) != before
+    ws.workspace.change(main, 2, [{"range": _range(text, at, at + 5), "text": '"app"'}], "utf-32")  # renames a declaration
+    collect(ws.snapshot(), main)
+    assert ws.workspace.take_stale() == {outputs}
+    assert ws.workspace.result_id(outputs) != before
     # An edit that declares nothing new changes no other document.
-    text = workspace.get(main).text
+    text = ws.workspace.get(main).text
     at = text.index('"x"')
-    workspace.change(main, 3, [{"range": _range(text, at, at + 3), "text": '"y"'}], "utf-32")
-    collect(workspace.snapshot(), main)
-    assert workspace.take_stale() == set()
+    ws.workspace.change(main, 3, [{"range": _range(text, at, at + 3), "text": '"y"'}], "utf-32")
+    collect(ws.snapshot(), main)
+    assert ws.workspace.take_stale() == set()
 
 
 def test_watched_file_events_change_what_the_module_sees(tmp_path):
-    workspace, fixture, uris = build(tmp_path)
-    main = uris["/app/main.tf.json"]
-    assert codes(workspace, main) == ["structure/duplicate-block"]
-    workspace.take_stale()
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
+    main = ws.uri("/app/main.tf.json")
+    assert codes(ws, main) == ["structure/duplicate-block"]
+    ws.workspace.take_stale()
     variables = tmp_path / "app" / "variables.tf.json"
     variables.write_text('{"variable": {"zone": {}}}')
-    workspace.file_changed(uris["/app/variables.tf.json"], CHANGED)
-    assert workspace.take_stale() == {main}
-    assert codes(workspace, main) == []
+    ws.workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
+    assert ws.workspace.take_stale() == {main}
+    assert codes(ws, main) == []
     extra = tmp_path / "app" / "extra.tf.json"
     extra.write_text('{"variable": {"region": {}}}')
-    workspace.file_changed(uri_of_path(str(extra)), CREATED)
-    assert workspace.take_stale() == {main}
-    assert codes(workspace, main) == ["structure/duplicate-block"]
+    ws.workspace.file_changed(uri_of_path(str(extra)), CREATED)
+    assert ws.workspace.take_stale() == {main}
+    assert codes(ws, main) == ["structure/duplicate-block"]
     extra.unlink()
-    workspace.file_changed(uri_of_path(str(extra)), DELETED)
-    assert codes(workspace, main) == []
-    assert workspace.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
+    ws.workspace.file_changed(uri_of_path(str(extra)), DELETED)
+    assert codes(ws, main) == []
+    assert ws.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
     # A change that leaves the declarations as they were makes nothing stale.
-    workspace.take_stale()
+    ws.workspace.take_stale()
     variables.write_text('{"variable": {"zone": {"default": 1}}}')
-    workspace.file_changed(uris["/app/variables.tf.json"], CHANGED)
-    assert workspace.take_stale() == set()
+    ws.workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
+    assert ws.workspace.take_stale() == set()
     # Other files are none of the module's business.
     (tmp_path / "app" / "notes.json").write_text("{}")
-    workspace.file_changed(uri_of_path(str(tmp_path / "app" / "notes.json")), CREATED)
-    assert workspace.take_stale() == set()
+    ws.workspace.file_changed(uri_of_path(str(tmp_path / "app" / "notes.json")), CREATED)
+    assert ws.workspace.take_stale() == set()
 
 
 def test_a_deleted_directory_takes_its_module_with_it(tmp_path):
-    workspace, fixture, uris = build(tmp_path)
-    list(workspace.scan())
-    assert any(m.directory == str(tmp_path / "other") for m in workspace.modules())
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
+    list(ws.workspace.scan())
+    assert any(m.directory == str(tmp_path / "other") for m in ws.workspace.modules())
     for f in (tmp_path / "other").iterdir():
         f.unlink()
     (tmp_path / "other").rmdir()
-    workspace.file_changed(uri_of_path(str(tmp_path / "other")), DELETED)
-    assert all(m.directory != str(tmp_path / "other") for m in workspace.modules())
+    ws.workspace.file_changed(uri_of_path(str(tmp_path / "other")), DELETED)
+    assert all(m.directory != str(tmp_path / "other") for m in ws.workspace.modules())
 
 
 OPENTOFU = """
@@ -152,55 +144,54 @@ OPENTOFU = """
 
 
 def test_opentofu_files_hide_their_terraform_twins(tmp_path):
-    workspace, fixture, uris = build(tmp_path, OPENTOFU, open_=("/m/main.tofu.json",))
-    tofu = uris["/m/main.tofu.json"]
+    ws = parse_fixture(OPENTOFU).workspace(tmp_path, open=["/m/main.tofu.json"])
+    tofu = ws.uri("/m/main.tofu.json")
     # auto: the module has a .tofu.json file, so OpenTofu's rule: main.tf.json is hidden; the
     # override file takes part but declares nothing.
-    assert workspace.snapshot().module_files(tofu) == ["extra.tf.json", "main.tofu.json", "main_override.tf.json"]
-    [d] = collect(workspace.snapshot(), tofu)
-    assert [r.uri for r in d.related] == [uris["/m/extra.tf.json"]]
+    assert ws.snapshot().module_files(tofu) == ["extra.tf.json", "main.tofu.json", "main_override.tf.json"]
+    [d] = collect(ws.snapshot(), tofu)
+    assert [r.uri for r in d.related] == [ws.uri("/m/extra.tf.json")]
     # A hidden file is not part of the module: nothing across files is reported in it.
-    hidden = uris["/m/main.tf.json"]
-    workspace.open(hidden, fixture.files["/m/main.tf.json"].text, 1, "terraform-json")
-    assert codes(workspace, hidden) == []
+    hidden = ws.uri("/m/main.tf.json")
+    ws.workspace.open(hidden, ws.fixture.files["/m/main.tf.json"].text, 1, "terraform-json")
+    assert codes(ws, hidden) == []
     # Terraform ignores .tofu files altogether.
-    workspace.set_engine("terraform")
-    assert workspace.snapshot().module_files(hidden) == ["extra.tf.json", "main.tf.json", "main_override.tf.json"]
-    assert codes(workspace, hidden) == ["structure/duplicate-block"]
-    assert codes(workspace, tofu) == []
+    ws.workspace.set_engine("terraform")
+    assert ws.snapshot().module_files(hidden) == ["extra.tf.json", "main.tf.json", "main_override.tf.json"]
+    assert codes(ws, hidden) == ["structure/duplicate-block"]
+    assert codes(ws, tofu) == []
 
 
 @pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads any file")
 def test_an_unreadable_file_is_skipped_with_a_log_line(tmp_path, caplog):
-    workspace, fixture, uris = build(tmp_path)
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
     (tmp_path / "app" / "variables.tf.json").chmod(0)
-    workspace.file_changed(uris["/app/variables.tf.json"], CHANGED)
+    ws.workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
     assert "cannot be read" in caplog.text
-    assert codes(workspace, uris["/app/main.tf.json"]) == []
+    assert codes(ws, ws.uri("/app/main.tf.json")) == []
 
 
 def test_files_that_cannot_be_read_are_skipped_and_logged(tmp_path, caplog):
-    workspace, fixture, uris = build(tmp_path)
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
     app = tmp_path / "app"
     (app / "latin1.tf.json").write_bytes(b'{"variable": {"caf\xe9": {}}}')
     (app / "dir.tf.json").mkdir()
     os.symlink(app / "loop.tf.json", app / "loop.tf.json")  # a symlink to itself
     os.symlink(tmp_path, app / "up")  # a symlink loop among directories
     with caplog.at_level("INFO"):
-        steps = list(workspace.scan())
+        steps = list(ws.workspace.scan())
         for name in ("latin1.tf.json", "dir.tf.json", "loop.tf.json"):
-            workspace.file_changed(uri_of_path(str(app / name)), CREATED)
+            ws.workspace.file_changed(uri_of_path(str(app / name)), CREATED)
     assert steps and steps[-1].phase == "files"
     assert "not valid UTF-8" in caplog.text and "is a directory" in caplog.text and "cannot be read" in caplog.text
-    main = uris["/app/main.tf.json"]
-    assert codes(workspace, main) == ["structure/duplicate-block"]  # the readable sibling still counts
+    main = ws.uri("/app/main.tf.json")
+    assert codes(ws, main) == ["structure/duplicate-block"]  # the readable sibling still counts
     assert read_text(str(app / "loop.tf.json")).problem is not None
 
 
 def test_the_scan_finds_every_module_and_summarizes_files_without_keeping_trees(tmp_path):
     fixture = parse_fixture(MODULE + "//- /app/.terraform/modules/x/main.tf.json\n{}\n//- /deep/a/b/c.tf\nvariable \"x\" {}\n")
-    fixture.write(tmp_path)
-    workspace = Workspace([str(tmp_path)])
+    workspace = fixture.workspace(tmp_path, open=()).workspace  # nothing open: the scan alone reads the files
     steps = list(workspace.scan())
     directories = sorted(os.path.relpath(m.directory, tmp_path) for m in workspace.modules())
     assert directories == ["app", os.path.join("deep", "a", "b"), "other"]  # .terraform is not searched
