@@ -1,4 +1,6 @@
-"""Helpers for the end-to-end LSP tests: client capabilities, markers, waiting."""
+"""Helpers for the end-to-end LSP tests: client capabilities, waiting, reference positions, edits.
+
+(Fixture markers are read by tests/fixture.py.)"""
 
 from __future__ import annotations
 
@@ -59,19 +61,6 @@ async def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, what: st
 
 def published_for(client: LanguageClient, uri: str) -> list[types.PublishDiagnosticsParams]:
     return [p for p in client.published if p.uri == uri]  # type: ignore[attr-defined]
-
-
-def unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:
-    """Remove `⟦`/`⟧` markers; return the text and the (start, end) offsets they delimited."""
-    text, spans, start = "", [], 0
-    for ch in marked:
-        if ch == "⟦":
-            start = len(text)
-        elif ch == "⟧":
-            spans.append((start, len(text)))
-        else:
-            text += ch
-    return text, spans
 
 
 def lsp_position(text: str, offset: int, encoding: str = "utf-16") -> types.Position:

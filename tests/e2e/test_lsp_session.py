@@ -1,7 +1,7 @@
 """End-to-end over stdio: initialize, document sync and diagnostics (push and pull).
 
-Expected ranges come from `⟦...⟧` markers and plain string arithmetic (`helpers.lsp_range`), never from
-the server's own position code.
+Expected ranges come from `⟨...⟩` fixture markers (tests/fixture.py) and plain string arithmetic
+(`helpers.lsp_range`), never from the server's own position code.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -20,19 +21,18 @@ from .helpers import (
     lsp_range,
     open_document,
     published_for,
-    unmark,
     wait_for,
 )
 
 # A missing comma (range: the gap) after a string that holds 1-, 2- and 4-byte characters (😀 and 🎉
 # are UTF-16 surrogate pairs), and a trailing comma after them on the same line.
-EMOJI = """\
+EMOJI = parse_fixture("""\
 {
   "locals": {
-    "greeting": "héllo 😀 🎉"⟦ ⟧"n": [1, 2⟦,⟧]
+    "greeting": "héllo 😀 🎉"⟨ ⟩"n": [1, 2⟨,⟩]
   }
 }
-"""
+""").only
 URI = "file:///work/module/main.tf.json"
 # One syntax error and nothing else (`"//"` is a comment property, which Terraform skips).
 TRAILING = '{"//": [1,]}'
@@ -88,7 +88,7 @@ async def test_position_encoding_negotiation(client: LanguageClient, offered, ch
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
 async def test_did_open_publishes_exact_ranges_after_emoji(client: LanguageClient, encoding):
     await initialize(client, encodings=[encoding])
-    text, spans = unmark(EMOJI)
+    text, spans = EMOJI.text, EMOJI.ranges
     open_document(client, URI, text, version=7)
     diagnostics = await diagnostics_of(client, URI, version=7)
     assert [d.range for d in diagnostics] == [lsp_range(text, s, e, encoding) for s, e in spans]
@@ -205,7 +205,7 @@ async def test_other_json_documents_are_ignored(client: LanguageClient):
 
 async def test_pull_diagnostics_and_no_double_push(client: LanguageClient):
     await initialize(client, pull=True)
-    text, spans = unmark(EMOJI)
+    text, spans = EMOJI.text, EMOJI.ranges
     open_document(client, URI, text)
     report = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI))
