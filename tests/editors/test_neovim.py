@@ -10,7 +10,8 @@ configuration loaded from `editors/neovim/` exactly as `docs/editors/neovim.md` 
 The probe writes what Neovim itself exposes (filetype, syntax group, resolved client config, server
 capabilities, `vim.diagnostic.get()`, hover, document symbols as location-list items) to a JSON file.
 Neovim's diagnostics use 0-based lines and 0-based *byte* columns (UTF-8), whatever position encoding the
-client and server negotiated; the expected values are computed from `⟦...⟧` markers in the fixture.
+client and server negotiated; the expected values are computed from the fixture's `⟨...⟩` ranges and `$0`
+cursor (tests/fixture.py).
 
 Locally a missing `nvim` (>= 0.11) or `hcljson-ls` skips with a reason; with `CI=true` that is a failure,
 and so is a server that does not advertise hover / document symbols yet (issue 5 requires them).
@@ -28,6 +29,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 
 REPO = Path(__file__).resolve().parents[2]
 NVIM_DIR = REPO / "editors" / "neovim"
@@ -36,7 +38,7 @@ DOC = REPO / "docs" / "editors" / "neovim.md"
 
 ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
 
-# The fixture. `⟦`/`⟧` delimit the expected diagnostic ranges, `$0` is the hover cursor; all are removed.
+# The fixture (tests/fixture.py). `⟨`/`⟩` delimit the expected diagnostic ranges, `$0` is the hover cursor.
 # Both errors sit on lines whose earlier text is non-ASCII: 1-byte, 2-byte (é) and 4-byte / UTF-16
 # surrogate-pair (😀) characters. The first (the gap where a comma is missing after "é😀") starts after
 # them; the second (a stray 😀) spans a 4-byte character, so its end column tests the conversion too.
@@ -46,82 +48,63 @@ FIXTURE = """\
     "aws_instance": {
       "web": {
         "ami": "ami-123456",
-        "tags": { "név": "é😀"⟦ ⟧"x": "y" }
+        "tags": { "név": "é😀"⟨ ⟩"x": "y" }
       }
     }
   },
   "locals": {
-    "név": "é😀", "emo$0ji": ["é", ⟦😀⟧]
+    "név": "é😀", "emo$0ji": ["é", ⟨😀⟩]
   }
 }
 """
 
-# The codes of the `⟦...⟧` ranges, in order.
+# The codes of the `⟨...⟩` ranges, in order.
 EXPECTED_CODES = ["syntax/missing-comma", "syntax/unexpected-token"]
 
 
 # ---------------------------------------------------------------------------------------------- fixture text
 
 
-@dataclasses.dataclass(frozen=True)
-class Fixture:
-    text: str
-    cursor: int  # character offset of `$0`
-    expected: tuple[tuple[int, int], ...]  # character offsets of the expected diagnostic ranges
-
-    def line_col(self, offset: int, encoding: str = "utf-8") -> tuple[int, int]:
-        """0-based line and column of a character offset, the column counted in `encoding` units."""
-        line = self.text.count("\n", 0, offset)
-        line_start = self.text.rfind("\n", 0, offset) + 1
-        prefix = self.text[line_start:offset]
-        if encoding == "utf-8":
-            return line, len(prefix.encode("utf-8"))
-        if encoding == "utf-16":
-            return line, len(prefix.encode("utf-16-le")) // 2
-        if encoding == "utf-32":
-            return line, len(prefix)
-        raise ValueError(encoding)
-
-    def span(self, needle: str, after: str = "") -> tuple[int, int]:
-        """The character range of the only `needle` in the text (after the only `after`, if given)."""
-        origin = self.text.index(after) if after else 0
-        assert (not after or self.text.count(after) == 1) and self.text.count(needle, origin) == 1, (needle, after)
-        start = self.text.index(needle, origin)
-        return start, start + len(needle)
+FIX = parse_fixture(FIXTURE).only
+assert FIX.cursor is not None
 
 
-def parse_fixture(annotated: str) -> Fixture:
-    text, cursor, starts, ranges = "", None, [], []
-    for piece in re.split(r"(\$0|⟦|⟧)", annotated):
-        if piece == "$0":
-            cursor = len(text)
-        elif piece == "⟦":
-            starts.append(len(text))
-        elif piece == "⟧":
-            ranges.append((starts.pop(), len(text)))
-        else:
-            text += piece
-    assert cursor is not None and not starts
-    return Fixture(text, cursor, tuple(ranges))
+def line_col(offset: int, encoding: str = "utf-8") -> tuple[int, int]:
+    """0-based line and column of a character offset in FIX.text, the column counted in `encoding` units."""
+    line = FIX.text.count("\n", 0, offset)
+    line_start = FIX.text.rfind("\n", 0, offset) + 1
+    prefix = FIX.text[line_start:offset]
+    if encoding == "utf-8":
+        return line, len(prefix.encode("utf-8"))
+    if encoding == "utf-16":
+        return line, len(prefix.encode("utf-16-le")) // 2
+    if encoding == "utf-32":
+        return line, len(prefix)
+    raise ValueError(encoding)
 
 
-FIX = parse_fixture(FIXTURE)
+def text_span(needle: str, after: str = "") -> tuple[int, int]:
+    """The character range of the only `needle` in FIX.text (after the only `after`, if given)."""
+    origin = FIX.text.index(after) if after else 0
+    assert (not after or FIX.text.count(after) == 1) and FIX.text.count(needle, origin) == 1, (needle, after)
+    start = FIX.text.index(needle, origin)
+    return start, start + len(needle)
 
 
 def test_fixture_positions_are_what_the_test_thinks() -> None:
     # Guards the column arithmetic the Neovim assertions rely on.
-    (gap_start, gap_end), (emoji_start, emoji_end) = FIX.expected
+    (gap_start, gap_end), (emoji_start, emoji_end) = FIX.ranges
     assert FIX.text[gap_start:gap_end] == " " and FIX.text[emoji_start:emoji_end] == "😀"
     assert FIX.text[FIX.cursor - 4 : FIX.cursor + 3] == '"emoji"'
-    line, col8 = FIX.line_col(gap_start, "utf-8")
+    line, col8 = line_col(gap_start, "utf-8")
     assert line == 5
     prefix = '        "tags": { "név": "é😀"'
     assert col8 == len(prefix.encode()) == 34
-    assert FIX.line_col(gap_start, "utf-16") == (5, 30)
-    assert FIX.line_col(gap_start, "utf-32") == (5, 29)
+    assert line_col(gap_start, "utf-16") == (5, 30)
+    assert line_col(gap_start, "utf-32") == (5, 29)
     # The emoji: 4 UTF-8 bytes, 2 UTF-16 code units, 1 code point.
-    assert FIX.line_col(emoji_end, "utf-8")[1] - FIX.line_col(emoji_start, "utf-8")[1] == 4
-    assert FIX.line_col(emoji_end, "utf-16")[1] - FIX.line_col(emoji_start, "utf-16")[1] == 2
+    assert line_col(emoji_end, "utf-8")[1] - line_col(emoji_start, "utf-8")[1] == 4
+    assert line_col(emoji_end, "utf-16")[1] - line_col(emoji_start, "utf-16")[1] == 2
 
 
 # ---------------------------------------------------------------------------------------------- environment
@@ -212,8 +195,8 @@ def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None, extr
         "HCLJSON_NVIM_MODE": mode,
         "HCLJSON_PROBE_OUT": str(out),
         "HCLJSON_ENCODING": encoding or "",
-        "HCLJSON_HOVER_AT": "%d,%d" % FIX.line_col(FIX.cursor),
-        "HCLJSON_SYNTAX_AT": "%d,%d" % FIX.line_col(FIX.span('"resource"')[0] + 1),
+        "HCLJSON_HOVER_AT": "%d,%d" % line_col(FIX.cursor),
+        "HCLJSON_SYNTAX_AT": "%d,%d" % line_col(text_span('"resource"')[0] + 1),
         "HCLJSON_FT_NAMES": ",".join(FT_NAMES),
         "HCLJSON_EXTRA_LUA": str(extra_file) if extra is not None else "",
         "HCLJSON_WAIT_HREF": "1" if extra == "settings" else "",
@@ -300,8 +283,8 @@ def test_diagnostic_position_on_non_ascii_line(probes: dict[str, Probe], name: s
         assert data["client"]["offset_encoding"] == forced, probe.explain()
         assert data["capabilities"]["positionEncoding"] == forced
     expected = [
-        (*FIX.line_col(start), *FIX.line_col(end), 1, code)  # severity 1 = vim.diagnostic.severity.ERROR
-        for (start, end), code in zip(FIX.expected, EXPECTED_CODES, strict=True)
+        (*line_col(start), *line_col(end), 1, code)  # severity 1 = vim.diagnostic.severity.ERROR
+        for (start, end), code in zip(FIX.ranges, EXPECTED_CODES, strict=True)
     ]
     actual = sorted(
         (d["lnum"], d["col"], d["end_lnum"], d["end_col"], d["severity"], d["code"]) for d in data["diagnostics"]
@@ -337,7 +320,7 @@ def hover_text(result: dict) -> str:
 
 
 def lsp_range(span: tuple[int, int], encoding: str) -> dict:
-    (line, character), (end_line, end_character) = FIX.line_col(span[0], encoding), FIX.line_col(span[1], encoding)
+    (line, character), (end_line, end_character) = line_col(span[0], encoding), line_col(span[1], encoding)
     return {"start": {"line": line, "character": character}, "end": {"line": end_line, "character": end_character}}
 
 
@@ -348,14 +331,14 @@ def test_hover(probes: dict[str, Probe], name: str) -> None:
     capability(probe, "hoverProvider")
     hover = probe.data["hover"]
     encoding = probe.data["client"]["offset_encoding"]
-    line, character = FIX.line_col(FIX.cursor, encoding)
+    line, character = line_col(FIX.cursor, encoding)
     # Neovim turned the cursor (a byte column) into the negotiated encoding.
     assert hover["position"] == {"line": line, "character": character}
     assert hover["error"] is None, probe.explain()
     assert hover["result"], probe.explain()
     assert "local.emoji" in hover_text(hover["result"]), probe.explain()
     if "range" in hover["result"]:
-        assert hover["result"]["range"] == lsp_range(FIX.span('"emoji"'), encoding), probe.explain()
+        assert hover["result"]["range"] == lsp_range(text_span('"emoji"'), encoding), probe.explain()
 
 
 @pytest.mark.parametrize("name", ["snippet", "snippet-utf-16", "snippet-utf-32"])
@@ -374,8 +357,8 @@ def test_document_symbols(probes: dict[str, Probe], name: str) -> None:
         ("[Constant] emoji", '"emoji"'),
     ]:
         assert text in items, probe.explain()
-        span = FIX.span(key, after='"locals"' if key == '"név"' else "")
-        (line, col), (end_line, end_col) = (FIX.line_col(offset) for offset in span)
+        span = text_span(key, after='"locals"' if key == '"név"' else "")
+        (line, col), (end_line, end_col) = (line_col(offset) for offset in span)
         item = items[text]
         assert (item["lnum"], item["col"], item["end_lnum"], item["end_col"]) == (
             line + 1,
