@@ -46,6 +46,8 @@ REAL_CORPUS = CORPUS / "real"
 REAL_SOURCES = REAL_CORPUS / "SOURCES.tsv"
 #: hashicorp/hcl's own test inputs with the diagnostics hcl v2.14.1 was observed to report.
 HCL_JSON_CASES = CORPUS / "hcl-json-cases.jsonl"
+#: Built-in function signatures of Terraform and OpenTofu (`metadata functions -json`, no prose; SOURCES.md).
+FUNCTION_SIGNATURES = SHARED / "data" / "functions"
 
 
 def in_ci() -> bool:

@@ -53,6 +53,12 @@ def test_wheel_contains_every_grammar(wheel: Path):
     assert not [n for n in names if n.startswith(("tests/", "examples/"))]
 
 
+def test_wheel_ships_the_function_signatures(wheel: Path):
+    """`terraform/data/functions.json` (package data, read by `terraform.functions`) is in the wheel, unchanged."""
+    source = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.json"
+    assert zipfile.ZipFile(wheel).read("hcljson_ls/terraform/data/functions.json") == source.read_bytes()
+
+
 def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path: Path):
     target = tmp_path / "site"
     result = subprocess.run(

@@ -8,6 +8,9 @@
     declarations.declarations(text, root, path) / duplicates_across_files(...)   module-wide rules
     validate.block_diagnostics(block, text, override=False) -> diagnostics  Terraform rules, one block
     templates.check_strings(text, body) -> diagnostics                   strings by schema mode
+    functions.lookup(name, engine) / names / signature / accepts / closest   built-in functions
+                               of Terraform and OpenTofu (packaged data/functions.json)
+    ctytypes.render_type(t)    cty JSON types in HCL type syntax (`["list","dynamic"]` -> `list(any)`)
 
 See the module docstrings.
 """
