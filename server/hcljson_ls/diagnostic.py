@@ -28,6 +28,16 @@ class Related:
 
 
 @dataclass(frozen=True, slots=True)
+class Fix:
+    """A quick fix: replace `[start, end)` of the same document with `new_text` (`title` says how)."""
+
+    start: int
+    end: int
+    new_text: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     start: int
     end: int
@@ -36,6 +46,7 @@ class Diagnostic:
     summary: str
     detail: str = ""
     related: tuple[Related, ...] = field(default=())
+    fixes: tuple[Fix, ...] = field(default=())
 
     @property
     def message(self) -> str:
@@ -55,4 +66,5 @@ class Diagnostic:
             related=tuple(
                 replace(r, start=r.start + delta, end=r.end + delta) if r.uri is None else r for r in self.related
             ),
+            fixes=tuple(replace(f, start=f.start + delta, end=f.end + delta) for f in self.fixes),
         )

@@ -209,7 +209,7 @@ def test_a_failing_analysis_leaves_syntax_features_working(server_and_wire, monk
         def update(self, *args, **kwargs):
             raise RuntimeError("analysis bug")
 
-    monkeypatch.setattr(document, "file_engine", lambda path: Exploding())
+    monkeypatch.setattr(document, "file_engine", lambda path, scope=None: Exploding())
     _open(server, BROKEN_DOC)
     [published] = wire.notifications("textDocument/publishDiagnostics")
     assert [d["code"] for d in published["diagnostics"]] == ["syntax/trailing-comma"]  # the syntax provider still reports

@@ -7,9 +7,10 @@ Contract
 --------
 * `PROVIDERS` is an ordered list of ``(name, provider)``; a provider is a plain function
   ``(DocumentState) -> Iterable[Diagnostic]`` for one layer of one file: "syntax" (JSON),
-  "structure" (HCL JSON structure and Terraform rules) and "strings" (templates, references and
-  type constraints, read by their schema mode); the last two read the document's one analysis
-  (`DocumentState.analysis`). Then "module": what other files of the module say about this one
+  "structure" (HCL JSON structure and Terraform rules), "strings" (templates, references and type
+  constraints, read by their schema mode) and "references" (what references mean, against the
+  declarations of the whole module: `terraform.resolve`); the last three read the document's one
+  analysis (`DocumentState.analysis`). Then "module": what other files of the module say about this one
   (`Workspace.module_diagnostics`: declarations made twice across files).
 * A provider that raises is logged (with its name and the document) and skipped; the others still
   report. A bug in one layer never hides the diagnostics of another.
@@ -47,10 +48,16 @@ def strings(state: DocumentState) -> Iterable[Diagnostic]:
     return state.analysis.strings
 
 
+def references(state: DocumentState) -> Iterable[Diagnostic]:
+    """What references mean: undeclared names, `count`/`each`/`self` out of context, ... (`reference/...`)."""
+    return state.analysis.resolved
+
+
 PROVIDERS: list[tuple[str, Provider]] = [
     ("syntax", syntax),
     ("structure", structure),
     ("strings", strings),
+    ("references", references),
 ]
 
 _COLLECTED = "features.diagnostics.file"

@@ -111,21 +111,40 @@ class FileChecks:
         diagnostic is about (finding where a definition is now costs more than its key)."""
         return []
 
+    # A block's checks may also return, after its definitions, its `refs` (items with
+    # `shifted(delta)`, absolute positions). Refs are then resolved, block by block, by `resolve`
+    # against the file's own definition keys `own` and whatever the layer knows beyond the file; a
+    # block is resolved again when a key its resolution used changes (in the file: found by the
+    # engine; elsewhere: told through `IncrementalFile.rescope`).
+
+    def resolve(self, refs: Sequence[Any], own: frozenset) -> tuple[list[Diagnostic], frozenset]:
+        """Diagnostics of one block's `refs` (same positions as the refs), and the keys the
+        answer depends on (see `affected`)."""
+        return [], frozenset()
+
+    def affected(self, changed: frozenset) -> frozenset:
+        """The `uses` keys whose resolution may differ when the declarations `changed` appeared or
+        went (by default the changed keys themselves)."""
+        return changed
+
 
 class FileResult:
-    """One version's analysis: `body` (a `FileView`), `structure` and `strings` diagnostics, and
-    `definitions_revision`, a number that changes exactly when the definitions' keys (the
-    `FileChecks` definitions of every block, in order) changed since the engine's previous update;
-    `definitions()` lists them (for rules across files)."""
+    """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
+    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics, and `definitions_revision`,
+    a number that changes exactly when the definitions' keys (the `FileChecks` definitions of every
+    block, in order) changed since the engine's previous update; `definitions()` lists them (for
+    rules across files)."""
 
-    __slots__ = ("body", "structure", "strings", "definitions_revision", "_definitions")
+    __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions")
 
     def __init__(self, body: "FileView", structure: list[Diagnostic], strings: list[Diagnostic],
                  definitions_revision: int = 0,
-                 definitions: "Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None" = None) -> None:
+                 definitions: "Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None" = None,
+                 resolved: list[Diagnostic] | None = None) -> None:
         self.body = body
         self.structure = structure
         self.strings = strings
+        self.resolved = resolved if resolved is not None else []
         self.definitions_revision = definitions_revision
         self._definitions = definitions
 
@@ -145,7 +164,7 @@ class _Entry:
     """The results of one top-level block, positioned relative to its body (see module doc)."""
 
     __slots__ = ("node", "schema", "type_name", "labels", "base", "structure", "anchored", "strings",
-                 "defs", "pinned", "quiet", "vbase", "vbody", "memo")
+                 "defs", "pinned", "quiet", "vbase", "vbody", "memo", "refs", "uses", "resolved")
 
     def __init__(self, node: Node, schema: BodySchema, type_name: str, labels: tuple[str, ...], base: int, body: Body) -> None:
         self.node = node
@@ -162,6 +181,9 @@ class _Entry:
         self.vbase = base  # the decoded body, as last re-based for a view (only one copy is kept)
         self.vbody = body
         self.memo: dict | None = None  # later layers' per-block results (see `FileView.memo`)
+        self.refs: Sequence[Any] = ()  # the checks' refs (absolute at `base`, like `strings`)
+        self.uses: frozenset = frozenset()
+        self.resolved: list[Diagnostic] = []  # `refs` resolved (absolute at `base`)
 
     def body_at(self, start: int) -> Body:
         if start != self.vbase:
@@ -231,7 +253,7 @@ def _tkey(item: tuple) -> tuple[int, int]:
 
 def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     """`d` (outside the edited range) as it is after `[s, oe)` was replaced (length + `delta`)."""
-    if d.end < s and all(r.end < s for r in d.related):
+    if d.end < s and all(r.end < s for r in d.related) and all(f.end < s for f in d.fixes):
         return d
 
     def mv(a: int, b: int) -> tuple[int, int]:
@@ -242,10 +264,13 @@ def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     a, b = mv(d.start, d.end)
     rel = d.related
     if rel:
-        rel = tuple(replace(r, start=x, end=y) for r in rel for x, y in (mv(r.start, r.end),))
-    if a == d.start and b == d.end and rel == d.related:
+        rel = tuple(replace(r, start=x, end=y) if r.uri is None else r for r in rel for x, y in (mv(r.start, r.end),))
+    fixes = d.fixes
+    if fixes:
+        fixes = tuple(replace(f, start=x, end=y) for f in fixes for x, y in (mv(f.start, f.end),))
+    if a == d.start and b == d.end and rel == d.related and fixes == d.fixes:
         return d
-    return replace(d, start=a, end=b, related=rel)
+    return replace(d, start=a, end=b, related=rel, fixes=fixes)
 
 
 def _inside(d: Diagnostic, start: int, end: int) -> bool:
@@ -257,12 +282,13 @@ class IncrementalFile:
     `fast`/`walks` updates done by the fast path / by a walk of the root."""
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
-                 "_pending", "_result", "_keys", "definitions_revision", "hits", "misses", "fast", "walks")
+                 "_resolved", "_own", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
+                 "fast", "walks", "resolutions")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
         self.checks = checks if checks is not None else FileChecks()
-        self.hits = self.misses = self.fast = self.walks = 0
+        self.hits = self.misses = self.fast = self.walks = self.resolutions = 0
         self.definitions_revision = 0  # bumped when the definitions' keys change (see `FileResult`)
         self.reset()
 
@@ -274,6 +300,8 @@ class IncrementalFile:
         self._attributes: tuple[Attribute, ...] = ()
         self._structure: list[tuple] = []  # (diagnostic, group, owner), sorted by _skey
         self._strings: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
+        self._resolved: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
+        self._own: frozenset | None = None  # the set of the definitions' keys the blocks were resolved with
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
@@ -307,22 +335,53 @@ class IncrementalFile:
             self._walk(text if isinstance(text, str) else text.full(), root, cover)
         self._root = root
         self._text = text
+        return self._make_result()
+
+    def _make_result(self) -> FileResult:
         records = self._records
         self._result = FileResult(
-            FileView(root, self.schema, self._attributes, records, text),
+            FileView(self._root, self.schema, self._attributes, records, self._text),  # type: ignore[arg-type]
             [item[0] for item in self._structure],
             [item[0] for item in self._strings],
             self.definitions_revision,
             lambda: self._definitions(records, True),
+            [item[0] for item in self._resolved],
         )
         return self._result
+
+    def rescope(self, changed: frozenset) -> FileResult | None:
+        """Declarations outside the file `changed` (appeared or went): resolve again the blocks
+        whose refs use them. Returns the new result, or None when there is no result yet (the
+        next `update` resolves everything) or nothing was affected."""
+        if self._result is None or self._pending is not None or not changed:
+            return None
+        affected = self.checks.affected(changed)
+        stale = [r for r in self._records if r.entry.uses and not affected.isdisjoint(r.entry.uses)]
+        if not stale:
+            return None
+        entries = {id(r.entry) for r in stale}
+        resolved = [item for item in self._resolved if id(item[1]) not in entries]
+        for r in stale:
+            self._resolve(r.entry)
+            delta = r.body_start() - r.entry.base
+            for d in r.entry.resolved:
+                insort(resolved, (d.shifted(delta), r.entry), key=_tkey)
+        self._resolved = resolved
+        return self._make_result()
+
+    def _resolve(self, e: _Entry) -> None:
+        self.resolutions += 1
+        if e.refs:
+            e.resolved, e.uses = self.checks.resolve(e.refs, self._own or frozenset())
+        else:
+            e.resolved, e.uses = [], frozenset()
 
     def _compute(self, text: str, top: TopBlock) -> _Entry:
         block, decoded = decode_top(text, top)
         return self._entry(top, block, decoded, *self.checks.block(text, block))
 
     def _entry(self, top: TopBlock, block: Block, decoded: list[Diagnostic], structure: list[Diagnostic],
-               strings: list[Diagnostic], defs: list[Definition]) -> _Entry:
+               strings: list[Diagnostic], defs: list[Definition], refs: Sequence[Any] = ()) -> _Entry:
         """The entry of top-level block `top` from its decoded `block` and the checks' results."""
         self.misses += 1
         body = block.body
@@ -348,6 +407,7 @@ class IncrementalFile:
                 e.pinned = e.pinned or anchor is None
                 e.defs.append((key, anchor, s, t))
         e.quiet = not (e.structure or e.anchored or e.strings)
+        e.refs = refs
         return e
 
     @staticmethod
@@ -435,6 +495,21 @@ class IncrementalFile:
             self.definitions_revision += 1
         cross = self.checks.cross(keys, place)
         structure.extend((d, _RULES, _CROSS) for d in cross)
+        # Resolve the blocks computed now, and the kept ones whose refs use a key that came or went.
+        own = frozenset(keys)
+        old_own = self._own
+        self._own = own
+        affected = self.checks.affected(own ^ old_own) if old_own is not None else None
+        computed = {id(entries[i]) for i, *_ in todo}
+        resolved: list[tuple] = []
+        for top, e in zip(walk.tops, entries):
+            if id(e) in computed or affected is None or (e.uses and not affected.isdisjoint(e.uses)):  # type: ignore[union-attr]
+                self._resolve(e)  # type: ignore[arg-type]
+            if e.resolved:  # type: ignore[union-attr]
+                delta = top.body_start - e.base  # type: ignore[union-attr]
+                resolved.extend((d.shifted(delta), e) for d in e.resolved)  # type: ignore[union-attr]
+        resolved.sort(key=_tkey)
+        self._resolved = resolved
         structure.sort(key=_skey)
         strings.sort(key=_tkey)
         self._records = records
@@ -471,12 +546,30 @@ class IncrementalFile:
         new_structure: list[tuple] = []
         new_strings: list[tuple] = []
         self._placed(e, current, new_structure, new_strings)
+        stale: list[_Record] = []
         if redo_cross:
             keys, place = self._definitions(records, True)
             self._keys = keys
             self.definitions_revision += 1
             cross = self.checks.cross(keys, place)
             new_structure.extend((d, _RULES, _CROSS) for d in cross)
+            own = frozenset(keys)
+            changed = own ^ (self._own or frozenset())
+            self._own = own
+            if changed:
+                affected = self.checks.affected(changed)
+                stale = [r for r in records if r is not rec and r.entry.uses and not affected.isdisjoint(r.entry.uses)]
+        self._resolve(e)
+        gone = {id(old), *(id(r.entry) for r in stale)}
+        resolved = [(_moved(d, s, oe, delta), o) for d, o in self._resolved if id(o) not in gone]
+        for r in stale:
+            self._resolve(r.entry)
+        for r in (rec, *stale):
+            if r.entry.resolved:
+                shift = r.body_start() - r.entry.base
+                for d in r.entry.resolved:
+                    insort(resolved, (d.shifted(shift), r.entry), key=_tkey)
+        self._resolved = resolved
         for item in new_structure:
             insort(structure, item, key=_skey)
         for item in new_strings:
@@ -588,6 +681,30 @@ class FileView:
         if i < len(records) and records[i].body_start() == offset:
             i += 1
         return tuple(self._block(r) for r in records[lo : i + 1])
+
+    def refs_at(self, offset: int) -> list[Any]:
+        """The checks' refs (`FileChecks` refs) of the top-level blocks that can hold `offset`
+        (see `blocks_at`), at their current positions."""
+        records = self._records
+        i = bisect_right(records, offset - 1, key=_Record.body_start)
+        lo = i - 1 if i > 0 else 0
+        out: list[Any] = []
+        for r in records[lo : i + 1]:
+            refs = r.entry.refs
+            if refs:
+                delta = r.body_start() - r.entry.base
+                out.extend(x.shifted(delta) for x in refs)
+        return out
+
+    def refs(self, uses: Hashable | None = None) -> Iterator[Any]:
+        """Every ref at its current position, in source order; with `uses`, only the refs of the
+        blocks whose resolution used that key (a cheap filter: check each ref yourself)."""
+        for r in self._records:
+            e = r.entry
+            if e.refs and (uses is None or uses in e.uses):
+                delta = r.body_start() - e.base
+                for x in e.refs:
+                    yield x.shifted(delta)
 
     def memo(self, key: str, compute: Callable[[Block], list], shift: Callable[[Any, int], Any],
              start: int | None = None, end: int | None = None) -> Iterator[tuple[TopBlock, list]]:

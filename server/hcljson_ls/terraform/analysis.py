@@ -7,8 +7,10 @@ it is computed, incrementally across edits.
 
 `FileResult` (`hcljson.incremental`) has `body` (a `FileView` of the decoded root body), `structure`
 (decoder and Terraform rule diagnostics, `structure/...`), `strings` (templates, references and
-type constraints: `template/...`, `type/...`, `reference/...`) and `definitions()` (what the file
-declares, for the rules across the files of a module: `validate.definitions` keys).
+type constraints: `template/...`, `type/...`, `reference/...`), `resolved` (what references mean:
+`resolve`'s `reference/...` codes) and `definitions()` (what the file declares, for the rules
+across the files of a module: `validate.definitions` keys). `body.refs_at(offset)` and
+`body.refs(key)` give the references themselves (`terraform.references`).
 
 Contract
 --------
@@ -30,6 +32,8 @@ from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
 from .schema import is_override_file, schema_for_path
+from .reference_walk import block_references
+from .resolve import Scope, affected, resolve
 from .templates import check_block, check_root
 from .validate import block_diagnostics, definitions, duplicates
 
@@ -37,12 +41,15 @@ __all__ = ["file_engine", "analyze_file", "TerraformChecks"]
 
 
 class TerraformChecks(FileChecks):
-    """Terraform's rules and string checks per top-level block; duplicates across blocks."""
+    """Terraform's rules and string checks per top-level block; duplicates across blocks; each
+    block's references (`reference_walk`), resolved against the file's own declarations and
+    `scope`, what the other files of the module declare (`resolve`; None: the file alone)."""
 
-    __slots__ = ("override",)
+    __slots__ = ("override", "scope")
 
-    def __init__(self, override: bool = False) -> None:
+    def __init__(self, override: bool = False, scope: Scope | None = None) -> None:
         self.override = override
+        self.scope = scope
 
     def block(self, text: str, block: Block):
         return self.blocks(text, [block])[0]
@@ -52,7 +59,15 @@ class TerraformChecks(FileChecks):
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
         strings = [check_block(text, b) for b in blocks]
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
-        return list(zip(rules, strings, defs))
+        refs = [block_references(text, b) for b in blocks]
+        return list(zip(rules, strings, defs, refs))
+
+    def resolve(self, refs, own: frozenset):
+        # Override files are merged into declarations made elsewhere: their names are not theirs to check.
+        return resolve(refs, own, None if self.override else self.scope)
+
+    def affected(self, changed: frozenset) -> frozenset:
+        return affected(changed)
 
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
         return [], check_root(text, attributes)
@@ -61,10 +76,11 @@ class TerraformChecks(FileChecks):
         return [] if self.override else duplicates(keys, place)
 
 
-def file_engine(path: str | None) -> IncrementalFile:
-    """A fresh engine for the file at `path` (its name picks the schema and the override rules)."""
+def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile:
+    """A fresh engine for the file at `path` (its name picks the schema and the override rules);
+    `scope` answers for the other files of its module (see `TerraformChecks`)."""
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    return IncrementalFile(schema_for_path(path), TerraformChecks(override))
+    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope))
 
 
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:

@@ -30,7 +30,7 @@ from ..hcljson.incremental import FileChecks, IncrementalFile
 from ..hcljson.model import Block
 from ..jsonsyntax.tree import Node
 from .schema import is_override_file, schema_for_path
-from .validate import DUPLICATE_BLOCK, definition_title, definitions
+from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ def duplicates_across_files(
     seen: set[Hashable] = set()
     for i, key in enumerate(keys):
         others = elsewhere.get(key)
-        if not others or key in seen:
+        if not others or key in seen or key[0] in REPEATABLE:  # type: ignore[index]
             continue  # a second one in this very file is the per-file rule's
         seen.add(key)
         start, end = place(i)

@@ -17,14 +17,16 @@ Contract
   (the enclosing resource, data, module or ephemeral block sets `count`), `IN_FOR_EACH` (it sets
   `for_each`), `IN_SELF` (inside a provisioner, a connection block or a postcondition), and
   `STATIC` (the reference is written as a plain string that Terraform reads as an address:
-  `depends_on`, `provider`, moved `from`/`to`, ... so no `${}`).
+  `depends_on`, `provider`, moved `from`/`to`, ... so no `${}`), and `PROVIDER` (it names a
+  provider configuration: `"aws.west"` in a resource's `provider`, root `aws`, one step `west`).
 * Names bound by the expression itself (`for` temporaries, a `dynamic` block's iterator) are not
   references: the walks leave them out, so every `Reference` is to something outside the expression.
 * `subject` maps a reference to what it names as a declaration key (`terraform.validate.definitions`
   keys): `var.x` -> ("variable", "x"), `local.x` -> ("local", "x"), `module.m` -> ("module", "m"),
   `data.t.n` -> ("data", "t", "n"), `ephemeral.t.n` -> ("ephemeral", "t", "n"), `action.t.n`,
-  `t.n` -> ("resource", "t", "n"); None for built-in objects (`path`, `terraform`, `count`, `each`,
-  `self`) and for references too short to name anything (`var` alone).
+  `t.n` and `resource.t.n` -> ("resource", "t", "n"), a provider reference `aws.west` -> ("provider", "aws", "west")
+  (`aws` alone: the default configuration, alias None); None for built-in objects (`path`,
+  `terraform`, `count`, `each`, `self`) and for references too short to name anything (`var` alone).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ IN_COUNT = 1
 IN_FOR_EACH = 2
 IN_SELF = 4
 STATIC = 8
+PROVIDER = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +97,16 @@ BUILTIN_ROOTS = frozenset({"path", "terraform", "count", "each", "self"})
 def subject(ref: Reference) -> tuple[tuple, int] | None:
     """The declaration key `ref` names and how many of its steps that takes (see the module doc)."""
     root, steps = ref.root, ref.steps
+    if ref.context & PROVIDER:
+        return ("provider", root, steps[0].name if steps else None), min(len(steps), 1)
     kind = _NAMED.get(root)
     if kind is not None:
         return ((kind, steps[0].name), 1) if steps else None
     kind = _TYPED.get(root)
     if kind is not None:
         return ((kind, steps[0].name, steps[1].name), 2) if len(steps) >= 2 else None
+    if root == "resource":  # `resource.t.n`: Terraform's escape for a type that clashes with a prefix
+        return (("resource", steps[0].name, steps[1].name), 2) if len(steps) >= 2 else None
     if root in BUILTIN_ROOTS:
         return None
     return (("resource", root, steps[0].name), 1) if steps else None

@@ -402,6 +402,8 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     t = block.type_name
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
+    if t == "terraform":
+        return _configuration_aliases(block, text)
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
@@ -410,14 +412,64 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         alias = block.body.attribute("alias")
         if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
             return []
-        if block.body.attribute("for_each") is not None:
-            return []
         alias_value = string_text(text, alias.expr.node, alias.expr.start) if alias is not None else None  # type: ignore[union-attr, arg-type]
+        if block.body.attribute("for_each") is not None:
+            # Instances of one configuration (OpenTofu): it declares its alias, never a duplicate.
+            return [(("provider-alias", block.labels[0].value, alias_value), *block.header_range)]
         key = (t, block.labels[0].value, alias_value)
     else:
         return []
     h = block.header_range
-    return [(key, h[0], h[1])]
+    out = [(key, h[0], h[1])]
+    if t == "module":
+        source = block.body.attribute("source")
+        if source is not None and source.expr is not None and source.expr.kind == STRING:
+            value = string_text(text, source.expr.node, source.expr.start)  # type: ignore[arg-type]
+            out.append((("module-source", key[1], value), source.expr.start, source.expr.end))
+    return out
+
+
+#: Definitions that are facts about a declaration rather than declarations (a module lists the provider
+#: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
+REPEATABLE = frozenset({"provider-alias", "module-source"})
+
+
+def _configuration_aliases(block: Block, text: str) -> list[tuple[tuple, int, int]]:
+    """`("provider-alias", name, alias)` for each `"name.alias"` string of `configuration_aliases`
+    in the block's `required_providers`: provider configurations the module's callers pass in."""
+    attr = block.body.attribute("required_providers")
+    if attr is None or attr.expr is None:
+        return []
+    node, start = attr.expr.node, attr.expr.start
+    if node.kind == OBJECT:
+        objects = [(node, start)]
+    elif node.kind == ARRAY:
+        objects = [(m.value, start + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+    else:
+        return []
+    out: list[tuple[tuple, int, int]] = []
+    for obj, at in objects:
+        for m in obj.items:  # type: ignore[attr-defined]
+            v = m.value
+            if v is None or v.kind != OBJECT:
+                continue
+            inner = at + v.start
+            for mm in v.items:  # type: ignore[attr-defined]
+                k, aliases = mm.key, mm.value
+                if k is None or k.kind != STRING or aliases is None or aliases.kind != ARRAY:
+                    continue
+                if string_text(text, k, inner + k.start) != "configuration_aliases":  # type: ignore[arg-type]
+                    continue
+                base = inner + aliases.start
+                for el in aliases.items:  # type: ignore[attr-defined]
+                    sv = el.value
+                    if sv is None or sv.kind != STRING:
+                        continue
+                    value = string_text(text, sv, base + sv.start)  # type: ignore[arg-type]
+                    if value and value.count(".") == 1:
+                        name, alias = value.split(".")
+                        out.append((("provider-alias", name, alias), base + sv.start, base + sv.end))
+    return out
 
 
 def definition_title(key: tuple) -> str:
@@ -438,6 +490,8 @@ def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -
     seen: dict[tuple, int] = {}
     out: list[Diagnostic] = []
     for i, key in enumerate(keys):
+        if key[0] in REPEATABLE:
+            continue
         first = seen.get(key)
         if first is None:
             seen[key] = i

@@ -23,7 +23,9 @@ Contract
   stale tree or a lost document. If the analysis raises (a bug), its engine is dropped (the next
   version starts afresh) and the error propagates to the caller, which logs it.
 * `analysis` is computed on first read per version and shared by every feature and the
-  diagnostics; `cached(key, compute)` stores `compute(state)` until the next change (features keep
+  diagnostics; references are resolved against the file's own declarations and `scope` (the other
+  files of the module: `Workspace`), and `rescope(changed)` re-resolves only the references that use
+  declarations changed elsewhere; `cached(key, compute)` stores `compute(state)` until the next change (features keep
   their per-version results there instead of adding fields here).
 * Not thread-safe: one owner (the LSP event loop, or the CLI) mutates a state.
 """
@@ -38,6 +40,7 @@ from ..hcljson.incremental import FileResult, IncrementalFile
 from ..jsonsyntax import ParseResult, parse
 from ..jsonsyntax.reparse import reparse
 from ..terraform.analysis import file_engine
+from ..terraform.resolve import Scope
 from ..text.buffer import TextBuffer
 from ..text.document import Document, Edit
 from ..text.encodings import UTF16
@@ -52,18 +55,21 @@ T = TypeVar("T")
 class DocumentState:
     """The text of one document plus its parse, its analysis and the features' per-version results."""
 
-    __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache")
+    __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache", "_scope", "_rescope")
 
-    def __init__(self, document: Document, syntax: ParseResult | None = None) -> None:
+    def __init__(self, document: Document, syntax: ParseResult | None = None, scope: Scope | None = None) -> None:
         self.document = document
         self._syntax = syntax
         self._engine: IncrementalFile | None = None
         self._analysis: FileResult | None = None
         self._cache: dict[str, Any] = {}
+        self._scope = scope
+        self._rescope: set = set()
 
     @classmethod
-    def open(cls, uri: str, text: str, version: int = 0, language_id: str = "") -> DocumentState:
-        state = cls(Document(uri, text, version, language_id))
+    def open(cls, uri: str, text: str, version: int = 0, language_id: str = "", scope: Scope | None = None) -> DocumentState:
+        """A document; `scope` answers for the other files of its module (None: the file alone)."""
+        state = cls(Document(uri, text, version, language_id), scope=scope)
         state._syntax = state._full_parse()
         return state
 
@@ -110,14 +116,28 @@ class DocumentState:
         if result is None:
             engine = self._engine
             if engine is None:
-                engine = self._engine = file_engine(self.path)
+                engine = self._engine = file_engine(self.path, self._scope)
+                self._rescope.clear()  # a new engine resolves everything against the scope as it is
             try:
                 # The engine slices the text buffer: never a whole-text copy on the fast path.
-                result = self._analysis = engine.update(self.document.buffer, self.syntax.root)
+                result = engine.update(self.document.buffer, self.syntax.root)
+                if self._rescope:
+                    changed, self._rescope = frozenset(self._rescope), set()
+                    result = engine.rescope(changed) or result
             except Exception:
                 self._engine = None  # never serve a half-updated engine: the next version starts afresh
                 raise
+            self._analysis = result
         return result
+
+    def rescope(self, changed: frozenset) -> None:
+        """Declarations `changed` in other files of the module: the references that use them are
+        resolved again on the next read of `analysis` (the rest of the analysis is kept)."""
+        if self._engine is None or not changed:
+            return
+        self._rescope |= changed
+        self._analysis = None
+        self._cache.clear()
 
     def cached(self, key: str, compute: Callable[[DocumentState], T]) -> T:
         """`compute(self)`, remembered until the text changes."""

@@ -92,6 +92,7 @@ class Workspace:
         self._documents: dict[str, DocumentState] = {}
         self._revisions: dict[str, int] = {}
         self._declared: dict[str, tuple[int, int]] = {}  # uri -> (engine id, definitions revision) last seen
+        self._keys_of: dict[str, frozenset] = {}  # uri -> its declaration keys when last seen (see sync_declarations)
         self._modules: dict[str, Module] = {}
         self._counter = itertools.count(1)
         self._disk_indexes: dict[str, tuple[tuple[int, int], LineIndex]] = {}
@@ -215,7 +216,7 @@ class Workspace:
             log.debug("ignoring %s (language id %r)", uri, language_id)
             self._forget(uri)
             return None
-        state = DocumentState.open(uri, text, version, language_id)
+        state = DocumentState.open(uri, text, version, language_id, ModuleScope(self, uri))
         self._documents[uri] = state
         self._revisions[uri] = next(self._counter)
         self._declared.pop(uri, None)
@@ -235,16 +236,21 @@ class Workspace:
         was open."""
         if uri not in self._documents:
             return False
+        before = self._keys_of.get(uri, frozenset())
         self._forget(uri)
         module = self.module(self.module_key(uri))
         disk_file = module.disk.get(file_name(uri))
+        after: frozenset = frozenset()
         if disk_file is not None:
             disk_file.summary = None  # the buffer may have been unsaved: read it again
+            after = frozenset(self._summary(module, disk_file).keys)
         self._bump(module)
+        self._declarations_changed(module, before ^ after)
         return True
 
     def _forget(self, uri: str) -> None:
         self._across.pop(uri, None)
+        self._keys_of.pop(uri, None)
         self._documents.pop(uri, None)
         self._revisions.pop(uri, None)
         self._declared.pop(uri, None)
@@ -287,7 +293,29 @@ class Workspace:
         if self._declared.get(uri) == stamp:
             return
         self._declared[uri] = stamp
-        self._bump(self.module(self.module_key(uri)), but=uri)
+        module = self.module(self.module_key(uri))
+        keys = frozenset(analysis.definitions()[0])
+        before = self._keys_of.get(uri)
+        if before is None:  # until now the module saw the file on disk (or nothing)
+            disk_file = module.disk.get(file_name(uri))
+            before = frozenset(self._summary(module, disk_file).keys) if disk_file is not None else frozenset()
+        self._keys_of[uri] = keys
+        self._bump(module, but=uri)
+        self._declarations_changed(module, before ^ keys, but=uri)
+
+    def _declarations_changed(self, module: Module, changed: frozenset, but: str | None = None) -> None:
+        """What `module` declares changed by `changed`: its open documents (but `but`) resolve
+        again what uses those keys, and documents of other modules resolve outputs again."""
+        if not changed:
+            return
+        self._bump(module, but)
+        for uri in self._open_in(module.directory, but):
+            self._documents[uri].rescope(changed)
+        if any(k[0] in ("output", "module-source") for k in changed):
+            for uri, state in self._documents.items():
+                if uri != but and self.module_key(uri) != module.directory:
+                    state.rescope(frozenset({("output", "")}))
+                    self._stale.add(uri)
 
     def file_changed(self, uri: str, kind: int) -> None:
         """A watched file was created, changed or deleted on disk: update its module (its open
@@ -308,8 +336,13 @@ class Workspace:
         if module is None:
             module = self._modules[key] = Module(key)
         if kind == DELETED:
-            if module.disk.pop(name, None) is not None:
+            gone = module.disk.pop(name, None)
+            if gone is not None:
                 self._bump(module)
+                if gone.summary is not None:
+                    self._declarations_changed(module, frozenset(gone.summary.keys))
+                else:
+                    self._rescope_all(module)
             return
         disk_file = module.disk.get(name)
         before = disk_file.summary.keys if disk_file is not None and disk_file.summary is not None else None
@@ -321,6 +354,18 @@ class Workspace:
         after = self._read(module, disk_file).keys
         if before is None or before != after:
             self._bump(module)
+            if before is None:
+                self._rescope_all(module)
+            else:
+                self._declarations_changed(module, frozenset(before) ^ frozenset(after))
+
+    def _rescope_all(self, module: Module) -> None:
+        """What a file declared is not known: resolve every reference of the module again."""
+        for uri in self._open_in(module.directory):
+            state = self._documents[uri]
+            state._engine = None  # the next analysis starts afresh, against the module as it is
+            state._analysis = None
+            state._cache.clear()
 
     def _directory_deleted(self, path: str) -> None:
         for key in [k for k in self._modules if k == path or k.startswith(path + os.sep)]:
@@ -369,6 +414,27 @@ class Workspace:
             for d in self._summary(module, disk_file).declarations:
                 index.setdefault(d.key, []).append((file_uri, name, d))
         module.index_cache = (module.revision, index)
+        return index
+
+    def key_index(self, key: str) -> dict[Hashable, set[str]]:
+        """declaration key -> the names of the files of module `key` that declare it, from the
+        files on disk and what open documents declared when last analysed (never analysing one:
+        this is what the analysis of a document reads); remembered per module revision."""
+        module = self.module(key)
+        cached = module.key_index_cache
+        if cached is not None and cached[0] == module.revision:
+            return cached[1]
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        index: dict[Hashable, set[str]] = {}
+        for name in self.effective_names(key):
+            uri = open_docs.get(name)
+            keys = self._keys_of.get(uri) if uri is not None else None
+            if keys is None:
+                disk_file = module.disk.get(name)
+                keys = self._summary(module, disk_file).keys if disk_file is not None else ()
+            for k in keys:
+                index.setdefault(k, set()).add(name)
+        module.key_index_cache = (module.revision, index)
         return index
 
     def module_diagnostics(self, uri: str) -> list[Diagnostic]:
@@ -470,3 +536,43 @@ class Snapshot:
 
     def line_index(self, uri: str) -> LineIndex | None:
         return self._workspace.line_index(uri)
+
+
+class ModuleScope:
+    """`terraform.resolve.Scope` for one document: what the other files of its module declare
+    (`Workspace.key_index`), and the outputs of the local modules it calls."""
+
+    __slots__ = ("_workspace", "_uri", "_name")
+
+    def __init__(self, workspace: Workspace, uri: str) -> None:
+        self._workspace = workspace
+        self._uri = uri
+        self._name = file_name(uri)
+
+    def _index(self) -> dict[Hashable, set[str]]:
+        return self._workspace.key_index(self._workspace.module_key(self._uri))
+
+    def declared(self, key: tuple) -> bool:
+        names = self._index().get(key)
+        return bool(names) and (len(names) > 1 or self._name not in names)  # type: ignore[arg-type]
+
+    def keys(self, kind: str) -> list[tuple]:
+        return [k for k, names in self._index().items() if k[0] == kind and (len(names) > 1 or self._name not in names)]  # type: ignore[index]
+
+    def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
+        """The outputs of module call `name` when its one source is a local directory, else None."""
+        sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
+        sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
+        if len(sources) != 1:
+            return None
+        source = next(iter(sources))
+        if not isinstance(source, str) or not source.startswith(("./", "../")):
+            return None
+        here = self._workspace.module_key(self._uri)
+        if not os.path.isabs(here):
+            return None
+        child = os.path.normpath(os.path.join(here, source))
+        if not os.path.isdir(child):
+            return None
+        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+

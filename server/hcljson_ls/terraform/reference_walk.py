@@ -1,0 +1,198 @@
+"""Every reference and function call inside the strings of a top-level block of a JSON file.
+
+    block_references(text, block) -> list[Reference | Call]      absolute positions, source order
+
+Contract
+--------
+* Strings are read by the mode the schema gives them (`templates.expression_strings`): templates
+  and native expressions are parsed (cached by content, mapped through JSON escapes, so every range
+  is an exact document range); static-traversal strings (`depends_on`, `replace_triggered_by`,
+  `moved.to`, `import.to`, ...) give one `STATIC` reference each. Literal, keyword and type strings
+  hold no references.
+* Provider references (a resource's `provider`, `import.provider`, the values of a module's
+  `providers` map) have the `PROVIDER` flag: root = the provider's local name, one step = its alias.
+  The keys of a module's `providers` map name the child's providers and `ignore_changes` elements
+  name arguments: neither is a reference. `moved.from` and `removed.from` name addresses that no
+  longer exist on purpose: not references either.
+* Context (`references.IN_*`): `IN_COUNT` / `IN_FOR_EACH` when the top-level block sets `count` /
+  `for_each` (and inside a `dynamic` block's content, `IN_FOR_EACH` for its own iterator is not
+  needed: its iterator name is bound, see below); `IN_SELF` inside `provisioner`, `connection` and
+  `postcondition` blocks.
+* Names bound inside the string (`for` expression and `%{ for }` variables) and the iterators of
+  enclosing `dynamic` blocks are not references. Reading never raises: a string that does not
+  parse gives what parsed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..hcljson.model import Block, Body
+from ..hcljson.schema import STRING_NATIVE, STRING_TEMPLATE, STRING_TRAVERSAL
+from ..jsonsyntax import strings
+from ..jsonsyntax.tree import STRING, String
+from ..template.nodes import (
+    Attr,
+    Index,
+    ForDirective,
+    ForExpr,
+    FunctionCall,
+    IndexStep,
+    Traversal,
+    children,
+    remap,
+)
+from ..template.nodes import String as StringLiteral
+from ..template.parse import parse_expression_relative, parse_template_relative
+from .catalogue import literal_settings_block
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
+from .templates import expression_strings
+
+#: Nested blocks inside which `self` is the enclosing resource.
+_SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
+#: (block type or None for any, argument) -> how its strings refer: "provider", "skip", "skip-keys".
+_SPECIAL = {
+    ("moved", "from"): "skip",
+    ("removed", "from"): "skip",
+    ("lifecycle", "ignore_changes"): "skip",
+    ("dynamic", "iterator"): "skip",
+    ("import", "provider"): "provider",
+    ("module", "providers"): "provider-values",
+}
+_PROVIDER_ARGUMENT = "provider"  # in resource-like blocks
+
+
+def block_references(text: str, block: Block) -> list[Reference | Call]:
+    """The references and calls of top-level `block` (see the module doc)."""
+    out: list[Reference | Call] = []
+    body = block.body
+    top_type = block.type_name
+    context = 0
+    if body.attribute("count") is not None:
+        context |= IN_COUNT
+    if body.attribute("for_each") is not None:
+        context |= IN_FOR_EACH
+    stack: list[tuple[Body, str, int, frozenset[str], bool]] = [(body, top_type, context, frozenset(), False)]
+    while stack:
+        b, owner, ctx, bound, literal = stack.pop()
+        for a in b.attributes:
+            if a.expr is None or (literal and a.schema is None):
+                continue
+            special = _SPECIAL.get((owner, a.name))
+            if special == "skip":
+                continue
+            if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
+                special = "provider"
+            _expression(text, a.expr, special, ctx, bound, out)
+        for nested in b.blocks:
+            t = nested.type_name
+            inner_bound = bound
+            if t == "dynamic":
+                inner_bound = bound | {_iterator_name(text, nested)}
+            inner_ctx = ctx | IN_SELF if t in _SELF_BLOCKS else ctx
+            stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner)))
+    out.sort(key=lambda r: r.start)
+    return out
+
+
+_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
+
+
+def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:
+    for node, start, smode, is_key in expression_strings(expr):
+        if smode is None or smode not in _PARSED:
+            continue
+        if type(node) is not String and (node.quote != '"' or not node.terminated):
+            continue
+        if special == "provider-values" and is_key:
+            continue
+        cs = start + 1
+        raw = text[cs : start + node.end - node.start - 1]
+        if smode == STRING_TEMPLATE and "{" not in raw and "\\u" not in raw:
+            continue  # no interpolation: plain text
+        provider = special in ("provider", "provider-values")
+        for item in _string_refs(raw, smode, provider):
+            if isinstance(item, Reference):
+                if item.root in bound and not (item.context & (STATIC | PROVIDER)):
+                    continue
+                out.append(Reference(item.root, item.start + cs, item.end + cs,
+                                     tuple(Step(s.name, s.start + cs, s.end + cs) for s in item.steps),
+                                     item.context | ctx))
+            else:
+                out.append(item.shifted(cs))
+
+
+_PARSED = frozenset({STRING_TEMPLATE, STRING_NATIVE, STRING_TRAVERSAL})
+
+
+@lru_cache(maxsize=65536)
+def _string_refs(raw: str, smode: str, provider: bool) -> tuple[Reference | Call, ...]:
+    """The references of one string's content as written (`raw`), relative to its start."""
+    offsets = None
+    value = raw
+    if "\\" in raw:
+        decoded = strings.decode_raw(raw, 0)
+        value, offsets = decoded.value, decoded.offsets
+    if smode == STRING_TEMPLATE:
+        if "${" not in value and "%{" not in value:
+            return ()
+        tree = parse_template_relative(value)[0]
+    else:
+        tree = parse_expression_relative(value)[0]
+    if offsets is not None:
+        tree = remap(tree, offsets)
+    flags = STATIC if smode == STRING_TRAVERSAL else 0
+    if provider:
+        flags |= PROVIDER | STATIC
+    return tuple(_tree_refs(tree, flags))
+
+
+def _tree_refs(tree, flags: int) -> list[Reference | Call]:
+    out: list[Reference | Call] = []
+    stack: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]
+    outer = tree if flags & PROVIDER else None  # only the address itself names a provider
+    while stack:
+        node, scope = stack.pop()
+        t = type(node)
+        if t is Traversal:
+            if node.root not in scope:
+                f = flags if node is outer else flags & ~(PROVIDER | STATIC)
+                out.append(Reference(node.root, node.start, node.root_end, _static_steps(node.steps), f))
+            continue  # steps hold no references: index keys of a static traversal are literals
+        if node is outer and t is Index:
+            outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
+        if t is FunctionCall:
+            out.append(Call(node.name, *node.name_span, len(node.args), node.expand_final))
+        if t is ForExpr or t is ForDirective:
+            names = {node.value_var.name} | ({node.key_var.name} if node.key_var is not None else set())
+            inner = scope | names
+            stack.append((node.collection, scope))
+            for child in children(node):
+                if child is not node.collection and child is not node.key_var and child is not node.value_var:
+                    stack.append((child, inner))
+            continue
+        for child in children(node):
+            stack.append((child, scope))
+    return out
+
+
+def _static_steps(steps) -> tuple[Step, ...]:
+    out: list[Step] = []
+    for step in steps:
+        if type(step) is Attr:
+            out.append(Step(step.name, step.name_start, step.end))
+        elif type(step) is IndexStep and not step.legacy and type(step.key) is StringLiteral:
+            out.append(Step(step.key.value, step.key.start, step.key.end))
+        else:
+            break
+    return tuple(out)
+
+
+def _iterator_name(text: str, block: Block) -> str:
+    """The name a `dynamic` block's content refers to its element by: `iterator`, else the label."""
+    it = block.body.attribute("iterator")
+    if it is not None and it.expr is not None and it.expr.kind == STRING:
+        value = strings.decode_raw(text[it.expr.start + 1 : it.expr.end - 1], 0).value
+        if value:
+            return value
+    return block.labels[0].value if block.labels else ""

@@ -1,0 +1,227 @@
+"""What references mean: each reference of a block checked against what the module declares.
+
+    Scope                                  what the module declares beyond the file (a protocol)
+    resolve(refs, own, scope) -> (diagnostics, uses)
+    affected(changed) -> frozenset         the `uses` keys a change of declarations reaches
+
+Codes (documented in docs/diagnostics.md):
+
+* `reference/undeclared` -- `var.x`, `local.x`, `module.x`, `data.t.n`, `ephemeral.t.n`, `t.n`
+  that no file of the module declares; "Did you mean ...?" with a quick fix when a declared name of
+  the same kind is close.
+* `reference/undeclared-output` -- `module.m.x` where `m` is a local module (`source: "./..."`)
+  whose files declare no output `x`.
+* `reference/out-of-context` -- `count.*` where the block sets no `count`, `each.*` without
+  `for_each`, `self` outside a provisioner, connection or postcondition.
+* `reference/unknown-attribute` -- `path.x` other than `module`, `root`, `cwd`; `terraform.x`
+  other than `workspace` (and `applying`); `count.x` other than `index`; `each.x` other than `key`,
+  `value`.
+* `reference/unknown-provider` -- a provider configuration with an alias (`aws.west`) that neither a
+  `provider` block nor `configuration_aliases` declares.
+
+Contract
+--------
+* `own` are the declaration keys of the file itself (`validate.definitions` keys), `scope` answers
+  for the other files of the module (None: nothing is known beyond the file, so nothing is
+  reported as undeclared: a file alone is never taken for a whole module).
+* `uses` is what the answer depends on: the key each reference names, and `(UNDECLARED, kind)`
+  for each kind with an undeclared reference (its suggestion depends on every name of that
+  kind). `affected(changed)` maps changed declaration keys to those, so an engine resolves again
+  exactly the blocks a change of declarations can change.
+* Ranges: an undeclared name is reported on the steps that name it (`region` in `var.region`,
+  `aws_instance.web` for a resource), context errors on the root, unknown attributes on the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from ..diagnostic import ERROR, Diagnostic, Fix
+from ..hcljson.problems import suggestion
+from ..hcljson.values import quoted
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, subject
+
+UNDECLARED = "reference/undeclared"
+UNDECLARED_OUTPUT = "reference/undeclared-output"
+OUT_OF_CONTEXT = "reference/out-of-context"
+UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
+UNKNOWN_PROVIDER = "reference/unknown-provider"
+
+#: Fixed attributes of the built-in objects.
+BUILTIN_ATTRIBUTES = {
+    "path": ("module", "root", "cwd"),
+    "terraform": ("workspace", "applying"),
+    "count": ("index",),
+    "each": ("key", "value"),
+}
+#: Key kind -> how a message names it.
+_WHAT = {
+    "variable": "input variable",
+    "local": "local value",
+    "module": "module call",
+    "data": "data source",
+    "ephemeral": "ephemeral resource",
+    "action": "action",
+    "resource": "resource",
+}
+_PREFIX = {"variable": "var.", "local": "local.", "module": "module.", "data": "data.", "ephemeral": "ephemeral.",
+           "action": "action.", "resource": ""}
+
+
+class Scope(Protocol):
+    """What the other files of the module declare."""
+
+    def declared(self, key: tuple) -> bool: ...
+
+    def keys(self, kind: str) -> Iterable[tuple]:
+        """Every declaration key of `kind` (for suggestions)."""
+        ...
+
+    def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
+        """The outputs of module call `name` when its source is a local directory, else None (`own`:
+        the file's own declarations, where the module call may be)."""
+        ...
+
+
+def affected(changed: frozenset) -> frozenset:
+    """The `uses` keys that declarations `changed` (appeared or went) reach."""
+    out = set(changed)
+    for key in changed:
+        if isinstance(key, tuple) and key:
+            out.add((UNDECLARED, key[0]))
+            if key[0] in ("output", "module-source"):
+                out.add(("output-of",))
+    return frozenset(out)
+
+
+def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
+    out: list[Diagnostic] = []
+    uses: set = set()
+    for ref in refs:
+        if type(ref) is not Reference:
+            continue
+        problem = _context(ref)
+        if problem is not None:
+            out.append(problem)
+            continue
+        found = subject(ref)
+        if found is None:
+            continue
+        key, used = found
+        uses.add(key)
+        if scope is None:
+            continue
+        if ref.context & PROVIDER:
+            if key[2] is not None and key not in own and not scope.declared(key) and not _aliased(key, own, scope):
+                out.append(_unknown_provider(ref, key))
+            continue
+        if key in own or scope.declared(key):
+            if key[0] == "module" and len(ref.steps) > 1 and not ref.context & STATIC:
+                uses.add(("output-of",))
+                problem = _module_output(ref, scope, own)
+                if problem is not None:
+                    out.append(problem)
+            continue
+        uses.add((UNDECLARED, key[0]))
+        out.append(_undeclared(ref, key, used, own, scope))
+    return out, frozenset(uses)
+
+
+def _context(ref: Reference) -> Diagnostic | None:
+    root, ctx = ref.root, ref.context
+    if ctx & (STATIC | PROVIDER):
+        return None
+    if root == "count" and not ctx & IN_COUNT:
+        return _diag(ref.start, ref.end, OUT_OF_CONTEXT, '"count" is not available here',
+                     'count.index is only available in a block that sets "count".')
+    if root == "each" and not ctx & IN_FOR_EACH:
+        return _diag(ref.start, ref.end, OUT_OF_CONTEXT, '"each" is not available here',
+                     'each.key and each.value are only available in a block that sets "for_each".')
+    if root == "self" and not ctx & IN_SELF:
+        return _diag(ref.start, ref.end, OUT_OF_CONTEXT, '"self" is not available here',
+                     "self is only available in provisioner and connection blocks and in postconditions.")
+    allowed = BUILTIN_ATTRIBUTES.get(root)
+    if allowed is not None and ref.steps and ref.steps[0].name not in allowed:
+        step = ref.steps[0]
+        hint = suggestion(step.name, allowed)
+        return _diag(step.start, step.end, UNKNOWN_ATTRIBUTE, f'Unknown attribute {quoted(step.name)} of "{root}"',
+                     f"{root} has the attributes " + ", ".join(quoted(a) for a in allowed) + "."
+                     + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                     (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
+    return None
+
+
+def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope) -> Diagnostic:
+    kind = key[0]
+    what = _WHAT.get(kind, kind)
+    name_steps = ref.steps[:used]
+    # The range: the declared name (`region` of `var.region`); a resource's type and name.
+    if kind == "resource":
+        start, end = ref.start, name_steps[-1].end
+        written = f"{ref.root}.{name_steps[-1].name}"
+    else:
+        start, end = name_steps[-1].start, name_steps[-1].end
+        written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
+    candidates = {k for k in (*own, *scope.keys(kind)) if isinstance(k, tuple) and k and k[0] == kind}
+    fix: tuple[Fix, ...] = ()
+    hint = None
+    if kind == "resource" or len(key) == 3:
+        same_type = [k[2] for k in candidates if k[1] == key[1]]
+        name = suggestion(key[2], same_type) if same_type else None
+        if name is not None:
+            hint = f"{_PREFIX.get(kind, '')}{key[1]}.{name}"
+            last = name_steps[-1]
+            fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
+        elif kind == "resource":
+            # No such name of this type: maybe the type is misspelled.
+            typed = {k[1] for k in candidates if k[2] == key[2]}
+            t = suggestion(key[1], typed) if typed else None
+            if t is not None:
+                hint = f"{t}.{key[2]}"
+                fix = (Fix(ref.start, ref.end, t, f"Change to {quoted(hint)}"),)
+    else:
+        name = suggestion(key[1], [k[1] for k in candidates])
+        if name is not None:
+            hint = f"{_PREFIX.get(kind, '')}{name}"
+            last = name_steps[-1]
+            fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
+    summary = f"Reference to undeclared {what} {quoted(written)}"
+    detail = f"No file of this module declares the {what} {quoted(written)}."
+    if hint:
+        detail += f" Did you mean {quoted(hint)}?"
+    return _diag(start, end, UNDECLARED, summary, detail, fix)
+
+
+def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic | None:
+    outputs = scope.module_outputs(ref.steps[0].name, own)
+    if outputs is None:
+        return None
+    step = ref.steps[1]
+    if step.name in outputs:
+        return None
+    hint = suggestion(step.name, outputs)
+    module = ref.steps[0].name
+    return _diag(
+        step.start, step.end, UNDECLARED_OUTPUT, f'Module "{module}" has no output {quoted(step.name)}',
+        f'The module called "{module}" declares ' + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
+        + "." + (f" Did you mean {quoted(hint)}?" if hint else ""),
+        (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else (),
+    )
+
+
+def _aliased(key: tuple, own: frozenset, scope: Scope) -> bool:
+    alias_key = ("provider-alias", key[1], key[2])
+    return alias_key in own or scope.declared(alias_key)
+
+
+def _unknown_provider(ref: Reference, key: tuple) -> Diagnostic:
+    step = ref.steps[0]
+    return _diag(
+        ref.start, step.end, UNKNOWN_PROVIDER, f"Reference to undeclared provider configuration {quoted(f'{key[1]}.{key[2]}')}",
+        f'No provider "{key[1]}" block of this module has alias {quoted(key[2])}, and no configuration_aliases lists it.',
+    )
+
+
+def _diag(start: int, end: int, code: str, summary: str, detail: str, fixes: tuple[Fix, ...] = ()) -> Diagnostic:
+    return Diagnostic(start, end, ERROR, code, summary, detail, (), fixes)
