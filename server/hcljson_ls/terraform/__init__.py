@@ -6,6 +6,7 @@
     analysis.file_engine(path) -> IncrementalFile          one per open document, incremental
     analysis.analyze_file(text, root, path=None) -> FileResult            the same from scratch
     declarations.declarations(text, root, path) / duplicates_across_files(...)   module-wide rules
+    native.parse_native(text) -> NativeFile    what a native `.tf`/`.tofu` file declares and refers to
     validate.block_diagnostics(block, text, override=False) -> diagnostics  Terraform rules, one block
     templates.check_strings(text, body) -> diagnostics                   strings by schema mode
     functions.lookup(name, engine) / names / signature / accepts / closest   built-in functions

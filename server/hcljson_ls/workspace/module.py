@@ -12,8 +12,8 @@ Contract
 --------
 * A summary never holds a tree: parsing a file to summarize it costs about one decode, after which
   only its declarations (key and range, `terraform.declarations.Declaration`) are kept. Native
-  `.tf`/`.tofu` files are known as module files; their declarations are read by the
-  module-semantics layer (an empty tuple until then, so they can never cause a false duplicate).
+  `.tf`/`.tofu` files are read with tree-sitter (`terraform.native.parse_native`: the same keys,
+  character offsets); native override files, like JSON ones, declare nothing.
 * `Module` holds no open documents: the workspace lays open buffers over it (an open buffer wins
   over the file on disk).
 """
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ..jsonsyntax import parse
 from ..terraform import catalogue
 from ..terraform.declarations import Declaration, declarations
+from ..terraform.native import parse_native
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,12 @@ class FileSummary:
 
 def summarize(path: str, text: str, stamp: tuple[int, int] | None = None) -> FileSummary:
     """The summary of the file at `path` whose content is `text` (never raises: a bug is a problem)."""
-    if catalogue.file_kind(path) != catalogue.CONFIG_JSON:
+    kind = catalogue.file_kind(path)
+    if kind == catalogue.CONFIG_NATIVE:
+        if catalogue.is_override_file(path):
+            return FileSummary((), stamp)  # merged into other files' declarations, as for JSON
+        return FileSummary(parse_native(text).declarations, stamp)
+    if kind != catalogue.CONFIG_JSON:
         return FileSummary((), stamp)
     root = parse(text).root
     return FileSummary(tuple(declarations(text, root, path)), stamp)
