@@ -26,9 +26,13 @@ from dataclasses import dataclass
 from ..hcljson import schema as S
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
-from ..hcljson.values import quoted
+from ..hcljson.values import quoted, string_text
 from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
+from ..terraform import catalogue, functions
+from ..terraform.references import Call, Reference
 from ..workspace import Snapshot
+from ..workspace.files import file_name
+from .navigation import Target, child_output, target_at
 from .symbols import block_title
 
 
@@ -118,11 +122,129 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
 
 
 def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
-    """Hover for the key at `offset` of open document `uri` (see module doc), or None."""
+    """Hover for the reference, call or key at `offset` of open document `uri` (see module doc), or None."""
     state = snapshot.document(uri)
     if state is None:
         return None
+    target = target_at(snapshot, uri, offset)
+    if target is not None and target.kind != "declaration":
+        found = _reference_hover(snapshot, uri, target)
+        if found is not None:
+            return found
     return hover_in(state.analysis.body, state.text, offset)
+
+
+# ---- references and calls ----------------------------------------------------------------------
+
+_MAX_VALUE = 300  # characters of a value shown (a local's expression, a default)
+
+
+def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
+    item = target.item
+    if target.kind == "call" and isinstance(item, Call):
+        engine = "opentofu" if snapshot.is_opentofu(uri) else "terraform"
+        fn = functions.lookup(item.name, engine)
+        if fn is None:
+            return None
+        only = "" if len(fn.engines) > 1 else " (OpenTofu only)" if fn.engines == ("opentofu",) else " (Terraform only)"
+        return Hover(f"```hcl\n{functions.signature(fn)}\n```\n\n{fn.description}{only}", item.start, item.end)
+    if target.kind == "builtin" and isinstance(item, Reference):
+        ns = catalogue.NAMESPACES.get(item.root)
+        return Hover(f"**{item.root}**\n\n{ns.description}", target.start, target.end) if ns is not None else None
+    key = target.key
+    if key is None:
+        return None
+    if target.kind == "output":
+        return _output_hover(snapshot, uri, target)
+    sites = snapshot.declaration_sites(uri, key)
+    if not sites:
+        return None  # undeclared: the diagnostic says so
+    site_uri, start, end = sites[0]
+    where = f"Declared in `{file_name(site_uri)}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + "."
+    block = _declaring_block(snapshot, site_uri, start, end)
+    parts = [f"```hcl\n{_header(key)}\n```"]
+    if block is not None:
+        text, b = block
+        parts.extend(_details(key, text, b, start, end))
+    parts.append(where)
+    return Hover("\n\n".join(p for p in parts if p), target.start, target.end)
+
+
+def _header(key: tuple) -> str:
+    kind = key[0]
+    if kind == "local":
+        return f"local.{key[1]}"
+    if kind == "provider":
+        return f'provider "{key[1]}"' + (f' (alias "{key[2]}")' if key[2] else "")
+    return " ".join([kind, *(f'"{k}"' for k in key[1:])])
+
+
+def _declaring_block(snapshot: Snapshot, uri: str, start: int, end: int) -> tuple[str, Block] | None:
+    view = snapshot.view_of(uri)
+    if view is None:
+        return None
+    text, body = view
+    for block in body.blocks_at(start):
+        h = block.header_range
+        if (h[0] <= start and end <= h[1]) or (block.body.start <= start and end <= block.body.end):
+            return text, block
+    return None
+
+
+def _details(key: tuple, text: str, block: Block, start: int, end: int) -> list[str]:
+    kind = key[0]
+    body = block.body
+    out: list[str] = []
+    if kind == "variable":
+        for name in ("type", "default"):
+            attr = body.attribute(name)
+            if attr is not None and attr.expr is not None:
+                out.append(f"{name}: `{_value(text, attr.expr.start, attr.expr.end)}`")
+        out.append(_description(text, body))
+    elif kind == "local":
+        for attr in body.attributes:
+            if attr.name_start == start and attr.expr is not None:
+                out.append(f"```json\n{_value(text, attr.expr.start, attr.expr.end)}\n```")
+    elif kind == "output":
+        out.append(_description(text, body))
+    elif kind == "module":
+        source = body.attribute("source")
+        if source is not None and source.expr is not None:
+            out.append(f"source: `{_value(text, source.expr.start, source.expr.end)}`")
+    elif kind in ("resource", "data", "ephemeral"):
+        for meta in ("count", "for_each"):
+            if body.attribute(meta) is not None:
+                out.append(f"Has `{meta}`: refer to one instance with "
+                           + ("`[index]`." if meta == "count" else "`[key]`."))
+    return out
+
+
+def _description(text: str, body: Body) -> str:
+    attr = body.attribute("description")
+    if attr is None or attr.expr is None or attr.expr.kind != "string":
+        return ""
+    return string_text(text, attr.expr.node, attr.expr.start)  # type: ignore[arg-type]
+
+
+def _value(text: str, start: int, end: int) -> str:
+    value = " ".join(text[start:end].split())
+    return value if len(value) <= _MAX_VALUE else value[: _MAX_VALUE - 1] + "…"
+
+
+def _output_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
+    item = target.item
+    if not isinstance(item, Reference) or len(item.steps) < 2:
+        return None
+    module, output = item.steps[0].name, item.steps[1].name
+    site = child_output(snapshot, uri, target)
+    if site is None:
+        return None
+    parts = [f"```hcl\noutput \"{output}\"\n```", f'An output of the module called "{module}".']
+    block = _declaring_block(snapshot, *site)
+    if block is not None:
+        parts.append(_description(block[0], block[1].body))
+    parts.append(f"Declared in `{file_name(site[0])}`.")
+    return Hover("\n\n".join(p for p in parts if p), target.start, target.end)
 
 
 def hover_in(body: Body | FileView | None, text: str, offset: int) -> Hover | None:

@@ -97,6 +97,11 @@ def to_diagnostic(
     description = None
     if docs_url and d.code:
         description = types.CodeDescription(href=f"{docs_url}#{code_anchor(d.code)}")
+    data = None
+    if d.fixes:
+        # The quick fixes travel with the diagnostic (`data`), so a code action needs no recomputation.
+        data = {"fixes": [{"range": _range_json(index, f.start, f.end, encoding), "newText": f.new_text, "title": f.title}
+                          for f in d.fixes]}
     return types.Diagnostic(
         range=to_range(index, d.start, d.end, encoding),
         message=d.message,
@@ -105,7 +110,75 @@ def to_diagnostic(
         code_description=description,
         source=SOURCE,
         related_information=related,
+        data=data,
     )
+
+
+def _range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:
+    (sl, sc), (el, ec) = index.position(start, encoding), index.position(end, encoding)
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def quick_fixes(uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
+    """The quick fixes carried by `diagnostics` (see `to_diagnostic`), one code action each."""
+    actions = []
+    for diagnostic in diagnostics:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else None
+        for fix in (data or {}).get("fixes", ()):
+            try:
+                r = fix["range"]
+                edit = types.TextEdit(
+                    range=types.Range(
+                        start=types.Position(line=r["start"]["line"], character=r["start"]["character"]),
+                        end=types.Position(line=r["end"]["line"], character=r["end"]["character"]),
+                    ),
+                    new_text=fix["newText"],
+                )
+            except (KeyError, TypeError):
+                continue  # not ours, or mangled on the way: no action rather than a wrong one
+            actions.append(
+                types.CodeAction(
+                    title=str(fix.get("title", "Fix")),
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    is_preferred=True,
+                    edit=types.WorkspaceEdit(changes={uri: [edit]}),
+                )
+            )
+    return actions
+
+
+def to_locations(locations: Iterable, index_of: Callable[[str], LineIndex | None], encoding: str) -> list[types.Location]:
+    """`features.navigation.Location`s as LSP locations (a file that cannot be read is left out)."""
+    out = []
+    for loc in locations:
+        index = index_of(loc.uri)
+        if index is not None:
+            out.append(types.Location(uri=loc.uri, range=to_range(index, loc.start, loc.end, encoding)))
+    return out
+
+
+def to_workspace_edit(edits: dict, index_of: Callable[[str], LineIndex | None], encoding: str) -> types.WorkspaceEdit:
+    changes = {}
+    for uri, items in edits.items():
+        index = index_of(uri)
+        if index is None:
+            continue
+        changes[uri] = [types.TextEdit(range=to_range(index, e.start, e.end, encoding), new_text=e.new_text) for e in items]
+    return types.WorkspaceEdit(changes=changes)
+
+
+def to_workspace_symbols(symbols: Iterable, index_of: Callable[[str], LineIndex | None], encoding: str) -> list[types.WorkspaceSymbol]:
+    out = []
+    for s in symbols:
+        index = index_of(s.uri)
+        if index is None:
+            continue
+        out.append(types.WorkspaceSymbol(
+            name=s.name, kind=_symbol_kind(s.kind), container_name=s.container,
+            location=types.Location(uri=s.uri, range=to_range(index, s.start, s.end, encoding)),
+        ))
+    return out
 
 
 # -- whole-document results ---------------------------------------------------------------------

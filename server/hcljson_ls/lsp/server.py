@@ -89,12 +89,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import hover as hover_feature
+from ..features import navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import symbols as symbols_feature
@@ -112,6 +114,9 @@ from .semantic_encoding import encode as encode_tokens
 log = logging.getLogger(__name__)
 
 NAME = "hcljson-ls"
+
+#: LSP's `RequestFailed` error code: the request was valid, its answer is a refusal (a rename to a bad name).
+REQUEST_FAILED = -32803
 
 #: What the watcher registered with the client reports (configuration files, native ones too).
 WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
@@ -389,6 +394,8 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
         try:
             with paused_gc():
                 return fn(server, params)
+        except JsonRpcException:
+            raise  # a deliberate error response (e.g. a refused rename), not a bug
         except Exception:
             log.exception("%s failed (%s)", method, _uri_of(params))
             return fallback(params)
@@ -513,6 +520,76 @@ def hover(ls: HcljsonServer, params: types.HoverParams):
     if at is None:
         return None
     return convert.to_hover(hover_feature.hover(at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
+
+
+@feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: HcljsonServer, params: types.DefinitionParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return None
+    return convert.to_locations(navigation.definition(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+
+
+@feature(types.TEXT_DOCUMENT_DECLARATION)
+def declaration(ls: HcljsonServer, params: types.DeclarationParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return None
+    return convert.to_locations(navigation.definition(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+
+
+@feature(types.TEXT_DOCUMENT_REFERENCES)
+def references(ls: HcljsonServer, params: types.ReferenceParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return None
+    found = navigation.references(at.snapshot, at.uri, at.offset, params.context.include_declaration)
+    return convert.to_locations(found, ls.store.line_index, ls.position_encoding)
+
+
+@feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+def document_highlight(ls: HcljsonServer, params: types.DocumentHighlightParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return None
+    return [
+        types.DocumentHighlight(
+            range=convert.to_range(at.index, h.start, h.end, ls.position_encoding),
+            kind=types.DocumentHighlightKind.Write if h.write else types.DocumentHighlightKind.Read,
+        )
+        for h in navigation.highlights(at.snapshot, at.uri, at.offset)
+    ]
+
+
+@feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(ls: HcljsonServer, params: types.PrepareRenameParams):
+    at = ls.at(params.text_document.uri, params.position)
+    found = navigation.prepare_rename(at.snapshot, at.uri, at.offset) if at is not None else None
+    return convert.to_range(at.index, found.start, found.end, ls.position_encoding) if found is not None else None
+
+
+@feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+def rename(ls: HcljsonServer, params: types.RenameParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return None
+    edits = navigation.rename(at.snapshot, at.uri, at.offset, params.new_name)
+    if isinstance(edits, navigation.RenameError):
+        raise JsonRpcException(edits.message, code=REQUEST_FAILED)  # the client shows the message
+    return convert.to_workspace_edit(edits, ls.store.line_index, ls.position_encoding)
+
+
+@feature(types.WORKSPACE_SYMBOL)
+def workspace_symbol(ls: HcljsonServer, params: types.WorkspaceSymbolParams):
+    found = navigation.workspace_symbols(ls.snapshot(), params.query)
+    return convert.to_workspace_symbols(found, ls.store.line_index, ls.position_encoding)
+
+
+@feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_action(ls: HcljsonServer, params: types.CodeActionParams):
+    if ls.store.get(params.text_document.uri) is None:
+        return None
+    return convert.quick_fixes(params.text_document.uri, params.context.diagnostics) or None
 
 
 _TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()

@@ -1,6 +1,7 @@
 """What a file declares, and the rule that a module declares each thing once, across its files.
 
     declarations(text, root, path=None) -> list[Declaration]   a file's declarations, from scratch
+    declarations_and_references(text, root, path=None)         ... and every reference and call
     duplicates_across_files(keys, place, elsewhere) -> list[Diagnostic]
 
 A declaration's `key` is position-free and names what is declared (`validate.definitions`):
@@ -29,6 +30,8 @@ from ..diagnostic import ERROR, Diagnostic, Related
 from ..hcljson.incremental import FileChecks, IncrementalFile
 from ..hcljson.model import Block
 from ..jsonsyntax.tree import Node
+from .reference_walk import block_references
+from .references import Call, Reference
 from .schema import is_override_file, schema_for_path
 from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions
 
@@ -41,19 +44,26 @@ class Declaration:
 
 
 class _DefinitionsOnly(FileChecks):
-    __slots__ = ()
+    __slots__ = ("override",)
+
+    def __init__(self, override: bool) -> None:
+        self.override = override
 
     def blocks(self, text: str, blocks: Sequence[Block]):
-        return [([], [], definitions(b, text)) for b in blocks]
+        return [([], [], [] if self.override else definitions(b, text), block_references(text, b)) for b in blocks]
 
 
 def declarations(text: str, root: Node | None, path: str | None = None) -> list[Declaration]:
     """Everything the file at `path` (text `text`, JSON tree `root`) declares, in source order."""
-    if path and is_override_file(path):
-        return []
-    result = IncrementalFile(schema_for_path(path), _DefinitionsOnly()).update(text, root)
+    return declarations_and_references(text, root, path)[0]
+
+
+def declarations_and_references(text: str, root: Node | None, path: str | None = None) -> tuple[list[Declaration], list[Reference | Call]]:
+    """What the file declares (nothing for an override file) and every reference and call in it."""
+    override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
+    result = IncrementalFile(schema_for_path(path), _DefinitionsOnly(override)).update(text, root)
     keys, place = result.definitions()
-    return [Declaration(key, *place(i)) for i, key in enumerate(keys)]  # type: ignore[arg-type]
+    return [Declaration(key, *place(i)) for i, key in enumerate(keys)], list(result.body.refs())  # type: ignore[arg-type]
 
 
 Place = tuple[str, str, int, int]  # (uri, file name, start, end)

@@ -5,6 +5,8 @@ shared by JSON files (`terraform.reference_walk`) and native ones (`terraform.na
     Reference(root, start, end, steps, ...)   `var.region`, `aws_instance.web.id`, `each.key`, ...
     Call(name, start, end, args, ...)         `upper(x)`, `provider::aws::arn_parse(x)`
     subject(ref) -> (key, steps used)         the declaration key a reference names, see below
+    name_step(ref) -> Step | None             the step holding that declared name
+    index(refs) -> {key: ((start, end, name_start, name_end), ...)}
 
 Contract
 --------
@@ -110,3 +112,29 @@ def subject(ref: Reference) -> tuple[tuple, int] | None:
     if root in BUILTIN_ROOTS:
         return None
     return (("resource", root, steps[0].name), 1) if steps else None
+
+
+def name_step(ref: Reference) -> Step | None:
+    """The step holding the declared name `subject(ref)` names (what a rename rewrites): `region`
+    of `var.region`, `web` of `aws_instance.web` and of `data.aws_ami.web`, `west` of `aws.west`."""
+    found = subject(ref)
+    if found is None or not found[1]:
+        return None
+    return ref.steps[found[1] - 1]
+
+
+def index(refs) -> dict[tuple, tuple[tuple[int, int, int, int], ...]]:
+    """declaration key -> `(start, end, name_start, name_end)` of each reference naming it (the
+    reference's whole range and its `name_step`): what a file not open keeps of its references."""
+    out: dict[tuple, list[tuple[int, int, int, int]]] = {}
+    for ref in refs:
+        if type(ref) is not Reference:
+            continue
+        found = subject(ref)
+        step = name_step(ref) if found is not None else None
+        if step is None:
+            continue
+        start, end = ref.range
+        out.setdefault(found[0], []).append((start, end, step.start, step.end))
+    return {k: tuple(v) for k, v in out.items()}
+

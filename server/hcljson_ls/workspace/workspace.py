@@ -48,7 +48,11 @@ from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..terraform import catalogue
+from ..hcljson.incremental import FileView
+from ..jsonsyntax import parse
+from ..terraform.analysis import analyze_file
 from ..terraform.declarations import duplicates_across_files
+from ..terraform.references import Reference, name_step, subject
 from ..text.line_index import LineIndex
 from .document import DocumentState
 from .files import file_name, list_directory, path_of_uri, read_text, uri_of_path
@@ -97,6 +101,7 @@ class Workspace:
         self._counter = itertools.count(1)
         self._disk_indexes: dict[str, tuple[tuple[int, int], LineIndex]] = {}
         self._stale: set[str] = set()
+        self._views: dict[str, tuple] = {}  # path -> (stamp, text, FileView): the last few files read for a request
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
         self.set_folders(folders)
 
@@ -485,7 +490,86 @@ class Workspace:
             start, end = where.start, where.end
         return uri, name, start, end
 
+    # -- navigation: where a declaration is, who refers to it ----------------------------------------
+
+    def is_opentofu(self, key: str) -> bool:
+        """Whether OpenTofu reads module `key` (the engine setting, or "auto" and a `.tofu` file)."""
+        if self.engine != "auto":
+            return self.engine == "opentofu"
+        return any(catalogue.is_opentofu_file(n) for n in self.module(key).disk) or any(
+            catalogue.is_opentofu_file(file_name(u)) for u in self._open_in(key)
+        )
+
+    def declaration_sites(self, key: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        """`(uri, start, end)` of every declaration of `declared` in module `key` (the header key or a
+        local's name, as `terraform.validate.definitions` gives them)."""
+        for other in self._open_in(key):
+            self.sync_declarations(other)
+        return [(uri, start, end) for uri, _, start, end in map(self._place, self._index(key).get(declared, ()))]
+
+    def reference_sites(self, key: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
+        """`(uri, start, end, name_start, name_end)` of every reference to `declared` in the files of
+        module `key`, open or not (override files included: they refer like any other file)."""
+        module = self.module(key)
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        out: list[tuple[str, int, int, int, int]] = []
+        for name in self.effective_names(key):
+            uri = open_docs.get(name)
+            if uri is not None:
+                body = self._documents[uri].analysis.body
+                for ref in body.refs(uses=declared):
+                    if type(ref) is Reference:
+                        found = subject(ref)
+                        step = name_step(ref) if found is not None and found[0] == declared else None
+                        if step is not None:
+                            out.append((uri, *ref.range, step.start, step.end))
+                continue
+            disk_file = module.disk.get(name)
+            if disk_file is None:
+                continue
+            file_uri = uri_of_path(os.path.join(key, name))
+            out.extend((file_uri, *site) for site in self._summary(module, disk_file).references.get(declared, ()))
+        return out
+
+    def text_of(self, uri: str) -> str | None:
+        """The text of `uri`: the open buffer's, else the file on disk's (None when unreadable)."""
+        state = self._documents.get(uri)
+        if state is not None:
+            return state.text
+        path = path_of_uri(uri)
+        return read_text(path).text if path is not None else None
+
+    def view_of(self, uri: str) -> tuple[str, FileView] | None:
+        """The text and decoded body of JSON file `uri`: the open document's analysis, else the
+        file on disk analysed now (kept for the last few files only: a request's, not a summary)."""
+        state = self._documents.get(uri)
+        if state is not None:
+            return state.text, state.analysis.body
+        path = path_of_uri(uri)
+        if path is None or catalogue.file_kind(path) != catalogue.CONFIG_JSON:
+            return None
+        got = read_text(path)
+        if got.text is None:
+            return None
+        cached = self._views.get(path)
+        if cached is not None and cached[0] == got.stamp:
+            return cached[1], cached[2]
+        view = analyze_file(got.text, parse(got.text).root, path).body
+        if len(self._views) >= 4:
+            self._views.pop(next(iter(self._views)))
+        self._views[path] = (got.stamp, got.text, view)
+        return got.text, view
+
     # -- positions in files that are not open -----------------------------------------------------
+
+    def declarations_of_module(self, key: str) -> list[tuple[str, tuple, int, int]]:
+        """`(uri, declaration key, start, end)` of every declaration of module `key`."""
+        out = []
+        for k, entries in self._index(key).items():
+            for entry in entries:
+                uri, _, start, end = self._place(entry)
+                out.append((uri, k, start, end))
+        return out
 
     def line_index(self, uri: str) -> LineIndex | None:
         """The `LineIndex` of `uri`: the open buffer's, else the file on disk's (read once per stamp);
@@ -533,6 +617,45 @@ class Snapshot:
 
     def module_diagnostics(self, uri: str) -> list[Diagnostic]:
         return self._workspace.module_diagnostics(uri)
+
+    def module_key(self, uri: str) -> str:
+        """The directory of the module of `uri` (for a non-file URI: the URI itself)."""
+        return self._workspace.module_key(uri)
+
+    def declaration_sites(self, uri: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        """Where the module of `uri` declares `declared`: `(uri, start, end)` each."""
+        return self._workspace.declaration_sites(self._workspace.module_key(uri), declared)
+
+    def reference_sites(self, uri: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
+        """Where the module of `uri` refers to `declared`: `(uri, start, end, name_start, name_end)`."""
+        return self._workspace.reference_sites(self._workspace.module_key(uri), declared)
+
+    def child_outputs(self, directory: str) -> dict[str, tuple[str, int, int]]:
+        """output name -> where module directory `directory` declares it."""
+        out = {}
+        for k in self._workspace.key_index(directory):
+            if k[0] == "output":
+                sites = self._workspace.declaration_sites(directory, k)
+                if sites:
+                    out[k[1]] = sites[0]
+        return out
+
+    def text_of(self, uri: str) -> str | None:
+        return self._workspace.text_of(uri)
+
+    def view_of(self, uri: str) -> tuple[str, FileView] | None:
+        return self._workspace.view_of(uri)
+
+    def is_opentofu(self, uri: str) -> bool:
+        return self._workspace.is_opentofu(self._workspace.module_key(uri))
+
+    def modules(self) -> list[str]:
+        """The directories of every module known (scanned or holding an open document)."""
+        return [m.directory for m in self._workspace.modules()]
+
+    def declarations_of_module(self, key: str) -> list[tuple[str, tuple, int, int]]:
+        """`(uri, key, start, end)` of every declaration of module directory `key`."""
+        return self._workspace.declarations_of_module(key)
 
     def line_index(self, uri: str) -> LineIndex | None:
         return self._workspace.line_index(uri)

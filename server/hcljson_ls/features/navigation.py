@@ -1,0 +1,310 @@
+"""What the name under the cursor is, where it is declared, who refers to it, and renaming it, across
+every file of the module (JSON and native, open or not).
+
+    target_at(snapshot, uri, offset) -> Target | None
+    definition(snapshot, uri, offset) -> list[Location]
+    references(snapshot, uri, offset, include_declaration) -> list[Location]
+    highlights(snapshot, uri, offset) -> list[Highlight]
+    prepare_rename(snapshot, uri, offset) -> Location | None      the name part, or None: not renameable
+    rename(snapshot, uri, offset, new_name) -> dict[uri, list[TextEdit]] | RenameError
+    workspace_symbols(snapshot, query) -> list[WorkspaceSymbol]
+
+Contract
+--------
+* A target is a reference (`var.region`, `aws_instance.web.id`, `data.aws_ami.x`, `module.net`,
+  `local.x`, a provider reference `aws.west`, a static reference in `depends_on`), the declaration
+  of one (a top-level block's header key, a local value's name), a module output step
+  (`module.net.vpc_id`: the output in the child module), or a function call.
+* Locations are `(uri, start, end)` character offsets into that file's text; the LSP edge turns them
+  into ranges with the file's own `LineIndex` (`Snapshot.line_index`).
+* The name part of a target (what prepare-rename returns and rename rewrites) is exactly the
+  declared name: `region` of `var.region`, `web` of `aws_instance.web`, the content of a label key
+  without its quotes. Built-in objects (`path`, `count`, ...), resource types, arguments and
+  function names are not renameable.
+* Rename rewrites every declaration and every reference in every file of the module; the new name
+  must be an identifier (letters, digits, `_` and `-`, not starting with a digit), which needs no
+  JSON escaping, so the JSON stays valid. A string step such as `["name"]` keeps its quotes.
+* Never raises on odd input; an unknown document or a cursor on nothing gives None / [].
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from ..terraform.references import Call, Reference, name_step, subject
+from ..terraform.validate import REPEATABLE, definitions
+from ..workspace import Snapshot
+
+#: What a rename may write: an HCL identifier.
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+#: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
+RENAMEABLE = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    uri: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What the cursor is on: `key` the declaration key it names (None for a call or a built-in),
+    `start`/`end` the whole thing under the cursor, `name_start`/`name_end` its declared name."""
+
+    kind: str  # "reference", "declaration", "output", "call", "builtin"
+    key: tuple | None
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    item: Reference | Call | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    start: int
+    end: int
+    write: bool  # a declaration (write) rather than a reference (read)
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    start: int
+    end: int
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenameError:
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceSymbol:
+    name: str
+    kind: str  # a `SymbolKind` member name, as `symbols.DocumentSymbol.kind`
+    uri: str
+    start: int
+    end: int
+    container: str  # the module's directory
+
+
+# ---- what is under the cursor ----------------------------------------------------------------------
+
+
+def target_at(snapshot: Snapshot, uri: str, offset: int) -> Target | None:
+    state = snapshot.document(uri)
+    if state is None:
+        return None
+    analysis = state.analysis
+    for item in analysis.body.refs_at(offset):
+        if type(item) is Call:
+            if item.start <= offset <= item.end:
+                return Target("call", None, item.start, item.end, item.start, item.end, item)
+            continue
+        start, end = item.range
+        if not start <= offset <= end:
+            continue
+        found = subject(item)
+        if found is None:
+            return Target("builtin", None, start, end, start, end, item)
+        key, used = found
+        # `module.net.vpc_id` with the cursor on `vpc_id`: the output in the child module.
+        if key[0] == "module" and len(item.steps) > 1 and item.steps[1].start <= offset:
+            step = item.steps[1]
+            return Target("output", key, start, end, step.start, step.end, item)
+        step = name_step(item)
+        name_start, name_end = (step.start, step.end) if step is not None else (start, end)
+        return Target("reference", key, start, end, name_start, name_end, item)
+    text = state.text
+    for block in analysis.body.blocks_at(offset):
+        for key, start, end in definitions(block, text):
+            if key[0] not in REPEATABLE and start <= offset < end:
+                inner = _inside_quotes(text, start, end)
+                return Target("declaration", key, start, end, *inner)
+    return None
+
+
+def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
+    if end - start >= 2 and text[start] == '"' and text[end - 1] == '"':
+        return start + 1, end - 1
+    return start, end
+
+
+# ---- definition, references, highlights -----------------------------------------------------------
+
+
+def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
+    target = target_at(snapshot, uri, offset)
+    if target is None or target.key is None:
+        return []
+    if target.kind == "output":
+        site = child_output(snapshot, uri, target)
+        return [Location(*site)] if site is not None else []
+    return [Location(u, s, e) for u, s, e in snapshot.declaration_sites(uri, target.key)]
+
+
+def child_output(snapshot: Snapshot, uri: str, target: Target) -> tuple[str, int, int] | None:
+    item = target.item
+    if not isinstance(item, Reference) or len(item.steps) < 2:
+        return None
+    directory = _child_directory(snapshot, uri, item.steps[0].name)
+    if directory is None:
+        return None
+    return snapshot.child_outputs(directory).get(item.steps[1].name)
+
+
+def _child_directory(snapshot: Snapshot, uri: str, module_name: str) -> str | None:
+    for site_uri, start, end in snapshot.declaration_sites(uri, ("module", module_name)):
+        view = snapshot.view_of(site_uri)
+        if view is None:
+            continue
+        text, body = view
+        for block in body.blocks_at(start):
+            source = block.body.attribute("source") if block.type_name == "module" else None
+            if source is None or source.expr is None or source.expr.kind != "string":
+                continue
+            value = text[source.expr.start + 1 : source.expr.end - 1]
+            if value.startswith(("./", "../")):
+                here = snapshot.module_key(uri)
+                return os.path.normpath(os.path.join(here, value)) if os.path.isabs(here) else None
+    return None
+
+
+def references(snapshot: Snapshot, uri: str, offset: int, include_declaration: bool = True) -> list[Location]:
+    target = target_at(snapshot, uri, offset)
+    if target is None or target.key is None or target.kind == "output":
+        return []
+    out = [Location(u, s, e) for u, s, e, _, _ in snapshot.reference_sites(uri, target.key)]
+    if include_declaration:
+        out = [Location(u, s, e) for u, s, e in snapshot.declaration_sites(uri, target.key)] + out
+    return out
+
+
+def highlights(snapshot: Snapshot, uri: str, offset: int) -> list[Highlight]:
+    target = target_at(snapshot, uri, offset)
+    if target is None or target.key is None or target.kind == "output":
+        return []
+    out = [Highlight(s, e, True) for u, s, e in snapshot.declaration_sites(uri, target.key) if u == uri]
+    out += [Highlight(ns, ne, False) for u, _, _, ns, ne in snapshot.reference_sites(uri, target.key) if u == uri]
+    return sorted(out, key=lambda h: h.start)
+
+
+# ---- rename ------------------------------------------------------------------------------------------
+
+
+def prepare_rename(snapshot: Snapshot, uri: str, offset: int) -> Location | None:
+    target = target_at(snapshot, uri, offset)
+    if target is None or target.key is None or target.key[0] not in RENAMEABLE or target.kind == "output":
+        return None
+    if not snapshot.declaration_sites(uri, target.key):
+        return None  # nothing declares it: renaming would only rewrite the references
+    return Location(uri, target.name_start, target.name_end)
+
+
+def rename(snapshot: Snapshot, uri: str, offset: int, new_name: str) -> dict[str, list[TextEdit]] | RenameError:
+    where = prepare_rename(snapshot, uri, offset)
+    if where is None:
+        return RenameError("Only a declared name can be renamed here: a variable, local value, module, resource, data source or output.")
+    if not IDENTIFIER.match(new_name):
+        return RenameError(f"{new_name!r} is not a valid name: use letters, digits, underscores and dashes, starting with a letter or underscore.")
+    target = target_at(snapshot, uri, offset)
+    assert target is not None and target.key is not None
+    edits: dict[str, list[TextEdit]] = {}
+    texts: dict[str, str | None] = {}
+
+    def text(u: str) -> str | None:
+        if u not in texts:
+            texts[u] = snapshot.text_of(u)
+        return texts[u]
+
+    for u, start, end in snapshot.declaration_sites(uri, target.key):
+        t = text(u)
+        if t is None:
+            continue
+        s, e = _inside_quotes(t, start, end)
+        edits.setdefault(u, []).append(TextEdit(s, e, new_name))
+    for u, _, _, ns, ne in snapshot.reference_sites(uri, target.key):
+        t = text(u)
+        if t is None:
+            continue
+        edits.setdefault(u, []).append(TextEdit(ns, ne, _quoted_like(t, ns, ne, new_name)))
+    for u in edits:
+        edits[u] = sorted(set(edits[u]), key=lambda x: x.start)
+    return edits
+
+
+def _quoted_like(text: str, start: int, end: int, name: str) -> str:
+    """`name` written the way the step at `[start, end)` was: bare, `"name"`, or `\\"name\\"` inside
+    a JSON string."""
+    piece = text[start:end]
+    if piece.startswith('\\"'):
+        return f'\\"{name}\\"'
+    if piece.startswith('"'):
+        return f'"{name}"'
+    return name
+
+
+# ---- workspace symbols --------------------------------------------------------------------------------
+
+_KIND_OF = {
+    "variable": "Variable", "local": "Constant", "output": "Property", "module": "Module", "resource": "Class",
+    "data": "Struct", "ephemeral": "Class", "action": "Event", "provider": "Package", "check": "Boolean",
+}
+
+
+def workspace_symbols(snapshot: Snapshot, query: str) -> list[WorkspaceSymbol]:
+    """Every declaration of every module whose name matches `query` (fuzzy: its characters in order,
+    case-insensitive); best matches first."""
+    wanted = query.lower()
+    found: list[tuple[tuple, WorkspaceSymbol]] = []
+    for directory in snapshot.modules():
+        for uri, key, start, end in snapshot.declarations_of_module(directory):
+            if key[0] in REPEATABLE:
+                continue
+            name = _symbol_name(key)
+            score = _fuzzy(wanted, name.lower())
+            if score is None:
+                continue
+            found.append(((score, len(name), name), WorkspaceSymbol(name, _KIND_OF.get(key[0], "Object"), uri, start, end, directory)))
+    found.sort(key=lambda x: x[0])
+    return [s for _, s in found]
+
+
+def _symbol_name(key: tuple) -> str:
+    kind = key[0]
+    if kind == "variable":
+        return f"var.{key[1]}"
+    if kind == "local":
+        return f"local.{key[1]}"
+    if kind == "module":
+        return f"module.{key[1]}"
+    if kind == "resource":
+        return f"{key[1]}.{key[2]}"
+    if kind in ("data", "ephemeral", "action"):
+        return f"{kind}.{key[1]}.{key[2]}"
+    if kind == "provider":
+        return f"provider.{key[1]}" + (f".{key[2]}" if key[2] else "")
+    return f"{kind}.{'.'.join(str(k) for k in key[1:])}"
+
+
+def _fuzzy(query: str, name: str) -> tuple[int, int] | None:
+    """None when the characters of `query` do not appear in `name` in order; else a score (lower is
+    better): a substring beats a scattered match, an earlier start beats a later one."""
+    if not query:
+        return (0, 0)
+    at = name.find(query)
+    if at >= 0:
+        return (0, at)
+    i = 0
+    gaps = 0
+    for ch in name:
+        if i < len(query) and ch == query[i]:
+            i += 1
+        elif i:
+            gaps += 1
+    return (1, gaps) if i == len(query) else None
