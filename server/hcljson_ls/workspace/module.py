@@ -11,7 +11,8 @@ summarized once, lazily), and a revision that changes whenever what the module d
 Contract
 --------
 * A summary never holds a tree: parsing a file to summarize it costs about one decode, after which
-  only its declarations (key and range, `terraform.declarations.Declaration`) are kept. Native
+  only its declarations (key and range, `terraform.declarations.Declaration`) and where it refers to
+  each declaration (`terraform.references.index`: ranges only) are kept. Native
   `.tf`/`.tofu` files are read with tree-sitter (`terraform.native.parse_native`: the same keys,
   character offsets); native override files, like JSON ones, declare nothing.
 * `Module` holds no open documents: the workspace lays open buffers over it (an open buffer wins
@@ -20,11 +21,13 @@ Contract
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ..jsonsyntax import parse
 from ..terraform import catalogue
-from ..terraform.declarations import Declaration, declarations
+from ..terraform import references
+from ..terraform.declarations import Declaration, declarations_and_references
 from ..terraform.native import parse_native
 
 
@@ -35,6 +38,8 @@ class FileSummary:
     declarations: tuple[Declaration, ...] = ()
     stamp: tuple[int, int] | None = None
     problem: str | None = None
+    #: declaration key -> (start, end, name_start, name_end) of each reference to it (`references.index`)
+    references: Mapping[tuple, tuple[tuple[int, int, int, int], ...]] = field(default_factory=dict)
 
     @property
     def keys(self) -> tuple[tuple, ...]:
@@ -45,13 +50,14 @@ def summarize(path: str, text: str, stamp: tuple[int, int] | None = None) -> Fil
     """The summary of the file at `path` whose content is `text` (never raises: a bug is a problem)."""
     kind = catalogue.file_kind(path)
     if kind == catalogue.CONFIG_NATIVE:
-        if catalogue.is_override_file(path):
-            return FileSummary((), stamp)  # merged into other files' declarations, as for JSON
-        return FileSummary(parse_native(text).declarations, stamp)
+        native = parse_native(text)
+        # An override file is merged into other files' declarations, as for JSON: it declares nothing.
+        declared = () if catalogue.is_override_file(path) else native.declarations
+        return FileSummary(declared, stamp, None, references.index(native.references))
     if kind != catalogue.CONFIG_JSON:
         return FileSummary((), stamp)
-    root = parse(text).root
-    return FileSummary(tuple(declarations(text, root, path)), stamp)
+    declared, refs = declarations_and_references(text, parse(text).root, path)
+    return FileSummary(tuple(declared), stamp, None, references.index(refs))
 
 
 @dataclass(slots=True)
@@ -63,7 +69,7 @@ class DiskFile:
 
 
 class Module:
-    __slots__ = ("directory", "disk", "listed", "revision", "index_cache")
+    __slots__ = ("directory", "disk", "listed", "revision", "index_cache", "key_index_cache")
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -71,10 +77,12 @@ class Module:
         self.listed = False  # the directory's files are known (listed once, then kept by events)
         self.revision = 0
         self.index_cache: tuple[int, dict] | None = None  # (revision, key -> places), see Workspace
+        self.key_index_cache: tuple[int, dict] | None = None  # (revision, key -> file names)
 
     def bump(self) -> None:
         self.revision += 1
         self.index_cache = None
+        self.key_index_cache = None
 
     def __repr__(self) -> str:
         return f"Module({self.directory!r}, files={sorted(self.disk)}, revision={self.revision})"
