@@ -18,6 +18,10 @@ Codes (documented in docs/diagnostics.md):
   `value`.
 * `reference/unknown-provider` -- a provider configuration with an alias (`aws.west`) that neither a
   `provider` block nor `configuration_aliases` declares.
+* `reference/unknown-function` -- a call of a function that is not built into the engine (Terraform
+  or OpenTofu: `Scope.engine`); "Did you mean ...?" with a quick fix; a function of the other engine
+  says so. Provider-defined functions (`provider::aws::arn_parse`) are never reported.
+* `reference/argument-count` -- a built-in function called with too few or too many arguments.
 
 Contract
 --------
@@ -40,6 +44,7 @@ from typing import Protocol
 from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
+from . import functions
 from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, subject
 
 UNDECLARED = "reference/undeclared"
@@ -47,6 +52,8 @@ UNDECLARED_OUTPUT = "reference/undeclared-output"
 OUT_OF_CONTEXT = "reference/out-of-context"
 UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
 UNKNOWN_PROVIDER = "reference/unknown-provider"
+UNKNOWN_FUNCTION = "reference/unknown-function"
+ARGUMENT_COUNT = "reference/argument-count"
 
 #: Fixed attributes of the built-in objects.
 BUILTIN_ATTRIBUTES = {
@@ -78,6 +85,9 @@ class Scope(Protocol):
         """Every declaration key of `kind` (for suggestions)."""
         ...
 
+    #: "terraform" or "opentofu": whose built-in functions exist (None: either engine's).
+    engine: str | None
+
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its source is a local directory, else None (`own`:
         the file's own declarations, where the module call may be)."""
@@ -98,8 +108,12 @@ def affected(changed: frozenset) -> frozenset:
 def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
     out: list[Diagnostic] = []
     uses: set = set()
+    engine = scope.engine if scope is not None else None
     for ref in refs:
         if type(ref) is not Reference:
+            problem = _call(ref, engine)  # type: ignore[arg-type]
+            if problem is not None:
+                out.append(problem)
             continue
         problem = _context(ref)
         if problem is not None:
@@ -208,6 +222,40 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
         + "." + (f" Did you mean {quoted(hint)}?" if hint else ""),
         (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else (),
     )
+
+
+_ENGINE_NAMES = {"terraform": "Terraform", "opentofu": "OpenTofu"}
+
+
+def _call(call: Call, engine: str | None) -> Diagnostic | None:
+    name = call.name
+    if functions.is_provider_function(name):
+        return None
+    fn = functions.lookup(name, engine)
+    if fn is None:
+        elsewhere = functions.lookup(name, None) if engine is not None else None
+        if elsewhere is not None:
+            others = " and ".join(_ENGINE_NAMES[e] for e in elsewhere.engines)
+            return _diag(call.start, call.end, UNKNOWN_FUNCTION, f"Function {quoted(name)} is not available in {_ENGINE_NAMES[engine]}",  # type: ignore[index]
+                         f"{quoted(name)} exists only in {others}; this module is read by {_ENGINE_NAMES[engine]} "  # type: ignore[index]
+                         "(see the \"engine\" setting).")
+        hint = functions.closest(name, engine)
+        return _diag(call.start, call.end, UNKNOWN_FUNCTION, f"Call to unknown function {quoted(name)}",
+                     f"There is no built-in function named {quoted(name)}." + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                     (Fix(call.start, call.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
+    if not functions.accepts(fn, call.args, call.expands):
+        return _diag(call.start, call.end, ARGUMENT_COUNT, f"Wrong number of arguments to {quoted(name)}",
+                     f"{quoted(name)} takes {_arity(fn)}, but this call passes {call.args}: {functions.signature(fn)}.")
+    return None
+
+
+def _arity(fn) -> str:
+    low, high = fn.min_args, fn.max_args
+    if high is None:
+        return f"at least {low} argument{'s' if low != 1 else ''}"
+    if low == high:
+        return f"{low} argument{'s' if low != 1 else ''}"
+    return f"{low} to {high} arguments"
 
 
 def _aliased(key: tuple, own: frozenset, scope: Scope) -> bool:

@@ -118,6 +118,7 @@ class Workspace:
         self.engine = engine
         for module in list(self._modules.values()):
             self._bump(module)
+            self._rescope_all(module)  # which files count, and whose functions exist, may differ
 
     def _bump(self, module: Module, but: str | None = None) -> None:
         module.bump()
@@ -671,6 +672,11 @@ class ModuleScope:
         self._workspace = workspace
         self._uri = uri
         self._name = file_name(uri)
+
+    @property
+    def engine(self) -> str:
+        """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
+        return "opentofu" if self._workspace.is_opentofu(self._workspace.module_key(self._uri)) else "terraform"
 
     def _index(self) -> dict[Hashable, set[str]]:
         return self._workspace.key_index(self._workspace.module_key(self._uri))
