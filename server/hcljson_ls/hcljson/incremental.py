@@ -151,9 +151,12 @@ class FileResult:
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         """Every definition's key in source order, and `place(i)`: where definition `i` is in this
         version (ask only for the few you report: finding a place costs more than a key)."""
-        if self._definitions is None:
+        made = self._definitions
+        if made is None:
             return [], _nowhere
-        return self._definitions()
+        if callable(made):  # computed once per version (it walks every block)
+            made = self._definitions = made()
+        return made  # type: ignore[return-value]
 
 
 def _nowhere(i: int) -> tuple[int, int]:
@@ -255,6 +258,10 @@ def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     """`d` (outside the edited range) as it is after `[s, oe)` was replaced (length + `delta`)."""
     if d.end < s and all(r.end < s for r in d.related) and all(f.end < s for f in d.fixes):
         return d
+    if d.start >= oe and not d.related and not d.fixes:
+        # The common case after an edit: a plain diagnostic further on. A direct constructor costs
+        # a third of `dataclasses.replace` (measured on a 500 KB document's edits).
+        return Diagnostic(d.start + delta, d.end + delta, d.severity, d.code, d.summary, d.detail)
 
     def mv(a: int, b: int) -> tuple[int, int]:
         na = a + delta if a >= oe else a

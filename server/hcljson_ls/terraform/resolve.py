@@ -177,25 +177,25 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
     else:
         start, end = name_steps[-1].start, name_steps[-1].end
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
-    candidates = {k for k in (*own, *scope.keys(kind)) if isinstance(k, tuple) and k and k[0] == kind}
+    by_type, names = _candidates(own, scope, kind)
     fix: tuple[Fix, ...] = ()
     hint = None
     if kind == "resource" or len(key) == 3:
-        same_type = [k[2] for k in candidates if k[1] == key[1]]
-        name = suggestion(key[2], same_type) if same_type else None
+        same_type = by_type.get(key[1])
+        name = _near(key[2], same_type)
         if name is not None:
             hint = f"{_PREFIX.get(kind, '')}{key[1]}.{name}"
             last = name_steps[-1]
             fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
         elif kind == "resource":
             # No such name of this type: maybe the type is misspelled.
-            typed = {k[1] for k in candidates if k[2] == key[2]}
-            t = suggestion(key[1], typed) if typed else None
+            typed = Candidates(t for t, declared in by_type.items() if key[2] in declared)
+            t = _near(key[1], typed)
             if t is not None:
                 hint = f"{t}.{key[2]}"
                 fix = (Fix(ref.start, ref.end, t, f"Change to {quoted(hint)}"),)
     else:
-        name = suggestion(key[1], [k[1] for k in candidates])
+        name = _near(key[1], names)
         if name is not None:
             hint = f"{_PREFIX.get(kind, '')}{name}"
             last = name_steps[-1]
@@ -205,6 +205,90 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
     if hint:
         detail += f" Did you mean {quoted(hint)}?"
     return _diag(start, end, UNDECLARED, summary, detail, fix)
+
+
+# Candidates for suggestions, per (own declarations, scope revision, kind): a file with many undeclared
+# references of one kind asks for the same candidates again and again (measured: without this, opening
+# a 5 MB file with ~4,000 undeclared resources took 14 s instead of 0.6 s).
+_CANDIDATES: dict[tuple, tuple[dict[str, frozenset[str]], tuple[str, ...]]] = {}
+
+
+def _candidates(own: frozenset, scope: Scope, kind: str) -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
+    """(type -> declared names of that type, declared names) of `kind` in the file and the module."""
+    token = (id(own), len(own), id(scope), getattr(scope, "revision", None), kind)
+    got = _CANDIDATES.get(token)
+    if got is not None and got[2] is own:  # type: ignore[misc]
+        return got[0], got[1]
+    keys = [k for k in own if k[0] == kind]
+    keys.extend(scope.keys(kind))
+    by_type: dict[str, set[str]] = {}
+    for k in keys:
+        if len(k) == 3:
+            by_type.setdefault(k[1], set()).add(k[2])
+    names = Candidates({k[1] for k in keys if len(k) == 2})
+    frozen = {t: Candidates(v) for t, v in by_type.items()}
+    if len(_CANDIDATES) > 64:
+        _CANDIDATES.clear()
+    _CANDIDATES[token] = (frozen, names, own)  # type: ignore[assignment]
+    return frozen, names  # type: ignore[return-value]
+
+
+class Candidates:
+    """Declared names to suggest from. Few: `suggestion` (difflib) over them all. Many (generated
+    configurations declare thousands of similar names, where difflib costs ~1 ms a query): the
+    names at one edit from the query (an insertion, deletion, substitution or adjacent swap),
+    found through an index of every name with one character deleted, built once."""
+
+    __slots__ = ("names", "_deletions")
+
+    FEW = 100
+
+    def __init__(self, names) -> None:
+        self.names = frozenset(names)
+        self._deletions: dict[str, list[str]] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __iter__(self):
+        return iter(sorted(self.names))
+
+    def near(self, name: str) -> str | None:
+        if len(self.names) <= self.FEW:
+            return suggestion(name, sorted(self.names))
+        lower = name.lower()
+        for c in sorted(self.names):
+            if c.lower() == lower:
+                return c
+        index = self._index()
+        found: set[str] = set(index.get(name, ()))  # one insertion into `name` gives them
+        for variant in _deleted(name):
+            if variant in self.names:
+                found.add(variant)  # one deletion
+            found.update(index.get(variant, ()))  # one substitution or adjacent swap
+        found.discard(name)
+        return min(found, key=lambda c: (c.lower() != lower, abs(len(c) - len(name)), c)) if found else None
+
+    def _index(self) -> dict[str, list[str]]:
+        if self._deletions is None:
+            index: dict[str, list[str]] = {}
+            for c in self.names:
+                for variant in _deleted(c):
+                    index.setdefault(variant, []).append(c)
+            self._deletions = index
+        return self._deletions
+
+
+def _deleted(name: str) -> set[str]:
+    return {name[:i] + name[i + 1 :] for i in range(len(name))}
+
+
+def _near(name: str, candidates) -> str | None:
+    if not candidates:
+        return None
+    if isinstance(candidates, Candidates):
+        return candidates.near(name)
+    return suggestion(name, list(candidates))
 
 
 def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic | None:

@@ -69,7 +69,7 @@ class DiskFile:
 
 
 class Module:
-    __slots__ = ("directory", "disk", "listed", "revision", "index_cache", "key_index_cache")
+    __slots__ = ("directory", "disk", "listed", "revision", "index_cache", "key_index_cache", "kinds_cache")
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -78,11 +78,13 @@ class Module:
         self.revision = 0
         self.index_cache: tuple[int, dict] | None = None  # (revision, key -> places), see Workspace
         self.key_index_cache: tuple[int, dict] | None = None  # (revision, key -> file names)
+        self.kinds_cache: tuple[int, dict] | None = None  # (revision, kind -> keys), see ModuleScope
 
     def bump(self) -> None:
         self.revision += 1
         self.index_cache = None
         self.key_index_cache = None
+        self.kinds_cache = None
 
     def __repr__(self) -> str:
         return f"Module({self.directory!r}, files={sorted(self.disk)}, revision={self.revision})"

@@ -674,6 +674,11 @@ class ModuleScope:
         self._name = file_name(uri)
 
     @property
+    def revision(self) -> int:
+        """Changes whenever what the module declares changes (`Module.revision`)."""
+        return self._workspace.module(self._workspace.module_key(self._uri)).revision
+
+    @property
     def engine(self) -> str:
         """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
         return "opentofu" if self._workspace.is_opentofu(self._workspace.module_key(self._uri)) else "terraform"
@@ -686,7 +691,20 @@ class ModuleScope:
         return bool(names) and (len(names) > 1 or self._name not in names)  # type: ignore[arg-type]
 
     def keys(self, kind: str) -> list[tuple]:
-        return [k for k, names in self._index().items() if k[0] == kind and (len(names) > 1 or self._name not in names)]  # type: ignore[index]
+        return [k for k in self._kinds().get(kind, ()) if self.declared(k)]
+
+    def _kinds(self) -> dict[str, list[tuple]]:
+        """The module's declaration keys by kind, per module revision."""
+        workspace = self._workspace
+        key = workspace.module_key(self._uri)
+        module = workspace.module(key)
+        cached = module.kinds_cache
+        if cached is None or cached[0] != module.revision:
+            kinds: dict[str, list[tuple]] = {}
+            for k in workspace.key_index(key):
+                kinds.setdefault(k[0], []).append(k)
+            cached = module.kinds_cache = (module.revision, kinds)
+        return cached[1]
 
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its one source is a local directory, else None."""
