@@ -1,0 +1,1016 @@
+"""Module semantics: every reference of a JSON file resolved against every file of its module (JSON
+and native, open or not), and the requests that follow references across those files.
+
+Every fixture is a real directory with a real `Workspace` over it (`fixture.parse_fixture(...)
+.workspace(tmp_path, open=[...])`); expected ranges are `⟨⟩` markers, the cursor is `$0`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from fixture import FixtureWorkspace, parse_fixture
+from hcljson_ls.features import diagnostics, navigation
+from hcljson_ls.features.hover import hover
+from hcljson_ls.features.navigation import Highlight, RenameError, TextEdit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+
+def build(tmp_path: Path, src: str, open: list[str] | None = None) -> FixtureWorkspace:
+    return parse_fixture(src).workspace(tmp_path, open=open)
+
+
+def text(fw: FixtureWorkspace, path: str) -> str:
+    return fw.fixture.files[path].text
+
+
+def ranges(fw: FixtureWorkspace, path: str) -> list[tuple[int, int]]:
+    return fw.fixture.files[path].ranges
+
+
+def diags(fw: FixtureWorkspace, path: str, prefix: str = "reference/"):
+    return [d for d in diagnostics.collect(fw.snapshot(), fw.uri(path)) if d.code.startswith(prefix)]
+
+
+def spans(fw: FixtureWorkspace, path: str, prefix: str = "reference/") -> list[tuple[str, int, int]]:
+    return [(d.code, d.start, d.end) for d in diags(fw, path, prefix)]
+
+
+def at(fw: FixtureWorkspace, path: str, needle: str, inside: int = 1, nth: int = 0) -> tuple[str, int]:
+    """(uri, offset) `inside` characters into the `nth` occurrence of `needle` in file `path`."""
+    t = text(fw, path)
+    i = -1
+    for _ in range(nth + 1):
+        i = t.index(needle, i + 1)
+    return fw.uri(path), i + inside
+
+
+def located(fw: FixtureWorkspace, locations) -> list[tuple[str, int, int]]:
+    """Locations as (fixture path, start, end)."""
+    path_of = {u: p for p, u in fw.uris.items()}
+    return [(path_of[loc.uri], loc.start, loc.end) for loc in locations]
+
+
+def marked(fw: FixtureWorkspace, *paths: str) -> list[tuple[str, int, int]]:
+    """Every `⟨⟩` range of the files `paths`, as (path, start, end)."""
+    return [(p, s, e) for p in paths for s, e in ranges(fw, p)]
+
+
+def apply_edits(source: str, edits: list[TextEdit]) -> str:
+    for e in sorted(edits, key=lambda e: e.start, reverse=True):
+        source = source[: e.start] + e.new_text + source[e.end :]
+    return source
+
+
+# ---- reference/undeclared -----------------------------------------------------------------------
+
+UNDECLARED = r"""
+//- /stack/main.tf.json
+{
+  "locals": {"label": "Ünïcødé 🚀 ${var.region} ${var.⟨regoin⟩}"},
+  "resource": {"aws_instance": {"web": {
+    "ami": "${data.aws_ami.ubuntu.id} ${data.aws_ami.⟨ubunt⟩.id}",
+    "tags": {"Name": "${local.name} ${local.⟨nmae⟩} ${module.network.id} ${module.⟨netwrk⟩.id}"},
+    "user_data": "${ephemeral.random_password.pw.result} ${ephemeral.random_password.⟨pwd⟩.result}",
+    "subnet_id": "${aws_subnet.main.id} ${⟨aws_subnet.mian⟩.id} ${⟨aws_subnt.main⟩.id} ${⟨aws_vpc.main⟩.id}",
+    "key_name": "${var.⟨zzz⟩} ${local.⟨qqq⟩}"
+  }}}
+}
+//- /stack/variables.tf
+# Native: declared here, referred to from JSON.
+variable "region" {
+  type = string
+}
+//- /stack/locals.tf.json
+{"locals": {"name": "x"}}
+//- /stack/data.tf.json
+{"data": {"aws_ami": {"ubuntu": {}}}, "ephemeral": {"random_password": {"pw": {"length": 8}}}}
+//- /stack/network.tf
+module "network" { source = "terraform-aws-modules/vpc/aws" }
+resource "aws_subnet" "main" {}
+"""
+
+
+def test_undeclared_in_every_namespace_against_files_never_opened(tmp_path):
+    fw = build(tmp_path, UNDECLARED, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    found = diags(fw, main)
+    assert [(d.code, d.start, d.end) for d in found] == [("reference/undeclared", s, e) for s, e in ranges(fw, main)]
+    t = text(fw, main)
+    fixes = {t[d.start : d.end]: [(f.start, f.end, t[f.start : f.end], f.new_text) for f in d.fixes] for d in found}
+    quick = {written: [(old, new) for _, _, old, new in f] for written, f in fixes.items()}
+    assert quick == {
+        "regoin": [("regoin", "region")],
+        "ubunt": [("ubunt", "ubuntu")],
+        "nmae": [("nmae", "name")],
+        "netwrk": [("netwrk", "network")],
+        "pwd": [("pwd", "pw")],
+        "aws_subnet.mian": [("mian", "main")],
+        "aws_subnt.main": [("aws_subnt", "aws_subnet")],
+        "aws_vpc.main": [],
+        "zzz": [],
+        "qqq": [],
+    }
+    by_text = {t[d.start : d.end]: d for d in found}
+    assert "Did you mean \"var.region\"?" in by_text["regoin"].message
+    assert "Did you mean \"data.aws_ami.ubuntu\"?" in by_text["ubunt"].message
+    assert "Did you mean \"local.name\"?" in by_text["nmae"].message
+    assert "Did you mean \"module.network\"?" in by_text["netwrk"].message
+    assert "Did you mean \"ephemeral.random_password.pw\"?" in by_text["pwd"].message
+    assert "Did you mean \"aws_subnet.main\"?" in by_text["aws_subnet.mian"].message
+    assert "Did you mean \"aws_subnet.main\"?" in by_text["aws_subnt.main"].message
+    assert "Did you mean" not in by_text["zzz"].message
+    assert by_text["zzz"].summary == 'Reference to undeclared input variable "var.zzz"'
+    assert by_text["qqq"].summary == 'Reference to undeclared local value "local.qqq"'
+    assert by_text["aws_vpc.main"].summary == 'Reference to undeclared resource "aws_vpc.main"'
+    assert by_text["pwd"].summary == 'Reference to undeclared ephemeral resource "ephemeral.random_password.pwd"'
+    # The other files are complete: nothing of theirs is reported when they are opened.
+    fw2 = build(tmp_path / "again", UNDECLARED, open=["/stack/main.tf.json", "/stack/locals.tf.json", "/stack/data.tf.json"])
+    assert spans(fw2, "/stack/locals.tf.json", "") == spans(fw2, "/stack/data.tf.json", "") == []
+
+
+def test_open_or_not_the_module_answers_the_same(tmp_path):
+    every = ["/stack/main.tf.json", "/stack/locals.tf.json", "/stack/data.tf.json"]
+    alone = spans(build(tmp_path / "a", UNDECLARED, open=["/stack/main.tf.json"]), "/stack/main.tf.json")
+    all_open = spans(build(tmp_path / "b", UNDECLARED, open=every), "/stack/main.tf.json")
+    assert alone == all_open and len(alone) == 10
+
+
+def test_a_declaration_removed_from_a_file_not_open_is_seen(tmp_path):
+    fw = build(tmp_path, UNDECLARED.replace('{"locals": {"name": "x"}}', "{}"), open=["/stack/main.tf.json"])
+    t = text(fw, "/stack/main.tf.json")
+    found = {t[s:e] for _, s, e in spans(fw, "/stack/main.tf.json")}
+    assert "name" in found and "nmae" in found
+
+
+ESCAPES = r"""
+//- /m/main.tf.json
+{
+  "variable": {"re\u0067ion": {"description": "Région — “quoted” ☃"}, "zone": {}, "r\u00e9sum\u00e9": {}},
+  "locals": {
+    "a": "ÅÄÖ 𝄞 ${var.⟨\u0072egoin⟩} ${var.résumé} ${var.r\u00e9sum\u00e9} ${var.\u0072\u0065gion} ${var.region}",
+    "b": "${lookup({\"k\" = var.⟨zne⟩}, \"k\")} ${local[\"a\"]} ${local[⟨\"nope\"⟩]}",
+    "c": "\u0024{var.⟨missing⟩}",
+    "d": "${var.⟨résume⟩}"
+  }
+}
+"""
+
+
+def test_ranges_through_json_escapes_and_non_ascii_text(tmp_path):
+    fw = build(tmp_path, ESCAPES)
+    main = "/m/main.tf.json"
+    t = text(fw, main)
+    found = diags(fw, main)
+    assert [(d.code, d.start, d.end) for d in found] == [("reference/undeclared", s, e) for s, e in ranges(fw, main)]
+    assert [t[s:e] for s, e in ranges(fw, main)] == ["\\u0072egoin", "zne", '\\"nope\\"', "missing", "résume"]
+    assert [d.summary for d in found] == [
+        'Reference to undeclared input variable "var.regoin"',
+        'Reference to undeclared input variable "var.zne"',
+        'Reference to undeclared local value "local.nope"',
+        'Reference to undeclared input variable "var.missing"',
+        'Reference to undeclared input variable "var.résume"',
+    ]
+    # Quick fixes replace exactly the written name (escapes included) with the declared one.
+    assert [[(f.start, f.end, f.new_text) for f in d.fixes] for d in found] == [
+        [(*ranges(fw, main)[0], "region")], [(*ranges(fw, main)[1], "zone")], [], [], [(*ranges(fw, main)[4], "résumé")],
+    ]
+
+
+# ---- reference/undeclared-output -----------------------------------------------------------------
+
+OUTPUTS = r"""
+//- /app/main.tf.json
+{
+  "module": {"net": {"source": "./net"}, "reg": {"source": "hashicorp/consul/aws"}, "up": {"source": "../shared"}},
+  "output": {
+    "a": {"value": "${module.net.vpc_id} ${module.net.⟨vpc_ix⟩} ${module.net.subnet_ids[0]}"},
+    "b": {"value": "${module.reg.anything} ${module.up.shared} ${module.up.⟨shraed⟩}"},
+    "c": {"value": "${module.net} ${module.⟨nte⟩.vpc_id}"}
+  }
+}
+//- /app/net/outputs.tf.json
+{"output": {"vpc_id": {"value": 1, "description": "The VPC"}}}
+//- /app/net/more.tf
+output "subnet_ids" {
+  value = []
+}
+//- /shared/main.tf.json
+{"output": {"shared": {"value": 1}}}
+"""
+
+
+def test_undeclared_output_of_a_local_child_module(tmp_path):
+    fw = build(tmp_path, OUTPUTS, open=["/app/main.tf.json"])
+    main = "/app/main.tf.json"
+    found = diags(fw, main)
+    assert [(d.code, d.start, d.end) for d in found] == [
+        ("reference/undeclared-output", *ranges(fw, main)[0]),
+        ("reference/undeclared-output", *ranges(fw, main)[1]),
+        ("reference/undeclared", *ranges(fw, main)[2]),
+    ]
+    vpc_ix, shraed, _ = found
+    assert vpc_ix.summary == 'Module "net" has no output "vpc_ix"'
+    assert '"subnet_ids", "vpc_id"' in vpc_ix.message and 'Did you mean "vpc_id"?' in vpc_ix.message
+    assert [(f.start, f.end, f.new_text) for f in vpc_ix.fixes] == [(*ranges(fw, main)[0], "vpc_id")]
+    assert [f.new_text for f in shraed.fixes] == ["shared"]
+
+
+# ---- reference/out-of-context and reference/unknown-attribute --------------------------------------
+
+CONTEXTS = r"""
+//- /m/main.tf.json
+{
+  "resource": {"aws_instance": {
+    "counted": {"count": 2, "ami": "${count.index} ${count.⟨idx⟩} ${⟨each⟩.key} ${⟨self⟩.id}",
+      "provisioner": [{"local-exec": {"command": "${self.private_ip} ${count.index}",
+        "connection": {"host": "${self.public_ip}"}}}],
+      "lifecycle": {"postcondition": [{"condition": "${self.id != \"\"}", "error_message": "x"}],
+                    "precondition": [{"condition": "${⟨self⟩.id != \"\"}", "error_message": "x"}]}},
+    "keyed": {"for_each": {"a": 1}, "ami": "${each.key} ${each.value} ${each.⟨kye⟩} ${⟨count⟩.index}"},
+    "plain": {"ami": "${path.module} ${path.root} ${path.cwd} ${path.⟨modul⟩} ${terraform.workspace} ${terraform.⟨wrkspace⟩}"}
+  }},
+  "module": {"m": {"source": "./m", "count": 1, "n": "${count.index}"},
+             "f": {"source": "./m", "for_each": [], "n": "${each.value}"}},
+  "data": {"aws_ami": {"d": {"for_each": [], "owners": ["${each.key}"], "name_regex": "${⟨count⟩.index}"}}},
+  "output": {"o": {"value": "${⟨each⟩.key} ${⟨count⟩.index} ${⟨self⟩.x} ${path.⟨x⟩}"}}
+}
+"""
+
+
+def test_count_each_self_only_where_they_exist_and_builtin_attributes(tmp_path):
+    fw = build(tmp_path, CONTEXTS)
+    main = "/m/main.tf.json"
+    t = text(fw, main)
+    found = spans(fw, main)
+    kinds = {
+        "idx": "reference/unknown-attribute", "kye": "reference/unknown-attribute", "modul": "reference/unknown-attribute",
+        "wrkspace": "reference/unknown-attribute", "x": "reference/unknown-attribute",
+        "each": "reference/out-of-context", "self": "reference/out-of-context", "count": "reference/out-of-context",
+    }
+    assert found == [(kinds[t[s:e]], s, e) for s, e in ranges(fw, main)]
+    fixes = {t[d.start : d.end]: [f.new_text for f in d.fixes] for d in diags(fw, main) if d.code.endswith("attribute")}
+    assert fixes == {"idx": ["index"], "kye": [], "modul": ["module"], "wrkspace": ["workspace"], "x": []}
+
+
+# ---- reference/unknown-provider ------------------------------------------------------------------
+
+PROVIDERS = r"""
+//- /m/main.tf.json
+{
+  "resource": {"aws_instance": {
+    "a": {"provider": "aws.west"},
+    "b": {"provider": "aws.east"},
+    "c": {"provider": "⟨aws.north⟩"},
+    "d": {"provider": "aws"},
+    "e": {"provider": "⟨google.west⟩"}
+  }},
+  "data": {"aws_ami": {"x": {"provider": "⟨aws.south⟩"}}},
+  "module": {"child": {"source": "./child", "providers": {"aws": "aws.east", "aws.other": "⟨aws.nowhere⟩"}}},
+  "import": [{"to": "aws_instance.a", "id": "i-1", "provider": "⟨aws.imp⟩"}]
+}
+//- /m/providers.tf.json
+{"provider": {"aws": [{"alias": "west", "region": "us-west-2"}, {"region": "eu-west-1"}]}}
+//- /m/versions.tf
+terraform {
+  required_providers {
+    aws = {
+      source                = "hashicorp/aws"
+      configuration_aliases = [aws.east]
+    }
+  }
+}
+"""
+
+
+def test_provider_references_need_an_alias_declared_somewhere(tmp_path):
+    fw = build(tmp_path, PROVIDERS, open=["/m/main.tf.json"])
+    main = "/m/main.tf.json"
+    assert spans(fw, main) == [("reference/unknown-provider", s, e) for s, e in ranges(fw, main)]
+    d = diags(fw, main)[0]
+    assert d.summary == 'Reference to undeclared provider configuration "aws.north"'
+
+
+# ---- structure/duplicate-block across files ------------------------------------------------------
+
+DUPLICATES = r"""
+//- /m/a.tf.json
+{"variable": {⟨"region"⟩: {}, "only_a": {}}, "locals": {⟨"name"⟩: 1}}
+//- /m/b.tf.json
+{"variable": {⟨"region"⟩: {"default": "x"}}, "locals": {⟨"name"⟩: 2}}
+//- /m/c.tf
+resource "aws_instance" "web" {}
+//- /m/d.tf.json
+{"resource": {"aws_instance": {⟨"web"⟩: {}}}}
+//- /m/a_override.tf.json
+{"variable": {"region": {"default": "y"}}, "resource": {"aws_instance": {"web": {"ami": "z"}}}}
+"""
+
+
+def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
+    fw = build(tmp_path, DUPLICATES, open=["/m/a.tf.json", "/m/b.tf.json", "/m/d.tf.json", "/m/a_override.tf.json"])
+    a, b, d = "/m/a.tf.json", "/m/b.tf.json", "/m/d.tf.json"
+    for here, there in ((a, b), (b, a)):
+        found = diags(fw, here, "structure/duplicate-block")
+        assert [(x.start, x.end) for x in found] == ranges(fw, here)
+        for x, (s, e) in zip(found, ranges(fw, there)):
+            [rel] = x.related
+            assert (rel.uri, rel.start, rel.end) == (fw.uri(there), s, e)
+            assert f"also defined in {there.rsplit('/', 1)[1]}" in x.message
+    [web] = diags(fw, d, "structure/duplicate-block")
+    assert (web.start, web.end) == ranges(fw, d)[0]
+    c_text = text(fw, "/m/c.tf")
+    [rel] = web.related
+    assert (rel.uri, c_text[rel.start : rel.end]) == (fw.uri("/m/c.tf"), '"web"')
+    # An override file declares nothing: it is no duplicate, and nothing is a duplicate of it.
+    assert diags(fw, "/m/a_override.tf.json", "") == []
+
+
+def test_duplicates_with_the_other_file_not_open(tmp_path):
+    fw = build(tmp_path, DUPLICATES, open=["/m/a.tf.json"])
+    found = diags(fw, "/m/a.tf.json", "structure/duplicate-block")
+    assert [(x.start, x.end) for x in found] == ranges(fw, "/m/a.tf.json")
+    assert [(r.uri, r.start, r.end) for x in found for r in x.related] == [
+        (fw.uri("/m/b.tf.json"), s, e) for s, e in ranges(fw, "/m/b.tf.json")
+    ]
+
+
+# ---- where references are and are not -----------------------------------------------------------
+
+PLACES = r"""
+//- /m/main.tf.json
+{
+  "resource": {"aws_instance": {
+    "web": {
+      "dynamic": {"ebs_block_device": {"for_each": "${var.disks}", "iterator": "disk",
+        "content": {"device_name": "${disk.value} ${disk.key} ${⟨ebs_block_device.value⟩}",
+          "dynamic": {"inner": {"for_each": "${disk.value}", "content": {"x": "${inner.value} ${disk.key}"}}}}},
+               "setting": {"for_each": "${var.disks}", "content": {"name": "${setting.key}"}}},
+      "user_data": "${[for d in var.disks : d.name]} ${{for k, v in var.disks : k => v}} %{ for s in var.disks }${s}%{ endfor } ${provider::aws::arn_parse(\"x\")} ${provider::nowhere::f(var.disks)}",
+      "tags": "${[for d in var.disks : ⟨q⟩.name]}",
+      "depends_on": ["aws_instance.db", "⟨aws_instance.nope⟩", "data.aws_ami.img", "data.aws_ami.⟨imgg⟩", "module.child"],
+      "lifecycle": {"ignore_changes": ["tags", "not_a_reference"],
+                    "replace_triggered_by": ["aws_instance.db.id", "⟨aws_instance.gone⟩.id"]}
+    },
+    "db": {"ami": "x"}
+  }},
+  "data": {"aws_ami": {"img": {}}},
+  "module": {"child": {"source": "./child"}},
+  "moved": [{"from": "aws_instance.was_here", "to": "aws_instance.db"},
+            {"from": "module.old", "to": "⟨module.new⟩"}],
+  "removed": [{"from": "aws_instance.removed_long_ago", "lifecycle": {"destroy": false}}],
+  "import": [{"to": "aws_instance.db", "id": "i-1"}, {"to": "⟨aws_instance.imported⟩", "id": "i-2"}]
+}
+//- /m/variables.tf.json
+{"variable": {"disks": {"type": "map(any)"}}}
+"""
+
+
+def test_static_references_dynamic_iterators_for_temporaries_and_provider_functions(tmp_path):
+    fw = build(tmp_path, PLACES, open=["/m/main.tf.json"])
+    main = "/m/main.tf.json"
+    t = text(fw, main)
+    found = spans(fw, main)
+    want = []
+    for s, e in ranges(fw, main):
+        if t[s:e] == "q":
+            want.append(("reference/undeclared", s, e + len(".name")))  # `q.name`: a resource type `q`
+        elif t[s:e] == "module.new":
+            want.append(("reference/undeclared", s + len("module."), e))
+        elif t[s:e].startswith("data."):
+            want.append(("reference/undeclared", s + len("data.aws_ami."), e))
+        else:
+            want.append(("reference/undeclared", s, e))
+    assert found == sorted(want, key=lambda x: (x[1], x[2]))
+    # A provider function call is never a reference, even in a namespace nobody declares.
+    assert not any("provider::" in d.message or "arn_parse" in d.message for d in diags(fw, main, ""))
+
+
+def test_references_inside_a_dynamic_block_still_resolve_outside_names(tmp_path):
+    fw = build(tmp_path, r"""
+//- /m/main.tf.json
+{"resource": {"aws_instance": {"web": {"dynamic": {"ebs": {"for_each": "${var.⟨nope⟩}",
+  "content": {"device_name": "${ebs.value} ${var.⟨gone⟩} ${local.⟨x⟩}"}}}}}}}
+""")
+    assert spans(fw, "/m/main.tf.json") == [("reference/undeclared", s, e) for s, e in ranges(fw, "/m/main.tf.json")]
+
+
+# ---- override files and files the engine leaves out ------------------------------------------------
+
+OVERRIDE = r"""
+//- /m/main.tf.json
+{"resource": {"aws_instance": {"web": {"ami": "${var.region} ${var.⟨only_in_override⟩}"}}}}
+//- /m/variables.tf
+variable "region" {}
+//- /m/main_override.tf.json
+{"variable": {"region": {"default": "us-east-1"}, "only_in_override": {}},
+ "resource": {"aws_instance": {"web": {"ami": "${var.region}"}}}}
+//- /m/override.tf
+resource "aws_instance" "web" {
+  tags = { Region = var.region }
+}
+"""
+
+
+def test_an_override_file_declares_nothing_but_refers(tmp_path):
+    fw = build(tmp_path, OVERRIDE, open=["/m/main.tf.json"])
+    main = "/m/main.tf.json"
+    assert spans(fw, main, "") == [("reference/undeclared", *ranges(fw, main)[0])]
+    # `references` of var.region reaches the override files (JSON and native), open or not.
+    uri, offset = at(fw, main, "var.region", inside=5)
+    refs = located(fw, navigation.references(fw.snapshot(), uri, offset, include_declaration=False))
+    assert sorted(p for p, _, _ in refs) == ["/m/main.tf.json", "/m/main_override.tf.json", "/m/override.tf"]
+
+
+# ---- target_at, definition -----------------------------------------------------------------------
+
+NAV = r"""
+//- /stack/main.tf.json
+{
+  "locals": {⟨"greeting"⟩: "Grüße 🌍 ${var.region}", "twice": "${local.greeting}${local.greeting}"},
+  "module": {"net": {"source": "./net", "cidr": "${var.cidr}"}},
+  "resource": {"aws_instance": {"web": {
+    "ami": "${data.aws_ami.ubuntu.id}",
+    "subnet_id": "${module.net.vpc_id}",
+    "provider": "aws.west",
+    "tags": {"Name": "${local.greeting} ${var[\"region\"]} ${upper(var.region)}"},
+    "depends_on": ["aws_instance.db"]
+  }, "db": {"ami": "${var.\u0072egion}"}}},
+  "moved": [{"from": "aws_instance.old", "to": "aws_instance.db"}]
+}
+//- /stack/variables.tf
+variable "region" {
+  description = "Where it runs"
+  default     = "eu-west-1"
+}
+variable "cidr" {}
+//- /stack/data.tf.json
+{"data": {"aws_ami": {"ubuntu": {"most_recent": true}}},
+ "provider": {"aws": [{"alias": "west"}]},
+ "output": {"region": {"value": "${var.region}"}}}
+//- /stack/net/outputs.tf.json
+{"output": {"vpc_id": {"value": "vpc-1", "description": "The VPC's id"}}}
+"""
+
+
+def _definition(fw, path, needle, inside=1, nth=0):
+    uri, offset = at(fw, path, needle, inside, nth)
+    return located(fw, navigation.definition(fw.snapshot(), uri, offset))
+
+
+def test_definition_into_files_not_open_json_and_native(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    vt = text(fw, "/stack/variables.tf")
+    dt = text(fw, "/stack/data.tf.json")
+    region = vt.index('"region"')
+    assert _definition(fw, main, "var.region", 5) == [("/stack/variables.tf", region, region + 8)]
+    assert _definition(fw, main, "var.region", 0) == [("/stack/variables.tf", region, region + 8)]  # on `var`
+    assert _definition(fw, main, 'var[\\"region', 6) == [("/stack/variables.tf", region, region + 8)]
+    assert _definition(fw, main, "var.\\u0072egion", 8) == [("/stack/variables.tf", region, region + 8)]
+    cidr = vt.index('"cidr"')
+    assert _definition(fw, main, "var.cidr", 6) == [("/stack/variables.tf", cidr, cidr + 6)]
+    ubuntu = dt.index('"ubuntu"')
+    assert _definition(fw, main, "data.aws_ami.ubuntu", 15) == [("/stack/data.tf.json", ubuntu, ubuntu + 8)]
+    aws = dt.index('"aws"')
+    assert _definition(fw, main, "aws.west", 5) == [("/stack/data.tf.json", aws, aws + 5)]
+    # The local value in the same file, from each of its references.
+    [(s, e)] = ranges(fw, main)
+    for nth in range(3):
+        assert _definition(fw, main, "local.greeting", 7, nth) == [(main, s, e)]
+    # Static references: depends_on and moved.to; moved.from names nothing.
+    t = text(fw, main)
+    db = t.index('"db"')
+    assert _definition(fw, main, '"aws_instance.db"]', 15) == [(main, db, db + 4)]
+    assert _definition(fw, main, '"to": "aws_instance.db', 20) == [(main, db, db + 4)]
+    assert _definition(fw, main, "aws_instance.old", 14) == []
+    # The module call, and a step into its child module's output.
+    net = t.index('"net"')
+    assert _definition(fw, main, "module.net.vpc_id", 8) == [(main, net, net + 5)]
+    ot = text(fw, "/stack/net/outputs.tf.json")
+    vpc = ot.index('"vpc_id"')
+    assert _definition(fw, main, "module.net.vpc_id", 12) == [("/stack/net/outputs.tf.json", vpc, vpc + 8)]
+    # Functions and built-ins have no definition; nor has plain text.
+    assert _definition(fw, main, "upper(", 1) == []
+    assert _definition(fw, main, "Grüße", 1) == []
+
+
+def test_target_at_kinds_and_name_ranges(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    t = text(fw, main)
+    snap = fw.snapshot()
+
+    def target(needle, inside=1, nth=0):
+        uri, offset = at(fw, main, needle, inside, nth)
+        got = navigation.target_at(snap, uri, offset)
+        return None if got is None else (got.kind, got.key, t[got.start : got.end], t[got.name_start : got.name_end])
+
+    assert target("var.region", 5) == ("reference", ("variable", "region"), "var.region", "region")
+    assert target('var[\\"region', 6) == ("reference", ("variable", "region"), 'var[\\"region\\"]'[:-1], '\\"region\\"')
+    assert target("var.\\u0072egion", 6) == ("reference", ("variable", "region"), "var.\\u0072egion", "\\u0072egion")
+    assert target("data.aws_ami.ubuntu", 2) == ("reference", ("data", "aws_ami", "ubuntu"), "data.aws_ami.ubuntu.id", "ubuntu")
+    assert target("module.net.vpc_id", 13) == ("output", ("module", "net"), "module.net.vpc_id", "vpc_id")
+    assert target("aws.west", 1) == ("reference", ("provider", "aws", "west"), "aws.west", "west")
+    assert target('"greeting"', 3) == ("declaration", ("local", "greeting"), '"greeting"', "greeting")
+    assert target('"web"', 1) == ("declaration", ("resource", "aws_instance", "web"), '"web"', "web")
+    assert target("upper(", 2)[0:1] == ("call",)
+    assert target("Grüße", 1) is None
+
+
+# ---- references, highlights ----------------------------------------------------------------------
+
+
+def test_references_across_files_with_and_without_the_declaration(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    snap = fw.snapshot()
+    uri, offset = at(fw, main, "var.region", 6)
+    without = located(fw, navigation.references(snap, uri, offset, include_declaration=False))
+    withd = located(fw, navigation.references(snap, uri, offset, include_declaration=True))
+    vt = text(fw, "/stack/variables.tf")
+    decl = ("/stack/variables.tf", vt.index('"region"'), vt.index('"region"') + 8)
+    assert withd == [decl] + without
+    t = text(fw, main)
+    dt = text(fw, "/stack/data.tf.json")
+    texts = sorted((p, (t if p == main else dt)[s:e]) for p, s, e in without)
+    assert texts == sorted([
+        (main, "var.region"), (main, 'var[\\"region\\"'), (main, "var.region"), (main, "var.\\u0072egion"),
+        ("/stack/data.tf.json", "var.region"),
+    ])
+    # From the declaration in a native file that is not open: `references` asks the module.
+    # (The cursor must be in an open document; the declaration key of a local in JSON works the same.)
+    uri, offset = at(fw, main, '"greeting"', 2)
+    refs = located(fw, navigation.references(snap, uri, offset, include_declaration=False))
+    assert [t[s:e] for _, s, e in refs] == ["local.greeting"] * 3
+    assert located(fw, navigation.references(snap, uri, offset, include_declaration=True))[0] == (main, *ranges(fw, main)[0])
+
+
+def test_references_of_a_module_and_of_a_static_reference(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    t = text(fw, main)
+    snap = fw.snapshot()
+    uri, offset = at(fw, main, '"aws_instance.db"]', 3)
+    refs = located(fw, navigation.references(snap, uri, offset, include_declaration=True))
+    assert [t[s:e] for _, s, e in refs] == ['"db"', "aws_instance.db", "aws_instance.db"]
+    # The output step of `module.net.vpc_id` is the child's: no references here.
+    uri, offset = at(fw, main, "module.net.vpc_id", 13)
+    assert navigation.references(snap, uri, offset) == []
+
+
+def test_highlights_in_the_document_reads_and_writes(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    t = text(fw, main)
+    uri, offset = at(fw, main, "local.greeting", 8, nth=1)
+    got = navigation.highlights(fw.snapshot(), uri, offset)
+    starts = [m.start() + len("local.") for m in re.finditer(r"local\.greeting", t)]
+    [(s, e)] = ranges(fw, main)
+    assert got == sorted([Highlight(s, e, True)] + [Highlight(x, x + len("greeting"), False) for x in starts], key=lambda h: h.start)
+    # A variable declared in another file: only the reads of this document.
+    uri, offset = at(fw, main, "var.region", 5)
+    got = navigation.highlights(fw.snapshot(), uri, offset)
+    assert all(not h.write for h in got)
+    assert [t[h.start : h.end] for h in got] == ["region", '\\"region\\"', "region", "\\u0072egion"]
+
+
+# ---- prepare_rename, rename ----------------------------------------------------------------------
+
+
+def test_prepare_rename_gives_the_name_part_or_none(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    t = text(fw, main)
+    snap = fw.snapshot()
+
+    def prepared(needle, inside=1, nth=0):
+        uri, offset = at(fw, main, needle, inside, nth)
+        got = navigation.prepare_rename(snap, uri, offset)
+        return None if got is None else t[got.start : got.end]
+
+    assert prepared("var.region", 6) == "region"
+    assert prepared('var[\\"region', 6) == '\\"region\\"'
+    assert prepared("var.\\u0072egion", 6) == "\\u0072egion"
+    assert prepared('"greeting"', 0) == "greeting"
+    assert prepared("data.aws_ami.ubuntu", 16) == "ubuntu"
+    assert prepared("module.net.vpc_id", 8) == "net"
+    assert prepared('"aws_instance.db"]', 15) == "db"
+    # Not renameable: an output of a child module, a provider configuration, a function, a built-in
+    # argument, plain text.
+    assert prepared("module.net.vpc_id", 13) is None
+    assert prepared("aws.west", 5) is None
+    assert prepared("upper(", 1) is None
+    assert prepared('"ami"', 1) is None
+    assert prepared("Grüße", 1) is None
+
+
+def test_prepare_rename_refuses_an_undeclared_name(tmp_path):
+    fw = build(tmp_path, '{"locals": {"a": "${var.nowhere}"}}')
+    uri, offset = at(fw, "/main.tf.json", "nowhere", 1)
+    assert navigation.prepare_rename(fw.snapshot(), uri, offset) is None
+    assert isinstance(navigation.rename(fw.snapshot(), uri, offset, "x"), RenameError)
+
+
+@pytest.mark.parametrize("bad", ["", "1abc", "a b", "a.b", 'a"b', "a\\b", "${x}", "ünï"])
+def test_rename_refuses_names_that_are_not_identifiers(tmp_path, bad):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    uri, offset = at(fw, "/stack/main.tf.json", "var.region", 5)
+    got = navigation.rename(fw.snapshot(), uri, offset, bad)
+    assert isinstance(got, RenameError) and got.message
+
+
+def test_rename_edits_every_file_and_keeps_string_steps_quoted(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    uri, offset = at(fw, main, "var.region", 5)
+    edits = navigation.rename(fw.snapshot(), uri, offset, "area")
+    assert not isinstance(edits, RenameError)
+    path_of = {u: p for p, u in fw.uris.items()}
+    by_path = {path_of[u]: e for u, e in edits.items()}
+    assert sorted(by_path) == ["/stack/data.tf.json", main, "/stack/variables.tf"]
+    t = text(fw, main)
+    assert [(t[e.start : e.end], e.new_text) for e in by_path[main]] == [
+        ("region", "area"), ('\\"region\\"', '\\"area\\"'), ("region", "area"), ("\\u0072egion", "area"),
+    ]
+    vt = text(fw, "/stack/variables.tf")
+    assert [(vt[e.start : e.end], e.new_text) for e in by_path["/stack/variables.tf"]] == [("region", "area")]
+    new_main = apply_edits(t, by_path[main])
+    json.loads(new_main)
+    assert '${var[\\"area\\"]}' in new_main and "${var.area}" in new_main
+
+
+def test_rename_from_the_declaration_key(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    main = "/stack/main.tf.json"
+    uri, offset = at(fw, main, '"greeting"', 4)
+    edits = navigation.rename(fw.snapshot(), uri, offset, "salutation")
+    assert list(edits) == [fw.uri(main)]
+    new = apply_edits(text(fw, main), edits[fw.uri(main)])
+    assert json.loads(new)["locals"]["twice"] == "${local.salutation}${local.salutation}"
+    assert "salutation" in json.loads(new)["locals"]
+
+
+# ---- workspace symbols ---------------------------------------------------------------------------
+
+
+def test_workspace_symbols_from_every_module_and_file(tmp_path):
+    fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
+    snap = fw.snapshot()
+    got = navigation.workspace_symbols(snap, "region")
+    path_of = {u: p for p, u in fw.uris.items()}
+    assert [(s.name, s.kind, path_of[s.uri]) for s in got] == [
+        ("var.region", "Variable", "/stack/variables.tf"),
+        ("output.region", "Property", "/stack/data.tf.json"),
+    ]
+    vt = text(fw, "/stack/variables.tf")
+    assert vt[got[0].start : got[0].end] == '"region"'
+    assert got[0].container == str(tmp_path / "stack")
+    vpc = navigation.workspace_symbols(snap, "vpc")
+    assert [(s.name, path_of[s.uri], s.container) for s in vpc] == [
+        ("output.vpc_id", "/stack/net/outputs.tf.json", str(tmp_path / "stack" / "net"))
+    ]
+    fuzzy = [s.name for s in navigation.workspace_symbols(snap, "awsub")]
+    assert fuzzy == ["data.aws_ami.ubuntu"]
+    everything = {s.name for s in navigation.workspace_symbols(snap, "")}
+    assert everything == {
+        "local.greeting", "local.twice", "module.net", "aws_instance.web", "aws_instance.db", "var.region",
+        "var.cidr", "data.aws_ami.ubuntu", "provider.aws.west", "output.region", "output.vpc_id",
+    }
+
+
+# ---- hover ---------------------------------------------------------------------------------------
+
+HOVER = r"""
+//- /stack/main.tf.json
+{
+  "locals": {"name": "${upper(var.region)}-${var.size}", "n": "${local.name}"},
+  "module": {"net": {"source": "./net"}},
+  "resource": {"aws_instance": {"web": {"count": 2, "ami": "${data.aws_ami.ubuntu.id} ${module.net.vpc_id} ${count.index} ${path.module}"}}},
+  "output": {"o": {"value": "${aws_instance.web[0].id} ${var.native} ${module.net.subnet}"}}
+}
+//- /stack/variables.tf.json
+{"variable": {"region": {"type": "string", "default": "eu-west-1", "description": "Where it runs — région"},
+              "size": {"type": "number"}}}
+//- /stack/native.tf
+variable "native" {
+  type        = string
+  description = "Declared natively"
+}
+//- /stack/data.tf.json
+{"data": {"aws_ami": {"ubuntu": {"most_recent": true}}}}
+//- /stack/net/outputs.tf.json
+{"output": {"vpc_id": {"value": "vpc-1", "description": "The VPC's id"}}}
+//- /stack/net/more.tf
+output "subnet" {
+  value       = 1
+  description = "A native output"
+}
+"""
+
+
+def _hover(fw, needle, inside=1, nth=0, path="/stack/main.tf.json"):
+    uri, offset = at(fw, path, needle, inside, nth)
+    got = hover(fw.snapshot(), uri, offset)
+    return None if got is None else (got.markdown, text(fw, path)[got.start : got.end])
+
+
+def test_hover_on_references_reads_files_not_open(tmp_path):
+    fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
+    md, hovered = _hover(fw, "var.region", 5)
+    assert hovered == "var.region"
+    for part in ('variable "region"', "type: `\"string\"`", "default: `\"eu-west-1\"`", "Where it runs — région", "variables.tf.json"):
+        assert part in md
+    md, _ = _hover(fw, "var.size", 5)
+    assert 'variable "size"' in md and "type: `\"number\"`" in md and "default" not in md
+    md, hovered = _hover(fw, "local.name", 7)
+    assert hovered == "local.name" and "local.name" in md and "${upper(var.region)}-${var.size}" in md
+    md, hovered = _hover(fw, "module.net.vpc_id", 8)
+    assert 'module "net"' in md and "source: `\"./net\"`" in md
+    md, hovered = _hover(fw, "module.net.vpc_id", 12)
+    assert 'output "vpc_id"' in md and "The VPC's id" in md and 'module called "net"' in md
+    md, hovered = _hover(fw, "data.aws_ami.ubuntu", 14)
+    assert hovered == "data.aws_ami.ubuntu.id" and 'data "aws_ami" "ubuntu"' in md and "data.tf.json" in md
+    md, hovered = _hover(fw, "aws_instance.web", 14)
+    assert 'resource "aws_instance" "web"' in md and "`count`" in md
+    md, hovered = _hover(fw, "upper(", 2)
+    assert hovered == "upper" and "upper(" in md and "string" in md
+    md, hovered = _hover(fw, "count.index", 2)
+    assert md.startswith("**count**")
+    md, hovered = _hover(fw, "path.module", 2)
+    assert md.startswith("**path**")
+
+
+# ---- incremental == full ---------------------------------------------------------------------------
+
+EDITED = r"""
+//- /m/a.tf.json
+{"variable": {"région_x": {"description": "ünï"}, "zone": {}}, "locals": {"l1": "${var.zone}"}}
+//- /m/b.tf.json
+{"output": {"o": {"value": "Ω ${var.zone} ${local.l1} ${var.zoen} ${var.area} ${local.l2}"}}}
+//- /m/c.tf
+locals { l2 = var.zone }
+"""
+
+
+def _rename_zone_in_a(fw):
+    """Rename the declaration of `zone` to `area` in a.tf.json by an incremental change."""
+    a = fw.uri("/m/a.tf.json")
+    t = text(fw, "/m/a.tf.json")
+    i = t.index('"zone"') + 1
+    change = {"range": {"start": {"line": 0, "character": i}, "end": {"line": 0, "character": i + 4}}, "text": "area"}
+    fw.workspace.change(a, 2, [change], "utf-32")
+    return t[:i] + "area" + t[i + 4 :]
+
+
+def _fresh(tmp_path, a_text, b_text, c_text):
+    fresh = tmp_path / "fresh"
+    (fresh / "m").mkdir(parents=True)
+    (fresh / "m" / "a.tf.json").write_text(a_text, encoding="utf-8")
+    (fresh / "m" / "b.tf.json").write_text(b_text, encoding="utf-8")
+    (fresh / "m" / "c.tf").write_text(c_text, encoding="utf-8")
+    from hcljson_ls.workspace import Workspace
+    from hcljson_ls.workspace.files import uri_of_path
+
+    ws = Workspace([str(fresh)])
+    uris = {n: uri_of_path(str(fresh / "m" / n)) for n in ("a.tf.json", "b.tf.json")}
+    ws.open(uris["a.tf.json"], a_text, 1, "terraform-json")
+    ws.open(uris["b.tf.json"], b_text, 1, "terraform-json")
+    return ws, uris
+
+
+def _summary(found):
+    return [(d.code, d.start, d.end, d.message, d.fixes, d.related) for d in found]
+
+
+def test_incremental_rename_of_a_declaration_equals_a_fresh_workspace_changed_file_first(tmp_path):
+    fw = build(tmp_path / "inc", EDITED, open=["/m/a.tf.json", "/m/b.tf.json"])
+    b = fw.uri("/m/b.tf.json")
+    before = diagnostics.collect(fw.snapshot(), b)
+    bt = text(fw, "/m/b.tf.json")
+    assert [bt[d.start : d.end] for d in before] == ["zoen", "area"]
+    new_a = _rename_zone_in_a(fw)
+    after_a = diagnostics.collect(fw.snapshot(), fw.uri("/m/a.tf.json"))
+    after_b = diagnostics.collect(fw.snapshot(), b)
+    assert [bt[d.start : d.end] for d in after_b] == ["zone", "zoen"]
+    ws, uris = _fresh(tmp_path, new_a, bt, text(fw, "/m/c.tf"))
+    assert _summary(after_b) == _summary(diagnostics.collect(ws.snapshot(), uris["b.tf.json"]))
+    assert _summary(after_a) == _summary(diagnostics.collect(ws.snapshot(), uris["a.tf.json"]))
+    # Renamed back: the first state again, with the suggestion.
+    a = fw.uri("/m/a.tf.json")
+    i = new_a.index('"area"') + 1
+    fw.workspace.change(a, 3, [{"range": {"start": {"line": 0, "character": i}, "end": {"line": 0, "character": i + 4}}, "text": "zone"}], "utf-32")
+    diagnostics.collect(fw.snapshot(), a)
+    assert _summary(diagnostics.collect(fw.snapshot(), b)) == _summary(before)
+
+
+def test_a_new_fixture_with_the_renamed_text_agrees(tmp_path):
+    renamed = EDITED.replace('"zone": {}', '"area": {}')
+    fw = build(tmp_path, renamed, open=["/m/a.tf.json", "/m/b.tf.json"])
+    bt = text(fw, "/m/b.tf.json")
+    assert [bt[d.start : d.end] for d in diags(fw, "/m/b.tf.json")] == ["zone", "zoen"]
+    at_ = text(fw, "/m/a.tf.json")
+    assert [at_[d.start : d.end] for d in diags(fw, "/m/a.tf.json")] == ["zone"]
+
+
+# ---- rename round trip -----------------------------------------------------------------------------
+
+ROUND_TRIP = r"""
+//- /app/main.tf.json
+{
+  "locals": {"prefix": "Ünï 🚀 ${var.env}-${var.\u0065nv}", "tags": {"Env": "${local.prefix} ${var[\"env\"]}"}},
+  "module": {"net": {"source": "./net", "env": "${var.env}"}},
+  "resource": {"aws_instance": {"web": {"count": 2, "ami": "${data.aws_ami.ubuntu.id}",
+    "subnet_id": "${module.net.vpc_id}", "tags": "${local.tags}",
+    "depends_on": ["aws_security_group.sg", "module.net"],
+    "lifecycle": {"replace_triggered_by": ["aws_security_group.sg.id"]}}}},
+  "moved": [{"from": "aws_instance.old", "to": "aws_instance.web"}],
+  "output": {"ip": {"value": "${aws_instance.web[0].private_ip}"}}
+}
+//- /app/variables.tf
+variable "env" {
+  default = "dev"
+}
+//- /app/sg.tf.json
+{"resource": {"aws_security_group": {"sg": {"name": "Ω ${var.env}-${local.prefix} ${var.\u0065nv} ${var[\"env\"]}"}}},
+ "data": {"aws_ami": {"ubuntu": {"owners": ["${var.env}"]}}}}
+//- /app/refs.tf
+locals {
+  all = [aws_instance.web[0].id, aws_security_group.sg.id, data.aws_ami.ubuntu.id, module.net.vpc_id, local.tags]
+}
+//- /app/net/main.tf.json
+{"variable": {"env": {}}, "output": {"vpc_id": {"value": "vpc-${var.env}"}}}
+"""
+
+RENAMES = [
+    # (file, needle, offset into it, new name)
+    ("/app/main.tf.json", "var.env", 5, "stage"),
+    ("/app/main.tf.json", '"prefix"', 2, "head"),
+    ("/app/main.tf.json", "local.tags", 7, "labels"),
+    ("/app/main.tf.json", "module.net", 8, "network"),
+    ("/app/main.tf.json", '"web"', 2, "server"),
+    ("/app/main.tf.json", "data.aws_ami.ubuntu", 14, "image"),
+    ("/app/main.tf.json", '"aws_security_group.sg"', 21, "firewall"),
+    ("/app/sg.tf.json", '"sg"', 1, "group-1"),
+]
+
+
+def _reference_diagnostics(ws, uris):
+    return {u: [d for d in diagnostics.collect(ws.snapshot(), u) if d.code.startswith("reference/")] for u in uris}
+
+
+@pytest.mark.parametrize("path,needle,inside,new_name", RENAMES, ids=[r[3] for r in RENAMES])
+def test_rename_round_trip(tmp_path, path, needle, inside, new_name):
+    json_files = [p for p in parse_fixture(ROUND_TRIP).files if p.endswith(".tf.json")]
+    opened = ["/app/main.tf.json", path] if path != "/app/main.tf.json" else [path]
+    fw = build(tmp_path / "before", ROUND_TRIP, open=opened)
+    assert all(v == [] for v in _reference_diagnostics(fw.workspace, [fw.uri(p) for p in json_files if p in opened]).values())
+    uri, offset = at(fw, path, needle, inside)
+    snap = fw.snapshot()
+    before = navigation.references(snap, uri, offset, include_declaration=True)
+    edits = navigation.rename(snap, uri, offset, new_name)
+    assert not isinstance(edits, RenameError), edits
+    # Apply to every file (open documents and files on disk alike), then start afresh.
+    path_of = {u: p for p, u in fw.uris.items()}
+    after_root = tmp_path / "after"
+    for p, f in fw.fixture.files.items():
+        new = apply_edits(f.text, edits.get(fw.uri(p), []))
+        target = Path(after_root, *p.lstrip("/").split("/"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(new, encoding="utf-8")
+        if p.endswith(".json"):
+            json.loads(new)
+    assert {path_of[u] for u in edits} <= set(fw.fixture.files)
+    from hcljson_ls.workspace import Workspace
+    from hcljson_ls.workspace.files import uri_of_path
+
+    ws = Workspace([str(after_root)])
+    new_uris = {p: uri_of_path(str(Path(after_root, *p.lstrip("/").split("/")))) for p in fw.fixture.files}
+    new_texts = {p: Path(after_root, *p.lstrip("/").split("/")).read_text(encoding="utf-8") for p in fw.fixture.files}
+    for p in json_files:
+        ws.open(new_uris[p], new_texts[p], 1, "terraform-json")
+    # No reference problem appeared anywhere (every JSON file of both modules open).
+    problems = _reference_diagnostics(ws, [new_uris[p] for p in json_files])
+    assert {p: [(d.code, new_texts[p][d.start : d.end]) for d in problems[new_uris[p]]] for p in json_files} == {
+        p: [] for p in json_files
+    }
+    # The new name is found as often as the old one was, from the same place.
+    new_offset = offset
+    for e in sorted(edits.get(uri, []), key=lambda e: e.start, reverse=True):
+        if e.end <= offset:
+            new_offset += len(e.new_text) - (e.end - e.start)
+        elif e.start <= offset:
+            new_offset = e.start + (new_offset - offset)
+    after = navigation.references(ws.snapshot(), new_uris[path], new_offset, include_declaration=True)
+    assert len(after) == len(before)
+    target = navigation.target_at(ws.snapshot(), new_uris[path], new_offset)
+    assert target is not None and target.key is not None and new_name in target.key
+
+
+# ---- property: undeclared == declared set vs referenced set ----------------------------------------
+
+_NAMES = st.sampled_from(["a", "b", "c", "net", "web", "db", "x1", "y_2", "zz", "région"])
+_TYPES = st.sampled_from(["t_one", "t_two", "aws_thing"])
+
+
+@st.composite
+def modules(draw):
+    variables = draw(st.sets(_NAMES, max_size=4))
+    locals_ = draw(st.sets(_NAMES, max_size=4))
+    resources = draw(st.sets(st.tuples(_TYPES, _NAMES), max_size=4))
+    refs = draw(st.lists(st.one_of(
+        st.tuples(st.just("var"), _NAMES), st.tuples(st.just("local"), _NAMES),
+        st.tuples(st.just("res"), st.tuples(_TYPES, _NAMES)),
+    ), max_size=10))
+    # Which file each kind of declaration goes to, which files refer, and whether variables are native.
+    native = draw(st.booleans())
+    split = draw(st.lists(st.integers(0, 2), min_size=len(refs), max_size=len(refs)))
+    opened = draw(st.sets(st.integers(0, 2), min_size=1))
+    return variables, locals_, resources, refs, native, split, opened
+
+
+def _reference_text(ref) -> str:
+    kind, what = ref
+    if kind == "var":
+        return f"var.{what}"
+    if kind == "local":
+        return f"local.{what}"
+    return f"{what[0]}.{what[1]}.id"
+
+
+def _write_module(root: Path, module):
+    variables, locals_, resources, refs, native, split, _ = module
+    by_file: list[list] = [[], [], []]
+    for ref, n in zip(refs, split):
+        by_file[n].append(ref)
+    files: dict[str, str] = {}
+    expected: dict[str, list[tuple[int, int]]] = {}
+    for n in range(3):
+        name = f"f{n}.tf.json"
+        head = '{"locals": {"p' + str(n) + '": "Ω '
+        parts, want, pos = [], [], len(head)
+        for ref in by_file[n]:
+            written = _reference_text(ref)
+            piece = "${" + written + "} "
+            kind, what = ref
+            declared = (what in variables) if kind == "var" else (what in locals_) if kind == "local" else (what in resources)
+            if not declared:
+                start = pos + 2 + (len(kind) + 1 if kind in ("var", "local") else 0)
+                end = pos + 2 + (len(written) if kind != "res" else len(written) - len(".id"))
+                want.append((start, end))
+            parts.append(piece)
+            pos += len(piece)
+        body = head + "".join(parts) + '"'
+        decls = []
+        if n == 0 and locals_:
+            body += ", " + ", ".join(f'"{l}": 1' for l in sorted(locals_))
+        body += "}"
+        if n == 1 and resources:
+            types: dict[str, list[str]] = {}
+            for t, nm in sorted(resources):
+                types.setdefault(t, []).append(nm)
+            decls.append('"resource": {' + ", ".join(
+                f'"{t}": {{' + ", ".join(f'"{nm}": {{}}' for nm in nms) + "}" for t, nms in types.items()) + "}")
+        if n == 2 and variables and not native:
+            decls.append('"variable": {' + ", ".join(f'"{v}": {{}}' for v in sorted(variables)) + "}")
+        files[name] = body + "".join(", " + d for d in decls) + "}"
+        expected[name] = want
+    if native:
+        files["variables.tf"] = "".join(f'variable "{v}" {{}}\n' for v in sorted(variables))
+    for name, content in files.items():
+        (root / name).write_text(content, encoding="utf-8")
+    return files, expected
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(modules())
+def test_undeclared_references_match_a_simple_model(module):
+    from hcljson_ls.workspace import Workspace
+    from hcljson_ls.workspace.files import uri_of_path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "mod"
+        root.mkdir()
+        files, expected = _write_module(root, module)
+        for t in files.values():
+            if t.startswith("{"):
+                json.loads(t)
+        ws = Workspace([tmp])
+        opened = sorted(module[-1])
+        for n in opened:
+            name = f"f{n}.tf.json"
+            ws.open(uri_of_path(os.path.join(root, name)), files[name], 1, "terraform-json")
+        for n in opened:
+            name = f"f{n}.tf.json"
+            found = [d for d in diagnostics.collect(ws.snapshot(), uri_of_path(os.path.join(root, name)))
+                     if d.code.startswith("reference/")]
+            assert {(d.code, d.start, d.end) for d in found} == {("reference/undeclared", s, e) for s, e in expected[name]}, (
+                files, name, [(d.code, files[name][d.start : d.end]) for d in found])
