@@ -620,7 +620,7 @@ def test_prepare_rename_refuses_an_undeclared_name(tmp_path):
     assert isinstance(navigation.rename(fw.snapshot(), uri, offset, "x"), RenameError)
 
 
-@pytest.mark.parametrize("bad", ["", "1abc", "a b", "a.b", 'a"b', "a\\b", "${x}", "ünï"])
+@pytest.mark.parametrize("bad", ["", "1abc", "a b", "a.b", 'a"b', "a\\b", "${x}"])
 def test_rename_refuses_names_that_are_not_identifiers(tmp_path, bad):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     uri, offset = at(fw, "/stack/main.tf.json", "var.region", 5)
