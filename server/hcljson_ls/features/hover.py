@@ -1,11 +1,17 @@
-"""Hover from structure alone: what a block type key, a label key or a core argument is.
+"""Hover: what a reference or a function call means, or what a block type key, a label key or a
+core argument is.
 
     hover(snapshot, uri, offset) -> Hover | None
-    hover_in(body, text, offset) -> Hover | None     the same from a decoded body and its text
+    hover_in(body, text, offset) -> Hover | None     keys only, from a decoded body and its text
 
 Contract
 --------
-* `hover` reads the document's analysis (`DocumentState.analysis`): its body is a `FileView`, of
+* On a reference (`features.navigation.target_at`): a variable's type, default and description, a
+  local value's expression, a module call's source, a child module's output, a resource or data
+  source, a provider configuration, each with the file that declares it (open or not); on a call,
+  the function's signature and description for the module's engine; on `path`, `terraform`,
+  `count`, `each`, `self`, what they are. An undeclared name gets no hover (its diagnostic says it).
+* Otherwise `hover` reads the document's analysis (`DocumentState.analysis`): its body is a `FileView`, of
   which only the top-level blocks around `offset` are built (`FileView.blocks_at`). `hover_in`
   takes any decoded root body of `text` (a `FileView` or a `Body`). `offset` is an absolute
   character offset; a key string is hovered when `start <= offset < end` (quotes included).

@@ -46,8 +46,11 @@ clients their result ids change (they include the module's revision) and the ser
 Requests
 --------
 documentSymbol (hierarchical, or flat `SymbolInformation` for clients without hierarchy support),
-foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hover (what a key is),
-and semanticTokens full / range (legend from `features.semantic_tokens.legend()`). pygls advertises
+foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hover (a reference, a
+function call or a key), semanticTokens full / range (legend from `features.semantic_tokens.legend()`),
+and across the files of a module (`features.navigation`): definition, declaration, references,
+documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason),
+workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
 
 Memory and the cyclic GC
