@@ -3,7 +3,8 @@
 -- Run as `timeout 60 nvim --headless --clean -u nvim_probe.lua FILE`. It loads the user-facing
 -- configuration from editors/neovim/ exactly as documented, lets Neovim start hcljson-ls for
 -- FILE, collects what Neovim itself exposes (filetype, syntax, client config, capabilities,
--- diagnostics, hover, document symbols), stops the client, writes one JSON object to
+-- diagnostics, hover, document symbols; optionally go-to-definition and rename across the files
+-- of the module), stops the client, writes one JSON object to
 -- $HCLJSON_PROBE_OUT and quits (exit 0 on success, 2 on a Lua error, 3 on the timeout guard).
 --
 -- Environment:
@@ -17,6 +18,14 @@
 --   HCLJSON_FT_NAMES      optional ','-separated file names to run vim.filetype.match on
 --   HCLJSON_EXTRA_LUA     optional Lua file run after the configuration (a further documented snippet)
 --   HCLJSON_WAIT_HREF     optional '1': also wait until every diagnostic has a codeDescription link
+--   HCLJSON_NAV_AT        optional 'line,col' (same) of a reference: the probe then records the raw
+--                         definition/declaration/prepareRename/rename answers there, jumps with
+--                         vim.lsp.buf.definition(), wipes the buffer it jumped to (so the server reads that
+--                         file from disk again), renames with vim.lsp.buf.rename($HCLJSON_RENAME_TO) and
+--                         writes every buffer (:wall)
+--   HCLJSON_RENAME_TO     the new name for HCLJSON_NAV_AT
+--   HCLJSON_NAV_FILES     ','-separated file names (in the current directory) the rename is expected to
+--                         edit; their buffers' text is recorded after the rename
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -105,6 +114,206 @@ local function syntax_name(buf, at)
   return vim.api.nvim_buf_call(buf, function()
     return vim.fn.synIDattr(vim.fn.synID(at[1] + 1, at[2] + 1, 1), 'name')
   end)
+end
+
+-- Diagnostics answers seen per URI (pushed with publishDiagnostics, or pulled with textDocument/diagnostic:
+-- Neovim 0.11 pulls when the server offers it, after each didOpen/didChange of the buffer), so a step can
+-- wait for the server's answer to an edit.
+local diagnostic_answers = {}
+local function count_answers(method, uri_of)
+  local handler = vim.lsp.handlers[method]
+  vim.lsp.handlers[method] = function(err, res, ctx, config)
+    local uri = uri_of(res, ctx)
+    if uri then
+      diagnostic_answers[uri] = (diagnostic_answers[uri] or 0) + 1
+    end
+    return handler(err, res, ctx, config)
+  end
+end
+count_answers('textDocument/publishDiagnostics', function(params)
+  return params and params.uri
+end)
+count_answers('textDocument/diagnostic', function(_, ctx)
+  return ctx and ctx.params and ctx.params.textDocument and ctx.params.textDocument.uri
+end)
+
+-- Messages Neovim shows the user (e.g. "Nothing to rename", a rename error), kept for the report.
+local notifications = {}
+local notify = vim.notify
+vim.notify = function(msg, level, opts)
+  table.insert(notifications, { message = tostring(msg), level = level or vim.NIL })
+  return notify(msg, level, opts)
+end
+
+local function basename(b)
+  return vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ':t')
+end
+
+local function loaded_buffers()
+  local names = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      table.insert(names, basename(b))
+    end
+  end
+  table.sort(names)
+  return names
+end
+
+-- The loaded buffer of the file `name` in the current directory, or nil.
+local function loaded_buffer(name)
+  local path = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.fs.normalize(vim.api.nvim_buf_get_name(b)) == path then
+      return b
+    end
+  end
+  return nil
+end
+
+local function buffer_text(b)
+  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+  if vim.bo[b].eol then
+    text = text .. '\n'
+  end
+  return text
+end
+
+local function diagnostics_of(b)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(b)) do
+    table.insert(out, {
+      lnum = d.lnum,
+      col = d.col,
+      end_lnum = d.end_lnum,
+      end_col = d.end_col,
+      code = d.code or vim.NIL,
+      message = d.message,
+    })
+  end
+  return out
+end
+
+-- Waits until `uri` got a diagnostics answer after the `before`th and then none for `quiet_ms`.
+local function wait_diagnostics_settled(uri, before, quiet_ms)
+  local last, quiet_since = diagnostic_answers[uri] or 0, vim.uv.now()
+  return vim.wait(wait_ms, function()
+    local n = diagnostic_answers[uri] or 0
+    if n ~= last then
+      last, quiet_since = n, vim.uv.now()
+    end
+    return n > before and vim.uv.now() - quiet_since >= quiet_ms
+  end, 20)
+end
+
+-- Go to definition and rename from the reference at HCLJSON_NAV_AT, as a user does in Neovim.
+local function navigate(client, buf)
+  local at = parse_at(env.HCLJSON_NAV_AT)
+  local new_name = assert(env.HCLJSON_RENAME_TO, 'HCLJSON_RENAME_TO is not set')
+  local nav = { loaded_before = loaded_buffers() }
+  result.navigation = nav
+  local uri = vim.uri_from_bufnr(buf)
+  local function place_cursor()
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { at[1] + 1, at[2] })
+  end
+  local function request(method, extra)
+    place_cursor()
+    local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+    for k, v in pairs(extra or {}) do
+      params[k] = v
+    end
+    local resp, err = client:request_sync(method, params, wait_ms, buf)
+    return {
+      position = params.position,
+      error = (err or (resp and resp.err)) and vim.inspect(err or resp.err) or vim.NIL,
+      result = resp and resp.result or vim.NIL,
+    }
+  end
+  nav.diagnostics_before = diagnostics_of(buf)
+
+  -- The servers' answers, as they come over the wire (nothing is applied yet).
+  nav.definition = request('textDocument/definition')
+  nav.declaration = request('textDocument/declaration')
+  nav.prepare_rename = request('textDocument/prepareRename')
+  nav.rename = request('textDocument/rename', { newName = new_name })
+  step('navigation requests')
+
+  -- (a) `gd`-style: vim.lsp.buf.definition() with one location jumps there in the current window.
+  place_cursor()
+  vim.lsp.buf.definition()
+  local jumped = vim.wait(wait_ms, function()
+    return vim.api.nvim_get_current_buf() ~= buf
+  end, 20)
+  local target = vim.api.nvim_get_current_buf()
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  nav.jump = {
+    jumped = jumped,
+    buffer = basename(target),
+    path = vim.api.nvim_buf_get_name(target),
+    line = cursor[1] - 1, -- 0-based
+    col = cursor[2], -- 0-based byte column
+    line_text = vim.api.nvim_get_current_line(),
+    filetype = vim.bo[target].filetype,
+    attached = vim.wait(wait_ms, function()
+      return vim.lsp.buf_is_attached(target, client.id)
+    end, 20),
+  }
+  step('definition')
+
+  -- Back to the reference; wipe the declaration's buffer (didClose), so that the rename finds that file
+  -- closed again and the server has to read it from disk.
+  place_cursor()
+  if target ~= buf then
+    vim.api.nvim_buf_delete(target, { force = true })
+  end
+  nav.loaded_before_rename = loaded_buffers()
+
+  -- (b) vim.lsp.buf.rename(NEW): prepareRename, rename, then Neovim applies the WorkspaceEdit, loading
+  -- the files that are not open into buffers.
+  local files = vim.split(env.HCLJSON_NAV_FILES or '', ',', { trimempty = true })
+  local answered = diagnostic_answers[uri] or 0
+  place_cursor()
+  vim.lsp.buf.rename(new_name)
+  nav.renamed = vim.wait(wait_ms, function()
+    for _, name in ipairs(files) do
+      local b = loaded_buffer(name)
+      if not b or not vim.bo[b].modified then
+        return false
+      end
+    end
+    return true
+  end, 20)
+  nav.files = {}
+  for _, name in ipairs(files) do
+    local b = loaded_buffer(name)
+    if b then
+      local text = buffer_text(b)
+      local decoded, decode_err = pcall(vim.json.decode, text)
+      nav.files[name] = {
+        text = text,
+        modified = vim.bo[b].modified,
+        json_ok = decoded,
+        json_error = (not decoded) and tostring(decode_err) or vim.NIL,
+        filetype = vim.bo[b].filetype,
+        attached = vim.wait(wait_ms, function()
+          return vim.lsp.buf_is_attached(b, client.id)
+        end, 20),
+      }
+    end
+  end
+  step('rename')
+  -- The server's diagnostics for the reference's file once it has seen the edits of both files.
+  nav.diagnostics_settled = wait_diagnostics_settled(uri, answered, 700)
+  nav.diagnostics_after = diagnostics_of(buf)
+  -- What a user does next: write every changed buffer.
+  nav.write_error = vim.NIL
+  local wrote, write_err = pcall(vim.cmd, 'wall')
+  if not wrote then
+    nav.write_error = tostring(write_err)
+  end
+  nav.notifications = notifications
+  step('wall')
 end
 
 local function collect()
@@ -229,6 +438,10 @@ local function collect()
       items = items,
     }
     step('document_symbols')
+  end
+
+  if parse_at(env.HCLJSON_NAV_AT) then
+    navigate(client, buf)
   end
 
   client:stop()

@@ -9,6 +9,9 @@ configuration loaded from `editors/neovim/` exactly as `docs/editors/neovim.md` 
 
 The probe writes what Neovim itself exposes (filetype, syntax group, resolved client config, server
 capabilities, `vim.diagnostic.get()`, hover, document symbols as location-list items) to a JSON file.
+A second fixture (NAV_FIXTURE, two files of one module, only one opened) drives go to definition
+(`vim.lsp.buf.definition()` jumps into the unopened file) and rename (`vim.lsp.buf.rename()` edits both
+files, then `:wall`), and hover on a reference.
 Neovim's diagnostics use 0-based lines and 0-based *byte* columns (UTF-8), whatever position encoding the
 client and server negotiated; the expected values are computed from the fixture's `⟨...⟩` ranges and `$0`
 cursor (tests/fixture.py).
@@ -69,11 +72,13 @@ FIX = parse_fixture(FIXTURE).only
 assert FIX.cursor is not None
 
 
-def line_col(offset: int, encoding: str = "utf-8") -> tuple[int, int]:
-    """0-based line and column of a character offset in FIX.text, the column counted in `encoding` units."""
-    line = FIX.text.count("\n", 0, offset)
-    line_start = FIX.text.rfind("\n", 0, offset) + 1
-    prefix = FIX.text[line_start:offset]
+def line_col(offset: int, encoding: str = "utf-8", text: str | None = None) -> tuple[int, int]:
+    """0-based line and column of a character offset in `text` (default FIX.text), the column counted in
+    `encoding` units."""
+    text = FIX.text if text is None else text
+    line = text.count("\n", 0, offset)
+    line_start = text.rfind("\n", 0, offset) + 1
+    prefix = text[line_start:offset]
     if encoding == "utf-8":
         return line, len(prefix.encode("utf-8"))
     if encoding == "utf-16":
@@ -177,10 +182,21 @@ def documented_block(marker: str) -> str:
     return match[1]
 
 
-def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None, extra: str | None = None) -> Probe:
+def run_probe(
+    tools: Tools,
+    workdir: Path,
+    mode: str,
+    encoding: str | None,
+    extra: str | None = None,
+    files: dict[str, str] | None = None,
+    probe_env: dict[str, str] | None = None,
+) -> Probe:
+    """Runs the probe on `main.tf.json` in a module directory holding `files` (name: text; default
+    main.tf.json = FIX.text); `probe_env` adds or overrides the probe's HCLJSON_* variables."""
     project = workdir / "project"
     (project / ".terraform").mkdir(parents=True)
-    (project / "main.tf.json").write_text(FIX.text, encoding="utf-8")
+    for name, text in (files or {"main.tf.json": FIX.text}).items():
+        (project / name).write_text(text, encoding="utf-8")
     out = workdir / "probe.json"
     extra_file = workdir / "extra.lua"
     if extra is not None:
@@ -200,6 +216,7 @@ def run_probe(tools: Tools, workdir: Path, mode: str, encoding: str | None, extr
         "HCLJSON_FT_NAMES": ",".join(FT_NAMES),
         "HCLJSON_EXTRA_LUA": str(extra_file) if extra is not None else "",
         "HCLJSON_WAIT_HREF": "1" if extra == "settings" else "",
+        **(probe_env or {}),
     }
     cmd = ["timeout", "-k", "5", "60", tools.nvim, "--headless", "--clean", "-u", str(PROBE), "main.tf.json"]
     proc = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=90)
@@ -366,3 +383,244 @@ def test_document_symbols(probes: dict[str, Probe], name: str) -> None:
             end_line + 1,
             end_col + 1,
         ), (text, probe.explain())
+
+
+# ---------------------------------------------------------------------------------------------- navigation
+
+# Go to definition and rename across the files of a module. Only main.tf.json is opened; variables.tf.json
+# is never opened by the editor before the jump, so the server reads it from disk. `$0` (on a reference
+# that follows non-ASCII text, so byte and UTF-16 columns differ) is where the user stands; the `⟨⟩` in
+# main.tf.json are every reference to var.region (what the rename rewrites); in variables.tf.json the outer
+# `⟨⟩` is the declaration key (where the definition lands), the inner one the name the rename rewrites.
+# The output named "region" is a different thing and keeps its name; `var.zone` is undeclared on purpose
+# (its `reference/undeclared` diagnostic shows diagnostics flow before and after the rename).
+NAV_FIXTURE = parse_fixture(
+    """\
+//- /main.tf.json
+{
+  "resource": {
+    "aws_instance": {
+      "web": {
+        "ami": "ami-123456",
+        "tags": { "név": "é😀 ${var.⟨reg$0ion⟩}", "Zone": "${var.zone}" }
+      }
+    }
+  },
+  "output": {
+    "region": { "value": "${upper(var.⟨region⟩)}" }
+  }
+}
+//- /variables.tf.json
+{
+  "variable": {
+    ⟨"⟨region⟩"⟩: {
+      "type": "string",
+      "default": "eu-west-1",
+      "description": "Where the instances run."
+    }
+  }
+}
+"""
+)
+NAV_MAIN = NAV_FIXTURE.files["/main.tf.json"]
+NAV_VARS = NAV_FIXTURE.files["/variables.tf.json"]
+NEW_NAME = "area"
+NAV_FILES = ["main.tf.json", "variables.tf.json"]
+NAV_RUNS = {"snippet": ("snippet", None), "snippet-utf-16": ("snippet", "utf-16")}
+
+
+def renamed(f, ranges: list[tuple[int, int]]) -> str:
+    """The text of fixture file `f` with each of `ranges` replaced by NEW_NAME."""
+    text = f.text
+    for start, end in sorted(ranges, reverse=True):
+        text = text[:start] + NEW_NAME + text[end:]
+    return text
+
+
+EXPECTED_AFTER_RENAME = {
+    "main.tf.json": renamed(NAV_MAIN, NAV_MAIN.ranges),
+    "variables.tf.json": renamed(NAV_VARS, NAV_VARS.ranges[1:]),
+}
+
+
+def lsp_range_in(text: str, span: tuple[int, int], encoding: str) -> dict:
+    (line, character), (end_line, end_character) = (line_col(offset, encoding, text) for offset in span)
+    return {"start": {"line": line, "character": character}, "end": {"line": end_line, "character": end_character}}
+
+
+def nav_span(f, needle: str) -> tuple[int, int]:
+    assert f.text.count(needle) == 1, needle
+    start = f.text.index(needle)
+    return start, start + len(needle)
+
+
+def test_nav_fixture_is_what_the_test_thinks() -> None:
+    assert NAV_MAIN.range_texts == ["region", "region"]
+    assert NAV_VARS.range_texts == ['"region"', "region"]
+    assert NAV_MAIN.ranges[0][0] <= NAV_MAIN.cursor <= NAV_MAIN.ranges[0][1]
+    cursor_line = NAV_MAIN.text.splitlines()[line_col(NAV_MAIN.cursor, text=NAV_MAIN.text)[0]]
+    assert "é😀" in cursor_line
+    # The byte column and the UTF-16 column of the cursor differ (é: 2 bytes, 😀: 4 bytes / 2 units).
+    columns = {encoding: line_col(NAV_MAIN.cursor, encoding, NAV_MAIN.text)[1] for encoding in ("utf-8", "utf-16")}
+    assert columns["utf-8"] - columns["utf-16"] == 4
+    after = {name: json.loads(text) for name, text in EXPECTED_AFTER_RENAME.items()}
+    assert list(after["variables.tf.json"]["variable"]) == [NEW_NAME]
+    assert list(after["main.tf.json"]["output"]) == ["region"]  # the output keeps its name
+    assert "${var.zone}" in EXPECTED_AFTER_RENAME["main.tf.json"]
+
+
+@dataclasses.dataclass(frozen=True)
+class NavProbe:
+    probe: Probe
+    on_disk: dict[str, str]  # the module's files after the probe's `:wall`
+
+
+@pytest.fixture(scope="module")
+def nav_probes(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> dict[str, NavProbe]:
+    results = {}
+    for name, (mode, encoding) in NAV_RUNS.items():
+        workdir = tmp_path_factory.mktemp(f"nvim-nav-{name}")
+        at = "%d,%d" % line_col(NAV_MAIN.cursor, "utf-8", NAV_MAIN.text)
+        probe = run_probe(
+            tools,
+            workdir,
+            mode,
+            encoding,
+            files={"main.tf.json": NAV_MAIN.text, "variables.tf.json": NAV_VARS.text},
+            probe_env={
+                "HCLJSON_HOVER_AT": at,
+                "HCLJSON_SYNTAX_AT": "",
+                "HCLJSON_NAV_AT": at,
+                "HCLJSON_RENAME_TO": NEW_NAME,
+                "HCLJSON_NAV_FILES": ",".join(NAV_FILES),
+            },
+        )
+        on_disk = {n: (workdir / "project" / n).read_text(encoding="utf-8") for n in NAV_FILES}
+        results[name] = NavProbe(probe, on_disk)
+    return results
+
+
+def nav_ok(nav_probes: dict[str, NavProbe], name: str) -> tuple[Probe, dict]:
+    probe = nav_probes[name].probe
+    assert probe.returncode == 0 and "error" not in probe.data, probe.explain()
+    if "navigation" not in probe.data:
+        pytest.fail("the probe recorded no navigation\n" + probe.explain())
+    return probe, probe.data["navigation"]
+
+
+def undeclared(diagnostics: list[dict]) -> list[tuple[int, int, int, int]]:
+    return sorted(
+        (d["lnum"], d["col"], d["end_lnum"], d["end_col"]) for d in diagnostics if d["code"] == "reference/undeclared"
+    )
+
+
+def zone_diagnostic() -> list[tuple[int, int, int, int]]:
+    start = nav_span(NAV_MAIN, "var.zone")[0] + len("var.")  # the name part, as the server reports it
+    end = start + len("zone")
+    return [(*line_col(start, text=NAV_MAIN.text), *line_col(end, text=NAV_MAIN.text))]
+
+
+@pytest.mark.parametrize("name", list(NAV_RUNS))
+def test_definition_jumps_to_a_file_never_opened(nav_probes: dict[str, NavProbe], name: str) -> None:
+    probe, nav = nav_ok(nav_probes, name)
+    encoding = probe.data["client"]["offset_encoding"]
+    if NAV_RUNS[name][1]:
+        assert encoding == NAV_RUNS[name][1], probe.explain()
+    # Before the jump Neovim had only main.tf.json: variables.tf.json comes from disk.
+    assert nav["loaded_before"] == ["main.tf.json"], probe.explain()
+    # The only undeclared reference is var.zone: var.region resolves to the unopened file's declaration.
+    assert undeclared(nav["diagnostics_before"]) == zone_diagnostic(), probe.explain()
+
+    declaration = NAV_VARS.ranges[0]  # "region", with its quotes
+    uri = Path(probe.data["client"]["root_dir"], "variables.tf.json").as_uri()
+    expected = [{"uri": uri, "range": lsp_range_in(NAV_VARS.text, declaration, encoding)}]
+    for method in ("definition", "declaration"):
+        answer = nav[method]
+        assert answer["error"] is None, probe.explain()
+        assert answer["result"] == expected, (method, probe.explain())
+
+    # vim.lsp.buf.definition(): the window now shows variables.tf.json, the cursor on the key "region".
+    jump = nav["jump"]
+    assert jump["jumped"] and jump["buffer"] == "variables.tf.json", probe.explain()
+    assert (jump["line"], jump["col"]) == line_col(declaration[0], "utf-8", NAV_VARS.text), probe.explain()
+    assert jump["line_text"][jump["col"] :].startswith('"region": {'), probe.explain()
+    # The file the jump opened is ours too: Neovim starts our client on it.
+    assert jump["filetype"] == "terraform-json" and jump["attached"], probe.explain()
+
+
+@pytest.mark.parametrize("name", list(NAV_RUNS))
+def test_hover_on_a_reference_shows_the_variable(nav_probes: dict[str, NavProbe], name: str) -> None:
+    probe, _ = nav_ok(nav_probes, name)
+    hover = probe.data["hover"]
+    assert hover["error"] is None and hover["result"], probe.explain()
+    text = hover_text(hover["result"])
+    assert 'variable "region"' in text and "Where the instances run." in text and "eu-west-1" in text, text
+
+
+@pytest.mark.parametrize("name", list(NAV_RUNS))
+def test_rename_rewrites_every_file_of_the_module(nav_probes: dict[str, NavProbe], name: str) -> None:
+    probe, nav = nav_ok(nav_probes, name)
+    encoding = probe.data["client"]["offset_encoding"]
+    # prepareRename: just the name `region` under the cursor.
+    assert nav["prepare_rename"]["error"] is None, probe.explain()
+    prepared = nav["prepare_rename"]["result"]
+    prepared = prepared.get("range", prepared)
+    assert prepared == lsp_range_in(NAV_MAIN.text, NAV_MAIN.ranges[0], encoding), probe.explain()
+
+    # The WorkspaceEdit covers both files, one edit per occurrence.
+    assert nav["rename"]["error"] is None, probe.explain()
+    edit = nav["rename"]["result"]
+    changes = edit.get("changes") or {
+        change["textDocument"]["uri"]: change["edits"] for change in edit.get("documentChanges", [])
+    }
+    by_file = {
+        uri.rsplit("/", 1)[-1]: sorted(e["range"]["start"]["line"] for e in edits) for uri, edits in changes.items()
+    }
+    assert by_file == {
+        "main.tf.json": sorted(line_col(s, text=NAV_MAIN.text)[0] for s, _ in NAV_MAIN.ranges),
+        "variables.tf.json": [line_col(NAV_VARS.ranges[1][0], text=NAV_VARS.text)[0]],
+    }, probe.explain()
+
+    # vim.lsp.buf.rename('area') applied it: with the declaration's file closed again before the rename,
+    # Neovim loads it into a buffer and edits it; both buffers hold the renamed text, still valid JSON.
+    assert nav["loaded_before_rename"] == ["main.tf.json"], probe.explain()
+    assert nav["renamed"], probe.explain()
+    for file_name in NAV_FILES:
+        seen = nav["files"][file_name]
+        assert seen["text"] == EXPECTED_AFTER_RENAME[file_name], (file_name, probe.explain())
+        assert seen["json_ok"], (file_name, seen["json_error"])
+        assert seen["modified"] and seen["filetype"] == "terraform-json" and seen["attached"], probe.explain()
+    # No "Nothing to rename" or error message was shown.
+    assert nav["notifications"] == [], probe.explain()
+
+    # :wall wrote the renamed files.
+    assert nav["write_error"] is None, probe.explain()
+    assert nav_probes[name].on_disk == EXPECTED_AFTER_RENAME, probe.explain()
+    variables = json.loads(nav_probes[name].on_disk["variables.tf.json"])["variable"]
+    assert variables == {
+        NEW_NAME: {"type": "string", "default": "eu-west-1", "description": "Where the instances run."}
+    }
+
+
+# Known server bug, found by this test: after an open file's declaration changes, the FIRST diagnostics
+# computed for another open file of the module still use the old declarations (a second computation is
+# right). Without the editor, with hcljson_ls.workspace.Workspace: open main.tf.json referring to
+# var.region and variables.tf.json declaring it; change main to var.area, collect its diagnostics
+# (undeclared, correctly); change variables.tf.json to declare area; features.diagnostics.collect(main)
+# still says "undeclared var.area", and only a second collect() says nothing. Neovim 0.11 pulls a
+# buffer's diagnostics after each didChange and has no workspace/diagnostic/refresh, so when its pull of
+# main.tf.json is answered right after the variables.tf.json edit, main.tf.json keeps two false
+# "undeclared var.area" errors until the user edits it again. It depends on timing (about half the runs
+# here): not strict.
+@pytest.mark.xfail(
+    reason="server: the first diagnostics after another open file's declaration changed are stale", strict=False
+)
+@pytest.mark.parametrize("name", list(NAV_RUNS))
+def test_diagnostics_are_current_after_the_rename(nav_probes: dict[str, NavProbe], name: str) -> None:
+    probe, nav = nav_ok(nav_probes, name)
+    assert nav["diagnostics_settled"], probe.explain()
+    # var.area resolves to the renamed declaration; var.zone is still the only undeclared reference.
+    after = EXPECTED_AFTER_RENAME["main.tf.json"]
+    start = after.index("${var.zone}") + len("${var.")
+    expected = [(*line_col(start, text=after), *line_col(start + len("zone"), text=after))]
+    assert undeclared(nav["diagnostics_after"]) == expected, probe.explain()

@@ -4,8 +4,10 @@ The test packages vscode-extension/ into a .vsix, installs it into a throw-away 
 opens a workspace with a `.tf.json` file that has a JSON syntax error, and checks from the DOM what a
 person would see: the file opens as "Terraform JSON" and is coloured, the error squiggle and the Problems
 count appear, hovering the squiggle shows our server's message with its code, and (once the server
-advertises hoverProvider) hovering a block type shows the server's hover. The screenshot goes to
-test-artifacts/vscode.png.
+advertises hoverProvider) hovering a block type shows the server's hover, and hovering the `region` of a
+reference `"${var.region}"` shows that variable's description from variables.tf.json, a file of the
+module the editor never opened. The screenshots go to test-artifacts/vscode.png (the error hover) and
+test-artifacts/vscode-reference-hover.png.
 
 Tools come from `.ci/install-editors.sh` (code-server and playwright-core in $HCLJSON_EDITORS_CACHE,
 default ~/.cache/hcljson-ls-ci; Debian's chromium; `npm ci` in vscode-extension/). A missing tool skips
@@ -55,11 +57,25 @@ MAIN_TF_JSON = """\
   },
   "resource": {
     "aws_s3_bucket": {
-      "logs": { "bucket": "example-logs" }
+      "logs": { "bucket": "logs-${var.region}" }
     }
   }
 }
 """
+
+# Declares what main.tf.json refers to; the editor never opens it (the server reads it from disk).
+VARIABLES_TF_JSON = """\
+{
+  "variable": {
+    "region": {
+      "type": "string",
+      "default": "eu-west-1",
+      "description": "The AWS region the log buckets live in."
+    }
+  }
+}
+"""
+REGION_DESCRIPTION = json.loads(VARIABLES_TF_JSON)["variable"]["region"]["description"]
 
 
 def require(ok: object, reason: str) -> None:
@@ -150,6 +166,7 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path):
     (user / "User").mkdir(parents=True)
     workspace.mkdir()
     (workspace / "main.tf.json").write_text(MAIN_TF_JSON, encoding="utf-8")
+    (workspace / "variables.tf.json").write_text(VARIABLES_TF_JSON, encoding="utf-8")
     settings = {
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
@@ -230,6 +247,9 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
         "outline": bool(capabilities.get("documentSymbolProvider")),
         "completion": bool(capabilities.get("completionProvider")),
         "file": "main.tf.json", "hoverWord": hover_word, "screenshot": str(screenshot), "timeoutMs": 60000,
+        # The name part of a reference inside a JSON string: the server's hover for what it refers to.
+        "hovers": [{"name": "reference", "line": "${var.region}", "word": "region",
+                    "screenshot": str(ARTIFACTS / "vscode-reference-hover.png")}] if hover_word else [],
         # Then change settings in the workspace: break the server command twice (the user must get ONE
         # notification saying what to do), restore it (the server comes back), and turn diagnostics off
         # (the setting reaches the server while it runs).
@@ -291,3 +311,8 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     if hover_word:
         assert seen["wordHover"] and "resource" in seen["wordHover"].lower(), context
         assert code.group(1) not in seen["wordHover"], "the block-type hover shows the diagnostic instead" + context
+        # Hovering `region` in "logs-${var.region}" shows the variable declared in variables.tf.json (never
+        # opened in the editor): its name and its description, not the syntax error elsewhere in the file.
+        reference = seen["hovers"]["reference"]
+        assert reference and REGION_DESCRIPTION in reference, "no variable description in the hover" + context
+        assert 'variable "region"' in reference and code.group(1) not in reference, context

@@ -7,6 +7,10 @@
 //   "url": code-server URL with ?folder=...,
 //   "file": name of the file to open (as shown in the Explorer),
 //   "hoverWord": a key to hover for a server hover, or null to skip that step,
+//   "hovers": [{"name", "line", "word", "screenshot"}]: after the hoverWord step, hover `word` at its first
+//             occurrence inside the text `line` (e.g. region in "${var.region}", wherever the tokens split),
+//             record the hover text as result.hovers[name] (null if no hover appeared) and, if given, take
+//             a screenshot of it to the path `screenshot`,
 //   "screenshot": path of the PNG to write,
 //   "timeoutMs": budget for each wait,
 //   "outline": true to read the Outline view (document symbols),
@@ -54,6 +58,42 @@ async function hoverText(page, ms) {
     }
     await sleep(300); // let every hover part render
     return (await page.locator('.monaco-hover:not(.hidden)').first().innerText()).trim();
+}
+
+/** The screen box of `word` at its first occurrence inside `needle` on a rendered editor line, or null. */
+async function wordInLineBox(page, needle, word) {
+    return page.evaluate(({ needle, word }) => {
+        // VS Code renders spaces as U+00A0; tokens (TextMate and semantic) split a line into nested spans.
+        const plain = (t) => t.replace(/\u00a0/g, ' ');
+        for (const line of document.querySelectorAll('.editor-instance .view-line')) {
+            const text = plain(line.textContent);
+            const at = text.indexOf(needle);
+            if (at < 0) {
+                continue;
+            }
+            const start = at + needle.indexOf(word);
+            const end = start + word.length;
+            // Map the line offsets onto its text nodes.
+            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+            const range = document.createRange();
+            let offset = 0;
+            let started = false;
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const length = node.textContent.length;
+                if (!started && start < offset + length) {
+                    range.setStart(node, start - offset);
+                    started = true;
+                }
+                if (started && end <= offset + length) {
+                    range.setEnd(node, end - offset);
+                    const r = range.getBoundingClientRect();
+                    return { x: r.x, y: r.y, width: r.width, height: r.height };
+                }
+                offset += length;
+            }
+        }
+        return null;
+    }, { needle, word });
 }
 
 async function hoverWithRetry(page, box) {
@@ -134,6 +174,23 @@ async function main() {
             const box = await word.boundingBox();
             result.wordHover = await hoverWithRetry(page, box);
             step('word hover');
+            await page.mouse.move(5, 5);
+            await page.keyboard.press('Escape');
+        }
+
+        // Hovers on words inside a line (e.g. a reference inside a JSON string), answered by the server.
+        result.hovers = {};
+        for (const spec of config.hovers ?? []) {
+            const box = await wordInLineBox(page, spec.line, spec.word);
+            if (!box) {
+                throw new Error(`no rendered line contains ${JSON.stringify(spec.line)}`);
+            }
+            result.hovers[spec.name] = await hoverWithRetry(page, box);
+            if (spec.screenshot) {
+                fs.mkdirSync(path.dirname(spec.screenshot), { recursive: true });
+                await page.screenshot({ path: spec.screenshot });
+            }
+            step(`hover: ${spec.name}`);
             await page.mouse.move(5, 5);
             await page.keyboard.press('Escape');
         }
