@@ -250,6 +250,42 @@ async def test_hover_on_a_variable_shows_its_description(client: LanguageClient,
     assert hover.range == m.range_of(MAIN, "var.region")
 
 
+async def test_a_pulled_document_sees_a_declaration_renamed_in_another_open_document(client: LanguageClient, tmp_path):
+    """The second document is pulled right after the first changed (before the first is pulled):
+    its diagnostics already follow the change, and a later pull with its result id agrees."""
+    m = await _start(client, tmp_path, pull=True)
+    variables = "/stack/variables.tf.json"
+    vtext = m.text(variables)
+    open_document(client, m.uris[variables], vtext)
+
+    async def pull(path, previous=None):
+        return await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=m.doc(path), previous_result_id=previous)
+        )
+
+    first = await pull(MAIN)
+    assert [d.code for d in first.items] == ["reference/undeclared"]
+    await pull(variables)
+    at = vtext.index('"region"') + 1
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=m.uris[variables], version=2),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=lsp_position(vtext, at), end=lsp_position(vtext, at + 6)), text="area")],
+        )
+    )
+    second = await pull(MAIN, first.result_id)
+    # What the client holds for main once settled: var.region (both places) is undeclared now.
+    if second.kind == "full":
+        held = second
+    else:
+        held = first
+    third = await pull(MAIN, getattr(held, "result_id", None))
+    final = held if third.kind == "unchanged" else third
+    texts = sorted(m.text(MAIN)[_offset(m.text(MAIN), d.range.start) : _offset(m.text(MAIN), d.range.end)] for d in final.items)
+    assert texts == sorted(["region", '\\"region\\"', "regoin"])
+
+
 def _offset(text: str, position: types.Position) -> int:
     lines = text.split("\n")
     before = sum(len(line) + 1 for line in lines[: position.line])

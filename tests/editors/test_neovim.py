@@ -602,19 +602,9 @@ def test_rename_rewrites_every_file_of_the_module(nav_probes: dict[str, NavProbe
     }
 
 
-# Known server bug, found by this test: after an open file's declaration changes, the FIRST diagnostics
-# computed for another open file of the module still use the old declarations (a second computation is
-# right). Without the editor, with hcljson_ls.workspace.Workspace: open main.tf.json referring to
-# var.region and variables.tf.json declaring it; change main to var.area, collect its diagnostics
-# (undeclared, correctly); change variables.tf.json to declare area; features.diagnostics.collect(main)
-# still says "undeclared var.area", and only a second collect() says nothing. Neovim 0.11 pulls a
-# buffer's diagnostics after each didChange and has no workspace/diagnostic/refresh, so when its pull of
-# main.tf.json is answered right after the variables.tf.json edit, main.tf.json keeps two false
-# "undeclared var.area" errors until the user edits it again. It depends on timing (about half the runs
-# here): not strict.
-@pytest.mark.xfail(
-    reason="server: the first diagnostics after another open file's declaration changed are stale", strict=False
-)
+# Found by this test (fixed): the first diagnostics computed for an open file after another open file's
+# declaration changed used the old declarations. Neovim 0.11 pulls a buffer's diagnostics after each
+# didChange and ignores workspace/diagnostic/refresh, so a stale first answer stayed on screen.
 @pytest.mark.parametrize("name", list(NAV_RUNS))
 def test_diagnostics_are_current_after_the_rename(nav_probes: dict[str, NavProbe], name: str) -> None:
     probe, nav = nav_ok(nav_probes, name)

@@ -261,6 +261,54 @@ def test_count_each_self_only_where_they_exist_and_builtin_attributes(tmp_path):
     assert fixes == {"idx": ["index"], "kye": [], "modul": ["module"], "wrkspace": ["workspace"], "x": []}
 
 
+def test_count_and_for_each_cannot_use_themselves(tmp_path):
+    """`count.index` inside the `count` expression itself (and `each.*` inside `for_each`) is not
+    available: the instances are not known yet (as `terraform.native` says for native files)."""
+    fw = build(tmp_path, r"""
+//- /m/main.tf.json
+{"resource": {"aws_instance": {
+  "a": {"count": "${⟨count⟩.index + 1}", "ami": "${count.index}"},
+  "b": {"for_each": "${⟨each⟩.key}", "ami": "${each.key}"}
+}}}
+""")
+    main = "/m/main.tf.json"
+    assert spans(fw, main) == [("reference/out-of-context", s, e) for s, e in ranges(fw, main)]
+
+
+def test_an_instance_key_of_a_module_call_is_not_an_output(tmp_path):
+    """`module.net["a"].vpc_id` (a module call with `for_each`): `"a"` is the instance key, `vpc_id`
+    the output."""
+    fw = build(tmp_path, r"""
+//- /m/main.tf.json
+{"module": {"net": {"source": "./net", "for_each": {"a": 1}}},
+ "output": {"o": {"value": "${module.net[\"a\"].vpc_id} ${module.net[\"a\"].⟨vpc_ix⟩}"}}}
+//- /m/net/outputs.tf.json
+{"output": {"vpc_id": {"value": 1}}}
+""", open=["/m/main.tf.json"])
+    main = "/m/main.tf.json"
+    assert spans(fw, main) == [("reference/undeclared-output", s, e) for s, e in ranges(fw, main)]
+
+
+def test_a_resource_reference_written_with_the_resource_prefix(tmp_path):
+    """`resource.aws_instance.x` (Terraform's escape for a type that clashes with a prefix): the
+    message names `aws_instance.x`, and the fix of a misspelled type replaces the type, not `resource`."""
+    fw = build(tmp_path, r"""
+//- /m/main.tf.json
+{"resource": {"aws_instance": {"web": {"ami": "${resource.aws_instance.web.id} ${⟨resource.aws_instanc.web⟩.id} ${⟨resource.aws_instance.webb⟩.id}"}}}}
+""")
+    main = "/m/main.tf.json"
+    t = text(fw, main)
+    found = diags(fw, main)
+    assert [(d.code, d.start, d.end) for d in found] == [("reference/undeclared", s, e) for s, e in ranges(fw, main)]
+    typo, name = found
+    assert typo.summary in ('Reference to undeclared resource "aws_instanc.web"',
+                            'Reference to undeclared resource "resource.aws_instanc.web"')
+    assert name.summary in ('Reference to undeclared resource "aws_instance.webb"',
+                            'Reference to undeclared resource "resource.aws_instance.webb"')
+    assert [(t[f.start : f.end], f.new_text) for f in typo.fixes] == [("aws_instanc", "aws_instance")]
+    assert [(t[f.start : f.end], f.new_text) for f in name.fixes] == [("webb", "web")]
+
+
 # ---- reference/unknown-provider ------------------------------------------------------------------
 
 PROVIDERS = r"""
@@ -562,9 +610,11 @@ def test_references_of_a_module_and_of_a_static_reference(tmp_path):
     uri, offset = at(fw, main, '"aws_instance.db"]', 3)
     refs = located(fw, navigation.references(snap, uri, offset, include_declaration=True))
     assert [t[s:e] for _, s, e in refs] == ['"db"', "aws_instance.db", "aws_instance.db"]
-    # The output step of `module.net.vpc_id` is the child's: no references here.
+    # The output step of `module.net.vpc_id`: the child's output declaration, then the callers' references.
     uri, offset = at(fw, main, "module.net.vpc_id", 13)
-    assert navigation.references(snap, uri, offset) == []
+    found = located(fw, navigation.references(snap, uri, offset))
+    assert found[0][0] == "/stack/net/outputs.tf.json" and text(fw, found[0][0])[found[0][1]:found[0][2]] == '"vpc_id"'
+    assert [t[s:e] for p, s, e in found[1:]] == ["module.net.vpc_id"] * (len(found) - 1) and len(found) > 1
 
 
 def test_highlights_in_the_document_reads_and_writes(tmp_path):
@@ -604,9 +654,9 @@ def test_prepare_rename_gives_the_name_part_or_none(tmp_path):
     assert prepared("data.aws_ami.ubuntu", 16) == "ubuntu"
     assert prepared("module.net.vpc_id", 8) == "net"
     assert prepared('"aws_instance.db"]', 15) == "db"
-    # Not renameable: an output of a child module, a provider configuration, a function, a built-in
-    # argument, plain text.
-    assert prepared("module.net.vpc_id", 13) is None
+    # An output of a child module renames its declaration there and every caller's reference.
+    assert prepared("module.net.vpc_id", 13) == "vpc_id"
+    # Not renameable: a provider configuration, a function, a built-in argument, plain text.
     assert prepared("aws.west", 5) is None
     assert prepared("upper(", 1) is None
     assert prepared('"ami"', 1) is None
@@ -657,6 +707,18 @@ def test_rename_from_the_declaration_key(tmp_path):
     new = apply_edits(text(fw, main), edits[fw.uri(main)])
     assert json.loads(new)["locals"]["twice"] == "${local.salutation}${local.salutation}"
     assert "salutation" in json.loads(new)["locals"]
+
+
+def test_rename_also_renames_the_override_of_a_declaration(tmp_path):
+    """An override file refers to its base declaration by name: renaming `var.region` must rename
+    the override too (Terraform rejects an override of a variable that is not declared)."""
+    fw = build(tmp_path, OVERRIDE, open=["/m/main.tf.json"])
+    uri, offset = at(fw, "/m/main.tf.json", "var.region", 5)
+    edits = navigation.rename(fw.snapshot(), uri, offset, "area")
+    assert not isinstance(edits, RenameError)
+    override = fw.uri("/m/main_override.tf.json")
+    new = apply_edits(text(fw, "/m/main_override.tf.json"), edits.get(override, []))
+    assert set(json.loads(new)["variable"]) == {"area", "only_in_override"}
 
 
 # ---- workspace symbols ---------------------------------------------------------------------------
@@ -727,10 +789,10 @@ def test_hover_on_references_reads_files_not_open(tmp_path):
     fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
     md, hovered = _hover(fw, "var.region", 5)
     assert hovered == "var.region"
-    for part in ('variable "region"', "type: `\"string\"`", "default: `\"eu-west-1\"`", "Where it runs — région", "variables.tf.json"):
+    for part in ('variable "region"', "type: `string`", "default: `\"eu-west-1\"`", "Where it runs — région", "variables.tf.json"):
         assert part in md
     md, _ = _hover(fw, "var.size", 5)
-    assert 'variable "size"' in md and "type: `\"number\"`" in md and "default" not in md
+    assert 'variable "size"' in md and "type: `number`" in md and "default" not in md
     md, hovered = _hover(fw, "local.name", 7)
     assert hovered == "local.name" and "local.name" in md and "${upper(var.region)}-${var.size}" in md
     md, hovered = _hover(fw, "module.net.vpc_id", 8)
@@ -747,6 +809,20 @@ def test_hover_on_references_reads_files_not_open(tmp_path):
     assert md.startswith("**count**")
     md, hovered = _hover(fw, "path.module", 2)
     assert md.startswith("**path**")
+
+
+def test_hover_on_a_variable_declared_in_a_native_file_shows_its_description(tmp_path):
+    fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
+    md, hovered = _hover(fw, "var.native", 5)
+    assert hovered == "var.native" and 'variable "native"' in md
+    assert "Declared natively" in md
+    assert "type:" in md and "string" in md.split("```", 2)[2]
+
+
+def test_hover_on_an_output_declared_in_a_native_child_shows_its_description(tmp_path):
+    fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
+    md, _ = _hover(fw, "module.net.subnet", 12)
+    assert 'output "subnet"' in md and "A native output" in md
 
 
 # ---- incremental == full ---------------------------------------------------------------------------
@@ -812,6 +888,19 @@ def test_incremental_rename_of_a_declaration_equals_a_fresh_workspace_changed_fi
     assert _summary(diagnostics.collect(fw.snapshot(), b)) == _summary(before)
 
 
+def test_incremental_rename_of_a_declaration_seen_by_the_other_document_first(tmp_path):
+    """The other open document is diagnosed first after the edit (as a pull client may ask): it must
+    already see the new declarations, not the ones before the edit."""
+    fw = build(tmp_path / "inc", EDITED, open=["/m/a.tf.json", "/m/b.tf.json"])
+    b = fw.uri("/m/b.tf.json")
+    bt = text(fw, "/m/b.tf.json")
+    diagnostics.collect(fw.snapshot(), b)
+    new_a = _rename_zone_in_a(fw)
+    after_b = diagnostics.collect(fw.snapshot(), b)
+    ws, uris = _fresh(tmp_path, new_a, bt, text(fw, "/m/c.tf"))
+    assert _summary(after_b) == _summary(diagnostics.collect(ws.snapshot(), uris["b.tf.json"]))
+
+
 def test_a_new_fixture_with_the_renamed_text_agrees(tmp_path):
     renamed = EDITED.replace('"zone": {}', '"area": {}')
     fw = build(tmp_path, renamed, open=["/m/a.tf.json", "/m/b.tf.json"])
@@ -860,6 +949,7 @@ RENAMES = [
     ("/app/main.tf.json", "data.aws_ami.ubuntu", 14, "image"),
     ("/app/main.tf.json", '"aws_security_group.sg"', 21, "firewall"),
     ("/app/sg.tf.json", '"sg"', 1, "group-1"),
+    ("/app/net/main.tf.json", '"vpc_id"', 2, "id"),
 ]
 
 

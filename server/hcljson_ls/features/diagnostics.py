@@ -90,12 +90,14 @@ def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
     state = snapshot.document(uri)
     if state is None:
         return []
-    out = file_diagnostics(state)
     try:
+        # First: it brings every open document of the module up to date, so a declaration changed in
+        # another one reaches this document's references before they are read below.
         across = snapshot.module_diagnostics(uri)
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []
+    out = file_diagnostics(state)
     if across:
         out.extend(across)
         out.sort(key=_by_position)

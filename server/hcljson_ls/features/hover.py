@@ -35,7 +35,8 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
 from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform import catalogue, functions
-from ..terraform.references import Call, Reference
+from ..terraform.native import declaration_details
+from ..terraform.references import Call, Reference, output_step
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 from .navigation import Target, child_output, target_at
@@ -172,6 +173,8 @@ def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | No
     if block is not None:
         text, b = block
         parts.extend(_details(key, text, b, start, end))
+    elif catalogue.file_kind(site_uri) == catalogue.CONFIG_NATIVE:
+        parts.extend(_native_details(key, snapshot.text_of(site_uri) or "", start))
     parts.append(where)
     return Hover("\n\n".join(p for p in parts if p), target.start, target.end)
 
@@ -202,10 +205,15 @@ def _details(key: tuple, text: str, block: Block, start: int, end: int) -> list[
     body = block.body
     out: list[str] = []
     if kind == "variable":
-        for name in ("type", "default"):
-            attr = body.attribute(name)
-            if attr is not None and attr.expr is not None:
-                out.append(f"{name}: `{_value(text, attr.expr.start, attr.expr.end)}`")
+        kind_attr = body.attribute("type")
+        if kind_attr is not None and kind_attr.expr is not None:
+            # A type constraint is written as a string in JSON: shown as Terraform writes it, unquoted.
+            e = kind_attr.expr
+            shown = string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)  # type: ignore[arg-type]
+            out.append(f"type: `{shown}`")
+        default = body.attribute("default")
+        if default is not None and default.expr is not None:
+            out.append(f"default: `{_value(text, default.expr.start, default.expr.end)}`")
         out.append(_description(text, body))
     elif kind == "local":
         for attr in body.attributes:
@@ -225,6 +233,26 @@ def _details(key: tuple, text: str, block: Block, start: int, end: int) -> list[
     return out
 
 
+def _native_details(key: tuple, text: str, start: int) -> list[str]:
+    """`_details` for a declaration in a native file (`terraform.native.declaration_details`)."""
+    found = declaration_details(text, start)
+    kind = key[0]
+    if kind == "variable":
+        return [*(f"{n}: `{_short(found[n])}`" for n in ("type", "default") if n in found), found.get("description", "")]
+    if kind == "local" and "value" in found:
+        return [f"```hcl\n{_short(found['value'])}\n```"]
+    if kind == "output":
+        return [found.get("description", "")]
+    if kind == "module" and "source" in found:
+        return [f"source: `{_short(found['source'])}`"]
+    return []
+
+
+def _short(value: str) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= _MAX_VALUE else value[: _MAX_VALUE - 1] + "…"
+
+
 def _description(text: str, body: Body) -> str:
     attr = body.attribute("description")
     if attr is None or attr.expr is None or attr.expr.kind != "string":
@@ -239,9 +267,10 @@ def _value(text: str, start: int, end: int) -> str:
 
 def _output_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
     item = target.item
-    if not isinstance(item, Reference) or len(item.steps) < 2:
+    step = output_step(item) if isinstance(item, Reference) else None
+    if step is None:
         return None
-    module, output = item.steps[0].name, item.steps[1].name
+    module, output = item.steps[0].name, step.name  # type: ignore[union-attr]
     site = child_output(snapshot, uri, target)
     if site is None:
         return None
@@ -249,6 +278,8 @@ def _output_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
     block = _declaring_block(snapshot, *site)
     if block is not None:
         parts.append(_description(block[0], block[1].body))
+    elif catalogue.file_kind(site[0]) == catalogue.CONFIG_NATIVE:
+        parts.extend(_native_details(("output", output), snapshot.text_of(site[0]) or "", site[1]))
     parts.append(f"Declared in `{file_name(site[0])}`.")
     return Hover("\n\n".join(p for p in parts if p), target.start, target.end)
 

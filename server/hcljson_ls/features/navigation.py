@@ -33,12 +33,12 @@ import os
 import re
 from dataclasses import dataclass
 
-from ..terraform.references import Call, Reference, name_step, subject
+from ..terraform.references import Call, Reference, name_step, output_step, subject
 from ..terraform.validate import REPEATABLE, definitions
 from ..workspace import Snapshot
 
-#: What a rename may write: an HCL identifier.
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+#: What a rename may write: an HCL identifier (a Unicode letter or `_`, then letters, digits, `_`, `-`).
+IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
 RENAMEABLE = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
 
@@ -114,9 +114,9 @@ def target_at(snapshot: Snapshot, uri: str, offset: int) -> Target | None:
             return Target("builtin", None, start, end, start, end, item)
         key, used = found
         # `module.net.vpc_id` with the cursor on `vpc_id`: the output in the child module.
-        if key[0] == "module" and len(item.steps) > 1 and item.steps[1].start <= offset:
-            step = item.steps[1]
-            return Target("output", key, start, end, step.start, step.end, item)
+        out_step = output_step(item) if key[0] == "module" else None
+        if out_step is not None and out_step.start <= offset:
+            return Target("output", key, start, end, out_step.start, out_step.end, item)
         step = name_step(item)
         name_start, name_end = (step.start, step.end) if step is not None else (start, end)
         return Target("reference", key, start, end, name_start, name_end, item)
@@ -150,12 +150,13 @@ def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
 
 def child_output(snapshot: Snapshot, uri: str, target: Target) -> tuple[str, int, int] | None:
     item = target.item
-    if not isinstance(item, Reference) or len(item.steps) < 2:
+    step = output_step(item) if isinstance(item, Reference) else None
+    if step is None:
         return None
-    directory = _child_directory(snapshot, uri, item.steps[0].name)
+    directory = _child_directory(snapshot, uri, item.steps[0].name)  # type: ignore[union-attr]
     if directory is None:
         return None
-    return snapshot.child_outputs(directory).get(item.steps[1].name)
+    return snapshot.child_outputs(directory).get(step.name)
 
 
 def _child_directory(snapshot: Snapshot, uri: str, module_name: str) -> str | None:
@@ -175,23 +176,50 @@ def _child_directory(snapshot: Snapshot, uri: str, module_name: str) -> str | No
     return None
 
 
+def _sites(snapshot: Snapshot, uri: str, target: Target) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int, int, int]]]:
+    """Where the target is declared (override files too) and where it is referred to: in its
+    module, and for a module's output, in the modules that call that module (`module.m.out`)."""
+    if target.kind == "output":  # `module.m.out` in a caller: the output in the child
+        site = child_output(snapshot, uri, target)
+        if site is None:
+            return [], []
+        return [site], _caller_sites(snapshot, site[0], target.item.steps[0].name if target.item else "", snapshot.text_of(site[0]) or "", site)  # type: ignore[union-attr]
+    key = target.key
+    assert key is not None
+    declared = snapshot.declaration_sites(uri, key) + snapshot.override_declarations(uri, key)
+    refs = snapshot.reference_sites(uri, key)
+    if key[0] == "output":
+        refs = refs + [r for directory, call in snapshot.callers(uri)
+                       for r in snapshot.reference_sites_in(directory, ("module-output", call, key[1]))]
+    return declared, refs
+
+
+def _caller_sites(snapshot: Snapshot, child_uri: str, _call: str, text: str, site: tuple[str, int, int]) -> list:
+    s, e = _inside_quotes(text, site[1], site[2])
+    name = text[s:e]
+    return [r for directory, call in snapshot.callers(child_uri)
+            for r in snapshot.reference_sites_in(directory, ("module-output", call, name))]
+
+
 def references(snapshot: Snapshot, uri: str, offset: int, include_declaration: bool = True) -> list[Location]:
     target = target_at(snapshot, uri, offset)
-    if target is None or target.key is None or target.kind == "output":
+    if target is None or target.key is None:
         return []
-    out = [Location(u, s, e) for u, s, e, _, _ in snapshot.reference_sites(uri, target.key)]
+    declared, refs = _sites(snapshot, uri, target)
+    out = [Location(u, s, e) for u, s, e, _, _ in refs]
     if include_declaration:
-        out = [Location(u, s, e) for u, s, e in snapshot.declaration_sites(uri, target.key)] + out
+        out = [Location(u, s, e) for u, s, e in declared] + out
     return out
 
 
 def highlights(snapshot: Snapshot, uri: str, offset: int) -> list[Highlight]:
     target = target_at(snapshot, uri, offset)
-    if target is None or target.key is None or target.kind == "output":
+    if target is None or target.key is None:
         return []
-    out = [Highlight(s, e, True) for u, s, e in snapshot.declaration_sites(uri, target.key) if u == uri]
-    out += [Highlight(ns, ne, False) for u, _, _, ns, ne in snapshot.reference_sites(uri, target.key) if u == uri]
-    return sorted(out, key=lambda h: h.start)
+    declared, refs = _sites(snapshot, uri, target)
+    out = [Highlight(s, e, True) for u, s, e in declared if u == uri]
+    out += [Highlight(ns, ne, False) for u, _, _, ns, ne in refs if u == uri]
+    return sorted(set(out), key=lambda h: h.start)
 
 
 # ---- rename ------------------------------------------------------------------------------------------
@@ -199,9 +227,12 @@ def highlights(snapshot: Snapshot, uri: str, offset: int) -> list[Highlight]:
 
 def prepare_rename(snapshot: Snapshot, uri: str, offset: int) -> Location | None:
     target = target_at(snapshot, uri, offset)
-    if target is None or target.key is None or target.key[0] not in RENAMEABLE or target.kind == "output":
+    if target is None or target.key is None:
         return None
-    if not snapshot.declaration_sites(uri, target.key):
+    if target.kind == "output":
+        if child_output(snapshot, uri, target) is None:
+            return None
+    elif target.key[0] not in RENAMEABLE or not snapshot.declaration_sites(uri, target.key):
         return None  # nothing declares it: renaming would only rewrite the references
     return Location(uri, target.name_start, target.name_end)
 
@@ -222,13 +253,14 @@ def rename(snapshot: Snapshot, uri: str, offset: int, new_name: str) -> dict[str
             texts[u] = snapshot.text_of(u)
         return texts[u]
 
-    for u, start, end in snapshot.declaration_sites(uri, target.key):
+    declared, refs = _sites(snapshot, uri, target)
+    for u, start, end in declared:
         t = text(u)
         if t is None:
             continue
         s, e = _inside_quotes(t, start, end)
         edits.setdefault(u, []).append(TextEdit(s, e, new_name))
-    for u, _, _, ns, ne in snapshot.reference_sites(uri, target.key):
+    for u, _, _, ns, ne in refs:
         t = text(u)
         if t is None:
             continue

@@ -300,7 +300,7 @@ class _Walk:
                 value = _plain_string(key, self.data) if key is not None else None
                 if value is None:
                     break
-                steps.append(Step(value, *self.span(key)))
+                steps.append(Step(value, *self.span(key), True))
             else:
                 break
             sibling = sibling.next_sibling
@@ -610,3 +610,46 @@ def _object_elements(expr: Any) -> list | None:
     if obj is None or obj.type != "object":
         return None
     return [c for c in obj.children if c.type == "object_elem"]
+
+
+# ---- what a declaration says (for hover) ----------------------------------------------------------
+
+
+def declaration_details(text: str, start: int) -> dict[str, str]:
+    """The arguments of the block declared at character offset `start` (its last label), as
+    `name -> expression source`, a string literal's value unquoted; for a local value declared at
+    `start` (its name), `{"value": expression source}`. Empty when nothing is declared there."""
+    try:
+        data = text.encode("utf-8", "surrogatepass")
+        at = len(text[:start].encode("utf-8", "surrogatepass"))
+        node = _parser().parse(data).root_node.descendant_for_byte_range(at, at + 1)
+    except Exception:  # never raise for a hover
+        log.exception("reading a native declaration failed")
+        return {}
+
+    def source(n: Any) -> str:
+        lit = _literal_string(n)
+        raw = data[n.start_byte : n.end_byte].decode("utf-8", "surrogatepass")
+        if lit is not None and len(raw) >= 2:
+            return raw[1:-1]
+        return raw
+
+    while node is not None and node.type not in ("block", "attribute"):
+        node = node.parent
+    if node is None:
+        return {}
+    if node.type == "attribute":
+        expr = _expression_of(node)
+        return {"value": source(expr)} if expr is not None else {}
+    out: dict[str, str] = {}
+    for c in node.children:
+        if c.type != "body":
+            continue
+        for a in c.children:
+            if a.type != "attribute" or a.child(0) is None:
+                continue
+            name = data[a.child(0).start_byte : a.child(0).end_byte].decode("utf-8", "surrogatepass")
+            expr = _expression_of(a)
+            if expr is not None and name not in out:
+                out[name] = source(expr)
+    return out

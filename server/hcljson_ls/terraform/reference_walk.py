@@ -83,7 +83,13 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
                 continue
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
-            _expression(text, a.expr, special, ctx, bound, out)
+            own = ctx
+            if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
+                if a.name == "count":
+                    own &= ~IN_COUNT
+                elif a.name == "for_each":
+                    own &= ~IN_FOR_EACH
+            _expression(text, a.expr, special, own, bound, out)
         for nested in b.blocks:
             t = nested.type_name
             inner_bound = bound
@@ -126,7 +132,7 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
                 if item.root in bound and not (item.context & (STATIC | PROVIDER)):
                     continue
                 out.append(Reference(item.root, item.start + cs, item.end + cs,
-                                     tuple(Step(s.name, s.start + cs, s.end + cs) for s in item.steps),
+                                     tuple(Step(s.name, s.start + cs, s.end + cs, s.index) for s in item.steps),
                                      item.context | ctx))
             else:
                 out.append(item.shifted(cs))
@@ -192,7 +198,7 @@ def _static_steps(steps) -> tuple[Step, ...]:
         if type(step) is Attr:
             out.append(Step(step.name, step.name_start, step.end))
         elif type(step) is IndexStep and not step.legacy and type(step.key) is StringLiteral:
-            out.append(Step(step.key.value, step.key.start, step.key.end))
+            out.append(Step(step.key.value, step.key.start, step.key.end, True))
         else:
             break
     return tuple(out)

@@ -44,9 +44,13 @@ PROVIDER = 16
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """`.name` (`index` False: the range is the name) or `["name"]` (`index` True: the range is the
+    string literal, quotes included)."""
+
     name: str
     start: int
     end: int
+    index: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,7 @@ class Reference:
             self,
             start=self.start + delta,
             end=self.end + delta,
-            steps=tuple(Step(s.name, s.start + delta, s.end + delta) for s in self.steps),
+            steps=tuple(Step(s.name, s.start + delta, s.end + delta, s.index) for s in self.steps),
         )
 
 
@@ -114,6 +118,17 @@ def subject(ref: Reference) -> tuple[tuple, int] | None:
     return (("resource", root, steps[0].name), 1) if steps else None
 
 
+def output_step(ref: Reference) -> Step | None:
+    """The output `module.m.<output>` names: the first attribute step after the module's name
+    (`module.m["key"].out` with `for_each`: `out`), or None."""
+    if ref.root != "module" or ref.context & (STATIC | PROVIDER):
+        return None
+    for step in ref.steps[1:]:
+        if not step.index:
+            return step
+    return None
+
+
 def name_step(ref: Reference) -> Step | None:
     """The step holding the declared name `subject(ref)` names (what a rename rewrites): `region`
     of `var.region`, `web` of `aws_instance.web` and of `data.aws_ami.web`, `west` of `aws.west`."""
@@ -125,7 +140,8 @@ def name_step(ref: Reference) -> Step | None:
 
 def index(refs) -> dict[tuple, tuple[tuple[int, int, int, int], ...]]:
     """declaration key -> `(start, end, name_start, name_end)` of each reference naming it (the
-    reference's whole range and its `name_step`): what a file not open keeps of its references."""
+    reference's whole range and its `name_step`): what a file not open keeps of its references.
+    `module.m.out` also counts under `("module-output", "m", "out")`, with the range of `out`."""
     out: dict[tuple, list[tuple[int, int, int, int]]] = {}
     for ref in refs:
         if type(ref) is not Reference:
@@ -136,5 +152,8 @@ def index(refs) -> dict[tuple, tuple[tuple[int, int, int, int], ...]]:
             continue
         start, end = ref.range
         out.setdefault(found[0], []).append((start, end, step.start, step.end))
+        output = output_step(ref) if found[0][0] == "module" else None
+        if output is not None:  # `module.m.out`: a reference to the child's output `out`
+            out.setdefault(("module-output", found[0][1], output.name), []).append((start, end, output.start, output.end))
     return {k: tuple(v) for k, v in out.items()}
 

@@ -45,7 +45,7 @@ from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, subject
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, output_step, subject
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
@@ -131,7 +131,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                 out.append(_unknown_provider(ref, key))
             continue
         if key in own or scope.declared(key):
-            if key[0] == "module" and len(ref.steps) > 1 and not ref.context & STATIC:
+            if key[0] == "module" and output_step(ref) is not None:
                 uses.add(("output-of",))
                 problem = _module_output(ref, scope, own)
                 if problem is not None:
@@ -173,7 +173,7 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
     # The range: the declared name (`region` of `var.region`); a resource's type and name.
     if kind == "resource":
         start, end = ref.start, name_steps[-1].end
-        written = f"{ref.root}.{name_steps[-1].name}"
+        written = f"{key[1]}.{key[2]}"
     else:
         start, end = name_steps[-1].start, name_steps[-1].end
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
@@ -193,7 +193,9 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
             t = _near(key[1], typed)
             if t is not None:
                 hint = f"{t}.{key[2]}"
-                fix = (Fix(ref.start, ref.end, t, f"Change to {quoted(hint)}"),)
+                # The type: the root, or the first step after a `resource.` prefix.
+                ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
+                fix = (Fix(ts, te, t, f"Change to {quoted(hint)}"),)
     else:
         name = _near(key[1], names)
         if name is not None:
@@ -295,8 +297,8 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
     outputs = scope.module_outputs(ref.steps[0].name, own)
     if outputs is None:
         return None
-    step = ref.steps[1]
-    if step.name in outputs:
+    step = output_step(ref)
+    if step is None or step.name in outputs:
         return None
     hint = suggestion(step.name, outputs)
     module = ref.steps[0].name

@@ -52,7 +52,9 @@ from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file
 from ..terraform.declarations import duplicates_across_files
-from ..terraform.references import Reference, name_step, subject
+from ..terraform.native import parse_native
+from ..terraform.references import Reference, name_step, output_step, subject
+from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
 from .files import file_name, list_directory, path_of_uri, read_text, uri_of_path
@@ -518,6 +520,12 @@ class Workspace:
             uri = open_docs.get(name)
             if uri is not None:
                 body = self._documents[uri].analysis.body
+                if declared[0] == "module-output":  # type: ignore[index]
+                    for ref in body.refs(uses=("module", declared[1])):  # type: ignore[index]
+                        step = output_step(ref) if type(ref) is Reference and ref.root == "module" else None
+                        if step is not None and ref.steps[0].name == declared[1] and step.name == declared[2]:  # type: ignore[index]
+                            out.append((uri, *ref.range, step.start, step.end))
+                    continue
                 for ref in body.refs(uses=declared):
                     if type(ref) is Reference:
                         found = subject(ref)
@@ -530,6 +538,41 @@ class Workspace:
                 continue
             file_uri = uri_of_path(os.path.join(key, name))
             out.extend((file_uri, *site) for site in self._summary(module, disk_file).references.get(declared, ()))
+        return out
+
+    def callers(self, child: str) -> list[tuple[str, str]]:
+        """`(module directory, module call name)` of every known module that calls directory `child`
+        with a local source (`source: "./..."`)."""
+        out = []
+        for key in list(self._modules):
+            if not os.path.isabs(key):
+                continue
+            for k in self.key_index(key):
+                if k[0] == "module-source" and isinstance(k[2], str) and k[2].startswith(("./", "../")):
+                    if os.path.normpath(os.path.join(key, k[2])) == child:
+                        out.append((key, k[1]))
+        return sorted(out)
+
+    def override_declarations(self, key: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        """`(uri, start, end)` where the override files of module `key` name `declared` (they merge
+        into its declaration: a rename must rename them too)."""
+        out = []
+        for name in self.effective_names(key):
+            if not catalogue.is_override_file(name):
+                continue
+            uri = uri_of_path(os.path.join(key, name)) if os.path.isabs(key) else None
+            for u in self._open_in(key):
+                if file_name(u) == name:
+                    uri = u
+            if uri is None:
+                continue
+            if catalogue.file_kind(name) == catalogue.CONFIG_NATIVE:
+                text = self.text_of(uri)
+                decls = [(d.key, d.start, d.end) for d in parse_native(text).declarations] if text is not None else []
+            else:
+                view = self.view_of(uri)
+                decls = [d for b in view[1].blocks for d in definitions(b, view[0])] if view is not None else []
+            out.extend((uri, s, e) for k, s, e in decls if k == declared)
         return out
 
     def text_of(self, uri: str) -> str | None:
@@ -643,6 +686,17 @@ class Snapshot:
 
     def text_of(self, uri: str) -> str | None:
         return self._workspace.text_of(uri)
+
+    def callers(self, uri: str) -> list[tuple[str, str]]:
+        """`(module directory, call name)` of the modules that call the module of `uri`."""
+        return self._workspace.callers(self._workspace.module_key(uri))
+
+    def reference_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
+        """`reference_sites` in module directory `directory`."""
+        return self._workspace.reference_sites(directory, declared)
+
+    def override_declarations(self, uri: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        return self._workspace.override_declarations(self._workspace.module_key(uri), declared)
 
     def view_of(self, uri: str) -> tuple[str, FileView] | None:
         return self._workspace.view_of(uri)
