@@ -91,7 +91,7 @@ async def test_capabilities_advertise_the_registered_features(client: LanguageCl
     assert caps.folding_range_provider
     assert caps.selection_range_provider
     assert caps.hover_provider
-    assert caps.completion_provider is None  # nothing advertised without a handler
+    assert list(caps.completion_provider.trigger_characters) == [".", '"', "{", "$"]
     assert caps.definition_provider and caps.declaration_provider and caps.references_provider
     assert caps.document_highlight_provider and caps.workspace_symbol_provider
     assert caps.rename_provider  # with prepareRename for clients that announce prepareSupport

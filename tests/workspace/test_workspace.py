@@ -5,9 +5,7 @@ the background scan, result ids and stale documents."""
 from __future__ import annotations
 
 import os
-import sys
 
-import pytest
 from fixture import parse_fixture
 
 from hcljson_ls.features.diagnostics import collect
@@ -162,12 +160,25 @@ def test_opentofu_files_hide_their_terraform_twins(tmp_path):
     assert codes(ws, tofu) == []
 
 
-@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads any file")
-def test_an_unreadable_file_is_skipped_with_a_log_line(tmp_path, caplog):
+def test_an_unreadable_file_is_skipped_with_a_log_line(tmp_path, caplog, monkeypatch):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
-    (tmp_path / "app" / "variables.tf.json").chmod(0)
-    ws.workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
-    assert "cannot be read" in caplog.text
+    path = tmp_path / "app" / "variables.tf.json"
+    if os.name != "nt" and os.geteuid() != 0:
+        path.chmod(0)  # the real thing
+    else:  # root reads any file: the same refusal, from the one `open` the workspace reads with
+        import builtins
+
+        from hcljson_ls.workspace import files
+
+        def refusing_open(name, *args, **kwargs):
+            if str(name) == str(path):
+                raise PermissionError(13, "Permission denied", str(name))
+            return builtins.open(name, *args, **kwargs)
+
+        monkeypatch.setattr(files, "open", refusing_open, raising=False)
+    with caplog.at_level("INFO"):
+        ws.workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
+    assert "cannot be read (Permission denied)" in caplog.text
     assert codes(ws, ws.uri("/app/main.tf.json")) == []
 
 

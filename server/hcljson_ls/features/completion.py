@@ -1,0 +1,331 @@
+"""Completion where a user types in a Terraform JSON file: inside `${...}` and `%{...}`, in strings
+Terraform reads as references, in type constraints, and on keys and labels.
+
+    complete(snapshot, uri, offset, snippets=True) -> list[CompletionItem]
+
+Contract
+--------
+* Where (`hcljson.locate` for the JSON place, `template.partial.context_at` inside a template):
+  - after `${` (an empty slot or a name being typed): the namespaces (`var`, `local`, `module`,
+    `data`, `ephemeral`, `path`, `terraform`, and `count`, `each`, `self` only where the block makes
+    them valid), the resource types the module declares, the built-in functions of the module's
+    engine (as snippets with their parameters when the client takes snippets) and the keywords
+    `true`, `false`, `null`, `for`;
+  - after a dot: `var.` the module's variables (type and description shown), `local.`, `module.`,
+    `module.x.` (the outputs of a local child module), `data.`, `data.<type>.`, `<type>.` (names of
+    that resource type), `<type>.<name>.` (its arguments as written, and `id`), `path.`,
+    `terraform.`, `count.`, `each.`;
+  - after `%{`: `if`, `for`, `else`, `endif`, `endfor`;
+  - a static-reference string (`depends_on`, `replace_triggered_by`, ...): the module's addresses,
+    without `${`; a provider reference (`provider`): the provider configurations;
+  - a variable's `type` string: the type constraint keywords;
+  - a key being typed in a body (`""`, `"fo`, or an empty place in an object): what the body's
+    schema accepts and the body does not have yet (block types at the root, arguments and nested
+    blocks of core blocks, meta-arguments), required ones first; accepting one writes the key, `: `
+    and a value placeholder that fits (`""`, `{}`, `[]`) unless a colon follows already;
+  - a label being typed: the resource or data types the module declares, provider local names.
+* Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
+  offsets, through JSON escapes), and is filtered by it (case-insensitive prefix). Items sort
+  declared names first, then namespaces, functions, keywords; required arguments before optional.
+* Never raises on odd input (an unterminated string, a missing brace, an empty file): an empty list.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, locate
+from ..hcljson.schema import (
+    KEYWORD_OR_TRAVERSAL_LIST,
+    MAP_OF_LITERAL_STRINGS,
+    NATIVE_LIST,
+    STRING_NATIVE,
+    STRING_TEMPLATE,
+    STRING_TRAVERSAL,
+    STRING_TYPE,
+    TRAVERSAL_LIST,
+    TRAVERSAL_MAP,
+)
+from ..template.partial import context_at
+from ..terraform import catalogue, functions
+from ..workspace import Snapshot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionItem:
+    label: str
+    kind: str  # an LSP `CompletionItemKind` member name
+    start: int  # the range the item replaces (the typed part of the word)
+    end: int
+    insert_text: str
+    snippet: bool = False
+    detail: str = ""
+    documentation: str = ""
+    sort: str = "5"  # relevance group, then the label
+    filter: str = ""  # what a client matches the typed text against (default: the label)
+
+
+_DECLARED, _NAMESPACE, _FUNCTION, _KEYWORD = "0", "1", "2", "3"
+_NAMESPACES = ("var", "local", "module", "data", "ephemeral", "path", "terraform")
+_TYPE_WORDS = (
+    ("string", "string"), ("number", "number"), ("bool", "bool"), ("any", "any"),
+    ("list", "list(${1:string})"), ("map", "map(${1:string})"), ("set", "set(${1:string})"),
+    ("object", "object({${1:name} = ${2:string}})"), ("tuple", "tuple([${1:string}])"), ("optional", "optional(${1:string})"),
+)
+
+
+def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True) -> list[CompletionItem]:
+    try:
+        return _complete(snapshot, uri, offset, snippets)
+    except Exception:  # completion is asked at every keystroke: never an error for the user
+        log.exception("completion failed at %d in %s", offset, uri)
+        return []
+
+
+def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list[CompletionItem]:
+    state = snapshot.document(uri)
+    if state is None:
+        return []
+    text = state.text
+    body = state.analysis.body
+    if body.node is None:  # an empty document: the root block types
+        return _keys(_root_schema(state), set(), offset, offset, False, snippets, True, text)
+    ctx = locate(text, body, offset)
+    s = ctx.string
+    if s is not None and not s.is_key and s.mode in (STRING_TEMPLATE, STRING_NATIVE) and ctx.kind not in (LABEL, BLOCK_TYPE):
+        return _in_expression(snapshot, uri, ctx, s, offset, snippets)
+    if s is not None and not s.is_key and s.mode == STRING_TRAVERSAL:
+        return _static_reference(snapshot, uri, ctx, s, offset)
+    if s is not None and not s.is_key and s.mode == STRING_TYPE:
+        return _types(s, offset, snippets)
+    if ctx.kind == LABEL and s is not None:
+        return _labels(snapshot, uri, ctx, s, offset)
+    if ctx.kind in (ARGUMENT_NAME, UNKNOWN_NAME, BLOCK_TYPE) and s is not None and s.is_key:
+        have = _names_in(ctx.body) - {ctx.name}
+        start, end = s.start, s.end
+        colon = _colon_follows(text, end)
+        prefix = s.value[: s.index]
+        items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node, text)
+        return [i for i in items if i.label.lower().startswith(prefix.lower())]
+    if ctx.kind == BODY and s is None and ctx.schema is not None:
+        top = ctx.body is not None and ctx.body.node is body.node
+        return _keys(ctx.schema, _names_in(ctx.body), offset, offset, False, snippets, top, text)
+    return []
+
+
+def _root_schema(state):
+    return state.analysis.body.schema
+
+
+# ---- keys --------------------------------------------------------------------------------------------
+
+
+def _names_in(body) -> set[str]:
+    if body is None:
+        return set()
+    return {a.name for a in body.attributes} | {b.type_name for b in body.blocks}
+
+
+def _colon_follows(text: str, end: int) -> bool:
+    i = end
+    n = len(text)
+    while i < n and text[i] in " \t\r\n":
+        i += 1
+    return i < n and text[i] == ":"
+
+
+def _keys(schema, have: set[str], start: int, end: int, colon: bool, snippets: bool, top: bool, text: str) -> list[CompletionItem]:
+    if schema is None:
+        return []
+    # In the schema's order (the catalogue's: most used first), required arguments first.
+    out: list[CompletionItem] = []
+    for i, (name, a) in enumerate(schema.attributes.items()):
+        if name in have:
+            continue
+        placeholder = "[]" if a.mode in (TRAVERSAL_LIST, NATIVE_LIST, KEYWORD_OR_TRAVERSAL_LIST) else "{}" if a.mode in (MAP_OF_LITERAL_STRINGS, TRAVERSAL_MAP) else '""'
+        group = f"{'0' if a.required else '1'}{i:03d}"
+        out.append(_key_item(name, "Property", placeholder, a.description, group, start, end, colon, snippets))
+    for i, (name, b) in enumerate(schema.blocks.items()):
+        if name in have and not b.labels and b.max_items == 1:
+            continue
+        kind = "Class" if top else "Struct"
+        out.append(_key_item(name, kind, "{}", b.description, f"2{i:03d}", start, end, colon, snippets))
+    return out
+
+
+def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, start: int, end: int, colon: bool, snippets: bool) -> CompletionItem:
+    if colon:
+        insert, snippet = f'"{name}"', False
+    elif snippets:
+        inner = {'""': '"$1"', "{}": "{$1}", "[]": "[$1]"}[placeholder]
+        insert, snippet = f'"{name}": {inner}', True
+    else:
+        insert, snippet = f'"{name}": {placeholder}', False
+    # The range starts at the key's opening quote: clients match from there, so the quote is part
+    # of what they filter on.
+    return CompletionItem(name, kind, start, end, insert, snippet, "", doc, group, f'"{name}"')
+
+
+# ---- labels ------------------------------------------------------------------------------------------
+
+
+def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[CompletionItem]:
+    prefix = s.value[: s.index]
+    start, end = s.decoded.offsets[0], s.decoded.offsets[s.index]
+    names: list[str] = []
+    t = ctx.type_name
+    if ctx.label_index == 0 and t in ("resource", "data", "ephemeral"):
+        names = sorted({k[1] for k in snapshot.declared(uri, t)})
+    elif ctx.label_index == 0 and t == "provider":
+        names = sorted({k[1] for k in snapshot.declared(uri, "provider")} | {k[1].split("_")[0] for k in snapshot.declared(uri, "resource")})
+    return [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in names if n.lower().startswith(prefix.lower()) and n != prefix]
+
+
+# ---- inside ${...} ------------------------------------------------------------------------------------
+
+
+def _in_expression(snapshot: Snapshot, uri: str, ctx, s, offset: int, snippets: bool) -> list[CompletionItem]:
+    pc = context_at(s.value, s.decoded.offsets, offset)
+    if pc.kind == "directive":
+        return _filter(pc, [CompletionItem(k, "Keyword", 0, 0, k, sort=_KEYWORD) for k in ("if", "for", "else", "endif", "endfor")])
+    if pc.kind == "traversal":
+        return _filter(pc, _after_dot(snapshot, uri, ctx, pc.root, pc.steps))
+    if pc.kind in ("identifier", "expression"):
+        if pc.namespace:
+            return []  # provider::<name>::... functions come from provider schemas
+        return _filter(pc, _names(snapshot, uri, ctx, snippets))
+    return []
+
+
+def _filter(pc, items: list[CompletionItem]) -> list[CompletionItem]:
+    prefix = (pc.prefix or "").lower()
+    start, end = pc.prefix_span if pc.prefix_span is not None else (0, 0)
+    out = []
+    for item in items:
+        if item.label.lower().startswith(prefix):
+            out.append(CompletionItem(item.label, item.kind, start, end, item.insert_text, item.snippet, item.detail,
+                                      item.documentation, item.sort))
+    return out
+
+
+def _contexts(ctx) -> set[str]:
+    """Which of `count`, `each`, `self` are valid where the cursor is."""
+    out: set[str] = set()
+    if ctx.blocks:
+        top = ctx.blocks[0].body
+        if top.attribute("count") is not None:
+            out.add("count")
+        if top.attribute("for_each") is not None:
+            out.add("each")
+        if any(b.type_name in ("provisioner", "connection", "postcondition") for b in ctx.blocks[1:]):
+            out.add("self")
+    return out
+
+
+def _names(snapshot: Snapshot, uri: str, ctx, snippets: bool) -> list[CompletionItem]:
+    out = [CompletionItem(n, "Module", 0, 0, n, detail=catalogue.NAMESPACES[n].description, sort=_NAMESPACE)
+           for n in (*_NAMESPACES, *sorted(_contexts(ctx)))]
+    for t in sorted({k[1] for k in snapshot.declared(uri, "resource")}):
+        out.append(CompletionItem(t, "Class", 0, 0, t, detail="resource type", sort=_DECLARED))
+    engine = "opentofu" if snapshot.is_opentofu(uri) else "terraform"
+    for name in functions.names(engine):
+        fn = functions.lookup(name, engine)
+        if fn is None:
+            continue
+        if snippets:
+            params = [f"${{{i}:{p.name}}}" for i, p in enumerate(fn.parameters, 1)]
+            insert = f"{name}({', '.join(params)})"
+        else:
+            insert = name
+        out.append(CompletionItem(name, "Function", 0, 0, insert, snippets, functions.signature(fn), fn.description, _FUNCTION))
+    out.extend(CompletionItem(k, "Keyword", 0, 0, k, sort=_KEYWORD) for k in ("true", "false", "null", "for"))
+    return out
+
+
+_BUILTIN_STEPS = {"path": ("module", "root", "cwd"), "terraform": ("workspace", "applying"), "count": ("index",),
+                  "each": ("key", "value")}
+
+
+def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> list[CompletionItem]:
+    steps = tuple(s for s in steps if isinstance(s, str))
+    if root in _BUILTIN_STEPS and not steps:
+        return [CompletionItem(a, "Property", 0, 0, a, sort=_DECLARED) for a in _BUILTIN_STEPS[root]]
+    if root == "var" and not steps:
+        return [_declared_item(snapshot, uri, k, k[1], "Variable") for k in snapshot.declared(uri, "variable")]
+    if root == "local" and not steps:
+        return [CompletionItem(k[1], "Constant", 0, 0, k[1], detail="local value", sort=_DECLARED) for k in snapshot.declared(uri, "local")]
+    if root == "module" and not steps:
+        return [CompletionItem(k[1], "Module", 0, 0, k[1], detail="module call", sort=_DECLARED) for k in snapshot.declared(uri, "module")]
+    if root == "module" and len(steps) == 1:
+        return [CompletionItem(o, "Property", 0, 0, o, detail=f"output of module {steps[0]}", sort=_DECLARED)
+                for o in snapshot.module_outputs(uri, steps[0])]
+    if root in ("data", "ephemeral"):
+        keys = snapshot.declared(uri, root)
+        if not steps:
+            return [CompletionItem(t, "Class", 0, 0, t, detail=f"{root} type", sort=_DECLARED) for t in sorted({k[1] for k in keys})]
+        if len(steps) == 1:
+            return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root}.{k[1]}", sort=_DECLARED) for k in keys if k[1] == steps[0]]
+        return []
+    if root in catalogue.NAMESPACES:
+        return []
+    keys = [k for k in snapshot.declared(uri, "resource") if k[1] == root]
+    if not steps:
+        return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root} resource", sort=_DECLARED) for k in keys]
+    if len(steps) == 1:
+        names = snapshot.resource_arguments(uri, ("resource", root, steps[0])) | {"id"}
+        return [CompletionItem(a, "Field", 0, 0, a, detail=f"{root}.{steps[0]}", sort=_DECLARED) for a in sorted(names)]
+    return []
+
+
+def _declared_item(snapshot: Snapshot, uri: str, key: tuple, label: str, kind: str) -> CompletionItem:
+    return CompletionItem(label, kind, 0, 0, label, detail="input variable", sort=_DECLARED)
+
+
+# ---- strings read as references and types ---------------------------------------------------------------
+
+
+def _static_reference(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[CompletionItem]:
+    typed = s.value[: s.index]
+    if not all(c.isalnum() or c in "_-." for c in typed):
+        return []
+    parts = typed.split(".")
+    prefix = parts[-1]
+    start = s.decoded.offsets[s.index - len(prefix)]
+    end = s.decoded.offsets[s.index]
+    if ctx.attribute is not None and ctx.attribute.name == "provider":
+        if len(parts) == 1:
+            names = {k[1] for k in snapshot.declared(uri, "provider")}
+        elif len(parts) == 2:
+            names = {k[2] for k in snapshot.declared(uri, "provider") if k[1] == parts[0] and k[2]}
+        else:
+            names = set()
+        items = [CompletionItem(n, "Module", start, end, n, sort=_DECLARED) for n in sorted(names)]
+    elif ctx.attribute is not None and ctx.attribute.name == "ignore_changes":
+        return []
+    elif len(parts) == 1:
+        names = {k[1] for k in snapshot.declared(uri, "resource")} | {"data", "module"}
+        items = [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in sorted(names)]
+    else:
+        items = [CompletionItem(i.label, i.kind, start, end, i.insert_text, detail=i.detail, sort=i.sort)
+                 for i in _after_dot(snapshot, uri, ctx, parts[0], tuple(parts[1:-1]))]
+    return [i for i in items if i.label.lower().startswith(prefix.lower())]
+
+
+def _types(s, offset: int, snippets: bool) -> list[CompletionItem]:
+    typed = s.value[: s.index]
+    word = ""
+    for ch in reversed(typed):
+        if not (ch.isalnum() or ch == "_"):
+            break
+        word = ch + word
+    start = s.decoded.offsets[s.index - len(word)]
+    end = s.decoded.offsets[s.index]
+    out = []
+    for label, snippet in _TYPE_WORDS:
+        if label.startswith(word.lower()):
+            insert = snippet if snippets else label
+            out.append(CompletionItem(label, "TypeParameter", start, end, insert, snippets and insert != label, sort=_KEYWORD))
+    return out
