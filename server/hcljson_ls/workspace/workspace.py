@@ -687,6 +687,34 @@ class Snapshot:
     def text_of(self, uri: str) -> str | None:
         return self._workspace.text_of(uri)
 
+    def declared(self, uri: str, kind: str) -> list[tuple]:
+        """Every declaration key of `kind` in the module of `uri`: its own current ones (open `uri`)
+        and the other files' (`Workspace.key_index`), sorted."""
+        workspace = self._workspace
+        keys = {k for k in workspace.key_index(workspace.module_key(uri)) if k[0] == kind}
+        state = workspace.get(uri)
+        if state is not None:
+            keys |= {k for k in state.analysis.definitions()[0] if k[0] == kind}  # type: ignore[index]
+        return sorted(keys, key=str)
+
+    def module_outputs(self, uri: str, name: str) -> list[str]:
+        """The outputs of module call `name` of the module of `uri`, when its source is local."""
+        state = self._workspace.get(uri)
+        own = frozenset(state.analysis.definitions()[0]) if state is not None else frozenset()
+        return sorted(ModuleScope(self._workspace, uri).module_outputs(name, own) or ())
+
+    def resource_arguments(self, uri: str, key: tuple) -> set[str]:
+        """The argument and nested block names written in the declaration of `key` (JSON files)."""
+        out: set[str] = set()
+        for site_uri, start, _ in self._workspace.declaration_sites(self._workspace.module_key(uri), key):
+            view = self._workspace.view_of(site_uri)
+            if view is None:
+                continue
+            for block in view[1].blocks_at(start):
+                if block.header_range[0] <= start < block.header_range[1]:
+                    out |= {a.name for a in block.body.attributes if a.name != "//"} | {b.type_name for b in block.body.blocks}
+        return out
+
     def callers(self, uri: str) -> list[tuple[str, str]]:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
