@@ -8,9 +8,10 @@ what was expected; suggestions come from `difflib`.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterable
 
-from ..diagnostic import ERROR, WARNING, Diagnostic, Related
+from ..diagnostic import ERROR, WARNING, Diagnostic, Fix, Related
 from ..jsonsyntax.tree import Node
 from .values import kind_phrase, quoted
 
@@ -49,8 +50,14 @@ def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
     return f" Did you mean {quoted(s)}?" if s is not None else ""
 
 
+def quoted_fix(start: int, end: int, name: str) -> tuple[Fix, ...]:
+    """The quick fix that replaces the JSON string at `[start, end)` (quotes included) by `name`."""
+    return (Fix(start, end, json.dumps(name, ensure_ascii=False), f"Change to {quoted(name)}"),)
+
+
 def unknown_name(start: int, end: int, name: str, candidates: list[str], where: str, blocks_only: bool, attrs_only: bool) -> Diagnostic:
     hint = _did_you_mean(name, candidates)
+    s = suggestion(name, candidates)
     if blocks_only:
         code, summary, what = UNKNOWN_BLOCK_TYPE, f"Unknown block type {quoted(name)}", "block type"
     elif attrs_only:
@@ -61,7 +68,7 @@ def unknown_name(start: int, end: int, name: str, candidates: list[str], where: 
         detail = f"There is no {what} named {quoted(name)} in {where}.{hint}"
     else:
         detail = f"There is no {what} named {quoted(name)} in {where}, which expects no properties."
-    return Diagnostic(start, end, ERROR, code, summary, detail)
+    return Diagnostic(start, end, ERROR, code, summary, detail, (), quoted_fix(start, end, s) if s is not None else ())
 
 
 def block_value_type(node: Node, start: int, end: int, type_name: str) -> Diagnostic:

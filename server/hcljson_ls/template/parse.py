@@ -73,7 +73,8 @@ def _diag(start: int, end: int, code: str, summary: str, detail: str) -> Diagnos
 
 def remap_diagnostic(d: Diagnostic, offsets: Sequence[int]) -> Diagnostic:
     return replace(d, start=offsets[d.start], end=offsets[d.end],
-                   related=tuple(replace(r, start=offsets[r.start], end=offsets[r.end]) for r in d.related))
+                   related=tuple(replace(r, start=offsets[r.start], end=offsets[r.end]) for r in d.related),
+                   fixes=tuple(replace(f, start=offsets[f.start], end=offsets[f.end]) for f in d.fixes))
 
 
 # ---------------------------------------------------------------------------------------------

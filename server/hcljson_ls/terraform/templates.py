@@ -48,13 +48,14 @@ are iterative.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
-from ..diagnostic import ERROR, Diagnostic
+from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.model import Attribute, Block, Body, Expression
 from ..hcljson.schema import (
     AT_DEEPER,
@@ -154,6 +155,7 @@ def _remap(d: Diagnostic, offsets: Sequence[int]) -> Diagnostic:
     return replace(
         d, start=offsets[d.start], end=offsets[d.end],
         related=tuple(replace(r, start=offsets[r.start], end=offsets[r.end]) for r in d.related),
+        fixes=tuple(replace(f, start=offsets[f.start], end=offsets[f.end]) for f in d.fixes),
     )
 
 
@@ -216,11 +218,13 @@ def _reference_relative(value: str, smode: str, name: str) -> tuple[Diagnostic, 
             itree, idiags = parse_expression_relative(inner)
             ok = not idiags and (smode == STRING_NATIVE or _static_problem(itree) is None)
             hint = f" Did you mean {quoted(inner)}?" if ok else ""
+            # The fix rewrites the string's content (decoded positions, mapped like the diagnostic).
+            fix = (Fix(0, len(value), json.dumps(inner, ensure_ascii=False)[1:-1], f"Change to {quoted(inner)}"),) if ok else ()
             return (
                 Diagnostic(
                     0, len(value), ERROR, INTERPOLATION, "Reference written as a template",
                     f"The argument {quoted(name)} takes a reference written without \"${{ }}\": Terraform reads "
-                    f"the string itself as a reference, not as a template.{hint}",
+                    f"the string itself as a reference, not as a template.{hint}", (), fix,
                 ),
             )
         return diags

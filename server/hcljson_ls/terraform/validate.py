@@ -114,6 +114,7 @@ def _invalid_name(start: int, end: int, name: str, what: str) -> Diagnostic:
         start, end, ERROR, INVALID_NAME, f"Invalid {what}",
         f"A {what} must start with a letter or underscore and contain only letters, digits, underscores "
         f"and dashes, but {quoted(name)} is not valid: {_why_invalid(name)}.{hint}",
+        (), P.quoted_fix(start, end, s) if s else (),
     )
 
 
@@ -195,6 +196,7 @@ class _Validator:
             Diagnostic(
                 e.start, e.end, ERROR, INVALID_KEYWORD, f"Invalid {quoted(attr.name)} keyword",
                 f"The argument {quoted(attr.name)} takes {choices}, but this is {quoted(value)}.{hint}",
+                (), P.quoted_fix(e.start, e.end, s) if s else (),
             )
         )
 
@@ -362,6 +364,7 @@ class _Validator:
                             inner + k.start, inner + k.end, ERROR, P.UNKNOWN_ARGUMENT, f"Unsupported argument {quoted(name)}",
                             "A provider requirement takes only \"source\", \"version\" and \"configuration_aliases\"."
                             + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                            (), P.quoted_fix(inner + k.start, inner + k.end, hint) if hint else (),
                         )
                     )
 
