@@ -431,7 +431,9 @@ class IncrementalFile:
                 if anchor is not _ABSOLUTE:
                     a, b = anchors[anchor]
                     if (a, b) != (d.start, d.end):
-                        d = replace(d, start=a, end=b)
+                        moved = a - d.start
+                        fixes = tuple(replace(f, start=f.start + moved, end=f.end + moved) for f in d.fixes)
+                        d = replace(d, start=a, end=b, fixes=fixes)
                 structure.append((d, g, e))
         for d in e.strings:
             strings.append((d.shifted(delta), e))
