@@ -26,6 +26,11 @@
 --   HCLJSON_RENAME_TO     the new name for HCLJSON_NAV_AT
 --   HCLJSON_NAV_FILES     ','-separated file names (in the current directory) the rename is expected to
 --                         edit; their buffers' text is recorded after the rename
+--   HCLJSON_COMPLETE_AT   optional ';'-separated 'line,col' (same): at each, the probe asks
+--                         textDocument/completion with vim.lsp.buf_request_sync and records the labels and
+--                         textEdits; then it applies the textEdit of HCLJSON_COMPLETE_PICK there with
+--                         vim.lsp.util.apply_text_edits, records the line, and puts the line back
+--   HCLJSON_COMPLETE_PICK the label of the item to apply at each HCLJSON_COMPLETE_AT
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -316,6 +321,48 @@ local function navigate(client, buf)
   step('wall')
 end
 
+-- Completion at each HCLJSON_COMPLETE_AT, as `vim.lsp.buf_request_sync` answers it, and the buffer line
+-- once Neovim applied the textEdit of the item HCLJSON_COMPLETE_PICK (the line is put back afterwards).
+local function complete(client, buf)
+  result.completion = {}
+  for spec in env.HCLJSON_COMPLETE_AT:gmatch('[^;]+') do
+    local at = parse_at(spec)
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { at[1] + 1, at[2] })
+    local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+    local responses, err = vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, wait_ms)
+    local answer = responses and responses[client.id] or nil
+    local res = answer and answer.result or nil
+    local items = (type(res) == 'table' and (res.items or res)) or {}
+    local entry = {
+      position = params.position,
+      error = (err or (answer and answer.err)) and vim.inspect(err or answer.err) or vim.NIL,
+      answered = res ~= nil,
+      labels = {},
+      items = {},
+    }
+    for _, item in ipairs(items) do
+      table.insert(entry.labels, item.label)
+      table.insert(entry.items, {
+        label = item.label,
+        textEdit = item.textEdit and vim.deepcopy(item.textEdit) or vim.NIL, -- apply_text_edits marks the one it applies
+        insertTextFormat = item.insertTextFormat or vim.NIL,
+      })
+    end
+    local pick = env.HCLJSON_COMPLETE_PICK
+    for _, item in ipairs(items) do
+      if item.label == pick and item.textEdit then
+        local before = vim.api.nvim_buf_get_lines(buf, at[1], at[1] + 1, false)[1]
+        vim.lsp.util.apply_text_edits({ item.textEdit }, buf, client.offset_encoding)
+        entry.line_after = vim.api.nvim_buf_get_lines(buf, at[1], at[1] + 1, false)[1]
+        vim.api.nvim_buf_set_lines(buf, at[1], at[1] + 1, false, { before })
+      end
+    end
+    table.insert(result.completion, entry)
+  end
+  step('completion')
+end
+
 local function collect()
   if not ok_setup then
     error(result.error)
@@ -364,6 +411,7 @@ local function collect()
     positionEncoding = caps.positionEncoding or vim.NIL,
     hoverProvider = caps.hoverProvider and true or false,
     documentSymbolProvider = caps.documentSymbolProvider and true or false,
+    completionProvider = caps.completionProvider and true or false,
   }
 
   local function href(d)
@@ -438,6 +486,10 @@ local function collect()
       items = items,
     }
     step('document_symbols')
+  end
+
+  if env.HCLJSON_COMPLETE_AT and env.HCLJSON_COMPLETE_AT ~= '' then
+    complete(client, buf)
   end
 
   if parse_at(env.HCLJSON_NAV_AT) then

@@ -11,7 +11,8 @@ The probe writes what Neovim itself exposes (filetype, syntax group, resolved cl
 capabilities, `vim.diagnostic.get()`, hover, document symbols as location-list items) to a JSON file.
 A second fixture (NAV_FIXTURE, two files of one module, only one opened) drives go to definition
 (`vim.lsp.buf.definition()` jumps into the unopened file) and rename (`vim.lsp.buf.rename()` edits both
-files, then `:wall`), and hover on a reference.
+files, then `:wall`), and hover on a reference. A third (COMPLETE_FIXTURE) asks for completion after `${var.`
+(`vim.lsp.buf_request_sync`) and applies an item's textEdit with `vim.lsp.util.apply_text_edits`.
 Neovim's diagnostics use 0-based lines and 0-based *byte* columns (UTF-8), whatever position encoding the
 client and server negotiated; the expected values are computed from the fixture's `⟨...⟩` ranges and `$0`
 cursor (tests/fixture.py).
@@ -614,3 +615,96 @@ def test_diagnostics_are_current_after_the_rename(nav_probes: dict[str, NavProbe
     start = after.index("${var.zone}") + len("${var.")
     expected = [(*line_col(start, text=after), *line_col(start + len("zone"), text=after))]
     assert undeclared(nav["diagnostics_after"]) == expected, probe.explain()
+
+
+# ---------------------------------------------------------------------------------------------- completion
+
+# Completion after `${var.` in a string value that follows non-ASCII text, in a module whose variables are
+# declared in files Neovim never opens (variables.tf.json, and the native sizes.tf). The first `⟨⟩` is an
+# empty range (nothing typed after `var.`), the second the typed prefix `re`: the probe asks for completion
+# at the end of each and applies the `region` item there with vim.lsp.util.apply_text_edits.
+COMPLETE_FIXTURE = parse_fixture(
+    """\
+//- /main.tf.json
+{
+  "resource": {
+    "aws_instance": {
+      "web": {
+        "ami": "ami-123456",
+        "tags": { "név": "é😀 ${var.⟨⟩}", "Zone": "𝄞 ${var.⟨re⟩}" }
+      }
+    }
+  }
+}
+//- /variables.tf.json
+{"variable": {"region": {"type": "string"}, "zone": {}}}
+//- /sizes.tf
+variable "size" {
+  default = "t3.micro"
+}
+"""
+)
+COMPLETE_MAIN = COMPLETE_FIXTURE.files["/main.tf.json"]
+COMPLETE_FILES = {path.lstrip("/"): f.text for path, f in COMPLETE_FIXTURE.files.items()}
+COMPLETE_RUNS = {"snippet": ("snippet", None), "snippet-utf-16": ("snippet", "utf-16"), "snippet-utf-32": ("snippet", "utf-32")}
+
+
+def test_complete_fixture_is_what_the_test_thinks() -> None:
+    (empty_start, empty_end), (re_start, re_end) = COMPLETE_MAIN.ranges
+    assert empty_start == empty_end and COMPLETE_MAIN.text[empty_start - 6 : empty_start] == "${var."
+    assert COMPLETE_MAIN.text[re_start:re_end] == "re"
+    # Byte, UTF-16 and UTF-32 columns differ at both places.
+    for offset in (empty_end, re_end):
+        columns = {e: line_col(offset, e, COMPLETE_MAIN.text)[1] for e in ("utf-8", "utf-16", "utf-32")}
+        assert len(set(columns.values())) == 3, columns
+
+
+@pytest.fixture(scope="module")
+def complete_probes(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Probe]:
+    results = {}
+    for name, (mode, encoding) in COMPLETE_RUNS.items():
+        at = ";".join("%d,%d" % line_col(end, "utf-8", COMPLETE_MAIN.text) for _, end in COMPLETE_MAIN.ranges)
+        results[name] = run_probe(
+            tools,
+            tmp_path_factory.mktemp(f"nvim-complete-{name}"),
+            mode,
+            encoding,
+            files=COMPLETE_FILES,
+            probe_env={
+                "HCLJSON_HOVER_AT": "",
+                "HCLJSON_SYNTAX_AT": "",
+                "HCLJSON_COMPLETE_AT": at,
+                "HCLJSON_COMPLETE_PICK": "region",
+            },
+        )
+    return results
+
+
+@pytest.mark.parametrize("name", list(COMPLETE_RUNS))
+def test_completion_after_var_dot_offers_the_declared_variables(complete_probes: dict[str, Probe], name: str) -> None:
+    probe = ok(complete_probes, name)
+    capability(probe, "completionProvider")
+    encoding = probe.data["client"]["offset_encoding"]
+    if COMPLETE_RUNS[name][1]:
+        assert encoding == COMPLETE_RUNS[name][1], probe.explain()
+    answers = probe.data.get("completion")
+    assert answers and len(answers) == 2, probe.explain()
+    text = COMPLETE_MAIN.text
+    for (start, end), answer, labels, written in zip(
+        COMPLETE_MAIN.ranges,
+        answers,
+        [["region", "size", "zone"], ["region"]],
+        ['"név": "é😀 ${var.region}"', '"Zone": "𝄞 ${var.region}"'],
+        strict=True,
+    ):
+        # Neovim turned the byte column into the negotiated encoding.
+        line, character = line_col(end, encoding, text)
+        assert answer["position"] == {"line": line, "character": character}, probe.explain()
+        assert answer["error"] is None and answer["answered"], probe.explain()
+        assert sorted(answer["labels"]) == labels, probe.explain()
+        for item in answer["items"]:
+            assert item["textEdit"] == {"range": lsp_range_in(text, (start, end), encoding), "newText": item["label"]}, (
+                probe.explain()
+            )
+        # Neovim applied the `region` item where the server said: the reference is complete.
+        assert written in answer["line_after"], probe.explain()

@@ -6,7 +6,8 @@ person would see: the file opens as "Terraform JSON" and is coloured, the error 
 count appear, hovering the squiggle shows our server's message with its code, and (once the server
 advertises hoverProvider) hovering a block type shows the server's hover, and hovering the `region` of a
 reference `"${var.region}"` shows that variable's description from variables.tf.json, a file of the
-module the editor never opened. The screenshots go to test-artifacts/vscode.png (the error hover) and
+module the editor never opened; and typing `${var.` in a string value suggests that variable, which
+Enter writes into the document. The screenshots go to test-artifacts/vscode.png (the error hover) and
 test-artifacts/vscode-reference-hover.png.
 
 Tools come from `.ci/install-editors.sh` (code-server and playwright-core in $HCLJSON_EDITORS_CACHE,
@@ -246,6 +247,9 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
         "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"],
         "outline": bool(capabilities.get("documentSymbolProvider")),
         "completion": bool(capabilities.get("completionProvider")),
+        # Then type `-${var.` after `web` in the string "web" and accept the suggestion with Enter.
+        "typeCompletion": {"line": '"Name": "web"', "word": "web", "type": "-${var.", "pick": "region",
+                           "anchor": '"Name"'} if capabilities.get("completionProvider") else None,
         "file": "main.tf.json", "hoverWord": hover_word, "screenshot": str(screenshot), "timeoutMs": 60000,
         # The name part of a reference inside a JSON string: the server's hover for what it refers to.
         "hovers": [{"name": "reference", "line": "${var.region}", "word": "region",
@@ -307,6 +311,12 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     if capabilities.get("completionProvider"):
         labels = " | ".join(seen["completions"])
         assert "variable" in labels, "no top-level block types offered in a new key" + context
+        # Typing `${var.` in a string value opens the suggest widget (`.` is a trigger character) with the
+        # variable declared in variables.tf.json, a file the editor never opened; Enter writes its name.
+        typed = seen["typedCompletion"]
+        assert any("region" in row for row in typed["rows"]), "region not suggested after ${var." + context
+        assert typed["focused"] and "region" in typed["focused"], context
+        assert typed["line"] and '"Name": "web-${var.region' in typed["line"], context
 
     if hover_word:
         assert seen["wordHover"] and "resource" in seen["wordHover"].lower(), context

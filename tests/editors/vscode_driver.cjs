@@ -15,6 +15,10 @@
 //   "timeoutMs": budget for each wait,
 //   "outline": true to read the Outline view (document symbols),
 //   "completion": true to type `"` on a new top-level line and read the suggestions (done last: it edits),
+//   "typeCompletion": {"line", "word", "type", "pick"}: after "completion", click just after `word` at its first
+//             occurrence inside the text `line`, type `type` (e.g. `-${var.`), wait for the suggest widget to
+//             show `pick`, accept the focused item with Enter and record the rendered line
+//             (result.typedCompletion: {rows, focused, line}),
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -272,6 +276,42 @@ async function main() {
             result.completions = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent));
             step('completion');
             await page.keyboard.press('Escape');
+        }
+        if (config.typeCompletion) {
+            // Type in a string value, as a person does, and accept a suggestion with Enter.
+            const spec = config.typeCompletion;
+            const typed = { rows: [], focused: null, line: null };
+            result.typedCompletion = typed;
+            const box = await wordInLineBox(page, spec.line, spec.word);
+            if (!box) {
+                throw new Error(`no rendered line contains ${JSON.stringify(spec.line)}`);
+            }
+            // Just inside the right edge of the word: the caret lands after its last character.
+            await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
+            await sleep(300);
+            await page.keyboard.type(spec.type, { delay: 80 });
+            const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+            await page
+                .locator('.suggest-widget.visible .monaco-list-row', { hasText: spec.pick })
+                .first()
+                .waitFor({ timeout: 15000 })
+                .catch(() => undefined); // recorded below
+            await sleep(500);
+            typed.rows = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent));
+            const focused = page.locator('.suggest-widget.visible .monaco-list-row.focused').first();
+            typed.focused = (await focused.count()) ? await focused.getAttribute('aria-label') : null;
+            await page.keyboard.press('Enter');
+            await sleep(800);
+            typed.line = await page.evaluate((word) => {
+                for (const line of document.querySelectorAll('.editor-instance .view-line')) {
+                    const text = line.textContent.replace(/\u00a0/g, ' ');
+                    if (text.includes(word)) {
+                        return text;
+                    }
+                }
+                return null;
+            }, spec.anchor ?? spec.word);
+            step('typed completion');
         }
         step('done');
     } catch (error) {
