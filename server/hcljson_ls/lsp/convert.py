@@ -9,6 +9,7 @@
     to_semantic_tokens(data) -> Json (SemanticTokens)
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_hover(hover, index, encoding) -> types.Hover | None
+    to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
 
 Contract
 --------
@@ -32,6 +33,10 @@ Contract
   Unless the client folds whole lines only, `startCharacter` is just after the opening bracket and
   `endCharacter` is the closing bracket's column when `endLine` is its line. At most `range_limit`.
 * Selection ranges keep the chain's order (innermost first, `parent` outwards).
+* Signature help: one signature; parameter labels are `[start, end]` offsets into its label in
+  UTF-16 code units whatever the position encoding (LSP: "based on a UTF-16 string
+  representation"), or the parameter's text for clients without `labelOffsetSupport`; no active
+  parameter is sent as an index past the last one (an omitted index would mean the first).
 * `code_anchor` is the anchor GitHub-style Markdown renderers give a heading that is exactly the
   code in backticks (e.g. ``### `syntax/missing-comma` `` -> ``syntaxmissing-comma``).
 """
@@ -48,6 +53,7 @@ from .. import diagnostic as core
 from ..features.folding import FoldingRange
 from ..features.hover import Hover
 from ..features.selection import SelectionRange
+from ..features.signature_help import SignatureHelp
 from ..features.symbols import DocumentSymbol
 from .positions import Positions
 from ..text.line_index import LineIndex
@@ -146,6 +152,46 @@ def quick_fixes(uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types
                 )
             )
     return actions
+
+
+#: Longer completion lists leave each item's documentation for `completionItem/resolve`.
+LAZY_DOCUMENTATION = 50
+
+
+def to_completion_list(items: Iterable, index: LineIndex, encoding: str) -> types.CompletionList:
+    """`features.completion.CompletionItem`s as an LSP list: each with a `textEdit` over exactly the
+    typed part of the word, sorted by relevance group then label (`sortText`). In a list longer than
+    `LAZY_DOCUMENTATION` the documentation travels in `data` and is filled in by `resolve_completion`."""
+    items = list(items)
+    lazy = len(items) > LAZY_DOCUMENTATION
+    out = []
+    for i in items:
+        try:
+            kind = types.CompletionItemKind[i.kind]
+        except KeyError:
+            kind = types.CompletionItemKind.Text
+        doc = types.MarkupContent(kind=types.MarkupKind.PlainText, value=i.documentation) if i.documentation and not lazy else None
+        out.append(types.CompletionItem(
+            label=i.label,
+            kind=kind,
+            detail=i.detail or None,
+            documentation=doc,
+            data={"documentation": i.documentation} if lazy and i.documentation else None,
+            sort_text=f"{i.sort}{i.label}",
+            filter_text=i.filter or i.label,
+            insert_text_format=types.InsertTextFormat.Snippet if i.snippet else types.InsertTextFormat.PlainText,
+            text_edit=types.TextEdit(range=to_range(index, i.start, i.end, encoding), new_text=i.insert_text),
+        ))
+    return types.CompletionList(is_incomplete=False, items=out)
+
+
+def resolve_completion(item: types.CompletionItem) -> types.CompletionItem:
+    """The item with the documentation `to_completion_list` left in its `data`."""
+    data = item.data if isinstance(item.data, dict) else {}
+    doc = data.get("documentation")
+    if isinstance(doc, str) and doc and item.documentation is None:
+        item.documentation = types.MarkupContent(kind=types.MarkupKind.PlainText, value=doc)
+    return item
 
 
 def to_locations(locations: Iterable, index_of: Callable[[str], LineIndex | None], encoding: str) -> list[types.Location]:
@@ -375,6 +421,36 @@ def to_selection_range(selection: SelectionRange, index: LineIndex, encoding: st
 
 def empty_selection(position: types.Position) -> types.SelectionRange:
     return types.SelectionRange(range=types.Range(start=position, end=position))
+
+
+def to_signature_help(help: SignatureHelp | None, label_offsets: bool = True) -> types.SignatureHelp | None:
+    """One signature. Parameter labels are `[start, end]` offsets into the signature label in
+    UTF-16 code units, as LSP defines them whatever the position encoding ("based on a UTF-16
+    string representation"; clients such as Zed check it), or, for a client without
+    `labelOffsetSupport`, the parameter's text itself. No active parameter (too many arguments) is
+    sent as an index past the last parameter, which clients highlight nothing for (LSP 3.17 has no
+    `null` here, and an omitted index means the first parameter)."""
+    if help is None:
+        return None
+    label = help.label
+    parameters = []
+    for p in help.parameters:
+        if label_offsets:
+            start = _utf16_length(label[: p.start])
+            parameters.append(types.ParameterInformation(label=(start, start + _utf16_length(label[p.start : p.end]))))
+        else:
+            parameters.append(types.ParameterInformation(label=label[p.start : p.end]))
+    active = help.active_parameter if help.active_parameter is not None else len(parameters)
+    signature = types.SignatureInformation(
+        label=label,
+        documentation=help.documentation or None,
+        parameters=parameters,
+    )
+    return types.SignatureHelp(signatures=[signature], active_signature=0, active_parameter=active)
+
+
+def _utf16_length(s: str) -> int:
+    return len(s) + sum(1 for c in s if ord(c) > 0xFFFF)
 
 
 def to_hover(hover: Hover | None, index: LineIndex, encoding: str) -> types.Hover | None:

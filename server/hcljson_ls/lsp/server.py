@@ -47,7 +47,8 @@ Requests
 --------
 documentSymbol (hierarchical, or flat `SymbolInformation` for clients without hierarchy support),
 foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hover (a reference, a
-function call or a key), semanticTokens full / range (legend from `features.semantic_tokens.legend()`),
+function call or a key), signatureHelp (in a function call's arguments; triggered by `(` and `,`),
+semanticTokens full / range (legend from `features.semantic_tokens.legend()`),
 and across the files of a module (`features.navigation`): definition, declaration, references,
 documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
@@ -96,12 +97,14 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import hover as hover_feature
 from ..features import navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
+from ..features import signature_help as signature_feature
 from ..features import symbols as symbols_feature
 from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
@@ -588,11 +591,42 @@ def workspace_symbol(ls: HcljsonServer, params: types.WorkspaceSymbolParams):
     return convert.to_workspace_symbols(found, ls.store.line_index, ls.position_encoding)
 
 
+@feature(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=[".", '"', "{", "$"], resolve_provider=True),
+    fallback=lambda params: types.CompletionList(is_incomplete=False, items=[]),
+)
+def completion(ls: HcljsonServer, params: types.CompletionParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return types.CompletionList(is_incomplete=False, items=[])
+    snippets = bool(ls.text_document_capability("completion", "completion_item", "snippet_support"))
+    items = completion_feature.complete(at.snapshot, at.uri, at.offset, snippets)
+    return convert.to_completion_list(items, at.index, ls.position_encoding)
+
+
+@feature(types.COMPLETION_ITEM_RESOLVE, fallback=lambda item: item)
+def completion_resolve(ls: HcljsonServer, item: types.CompletionItem):
+    return convert.resolve_completion(item)
+
+
 @feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 def code_action(ls: HcljsonServer, params: types.CodeActionParams):
     if ls.store.get(params.text_document.uri) is None:
         return None
     return convert.quick_fixes(params.text_document.uri, params.context.diagnostics) or None
+
+
+@feature(
+    types.TEXT_DOCUMENT_SIGNATURE_HELP,
+    types.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
+)
+def signature_help(ls: HcljsonServer, params: types.SignatureHelpParams):
+    at = ls.at(params.text_document.uri, params.position)
+    if at is None:
+        return None
+    offsets = ls.text_document_capability("signature_help", "signature_information", "parameter_information", "label_offset_support")
+    return convert.to_signature_help(signature_feature.signature_help(at.snapshot, at.uri, at.offset), bool(offsets))
 
 
 _TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()
