@@ -50,6 +50,7 @@ from ..hcljson.schema import (
 from ..template.partial import context_at
 from ..terraform import catalogue, functions
 from ..workspace import Snapshot
+from .hover import variable_summary
 
 log = logging.getLogger(__name__)
 
@@ -91,13 +92,20 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         return []
     text = state.text
     body = state.analysis.body
-    if body.node is None:  # an empty document: the root block types
-        return _keys(_root_schema(state), set(), offset, offset, False, snippets, True, text)
+    if body.node is None:  # an empty document: the root block types, each as a whole document
+        if text.strip():
+            return []
+        return [CompletionItem(i.label, i.kind, i.start, i.end, "{" + i.insert_text + "}", i.snippet, i.detail,
+                               i.documentation, i.sort, i.filter)
+                for i in _keys(_root_schema(state), set(), offset, offset, False, snippets, True, text)]
     ctx = locate(text, body, offset)
     s = ctx.string
-    if s is not None and not s.is_key and s.mode in (STRING_TEMPLATE, STRING_NATIVE) and ctx.kind not in (LABEL, BLOCK_TYPE):
+    if s is not None and not _inside_content(s, offset):
+        return []  # on a quote, or inside an escape sequence: no word is being typed there
+    if s is not None and not s.is_key and s.mode == STRING_TEMPLATE and ctx.kind not in (LABEL, BLOCK_TYPE):
         return _in_expression(snapshot, uri, ctx, s, offset, snippets)
-    if s is not None and not s.is_key and s.mode == STRING_TRAVERSAL:
+    if s is not None and not s.is_key and s.mode in (STRING_TRAVERSAL, STRING_NATIVE):
+        # Native strings in JSON (`provider`, `replace_triggered_by`, `import.to`) are addresses too.
         return _static_reference(snapshot, uri, ctx, s, offset)
     if s is not None and not s.is_key and s.mode == STRING_TYPE:
         return _types(s, offset, snippets)
@@ -108,12 +116,56 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         start, end = s.start, s.end
         colon = _colon_follows(text, end)
         prefix = s.value[: s.index]
-        items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node, text)
+        items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node,
+                      text, _owner(ctx), _comma_after(text, end) if not colon else "")
         return [i for i in items if i.label.lower().startswith(prefix.lower())]
-    if ctx.kind == BODY and s is None and ctx.schema is not None:
+    if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
         top = ctx.body is not None and ctx.body.node is body.node
-        return _keys(ctx.schema, _names_in(ctx.body), offset, offset, False, snippets, top, text)
+        return _keys(ctx.schema, _names_in(ctx.body), offset, offset, False, snippets, top, text, _owner(ctx),
+                     _comma_after(text, offset), _comma_before(text, offset))
     return []
+
+
+def _inside_content(s, offset: int) -> bool:
+    """The cursor is between the quotes of string `s`, on a character boundary of its content (not
+    inside an escape such as `\u0024`)."""
+    content_end = s.end - 1 if s.node.terminated else s.end
+    if not s.start < offset <= content_end:
+        return False
+    return s.decoded.offsets[s.index] == offset
+
+
+def _in_object(body, offset: int) -> bool:
+    """The cursor is between the braces of `body`'s JSON object (where a new member can go)."""
+    node = body.node if body is not None else None
+    if node is None or node.kind != "object":
+        return False
+    end = body.end - 1 if node.closed else body.end
+    return body.start < offset <= end
+
+
+def _owner(ctx) -> str | None:
+    return ctx.blocks[-1].type_name if ctx.blocks else None
+
+
+def _next_char(text: str, i: int) -> str:
+    n = len(text)
+    while i < n and text[i] in " \t\r\n":
+        i += 1
+    return text[i] if i < n else ""
+
+
+def _comma_after(text: str, i: int) -> str:
+    """"," when another member follows (so the new one needs a comma after it)."""
+    return "," if _next_char(text, i) == '"' else ""
+
+
+def _comma_before(text: str, i: int) -> str:
+    """", " when a member ends just before `i` without a comma."""
+    j = i - 1
+    while j >= 0 and text[j] in " \t\r\n":
+        j -= 1
+    return ", " if j >= 0 and text[j] not in ",{[:" else ""
 
 
 def _root_schema(state):
@@ -137,7 +189,8 @@ def _colon_follows(text: str, end: int) -> bool:
     return i < n and text[i] == ":"
 
 
-def _keys(schema, have: set[str], start: int, end: int, colon: bool, snippets: bool, top: bool, text: str) -> list[CompletionItem]:
+def _keys(schema, have: set[str], start: int, end: int, colon: bool, snippets: bool, top: bool, text: str,
+          owner: str | None = None, after: str = "", before: str = "") -> list[CompletionItem]:
     if schema is None:
         return []
     # In the schema's order (the catalogue's: most used first), required arguments first.
@@ -145,25 +198,29 @@ def _keys(schema, have: set[str], start: int, end: int, colon: bool, snippets: b
     for i, (name, a) in enumerate(schema.attributes.items()):
         if name in have:
             continue
-        placeholder = "[]" if a.mode in (TRAVERSAL_LIST, NATIVE_LIST, KEYWORD_OR_TRAVERSAL_LIST) else "{}" if a.mode in (MAP_OF_LITERAL_STRINGS, TRAVERSAL_MAP) else '""'
+        placeholder = catalogue.VALUE_SHAPES.get((owner or "", name)) or (
+            "[]" if a.mode in (TRAVERSAL_LIST, NATIVE_LIST, KEYWORD_OR_TRAVERSAL_LIST)
+            else "{}" if a.mode in (MAP_OF_LITERAL_STRINGS, TRAVERSAL_MAP) else '""'
+        )
         group = f"{'0' if a.required else '1'}{i:03d}"
-        out.append(_key_item(name, "Property", placeholder, a.description, group, start, end, colon, snippets))
+        out.append(_key_item(name, "Property", placeholder, a.description, group, start, end, colon, snippets, after, before))
     for i, (name, b) in enumerate(schema.blocks.items()):
         if name in have and not b.labels and b.max_items == 1:
             continue
         kind = "Class" if top else "Struct"
-        out.append(_key_item(name, kind, "{}", b.description, f"2{i:03d}", start, end, colon, snippets))
+        out.append(_key_item(name, kind, "{}", b.description, f"2{i:03d}", start, end, colon, snippets, after, before))
     return out
 
 
-def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, start: int, end: int, colon: bool, snippets: bool) -> CompletionItem:
+def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, start: int, end: int, colon: bool,
+              snippets: bool, after: str = "", before: str = "") -> CompletionItem:
     if colon:
         insert, snippet = f'"{name}"', False
     elif snippets:
         inner = {'""': '"$1"', "{}": "{$1}", "[]": "[$1]"}[placeholder]
-        insert, snippet = f'"{name}": {inner}', True
+        insert, snippet = f'{before}"{name}": {inner}{after}', True
     else:
-        insert, snippet = f'"{name}": {placeholder}', False
+        insert, snippet = f'{before}"{name}": {placeholder}{after}', False
     # The range starts at the key's opening quote: clients match from there, so the quote is part
     # of what they filter on.
     return CompletionItem(name, kind, start, end, insert, snippet, "", doc, group, f'"{name}"')
@@ -237,7 +294,9 @@ def _names(snapshot: Snapshot, uri: str, ctx, snippets: bool) -> list[Completion
             continue
         if snippets:
             params = [f"${{{i}:{p.name}}}" for i, p in enumerate(fn.parameters, 1)]
-            insert = f"{name}({', '.join(params)})"
+            if not params and fn.variadic is not None:
+                params = [f"${{1:{fn.variadic.name}}}"]
+            insert = f"{name}({', '.join(params)})" if params else f"{name}()"
         else:
             insert = name
         out.append(CompletionItem(name, "Function", 0, 0, insert, snippets, functions.signature(fn), fn.description, _FUNCTION))
@@ -254,7 +313,7 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     if root in _BUILTIN_STEPS and not steps:
         return [CompletionItem(a, "Property", 0, 0, a, sort=_DECLARED) for a in _BUILTIN_STEPS[root]]
     if root == "var" and not steps:
-        return [_declared_item(snapshot, uri, k, k[1], "Variable") for k in snapshot.declared(uri, "variable")]
+        return [_variable_item(snapshot, uri, k) for k in snapshot.declared(uri, "variable")]
     if root == "local" and not steps:
         return [CompletionItem(k[1], "Constant", 0, 0, k[1], detail="local value", sort=_DECLARED) for k in snapshot.declared(uri, "local")]
     if root == "module" and not steps:
@@ -280,8 +339,11 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     return []
 
 
-def _declared_item(snapshot: Snapshot, uri: str, key: tuple, label: str, kind: str) -> CompletionItem:
-    return CompletionItem(label, kind, 0, 0, label, detail="input variable", sort=_DECLARED)
+def _variable_item(snapshot: Snapshot, uri: str, key: tuple) -> CompletionItem:
+    """A variable with its type (detail) and description (documentation), read from its declaration."""
+    kind_, description = variable_summary(snapshot, uri, key)
+    detail = f"input variable: {kind_}" if kind_ else "input variable"
+    return CompletionItem(key[1], "Variable", 0, 0, key[1], detail=detail, documentation=description, sort=_DECLARED)
 
 
 # ---- strings read as references and types ---------------------------------------------------------------

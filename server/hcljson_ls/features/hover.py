@@ -253,6 +253,27 @@ def _short(value: str) -> str:
     return value if len(value) <= _MAX_VALUE else value[: _MAX_VALUE - 1] + "…"
 
 
+def variable_summary(snapshot: Snapshot, uri: str, key: tuple) -> tuple[str, str]:
+    """(type as written, description) of variable `key` of the module of `uri` ("" for what it lacks)."""
+    sites = snapshot.declaration_sites(uri, key)
+    if not sites:
+        return "", ""
+    site_uri, start, end = sites[0]
+    block = _declaring_block(snapshot, site_uri, start, end)
+    if block is not None:
+        text, b = block
+        attr = b.body.attribute("type")
+        kind = ""
+        if attr is not None and attr.expr is not None:
+            e = attr.expr
+            kind = string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)  # type: ignore[arg-type]
+        return kind, _description(text, b.body)
+    if catalogue.file_kind(site_uri) == catalogue.CONFIG_NATIVE:
+        found = declaration_details(snapshot.text_of(site_uri) or "", start)
+        return _short(found.get("type", "")), found.get("description", "")
+    return "", ""
+
+
 def _description(text: str, body: Body) -> str:
     attr = body.attribute("description")
     if attr is None or attr.expr is None or attr.expr.kind != "string":

@@ -234,6 +234,16 @@ KEYWORD_ARGUMENTS: Mapping[tuple[str, str], tuple[str, ...] | None] = MappingPro
 # `lifecycle.ignore_changes` is a list of argument names, or this keyword.
 IGNORE_CHANGES_KEYWORDS = ("all",)
 
+#: Core arguments whose value is a JSON object or array whatever their mode says of strings (for
+#: completion's value placeholder): (block type, argument) -> "{}" or "[]".
+VALUE_SHAPES: Mapping[tuple[str, str], str] = MappingProxyType({
+    ("terraform", "required_providers"): "{}",
+    ("terraform", "experiments"): "[]",
+    ("module", "providers"): "{}",
+    ("lifecycle", "ignore_changes"): "[]",
+    ("lifecycle", "replace_triggered_by"): "[]",
+})
+
 # Arguments whose references name provider configurations (`"aws.west"`), not objects: the
 # `provider` of a resource, data source, ephemeral resource, action or import, a module's `providers`.
 PROVIDER_REFERENCE_ARGUMENTS = frozenset({"provider", "providers"})
