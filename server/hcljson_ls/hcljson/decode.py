@@ -220,9 +220,12 @@ class _Decoder:
         `end`): the key that names the block (or the file's opening bracket)."""
         plan = _plan(body.schema)
         required, minimum = plan.required, plan.minimum
+        node = body.node
+        insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
+        empty = insert_at is not None and not node.items  # type: ignore[union-attr]
         for name in required:
             if body.attribute(name) is None:
-                self.diags.append(P.missing_argument(start, end, name, _where(type_name)))
+                self.diags.append(P.missing_argument(start, end, name, _where(type_name), insert_at, empty))
         for b in minimum:
             n = sum(1 for x in body.blocks if x.type_name == b.type_name)
             if n < b.min_items:  # type: ignore[operator]

@@ -127,10 +127,16 @@ def missing_label(start: int, end: int, type_name: str, label: str, kind: str) -
     )
 
 
-def missing_argument(start: int, end: int, name: str, where: str) -> Diagnostic:
+def missing_argument(start: int, end: int, name: str, where: str, insert_at: int | None = None, first: bool = True) -> Diagnostic:
+    """With `insert_at` (just after the body's `{`), a quick fix that adds the argument there (before
+    the body's first member unless `first`)."""
+    fixes: tuple[Fix, ...] = ()
+    if insert_at is not None:
+        text = json.dumps(name, ensure_ascii=False) + ': ""' + ("" if first else ", ")
+        fixes = (Fix(insert_at, insert_at, text, f"Add missing required argument {quoted(name)}"),)
     return Diagnostic(
         start, end, ERROR, MISSING_ARGUMENT, f"Missing required argument {quoted(name)}",
-        f"The argument {quoted(name)} is required in {where}, but it is not set.",
+        f"The argument {quoted(name)} is required in {where}, but it is not set.", (), fixes,
     )
 
 
