@@ -73,9 +73,12 @@ def decode_raw(raw: str, cstart: int, quote: str = '"') -> Decoded:
     return _combine_surrogates(value, offs)
 
 
+_HIGH_SURROGATE = re.compile("[\ud800-\udbff]")
+
+
 def _combine_surrogates(value: str, offs: list[int]) -> Decoded:
     """Join `\\uD83D\\uDE00`-style pairs into one character (offset of the high half)."""
-    if not any("\ud800" <= ch <= "\udbff" for ch in value):
+    if _HIGH_SURROGATE.search(value) is None:  # one C-level scan (the `any` over characters was ~half a decode)
         return Decoded(value, offs)
     chars: list[str] = []
     new_offs: list[int] = []
