@@ -90,10 +90,12 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
     state = snapshot.document(uri)
     if state is None:
         return []
-    text = state.text
+    # The document's text buffer, sliced where needed: joining 5 MB into one `str` would cost more
+    # than the whole completion (`text.TextBuffer` answers indexing, slicing and `find`).
+    text = state.document.buffer
     body = state.analysis.body
     if body.node is None:  # an empty document: the root block types, each as a whole document
-        if text.strip():
+        if str(text).strip():
             return []
         return [CompletionItem(i.label, i.kind, i.start, i.end, "{" + i.insert_text + "}", i.snippet, i.detail,
                                i.documentation, i.sort, i.filter)
@@ -313,16 +315,16 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     if root in _BUILTIN_STEPS and not steps:
         return [CompletionItem(a, "Property", 0, 0, a, sort=_DECLARED) for a in _BUILTIN_STEPS[root]]
     if root == "var" and not steps:
-        return [_variable_item(snapshot, uri, k) for k in snapshot.declared(uri, "variable")]
+        return [_variable_item(snapshot, uri, k) for k in sorted(snapshot.declared(uri, "variable"))]
     if root == "local" and not steps:
-        return [CompletionItem(k[1], "Constant", 0, 0, k[1], detail="local value", sort=_DECLARED) for k in snapshot.declared(uri, "local")]
+        return [CompletionItem(k[1], "Constant", 0, 0, k[1], detail="local value", sort=_DECLARED) for k in sorted(snapshot.declared(uri, "local"))]
     if root == "module" and not steps:
-        return [CompletionItem(k[1], "Module", 0, 0, k[1], detail="module call", sort=_DECLARED) for k in snapshot.declared(uri, "module")]
+        return [CompletionItem(k[1], "Module", 0, 0, k[1], detail="module call", sort=_DECLARED) for k in sorted(snapshot.declared(uri, "module"))]
     if root == "module" and len(steps) == 1:
         return [CompletionItem(o, "Property", 0, 0, o, detail=f"output of module {steps[0]}", sort=_DECLARED)
                 for o in snapshot.module_outputs(uri, steps[0])]
     if root in ("data", "ephemeral"):
-        keys = snapshot.declared(uri, root)
+        keys = sorted(snapshot.declared(uri, root))
         if not steps:
             return [CompletionItem(t, "Class", 0, 0, t, detail=f"{root} type", sort=_DECLARED) for t in sorted({k[1] for k in keys})]
         if len(steps) == 1:
@@ -330,7 +332,7 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
         return []
     if root in catalogue.NAMESPACES:
         return []
-    keys = [k for k in snapshot.declared(uri, "resource") if k[1] == root]
+    keys = sorted(k for k in snapshot.declared(uri, "resource") if k[1] == root)
     if not steps:
         return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root} resource", sort=_DECLARED) for k in keys]
     if len(steps) == 1:

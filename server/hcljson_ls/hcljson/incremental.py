@@ -289,7 +289,7 @@ class IncrementalFile:
     `fast`/`walks` updates done by the fast path / by a walk of the root."""
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
-                 "_resolved", "_own", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
+                 "_resolved", "_own", "_owners", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
                  "fast", "walks", "resolutions")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
@@ -309,6 +309,7 @@ class IncrementalFile:
         self._strings: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
         self._resolved: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
         self._own: frozenset | None = None  # the set of the definitions' keys the blocks were resolved with
+        self._owners: tuple | None = None  # (stamp, keys, owners) of `_current_definitions`
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
@@ -351,7 +352,7 @@ class IncrementalFile:
             [item[0] for item in self._structure],
             [item[0] for item in self._strings],
             self.definitions_revision,
-            lambda: self._definitions(records, True),
+            self._current_definitions,
             [item[0] for item in self._resolved],
         )
         return self._result
@@ -438,10 +439,21 @@ class IncrementalFile:
         for d in e.strings:
             strings.append((d.shifted(delta), e))
 
+    def _current_definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
+        """`_definitions` of the current records, the keys and owners kept while the same records
+        hold the same definitions (an edit inside a block keeps both: it costs O(1), not O(blocks),
+        measured ~3 ms at 5 MB per request that asks where a declaration is)."""
+        records = self._records
+        stamp = (id(records), len(records), self.definitions_revision)
+        cached = self._owners
+        if cached is not None and cached[0] == stamp:
+            return cached[1], self._placer(cached[2], True)
+        keys, owners = self._collect_definitions(records)
+        self._owners = (stamp, keys, owners)
+        return keys, self._placer(owners, True)
+
     @staticmethod
-    def _definitions(records: list[_Record], current: bool) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
-        """Every record's definition keys in order, and where definition `i` is now (`current`:
-        from the live tree; else each record's `top` is current, as right after a walk)."""
+    def _collect_definitions(records: list[_Record]) -> tuple[list[Hashable], list[tuple[_Record, int]]]:
         keys: list[Hashable] = []
         owners: list[tuple[_Record, int]] = []
         for r in records:
@@ -450,6 +462,17 @@ class IncrementalFile:
                 for j, d in enumerate(defs):
                     keys.append(d[0])
                     owners.append((r, j))
+        return keys, owners
+
+    @classmethod
+    def _definitions(cls, records: list[_Record], current: bool) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
+        """Every record's definition keys in order, and where definition `i` is now (`current`:
+        from the live tree; else each record's `top` is current, as right after a walk)."""
+        keys, owners = cls._collect_definitions(records)
+        return keys, cls._placer(owners, current)
+
+    @staticmethod
+    def _placer(owners: list[tuple[_Record, int]], current: bool) -> Callable[[int], tuple[int, int]]:
 
         def place(i: int) -> tuple[int, int]:
             r, j = owners[i]
@@ -463,7 +486,7 @@ class IncrementalFile:
                 return s + delta, t + delta
             return _anchors(top)[where]
 
-        return keys, place
+        return place
 
     def _walk(self, text: str, root: Node | None, cover: tuple[int, int, int] | None) -> None:
         self.walks += 1
