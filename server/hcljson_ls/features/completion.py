@@ -239,7 +239,9 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
     if ctx.label_index == 0 and t in ("resource", "data", "ephemeral"):
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
     elif ctx.label_index == 0 and t == "provider":
-        names = sorted({k[1] for k in snapshot.declared(uri, "provider")} | {k[1].split("_")[0] for k in snapshot.declared(uri, "resource")})
+        names = sorted({k[1] for k in snapshot.declared(uri, "provider-requirement")}
+                       | {k[1] for k in snapshot.declared(uri, "provider")}
+                       | {k[1].split("_")[0] for k in snapshot.declared(uri, "resource")})
     return [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in names if n.lower().startswith(prefix.lower()) and n != prefix]
 
 
@@ -361,7 +363,7 @@ def _static_reference(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list
     end = s.decoded.offsets[s.index]
     if ctx.attribute is not None and ctx.attribute.name == "provider":
         if len(parts) == 1:
-            names = {k[1] for k in snapshot.declared(uri, "provider")}
+            names = {k[1] for k in snapshot.declared(uri, "provider")} | {k[1] for k in snapshot.declared(uri, "provider-requirement")}
         elif len(parts) == 2:
             names = {k[2] for k in snapshot.declared(uri, "provider") if k[1] == parts[0] and k[2]}
         else:

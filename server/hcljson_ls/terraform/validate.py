@@ -406,7 +406,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
     if t == "terraform":
-        return _configuration_aliases(block, text)
+        return _provider_requirements(block, text)
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
@@ -434,12 +434,13 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source"})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement"})
 
 
-def _configuration_aliases(block: Block, text: str) -> list[tuple[tuple, int, int]]:
-    """`("provider-alias", name, alias)` for each `"name.alias"` string of `configuration_aliases`
-    in the block's `required_providers`: provider configurations the module's callers pass in."""
+def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, int]]:
+    """What the block's `required_providers` declares: `("provider-requirement", name)` for each
+    provider's local name, and `("provider-alias", name, alias)` for each `"name.alias"` string of
+    `configuration_aliases` (provider configurations the module's callers pass in)."""
     attr = block.body.attribute("required_providers")
     if attr is None or attr.expr is None:
         return []
@@ -453,7 +454,11 @@ def _configuration_aliases(block: Block, text: str) -> list[tuple[tuple, int, in
     out: list[tuple[tuple, int, int]] = []
     for obj, at in objects:
         for m in obj.items:  # type: ignore[attr-defined]
-            v = m.value
+            v, key = m.value, m.key
+            if key is not None and key.kind == STRING:
+                # The provider's local name the module requires (completion offers it, never a duplicate).
+                local = string_text(text, key, at + key.start)  # type: ignore[arg-type]
+                out.append((("provider-requirement", local), at + key.start, at + key.end))
             if v is None or v.kind != OBJECT:
                 continue
             inner = at + v.start
