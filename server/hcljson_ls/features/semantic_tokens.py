@@ -61,9 +61,7 @@ from ..hcljson.schema import (
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Array, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
-from ..template.nodes import Attr, Traversal, remap, walk
-from ..template.parse import parse_expression_relative, parse_template_relative
-from ..template.types import parse_type_relative
+from ..template.nodes import Attr, Traversal, walk
 from ..hcljson.incremental import FileView
 from ..terraform.catalogue import (
     BLOCKS,
@@ -81,7 +79,7 @@ from ..terraform.catalogue import (
     literal_settings_block,
     meta_arguments,
 )
-from ..terraform.templates import expression_strings
+from ..terraform.templates import expression_strings, string_tree
 from ..workspace import Snapshot
 
 __all__ = ["legend", "semantic_tokens", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
@@ -180,23 +178,9 @@ def _refine(tokens: list[Token], tree: Any, params: frozenset[str], root_kind: s
 def _string_tokens(raw: str, smode: str, params: frozenset[str], root_kind: str | None) -> tuple[Token, ...]:
     """Tokens of one JSON string's content `raw` (as written) read in string mode `smode`, with
     positions relative to the start of `raw` (cached by content)."""
-    # Parse results come with decoded-index positions; they are mapped to positions in `raw`
-    # only when an escape makes the two differ.
-    offsets = None
-    value = raw
-    if "\\" in raw:
-        dec = strings.decode_raw(raw, 0)
-        value, offsets = dec.value, dec.offsets
-    if smode == STRING_TEMPLATE:
-        if "${" not in value and "%{" not in value:
-            return ()
-        tree = parse_template_relative(value)[0]
-    elif smode == STRING_TYPE:
-        tree = parse_type_relative(value)[0]
-    else:
-        tree = parse_expression_relative(value)[0]
-    if offsets is not None:
-        tree = remap(tree, offsets)
+    tree = string_tree(raw, smode)  # shared with the references (`terraform.templates`)
+    if tree is None:
+        return ()
     tokens = classify(tree)
     if smode == STRING_TYPE:
         return tuple(tokens)

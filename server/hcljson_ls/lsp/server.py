@@ -529,15 +529,8 @@ def hover(ls: HcljsonServer, params: types.HoverParams):
 
 
 @feature(types.TEXT_DOCUMENT_DEFINITION)
-def definition(ls: HcljsonServer, params: types.DefinitionParams):
-    at = ls.at(params.text_document.uri, params.position)
-    if at is None:
-        return None
-    return convert.to_locations(navigation.definition(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
-
-
-@feature(types.TEXT_DOCUMENT_DECLARATION)
-def declaration(ls: HcljsonServer, params: types.DeclarationParams):
+@feature(types.TEXT_DOCUMENT_DECLARATION)  # in Terraform a name has one declaration: the same places
+def definition(ls: HcljsonServer, params: types.DefinitionParams | types.DeclarationParams):
     at = ls.at(params.text_document.uri, params.position)
     if at is None:
         return None

@@ -40,13 +40,11 @@ from ..template.nodes import (
     IndexStep,
     Traversal,
     children,
-    remap,
 )
 from ..template.nodes import String as StringLiteral
-from ..template.parse import parse_expression_relative, parse_template_relative
 from .catalogue import literal_settings_block
 from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
-from .templates import expression_strings
+from .templates import expression_strings, string_tree
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
@@ -144,19 +142,9 @@ _PARSED = frozenset({STRING_TEMPLATE, STRING_NATIVE, STRING_TRAVERSAL})
 @lru_cache(maxsize=65536)
 def _string_refs(raw: str, smode: str, provider: bool) -> tuple[Reference | Call, ...]:
     """The references of one string's content as written (`raw`), relative to its start."""
-    offsets = None
-    value = raw
-    if "\\" in raw:
-        decoded = strings.decode_raw(raw, 0)
-        value, offsets = decoded.value, decoded.offsets
-    if smode == STRING_TEMPLATE:
-        if "${" not in value and "%{" not in value:
-            return ()
-        tree = parse_template_relative(value)[0]
-    else:
-        tree = parse_expression_relative(value)[0]
-    if offsets is not None:
-        tree = remap(tree, offsets)
+    tree = string_tree(raw, smode)
+    if tree is None:
+        return ()
     flags = STATIC if smode == STRING_TRAVERSAL else 0
     if provider:
         flags |= PROVIDER | STATIC

@@ -76,7 +76,9 @@ from ..hcljson.values import quoted
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
-from ..template.parse import parse_expression_relative
+from ..template.nodes import remap
+from ..template.parse import parse_expression_relative, parse_template_relative
+from ..template.types import parse_type_relative
 from .catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
 from ..template.nodes import (
     Bool, FunctionCall, Index, IndexStep, Null, Number, RelativeTraversal, Splat, String as StringLit, Traversal,
@@ -138,6 +140,28 @@ def expression_strings(expr: Expression) -> Iterator[tuple[String, int, str | No
                 yield v, inner + v.start, vmode, False  # type: ignore[misc]
             elif isinstance(v, Container):
                 push((v, inner + v.start, False))
+
+
+@lru_cache(maxsize=32768)
+def string_tree(raw: str, smode: str):
+    """The parse tree of one JSON string's content as written (`raw`) read in string mode `smode`
+    (template, native or traversal expression, type), positions relative to the start of `raw`
+    (through its escapes); None for a template without `${`/`%{` (plain text). Cached by content:
+    the string checks' later readers (references, semantic tokens) share it."""
+    offsets = None
+    value = raw
+    if "\\" in raw:
+        decoded = strings.decode_raw(raw, 0)
+        value, offsets = decoded.value, decoded.offsets
+    if smode == STRING_TEMPLATE:
+        if "${" not in value and "%{" not in value:
+            return None
+        tree = parse_template_relative(value)[0]
+    elif smode == STRING_TYPE:
+        tree = parse_type_relative(value)[0]
+    else:
+        tree = parse_expression_relative(value)[0]
+    return remap(tree, offsets) if offsets is not None else tree
 
 
 def string_content(text: str, node: String, abs_start: int) -> strings.Decoded | None:
