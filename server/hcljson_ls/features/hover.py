@@ -170,6 +170,10 @@ def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | No
     where = f"Declared in `{file_name(site_uri)}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + "."
     block = _declaring_block(snapshot, site_uri, start, end)
     parts = [f"```hcl\n{_header(key)}\n```"]
+    if key[0] == "module":
+        outputs = snapshot.module_outputs(uri, key[1])
+        if outputs:
+            parts.append("outputs: " + ", ".join(f"`{o}`" for o in outputs))
     if block is not None:
         text, b = block
         parts.extend(_details(key, text, b, start, end))
