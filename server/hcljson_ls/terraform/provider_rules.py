@@ -1,0 +1,478 @@
+"""Checking a resource or data source body against its provider's schema (`provider_schema`).
+
+    validate_resource(body, schema, text, missing_at=None) -> list[Diagnostic]
+    check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
+    validate_block(block, schemas, text, required_providers=None, engine=TERRAFORM) -> list[Diagnostic]
+
+Contract
+--------
+* `body` is the decoded body of a `resource`/`data` block (or of a nested block) decoded with an
+  open schema (`terraform.schema.RESOURCE`, `PROVIDER_DEFINED_BODY`): provider-defined names are
+  `Attribute`s with `schema=None`. Names the decoder knows (meta-arguments `count`, `for_each`,
+  `provider`, `depends_on`; blocks `lifecycle`, `dynamic`, `provisioner`, `connection`; `"//"`
+  comments) are never reported. A name the provider schema calls a nested block type is re-read
+  as blocks (`decode.decode_blocks_from_attribute`, bodies `PROVIDER_DEFINED_BODY`) and checked
+  recursively; `dynamic "<type>"` blocks are checked against that block type (their `content`
+  body), and a block type produced by `dynamic` is not counted for its bounds.
+* Codes (all errors except `schema/deprecated`, a warning):
+  `schema/unknown-argument` (did-you-mean and a `Fix` renaming the key), `schema/missing-argument`
+  (required and not computed; a `Fix` inserting it after the body's `{` with a placeholder of its
+  type), `schema/too-few-blocks`, `schema/too-many-blocks`, `schema/computed-only` (a non-null
+  value for an attribute only the provider sets), `schema/deprecated` (the provider marks the
+  attribute or block deprecated; `Diagnostic` has no tags field, so the LSP `Deprecated` tag is
+  left to the converter, keyed on the code), `schema/wrong-kind` (a JSON literal the attribute's
+  type cannot take: an object or array for a primitive, a string/number/bool for a collection,
+  a bool for a number, a non-numeric string for a number; never for `null` and never for a string
+  with `${` or `%{`, whose type is unknown; elements of collections and object attributes are
+  checked the same way), `schema/unknown-resource-type` (only when the provider's schema is
+  loaded; with a suggestion).
+* Protocol-6 nested attributes (`SchemaAttribute.nested`) are checked like blocks of attributes:
+  the JSON object(s) of the value have their keys checked (unknown, missing required, computed
+  only, deprecated, kinds).
+* Without a schema nothing is reported. Pure: no state, no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
+from ..hcljson.decode import decode_blocks_from_attribute
+from ..hcljson.model import Attribute, Block, Body
+from ..hcljson.problems import suggestion
+from ..hcljson.schema import BlockSchema
+from ..jsonsyntax.strings import decode as decode_string
+from ..jsonsyntax.tree import (
+    ARRAY,
+    FALSE,
+    NULL,
+    NUMBER,
+    OBJECT,
+    STRING,
+    TRUE,
+    Container,
+    Node,
+)
+from .provider_schema import (
+    GROUP,
+    MAP,
+    SINGLE,
+    TERRAFORM,
+    NestedAttributes,
+    ProviderSchemas,
+    SchemaAttribute,
+    SchemaBlock,
+    provider_for,
+)
+from .schema import PROVIDER_DEFINED_BODY
+
+UNKNOWN_ARGUMENT = "schema/unknown-argument"
+MISSING_ARGUMENT = "schema/missing-argument"
+TOO_FEW_BLOCKS = "schema/too-few-blocks"
+TOO_MANY_BLOCKS = "schema/too-many-blocks"
+COMPUTED_ONLY = "schema/computed-only"
+DEPRECATED = "schema/deprecated"
+WRONG_KIND = "schema/wrong-kind"
+UNKNOWN_RESOURCE_TYPE = "schema/unknown-resource-type"
+
+CODES = (
+    UNKNOWN_ARGUMENT,
+    MISSING_ARGUMENT,
+    TOO_FEW_BLOCKS,
+    TOO_MANY_BLOCKS,
+    COMPUTED_ONLY,
+    DEPRECATED,
+    WRONG_KIND,
+    UNKNOWN_RESOURCE_TYPE,
+)
+
+_TEMPLATE = re.compile(r"[$%]\{")
+_KIND_PHRASE = {
+    OBJECT: "a JSON object",
+    ARRAY: "a JSON array",
+    STRING: "a string",
+    NUMBER: "a number",
+    TRUE: "a bool",
+    FALSE: "a bool",
+}
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _string_value(text: str, node: Node, start: int) -> str:
+    """The decoded content of JSON string `node` whose absolute start is `start`."""
+    return decode_string(text, start, node).value  # type: ignore[arg-type]
+
+
+def _items(node: Node):
+    return node.items if isinstance(node, Container) else ()
+
+
+# ---- kinds ---------------------------------------------------------------------------------------------
+
+
+def _expected(cty: Any) -> str:
+    if isinstance(cty, str):
+        return {"string": "a string", "number": "a number", "bool": "a bool"}.get(cty, "any value")
+    kind = cty[0]
+    return {"list": "a list (JSON array)", "set": "a set (JSON array)", "tuple": "a tuple (JSON array)"}.get(
+        kind, "a map or object (JSON object)"
+    )
+
+
+def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
+    """Whether the JSON value `node` (absolute start `start`) can be converted to `cty`, as far as
+    its own kind tells (not its elements)."""
+    kind = node.kind
+    if kind == NULL or cty == "dynamic" or kind not in _KIND_PHRASE:
+        return True
+    if kind == STRING:
+        value = _string_value(text, node, start)
+        if _TEMPLATE.search(value):
+            return True
+        if cty == "string":
+            return True
+        if cty == "number":
+            try:
+                float(value.strip())
+                return value.strip() != "" and value.strip().lower() not in ("nan", "inf", "-inf", "+inf", "infinity")
+            except ValueError:
+                return False
+        if cty == "bool":
+            return value in ("true", "false", "1", "0")
+        return False
+    if isinstance(cty, str):
+        if cty == "string":
+            return kind in (NUMBER, TRUE, FALSE)
+        if cty == "number":
+            return kind == NUMBER
+        if cty == "bool":
+            return kind in (TRUE, FALSE)
+        return True
+    if cty[0] in ("list", "set", "tuple"):
+        return kind == ARRAY
+    return kind == OBJECT
+
+
+def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
+    """`schema/wrong-kind` for `node` and, recursively, its elements."""
+    if not _kind_ok(text, node, start, cty):
+        end = start + (node.end - node.start)
+        diags.append(
+            Diagnostic(
+                start, end, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
+                f"The argument {_q(name)} needs {_expected(cty)}, but this is {_KIND_PHRASE[node.kind]}.",
+            )
+        )
+        return
+    if not isinstance(cty, list) or node.kind not in (ARRAY, OBJECT):
+        return
+    base = start
+    kind = cty[0]
+    if node.kind == ARRAY and kind in ("list", "set"):
+        for m in _items(node):
+            if m.value is not None:
+                _check_value(text, m.value, base + m.value.start, cty[1], name, diags)
+    elif node.kind == ARRAY and kind == "tuple" and isinstance(cty[1], list):
+        for m, t in zip(_items(node), cty[1]):
+            if m.value is not None:
+                _check_value(text, m.value, base + m.value.start, t, name, diags)
+    elif node.kind == OBJECT and kind == "map":
+        for m in _items(node):
+            if m.value is not None:
+                _check_value(text, m.value, base + m.value.start, cty[1], name, diags)
+    elif node.kind == OBJECT and kind == "object" and isinstance(cty[1], Mapping):
+        for m in _items(node):
+            if m.value is None or m.key is None or m.key.kind != STRING:
+                continue
+            key = _string_value(text, m.key, base + m.key.start)
+            t = cty[1].get(key)
+            if t is not None:
+                _check_value(text, m.value, base + m.value.start, t, f"{name}.{key}", diags)
+
+
+# ---- attributes ------------------------------------------------------------------------------------------
+
+
+def _placeholder(a: SchemaAttribute) -> str:
+    if a.nested is not None:
+        return "{}" if a.nested.nesting in (SINGLE, MAP) else "[]"
+    cty = a.cty
+    if cty == "number":
+        return "0"
+    if cty == "bool":
+        return "false"
+    if isinstance(cty, list):
+        return "[]" if cty[0] in ("list", "set", "tuple") else "{}"
+    return '""'
+
+
+def _unknown(start: int, end: int, name: str, candidates: list[str], where: str) -> Diagnostic:
+    s = suggestion(name, candidates)
+    hint = f" Did you mean {_q(s)}?" if s is not None else ""
+    fixes = (Fix(start, end, _q(s), f"Change to {_q(s)}"),) if s is not None else ()
+    return Diagnostic(
+        start, end, ERROR, UNKNOWN_ARGUMENT, f"Unsupported argument {_q(name)}",
+        f"There is no argument or nested block type named {_q(name)} in {where}.{hint}", (), fixes,
+    )
+
+
+def _missing(
+    name: str, a: SchemaAttribute, where: str, at: tuple[int, int], insert_at: int | None, first: bool
+) -> Diagnostic:
+    fixes: tuple[Fix, ...] = ()
+    if insert_at is not None:
+        new = f"{_q(name)}: {_placeholder(a)}" + ("" if first else ", ")
+        fixes = (Fix(insert_at, insert_at, new, f"Add missing required argument {_q(name)}"),)
+    return Diagnostic(
+        at[0], at[1], ERROR, MISSING_ARGUMENT, f"Missing required argument {_q(name)}",
+        f"The argument {_q(name)} (type {a.type}) is required in {where}, but it is not set.", (), fixes,
+    )
+
+
+def _set_attribute(
+    text: str, a: SchemaAttribute, name: str, name_range: tuple[int, int], node: Node | None, start: int,
+    where: str, diags: list[Diagnostic],
+) -> None:
+    """The checks of one configured attribute (value `node` at absolute `start`, or None)."""
+    if node is None or node.kind == NULL:
+        return
+    if a.computed_only:
+        diags.append(
+            Diagnostic(
+                name_range[0], name_range[1], ERROR, COMPUTED_ONLY, f"Value for unconfigurable attribute {_q(name)}",
+                f"The attribute {_q(name)} of {where} is set by the provider; it cannot be configured.",
+            )
+        )
+        return
+    if a.deprecated:
+        diags.append(
+            Diagnostic(
+                name_range[0], name_range[1], WARNING, DEPRECATED, f"Deprecated attribute {_q(name)}",
+                f"The provider marks the attribute {_q(name)} of {where} as deprecated.",
+            )
+        )
+    if a.nested is not None:
+        _check_nested(text, a.nested, name, node, start, diags)
+    elif a.cty is not None:
+        _check_value(text, node, start, a.cty, name, diags)
+
+
+def _check_nested(text: str, nested: NestedAttributes, name: str, node: Node, start: int, diags: list[Diagnostic]) -> None:
+    """A nested-type value: its object(s) checked like block bodies of attributes."""
+    want_array = nested.nesting not in (SINGLE, MAP)
+    kind = node.kind
+    if kind == STRING and _TEMPLATE.search(_string_value(text, node, start)):
+        return
+    if kind != (ARRAY if want_array else OBJECT):
+        end = start + (node.end - node.start)
+        diags.append(
+            Diagnostic(
+                start, end, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
+                f"The argument {_q(name)} needs {'a JSON array of objects' if want_array else 'a JSON object'}, "
+                f"but this is {_KIND_PHRASE.get(kind, 'something else')}.",
+            )
+        )
+        return
+    base = start
+    if nested.nesting == SINGLE:
+        objects = [(node, start)]
+    else:
+        objects = [(m.value, base + m.value.start) for m in _items(node) if m.value is not None]
+    where = f"{_q(name)}"
+    for obj, ostart in objects:
+        if obj.kind == OBJECT:
+            _check_object_attributes(text, nested.attributes, obj, ostart, where, diags)
+        elif not (obj.kind == NULL or (obj.kind == STRING and _TEMPLATE.search(_string_value(text, obj, ostart)))):
+            end = ostart + (obj.end - obj.start)
+            diags.append(
+                Diagnostic(
+                    ostart, end, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
+                    f"Each element of {_q(name)} must be a JSON object, but this is {_KIND_PHRASE.get(obj.kind, 'something else')}.",
+                )
+            )
+
+
+def _check_object_attributes(
+    text: str, attributes: Mapping[str, SchemaAttribute], obj: Node, start: int, where: str, diags: list[Diagnostic]
+) -> None:
+    base = start
+    seen: set[str] = set()
+    members = list(_items(obj))
+    candidates = [n for n, a in attributes.items() if not a.computed_only]
+    for m in members:
+        if m.key is None or m.key.kind != STRING:
+            continue
+        kstart = base + m.key.start
+        kend = base + m.key.end
+        key = _string_value(text, m.key, kstart)
+        if key == "//" or _TEMPLATE.search(key):
+            seen.add(key)
+            continue
+        seen.add(key)
+        a = attributes.get(key)
+        if a is None:
+            diags.append(_unknown(kstart, kend, key, candidates, where))
+            continue
+        value = m.value
+        _set_attribute(text, a, key, (kstart, kend), value, base + value.start if value is not None else kend, where, diags)
+    insert_at = start + 1
+    for n, a in attributes.items():
+        if a.required and n not in seen:
+            diags.append(_missing(n, a, where, (start, start + 1), insert_at, not members))
+
+
+# ---- bodies --------------------------------------------------------------------------------------------
+
+
+def validate_resource(
+    body: Body, schema: SchemaBlock | None, text: str, missing_at: tuple[int, int] | None = None, where: str = "this block"
+) -> list[Diagnostic]:
+    """The diagnostics of `body` (see the module doc) against `schema`; `missing_at` is where a
+    missing required argument or block is reported (default: the body's `{`)."""
+    if schema is None:
+        return []
+    diags: list[Diagnostic] = []
+    _validate_body(text, body, schema, missing_at, where, diags)
+    diags.sort(key=lambda d: (d.start, d.end, d.code))
+    return diags
+
+
+def _validate_body(
+    text: str, body: Body, schema: SchemaBlock, missing_at: tuple[int, int] | None, where: str, diags: list[Diagnostic]
+) -> None:
+    node = body.node
+    at = missing_at or (body.start, min(body.start + 1, body.end))
+    seen: set[str] = set()
+    counts: dict[str, int] = {}
+    dynamic_types: set[str] = set()
+    candidates = [n for n, a in schema.attributes.items() if not a.computed_only] + list(schema.block_types)
+
+    for attr in body.attributes:
+        if attr.schema is not None:  # a meta-argument the decoder knows
+            continue
+        name = attr.name
+        seen.add(name)
+        a = schema.attributes.get(name)
+        if a is not None:
+            e = attr.expr
+            _set_attribute(text, a, name, attr.name_range, e.node if e else None, e.start if e else attr.name_end, where, diags)
+            continue
+        bt = schema.block_types.get(name)
+        if bt is None:
+            diags.append(_unknown(attr.name_start, attr.name_end, name, candidates, where))
+            continue
+        blocks = _blocks_of(text, attr)
+        counts[name] = counts.get(name, 0) + len(blocks)
+        if bt.block.deprecated and blocks:
+            diags.append(
+                Diagnostic(
+                    attr.name_start, attr.name_end, WARNING, DEPRECATED, f"Deprecated block type {_q(name)}",
+                    f"The provider marks the block type {_q(name)} of {where} as deprecated.",
+                )
+            )
+        for blk in blocks:
+            _validate_body(text, blk.body, bt.block, None, f"a {_q(name)} block", diags)
+
+    for blk in body.blocks:
+        if blk.type_name != "dynamic" or not blk.labels:
+            continue
+        label = blk.labels[-1]
+        bt = schema.block_types.get(label.value)
+        if bt is None:
+            diags.append(_unknown(label.start, label.end, label.value, list(schema.block_types), where))
+            continue
+        dynamic_types.add(label.value)
+        for content in blk.body.blocks_of("content"):
+            _validate_body(text, content.body, bt.block, None, f"a {_q(label.value)} block", diags)
+
+    for n, a in schema.attributes.items():
+        if a.required and n not in seen:
+            first = not (node is not None and node.kind == OBJECT and _items(node))
+            insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
+            diags.append(_missing(n, a, where, at, insert_at, first))
+    for n, bt in schema.block_types.items():
+        if n in dynamic_types or bt.nesting == GROUP:
+            continue
+        count = counts.get(n, 0)
+        low = bt.min_items or 0
+        high = bt.max_items if bt.max_items is not None else (1 if bt.nesting == SINGLE else None)
+        if count < low:
+            diags.append(
+                Diagnostic(
+                    at[0], at[1], ERROR, TOO_FEW_BLOCKS, f"Insufficient {_q(n)} blocks",
+                    f"At least {low} {_q(n)} block{'s' if low != 1 else ''} {'are' if low != 1 else 'is'} required in {where}.",
+                )
+            )
+        elif high is not None and count > high:
+            for attr in body.attributes:
+                if attr.name == n and attr.schema is None:
+                    diags.append(
+                        Diagnostic(
+                            attr.name_start, attr.name_end, ERROR, TOO_MANY_BLOCKS, f"Too many {_q(n)} blocks",
+                            f"No more than {high} {_q(n)} block{'s are' if high != 1 else ' is'} allowed in {where}, but there are {count}.",
+                        )
+                    )
+                    break
+
+
+def _blocks_of(text: str, attr: Attribute) -> tuple[Block, ...]:
+    if attr.expr is None:
+        return ()
+    blocks, _ = decode_blocks_from_attribute(text, attr, BlockSchema(attr.name, body=PROVIDER_DEFINED_BODY))
+    return blocks
+
+
+# ---- resource types and whole blocks ---------------------------------------------------------------------
+
+
+def check_resource_type(
+    schemas: ProviderSchemas, address: str, type_name: str, start: int, end: int, data: bool = False
+) -> list[Diagnostic]:
+    """`schema/unknown-resource-type` when provider `address` is loaded and has no such type."""
+    if not schemas.has_provider(address):
+        return []
+    known = schemas.data_source_types(address) if data else schemas.resource_types(address)
+    if type_name in known:
+        return []
+    s = suggestion(type_name, known)
+    what = "data source" if data else "resource type"
+    hint = f" Did you mean {_q(s)}?" if s is not None else ""
+    fixes = (Fix(start, end, _q(s), f"Change to {_q(s)}"),) if s is not None else ()
+    return [
+        Diagnostic(
+            start, end, ERROR, UNKNOWN_RESOURCE_TYPE, f"Invalid {what} {_q(type_name)}",
+            f"The provider {address} does not support the {what} {_q(type_name)}.{hint}", (), fixes,
+        )
+    ]
+
+
+def validate_block(
+    block: Block,
+    schemas: ProviderSchemas,
+    text: str,
+    required_providers: Mapping[str, Any] | None = None,
+    engine: str = TERRAFORM,
+) -> list[Diagnostic]:
+    """Every provider-schema diagnostic of one decoded `resource` or `data` block (labels type and
+    name): its provider resolved with `provider_for`, the type checked, then the body."""
+    if block.type_name not in ("resource", "data") or len(block.labels) < 2:
+        return []
+    type_label = block.labels[0]
+    meta = block.body.attribute("provider")
+    meta_value = None
+    if meta is not None and meta.expr is not None and meta.expr.kind == STRING:
+        meta_value = _string_value(text, meta.expr.node, meta.expr.start)
+    address = provider_for(type_label.value, meta_value, required_providers, engine)
+    data = block.type_name == "data"
+    diags = check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
+    if diags:
+        return diags
+    schema = schemas.data_source(address, type_label.value) if data else schemas.resource(address, type_label.value)
+    where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
+    return validate_resource(block.body, schema, text, block.header_range, where)

@@ -1,0 +1,511 @@
+"""Provider schemas (`terraform providers schema -json` / `tofu providers schema -json`): loading,
+provider resolution and lookups.
+
+    load(path) -> ProviderSchemas                 read one schema file (lazily, see below)
+    loads(text) -> ProviderSchemas                the same from text
+    combine(*schemas) -> ProviderSchemas          several files as one (the first file wins)
+    normalize_address(source, engine) -> str      "aws", "hashicorp/aws" -> "registry.terraform.io/hashicorp/aws"
+    provider_for(resource_type, provider_meta_argument=None, required_providers=None, engine=TERRAFORM) -> str
+    ProviderSchemas.resource(address, type) / .data_source(address, type) -> SchemaBlock | None
+    ProviderSchemas.resource_types(address) / .data_source_types(address) -> tuple[str, ...]
+    ProviderSchemas.providers() -> tuple[str, ...]   the (normalized) provider addresses of the file(s)
+
+Contract
+--------
+* Loading is lazy. `load` reads the file into one `str` and walks only its skeleton (format
+  version, provider addresses, and for each provider the *text span* of every resource and data
+  source schema: each span is parsed with the C JSON scanner and the result dropped at once, so
+  the parsed tree never exists as a whole). The schema of one resource type is parsed from its
+  span and converted to frozen dataclasses only when first asked, then cached (the only mutable
+  state: a private memo inside `ProviderSchemas`; results are immutable and shared). Cost of load
+  plus a first lookup: about one `json.loads` of the file; memory: the text, plus the index.
+* A malformed file (not JSON, not an object with `provider_schemas`) raises `ProviderSchemaError`
+  at `load`; malformed pieces of one schema (an attribute without a usable type, ...) are read
+  leniently (type `any`).
+* Provider addresses are normalized: `hostname/namespace/type`, lowercased, the hostname defaulting
+  to the engine's registry (`registry.terraform.io` for Terraform, `registry.opentofu.org` for
+  OpenTofu); a bare `type` means `hashicorp/type`. Lookups accept any spelling; an address on one
+  of the two default registries also finds a schema loaded under the other one (OpenTofu's
+  `registry.opentofu.org/hashicorp/aws` is the same provider as Terraform's).
+* `provider_for` follows Terraform: the local name is the `provider` meta-argument's first part
+  (`"aws.west"` -> `aws`), else the resource type's prefix before the first `_`; the address is
+  `required_providers[local name]` (a source string or an object with `source`), else the implied
+  `hashicorp/<local name>` on the engine's registry (`terraform` -> `terraform.io/builtin/terraform`).
+* Types are rendered as a user writes them in `variable.type` (`ctytypes.render_type`: `list(string)`,
+  `any`); `SchemaAttribute.cty` keeps the JSON type for checks. A protocol-6 `nested_type`
+  attribute keeps its attributes in `SchemaAttribute.nested` (`NestedAttributes`: nesting
+  single/list/set/map) and gets the equivalent object type.
+* Pure: imports nothing from the package but `ctytypes`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from array import array
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .ctytypes import is_type, render_type
+
+__all__ = [
+    "BUILTIN_TERRAFORM",
+    "OPENTOFU",
+    "OPENTOFU_REGISTRY",
+    "TERRAFORM",
+    "TERRAFORM_REGISTRY",
+    "NestedAttributes",
+    "ProviderSchemaError",
+    "ProviderSchemas",
+    "SchemaAttribute",
+    "SchemaBlock",
+    "SchemaBlockType",
+    "combine",
+    "load",
+    "loads",
+    "local_name_of",
+    "normalize_address",
+    "provider_for",
+]
+
+TERRAFORM = "terraform"
+OPENTOFU = "opentofu"
+TERRAFORM_REGISTRY = "registry.terraform.io"
+OPENTOFU_REGISTRY = "registry.opentofu.org"
+_DEFAULT_REGISTRIES = (TERRAFORM_REGISTRY, OPENTOFU_REGISTRY)
+#: The provider of `terraform_data` and `terraform_remote_state`.
+BUILTIN_TERRAFORM = "terraform.io/builtin/terraform"
+
+# Nesting modes of blocks and nested attribute types.
+SINGLE = "single"
+LIST = "list"
+SET = "set"
+MAP = "map"
+GROUP = "group"
+
+
+class ProviderSchemaError(ValueError):
+    """The file is not a `providers schema -json` document."""
+
+
+# ---- the schema objects --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NestedAttributes:
+    """A protocol-6 `nested_type`: `nesting` single/list/set/map of objects with `attributes`."""
+
+    nesting: str
+    attributes: Mapping[str, SchemaAttribute]
+    min_items: int | None = None
+    max_items: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SchemaAttribute:
+    """One provider-defined argument or exported attribute. `type` is the readable type
+    (`list(string)`), `cty` the JSON type (None for a nested-type attribute; see `nested`)."""
+
+    name: str
+    type: str
+    cty: Any = None
+    required: bool = False
+    optional: bool = False
+    computed: bool = False
+    sensitive: bool = False
+    deprecated: bool = False
+    description: str = ""
+    description_kind: str = "plain"
+    nested: NestedAttributes | None = None
+
+    @property
+    def computed_only(self) -> bool:
+        """Set by the provider only: a configured value is an error."""
+        return self.computed and not self.optional and not self.required
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SchemaBlockType:
+    """A nested block type: `nesting` single/list/set/map/group, bounds from the provider."""
+
+    name: str
+    nesting: str
+    block: SchemaBlock
+    min_items: int | None = None
+    max_items: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SchemaBlock:
+    """The body of a resource, data source, provider or nested block."""
+
+    attributes: Mapping[str, SchemaAttribute] = field(default_factory=lambda: MappingProxyType({}))
+    block_types: Mapping[str, SchemaBlockType] = field(default_factory=lambda: MappingProxyType({}))
+    description: str = ""
+    description_kind: str = "plain"
+    deprecated: bool = False
+    version: int = 0
+
+    def names(self) -> list[str]:
+        """Every argument and block type name (for suggestions and completion)."""
+        return [*self.attributes, *self.block_types]
+
+
+# ---- building from the JSON ------------------------------------------------------------------------
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _nesting_type(nesting: str, element: object) -> object:
+    return element if nesting == SINGLE or nesting == GROUP else [nesting if nesting in (LIST, SET, MAP) else LIST, element]
+
+
+def _attribute(name: str, raw: Mapping[str, Any]) -> SchemaAttribute:
+    nested = None
+    cty: object = raw.get("type")
+    nested_raw = raw.get("nested_type")
+    if isinstance(nested_raw, Mapping):
+        attrs = _attributes(nested_raw.get("attributes"))
+        nesting = str(nested_raw.get("nesting_mode") or SINGLE)
+        nested = NestedAttributes(
+            nesting, attrs, _int_or_none(nested_raw.get("min_items")), _int_or_none(nested_raw.get("max_items"))
+        )
+        element = ["object", {n: (a.cty if a.nested is None else _nested_cty(a.nested)) for n, a in attrs.items()}]
+        cty = _nesting_type(nesting, element)
+    if not is_type(cty):
+        cty = "dynamic"
+    return SchemaAttribute(
+        name,
+        render_type(cty),
+        cty if nested is None else None,
+        bool(raw.get("required")),
+        bool(raw.get("optional")),
+        bool(raw.get("computed")),
+        bool(raw.get("sensitive")),
+        bool(raw.get("deprecated")),
+        str(raw.get("description") or ""),
+        str(raw.get("description_kind") or "plain"),
+        nested,
+    )
+
+
+def _nested_cty(nested: NestedAttributes) -> object:
+    element = ["object", {n: (a.cty if a.nested is None else _nested_cty(a.nested)) for n, a in nested.attributes.items()}]
+    return _nesting_type(nested.nesting, element)
+
+
+def _attributes(raw: object) -> Mapping[str, SchemaAttribute]:
+    if not isinstance(raw, Mapping):
+        return MappingProxyType({})
+    return MappingProxyType({n: _attribute(n, a) for n, a in raw.items() if isinstance(a, Mapping)})
+
+
+def _block(raw: object, version: int = 0) -> SchemaBlock:
+    if not isinstance(raw, Mapping):
+        return SchemaBlock(version=version)
+    block_types = {}
+    bts = raw.get("block_types")
+    if isinstance(bts, Mapping):
+        for name, bt in bts.items():
+            if not isinstance(bt, Mapping):
+                continue
+            block_types[name] = SchemaBlockType(
+                name,
+                str(bt.get("nesting_mode") or SINGLE),
+                _block(bt.get("block")),
+                _int_or_none(bt.get("min_items")),
+                _int_or_none(bt.get("max_items")),
+            )
+    return SchemaBlock(
+        _attributes(raw.get("attributes")),
+        MappingProxyType(block_types),
+        str(raw.get("description") or ""),
+        str(raw.get("description_kind") or "plain"),
+        bool(raw.get("deprecated")),
+        version,
+    )
+
+
+def _schema(raw: object) -> SchemaBlock:
+    """A `{"version": N, "block": {...}}` schema."""
+    if not isinstance(raw, Mapping):
+        return SchemaBlock()
+    version = raw.get("version")
+    return _block(raw.get("block"), version if isinstance(version, int) else 0)
+
+
+# ---- the lazy index --------------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+_scan_once = _DECODER.scan_once
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+
+# The sections of a provider whose members are indexed by span (everything else is parsed).
+_SPAN_SECTIONS = ("resource_schemas", "data_source_schemas")
+
+
+def _ws(text: str, i: int) -> int:
+    return _WS.match(text, i).end()  # type: ignore[union-attr]
+
+
+def _members(text: str, i: int):
+    """Yield `(key, value_start)` for each member of the object at `i`; the caller must return the
+    index after the value through `send`. Raises ProviderSchemaError on malformed input."""
+    i = _ws(text, i)
+    if i >= len(text) or text[i] != "{":
+        raise ProviderSchemaError(f"expected a JSON object at offset {i}")
+    i = _ws(text, i + 1)
+    if i < len(text) and text[i] == "}":
+        return i + 1
+    while True:
+        if i >= len(text) or text[i] != '"':
+            raise ProviderSchemaError(f"expected a property name at offset {i}")
+        key_at = i
+        key, i = _scanstring(text, i + 1)
+        i = _ws(text, i)
+        if i >= len(text) or text[i] != ":":
+            raise ProviderSchemaError(f"expected ':' at offset {i}")
+        i = _ws(text, i + 1)
+        i = yield key, key_at, i
+        i = _ws(text, i)
+        if i < len(text) and text[i] == ",":
+            i = _ws(text, i + 1)
+            continue
+        if i < len(text) and text[i] == "}":
+            return i + 1
+        raise ProviderSchemaError(f"expected ',' or '}}' at offset {i}")
+
+
+def _walk_object(text: str, i: int, on_member) -> int:
+    """Walk the object at `i`, calling `on_member(key, key_start, value_start) -> value_end` per
+    member; return the index after the object."""
+    gen = _members(text, i)
+    try:
+        key, key_at, start = next(gen)
+        while True:
+            key, key_at, start = gen.send(on_member(key, key_at, start))
+    except StopIteration as stop:
+        return stop.value
+
+
+def _skip(text: str, i: int) -> tuple[Any, int]:
+    try:
+        return _scan_once(text, i)
+    except StopIteration:
+        raise ProviderSchemaError(f"expected a JSON value at offset {i}") from None
+    except json.JSONDecodeError as e:
+        raise ProviderSchemaError(str(e)) from None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Provider:
+    """One provider of a file: the spans of its resource/data source schemas, the rest parsed."""
+
+    text: str = field(repr=False)
+    spans: Mapping[str, Mapping[str, tuple[int, int]]] = field(repr=False)
+    other: Mapping[str, Any] = field(repr=False)
+
+
+def _index(text: str) -> tuple[str, dict[str, _Provider]]:
+    providers: dict[str, _Provider] = {}
+    version = ""
+
+    def provider(start: int) -> tuple[dict, dict, int]:
+        spans: dict[str, dict[str, tuple[int, int]]] = {s: {} for s in _SPAN_SECTIONS}
+        other: dict[str, Any] = {}
+
+        def section(key: str, _key_at: int, vstart: int) -> int:
+            if key in spans and text.startswith("{", vstart):
+                # Offsets only while the values are parsed and dropped (nothing small is kept
+                # between the transient objects, so their memory is freed whole); names after.
+                offsets = array("q")
+
+                def entry(name: str, key_at: int, s: int) -> int:
+                    _, e = _skip(text, s)  # parsed and dropped: validates, finds the end
+                    offsets.extend((key_at, s, e))
+                    return e
+
+                end = _walk_object(text, vstart, entry)
+                table = spans[key]
+                for j in range(0, len(offsets), 3):
+                    table[_scanstring(text, offsets[j] + 1)[0]] = (offsets[j + 1], offsets[j + 2])
+                return end
+            value, e = _skip(text, vstart)
+            other[key] = value
+            return e
+
+        end = _walk_object(text, start, section)
+        return spans, other, end
+
+    def top(key: str, _key_at: int, start: int) -> int:
+        nonlocal version
+        if key == "provider_schemas" and text.startswith("{", start):
+
+            def one(address: str, _key_at: int, s: int) -> int:
+                spans, other, e = provider(s)
+                providers.setdefault(
+                    normalize_address(address),
+                    _Provider(text, MappingProxyType({k: MappingProxyType(v) for k, v in spans.items()}), MappingProxyType(other)),
+                )
+                return e
+
+            return _walk_object(text, start, one)
+        value, e = _skip(text, start)
+        if key == "format_version" and isinstance(value, str):
+            version = value
+        return e
+
+    end = _walk_object(text, _ws(text, 0), top)
+    if text[_ws(text, end) :].strip():
+        raise ProviderSchemaError(f"unexpected text after the JSON object at offset {end}")
+    return version, providers
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ProviderSchemas:
+    """The provider schemas of one or more `providers schema -json` files (see the module doc)."""
+
+    format_version: str = ""
+    _providers: Mapping[str, _Provider] = field(default_factory=lambda: MappingProxyType({}))
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def providers(self) -> tuple[str, ...]:
+        return tuple(self._providers)
+
+    def _provider(self, address: str) -> _Provider | None:
+        found = self._providers.get(address)
+        if found is not None:
+            return found
+        try:
+            a = normalize_address(address)
+        except ValueError:
+            return None
+        found = self._providers.get(a)
+        if found is None:
+            host, _, rest = a.partition("/")
+            if host in _DEFAULT_REGISTRIES:
+                for other in _DEFAULT_REGISTRIES:
+                    found = found or self._providers.get(f"{other}/{rest}")
+        return found
+
+    def has_provider(self, address: str) -> bool:
+        return self._provider(address) is not None
+
+    def _section(self, address: str, section: str, type_name: str) -> SchemaBlock | None:
+        p = self._provider(address)
+        if p is None:
+            return None
+        key = (p, section, type_name)  # per provider, whatever the address's spelling
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        result = None
+        span = p.spans[section].get(type_name)
+        if span is not None:
+            raw, _ = _skip(p.text, span[0])
+            result = _schema(raw)
+        memo[key] = result
+        return result
+
+    def resource(self, address: str, type_name: str) -> SchemaBlock | None:
+        """The schema of managed resource type `type_name` of provider `address`, or None."""
+        return self._section(address, "resource_schemas", type_name)
+
+    def data_source(self, address: str, type_name: str) -> SchemaBlock | None:
+        """The schema of data source `type_name` of provider `address`, or None."""
+        return self._section(address, "data_source_schemas", type_name)
+
+    def resource_types(self, address: str) -> tuple[str, ...]:
+        p = self._provider(address)
+        return tuple(p.spans["resource_schemas"]) if p is not None else ()
+
+    def data_source_types(self, address: str) -> tuple[str, ...]:
+        p = self._provider(address)
+        return tuple(p.spans["data_source_schemas"]) if p is not None else ()
+
+    def provider_config(self, address: str) -> SchemaBlock | None:
+        """The schema of the provider's own configuration block, or None."""
+        p = self._provider(address)
+        if p is None or not isinstance(p.other.get("provider"), Mapping):
+            return None
+        key = (p, "provider", "")
+        if key not in self._memo:
+            self._memo[key] = _schema(p.other["provider"])
+        return self._memo[key]
+
+
+def loads(text: str) -> ProviderSchemas:
+    """The provider schemas of a `providers schema -json` document."""
+    version, providers = _index(text)
+    return ProviderSchemas(version, MappingProxyType(providers))
+
+
+def load(path: str | Path) -> ProviderSchemas:
+    """The provider schemas of the file at `path` (UTF-8)."""
+    return loads(Path(path).read_text(encoding="utf-8"))
+
+
+def combine(*schemas: ProviderSchemas) -> ProviderSchemas:
+    """One view of several files; a provider found in more than one comes from the first."""
+    providers: dict[str, _Provider] = {}
+    for s in schemas:
+        for address, p in s._providers.items():
+            providers.setdefault(address, p)
+    return ProviderSchemas(schemas[0].format_version if schemas else "", MappingProxyType(providers))
+
+
+# ---- addresses and resolution ----------------------------------------------------------------------
+
+
+def registry_for(engine: str = TERRAFORM) -> str:
+    return OPENTOFU_REGISTRY if engine == OPENTOFU else TERRAFORM_REGISTRY
+
+
+def normalize_address(source: str, engine: str = TERRAFORM) -> str:
+    """`hostname/namespace/type`, lowercased; `ValueError` for an empty or over-long source."""
+    parts = [p for p in source.strip().lower().split("/")]
+    if not source.strip() or any(not p for p in parts) or len(parts) > 3:
+        raise ValueError(f"not a provider source address: {source!r}")
+    if len(parts) == 1:
+        if parts[0] == "terraform":
+            return BUILTIN_TERRAFORM
+        parts = ["hashicorp", parts[0]]
+    if len(parts) == 2:
+        parts = [registry_for(engine), *parts]
+    return "/".join(parts)
+
+
+def local_name_of(provider_meta_argument: str) -> str:
+    """`"aws.west"` -> `aws` (also `"${aws.west}"`, the form some generators write)."""
+    s = provider_meta_argument.strip()
+    if s.startswith("${") and s.endswith("}"):
+        s = s[2:-1].strip()
+    return s.split(".", 1)[0].strip()
+
+
+def provider_for(
+    resource_type: str,
+    provider_meta_argument: str | None = None,
+    required_providers: Mapping[str, Any] | None = None,
+    engine: str = TERRAFORM,
+) -> str:
+    """The address of the provider of a resource or data source (see the module doc)."""
+    local = local_name_of(provider_meta_argument) if provider_meta_argument else ""
+    if not local:
+        local = resource_type.split("_", 1)[0]
+    entry = (required_providers or {}).get(local)
+    source = entry.get("source") if isinstance(entry, Mapping) else entry
+    if isinstance(source, str) and source.strip():
+        try:
+            return normalize_address(source, engine)
+        except ValueError:
+            pass
+    if local == "terraform":
+        return BUILTIN_TERRAFORM
+    return normalize_address(f"hashicorp/{local}", engine)
