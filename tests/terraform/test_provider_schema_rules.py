@@ -282,3 +282,73 @@ def test_array_form_bodies() -> None:
     text = '{"resource": {"aws_instance": {"x": [{"ami": "a"}, {"instance_typo": "t"}]}}}'
     diags = [d for b in blocks(text) for d in pr.validate_block(b, SCHEMAS, text)]
     assert [(d.code, text[d.start : d.end]) for d in diags] == [("schema/unknown-argument", '"instance_typo"')]
+
+
+def test_synthetic_map_and_group_blocks_and_nested_map_attributes() -> None:
+    """Nesting modes the real files lack: map blocks (one label), group blocks (never counted),
+    a map-nested attribute type, and bounds on a list block."""
+    doc = {
+        "format_version": "1.0",
+        "provider_schemas": {
+            "registry.terraform.io/acme/x": {
+                "resource_schemas": {
+                    "x_thing": {
+                        "version": 0,
+                        "block": {
+                            "attributes": {
+                                "name": {"type": "string", "required": True},
+                                "ports": {
+                                    "nested_type": {
+                                        "nesting_mode": "map",
+                                        "attributes": {"number": {"type": "number", "required": True}},
+                                    },
+                                    "optional": True,
+                                },
+                            },
+                            "block_types": {
+                                "rule": {
+                                    "nesting_mode": "map",
+                                    "block": {"attributes": {"action": {"type": "string", "required": True}}},
+                                },
+                                "settings": {"nesting_mode": "group", "block": {"attributes": {"a": {"type": "bool", "optional": True}}}},
+                                "step": {
+                                    "nesting_mode": "list",
+                                    "min_items": 1,
+                                    "max_items": 2,
+                                    "block": {"attributes": {"n": {"type": "number", "optional": True}}},
+                                },
+                            },
+                        },
+                    }
+                },
+            }
+        },
+    }
+    schemas = ps.loads(json.dumps(doc))
+    rp = {"x": "acme/x"}
+
+    def got(body: object) -> list[tuple[str, str]]:
+        text = json.dumps(resource("x_thing", body), indent=1)
+        return sorted((d.code, text[d.start : d.end]) for b in blocks(text) for d in pr.validate_block(b, schemas, text, rp))
+
+    ok = {
+        "name": "n",
+        "ports": {"http": {"number": 80}, "https": {"number": "${var.p}"}},
+        "rule": {"allow": {"action": "ACCEPT"}, "deny": {"action": "DROP"}},
+        "settings": {"a": True},
+        "step": [{"n": 1}],
+    }
+    assert got(ok) == []
+    assert got({**ok, "rule": {"allow": {"acton": "ACCEPT"}}}) == [
+        ("schema/missing-argument", "{"),
+        ("schema/unknown-argument", '"acton"'),
+    ]
+    assert got({**ok, "ports": {"http": {"numbr": 80}}}) == [
+        ("schema/missing-argument", "{"),
+        ("schema/unknown-argument", '"numbr"'),
+    ]
+    assert got({**ok, "ports": [{"number": 1}]})[0][0] == "schema/wrong-kind"
+    assert got({**ok, "step": [{}, {}, {}]}) == [("schema/too-many-blocks", '"step"')]
+    no_step = {k: v for k, v in ok.items() if k != "step"}
+    assert got(no_step) == [("schema/too-few-blocks", '"x"')]
+    assert got({**ok, "settings": {"b": 1}}) == [("schema/unknown-argument", '"b"')]

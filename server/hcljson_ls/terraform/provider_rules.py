@@ -12,7 +12,7 @@ Contract
   `provider`, `depends_on`; blocks `lifecycle`, `dynamic`, `provisioner`, `connection`; `"//"`
   comments) are never reported. A name the provider schema calls a nested block type is re-read
   as blocks (`decode.decode_blocks_from_attribute`, bodies `PROVIDER_DEFINED_BODY`) and checked
-  recursively; `dynamic "<type>"` blocks are checked against that block type (their `content`
+  recursively (a `map`-nested block type has one label, its key); `dynamic "<type>"` blocks are checked against that block type (their `content`
   body), and a block type produced by `dynamic` is not counted for its bounds.
 * Codes (all errors except `schema/deprecated`, a warning):
   `schema/unknown-argument` (did-you-mean and a `Fix` renaming the key), `schema/missing-argument`
@@ -367,7 +367,7 @@ def _validate_body(
         if bt is None:
             diags.append(_unknown(attr.name_start, attr.name_end, name, candidates, where))
             continue
-        blocks = _blocks_of(text, attr)
+        blocks = _blocks_of(text, attr, bt.nesting == MAP)
         counts[name] = counts.get(name, 0) + len(blocks)
         if bt.block.deprecated and blocks:
             diags.append(
@@ -421,10 +421,12 @@ def _validate_body(
                     break
 
 
-def _blocks_of(text: str, attr: Attribute) -> tuple[Block, ...]:
+def _blocks_of(text: str, attr: Attribute, labelled: bool) -> tuple[Block, ...]:
+    """The blocks written as `attr`'s value; a map-nested block type has one label (the key)."""
     if attr.expr is None:
         return ()
-    blocks, _ = decode_blocks_from_attribute(text, attr, BlockSchema(attr.name, body=PROVIDER_DEFINED_BODY))
+    schema = BlockSchema(attr.name, labels=("key",) if labelled else (), body=PROVIDER_DEFINED_BODY)
+    blocks, _ = decode_blocks_from_attribute(text, attr, schema)
     return blocks
 
 
