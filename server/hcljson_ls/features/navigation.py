@@ -181,24 +181,23 @@ def _sites(snapshot: Snapshot, uri: str, target: Target) -> tuple[list[tuple[str
     module, and for a module's output, in the modules that call that module (`module.m.out`)."""
     if target.kind == "output":  # `module.m.out` in a caller: the output in the child
         site = child_output(snapshot, uri, target)
-        if site is None:
+        step = output_step(target.item) if isinstance(target.item, Reference) else None
+        if site is None or step is None:
             return [], []
-        return [site], _caller_sites(snapshot, site[0], target.item.steps[0].name if target.item else "", snapshot.text_of(site[0]) or "", site)  # type: ignore[union-attr]
+        return [site], _callers_references(snapshot, site[0], step.name)
     key = target.key
     assert key is not None
     declared = snapshot.declaration_sites(uri, key) + snapshot.override_declarations(uri, key)
     refs = snapshot.reference_sites(uri, key)
     if key[0] == "output":
-        refs = refs + [r for directory, call in snapshot.callers(uri)
-                       for r in snapshot.reference_sites_in(directory, ("module-output", call, key[1]))]
+        refs = refs + _callers_references(snapshot, uri, key[1])
     return declared, refs
 
 
-def _caller_sites(snapshot: Snapshot, child_uri: str, _call: str, text: str, site: tuple[str, int, int]) -> list:
-    s, e = _inside_quotes(text, site[1], site[2])
-    name = text[s:e]
-    return [r for directory, call in snapshot.callers(child_uri)
-            for r in snapshot.reference_sites_in(directory, ("module-output", call, name))]
+def _callers_references(snapshot: Snapshot, uri: str, output: str) -> list[tuple[str, int, int, int, int]]:
+    """`module.<call>.<output>` in every known module that calls the module of `uri`."""
+    return [r for directory, call in snapshot.callers(uri)
+            for r in snapshot.reference_sites_in(directory, ("module-output", call, output))]
 
 
 def references(snapshot: Snapshot, uri: str, offset: int, include_declaration: bool = True) -> list[Location]:
