@@ -1,6 +1,6 @@
 """Checking a resource or data source body against its provider's schema (`provider_schema`).
 
-    validate_resource(body, schema, text, missing_at=None) -> list[Diagnostic]
+    validate_resource(body, schema, text, missing_at=None, where="this block") -> list[Diagnostic]
     check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
     validate_block(block, schemas, text, required_providers=None, engine=TERRAFORM) -> list[Diagnostic]
 
@@ -212,13 +212,13 @@ def _placeholder(a: SchemaAttribute) -> str:
     return '""'
 
 
-def _unknown(start: int, end: int, name: str, candidates: list[str], where: str) -> Diagnostic:
+def _unknown(start: int, end: int, name: str, candidates: list[str], where: str, what: str = "argument or nested block type") -> Diagnostic:
     s = suggestion(name, candidates)
     hint = f" Did you mean {_q(s)}?" if s is not None else ""
     fixes = (Fix(start, end, _q(s), f"Change to {_q(s)}"),) if s is not None else ()
     return Diagnostic(
         start, end, ERROR, UNKNOWN_ARGUMENT, f"Unsupported argument {_q(name)}",
-        f"There is no argument or nested block type named {_q(name)} in {where}.{hint}", (), fixes,
+        f"There is no {what} named {_q(name)} in {where}.{hint}", (), fixes,
     )
 
 
@@ -317,7 +317,7 @@ def _check_object_attributes(
         seen.add(key)
         a = attributes.get(key)
         if a is None:
-            diags.append(_unknown(kstart, kend, key, candidates, where))
+            diags.append(_unknown(kstart, kend, key, candidates, f"the objects of {where}", "attribute"))
             continue
         value = m.value
         _set_attribute(text, a, key, (kstart, kend), value, base + value.start if value is not None else kend, where, diags)
