@@ -163,7 +163,7 @@ AFTER_DOT = [
     ("var", "${var.⟨$0⟩}", ["region", "size", "zone"]),
     ("var-prefix", "${var.⟨r$0⟩}", ["region"]),
     ("var-prefix-any-case", "${var.⟨SI$0⟩}", ["size"]),
-    ("local", "${local.⟨$0⟩}", ["a", "name", "other"]),
+    ("local", "${local.⟨$0⟩}", ["name", "other"]),  # not `a` itself: the value being defined cannot refer to itself
     ("local-prefix", "${local.⟨n$0⟩}", ["name"]),
     ("module", "${module.⟨$0⟩}", ["net", "remote"]),
     ("module-outputs-of-a-local-child", "${module.net.⟨$0⟩}", ["cidr", "subnet_ids", "vpc_id"]),

@@ -319,7 +319,10 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     if root == "var" and not steps:
         return [_variable_item(snapshot, uri, k) for k in sorted(snapshot.declared(uri, "variable"))]
     if root == "local" and not steps:
-        return [CompletionItem(k[1], "Constant", 0, 0, k[1], detail="local value", sort=_DECLARED) for k in sorted(snapshot.declared(uri, "local"))]
+        # Not the local value being defined here: it cannot refer to itself.
+        defining = ctx.attribute.name if ctx.blocks and ctx.blocks[0].type_name == "locals" and ctx.attribute is not None else None
+        return [CompletionItem(k[1], "Constant", 0, 0, k[1], detail="local value", sort=_DECLARED)
+                for k in sorted(snapshot.declared(uri, "local")) if k[1] != defining]
     if root == "module" and not steps:
         return [CompletionItem(k[1], "Module", 0, 0, k[1], detail="module call", sort=_DECLARED) for k in sorted(snapshot.declared(uri, "module"))]
     if root == "module" and len(steps) == 1:

@@ -52,7 +52,7 @@ from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file
 from ..terraform.declarations import duplicates_across_files
-from ..terraform.native import parse_native
+from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
@@ -741,6 +741,9 @@ class Snapshot:
         """The argument and nested block names written in the declaration of `key` (JSON files)."""
         out: set[str] = set()
         for site_uri, start, _ in self._workspace.declaration_sites(self._workspace.module_key(uri), key):
+            if catalogue.file_kind(file_name(site_uri)) == catalogue.CONFIG_NATIVE:
+                out |= set(declaration_details(self._workspace.text_of(site_uri) or "", start))
+                continue
             view = self._workspace.view_of(site_uri)
             if view is None:
                 continue
