@@ -111,7 +111,12 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
         if t is String:
             if text.find("{", expr.start + 1, expr.end - 1) < 0 and text.find("\\u", expr.start + 1, expr.end - 1) < 0:
                 return
-        elif t is not Object and t is not Array and t is not FlaggedString:
+        elif t is Object or t is Array:
+            # A container none of whose strings holds `${`, `%{` or an escape: nothing to read.
+            s, e = expr.start, expr.end
+            if text.find("${", s, e) < 0 and text.find("%{", s, e) < 0 and text.find("\\", s, e) < 0:
+                return
+        elif t is not FlaggedString:
             return
     for node, start, smode, is_key in expression_strings(expr):
         if smode is None or smode not in _PARSED:

@@ -69,7 +69,8 @@ class DiskFile:
 
 
 class Module:
-    __slots__ = ("directory", "disk", "listed", "revision", "index_cache", "key_index_cache", "kinds_cache")
+    __slots__ = ("directory", "disk", "listed", "revision", "index_cache", "key_index_cache", "kinds_cache",
+                 "opentofu_cache")
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -79,6 +80,7 @@ class Module:
         self.index_cache: tuple[int, dict] | None = None  # (revision, key -> places), see Workspace
         self.key_index_cache: tuple[int, dict] | None = None  # (revision, key -> file names)
         self.kinds_cache: tuple[int, dict] | None = None  # (revision, kind -> keys), see ModuleScope
+        self.opentofu_cache: tuple[int, bool] | None = None  # (revision, read by OpenTofu under "auto")
 
     def bump(self) -> None:
         self.revision += 1

@@ -503,9 +503,15 @@ class Workspace:
         """Whether OpenTofu reads module `key` (the engine setting, or "auto" and a `.tofu` file)."""
         if self.engine != "auto":
             return self.engine == "opentofu"
-        return any(catalogue.is_opentofu_file(n) for n in self.module(key).disk) or any(
+        module = self.module(key)
+        cached = module.opentofu_cache  # asked once per block resolved: remembered per module revision
+        if cached is not None and cached[0] == module.revision:
+            return cached[1]
+        found = any(catalogue.is_opentofu_file(n) for n in module.disk) or any(
             catalogue.is_opentofu_file(file_name(u)) for u in self._open_in(key)
         )
+        module.opentofu_cache = (module.revision, found)
+        return found
 
     def declaration_sites(self, key: str, declared: Hashable) -> list[tuple[str, int, int]]:
         """`(uri, start, end)` of every declaration of `declared` in module `key` (the header key or a
@@ -785,25 +791,26 @@ class ModuleScope:
     """`terraform.resolve.Scope` for one document: what the other files of its module declare
     (`Workspace.key_index`), and the outputs of the local modules it calls."""
 
-    __slots__ = ("_workspace", "_uri", "_name")
+    __slots__ = ("_workspace", "_uri", "_name", "_key")
 
     def __init__(self, workspace: Workspace, uri: str) -> None:
         self._workspace = workspace
         self._uri = uri
         self._name = file_name(uri)
+        self._key = workspace.module_key(uri)  # asked once per reference resolved: computed once
 
     @property
     def revision(self) -> int:
         """Changes whenever what the module declares changes (`Module.revision`)."""
-        return self._workspace.module(self._workspace.module_key(self._uri)).revision
+        return self._workspace.module(self._key).revision
 
     @property
     def engine(self) -> str:
         """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
-        return "opentofu" if self._workspace.is_opentofu(self._workspace.module_key(self._uri)) else "terraform"
+        return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
 
     def _index(self) -> dict[Hashable, set[str]]:
-        return self._workspace.key_index(self._workspace.module_key(self._uri))
+        return self._workspace.key_index(self._key)
 
     def declared(self, key: tuple) -> bool:
         names = self._index().get(key)
@@ -815,7 +822,7 @@ class ModuleScope:
     def _kinds(self) -> dict[str, list[tuple]]:
         """The module's declaration keys by kind, per module revision."""
         workspace = self._workspace
-        key = workspace.module_key(self._uri)
+        key = self._key
         module = workspace.module(key)
         cached = module.kinds_cache
         if cached is None or cached[0] != module.revision:
