@@ -246,7 +246,8 @@ def _anchors(top: TopBlock) -> dict:
 
 def _skey(item: tuple) -> tuple:
     d = item[0]
-    return (d.start, d.end, item[1], d.code, d.summary, d.detail, tuple((r.start, r.end, r.message) for r in d.related))
+    return (d.start, d.end, item[1], d.code, d.summary, d.detail, tuple((r.start, r.end, r.message) for r in d.related),
+            tuple((f.start, f.end, f.new_text) for f in d.fixes))  # two blocks of one header differ only here
 
 
 def _tkey(item: tuple) -> tuple[int, int]:
@@ -431,9 +432,15 @@ class IncrementalFile:
             for anchor, d, g in e.anchored:
                 if anchor is not _ABSOLUTE:
                     a, b = anchors[anchor]
-                    if (a, b) != (d.start, d.end):
+                    if (a, b) != (d.start, d.end) or (d.fixes and delta):
+                        # A fix inside the body (an argument to add) moves with the body; one on the
+                        # header key, with the key.
                         moved = a - d.start
-                        fixes = tuple(replace(f, start=f.start + moved, end=f.end + moved) for f in d.fixes)
+                        fixes = tuple(
+                            replace(f, start=f.start + (delta if f.start >= e.base else moved),
+                                    end=f.end + (delta if f.start >= e.base else moved))
+                            for f in d.fixes
+                        )
                         d = replace(d, start=a, end=b, fixes=fixes)
                 structure.append((d, g, e))
         for d in e.strings:
