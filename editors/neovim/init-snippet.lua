@@ -1,5 +1,5 @@
 -- hcljson-ls for Neovim 0.11+: paste this into your init.lua.
--- Needs `hcljson-ls` on PATH (`pip install hcljson-ls`).
+-- Needs `hcljson-ls` on PATH (`pipx install /path/to/hcljson-ls`, from a checkout).
 
 -- 1. Terraform/OpenTofu JSON files get the `terraform-json` filetype (CDKTF's cdk.tf.json too).
 vim.filetype.add({

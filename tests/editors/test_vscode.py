@@ -263,7 +263,7 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
              "notification": "failed to start"},
             {"name": "server missing", "settingsPath": str(workspace_settings),
              "settings": {"hcljson.server.command": "/nonexistent/hcljson-ls"},
-             "notification": "pip install hcljson-ls"},
+             "notification": "pipx install <a checkout of hcljson-ls>"},
             {"name": "server restored", "settingsPath": str(workspace_settings), "settings": {}, "squiggles": True},
             {"name": "diagnostics off", "settingsPath": str(workspace_settings),
              "settings": {"hcljson.diagnostics.enable": False}, "squiggles": False},
@@ -298,7 +298,7 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
 
     scenarios = {scenario["name"]: scenario for scenario in seen["scenarios"]}
     # A server that cannot start, or cannot be found, gives exactly one notification each.
-    for name, expected in [("server crashes", "failed to start"), ("server missing", "pip install hcljson-ls")]:
+    for name, expected in [("server crashes", "failed to start"), ("server missing", "pipx install <a checkout of hcljson-ls>")]:
         notifications = scenarios[name]["notifications"]
         assert len(notifications) == 1 and expected in notifications[0], f"{name}: {notifications}" + context
     # Restoring the command brings the server back; a server setting changed at run time takes effect.

@@ -27,7 +27,8 @@ import { resolveServerCommand } from './serverCommand';
 
 const LANGUAGE_ID = 'terraform-json';
 const SECTION = 'hcljson';
-const INSTALL_HINT = 'pip install hcljson-ls';
+/** hcljson-ls is not published on PyPI: it installs from a checkout (or `pipx install git+<its URL>`). */
+const INSTALL_HINT = 'pipx install <a checkout of hcljson-ls>';
 /** More crashes than this within CRASH_WINDOW_MS stop the automatic restarts. */
 const MAX_CRASHES = 4;
 const CRASH_WINDOW_MS = 3 * 60 * 1000;

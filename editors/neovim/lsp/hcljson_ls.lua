@@ -5,7 +5,7 @@
 -- then call `vim.lsp.enable('hcljson_ls')` from init.lua. Filetype detection for
 -- `terraform-json` is in ../ftdetect/terraform-json.lua.
 --
--- Install the server first: `pip install hcljson-ls` (puts `hcljson-ls` on PATH).
+-- Install the server first, from a checkout: `pipx install /path/to/hcljson-ls` (puts `hcljson-ls` on PATH).
 return {
   cmd = { 'hcljson-ls', '--stdio' },
   filetypes = { 'terraform-json' },
