@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from . import __version__
-from .diagnostic import ERROR, WARNING
+from .diagnostic import ERROR, WARNING, plain
 from .features.diagnostics import collect
 from .gcpolicy import paused_gc
 from .terraform import catalogue
@@ -278,7 +278,7 @@ def _by_directory(sources: Sequence[Source]) -> list[list[Source]]:
 def _text_lines(display: str, d, state, workspace) -> Iterator[str]:
     index = state.line_index
     line, column = index.position(d.start, "utf-32")
-    message = " ".join(d.message.split())
+    message = " ".join(d.plain_message.split())
     code = f" [{d.code}]" if d.code else ""
     yield f"{display}:{line + 1}:{column + 1}: {d.severity}: {message}{code}"
     for r in d.related:
@@ -289,7 +289,7 @@ def _text_lines(display: str, d, state, workspace) -> Iterator[str]:
                 continue
             where = _display_of(r.uri, display, state.uri)
         rline, rcolumn = where_index.position(r.start, "utf-32")
-        yield f"{where}:{rline + 1}:{rcolumn + 1}: note: {' '.join(r.message.split())}"
+        yield f"{where}:{rline + 1}:{rcolumn + 1}: note: {' '.join(plain(r.message).split())}"
 
 
 def _display_of(uri: str, display: str, display_uri: str) -> str:
@@ -310,7 +310,7 @@ def _json_record(display: str, d, state) -> dict:
         "range": {"start": position(d.start), "end": position(d.end)},
         "severity": d.severity,
         "code": d.code,
-        "message": d.message,
+        "message": d.plain_message,
     }
 
 

@@ -8,7 +8,23 @@ Every diagnostic has a stable `code` (documented in docs/diagnostics.md), a shor
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
+
+_CODE_SPAN = re.compile(r"`([^`\n]*)`")
+
+
+def plain(text: str) -> str:
+    """`text` with its code spans written for plain-text readers (LSP messages, terminals): `x`
+    becomes "x", and a span that is already a quoted string (`"//"`) just loses its backticks."""
+
+    def one(m: re.Match) -> str:
+        inner = m.group(1)
+        if len(inner) >= 2 and inner[0] == '"' and inner[-1] == '"':
+            return inner
+        return f'"{inner}"'
+
+    return _CODE_SPAN.sub(one, text) if "`" in text else text
 
 ERROR = "error"
 WARNING = "warning"
@@ -47,6 +63,11 @@ class Diagnostic:
     detail: str = ""
     related: tuple[Related, ...] = field(default=())
     fixes: tuple[Fix, ...] = field(default=())
+
+    @property
+    def plain_message(self) -> str:
+        """`message` for plain-text readers (see `plain`): what the LSP edge and `check` show."""
+        return plain(self.message)
 
     @property
     def message(self) -> str:

@@ -22,6 +22,7 @@ only on the text inside its own range (so an incremental reparse never leaves a 
     syntax/invalid-number       `01`, `.5`, `1.`, `+1`, `1e`, `NaN`, `Infinity`
     syntax/invalid-literal      `True`, `None`, `undefined`, ... (a bare word that is not true/false/null)
     syntax/unexpected-token     a character or token that cannot appear there
+    syntax/byte-order-mark      an invisible U+FEFF (usually at the start of the file); a quick fix removes it
     syntax/unclosed-bracket     end of input inside `{` or `[` (related: the opener)
     syntax/mismatched-bracket   `]` closing a `{` or the reverse (related: the opener)
     syntax/extra-data           anything after the root value
@@ -37,7 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..diagnostic import ERROR, Diagnostic, Related
+from ..diagnostic import ERROR, Diagnostic, Fix, Related
 from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
 from .fastparse import fast_parse
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
@@ -65,13 +66,27 @@ class ParseResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+_BOM = "\ufeff"
+_BOM_NAME = "byte order mark (U+FEFF)"
+
+
 def _err(diags: list, start: int, end: int, code: str, summary: str, detail: str, related=()) -> None:
+    if code == "syntax/unexpected-token" and summary == f"Unexpected {_BOM_NAME}":
+        # An invisible character (often written by Windows editors at the start of a file): named,
+        # with the quick fix that removes it.
+        diags.append(Diagnostic(start, end, ERROR, "syntax/byte-order-mark", "Byte order mark",
+                                "Here is an invisible byte order mark (U+FEFF), which JSON does not allow (editors on Windows "
+                                "often write one at the start of a file); remove it.",
+                                tuple(related), (Fix(start, end, "", "Remove the byte order mark"),)))
+        return
     diags.append(Diagnostic(start, end, ERROR, code, summary, detail, tuple(related)))
 
 
 def _q(tok: str) -> str:
-    """A short quoted rendering of a token for messages."""
+    """A short quoted rendering of a token for messages (an invisible byte order mark by its name)."""
     t = tok.rstrip(WS)
+    if t == _BOM:
+        return _BOM_NAME
     if len(t) > 24:
         t = t[:21] + "..."
     return "`" + t + "`"

@@ -97,7 +97,7 @@ def to_diagnostic(
             related.append(
                 types.DiagnosticRelatedInformation(
                     location=types.Location(uri=where, range=to_range(where_index, r.start, r.end, encoding)),
-                    message=r.message,
+                    message=core.plain(r.message),
                 )
             )
     description = None
@@ -110,7 +110,7 @@ def to_diagnostic(
                           for f in d.fixes]}
     return types.Diagnostic(
         range=to_range(index, d.start, d.end, encoding),
-        message=d.message,
+        message=d.plain_message,  # LSP messages are plain text: VS Code would show backticks as typed
         severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
         code=d.code or None,
         code_description=description,
