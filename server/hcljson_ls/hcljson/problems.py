@@ -122,8 +122,8 @@ def missing_label(start: int, end: int, type_name: str, label: str, kind: str) -
     found = {"null": "null", "array": "an empty array"}.get(kind, "an empty object")
     return Diagnostic(
         start, end, ERROR, MISSING_LABEL, f"Missing {label} label",
-        f"A {quoted(type_name)} block needs a {label}: at least one property whose name is the {label} "
-        f"is expected here, but this is {found}.",
+        f"A {quoted(type_name)} block needs its {label} label here: an object with a property for each "
+        f"block, keyed by the {label}, but this is {found}.",
     )
 
 

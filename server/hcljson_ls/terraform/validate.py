@@ -90,7 +90,8 @@ def valid_identifier(name: str) -> bool:
 
 
 def _identifier_suggestion(name: str) -> str | None:
-    fixed = re.sub(r"[^\w-]", "_", name)
+    # Spaces and punctuation become "_"; symbols such as an emoji are dropped (not "_" each).
+    fixed = "".join(c if re.match(r"[\w-]", c) else "_" if c.isspace() or c in ".,:;/+" else "" for c in name)
     if fixed and not _IDENTIFIER.match(fixed):
         fixed = "_" + fixed
     return fixed if fixed and fixed != name and _IDENTIFIER.match(fixed) else None
