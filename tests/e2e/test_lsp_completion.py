@@ -24,7 +24,7 @@ from pytest_lsp import LanguageClient
 
 from .helpers import lsp_position, lsp_range, open_document
 
-URI = "file:///work/module/main.tf.json"
+URI = "file:///nonexistent-hcljson-test/module/main.tf.json"
 
 # `"${var.` typed at the end of a line, after non-ASCII text (é: 2 UTF-8 bytes; 🌍 and 𝄞: 4 bytes, UTF-16
 # surrogate pairs), the string never closed.

@@ -13,7 +13,7 @@ from pytest_lsp import LanguageClient
 
 from .helpers import capabilities, lsp_position, lsp_range, open_document, published_for, wait_for
 
-URI = "file:///work/stack/main.tf.json"
+URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
 
 DOC = """\
 {
@@ -353,7 +353,7 @@ async def test_structure_diagnostics_pulled_in_utf8(client: LanguageClient):
 
 async def test_unknown_documents_answer_nothing(client: LanguageClient):
     await start(client)
-    other = types.TextDocumentIdentifier(uri="file:///work/stack/never-opened.tf.json")
+    other = types.TextDocumentIdentifier(uri="file:///nonexistent-hcljson-test/stack/never-opened.tf.json")
     assert await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=other)) is None
     assert await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=other)) is None
     hover = types.HoverParams(text_document=other, position=types.Position(line=0, character=0))

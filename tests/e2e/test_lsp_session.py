@@ -33,7 +33,7 @@ EMOJI = parse_fixture("""\
   }
 }
 """).only
-URI = "file:///work/module/main.tf.json"
+URI = "file:///nonexistent-hcljson-test/module/main.tf.json"
 # One syntax error and nothing else (`"//"` is a comment property, which Terraform skips).
 TRAILING = '{"//": [1,]}'
 

@@ -10,7 +10,7 @@ from pytest_lsp import LanguageClient
 
 from .helpers import capabilities, change_document, edit, lsp_position, open_document
 
-URI = "file:///work/stack/main.tf.json"
+URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
 
 # The line being typed ends the document's second line; nothing after it closes.
 BEFORE = '{\n  "locals": {"é😀": "x", "name 😀": "'
@@ -101,7 +101,7 @@ async def test_no_help_outside_a_call_or_in_another_document(client: LanguageCli
     await _start(client)
     assert await _help(client, BEFORE, "utf-16", None) is None
     missing = await client.text_document_signature_help_async(types.SignatureHelpParams(
-        text_document=types.TextDocumentIdentifier(uri="file:///work/stack/other.tf.json"),
+        text_document=types.TextDocumentIdentifier(uri="file:///nonexistent-hcljson-test/stack/other.tf.json"),
         position=types.Position(line=0, character=0),
     ))
     assert missing is None

@@ -17,11 +17,11 @@ from hcljson_ls.terraform.analysis import analyze_file
 from hcljson_ls.workspace import DocumentState
 
 def open_state(text: str, name: str = "main.tf.json") -> DocumentState:
-    return DocumentState.open(f"file:///work/{name}", text, 1, "terraform-json")
+    return DocumentState.open(f"file:///nonexistent-hcljson-test/{name}", text, 1, "terraform-json")
 
 
 def template_diags(text: str, name: str = "main.tf.json") -> list[Diagnostic]:
-    return list(analyze_file(text, parse(text).root, f"/work/{name}").strings)
+    return list(analyze_file(text, parse(text).root, f"/nonexistent-hcljson-test/{name}").strings)
 
 
 def check(src: str, codes: list[str], name: str = "main.tf.json") -> list[Diagnostic]:

@@ -9,7 +9,7 @@
 Never raises on any tree the JSON layer produces (broken members -- no key, no value, `Error` or
 `Bare` values -- are skipped silently: the syntax layer already reported them).
 
-Rules (docs: /work/shared/spec/hcl-json-spec.md):
+Rules (docs: shared/spec/hcl-json-spec.md beside the checkout):
 * A body is an object or an array of objects (`null` inside a block-body array is an empty
   body); properties are visited in order, duplicates kept. `"//"` is skipped in body objects
   only (at label levels and inside expressions it is an ordinary name).
