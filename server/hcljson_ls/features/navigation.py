@@ -30,15 +30,13 @@ Contract
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
+from ..terraform import catalogue
 from ..terraform.references import Call, Reference, name_step, output_step, subject
 from ..terraform.validate import REPEATABLE, definitions
 from ..workspace import Snapshot
 
-#: What a rename may write: an HCL identifier (a Unicode letter or `_`, then letters, digits, `_`, `-`).
-IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
 RENAMEABLE = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
 
@@ -240,7 +238,7 @@ def rename(snapshot: Snapshot, uri: str, offset: int, new_name: str) -> dict[str
     where = prepare_rename(snapshot, uri, offset)
     if where is None:
         return RenameError("Only a declared name can be renamed here: a variable, local value, module, resource, data source or output.")
-    if not IDENTIFIER.match(new_name):
+    if not catalogue.IDENTIFIER.match(new_name):
         return RenameError(f"{new_name!r} is not a valid name: use letters, digits, underscores and dashes, starting with a letter or underscore.")
     target = target_at(snapshot, uri, offset)
     assert target is not None and target.key is not None

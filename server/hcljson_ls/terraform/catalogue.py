@@ -65,6 +65,7 @@ Contract
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -233,6 +234,10 @@ KEYWORD_ARGUMENTS: Mapping[tuple[str, str], tuple[str, ...] | None] = MappingPro
 
 # `lifecycle.ignore_changes` is a list of argument names, or this keyword.
 IGNORE_CHANGES_KEYWORDS = ("all",)
+
+#: What a declared name may be (block labels, local values, a rename's new name): a Unicode letter or
+#: `_`, then letters, digits, `_` and `-`.
+IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 
 #: Core arguments whose value is a JSON object or array whatever their mode says of strings (for
 #: completion's value placeholder): (block type, argument) -> "{}" or "[]".

@@ -55,6 +55,7 @@ from .catalogue import (
     IGNORE_CHANGES_KEYWORDS,
     KEYWORD_ARGUMENTS,
     MULTI_INSTANCE_BLOCKS,
+    IDENTIFIER,
     NAMED_BLOCKS,
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
@@ -69,7 +70,7 @@ VALUE_TYPE = P.VALUE_TYPE
 MISSING_ARGUMENT = P.MISSING_ARGUMENT
 TEMPLATE_IN_LITERAL = P.TEMPLATE_IN_LITERAL
 
-_IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
+_IDENTIFIER = IDENTIFIER
 
 # What the labels of a declaring block name, for messages: block type -> one phrase per label.
 _LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLOCKS}
@@ -321,15 +322,13 @@ class _Validator:
         e = attr.expr
         assert e is not None
         node = e.node
-        if node.kind == OBJECT:
-            objects = [(node, e.start)]
-        elif node.kind == ARRAY:  # several required_providers blocks written as an array
-            objects = [(m.value, e.start + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+        objects = _requirement_objects(node, e.start)
+        if node.kind == ARRAY:  # several required_providers blocks written as an array
             for m in node.items:  # type: ignore[attr-defined]
                 v = m.value
                 if v is not None and v.kind not in (OBJECT, "error", "bare"):
                     self.diags.append(P.element_type(v, e.start + v.start, e.start + v.end, attr.name, "a JSON object of provider requirements"))
-        else:
+        elif node.kind != OBJECT:
             if node.kind != NULL:
                 self.diags.append(P.value_type(node, e.start, e.end, attr.name, "a JSON object of provider requirements"))
             return
@@ -438,6 +437,16 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement"})
 
 
+def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
+    """The objects of a `required_providers` value (absolute start `start`): the value itself, or
+    the objects of an array of them (several blocks written as an array), with their starts."""
+    if node.kind == OBJECT:
+        return [(node, start)]
+    if node.kind == ARRAY:
+        return [(m.value, start + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+    return []
+
+
 def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     """What the block's `required_providers` declares: `("provider-requirement", name)` for each
     provider's local name, and `("provider-alias", name, alias)` for each `"name.alias"` string of
@@ -445,15 +454,8 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
     attr = block.body.attribute("required_providers")
     if attr is None or attr.expr is None:
         return []
-    node, start = attr.expr.node, attr.expr.start
-    if node.kind == OBJECT:
-        objects = [(node, start)]
-    elif node.kind == ARRAY:
-        objects = [(m.value, start + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
-    else:
-        return []
     out: list[tuple[tuple, int, int]] = []
-    for obj, at in objects:
+    for obj, at in _requirement_objects(attr.expr.node, attr.expr.start):
         for m in obj.items:  # type: ignore[attr-defined]
             v, key = m.value, m.key
             if key is not None and key.kind == STRING:
