@@ -58,8 +58,7 @@ from ..hcljson.schema import (
     STRING_TRAVERSAL,
     STRING_TYPE,
 )
-from ..jsonsyntax import strings
-from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Array, FlaggedString, Object, String
+from ..jsonsyntax.tree import ARRAY, OBJECT, Array, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, walk
 from ..hcljson.incremental import FileView
@@ -79,6 +78,7 @@ from ..terraform.catalogue import (
     literal_settings_block,
     meta_arguments,
 )
+from ..terraform.reference_walk import iterator_name
 from ..terraform.templates import expression_strings, string_tree
 from ..workspace import Snapshot
 
@@ -231,7 +231,7 @@ class _Walker:
                 self.headers(blk, own)
                 inner = params
                 if blk.type_name == "dynamic":
-                    inner = params | {_iterator_name(text, blk)}
+                    inner = params | {iterator_name(text, blk)}
                 t = blk.type_name
                 stack.append((blk.body, t, literal_settings_block(t, own), inner, meta_arguments(t, own)))
 
@@ -305,17 +305,6 @@ class _Walker:
             else:
                 continue
             out.extend((s + cs, e + cs, k, m) for s, e, k, m in rel)
-
-
-def _iterator_name(text: str, block) -> str:
-    """The name a `dynamic` block's content refers to its element by: `iterator`, else the label."""
-    it = block.body.attribute("iterator")
-    if it is not None and it.expr is not None and it.expr.kind == STRING:
-        node = it.expr.node
-        if node.escaped:
-            return strings.decode(text, it.expr.start, node).value.strip()
-        return text[it.expr.start + 1 : it.expr.end - 1].strip()
-    return block.labels[0].value if block.labels else "dynamic"
 
 
 def _clean(tokens: list[Token]) -> list[Token]:

@@ -92,7 +92,7 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             t = nested.type_name
             inner_bound = bound
             if t == "dynamic":
-                inner_bound = bound | {_iterator_name(text, nested)}
+                inner_bound = bound | {iterator_name(text, nested)}
             inner_ctx = ctx | IN_SELF if t in _SELF_BLOCKS else ctx
             stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner)))
     out.sort(key=lambda r: r.start)
@@ -197,11 +197,12 @@ def _static_steps(steps) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def _iterator_name(text: str, block: Block) -> str:
-    """The name a `dynamic` block's content refers to its element by: `iterator`, else the label."""
+def iterator_name(text: str, block: Block) -> str:
+    """The name a `dynamic` block's content refers to its element by: `iterator` (its string
+    value), else the block's label ("" without one)."""
     it = block.body.attribute("iterator")
     if it is not None and it.expr is not None and it.expr.kind == STRING:
-        value = strings.decode_raw(text[it.expr.start + 1 : it.expr.end - 1], 0).value
+        value = strings.decode_raw(text[it.expr.start + 1 : it.expr.end - 1], 0).value.strip()
         if value:
             return value
     return block.labels[0].value if block.labels else ""
