@@ -130,6 +130,20 @@ class DocumentState:
             self._analysis = result
         return result
 
+    @property
+    def declarations_stamp(self) -> tuple[int, int]:
+        """Changes exactly when what this document declares may have changed: its engine and the
+        engine's definitions revision (computes the analysis)."""
+        analysis = self.analysis
+        return (id(self._engine), analysis.definitions_revision)
+
+    def restart_analysis(self) -> None:
+        """Forget the analysis engine: the next `analysis` starts afresh (when what the module
+        declares is not known, so every reference must be resolved again)."""
+        self._engine = None
+        self._analysis = None
+        self._cache.clear()
+
     def rescope(self, changed: frozenset) -> None:
         """Declarations `changed` in other files of the module: the references that use them are
         resolved again on the next read of `analysis` (the rest of the analysis is kept)."""

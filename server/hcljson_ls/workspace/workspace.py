@@ -300,10 +300,10 @@ class Workspace:
         state = self._documents.get(uri)
         if state is None:
             return
-        analysis = state.analysis
-        stamp = (id(state._engine), analysis.definitions_revision)
+        stamp = state.declarations_stamp
         if self._declared.get(uri) == stamp:
             return
+        analysis = state.analysis
         self._declared[uri] = stamp
         module = self.module(self.module_key(uri))
         keys = frozenset(analysis.definitions()[0])
@@ -374,10 +374,7 @@ class Workspace:
     def _rescope_all(self, module: Module) -> None:
         """What a file declared is not known: resolve every reference of the module again."""
         for uri in self._open_in(module.directory):
-            state = self._documents[uri]
-            state._engine = None  # the next analysis starts afresh, against the module as it is
-            state._analysis = None
-            state._cache.clear()
+            self._documents[uri].restart_analysis()  # against the module as it is
 
     def _directory_deleted(self, path: str) -> None:
         for key in [k for k in self._modules if k == path or k.startswith(path + os.sep)]:
@@ -467,7 +464,7 @@ class Workspace:
         # the few there are otherwise).
         analysis = state.analysis
         module = self.module(key)
-        stamp = (id(state._engine), analysis.definitions_revision, module.revision)
+        stamp = (*state.declarations_stamp, module.revision)
         remembered = self._across.get(uri)
         if remembered is not None and remembered[0] == stamp:
             if not remembered[1]:
@@ -572,7 +569,7 @@ class Workspace:
         if state is None:
             return {}
         analysis = state.analysis
-        stamp = (id(state._engine), analysis.definitions_revision)
+        stamp = state.declarations_stamp
         cached = self._own_keys.get(uri)
         if cached is not None and cached[0] == stamp:
             return cached[1]
