@@ -184,11 +184,7 @@ def _names_in(body) -> set[str]:
 
 
 def _colon_follows(text: str, end: int) -> bool:
-    i = end
-    n = len(text)
-    while i < n and text[i] in " \t\r\n":
-        i += 1
-    return i < n and text[i] == ":"
+    return _next_char(text, end) == ":"
 
 
 def _keys(schema, have: set[str], start: int, end: int, colon: bool, snippets: bool, top: bool, text: str,

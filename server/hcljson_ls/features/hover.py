@@ -209,11 +209,8 @@ def _details(key: tuple, text: str, block: Block, start: int, end: int) -> list[
     body = block.body
     out: list[str] = []
     if kind == "variable":
-        kind_attr = body.attribute("type")
-        if kind_attr is not None and kind_attr.expr is not None:
-            # A type constraint is written as a string in JSON: shown as Terraform writes it, unquoted.
-            e = kind_attr.expr
-            shown = string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)  # type: ignore[arg-type]
+        shown = _type_of(text, body)
+        if shown:
             out.append(f"type: `{shown}`")
         default = body.attribute("default")
         if default is not None and default.expr is not None:
@@ -266,12 +263,7 @@ def variable_summary(snapshot: Snapshot, uri: str, key: tuple) -> tuple[str, str
     block = _declaring_block(snapshot, site_uri, start, end)
     if block is not None:
         text, b = block
-        attr = b.body.attribute("type")
-        kind = ""
-        if attr is not None and attr.expr is not None:
-            e = attr.expr
-            kind = string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)  # type: ignore[arg-type]
-        return kind, _description(text, b.body)
+        return _type_of(text, b.body), _description(text, b.body)
     if catalogue.file_kind(site_uri) == catalogue.CONFIG_NATIVE:
         found = declaration_details(snapshot.text_of(site_uri) or "", start)
         return _short(found.get("type", "")), found.get("description", "")
@@ -286,8 +278,16 @@ def _description(text: str, body: Body) -> str:
 
 
 def _value(text: str, start: int, end: int) -> str:
-    value = " ".join(text[start:end].split())
-    return value if len(value) <= _MAX_VALUE else value[: _MAX_VALUE - 1] + "…"
+    return _short(text[start:end])
+
+
+def _type_of(text: str, body: Body) -> str:
+    """A variable's type constraint as Terraform writes it: a JSON string's value, unquoted ("" without one)."""
+    attr = body.attribute("type")
+    if attr is None or attr.expr is None:
+        return ""
+    e = attr.expr
+    return string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)  # type: ignore[arg-type]
 
 
 def _output_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
