@@ -252,9 +252,6 @@ class Candidates:
     def __contains__(self, name: object) -> bool:
         return name in self.names
 
-    def __iter__(self):
-        return iter(sorted(self.names))
-
     def near(self, name: str) -> str | None:
         if len(self.names) <= self.FEW:
             return suggestion(name, sorted(self.names))

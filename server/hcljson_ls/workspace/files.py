@@ -87,15 +87,6 @@ def read_text(path: str) -> ReadResult:
     return ReadResult(text, (st.st_size, st.st_mtime_ns))
 
 
-def stamp_of(path: str) -> tuple[int, int] | None:
-    """(size, modification time in ns) of a regular file, or None."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
-
-
 @dataclass(frozen=True, slots=True)
 class DirListing:
     """The names of one directory's files (symlinks to files included) and subdirectories (not
