@@ -67,26 +67,27 @@ class ParseResult:
 
 
 _BOM = "\ufeff"
-_BOM_NAME = "byte order mark (U+FEFF)"
 
 
 def _err(diags: list, start: int, end: int, code: str, summary: str, detail: str, related=()) -> None:
-    if code == "syntax/unexpected-token" and summary == f"Unexpected {_BOM_NAME}":
-        # An invisible character (often written by Windows editors at the start of a file): named,
-        # with the quick fix that removes it.
-        diags.append(Diagnostic(start, end, ERROR, "syntax/byte-order-mark", "Byte order mark",
-                                "Here is an invisible byte order mark (U+FEFF), which JSON does not allow (editors on Windows "
-                                "often write one at the start of a file); remove it.",
-                                tuple(related), (Fix(start, end, "", "Remove the byte order mark"),)))
-        return
     diags.append(Diagnostic(start, end, ERROR, code, summary, detail, tuple(related)))
 
 
+def _unexpected(diags: list, start: int, end: int, tok: str, detail: str) -> None:
+    """`syntax/unexpected-token` for `tok`; an invisible byte order mark (often written by Windows
+    editors at the start of a file) is named instead, with the quick fix that removes it."""
+    if tok.rstrip(WS) == _BOM:
+        diags.append(Diagnostic(start, end, ERROR, "syntax/byte-order-mark", "Byte order mark",
+                                "Here is an invisible byte order mark (U+FEFF), which JSON does not allow (editors on Windows "
+                                "often write one at the start of a file); remove it.",
+                                (), (Fix(start, end, "", "Remove the byte order mark"),)))
+        return
+    _err(diags, start, end, "syntax/unexpected-token", f"Unexpected {_q(tok)}", detail)
+
+
 def _q(tok: str) -> str:
-    """A short quoted rendering of a token for messages (an invisible byte order mark by its name)."""
+    """A short quoted rendering of a token for messages."""
     t = tok.rstrip(WS)
-    if t == _BOM:
-        return _BOM_NAME
     if len(t) > 24:
         t = t[:21] + "..."
     return "`" + t + "`"
@@ -335,7 +336,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                     member = None
                     last_comma = -1
                     continue
-                _err(diags, tpos, tpos + 1, "syntax/unexpected-token", f"Unexpected {_q(tok)}",
+                _unexpected(diags, tpos, tpos + 1, tok,
                      "Expected a JSON value here, such as an object `{`.")
                 continue
             if kind == 3:
@@ -453,7 +454,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                 last_comma = tpos
                 continue
             if c == ":" or c == "=":
-                _err(diags, tpos, tpos + 1, "syntax/unexpected-token", f"Unexpected {_q(tok)}",
+                _unexpected(diags, tpos, tpos + 1, tok,
                      "Expected a value here.")
                 continue
             _junk(diags, tpos, value_end, tok)
@@ -486,7 +487,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                 fnode, base, st, member, last_comma, opener = node, tpos, (O_KEY if c == "{" else A_VALUE), None, -1, c
                 continue
             if c == ":" or c == "=":
-                _err(diags, tpos, tpos + 1, "syntax/unexpected-token", f"Unexpected {_q(tok)}",
+                _unexpected(diags, tpos, tpos + 1, tok,
                      "Expected `,` or `}` after this property's value.")
                 continue
             _junk(diags, tpos, value_end, tok)
@@ -518,7 +519,7 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
             fnode, base, st, member, last_comma, opener = node, tpos, (O_KEY if c == "{" else A_VALUE), None, -1, c
             continue
         if c == ":" or c == "=":
-            _err(diags, tpos, tpos + 1, "syntax/unexpected-token", f"Unexpected {_q(tok)}",
+            _unexpected(diags, tpos, tpos + 1, tok,
                  "Arrays hold values separated by `,`; to use names and values, write an object `{...}`.")
             if st == A_COMMA:  # take it as the separator, so the next element is not reported again
                 st = A_VALUE
@@ -650,8 +651,7 @@ def _bad_escape(diags: list, start: int, end: int, esc: str) -> None:
 
 
 def _junk(diags: list, start: int, end: int, tok: str) -> None:
-    _err(diags, start, max(end, start + 1), "syntax/unexpected-token", f"Unexpected {_q(tok)}",
-         "This character cannot appear in JSON here.")
+    _unexpected(diags, start, max(end, start + 1), tok, "This character cannot appear in JSON here.")
 
 
 def _close(node: Container, base: int, opener: str, st: int, member: Member | None, last_comma: int, tpos: int, diags: list) -> None:
