@@ -117,9 +117,10 @@ class FileChecks:
     # block is resolved again when a key its resolution used changes (in the file: found by the
     # engine; elsewhere: told through `IncrementalFile.rescope`).
 
-    def resolve(self, refs: Sequence[Any], own: frozenset) -> tuple[list[Diagnostic], frozenset]:
+    def resolve(self, refs: Sequence[Any], own: frozenset, text: Any) -> tuple[list[Diagnostic], frozenset]:
         """Diagnostics of one block's `refs` (same positions as the refs), and the keys the
-        answer depends on (see `affected`)."""
+        answer depends on (see `affected`). `text` is the current text seen in the refs' positions
+        (a `str`, a `TextBuffer` or a `ShiftedText`: slice it, never call `str` methods on it)."""
         return [], frozenset()
 
     def affected(self, changed: frozenset) -> frozenset:
@@ -161,6 +162,32 @@ class FileResult:
 
 def _nowhere(i: int) -> tuple[int, int]:
     raise IndexError(i)
+
+
+class ShiftedText:
+    """`text` read in the positions of a block whose body has moved by `delta` since its results
+    were computed: `view[a:b] == text[a + delta:b + delta]` (what `FileChecks.resolve` may slice)."""
+
+    __slots__ = ("_text", "_delta")
+
+    def __init__(self, text: Any, delta: int) -> None:
+        self._text = text
+        self._delta = delta
+
+    def __len__(self) -> int:
+        return len(self._text) - self._delta
+
+    def __getitem__(self, key: int | slice) -> str:
+        d = self._delta
+        if isinstance(key, slice):
+            start = 0 if key.start is None else key.start
+            stop = len(self) if key.stop is None else key.stop
+            return self._text[max(0, start + d) : max(0, stop + d)]
+        return self._text[key + d]
+
+
+def _seen_from(text: Any, delta: int) -> Any:
+    return text if delta == 0 else ShiftedText(text, delta)
 
 
 class _Entry:
@@ -371,17 +398,18 @@ class IncrementalFile:
         entries = {id(r.entry) for r in stale}
         resolved = [item for item in self._resolved if id(item[1]) not in entries]
         for r in stale:
-            self._resolve(r.entry)
             delta = r.body_start() - r.entry.base
+            self._resolve(r.entry, self._text, delta)
             for d in r.entry.resolved:
                 insort(resolved, (d.shifted(delta), r.entry), key=_tkey)
         self._resolved = resolved
         return self._make_result()
 
-    def _resolve(self, e: _Entry) -> None:
+    def _resolve(self, e: _Entry, text: Any, delta: int) -> None:
+        """Resolve `e`'s refs; `text` is the current text, where `e`'s body has moved by `delta`."""
         self.resolutions += 1
         if e.refs:
-            e.resolved, e.uses = self.checks.resolve(e.refs, self._own or frozenset())
+            e.resolved, e.uses = self.checks.resolve(e.refs, self._own or frozenset(), _seen_from(text, delta))
         else:
             e.resolved, e.uses = [], frozenset()
 
@@ -543,7 +571,7 @@ class IncrementalFile:
         resolved: list[tuple] = []
         for top, e in zip(walk.tops, entries):
             if id(e) in computed or affected is None or (e.uses and not affected.isdisjoint(e.uses)):  # type: ignore[union-attr]
-                self._resolve(e)  # type: ignore[arg-type]
+                self._resolve(e, text, top.body_start - e.base)  # type: ignore[arg-type, union-attr]
             if e.resolved:  # type: ignore[union-attr]
                 delta = top.body_start - e.base  # type: ignore[union-attr]
                 resolved.extend((d.shifted(delta), e) for d in e.resolved)  # type: ignore[union-attr]
@@ -598,11 +626,11 @@ class IncrementalFile:
             if changed:
                 affected = self.checks.affected(changed)
                 stale = [r for r in records if r is not rec and r.entry.uses and not affected.isdisjoint(r.entry.uses)]
-        self._resolve(e)
+        self._resolve(e, text, 0)
         gone = {id(old), *(id(r.entry) for r in stale)}
         resolved = [(_moved(d, s, oe, delta), o) for d, o in self._resolved if id(o) not in gone]
         for r in stale:
-            self._resolve(r.entry)
+            self._resolve(r.entry, text, r.body_start() - r.entry.base)
         for r in (rec, *stale):
             if r.entry.resolved:
                 shift = r.body_start() - r.entry.base

@@ -55,6 +55,17 @@ class DiagnosticsSettings:
     docs_url: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ProviderSchemaSettings:
+    #: `providers schema -json` files (absolute, or relative to a workspace folder) every module sees.
+    files: tuple[str, ...] = ()
+    #: Run `terraform`/`tofu providers schema -json` in modules that have a `.terraform` directory
+    #: (it starts provider plugins: the VS Code extension sends false in untrusted workspaces).
+    run_terraform: bool = True
+    #: How long one run may take, in seconds.
+    timeout_seconds: int = field(default=60, metadata={"check": _between(1, 3600)})
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -64,6 +75,7 @@ class Settings:
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     #: OpenTofu's rules (`x.tofu.json` hides `x.tf.json`) or Terraform's (`.tofu` files ignored).
     engine: str = field(default="auto", metadata={"check": _one_of(*ENGINES)})
+    provider_schemas: ProviderSchemaSettings = field(default_factory=ProviderSchemaSettings)
 
 
 DEFAULT = Settings()

@@ -117,7 +117,12 @@ def to_diagnostic(
         source=SOURCE,
         related_information=related,
         data=data,
+        tags=[types.DiagnosticTag.Deprecated] if d.code in _DEPRECATED_CODES else None,
     )
+
+
+#: Codes whose subject is deprecated: the client strikes it through (`DiagnosticTag.Deprecated`).
+_DEPRECATED_CODES = frozenset({"schema/deprecated"})
 
 
 def _range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:

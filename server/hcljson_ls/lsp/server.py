@@ -266,6 +266,7 @@ class HcljsonServer(LanguageServer):
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
+        self.store.set_schema_files(settings.provider_schemas.files)
         self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:
             for uri in self.store.uris():

@@ -33,11 +33,29 @@ from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
-from .resolve import Scope, affected, resolve
+from .provider_rules import SchemaSite, check_sites, schema_sites
+from .provider_schema import TERRAFORM
+from .resolve import SCHEMAS_CHANGED, Scope, affected, resolve
 from .templates import check_block, check_root
 from .validate import block_diagnostics, definitions, duplicates
 
-__all__ = ["file_engine", "analyze_file", "TerraformChecks"]
+__all__ = ["file_engine", "analyze_file", "TerraformChecks", "required_providers"]
+
+#: What every resolution of a block with a schema site uses: the module's provider schemas.
+_SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
+
+
+def _range(d: Diagnostic) -> tuple[int, int]:
+    return (d.start, d.end)
+
+
+def required_providers(own: frozenset, scope: Scope | None) -> dict[str, str]:
+    """local name -> source of the module's `required_providers` (this file's `own` keys and the
+    other files'); a name without a source is left out (its source is implied)."""
+    keys = [k for k in own if k[0] == "provider-requirement"]
+    if scope is not None:
+        keys.extend(scope.keys("provider-requirement"))
+    return {k[1]: k[2] for k in sorted(keys, key=repr) if len(k) > 2 and k[2]}
 
 
 class TerraformChecks(FileChecks):
@@ -60,11 +78,25 @@ class TerraformChecks(FileChecks):
         strings = [check_block(text, b) for b in blocks]
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
         refs = [block_references(text, b) for b in blocks]
+        if not self.override:  # an override file's resource bodies are partial: never checked alone
+            for r, b in zip(refs, blocks):
+                r.extend(schema_sites(b))
         return list(zip(rules, strings, defs, refs))
 
-    def resolve(self, refs, own: frozenset):
+    def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
-        return resolve(refs, own, None if self.override else self.scope)
+        scope = None if self.override else self.scope
+        if not refs or type(refs[-1]) is not SchemaSite:
+            return resolve(refs, own, scope)
+        sites = [r for r in refs if type(r) is SchemaSite]
+        out, uses = resolve([r for r in refs if type(r) is not SchemaSite], own, scope)
+        schemas = scope.provider_schemas if scope is not None else None
+        if schemas is None:
+            return out, uses | _SCHEMAS_USED
+        found, used = check_sites(sites, schemas, text, required_providers(own, scope), scope.engine or TERRAFORM)  # type: ignore[union-attr]
+        out.extend(found)
+        out.sort(key=_range)
+        return out, uses | _SCHEMAS_USED | used
 
     def affected(self, changed: frozenset) -> frozenset:
         return affected(changed)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
@@ -452,6 +453,56 @@ def check_resource_type(
             f"The provider {address} does not support the {what} {_q(type_name)}.{hint}", (), fixes,
         )
     ]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SchemaSite:
+    """A `resource` or `data` block to check against its provider's schema when the module's
+    schemas and `required_providers` are known: one of a block's `FileChecks` refs (its positions
+    are `block`'s moved by `delta`, applied only when `current` is asked)."""
+
+    block: Block
+    delta: int = 0
+
+    def shifted(self, delta: int) -> "SchemaSite":
+        return self if delta == 0 else SchemaSite(self.block, self.delta + delta)
+
+    @property
+    def current(self) -> Block:
+        return self.block.shifted(self.delta) if self.delta else self.block
+
+
+def schema_sites(block: Block) -> list[SchemaSite]:
+    """The sites of top-level `block` (one for a labelled resource or data block, else none)."""
+    if block.type_name in ("resource", "data") and len(block.labels) >= 2:
+        return [SchemaSite(block)]
+    return []
+
+
+def local_name(block: Block, text: Any) -> str:
+    """The provider local name of a resource or data block: the `provider` meta-argument's first
+    part, else the type's prefix (`provider_schema.provider_for`'s rule)."""
+    meta = block.body.attribute("provider")
+    if meta is not None and meta.expr is not None and meta.expr.kind == STRING:
+        value = _string_value(text, meta.expr.node, meta.expr.start)
+        if value and "${" not in value:
+            return value.split(".", 1)[0]
+    return block.labels[0].value.split("_", 1)[0]
+
+
+def check_sites(
+    sites: list[SchemaSite], schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str
+) -> tuple[list[Diagnostic], set]:
+    """The diagnostics of `sites` (`validate_block`) and the keys they used: `("provider-source",
+    local name)` per site (a `required_providers` entry of that name coming or going changes the
+    answer)."""
+    out: list[Diagnostic] = []
+    uses: set = set()
+    for site in sites:
+        block = site.block
+        uses.add(("provider-source", local_name(block, text)))
+        out.extend(validate_block(block, schemas, text, required_providers, engine))
+    return out, uses
 
 
 def validate_block(

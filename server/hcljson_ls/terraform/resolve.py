@@ -39,7 +39,7 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.problems import suggestion
@@ -93,6 +93,14 @@ class Scope(Protocol):
         the file's own declarations, where the module call may be)."""
         ...
 
+    #: The provider schemas known for the module (`provider_schema.ProviderSchemas`), or None.
+    #: When they change, the owner tells the engine `SCHEMAS_CHANGED` (`IncrementalFile.rescope`).
+    provider_schemas: Any
+
+
+#: The key every resolution that read `Scope.provider_schemas` uses.
+SCHEMAS_CHANGED = ("provider-schemas",)
+
 
 def affected(changed: frozenset) -> frozenset:
     """The `uses` keys that declarations `changed` (appeared or went) reach."""
@@ -102,6 +110,8 @@ def affected(changed: frozenset) -> frozenset:
             out.add((UNDECLARED, key[0]))
             if key[0] in ("output", "module-source"):
                 out.add(("output-of",))
+            elif key[0] == "provider-requirement" and len(key) > 1:
+                out.add(("provider-source", key[1]))
     return frozenset(out)
 
 

@@ -447,8 +447,23 @@ def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
     return []
 
 
+def _requirement_source(text: str, node: Node, start: int) -> str | None:
+    """The `source` string of one `required_providers` entry (absolute start `start`), or None (a
+    bare version string, no source, a template)."""
+    if node.kind != OBJECT:
+        return None
+    for m in node.items:  # type: ignore[attr-defined]
+        k, v = m.key, m.value
+        if k is None or k.kind != STRING or v is None or v.kind != STRING:
+            continue
+        if string_text(text, k, start + k.start) == "source":  # type: ignore[arg-type]
+            value = string_text(text, v, start + v.start)  # type: ignore[arg-type]
+            return value if value and "${" not in value else None
+    return None
+
+
 def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, int]]:
-    """What the block's `required_providers` declares: `("provider-requirement", name)` for each
+    """What the block's `required_providers` declares: `("provider-requirement", name, source)` for each
     provider's local name, and `("provider-alias", name, alias)` for each `"name.alias"` string of
     `configuration_aliases` (provider configurations the module's callers pass in)."""
     attr = block.body.attribute("required_providers")
@@ -459,9 +474,11 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
         for m in obj.items:  # type: ignore[attr-defined]
             v, key = m.value, m.key
             if key is not None and key.kind == STRING:
-                # The provider's local name the module requires (completion offers it, never a duplicate).
+                # The provider's local name the module requires and its source (None: implied by
+                # the name), for completion and for finding its schema; never a duplicate.
                 local = string_text(text, key, at + key.start)  # type: ignore[arg-type]
-                out.append((("provider-requirement", local), at + key.start, at + key.end))
+                source = _requirement_source(text, v, at + v.start) if v is not None else None
+                out.append((("provider-requirement", local, source), at + key.start, at + key.end))
             if v is None or v.kind != OBJECT:
                 continue
             inner = at + v.start

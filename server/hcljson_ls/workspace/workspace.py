@@ -54,11 +54,13 @@ from ..terraform.analysis import analyze_file
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
+from ..terraform.resolve import SCHEMAS_CHANGED
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
 from .files import file_name, list_directory, path_of_uri, read_text, uri_of_path
 from .module import DiskFile, FileSummary, Module, summarize
+from .schemas import SchemaStore
 
 log = logging.getLogger(__name__)
 
@@ -107,12 +109,47 @@ class Workspace:
         self._own_keys: dict[str, tuple] = {}
         self._declared_cache: dict[str, tuple] = {}  # uri -> ((module revision, own keys, kind), keys)  # uri -> ((engine id, definitions revision), kind -> keys)  # path -> (stamp, text, FileView): the last few files read for a request
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
+        self._schemas = SchemaStore()
+        self._schema_paths: tuple[str, ...] = ()
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
 
     def set_folders(self, paths: Iterable[str]) -> None:
         self.folders = tuple(dict.fromkeys(os.path.normpath(p) for p in paths if p))
+        if self._schema_paths:  # relative schema files are found in the folders
+            self.set_schema_files(self._schema_paths)
+
+    # -- provider schemas -----------------------------------------------------------------------
+
+    def set_schema_files(self, paths: Iterable[str]) -> None:
+        """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
+        self._schema_paths = tuple(paths)
+        if self._schemas.set_files(self._schema_paths, self.folders):
+            for module in list(self._modules.values()):
+                self._schemas_changed(module.directory)
+
+    def set_module_schemas(self, key: str, schemas: Any) -> None:
+        """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
+        if self._schemas.set_module(key, schemas):
+            self._schemas_changed(key)
+
+    def provider_schemas(self, key: str) -> Any:
+        """The `ProviderSchemas` module `key` sees, or None."""
+        return self._schemas.for_module(key)
+
+    def module_schemas(self, key: str) -> Any:
+        """The schemas fetched for module `key` itself (no configured files), or None."""
+        return self._schemas.module_schemas(key)
+
+    def schema_problems(self) -> list[str]:
+        """Schema files that could not be loaded since the last call (one sentence each)."""
+        return self._schemas.problems()
+
+    def _schemas_changed(self, key: str) -> None:
+        for uri in self._open_in(key):
+            self._documents[uri].rescope(frozenset({SCHEMAS_CHANGED}))
+            self._stale.add(uri)
 
     def set_engine(self, engine: str) -> None:
         """Change the engine rule (every module's files may change)."""
@@ -772,6 +809,20 @@ class Snapshot:
     def is_opentofu(self, uri: str) -> bool:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
 
+    def engine(self, uri: str) -> str:
+        """"opentofu" or "terraform": who reads the module of `uri`."""
+        return "opentofu" if self.is_opentofu(uri) else "terraform"
+
+    def provider_schemas(self, uri: str) -> Any:
+        """The `ProviderSchemas` the module of `uri` sees (`Workspace.provider_schemas`), or None."""
+        return self._workspace.provider_schemas(self._workspace.module_key(uri))
+
+    def required_providers(self, uri: str) -> dict[str, str]:
+        """local name -> source of the `required_providers` of the module of `uri` (its files, this
+        one's current version included); a name written without a source is left out."""
+        keys = sorted(self.declared(uri, "provider-requirement"), key=repr)
+        return {k[1]: k[2] for k in keys if len(k) > 2 and k[2]}
+
     def modules(self) -> list[str]:
         """The directories of every module known (scanned or holding an open document)."""
         return [m.directory for m in self._workspace.modules()]
@@ -805,6 +856,11 @@ class ModuleScope:
     def engine(self) -> str:
         """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
         return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
+
+    @property
+    def provider_schemas(self) -> Any:
+        """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
+        return self._workspace.provider_schemas(self._key)
 
     def _index(self) -> dict[Hashable, set[str]]:
         return self._workspace.key_index(self._key)
