@@ -81,8 +81,8 @@ provider "google" {
 terraform {
   required_version = ">= 1.5"
   required_providers {
-    aws    = { source = "hashicorp/aws", configuration_aliases = [⟨aws.east⟩, aws, aws.a.b, ⟨aws.wést⟩] }
-    google = "~> 5.0"
+    ⟨aws⟩    = { source = "hashicorp/aws", configuration_aliases = [⟨aws.east⟩, aws, aws.a.b, ⟨aws.wést⟩] }
+    ⟨google⟩ = "~> 5.0"
   }
 }
 moved {
@@ -121,8 +121,10 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("provider", "aws", None),
         ("provider", "aws", "west"),
         ("provider-alias", "google", "x"),
+        ("provider-requirement", "aws", "hashicorp/aws"),
         ("provider-alias", "aws", "east"),
         ("provider-alias", "aws", "wést"),
+        ("provider-requirement", "google", None),
     ]
     assert [(d.start, d.end) for d in got] == f.ranges
 

@@ -104,6 +104,8 @@ def target_at(snapshot: Snapshot, uri: str, offset: int) -> Target | None:
             if item.start <= offset <= item.end:
                 return Target("call", None, item.start, item.end, item.start, item.end, item)
             continue
+        if type(item) is not Reference:  # a block to check against a provider schema
+            continue
         start, end = item.range
         if not start <= offset <= end:
             continue

@@ -477,14 +477,26 @@ class _Walk:
             add(Declaration((kind, name, alias), *self.span(labels[0])))
 
     def configuration_aliases(self, body: Any) -> None:
-        """`("provider-alias", name, alias)` for each `name.alias` in the `configuration_aliases` of
-        a `required_providers` block (`body`: a `terraform` block's), at the traversal's range."""
+        """What a `required_providers` block (`body`: a `terraform` block's) declares, like the JSON
+        files (`validate.definitions`): `("provider-requirement", name, source or None)` for each
+        entry, at its name, and `("provider-alias", name, alias)` for each `name.alias` in its
+        `configuration_aliases`, at the traversal's range."""
         for block in body.children:
             if block.type != "block" or block.child_count == 0 or self.name(block.child(0)) != "required_providers":
                 continue
             inner = next((c for c in block.children if c.type == "body"), None)
             for attr in inner.children if inner is not None else ():
                 expr = _expression_of(attr) if attr.type == "attribute" else None
+                if attr.type == "attribute" and attr.child_count and attr.child(0).type == "identifier":
+                    source = None
+                    for elem in (_object_elements(expr) or ()) if expr is not None else ():
+                        key, value = elem.child_by_field_name("key"), elem.child_by_field_name("val")
+                        if key is not None and value is not None and self.object_key(key) == "source":
+                            lit = _literal_string(value)
+                            source = _plain_string(lit, self.data) if lit is not None else None
+                    self.declarations.append(
+                        Declaration(("provider-requirement", self.name(attr.child(0)), source), *self.span(attr.child(0)))
+                    )
                 for elem in (_object_elements(expr) or ()) if expr is not None else ():
                     key, value = elem.child_by_field_name("key"), elem.child_by_field_name("val")
                     if key is None or value is None or self.object_key(key) != "configuration_aliases":
