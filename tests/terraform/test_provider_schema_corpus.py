@@ -8,13 +8,17 @@ real: nothing else in hundreds of real resources is flagged."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import shared_data
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform import provider_rules as pr
 from hcljson_ls.terraform import provider_schema as ps
+from hcljson_ls.features import diagnostics
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import uri_of_path
 from tf_corpus import classify, read, rows
 
 DATA = shared_data.SHARED / "data" / "provider-schemas"
@@ -119,3 +123,30 @@ def test_deprecations_are_real_aws_4_13_deprecations() -> None:
         assert s is not None
         flagged = s.attributes[arg].deprecated if arg in s.attributes else s.block_types[arg].block.deprecated
         assert flagged, (t, arg)
+
+
+def test_the_corpus_through_the_workspace_reports_what_the_rules_report(tmp_path: Path) -> None:
+    """Each accepted corpus file alone in a module with the AWS, random and local schemas: the
+    workspace's `schema/` diagnostics equal `provider_rules.validate_block` over its blocks with the
+    file's own `required_providers` (so the wiring finds providers as the rules' own test does)."""
+    files = FILES
+    schemas = ps.combine(*(ps.load(f) for f in files))
+    checked = 0
+    corpus = [(row["file"], read(row["file"])) for row in rows() if classify(row) == "ACCEPTED"]
+    for n, (name, text) in enumerate(corpus):
+        folder = tmp_path / f"m{n}"
+        folder.mkdir()
+        file_name = "main.tofu.json" if ".tofu." in name else "main.tf.json"
+        (folder / file_name).write_text(text, encoding="utf-8")
+        ws = Workspace([str(folder)])
+        ws.set_schema_files([str(f) for f in files])
+        uri = uri_of_path(str(folder / file_name))
+        ws.open(uri, text, 1, "terraform-json")
+        got = sorted((d.code, d.start, d.end) for d in diagnostics.collect(ws.snapshot(), uri) if d.code.startswith("schema/"))
+        body = analyze_file(text, parse(text).root, file_name).body.materialize()
+        required = ws.snapshot().required_providers(uri)
+        engine = ps.OPENTOFU if file_name.endswith(".tofu.json") else ps.TERRAFORM
+        want = sorted((d.code, d.start, d.end) for b in body.blocks for d in pr.validate_block(b, schemas, text, required, engine))
+        assert got == want, name
+        checked += bool(want) or any(b.type_name == "resource" for b in body.blocks)
+    assert checked >= 40

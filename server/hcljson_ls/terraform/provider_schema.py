@@ -364,6 +364,8 @@ def _index(text: str) -> tuple[str, dict[str, _Provider]]:
     end = _walk_object(text, _ws(text, 0), top)
     if text[_ws(text, end) :].strip():
         raise ProviderSchemaError(f"unexpected text after the JSON object at offset {end}")
+    if not version and not providers and '"provider_schemas"' not in text:
+        raise ProviderSchemaError("it has neither format_version nor provider_schemas")
     return version, providers
 
 
