@@ -76,7 +76,7 @@ def _required_providers(text: str, body: Body) -> dict[str, object]:
 def _results():
     schemas = ps.combine(*(ps.load(f) for f in FILES))
     checked = 0
-    found: list[tuple[str, str, str, str]] = []  # (file, code, type, text)
+    found: list[tuple[str, str, str, str, str]] = []  # (file, code, type, text, detail)
     for row in rows():
         if classify(row) != "ACCEPTED":
             continue
@@ -91,7 +91,7 @@ def _results():
             if schemas.has_provider(ps.provider_for(block.labels[0].value, None, rp, engine)):
                 checked += 1
             for d in pr.validate_block(block, schemas, text, rp, engine):
-                found.append((name, d.code, block.labels[0].value, text[d.start : d.end]))
+                found.append((name, d.code, block.labels[0].value, text[d.start : d.end], d.detail))
     return checked, found
 
 
@@ -103,19 +103,29 @@ def test_many_real_resources_are_checked() -> None:
 
 
 def test_unknown_arguments_are_only_those_aws_4_13_lacks() -> None:
-    unknown = {(t, json.loads(s)) for _, code, t, s in FOUND if code == pr.UNKNOWN_ARGUMENT}
+    unknown = {(t, json.loads(s)) for _, code, t, s, _d in FOUND if code == pr.UNKNOWN_ARGUMENT}
     assert unknown == set(NOT_IN_AWS_4_13) | INVALID_ANYWHERE
 
 
+def test_names_of_newer_versions_are_reported_as_unknown_to_the_schema_not_as_typos() -> None:
+    # No "Did you mean" (and no quick fix renaming them into something else): the detail says the
+    # schema in use lacks the name and that another version of the provider may have it.
+    found = [(t, s, detail) for _, code, t, s, detail in FOUND if code == pr.UNKNOWN_ARGUMENT]
+    assert found
+    for t, s, detail in found:
+        assert "Did you mean" not in detail, (t, s)
+        assert detail.endswith(pr.NOT_IN_THIS_VERSION), (t, s)
+
+
 def test_every_other_error_is_a_real_one() -> None:
-    errors = {(code, t, s) for _, code, t, s in FOUND if code not in (pr.UNKNOWN_ARGUMENT, pr.DEPRECATED)}
+    errors = {(code, t, s) for _, code, t, s, _d in FOUND if code not in (pr.UNKNOWN_ARGUMENT, pr.DEPRECATED)}
     assert errors == set(OTHER_ERRORS)
 
 
 def test_deprecations_are_real_aws_4_13_deprecations() -> None:
     # In the corpus: aws_s3_bucket_object's bucket and key, which AWS 4.x deprecates (the
     # resource was superseded by aws_s3_object); each one is checked against the schema's flag.
-    deprecated = {(t, json.loads(s)) for _, code, t, s in FOUND if code == pr.DEPRECATED}
+    deprecated = {(t, json.loads(s)) for _, code, t, s, _d in FOUND if code == pr.DEPRECATED}
     assert deprecated, "the corpus uses deprecated AWS 4.x arguments"
     schemas = ps.combine(*(ps.load(f) for f in FILES))
     for t, arg in deprecated:

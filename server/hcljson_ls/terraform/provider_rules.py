@@ -90,6 +90,9 @@ CODES = (
     UNKNOWN_RESOURCE_TYPE,
 )
 
+#: The end of an unknown name's detail when no known name is close to it.
+NOT_IN_THIS_VERSION = "The provider's schema in use does not have it; another version of the provider may."
+
 _TEMPLATE = re.compile(r"[$%]\{")
 _KIND_PHRASE = {
     OBJECT: "a JSON object",
@@ -133,10 +136,10 @@ def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
     if kind == NULL or cty == "dynamic" or kind not in _KIND_PHRASE:
         return True
     if kind == STRING:
+        if cty == "string":  # before decoding: most values are strings for strings
+            return True
         value = _string_value(text, node, start)
         if _TEMPLATE.search(value):
-            return True
-        if cty == "string":
             return True
         if cty == "number":
             try:
@@ -215,7 +218,8 @@ def _placeholder(a: SchemaAttribute) -> str:
 
 def _unknown(start: int, end: int, name: str, candidates: list[str], where: str, what: str = "argument or nested block type") -> Diagnostic:
     s = suggestion(name, candidates)
-    hint = f" Did you mean {_q(s)}?" if s is not None else ""
+    # Not a likely typo: perhaps a name of another version of the provider than the schema in use.
+    hint = f" Did you mean {_q(s)}?" if s is not None else f" {NOT_IN_THIS_VERSION}"
     fixes = (Fix(start, end, _q(s), f"Change to {_q(s)}"),) if s is not None else ()
     return Diagnostic(
         start, end, ERROR, UNKNOWN_ARGUMENT, f"Unsupported argument {_q(name)}",
@@ -445,7 +449,7 @@ def check_resource_type(
         return []
     s = suggestion(type_name, known)
     what = "data source" if data else "resource type"
-    hint = f" Did you mean {_q(s)}?" if s is not None else ""
+    hint = f" Did you mean {_q(s)}?" if s is not None else f" {NOT_IN_THIS_VERSION}"
     fixes = (Fix(start, end, _q(s), f"Change to {_q(s)}"),) if s is not None else ()
     return [
         Diagnostic(
