@@ -43,6 +43,16 @@ its other open documents go stale (`Workspace.take_stale`): pushed again for pus
 clients their result ids change (they include the module's revision) and the server sends
 `workspace/diagnostic/refresh` when the client supports it.
 
+Provider schemas
+----------------
+``providerSchemas.files`` are given to the workspace as they are. With ``providerSchemas.runTerraform``
+(default true), opening a document of a module that has a `.terraform` directory fetches its schemas
+in the background (`lsp.schema_jobs`, `workspace.schema_fetch`: `terraform`/`tofu providers schema
+-json`, cached on disk by the lock file), again when its `.terraform.lock.hcl` changes (watched too)
+or the settings change; the module's documents are then re-diagnosed like after a cross-file change
+(result ids include `SchemaJobs.revision`). A schema file or a fetch that fails is shown once
+(`window/showMessage`, warning) and logged.
+
 Requests
 --------
 documentSymbol (hierarchical, or flat `SymbolInformation` for clients without hierarchy support),
@@ -115,6 +125,7 @@ from . import convert
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .protocol import HcljsonProtocol
 from .publish import Publisher
+from .schema_jobs import SchemaJobs
 from .semantic_encoding import encode as encode_tokens
 
 log = logging.getLogger(__name__)
@@ -126,6 +137,8 @@ REQUEST_FAILED = -32803
 
 #: What the watcher registered with the client reports (configuration files, native ones too).
 WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
+#: The lock file: when it changes, the module's provider schemas are fetched again (`schema_jobs`).
+LOCK_GLOB = "**/.terraform.lock.hcl"
 
 #: The background scan yields to the event loop at least this often (seconds), so requests wait at
 #: most about this long behind it.
@@ -159,6 +172,7 @@ class HcljsonServer(LanguageServer):
         self.settings_revision = next(self._settings_revision)
         self.publisher = Publisher(self.compute_diagnostics, self._send_diagnostics)
         self.scan_task: asyncio.Task | None = None
+        self.schema_jobs = SchemaJobs(self)
 
     # -- documents ------------------------------------------------------------------------------
 
@@ -229,6 +243,7 @@ class HcljsonServer(LanguageServer):
             return state.version, []
         with paused_gc():
             found = diagnostics_feature.collect(self.snapshot(), uri)
+            self.schema_jobs.report(self.store.schema_problems())
             index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
             result = state.version, [
                 convert.to_diagnostic(d, index, encoding, uri, docs_url, self.store.line_index) for d in found
@@ -240,7 +255,7 @@ class HcljsonServer(LanguageServer):
         if self.store.get(uri) is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
-        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}"
+        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.schema_jobs.revision}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items = computed[1] if computed is not None else []
@@ -262,11 +277,12 @@ class HcljsonServer(LanguageServer):
         if settings == self.settings:
             return
         log.info("settings (%s): %s", origin, settings)
-        was_pushing = self.pushes_diagnostics
+        was_pushing, before = self.pushes_diagnostics, self.settings
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
         self.store.set_schema_files(settings.provider_schemas.files)
+        self.schema_jobs.settings_changed(before, settings)
         self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:
             for uri in self.store.uris():
@@ -289,14 +305,15 @@ class HcljsonServer(LanguageServer):
     # -- the files on disk ----------------------------------------------------------------------
 
     async def watch_files(self) -> None:
-        """Ask the client to report changes of Terraform files (when it registers watchers dynamically)."""
+        """Ask the client to report changes of Terraform files and lock files (when it registers
+        watchers dynamically)."""
         if not self.workspace_capability("did_change_watched_files", "dynamic_registration"):
             return
-        watcher = types.FileSystemWatcher(glob_pattern=WATCHED_GLOB)
+        watchers = [types.FileSystemWatcher(glob_pattern=WATCHED_GLOB), types.FileSystemWatcher(glob_pattern=LOCK_GLOB)]
         registration = types.Registration(
             id=str(uuid.uuid4()),
             method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[watcher]),
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
         )
         await self.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
 
@@ -445,6 +462,7 @@ def did_change_watched_files(ls: HcljsonServer, params: types.DidChangeWatchedFi
     for change in params.changes:
         ls.store.file_changed(change.uri, int(change.type))
     ls.refresh_stale()
+    ls.schema_jobs.files_changed(change.uri for change in params.changes)
 
 
 @feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -452,6 +470,7 @@ def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None
     doc = params.text_document
     if ls.store.open(doc.uri, doc.text, doc.version, doc.language_id) is not None:
         ls.diagnostics_changed(doc.uri, immediately=True)
+        ls.schema_jobs.consider(ls.store.module_key(doc.uri))
 
 
 @feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -653,6 +672,7 @@ def semantic_tokens_range(ls: HcljsonServer, params: types.SemanticTokensRangePa
 @feature(types.SHUTDOWN)
 def shutdown(ls: HcljsonServer, params: None) -> None:
     ls.publisher.cancel_all()
+    ls.schema_jobs.cancel_all()
     if ls.scan_task is not None:
         ls.scan_task.cancel()
 
