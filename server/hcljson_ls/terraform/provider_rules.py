@@ -34,6 +34,7 @@ Contract
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -104,6 +105,7 @@ _KIND_PHRASE = {
 }
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names, once per block and nested block
 def _q(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
@@ -163,8 +165,29 @@ def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
     return kind == OBJECT
 
 
+#: The JSON kinds a primitive type always takes (no string to decode): checked before any call.
+_ALWAYS_OK = {
+    "string": frozenset({STRING, NUMBER, TRUE, FALSE, NULL}),
+    "number": frozenset({NUMBER, NULL}),
+    "bool": frozenset({TRUE, FALSE, NULL}),
+    "dynamic": frozenset({STRING, NUMBER, TRUE, FALSE, NULL, OBJECT, ARRAY}),
+}
+_NOTHING_OK: frozenset = frozenset()
+
+
+def _check_elements(text: str, members, base: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
+    """`_check_value` of each member's value (all of type `cty`), skipping the plain ones `cty` takes."""
+    ok = _ALWAYS_OK.get(cty, _NOTHING_OK) if type(cty) is str else _NOTHING_OK
+    for m in members:
+        v = m.value
+        if v is not None and v.kind not in ok:
+            _check_value(text, v, base + v.start, cty, name, diags)
+
+
 def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
     """`schema/wrong-kind` for `node` and, recursively, its elements."""
+    if type(cty) is str and node.kind in _ALWAYS_OK.get(cty, _NOTHING_OK):
+        return
     if not _kind_ok(text, node, start, cty):
         end = start + (node.end - node.start)
         diags.append(
@@ -179,25 +202,23 @@ def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: 
     base = start
     kind = cty[0]
     if node.kind == ARRAY and kind in ("list", "set"):
-        for m in _items(node):
-            if m.value is not None:
-                _check_value(text, m.value, base + m.value.start, cty[1], name, diags)
+        _check_elements(text, _items(node), base, cty[1], name, diags)
     elif node.kind == ARRAY and kind == "tuple" and isinstance(cty[1], list):
         for m, t in zip(_items(node), cty[1]):
             if m.value is not None:
                 _check_value(text, m.value, base + m.value.start, t, name, diags)
     elif node.kind == OBJECT and kind == "map":
-        for m in _items(node):
-            if m.value is not None:
-                _check_value(text, m.value, base + m.value.start, cty[1], name, diags)
+        _check_elements(text, _items(node), base, cty[1], name, diags)
     elif node.kind == OBJECT and kind == "object" and isinstance(cty[1], Mapping):
+        types = cty[1]
         for m in _items(node):
-            if m.value is None or m.key is None or m.key.kind != STRING:
+            v, k = m.value, m.key
+            if v is None or k is None or k.kind != STRING:
                 continue
-            key = _string_value(text, m.key, base + m.key.start)
-            t = cty[1].get(key)
-            if t is not None:
-                _check_value(text, m.value, base + m.value.start, t, f"{name}.{key}", diags)
+            key = _string_value(text, k, base + k.start)
+            t = types.get(key)
+            if t is not None and not (type(t) is str and v.kind in _ALWAYS_OK.get(t, _NOTHING_OK)):
+                _check_value(text, v, base + v.start, t, f"{name}.{key}", diags)
 
 
 # ---- attributes ------------------------------------------------------------------------------------------
@@ -309,7 +330,6 @@ def _check_object_attributes(
     base = start
     seen: set[str] = set()
     members = list(_items(obj))
-    candidates = [n for n, a in attributes.items() if not a.computed_only]
     for m in members:
         if m.key is None or m.key.kind != STRING:
             continue
@@ -322,6 +342,7 @@ def _check_object_attributes(
         seen.add(key)
         a = attributes.get(key)
         if a is None:
+            candidates = [n for n, a in attributes.items() if not a.computed_only]
             diags.append(_unknown(kstart, kend, key, candidates, f"the objects of {where}", "attribute"))
             continue
         value = m.value
@@ -356,20 +377,23 @@ def _validate_body(
     seen: set[str] = set()
     counts: dict[str, int] = {}
     dynamic_types: set[str] = set()
-    candidates = [n for n, a in schema.attributes.items() if not a.computed_only] + list(schema.block_types)
+    required, bounded, plain = _plan(schema)
 
     for attr in body.attributes:
         if attr.schema is not None:  # a meta-argument the decoder knows
             continue
         name = attr.name
         seen.add(name)
+        e = attr.expr
+        if e is not None and e.node.kind in plain.get(name, _NOTHING_OK):
+            continue  # a plain value its (configurable, current, primitive) attribute takes
         a = schema.attributes.get(name)
         if a is not None:
-            e = attr.expr
             _set_attribute(text, a, name, attr.name_range, e.node if e else None, e.start if e else attr.name_end, where, diags)
             continue
         bt = schema.block_types.get(name)
         if bt is None:
+            candidates = [n for n, a in schema.attributes.items() if not a.computed_only] + list(schema.block_types)
             diags.append(_unknown(attr.name_start, attr.name_end, name, candidates, where))
             continue
         blocks = _blocks_of(text, attr, bt.nesting == MAP)
@@ -396,17 +420,15 @@ def _validate_body(
         for content in blk.body.blocks_of("content"):
             _validate_body(text, content.body, bt.block, None, f"a {_q(label.value)} block", diags)
 
-    for n, a in schema.attributes.items():
-        if a.required and n not in seen:
+    for n, a in required:
+        if n not in seen:
             first = not (node is not None and node.kind == OBJECT and _items(node))
             insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
             diags.append(_missing(n, a, where, at, insert_at, first))
-    for n, bt in schema.block_types.items():
-        if n in dynamic_types or bt.nesting == GROUP:
+    for n, low, high in bounded:
+        if n in dynamic_types:
             continue
         count = counts.get(n, 0)
-        low = bt.min_items or 0
-        high = bt.max_items if bt.max_items is not None else (1 if bt.nesting == SINGLE else None)
         if count < low:
             diags.append(
                 Diagnostic(
@@ -424,6 +446,29 @@ def _validate_body(
                         )
                     )
                     break
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, dict[str, frozenset]]:
+    """What every body of `schema` is checked for, worked out once per schema, not per body: its
+    required attributes; its block types with bounds (name, at least, at most or None); and for each
+    configurable, not deprecated attribute of a primitive type, the JSON kinds it always takes (a
+    value of such a kind needs no check)."""
+    required = tuple((n, a) for n, a in schema.attributes.items() if a.required)
+    plain = {
+        n: _ALWAYS_OK[a.cty]
+        for n, a in schema.attributes.items()
+        if type(a.cty) is str and a.cty in _ALWAYS_OK and a.nested is None and not a.computed_only and not a.deprecated
+    }
+    bounded = []
+    for n, bt in schema.block_types.items():
+        if bt.nesting == GROUP:
+            continue
+        low = bt.min_items or 0
+        high = bt.max_items if bt.max_items is not None else (1 if bt.nesting == SINGLE else None)
+        if low or high is not None:
+            bounded.append((n, low, high))
+    return required, tuple(bounded), plain
 
 
 def _blocks_of(text: str, attr: Attribute, labelled: bool) -> tuple[Block, ...]:
@@ -444,9 +489,10 @@ def check_resource_type(
     """`schema/unknown-resource-type` when provider `address` is loaded and has no such type."""
     if not schemas.has_provider(address):
         return []
-    known = schemas.data_source_types(address) if data else schemas.resource_types(address)
-    if type_name in known:
+    # A lookup (memoized), not a scan of the ~1,000 names, for the usual known type.
+    if (schemas.data_source(address, type_name) if data else schemas.resource(address, type_name)) is not None:
         return []
+    known = schemas.data_source_types(address) if data else schemas.resource_types(address)
     s = suggestion(type_name, known)
     what = "data source" if data else "resource type"
     hint = f" Did you mean {_q(s)}?" if s is not None else f" {NOT_IN_THIS_VERSION}"
