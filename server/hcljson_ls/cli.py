@@ -2,24 +2,49 @@
 
     hcljson-ls [--stdio | --tcp [--host H] [--port P]] [--log-file F] [--log-level L]
     hcljson-ls --version
-    hcljson-ls check PATH... [--format text|json]
+    hcljson-ls check PATH... [--format text|json|sarif|github] [--severity error|warning|info]
+                             [--jobs N] [--docs-url URL]
 
 Contract of `check`
 -------------------
-* PATHs are files (checked whatever their name) or directories, searched recursively for
-  ``*.tf.json`` and ``*.tofu.json`` (hidden directories such as ``.terraform`` and ``.git`` are skipped).
-* Each file's diagnostics come from `features.diagnostics.collect`, the very function the language
-  server uses.
-* ``--format text`` (default) prints ``path:line:col: severity: message [code]`` per diagnostic, with
-  1-based line and column, the column counted in characters; related locations follow as
-  ``path:line:col: note: message``. A one-line summary goes to stderr.
-* ``--format json`` prints one JSON array of ``{file, range, severity, code, message}`` with 0-based
-  LSP ranges in UTF-16 code units.
-* Exit status: 0 when there is no error (warnings are fine), 1 when some file has an error, 2 on a
-  usage or I/O problem (a missing path, an unreadable or non-UTF-8 file, a directory without such
-  files). Each problem is one line on stderr; never a traceback. Paths that are missing or hold no
-  files stop the run before anything is checked; a file that cannot be read is reported and the
-  other files are still checked.
+* PATHs are files (checked whatever their name) or directories, walked as the workspace scan walks
+  them for ``*.tf.json`` and ``*.tofu.json``: `workspace.workspace.SKIPPED_DIRECTORIES`
+  (``.terraform``, ``.git``, ``node_modules``, ...) are skipped and symbolic links to directories
+  are not followed.
+* Module-aware: the files are grouped by directory (one Terraform module each). A module's files
+  are opened together in a `Workspace` of its own, the other files of its directory read from disk
+  for what they declare, exactly as the server reads them; each file's diagnostics come from
+  `features.diagnostics.collect`, the very function the language server uses. So references
+  resolve across the module's files and declarations made twice across files are reported, as in
+  the editor.
+* ``--jobs N`` (default 1; 0 means one per CPU): with N > 1 the modules are checked in a pool of
+  N processes (`ProcessPoolExecutor`), batches of whole modules as the unit of work. Results are
+  written module by module in the order the files were found (command-line order, directories
+  sorted), as soon as each module's turn comes: the output does not depend on N. A progress line
+  goes to stderr when it is a terminal.
+* ``--format``:
+  - ``text`` (default) prints ``path:line:col: severity: message [code]`` per diagnostic, with
+    1-based line and column, the column counted in characters; related locations follow as
+    ``path:line:col: note: message``. A one-line summary goes to stderr.
+  - ``json`` prints one JSON array of ``{file, range, severity, code, message}`` with 0-based LSP
+    ranges in UTF-16 code units.
+  - ``sarif`` prints one SARIF 2.1.0 log: one run, tool driver ``hcljson-ls`` with its version and
+    a rule per code reported (``helpUri`` ``<docs-url>#<anchor of the code>``, the anchor made as
+    the server's ``codeDescription`` makes it), results with 1-based regions whose columns are
+    UTF-16 code units (SARIF's default ``columnKind``), end column exclusive; related locations as
+    ``relatedLocations``; files that could not be read as tool execution notifications.
+  - ``github`` prints a GitHub Actions workflow command per diagnostic
+    (``::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=CODE::MESSAGE``; ``warning``,
+    ``notice`` for the others), 1-based, columns in characters, with the escaping GitHub requires
+    (``%``, CR and LF in the message; also ``:`` and ``,`` in properties). Summary on stderr.
+* ``--severity LEVEL`` (``error``, ``warning`` or ``info``): only diagnostics of LEVEL or worse are
+  reported, and any reported one makes the exit status 1. Without it, every diagnostic is
+  reported and only errors make the status 1.
+* Exit status: 0 when nothing counts against the run (see ``--severity``), 1 when something does,
+  2 on a usage or I/O problem (a missing path, an unreadable or non-UTF-8 file, an unreadable
+  directory, a directory without such files). Each problem is one line on stderr; never a
+  traceback. Paths that are missing or hold no files stop the run before anything is checked; a
+  file or directory that cannot be read is reported and the others are still checked.
 
 Only the server path imports pygls (slow to import); `check` does not.
 """
@@ -30,23 +55,38 @@ import argparse
 import json
 import logging
 import os
+import re
+import signal
 import sys
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import NoReturn, TextIO
+from urllib.parse import quote
 
 from . import __version__
-from .diagnostic import ERROR, WARNING, plain
+from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .features.diagnostics import collect
 from .gcpolicy import paused_gc
 from .terraform import catalogue
+from .text.line_index import LineIndex
 from .workspace import Workspace
-from .workspace.files import file_name
+from .workspace.files import file_name, list_directory
+from .workspace.workspace import SKIPPED_DIRECTORIES
 
 PROG = "hcljson-ls"
 LOG_LEVELS = ("debug", "info", "warning", "error")
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+FORMATS = ("text", "json", "sarif", "github")
+
+#: ``--severity LEVEL`` -> the severities reported (and counted toward the exit status).
+SEVERITY_LEVELS = {
+    "error": frozenset({ERROR}),
+    "warning": frozenset({ERROR, WARNING}),
+    "info": frozenset({ERROR, WARNING, INFORMATION, HINT}),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,6 +94,16 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0: one per CPU), not {value!r}")
+    return jobs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,17 +125,33 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="report problems in files or directories and exit",
-        description="Report problems in *.tf.json / *.tofu.json files, as the language server would.",
+        description="Report problems in *.tf.json / *.tofu.json files, module by module, as the language server would.",
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="a file, or a directory to search recursively")
-    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument(
+        "--severity", choices=tuple(SEVERITY_LEVELS), default=None,
+        help="report only diagnostics of this severity or worse, and exit 1 when there is any"
+        " (default: report all, exit 1 on errors)",
+    )
+    check.add_argument(
+        "--jobs", "-j", type=_jobs, default=1, metavar="N",
+        help="check modules in N processes (0: one per CPU; default: %(default)s)",
+    )
+    check.add_argument(
+        "--docs-url", metavar="URL", default=None,
+        help="where docs/diagnostics.md is published: SARIF rules link to URL#<anchor of the code>"
+        " (default: the checkout's docs/diagnostics.md, when there is one)",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check":
-        return run_check(args.paths, args.format)
+        return run_check(
+            args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url
+        )
     return run_server(args)
 
 
@@ -129,7 +195,7 @@ def _configure_logging(log_file: str | None, level: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# check
+# check: finding the files
 
 
 class UsageError(Exception):
@@ -142,46 +208,52 @@ class Source:
     display: str  # how to name it in the output
 
 
-def find_sources(paths: Sequence[str]) -> list[Source]:
-    """The files to check, in command-line order (directories sorted), without duplicates.
+def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> list[Source]:
+    """The files to check, in command-line order (directories walked in sorted order), without
+    duplicates. Directories that cannot be read are appended to `problems` (one sentence each).
 
     Raises UsageError naming every missing path and every directory without such files.
     """
-    problems: list[str] = []
+    fatal: list[str] = []
+    skipped = problems if problems is not None else []
     found: list[Source] = []
     seen: set[str] = set()
     for arg in paths:
         path = Path(arg)
         if path.is_dir():
-            before = len(problems)
-            inside = list(_walk(path, problems))
-            if not inside and len(problems) == before:
-                problems.append(f"{arg}: no *.tf.json or *.tofu.json files in this directory")
-        elif path.exists():
+            before = len(skipped)
+            inside = list(_walk(path, skipped))
+            if not inside and len(skipped) == before:
+                fatal.append(f"{arg}: no *.tf.json or *.tofu.json files in this directory")
+        elif path.exists() or path.is_symlink():
             inside = [Source(path, arg)]
         else:
-            problems.append(f"{arg}: no such file or directory")
+            fatal.append(f"{arg}: no such file or directory")
             continue
         for source in inside:
             key = os.path.realpath(source.path)
             if key not in seen:
                 seen.add(key)
                 found.append(source)
-    if problems:
-        raise UsageError("\n".join(problems))
+    if fatal:
+        raise UsageError("\n".join(fatal))
     return found
 
 
 def _walk(root: Path, problems: list[str]) -> Iterator[Source]:
-    def on_error(exc: OSError) -> None:
-        problems.append(f"{exc.filename}: cannot read directory: {exc.strerror or exc}")
-
-    for directory, dirnames, filenames in os.walk(root, onerror=on_error):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
+    """The configuration files under `root`, as `Workspace.scan` walks: depth first, sorted, the
+    skipped directories left out, symbolic links to directories not followed."""
+    pending = [str(root)]
+    while pending:
+        directory = pending.pop()
+        listing = list_directory(directory)
+        if listing.problem:
+            problems.append(listing.problem)
+            continue
+        for name in listing.files:
             if catalogue.file_kind(name) == catalogue.CONFIG_JSON:
-                path = Path(directory, name)
-                yield Source(path, str(path))
+                yield Source(Path(directory, name), os.path.join(directory, name))
+        pending.extend(os.path.join(directory, d) for d in reversed(listing.directories) if d not in SKIPPED_DIRECTORIES)
 
 
 def read_source(source: Source) -> str:
@@ -198,58 +270,203 @@ def read_source(source: Source) -> str:
         ) from None
 
 
-def run_check(paths: Sequence[str], output_format: str, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def by_module(sources: Sequence[Source]) -> list[tuple[Source, ...]]:
+    """The sources grouped by the directory that holds them (one module each), in first-seen order."""
+    groups: dict[str, list[Source]] = {}
+    for source in sources:
+        groups.setdefault(os.path.dirname(os.path.realpath(source.path)), []).append(source)
+    return [tuple(group) for group in groups.values()]
+
+
+# ---------------------------------------------------------------------------------------------
+# check: one module (in this process or in a worker)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A range of a file as people and tools count it: 0-based lines, columns both in characters
+    (code points) and in UTF-16 code units; the end is exclusive."""
+
+    file: str  # as displayed
+    line: int
+    column: int
+    column16: int
+    end_line: int
+    end_column: int
+    end_column16: int
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    place: Place
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One diagnostic, located and worded: what every output format is written from."""
+
+    place: Place
+    severity: str
+    code: str
+    message: str  # plain text, as the server sends it
+    notes: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    display: str
+    findings: tuple[Finding, ...] = ()
+    problem: str | None = None  # why the file could not be checked
+
+
+def check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
+    """The results of one module's files, in the order given: opened together in a `Workspace` of
+    their own (the rest of the directory read from disk), diagnosed by `collect`."""
+    workspace = Workspace()
+    results: list[FileResult | None] = []
+    opened: list[tuple[int, Source, str]] = []
+    with paused_gc():
+        for source in sources:
+            try:
+                text = read_source(source)
+            except UsageError as exc:
+                results.append(FileResult(source.display, problem=str(exc)))
+                continue
+            uri = source.path.resolve().as_uri()
+            workspace.open(uri, text, 0, "terraform-json")
+            opened.append((len(results), source, uri))
+            results.append(None)
+        snapshot = workspace.snapshot()
+        for i, source, uri in opened:
+            state = workspace.get(uri)
+            found = collect(snapshot, uri) if state is not None else []
+            findings = tuple(_finding(source.display, d, state.line_index, uri, workspace) for d in found)
+            results[i] = FileResult(source.display, findings)
+    return tuple(r for r in results if r is not None)
+
+
+def check_modules(modules: Sequence[Sequence[Source]]) -> list[tuple[FileResult, ...]]:
+    """`check_module` of each: one task of the process pool."""
+    return [check_module(m) for m in modules]
+
+
+def _finding(display: str, d: Diagnostic, index: LineIndex, uri: str, workspace: Workspace) -> Finding:
+    notes = []
+    for r in d.related:
+        where, where_index = display, index
+        if r.uri is not None and r.uri != uri:
+            where_index = workspace.line_index(r.uri)
+            if where_index is None:
+                continue  # that file cannot be read now: its place cannot be shown
+            where = os.path.join(os.path.dirname(display), file_name(r.uri))  # a file of the same module
+        notes.append(Note(_place(where, where_index, r.start, r.end), plain(r.message)))
+    return Finding(_place(display, index, d.start, d.end), d.severity, d.code, d.plain_message, tuple(notes))
+
+
+def _place(display: str, index: LineIndex, start: int, end: int) -> Place:
+    line, column = index.position(start, "utf-32")
+    _, column16 = index.position(start, "utf-16")
+    end_line, end_column = index.position(end, "utf-32")
+    _, end_column16 = index.position(end, "utf-16")
+    return Place(display, line, column, column16, end_line, end_column, end_column16)
+
+
+# ---------------------------------------------------------------------------------------------
+# check: many modules
+
+
+def resolve_jobs(jobs: int) -> int:
+    """`--jobs`: 0 is one process per CPU this process may run on."""
+    if jobs > 0:
+        return jobs
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def batches(modules: Sequence[tuple[Source, ...]], jobs: int) -> list[Sequence[tuple[Source, ...]]]:
+    """`modules` cut into consecutive batches, the unit of work of the pool: enough of them (about
+    eight per process) to keep every process busy to the end, few enough that starting a task and
+    pickling its result stay small beside checking it."""
+    size = max(1, min(32, len(modules) // (jobs * 8)))
+    return [modules[i : i + size] for i in range(0, len(modules), size)]
+
+
+def check_all(modules: Sequence[tuple[Source, ...]], jobs: int) -> Iterator[tuple[FileResult, ...]]:
+    """Each module's results, in order, as soon as its turn comes: here for one job, else from a
+    pool of `jobs` processes."""
+    if jobs <= 1 or len(modules) <= 1:
+        for module in modules:
+            yield check_module(module)
+        return
+    work = batches(modules, jobs)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_ignore_interrupts)
+    try:
+        for batch in pool.map(check_modules, work):
+            yield from batch
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the pool), not a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_check(
+    paths: Sequence[str],
+    output_format: str = "text",
+    *,
+    jobs: int = 1,
+    severity: str | None = None,
+    docs_url: str | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     for stream in (out, err):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")  # never die on an odd terminal encoding
+    skipped: list[str] = []
     try:
-        sources = find_sources(paths)
+        sources = find_sources(paths, skipped)
     except UsageError as exc:
         for line in str(exc).splitlines():
             print(f"{PROG} check: error: {line}", file=err)
         return EXIT_USAGE
+    for problem in skipped:
+        print(f"{PROG} check: error: {problem}", file=err)
 
-    io_problem = False
-    errors = warnings = checked = 0
-    records: list[dict] = []
-    workspace = Workspace()
+    reported = SEVERITY_LEVELS[severity] if severity else None
+    failing = reported if reported is not None else frozenset({ERROR})
+    writer = _WRITERS[output_format](out, docs_url if docs_url is not None else default_docs_url())
+    modules = by_module(sources)
+    progress = _Progress(err, len(modules), same_terminal=_is_terminal(out))
+    problems = list(skipped)
+    errors = warnings = checked = failed = 0
+    results = check_all(modules, resolve_jobs(jobs))
     try:
-        # Module by module (a directory's files together, so declarations resolve across them, as
-        # in the editor); each module's documents are closed before the next one is read.
-        for group in _by_directory(sources):
-            opened: list[tuple[Source, str]] = []
-            with paused_gc():
-                for source in group:
-                    try:
-                        text = read_source(source)
-                    except UsageError as exc:
-                        print(f"{PROG} check: error: {exc}", file=err)
-                        io_problem = True
-                        continue
-                    uri = source.path.resolve().as_uri()
-                    workspace.open(uri, text, 0, "terraform-json")
-                    opened.append((source, uri))
-                snapshot = workspace.snapshot()
-                found = [(source, uri, collect(snapshot, uri)) for source, uri in opened]
-            for source, uri, diagnostics in found:
-                state = workspace.get(uri)
+        for module in results:
+            progress.clear()
+            for result in module:
+                if result.problem is not None:
+                    print(f"{PROG} check: error: {result.problem}", file=err)
+                    problems.append(result.problem)
+                    continue
                 checked += 1
-                for d in diagnostics:
-                    errors += d.severity == ERROR
-                    warnings += d.severity == WARNING
-                    if output_format == "json":
-                        records.append(_json_record(source.display, d, state))
-                    else:
-                        for line in _text_lines(source.display, d, state, workspace):
-                            print(line, file=out)
-            for _, uri in opened:
-                workspace.close(uri)
-        if output_format == "json":
-            json.dump(records, out, indent=2, ensure_ascii=False)
-            out.write("\n")
-        else:
+                shown = [f for f in result.findings if reported is None or f.severity in reported]
+                for f in shown:
+                    errors += f.severity == ERROR
+                    warnings += f.severity == WARNING
+                    failed += f.severity in failing
+                writer.file(shown)
+            progress.step()
+        progress.clear()
+        writer.end(problems)
+        if writer.summary:
             print(f"{PROG}: {_count(errors, 'error')}, {_count(warnings, 'warning')} in {_count(checked, 'file')}", file=err)
         out.flush()
     except BrokenPipeError:  # e.g. `hcljson-ls check . | head`
@@ -257,61 +474,237 @@ def run_check(paths: Sequence[str], output_format: str, out: TextIO | None = Non
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-        return EXIT_ERRORS if errors else EXIT_OK
-    if io_problem:
+        return EXIT_ERRORS if failed else EXIT_OK
+    except BrokenProcessPool:
+        progress.clear()
+        print(f"{PROG} check: error: a worker process died (out of memory?); try fewer --jobs", file=err)
         return EXIT_USAGE
-    return EXIT_ERRORS if errors else EXIT_OK
+    except KeyboardInterrupt:
+        progress.clear()
+        print(f"{PROG} check: interrupted", file=err)
+        return 130
+    finally:
+        results.close()  # stops the pool
+    if problems:
+        return EXIT_USAGE
+    return EXIT_ERRORS if failed else EXIT_OK
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _by_directory(sources: Sequence[Source]) -> list[list[Source]]:
-    """The sources grouped by the directory that holds them (one module each), in first-seen order."""
-    groups: dict[str, list[Source]] = {}
-    for source in sources:
-        groups.setdefault(os.path.dirname(os.path.realpath(source.path)), []).append(source)
-    return list(groups.values())
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
-def _text_lines(display: str, d, state, workspace) -> Iterator[str]:
-    index = state.line_index
-    line, column = index.position(d.start, "utf-32")
-    message = " ".join(d.plain_message.split())
-    code = f" [{d.code}]" if d.code else ""
-    yield f"{display}:{line + 1}:{column + 1}: {d.severity}: {message}{code}"
-    for r in d.related:
-        where, where_index = display, index
-        if r.uri is not None and r.uri != state.uri:
-            where_index = workspace.line_index(r.uri)
-            if where_index is None:
-                continue
-            where = _display_of(r.uri, display, state.uri)
-        rline, rcolumn = where_index.position(r.start, "utf-32")
-        yield f"{where}:{rline + 1}:{rcolumn + 1}: note: {' '.join(plain(r.message).split())}"
+class _Progress:
+    """``[done/total modules]`` on stderr, redrawn in place, only when stderr is a terminal."""
+
+    def __init__(self, err: TextIO, total: int, same_terminal: bool) -> None:
+        self.err, self.total, self.done = err, total, 0
+        self.on = _is_terminal(err) and total > 1
+        self.shown = False
+        self.same_terminal = same_terminal
+
+    def step(self) -> None:
+        self.done += 1
+        if self.on:
+            self.err.write(f"\r[{self.done}/{self.total} modules]")
+            self.err.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.err.write("\r\x1b[K")
+            self.err.flush()
+            self.shown = False
 
 
-def _display_of(uri: str, display: str, display_uri: str) -> str:
-    """How to name the file of `uri`: beside `display` (the file of `display_uri`) when they share a
-    directory, as every related place of a module does."""
-    return os.path.join(os.path.dirname(display), file_name(uri)) if display_uri != uri else display
+# ---------------------------------------------------------------------------------------------
+# check: output formats. A writer gets each checked file's findings in order (`file`), then
+# `end(problems)`; `summary` says whether the count line goes to stderr.
 
 
-def _json_record(display: str, d, state) -> dict:
-    index = state.line_index
+def code_anchor(code: str) -> str:
+    """The anchor of `code` in docs/diagnostics.md, made as the server's `codeDescription` makes it
+    (`lsp.convert.code_anchor`, which this must equal: tests compare them)."""
+    return re.sub(r"[^\w\- ]", "", code.lower()).replace(" ", "-")
 
-    def position(offset: int) -> dict:
-        line, character = index.position(offset, "utf-16")
-        return {"line": line, "character": character}
 
+def default_docs_url() -> str | None:
+    """The `file:` URI of the checkout's docs/diagnostics.md, when the package runs from a checkout."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "diagnostics.md"
+    return docs.as_uri() if docs.is_file() else None
+
+
+class _Text:
+    summary = True
+
+    def __init__(self, out: TextIO, docs_url: str | None) -> None:
+        self.out = out
+
+    def file(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            p = f.place
+            code = f" [{f.code}]" if f.code else ""
+            print(f"{p.file}:{p.line + 1}:{p.column + 1}: {f.severity}: {' '.join(f.message.split())}{code}", file=self.out)
+            for n in f.notes:
+                q = n.place
+                print(f"{q.file}:{q.line + 1}:{q.column + 1}: note: {' '.join(n.message.split())}", file=self.out)
+
+    def end(self, problems: Sequence[str]) -> None:
+        pass
+
+
+class _Json:
+    summary = False
+
+    def __init__(self, out: TextIO, docs_url: str | None) -> None:
+        self.out = out
+        self.records: list[dict] = []
+
+    def file(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            p = f.place
+            self.records.append({
+                "file": p.file,
+                "range": {
+                    "start": {"line": p.line, "character": p.column16},
+                    "end": {"line": p.end_line, "character": p.end_column16},
+                },
+                "severity": f.severity,
+                "code": f.code,
+                "message": f.message,
+            })
+
+    def end(self, problems: Sequence[str]) -> None:
+        json.dump(self.records, self.out, indent=2, ensure_ascii=False)
+        self.out.write("\n")
+
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_SARIF_LEVEL = {ERROR: "error", WARNING: "warning", INFORMATION: "note", HINT: "note"}
+
+
+class _Sarif:
+    summary = False
+
+    def __init__(self, out: TextIO, docs_url: str | None) -> None:
+        self.out = out
+        self.docs_url = docs_url
+        self.rules: dict[str, int] = {}
+        self.results: list[dict] = []
+
+    def file(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            result: dict = {
+                "level": _SARIF_LEVEL.get(f.severity, "error"),
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": _sarif_location(f.place)}],
+            }
+            if f.code:
+                result = {"ruleId": f.code, "ruleIndex": self.rules.setdefault(f.code, len(self.rules)), **result}
+            if f.notes:
+                result["relatedLocations"] = [
+                    {"id": i, "physicalLocation": _sarif_location(n.place), "message": {"text": n.message}}
+                    for i, n in enumerate(f.notes)
+                ]
+            self.results.append(result)
+
+    def end(self, problems: Sequence[str]) -> None:
+        rules = []
+        for code in self.rules:  # in index order
+            rule: dict = {"id": code, "shortDescription": {"text": code}}
+            if self.docs_url:
+                rule["helpUri"] = f"{self.docs_url}#{code_anchor(code)}"
+            rules.append(rule)
+        driver: dict = {"name": PROG, "version": __version__, "semanticVersion": __version__, "rules": rules}
+        if self.docs_url:
+            driver["informationUri"] = self.docs_url
+        log = {
+            "$schema": SARIF_SCHEMA,
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": driver},
+                "invocations": [{
+                    "executionSuccessful": not problems,
+                    "toolExecutionNotifications": [
+                        {"level": "error", "message": {"text": problem}} for problem in problems
+                    ],
+                }],
+                "columnKind": "utf16CodeUnits",
+                "results": self.results,
+            }],
+        }
+        json.dump(log, self.out, indent=2, ensure_ascii=False)
+        self.out.write("\n")
+
+
+def sarif_uri(display: str) -> str:
+    """A file's `artifactLocation.uri`: relative paths stay relative (to where `check` ran, which a
+    code-scanning upload takes as the repository root), absolute ones become `file:` URIs."""
+    path = PurePath(display)
+    if path.is_absolute():
+        return Path(display).as_uri()
+    return quote(PurePath(os.path.normpath(display)).as_posix())
+
+
+def _sarif_location(p: Place) -> dict:
     return {
-        "file": display,
-        "range": {"start": position(d.start), "end": position(d.end)},
-        "severity": d.severity,
-        "code": d.code,
-        "message": d.plain_message,
+        "artifactLocation": {"uri": sarif_uri(p.file)},
+        "region": {
+            "startLine": p.line + 1,
+            "startColumn": p.column16 + 1,
+            "endLine": p.end_line + 1,
+            "endColumn": p.end_column16 + 1,
+        },
     }
+
+
+_GITHUB_COMMAND = {ERROR: "error", WARNING: "warning", INFORMATION: "notice", HINT: "notice"}
+
+
+def github_data(text: str) -> str:
+    """A workflow command's message, escaped as GitHub requires."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """A workflow command's property value, escaped as GitHub requires."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class _GitHub:
+    summary = True
+
+    def __init__(self, out: TextIO, docs_url: str | None) -> None:
+        self.out = out
+
+    def file(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            p = f.place
+            properties = [
+                ("file", p.file), ("line", p.line + 1), ("col", p.column + 1),
+                ("endLine", p.end_line + 1), ("endColumn", p.end_column + 1),
+            ]
+            if f.code:
+                properties.append(("title", f.code))
+            message = "\n".join([
+                f.message,
+                *(f"note: {n.place.file}:{n.place.line + 1}:{n.place.column + 1}: {n.message}" for n in f.notes),
+            ])
+            props = ",".join(f"{k}={github_property(str(v))}" for k, v in properties)
+            print(f"::{_GITHUB_COMMAND.get(f.severity, 'error')} {props}::{github_data(message)}", file=self.out)
+
+    def end(self, problems: Sequence[str]) -> None:
+        pass
+
+
+_WRITERS = {"text": _Text, "json": _Json, "sarif": _Sarif, "github": _GitHub}
 
 
 if __name__ == "__main__":  # pragma: no cover

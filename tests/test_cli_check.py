@@ -1,0 +1,420 @@
+"""`hcljson-ls check` at scale: modules (references and duplicates across files), `--jobs` (the same
+output whatever the number of processes), `--format sarif|github`, `--severity`, the pre-commit hook.
+
+Run for real as a subprocess (`cli` fixture) on real temp directories; expected places come from
+`⟨...⟩` markers (tests/fixture.py), turned into lines and columns with plain string arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fixture import parse_fixture
+
+from hcljson_ls import __version__, cli as cli_module
+from hcljson_ls.features.diagnostics import collect
+
+#: Two modules: `net` refers across its files (one reference is declared nowhere), `app` declares a
+#: variable in two files, and its description holds a template sequence (a warning).
+MODULES = """
+//- /repo/net/variables.tf.json
+{"variable": {"region": {"type": "string"}, "cidr": {"type": "string"}}}
+//- /repo/net/main.tf.json
+{
+  "locals": {"name": "${var.region}-net"},
+  "resource": {"aws_vpc": {"main": {
+    "cidr_block": "${var.cidr}",
+    "tags": {"Name": "${local.name}", "Zone": "${var.⟨zone⟩}"}
+  }}}
+}
+//- /repo/net/outputs.tf.json
+{"output": {"vpc": {"value": "${aws_vpc.main.id}"}}}
+//- /repo/app/a.tf.json
+{"variable": {⟨"name"⟩: {"description": "The ⟨${⟩name}"}}}
+//- /repo/app/b.tf.json
+{"variable": {⟨"name"⟩: {}}}
+"""
+
+
+def line_col(text: str, offset: int) -> tuple[int, int, int]:
+    """0-based line, column in code points, column in UTF-16 code units (lines end at \\n)."""
+    before = text[:offset]
+    line = before.count("\n")
+    column = before[before.rfind("\n") + 1 :]
+    return line, len(column), len(column.encode("utf-16-le")) // 2
+
+
+@pytest.fixture
+def repo_modules(tmp_path):
+    fixture = parse_fixture(MODULES)
+    fixture.write(tmp_path)
+    return fixture, tmp_path / "repo"
+
+
+def expected_places(fixture, root: Path, path: str) -> list[tuple[str, int, int]]:
+    """(display path, 1-based line, 1-based column) of each marked range of fixture file `path`."""
+    f = fixture.files[path]
+    display = str(root.parent / path.lstrip("/"))
+    return [(display, line_col(f.text, start)[0] + 1, line_col(f.text, start)[1] + 1) for start, _ in f.ranges]
+
+
+# -------------------------------------------------------------------------------------------- modules
+
+
+def test_references_resolve_across_the_files_of_a_module(cli, repo_modules):
+    fixture, root = repo_modules
+    result = cli("check", root)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    undeclared = [line for line in lines if line.endswith("[reference/undeclared]")]
+    # var.region, var.cidr (variables.tf.json), local.name and aws_vpc.main resolve: only var.zone does not
+    [(display, line, column)] = expected_places(fixture, root, "/repo/net/main.tf.json")
+    assert len(undeclared) == 1 and undeclared[0].startswith(f"{display}:{line}:{column}: error: ")
+    assert '"var.zone"' in undeclared[0]
+    assert not any("/net/outputs.tf.json" in line or "/net/variables.tf.json" in line for line in lines)
+    assert "in 5 files" in result.stderr
+
+
+def test_a_file_named_alone_still_sees_its_module(cli, repo_modules):
+    fixture, root = repo_modules
+    result = cli("check", root / "net" / "main.tf.json", "--format", "json")
+    records = json.loads(result.stdout)
+    assert [r["code"] for r in records] == ["reference/undeclared"]
+
+
+def test_duplicates_across_files_name_the_other_file(cli, repo_modules):
+    fixture, root = repo_modules
+    result = cli("check", root / "app")
+    lines = result.stdout.splitlines()
+    [(a, a_line, a_col)] = expected_places(fixture, root, "/repo/app/b.tf.json")
+    (b, b_line, b_col), _ = expected_places(fixture, root, "/repo/app/a.tf.json")
+    assert lines[lines.index(next(x for x in lines if x.startswith(f"{b}:{b_line}:{b_col}: error: "))) + 1] == (
+        f"{a}:{a_line}:{a_col}: note: also defined in b.tf.json"
+    )
+    assert f"{a}:{a_line}:{a_col}: error: " in result.stdout
+    assert result.stdout.count("[structure/duplicate-block]") == 2
+
+
+def test_check_reports_what_the_server_reports(cli, repo_modules, tmp_path):
+    """The same files opened together in one Workspace, as the server holds them (every file open),
+    give exactly the diagnostics `check` prints as JSON."""
+    fixture, root = repo_modules
+    result = cli("check", root, "--format", "json")
+    got = sorted((r["file"], r["range"]["start"]["line"], r["range"]["start"]["character"], r["code"], r["message"])
+                 for r in json.loads(result.stdout))
+    ws = fixture.workspace(tmp_path)
+    expected = []
+    for path in fixture.files:
+        uri = ws.uri(path)
+        state = ws.workspace.get(uri)
+        for d in collect(ws.snapshot(), uri):
+            line, character = state.line_index.position(d.start, "utf-16")
+            expected.append((str(tmp_path / path.lstrip("/")), line, character, d.code, d.plain_message))
+    assert got == sorted(expected)
+    assert len(got) == 4  # var.zone, the two duplicates, the template in a description
+
+
+# -------------------------------------------------------------------------------------------- walking
+
+
+def test_directories_are_walked_as_the_workspace_scan_walks_them(cli, tmp_path):
+    for skipped in ("node_modules", ".terraform", ".git", "__pycache__"):
+        (tmp_path / skipped / "m").mkdir(parents=True)
+        (tmp_path / skipped / "m" / "x.tf.json").write_text('{"locals": {"a": [1,]}}')
+    (tmp_path / "stack").mkdir()
+    (tmp_path / "stack" / "x.tf.json").write_text('{"locals": {"a": [1,]}}')
+    (tmp_path / "linked").symlink_to(tmp_path / "stack", target_is_directory=True)  # not followed
+    result = cli("check", tmp_path, "--format", "json")
+    assert [r["file"] for r in json.loads(result.stdout)] == [str(tmp_path / "stack" / "x.tf.json")]
+
+
+# -------------------------------------------------------------------------------------------- --jobs
+
+
+def many_modules(root: Path, count: int) -> None:
+    for i in range(count):
+        d = root / f"m{i:02d}"
+        d.mkdir(parents=True)
+        (d / "variables.tf.json").write_text(json.dumps({"variable": {"v": {"type": "string"}}}))
+        refs = {"a": "${var.v}", "b": f"${{var.missing_{i}}}"} if i % 3 else {"a": "${var.v}"}
+        (d / "main.tf.json").write_text(json.dumps({"locals": refs}, indent=1) + ("\n{}" if i % 7 == 0 else ""))
+
+
+@pytest.mark.parametrize("output_format", ["text", "sarif", "github", "json"])
+def test_the_output_does_not_depend_on_the_number_of_processes(cli, tmp_path, output_format):
+    many_modules(tmp_path, 30)
+    one = cli("check", tmp_path, "--jobs", "1", "--format", output_format)
+    two = cli("check", tmp_path, "--jobs", "2", "--format", output_format)
+    every_cpu = cli("check", tmp_path, "-j", "0", "--format", output_format)
+    assert one.returncode == two.returncode == every_cpu.returncode == 1
+    assert one.stdout == two.stdout == every_cpu.stdout
+    assert one.stderr == two.stderr == every_cpu.stderr
+    if output_format == "text":
+        files = [line.split(":", 1)[0] for line in one.stdout.splitlines()]
+        assert files == sorted(files)  # module by module, in the order the walk found them
+        # undeclared references (i % 3) and data after the root value (i % 7 == 0)
+        assert sorted(set(files)) == [str(tmp_path / f"m{i:02d}" / "main.tf.json") for i in range(30) if i % 3 or i % 7 == 0]
+
+
+def test_a_pool_gives_each_module_in_order(tmp_path):
+    many_modules(tmp_path, 12)
+    modules = cli_module.by_module(cli_module.find_sources([str(tmp_path)]))
+    assert len(modules) == 12
+    batches = cli_module.batches(modules, 2)
+    assert [m for b in batches for m in b] == modules
+    assert list(cli_module.check_all(modules, 2)) == list(cli_module.check_all(modules, 1))
+
+
+@pytest.mark.parametrize("jobs", ["-1", "two", ""])
+def test_bad_jobs_is_a_usage_error(cli, tmp_path, jobs):
+    result = cli("check", tmp_path, "--jobs", jobs)
+    assert result.returncode == 2 and "--jobs" in result.stderr and "Traceback" not in result.stderr
+
+
+# -------------------------------------------------------------------------------------------- SARIF
+
+EMOJI = '{\n  "locals": {"e": "é😀🎉", "x": "${var.⟨nope⟩}"}\n}\n'
+
+
+def test_sarif_log_has_the_required_structure(cli, tmp_path):
+    fixture = parse_fixture(EMOJI).only
+    (tmp_path / "m").mkdir()
+    f = tmp_path / "m" / "e.tf.json"
+    f.write_text(fixture.text, encoding="utf-8")
+    (tmp_path / "m" / "dup.tf.json").write_text('{"locals": {"e": 1}}')
+    result = cli("check", "--format", "sarif", "--docs-url", "https://example.com/docs/diagnostics.md", tmp_path)
+    assert result.returncode == 1, result.stderr
+    log = json.loads(result.stdout)
+    assert log["version"] == "2.1.0"
+    assert log["$schema"].startswith("https://") and log["$schema"].endswith("sarif-schema-2.1.0.json")
+    [run] = log["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "hcljson-ls" and driver["version"] == __version__
+    rules = driver["rules"]
+    assert len({r["id"] for r in rules}) == len(rules)
+    assert run.get("columnKind", "utf16CodeUnits") == "utf16CodeUnits"
+    assert run["invocations"][0]["executionSuccessful"] is True
+    results = run["results"]
+    assert {r["ruleId"] for r in results} == {r["id"] for r in rules}
+    for r in results:
+        assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
+        assert r["level"] in ("error", "warning", "note", "none")
+        assert isinstance(r["message"]["text"], str) and r["message"]["text"]
+        for location in r["locations"] + r.get("relatedLocations", []):
+            physical = location["physicalLocation"]
+            assert not Path(physical["artifactLocation"]["uri"]).is_absolute() or physical["artifactLocation"]["uri"].startswith("file:///")
+            region = physical["region"]
+            assert all(isinstance(region[k], int) and region[k] >= 1 for k in ("startLine", "startColumn", "endLine", "endColumn"))
+            assert (region["startLine"], region["startColumn"]) <= (region["endLine"], region["endColumn"])
+    [undeclared] = [r for r in results if r["ruleId"] == "reference/undeclared"]
+    start, end = fixture.ranges[0]
+    (line, _, col16), (end_line, _, end_col16) = line_col(fixture.text, start), line_col(fixture.text, end)
+    assert undeclared["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": (tmp_path / "m" / "e.tf.json").as_uri()},
+        "region": {"startLine": line + 1, "startColumn": col16 + 1, "endLine": end_line + 1, "endColumn": end_col16 + 1},
+    }
+    assert col16 == line_col(fixture.text, start)[1] + 2  # the two emoji count two code units each
+    [duplicate] = [r for r in results if r["ruleId"] == "structure/duplicate-block" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("/e.tf.json")]
+    [related] = duplicate["relatedLocations"]
+    assert related["physicalLocation"]["artifactLocation"]["uri"].endswith("/m/dup.tf.json")
+    assert related["message"]["text"]
+    for rule in rules:
+        assert rule["helpUri"] == f"https://example.com/docs/diagnostics.md#{cli_module.code_anchor(rule['id'])}"
+
+
+def test_sarif_paths_given_relative_stay_relative(cli, repo_modules):
+    fixture, root = repo_modules
+    result = cli("check", "--format", "sarif", "app", cwd=root)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(result.stdout)["runs"][0]["results"]}
+    assert uris == {"app/a.tf.json", "app/b.tf.json"}
+
+
+def test_sarif_reports_an_unreadable_file_as_a_notification(cli, tmp_path):
+    (tmp_path / "bad.tf.json").write_bytes(b'{"a": "caf\xe9"}')
+    result = cli("check", "--format", "sarif", tmp_path)
+    assert result.returncode == 2
+    invocation = json.loads(result.stdout)["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    [note] = invocation["toolExecutionNotifications"]
+    assert note["level"] == "error" and "not UTF-8" in note["message"]["text"]
+
+
+def test_code_anchors_are_the_servers():
+    from hcljson_ls.lsp.convert import code_anchor
+
+    codes = set(re.findall(r"`([a-z]+/[a-z0-9-]+)`", (Path(__file__).parents[1] / "docs" / "diagnostics.md").read_text(encoding="utf-8")))
+    assert len(codes) > 50
+    for code in codes:
+        assert cli_module.code_anchor(code) == code_anchor(code)
+
+
+def test_the_default_docs_url_is_the_checkouts_diagnostics_page():
+    assert cli_module.default_docs_url() == (Path(__file__).parents[1] / "docs" / "diagnostics.md").resolve().as_uri()
+
+
+# -------------------------------------------------------------------------------------------- GitHub
+
+_COMMAND = re.compile(r"^::(error|warning|notice) ([^:]*)::(.*)$")
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"%(25|0D|0A|3A|2C)", lambda m: {"25": "%", "0D": "\r", "0A": "\n", "3A": ":", "2C": ","}[m.group(1)], text)
+
+
+def parse_command(line: str) -> tuple[str, dict[str, str], str]:
+    m = _COMMAND.match(line)
+    assert m, line
+    properties = dict(p.split("=", 1) for p in m.group(2).split(","))
+    return m.group(1), {k: unescape(v) for k, v in properties.items()}, unescape(m.group(3))
+
+
+def test_github_escaping():
+    assert cli_module.github_data("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b"
+    assert cli_module.github_property("a:b,c%d\ne") == "a%3Ab%2Cc%25d%0Ae"
+    for text in ("50%", "a,b:c", "x\ny\rz", "%0A literally"):
+        assert unescape(cli_module.github_property(text)) == text
+        assert unescape(cli_module.github_data(text)) == text
+
+
+def test_github_annotations(cli, tmp_path):
+    fixture = parse_fixture('//- /m/a,b:c.tf.json\n{"variable": {⟨"name"⟩: {}}}\n//- /m/other.tf.json\n{"variable": {"name": {}}}\n')
+    fixture.write(tmp_path)
+    result = cli("check", "--format", "github", "m/a,b:c.tf.json", cwd=tmp_path)
+    assert result.returncode == 1
+    [line] = result.stdout.splitlines()
+    assert "file=m/a%2Cb%3Ac.tf.json," in line
+    command, properties, message = parse_command(line)
+    f = fixture.files["/m/a,b:c.tf.json"]
+    (start, end), = f.ranges
+    (sl, sc, _), (el, ec, _) = line_col(f.text, start), line_col(f.text, end)
+    assert command == "error"
+    assert properties == {
+        "file": "m/a,b:c.tf.json", "line": str(sl + 1), "col": str(sc + 1),
+        "endLine": str(el + 1), "endColumn": str(ec + 1), "title": "structure/duplicate-block",
+    }
+    first, note = message.split("\n")
+    assert "also defined in other.tf.json" in first
+    assert note.startswith("note: m/other.tf.json:1:15: ")
+    assert "hcljson-ls: 1 error, 0 warnings in 1 file" in result.stderr
+
+
+# -------------------------------------------------------------------------------------------- --severity
+
+
+@pytest.mark.parametrize(
+    "severity, codes, status",
+    [
+        (None, ["structure/duplicate-block", "structure/template-in-literal"], 1),
+        ("error", ["structure/duplicate-block"], 1),
+        ("warning", ["structure/duplicate-block", "structure/template-in-literal"], 1),
+        ("info", ["structure/duplicate-block", "structure/template-in-literal"], 1),
+    ],
+)
+def test_severity_filters_what_is_reported(cli, repo_modules, severity, codes, status):
+    fixture, root = repo_modules
+    args = ["check", root / "app" / "a.tf.json", "--format", "json"] + (["--severity", severity] if severity else [])
+    result = cli(*args)
+    assert result.returncode == status
+    assert [r["code"] for r in json.loads(result.stdout)] == codes
+
+
+@pytest.mark.parametrize("severity, status", [(None, 0), ("error", 0), ("warning", 1), ("info", 1)])
+def test_a_warning_alone_fails_from_severity_warning(cli, tmp_path, severity, status):
+    (tmp_path / "w.tf.json").write_text('{"variable": {"x": {"description": "${a}"}}}')
+    result = cli("check", tmp_path, *(["--severity", severity] if severity else []))
+    assert result.returncode == status, result.stderr
+    assert ("[structure/template-in-literal]" in result.stdout) == (severity != "error")
+
+
+def test_an_info_diagnostic_counts_only_from_severity_info(monkeypatch, tmp_path, capsys):
+    from hcljson_ls.diagnostic import INFORMATION, Diagnostic
+    from hcljson_ls.features import diagnostics
+
+    monkeypatch.setattr(diagnostics, "PROVIDERS", [("test", lambda state: [Diagnostic(1, 4, INFORMATION, "test/info", "For your information")])])
+    f = tmp_path / "i.tf.json"
+    f.write_text("{}\n")
+    assert cli_module.main(["check", str(f)]) == 0
+    assert "information: For your information [test/info]" in capsys.readouterr().out
+    assert cli_module.main(["check", str(f), "--severity", "warning"]) == 0
+    assert capsys.readouterr().out == ""
+    assert cli_module.main(["check", str(f), "--severity", "info", "--format", "github"]) == 1
+    assert capsys.readouterr().out.startswith(f"::notice file={f},line=1,col=2,")
+
+
+# -------------------------------------------------------------------------------------------- docs
+
+
+def test_the_text_example_of_the_docs_is_todays_output(cli, repo):
+    docs = (repo / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### Text output") :]
+    example = section[section.index("```text\n") + 8 : section.index("```", section.index("```text\n") + 8)]
+    result = cli("check", "examples/module")
+    for line in example.splitlines():
+        assert line in result.stdout.splitlines(), line
+
+
+# -------------------------------------------------------------------------------------------- pre-commit
+
+
+def parse_hooks_yaml(text: str) -> list[dict]:
+    """The subset of YAML a `.pre-commit-hooks.yaml` needs: a list of mappings of scalars (plain,
+    'single' or "double" quoted) and flow sequences of such scalars; comments and blank lines.
+    Anything else is an error, so the file stays in the subset this can check."""
+
+    def scalar(value: str):
+        if value.startswith("'"):
+            assert value.endswith("'") and len(value) >= 2, value
+            return value[1:-1].replace("''", "'")
+        if value.startswith('"'):
+            return json.loads(value)
+        if value.startswith("["):
+            assert value.endswith("]"), value
+            inner = value[1:-1].strip()
+            return [scalar(v.strip()) for v in inner.split(",")] if inner else []
+        assert not value.startswith(("{", "&", "*", "!", "|", ">", "%", "@", "`")), value
+        return {"true": True, "false": False}.get(value, value)
+
+    hooks: list[dict] = []
+    for raw in text.splitlines():
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        if raw.startswith("- "):
+            hooks.append({})
+            raw = "  " + raw[2:]
+        assert raw.startswith("  ") and not raw.startswith("   ") and hooks, raw
+        key, sep, value = raw.strip().partition(": ")
+        assert sep and re.fullmatch(r"[a-z_]+", key) and key not in hooks[-1], raw
+        hooks[-1][key] = scalar(value.strip())
+    return hooks
+
+
+def test_pre_commit_hooks_file(repo):
+    text = (repo / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    hooks = parse_hooks_yaml(text)
+    try:
+        import yaml  # noqa: PLC0415 (optional: the subset parser above is what always runs)
+    except ImportError:
+        pass
+    else:
+        assert yaml.safe_load(text) == hooks
+    [hook] = hooks
+    assert hook["id"] == "hcljson-ls-check"
+    assert hook["entry"].split()[:2] == ["hcljson-ls", "check"]
+    assert hook["language"] == "python"
+    assert set(hook) <= {"id", "name", "description", "entry", "language", "files", "types", "args", "require_serial", "pass_filenames", "minimum_pre_commit_version"}
+    pattern = re.compile(hook["files"])
+    for name in ("main.tf.json", "x/y/cdk.tf.json", "a.tofu.json"):
+        assert pattern.search(name), name
+    for name in ("main.tf", "package.json", "x.tf.json.bak", "tf.json"):
+        assert not pattern.search(name), name
+
+
+def test_the_hooks_parser_rejects_what_it_does_not_understand():
+    with pytest.raises(AssertionError):
+        parse_hooks_yaml("- id: x\n  nested:\n    a: 1\n")
+    with pytest.raises(AssertionError):
+        parse_hooks_yaml("- id: x\n  files: |\n")
+    assert parse_hooks_yaml("# c\n- id: 'a''b'\n  args: [\"--x\", y]\n") == [{"id": "a'b", "args": ["--x", "y"]}]
