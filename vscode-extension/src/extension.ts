@@ -8,6 +8,10 @@
  * passed to the server as `initializationOptions` and answered on `workspace/configuration`; other changes
  * are sent with `workspace/didChangeConfiguration` (`{settings: {hcljson: {...}}}`), and a change under
  * `hcljson.server` restarts the server instead.
+ *
+ * Workspace trust: in a workspace VS Code does not trust, every copy of the settings the server gets says
+ * `providerSchemas.runTerraform: false` (that command starts provider plugins), and the workspace cannot set
+ * `hcljson.server.*` (package.json's `restrictedConfigurations`). Granting trust restarts the server.
  */
 import * as vscode from 'vscode';
 import {
@@ -44,6 +48,10 @@ export function activate(context: vscode.ExtensionContext): void {
         output,
         vscode.commands.registerCommand('hcljson.restartServer', () => queue(restart)),
         vscode.commands.registerCommand('hcljson.showOutput', () => output.show(true)),
+        vscode.workspace.onDidGrantWorkspaceTrust(() => {
+            log('The workspace is trusted now: restarting the server with its settings.');
+            void queue(restart);
+        }),
         vscode.workspace.onDidChangeConfiguration((event) => {
             if (event.affectsConfiguration(`${SECTION}.server`)) {
                 log('Server settings changed: restarting the server.');
@@ -128,6 +136,20 @@ async function start(): Promise<void> {
             { scheme: 'untitled', language: LANGUAGE_ID },
         ],
         initializationOptions: () => settingsSnapshot(),
+        middleware: {
+            workspace: {
+                // The server asks for the `hcljson` section: answer it with the trust rule applied too.
+                configuration: async (params, token, next) => {
+                    const result = await next(params, token);
+                    if (!Array.isArray(result)) {
+                        return result;
+                    }
+                    return result.map((value: unknown, i: number) =>
+                        params.items[i]?.section === SECTION ? restrictedByTrust(value) : value,
+                    );
+                },
+            },
+        },
         outputChannel: output,
         traceOutputChannel: output,
         revealOutputChannelOn: RevealOutputChannelOn.Never,
@@ -163,7 +185,18 @@ async function start(): Promise<void> {
 
 /** A JSON copy of the `hcljson` settings section, as the server receives it in `initializationOptions`. */
 function settingsSnapshot(): unknown {
-    return JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SECTION)));
+    return restrictedByTrust(JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SECTION))));
+}
+
+/** The `hcljson` section as an untrusted workspace may have it: never running `providers schema -json`. */
+function restrictedByTrust(section: unknown): unknown {
+    if (vscode.workspace.isTrusted || section === null || typeof section !== 'object' || Array.isArray(section)) {
+        return section;
+    }
+    const settings = section as Record<string, unknown>;
+    const schemas = settings.providerSchemas;
+    const current = schemas !== null && typeof schemas === 'object' && !Array.isArray(schemas) ? schemas : {};
+    return { ...settings, providerSchemas: { ...current, runTerraform: false } };
 }
 
 /**
