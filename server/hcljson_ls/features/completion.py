@@ -24,6 +24,19 @@ Contract
     blocks of core blocks, meta-arguments), required ones first; accepting one writes the key, `: `
     and a value placeholder that fits (`""`, `{}`, `[]`) unless a colon follows already;
   - a label being typed: the resource or data types the module declares, provider local names.
+* With provider schemas loaded (`Snapshot.provider_schemas`; nothing changes without them):
+  - a key being typed, or an empty place, in a resource or data body at any depth (nested blocks
+    written as objects or arrays of objects, objects of protocol-6 nested attributes, `dynamic`
+    `content`; `provider_lookup.body_at`): the schema's arguments and nested block types the object
+    does not have yet, computed-only attributes left out; required arguments first (detail says
+    "required"), then optional arguments, nested blocks, and deprecated names last (tagged
+    deprecated); the value placeholder fits the type (`""`, `0`, `false`, `[]`, `{}`);
+  - the type label under `"resource"` / `"data"`: also every resource type / data source of the
+    loaded providers (detail: the provider address; documentation: the type's description, given
+    when at most `_DOCUMENTED_TYPES` types match what is typed, since reading a description parses
+    that type's schema);
+  - after `<type>.<name>.` and `data.<type>.<name>.`: every attribute of the type (computed ones
+    included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
   offsets, through JSON escapes), and is filtered by it (case-insensitive prefix). Items sort
   declared names first, then namespaces, functions, keywords; required arguments before optional.
@@ -33,9 +46,9 @@ Contract
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, locate
+from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, VALUE, locate
 from ..hcljson.schema import (
     KEYWORD_OR_TRAVERSAL_LIST,
     MAP_OF_LITERAL_STRINGS,
@@ -47,10 +60,14 @@ from ..hcljson.schema import (
     TRAVERSAL_LIST,
     TRAVERSAL_MAP,
 )
+from ..hcljson.values import string_text
+from ..jsonsyntax.tree import ARRAY, OBJECT, STRING
 from ..template.partial import context_at
 from ..terraform import catalogue, functions
+from ..terraform.provider_lookup import body_at, placeholder, steps_of
+from ..terraform.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
-from .hover import variable_summary
+from .hover import resource_schema, variable_summary
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +84,11 @@ class CompletionItem:
     documentation: str = ""
     sort: str = "5"  # relevance group, then the label
     filter: str = ""  # what a client matches the typed text against (default: the label)
+    deprecated: bool = False  # shown struck through (LSP `CompletionItemTag.Deprecated`)
 
 
 _DECLARED, _NAMESPACE, _FUNCTION, _KEYWORD = "0", "1", "2", "3"
+_PROVIDED = "1"  # names a provider schema offers after the module's own
 _NAMESPACES = ("var", "local", "module", "data", "ephemeral", "path", "terraform")
 _TYPE_WORDS = (
     ("string", "string"), ("number", "number"), ("bool", "bool"), ("any", "any"),
@@ -97,13 +116,14 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
     if body.node is None:  # an empty document: the root block types, each as a whole document
         if str(text).strip():
             return []
-        return [CompletionItem(i.label, i.kind, i.start, i.end, "{" + i.insert_text + "}", i.snippet, i.detail,
-                               i.documentation, i.sort, i.filter)
+        return [replace(i, insert_text="{" + i.insert_text + "}")
                 for i in _keys(_root_schema(state), set(), offset, offset, False, snippets, True, text)]
     ctx = locate(text, body, offset)
     s = ctx.string
     if s is not None and not _inside_content(s, offset):
         return []  # on a quote, or inside an escape sequence: no word is being typed there
+    if ctx.kind == VALUE and ctx.attribute is not None and (s is None or s.is_key):
+        return _value_keys(snapshot, uri, ctx, s, offset, text, snippets)
     if s is not None and not s.is_key and s.mode == STRING_TEMPLATE and ctx.kind not in (LABEL, BLOCK_TYPE):
         return _in_expression(snapshot, uri, ctx, s, offset, snippets)
     if s is not None and not s.is_key and s.mode in (STRING_TRAVERSAL, STRING_NATIVE):
@@ -118,13 +138,19 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         start, end = s.start, s.end
         colon = _colon_follows(text, end)
         prefix = s.value[: s.index]
+        after = _comma_after(text, end) if not colon else ""
         items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node,
-                      text, _owner(ctx), _comma_after(text, end) if not colon else "")
+                      text, _owner(ctx), after)
+        provided = _schema_body(snapshot, uri, ctx, (), text)
+        items = _schema_keys(provided, have, start, end, colon, snippets, after) + items
         return [i for i in items if i.label.lower().startswith(prefix.lower())]
     if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
         top = ctx.body is not None and ctx.body.node is body.node
-        return _keys(ctx.schema, _names_in(ctx.body), offset, offset, False, snippets, top, text, _owner(ctx),
-                     _comma_after(text, offset), _comma_before(text, offset))
+        have = _names_in(ctx.body)
+        after, before = _comma_after(text, offset), _comma_before(text, offset)
+        items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
+        provided = _schema_body(snapshot, uri, ctx, (), text)
+        return _schema_keys(provided, have, offset, offset, False, snippets, after, before) + items
     return []
 
 
@@ -174,6 +200,99 @@ def _root_schema(state):
     return state.analysis.body.schema
 
 
+# ---- provider-defined keys ------------------------------------------------------------------------
+
+
+def _schema_body(snapshot: Snapshot, uri: str, ctx, tail: tuple, text) -> SchemaBlock | None:
+    """The provider schema of the body at `tail` below the innermost decoded block of `ctx`."""
+    if not ctx.blocks or ctx.blocks[0].type_name not in ("resource", "data") or snapshot.provider_schemas(uri) is None:
+        return None
+    steps = steps_of(ctx.blocks, tail)
+    if steps is None:
+        return None
+    return body_at(resource_schema(snapshot, uri, ctx.blocks[0], text), steps)
+
+
+def _value_keys(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem]:
+    """Keys of a provider body written inside an argument's value: a key being typed (`s`) or an
+    empty place in an object (`ctx.node`)."""
+    attr = ctx.attribute
+    if attr.schema is not None or attr.expr is None:
+        return []
+    if s is not None:
+        path = ctx.path[:-1]
+        start, end = s.start, s.end
+        colon = _colon_follows(text, end)
+        after, before = ("" if colon else _comma_after(text, end)), ""
+    else:
+        if ctx.node is None or ctx.node.kind != OBJECT:
+            return []
+        path = ctx.path
+        start = end = offset
+        colon = False
+        after, before = _comma_after(text, offset), _comma_before(text, offset)
+    provided = _schema_body(snapshot, uri, ctx, (attr.name, *path), text)
+    if provided is None:
+        return []
+    obj = _json_at(text, attr.expr.node, attr.expr.start, path)
+    have = _object_keys(text, *obj) if obj is not None else set()
+    if s is not None:
+        have.discard(s.value)
+    items = _schema_keys(provided, have, start, end, colon, snippets, after, before)
+    prefix = s.value[: s.index].lower() if s is not None else ""
+    return [i for i in items if i.label.lower().startswith(prefix)]
+
+
+def _json_at(text, node, start: int, path: tuple):
+    """(node, absolute start) at `path` (object keys, array indexes) below `node`, or None."""
+    for step in path:
+        if node is None or node.kind not in (OBJECT, ARRAY):
+            return None
+        found = None
+        for k, m in enumerate(node.items):
+            if m.value is None:
+                continue
+            if isinstance(step, int) and node.kind == ARRAY and k == step:
+                found = m.value
+            elif isinstance(step, str) and node.kind == OBJECT and m.key is not None and m.key.kind == STRING \
+                    and string_text(text, m.key, start + m.key.start) == step:
+                found = m.value
+            if found is not None:
+                break
+        if found is None:
+            return None
+        node, start = found, start + found.start
+    return node, start
+
+
+def _object_keys(text, node, start: int) -> set[str]:
+    if node is None or node.kind != OBJECT:
+        return set()
+    return {string_text(text, m.key, start + m.key.start) for m in node.items if m.key is not None and m.key.kind == STRING}
+
+
+def _schema_keys(schema: SchemaBlock | None, have: set[str], start: int, end: int, colon: bool, snippets: bool,
+                 after: str = "", before: str = "") -> list[CompletionItem]:
+    """The arguments and nested block types of provider body `schema` not in `have` (module doc)."""
+    if schema is None:
+        return []
+    out: list[CompletionItem] = []
+    for name, a in schema.attributes.items():
+        if name in have or a.computed_only:
+            continue
+        group = "09" if a.deprecated else "00" if a.required else "01"
+        item = _key_item(name, "Property", placeholder(a), a.description, group, start, end, colon, snippets, after, before)
+        detail = f"{a.type}, required" if a.required else a.type
+        out.append(replace(item, detail=detail, deprecated=a.deprecated))
+    for name, bt in schema.block_types.items():
+        if name in have:
+            continue
+        group = "09" if bt.block.deprecated else "02"
+        item = _key_item(name, "Struct", "{}", bt.block.description, group, start, end, colon, snippets, after, before)
+        out.append(replace(item, detail=f"nested block ({bt.nesting})", deprecated=bt.block.deprecated))
+    return out
+
+
 # ---- keys --------------------------------------------------------------------------------------------
 
 
@@ -215,7 +334,7 @@ def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, star
     if colon:
         insert, snippet = f'"{name}"', False
     elif snippets:
-        inner = {'""': '"$1"', "{}": "{$1}", "[]": "[$1]"}[placeholder]
+        inner = {'""': '"$1"', "{}": "{$1}", "[]": "[$1]"}.get(placeholder) or f"${{1:{placeholder}}}"
         insert, snippet = f'{before}"{name}": {inner}{after}', True
     else:
         insert, snippet = f'{before}"{name}": {placeholder}{after}', False
@@ -232,13 +351,42 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
     start, end = s.decoded.offsets[0], s.decoded.offsets[s.index]
     names: list[str] = []
     t = ctx.type_name
+    provided: list[CompletionItem] = []
     if ctx.label_index == 0 and t in ("resource", "data", "ephemeral"):
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
+        if t != "ephemeral":
+            provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
     elif ctx.label_index == 0 and t == "provider":
         names = sorted({k[1] for k in snapshot.declared(uri, "provider-requirement")}
                        | {k[1] for k in snapshot.declared(uri, "provider")}
                        | {k[1].split("_")[0] for k in snapshot.declared(uri, "resource")})
-    return [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in names if n.lower().startswith(prefix.lower()) and n != prefix]
+    return [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in names if n.lower().startswith(prefix.lower()) and n != prefix] + provided
+
+
+#: At most this many resource types get their description as documentation (each parses a schema).
+_DOCUMENTED_TYPES = 60
+
+
+def _schema_types(snapshot: Snapshot, uri: str, data: bool, prefix: str, declared: set[str], start: int,
+                  end: int) -> list[CompletionItem]:
+    """The resource types (data sources) of every loaded provider starting with `prefix`."""
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None:
+        return []
+    low = prefix.lower()
+    found: dict[str, str] = {}
+    for address in schemas.providers():
+        for name in schemas.data_source_types(address) if data else schemas.resource_types(address):
+            if name.lower().startswith(low) and name != prefix and name not in declared:
+                found.setdefault(name, address)
+    document = len(found) <= _DOCUMENTED_TYPES
+    out = []
+    for name, address in found.items():
+        schema = (schemas.data_source(address, name) if data else schemas.resource(address, name)) if document else None
+        out.append(CompletionItem(name, "Class", start, end, name, detail=address, sort=_PROVIDED,
+                                  documentation=schema.description if schema is not None else "",
+                                  deprecated=schema is not None and schema.deprecated))
+    return out
 
 
 # ---- inside ${...} ------------------------------------------------------------------------------------
@@ -263,8 +411,7 @@ def _filter(pc, items: list[CompletionItem]) -> list[CompletionItem]:
     out = []
     for item in items:
         if item.label.lower().startswith(prefix):
-            out.append(CompletionItem(item.label, item.kind, start, end, item.insert_text, item.snippet, item.detail,
-                                      item.documentation, item.sort))
+            out.append(replace(item, start=start, end=end, filter=""))
     return out
 
 
@@ -330,6 +477,8 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
             return [CompletionItem(t, "Class", 0, 0, t, detail=f"{root} type", sort=_DECLARED) for t in sorted({k[1] for k in keys})]
         if len(steps) == 1:
             return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root}.{k[1]}", sort=_DECLARED) for k in keys if k[1] == steps[0]]
+        if root == "data" and len(steps) == 2:
+            return _schema_attributes(snapshot, uri, steps[0], True, set())
         return []
     if root in catalogue.NAMESPACES:
         return []
@@ -338,8 +487,29 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
         return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root} resource", sort=_DECLARED) for k in keys]
     if len(steps) == 1:
         names = snapshot.resource_arguments(uri, ("resource", root, steps[0])) | {"id"}
-        return [CompletionItem(a, "Field", 0, 0, a, detail=f"{root}.{steps[0]}", sort=_DECLARED) for a in sorted(names)]
+        provided = _schema_attributes(snapshot, uri, root, False, names)
+        names -= {i.label for i in provided}
+        return [CompletionItem(a, "Field", 0, 0, a, detail=f"{root}.{steps[0]}", sort=_DECLARED) for a in sorted(names)] + provided
     return []
+
+
+def _schema_attributes(snapshot: Snapshot, uri: str, type_name: str, data: bool, written: set[str]) -> list[CompletionItem]:
+    """Every attribute (computed ones included) and nested block type of resource type (data source)
+    `type_name` as its provider schema has it; the arguments `written` sort first."""
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None:
+        return []
+    address = provider_for(type_name, None, snapshot.required_providers(uri), snapshot.engine(uri))
+    schema = schemas.data_source(address, type_name) if data else schemas.resource(address, type_name)
+    if schema is None:
+        return []
+    out = [CompletionItem(n, "Field", 0, 0, n, detail=a.type, documentation=a.description, deprecated=a.deprecated,
+                          sort=_DECLARED if n in written else _PROVIDED)
+           for n, a in schema.attributes.items()]
+    out.extend(CompletionItem(n, "Field", 0, 0, n, detail=f"nested block ({bt.nesting})", documentation=bt.block.description,
+                              deprecated=bt.block.deprecated, sort=_DECLARED if n in written else _PROVIDED)
+               for n, bt in schema.block_types.items())
+    return out
 
 
 def _variable_item(snapshot: Snapshot, uri: str, key: tuple) -> CompletionItem:
@@ -374,7 +544,8 @@ def _static_reference(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list
         names = {k[1] for k in snapshot.declared(uri, "resource")} | {"data", "module"}
         items = [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in sorted(names)]
     else:
-        items = [CompletionItem(i.label, i.kind, start, end, i.insert_text, detail=i.detail, sort=i.sort)
+        items = [CompletionItem(i.label, i.kind, start, end, i.insert_text, detail=i.detail, sort=i.sort,
+                                deprecated=i.deprecated)
                  for i in _after_dot(snapshot, uri, ctx, parts[0], tuple(parts[1:-1]))]
     return [i for i in items if i.label.lower().startswith(prefix.lower())]
 

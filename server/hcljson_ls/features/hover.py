@@ -19,8 +19,16 @@ Contract
 * Block type keys: the native-syntax header (`resource "<type>" "<name>"`) and what the block is.
   Label keys: which label it is (`resource type`, `variable name`, ...) and what it names.
   Arguments the schema knows: what they are, required or not, and how JSON writes them (literal,
-  reference string, template). Local values and module inputs get a one-line note. Arguments of
-  provider-defined bodies (no schema) and values get nothing (`None`): that needs provider schemas.
+  reference string, template). Local values and module inputs get a one-line note. Values get
+  nothing (`None`).
+* Provider-defined keys (`provider_hover`, only when the module's provider schemas are loaded:
+  `Snapshot.provider_schemas`): inside a resource or data body, at any depth (nested blocks,
+  objects of protocol-6 nested attributes, `dynamic` `content`), a key the schema knows gets its
+  type, required / optional / computed, sensitive and deprecated, and the schema's description
+  (Markdown when its `description_kind` is `markdown`, else plain text escaped for Markdown); a
+  nested block key its nesting mode and bounds. The resource or data type label gets the label
+  hover plus the provider's address and the type's description. Keys the schema does not know,
+  and every key without a loaded schema, get the hover they had without schemas (usually none).
 * `Hover.markdown` is Markdown; `start`/`end` the exact range of the hovered key string.
 * Pure; no recursion along the document (a loop down the block chain).
 """
@@ -31,11 +39,14 @@ from dataclasses import dataclass
 
 from ..hcljson import schema as S
 from ..hcljson.incremental import FileView
+from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
 from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform import catalogue, functions
 from ..terraform.native import declaration_details
+from ..terraform.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
+from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..terraform.references import Call, Reference, output_step
 from ..workspace import Snapshot
 from ..workspace.files import file_name
@@ -138,7 +149,147 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
         found = _reference_hover(snapshot, uri, target)
         if found is not None:
             return found
+    found = provider_hover(snapshot, uri, offset)
+    if found is not None:
+        return found
     return hover_in(state.analysis.body, state.text, offset)
+
+
+# ---- provider-defined keys ---------------------------------------------------------------------
+
+
+def resource_schema(snapshot: Snapshot, uri: str, block: Block, text) -> SchemaBlock | None:
+    """The provider schema of the body of top-level resource or data `block` of `uri`, or None
+    (no schemas loaded, another block, an unknown type)."""
+    return block_schema(block, snapshot.provider_schemas(uri), text, snapshot.required_providers(uri), snapshot.engine(uri))
+
+
+def provider_steps(ctx: Context) -> tuple[tuple[str | int, ...], tuple[int, int]] | None:
+    """(steps from the resource body, range) of the provider-defined key under a located offset
+    (`provider_lookup.steps_of`), or None when it is not such a key."""
+    if not ctx.blocks or ctx.blocks[0].type_name not in ("resource", "data"):
+        return None
+    attr = ctx.attribute
+    if attr is not None and attr.schema is not None:
+        return None  # a meta-argument or core argument: `hover_in` answers
+    if ctx.kind in (ARGUMENT_NAME, UNKNOWN_NAME) and ctx.name is not None and ctx.name_range is not None:
+        steps = steps_of(ctx.blocks, (ctx.name,))
+        return (steps, ctx.name_range) if steps is not None else None
+    s = ctx.string
+    if ctx.kind == VALUE and attr is not None and s is not None and s.is_key:
+        steps = steps_of(ctx.blocks, (attr.name, *ctx.path))
+        return (steps, (s.start, s.end)) if steps is not None else None
+    return None
+
+
+def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
+    """Hover from the provider schema at `offset` of `uri` (see the module doc), or None."""
+    state = snapshot.document(uri)
+    if state is None or snapshot.provider_schemas(uri) is None:
+        return None
+    text = state.text
+    ctx = locate(text, state.analysis.body, offset)
+    if ctx.kind == LABEL and not ctx.blocks and ctx.label_index == 0 and ctx.block is not None:
+        return _type_label_hover(snapshot, uri, text, ctx.block, offset)
+    found = provider_steps(ctx)
+    if found is None:
+        return None
+    steps, (start, end) = found
+    schema = resource_schema(snapshot, uri, ctx.blocks[0], text)
+    item = name_at(schema, steps)
+    if item is None or not _touches(start, end, offset):
+        return None
+    where = _container(schema, steps) or f"`{block_title(ctx.blocks[0])}`"
+    name = str(steps[-1])
+    md = _schema_attribute_md(name, item, where) if isinstance(item, SchemaAttribute) else _schema_block_md(name, item, where)
+    return Hover(md, start, end)
+
+
+def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, offset: int) -> Hover | None:
+    if block.type_name not in ("resource", "data") or len(block.labels) < 2:
+        return None
+    lab = block.labels[0]
+    schema = resource_schema(snapshot, uri, block, text)
+    if schema is None or not _touches(lab.start, lab.end, offset):
+        return None
+    base = _label_hover(block, 0, [])
+    address = block_address(block, text, snapshot.required_providers(uri), snapshot.engine(uri))
+    what = "data source" if block.type_name == "data" else "resource type"
+    parts = [base.markdown, f"A {what} of the provider `{address}`."]
+    if schema.deprecated:
+        parts.append("*Deprecated by the provider.*")
+    parts.append(_schema_description(schema.description, schema.description_kind))
+    return Hover("\n\n".join(p for p in parts if p), base.start, base.end)
+
+
+def _container(schema: SchemaBlock | None, steps: tuple[str | int, ...]) -> str | None:
+    """"`<name>`" of the nested block or nested attribute holding `steps[-1]`, None at the top."""
+    for i in range(len(steps) - 2, -1, -1):
+        step = steps[i]
+        if not isinstance(step, str):
+            continue
+        if name_at(schema, steps[: i + 1]) is not None or body_at(schema, (*steps[: i + 1], "content")) is not None:
+            return f"`{step}`"  # a nested block or attribute, or the type a `dynamic` block generates
+    return None
+
+
+# Characters Markdown may read as syntax in a plain-text description.
+_MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|~")
+
+
+def _escape_markdown(text: str) -> str:
+    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in text)
+
+
+def _schema_description(description: str, kind: str) -> str:
+    description = description.strip()
+    return description if kind == "markdown" else _escape_markdown(description)
+
+
+def _schema_attribute_md(name: str, a: SchemaAttribute, where: str) -> str:
+    if a.required:
+        need = "required argument"
+    elif a.optional:
+        need = "optional argument"
+    else:
+        need = "computed attribute"
+    flags = [f"type: `{a.type}`"]
+    if a.computed and a.optional:
+        flags.append("computed: the provider sets it when it is not configured")
+    elif a.computed_only:
+        flags.append("read-only: set by the provider")
+    if a.sensitive:
+        flags.append("sensitive")
+    parts = [f"**{name}** — {need} of {where}", " · ".join(flags)]
+    if a.nested is not None:
+        inner = ", ".join(f"`{n}`" for n in a.nested.attributes)
+        parts.append(f"nesting: `{a.nested.nesting}`" + (f", objects of {inner}" if inner else ""))
+    parts.append(_schema_description(a.description, a.description_kind))
+    if a.deprecated:
+        parts.append("*Deprecated by the provider.*")
+    return "\n\n".join(p for p in parts if p)
+
+
+def _bounds(bt: SchemaBlockType) -> str:
+    low = bt.min_items or 0
+    high = bt.max_items if bt.max_items is not None else (1 if bt.nesting == SINGLE else None)
+    if bt.nesting == MAP:
+        unit = "one block per key"
+    elif high == 1:
+        unit = "at most one block" if low == 0 else "exactly one block"
+    elif high is not None:
+        unit = f"{low} to {high} blocks"
+    else:
+        unit = f"at least {low} block{'s' if low != 1 else ''}" if low else "any number of blocks"
+    return f"nesting: `{bt.nesting}` · {unit}"
+
+
+def _schema_block_md(name: str, bt: SchemaBlockType, where: str) -> str:
+    parts = [f"**{name}** — nested block of {where}", _bounds(bt)]
+    parts.append(_schema_description(bt.block.description, bt.block.description_kind))
+    if bt.block.deprecated:
+        parts.append("*Deprecated by the provider.*")
+    return "\n\n".join(p for p in parts if p)
 
 
 # ---- references and calls ----------------------------------------------------------------------

@@ -13,9 +13,19 @@ Contract
 * The LSP edge (`lsp.semantic_encoding`) turns them into LSP's relative encoding.
 * Results of each top-level block are kept with the block's analysis (`FileView.memo`: per body
   content, moved when the block moved), so after an edit only changed blocks are classified again.
+  With provider schemas the memo key also holds `provider_lookup.resolution_key` (the schemas
+  object, the engine, `required_providers` entries that change a block's provider), so tokens
+  computed with other schemas are never reused.
+* Provider schemas (`Snapshot.provider_schemas`; without them, or for a provider without a loaded
+  schema, the table below applies as is): inside resource and data bodies, at any depth (nested
+  blocks written as objects or arrays of objects, objects of protocol-6 nested attributes,
+  `dynamic` `content`), a key the schema calls a nested block type is a `keyword` (as block type
+  keys are), an attribute a `property`, and either one the provider marks deprecated has the
+  `deprecated` modifier. Keys the schema does not know keep the table's token (top level) or none
+  (inside values).
 
 What gets which token (legend: the template layer's `TOKEN_TYPES` plus `comment`; modifiers
-`declaration`, `defaultLibrary`):
+`declaration`, `defaultLibrary`, `deprecated`):
 
 | where                                                        | type        | modifiers        |
 |--------------------------------------------------------------|-------------|------------------|
@@ -46,10 +56,13 @@ JSON punctuation get no token: the editor's JSON colouring applies there.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..hcljson.model import Body, Expression
+from ..hcljson.model import Block, Body, Expression
+from ..hcljson.values import string_text
 from ..hcljson.schema import (
     EXPRESSION,
     STRING_KEYWORD,
@@ -78,19 +91,22 @@ from ..terraform.catalogue import (
     literal_settings_block,
     meta_arguments,
 )
+from ..terraform.provider_lookup import block_schema, nested_body, resolution_key
+from ..terraform.provider_schema import MAP, ProviderSchemas, SchemaBlock
 from ..terraform.reference_walk import iterator_name
 from ..terraform.templates import expression_strings, string_tree
 from ..workspace import Snapshot
 
-__all__ = ["legend", "semantic_tokens", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
+__all__ = ["legend", "semantic_tokens", "tokens_for_body", "Schemas", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
 
 Token = tuple[int, int, str, tuple[str, ...]]
 
 TOKEN_TYPES_ALL: tuple[str, ...] = (*TOKEN_TYPES, "comment")
-TOKEN_MODIFIERS_ALL: tuple[str, ...] = tuple(TOKEN_MODIFIERS)
+TOKEN_MODIFIERS_ALL: tuple[str, ...] = (*TOKEN_MODIFIERS, "deprecated")
 
 _DECL = ("declaration",)
 _LIB = ("defaultLibrary",)
+_DEPRECATED = ("deprecated",)
 _NONE: tuple[str, ...] = ()
 
 # The catalogue's Terraform meaning as token kinds. Reference roots: namespaces (`var`, `path`, ...)
@@ -206,15 +222,17 @@ class _Walker:
             s, e = _content(text, lab.start, lab.end)
             out.append((s, e, kind, mods))
 
-    def body(self, body: Body, owner: str | None, base_params: frozenset[str]) -> None:
+    def body(self, body: Body, owner: str | None, base_params: frozenset[str], schema: SchemaBlock | None = None) -> None:
+        """Tokens of `body` (a block of type `owner`); `schema` is its provider schema, if known."""
         text = self.text
         out = self.out
-        # (body, owner block type, read literally, dynamic iterators in scope, owner's meta-arguments)
-        stack: list[tuple[Body, str | None, bool, frozenset[str], frozenset[str]]] = [
-            (body, owner, False, base_params, meta_arguments(owner))
+        # (body, owner block type, read literally, dynamic iterators in scope, owner's meta-arguments,
+        #  the body's provider schema, the provider schema of a `dynamic` block's `content`)
+        stack: list[tuple[Body, str | None, bool, frozenset[str], frozenset[str], SchemaBlock | None, SchemaBlock | None]] = [
+            (body, owner, False, base_params, meta_arguments(owner), schema, None)
         ]
         while stack:
-            b, own, literal, params, meta = stack.pop()
+            b, own, literal, params, meta, sch, content = stack.pop()
             self._comment_keys(b)
             for a in b.attributes:
                 s, e = _content(text, a.name_start, a.name_end)
@@ -222,6 +240,8 @@ class _Walker:
                     out.append((s, e, "variable", _DECL))
                 elif a.name in meta:
                     out.append((s, e, "property", _LIB))
+                elif sch is not None and a.schema is None:
+                    self.schema_key(s, e, a.name, sch, a.expr.node if a.expr else None, a.expr.start if a.expr else 0)
                 else:
                     out.append((s, e, "property", _NONE))
                 if a.expr is None or (literal and a.schema is None):
@@ -230,10 +250,49 @@ class _Walker:
             for blk in b.blocks:
                 self.headers(blk, own)
                 inner = params
-                if blk.type_name == "dynamic":
-                    inner = params | {iterator_name(text, blk)}
                 t = blk.type_name
-                stack.append((blk.body, t, literal_settings_block(t, own), inner, meta_arguments(t, own)))
+                inner_schema = inner_content = None
+                if t == "dynamic":
+                    inner = params | {iterator_name(text, blk)}
+                    bt = sch.block_types.get(blk.labels[-1].value) if sch is not None and blk.labels else None
+                    inner_content = bt.block if bt is not None else None
+                elif t == "content":
+                    inner_schema = content
+                stack.append((blk.body, t, literal_settings_block(t, own), inner, meta_arguments(t, own), inner_schema, inner_content))
+
+    def schema_key(self, s: int, e: int, name: str, schema: SchemaBlock, node: Any, start: int) -> None:
+        """The token of provider-defined key `name` (content `[s, e)`) of a body whose schema is
+        `schema`, and the keys of the bodies written in its value `node` (absolute `start`)."""
+        pending = [(s, e, name, schema, node, start)]
+        out = self.out
+        text = self.text
+        while pending:
+            s, e, name, schema, node, start = pending.pop()
+            bt = schema.block_types.get(name)
+            if bt is not None:
+                out.append((s, e, "keyword", _DEPRECATED if bt.block.deprecated else _NONE))
+                inner, keyed = bt.block, bt.nesting == MAP
+            else:
+                a = schema.attributes.get(name)
+                if a is None:
+                    out.append((s, e, "property", _NONE))
+                    continue
+                out.append((s, e, "property", _DEPRECATED if a.deprecated else _NONE))
+                inner = nested_body(a)
+                keyed = a.nested is not None and a.nested.nesting == MAP
+            if inner is None or node is None:
+                continue
+            for obj, at in _bodies(node, start, keyed):
+                for m in obj.items:
+                    k = m.key
+                    if k is None or type(k) is not String and (k.quote != '"' or not k.terminated):
+                        continue
+                    ks, ke = at + k.start, at + k.end
+                    key = text[ks + 1 : ke - 1] if type(k) is String else string_text(text, k, ks)
+                    if key in inner.attributes or key in inner.block_types:
+                        v = m.value
+                        cs, ce = _content(text, ks, ke)
+                        pending.append((cs, ce, key, inner, v, at + v.start if v is not None else 0))
 
     def _comment_keys(self, b: Body) -> None:
         node = b.node
@@ -307,6 +366,23 @@ class _Walker:
             out.extend((s + cs, e + cs, k, m) for s, e, k, m in rel)
 
 
+def _bodies(node: Any, start: int, keyed: bool):
+    """(JSON object, absolute start) of each body written in a block's or nested attribute's value:
+    the object, or each object of an array; for a map (`keyed`), each value of the object."""
+    if node.kind == OBJECT:
+        if not keyed:
+            yield node, start
+            return
+        candidates = [(m.value, start + m.value.start) for m in node.items if m.value is not None]
+    elif node.kind == ARRAY and not keyed:
+        candidates = [(m.value, start + m.value.start) for m in node.items if m.value is not None]
+    else:
+        return
+    for value, at in candidates:
+        if value.kind == OBJECT:
+            yield value, at
+
+
 def _clean(tokens: list[Token]) -> list[Token]:
     """Sorted, non-empty, non-overlapping (the first of overlapping tokens wins)."""
     tokens.sort()
@@ -319,19 +395,40 @@ def _clean(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _block_tokens(text: str, body: Body, owner: str) -> list[Token]:
+@dataclass(frozen=True, slots=True)
+class Schemas:
+    """What the provider schemas of a document's module need: the `ProviderSchemas`, the module's
+    `required_providers` (local name -> source) and engine."""
+
+    schemas: ProviderSchemas
+    required_providers: Mapping[str, Any] = field(default_factory=dict)
+    engine: str = "terraform"
+
+    def of(self, text: str, block: Block) -> SchemaBlock | None:
+        return block_schema(block, self.schemas, text, self.required_providers, self.engine)
+
+    @property
+    def key(self) -> Hashable:
+        return resolution_key(self.schemas, self.required_providers, self.engine)
+
+
+def _block_tokens(text: str, block: Block, schemas: Schemas | None = None) -> list[Token]:
     out: list[Token] = []
-    _Walker(text, out).body(body, owner, frozenset())
+    schema = schemas.of(text, block) if schemas is not None else None
+    _Walker(text, out).body(block.body, block.type_name, frozenset(), schema)
     return _clean(out)
 
 
-def tokens_for_body(text: str, root: Body | FileView, start: int | None = None, end: int | None = None) -> list[Token]:
-    """Tokens of the decoded root body `root` of `text` (see `semantic_tokens`); on a `FileView`
-    each top-level block's tokens are kept with its results."""
-    return _tokens_for_body(text, root, start, end)
+def tokens_for_body(text: str, root: Body | FileView, start: int | None = None, end: int | None = None,
+                    schemas: Schemas | None = None) -> list[Token]:
+    """Tokens of the decoded root body `root` of `text` (see `semantic_tokens`), with the module's
+    provider `schemas` if known; on a `FileView` each top-level block's tokens are kept with its
+    results."""
+    return _tokens_for_body(text, root, start, end, schemas)
 
 
-def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: int | None) -> list[Token]:
+def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: int | None,
+                     schemas: Schemas | None) -> list[Token]:
     out: list[Token] = []
     walker = _Walker(text, out)
     ranged = start is not None or end is not None
@@ -342,7 +439,7 @@ def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: i
     if root.node is not None:
         walker._comment_keys(Body(root.node, root.start, root.end, root.schema))
     if isinstance(root, FileView):
-        tokens = _merge(_clean(out), _view_tokens(text, root, lo if ranged else None, hi if ranged else None))
+        tokens = _merge(_clean(out), _view_tokens(text, root, lo if ranged else None, hi if ranged else None, schemas))
         if ranged:
             tokens = [t for t in tokens if t[0] < hi and t[1] > lo]
         return tokens
@@ -351,23 +448,25 @@ def _tokens_for_body(text: str, root: Body | FileView, start: int | None, end: i
             if ranged and (blk.end < lo or min(blk.start, blk.body.start) > hi):
                 continue
             walker.headers(blk, None)
-            out.extend(_block_tokens(text, blk.body, blk.type_name))
+            out.extend(_block_tokens(text, blk, schemas))
     tokens = _clean(out)
     if ranged:
         tokens = [t for t in tokens if t[0] < hi and t[1] > lo]
     return tokens
 
 
-def _view_tokens(text: str, view: FileView, start: int | None, end: int | None) -> list[Token]:
+def _view_tokens(text: str, view: FileView, start: int | None, end: int | None, schemas: Schemas | None) -> list[Token]:
     """The top-level blocks' tokens, sorted and cleaned as they come: blocks are in document order,
-    each block's own tokens are kept cleaned (`FileView.memo`), and header keys shared with the
-    previous block (its type key, a shared label) are left out as already there."""
-    compute = lambda blk: _block_tokens(text, blk.body, blk.type_name)  # noqa: E731
+    each block's own tokens are kept cleaned (`FileView.memo`, under a key that holds the schemas'
+    `Schemas.key`), and header keys shared with the previous block (its type key, a shared label)
+    are left out as already there."""
+    compute = lambda blk: _block_tokens(text, blk, schemas)  # noqa: E731
+    key = CACHE_KEY if schemas is None else (CACHE_KEY, schemas.key)
     stream: list[Token] = []
     heads: list[Token] = []
     walker = _Walker(text, heads)
     last = -1
-    for top, items in view.memo(CACHE_KEY, compute, _shift_token, start, end):
+    for top, items in view.memo(key, compute, _shift_token, start, end):  # type: ignore[arg-type]
         heads.clear()
         walker.headers(top, None)
         for t in heads:
@@ -403,6 +502,9 @@ def semantic_tokens(snapshot: Snapshot, uri: str, start: int | None = None, end:
     if state is None:
         return []
     body = state.analysis.body
+    loaded = snapshot.provider_schemas(uri)
+    schemas = Schemas(loaded, snapshot.required_providers(uri), snapshot.engine(uri)) if loaded is not None else None
     if start is None and end is None:
-        return state.cached(_FULL_KEY, lambda s: tokens_for_body(s.text, body))
-    return tokens_for_body(state.text, body, start, end)
+        key = _FULL_KEY if schemas is None else (_FULL_KEY, schemas.key)
+        return state.cached(key, lambda s: tokens_for_body(s.text, body, schemas=schemas))  # type: ignore[arg-type]
+    return tokens_for_body(state.text, body, start, end, schemas)

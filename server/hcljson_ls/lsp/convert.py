@@ -183,6 +183,7 @@ def to_completion_list(items: Iterable, index: LineIndex, encoding: str) -> type
             documentation=doc,
             data={"documentation": i.documentation} if lazy and i.documentation else None,
             sort_text=f"{i.sort}{i.label}",
+            tags=[types.CompletionItemTag.Deprecated] if i.deprecated else None,
             filter_text=i.filter or i.label,
             insert_text_format=types.InsertTextFormat.Snippet if i.snippet else types.InsertTextFormat.PlainText,
             text_edit=types.TextEdit(range=to_range(index, i.start, i.end, encoding), new_text=i.insert_text),
