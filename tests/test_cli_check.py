@@ -282,7 +282,7 @@ def test_github_escaping():
 def test_github_annotations(cli, tmp_path):
     fixture = parse_fixture('//- /m/a,b:c.tf.json\n{"variable": {⟨"name"⟩: {}}}\n//- /m/other.tf.json\n{"variable": {"name": {}}}\n')
     fixture.write(tmp_path)
-    result = cli("check", "--format", "github", "m/a,b:c.tf.json", cwd=tmp_path)
+    result = cli("check", "--format", "github", "./m/a,b:c.tf.json", cwd=tmp_path)
     assert result.returncode == 1
     [line] = result.stdout.splitlines()
     assert "file=m/a%2Cb%3Ac.tf.json," in line

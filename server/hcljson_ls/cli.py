@@ -444,7 +444,7 @@ def run_check(
     failing = reported if reported is not None else frozenset({ERROR})
     writer = _WRITERS[output_format](out, docs_url if docs_url is not None else default_docs_url())
     modules = by_module(sources)
-    progress = _Progress(err, len(modules), same_terminal=_is_terminal(out))
+    progress = _Progress(err, len(modules))
     problems = list(skipped)
     errors = warnings = checked = failed = 0
     results = check_all(modules, resolve_jobs(jobs))
@@ -502,13 +502,13 @@ def _is_terminal(stream: TextIO) -> bool:
 
 
 class _Progress:
-    """``[done/total modules]`` on stderr, redrawn in place, only when stderr is a terminal."""
+    """``[done/total modules]`` on stderr, redrawn in place, only when stderr is a terminal; erased
+    before each module's output (which may go to the same terminal)."""
 
-    def __init__(self, err: TextIO, total: int, same_terminal: bool) -> None:
+    def __init__(self, err: TextIO, total: int) -> None:
         self.err, self.total, self.done = err, total, 0
         self.on = _is_terminal(err) and total > 1
         self.shown = False
-        self.same_terminal = same_terminal
 
     def step(self) -> None:
         self.done += 1
@@ -644,13 +644,18 @@ class _Sarif:
         self.out.write("\n")
 
 
+def _tidy(display: str) -> str:
+    """A relative path without ``./`` or ``x/..`` steps (CI tools match annotations to the files of
+    the repository by such paths); an absolute one as it is."""
+    return display if os.path.isabs(display) else os.path.normpath(display)
+
+
 def sarif_uri(display: str) -> str:
     """A file's `artifactLocation.uri`: relative paths stay relative (to where `check` ran, which a
     code-scanning upload takes as the repository root), absolute ones become `file:` URIs."""
-    path = PurePath(display)
-    if path.is_absolute():
+    if os.path.isabs(display):
         return Path(display).as_uri()
-    return quote(PurePath(os.path.normpath(display)).as_posix())
+    return quote(PurePath(_tidy(display)).as_posix())
 
 
 def _sarif_location(p: Place) -> dict:
@@ -688,14 +693,14 @@ class _GitHub:
         for f in findings:
             p = f.place
             properties = [
-                ("file", p.file), ("line", p.line + 1), ("col", p.column + 1),
+                ("file", _tidy(p.file)), ("line", p.line + 1), ("col", p.column + 1),
                 ("endLine", p.end_line + 1), ("endColumn", p.end_column + 1),
             ]
             if f.code:
                 properties.append(("title", f.code))
             message = "\n".join([
                 f.message,
-                *(f"note: {n.place.file}:{n.place.line + 1}:{n.place.column + 1}: {n.message}" for n in f.notes),
+                *(f"note: {_tidy(n.place.file)}:{n.place.line + 1}:{n.place.column + 1}: {n.message}" for n in f.notes),
             ])
             props = ",".join(f"{k}={github_property(str(v))}" for k, v in properties)
             print(f"::{_GITHUB_COMMAND.get(f.severity, 'error')} {props}::{github_data(message)}", file=self.out)
