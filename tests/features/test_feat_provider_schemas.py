@@ -15,15 +15,14 @@ from pathlib import Path
 import pytest
 import shared_data
 from fixture import LANGUAGE_ID, parse_fixture
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from hcljson_ls.features import completion
-from hcljson_ls.features.completion import CompletionItem, complete
+from hcljson_ls.features.completion import CompletionItem
 from hcljson_ls.features.hover import hover
 from hcljson_ls.features.semantic_tokens import legend, semantic_tokens
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 DATA = shared_data.SHARED / "data" / "provider-schemas"
 AWS = DATA / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
@@ -179,7 +178,7 @@ def accept(text: str, item: CompletionItem) -> str:
 
 
 def test_arguments_not_written_yet_without_computed_only_ones(tmp_path: Path) -> None:
-    text, items = completed(tmp_path, '{"resource": {"aws_instance": {"web": {"ami": "a", "$0"}}}}')
+    _, items = completed(tmp_path, '{"resource": {"aws_instance": {"web": {"ami": "a", "$0"}}}}')
     got = by_label(items)
     assert {"instance_type", "subnet_id", "ebs_block_device", "count", "lifecycle"} <= set(got)
     assert "ami" not in got  # written already

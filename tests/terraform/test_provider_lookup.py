@@ -169,7 +169,7 @@ def test_the_provider_meta_argument_picks_the_local_name(schemas: ps.ProviderSch
 
 
 def test_steps_of_a_decoded_chain() -> None:
-    text, [block] = top_blocks({"resource": {"aws_instance": {"web": {
+    _, [block] = top_blocks({"resource": {"aws_instance": {"web": {
         "dynamic": {"ebs_block_device": {"for_each": [], "content": {"volume_size": 1}}},
         "lifecycle": {"ignore_changes": []},
     }}}})

@@ -252,12 +252,13 @@ def _json_at(text, node, start: int, path: tuple):
         for k, m in enumerate(node.items):
             if m.value is None:
                 continue
-            if isinstance(step, int) and node.kind == ARRAY and k == step:
+            if isinstance(step, int):
+                hit = node.kind == ARRAY and k == step
+            else:
+                hit = node.kind == OBJECT and m.key is not None and m.key.kind == STRING \
+                    and string_text(text, m.key, start + m.key.start) == step
+            if hit:
                 found = m.value
-            elif isinstance(step, str) and node.kind == OBJECT and m.key is not None and m.key.kind == STRING \
-                    and string_text(text, m.key, start + m.key.start) == step:
-                found = m.value
-            if found is not None:
                 break
         if found is None:
             return None
