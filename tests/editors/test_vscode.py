@@ -161,8 +161,10 @@ def vsix(tools: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def code_server(tools: dict, vsix: Path, tmp_path: Path):
-    """A running code-server with the extension installed, a workspace, and `hcljson-ls` on its PATH."""
+def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.FixtureRequest):
+    """A running code-server with the extension installed, a workspace, and `hcljson-ls` on its PATH.
+    Parametrized indirectly with False, the workspace opens untrusted (Restricted Mode)."""
+    trusted = getattr(request, "param", True)
     user, ext, workspace = tmp_path / "user", tmp_path / "ext", tmp_path / "workspace"
     (user / "User").mkdir(parents=True)
     workspace.mkdir()
@@ -177,7 +179,8 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path):
         "telemetry.telemetryLevel": "off",
         "extensions.autoCheckUpdates": False,
         "extensions.autoUpdate": False,
-        "security.workspace.trust.enabled": False,
+        "security.workspace.trust.enabled": not trusted,
+        "security.workspace.trust.startupPrompt": "never",
         "editor.hover.delay": 300,
         "editor.minimap.enabled": False,
         "window.commandCenter": False,
@@ -201,7 +204,7 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path):
     log = (tmp_path / "code-server.log").open("w")
     proc = subprocess.Popen(
         [tools["code_server"], *common, "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
-         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+         "--disable-telemetry", "--disable-update-check", *(["--disable-workspace-trust"] if trusted else []),
          "--disable-getting-started-override", str(workspace)],
         stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
     )

@@ -96,7 +96,8 @@ def test_a_module_that_was_never_initialized_runs_nothing(tool: StandIn, tmp_pat
 
 
 def test_a_failing_tool_is_one_sentence_with_its_error_and_nothing_is_cached(tool: StandIn, tmp_path: Path):
-    tool.install("terraform", body="printf '\\n\\342\\225\\267\\n\\342\\224\\202 Error: Inconsistent dependency lock file\\n\\342\\224\\202\\n' >&2; exit 1")
+    # Terraform's layout: a warning header first, then the error in a box drawn with ╷ │ ╵.
+    tool.install("terraform", body="printf 'There are some problems with the CLI configuration:\\n\\342\\225\\267\\n\\342\\224\\202 Error: Inconsistent dependency lock file\\n\\342\\224\\202\\n' >&2; exit 1")
     directory, cache = module(tmp_path), tmp_path / "cache"
     result = fetch(directory, "auto", str(cache))
     assert result.schemas is None and not result.from_cache

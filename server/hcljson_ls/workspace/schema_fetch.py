@@ -215,12 +215,10 @@ def _tool_name(binary: str) -> str:
 
 
 def _first_line(text: str) -> str:
-    """The first line of the tool's error output with text in it, without Terraform's box drawing."""
-    for line in text.splitlines():
-        line = line.strip().strip("╷│╵").strip()
-        if line:
-            return (line[:200] + "...") if len(line) > 200 else line.rstrip(".")
-    return ""
+    """The tool's first "Error: ..." line (else its first line with text), without Terraform's box drawing."""
+    lines = [cleaned for line in text.splitlines() if (cleaned := line.strip().strip("╷│╵").strip())]
+    line = next((x for x in lines if x.startswith("Error")), lines[0] if lines else "")
+    return (line[:200] + "...") if len(line) > 200 else line.rstrip(".:")
 
 
 def _problem(message: str) -> FetchResult:

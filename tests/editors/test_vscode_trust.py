@@ -1,0 +1,88 @@
+"""The VS Code extension and workspace trust, in real VS Code (code-server) driven in headless Chromium
+(the tools and fixtures of test_vscode.py).
+
+The workspace is a module that was `init`ed (`.terraform/`, a lock file) and a stand-in `terraform` is
+first on PATH (it prints the random provider's schema and counts its runs). Trusted, the server runs it
+and the Problems panel shows the schema diagnostic. Untrusted (Restricted Mode), the extension still
+starts the server and shows its diagnostics, but the stand-in never runs, and the workspace's own
+settings cannot choose the server command (a broken `hcljson.server.command` there is ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import shared_data
+from stand_in_terraform import StandIn
+from test_vscode import DRIVER, TOOLS, code_server, extension_log, tools, vsix  # noqa: F401 - fixtures
+
+SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
+shared_data.require(SCHEMA)
+
+# A type error that is reported with or without schemas (the driver waits for a squiggle), and an
+# argument misspelt for `random_string`, reported only once the provider's schema is known.
+MAIN_TF_JSON = """\
+{
+  "resource": {
+    "random_string": {
+      "id": { "lenght": 8, "length": 8 }
+    }
+  },
+  "variable": { "region": { "type": "strin" } }
+}
+"""
+
+
+@pytest.fixture
+def stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StandIn:
+    """The stand-in first on the PATH code-server (and so the server) inherits; a cache of the test's own."""
+    tool = StandIn(tmp_path / "bin")
+    tool.install("terraform", prints=SCHEMA)
+    monkeypatch.setenv("PATH", tool.path_first())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # Else code-server's extension host takes its environment (PATH) from a login shell, where the real
+    # terraform of the machine may come first; VS Code skips that for a window started from its CLI.
+    monkeypatch.setenv("VSCODE_CLI", "1")
+    return tool
+
+
+@pytest.mark.parametrize("code_server", [True, False], ids=["trusted", "restricted"], indirect=True)
+def test_provider_schemas_are_fetched_only_in_a_trusted_workspace(stand_in: StandIn, code_server: dict, tools: dict, request):
+    trusted = request.node.callspec.params["code_server"]
+    workspace: Path = code_server["workspace"]
+    (workspace / "main.tf.json").write_text(MAIN_TF_JSON, encoding="utf-8")
+    (workspace / "variables.tf.json").unlink()
+    (workspace / ".terraform").mkdir()
+    (workspace / ".terraform.lock.hcl").write_text('provider "registry.terraform.io/hashicorp/random" {}\n', encoding="utf-8")
+    if not trusted:  # restricted settings: ignored in Restricted Mode, else the server would not start
+        (workspace / ".vscode").mkdir()
+        (workspace / ".vscode" / "settings.json").write_text(json.dumps({
+            "hcljson.server.command": "/nonexistent/hcljson-ls", "hcljson.providerSchemas.runTerraform": True,
+        }), encoding="utf-8")
+
+    config = workspace.parent / "driver.json"
+    config.write_text(json.dumps({
+        "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"], "file": "main.tf.json",
+        "hoverWord": None, "hovers": [], "screenshot": str(workspace.parent / "trust.png"), "timeoutMs": 60000,
+        "outline": False, "completion": False, "typeCompletion": None, "scenarios": [],
+    }))
+    proc = subprocess.run([tools["node"], str(DRIVER), str(config)], capture_output=True, text=True, timeout=240)
+    lines = proc.stdout.strip().splitlines()
+    seen = json.loads(lines[-1]) if lines else {}
+    context = (
+        f"\ndriver stderr:\n{proc.stderr[-3000:]}\nseen: {json.dumps(seen, indent=1)}\n"
+        f"extension output:\n{extension_log(code_server['user'])[-3000:]}"
+    )
+    assert proc.returncode == 0 and "error" not in seen, "the driver failed" + context
+
+    rows = " | ".join(seen["problemRows"])
+    assert "type/invalid-type" in rows, context  # the server runs in both
+    if trusted:
+        assert stand_in.runs() == [f"{workspace} providers schema -json TF_IN_AUTOMATION=1"], context
+        assert "schema/unknown-argument" in rows and 'Did you mean "length"?' in rows, context
+    else:
+        assert stand_in.runs() == [], context
+        assert "schema/unknown-argument" not in rows, context
