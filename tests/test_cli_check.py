@@ -418,3 +418,25 @@ def test_the_hooks_parser_rejects_what_it_does_not_understand():
     with pytest.raises(AssertionError):
         parse_hooks_yaml("- id: x\n  files: |\n")
     assert parse_hooks_yaml("# c\n- id: 'a''b'\n  args: [\"--x\", y]\n") == [{"id": "a'b", "args": ["--x", "y"]}]
+
+
+# -------------------------------------------------------------------------------------------- robustness
+
+
+def test_a_bug_on_one_file_is_one_line_and_the_others_are_still_checked(monkeypatch, tmp_path, capsys):
+    real = cli_module.collect
+
+    def failing(snapshot, uri):
+        if uri.endswith("/bad.tf.json"):
+            raise RuntimeError("boom")
+        return real(snapshot, uri)
+
+    monkeypatch.setattr(cli_module, "collect", failing)
+    (tmp_path / "bad.tf.json").write_text("{}")
+    (tmp_path / "good.tf.json").write_text('{"a": [1,]}')
+    assert cli_module.main(["check", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "[syntax/trailing-comma]" in out.out
+    [line] = [x for x in out.err.splitlines() if ": error: " in x]
+    assert line == f"hcljson-ls check: error: {tmp_path / 'bad.tf.json'}: internal error while checking this file (RuntimeError: boom)"
+    assert "Traceback" not in out.err

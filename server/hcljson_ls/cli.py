@@ -76,6 +76,8 @@ from .workspace import Workspace
 from .workspace.files import file_name, list_directory
 from .workspace.workspace import SKIPPED_DIRECTORIES
 
+log = logging.getLogger(__name__)
+
 PROG = "hcljson-ls"
 LOG_LEVELS = ("debug", "info", "warning", "error")
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -334,16 +336,31 @@ def check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
                 results.append(FileResult(source.display, problem=str(exc)))
                 continue
             uri = source.path.resolve().as_uri()
-            workspace.open(uri, text, 0, "terraform-json")
+            try:
+                workspace.open(uri, text, 0, "terraform-json")
+            except Exception as exc:
+                results.append(_internal_error(source, exc))
+                continue
             opened.append((len(results), source, uri))
             results.append(None)
         snapshot = workspace.snapshot()
         for i, source, uri in opened:
-            state = workspace.get(uri)
-            found = collect(snapshot, uri) if state is not None else []
-            findings = tuple(_finding(source.display, d, state.line_index, uri, workspace) for d in found)
-            results[i] = FileResult(source.display, findings)
+            try:
+                found = collect(snapshot, uri)
+                index = workspace.get(uri).line_index  # type: ignore[union-attr]  # open: ours by its language id
+                results[i] = FileResult(source.display, tuple(_finding(source.display, d, index, uri, workspace) for d in found))
+            except Exception as exc:
+                results[i] = _internal_error(source, exc)
     return tuple(r for r in results if r is not None)
+
+
+def _internal_error(source: Source, exc: Exception) -> FileResult:
+    """A bug below `check` met on one file: that file is reported (status 2), the others are still
+    checked; the traceback goes to the log (not shown unless logging is configured)."""
+    log.info("checking %s failed", source.display, exc_info=True)
+    return FileResult(
+        source.display, problem=f"{source.display}: internal error while checking this file ({type(exc).__name__}: {exc})"
+    )
 
 
 def check_modules(modules: Sequence[Sequence[Source]]) -> list[tuple[FileResult, ...]]:
