@@ -67,6 +67,8 @@ from ..terraform import catalogue, functions
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
+from ..terraform.tfvars import is_tfvars
+from . import tfvars
 from .hover import resource_schema, variable_summary
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,8 @@ _TYPE_WORDS = (
 
 def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True) -> list[CompletionItem]:
     try:
+        if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
+            return [CompletionItem(**item) for item in tfvars.completions(snapshot, uri, offset, snippets)]
         return _complete(snapshot, uri, offset, snippets)
     except Exception:  # completion is asked at every keystroke: never an error for the user
         log.exception("completion failed at %d in %s", offset, uri)

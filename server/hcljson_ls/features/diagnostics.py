@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
 from ..workspace import DocumentState, Snapshot
+from ..terraform.tfvars import is_tfvars
+from . import tfvars
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +96,8 @@ def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
         # First: it brings every open document of the module up to date, so a declaration changed in
         # another one reaches this document's references before they are read below.
         across = snapshot.module_diagnostics(uri)
+        if is_tfvars(uri):  # its values against the module's variables (other files: never cached per version)
+            across = [*across, *tfvars.diagnostics(snapshot, uri)]
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []

@@ -49,6 +49,8 @@ from ..terraform.provider_lookup import block_address, block_schema, body_at, na
 from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..terraform.references import Call, Reference, output_step
 from ..workspace import Snapshot
+from ..terraform.tfvars import is_tfvars
+from . import tfvars
 from ..workspace.files import file_name
 from .navigation import Target, child_output, target_at
 from .symbols import block_title
@@ -141,6 +143,8 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
 
 def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     """Hover for the reference, call or key at `offset` of open document `uri` (see module doc), or None."""
+    if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
+        return Hover(*found) if (found := tfvars.hover(snapshot, uri, offset)) is not None else None
     state = snapshot.document(uri)
     if state is None:
         return None

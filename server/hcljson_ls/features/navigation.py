@@ -36,6 +36,8 @@ from ..terraform import catalogue
 from ..terraform.references import Call, Reference, name_step, output_step, subject
 from ..terraform.validate import REPEATABLE, definitions
 from ..workspace import Snapshot
+from ..terraform.tfvars import is_tfvars
+from . import tfvars
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
 RENAMEABLE = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
@@ -139,6 +141,8 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
+    if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
+        return [Location(*site) for site in tfvars.definition(snapshot, uri, offset)]
     target = target_at(snapshot, uri, offset)
     if target is None or target.key is None:
         return []

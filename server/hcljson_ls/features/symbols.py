@@ -30,6 +30,8 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
 from ..terraform.catalogue import BLOCKS
 from ..workspace import Snapshot
+from ..terraform.tfvars import is_tfvars
+from . import tfvars
 
 # Symbol kinds (names of lsprotocol.types.SymbolKind members): top-level blocks' from the catalogue.
 _BLOCK_KINDS = {t: b.symbol_kind for t, b in BLOCKS.items()}
@@ -88,6 +90,8 @@ def document_symbols(snapshot: Snapshot, uri: str) -> tuple[DocumentSymbol, ...]
     state = snapshot.document(uri)
     if state is None:
         return ()
+    if is_tfvars(uri):  # a variable definitions file: one symbol per variable set
+        return tuple(DocumentSymbol(*s) for s in tfvars.symbols(snapshot, uri))
     return symbols_in(state.analysis.body)
 
 

@@ -23,6 +23,10 @@ Contract
   (`engine="opentofu"`, or "auto" when the directory has a `.tofu`/`.tofu.json` file) `x.tofu.json`
   and `x.tofu` hide `x.tf.json` and `x.tf`; with Terraform, `.tofu` files are not part of the
   module. Override files take part but declare nothing (they are merged last).
+* An open variable definitions file (`*.tfvars.json`: `terraform.tfvars.is_tfvars`) belongs to the
+  module of its directory but is none of its files: it declares nothing. Any change to a file of
+  that module makes it stale (`take_stale`) with a new `revision`, since a variable's type may have
+  changed without any declaration changing.
 * Open buffers win over disk. A file that is not open is read once, when its module is first
   needed (or by `scan`), and kept only as a `module.FileSummary`; it is read again when a watched
   -file event names it. A file that cannot be read is logged once and skipped.
@@ -55,6 +59,7 @@ from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.resolve import SCHEMAS_CHANGED
+from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
@@ -77,10 +82,11 @@ LANGUAGE_IDS = frozenset({"terraform-json", "opentofu-json", "tofu-json"})
 
 
 def is_ours(uri: str, language_id: str | None) -> bool:
-    """A document the server analyses: a Terraform JSON language id, or a configuration file name."""
+    """A document the server analyses: a Terraform JSON language id, or a configuration or variable
+    definitions file name (`*.tfvars.json`, whatever the language id)."""
     if language_id in LANGUAGE_IDS:
         return True
-    return catalogue.file_kind(file_name(uri), ignore_case=True) == catalogue.CONFIG_JSON
+    return catalogue.file_kind(file_name(uri), ignore_case=True) in (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +117,7 @@ class Workspace:
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
         self._schemas = SchemaStore()
         self._schema_paths: tuple[str, ...] = ()
+        self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -267,6 +274,8 @@ class Workspace:
         self._documents[uri] = state
         self._revisions[uri] = next(self._counter)
         self._declared.pop(uri, None)
+        if is_tfvars(uri):
+            self._tfvars.add(uri)
         self._bump(self.module(self.module_key(uri)), but=uri)  # its buffer now stands for the file on disk
         return state
 
@@ -276,7 +285,17 @@ class Workspace:
             return None
         state.apply_changes(changes, encoding, version)
         self._revisions[uri] = next(self._counter)
+        if self._tfvars and uri not in self._tfvars:
+            self._values_may_differ(self.module_key(uri))
         return state
+
+    def _values_may_differ(self, key: str) -> None:
+        """A file of module `key` changed: its open tfvars documents are checked again (a variable's
+        type may have changed without any declaration key changing: `Module.revision` stays)."""
+        for uri in self._tfvars:
+            if self.module_key(uri) == key:
+                self._revisions[uri] = next(self._counter)
+                self._stale.add(uri)
 
     def close(self, uri: str) -> bool:
         """Forget the buffer of `uri` (the file on disk, if any, stands for it again); True when it
@@ -302,6 +321,7 @@ class Workspace:
         self._keys_of.pop(uri, None)
         self._documents.pop(uri, None)
         self._revisions.pop(uri, None)
+        self._tfvars.discard(uri)
         self._declared.pop(uri, None)
 
     def get(self, uri: str) -> DocumentState | None:
@@ -381,6 +401,7 @@ class Workspace:
         if catalogue.file_kind(name) not in _MODULE_KINDS:
             return
         key = os.path.dirname(path)
+        self._values_may_differ(key)
         module = self._modules.get(key)
         if module is None:
             module = self._modules[key] = Module(key)
@@ -425,7 +446,7 @@ class Workspace:
         """The names of the files that make up module `key` now (open and on disk), in name order,
         after the engine's rule (see the module doc)."""
         module = self.module(key)
-        names = set(module.disk) | {file_name(u) for u in self._open_in(key)}
+        names = set(module.disk) | {file_name(u) for u in self._open_in(key) if not is_tfvars(u)}  # tfvars: not configuration
         opentofu = self.engine == "opentofu" or (
             self.engine == "auto" and any(catalogue.is_opentofu_file(n) for n in names)
         )
