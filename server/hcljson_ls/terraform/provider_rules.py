@@ -57,6 +57,7 @@ from ..jsonsyntax.tree import (
     TRUE,
     Container,
     Node,
+    String,
 )
 from .provider_schema import (
     GROUP,
@@ -112,6 +113,8 @@ def _q(s: str) -> str:
 
 def _string_value(text: str, node: Node, start: int) -> str:
     """The decoded content of JSON string `node` whose absolute start is `start`."""
+    if type(node) is String:  # plain (quoted, terminated, no backslash): its text, nothing to decode
+        return text[start + 1 : start + (node.end - node.start) - 1]
     return decode_string(text, start, node).value  # type: ignore[arg-type]
 
 
@@ -175,6 +178,20 @@ _ALWAYS_OK = {
 _NOTHING_OK: frozenset = frozenset()
 
 
+def _plainly_ok(node: Node, cty: Any) -> bool:
+    """Whether `node` needs no check against `cty`: a plain kind its primitive type always takes, or a
+    list/set (JSON array) or map (JSON object) of a primitive type whose elements all are."""
+    if type(cty) is str:
+        return node.kind in _ALWAYS_OK.get(cty, _NOTHING_OK)
+    if len(cty) != 2 or type(cty[1]) is not str or cty[1] not in _ALWAYS_OK:
+        return False
+    kind = node.kind
+    if kind != (ARRAY if cty[0] in ("list", "set") else OBJECT if cty[0] == "map" else None):
+        return False
+    ok = _ALWAYS_OK[cty[1]]
+    return all(m.value is None or m.value.kind in ok for m in node.items)  # type: ignore[attr-defined]
+
+
 def _check_elements(text: str, members, base: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
     """`_check_value` of each member's value (all of type `cty`), skipping the plain ones `cty` takes."""
     ok = _ALWAYS_OK.get(cty, _NOTHING_OK) if type(cty) is str else _NOTHING_OK
@@ -217,7 +234,7 @@ def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: 
                 continue
             key = _string_value(text, k, base + k.start)
             t = types.get(key)
-            if t is not None and not (type(t) is str and v.kind in _ALWAYS_OK.get(t, _NOTHING_OK)):
+            if t is not None and not _plainly_ok(v, t):
                 _check_value(text, v, base + v.start, t, f"{name}.{key}", diags)
 
 
@@ -377,7 +394,7 @@ def _validate_body(
     seen: set[str] = set()
     counts: dict[str, int] = {}
     dynamic_types: set[str] = set()
-    required, bounded, plain = _plan(schema)
+    required, bounded, plain, collections = _plan(schema)
 
     for attr in body.attributes:
         if attr.schema is not None:  # a meta-argument the decoder knows
@@ -385,8 +402,13 @@ def _validate_body(
         name = attr.name
         seen.add(name)
         e = attr.expr
-        if e is not None and e.node.kind in plain.get(name, _NOTHING_OK):
-            continue  # a plain value its (configurable, current, primitive) attribute takes
+        if e is not None:
+            v = e.node
+            if v.kind in plain.get(name, _NOTHING_OK):
+                continue  # a plain value its (configurable, current, primitive) attribute takes
+            cty = collections.get(name)
+            if cty is not None and _plainly_ok(v, cty):
+                continue  # the same for a collection of primitives
         a = schema.attributes.get(name)
         if a is not None:
             _set_attribute(text, a, name, attr.name_range, e.node if e else None, e.start if e else attr.name_end, where, diags)
@@ -449,17 +471,23 @@ def _validate_body(
 
 
 @functools.lru_cache(maxsize=1024)
-def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, dict[str, frozenset]]:
+def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, dict[str, frozenset], dict[str, list]]:
     """What every body of `schema` is checked for, worked out once per schema, not per body: its
-    required attributes; its block types with bounds (name, at least, at most or None); and for each
+    required attributes; its block types with bounds (name, at least, at most or None); for each
     configurable, not deprecated attribute of a primitive type, the JSON kinds it always takes (a
-    value of such a kind needs no check)."""
+    value of such a kind needs no check); and such attributes of a list, set or map of a primitive
+    type, with their type (for `_plainly_ok`)."""
     required = tuple((n, a) for n, a in schema.attributes.items() if a.required)
-    plain = {
-        n: _ALWAYS_OK[a.cty]
-        for n, a in schema.attributes.items()
-        if type(a.cty) is str and a.cty in _ALWAYS_OK and a.nested is None and not a.computed_only and not a.deprecated
-    }
+    plain: dict[str, frozenset] = {}
+    collections: dict[str, list] = {}
+    for n, a in schema.attributes.items():
+        if a.nested is not None or a.computed_only or a.deprecated:
+            continue
+        cty = a.cty
+        if type(cty) is str and cty in _ALWAYS_OK:
+            plain[n] = _ALWAYS_OK[cty]
+        elif type(cty) is list and len(cty) == 2 and cty[0] in ("list", "set", "map") and type(cty[1]) is str:
+            collections[n] = cty
     bounded = []
     for n, bt in schema.block_types.items():
         if bt.nesting == GROUP:
@@ -468,16 +496,20 @@ def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, dict[str, frozenset]]:
         high = bt.max_items if bt.max_items is not None else (1 if bt.nesting == SINGLE else None)
         if low or high is not None:
             bounded.append((n, low, high))
-    return required, tuple(bounded), plain
+    return required, tuple(bounded), plain, collections
 
 
 def _blocks_of(text: str, attr: Attribute, labelled: bool) -> tuple[Block, ...]:
     """The blocks written as `attr`'s value; a map-nested block type has one label (the key)."""
     if attr.expr is None:
         return ()
-    schema = BlockSchema(attr.name, labels=("key",) if labelled else (), body=PROVIDER_DEFINED_BODY)
-    blocks, _ = decode_blocks_from_attribute(text, attr, schema)
+    blocks, _ = decode_blocks_from_attribute(text, attr, _nested_schema(attr.name, labelled))
     return blocks
+
+
+@functools.lru_cache(maxsize=1024)
+def _nested_schema(name: str, labelled: bool) -> BlockSchema:
+    return BlockSchema(name, labels=("key",) if labelled else (), body=PROVIDER_DEFINED_BODY)
 
 
 # ---- resource types and whole blocks ---------------------------------------------------------------------
@@ -555,6 +587,19 @@ def check_sites(
     return out, uses
 
 
+@functools.lru_cache(maxsize=4096)
+def _address(type_name: str, meta: str | None, providers: tuple, engine: str) -> str:
+    return provider_for(type_name, meta, dict(providers), engine)
+
+
+def _provider_address(type_name: str, meta: str | None, required_providers: Mapping[str, Any] | None, engine: str) -> str:
+    """`provider_for`, memoized (it normalizes an address per call: 12% of the validation of a block)."""
+    try:
+        return _address(type_name, meta, tuple(required_providers.items()) if required_providers else (), engine)
+    except TypeError:  # an unhashable entry (an object with `source`): not memoized
+        return provider_for(type_name, meta, required_providers, engine)
+
+
 def validate_block(
     block: Block,
     schemas: ProviderSchemas,
@@ -571,7 +616,7 @@ def validate_block(
     meta_value = None
     if meta is not None and meta.expr is not None and meta.expr.kind == STRING:
         meta_value = _string_value(text, meta.expr.node, meta.expr.start)
-    address = provider_for(type_label.value, meta_value, required_providers, engine)
+    address = _provider_address(type_label.value, meta_value, required_providers, engine)
     data = block.type_name == "data"
     diags = check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     if diags:
