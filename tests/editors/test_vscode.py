@@ -240,6 +240,20 @@ def extension_log(user: Path) -> str:
     return "\n".join(texts) or "(no HCL JSON output channel log found)"
 
 
+def run_driver(tools: dict, config: Path, user: Path, screenshot: Path | None = None) -> tuple[dict, str]:
+    """Run vscode_driver.cjs on `config`: what it saw, and the context for failure messages (it must succeed)."""
+    proc = subprocess.run([tools["node"], str(DRIVER), str(config)], capture_output=True, text=True, timeout=240)
+    lines = proc.stdout.strip().splitlines()
+    seen = json.loads(lines[-1]) if lines else {}
+    context = (
+        f"\ndriver stderr:\n{proc.stderr[-3000:]}\nseen: {json.dumps(seen, indent=1)}\n"
+        f"extension output:\n{extension_log(user)[-3000:]}" + (f"\nscreenshot: {screenshot}" if screenshot else "")
+    )
+    print(json.dumps(seen, indent=1))  # shown with `pytest -s`, and in the report of a failure
+    assert proc.returncode == 0 and "error" not in seen, "the driver failed" + context
+    return seen, context
+
+
 def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
     capabilities = server_capabilities(tools["server_bin"])
     hover_word = "resource" if capabilities.get("hoverProvider") else None
@@ -272,15 +286,7 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
              "settings": {"hcljson.diagnostics.enable": False}, "squiggles": False},
         ],
     }))
-    proc = subprocess.run([tools["node"], str(DRIVER), str(config)], capture_output=True, text=True, timeout=240)
-    lines = proc.stdout.strip().splitlines()
-    seen = json.loads(lines[-1]) if lines else {}
-    context = (
-        f"\ndriver stderr:\n{proc.stderr[-3000:]}\nseen: {json.dumps(seen, indent=1)}\n"
-        f"extension output:\n{extension_log(code_server['user'])[-3000:]}\nscreenshot: {screenshot}"
-    )
-    print(json.dumps(seen, indent=1))  # shown with `pytest -s`, and in the report of a failure
-    assert proc.returncode == 0 and "error" not in seen, "the driver failed" + context
+    seen, context = run_driver(tools, config, code_server["user"], screenshot)
 
     # The extension's language: our id, and the JSON grammar colours it.
     assert seen["languageMode"] == "Terraform JSON", context

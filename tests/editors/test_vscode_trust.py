@@ -11,13 +11,12 @@ settings cannot choose the server command (a broken `hcljson.server.command` the
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 import shared_data
 from stand_in_terraform import StandIn
-from test_vscode import DRIVER, TOOLS, code_server, extension_log, tools, vsix  # noqa: F401 - fixtures
+from test_vscode import TOOLS, code_server, run_driver, tools, vsix  # noqa: F401 - fixtures
 
 SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
 shared_data.require(SCHEMA)
@@ -69,14 +68,7 @@ def test_provider_schemas_are_fetched_only_in_a_trusted_workspace(stand_in: Stan
         "hoverWord": None, "hovers": [], "screenshot": str(workspace.parent / "trust.png"), "timeoutMs": 60000,
         "outline": False, "completion": False, "typeCompletion": None, "scenarios": [],
     }))
-    proc = subprocess.run([tools["node"], str(DRIVER), str(config)], capture_output=True, text=True, timeout=240)
-    lines = proc.stdout.strip().splitlines()
-    seen = json.loads(lines[-1]) if lines else {}
-    context = (
-        f"\ndriver stderr:\n{proc.stderr[-3000:]}\nseen: {json.dumps(seen, indent=1)}\n"
-        f"extension output:\n{extension_log(code_server['user'])[-3000:]}"
-    )
-    assert proc.returncode == 0 and "error" not in seen, "the driver failed" + context
+    seen, context = run_driver(tools, config, code_server["user"])
 
     rows = " | ".join(seen["problemRows"])
     assert "type/invalid-type" in rows, context  # the server runs in both
