@@ -405,9 +405,17 @@ class Schemas:
     schemas: ProviderSchemas
     required_providers: Mapping[str, Any] = field(default_factory=dict)
     engine: str = "terraform"
+    _by_type: dict = field(default_factory=dict, compare=False, repr=False)  # blocks without `provider`
 
     def of(self, text: str, block: Block) -> SchemaBlock | None:
-        return block_schema(block, self.schemas, text, self.required_providers, self.engine)
+        if block.body.attribute("provider") is not None or not block.labels:
+            return block_schema(block, self.schemas, text, self.required_providers, self.engine)
+        key = (block.type_name, block.labels[0].value, len(block.labels))
+        try:
+            return self._by_type[key]
+        except KeyError:
+            found = self._by_type[key] = block_schema(block, self.schemas, text, self.required_providers, self.engine)
+            return found
 
     @property
     def key(self) -> Hashable:
