@@ -542,8 +542,7 @@ class _Progress:
 
 
 # ---------------------------------------------------------------------------------------------
-# check: output formats. A writer gets each checked file's findings in order (`file`), then
-# `end(problems)`; `summary` says whether the count line goes to stderr.
+# check: output formats
 
 
 def code_anchor(code: str) -> str:
@@ -558,12 +557,24 @@ def default_docs_url() -> str | None:
     return docs.as_uri() if docs.is_file() else None
 
 
-class _Text:
+class _Writer:
+    """An output format: gets each checked file's findings in order (`file`), then the problems of
+    the run (`end`); `summary` says whether the count line goes to stderr."""
+
     summary = True
 
     def __init__(self, out: TextIO, docs_url: str | None) -> None:
         self.out = out
+        self.docs_url = docs_url
 
+    def file(self, findings: Sequence[Finding]) -> None:
+        raise NotImplementedError
+
+    def end(self, problems: Sequence[str]) -> None:
+        pass
+
+
+class _Text(_Writer):
     def file(self, findings: Sequence[Finding]) -> None:
         for f in findings:
             p = f.place
@@ -573,15 +584,12 @@ class _Text:
                 q = n.place
                 print(f"{q.file}:{q.line + 1}:{q.column + 1}: note: {' '.join(n.message.split())}", file=self.out)
 
-    def end(self, problems: Sequence[str]) -> None:
-        pass
 
-
-class _Json:
+class _Json(_Writer):
     summary = False
 
     def __init__(self, out: TextIO, docs_url: str | None) -> None:
-        self.out = out
+        super().__init__(out, docs_url)
         self.records: list[dict] = []
 
     def file(self, findings: Sequence[Finding]) -> None:
@@ -607,12 +615,11 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 _SARIF_LEVEL = {ERROR: "error", WARNING: "warning", INFORMATION: "note", HINT: "note"}
 
 
-class _Sarif:
+class _Sarif(_Writer):
     summary = False
 
     def __init__(self, out: TextIO, docs_url: str | None) -> None:
-        self.out = out
-        self.docs_url = docs_url
+        super().__init__(out, docs_url)
         self.rules: dict[str, int] = {}
         self.results: list[dict] = []
 
@@ -700,12 +707,7 @@ def github_property(text: str) -> str:
     return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-class _GitHub:
-    summary = True
-
-    def __init__(self, out: TextIO, docs_url: str | None) -> None:
-        self.out = out
-
+class _GitHub(_Writer):
     def file(self, findings: Sequence[Finding]) -> None:
         for f in findings:
             p = f.place
@@ -721,9 +723,6 @@ class _GitHub:
             ])
             props = ",".join(f"{k}={github_property(str(v))}" for k, v in properties)
             print(f"::{_GITHUB_COMMAND.get(f.severity, 'error')} {props}::{github_data(message)}", file=self.out)
-
-    def end(self, problems: Sequence[str]) -> None:
-        pass
 
 
 _WRITERS = {"text": _Text, "json": _Json, "sarif": _Sarif, "github": _GitHub}
