@@ -20,7 +20,8 @@ What a JSON value becomes depends on the mode the schema gives it (`hcljson.sche
 * traversal, keyword and native-expression strings (`depends_on`, `provider`, `ignore_changes`,
   `moved.from`, `replace_triggered_by`, module `providers`, ...) are written bare (`aws.west`);
   a type constraint (`variable.type`) is written bare (`list(string)`);
-* numbers are kept exactly as written, `true`/`false`/`null` as they are; objects and arrays
+* numbers are kept exactly as written (an exponent without a fraction gets `.0`: `1e5` is
+  `1.0e5`, which tree-sitter-hcl reads too), `true`/`false`/`null` as they are; objects and arrays
   become object and tuple constructors (a key that is an ASCII identifier bare, any other quoted);
 * blocks are blocks with quoted labels; `terraform.required_providers` (an argument in JSON) is a
   block, and its `configuration_aliases` are traversals; `"//"` properties of block bodies (and of
@@ -205,9 +206,19 @@ def _escaped(s: str) -> str:
     return s.translate(_ESCAPES)
 
 
+def _unambiguous(s: str) -> str:
+    """Literal template text (escapes included) with a `$` just before a `$${` (a `%` before a
+    `%%{`) written `\\u0024` (`\\u0025`): HCL reads `$$${` as `$` and `$${`, tree-sitter-hcl as
+    `$$` and `${`; the escape means the same to both."""
+    return _BEFORE_ESCAPE.sub(lambda m: "\\u0024" if m.group() == "$" else "\\u0025", s) if "{" in s else s
+
+
+_BEFORE_ESCAPE = re.compile(r"\$(?=\$\$\{)|%(?=%%\{)")
+
+
 def _literal(s: str) -> str:
     """A quoted HCL string whose value is exactly `s` (template sequences escaped)."""
-    return '"' + _escaped(s).replace("${", "$${").replace("%{", "%%{") + '"'
+    return '"' + _unambiguous(_escaped(s).replace("${", "$${").replace("%{", "%%{")) + '"'
 
 
 def _literal_key(s: str) -> str:
@@ -243,11 +254,20 @@ def _template(value: str) -> tuple[str, str] | None:
     pos = 0
     for s, e in spans:
         out.append(value[pos:s])  # a sequence: kept as written
-        out.append(_escaped(value[s:e]))
+        out.append(_unambiguous(_escaped(value[s:e])))
         pos = e
     out.append(value[pos:])
     out.append('"')
     return "string", "".join(out)
+
+
+def _number(raw: str) -> str:
+    """A JSON number as written, but `1e5` as `1.0e5`: the same number, and tree-sitter-hcl reads
+    an exponent only after a fraction (HCL reads both)."""
+    if "." not in raw and ("e" in raw or "E" in raw):
+        i = raw.lower().index("e")
+        return f"{raw[:i]}.0{raw[i:]}"
+    return raw
 
 
 def _plain_text(value: str) -> bool:
@@ -446,7 +466,9 @@ class _Writer:
         start = base + node.start
         if isinstance(node, String):
             return [self.string(node, start, string_mode(mode, place))]
-        if isinstance(node, (Number, JsonLiteral)):
+        if isinstance(node, Number):
+            return [_number(self.text[start : base + node.end])]
+        if isinstance(node, JsonLiteral):
             return [self.text[start : base + node.end]]
         if isinstance(node, Object):
             return self.object(node, start, mode, place, indent)
