@@ -96,7 +96,7 @@ CASES = {
              "module": {"m": {"source": "./m-${x}", "version": "~> 1.0"}}}''',
         r"""
         variable "v" {
-          description = "Use $${var.x} or %%{x}; $$${y} stays \"$$${y}\"\n"
+          description = "Use $${var.x} or %%{x}; \u0024$${y} stays \"\u0024$${y}\"\n"
           default = {
             k         = "$${not.a.ref}"
             "$${key}" = [1, "%%{x}"]
