@@ -48,6 +48,13 @@ REAL_SOURCES = REAL_CORPUS / "SOURCES.tsv"
 HCL_JSON_CASES = CORPUS / "hcl-json-cases.jsonl"
 #: Built-in function signatures of Terraform and OpenTofu (`metadata functions -json`, no prose; SOURCES.md).
 FUNCTION_SIGNATURES = SHARED / "data" / "functions"
+#: Real `providers schema -json` outputs (SOURCES.md): AWS 4.13 with null, random, local, an OpenTofu
+#: test provider with protocol-6 nested attributes.
+PROVIDER_SCHEMAS = SHARED / "data" / "provider-schemas"
+AWS_SCHEMA = PROVIDER_SCHEMAS / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
+RANDOM_SCHEMA = PROVIDER_SCHEMAS / "random-3.5.1.terraform-1.5.schemas.json"
+LOCAL_SCHEMA = PROVIDER_SCHEMAS / "local-2.4.0.terraform-1.5.schemas.json"
+TOFU_TEST_SCHEMA = PROVIDER_SCHEMAS / "test-provider.opentofu.schemas.json"
 
 
 def in_ci() -> bool:

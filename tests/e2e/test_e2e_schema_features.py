@@ -17,9 +17,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from .conftest import make_client
 from .helpers import lsp_position, lsp_range, open_document
 
-DATA = shared_data.SHARED / "data" / "provider-schemas"
-AWS = DATA / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
-RANDOM = DATA / "random-3.5.1.terraform-1.5.schemas.json"
+AWS, RANDOM = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA
 shared_data.require(AWS, RANDOM)
 
 FIXTURE = """\

@@ -14,9 +14,7 @@ from hcljson_ls.terraform import provider_lookup as pl
 from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
 
-DATA = shared_data.SHARED / "data" / "provider-schemas"
-AWS = DATA / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
-TOFU_TEST = DATA / "test-provider.opentofu.schemas.json"
+AWS, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 
 shared_data.require(AWS, TOFU_TEST)
 
