@@ -30,6 +30,7 @@ Contract
   hover plus the provider's address and the type's description. Keys the schema does not know,
   and every key without a loaded schema, get the hover they had without schemas (usually none).
 * `Hover.markdown` is Markdown; `start`/`end` the exact range of the hovered key string.
+* On the name key of a block of CDKTF output, its construct path and unique id come first (`cdktf`).
 * Pure; no recursion along the document (a loop down the block chain).
 """
 
@@ -52,6 +53,7 @@ from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
 from . import tfvars
 from ..workspace.files import file_name
+from .cdktf import construct_hover
 from .navigation import Target, child_output, target_at
 from .symbols import block_title
 
@@ -156,7 +158,9 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     found = provider_hover(snapshot, uri, offset)
     if found is not None:
         return found
-    return hover_in(state.analysis.body, state.text, offset)
+    found = hover_in(state.analysis.body, state.text, offset)
+    construct = construct_hover(snapshot, uri, offset, found.markdown if found is not None else None)
+    return Hover(*construct) if construct is not None else found
 
 
 # ---- provider-defined keys ---------------------------------------------------------------------

@@ -24,6 +24,8 @@ Contract
 * Rename rewrites every declaration and every reference in every file of the module; the new name
   must be an identifier (letters, digits, `_` and `-`, not starting with a digit), which needs no
   JSON escaping, so the JSON stays valid. A string step such as `["name"]` keeps its quotes.
+* The name key of a block of CDKTF output goes to the source that created its construct, and
+  workspace symbols match construct paths too (`cdktf`).
 * Never raises on odd input; an unknown document or a cursor on nothing gives None / [].
 """
 
@@ -38,6 +40,7 @@ from ..terraform.validate import REPEATABLE, definitions
 from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
 from . import tfvars
+from .cdktf import construct_definition, construct_paths
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
 RENAMEABLE = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
@@ -143,6 +146,9 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
         return [Location(*site) for site in tfvars.definition(snapshot, uri, offset)]
+    construct = construct_definition(snapshot, uri, offset)  # a CDKTF block's name: its source
+    if construct is not None:
+        return [Location(*construct)]
     target = target_at(snapshot, uri, offset)
     if target is None or target.key is None:
         return []
@@ -296,6 +302,7 @@ def workspace_symbols(snapshot: Snapshot, query: str) -> list[WorkspaceSymbol]:
     """Every declaration of every module whose name matches `query` (fuzzy: its characters in order,
     case-insensitive); best matches first."""
     wanted = query.lower()
+    constructs = construct_paths(snapshot)
     found: list[tuple[tuple, WorkspaceSymbol]] = []
     for directory in snapshot.modules():
         for uri, key, start, end in snapshot.declarations_of_module(directory):
@@ -303,6 +310,9 @@ def workspace_symbols(snapshot: Snapshot, query: str) -> list[WorkspaceSymbol]:
                 continue
             name = _symbol_name(key)
             score = _fuzzy(wanted, name.lower())
+            path = constructs(uri).get(key) if score is None else None
+            if path is not None and (score := _fuzzy(wanted, path.lower())) is not None:
+                name = f"{path} ({name})"  # matched by its CDKTF construct path
             if score is None:
                 continue
             found.append(((score, len(name), name), WorkspaceSymbol(name, _KIND_OF.get(key[0], "Object"), uri, start, end, directory)))

@@ -19,6 +19,8 @@ Contract
   array of bodies), the first gets the header key and the others select their own body's opening
   bracket, so that sibling ranges never overlap.
 * Built without recursion (any nesting depth).
+* `document_symbols(..., group_by_construct_path=True)` nests CDKTF blocks by construct path
+  (`cdktf.group_by_construct`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..terraform.catalogue import BLOCKS
 from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
 from . import tfvars
+from .cdktf import group_by_construct
 
 # Symbol kinds (names of lsprotocol.types.SymbolKind members): top-level blocks' from the catalogue.
 _BLOCK_KINDS = {t: b.symbol_kind for t, b in BLOCKS.items()}
@@ -85,14 +88,16 @@ def _header_firsts(blocks: tuple[Block, ...]) -> list[bool]:
     return out
 
 
-def document_symbols(snapshot: Snapshot, uri: str) -> tuple[DocumentSymbol, ...]:
-    """The symbols of open document `uri` (none for an unknown document)."""
+def document_symbols(snapshot: Snapshot, uri: str, group_by_construct_path: bool = False) -> tuple[DocumentSymbol, ...]:
+    """The symbols of open document `uri` (none for an unknown document); CDKTF blocks grouped by
+    construct path when asked (`cdktf.group_by_construct`)."""
     state = snapshot.document(uri)
     if state is None:
         return ()
     if is_tfvars(uri):  # a variable definitions file: one symbol per variable set
         return tuple(DocumentSymbol(*s) for s in tfvars.symbols(snapshot, uri))
-    return symbols_in(state.analysis.body)
+    found = symbols_in(state.analysis.body)
+    return group_by_construct(state.analysis.body, state.text, found) if group_by_construct_path else found
 
 
 def symbols_in(body: Body | FileView) -> tuple[DocumentSymbol, ...]:

@@ -66,6 +66,12 @@ class ProviderSchemaSettings:
     timeout_seconds: int = field(default=60, metadata={"check": _between(1, 3600)})
 
 
+@dataclass(frozen=True, slots=True)
+class SymbolsSettings:
+    #: Document symbols of CDKTF output nested by construct path (`dev/Logs/Bucket` under `Logs`).
+    group_by_construct_path: bool = False
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -76,6 +82,7 @@ class Settings:
     #: OpenTofu's rules (`x.tofu.json` hides `x.tf.json`) or Terraform's (`.tofu` files ignored).
     engine: str = field(default="auto", metadata={"check": _one_of(*ENGINES)})
     provider_schemas: ProviderSchemaSettings = field(default_factory=ProviderSchemaSettings)
+    symbols: SymbolsSettings = field(default_factory=SymbolsSettings)
 
 
 DEFAULT = Settings()

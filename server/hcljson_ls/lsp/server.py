@@ -507,7 +507,7 @@ def document_symbol(ls: HcljsonServer, params: types.DocumentSymbolParams):
     at = ls.at(params.text_document.uri)
     if at is None:
         return None
-    symbols = symbols_feature.document_symbols(at.snapshot, at.uri)
+    symbols = symbols_feature.document_symbols(at.snapshot, at.uri, ls.settings.symbols.group_by_construct_path)
     if ls.text_document_capability("document_symbol", "hierarchical_document_symbol_support"):
         return convert.to_document_symbols(symbols, at.index, ls.position_encoding)
     return convert.to_symbol_information(symbols, at.index, ls.position_encoding, at.uri)
