@@ -68,6 +68,7 @@ from urllib.parse import quote
 
 from . import __version__
 from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
+from .convert_cli import add_convert_parser, run_convert
 from .features.diagnostics import collect
 from .gcpolicy import paused_gc
 from .terraform import catalogue
@@ -145,11 +146,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="where docs/diagnostics.md is published: SARIF rules link to URL#<anchor of the code>"
         " (default: the checkout's docs/diagnostics.md, when there is one)",
     )
+    add_convert_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "convert":
+        return run_convert(args)
     if args.command == "check":
         return run_check(
             args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url
