@@ -1,11 +1,13 @@
 -- hcljson-ls for Neovim 0.11+: paste this into your init.lua.
 -- Needs `hcljson-ls` on PATH (`pipx install /path/to/hcljson-ls`, from a checkout).
 
--- 1. Terraform/OpenTofu JSON files get the `terraform-json` filetype (CDKTF's cdk.tf.json too).
+-- 1. Terraform/OpenTofu JSON files get the `terraform-json` filetype (CDKTF's cdk.tf.json too,
+--    and variable definitions files, *.tfvars.json).
 vim.filetype.add({
   pattern = {
     ['.*%.tf%.json'] = 'terraform-json',
     ['.*%.tofu%.json'] = 'terraform-json',
+    ['.*%.tfvars%.json'] = 'terraform-json',
   },
 })
 

@@ -172,7 +172,8 @@ class Probe:
         return f"exit {self.returncode}\nprobe: {json.dumps(self.data, ensure_ascii=False, indent=1)}\nlog:\n{self.log}"
 
 
-FT_NAMES = ["main.tf.json", "cdk.tf.json", "override.tofu.json", "package.json", "main.tf"]
+FT_NAMES = ["main.tf.json", "cdk.tf.json", "override.tofu.json", "package.json", "main.tf", "terraform.tfvars.json",
+            "prod.auto.tfvars.json"]
 
 
 def documented_block(marker: str) -> str:
@@ -282,6 +283,8 @@ def test_config_and_filetype(probes: dict[str, Probe], name: str) -> None:
         "main.tf.json": "terraform-json",
         "cdk.tf.json": "terraform-json",
         "override.tofu.json": "terraform-json",
+        "terraform.tfvars.json": "terraform-json",  # the server tells variable definitions files apart by name
+        "prod.auto.tfvars.json": "terraform-json",
         "package.json": "json",
         "main.tf": data["filetype_matches"]["main.tf"],  # not ours; Neovim decides (tf / terraform)
     }

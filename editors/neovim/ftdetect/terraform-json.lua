@@ -1,9 +1,11 @@
 -- Terraform/OpenTofu JSON configuration gets its own filetype, `terraform-json`
--- (Neovim would otherwise call these files `json`). CDKTF's `cdk.tf.json` matches too.
+-- (Neovim would otherwise call these files `json`). CDKTF's `cdk.tf.json` matches too, and so do
+-- variable definitions files (`*.tfvars.json`: the server tells them apart by name).
 vim.filetype.add({
   pattern = {
     ['.*%.tf%.json'] = 'terraform-json',
     ['.*%.tofu%.json'] = 'terraform-json',
+    ['.*%.tfvars%.json'] = 'terraform-json',
   },
 })
 
