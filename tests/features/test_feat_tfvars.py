@@ -15,6 +15,7 @@ from fixture import FixtureWorkspace, parse_fixture
 from hcljson_ls.features import diagnostics, navigation, semantic_tokens, symbols
 from hcljson_ls.features.completion import complete
 from hcljson_ls.features.hover import hover
+from hcljson_ls.features.signature_help import signature_help
 
 MODULE = r"""
 //- /env/variables.tf.json
@@ -273,3 +274,11 @@ def test_semantic_tokens_are_the_names_only(tmp_path) -> None:
     tokens = semantic_tokens.semantic_tokens(fw.snapshot(), fw.uri(TFVARS))
     assert [(text[s:e], kind) for s, e, kind, _ in tokens] == [("region", "variable"), ("tags", "variable")]
     assert semantic_tokens.semantic_tokens(fw.snapshot(), fw.uri(TFVARS), 20, 40) == tokens[1:]
+
+
+def test_strings_are_literal_for_signature_help_and_nothing_is_renameable(tmp_path) -> None:
+    fw = build(tmp_path, '{"region": "${upper($0x)}"}')
+    snapshot = fw.snapshot()
+    assert signature_help(snapshot, *fw.cursor) is None
+    assert navigation.references(snapshot, fw.uri(TFVARS), 3) == []
+    assert navigation.prepare_rename(snapshot, fw.uri(TFVARS), 3) is None

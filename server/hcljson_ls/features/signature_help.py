@@ -46,6 +46,7 @@ from ..template.lexer import QUOTE_CLOSE, QUOTE_OPEN, tokenize
 from ..template.partial import CallContext, context_at
 from ..terraform import functions
 from ..workspace import Snapshot
+from ..terraform.tfvars import is_tfvars
 
 #: The string modes whose content is an expression where a function may be called.
 _CALLABLE_MODES = frozenset({STRING_TEMPLATE, STRING_NATIVE})
@@ -70,6 +71,8 @@ class SignatureHelp:
 
 def signature_help(snapshot: Snapshot, uri: str, offset: int) -> SignatureHelp | None:
     """The signature help at `offset` of open document `uri` (see module doc), or None."""
+    if is_tfvars(uri):  # a variable definitions file: its strings are literal, never calls
+        return None
     state = snapshot.document(uri)
     if state is None:
         return None
