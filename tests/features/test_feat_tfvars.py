@@ -28,7 +28,7 @@ MODULE = r"""
 //- /env/sizes.tf
 variable ⟨"zones"⟩ {
   type        = list(string)
-  description = "Availability zones"
+  description = "Availability zones — zonas de disponibilité"
   nullable    = false
 }
 variable ⟨"debug"⟩ {
@@ -220,7 +220,7 @@ def test_completion_offers_the_names_not_yet_set_with_type_and_placeholder(tmp_p
         ("zones", "list(string)", '"zones": [$1]'),
     ]
     item = complete(fw.snapshot(), *fw.cursor)[4]
-    assert (item.kind, item.documentation, item.snippet, item.sort) == ("Variable", "Availability zones", True, "0")
+    assert (item.kind, item.documentation, item.snippet, item.sort) == ("Variable", "Availability zones — zonas de disponibilité", True, "0")
 
 
 def test_completion_of_a_key_being_typed(tmp_path) -> None:

@@ -40,7 +40,7 @@ from ..hcljson.model import Attribute, Body
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import FALSE, OBJECT, STRING
 from ..terraform import catalogue
-from ..terraform.native import declaration_details
+from ..terraform.native import declarations_details
 from ..terraform.tfvars import Variable, check, placeholder
 from ..workspace import Snapshot
 from ..workspace.files import file_name
@@ -61,18 +61,24 @@ class Declared:
 
 def module_variables(snapshot: Snapshot, uri: str) -> dict[str, Declared]:
     """name -> `Declared` for every variable of the module of `uri`, in name order."""
-    out: dict[str, Declared] = {}
+    found = []
     for key in sorted(snapshot.declared(uri, "variable"), key=repr):
         sites = tuple(snapshot.declaration_sites(uri, key))
         if sites:
-            out[key[1]] = _read(snapshot, key[1], sites)
-    return out
+            found.append((key[1], sites))
+    # Native files: every variable of a file read from one parse of it.
+    starts: dict[str, list[int]] = {}
+    for _, sites in found:
+        if catalogue.file_kind(sites[0][0]) == catalogue.CONFIG_NATIVE:
+            starts.setdefault(sites[0][0], []).append(sites[0][1])
+    native = {u: _native_details(snapshot.text_of(u) or "", tuple(s)) for u, s in starts.items()}
+    return {name: _read(snapshot, name, sites, native) for name, sites in found}
 
 
-def _read(snapshot: Snapshot, name: str, sites: tuple[tuple[str, int, int], ...]) -> Declared:
+def _read(snapshot: Snapshot, name: str, sites: tuple[tuple[str, int, int], ...], native: dict) -> Declared:
     site_uri, start, _ = sites[0]
-    if catalogue.file_kind(site_uri) == catalogue.CONFIG_NATIVE:
-        found = _native_details(snapshot.text_of(site_uri) or "", start)
+    if site_uri in native:
+        found = native[site_uri].get(start, {})
         default = found.get("default")
         return Declared(Variable(name, found.get("type", ""), found.get("nullable") != "false"),
                         _short(default) if default is not None else None, found.get("description", ""), sites)
@@ -89,10 +95,10 @@ def _read(snapshot: Snapshot, name: str, sites: tuple[tuple[str, int, int], ...]
     return Declared(variable, shown, _string(text, body, "description"), sites)
 
 
-@lru_cache(maxsize=256)
-def _native_details(text: str, start: int) -> dict[str, str]:
-    """`declaration_details`, remembered: every variable of a `.tf` file is read from the same text."""
-    return declaration_details(text, start)
+@lru_cache(maxsize=16)
+def _native_details(text: str, starts: tuple[int, ...]) -> dict[int, dict[str, str]]:
+    """`declarations_details`, remembered while the native file and its variables stay the same."""
+    return declarations_details(text, starts)
 
 
 def _declaring_body(view, start: int) -> Body | None:

@@ -631,13 +631,27 @@ def declaration_details(text: str, start: int) -> dict[str, str]:
     """The arguments of the block declared at character offset `start` (its last label), as
     `name -> expression source`, a string literal's value unquoted; for a local value declared at
     `start` (its name), `{"value": expression source}`. Empty when nothing is declared there."""
+    return declarations_details(text, (start,)).get(start, {})
+
+
+def declarations_details(text: str, starts: tuple[int, ...]) -> dict[int, dict[str, str]]:
+    """`declaration_details` for each of `starts`, from one parse of `text` (empty when it fails)."""
     try:
         data = text.encode("utf-8", "surrogatepass")
-        at = len(text[:start].encode("utf-8", "surrogatepass"))
-        node = _parser().parse(data).root_node.descendant_for_byte_range(at, at + 1)
+        root = _parser().parse(data).root_node
+        ascii_only = text.isascii()  # then byte and character offsets agree
+        out = {}
+        for start in starts:
+            at = start if ascii_only else len(text[:start].encode("utf-8", "surrogatepass"))
+            out[start] = _details(data, root.descendant_for_byte_range(at, at + 1))
+        return out
     except Exception:  # never raise for a hover
         log.exception("reading a native declaration failed")
         return {}
+
+
+def _details(data: bytes, node: Any) -> dict[str, str]:
+    """The arguments of the block around `node`, or the value of the attribute around it."""
 
     def source(n: Any) -> str:
         lit = _literal_string(n)
