@@ -233,10 +233,11 @@ def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: 
             v, k = m.value, m.key
             if v is None or k is None or k.kind != STRING:
                 continue
-            key = _string_value(text, k, base + k.start)
+            key = text[base + k.start + 1 : base + k.end - 1] if type(k) is String else _string_value(text, k, base + k.start)
             t = types.get(key)
-            if t is not None and not _plainly_ok(v, t):
-                _check_value(text, v, base + v.start, t, f"{name}.{key}", diags)
+            if t is None or (v.kind in _ALWAYS_OK.get(t, _NOTHING_OK) if type(t) is str else _plainly_ok(v, t)):
+                continue
+            _check_value(text, v, base + v.start, t, f"{name}.{key}", diags)
 
 
 # ---- attributes ------------------------------------------------------------------------------------------
