@@ -148,11 +148,7 @@ def _convert(text: str, node: Node, start: int, t: object | None, path: str) -> 
         items = _items(text, node, start)
         if element is None:
             return _unify(items, start, path, "map" if t.kind == "map" else t.kind)
-        for label, child, child_start in items:
-            found = _convert(text, child, child_start, element, f"{path}element {label}: ")
-            if found is not None:
-                return found
-        return None
+        return _elements(text, [(label, child, child_start, element) for label, child, child_start in items], path)
     if isinstance(t, TupleType):
         if kind != ARRAY:
             return _mismatch(node, start, end, path, "tuple required")
@@ -160,11 +156,7 @@ def _convert(text: str, node: Node, start: int, t: object | None, path: str) -> 
         if len(items) != len(t.elements):
             return _mismatch(node, start, end, path, f"a tuple of {len(t.elements)} element{'s' if len(t.elements) != 1 else ''} "
                              f"is required, not {len(items)}")
-        for (label, child, child_start), element in zip(items, t.elements):
-            found = _convert(text, child, child_start, element, f"{path}element {label}: ")
-            if found is not None:
-                return found
-        return None
+        return _elements(text, [(*item, element) for item, element in zip(items, t.elements)], path)
     if isinstance(t, ObjectType):
         if kind != OBJECT:
             return _mismatch(node, start, end, path, "object required")
@@ -180,6 +172,15 @@ def _convert(text: str, node: Node, start: int, t: object | None, path: str) -> 
                 return found
         return None
     return None  # a type node this module does not know: accept
+
+
+def _elements(text: str, elements: list[tuple[str, Node, int, object | None]], path: str) -> Problem | None:
+    """The first problem among `(label, value, absolute start, type)` elements of a collection."""
+    for label, child, child_start, element in elements:
+        found = _convert(text, child, child_start, element, f"{path}element {label}: ")
+        if found is not None:
+            return found
+    return None
 
 
 def _primitive(text: str, node: Node, start: int, end: int, name: str, path: str) -> Problem | None:
