@@ -92,8 +92,8 @@ def test_undeclared_variable_message_and_quick_fix(tmp_path) -> None:
 def test_wrong_type_message_names_the_path_and_the_declared_type(tmp_path) -> None:
     fw = build(tmp_path, '{"server": {"name": "web", "size": "big"}, "zones": null}')
     assert [d.plain_message for d in diagnostics.collect(fw.snapshot(), fw.uri(TFVARS))] == [
-        'Unsuitable value for var.server: The type of var.server is object({name = string, size = optional(number, 1)}): '
-        'attribute "size": a number is required.',
+        ('Unsuitable value for var.server: The type of var.server is object({name = string, size = optional(number, 1)}): '
+         'attribute "size": a number is required.'),
         "Unsuitable value for var.zones: var.zones is declared with nullable = false, so it cannot be set to null.",
     ]
 

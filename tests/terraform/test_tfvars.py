@@ -13,7 +13,14 @@ from hcljson_ls.diagnostic import ERROR, WARNING
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform import tfvars
 from hcljson_ls.terraform.analysis import analyze_file
-from hcljson_ls.terraform.tfvars import UNDECLARED_VARIABLE, WRONG_TYPE, Variable, check, is_tfvars, placeholder
+from hcljson_ls.terraform.tfvars import (
+    UNDECLARED_VARIABLE,
+    WRONG_TYPE,
+    Variable,
+    check,
+    is_tfvars,
+    placeholder,
+)
 
 PATH = "/m/terraform.tfvars.json"
 

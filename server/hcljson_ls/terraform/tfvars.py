@@ -47,11 +47,27 @@ from ..hcljson.schema import BodySchema
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Node
 from ..template.nodes import Invalid
-from ..template.types import CollectionType, ObjectType, PrimitiveType, TupleType, parse_type_relative
+from ..template.types import (
+    CollectionType,
+    ObjectType,
+    PrimitiveType,
+    TupleType,
+    parse_type_relative,
+)
 from . import catalogue
 
-__all__ = ["is_tfvars", "TFVARS_SCHEMA", "Variable", "Problem", "check", "type_of", "conversion_problem",
-           "placeholder", "UNDECLARED_VARIABLE", "WRONG_TYPE"]
+__all__ = [
+    "TFVARS_SCHEMA",
+    "UNDECLARED_VARIABLE",
+    "WRONG_TYPE",
+    "Problem",
+    "Variable",
+    "check",
+    "conversion_problem",
+    "is_tfvars",
+    "placeholder",
+    "type_of",
+]
 
 UNDECLARED_VARIABLE = "tfvars/undeclared-variable"
 WRONG_TYPE = "tfvars/wrong-type"
