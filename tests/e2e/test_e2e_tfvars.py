@@ -1,14 +1,20 @@
 """End to end over stdio: a `terraform.tfvars.json` the client opens with the language id `json` (what
 editors without our file patterns send) is analysed by its name against the variables of its module
 (files the client never opened): the undeclared-variable warning with its quick fix, the wrong-type
-error, and again after the declaring file changes on disk; hover, definition, completion and symbols."""
+error, and again after the declaring file changes on disk; hover, definition, completion and symbols.
+And the editors route such files to the server: the VS Code extension's file patterns and the Neovim
+filetype patterns match them."""
 
 from __future__ import annotations
 
+import fnmatch
+import json
+import re
 from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
+from hcljson_ls.workspace import is_ours
 from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -135,3 +141,27 @@ async def test_hover_definition_completion_and_symbols(client: LanguageClient, t
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc))
     assert [(s.name, s.kind) for s in symbols] == [
         ("regoin", types.SymbolKind.Variable), ("port", types.SymbolKind.Variable), ("zones", types.SymbolKind.Variable)]
+
+
+# ---- the editors route these files to the server ---------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+TFVARS_NAMES = ["terraform.tfvars.json", "prod.auto.tfvars.json", "staging.tfvars.json"]
+
+
+def test_the_vscode_extension_opens_tfvars_files_as_terraform_json() -> None:
+    manifest = json.loads((ROOT / "vscode-extension" / "package.json").read_text(encoding="utf-8"))
+    [language] = [lang for lang in manifest["contributes"]["languages"] if lang["id"] == "terraform-json"]
+    for name in TFVARS_NAMES:
+        assert any(fnmatch.fnmatchcase(name, p) for p in language["filenamePatterns"]), name
+        assert is_ours(f"file:///w/{name}", "terraform-json") and is_ours(f"file:///w/{name}", "json")
+
+
+@pytest.mark.parametrize("path", ["editors/neovim/init-snippet.lua", "editors/neovim/ftdetect/terraform-json.lua"])
+def test_neovim_gives_tfvars_files_the_terraform_json_filetype(path: str) -> None:
+    # `['.*%.tfvars%.json'] = 'terraform-json'`: a Lua pattern (`%.` is a literal dot), anchored by Neovim.
+    lua = (ROOT / path).read_text(encoding="utf-8")
+    patterns = re.findall(r"\['([^']+)'\]\s*=\s*'terraform-json'", lua)
+    regexes = [re.compile(p.replace("%.", r"\.") + r"\Z") for p in patterns]
+    for name in TFVARS_NAMES:
+        assert any(r.match(name) for r in regexes), (name, patterns)
