@@ -15,6 +15,7 @@ from hcljson_ls.terraform.cdktf import (
     ConstructMetadata,
     Frame,
     NoUserFrame,
+    OriginalPosition,
     data_url_text,
     is_user_code,
     metadata_of,
@@ -132,12 +133,11 @@ def test_a_real_tsc_map_maps_the_frame_back_to_typescript() -> None:
     assert source_map is not None and source_map.sources == ("main.ts",)
     ts = (TSC / "main.ts").read_text(encoding="utf-8").split("\n")
     # main.js:9:9 `new s3_bucket_1.S3Bucket(` <- main.ts:8:5 `new S3Bucket(`; 0-based both sides.
-    at = original_position(source_map, 8, 8)
-    assert (at.source, at.line, at.column) == ("main.ts", 7, 4)  # type: ignore[union-attr]
+    assert original_position(source_map, 8, 8) == OriginalPosition("main.ts", 7, 4)
     assert ts[7][4:].startswith("new S3Bucket(")
     # main.js:17:9 `new Logs(` and main.js:21:1 `new MyStack(app, "dev")`
-    assert original_position(source_map, 16, 8) == type(at)("main.ts", 16, 4)
-    assert original_position(source_map, 20, 0) == type(at)("main.ts", 21, 0)
+    assert original_position(source_map, 16, 8) == OriginalPosition("main.ts", 16, 4)
+    assert original_position(source_map, 20, 0) == OriginalPosition("main.ts", 21, 0)
     assert ts[21].startswith('new MyStack(app, "dev")')
     # Between segments: the segment at or before the column. Past the mapped lines: nothing.
     assert original_position(source_map, 8, 12).line == 7  # type: ignore[union-attr]
@@ -165,7 +165,7 @@ def test_source_map_odds_and_ends() -> None:
     rooted = parse_source_map(')]}\'\n{"version": 3, "sourceRoot": "src/", "sources": ["a.ts"], "mappings": "AAAA;ACCA"}')
     assert rooted is not None and rooted.sources == ("src/a.ts",)
     # "ACCA": column +0, source +1 (out of range: dropped), line +1, column +0.
-    assert original_position(rooted, 0, 0) == type(original_position(rooted, 0, 0))("src/a.ts", 0, 0)
+    assert original_position(rooted, 0, 0) == OriginalPosition("src/a.ts", 0, 0)
     assert original_position(rooted, 1, 0) is None
 
 
