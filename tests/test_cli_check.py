@@ -440,3 +440,19 @@ def test_a_bug_on_one_file_is_one_line_and_the_others_are_still_checked(monkeypa
     [line] = [x for x in out.err.splitlines() if ": error: " in x]
     assert line == f"hcljson-ls check: error: {tmp_path / 'bad.tf.json'}: internal error while checking this file (RuntimeError: boom)"
     assert "Traceback" not in out.err
+
+
+def test_each_modules_workspace_is_freed_when_it_is_checked(tmp_path):
+    """A workspace is cyclic: were it left to a full collection, thousands of modules would pile up."""
+    import gc
+
+    from hcljson_ls.workspace import Workspace
+
+    many_modules(tmp_path, 5)
+    modules = cli_module.by_module(cli_module.find_sources([str(tmp_path)]))
+    gc.collect()
+    was_enabled = gc.isenabled()
+    for module in modules:
+        assert cli_module.check_module(module)
+        assert not [o for o in gc.get_objects() if isinstance(o, Workspace)]
+    assert gc.isenabled() == was_enabled

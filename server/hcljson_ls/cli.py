@@ -70,7 +70,7 @@ from . import __version__
 from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .convert_cli import add_convert_parser, run_convert
 from .features.diagnostics import collect
-from .gcpolicy import paused_gc
+from .gcpolicy import short_lived_gc
 from .terraform import catalogue
 from .text.line_index import LineIndex
 from .workspace import Workspace
@@ -328,33 +328,38 @@ class FileResult:
 
 def check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
     """The results of one module's files, in the order given: opened together in a `Workspace` of
-    their own (the rest of the directory read from disk), diagnosed by `collect`."""
+    their own (the rest of the directory read from disk), diagnosed by `collect`. The workspace is
+    garbage afterwards, and freed at once (`short_lived_gc`)."""
+    with short_lived_gc():
+        return _check_module(sources)
+
+
+def _check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
     workspace = Workspace()
     results: list[FileResult | None] = []
     opened: list[tuple[int, Source, str]] = []
-    with paused_gc():
-        for source in sources:
-            try:
-                text = read_source(source)
-            except UsageError as exc:
-                results.append(FileResult(source.display, problem=str(exc)))
-                continue
-            uri = source.path.resolve().as_uri()
-            try:
-                workspace.open(uri, text, 0, "terraform-json")
-            except Exception as exc:
-                results.append(_internal_error(source, exc))
-                continue
-            opened.append((len(results), source, uri))
-            results.append(None)
-        snapshot = workspace.snapshot()
-        for i, source, uri in opened:
-            try:
-                found = collect(snapshot, uri)
-                index = workspace.get(uri).line_index  # type: ignore[union-attr]  # open: ours by its language id
-                results[i] = FileResult(source.display, tuple(_finding(source.display, d, index, uri, workspace) for d in found))
-            except Exception as exc:
-                results[i] = _internal_error(source, exc)
+    for source in sources:
+        try:
+            text = read_source(source)
+        except UsageError as exc:
+            results.append(FileResult(source.display, problem=str(exc)))
+            continue
+        uri = source.path.resolve().as_uri()
+        try:
+            workspace.open(uri, text, 0, "terraform-json")
+        except Exception as exc:
+            results.append(_internal_error(source, exc))
+            continue
+        opened.append((len(results), source, uri))
+        results.append(None)
+    snapshot = workspace.snapshot()
+    for i, source, uri in opened:
+        try:
+            found = collect(snapshot, uri)
+            index = workspace.get(uri).line_index  # type: ignore[union-attr]  # open: ours by its language id
+            results[i] = FileResult(source.display, tuple(_finding(source.display, d, index, uri, workspace) for d in found))
+        except Exception as exc:
+            results[i] = _internal_error(source, exc)
     return tuple(r for r in results if r is not None)
 
 
