@@ -146,17 +146,21 @@ def make_aws(size: int) -> str:
         "resource": {},
         "output": {},
     }
-    i = 0
-    while True:
-        for _ in range(max(5, i // 10 // 5 * 5)):  # rounds of five; the text is measured ~30 times
+    count = 0
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    empty = len(text)
+    while len(text) < size:
+        # Whole rounds of five resources, as many as the bytes per resource so far say are missing.
+        per_resource = (len(text) - empty) / count if count else 1_000
+        more = max(5, -(-int((size - len(text)) / per_resource) // 5) * 5)
+        for i in range(count, count + more):
             rtype, body = _resource(i % 5, i)
             doc["resource"].setdefault(rtype, {})[f"r{i}"] = body
             if i % 10 == 2:
                 doc["output"][f"id_r{i}"] = {"value": f"${{{rtype}.r{i}[0].id}}"}
-            i += 1
+        count += more
         text = json.dumps(doc, indent=2, ensure_ascii=False)
-        if len(text) >= size:
-            return text
+    return text
 
 
 # ---- measuring ---------------------------------------------------------------------------------------

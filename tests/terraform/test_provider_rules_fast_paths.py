@@ -78,7 +78,7 @@ def test_the_shortcuts_report_what_the_full_checks_report(seed: int, monkeypatch
     fast = diagnostics(text)
     assert fast, "the random bodies have problems to report"
     full_plan = pr._plan
-    monkeypatch.setattr(pr, "_plan", lambda schema: (*full_plan(schema)[:2], {}, {}))
+    monkeypatch.setattr(pr, "_plan", lambda schema: (*full_plan(schema)[:3], {}, {}))
     monkeypatch.setattr(pr, "_plain_blocks", lambda *_: None)
     monkeypatch.setattr(pr, "_plainly_ok", lambda *_: False)
     monkeypatch.setattr(pr, "_ALWAYS_OK", {})

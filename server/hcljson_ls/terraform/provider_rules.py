@@ -396,16 +396,14 @@ def _validate_body(
 ) -> None:
     node = body.node
     at = missing_at or (body.start, min(body.start + 1, body.end))
-    seen: set[str] = set()
     counts: dict[str, int] = {}
     dynamic_types: set[str] = set()
-    required, bounded, plain, collections = _plan(schema)
+    required, bounded, minimum, plain, collections = _plan(schema)
 
     for attr in body.attributes:
         if attr.schema is not None:  # a meta-argument the decoder knows
             continue
         name = attr.name
-        seen.add(name)
         e = attr.expr
         if e is not None:
             v = e.node
@@ -448,12 +446,13 @@ def _validate_body(
         for content in blk.body.blocks_of("content"):
             _validate_body(text, content.body, bt.block, None, f"a {_q(label.value)} block", diags)
 
+    seen = {attr.name for attr in body.attributes if attr.schema is None} if required else ()
     for n, a in required:
         if n not in seen:
             first = not (node is not None and node.kind == OBJECT and _items(node))
             insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
             diags.append(_missing(n, a, where, at, insert_at, first))
-    for n, low, high in bounded:
+    for n, low, high in bounded if counts else minimum:  # no block: only a minimum can be missed
         if n in dynamic_types:
             continue
         count = counts.get(n, 0)
@@ -477,12 +476,12 @@ def _validate_body(
 
 
 @functools.lru_cache(maxsize=1024)
-def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, dict[str, frozenset], dict[str, list]]:
+def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, tuple, dict[str, frozenset], dict[str, list]]:
     """What every body of `schema` is checked for, worked out once per schema, not per body: its
-    required attributes; its block types with bounds (name, at least, at most or None); for each
-    configurable, not deprecated attribute of a primitive type, the JSON kinds it always takes (a
-    value of such a kind needs no check); and such attributes of a list, set or map of a primitive
-    type, with their type (for `_plainly_ok`)."""
+    required attributes; its block types with bounds (name, at least, at most or None), and those
+    with a minimum; for each configurable, not deprecated attribute of a primitive type, the JSON
+    kinds it always takes (a value of such a kind needs no check); and such attributes of a list,
+    set or map of a primitive type, with their type (for `_plainly_ok`)."""
     required = tuple((n, a) for n, a in schema.attributes.items() if a.required)
     plain: dict[str, frozenset] = {}
     collections: dict[str, list] = {}
@@ -502,7 +501,7 @@ def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, dict[str, frozenset], dict
         high = bt.max_items if bt.max_items is not None else (1 if bt.nesting == SINGLE else None)
         if low or high is not None:
             bounded.append((n, low, high))
-    return required, tuple(bounded), plain, collections
+    return required, tuple(bounded), tuple(b for b in bounded if b[1]), plain, collections
 
 
 def _plain_blocks(text: str, attr: Attribute, bt: SchemaBlockType) -> int | None:
@@ -515,8 +514,8 @@ def _plain_blocks(text: str, attr: Attribute, bt: SchemaBlockType) -> int | None
     e = attr.expr
     if e is None or bt.nesting == MAP:
         return None
-    required, bounded, plain, collections = _plan(bt.block)
-    if any(low for _, low, _ in bounded):
+    required, _, minimum, plain, collections = _plan(bt.block)
+    if minimum:
         return None
     node, start = e.node, e.start
     if node.kind == OBJECT:
@@ -609,12 +608,21 @@ def schema_sites(block: Block) -> list[SchemaSite]:
 def local_name(block: Block, text: Any) -> str:
     """The provider local name of a resource or data block: the `provider` meta-argument's first
     part, else the type's prefix (`provider_schema.provider_for`'s rule)."""
+    return _local_name(block, _meta_provider(block, text))
+
+
+def _local_name(block: Block, meta_value: str | None) -> str:
+    if meta_value and "${" not in meta_value:
+        return meta_value.split(".", 1)[0]
+    return block.labels[0].value.split("_", 1)[0]
+
+
+def _meta_provider(block: Block, text: Any) -> str | None:
+    """The string value of the block's `provider` meta-argument, or None."""
     meta = block.body.attribute("provider")
     if meta is not None and meta.expr is not None and meta.expr.kind == STRING:
-        value = _string_value(text, meta.expr.node, meta.expr.start)
-        if value and "${" not in value:
-            return value.split(".", 1)[0]
-    return block.labels[0].value.split("_", 1)[0]
+        return _string_value(text, meta.expr.node, meta.expr.start)
+    return None
 
 
 def check_sites(
@@ -627,8 +635,9 @@ def check_sites(
     uses: set = set()
     for site in sites:
         block = site.block
-        uses.add(("provider-source", local_name(block, text)))
-        out.extend(validate_block(block, schemas, text, required_providers, engine))
+        meta_value = _meta_provider(block, text)
+        uses.add(("provider-source", _local_name(block, meta_value)))
+        out.extend(_validate_block(block, schemas, text, required_providers, engine, meta_value))
     return out, uses
 
 
@@ -656,16 +665,18 @@ def validate_block(
     name): its provider resolved with `provider_for`, the type checked, then the body."""
     if block.type_name not in ("resource", "data") or len(block.labels) < 2:
         return []
+    return _validate_block(block, schemas, text, required_providers, engine, _meta_provider(block, text))
+
+
+def _validate_block(
+    block: Block, schemas: ProviderSchemas, text: str, required_providers: Mapping[str, Any] | None, engine: str,
+    meta_value: str | None,
+) -> list[Diagnostic]:
     type_label = block.labels[0]
-    meta = block.body.attribute("provider")
-    meta_value = None
-    if meta is not None and meta.expr is not None and meta.expr.kind == STRING:
-        meta_value = _string_value(text, meta.expr.node, meta.expr.start)
     address = _provider_address(type_label.value, meta_value, required_providers, engine)
     data = block.type_name == "data"
-    diags = check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
-    if diags:
-        return diags
     schema = schemas.data_source(address, type_label.value) if data else schemas.resource(address, type_label.value)
+    if schema is None:  # an unknown type of a loaded provider, or a provider not loaded (nothing to say)
+        return check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
     return validate_resource(block.body, schema, text, block.header_range, where)
