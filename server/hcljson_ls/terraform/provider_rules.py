@@ -30,8 +30,8 @@ Contract
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
 * Without a schema nothing is reported. Pure: no state, no I/O (memos of immutable inputs only).
-* Speed: ~9 us per AWS resource block (bench/bench_schemas.py: opening 5 MB of AWS resources costs
-  1.13-1.17x the open without schemas). The shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`) skip
+* Speed: ~7.5 us per AWS resource block (bench/bench_schemas.py: opening 5 MB of AWS resources costs
+  1.15-1.17x the open without schemas, target 1.2x). The shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`) skip
   only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py).
 """
 
