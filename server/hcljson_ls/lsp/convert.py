@@ -416,8 +416,16 @@ def to_semantic_tokens(data: list[int]) -> Json:
 # -- selection and hover -----------------------------------------------------------------------------
 
 
+#: The most ranges one selection chain sends: the innermost ones and the outermost. The answer is
+#: a linked list that pygls serializes recursively (100 000 levels of nesting would overflow the
+#: stack and leave the request unanswered), and no one expands a selection 200 times.
+MAX_SELECTION_DEPTH = 200
+
+
 def to_selection_range(selection: SelectionRange, index: LineIndex, encoding: str) -> types.SelectionRange:
     chain = selection.chain()  # innermost first
+    if len(chain) > MAX_SELECTION_DEPTH:
+        chain = [*chain[: MAX_SELECTION_DEPTH - 1], chain[-1]]
     result: types.SelectionRange | None = None
     for start, end in reversed(chain):
         result = types.SelectionRange(range=to_range(index, start, end, encoding), parent=result)

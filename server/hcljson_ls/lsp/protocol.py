@@ -13,6 +13,10 @@ ones that only call the server's handler, so pygls keeps no copy of any document
 `initialize` picks the position encoding with `text.negotiate_encoding` (the client's first
 supported choice, else UTF-16), stores it as `server.position_encoding`, and advertises it in the
 result's `capabilities.positionEncoding`.
+
+A request whose params cannot be read (of the wrong type: ``"line": "zero"``) is answered with the
+JSON-RPC error pygls raised for it (`InvalidParams`), instead of only being logged, which left the
+client waiting for an answer forever; such a notification is logged and dropped.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
@@ -30,6 +35,15 @@ if TYPE_CHECKING:
 
 
 class HcljsonProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            msg_id = data.get("id")
+            if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
+                self._send_response(msg_id, error=error.to_response_error())
+            raise  # pygls logs it and reads the next message
+
     def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
         if (handler := self.fm.features.get(method)) is not None:
             yield handler, (params,), None
