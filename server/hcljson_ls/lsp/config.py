@@ -5,7 +5,8 @@
 
 Contract
 --------
-* Keys are camelCase on the wire (``diagnostics.debounceMs``) and snake_case here.
+* Keys are camelCase on the wire (``diagnostics.debounceMs``) and snake_case here (a field's
+  metadata ``"key"`` names an irregular one: ``maxFileSizeMB``).
 * The raw value may be the ``hcljson`` section itself or a dict that contains it under ``"hcljson"``
   (clients differ: VS Code sends the whole settings tree, Neovim usually just the section).
 * Missing keys keep the value of `previous` (a partial update changes only what it names); unknown
@@ -82,6 +83,9 @@ class Settings:
     #: OpenTofu's rules (`x.tofu.json` hides `x.tf.json`) or Terraform's (`.tofu` files ignored).
     engine: str = field(default="auto", metadata={"check": _one_of(*ENGINES)})
     provider_schemas: ProviderSchemaSettings = field(default_factory=ProviderSchemaSettings)
+    #: Files larger than this (in MB) are not analysed: an open one gets one diagnostic saying so,
+    #: one on disk is skipped (and logged).
+    max_file_size_mb: int = field(default=40, metadata={"check": _between(1, 2048), "key": "maxFileSizeMB"})
     symbols: SymbolsSettings = field(default_factory=SymbolsSettings)
 
 
@@ -129,7 +133,7 @@ def _merge(cls: type, raw: Any, previous: Any, where: str, problems: list[str]) 
         return previous
     values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        key = _camel(f.name)
+        key = f.metadata.get("key") or _camel(f.name)
         here = f"{where}.{key}" if where else key
         old = getattr(previous, f.name)
         if key not in raw and f.name not in raw:

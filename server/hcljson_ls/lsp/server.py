@@ -36,6 +36,7 @@ pushed (`publishDiagnostics`, with the document version, debounced by
 languageclient, Neovim >= 0.10, Helix) would otherwise show every problem twice, since they keep
 pushed and pulled diagnostics in separate collections. The ``hcljson.diagnostics.push`` setting
 ("auto", "always", "never") overrides that choice. Closing a document publishes an empty list for it.
+A document larger than ``hcljson.maxFileSizeMB`` is not analysed: one diagnostic says so (`lsp.limits`).
 
 A document's diagnostics depend on the other files of its module (a declaration made twice). When
 computing one document's diagnostics, or a watched-file event, changes what a module declares,
@@ -120,9 +121,10 @@ from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
-from ..workspace.files import path_of_uri
+from ..workspace.files import MB, path_of_uri
 from . import convert
 from .config import DEFAULT, SECTION, Settings, settings_from
+from .limits import Oversized
 from .protocol import HcljsonProtocol
 from .publish import Publisher
 from .schema_jobs import SchemaJobs
@@ -172,6 +174,7 @@ class HcljsonServer(LanguageServer):
         self.settings_revision = next(self._settings_revision)
         self.publisher = Publisher(self.compute_diagnostics, self._send_diagnostics)
         self.scan_task: asyncio.Task | None = None
+        self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
 
     # -- documents ------------------------------------------------------------------------------
@@ -236,6 +239,8 @@ class HcljsonServer(LanguageServer):
 
     def compute_diagnostics(self, uri: str) -> tuple[int | None, list[types.Diagnostic]] | None:
         """``(version, LSP diagnostics)`` of the open document `uri`, or None when it is not open."""
+        if (oversized := self.oversized.diagnostics(uri)) is not None:
+            return oversized
         state = self.store.get(uri)
         if state is None:
             return None
@@ -252,7 +257,7 @@ class HcljsonServer(LanguageServer):
         return result
 
     def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
-        if self.store.get(uri) is None:
+        if self.store.get(uri) is None and uri not in self.oversized:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
         result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.schema_jobs.revision}"
@@ -282,6 +287,7 @@ class HcljsonServer(LanguageServer):
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
         self.store.set_schema_files(settings.provider_schemas.files)
+        self.store.max_file_bytes = settings.max_file_size_mb * MB
         self.schema_jobs.settings_changed(before, settings)
         self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:
@@ -468,6 +474,9 @@ def did_change_watched_files(ls: HcljsonServer, params: types.DidChangeWatchedFi
 @feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
+    if ls.oversized.open(doc.uri, doc.text, doc.version, ls.settings.max_file_size_mb, ls.settings.diagnostics.docs_url):
+        ls.store.close(doc.uri)  # a smaller version of it may have been open
+        return ls.diagnostics_changed(doc.uri, immediately=True)
     if ls.store.open(doc.uri, doc.text, doc.version, doc.language_id) is not None:
         ls.diagnostics_changed(doc.uri, immediately=True)
         ls.schema_jobs.consider(ls.store.module_key(doc.uri))
@@ -488,7 +497,7 @@ def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None
 
 @feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: HcljsonServer, params: types.DidCloseTextDocumentParams) -> None:
-    if ls.store.close(params.text_document.uri):
+    if ls.oversized.close(params.text_document.uri) or ls.store.close(params.text_document.uri):
         ls.publisher.clear(params.text_document.uri)
         ls.refresh_stale()
 

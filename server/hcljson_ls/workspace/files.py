@@ -3,7 +3,11 @@
     path_of_uri(uri) -> str | None        the file system path of a `file:` URI (else its path part)
     uri_of_path(path) -> str              the `file:` URI of an absolute path
     file_name(uri) -> str                 the last segment of a URI's path, percent-decoded
-    read_text(path) -> ReadResult         a file's text, or why it cannot be had (never raises)
+    read_text(path, max_bytes=MAX_FILE_BYTES) -> ReadResult
+                                          a file's text, or why it cannot be had (never raises)
+    too_large(name, size, max_bytes) -> str | None
+                                          why a file of `size` bytes is not analysed (the
+                                          `maxFileSizeMB` setting), or None when it is small enough
     list_directory(path) -> DirListing    the entries of one directory, or why not (never raises)
 
 Contract
@@ -13,6 +17,8 @@ Contract
   (one plain sentence naming the file) and are logged once at info level by the caller.
 * Text is decoded as UTF-8 (a UTF-8 byte order mark is kept, so the JSON layer can name it);
   line endings are left as they are (positions are offsets into exactly that text).
+* A file larger than `max_bytes` (the `maxFileSizeMB` setting, 40 MB by default) is not read: its
+  problem says so (`too_large`), and the server tells the user the same of an open document.
 * Directory walks never follow symbolic links to directories (so a symlink loop cannot make them
   run forever); symbolic links to files are read like files.
 """
@@ -56,6 +62,19 @@ def file_name(uri: str) -> str:
     return posixpath.basename(path.replace("\\", "/")) if path else ""
 
 
+#: The default of the `maxFileSizeMB` setting, in bytes.
+MB = 1024 * 1024
+MAX_FILE_BYTES = 40 * MB
+
+
+def too_large(name: str, size: int, max_bytes: int) -> str | None:
+    """One sentence saying that the file `name` of `size` bytes is over the limit, or None."""
+    if size <= max_bytes:
+        return None
+    return (f"{name} is {size / MB:.1f} MB, larger than the limit of {max_bytes / MB:g} MB (setting maxFileSizeMB); "
+            "it is not analysed.")
+
+
 @dataclass(frozen=True, slots=True)
 class ReadResult:
     """A file's text and its stamp (size, modification time in ns), or the problem that stopped it."""
@@ -65,7 +84,7 @@ class ReadResult:
     problem: str | None = None
 
 
-def read_text(path: str) -> ReadResult:
+def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> ReadResult:
     """The UTF-8 text of the file at `path`, or a one-sentence problem (see the module doc)."""
     try:
         st = os.stat(path)
@@ -75,6 +94,8 @@ def read_text(path: str) -> ReadResult:
         return ReadResult(None, None, f"{path} is a directory, not a file; skipped.")
     if not stat.S_ISREG(st.st_mode):
         return ReadResult(None, None, f"{path} is not a regular file; skipped.")
+    if (problem := too_large(path, st.st_size, max_bytes)) is not None:
+        return ReadResult(None, None, problem[:-1] + "; skipped.")
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -109,9 +130,9 @@ def list_directory(path: str) -> DirListing:
                     elif entry.is_file():  # follows a symlink to a file; a dangling or looping one is False
                         files.append(entry.name)
                     elif entry.is_symlink():
-                        files.append(entry.name)  # read later, where the loop is reported as a problem
-                except OSError:
-                    continue
+                        files.append(entry.name)  # dangling: read later, where that is reported as a problem
+                except OSError:  # a symbolic link loop (ELOOP): read later, where the loop is reported
+                    files.append(entry.name)
     except OSError as error:
         return DirListing(problem=_describe(path, error))
     return DirListing(tuple(sorted(files)), tuple(sorted(directories)))

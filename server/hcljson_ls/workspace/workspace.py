@@ -63,7 +63,7 @@ from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
-from .files import file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, list_directory, path_of_uri, read_text, uri_of_path
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
 
@@ -117,6 +117,7 @@ class Workspace:
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
         self._schemas = SchemaStore()
         self._schema_paths: tuple[str, ...] = ()
+        self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
         self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
         self.set_folders(folders)
 
@@ -246,7 +247,7 @@ class Workspace:
 
     def _read(self, module: Module, disk_file: DiskFile) -> FileSummary:
         path = os.path.join(module.directory, disk_file.name)
-        got = read_text(path)
+        got = read_text(path, self.max_file_bytes)
         if got.text is None:
             log.info("%s", got.problem)
             summary = FileSummary((), None, got.problem)
@@ -679,7 +680,7 @@ class Workspace:
         if state is not None:
             return state.text
         path = path_of_uri(uri)
-        return read_text(path).text if path is not None else None
+        return read_text(path, self.max_file_bytes).text if path is not None else None
 
     def view_of(self, uri: str) -> tuple[str, FileView] | None:
         """The text (an open document's `TextBuffer`: slice it) and decoded body of JSON file `uri`:
@@ -692,7 +693,7 @@ class Workspace:
         path = path_of_uri(uri)
         if path is None or catalogue.file_kind(path) != catalogue.CONFIG_JSON:
             return None
-        got = read_text(path)
+        got = read_text(path, self.max_file_bytes)
         if got.text is None:
             return None
         cached = self._views.get(path)
@@ -724,7 +725,7 @@ class Workspace:
         path = path_of_uri(uri)
         if path is None:
             return None
-        got = read_text(path)
+        got = read_text(path, self.max_file_bytes)
         if got.text is None or got.stamp is None:
             return None
         cached = self._disk_indexes.get(path)
