@@ -11,10 +11,16 @@ if _LOG:
     import subprocess
     import traceback
 
+    def _safe(value) -> str:
+        try:
+            return repr(value)[:200]
+        except Exception:  # a half-made object (Popen refused in __init__)
+            return type(value).__name__
+
     def _refuse(what: str):
         def refuse(*args, **kwargs):
             with open(_LOG, "a", encoding="utf-8") as f:
-                f.write(f"{what} {args!r:.200}\n{''.join(traceback.format_stack(limit=8))}\n")
+                f.write(f"{what} {', '.join(map(_safe, args))}\n{''.join(traceback.format_stack(limit=8))}\n")
             raise PermissionError(f"robustness sandbox: {what} refused")
 
         return refuse
