@@ -22,7 +22,7 @@ from hcljson_ls import __version__
 
 BROKEN_EXPECTED = [
     # (line, column) 1-based, code: the deliberate mistakes of examples/module/broken.tf.json
-    (4, 23, "syntax/missing-comma"),
+    (5, 7, "syntax/missing-comma"),
     (9, 5, "syntax/comment"),
     (10, 30, "syntax/trailing-comma"),
     (11, 5, "syntax/unquoted-key"),

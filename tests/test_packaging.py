@@ -88,4 +88,4 @@ def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path
         cwd=tmp_path,
     )
     assert check.returncode == 1, check.stderr
-    assert "broken.tf.json:4:23: error:" in check.stdout
+    assert "broken.tf.json:5:7: error:" in check.stdout

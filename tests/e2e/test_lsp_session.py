@@ -29,7 +29,7 @@ from .helpers import (
 EMOJI = parse_fixture("""\
 {
   "locals": {
-    "greeting": "héllo 😀 🎉"⟨ ⟩"n": [1, 2⟨,⟩]
+    "greeting": "héllo 😀 🎉" ⟨"n"⟩: [1, 2⟨,⟩]
   }
 }
 """).only
@@ -98,8 +98,8 @@ async def test_did_open_publishes_exact_ranges_after_emoji(client: LanguageClien
         assert d.source == "hcljson-ls"
         assert d.message
     if encoding == "utf-16":
-        # 27 code points before the gap, two of them surrogate pairs in UTF-16
-        assert diagnostics[0].range.start == types.Position(line=2, character=29)
+        # 28 code points before the key after the missing comma, two of them surrogate pairs in UTF-16
+        assert diagnostics[0].range.start == types.Position(line=2, character=30)
 
 
 async def test_incremental_changes_publish_new_versions(client: LanguageClient):

@@ -44,7 +44,7 @@ ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
 
 # The fixture (tests/fixture.py). `⟨`/`⟩` delimit the expected diagnostic ranges, `$0` is the hover cursor.
 # Both errors sit on lines whose earlier text is non-ASCII: 1-byte, 2-byte (é) and 4-byte / UTF-16
-# surrogate-pair (😀) characters. The first (the gap where a comma is missing after "é😀") starts after
+# surrogate-pair (😀) characters. The first (the key "x" after "é😀", where a comma is missing) starts after
 # them; the second (a stray 😀) spans a 4-byte character, so its end column tests the conversion too.
 FIXTURE = """\
 {
@@ -52,7 +52,7 @@ FIXTURE = """\
     "aws_instance": {
       "web": {
         "ami": "ami-123456",
-        "tags": { "név": "é😀"⟨ ⟩"x": "y" }
+        "tags": { "név": "é😀" ⟨"x"⟩: "y" }
       }
     }
   },
@@ -99,15 +99,15 @@ def text_span(needle: str, after: str = "") -> tuple[int, int]:
 
 def test_fixture_positions_are_what_the_test_thinks() -> None:
     # Guards the column arithmetic the Neovim assertions rely on.
-    (gap_start, gap_end), (emoji_start, emoji_end) = FIX.ranges
-    assert FIX.text[gap_start:gap_end] == " " and FIX.text[emoji_start:emoji_end] == "😀"
+    (key_start, key_end), (emoji_start, emoji_end) = FIX.ranges
+    assert FIX.text[key_start:key_end] == '"x"' and FIX.text[emoji_start:emoji_end] == "😀"
     assert FIX.text[FIX.cursor - 4 : FIX.cursor + 3] == '"emoji"'
-    line, col8 = line_col(gap_start, "utf-8")
+    line, col8 = line_col(key_start, "utf-8")
     assert line == 5
-    prefix = '        "tags": { "név": "é😀"'
-    assert col8 == len(prefix.encode()) == 34
-    assert line_col(gap_start, "utf-16") == (5, 30)
-    assert line_col(gap_start, "utf-32") == (5, 29)
+    prefix = '        "tags": { "név": "é😀" '
+    assert col8 == len(prefix.encode()) == 35
+    assert line_col(key_start, "utf-16") == (5, 31)
+    assert line_col(key_start, "utf-32") == (5, 30)
     # The emoji: 4 UTF-8 bytes, 2 UTF-16 code units, 1 code point.
     assert line_col(emoji_end, "utf-8")[1] - line_col(emoji_start, "utf-8")[1] == 4
     assert line_col(emoji_end, "utf-16")[1] - line_col(emoji_start, "utf-16")[1] == 2

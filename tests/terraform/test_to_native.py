@@ -530,7 +530,7 @@ def problems_of(src: str, path: str = "/main.tf.json") -> tuple[NativeText, list
 
 
 def test_broken_json_converts_what_it_can_and_reports_the_syntax_error() -> None:
-    result, ranges, found = problems_of('{"locals": {"a": 1⟨ ⟩"b": 2}, "output": {"o": {⟨"value"⟩:⟨ ⟩}}}')
+    result, ranges, found = problems_of('{"locals": {"a": 1 ⟨"b"⟩: 2}, "output": {"o": {⟨"value"⟩:⟨ ⟩}}}')
     assert found == [
         (*ranges[0], "syntax/missing-comma"), (*ranges[1], MISSING_VALUE), (*ranges[2], "syntax/missing-value"),
     ]

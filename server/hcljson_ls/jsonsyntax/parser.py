@@ -5,8 +5,8 @@ Recovery keeps everything it can: members before and after an error stay in the 
 Each error is reported once, with a tight range and a stable `syntax/...` code. A message depends
 only on the text inside its own range (so an incremental reparse never leaves a stale message):
 
-    syntax/missing-comma        two members/elements with no `,` between them (range: the gap, up
-                                to the end of its first line, so one error is one squiggle)
+    syntax/missing-comma        two members/elements with no `,` between them (range: the token after
+                                the gap, the second one's start: a gap is easy to miss)
     syntax/trailing-comma       `,` before `}` or `]`
     syntax/extra-comma          `,` where a member or element was expected
     syntax/missing-colon        a property name not followed by `:`
@@ -469,9 +469,8 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
                 last_comma = tpos
                 continue
             if kind == 1 or c == "{" or c == "[":
-                prev_end = base + member.end
-                _err(diags, prev_end, _gap_end(text, offset, prev_end, tpos), "syntax/missing-comma", "Missing comma",
-                     "Expected `,` between this property and the next one.")
+                _err(diags, tpos, value_end if kind == 1 else tpos + 1, "syntax/missing-comma", "Missing comma",
+                     "Expected `,` between the previous property and this one.")
                 if kind == 1:
                     member = Member(_make_leaf(node_factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
                     fnode.items.append(member)
@@ -505,9 +504,8 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
             continue
         if kind == 1 or c == "{" or c == "[":
             if st == A_COMMA:
-                prev_end = base + fnode.items[-1].end
-                _err(diags, prev_end, _gap_end(text, offset, prev_end, tpos), "syntax/missing-comma", "Missing comma",
-                     "Expected `,` between these two elements.")
+                _err(diags, tpos, value_end if kind == 1 else tpos + 1, "syntax/missing-comma", "Missing comma",
+                     "Expected `,` between the previous element and this one.")
             last_comma = -1
             if kind == 1:
                 fnode.items.append(Member(None, -1, _make_leaf(node_factory, tpos - base, value_end - base, tok, tpos, diags, "value"), -1))
