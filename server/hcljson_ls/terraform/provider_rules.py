@@ -62,6 +62,7 @@ from ..jsonsyntax.tree import (
     Node,
     String,
 )
+from .provider_lookup import placeholder
 from .provider_schema import (
     GROUP,
     MAP,
@@ -246,19 +247,6 @@ def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: 
 # ---- attributes ------------------------------------------------------------------------------------------
 
 
-def _placeholder(a: SchemaAttribute) -> str:
-    if a.nested is not None:
-        return "{}" if a.nested.nesting in (SINGLE, MAP) else "[]"
-    cty = a.cty
-    if cty == "number":
-        return "0"
-    if cty == "bool":
-        return "false"
-    if isinstance(cty, list):
-        return "[]" if cty[0] in ("list", "set", "tuple") else "{}"
-    return '""'
-
-
 def _unknown(start: int, end: int, name: str, candidates: list[str], where: str, what: str = "argument or nested block type") -> Diagnostic:
     s = suggestion(name, candidates)
     # Not a likely typo: perhaps a name of another version of the provider than the schema in use.
@@ -275,7 +263,7 @@ def _missing(
 ) -> Diagnostic:
     fixes: tuple[Fix, ...] = ()
     if insert_at is not None:
-        new = f"{_q(name)}: {_placeholder(a)}" + ("" if first else ", ")
+        new = f"{_q(name)}: {placeholder(a)}" + ("" if first else ", ")
         fixes = (Fix(insert_at, insert_at, new, f"Add missing required argument {_q(name)}"),)
     return Diagnostic(
         at[0], at[1], ERROR, MISSING_ARGUMENT, f"Missing required argument {_q(name)}",
