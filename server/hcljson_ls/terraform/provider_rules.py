@@ -578,7 +578,7 @@ class SchemaSite:
     block: Block
     delta: int = 0
 
-    def shifted(self, delta: int) -> "SchemaSite":
+    def shifted(self, delta: int) -> SchemaSite:
         return self if delta == 0 else SchemaSite(self.block, self.delta + delta)
 
     @property
