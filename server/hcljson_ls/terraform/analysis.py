@@ -37,6 +37,7 @@ from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
 from .resolve import SCHEMAS_CHANGED, Scope, affected, resolve
 from .templates import check_block, check_root
+from .testfile import TEST_SCHEMA, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
 from .validate import block_diagnostics, definitions, duplicates
 
@@ -121,9 +122,12 @@ class TerraformChecks(FileChecks):
 def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile:
     """A fresh engine for the file at `path` (its name picks the schema and the override rules);
     `scope` answers for the other files of its module (see `TerraformChecks`). A variable definitions
-    file (`tfvars.is_tfvars`) is decoded as one attribute per variable, without Terraform's rules."""
+    file (`tfvars.is_tfvars`) is decoded as one attribute per variable, a test file
+    (`testfile.is_test_file`) with `TEST_SCHEMA`, both without Terraform's rules."""
     if is_tfvars(path):
         return IncrementalFile(TFVARS_SCHEMA, FileChecks())
+    if is_test_file(path):  # its own top-level blocks (`testfile`), without configuration rules
+        return IncrementalFile(TEST_SCHEMA, FileChecks())
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
     return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope))
 

@@ -82,11 +82,11 @@ LANGUAGE_IDS = frozenset({"terraform-json", "opentofu-json", "tofu-json"})
 
 
 def is_ours(uri: str, language_id: str | None) -> bool:
-    """A document the server analyses: a Terraform JSON language id, or a configuration or variable
-    definitions file name (`*.tfvars.json`, whatever the language id)."""
+    """A document the server analyses: a Terraform JSON language id, or a configuration, variable
+    definitions or test file name (`*.tfvars.json`, `*.tftest.json`, whatever the language id)."""
     if language_id in LANGUAGE_IDS:
         return True
-    return catalogue.file_kind(file_name(uri), ignore_case=True) in (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON)
+    return catalogue.file_kind(file_name(uri), ignore_case=True) in _OURS
 
 
 @dataclass(frozen=True, slots=True)
@@ -742,6 +742,7 @@ class Workspace:
 
 
 _MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
+_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON})
 
 
 class Snapshot:
