@@ -101,9 +101,9 @@ def test_hover_on_a_resource_name_shows_the_construct_above_the_label_hover(tmp_
     state = fw.snapshot().document(uri)
     below = hover_in(state.analysis.body, state.text, offset)  # what the key shows without CDKTF
     assert below is not None
-    assert got.markdown == (
-        "**CDKTF construct** `dev/Logs/Bucket`\n\nunique id: `Logs_Bucket_83BEA1D6`\n\n---\n\n" + below.markdown
-    )
+    head = "**CDKTF construct** `dev/Logs/Bucket`\n\nunique id: `Logs_Bucket_83BEA1D6`\n\n---\n\n" + below.markdown
+    # ... then the block in native syntax (features.native_preview), below the construct path
+    assert got.markdown.startswith(head + "\n\n---\n\n```terraform\nresource \"aws_s3_bucket\" \"Logs_Bucket_83BEA1D6\" {")
 
 
 def test_hover_elsewhere_is_unchanged(tmp_path):

@@ -54,6 +54,7 @@ from ..terraform.tfvars import is_tfvars
 from . import tfvars
 from ..workspace.files import file_name
 from .cdktf import construct_hover
+from .native_preview import NativePreview, block_preview
 from .navigation import Target, child_output, target_at
 from .symbols import block_title
 
@@ -158,9 +159,19 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     found = provider_hover(snapshot, uri, offset)
     if found is not None:
         return found
-    found = hover_in(state.analysis.body, state.text, offset)
+    found = _with_native(hover_in(state.analysis.body, state.text, offset), block_preview(snapshot, uri, offset))
     construct = construct_hover(snapshot, uri, offset, found.markdown if found is not None else None)
     return Hover(*construct) if construct is not None else found
+
+
+def _with_native(found: Hover | None, preview: NativePreview | None) -> Hover | None:
+    """`found` followed by the block in native syntax (`features.native_preview`)."""
+    if preview is None:
+        return found
+    code = f"```terraform\n{preview.text}\n```"
+    if found is None:
+        return Hover(code, preview.start, preview.end)
+    return Hover(f"{found.markdown}\n\n---\n\n{code}", found.start, found.end)
 
 
 # ---- provider-defined keys ---------------------------------------------------------------------

@@ -1,0 +1,105 @@
+"""The native HCL preview: hover on a block's name shows the block as `hcljson-ls convert` writes it
+(with the module's provider schemas when loaded), cut to a sensible length; `file_native` is the
+text of the "Show as native HCL" code action. Real `Workspace` over a real directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import shared_data
+from fixture import parse_fixture
+from hcljson_ls.features.hover import hover
+from hcljson_ls.features.native_preview import MAX_LINES, block_preview, file_native
+from hcljson_ls.terraform.native import parse_native
+from hcljson_ls.terraform.to_native import to_native
+
+SRC = """
+//- /main.tf.json
+{"resource": {"aws_instance": {"w$0eb": {"ami": "ami-1", "tags": {"Name": "${var.env}-web"},
+  "ebs_block_device": [{"device_name": "/dev/sdb"}], "depends_on": ["aws_s3_bucket.b"], "//": "a note"}}},
+ "variable": {"env": {"type": "string", "default": "dev"}},
+ "terraform": {"required_version": ">= 1.5"}}
+"""
+
+WEB_NATIVE = '''resource "aws_instance" "web" {
+  ami = "ami-1"
+  tags = {
+    Name = "${var.env}-web"
+  }
+  ebs_block_device = [
+    {
+      device_name = "/dev/sdb"
+    },
+  ]
+  depends_on = [aws_s3_bucket.b]
+}'''
+
+
+def _ws(tmp_path: Path, src: str = SRC):
+    fw = parse_fixture(src).workspace(tmp_path)
+    return fw, *fw.cursor
+
+
+def test_hover_on_a_resource_name_shows_the_block_in_native_syntax_below_the_usual_hover(tmp_path: Path) -> None:
+    fw, uri, offset = _ws(tmp_path)
+    h = hover(fw.snapshot(), uri, offset)
+    assert h is not None
+    usual, _, preview = h.markdown.partition("\n\n---\n\n")
+    assert "**resource name**" in usual
+    assert preview == f"```terraform\n{WEB_NATIVE}\n```"
+    text = fw.fixture.files["/main.tf.json"].text
+    assert text[h.start : h.end] == '"web"'
+
+
+def test_with_the_provider_schema_nested_blocks_are_blocks(tmp_path: Path) -> None:
+    fw, uri, offset = _ws(tmp_path)
+    fw.workspace.set_schema_files([str(shared_data.AWS_SCHEMA)])
+    preview = block_preview(fw.snapshot(), uri, offset)
+    assert preview is not None
+    assert "  ebs_block_device {\n    device_name = \"/dev/sdb\"\n  }" in preview.text
+    assert "ebs_block_device = [" not in preview.text
+
+
+def test_blocks_without_labels_preview_on_their_type_key_and_nothing_elsewhere(tmp_path: Path) -> None:
+    fw, uri, _ = _ws(tmp_path)
+    text = fw.fixture.files["/main.tf.json"].text
+    snap = fw.snapshot()
+    p = block_preview(snap, uri, text.index('"terraform"') + 2)
+    assert p is not None and p.text == 'terraform {\n  required_version = ">= 1.5"\n}'
+    assert block_preview(snap, uri, text.index('"env"') + 1).text.startswith('variable "env" {')
+    assert block_preview(snap, uri, text.index('"ami"') + 1) is None  # an argument: not a block's name
+    assert block_preview(snap, uri, text.index('"aws_instance"') + 1) is None  # the type label, not the name
+    assert block_preview(snap, uri, text.index('"resource"') + 1) is None  # shared by every resource
+
+
+def test_a_long_block_is_cut_with_a_note(tmp_path: Path) -> None:
+    tags = {f"k{i}": f"v{i}" for i in range(100)}
+    src = "//- /main.tf.json\n" + json.dumps({"resource": {"aws_instance": {"big": {"tags": tags}}}}) + "\n"
+    fw = parse_fixture(src).workspace(tmp_path)
+    uri = fw.uri("/main.tf.json")
+    text = fw.fixture.files["/main.tf.json"].text
+    p = block_preview(fw.snapshot(), uri, text.index('"big"') + 1)
+    lines = p.text.split("\n")
+    assert len(lines) == MAX_LINES + 1
+    assert lines[-1] == f"# ... {104 - MAX_LINES} more lines"  # 100 tags, the tags and block lines
+
+
+def test_file_native_is_the_convert_output_and_parses_as_hcl(tmp_path: Path) -> None:
+    fw, uri, _ = _ws(tmp_path)
+    text = fw.fixture.files["/main.tf.json"].text
+    native = file_native(fw.snapshot(), uri)
+    assert native == to_native(text, "main.tf.json").text
+    assert native.startswith("# a note\n") or "# a note" in native
+    parsed = parse_native(native)
+    assert [d.key for d in parsed.declarations] == [("resource", "aws_instance", "web"), ("variable", "env")]
+
+
+def test_a_broken_document_still_previews_what_it_can(tmp_path: Path) -> None:
+    src = '//- /main.tf.json\n{"variable": {"a": {"default": 1}}, "locals": {"x": "${var.a"\n'
+    fw = parse_fixture(src).workspace(tmp_path)
+    uri = fw.uri("/main.tf.json")
+    text = fw.fixture.files["/main.tf.json"].text
+    p = block_preview(fw.snapshot(), uri, text.index('"a"') + 1)
+    assert p is not None and p.text == 'variable "a" {\n  default = 1\n}'
+    assert 'variable "a"' in file_native(fw.snapshot(), uri)
