@@ -131,6 +131,17 @@ def test_directories_are_walked_as_the_workspace_scan_walks_them(cli, tmp_path):
     assert [r["file"] for r in json.loads(result.stdout)] == [str(tmp_path / "stack" / "x.tf.json")]
 
 
+def test_a_file_reached_through_a_symbolic_link_is_checked_once(cli, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.tf.json").write_text('{"locals": {"a": [1,]}}')
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "link.tf.json").symlink_to(tmp_path / "a" / "x.tf.json")
+    result = cli("check", tmp_path, "--format", "json")
+    assert [r["file"] for r in json.loads(result.stdout)] == [str(tmp_path / "a" / "x.tf.json")]
+    result = cli("check", tmp_path / "b", "--format", "json")
+    assert [r["file"] for r in json.loads(result.stdout)] == [str(tmp_path / "b" / "link.tf.json")]
+
+
 # -------------------------------------------------------------------------------------------- --jobs
 
 
