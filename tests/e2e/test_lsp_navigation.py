@@ -227,7 +227,8 @@ async def test_quick_fix_for_a_did_you_mean(client: LanguageClient, tmp_path, pu
     assert 'Did you mean "var.region"?' in d.message
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
-            text_document=m.doc(MAIN), range=d.range, context=types.CodeActionContext(diagnostics=[d])
+            text_document=m.doc(MAIN), range=d.range,
+            context=types.CodeActionContext(diagnostics=[d], only=[types.CodeActionKind.QuickFix]),
         )
     )
     [action] = actions

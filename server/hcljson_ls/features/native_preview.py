@@ -3,6 +3,7 @@ name and the text of the "Show as native HCL" code action.
 
     block_preview(snapshot, uri, offset) -> NativePreview | None    the block whose name is at `offset`
     file_native(snapshot, uri) -> str | None                        the whole document as native HCL
+    applies_to(uri) -> bool                                         a configuration file (not tfvars, tests)
 
 Contract
 --------
@@ -21,11 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..hcljson.model import Block
+from ..terraform import catalogue
 from ..terraform.provider_lookup import block_schema
 from ..terraform.to_native import block_to_native, to_native
 from ..workspace import Snapshot
+from ..workspace.files import file_name
 
-__all__ = ["MAX_LINES", "NativePreview", "block_preview", "file_native"]
+__all__ = ["MAX_LINES", "NativePreview", "applies_to", "block_preview", "file_native"]
 
 #: Lines of a hover preview (a resource of a generated file can run to hundreds).
 MAX_LINES = 30
@@ -81,3 +84,9 @@ def file_native(snapshot: Snapshot, uri: str) -> str | None:
         return None
     text = state.text
     return to_native(text, state.path, schema_of=_schema_of(snapshot, uri, text)).text
+
+
+def applies_to(uri: str) -> bool:
+    """Whether a document can be shown as native HCL: configuration, not variable definitions or
+    test files (whose native forms the converter does not write)."""
+    return catalogue.file_kind(file_name(uri), ignore_case=True) not in (catalogue.TFVARS_JSON, catalogue.TEST_JSON)

@@ -130,6 +130,12 @@ def _range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
+def kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """Whether a code action of `kind` answers a request limited to `only` (LSP: a kind matches
+    itself and its sub-kinds: `source` asks for `source.x`)."""
+    return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+
 def quick_fixes(uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
     """The quick fixes carried by `diagnostics` (see `to_diagnostic`), one code action each."""
     actions = []

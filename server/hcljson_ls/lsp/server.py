@@ -112,7 +112,7 @@ from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import hover as hover_feature
-from ..features import navigation
+from ..features import native_preview, navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature
@@ -121,7 +121,8 @@ from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
-from ..workspace.files import MB, path_of_uri
+from ..workspace.files import MB, path_of_uri, uri_of_path
+from ..workspace.previews import write_preview
 from . import convert
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .limits import Oversized
@@ -198,6 +199,10 @@ class HcljsonServer(LanguageServer):
     def text_document_capability(self, *path: str) -> Any:
         """The client's ``textDocument.<path...>`` capability, or None when it did not send it."""
         return self._capability(self.client_capabilities.text_document, path)
+
+    def window_capability(self, *path: str) -> Any:
+        """The client's ``window.<path...>`` capability, or None when it did not send it."""
+        return self._capability(self.client_capabilities.window, path)
 
     def workspace_capability(self, *path: str) -> Any:
         """The client's ``workspace.<path...>`` capability, or None when it did not send it."""
@@ -413,6 +418,8 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
         async def run_async(params: Any) -> Any:
             try:
                 return await fn(server, params)  # not under paused_gc: other work runs meanwhile
+            except JsonRpcException:
+                raise  # a deliberate error response, not a bug
             except Exception:
                 log.exception("%s failed (%s)", method, _uri_of(params))
                 return fallback(params)
@@ -632,11 +639,39 @@ def completion_resolve(ls: HcljsonServer, item: types.CompletionItem):
     return convert.resolve_completion(item)
 
 
-@feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+#: The command of the "Show as native HCL" code action: writes the document as native HCL under
+#: the cache dir (`workspace.previews`) and asks the client to open it (`window/showDocument`).
+SHOW_NATIVE = "hcljson.showAsNativeHcl"
+SHOW_NATIVE_KIND = "source.showAsNativeHcl"
+
+
+@feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, SHOW_NATIVE_KIND]),
+)
 def code_action(ls: HcljsonServer, params: types.CodeActionParams):
-    if ls.store.get(params.text_document.uri) is None:
+    uri = params.text_document.uri
+    if ls.store.get(uri) is None:
         return None
-    return convert.quick_fixes(params.text_document.uri, params.context.diagnostics) or None
+    actions = convert.quick_fixes(uri, params.context.diagnostics)
+    if native_preview.applies_to(uri) and convert.kind_wanted(SHOW_NATIVE_KIND, params.context.only):
+        command = types.Command(title="Show as native HCL", command=SHOW_NATIVE, arguments=[uri])
+        actions.append(types.CodeAction(title="Show as native HCL", kind=SHOW_NATIVE_KIND, command=command))
+    return actions or None
+
+
+async def show_as_native(ls: HcljsonServer, arguments: Any):
+    """`SHOW_NATIVE` for the document named by the (first) argument: the native text is written and
+    shown; the result is the text itself (for a client that cannot show a document)."""
+    # pygls hands the command's arguments to a one-parameter handler one by one: the first is the URI.
+    uri = arguments if isinstance(arguments, str) else None
+    text = native_preview.file_native(ls.snapshot(), uri) if uri else None
+    if text is None:
+        raise JsonRpcException("Show as native HCL: the document is not open.", code=REQUEST_FAILED)
+    path = write_preview(uri, text)
+    if path is not None and ls.window_capability("show_document", "support"):
+        await ls.window_show_document_async(types.ShowDocumentParams(uri=uri_of_path(path), take_focus=True))
+    return text
 
 
 @feature(
@@ -703,4 +738,5 @@ def create_server() -> HcljsonServer:
     server = HcljsonServer()
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
+    server.command(SHOW_NATIVE)(_guarded(server, SHOW_NATIVE, show_as_native, lambda arguments: None))
     return server
