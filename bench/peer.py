@@ -1,0 +1,440 @@
+"""Side by side with vscode-json-language-server: both servers as real processes over stdio, in one run.
+
+Run: python bench/peer.py                       (50KB, 5MB, 20MB; 3 fresh processes per server and size)
+     python bench/peer.py --quick --sizes 50KB  (one process, fewer repetitions; what the test runs)
+     python bench/peer.py --ours-only           (no peer: our figures alone)
+     python bench/peer.py --chart docs/peer.png --update-docs
+
+The peer is the npm package `vscode-langservers-extracted` (its `vscode-json-language-server`), installed
+on demand into `bench/.peer/` (git-ignored) with `npm install --no-audit --no-fund`. Without npm (or when
+the install fails) the benchmark says so, measures our server alone and exits 0.
+
+For each server and each generated CDKTF-like document (`cdktf_doc.make(size)`), a fresh server process
+(started `--repeat` times; the medians are printed) is initialized as an editor does (UTF-16 positions,
+pull diagnostics: the client sends `textDocument/diagnostic`, which both servers answer), warmed up on a
+tiny document (opened, diagnosed, closed: a user's server is already running when the big file opens), and
+then measured, wall clock from the client's side:
+
+* open     `didOpen` written -> the `textDocument/diagnostic` answer for it received (complete diagnostics)
+* edit     one character inserted / deleted inside a string in the middle (`didChange`, incremental) ->
+           the diagnostic answer received; median of `--edits` edits in a row
+* complete a completion inside a property name in the middle of the document (`"instance_t|ype"`) and one
+           inside a string value (`"ami-0c|55..."`); median of `--completions` each
+* RSS      peak resident set of the server process (`VmHWM` of `/proc/<pid>/status`) at the end
+
+Also printed for our server: its own overhead before our code runs, from the `didOpen` bytes read off stdin
+to our handler starting (reading the body, JSON decoding, structuring), which the server reports on stderr
+when started with `HCLJSON_LS_TIMING=1` (`lsp.protocol`); off by default.
+
+Targets (issue 13), as ratios ours / peer in the same run: open <= 1.0x at 5MB and 20MB, edit <= 0.1x,
+peak RSS <= 1.0x. Nothing is asserted; the exit status is 0 whatever the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from cdktf_doc import make  # noqa: E402
+
+REPO = HERE.parent
+PEER_DIR = HERE / ".peer"
+PEER_PACKAGE = "vscode-langservers-extracted"
+PEER_BIN = PEER_DIR / "node_modules" / PEER_PACKAGE / "bin" / "vscode-json-language-server"
+DOCS = REPO / "docs" / "performance.md"
+SECTION = "## Side by side with vscode-json-language-server"
+
+SIZES = {"50KB": 50_000, "5MB": 5_000_000, "20MB": 20_000_000}
+#: ratio targets (ours / peer): figure -> (limit, sizes it applies to; None: every size)
+TARGETS = {"open": (1.0, ("5MB", "20MB")), "edit": (0.1, None), "rss": (1.0, None)}
+TIMEOUT = 300.0
+
+
+# ---------------------------------------------------------------------------------------------
+# A JSON-RPC client over a child process's stdio
+
+
+class Connection:
+    """One language server process; a reader thread answers its requests and queues the rest."""
+
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=REPO
+        )
+        self._ids = iter(range(1, 1 << 30))
+        self._write_lock = threading.Lock()
+        self._responses: dict[int, queue.Queue] = {}
+        self._lock = threading.Lock()
+        self.stderr_lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    # -- writing
+
+    def _write(self, message: dict) -> None:
+        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        with self._write_lock:
+            self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.proc.stdin.flush()
+
+    def notify(self, method: str, params: dict) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: dict | None) -> dict:
+        """Send a request and wait for its answer (the whole message)."""
+        msg_id = next(self._ids)
+        box: queue.Queue = queue.Queue()
+        with self._lock:
+            self._responses[msg_id] = box
+        self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        try:
+            message = box.get(timeout=TIMEOUT)
+        except queue.Empty:
+            raise TimeoutError(f"no answer to {method} within {TIMEOUT} s") from None
+        if "error" in message:
+            raise RuntimeError(f"{method}: {message['error']}")
+        return message
+
+    # -- reading
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value)
+            message = json.loads(out.read(length))
+            if "method" in message and "id" in message:
+                self._answer(message)
+            elif "method" not in message:
+                with self._lock:
+                    box = self._responses.pop(message.get("id"), None)
+                if box is not None:
+                    box.put(message)
+
+    def _answer(self, message: dict) -> None:
+        """Requests from the server: configuration -> nulls; registrations, progress -> null."""
+        result = None
+        if message["method"] == "workspace/configuration":
+            result = [None] * len(message.get("params", {}).get("items", []))
+        self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    def _read_stderr(self) -> None:
+        for line in self.proc.stderr:
+            self.stderr_lines.append(line.decode("utf-8", "replace").rstrip())
+
+    # -- the process
+
+    def peak_rss_mb(self) -> float:
+        """Peak resident set of the process (`VmHWM`), MB."""
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        return int(re.search(r"^VmHWM:\s+(\d+) kB", status, re.M).group(1)) / 1024
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", {})
+            self.proc.wait(timeout=10)
+        except Exception:
+            pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# The servers
+
+
+@dataclass(frozen=True)
+class Server:
+    name: str
+    argv: list[str]
+    language_id: str
+    settings: dict | None = None  # sent in workspace/didChangeConfiguration, as an editor would
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def ours() -> Server:
+    return Server("hcljson-ls", [sys.executable, "-m", "hcljson_ls", "--stdio"], "terraform-json",
+                  env={"HCLJSON_LS_TIMING": "1"})
+
+
+def peer() -> Server:
+    # node directly (not a shell wrapper), so the process measured is the server itself
+    return Server("vscode-json-language-server", ["node", str(PEER_BIN), "--stdio"], "json",
+                  settings={"json": {"validate": {"enable": True}, "schemas": []}})
+
+
+def install_peer() -> str | None:
+    """Install the peer into `bench/.peer/` when it is not there; a reason when it cannot be had."""
+    if PEER_BIN.exists():
+        return None if shutil.which("node") else "node is not on PATH"
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        return "npm / node not found: measuring hcljson-ls alone"
+    PEER_DIR.mkdir(exist_ok=True)
+    print(f"installing {PEER_PACKAGE} into {PEER_DIR} ...", file=sys.stderr)
+    done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", PEER_PACKAGE], cwd=PEER_DIR,
+                          capture_output=True, text=True)
+    if done.returncode != 0 or not PEER_BIN.exists():
+        return f"npm install {PEER_PACKAGE} failed: measuring hcljson-ls alone\n{done.stderr[-2000:]}"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# One session: a fresh process, one document
+
+
+CAPABILITIES = {
+    "general": {"positionEncodings": ["utf-16"]},
+    "textDocument": {
+        "synchronization": {"didSave": True},
+        "diagnostic": {"dynamicRegistration": False, "relatedDocumentSupport": False},
+        "publishDiagnostics": {"versionSupport": True},
+        "completion": {"completionItem": {"snippetSupport": True}},
+    },
+    "workspace": {"configuration": True},
+}
+
+
+def position(text: str, offset: int) -> dict:
+    line = text.count("\n", 0, offset)
+    return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+
+def places(text: str) -> dict[str, dict]:
+    """Where the benchmark edits and completes: in the middle of the document (ASCII there)."""
+    middle = len(text) // 2
+
+    def after(needle: str, into: int) -> int:
+        i = text.find(needle, middle)
+        return (i if i >= 0 else text.rfind(needle)) + into
+
+    return {"edit": position(text, after('"ami-0c55', 5)),
+            "key": position(text, after('"instance_type"', 10)),
+            "value": position(text, after('"ami-0c55', 7))}
+
+
+@dataclass
+class Figures:
+    open: float
+    edit: float
+    complete_key: float
+    complete_value: float
+    rss: float
+    diagnostics: int
+    overhead: float | None = None  # ours: didOpen bytes read -> our handler starting
+
+
+def session(server: Server, text: str, edits: int, completions: int) -> Figures:
+    uri = "file:///bench/stack/cdk.tf.json"
+    conn = Connection(server.argv, env={**os.environ, **server.env})
+    try:
+        conn.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES,
+                                    "clientInfo": {"name": "bench/peer.py"}})
+        conn.notify("initialized", {})
+        if server.settings is not None:
+            conn.notify("workspace/didChangeConfiguration", {"settings": server.settings})
+        # warm-up on a tiny document: code paths loaded and compiled, as in a running editor
+        tiny, tiny_uri = make(2_000), "file:///bench/warm/cdk.tf.json"
+        conn.notify("textDocument/didOpen", {"textDocument": {"uri": tiny_uri, "languageId": server.language_id,
+                                                               "version": 1, "text": tiny}})
+        conn.request("textDocument/diagnostic", {"textDocument": {"uri": tiny_uri}})
+        conn.notify("textDocument/didClose", {"textDocument": {"uri": tiny_uri}})
+
+        at = places(text)
+        t0 = time.perf_counter()
+        conn.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": server.language_id,
+                                                               "version": 1, "text": text}})
+        report = conn.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        opened = time.perf_counter() - t0
+        found = len(report["result"].get("items", []))
+
+        edit_times = []
+        for version in range(2, 2 + edits):
+            start = at["edit"]
+            if version % 2 == 0:  # insert "x", then delete it again
+                change = {"range": {"start": start, "end": start}, "text": "x"}
+            else:
+                end = {"line": start["line"], "character": start["character"] + 1}
+                change = {"range": {"start": start, "end": end}, "text": ""}
+            t0 = time.perf_counter()
+            conn.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                   "contentChanges": [change]})
+            conn.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+            edit_times.append(time.perf_counter() - t0)
+
+        def complete(where: dict) -> float:
+            times = []
+            for _ in range(completions):
+                t0 = time.perf_counter()
+                conn.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": where})
+                times.append(time.perf_counter() - t0)
+            return statistics.median(times)
+
+        key, value = complete(at["key"]), complete(at["value"])
+        rss = conn.peak_rss_mb()
+    finally:
+        conn.close()
+    return Figures(opened, statistics.median(edit_times), key, value, rss, found, overhead(conn.stderr_lines))
+
+
+def overhead(lines: list[str]) -> float | None:
+    """The last didOpen overhead our server reported (the big document's), seconds."""
+    found = [float(m.group(1)) for line in lines if (m := re.search(r"timing textDocument/didOpen .*?([\d.]+) ms", line))]
+    return found[-1] / 1000 if found else None
+
+
+def measure(server: Server, text: str, repeat: int, edits: int, completions: int) -> Figures:
+    runs = [session(server, text, edits, completions) for _ in range(repeat)]
+    med = lambda name: statistics.median(getattr(r, name) for r in runs)  # noqa: E731
+    overheads = [r.overhead for r in runs if r.overhead is not None]
+    return Figures(med("open"), med("edit"), med("complete_key"), med("complete_value"), max(r.rss for r in runs),
+                   runs[-1].diagnostics, statistics.median(overheads) if overheads else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+
+def ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    return f"{seconds:.3f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms" if seconds >= 0.01 else f"{seconds * 1000:.2f} ms"
+
+
+def verdict(figure: str, size: str, ratio: float) -> str:
+    limit, sizes = TARGETS.get(figure, (None, None))
+    if limit is None or (sizes is not None and size not in sizes):
+        return ""
+    return f" (<= {limit:g}x: {'PASS' if ratio <= limit else 'FAIL'})"
+
+
+def table(results: dict[str, dict[str, Figures]], sizes: list[str]) -> str:
+    ours_r, peer_r = results.get("hcljson-ls", {}), results.get("vscode-json-language-server", {})
+    rows = ["| size | figure | hcljson-ls | vscode-json-language-server | ours / peer |", "|---|---|---|---|---|"]
+    for size in sizes:
+        o, p = ours_r.get(size), peer_r.get(size)
+        for name, label, fmt in (("open", "open -> diagnostics", ms), ("edit", "edit -> diagnostics", ms),
+                                 ("complete_key", "completion in a key", ms),
+                                 ("complete_value", "completion in a value", ms),
+                                 ("rss", "peak RSS", lambda v: f"{v:.0f} MB")):
+            ov = getattr(o, name) if o else None
+            pv = getattr(p, name) if p else None
+            ratio = f"{ov / pv:.2f}x{verdict(name, size, ov / pv)}" if ov is not None and pv else "-"
+            rows.append(f"| {size} | {label} | {fmt(ov) if ov is not None else '-'} | "
+                        f"{fmt(pv) if pv is not None else '-'} | {ratio} |")
+        if o is not None:
+            rows.append(f"| {size} | our overhead before our handler (didOpen read, decoded, structured) | "
+                        f"{ms(o.overhead)} | | |")
+            rows.append(f"| {size} | diagnostics found | {o.diagnostics} | {p.diagnostics if p else '-'} | |")
+    return "\n".join(rows)
+
+
+def chart(results: dict[str, dict[str, Figures]], sizes: list[str], path: Path) -> None:
+    import matplotlib  # lazy: an optional extra (`pip install -e '.[bench]'`)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # lazy: after choosing the backend
+
+    names = [n for n in ("hcljson-ls", "vscode-json-language-server") if n in results]
+    panels = (("open", "open -> diagnostics (s)"), ("edit", "edit -> diagnostics (s)"), ("rss", "peak RSS (MB)"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(13, 4))
+    width = 0.8 / max(1, len(names))
+    for ax, (figure, title) in zip(axes, panels):
+        for i, name in enumerate(names):
+            values = [getattr(results[name][s], figure) if s in results[name] else 0 for s in sizes]
+            ax.bar([x + i * width for x in range(len(sizes))], values, width, label=name)
+        ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(sizes))], sizes)
+        ax.set_title(title)
+        if figure == "edit":
+            ax.set_yscale("log")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def update_docs(text: str) -> None:
+    """Replace (or append) only our section of docs/performance.md."""
+    doc = DOCS.read_text(encoding="utf-8")
+    start = doc.find(SECTION)
+    if start < 0:
+        doc = doc.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
+    else:
+        nxt = doc.find("\n## ", start + len(SECTION))
+        doc = doc[:start] + text.rstrip("\n") + "\n" + (doc[nxt:] if nxt >= 0 else "")
+    DOCS.write_text(doc, encoding="utf-8")
+
+
+def section(body_table: str, chart_path: Path | None, note: str) -> str:
+    link = f"\n![side by side]({os.path.relpath(chart_path, DOCS.parent)})\n" if chart_path else ""
+    return (f"{SECTION}\n\n`python bench/peer.py --chart docs/peer.png --update-docs` writes this section "
+            f"(only this one). {note}\n\n{body_table}\n{link}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default=",".join(SIZES), help="comma-separated, of " + ", ".join(SIZES))
+    parser.add_argument("--quick", action="store_true", help="one process per server and size, few repetitions")
+    parser.add_argument("--repeat", type=int, default=None, help="fresh processes per server and size (default 3)")
+    parser.add_argument("--ours-only", action="store_true", help="do not run (or install) the peer")
+    parser.add_argument("--chart", type=Path, help="write a PNG chart here (needs matplotlib: the bench extra)")
+    parser.add_argument("--update-docs", action="store_true", help=f"write the table into {DOCS.name}")
+    args = parser.parse_args(argv)
+    sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
+    unknown = [s for s in sizes if s not in SIZES]
+    if unknown:
+        parser.error(f"unknown size {unknown[0]!r}: choose from {', '.join(SIZES)}")
+    repeat = args.repeat or (1 if args.quick else 3)
+    edits, completions = (3, 3) if args.quick else (9, 9)
+
+    servers = [ours()]
+    if not args.ours_only:
+        problem = install_peer()
+        if problem:
+            print(problem)
+        else:
+            servers.append(peer())
+
+    results: dict[str, dict[str, Figures]] = {}
+    for size in sizes:
+        text = make(SIZES[size])
+        for server in servers:
+            print(f"{server.name}, {size} ({len(text.encode()) / 1e6:.2f} MB): {repeat} run(s) ...", file=sys.stderr)
+            results.setdefault(server.name, {})[size] = measure(server, text, repeat, edits, completions)
+    body = table(results, sizes)
+    print(body)
+    if args.chart:
+        chart(results, sizes, args.chart)
+        print(f"chart: {args.chart}")
+    if args.update_docs:
+        note = (f"Medians of {repeat} fresh processes per server and size ({edits} edits, {completions} completions "
+                f"each), wall clock from the client, pull diagnostics, one run on the project's 2-core machine kind.")
+        update_docs(section(body, args.chart, note))
+        print(f"updated {DOCS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
