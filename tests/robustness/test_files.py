@@ -46,7 +46,7 @@ def _too_large(wire: Wire, uri: str, text: str, limit_mb: int) -> None:
     size = f"{len(text.encode()) / MB:.1f}"
     assert diagnostic["message"] == (
         f"File too large: main.tf.json is {size} MB, larger than the limit of {limit_mb} MB (setting maxFileSizeMB); "
-        "it is not analysed. Raise the setting and reopen the file to analyse it."
+        "it is not analysed. Only its JSON syntax is checked; raise the setting and reopen the file to analyse it."
     )
     # Not analysed: no answers about it, its edits are ignored, said once.
     assert wire.hover(uri, 0, 3)["result"] is None
@@ -66,6 +66,19 @@ def _too_large(wire: Wire, uri: str, text: str, limit_mb: int) -> None:
 def test_a_document_over_the_setting_is_reported_once_and_not_analysed(wire: Wire):
     wire.initialize(options={**OPTIONS, "maxFileSizeMB": 1})
     _too_large(wire, URI, '{"locals": {"a": "' + "é" * (MB // 2) + '"}}', 1)  # 1 MB of characters, 2 MB of UTF-8
+
+
+def test_an_oversized_document_still_gets_its_first_syntax_error(wire: Wire):
+    wire.initialize(options={**OPTIONS, "maxFileSizeMB": 1})
+    body = "".join('  "r%d": {"ami": "x"},\n' % i for i in range(60_000))
+    text = '{"resource": {"aws_instance": {\n' + body + '  "last": {} "after": 1\n}}}\n'
+    wire.open(URI, text)
+    found = wire.diagnostics(URI, version=1, timeout=SLOW)
+    assert [d["code"] for d in found] == ["limit/file-too-large", "limit/syntax-only"]
+    line = text.count("\n", 0, text.index('"after"'))
+    assert found[1]["range"]["start"] == {"line": line, "character": len('  "last": {} ')}
+    assert found[1]["severity"] == 1 and found[1]["message"].startswith("Invalid JSON: Expecting ',' delimiter")
+    still_right(wire)
 
 
 def test_a_50_mb_document_is_over_the_default_limit(wire: Wire):

@@ -1,4 +1,4 @@
-"""Open documents over the `maxFileSizeMB` setting: not analysed, one diagnostic each says so.
+"""Open documents over the `maxFileSizeMB` setting: not analysed, syntax only; a diagnostic says so.
 
     Oversized()
       .open(uri, text, version, max_mb, docs_url=None) -> bool   True (and remembered, and logged
@@ -14,16 +14,20 @@ Contract
   server keeps only its diagnostic (`limit/file-too-large`, a warning at the start of the file),
   published once; its edits are ignored until it is closed and opened again (also after the
   setting changes: the text is not kept to analyse it later).
+* Syntax only: the text is read once by the standard JSON reader (C speed, its objects dropped at
+  once), and its first syntax error, if any, is a second diagnostic (`limit/syntax-only`, an error
+  at that character, the reader's own wording), so a broken 50 MB file still says where.
 * Opening a smaller version of an oversized document forgets that it was one.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 
 from lsprotocol import types
 
-from ..diagnostic import WARNING, Diagnostic
+from ..diagnostic import ERROR, WARNING, Diagnostic
 from ..text.line_index import LineIndex
 from ..workspace.files import MB, file_name, too_large
 from . import convert
@@ -31,6 +35,25 @@ from . import convert
 log = logging.getLogger(__name__)
 
 CODE = "limit/file-too-large"
+SYNTAX_CODE = "limit/syntax-only"
+
+
+def _position(text: str, offset: int) -> types.Position:
+    """The LSP (UTF-16) position of `offset`, without indexing the whole text."""
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return types.Position(line=line, character=len(text[start:offset].encode("utf-16-le", "surrogatepass")) // 2)
+
+
+def first_syntax_error(text: str) -> tuple[int, str] | None:
+    """(offset, message) of the first JSON syntax error the standard reader finds, or None."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        return e.pos, e.msg
+    except (ValueError, RecursionError) as e:  # nesting deeper than the reader's recursion limit
+        return 0, str(e) or type(e).__name__
+    return None
 
 
 def utf8_size(text: str, limit: int) -> int:
@@ -42,7 +65,7 @@ def utf8_size(text: str, limit: int) -> int:
 
 class Oversized:
     def __init__(self) -> None:
-        self._open: dict[str, tuple[int, types.Diagnostic]] = {}
+        self._open: dict[str, tuple[int, list[types.Diagnostic]]] = {}
 
     def open(self, uri: str, text: str, version: int, max_mb: int, docs_url: str | None = None) -> bool:
         limit = max_mb * MB
@@ -52,13 +75,23 @@ class Oversized:
             return False
         log.warning("%s", problem)
         core = Diagnostic(0, 0, WARNING, CODE, "File too large",
-                          problem + " Raise the setting and reopen the file to analyse it.")
-        self._open[uri] = (version, convert.to_diagnostic(core, LineIndex(""), "utf-16", uri, docs_url))
+                          problem + " Only its JSON syntax is checked; raise the setting and reopen the file to analyse it.")
+        shown = [convert.to_diagnostic(core, LineIndex(""), "utf-16", uri, docs_url)]
+        error = first_syntax_error(text)
+        if error is not None:
+            at = _position(text, error[0])
+            syntax = convert.to_diagnostic(
+                Diagnostic(0, 0, ERROR, SYNTAX_CODE, "Invalid JSON", f"{error[1]} (the file is too large to say more)."),
+                LineIndex(""), "utf-16", uri, docs_url,
+            )
+            syntax.range = types.Range(start=at, end=at)
+            shown.append(syntax)
+        self._open[uri] = (version, shown)
         return True
 
     def diagnostics(self, uri: str) -> tuple[int, list[types.Diagnostic]] | None:
         found = self._open.get(uri)
-        return None if found is None else (found[0], [found[1]])
+        return None if found is None else (found[0], list(found[1]))
 
     def close(self, uri: str) -> bool:
         return self._open.pop(uri, None) is not None
