@@ -29,6 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..text.encodings import negotiate_encoding
+from . import timing
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -59,10 +60,14 @@ class HcljsonProtocol(LanguageServerProtocol):
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        if timing.ENABLED:
+            timing.handler_started(types.TEXT_DOCUMENT_DID_OPEN)
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if timing.ENABLED:
+            timing.handler_started(types.TEXT_DOCUMENT_DID_CHANGE)
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)

@@ -123,7 +123,7 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import MB, path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert
+from . import convert, timing
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol
@@ -177,6 +177,9 @@ class HcljsonServer(LanguageServer):
         self.scan_task: asyncio.Task | None = None
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        super().start_io(stdin or timing.stdin(), stdout)  # timing.stdin(): None unless HCLJSON_LS_TIMING
 
     # -- documents ------------------------------------------------------------------------------
 
