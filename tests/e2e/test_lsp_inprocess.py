@@ -6,6 +6,7 @@ handler that fails leaves the server working.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -48,11 +49,23 @@ def send(server: HcljsonServer, method: str, params: Any, request: bool = False)
         msg_id = message["id"] = next(_ids)
     structured = json.loads(json.dumps(message), object_hook=server.protocol.structure_message)
     server.protocol.handle_message(structured)
+    if request:  # a request handled by a coroutine (long requests are: see lsp.server) runs on the loop
+        loop = asyncio.get_event_loop_policy().get_event_loop()
+        for _ in range(5):
+            loop.run_until_complete(asyncio.sleep(0))
     return msg_id
 
 
 @pytest.fixture
 def server_and_wire():
+    loop = asyncio.new_event_loop()  # the loop `send` runs coroutine handlers on
+    asyncio.set_event_loop(loop)
+    yield _server_and_wire()
+    asyncio.set_event_loop(None)
+    loop.close()
+
+
+def _server_and_wire():
     server = create_server()
     wire = Wire()
     server.protocol.set_writer(wire)

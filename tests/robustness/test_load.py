@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from .conftest import OPTIONS, still_right
-from .wire import REQUEST_CANCELLED, Wire
+from .wire import REQUEST_CANCELLED, Wire, encode, frame
 
 URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
 
@@ -74,6 +76,22 @@ def test_a_cancelled_document_symbol_request_is_answered_or_cancelled(wire: Wire
     wire.notify("$/cancelRequest", {"id": 987654})  # nothing in flight: ignored
     answer = wire.response(request, timeout=SLOW)
     assert "result" in answer or answer["error"]["code"] == REQUEST_CANCELLED, answer
+    still_right(wire)
+
+
+@pytest.mark.parametrize("method", ["textDocument/documentSymbol", "textDocument/semanticTokens/full"])
+def test_a_long_request_cancelled_as_it_arrives_is_answered_request_cancelled(wire: Wire, method: str):
+    # The request and its cancel in one write: the server reads both before the request's work
+    # starts (long requests are coroutines), so the answer is RequestCancelled, not the result.
+    wire.initialize(options=OPTIONS)
+    wire.open(URI, big_document(2_000_000))
+    wire.diagnostics(URI, version=1, timeout=SLOW)
+    id_ = 424242
+    request = {"jsonrpc": "2.0", "id": id_, "method": method, "params": {"textDocument": {"uri": URI}}}
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": id_}}
+    wire.send_raw(frame(encode(request, False)) + frame(encode(cancel, False)))
+    answer = wire.response(id_, timeout=SLOW)
+    assert answer.get("error", {}).get("code") == REQUEST_CANCELLED, answer
     still_right(wire)
 
 
