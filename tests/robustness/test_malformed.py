@@ -13,14 +13,17 @@ from .wire import INVALID_PARAMS, METHOD_NOT_FOUND, Wire, frame
 URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
 
 
-def test_a_body_that_is_not_json_is_logged_and_skipped(wire: Wire):
-    # JSON-RPC would answer a parse error with id null; pygls 2.1 logs it and reads on (no answer).
+def test_a_body_that_is_not_json_is_answered_parse_error_and_skipped(wire: Wire):
+    # JSON-RPC: a parse error is answered with id null (the request's id cannot be read).
     wire.initialize(options=OPTIONS)
     wire.send_raw(frame(b'{"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": {'))
     wire.send_raw(frame(b"\xff\xfe not utf-8"))
     still_right(wire)
     assert wire.log().count("Unable to handle message") == 2
     assert not [m for m in wire.received if m.get("id") == 99]
+    errors = [m["error"] for m in wire.received if "error" in m and m.get("id") is None]
+    assert [e["code"] for e in errors] == [-32700, -32700], errors
+    assert all(e["message"].startswith("Parse error: ") for e in errors)
 
 
 @pytest.mark.parametrize("header", [

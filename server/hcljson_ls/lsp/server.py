@@ -96,6 +96,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
+import json
 import logging
 import time
 import uuid
@@ -104,7 +105,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
@@ -374,6 +375,9 @@ class HcljsonServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would pop up a message in the editor for every failed notification; the log has it.
         log.error("%s: %s", getattr(source, "__name__", source), error)
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            # A body that is not JSON: JSON-RPC answers Parse error with a null id (its id is unknown).
+            self.protocol._send_response(None, error=JsonRpcParseError(f"Parse error: {error}").to_response_error())  # type: ignore[arg-type]
 
 
 def _progress(step: Any) -> types.WorkDoneProgressReport:
