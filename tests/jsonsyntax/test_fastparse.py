@@ -80,6 +80,18 @@ def check(text: str, must_accept: bool = False) -> Node | None:
     return fast
 
 
+def check_parse(text: str) -> None:
+    """`parse` (the fast path, and the robust parser going on from where it stopped: `Resume`) gives
+    exactly what the robust parser alone gives from the first byte: the tree and the diagnostics."""
+    result = parse(text, require_body=False)
+    root, diags = robust(text)
+    if root is None and not diags:  # parse() says why there is no tree
+        assert [d.code for d in result.diagnostics] == ["syntax/empty-document"]
+        return
+    assert result.diagnostics == sorted(diags, key=lambda d: (d.start, d.end, d.code))
+    assert_same_tree(result.root, root)
+
+
 def test_the_fast_path_is_enabled():
     # It fills String and Member slots itself; if `tree` changes their slots it switches off (then
     # every parse takes the robust path): update `fastparse` when this fails.
@@ -145,6 +157,21 @@ def test_anything_the_robust_parser_reports_is_left_to_it(text):
     assert fast_parse(text) is None
     root, diags = robust(text)
     assert diags or root is None
+    check_parse(text)
+
+
+@pytest.mark.parametrize("damage_", [("\": ", "\" "), ("\",\n", "\"\n"), ("}", ""), ("\"ami", "ami"), ("\"count\": 2", "\"count\": 2,")],
+                         ids=repr)
+def test_one_error_near_the_end_is_read_once(damage_):
+    # The fast path reads up to the error and the robust parser goes on from there (`Resume`) instead
+    # of parsing the whole text again; the result is what a parse from the first byte gives.
+    text = _cdktf_make()(30_000)
+    old, new = damage_
+    i = text.rfind(old, 0, len(text) - 300)
+    broken = text[:i] + new + text[i + len(old):]
+    got = fastparse.fast_parse_or_resume(broken)
+    assert isinstance(got, fastparse.Resume) and got.pos > len(text) * 0.9, got
+    check_parse(broken)
 
 
 # ---- generated JSON: any value, any json.dumps layout ---------------------------------------
@@ -242,7 +269,9 @@ def damage(text: str, steps) -> str:
 @given(values, layouts, edits)
 def test_damaged_json_is_never_accepted_wrongly(value, layout, steps):
     indent, separators, ensure_ascii, around = layout
-    check(damage(around + dumps(value, indent, separators, ensure_ascii), steps))
+    damaged = damage(around + dumps(value, indent, separators, ensure_ascii), steps)
+    check(damaged)
+    check_parse(damaged)
 
 
 @shared_data.requires(REAL)
@@ -254,7 +283,9 @@ def test_damaged_corpus_files_are_never_accepted_wrongly():
     for _ in range(600):
         text = rnd.choice(texts_)
         steps = [(rnd.random(), rnd.choice(["insert", "delete", "replace"]), rnd.choice(DAMAGE)) for _ in range(rnd.randint(1, 2))]
-        accepted += check(damage(text, steps)) is not None
+        damaged = damage(text, steps)
+        accepted += check(damaged) is not None
+        check_parse(damaged)
     assert accepted > 0  # some damage is harmless (inside a string, whitespace): those still match
 
 

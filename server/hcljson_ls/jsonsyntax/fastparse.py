@@ -24,6 +24,7 @@ Nearly all the time goes into making the nodes, so `String` and `Member` nodes a
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from .scanner import VALID_NUMBER, WS, scan
 from .tree import Array, FlaggedString, Literal, Member, Node, Number, Object, String
@@ -46,6 +47,81 @@ _LITERALS = {"true": True, "false": False, "null": None}
 _END = "".join(["\\", "end"])
 
 _new = object.__new__
+
+
+class _Stop(Exception):
+    """The fast path met what it does not take, at `at` (relative to the current container's start),
+    with its state still that of the text before `at`."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+
+#: The fast path's container states, by name (`Resume.state`).
+_STATE_NAMES = {_O_KEY: "key", _O_COLON: "colon", _O_VALUE: "value", _O_COMMA: "comma",
+                _A_VALUE: "element", _A_COMMA: "element-comma", _DONE: "done"}
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Where `fast_parse_or_resume` stopped in a text it could not take, and the tree it built up to
+    there, for the robust parser to go on from (`parser.parse`) instead of starting again from the
+    first byte (a 5 MB document with one error near its end paid two parses: 0.75 s for the
+    `didOpen` instead of 0.18 s, `bench/peer.py`, 5MB-error).
+
+    * `pos`: the absolute offset where it stopped: the start of the token it did not take, or the
+      whitespace before it; everything before `pos` is well-formed and in the tree.
+    * `containers`: the open containers, outermost first, as ``(node, base, opener)``: the
+      `Object`/`Array` (start relative to its parent's, as the robust parser makes it when it
+      opens: ``end = start + 1``, ``closed`` False) holding the items read so far, its absolute
+      start, ``"{"`` or ``"["``; each is already the value of its member in its parent
+      (`holders[i]`: the member of ``containers[i - 1]`` holding ``containers[i]``; ``holders[0]``
+      is a detached member holding the root).
+    * `state`: the innermost container's state: "key", "colon", "value", "comma" (objects),
+      "element", "element-comma" (arrays), or "done" (the root value is complete: `root`, no
+      containers). In "colon" and "value", `key` and `colon` are the pending member's key node and
+      colon (relative), not yet in the container's items (the robust parser adds the member at its key).
+    """
+
+    pos: int
+    containers: tuple
+    holders: tuple
+    state: str
+    key: Node | None
+    colon: int
+    root: Node | None
+
+
+def _resumption(at: int, stack: list, items: list, st: int, key, colon: int, holder: Member) -> Resume | None:
+    """The `Resume` for the fast path's state (see `_fast_parse`), or None when nothing was read."""
+    if st == _ROOT:
+        return None  # stopped at the first token: the robust parser starts there anyway
+    if st == _DONE:
+        return Resume(at, (), (), "done", None, -1, holder.value)
+    containers = []
+    holders = []
+    base = 0
+    for i, (_, _, _, owner, x) in enumerate(stack):
+        base += x
+        inner = stack[i + 1] if i + 1 < len(stack) else None
+        # a container's kind: what its parent returns to when a child closes, or the current state
+        is_object = inner[2] == _O_COMMA if inner is not None else st in (_O_KEY, _O_COLON, _O_VALUE, _O_COMMA)
+        node = (Object if is_object else Array)(x, x + 1, inner[0] if inner is not None else items, False)
+        owner.value = node
+        containers.append((node, base, "{" if is_object else "["))
+        holders.append(owner)
+    return Resume(base + at, tuple(containers), tuple(holders), _STATE_NAMES[st], key, colon, containers[0][0])
+
+
+def fast_parse_or_resume(text: str) -> Node | Resume | None:
+    """`fast_parse`, or where it stopped (`Resume`) when the text is not plain well-formed JSON and
+    it read something first; None when it read nothing (or is disabled). Never raises."""
+    if not ENABLED:
+        return None
+    try:
+        return _fast_parse(text, True)
+    except Exception:  # defensive, as in `fast_parse`
+        return None
 
 
 def _fills_slots_exactly() -> bool:
@@ -120,7 +196,7 @@ def _compile(seg: str) -> tuple | None:
     return result
 
 
-def _fast_parse(text: str) -> Node | None:
+def _fast_parse(text: str, resume: bool = False) -> Node | Resume | None:
     pieces: list = text.split('"')
     pieces.append(_END)  # pairs are (segment, string content), the last is (segment, _END)
     it = iter(pieces)
@@ -143,149 +219,158 @@ def _fast_parse(text: str) -> Node | None:
     END = _END
     printable = str.isprintable
     new = _new
+    ended = False  # the loop met `_END` (with an odd number of quotes it never does)
 
-    for seg, s in zip(it, it):
-        # ---- the outside segment, at `p` ----
-        try:
-            kind, r, ops, n = cache[seg]
-        except KeyError:
-            kind, r, ops, n = compile_(seg)  # None (not iterable): raises, fast_parse returns None
-        if kind == COLON:
-            if st != O_COLON:
-                return None
-            colon = p + r
-            st = O_VALUE
-        elif kind == COMMA:
-            if st == O_COMMA:
-                st = O_KEY
-            elif st == A_COMMA:
-                st = A_VALUE
+    try:
+        for seg, s in zip(it, it):
+            # ---- the outside segment, at `p` ----
+            try:
+                kind, r, ops, n = cache[seg]
+            except KeyError:
+                compiled = compile_(seg)
+                if compiled is None:  # something else than structure: a comment, a bare word, ...
+                    raise _Stop(p)
+                kind, r, ops, n = compiled
+            if kind == COLON:
+                if st != O_COLON:
+                    raise _Stop(p + r)
+                colon = p + r
+                st = O_VALUE
+            elif kind == COMMA:
+                if st == O_COMMA:
+                    st = O_KEY
+                elif st == A_COMMA:
+                    st = A_VALUE
+                else:
+                    raise _Stop(p + r)
+                member.comma = p + r
+            if ops:
+                for code, a, b, val in ops:
+                    a += p
+                    if code == CLOSE_OBJECT:
+                        if st != O_COMMA and (st != O_KEY or items):
+                            raise _Stop(a)  # a trailing comma, a missing value, `]` for `{`, ...
+                        pitems, append, st, member, x = pop()
+                        member.value = Object_(x, x + a + 1, items, True)
+                        items = pitems
+                        p += x
+                    elif code == CLOSE_ARRAY:
+                        if st != A_COMMA and (st != A_VALUE or items):
+                            raise _Stop(a)
+                        pitems, append, st, member, x = pop()
+                        member.value = Array_(x, x + a + 1, items, True)
+                        items = pitems
+                        p += x
+                    elif code <= OPEN_ARRAY:
+                        # the member holding the new container now; its value is set when it closes
+                        if st == O_VALUE:
+                            member = new(Member_)
+                            member.key = key
+                            member.colon = colon
+                            member.comma = -1
+                            append(member)
+                            push((items, append, O_COMMA, member, a))
+                        elif st == A_VALUE:
+                            member = new(Member_)
+                            member.key = None
+                            member.colon = -1
+                            member.comma = -1
+                            append(member)
+                            push((items, append, A_COMMA, member, a))
+                        elif st == ROOT:
+                            push((items, append, DONE, holder, a))
+                        else:
+                            raise _Stop(a)
+                        items = []
+                        append = items.append
+                        p -= a
+                        st = b
+                    elif code == COMMA:
+                        if st == O_COMMA:
+                            st = O_KEY
+                        elif st == A_COMMA:
+                            st = A_VALUE
+                        else:
+                            raise _Stop(a)
+                        member.comma = a
+                    elif code == COLON:  # after whitespace
+                        if st != O_COLON:
+                            raise _Stop(a)
+                        colon = a
+                        st = O_VALUE
+                    else:  # a number or a literal
+                        node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
+                        if st == O_VALUE:
+                            member = new(Member_)
+                            member.key = key
+                            member.colon = colon
+                            member.value = node
+                            member.comma = -1
+                            append(member)
+                            st = O_COMMA
+                        elif st == A_VALUE:
+                            member = new(Member_)
+                            member.key = None
+                            member.colon = -1
+                            member.value = node
+                            member.comma = -1
+                            append(member)
+                            st = A_COMMA
+                        elif st == ROOT:
+                            holder.value = node
+                            st = DONE
+                        else:
+                            raise _Stop(a)
+            p += n
+
+            # ---- the string, its opening quote at `p` ----
+            if "\\" in s:
+                if s is END:
+                    ended = True
+                    break
+                if s[-1] == "\\":
+                    while (len(s) - len(s.rstrip("\\"))) % 2:  # the closing quote is escaped: join the next piece
+                        nxt = next(it)
+                        if nxt is END:
+                            raise _Stop(p)
+                        s = s + '"' + nxt
+                if _BAD_ESCAPE(s.replace("\\\\", "_") if "\\\\" in s else s) or (not printable(s) and _CONTROL(s)):
+                    raise _Stop(p)
+                node = FlaggedString(p, p + len(s) + 2, '"', True, True)
             else:
-                return None
-            member.comma = p + r
-        if ops:
-            for code, a, b, val in ops:
-                a += p
-                if code == CLOSE_OBJECT:
-                    if st != O_COMMA and (st != O_KEY or items):
-                        return None  # a trailing comma, a missing value, `]` for `{`, ...
-                    pitems, append, st, member, x = pop()
-                    member.value = Object_(x, x + a + 1, items, True)
-                    items = pitems
-                    p += x
-                elif code == CLOSE_ARRAY:
-                    if st != A_COMMA and (st != A_VALUE or items):
-                        return None
-                    pitems, append, st, member, x = pop()
-                    member.value = Array_(x, x + a + 1, items, True)
-                    items = pitems
-                    p += x
-                elif code <= OPEN_ARRAY:
-                    # the member holding the new container now; its value is set when it closes
-                    if st == O_VALUE:
-                        member = new(Member_)
-                        member.key = key
-                        member.colon = colon
-                        member.comma = -1
-                        append(member)
-                        push((items, append, O_COMMA, member, a))
-                    elif st == A_VALUE:
-                        member = new(Member_)
-                        member.key = None
-                        member.colon = -1
-                        member.comma = -1
-                        append(member)
-                        push((items, append, A_COMMA, member, a))
-                    elif st == ROOT:
-                        push((items, append, DONE, holder, a))
-                    else:
-                        return None
-                    items = []
-                    append = items.append
-                    p -= a
-                    st = b
-                elif code == COMMA:
-                    if st == O_COMMA:
-                        st = O_KEY
-                    elif st == A_COMMA:
-                        st = A_VALUE
-                    else:
-                        return None
-                    member.comma = a
-                elif code == COLON:  # after whitespace
-                    if st != O_COLON:
-                        return None
-                    colon = a
-                    st = O_VALUE
-                else:  # a number or a literal
-                    node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
-                    if st == O_VALUE:
-                        member = new(Member_)
-                        member.key = key
-                        member.colon = colon
-                        member.value = node
-                        member.comma = -1
-                        append(member)
-                        st = O_COMMA
-                    elif st == A_VALUE:
-                        member = new(Member_)
-                        member.key = None
-                        member.colon = -1
-                        member.value = node
-                        member.comma = -1
-                        append(member)
-                        st = A_COMMA
-                    elif st == ROOT:
-                        holder.value = node
-                        st = DONE
-                    else:
-                        return None
-        p += n
-
-        # ---- the string, its opening quote at `p` ----
-        if "\\" in s:
-            if s is END:
-                break
-            if s[-1] == "\\":
-                while (len(s) - len(s.rstrip("\\"))) % 2:  # the closing quote is escaped: join the next piece
-                    nxt = next(it)
-                    if nxt is END:
-                        return None
-                    s = s + '"' + nxt
-            if _BAD_ESCAPE(s.replace("\\\\", "_") if "\\\\" in s else s) or (not printable(s) and _CONTROL(s)):
-                return None
-            node = FlaggedString(p, p + len(s) + 2, '"', True, True)
-        else:
-            if not printable(s) and _CONTROL(s):
-                return None  # a raw tab, line break or other control character
-            node = new(String_)
-            node.start = p
-        node.end = p = p + len(s) + 2
-        if st == O_KEY:
-            key = node
-            st = O_COLON
-        elif st == O_VALUE:
-            member = new(Member_)
-            member.key = key
-            member.colon = colon
-            member.value = node
-            member.comma = -1
-            append(member)
-            st = O_COMMA
-        elif st == A_VALUE:
-            member = new(Member_)
-            member.key = None
-            member.colon = -1
-            member.value = node
-            member.comma = -1
-            append(member)
-            st = A_COMMA
-        elif st == ROOT:
-            holder.value = node
-            st = DONE
-        else:
-            return None
-
-    if st != DONE or p != len(text):
+                if not printable(s) and _CONTROL(s):
+                    raise _Stop(p)  # a raw tab, line break or other control character
+                node = new(String_)
+                node.start = p
+            node.end = p = p + len(s) + 2
+            if st == O_KEY:
+                key = node
+                st = O_COLON
+            elif st == O_VALUE:
+                member = new(Member_)
+                member.key = key
+                member.colon = colon
+                member.value = node
+                member.comma = -1
+                append(member)
+                st = O_COMMA
+            elif st == A_VALUE:
+                member = new(Member_)
+                member.key = None
+                member.colon = -1
+                member.value = node
+                member.comma = -1
+                append(member)
+                st = A_COMMA
+            elif st == ROOT:
+                holder.value = node
+                st = DONE
+            else:
+                raise _Stop(node.start)  # `p` is past the string already
+    except _Stop as stop:
+        return _resumption(stop.at, stack, items, st, key, colon, holder) if resume else None
+    if st != DONE:  # the input ended inside a container (or inside a string: no resumption)
+        return _resumption(p, stack, items, st, key, colon, holder) if resume and ended else None
+    if p != len(text):
         return None
     return holder.value

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostic import ERROR, Diagnostic, Fix, Related
 from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
-from .fastparse import fast_parse
+from .fastparse import Resume, fast_parse, fast_parse_or_resume
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
 
 _ESCAPE = re.compile(r"""\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}|(u[0-9a-fA-F]{0,3}|[^"\\/bfnrtu]|\Z))""", re.S)
@@ -97,8 +97,10 @@ def parse(text: str, require_body: bool = True) -> ParseResult:
     """Parse `text` as a JSON document. With `require_body`, the root must be an object or an array
     of objects (an HCL JSON body); otherwise any JSON value is accepted as root."""
     diags: list[Diagnostic] = []
-    root = fast_parse(text)  # well-formed input: no token scan, no diagnostics
-    if root is None:
+    root = fast_parse_or_resume(text)  # well-formed input: no token scan, no diagnostics
+    if type(root) is Resume:  # the robust parser goes on from where the fast path stopped
+        root = _parse_value_tokens(text, scan(text[root.pos:]), 0, diags, top_level=True, resume=_resumed(root))
+    elif root is None:
         root = _parse_value_tokens(text, scan(text), 0, diags, top_level=True)
     if root is None:
         if not diags:
@@ -108,6 +110,40 @@ def parse(text: str, require_body: bool = True) -> ParseResult:
         _check_body_root(root, diags)
     diags.sort(key=_diag_key)
     return ParseResult(root, diags)
+
+
+def _resumed(r: Resume) -> tuple:
+    """The robust parser's state (see `_parse_value_tokens`) where the fast path stopped: what it
+    would hold after reading the same well-formed text before `r.pos` (so the parse that goes on
+    from there equals a parse from the first byte: tests/jsonsyntax/test_fastparse.py)."""
+    if r.state == "done":
+        return [], None, 0, -1, None, -1, "", r.root, True, r.pos
+    frames = []
+    containers = r.containers
+    for i, (node, base, opener) in enumerate(containers[:-1]):
+        if opener == "{":
+            frames.append((node, base, _O_COMMA, r.holders[i + 1], -1, opener))
+        else:
+            frames.append((node, base, _A_COMMA, None, -1, opener))
+    fnode, base, opener = containers[-1]
+    items = fnode.items
+    state = r.state
+    member: Member | None = None
+    last_comma = -1
+    if state == "key" or state == "element":
+        st = _O_KEY if state == "key" else _A_VALUE
+        if items:  # after a comma
+            last_comma = base + items[-1].comma
+            member = items[-1] if state == "key" else None
+    elif state == "colon" or state == "value":
+        member = Member(r.key, r.colon if state == "value" else -1, None, -1)
+        items.append(member)
+        st = _O_COLON if state == "colon" else _O_VALUE
+    elif state == "comma":
+        st, member = _O_COMMA, items[-1]
+    else:
+        st = _A_COMMA
+    return frames, fnode, base, st, member, last_comma, opener, r.root, False, r.pos
 
 
 def _diag_key(d: Diagnostic):
@@ -166,9 +202,11 @@ def parse_container_at(text: str, start: int, end: int) -> tuple[Container | Non
     return node, diags, True
 
 
-def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, top_level: bool) -> Node | None:
+def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, top_level: bool,
+                        resume: tuple | None = None) -> Node | None:
     """The core loop. `offset` is added to every diagnostic position (for sub-parses); node positions
-    are relative to their container (the root's to `offset`).
+    are relative to their container (the root's to `offset`). With `resume` (`_resumed`; offset 0),
+    `toks` are the tokens from `resume`'s position on and the parse goes on from that state.
 
     The current container's state lives in locals (`fnode`, `base`, `st`, `member`, `last_comma`,
     `opener`); enclosing containers are saved on `stack` as tuples. Each token first meets a few fast
@@ -186,6 +224,8 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
     extra_start = -1
     extra_end = -1
     pos = offset  # absolute start of the current token
+    if resume is not None:
+        stack, fnode, base, st, member, last_comma, opener, root, root_done, pos = resume
     valid_number = VALID_NUMBER
     dq_match = STRING_LEXEME['"']
     O_KEY, O_COLON, O_VALUE, O_COMMA, A_VALUE, A_COMMA = _O_KEY, _O_COLON, _O_VALUE, _O_COMMA, _A_VALUE, _A_COMMA
