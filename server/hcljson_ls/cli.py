@@ -17,7 +17,7 @@ Contract of `check`
   `features.diagnostics.collect`, the very function the language server uses. So references
   resolve across the module's files and declarations made twice across files are reported, as in
   the editor.
-* ``--jobs N`` (default 1; 0 means one per CPU): with N > 1 the modules are checked in a pool of
+* ``--jobs N`` (default 0: one per CPU; 1: no extra process): with N > 1 the modules are checked in a pool of
   N processes (`ProcessPoolExecutor`), batches of whole modules as the unit of work. Results are
   written module by module in the order the files were found (command-line order, directories
   sorted), as soon as each module's turn comes: the output does not depend on N. A progress line
@@ -138,8 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: report all, exit 1 on errors)",
     )
     check.add_argument(
-        "--jobs", "-j", type=_jobs, default=1, metavar="N",
-        help="check modules in N processes (0: one per CPU; default: %(default)s)",
+        "--jobs", "-j", type=_jobs, default=0, metavar="N",
+        help="check modules in N processes (default 0: one per CPU; 1: no extra process)",
     )
     check.add_argument(
         "--docs-url", metavar="URL", default=None,
