@@ -182,11 +182,25 @@ def test_directory_recursion_finds_tf_and_tofu_json_only(cli, tmp_path):
     assert "in 3 files" in result.stderr
 
 
-def test_an_explicit_file_is_checked_whatever_its_name(cli, tmp_path):
-    f = write(tmp_path / "config.json", '{"a": [1,]}')
-    result = cli("check", f)
-    assert result.returncode == 1
-    assert "[syntax/trailing-comma]" in result.stdout
+def test_an_explicit_file_that_is_not_terraform_is_said_so_not_flooded(cli, tmp_path):
+    f = write(tmp_path / "package.json", '{"name": "x", "a": [1,]}')
+    ok = write(tmp_path / "main.tf.json", '{"locals": {"a": [1,]}}')
+    result = cli("check", f, ok)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == (
+        f"hcljson-ls check: error: {f}: not a Terraform file (its name does not end in .tf.json, .tofu.json, "
+        ".tfvars.json, .tftest.json or .tofutest.json); not checked"
+    )
+    assert "package.json" not in result.stdout and "main.tf.json" in result.stdout  # the other file is checked
+
+
+def test_variable_definitions_and_test_files_are_checked_by_name(cli, tmp_path):
+    write(tmp_path / "variables.tf.json", '{"variable": {"region": {}}}')
+    write(tmp_path / "terraform.tfvars.json", '{"regoin": "x"}')
+    write(tmp_path / "main.tftest.json", '{"run": {"one": {}}, "resource": {}}')
+    result = cli("check", tmp_path)
+    assert "[tfvars/undeclared-variable]" in result.stdout and "terraform.tfvars.json" in result.stdout
+    assert "main.tftest.json" in result.stdout and "[structure/unknown-block-type]" in result.stdout
 
 
 def test_same_file_twice_is_checked_once(cli, tmp_path):
@@ -212,7 +226,7 @@ def test_missing_path_stops_before_checking(cli, tmp_path):
 
 def test_directory_without_terraform_json_exits_2(cli, tmp_path):
     write(tmp_path / "x.json", "{}")
-    assert_one_line_error(cli("check", tmp_path), str(tmp_path), "no *.tf.json or *.tofu.json files")
+    assert_one_line_error(cli("check", tmp_path), str(tmp_path), "no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json)")
 
 
 def test_non_utf8_file_exits_2_but_others_are_checked(cli, tmp_path):

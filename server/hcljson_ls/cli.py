@@ -215,6 +215,13 @@ class Source:
     real: str  # its real path (symbolic links resolved): one file reached twice is checked once
 
 
+#: What `check` reads, as the server does: configuration, variable definitions and test files.
+_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON)
+_CHECKED_NAMES = ", ".join(
+    (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES)[:-1]
+) + " or " + catalogue.TEST_JSON_SUFFIXES[-1]
+
+
 def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> list[Source]:
     """The files to check, in command-line order (directories walked in sorted order), without
     duplicates. Directories that cannot be read are appended to `problems` (one sentence each).
@@ -231,7 +238,10 @@ def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> lis
             before = len(skipped)
             inside = list(_walk(path, skipped))
             if not inside and len(skipped) == before:
-                fatal.append(f"{arg}: no *.tf.json or *.tofu.json files in this directory")
+                fatal.append(f"{arg}: no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json) in this directory")
+        elif (path.exists() or path.is_symlink()) and catalogue.file_kind(path.name, ignore_case=True) not in _CHECKED_KINDS:
+            skipped.append(f"{arg}: not a Terraform file (its name does not end in {_CHECKED_NAMES}); not checked")
+            continue
         elif path.exists() or path.is_symlink():
             inside = [Source(path, arg, os.path.realpath(arg))]
         else:
@@ -258,7 +268,7 @@ def _walk(root: Path, problems: list[str]) -> Iterator[Source]:
             continue
         real_directory = None
         for name in listing.files:
-            if catalogue.file_kind(name) == catalogue.CONFIG_JSON:
+            if catalogue.file_kind(name) in _CHECKED_KINDS:
                 real_directory = real_directory or os.path.realpath(directory)  # once a directory: 10x faster
                 path = os.path.join(directory, name)
                 real = os.path.realpath(path) if os.path.islink(path) else os.path.join(real_directory, name)
