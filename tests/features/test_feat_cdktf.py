@@ -8,6 +8,7 @@ Every fixture is a real directory with a real `Workspace` over it (`fixture.pars
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -228,9 +229,17 @@ def test_the_setting_reaches_document_symbols_through_the_server(tmp_path):
 
     server.protocol.set_writer(Wire())
 
+    loop = asyncio.new_event_loop()  # documentSymbol is a coroutine (cancellable): it runs on a loop
+
     def send(method: str, params: dict, msg_id: int | None = None) -> None:
         message = {"jsonrpc": "2.0", "method": method, "params": params, **({"id": msg_id} if msg_id else {})}
-        server.protocol.handle_message(json.loads(json.dumps(message), object_hook=server.protocol.structure_message))
+        asyncio.set_event_loop(loop)
+        try:
+            server.protocol.handle_message(json.loads(json.dumps(message), object_hook=server.protocol.structure_message))
+            for _ in range(5):
+                loop.run_until_complete(asyncio.sleep(0))
+        finally:
+            asyncio.set_event_loop(None)
 
     uri = fw.uri(DEV)
     send("initialize", {"capabilities": {"textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}}},
@@ -239,6 +248,7 @@ def test_the_setting_reaches_document_symbols_through_the_server(tmp_path):
     send("textDocument/documentSymbol", {"textDocument": {"uri": uri}}, 2)
     (answer,) = [m for m in sent if m.get("id") == 2]
     assert [(s["name"], s["kind"]) for s in answer["result"]][:2] == [("Logs", 3), ("Net", 3)]  # 3: Namespace
+    loop.close()
 
 
 # ---- workspace symbols -------------------------------------------------------------------------------------------
