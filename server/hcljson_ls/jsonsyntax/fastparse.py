@@ -17,6 +17,13 @@ all parses: generated and pretty-printed JSON repeats the same few segments (`":
 that is not `{ } [ ] : ,`, a valid number, `true`, `false`, `null` or whitespace, and anything out
 of place (a trailing comma, a missing colon, a mismatched bracket, extra data...) makes it bail out.
 
+`fast_parse_or_resume(text)` is the same, except that on a text it cannot take it returns where it
+stopped (`Resume`: the position of the token it did not take, the containers open there with the
+members read so far, and the state), so that `parser.parse` lets the robust parser go on from that
+token instead of parsing the text again from its first byte: one error near the end of a large
+document no longer costs two parses (tests: `parse` equals a robust parse from the first byte on
+damaged documents).
+
 Nearly all the time goes into making the nodes, so `String` and `Member` nodes are made with
 `object.__new__` and filled slot by slot (see `ENABLED`); containers go through their constructor.
 """
