@@ -86,6 +86,7 @@ class Connection:
         self._write_lock = threading.Lock()
         self._responses: dict[int, queue.Queue] = {}
         self._lock = threading.Lock()
+        self._closed = False
         self.stderr_lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -106,6 +107,8 @@ class Connection:
         msg_id = next(self._ids)
         box: queue.Queue = queue.Queue()
         with self._lock:
+            if self._closed:
+                raise RuntimeError(f"{method}: the server exited (status {self.proc.poll()})")
             self._responses[msg_id] = box
         self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
         try:
@@ -119,6 +122,16 @@ class Connection:
     # -- reading
 
     def _read(self) -> None:
+        try:
+            self._read_messages()
+        finally:  # the server exited (or spoke garbage): whoever waits gets an error, not a timeout
+            with self._lock:
+                self._closed = True
+                boxes, self._responses = list(self._responses.values()), {}
+            for box in boxes:
+                box.put({"error": f"the server exited (status {self.proc.poll()})"})
+
+    def _read_messages(self) -> None:
         out = self.proc.stdout
         while True:
             length = None
