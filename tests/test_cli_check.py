@@ -262,8 +262,19 @@ def test_code_anchors_are_the_servers():
         assert cli_module.code_anchor(code) == code_anchor(code)
 
 
-def test_the_default_docs_url_is_the_checkouts_diagnostics_page():
-    assert cli_module.default_docs_url() == (Path(__file__).parents[1] / "docs" / "diagnostics.md").resolve().as_uri()
+def test_the_default_docs_url_is_the_checkouts_diagnostics_page(tmp_path, monkeypatch):
+    # Running from a checkout (an editable install): server/hcljson_ls/cli.py beside docs/.
+    checkout = tmp_path / "checkout"
+    (checkout / "server" / "hcljson_ls").mkdir(parents=True)
+    (checkout / "docs").mkdir()
+    (checkout / "docs" / "diagnostics.md").write_text("# Diagnostics\n", encoding="utf-8")
+    monkeypatch.setattr(cli_module, "__file__", str(checkout / "server" / "hcljson_ls" / "cli.py"))
+    assert cli_module.default_docs_url() == (checkout / "docs" / "diagnostics.md").resolve().as_uri()
+    # Installed into site-packages (as CI installs it): no checkout around it, no links.
+    site = tmp_path / "venv" / "lib" / "site-packages" / "hcljson_ls"
+    site.mkdir(parents=True)
+    monkeypatch.setattr(cli_module, "__file__", str(site / "cli.py"))
+    assert cli_module.default_docs_url() is None
 
 
 # -------------------------------------------------------------------------------------------- GitHub
