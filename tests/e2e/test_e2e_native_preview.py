@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest_lsp
@@ -26,7 +27,9 @@ def _env(tmp: str) -> dict[str, str]:
     return {**os.environ, "XDG_CACHE_HOME": tmp, "HOME": tmp}
 
 
-_CACHE_HOME = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"hcljson-native-e2e-{os.getpid()}")
+#: The server's cache and home: a fresh directory of the machine's temporary area (made at import,
+#: since the pytest-lsp fixture's configuration is fixed when the module loads).
+_CACHE_HOME = tempfile.mkdtemp(prefix="hcljson-native-e2e-")
 
 
 @pytest_lsp.fixture(
