@@ -60,6 +60,7 @@ __all__ = [
     "block_address",
     "block_schema",
     "body_at",
+    "meta_provider",
     "name_at",
     "nested_body",
     "placeholder",
@@ -74,19 +75,20 @@ _CONTENT = "content"
 _BODY, _KEY, _DYNAMIC_TYPE, _DYNAMIC_BODY = range(4)
 
 
-def _meta_provider(block: Block, text: Any) -> str | None:
+def meta_provider(block: Block, text: Any) -> str | None:
+    """The string value of the block's `provider` meta-argument (as written), or None."""
     meta = block.body.attribute("provider")
     if meta is None or meta.expr is None or meta.expr.kind != "string":
         return None
-    value = string_text(text, meta.expr.node, meta.expr.start)  # type: ignore[arg-type]
-    return value if value and "${" not in value else None
+    return string_text(text, meta.expr.node, meta.expr.start)  # type: ignore[arg-type]
 
 
 def block_address(
     block: Block, text: Any, required_providers: Mapping[str, Any] | None = None, engine: str = TERRAFORM
 ) -> str:
     """The provider address of resource or data block `block` (see the module doc)."""
-    return provider_for(block.labels[0].value, _meta_provider(block, text), required_providers, engine)
+    meta = meta_provider(block, text)
+    return provider_for(block.labels[0].value, meta if meta and "${" not in meta else None, required_providers, engine)
 
 
 def block_schema(

@@ -49,7 +49,7 @@ from ..hcljson.decode import decode_blocks_from_attribute
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.problems import suggestion
 from ..hcljson.schema import BlockSchema
-from ..jsonsyntax.strings import decode as decode_string
+from ..hcljson.values import string_text
 from ..jsonsyntax.tree import (
     ARRAY,
     FALSE,
@@ -62,7 +62,7 @@ from ..jsonsyntax.tree import (
     Node,
     String,
 )
-from .provider_lookup import placeholder
+from .provider_lookup import meta_provider, placeholder
 from .provider_schema import (
     GROUP,
     MAP,
@@ -116,13 +116,6 @@ def _q(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
-def _string_value(text: str, node: Node, start: int) -> str:
-    """The decoded content of JSON string `node` whose absolute start is `start`."""
-    if type(node) is String:  # plain (quoted, terminated, no backslash): its text, nothing to decode
-        return text[start + 1 : start + (node.end - node.start) - 1]
-    return decode_string(text, start, node).value  # type: ignore[arg-type]
-
-
 def _items(node: Node):
     return node.items if isinstance(node, Container) else ()
 
@@ -148,7 +141,7 @@ def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
     if kind == STRING:
         if cty == "string":  # before decoding: most values are strings for strings
             return True
-        value = _string_value(text, node, start)
+        value = string_text(text, node, start)
         if _TEMPLATE.search(value):
             return True
         if cty == "number":
@@ -237,7 +230,7 @@ def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: 
             v, k = m.value, m.key
             if v is None or k is None or k.kind != STRING:
                 continue
-            key = text[base + k.start + 1 : base + k.end - 1] if type(k) is String else _string_value(text, k, base + k.start)
+            key = text[base + k.start + 1 : base + k.end - 1] if type(k) is String else string_text(text, k, base + k.start)
             t = types.get(key)
             if t is None or (v.kind in _ALWAYS_OK.get(t, _NOTHING_OK) if type(t) is str else _plainly_ok(v, t)):
                 continue
@@ -303,7 +296,7 @@ def _check_nested(text: str, nested: NestedAttributes, name: str, node: Node, st
     """A nested-type value: its object(s) checked like block bodies of attributes."""
     want_array = nested.nesting not in (SINGLE, MAP)
     kind = node.kind
-    if kind == STRING and _TEMPLATE.search(_string_value(text, node, start)):
+    if kind == STRING and _TEMPLATE.search(string_text(text, node, start)):
         return
     if kind != (ARRAY if want_array else OBJECT):
         end = start + (node.end - node.start)
@@ -324,7 +317,7 @@ def _check_nested(text: str, nested: NestedAttributes, name: str, node: Node, st
     for obj, ostart in objects:
         if obj.kind == OBJECT:
             _check_object_attributes(text, nested.attributes, obj, ostart, where, diags)
-        elif not (obj.kind == NULL or (obj.kind == STRING and _TEMPLATE.search(_string_value(text, obj, ostart)))):
+        elif not (obj.kind == NULL or (obj.kind == STRING and _TEMPLATE.search(string_text(text, obj, ostart)))):
             end = ostart + (obj.end - obj.start)
             diags.append(
                 Diagnostic(
@@ -345,7 +338,7 @@ def _check_object_attributes(
             continue
         kstart = base + m.key.start
         kend = base + m.key.end
-        key = _string_value(text, m.key, kstart)
+        key = string_text(text, m.key, kstart)
         if key == "//" or _TEMPLATE.search(key):
             seen.add(key)
             continue
@@ -593,24 +586,12 @@ def schema_sites(block: Block) -> list[SchemaSite]:
     return []
 
 
-def local_name(block: Block, text: Any) -> str:
+def _local_name(block: Block, meta_value: str | None) -> str:
     """The provider local name of a resource or data block: the `provider` meta-argument's first
     part, else the type's prefix (`provider_schema.provider_for`'s rule)."""
-    return _local_name(block, _meta_provider(block, text))
-
-
-def _local_name(block: Block, meta_value: str | None) -> str:
     if meta_value and "${" not in meta_value:
         return meta_value.split(".", 1)[0]
     return block.labels[0].value.split("_", 1)[0]
-
-
-def _meta_provider(block: Block, text: Any) -> str | None:
-    """The string value of the block's `provider` meta-argument, or None."""
-    meta = block.body.attribute("provider")
-    if meta is not None and meta.expr is not None and meta.expr.kind == STRING:
-        return _string_value(text, meta.expr.node, meta.expr.start)
-    return None
 
 
 def check_sites(
@@ -623,7 +604,7 @@ def check_sites(
     uses: set = set()
     for site in sites:
         block = site.block
-        meta_value = _meta_provider(block, text)
+        meta_value = meta_provider(block, text)
         uses.add(("provider-source", _local_name(block, meta_value)))
         out.extend(_validate_block(block, schemas, text, required_providers, engine, meta_value))
     return out, uses
@@ -653,7 +634,7 @@ def validate_block(
     name): its provider resolved with `provider_for`, the type checked, then the body."""
     if block.type_name not in ("resource", "data") or len(block.labels) < 2:
         return []
-    return _validate_block(block, schemas, text, required_providers, engine, _meta_provider(block, text))
+    return _validate_block(block, schemas, text, required_providers, engine, meta_provider(block, text))
 
 
 def _validate_block(
