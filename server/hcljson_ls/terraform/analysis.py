@@ -27,6 +27,8 @@ Contract
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
@@ -41,7 +43,7 @@ from .testfile import TEST_SCHEMA, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
 from .validate import block_diagnostics, definitions, duplicates
 
-__all__ = ["file_engine", "analyze_file", "TerraformChecks", "required_providers"]
+__all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
 
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
@@ -53,10 +55,17 @@ def _range(d: Diagnostic) -> tuple[int, int]:
 
 def required_providers(own: frozenset, scope: Scope | None) -> dict[str, str]:
     """local name -> source of the module's `required_providers` (this file's `own` keys and the
-    other files'); a name without a source is left out (its source is implied)."""
+    other files'); see `provider_sources`."""
     keys = [k for k in own if k[0] == "provider-requirement"]
     if scope is not None:
         keys.extend(scope.keys("provider-requirement"))
+    return provider_sources(keys)
+
+
+def provider_sources(keys: Iterable[tuple]) -> dict[str, str]:
+    """local name -> source from `("provider-requirement", name, source)` keys; a name without a
+    source is left out (its source is implied); when files disagree, the last key in `repr` order
+    wins, whatever order the keys come in."""
     return {k[1]: k[2] for k in sorted(keys, key=repr) if len(k) > 2 and k[2]}
 
 

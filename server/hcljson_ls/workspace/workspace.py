@@ -54,7 +54,7 @@ from ..diagnostic import Diagnostic
 from ..terraform import catalogue
 from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
-from ..terraform.analysis import analyze_file
+from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
@@ -843,8 +843,7 @@ class Snapshot:
     def required_providers(self, uri: str) -> dict[str, str]:
         """local name -> source of the `required_providers` of the module of `uri` (its files, this
         one's current version included); a name written without a source is left out."""
-        keys = sorted(self.declared(uri, "provider-requirement"), key=repr)
-        return {k[1]: k[2] for k in keys if len(k) > 2 and k[2]}
+        return provider_sources(self.declared(uri, "provider-requirement"))
 
     def modules(self) -> list[str]:
         """The directories of every module known (scanned or holding an open document)."""
