@@ -9,6 +9,7 @@
                                           why a file of `size` bytes is not analysed (the
                                           `maxFileSizeMB` setting), or None when it is small enough
     list_directory(path) -> DirListing    the entries of one directory, or why not (never raises)
+    user_cache_dir(*parts) -> str         where the server may write: the user cache dir (`platformdirs`)
 
 Contract
 --------
@@ -31,6 +32,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote, unquote, urlsplit
+
+import platformdirs
 
 
 def path_of_uri(uri: str) -> str | None:
@@ -141,3 +144,9 @@ def list_directory(path: str) -> DirListing:
 def _describe(path: str, error: OSError) -> str:
     reason = error.strerror or type(error).__name__
     return f"{path} cannot be read ({reason}); skipped."
+
+
+def user_cache_dir(*parts: str) -> str:
+    """`parts` under the user's cache directory for hcljson-ls (`~/.cache/hcljson-ls` on Linux): the
+    only place the server writes (provider-schema cache, previews)."""
+    return os.path.join(platformdirs.user_cache_dir("hcljson-ls", appauthor=False), *parts)

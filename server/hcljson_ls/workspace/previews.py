@@ -19,9 +19,7 @@ import logging
 import os
 import tempfile
 
-import platformdirs
-
-from .files import file_name
+from .files import file_name, user_cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +27,7 @@ __all__ = ["default_preview_dir", "write_preview"]
 
 
 def default_preview_dir() -> str:
-    return os.path.join(platformdirs.user_cache_dir("hcljson-ls", appauthor=False), "previews")
+    return user_cache_dir("previews")
 
 
 def _name(source_uri: str) -> str:

@@ -4,7 +4,7 @@ run in a module directory, its output cached on disk.
     fetch(directory, engine="auto", cache_dir=None, timeout=60.0, cancel=None) -> FetchResult
     lock_stamp(directory) -> tuple | None     cheap: None without `.terraform`, else the lock file's stat
     cache_key(directory, tool) -> str         the cache file's name (without ".json")
-    default_cache_dir() -> str                `platformdirs.user_cache_dir("hcljson-ls")/provider-schemas`
+    default_cache_dir() -> str                `files.user_cache_dir("provider-schemas")`
 
 Contract
 --------
@@ -40,9 +40,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-import platformdirs
-
 from ..terraform.provider_schema import ProviderSchemaError, ProviderSchemas, load
+from .files import user_cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +67,7 @@ class FetchResult:
 
 
 def default_cache_dir() -> str:
-    return os.path.join(platformdirs.user_cache_dir("hcljson-ls", appauthor=False), "provider-schemas")
+    return user_cache_dir("provider-schemas")
 
 
 def tools_for(engine: str) -> tuple[str, str]:
