@@ -7,7 +7,6 @@ for the modules of open documents (`workspace.schema_fetch`), handed to the work
       .settings_changed(before, after)
       .report(problems)               show each problem once (`window/showMessage` warning, and the log)
       .cancel_all()                   shutdown: stop the running commands
-      .revision                       changes whenever fetched schemas reach a module (result ids use it)
 
 Contract
 --------
@@ -61,7 +60,6 @@ class SchemaJobs:
         self._shown: set[str] = set()
         self._one_at_a_time: asyncio.Semaphore | None = None
         self._tasks: set[asyncio.Task] = set()
-        self.revision = 0
 
     # -- what starts a fetch ------------------------------------------------------------------------
 
@@ -152,7 +150,6 @@ class SchemaJobs:
         log.info("provider schemas of %s%s: %s", key, " (from the cache)" if result.from_cache else "",
                  ", ".join(result.schemas.providers()) or "no providers")
         self._fetched.add(key)
-        self.revision += 1
         self._server.store.set_module_schemas(key, result.schemas)
         self._server.refresh_stale()
 

@@ -51,7 +51,7 @@ Provider schemas
 in the background (`lsp.schema_jobs`, `workspace.schema_fetch`: `terraform`/`tofu providers schema
 -json`, cached on disk by the lock file), again when its `.terraform.lock.hcl` changes (watched too)
 or the settings change; the module's documents are then re-diagnosed like after a cross-file change
-(result ids include `SchemaJobs.revision`). A schema file or a fetch that fails is shown once
+(their result ids change: `Workspace.result_id`). A schema file or a fetch that fails is shown once
 (`window/showMessage`, warning) and logged.
 
 Requests
@@ -269,7 +269,7 @@ class HcljsonServer(LanguageServer):
         if self.store.get(uri) is None and uri not in self.oversized:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
-        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.schema_jobs.revision}"
+        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items = computed[1] if computed is not None else []

@@ -155,8 +155,11 @@ class Workspace:
         return self._schemas.problems()
 
     def _schemas_changed(self, key: str) -> None:
+        """What the provider schemas say may differ for every open document of module `key`: each
+        resolves its schema sites again, is stale, and gets a new `result_id`."""
         for uri in self._open_in(key):
             self._documents[uri].rescope(frozenset({SCHEMAS_CHANGED}))
+            self._revisions[uri] = next(self._counter)
             self._stale.add(uri)
 
     def set_engine(self, engine: str) -> None:
