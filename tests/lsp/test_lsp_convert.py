@@ -8,6 +8,7 @@ import json
 import pytest
 from lsprotocol import types
 
+from hcljson_ls.diagnostic import ERROR, WARNING, Diagnostic
 from hcljson_ls.features.folding import folding_ranges_in
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
@@ -15,6 +16,7 @@ from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.workspace import DocumentState
 from hcljson_ls.lsp import convert
 from hcljson_ls.lsp.server import create_server
+from hcljson_ls.text.line_index import LineIndex
 
 TEXT = """{
   "resource": {"aws_instance": {"wéb😀": {"ami": "a", "lifecycle": {"ignore_changes": ["tags"]}},
@@ -117,3 +119,13 @@ def test_semantic_tokens_are_sent_as_lsprotocol_would_send_them() -> None:
     method = types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL
     assert len(data) > 10
     assert sent(convert.to_semantic_tokens(data), method) == sent(types.SemanticTokens(data=data), method)
+
+
+def test_a_deprecated_argument_is_tagged_deprecated_and_nothing_else_is() -> None:
+    # Editors strike the subject through (LSP `DiagnosticTag.Deprecated`): only `schema/deprecated`.
+    text = '{"bucket": "b"}'
+    index = LineIndex(text)
+    deprecated = Diagnostic(1, 9, WARNING, "schema/deprecated", 'Deprecated attribute "bucket"', "It is deprecated.")
+    unknown = Diagnostic(1, 9, ERROR, "schema/unknown-argument", 'Unsupported argument "bucket"', "No such argument.")
+    assert convert.to_diagnostic(deprecated, index, "utf-16", "file:///x.tf.json").tags == [types.DiagnosticTag.Deprecated]
+    assert convert.to_diagnostic(unknown, index, "utf-16", "file:///x.tf.json").tags is None
