@@ -33,6 +33,7 @@ WEB_NATIVE = '''resource "aws_instance" "web" {
     },
   ]
   depends_on = [aws_s3_bucket.b]
+  # a note
 }'''
 
 
@@ -103,3 +104,16 @@ def test_a_broken_document_still_previews_what_it_can(tmp_path: Path) -> None:
     p = block_preview(fw.snapshot(), uri, text.index('"a"') + 1)
     assert p is not None and p.text == 'variable "a" {\n  default = 1\n}'
     assert 'variable "a"' in file_native(fw.snapshot(), uri)
+
+
+def test_notes_are_comments_but_cdktf_metadata_objects_are_not(tmp_path: Path) -> None:
+    body = {"//": {"metadata": {"path": "dev/Logs/Bucket", "uniqueId": "Logs_Bucket_1"}}, "bucket": "b"}
+    src = "//- /cdk.tf.json\n" + json.dumps({"resource": {"aws_s3_bucket": {"logs": body, "notes": {"//": "kept", "bucket": "c"}}}}) + "\n"
+    fw = parse_fixture(src).workspace(tmp_path)
+    uri = fw.uri("/cdk.tf.json")
+    text = fw.fixture.files["/cdk.tf.json"].text
+    logs = block_preview(fw.snapshot(), uri, text.index('"logs"') + 1)
+    assert logs is not None and logs.text == 'resource "aws_s3_bucket" "logs" {\n  bucket = "b"\n}'
+    notes = block_preview(fw.snapshot(), uri, text.index('"notes"') + 1)
+    assert notes is not None and notes.text == 'resource "aws_s3_bucket" "notes" {\n  # kept\n  bucket = "c"\n}'
+    assert "metadata" in file_native(fw.snapshot(), uri)  # the whole file keeps every comment, as `convert` does

@@ -10,8 +10,9 @@ Contract
 * A block's name is its last label key, or its type key when it has no labels (`terraform`,
   `locals` ...); only top-level blocks have a preview. The preview is the block as `hcljson-ls
   convert` writes it, with the provider schema of the module when one is loaded (provider-defined
-  nested blocks as blocks), without `"//"` comments, cut after `MAX_LINES` lines (a `# ...` line
-  then says how many were left out).
+  nested blocks as blocks), its `"//"` notes as `#` comments (not CDKTF's metadata objects: the
+  construct path is shown above the preview), cut after `MAX_LINES` lines (a `# ...` line then
+  says how many were left out).
 * `file_native` is exactly what `hcljson-ls convert` prints for the document's current text (with
   the module's provider schemas), problems aside: what cannot be converted is left out or quoted.
 * Plain data; never raises on any document.
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from ..hcljson.model import Block
 from ..terraform import catalogue
 from ..terraform.provider_lookup import block_schema
-from ..terraform.to_native import block_to_native, to_native
+from ..terraform.to_native import TEXT_COMMENTS, block_to_native, to_native
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 
@@ -73,7 +74,7 @@ def block_preview(snapshot: Snapshot, uri: str, offset: int) -> NativePreview | 
     for block in state.analysis.body.blocks_at(offset):
         start, end = _name_range(block)
         if start <= offset <= end:
-            native = block_to_native(text, block, schema_of=_schema_of(snapshot, uri, text), comments=False)
+            native = block_to_native(text, block, schema_of=_schema_of(snapshot, uri, text), comments=TEXT_COMMENTS)
             return NativePreview(_cut(native.text), start, end) if native.text.strip() else None
     return None
 

@@ -25,7 +25,8 @@ What a JSON value becomes depends on the mode the schema gives it (`hcljson.sche
   become object and tuple constructors (a key that is an ASCII identifier bare, any other quoted);
 * blocks are blocks with quoted labels; `terraform.required_providers` (an argument in JSON) is a
   block, and its `configuration_aliases` are traversals; `"//"` properties of block bodies (and of
-  the root) become `#` comment lines (a non-string comment value as indented JSON);
+  the root) become `#` comment lines (a non-string comment value as indented JSON; with
+  `comments=False` none do, with `comments=TEXT_COMMENTS` only string values do);
 * a provider-defined name (an argument or nested block of a resource, data source, provider ...)
   is a nested block only when `schema_of(top_level_block)` gives the provider's `SchemaBlock` and
   it lists the name as a block type (`dynamic` blocks' `content` follow the schema too); without a
@@ -92,7 +93,7 @@ from .provider_schema import MAP, SchemaBlock
 from .schema import PROVIDER_DEFINED_BODY, schema_for_path
 from .templates import string_content
 
-__all__ = ["NativeText", "Problem", "SchemaOf", "block_to_native", "to_native"]
+__all__ = ["TEXT_COMMENTS", "NativeText", "Problem", "SchemaOf", "block_to_native", "to_native"]
 
 MISSING_VALUE = "convert/missing-value"
 NOT_AN_IDENTIFIER = "convert/not-an-identifier"
@@ -122,6 +123,10 @@ class NativeText:
     problems: tuple[Problem, ...] = ()
 
 
+#: `comments=TEXT_COMMENTS`: only `"//"` properties holding a string become comments (what a hover shows:
+#: the author's notes, not the JSON of CDKTF's metadata objects).
+TEXT_COMMENTS = "text"
+
 #: The provider's schema of a top-level block (a resource's, a data source's, a provider's ...), or None.
 SchemaOf = Callable[[Block], "SchemaBlock | None"]
 
@@ -133,7 +138,7 @@ def to_native(
     start: int | None = None,
     end: int | None = None,
     schema_of: SchemaOf | None = None,
-    comments: bool = True,
+    comments: bool | str = True,
 ) -> NativeText:
     """The native text of the file `text` (at `path`), or of its top-level blocks meeting
     `[start, end]` (either bound may be given alone). See the module doc."""
@@ -143,7 +148,7 @@ def to_native(
         return NativeText("", (Problem(0, len(text), INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
 
 
-def block_to_native(text: str, block: Block, *, schema_of: SchemaOf | None = None, comments: bool = True) -> NativeText:
+def block_to_native(text: str, block: Block, *, schema_of: SchemaOf | None = None, comments: bool | str = True) -> NativeText:
     """The native text of one decoded top-level `block` of `text` (see the module doc); problems are
     the conversion's own (the caller has the file's syntax and structure diagnostics)."""
     try:
@@ -154,7 +159,7 @@ def block_to_native(text: str, block: Block, *, schema_of: SchemaOf | None = Non
         return NativeText("", (Problem(block.start, block.end, INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
 
 
-def _convert_file(text: str, path: str | None, start: int | None, end: int | None, schema_of: SchemaOf | None, comments: bool) -> NativeText:
+def _convert_file(text: str, path: str | None, start: int | None, end: int | None, schema_of: SchemaOf | None, comments: bool | str) -> NativeText:
     parsed = parse(text)
     body, diags = decode_file(text, parsed.root, schema_for_path(path))
     found = [_problem(d) for d in parsed.diagnostics if d.severity == ERROR]
@@ -291,11 +296,16 @@ Item = tuple  # (start, kind, lines) or, for an argument, (start, kind, lines, n
 
 
 class _Writer:
-    def __init__(self, text: str, schema_of: SchemaOf | None, comments: bool) -> None:
+    def __init__(self, text: str, schema_of: SchemaOf | None, comments: bool | str) -> None:
         self.text = text
         self.schema_of = schema_of
         self.comments = comments
         self.problems: list[Problem] = []
+
+    def shows(self, comment: Node) -> bool:
+        """Whether the value of a `"//"` property becomes `#` lines (`comments`: True, False, or
+        `TEXT_COMMENTS`: only string values, not CDKTF's metadata objects)."""
+        return self.comments is True or (self.comments == TEXT_COMMENTS and isinstance(comment, String))
 
     def problem(self, start: int, end: int, code: str, message: str) -> None:
         self.problems.append(Problem(start, end, code, message))
@@ -388,7 +398,7 @@ class _Writer:
                     continue
                 ks = inner + m.key.start
                 if name == "//":
-                    if self.comments and m.value is not None:
+                    if m.value is not None and self.shows(m.value):
                         entries.append((ks, _COMMENT, self.comment_lines(m.value, inner, indent + _INDENT)))
                     continue
                 if not _IDENTIFIER.match(name):
@@ -437,7 +447,7 @@ class _Writer:
         for obj, inner in groups:
             for m in obj.items:
                 k = m.key
-                if k is None or m.value is None or key_text(self.text, k, inner + k.start) != "//":
+                if k is None or m.value is None or key_text(self.text, k, inner + k.start) != "//" or not self.shows(m.value):
                     continue
                 out.append((inner + k.start, _COMMENT, self.comment_lines(m.value, inner, indent)))
         return out
