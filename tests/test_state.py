@@ -59,6 +59,7 @@ def test_cached_is_dropped_on_change():
 
 def test_a_failing_reparse_falls_back_to_a_full_parse(monkeypatch, caplog):
     s = DocumentState.open("file:///m/a.tf.json", '{"a": 1}')
+    s.syntax  # parsed (an open parses on first need)
 
     def broken(*args):
         raise RuntimeError("reparse bug")

@@ -162,6 +162,7 @@ def _wide_container(state: DocumentState):
 def test_an_edit_and_its_analysis_leave_the_wide_container_unshifted() -> None:
     state = DocumentState.open(URI, WIDE_DOC, 1, "terraform-json")
     collect(state)
+    state.prepare()  # what the server does once the open's diagnostics are answered
     at = state.text.index('"ami-3"') + 4
     edit(state, at, at, "x")
     collect(state)
@@ -212,6 +213,7 @@ def test_edits_across_text_chunks_give_what_a_fresh_document_gives(edits) -> Non
     assert len(BIG_DOC) > 3 * 32768
     state = DocumentState.open(URI, BIG_DOC, 1, "terraform-json")
     collect(state)
+    state.prepare()  # what the server does once the open's diagnostics are answered
     for boundary, offset, length, new in edits:
         n = len(state.document.buffer)
         start = max(0, min(n, boundary * 32768 + offset))

@@ -1,6 +1,7 @@
 """All diagnostics of one document: the one function the language server and `hcljson-ls check` share.
 
     collect(snapshot, uri) -> list[Diagnostic]     the document's own and its module's diagnostics
+    prepare(state) -> bool                         build a quick-opened document's analysis; True if it disagreed
     file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
 
 Contract
@@ -14,6 +15,9 @@ Contract
   (`Workspace.module_diagnostics`: declarations made twice across files).
 * A provider that raises is logged (with its name and the document) and skipped; the others still
   report. A bug in one layer never hides the diagnostics of another.
+* Before the first edit, a document whose opened text `terraform.quick` can answer
+  (`DocumentState.quick`) takes its diagnostics from there: the same list the providers give, without
+  building the tree (a failing quick open is logged by the state and the providers run instead).
 * The per-file result is computed once per version; each call gets its own list. The result is
   sorted by position (start, then end), stable within a position, so providers keep their own
   order for diagnostics at the same place.
@@ -63,6 +67,8 @@ PROVIDERS: list[tuple[str, Provider]] = [
 ]
 
 _COLLECTED = "features.diagnostics.file"
+# What a quick open answers for: exactly these providers (another one added means running them all).
+_QUICK_ANSWERS = tuple(PROVIDERS)
 
 
 def _by_position(d: Diagnostic) -> tuple[int, int]:
@@ -72,8 +78,15 @@ def _by_position(d: Diagnostic) -> tuple[int, int]:
 def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
     """Every per-file diagnostic of `state` from every provider that does not fail (see the module doc)."""
     if providers is None:
-        return list(state.cached(_COLLECTED, lambda s: _run(s, PROVIDERS)))
+        return list(state.cached(_COLLECTED, _per_file))
     return _run(state, providers)
+
+
+def _per_file(state: DocumentState) -> list[Diagnostic]:
+    quick = state.quick() if tuple(PROVIDERS) == _QUICK_ANSWERS else None
+    if quick is not None:
+        return quick.diagnostics
+    return _run(state, PROVIDERS)
 
 
 def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> list[Diagnostic]:
@@ -85,6 +98,23 @@ def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> lis
             log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
     out.sort(key=_by_position)
     return out
+
+
+def prepare(state: DocumentState) -> bool:
+    """Build the tree and the analysis of a document whose diagnostics came from its quick open
+    (`DocumentState.prepare`), and check them against the quick result: True when they differ
+    (a bug, logged): the document's diagnostics must then be published again."""
+    quick = state.quick()
+    state.prepare()
+    if quick is None:
+        return False
+    full = _run(state, PROVIDERS)
+    if full == quick.diagnostics:
+        return False
+    log.error("quick open of %s (version %s) disagreed with its analysis: %d against %d diagnostics; "
+              "publishing the analysis", state.uri, state.version, len(quick.diagnostics), len(full))
+    state.forget_results()
+    return True
 
 
 def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:

@@ -178,6 +178,7 @@ class HcljsonServer(LanguageServer):
         self.scan_task: asyncio.Task | None = None
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
+        self._preparing: dict[str, asyncio.TimerHandle] = {}
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         super().start_io(stdin or timing.stdin(), stdout)  # timing.stdin(): None unless HCLJSON_LS_TIMING
@@ -262,8 +263,40 @@ class HcljsonServer(LanguageServer):
             result = state.version, [
                 convert.to_diagnostic(d, index, encoding, uri, docs_url, self.store.line_index) for d in found
             ]
+        if state.quick() is not None:
+            self._prepare_later(uri)
         self.refresh_stale()
         return result
+
+    #: How long after answering a quick open's diagnostics its tree and analysis are built: long
+    #: enough for the answer to be written first, short enough to be done before most first edits.
+    PREPARE_DELAY = 0.05
+
+    def _prepare_later(self, uri: str) -> None:
+        """Build the tree and analysis of quick-opened `uri` once the loop is idle
+        (`features.diagnostics.prepare`), publishing again if they disagree."""
+        if uri in self._preparing:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (tests calling handlers directly): built on first need
+        self._preparing[uri] = loop.call_later(self.PREPARE_DELAY, self._prepare, uri)
+
+    def _prepare(self, uri: str) -> None:
+        self._preparing.pop(uri, None)
+        state = self.store.get(uri)
+        if state is None or state.quick() is None:
+            return
+        try:
+            with paused_gc():
+                disagreed = diagnostics_feature.prepare(state)
+        except Exception:
+            log.exception("building the analysis of %s failed", uri)
+            return
+        if disagreed:
+            self.store.results_changed(uri)
+            self.refresh_stale()
 
     def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         if self.store.get(uri) is None and uri not in self.oversized:

@@ -156,6 +156,10 @@ def _string_refs(raw: str, smode: str, provider: bool) -> tuple[Reference | Call
     return tuple(_tree_refs(tree, flags))
 
 
+#: `_string_refs` for readers of values rather than trees (`terraform.quick`).
+string_refs = _string_refs
+
+
 def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     out: list[Reference | Call] = []
     stack: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]

@@ -274,6 +274,8 @@ _IDENT = r"[^\W\d][\w-]*"
 _REFERENCE = rf"{_IDENT}(?:\.{_IDENT}|\[[0-9]+\])*"
 _SIMPLE_TEMPLATE = re.compile(rf"(?:[^$%\\]|\$(?![{{$])|%(?![{{%])|\$\{{{_REFERENCE}\}})*")
 _STATIC_REFERENCE = re.compile(_REFERENCE)
+#: For readers of values rather than trees (`terraform.quick`): a static reference's shape.
+STATIC_REFERENCE = _STATIC_REFERENCE
 
 
 @lru_cache(maxsize=65536)
@@ -291,6 +293,10 @@ def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
     if "${" not in value and "%{" not in value:
         return False, ()
     return True, template_diagnostics(value, offsets)
+
+
+#: `_template_raw` for readers of values rather than trees (`terraform.quick`).
+template_raw = _template_raw
 
 
 @lru_cache(maxsize=16384)

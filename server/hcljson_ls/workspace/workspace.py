@@ -350,6 +350,13 @@ class Workspace:
         module = self._modules.get(self.module_key(uri))
         return f"{revision}.{module.revision if module is not None else 0}"
 
+    def results_changed(self, uri: str) -> None:
+        """The diagnostics of open `uri` changed without a change of its text (a quick open found
+        wrong: `features.diagnostics.prepare`): it gets a new `result_id` and is stale."""
+        if uri in self._documents:
+            self._revisions[uri] = next(self._counter)
+            self._stale.add(uri)
+
     def _open_in(self, key: str, but: str | None = None) -> set[str]:
         return {u for u in self._documents if u != but and self.module_key(u) == key}
 
@@ -364,11 +371,12 @@ class Workspace:
         stamp = state.declarations_stamp
         if self._declared.get(uri) == stamp:
             return
-        analysis = state.analysis
         self._declared[uri] = stamp
         module = self.module(self.module_key(uri))
-        keys = frozenset(analysis.definitions()[0])
+        keys = frozenset(state.definitions()[0])
         before = self._keys_of.get(uri)
+        if before == keys:  # the same declarations from a new engine or the quick open's successor
+            return
         if before is None:  # until now the module saw the file on disk (or nothing)
             disk_file = module.disk.get(file_name(uri))
             before = frozenset(self._summary(module, disk_file).keys) if disk_file is not None else frozenset()
@@ -474,7 +482,7 @@ class Workspace:
                 continue
             uri = open_docs.get(name)
             if uri is not None:
-                keys, _ = self._documents[uri].analysis.definitions()
+                keys, _ = self._documents[uri].definitions()
                 for i, k in enumerate(keys):
                     index.setdefault(k, []).append((uri, name, i))
                 continue
@@ -524,7 +532,6 @@ class Workspace:
         # the module's): remembered per (engine, definitions revision, module revision), so an edit
         # that declares nothing new costs nothing here when there is no duplicate (and re-places
         # the few there are otherwise).
-        analysis = state.analysis
         module = self.module(key)
         stamp = (*state.declarations_stamp, module.revision)
         remembered = self._across.get(uri)
@@ -532,7 +539,7 @@ class Workspace:
             if not remembered[1]:
                 return []
         else:
-            keys, _ = analysis.definitions()
+            keys, _ = state.definitions()
             index = self._index(key) if keys else {}
             shared = {}
             for k in keys:
@@ -542,7 +549,7 @@ class Workspace:
             self._across[uri] = (stamp, shared)
             if not shared:
                 return []
-        keys, place = analysis.definitions()
+        keys, place = state.definitions()
         shared = self._across[uri][1]
         elsewhere = {k: [self._place(e) for e in entries] for k, entries in shared.items()}
         return duplicates_across_files(keys, place, elsewhere)
@@ -550,7 +557,7 @@ class Workspace:
     def _place(self, entry: tuple[str, str, Any]) -> tuple[str, str, int, int]:
         uri, name, where = entry
         if isinstance(where, int):
-            _, place = self._documents[uri].analysis.definitions()
+            _, place = self._documents[uri].definitions()
             start, end = place(where)
         else:
             start, end = where.start, where.end
@@ -630,13 +637,12 @@ class Workspace:
         state = self._documents.get(uri)
         if state is None:
             return {}
-        analysis = state.analysis
         stamp = state.declarations_stamp
         cached = self._own_keys.get(uri)
         if cached is not None and cached[0] == stamp:
             return cached[1]
         by_kind: dict[str, set] = {}
-        for k in analysis.definitions()[0]:
+        for k in state.definitions()[0]:
             by_kind.setdefault(k[0], set()).add(k)  # type: ignore[index]
         frozen = {kind: frozenset(v) for kind, v in by_kind.items()}
         self._own_keys[uri] = (stamp, frozen)
@@ -800,7 +806,7 @@ class Snapshot:
     def module_outputs(self, uri: str, name: str) -> list[str]:
         """The outputs of module call `name` of the module of `uri`, when its source is local."""
         state = self._workspace.get(uri)
-        own = frozenset(state.analysis.definitions()[0]) if state is not None else frozenset()
+        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
         return sorted(ModuleScope(self._workspace, uri).module_outputs(name, own) or ())
 
     def resource_arguments(self, uri: str, key: tuple) -> set[str]:

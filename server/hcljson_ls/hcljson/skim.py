@@ -1,0 +1,172 @@
+"""The top-level blocks of a valid HCL JSON file, found in C without building a tree: what the
+quick open (`terraform.quick`) reads.
+
+    skim(text, schema) -> Skim | None
+
+Contract
+--------
+* Only for a document that is valid JSON (RFC 8259: no `NaN`/`Infinity`, no control characters
+  in strings, nothing after the root) whose root is an object. Anything else, and any shape this
+  module does not follow, gives None: the caller then parses and decodes as usual. None is never
+  wrong; a `Skim` is exactly what the full decode (`decode.walk_file`) sees at the top level.
+* Followed shapes: the root object's members are `"//"` (a comment, skipped) or block types of
+  `schema`; each label level is a non-empty JSON object whose keys are the labels (never `"//"`).
+  A label level written as an array, `null` or `{}`, or a type the schema does not know, gives None.
+* Each `Skimmed` is one value under its last header key (the block's body, or an array of bodies):
+  its type key and label keys with exact ranges (quotes included, as `model.Label`), the value's
+  range `[start, end)`, and the value as Python data: JSON objects are `Pairs` (a list of
+  `(key, value)` in document order, so repeated keys stay visible), arrays are lists.
+* Cost: the values are parsed by the C scanner of the standard `json` module; the Python loop runs
+  once per member of the root and of the label levels (measured 33 ms for a 5 MB CDKTF document
+  of 5,750 blocks, against 24 ms for `json.loads` of it and 160 ms for `jsonsyntax.parse`).
+"""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import re
+from dataclasses import dataclass
+
+from .model import Label
+from .schema import BodySchema
+
+__all__ = ["Pairs", "Skim", "Skimmed", "skim"]
+
+_COMMENT = "//"
+
+
+class Pairs(list):
+    """A JSON object as the list of its `(key, value)` members, in document order."""
+
+    __slots__ = ()
+
+
+class _Refused(Exception):
+    pass
+
+
+def _no_constant(name: str) -> None:  # NaN, Infinity, -Infinity: JSON has none of them
+    raise _Refused(name)
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=Pairs, parse_constant=_no_constant, strict=True)
+_SCAN = _DECODER.scan_once
+_STRING = json.decoder.scanstring
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Skimmed:
+    """One value under its last header key (see the module doc)."""
+
+    type_name: str
+    type_start: int
+    type_end: int
+    labels: tuple[Label, ...]
+    start: int
+    end: int
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class Skim:
+    """The blocks in document order, and the root object's range."""
+
+    blocks: tuple[Skimmed, ...]
+    root_start: int
+    root_end: int
+
+
+def skim(text: str, schema: BodySchema) -> Skim | None:
+    """The top-level blocks of `text` read with `schema` (see the module doc), or None."""
+    try:
+        return _skim(text, schema)
+    except (_Refused, ValueError, IndexError, StopIteration):  # JSONDecodeError is a ValueError
+        return None
+    except RecursionError:  # very deep nesting: the full parser copes, the C scanner does not
+        return None
+
+
+def _skim(text: str, schema: BodySchema) -> Skim:
+    ws = _WS.match
+    scan = _SCAN
+    string = _STRING
+    i = ws(text, 0).end()
+    if text[i] != "{":
+        raise _Refused("root")
+    root_start = i
+    i = ws(text, i + 1).end()
+    out: list[Skimmed] = []
+    blocks = schema.blocks
+    first = True
+    while True:
+        c = text[i]
+        if c == "}":
+            break
+        if not first:
+            if c != ",":
+                raise _Refused(",")
+            i = ws(text, i + 1).end()
+            c = text[i]
+        first = False
+        if c != '"':
+            raise _Refused("key")
+        ks = i
+        name, i = string(text, i + 1, True)
+        ke = i
+        i = ws(text, i).end()
+        if text[i] != ":":
+            raise _Refused(":")
+        i = ws(text, i + 1).end()
+        if name == _COMMENT:
+            _, i = scan(text, i)
+        else:
+            bs = blocks.get(name)
+            if bs is None:
+                raise _Refused(name)
+            i = _labels(text, i, name, ks, ke, len(bs.labels), (), out)
+        i = ws(text, i).end()
+    end = i + 1
+    if ws(text, end).end() != len(text):
+        raise _Refused("extra")
+    return Skim(tuple(out), root_start, end)
+
+
+def _labels(text: str, i: int, type_name: str, ts: int, te: int, levels: int, labels: tuple[Label, ...],
+            out: list[Skimmed]) -> int:
+    """Read the value at `i` under `labels` with `levels` label levels to go; returns its end."""
+    if not levels:
+        value, end = _SCAN(text, i)
+        out.append(Skimmed(type_name, ts, te, labels, i, end, value))
+        return end
+    ws = _WS.match
+    if text[i] != "{":
+        raise _Refused("label level")
+    i = ws(text, i + 1).end()
+    if text[i] == "}":
+        raise _Refused("empty label level")
+    first = True
+    while True:
+        c = text[i]
+        if c == "}":
+            return i + 1
+        if not first:
+            if c != ",":
+                raise _Refused(",")
+            i = ws(text, i + 1).end()
+            c = text[i]
+        first = False
+        if c != '"':
+            raise _Refused("label")
+        ls = i
+        label, i = _STRING(text, i + 1, True)
+        if label == _COMMENT:
+            raise _Refused("comment label")
+        le = i
+        i = ws(text, i).end()
+        if text[i] != ":":
+            raise _Refused(":")
+        i = ws(text, i + 1).end()
+        i = _labels(text, i, type_name, ts, te, levels - 1, labels + (Label(label, ls, le),), out)
+        i = ws(text, i).end()
