@@ -48,7 +48,8 @@ from typing import Any
 from ..diagnostic import Diagnostic
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
-from .analysis import TerraformChecks, file_engine
+from .analysis import file_engine
+from .provider_rules import SchemaSite
 from .catalogue import IDENTIFIER
 from .reference_walk import string_refs
 from .references import IN_COUNT, IN_FOR_EACH, STATIC, Reference, Step
@@ -116,14 +117,13 @@ def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -
 
 
 class _Quick:
-    __slots__ = ("text", "path", "scope", "skim", "checks")
+    __slots__ = ("text", "path", "scope", "skim")
 
     def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim) -> None:
         self.text = text
         self.path = path
         self.scope = scope
         self.skim = found
-        self.checks = TerraformChecks(False, scope)
 
     def run(self) -> QuickResult | None:
         blocks = self.skim.blocks
@@ -152,6 +152,13 @@ class _Quick:
                 if got is None:
                     return None
                 analysed[i] = got
+        tail = self.skim.tail
+        if tail is not None:  # after a syntax error: the rest of the text, analysed as one piece
+            got = self.analyse(tail, self.skim.openers)
+            if got is None:
+                return None
+            analysed[len(blocks)] = got
+            blocks = (*blocks, tail)
         keys, places = self.definitions(blocks, analysed)
         own = frozenset(keys)
         if users:
@@ -169,21 +176,23 @@ class _Quick:
                                 return None
                             analysed[i] = got
                 keys, places = self.definitions(blocks, analysed)
+        syntax: list[Diagnostic] = []
         structure: list[Diagnostic] = []
         strings: list[Diagnostic] = []
         resolved: list[Diagnostic] = []
         for i in sorted(analysed):
-            s, t, refs_, _ = analysed[i]
+            s, t, refs_, _, x = analysed[i]
+            syntax.extend(x)
             structure.extend(s)
             strings.extend(t)
             if refs_:
-                found_, _ = self.checks.resolve(refs_, own, self.text)
+                found_, _ = resolve(refs_, own, self.scope)
                 resolved.extend(found_)
         structure.extend(duplicates(keys, places.__getitem__))  # type: ignore[arg-type]
         structure.sort(key=_range)
         strings.sort(key=_range)
         resolved.sort(key=_range)
-        out = structure + strings + resolved
+        out = syntax + structure + strings + resolved
         out.sort(key=_range)
         return QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed))
 
@@ -201,46 +210,63 @@ class _Quick:
                 places.extend(p for _, p in got[3])
         return keys, places
 
-    def analyse(self, b: Skimmed) -> tuple | None:
-        """The full analysis of block value `b` alone: (structure, strings, refs, definitions)
-        at the document's positions, or None when a position cannot be mapped back."""
+    def analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple | None:
+        """The full analysis of block value `b` alone: (structure, strings, refs, definitions,
+        syntax) at the document's positions, or None when a position cannot be mapped back. With
+        `openers` (the positions of the `{` on the way to it), `b` is the skim's tail: its value
+        runs to the end of the text, which closes the levels the small document opens."""
         text = self.text
+        tail = bool(openers)
         parts = ["{"]
-        keys: list[tuple[int, int, int]] = []  # (synthetic start, real start, length)
+        marks: list[tuple[int, int, int]] = []  # (synthetic start, real start, length): the header keys
+        brackets: list[tuple[int, int, int]] = []  # the same for the tail's `{` (after the keys: a
+        if tail:                                   # key starting right after a `{` is the key's)
+            brackets.append((0, openers[0], 1))
         at = 1
-        for s, e in ((b.type_start, b.type_end), *((x.start, x.end) for x in b.labels)):
+        heads = ((b.type_start, b.type_end), *((x.start, x.end) for x in b.labels))
+        for n, (s, e) in enumerate(heads):
             raw = text[s:e]
-            keys.append((at, s, e - s))
+            marks.append((at, s, e - s))
             parts.append(raw)
-            parts.append(":" if len(keys) > len(b.labels) else ":{")
-            at += len(raw) + len(parts[-1])
+            at += len(raw)
+            if n < len(b.labels):
+                if tail:
+                    brackets.append((at + 1, openers[n + 1], 1))
+                parts.append(":{")
+                at += 2
+            else:
+                parts.append(":")
+                at += 1
         value = text[b.start : b.end]
         delta = b.start - at
         parts.append(value)
-        parts.append("}" * len(b.labels))
-        parts.append("}")
+        if not tail:
+            parts.append("}" * (len(b.labels) + 1))
         sub = "".join(parts)
         lo, hi = at, at + len(value)
+        marks.extend(brackets)
 
         def move(p: int) -> int:
             if lo <= p <= hi:
                 return p + delta
-            for ss, rs, n in keys:
+            for ss, rs, n in marks:
                 if ss <= p <= ss + n:
                     return rs + (p - ss)
             raise _Unsure(p)
 
-        engine = file_engine(self.path, None)
-        result = engine.update(sub, parse(sub).root)
+        parsed = parse(sub)
+        result = file_engine(self.path, None).update(sub, parsed.root)
         try:
+            syntax = [_moved(d, move) for d in parsed.diagnostics]
             structure = [_moved(d, move) for d in result.structure if d.code != DUPLICATE_BLOCK]
             strings = [_moved(d, move) for d in result.strings]
             keys_, place = result.definitions()
             defs = [(k, tuple(map(move, place(j)))) for j, k in enumerate(keys_)]
         except _Unsure:
             return None
-        refs = [r.shifted(delta) for r in result.body.refs()]
-        return structure, strings, refs, defs
+        # Schema sites check nothing without provider schemas (the quick open's condition).
+        refs = [r.shifted(delta) for r in result.body.refs() if type(r) is not SchemaSite]
+        return structure, strings, refs, defs, syntax
 
 
 def _moved(d: Diagnostic, move: Callable[[int], int]) -> Diagnostic:
