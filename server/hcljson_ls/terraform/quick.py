@@ -246,13 +246,15 @@ class _Quick:
         lo, hi = at, at + len(value)
         marks.extend(brackets)
 
-        def move(p: int) -> int:
-            if lo <= p <= hi:
-                return p + delta
+        def move(a: int, b: int) -> tuple[int, int]:
+            """Range `[a, b)` of the small document in the text (a range lies in the value or
+            in one header key or bracket: a bare offset where a key meets a bracket is ambiguous)."""
+            if lo <= a and b <= hi:
+                return a + delta, b + delta
             for ss, rs, n in marks:
-                if ss <= p <= ss + n:
-                    return rs + (p - ss)
-            raise _Unsure(p)
+                if ss <= a and b <= ss + n:
+                    return rs + (a - ss), rs + (b - ss)
+            raise _Unsure(a)
 
         parsed = parse(sub)
         result = file_engine(self.path, None).update(sub, parsed.root)
@@ -261,7 +263,7 @@ class _Quick:
             structure = [_moved(d, move) for d in result.structure if d.code != DUPLICATE_BLOCK]
             strings = [_moved(d, move) for d in result.strings]
             keys_, place = result.definitions()
-            defs = [(k, tuple(map(move, place(j)))) for j, k in enumerate(keys_)]
+            defs = [(k, move(*place(j))) for j, k in enumerate(keys_)]
         except _Unsure:
             return None
         # Schema sites check nothing without provider schemas (the quick open's condition).
@@ -269,11 +271,12 @@ class _Quick:
         return structure, strings, refs, defs, syntax
 
 
-def _moved(d: Diagnostic, move: Callable[[int], int]) -> Diagnostic:
+def _moved(d: Diagnostic, move: Callable[[int, int], tuple[int, int]]) -> Diagnostic:
+    start, end = move(d.start, d.end)
     return replace(
-        d, start=move(d.start), end=move(d.end),
-        related=tuple(replace(r, start=move(r.start), end=move(r.end)) if r.uri is None else r for r in d.related),
-        fixes=tuple(replace(f, start=move(f.start), end=move(f.end)) for f in d.fixes),
+        d, start=start, end=end,
+        related=tuple(replace(r, start=x, end=y) if r.uri is None else r for r in d.related for x, y in (move(r.start, r.end),)),
+        fixes=tuple(replace(f, start=x, end=y) for f in d.fixes for x, y in (move(f.start, f.end),)),
     )
 
 
