@@ -41,7 +41,7 @@ from lark.lexer import Lexer
 
 from ..diagnostic import ERROR, Diagnostic
 from . import lexer as lx
-from .grammars import grammar_text
+from .grammars import grammar_text, table_cache
 from .nodes import (
     Attr, Binary, Bool, Conditional, ForDirective, ForExpr, FunctionCall, IfDirective, Index,
     IndexStep, Interpolation, Invalid, Literal, Marker, Name, Null, Number, Object, ObjectItem,
@@ -434,7 +434,7 @@ _STARTS = ["template", "expression", "interpolation", "directive"]
 def _template_parser() -> tuple[Lark, _Builder]:
     builder = _Builder()
     parser = Lark(grammar_text("template.lark"), parser="lalr", lexer=_TokenFeeder, start=_STARTS,
-                  transformer=builder, maybe_placeholders=False)
+                  transformer=builder, maybe_placeholders=False, cache=table_cache("template"))
     return parser, builder
 
 

@@ -26,7 +26,7 @@ from lark import Lark, Token
 
 from ..diagnostic import ERROR, Diagnostic
 from . import lexer as lx
-from .grammars import grammar_text
+from .grammars import grammar_text, table_cache
 from .nodes import Invalid, Span, String, remap
 from .parse import _Builder, accepted, _frames, _run, _sorted, _TokenFeeder, describe, remap_diagnostic, syntax_error
 
@@ -143,7 +143,8 @@ class _TypeBuilder(_Builder):
 def _type_parser():
     builder = _TypeBuilder()
     parser = Lark(grammar_text("template.lark") + "\n" + grammar_text("types.lark"), parser="lalr",
-                  lexer=_TokenFeeder, start=["type_constraint"], transformer=builder, maybe_placeholders=False)
+                  lexer=_TokenFeeder, start=["type_constraint"], transformer=builder, maybe_placeholders=False,
+                  cache=table_cache("types"))
     return parser, builder
 
 
