@@ -10,7 +10,12 @@ time over several runs):
 * open         `Workspace.open` + `features.diagnostics.collect` (syntax, structure, strings, module),
                content caches cleared first, so it is what a server pays for a document it has not
                seen (the Lark parsers themselves are built once per process; printed separately);
-               target: open <= 2x parse; also with the cyclic GC left running, for comparison
+               target: open <= 2x parse; also with the cyclic GC left running, for comparison.
+               Since the quick open (`terraform.quick`) this is the diagnostics without the tree;
+* prepare      what the server does next, once the answer is sent: `DocumentState.prepare` (the JSON
+               tree and the incremental analysis, built for edits and requests)
+* full open    the open without the quick open (diagnostics from the tree and analysis: open +
+               prepare before, the figure every earlier table in docs/performance.md calls "open")
 * edit         a one-character edit in the middle of the document (alternately inserting and
                deleting a character inside a string, edits in a row): `apply_changes` + `collect`, split into
                `apply` (text splice, line index, JSON reparse) and `analysis` (everything after);
@@ -152,9 +157,26 @@ def measure(text: str, repeat: int) -> dict:
     r["diagnostics"] = len(holder["diags"])
     r["open_gc_on"] = median(open_doc, repeat, clear_content_caches)
 
+    def opened():
+        clear_content_caches()
+        workspace, state = open_document(text)
+        collect(state, workspace)
+        holder["state"] = state
+
+    r["prepare"] = median(paused(lambda: holder["state"].prepare()), repeat, opened)
+
+    def full_open():
+        workspace, state = open_document(text)
+        state.prepare()  # no quick open: the diagnostics below come from the tree and analysis
+        holder["full"] = collect(state, workspace)
+
+    r["full_open"] = median(paused(full_open), repeat, clear_content_caches)
+    assert holder["full"] == holder["diags"], "the quick open and the analysis disagree"
+
     # One-character edits in the middle, alternately inserting and deleting "x".
     workspace, state = open_document(text)
     collect(state, workspace)
+    state.prepare()  # as the server does once the open's diagnostics are answered
     engine = state._engine
     offset = edit_point(text)
     editor = Editor(state, offset)
@@ -283,6 +305,11 @@ def main(quick: bool = False) -> None:
               f"{ms(r['open_gc_on']):>15} {r['open_gc_on'] / r['parse']:>5.2f}x {r['diagnostics']:>11}")
     print("(parse and open each in one `gcpolicy.paused_gc`, as the server runs them; `GC on`: the same open")
     print(" with the collector running, i.e. what the edge policy saves)")
+    print()
+    print("the quick open against the full open (diagnostics from the tree and analysis), and what is built after the answer")
+    print(f"{'size':>7} {'open':>9} {'full open':>10} {'open/full':>9} {'prepare':>9}")
+    for label, _, r in rows:
+        print(f"{label:>7} {ms(r['open']):>9} {ms(r['full_open']):>10} {r['open'] / r['full_open']:>8.2f}x {ms(r['prepare']):>9}")
     print()
     print(f"one-character edit in the middle, then all diagnostics; target: edit within ~2x the edit at {rows[0][0]}")
     print(f"{'size':>7} {'edit':>8} {'ratio':>6} {'= apply':>9} {'+ analysis':>10} {'ratio':>6}   {'engine: fast/walks, blocks per edit':<36}"
