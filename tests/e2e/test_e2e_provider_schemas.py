@@ -166,7 +166,7 @@ async def test_a_failing_tool_is_shown_to_the_user_once(setup):
     try:
         open_document(client, uri_of_path(str(stack / "main.tf.json")), MAIN)
         messages = await wait_for(lambda: [m for m in client.messages if "providers schema" in m.message], what="showMessage")
-        expected = f"`terraform providers schema -json` failed in {stack} (exit status 1): Error: Inconsistent dependency lock file."
+        expected = f"\"terraform providers schema -json\" failed in {stack} (exit status 1): Error: Inconsistent dependency lock file."
         assert [(m.type, m.message) for m in messages] == [(types.MessageType.Warning, expected)]
         # The same failure again (the lock file changed, the tool still fails) is not shown twice.
         (stack / ".terraform.lock.hcl").write_text(LOCK + "\n", encoding="utf-8")

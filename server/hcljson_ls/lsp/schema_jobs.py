@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ..diagnostic import plain
 from ..workspace import schema_fetch
 from ..workspace.files import path_of_uri
 
@@ -161,7 +162,8 @@ class SchemaJobs:
                 continue
             self._shown.add(message)
             log.warning("%s", message)
-            self._server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+            # A notification is plain text (VS Code shows backticks as they are): code spans become quotes.
+            self._server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=plain(message)))
 
 
 @contextlib.asynccontextmanager

@@ -118,6 +118,7 @@ from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature
 from ..features import symbols as symbols_feature
+from ..diagnostic import plain
 from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
@@ -320,7 +321,7 @@ class HcljsonServer(LanguageServer):
         if problems:
             message = f"{NAME}: ignoring invalid settings ({origin}): " + "; ".join(problems)
             log.warning("%s", message)
-            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=plain(message)))
         if settings == self.settings:
             return
         log.info("settings (%s): %s", origin, settings)
