@@ -649,3 +649,13 @@ def _validate_block(
         return check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
     return validate_resource(block.body, schema, text, block.header_range, where)
+
+
+# ---- for readers of values rather than trees (`terraform.quick`) ----------------------------------------
+
+#: `_provider_address`: the address `check_sites` resolves a block's provider to (memoized).
+provider_address = _provider_address
+#: `_plan`: what every body of a schema is checked for (required attributes, block bounds, ...).
+body_plan = _plan
+#: `_ALWAYS_OK`: the JSON kinds each primitive type always takes.
+ALWAYS_OK = _ALWAYS_OK

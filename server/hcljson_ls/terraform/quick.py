@@ -14,11 +14,12 @@ Contract
 --------
 * A `QuickResult` has exactly the diagnostics the full path gives for the same text, path and
   scope (`features.diagnostics.file_diagnostics` of a fresh `DocumentState`: syntax, structure,
-  strings, references, in that order, sorted by position) and the same definitions (keys in
-  source order, places on demand); tests compare both on the corpus and on generated and mutated
-  documents. None means "not answered here": the caller takes the full path. It is None for text
-  `hcljson.skim` refuses, for tfvars, test and override files, and when provider schemas are in
-  use for the module (their checks need the tree).
+  strings, references with the provider schemas' checks, in that order, sorted by position) and
+  the same definitions (keys in source order, places on demand); tests compare both on the corpus
+  and on generated and mutated documents (tests/terraform/test_quick_corpus.py and
+  test_quick_schemas.py).
+  None means "not answered here": the caller takes the full path. It is None for text
+  `hcljson.skim` refuses, and for tfvars, test and override files.
 * A block is *certified* when it is a `resource`, `data` or `output` body whose every member has
   one of the shapes below; its references are then read from the values and resolved with the
   module's declarations (`resolve.resolve`). A certified block whose references resolve with a
@@ -33,6 +34,19 @@ Contract
     hold no template sequence, whose strings are templates without diagnostics;
   - output: `value` (required; as above), `description` / `deprecated` (strings without a template
     sequence, or null), `sensitive` / `ephemeral` (booleans or null).
+* Provider schemas (`Scope.provider_schemas`): a resource or data block is certified only when
+  `provider_rules.check_sites` has nothing to report for it. Its provider is found as there
+  (`provider_rules.provider_address`: the type's prefix or the `provider` meta-argument, the
+  module's `required_providers`, this file's from its `terraform` blocks, analysed first; the
+  engine); then either that provider's schema is not loaded (nothing is checked), or its body is
+  checked on the values (`_body_ok`): every provider-defined name a configurable, not deprecated
+  attribute whose value its type plainly takes (`provider_rules._check_value` would say nothing:
+  `_value_test`; null always), or a nested block type (not map-nested, not deprecated, no
+  `dynamic`) written as an object or an array of objects, each body certified the same way, within
+  the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
+  anything else, sends the block to the full analysis of its small document, whose schema sites are
+  resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
+  their diagnostics mapped back.
 * Never raises on any text (a bug in it is the caller's to log; it then takes the full path).
 """
 
@@ -48,9 +62,11 @@ from typing import Any
 from ..diagnostic import Diagnostic
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
-from .analysis import file_engine
-from .provider_rules import SchemaSite
+from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
+from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, provider_address
+from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import IN_COUNT, IN_FOR_EACH, STATIC, Reference, Step
 from .resolve import Scope, resolve
@@ -88,7 +104,7 @@ class QuickResult:
     """The file's diagnostics (see the module doc) and its definitions, like
     `hcljson.incremental.FileResult.definitions`."""
 
-    __slots__ = ("diagnostics", "_keys", "_places", "certified", "analysed")
+    __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics")
 
     def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: list[tuple[int, int]],
                  certified: int, analysed: int) -> None:
@@ -107,8 +123,6 @@ def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -
     """See the module doc."""
     if is_tfvars(path) or is_test_file(path) or (path and is_override_file(path)):
         return None
-    if scope is not None and getattr(scope, "provider_schemas", None) is not None:
-        return None
     schema = schema_for_path(path)
     found = skim(text, schema)
     if found is None:
@@ -117,13 +131,17 @@ def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -
 
 
 class _Quick:
-    __slots__ = ("text", "path", "scope", "skim")
+    __slots__ = ("checks", "path", "schemas", "scope", "skim", "text")
 
     def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim) -> None:
         self.text = text
         self.path = path
         self.scope = scope
         self.skim = found
+        # The module's provider schemas (read once), and the full path's resolution of schema
+        # sites for the blocks analysed on their own.
+        self.schemas = getattr(scope, "provider_schemas", None) if scope is not None else None
+        self.checks = TerraformChecks(False, scope) if self.schemas is not None else None
 
     def run(self) -> QuickResult | None:
         blocks = self.skim.blocks
@@ -132,10 +150,37 @@ class _Quick:
         # CDKTF stack), then the blocks of a key that resolves with a diagnostic are analysed.
         users: dict[tuple, list[int]] = {}
         certified = [True] * len(blocks)
+        analysed: dict[int, tuple] = {}
+        tail = self.skim.tail
+        schemas = self.schemas
+        if schemas is not None:
+            # Each resource's provider is found as `check_sites` finds it, with the module's
+            # `required_providers`: this file's are declared by its `terraform` blocks (never
+            # certified) and perhaps its tail, analysed first for that.
+            for i, b in enumerate(blocks):
+                if b.type_name == "terraform":
+                    got = self.analyse(b)
+                    if got is None:
+                        return None
+                    analysed[i] = got
+                    certified[i] = False
+            if tail is not None:
+                got = self.analyse(tail, self.skim.openers)
+                if got is None:
+                    return None
+                analysed[len(blocks)] = got
+            mine = frozenset(k for got in analysed.values() for k, _ in got[3] if k[0] == "provider-requirement")
+            providers = required_providers(mine, self.scope)
+            engine = self.scope.engine or TERRAFORM  # type: ignore[union-attr]
+            lookups: dict[tuple, Any] = {}
         for i, b in enumerate(blocks):
+            if not certified[i]:
+                continue
             found: list[tuple] = []
             try:
-                _certify(b, found)
+                meta = _certify(b, found)
+                if schemas is not None and b.type_name in _RESOURCE_LIKE:
+                    _check_schema(b, meta, schemas, providers, engine, lookups)
             except _Unsure:
                 certified[i] = False
                 continue
@@ -145,19 +190,18 @@ class _Quick:
                     users[key] = [i]
                 else:
                     got.append(i)
-        analysed: dict[int, tuple] = {}
         for i, ok in enumerate(certified):
-            if not ok:
+            if not ok and i not in analysed:
                 got = self.analyse(blocks[i])
                 if got is None:
                     return None
                 analysed[i] = got
-        tail = self.skim.tail
         if tail is not None:  # after a syntax error: the rest of the text, analysed as one piece
-            got = self.analyse(tail, self.skim.openers)
-            if got is None:
-                return None
-            analysed[len(blocks)] = got
+            if len(blocks) not in analysed:
+                got = self.analyse(tail, self.skim.openers)
+                if got is None:
+                    return None
+                analysed[len(blocks)] = got
             blocks = (*blocks, tail)
         keys, places = self.definitions(blocks, analysed)
         own = frozenset(keys)
@@ -181,13 +225,20 @@ class _Quick:
         strings: list[Diagnostic] = []
         resolved: list[Diagnostic] = []
         for i in sorted(analysed):
-            s, t, refs_, _, x = analysed[i]
+            s, t, refs_, _, x, sites = analysed[i]
             syntax.extend(x)
             structure.extend(s)
             strings.extend(t)
             if refs_:
                 found_, _ = resolve(refs_, own, self.scope)
                 resolved.extend(found_)
+            if sites is not None:  # the schema checks of the full path, on the small document
+                sub, move, refs_ = sites
+                found_, _ = self.checks.resolve(refs_, own, sub)  # type: ignore[union-attr]
+                try:
+                    resolved.extend(_moved(d, move) for d in found_)
+                except _Unsure:
+                    return None
         structure.extend(duplicates(keys, places.__getitem__))  # type: ignore[arg-type]
         structure.sort(key=_range)
         strings.sort(key=_range)
@@ -266,9 +317,18 @@ class _Quick:
             defs = [(k, move(*place(j))) for j, k in enumerate(keys_)]
         except _Unsure:
             return None
-        # Schema sites check nothing without provider schemas (the quick open's condition).
-        refs = [r.shifted(delta) for r in result.body.refs() if type(r) is not SchemaSite]
-        return structure, strings, refs, defs, syntax
+        refs: list = []
+        sites: list = []
+        for r in result.body.refs():
+            if type(r) is SchemaSite:
+                sites.append(r)
+            else:
+                refs.append(r.shifted(delta))
+        # Schema sites check nothing without provider schemas; with them, they are checked as the
+        # full path checks them (`TerraformChecks.resolve`) in the small document's positions, and
+        # their diagnostics moved back (`move`).
+        checked = (sub, move, sites) if sites and self.schemas is not None else None
+        return structure, strings, refs, defs, syntax, checked
 
 
 def _moved(d: Diagnostic, move: Callable[[int, int], tuple[int, int]]) -> Diagnostic:
@@ -291,8 +351,9 @@ def _structure_key(d: Diagnostic) -> tuple:
 # ---- certification ---------------------------------------------------------------------------
 
 
-def _certify(b: Skimmed, found: list) -> None:
-    """Append what block value `b` refers to, as keys (`_refs_of`), to `found`; or `_Unsure`."""
+def _certify(b: Skimmed, found: list) -> str | None:
+    """Append what block value `b` refers to, as keys (`_refs_of`), to `found`, and return the
+    value of its `provider` meta-argument (None without one); or `_Unsure`."""
     t = b.type_name
     body = b.value
     if type(body) is not Pairs or not body:
@@ -307,6 +368,7 @@ def _certify(b: Skimmed, found: list) -> None:
         if "count" in names and "for_each" in names:
             raise _Unsure("count and for_each")
         ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
+        meta = None
         for k, v in body:
             if k == "//":
                 continue
@@ -318,6 +380,7 @@ def _certify(b: Skimmed, found: list) -> None:
                 if type(v) is not str or not STATIC_REFERENCE.fullmatch(v):
                     raise _Unsure(k)
                 found.append((_PROVIDER, v, ctx))
+                meta = v
             elif k == "depends_on":
                 _static_list(v, ctx, found)
             elif k == "lifecycle":
@@ -326,7 +389,7 @@ def _certify(b: Skimmed, found: list) -> None:
                 raise _Unsure(k)
             else:
                 _expression(v, ctx, found)
-        return
+        return meta
     if t == "output":
         if "value" not in names:
             raise _Unsure("value")
@@ -345,8 +408,221 @@ def _certify(b: Skimmed, found: list) -> None:
                 _static_list(v, 0, found)
             else:
                 raise _Unsure(k)
-        return
+        return None
     raise _Unsure(t)
+
+
+# ---- provider schemas ---------------------------------------------------------------------------
+
+
+#: The Python types `hcljson.skim` gives a JSON value of each kind (`jsonsyntax.tree`).
+_PY_TYPES = {STRING: (str,), NUMBER: (int, float), TRUE: (bool,), FALSE: (bool,), NULL: (type(None),),
+             OBJECT: (Pairs,), ARRAY: (list,)}
+#: `provider_rules.ALWAYS_OK` in Python types: the values a primitive type always takes.
+_ALWAYS_TYPES = {cty: frozenset(t for kind in kinds for t in _PY_TYPES[kind]) for cty, kinds in ALWAYS_OK.items()}
+#: Names of a resource or data body the decoder knows (never provider-defined; `_certify` checks them).
+_META = frozenset({"//", "count", "for_each", "provider", "depends_on", "lifecycle"})
+_NUMBER_WORDS = frozenset({"nan", "inf", "-inf", "+inf", "infinity"})
+_NO_SCHEMA = object()
+
+
+def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, engine: str, lookups: dict) -> None:
+    """Nothing to report against its provider's schema in certified resource or data block `b`
+    (whose `provider` meta-argument is `meta`): what `provider_rules.check_sites` reports for it is
+    nothing; or `_Unsure`. `lookups` remembers each type's schema plan for the file."""
+    type_name = b.labels[0].value
+    key = (b.type_name, type_name, meta)
+    plan = lookups.get(key, _NO_SCHEMA)
+    if plan is _NO_SCHEMA:
+        address = provider_address(type_name, meta, providers, engine)
+        if b.type_name == "data":
+            schema = schemas.data_source(address, type_name)
+        else:
+            schema = schemas.resource(address, type_name)
+        if schema is not None:
+            plan = _schema_plan(schema)
+        elif schemas.has_provider(address):
+            plan = _UNKNOWN_TYPE  # `schema/unknown-resource-type`
+        else:
+            plan = None  # the provider's schema is not loaded: nothing is reported
+        lookups[key] = plan
+    if plan is None:
+        return
+    if plan is _UNKNOWN_TYPE:
+        raise _Unsure("unknown resource type")
+    _body_ok(b.value, plan, True)  # type: ignore[arg-type]
+
+
+_UNKNOWN_TYPE = ()
+
+
+@lru_cache(maxsize=1024)
+def _schema_plan(schema: SchemaBlock) -> tuple:
+    """What `_body_ok` checks a body of `schema` for, worked out once per schema (see
+    `provider_rules.body_plan`): for each configurable, not deprecated attribute of a primitive type,
+    the Python types it always takes (`ALWAYS_OK`); for each such attribute, a test of any value
+    (`_value_test`); the other attributes (computed only, deprecated, nested: certified when null);
+    the block types followed (not map-nested, not deprecated); the required names; whether one of
+    them is a meta-argument's name (always missing from a resource body); block bounds by name
+    (at least, at most or None); the names of the block types with a minimum."""
+    required, bounded, minimum, _, _ = body_plan(schema)
+    plain: dict[str, frozenset] = {}
+    tests: dict[str, Callable[[object], bool]] = {}
+    for n, a in schema.attributes.items():
+        if a.nested is not None or a.computed_only or a.deprecated:
+            continue
+        cty = a.cty
+        if type(cty) is str and cty in _ALWAYS_TYPES:
+            plain[n] = _ALWAYS_TYPES[cty]
+        tests[n] = _value_test(cty)
+    others = frozenset(n for n in schema.attributes if n not in tests)
+    blocks = {n: bt.block for n, bt in schema.block_types.items()
+              if n not in schema.attributes and bt.nesting != MAP and not bt.block.deprecated and n != "dynamic"}
+    names = frozenset(n for n, _ in required)
+    return (plain, tests, others, blocks, names, not names.isdisjoint(_META),
+            {n: (low, high) for n, low, high in bounded}, tuple(n for n, _, _ in minimum))
+
+
+def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
+    """Nothing to report in `body` against the schema of `plan` (`_schema_plan`), as
+    `provider_rules._validate_body` checks it (unknown names, computed-only, deprecated, wrong
+    kinds, missing required, block counts), or `_Unsure`. `top`: a resource or data body (its
+    meta-arguments are the decoder's); else a nested block's body, where `dynamic` is the decoder's
+    (and is not followed here)."""
+    plain, tests, others, blocks, required, required_meta, bounds, minimum = plan
+    counts: dict[str, int] | None = None
+    for k, v in body:
+        ok = plain.get(k)
+        if ok is not None and type(v) in ok:
+            continue
+        if k in _META if top else k == "//":
+            continue
+        test = tests.get(k)
+        if test is not None:
+            if test(v):
+                continue
+            raise _Unsure(k)
+        if k in others:  # computed only, deprecated or nested: reported unless null
+            if v is None:
+                continue
+            raise _Unsure(k)
+        nested = blocks.get(k)
+        if nested is None:  # unknown, map-nested, deprecated, `dynamic`
+            raise _Unsure(k)
+        tv = type(v)
+        if tv is Pairs:
+            _body_ok(v, _schema_plan(nested), False)  # type: ignore[arg-type]
+            n = 1
+        elif tv is list:
+            inner = _schema_plan(nested)
+            for x in v:  # type: ignore[attr-defined]
+                if type(x) is not Pairs:
+                    raise _Unsure(k)
+                _body_ok(x, inner, False)
+            n = len(v)  # type: ignore[arg-type]
+        else:  # null included: no block, but the name counts (left to the full path)
+            raise _Unsure(k)
+        bound = bounds.get(k)
+        if bound is not None and (n < bound[0] or (bound[1] is not None and n > bound[1])):
+            raise _Unsure(k)
+        if counts is None:
+            counts = {}
+        counts[k] = n
+    if required:
+        if top and required_meta:
+            raise _Unsure("required meta-argument name")
+        if not required.issubset([k for k, _ in body]):
+            raise _Unsure("missing required argument")
+    for n in minimum:
+        if counts is None or n not in counts:
+            raise _Unsure(n)
+
+
+def _never(v: object) -> bool:
+    return v is None
+
+
+def _value_test(cty: Any) -> Callable[[object], bool]:
+    """A test of values of type `cty`: True when `provider_rules._check_value` reports nothing for
+    the value (False when it may: the caller is then unsure)."""
+    if type(cty) is str:
+        ok = _ALWAYS_TYPES.get(cty)
+        if ok is None:
+            return _never
+        if cty == "number":
+            def number(v: object) -> bool:
+                if type(v) in ok:
+                    return True
+                if type(v) is not str:
+                    return False
+                if "${" in v or "%{" in v:
+                    return True
+                t = v.strip()
+                if not t or t.lower() in _NUMBER_WORDS:
+                    return False
+                try:
+                    float(t)
+                except ValueError:
+                    return False
+                return True
+            return number
+        if cty == "bool":
+            def boolean(v: object) -> bool:
+                if type(v) in ok:
+                    return True
+                return type(v) is str and ("${" in v or "%{" in v or v in ("true", "false", "1", "0"))
+            return boolean
+        def primitive(v: object) -> bool:  # string, dynamic: a string is always fine
+            return type(v) in ok
+        return primitive
+    if type(cty) is not list or len(cty) != 2:
+        return _never
+    kind, inner = cty
+    if kind in ("list", "set", "map"):
+        want = list if kind != "map" else Pairs
+        element = _value_test(inner)
+        always = _ALWAYS_TYPES.get(inner) if type(inner) is str else None
+        if always is not None:
+            def primitives(v: object) -> bool:
+                tv = type(v)
+                if tv is want:
+                    for x in (v if want is list else [x for _, x in v]):  # type: ignore[attr-defined]
+                        if type(x) not in always and not element(x):
+                            return False
+                    return True
+                return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
+            return primitives
+        def collection(v: object) -> bool:
+            tv = type(v)
+            if tv is want:
+                return all(element(x) for x in (v if want is list else [x for _, x in v]))  # type: ignore[attr-defined]
+            return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
+        return collection
+    if kind == "tuple":
+        elements = [_value_test(t) for t in inner] if type(inner) is list else None
+        def tuple_(v: object) -> bool:
+            tv = type(v)
+            if tv is list:
+                return elements is None or all(test(x) for x, test in zip(v, elements))  # type: ignore[call-overload]
+            return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
+        return tuple_
+    if kind == "object" and type(inner) is dict:
+        fields = {n: _value_test(t) for n, t in inner.items()}
+        always_fields = {n: _ALWAYS_TYPES[t] for n, t in inner.items() if type(t) is str and t in _ALWAYS_TYPES}
+        def object_(v: object) -> bool:
+            tv = type(v)
+            if tv is Pairs:
+                for k, x in v:  # type: ignore[attr-defined]
+                    ok = always_fields.get(k)
+                    if ok is not None and type(x) in ok:
+                        continue
+                    test = fields.get(k)
+                    if test is not None and not test(x):
+                        return False
+                return True
+            return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
+        return object_
+    return _never
 
 
 # Keys of what a block refers to: (kind, text, context flags).
