@@ -211,6 +211,8 @@ MUTATIONS = [
     ("missing-required-of-data", _del("data/aws_ami/ubuntu/owners"), "schema/missing-argument"),
     ("missing-required-in-nested-block", _del("resource/aws_lb_listener/l/default_action/type"), "schema/missing-argument"),
     ("missing-required-in-a-list-of-blocks", _del("resource/aws_autoscaling_group/g/tag/0/key"), "schema/missing-argument"),
+    ("meta-argument-name-in-nested-block", _set(f"{WEB}/root_block_device/count", 1), "schema/unknown-argument"),
+    ("lifecycle-in-nested-block", _set(f"{WEB}/metadata_options/0/lifecycle", {"prevent_destroy": True}), "schema/unknown-argument"),
     ("computed-only", _set(f"{WEB}/arn", "arn:aws:x"), "schema/computed-only"),
     ("computed-only-null", _set(f"{WEB}/arn", None), None),
     ("computed-only-in-nested-block", _set(f"{WEB}/root_block_device/volume_id", "vol-1"), "schema/computed-only"),
@@ -361,6 +363,76 @@ def test_nested_attribute_types_of_protocol_6(tmp_path: Path) -> None:
     doc = {"terraform": {"required_providers": {"test": {"source": "hashicorp/test"}}},
            "resource": {"test_instance": docs}}
     compare(tmp_path, doc, name="main.tofu.json", schemas=(TOFU_TEST_SCHEMA,))
+
+
+# ---- shapes the AWS schema lacks: a schema file of our own -------------------------------------------------
+
+_V = {"type": "string", "optional": True}
+DEMO_SCHEMA = {"format_version": "1.0", "provider_schemas": {"registry.terraform.io/hashicorp/demo": {
+    "provider": {"version": 0, "block": {}},
+    "resource_schemas": {
+        "demo_thing": {"version": 0, "block": {
+            "attributes": {
+                "name": {"type": "string", "required": True}, "size": {"type": "number", "optional": True},
+                "flag": {"type": "bool", "optional": True}, "pair": {"type": ["tuple", ["string", "number"]], "optional": True},
+                "obj": {"type": ["object", {"a": "string", "b": ["list", "number"], "c": ["object", {"d": "bool"}]}], "optional": True},
+                "any": {"type": "dynamic", "optional": True}, "maps": {"type": ["set", ["map", "string"]], "optional": True},
+                "id": {"type": "string", "computed": True}, "old": {"type": "string", "optional": True, "deprecated": True},
+            },
+            "block_types": {
+                "by_key": {"nesting_mode": "map", "block": {"attributes": {"v": _V}}},
+                "grp": {"nesting_mode": "group", "block": {"attributes": {"v": _V}}},
+                "one": {"nesting_mode": "single", "block": {"attributes": {"v": {"type": "string", "required": True}}}},
+                "many": {"nesting_mode": "list", "min_items": 1, "max_items": 2, "block": {"attributes": {"v": _V}}},
+            },
+        }},
+        # A required attribute with a meta-argument's name: always missing from a resource body.
+        "demo_meta": {"version": 0, "block": {"attributes": {"count": {"type": "number", "required": True}}}},
+    },
+    "data_source_schemas": {},
+}}}
+_THING = {"name": "n", "many": {"v": "x"}}
+
+
+# (body of `demo_thing.a`, whether the quick open certifies it rather than analysing it)
+DEMO_BODIES = [
+    (_THING, True),
+    ({**_THING, "size": "12", "flag": "1", "pair": ["a", 1], "obj": {"a": 1, "b": [1, "2"], "c": {"d": True}, "z": 1},
+      "any": {"k": [1, {}]}, "maps": [{"a": "b"}], "old": None, "id": None}, True),
+    ({**_THING, "pair": ["a", "b"]}, False),
+    ({**_THING, "pair": [{}, 1, "extra"]}, False),
+    ({**_THING, "obj": {"c": {"d": "maybe"}}}, False),
+    ({**_THING, "obj": {"b": "${var.x}"}}, True),
+    ({**_THING, "obj": {"b": ["x"]}}, False),
+    ({**_THING, "maps": [{"a": []}]}, False),
+    ({**_THING, "maps": {"a": "b"}}, False),
+    ({**_THING, "by_key": {"k1": {"v": "x"}, "k2": {"w": 1}}}, False),
+    ({**_THING, "by_key": {"k1": {"v": "x"}}}, False),  # map-nested: left to the full path
+    ({**_THING, "grp": {"v": "x"}}, True),
+    ({**_THING, "grp": [{"v": "x"}, {"v": "y"}]}, True),
+    ({**_THING, "grp": {"w": "x"}}, False),
+    ({**_THING, "one": {"v": "x"}}, True),
+    ({**_THING, "one": {}}, False),
+    ({**_THING, "one": [{"v": "x"}, {"v": "y"}]}, False),
+    ({**_THING, "many": [{"v": "x"}, {"v": "y"}, {"v": "z"}]}, False),
+    ({**_THING, "many": []}, False),
+    ({"name": "n"}, False),
+    ({**_THING, "old": "x"}, False),
+    ({**_THING, "id": "x"}, False),
+    ({**_THING, "size": "${var.x}", "flag": "%{if true}true%{endif}"}, True),
+]
+
+
+@pytest.mark.parametrize("body,certified", DEMO_BODIES, ids=[json.dumps(b)[:60] for b, _ in DEMO_BODIES])
+def test_shapes_of_a_schema_of_our_own(tmp_path: Path, body: dict, certified: bool) -> None:
+    schema_file = tmp_path / "demo.schemas.json"
+    schema_file.write_text(json.dumps(DEMO_SCHEMA), encoding="utf-8")
+    module = tmp_path / "m"
+    module.mkdir()
+    doc = {"variable": {"x": {}}, "resource": {"demo_thing": {"a": body, "b": _THING}, "demo_meta": {"c": {"count": 1}}}}
+    quick, full = compare(module, doc, schemas=(schema_file,))
+    assert ("schema/missing-argument", '"c"') in schema_codes(doc, full)  # `count` is the meta-argument
+    assert quick.certified == 1 + certified  # `b`, and `a` when it is certified
 
 
 # ---- the real corpus -----------------------------------------------------------------------------------
