@@ -270,6 +270,7 @@ MUTATIONS = [
         _set("resource/mycloud_instance", {"x": {"ami": "a"}})(d),
         _set("resource/aws_vpc/main/provider", "mycloud")(d)), "schema/unknown-resource-type"),
     ("required-providers-bare-version", _set("terraform/required_providers/aws", "4.13.0"), None),
+    ("data-lifecycle-of-a-resource", _set("data/aws_ami/ubuntu/lifecycle", {"create_before_destroy": True}), None),
     ("data-lifecycle-postcondition", _set("data/aws_ami/ubuntu/lifecycle", {"postcondition": {"condition": "${true}", "error_message": "x"}}), None),
     ("count-and-for-each", _set(f"{WEB}/for_each", "${toset([])}"), None),
     ("resource-as-array-of-bodies", _set("resource/aws_vpc/main", [{"cidr_block": "10.0.0.0/16"}, {"cidr_blok": "x"}]),

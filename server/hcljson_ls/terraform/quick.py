@@ -28,10 +28,11 @@ Contract
   back: inside the block's value by a shift, on its header keys key by key.
   - `"//"` (anything), `count` / `for_each` (a number, boolean, null or template string, not both),
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
-  - resource/data: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
-    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings); any other
-    name is a provider-defined argument: any JSON value whose object keys are distinct and
-    hold no template sequence, whose strings are templates without diagnostics;
+  - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
+    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings);
+  - resource/data: any other name is a provider-defined argument: any JSON value whose object
+    keys are distinct and hold no template sequence, whose strings are templates without
+    diagnostics;
   - output: `value` (required; as above), `description` / `deprecated` (strings without a template
     sequence, or null), `sensitive` / `ephemeral` (booleans or null).
 * Provider schemas (`Scope.provider_schemas`): a resource or data block is certified only when
@@ -384,6 +385,8 @@ def _certify(b: Skimmed, found: list) -> str | None:
             elif k == "depends_on":
                 _static_list(v, ctx, found)
             elif k == "lifecycle":
+                if t != "resource":  # a data source's lifecycle has only conditions (`schema.DATA`)
+                    raise _Unsure(k)
                 _lifecycle(v)
             elif k in ("dynamic", "provisioner", "connection"):
                 raise _Unsure(k)
