@@ -164,6 +164,25 @@ def test_a_large_regular_document_is_certified(tmp_path: Path) -> None:
     assert quick.certified > 10 * quick.analysed, (quick.certified, quick.analysed)
 
 
+def test_schemas_arriving_after_the_open_are_checked_by_the_quick_open(tmp_path: Path) -> None:
+    doc = base()
+    doc["resource"]["aws_vpc"]["main"]["cidr_blok"] = "x"
+    text = json.dumps(doc, indent=2)
+    path = tmp_path / "main.tf.json"
+    path.write_text(text, encoding="utf-8")
+    uri = uri_of_path(str(path))
+    ws = Workspace([str(tmp_path)])
+    state = ws.open(uri, text, 1, "terraform-json")
+    assert state.quick() is not None
+    assert schema_codes(text, file_diagnostics(state)) == []
+    ws.set_schema_files([str(AWS_SCHEMA)])
+    quick = state.quick()
+    assert quick is not None  # answered again, with the schemas
+    _, full = compare(tmp_path, text)
+    assert quick.diagnostics == full == file_diagnostics(state)
+    assert schema_codes(text, full) == [("schema/unknown-argument", '"cidr_blok"')]
+
+
 # ---- mutations: every schema code, through the blocks analysed on their own ---------------------------
 
 
@@ -308,12 +327,14 @@ def test_duplicate_arguments_and_repeated_blocks(tmp_path: Path) -> None:
 def test_after_a_syntax_error(tmp_path: Path) -> None:
     doc = base()
     doc["resource"]["aws_vpc"]["main"]["cidr_blok"] = "x"  # reported, in a block before the error
+    doc["data"]["aws_ami"]["ubuntu"]["most_recnt"] = True  # and in the rest of the text, after it
     text = json.dumps(doc, indent=2)
     broken = text.replace('"runtime": "python3.9",', '"runtime": "python3.9" "oops",', 1)
     assert broken != text
     quick, full = compare(tmp_path, broken)
     assert any(d.code.startswith("syntax/") for d in full)
     assert ("schema/unknown-argument", '"cidr_blok"') in schema_codes(broken, full)
+    assert ("schema/unknown-argument", '"most_recnt"') in schema_codes(broken, full)
     assert quick.certified > 0
 
 
@@ -536,7 +557,7 @@ def mutated(draw) -> dict:
     return doc
 
 
-@settings(max_examples=int(__import__("os").environ.get("QS_N", 40)), deadline=None, derandomize=not __import__("os").environ.get("QS_N"), database=None,
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated())
 def test_property_mutated_aws_documents(doc: dict) -> None:
