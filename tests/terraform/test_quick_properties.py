@@ -18,6 +18,7 @@ import json
 import os
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -438,68 +439,23 @@ def valid_documents(draw) -> dict:
 
 # ---- the comparison --------------------------------------------------------------------------
 #
-# Known differences, reported and left out here until quick.py is fixed (each with its reproducer):
-#  1. Structure diagnostics sharing one range come in another order: the full path sorts them by
-#     code, message, ... (`incremental._skey`), the quick open only by range (the blocks' own, then
-#     `duplicates` in key order), so a duplicate label that has another diagnostic comes out after
-#     it, `{"variable": {"1": {}, "1": {}}}`, and two duplicates on one key in key order,
-#     `{"provider": {"aws": [{"alias": "w"}, {"alias": "e"}, {"alias": "w"}, {"alias": "e"}]}}`.
-#     `_comparable` puts such runs in one order on both sides.
-#  2. `depends_on` entries are resolved as STATIC by the quick open, not by the full path, so
-#     `count.*`, `each.*`, `self`, `path.nope`, `terraform.nope` out of place and `module.m.nope`
-#     of a local module are reported only by the full path:
-#     `{"resource": {"t": {"a": {"depends_on": ["count.index"]}}}}`.
-# `_known_difference` tells the documents of 2, which the properties set aside (`assume`).
+# Two differences this property found, kept as examples: structure diagnostics sharing one range
+# in the full path's order (by `incremental.structure_key`, not by range alone), and `depends_on`
+# references checked like any other (not as STATIC ones). See the examples below.
 
-_CONTEXT_ROOTS = frozenset({"count", "each", "self", "path", "terraform"})
+_REGRESSIONS = [
+    '{"variable": {"1": {}, "1": {}}}',
+    '{"provider": {"aws": [{"alias": "w"}, {"alias": "e"}, {"alias": "w"}, {"alias": "e"}]}}',
+    '{"resource": {"t": {"a": {"depends_on": ["count.index"]}}}}',
+    '{"resource": {"t": {"a": {"depends_on": ["path.nope"]}}}}',
+    '{"output": {"o": {"value": 1, "depends_on": ["each.key"]}}}',
+    '{"data": {"t": {"n": {"lifecycle": {"ignore_changes": []}}}}}',
+]
 
 
-def _key(k) -> str:
-    return json.loads(k.text) if type(k) is Raw else k
-
-
-def _pairs(v) -> list:
-    return v.pairs if type(v) is Obj else list(v.items()) if type(v) is dict else []
-
-
-def _bodies_of(level, depth: int):
-    if not depth:
-        yield level
-        return
-    for _, x in _pairs(level):
-        yield from _bodies_of(x, depth - 1)
-
-
-def _known_difference(doc) -> bool:
-    """Whether `doc` has the shape of known difference 2 (see above)."""
-    for top, level in _pairs(doc):
-        top = _key(top)
-        if top not in ("resource", "data", "output"):
-            continue
-        for body in _bodies_of(level, 1 if top == "output" else 2):
-            for k, v in _pairs(body):
-                k = _key(k)
-                if k == "depends_on" and type(v) is list and any(
-                        type(x) is str and (x.split(".")[0] in _CONTEXT_ROOTS
-                                            or (x.startswith("module.") and x.count(".") >= 2)) for x in v):
-                    return True
-    return False
-
-
-def _comparable(diags: list) -> list:
-    """`diags` with each run of structure diagnostics sharing one range in one order (known
-    difference 1); every other order, and every diagnostic, as they are."""
-    out = list(diags)
-    i = 0
-    while i < len(out):
-        j = i + 1
-        if out[i].code.startswith("structure/"):
-            while j < len(out) and out[j].code.startswith("structure/") and \
-                    (out[j].start, out[j].end) == (out[i].start, out[i].end):
-                j += 1
-            out[i:j] = sorted(out[i:j], key=repr)
-        i = j
-    return out
+@pytest.mark.parametrize("text", _REGRESSIONS)
+def test_differences_found_by_the_properties_stay_fixed(text: str) -> None:
+    assert _check(text) is not None
 
 
 def _full(text: str, uri: str = URI, scope=None) -> tuple[list, list, list]:
@@ -516,7 +472,7 @@ def _check(text: str):
         return None
     diags, keys, places = _full(text)
     qkeys, qplace = quick.definitions()
-    assert _comparable(quick.diagnostics) == _comparable(diags)
+    assert quick.diagnostics == diags
     assert qkeys == keys
     assert [qplace(i) for i in range(len(qkeys))] == places
     return quick
@@ -526,7 +482,6 @@ def _check(text: str):
 @given(DOCUMENTS)
 def test_quick_open_equals_the_full_analysis(case) -> None:
     doc, layout = case
-    assume(not _known_difference(doc))
     _check(_text(doc, layout))
 
 
@@ -590,7 +545,6 @@ def _merge(pairs) -> dict:
 @given(DOCUMENTS, OTHER_DECLARATIONS, st.booleans(), st.booleans())
 def test_in_a_module_the_quick_open_resolves_like_the_analysis(case, other, child, tofu) -> None:
     doc, layout = case
-    assume(not _known_difference(doc))
     text = _text(doc, layout)
     with tempfile.TemporaryDirectory() as root:
         module = os.path.join(root, "mod")
@@ -620,7 +574,7 @@ def test_in_a_module_the_quick_open_resolves_like_the_analysis(case, other, chil
         state2 = ws2.open(uri, text, 1, "terraform-json")
         state2.prepare()
         assert state2.quick() is None
-        assert _comparable(got) == _comparable(file_diagnostics(state2))
+        assert got == file_diagnostics(state2)
         keys, place = state2.analysis.definitions()
         assert qkeys == keys
         assert [qplace(i) for i in range(len(qkeys))] == [place(i) for i in range(len(keys))]

@@ -67,7 +67,7 @@ from .decode import TopBlock, decode_top, walk_file
 from .model import Attribute, Block, Body, Label
 from .schema import BodySchema
 
-__all__ = ["IncrementalFile", "FileChecks", "FileResult", "FileView", "analyze"]
+__all__ = ["IncrementalFile", "FileChecks", "FileResult", "FileView", "analyze", "structure_key"]
 
 Definition = tuple[Hashable, int, int]
 
@@ -131,19 +131,23 @@ class FileChecks:
 
 class FileResult:
     """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
-    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics, and `definitions_revision`,
+    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics, `structure_groups` (per
+    structure diagnostic, 0 from the decoder, 1 from the later layer: with `structure_key`, the
+    order `structure` is sorted in, for a reader merging it with others), `definitions_revision`,
     a number that changes exactly when the definitions' keys (the `FileChecks` definitions of every
     block, in order) changed since the engine's previous update; `definitions()` lists them (for
     rules across files)."""
 
-    __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions")
+    __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions",
+                 "structure_groups")
 
     def __init__(self, body: "FileView", structure: list[Diagnostic], strings: list[Diagnostic],
                  definitions_revision: int = 0,
                  definitions: "Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None" = None,
-                 resolved: list[Diagnostic] | None = None) -> None:
+                 resolved: list[Diagnostic] | None = None, structure_groups: list[int] | None = None) -> None:
         self.body = body
         self.structure = structure
+        self.structure_groups = structure_groups if structure_groups is not None else []
         self.strings = strings
         self.resolved = resolved if resolved is not None else []
         self.definitions_revision = definitions_revision
@@ -277,6 +281,12 @@ def _skey(item: tuple) -> tuple:
             tuple((f.start, f.end, f.new_text) for f in d.fixes))  # two blocks of one header differ only here
 
 
+def structure_key(d: Diagnostic, group: int) -> tuple:
+    """The order of `FileResult.structure`: by range, the decoder's (group 0) before the later
+    layer's (group 1), then by content (`group` from `FileResult.structure_groups`)."""
+    return _skey((d, group))
+
+
 def _tkey(item: tuple) -> tuple[int, int]:
     d = item[0]
     return (d.start, d.end)
@@ -382,6 +392,7 @@ class IncrementalFile:
             self.definitions_revision,
             self._current_definitions,
             [item[0] for item in self._resolved],
+            [item[1] for item in self._structure],
         )
         return self._result
 

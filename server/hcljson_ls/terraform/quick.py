@@ -61,6 +61,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..diagnostic import Diagnostic
+from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
@@ -69,7 +70,7 @@ from .catalogue import IDENTIFIER
 from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
-from .references import IN_COUNT, IN_FOR_EACH, STATIC, Reference, Step
+from .references import IN_COUNT, IN_FOR_EACH, Reference, Step
 from .resolve import Scope, resolve
 from .schema import is_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw
@@ -222,7 +223,7 @@ class _Quick:
                             analysed[i] = got
                 keys, places = self.definitions(blocks, analysed)
         syntax: list[Diagnostic] = []
-        structure: list[Diagnostic] = []
+        structure: list[tuple[Diagnostic, int]] = []
         strings: list[Diagnostic] = []
         resolved: list[Diagnostic] = []
         for i in sorted(analysed):
@@ -240,11 +241,11 @@ class _Quick:
                     resolved.extend(_moved(d, move) for d in found_)
                 except _Unsure:
                     return None
-        structure.extend(duplicates(keys, places.__getitem__))  # type: ignore[arg-type]
-        structure.sort(key=_range)
+        structure.extend((d, _RULES) for d in duplicates(keys, places.__getitem__))  # type: ignore[arg-type]
+        structure.sort(key=_by_structure_key)
         strings.sort(key=_range)
         resolved.sort(key=_range)
-        out = syntax + structure + strings + resolved
+        out = syntax + [d for d, _ in structure] + strings + resolved
         out.sort(key=_range)
         return QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed))
 
@@ -312,7 +313,9 @@ class _Quick:
         result = file_engine(self.path, None).update(sub, parsed.root)
         try:
             syntax = [_moved(d, move) for d in parsed.diagnostics]
-            structure = [_moved(d, move) for d in result.structure if d.code != DUPLICATE_BLOCK]
+            # (diagnostic, group) pairs: merged with the other blocks' in the full path's order.
+            structure = [(_moved(d, move), g) for d, g in zip(result.structure, result.structure_groups)
+                         if d.code != DUPLICATE_BLOCK]
             strings = [_moved(d, move) for d in result.strings]
             keys_, place = result.definitions()
             defs = [(k, move(*place(j))) for j, k in enumerate(keys_)]
@@ -345,8 +348,11 @@ def _range(d: Diagnostic) -> tuple[int, int]:
     return (d.start, d.end)
 
 
-def _structure_key(d: Diagnostic) -> tuple:
-    return (d.start, d.end, d.code, d.summary, d.detail)
+_RULES = 1  # `hcljson.incremental`'s group of the later layer's structure diagnostics
+
+
+def _by_structure_key(item: tuple[Diagnostic, int]) -> tuple:
+    return structure_key(*item)
 
 
 # ---- certification ---------------------------------------------------------------------------
@@ -666,7 +672,7 @@ def _at(r: Any, at: int, flags: int) -> Any:
 def _static_list(v: object, ctx: int, found: list) -> None:
     if type(v) is not list:
         raise _Unsure("static list")
-    flags = STATIC | ctx
+    flags = ctx  # what the full path reads: `depends_on` references are checked like any other
     for x in v:
         if type(x) is not str or not _DOTTED.fullmatch(x):
             raise _Unsure("static reference")
