@@ -109,6 +109,7 @@ def test_incremental_update_across_many_blocks(block_size: int, edits) -> None:
 def test_a_shrunken_block_absorbs_its_successor() -> None:
     text = "a\n" * 40
     index = LineIndex(text, block_size=8)
+    assert index.line_count == 41  # built now: the index finds its line starts on first need
     new = text[:17] + "XYZ" + text[31:]
     index.update(17, 31, "XYZ", new)
     check_invariants(index)
@@ -251,3 +252,17 @@ def test_long_minified_line_with_non_ascii() -> None:
         assert [index.position(o, encoding) for o in reversed(probes)] == expected[::-1]
         assert [index.offset(p, encoding) for p in expected] == probes
         assert [index.offset(p, encoding) for p in reversed(expected)] == probes[::-1]
+
+
+@given(texts, st.lists(st.tuples(st.integers(-3, 60), st.integers(-3, 60), texts), min_size=1, max_size=6), st.booleans())
+def test_an_index_edited_before_its_first_query_equals_a_fresh_one(text: str, edits, query_between: bool) -> None:
+    """The line starts are found on first need: edits before that only change the text (the
+    index is then built from the text as it is), edits after it move the built index."""
+    index = LineIndex(text)
+    for n, (start, end, inserted) in enumerate(edits):
+        lo, hi = sorted((min(max(start, 0), len(text)), min(max(end, 0), len(text))))
+        text = text[:lo] + inserted + text[hi:]
+        index.update(start, end, inserted)
+        if query_between and n == len(edits) // 2:
+            assert index.line_starts() == ref_line_starts(text)
+    same_answers(index, text)

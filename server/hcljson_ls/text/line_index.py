@@ -115,6 +115,10 @@ def _astral_count(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2 - len(text)
 
 
+#: What `LineIndex` computes on first need.
+_BUILT = ("_block_size", "_blocks", "_firsts", "_first_lines")
+
+
 class LineIndex:
     """Line starts of one text, with offset <-> position conversion and incremental update.
 
@@ -122,7 +126,7 @@ class LineIndex:
     applies one splice to the text and moves the index with it.
     """
 
-    __slots__ = ("_text", "_block_size", "_blocks", "_firsts", "_first_lines", "_astral", "_anchor")
+    __slots__ = ("_text", "_block_size", "_blocks", "_firsts", "_first_lines", "_astral", "_anchor", "_asked_size")
 
     def __init__(self, text: "str | TextBuffer", *, block_size: int | None = None) -> None:
         """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
@@ -130,13 +134,32 @@ class LineIndex:
         self._reset(text, block_size)
 
     def _reset(self, text: "str | TextBuffer", block_size: int | None = None) -> None:
-        if isinstance(text, TextBuffer):
-            buf, text = text, text.full()
-        else:
-            buf = TextBuffer(text)
-        starts = _line_starts(text)
+        # The line starts are found on first need (`__getattr__`), not here: a document opened and
+        # diagnosed without a diagnostic to place never needs them then (finding them is 0.1 s of a
+        # 20 MB document's open; the server builds them after answering, `DocumentState.prepare`).
+        self._text = text if isinstance(text, TextBuffer) else TextBuffer(text)
+        self._asked_size = block_size
+        for name in _BUILT:  # (not `hasattr`: it would build the index, through `__getattr__`)
+            try:
+                delattr(self, name)
+            except AttributeError:
+                pass
+        # Count of astral characters; computed lazily on the first UTF-16 conversion that needs it.
+        self._astral: int | None = None
+        # (line start, encoding, offset, units): the last long-line conversion; see `_anchor_for`.
+        self._anchor: tuple[int, str, int, int] | None = None
+
+    def __getattr__(self, name: str):
+        # Called only for a slot not set yet: one of `_BUILT`, before the first query.
+        if name not in _BUILT:
+            raise AttributeError(name)
+        self._build()
+        return object.__getattribute__(self, name)
+
+    def _build(self) -> None:
+        starts = _line_starts(self._text.full())
+        block_size = self._asked_size
         size = block_size if block_size and block_size > 0 else max(_MIN_BLOCK, isqrt(len(starts)))
-        self._text = buf
         self._block_size = size
         # Actual line start = block value + shift of its block, where the shift is the block's actual
         # first line start minus its stored one (`_shift`): an edit moves only `_firsts` of later
@@ -146,10 +169,6 @@ class LineIndex:
         self._firsts: list[int] = [block[0] for block in self._blocks]
         # ... and the line number of that first line (for bisecting line numbers).
         self._first_lines: list[int] = list(range(0, len(starts), size))
-        # Count of astral characters; computed lazily on the first UTF-16 conversion that needs it.
-        self._astral: int | None = None
-        # (line start, encoding, offset, units): the last long-line conversion; see `_anchor_for`.
-        self._anchor: tuple[int, str, int, int] | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -326,7 +345,7 @@ class LineIndex:
         new_end = start + len(new_text)
         delta = new_end - old_end
         if full_new_text is not None and len(full_new_text) != n_old + delta:
-            self._reset(full_new_text, self._block_size)
+            self._reset(full_new_text, self._asked_size)
             return
 
         old_part = buf[start:old_end] if self._astral is not None else ""
@@ -337,6 +356,10 @@ class LineIndex:
             else:
                 self._astral += _astral_count(new_text) - _astral_count(old_part)
         self._anchor = None
+        try:
+            object.__getattribute__(self, "_blocks")
+        except AttributeError:  # not built yet: it will be, from the text as it is then
+            return
 
         # Line starts at s depend on the characters at s - 1 and s: the ones in [lo, old_end]
         # of the old text are dropped and those in [lo, new_end] of the new text are rescanned.

@@ -174,6 +174,7 @@ class DocumentState:
         """Build the parse and the analysis of this version now (they are built on first need
         otherwise); the quick result then gives way to them."""
         self.analysis
+        self.document.line_index.line_count  # its line starts too (found on first need otherwise)
         self._quick = None
 
     @property
