@@ -110,8 +110,6 @@ def skim(text: str, schema: BodySchema) -> Skim | None:
 
 def _skim(text: str, schema: BodySchema, out: list[Skimmed]) -> Skim:
     ws = _WS.match
-    scan = _SCAN
-    string = _STRING
     i = ws(text, 0).end()
     if text[i] != "{":
         raise _Refused("root")
@@ -119,27 +117,11 @@ def _skim(text: str, schema: BodySchema, out: list[Skimmed]) -> Skim:
     i = ws(text, i + 1).end()
     blocks = schema.blocks
     first = True
-    while True:
-        c = text[i]
-        if c == "}":
-            break
-        if not first:
-            if c != ",":
-                raise _Refused(",")
-            i = ws(text, i + 1).end()
-            c = text[i]
+    while (member := _member(text, i, first)) is not None:
         first = False
-        if c != '"':
-            raise _Refused("key")
-        ks = i
-        name, i = string(text, i + 1, True)
-        ke = i
-        i = ws(text, i).end()
-        if text[i] != ":":
-            raise _Refused(":")
-        i = ws(text, i + 1).end()
+        name, ks, ke, i = member
         if name == _COMMENT:
-            _, i = scan(text, i)
+            _, i = _SCAN(text, i)
         else:
             bs = blocks.get(name)
             if bs is None:
@@ -150,6 +132,27 @@ def _skim(text: str, schema: BodySchema, out: list[Skimmed]) -> Skim:
     if ws(text, end).end() != len(text):
         raise _Refused("extra")
     return Skim(tuple(out), root_start, end)
+
+
+def _member(text: str, i: int, first: bool) -> tuple[str, int, int, int] | None:
+    """At `i`, the start of an object's next member (after a comma unless `first`) or its closing
+    brace: the member's key, the key's range and where its value starts; None at the brace."""
+    ws = _WS.match
+    c = text[i]
+    if c == "}":
+        return None
+    if not first:
+        if c != ",":
+            raise _Refused(",")
+        i = ws(text, i + 1).end()
+        c = text[i]
+    if c != '"':
+        raise _Refused("key")
+    key, end = _STRING(text, i + 1, True)
+    after = ws(text, end).end()
+    if text[after] != ":":
+        raise _Refused(":")
+    return key, i, end, ws(text, after + 1).end()
 
 
 def _labels(text: str, i: int, type_name: str, ts: int, te: int, levels: int, labels: tuple[Label, ...],
@@ -170,26 +173,11 @@ def _labels(text: str, i: int, type_name: str, ts: int, te: int, levels: int, la
     if text[i] == "}":
         raise _Refused("empty label level")
     first = True
-    while True:
-        c = text[i]
-        if c == "}":
-            return i + 1
-        if not first:
-            if c != ",":
-                raise _Refused(",")
-            i = ws(text, i + 1).end()
-            c = text[i]
+    while (member := _member(text, i, first)) is not None:
         first = False
-        if c != '"':
-            raise _Refused("label")
-        ls = i
-        label, i = _STRING(text, i + 1, True)
+        label, ls, le, i = member
         if label == _COMMENT:
             raise _Refused("comment label")
-        le = i
-        i = ws(text, i).end()
-        if text[i] != ":":
-            raise _Refused(":")
-        i = ws(text, i + 1).end()
         i = _labels(text, i, type_name, ts, te, levels - 1, labels + (Label(label, ls, le),), out, openers)
         i = ws(text, i).end()
+    return i + 1

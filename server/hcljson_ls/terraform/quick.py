@@ -715,23 +715,17 @@ def _expression(v: object, ctx: int, found: list) -> None:
         if type(node) is Pairs:
             if len(node) > 1 and len(dict(node)) != len(node):
                 raise _Unsure("repeated key")
-            for k, x in node:
+            for k, _ in node:
                 if "${" in k or "%{" in k:
                     raise _Unsure("template key")
-                tx = type(x)
-                if tx is str:
-                    if "${" in x or "%{" in x:
-                        _template(x, ctx, found)
-                elif tx is Pairs or tx is list:
-                    stack.append(x)
-        else:
-            for x in node:
-                tx = type(x)
-                if tx is str:
-                    if "${" in x or "%{" in x:
-                        _template(x, ctx, found)
-                elif tx is Pairs or tx is list:
-                    stack.append(x)
+            node = [x for _, x in node]
+        for x in node:
+            tx = type(x)
+            if tx is str:
+                if "${" in x or "%{" in x:
+                    _template(x, ctx, found)
+            elif tx is Pairs or tx is list:
+                stack.append(x)
 
 
 def _template(value: str, ctx: int, found: list) -> None:
