@@ -457,6 +457,12 @@ def _validate_body(
 
 
 @functools.lru_cache(maxsize=1024)
+def _plainly_checked(a: SchemaAttribute) -> bool:
+    """Whether a value of attribute `a` is checked for its type alone: configurable, not
+    deprecated, not nested (the others always get a closer look)."""
+    return a.nested is None and not a.computed_only and not a.deprecated
+
+
 def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, tuple, dict[str, frozenset], dict[str, list]]:
     """What every body of `schema` is checked for, worked out once per schema, not per body: its
     required attributes; its block types with bounds (name, at least, at most or None), and those
@@ -467,7 +473,7 @@ def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, tuple, dict[str, frozenset
     plain: dict[str, frozenset] = {}
     collections: dict[str, list] = {}
     for n, a in schema.attributes.items():
-        if a.nested is not None or a.computed_only or a.deprecated:
+        if not _plainly_checked(a):
             continue
         cty = a.cty
         if type(cty) is str and cty in _ALWAYS_OK:
@@ -657,5 +663,6 @@ def _validate_block(
 provider_address = _provider_address
 #: `_plan`: what every body of a schema is checked for (required attributes, block bounds, ...).
 body_plan = _plan
+plainly_checked = _plainly_checked
 #: `_ALWAYS_OK`: the JSON kinds each primitive type always takes.
 ALWAYS_OK = _ALWAYS_OK

@@ -67,7 +67,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
-from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, provider_address
+from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import IN_COUNT, IN_FOR_EACH, Reference, Step
@@ -483,7 +483,7 @@ def _schema_plan(schema: SchemaBlock) -> tuple:
     plain: dict[str, frozenset] = {}
     tests: dict[str, Callable[[object], bool]] = {}
     for n, a in schema.attributes.items():
-        if a.nested is not None or a.computed_only or a.deprecated:
+        if not plainly_checked(a):
             continue
         cty = a.cty
         if type(cty) is str and cty in _ALWAYS_TYPES:
