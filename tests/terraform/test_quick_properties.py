@@ -19,7 +19,7 @@ import os
 import tempfile
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features.diagnostics import PROVIDERS, file_diagnostics

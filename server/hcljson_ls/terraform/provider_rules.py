@@ -132,6 +132,22 @@ def _expected(cty: Any) -> str:
     )
 
 
+_NUMBER_WORDS = frozenset({"nan", "inf", "-inf", "+inf", "infinity"})
+
+
+def _numeric(value: str) -> bool:
+    """Whether a string converts to a number (as a number attribute's value): a decimal number,
+    spaces around it allowed; not the words Python's `float` also reads (`nan`, `inf`, ...)."""
+    t = value.strip()
+    if t.lower() in _NUMBER_WORDS:
+        return False
+    try:
+        float(t)
+    except ValueError:
+        return False
+    return True
+
+
 def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
     """Whether the JSON value `node` (absolute start `start`) can be converted to `cty`, as far as
     its own kind tells (not its elements)."""
@@ -145,11 +161,7 @@ def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
         if _TEMPLATE.search(value):
             return True
         if cty == "number":
-            try:
-                float(value.strip())
-                return value.strip() != "" and value.strip().lower() not in ("nan", "inf", "-inf", "+inf", "infinity")
-            except ValueError:
-                return False
+            return _numeric(value)
         if cty == "bool":
             return value in ("true", "false", "1", "0")
         return False
@@ -664,5 +676,6 @@ provider_address = _provider_address
 #: `_plan`: what every body of a schema is checked for (required attributes, block bounds, ...).
 body_plan = _plan
 plainly_checked = _plainly_checked
+numeric = _numeric
 #: `_ALWAYS_OK`: the JSON kinds each primitive type always takes.
 ALWAYS_OK = _ALWAYS_OK

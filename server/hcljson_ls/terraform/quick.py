@@ -67,7 +67,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
-from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, plainly_checked, provider_address
+from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import IN_COUNT, IN_FOR_EACH, Reference, Step
@@ -436,7 +436,6 @@ _PY_TYPES = {STRING: (str,), NUMBER: (int, float), TRUE: (bool,), FALSE: (bool,)
 _ALWAYS_TYPES = {cty: frozenset(t for kind in kinds for t in _PY_TYPES[kind]) for cty, kinds in ALWAYS_OK.items()}
 #: Names of a resource or data body the decoder knows (never provider-defined; `_certify` checks them).
 _META = frozenset({"//", "count", "for_each", "provider", "depends_on", "lifecycle"})
-_NUMBER_WORDS = frozenset({"nan", "inf", "-inf", "+inf", "infinity"})
 _NO_SCHEMA = object()
 
 
@@ -571,14 +570,7 @@ def _value_test(cty: Any) -> Callable[[object], bool]:
                     return False
                 if "${" in v or "%{" in v:
                     return True
-                t = v.strip()
-                if not t or t.lower() in _NUMBER_WORDS:
-                    return False
-                try:
-                    float(t)
-                except ValueError:
-                    return False
-                return True
+                return numeric(v)
             return number
         if cty == "bool":
             def boolean(v: object) -> bool:
