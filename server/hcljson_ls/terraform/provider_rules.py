@@ -133,6 +133,8 @@ def _expected(cty: Any) -> str:
 
 
 _NUMBER_WORDS = frozenset({"nan", "inf", "-inf", "+inf", "infinity"})
+#: The strings a bool attribute takes.
+BOOL_STRINGS = frozenset({"true", "false", "1", "0"})
 
 
 def _numeric(value: str) -> bool:
@@ -163,7 +165,7 @@ def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
         if cty == "number":
             return _numeric(value)
         if cty == "bool":
-            return value in ("true", "false", "1", "0")
+            return value in BOOL_STRINGS
         return False
     if isinstance(cty, str):
         if cty == "string":

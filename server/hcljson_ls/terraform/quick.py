@@ -67,7 +67,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
-from .provider_rules import ALWAYS_OK, SchemaSite, body_plan, numeric, plainly_checked, provider_address
+from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import IN_COUNT, IN_FOR_EACH, Reference, Step
@@ -576,7 +576,7 @@ def _value_test(cty: Any) -> Callable[[object], bool]:
             def boolean(v: object) -> bool:
                 if type(v) in ok:
                     return True
-                return type(v) is str and ("${" in v or "%{" in v or v in ("true", "false", "1", "0"))
+                return type(v) is str and ("${" in v or "%{" in v or v in BOOL_STRINGS)
             return boolean
         def primitive(v: object) -> bool:  # string, dynamic: a string is always fine
             return type(v) in ok
