@@ -595,9 +595,9 @@ provider "google" {}
 LABEL_CASES = [
     ("resource-type", '{"resource": {"⟨aws_$0⟩": {}}}', ["aws_iam_role", "aws_instance", "aws_s3_bucket"]),
     ("resource-type-empty", '{"resource": {"⟨$0⟩": {}}}',
-     ["aws_iam_role", "aws_instance", "aws_s3_bucket", "google_storage_bucket"]),
+     ["aws_iam_role", "aws_instance", "aws_s3_bucket", "google_storage_bucket", "terraform_data"]),  # built in
     ("resource-type-unterminated", '{"resource": {"⟨aws_i$0⟩', ["aws_iam_role", "aws_instance"]),
-    ("data-type", '{"data": {"⟨$0⟩": {}}}', ["aws_ami", "aws_vpc"]),
+    ("data-type", '{"data": {"⟨$0⟩": {}}}', ["aws_ami", "aws_vpc", "terraform_remote_state"]),
     ("provider-name", '{"provider": {"⟨$0⟩": {}}}', ["aws", "google"]),
     ("provider-name-prefix", '{"provider": {"⟨g$0⟩": {}}}', ["google"]),
     ("after-non-ascii", '{"locals": {"é": "🌍"}, "resource": {"⟨aws_s$0⟩": {}}}', ["aws_s3_bucket"]),

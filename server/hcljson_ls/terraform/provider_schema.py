@@ -4,6 +4,7 @@ provider resolution and lookups.
     load(path) -> ProviderSchemas                 read one schema file (lazily, see below)
     loads(text) -> ProviderSchemas                the same from text
     combine(*schemas) -> ProviderSchemas          several files as one (the first file wins)
+    builtin() -> ProviderSchemas                  the built-in `terraform` provider (packaged data)
     normalize_address(source, engine) -> str      "aws", "hashicorp/aws" -> "registry.terraform.io/hashicorp/aws"
     provider_for(resource_type, provider_meta_argument=None, required_providers=None, engine=TERRAFORM) -> str
     ProviderSchemas.resource(address, type) / .data_source(address, type) -> SchemaBlock | None
@@ -35,14 +36,20 @@ Contract
   `any`); `SchemaAttribute.cty` keeps the JSON type for checks. A protocol-6 `nested_type`
   attribute keeps its attributes in `SchemaAttribute.nested` (`NestedAttributes`: nesting
   single/list/set/map) and gets the equivalent object type.
-* Pure: imports nothing from the package but `ctytypes`.
+* `builtin()` is the schema of the provider built into Terraform and OpenTofu
+  (`terraform.io/builtin/terraform`: the `terraform_data` resource, the `terraform_remote_state`
+  data source), shipped as `data/builtin-terraform.schema.json`: the output of `terraform providers
+  schema -json` (Terraform 1.11.4) in a module using both, unchanged. Read once, on first use.
+* Pure: imports nothing from the package but `ctytypes` (and reads its own packaged data).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from array import array
+from importlib import resources
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +70,7 @@ __all__ = [
     "SchemaAttribute",
     "SchemaBlock",
     "SchemaBlockType",
+    "builtin",
     "combine",
     "load",
     "loads",
@@ -460,6 +468,12 @@ def combine(*schemas: ProviderSchemas) -> ProviderSchemas:
         for address, p in s._providers.items():
             providers.setdefault(address, p)
     return ProviderSchemas(schemas[0].format_version if schemas else "", MappingProxyType(providers))
+
+
+@functools.cache
+def builtin() -> ProviderSchemas:
+    """The schema of the built-in `terraform` provider (see the module doc)."""
+    return loads(resources.files(__package__).joinpath("data/builtin-terraform.schema.json").read_text(encoding="utf-8"))
 
 
 # ---- addresses and resolution ----------------------------------------------------------------------

@@ -4,7 +4,7 @@ schemas fetched for one module (the server's automatic `providers schema -json` 
     SchemaStore()
       .set_files(paths, folders) -> bool      `providerSchemas.files` (relative paths: to a folder)
       .set_module(key, schemas) -> bool       the schemas fetched for module directory `key` (or None)
-      .for_module(key) -> ProviderSchemas | None
+      .for_module(key) -> ProviderSchemas
       .problems() -> list[str]                files that could not be loaded, one sentence each (once)
 
 Contract
@@ -12,8 +12,11 @@ Contract
 * Files are loaded lazily, at the first `for_module` (so a server that never opens a module with
   resources never reads them), once per path; a file that cannot be read or is not a schema
   document is reported once through `problems()` and otherwise ignored.
-* A module sees its own fetched schemas first, then the files in the order given
-  (`provider_schema.combine`: the first schema of a provider wins).
+* A module sees its own fetched schemas first, then the files in the order given, then the
+  built-in `terraform` provider's (`provider_schema.builtin()`: `terraform_data`,
+  `terraform_remote_state`), which every module has without any schema configured
+  (`provider_schema.combine`: the first schema of a provider wins). So `for_module` never
+  answers None.
 * The `set_*` methods return whether what some module sees may have changed (the owner then has the
   module's documents resolve `resolve.SCHEMAS_CHANGED` again).
 * Never raises.
@@ -25,7 +28,7 @@ import logging
 import os
 from collections.abc import Iterable, Sequence
 
-from ..terraform.provider_schema import ProviderSchemaError, ProviderSchemas, combine, load
+from ..terraform.provider_schema import ProviderSchemaError, ProviderSchemas, builtin, combine, load
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +65,7 @@ class SchemaStore:
         if files == self._files:
             return False
         self._files = files
-        self._combined.clear()
+        self._combined.clear()  # the files' entry, the shared one and every module's
         return True
 
     def set_module(self, key: str, schemas: ProviderSchemas | None) -> bool:
@@ -79,15 +82,29 @@ class SchemaStore:
         """The schemas fetched for module `key` alone (no files)."""
         return self._modules.get(key)
 
-    def for_module(self, key: str) -> ProviderSchemas | None:
+    def for_module(self, key: str) -> ProviderSchemas:
         try:
-            return self._combined[key]
+            return self._combined[key]  # type: ignore[return-value]
         except KeyError:
             pass
-        files = self._from_files()
         own = self._modules.get(key)
-        found = files if own is None else own if files is None else combine(own, files)
+        if own is None:
+            found = self._shared()
+        else:
+            files = self._from_files()
+            found = combine(*(s for s in (own, files) if s is not None), builtin())
         self._combined[key] = found
+        return found
+
+    def _shared(self) -> ProviderSchemas:
+        """What every module without fetched schemas sees: the files, then the built-in provider
+        (one object, so each resource type's schema is parsed once for all of them)."""
+        key = "\0shared"  # not a directory
+        found = self._combined.get(key)
+        if found is None:
+            files = self._from_files()
+            found = builtin() if files is None else combine(files, builtin())
+            self._combined[key] = found
         return found
 
     def _from_files(self) -> ProviderSchemas | None:
