@@ -48,7 +48,7 @@ def read(text: str) -> NativeFile:
 DECLARATIONS = """
 //- /main.tf
 # ünïcödé 🎉 before everything: the ranges are character offsets, not bytes
-variable ⟨"région"⟩ {
+variable ⟨⟨"région"⟩⟩ {
   description = "日本語 ${"é"}"
 }
 locals {
@@ -106,6 +106,7 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
     got = read(f.text).declarations
     assert [d.key for d in got] == [
         ("variable", "région"),
+        ("variable-input", "région", "", True),  # its facts for callers: no type, no default
         ("local", "a"),
         ("local", "b"),
         ("local", "c"),
@@ -132,18 +133,18 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
 def test_labels_are_decoded_and_bare_identifier_labels_declare_too():
     f = native_fixture(r"""
 //- /main.tf
-variable ⟨"a\"b\u00e9\\"⟩ {}
+variable ⟨⟨"a\"b\u00e9\\"⟩⟩ {}
 resource aws_instance ⟨web⟩ {}
 output ⟨"$${literal}"⟩ {}
 """)
     got = read(f.text).declarations
-    assert [d.key for d in got] == [("variable", 'a"bé\\'), ("resource", "aws_instance", "web"), ("output", "${literal}")]
+    assert [d.key for d in got] == [("variable", 'a"bé\\'), ("variable-input", 'a"bé\\', "", True), ("resource", "aws_instance", "web"), ("output", "${literal}")]
     assert [(d.start, d.end) for d in got] == f.ranges
 
 
 def test_summaries_of_native_files_hold_their_declarations_and_override_files_declare_nothing():
     text = 'variable "region" {}\nlocals { x = 1 }\n'
-    assert summarize("/m/variables.tf", text).keys == (("variable", "region"), ("local", "x"))
+    assert summarize("/m/variables.tf", text).keys == (("variable", "region"), ("variable-input", "region", "", True), ("local", "x"))
     assert summarize("/m/variables.tofu", text, (1, 2)).stamp == (1, 2)
     assert summarize("/m/override.tf", text).keys == ()
     assert summarize("/m/x_override.tofu", text).keys == ()
@@ -489,7 +490,7 @@ def _check_ranges(text: str, got: NativeFile) -> None:
 def test_the_valid_sample_reads_fully():
     got = read(VALID)
     assert [d.key for d in got.declarations] == [
-        ("variable", "région"), ("local", "names"), ("local", "text"),
+        ("variable", "région"), ("variable-input", "région", "string", True), ("local", "names"), ("local", "text"),
         ("resource", "aws_instance", "web"), ("provider", "aws", "west"), ("output", "ip"),
     ]
     _check_ranges(VALID, got)

@@ -35,6 +35,7 @@ from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
+from .module_calls import CallSite, call_sites, check_calls
 from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
 from .resolve import SCHEMAS_CHANGED, Scope, affected, resolve
@@ -45,6 +46,8 @@ from .validate import block_diagnostics, definitions, duplicates
 
 __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
 
+#: The refs that are blocks to check rather than references (after a block's references).
+_SITES = (SchemaSite, CallSite)
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
 
@@ -101,15 +104,25 @@ class TerraformChecks(FileChecks):
         if not self.override:  # an override file's resource bodies are partial: never checked alone
             for r, b in zip(refs, blocks):
                 r.extend(schema_sites(b))
+                r.extend(call_sites(b))
         return list(zip(rules, strings, defs, refs))
 
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
         scope = None if self.override else self.scope
-        if not refs or type(refs[-1]) is not SchemaSite:
+        if not refs or type(refs[-1]) not in _SITES:  # the sites come last
             return resolve(refs, own, scope)
+        calls = [r for r in refs if type(r) is CallSite]
         sites = [r for r in refs if type(r) is SchemaSite]
-        out, uses = resolve([r for r in refs if type(r) is not SchemaSite], own, scope)
+        out, uses = resolve([r for r in refs if type(r) not in _SITES], own, scope)
+        if calls:
+            if scope is not None:
+                found, used = check_calls(calls, text, lambda name: scope.module_inputs(name, own))  # type: ignore[union-attr]
+                out.extend(found)
+                out.sort(key=_range)
+                uses = uses | used
+            if not sites:
+                return out, uses
         schemas = scope.provider_schemas if scope is not None else None
         if schemas is None:
             return out, uses | _SCHEMAS_USED

@@ -14,7 +14,9 @@ Contract
   `("ephemeral", ...)`, `("action", ...)`, `("module", name)`, `("output", name)`,
   `("check", name)`, `("provider", name, alias or None)`; and the facts that are no declarations
   (`validate.REPEATABLE`): `("module-source", name, source)` for a module call's literal `source`
-  (at the string), `("provider-alias", name, alias)` for each `name.alias` of a
+  (at the string), `("variable-input", name, type, required)` for each variable
+  (`module_calls.input_fact`: its type expression's text, spaces collapsed; whether it has no
+  `default`; at its label), `("provider-alias", name, alias)` for each `name.alias` of a
   `required_providers` entry's `configuration_aliases` (at the traversal) and for a provider block
   with `for_each` (instances of one configuration). A declaration's range is its block's last
   label (a string literal with its quotes, or a bare identifier label) or a local's name. A block
@@ -58,6 +60,7 @@ from typing import Any
 
 from . import catalogue
 from .declarations import Declaration
+from .module_calls import input_fact
 from .references import (
     IN_COUNT,
     IN_FOR_EACH,
@@ -456,6 +459,10 @@ class _Walk:
             if None in values:
                 return
             add(Declaration((type_name, *values), *self.span(labels[-1])))
+            if type_name == "variable":
+                type_expr = _expression_of(attributes["type"]) if "type" in attributes else None
+                type_text = " ".join(self.name(type_expr).split()) if type_expr is not None else ""
+                add(Declaration(input_fact(values[0], type_text, "default" not in attributes), *self.span(labels[-1])))
             source = attributes.get("source") if type_name == "module" else None
             lit = _literal_string(_expression_of(source)) if source is not None else None
             value = _plain_string(lit, self.data) if lit is not None else None

@@ -67,6 +67,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
+from .module_calls import CallSite
 from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
@@ -143,7 +144,7 @@ class _Quick:
         # The module's provider schemas (read once), and the full path's resolution of schema
         # sites for the blocks analysed on their own.
         self.schemas = getattr(scope, "provider_schemas", None) if scope is not None else None
-        self.checks = TerraformChecks(False, scope) if self.schemas is not None else None
+        self.checks = TerraformChecks(False, scope) if scope is not None else None
 
     def run(self) -> QuickResult | None:
         blocks = self.skim.blocks
@@ -324,14 +325,14 @@ class _Quick:
         refs: list = []
         sites: list = []
         for r in result.body.refs():
-            if type(r) is SchemaSite:
+            if type(r) is SchemaSite or type(r) is CallSite:
                 sites.append(r)
             else:
                 refs.append(r.shifted(delta))
-        # Schema sites check nothing without provider schemas; with them, they are checked as the
-        # full path checks them (`TerraformChecks.resolve`) in the small document's positions, and
-        # their diagnostics moved back (`move`).
-        checked = (sub, move, sites) if sites and self.schemas is not None else None
+        # Schema sites (and module call sites) check nothing without a scope; with one, they are
+        # checked as the full path checks them (`TerraformChecks.resolve`) in the small document's
+        # positions, and their diagnostics moved back (`move`).
+        checked = (sub, move, sites) if sites and self.checks is not None else None
         return structure, strings, refs, defs, syntax, checked
 
 

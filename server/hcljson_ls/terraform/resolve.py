@@ -38,7 +38,7 @@ Contract
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..diagnostic import ERROR, Diagnostic, Fix
@@ -93,6 +93,11 @@ class Scope(Protocol):
         the file's own declarations, where the module call may be)."""
         ...
 
+    def module_inputs(self, name: str, own: frozenset) -> Mapping[str, Any] | None:
+        """The input variables (`module_calls.ChildVariable` by name) of module call `name` when its
+        child module is known (a local directory, or installed), else None."""
+        ...
+
     #: The provider schemas known for the module (`provider_schema.ProviderSchemas`), or None.
     #: When they change, the owner tells the engine `SCHEMAS_CHANGED` (`IncrementalFile.rescope`).
     provider_schemas: Any
@@ -110,6 +115,8 @@ def affected(changed: frozenset) -> frozenset:
             out.add((UNDECLARED, key[0]))
             if key[0] in ("output", "module-source"):
                 out.add(("output-of",))
+            if key[0] in ("variable-input", "module-source"):
+                out.add(("inputs-of",))  # `module_calls.INPUTS_OF`
             elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
     return frozenset(out)

@@ -60,6 +60,7 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
+from .module_calls import VARIABLE_INPUT, variable_fact
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -424,6 +425,10 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         return []
     h = block.header_range
     out = [(key, h[0], h[1])]
+    if t == "variable":
+        fact = variable_fact(block, text)
+        if fact is not None:
+            out.append((fact, h[0], h[1]))
     if t == "module":
         source = block.body.attribute("source")
         if source is not None and source.expr is not None and source.expr.kind == STRING:
@@ -434,7 +439,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement"})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", VARIABLE_INPUT})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

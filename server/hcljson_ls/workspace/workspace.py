@@ -57,6 +57,7 @@ from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
+from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.resolve import SCHEMAS_CHANGED
 from ..terraform.tfvars import is_tfvars
@@ -64,6 +65,7 @@ from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
 
@@ -392,10 +394,12 @@ class Workspace:
         self._bump(module, but)
         for uri in self._open_in(module.directory, but):
             self._documents[uri].rescope(changed)
-        if any(k[0] in ("output", "module-source") for k in changed):
+        if any(k[0] in ("output", "module-source", VARIABLE_INPUT) for k in changed):
+            # What a caller in another module sees of its child (outputs, input variables).
+            seen = frozenset({("output", ""), (VARIABLE_INPUT, "")})
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
-                    state.rescope(frozenset({("output", "")}))
+                    state.rescope(seen)
                     self._stale.add(uri)
 
     def file_changed(self, uri: str, kind: int) -> None:
@@ -647,6 +651,16 @@ class Workspace:
         frozen = {kind: frozenset(v) for kind, v in by_kind.items()}
         self._own_keys[uri] = (stamp, frozen)
         return frozen
+
+    def child_directory(self, key: str, name: str, source: str | None) -> str | None:
+        """The directory of the module that call `name` of module `key` (with literal `source`)
+        calls: a local path, else where `terraform init` installed it; None when it is not known."""
+        if source is None or not os.path.isabs(key):
+            return None
+        if source.startswith(("./", "../")):
+            child = os.path.normpath(os.path.join(key, source))
+            return child if os.path.isdir(child) else None
+        return installed_module_dir(key, name)
 
     def callers(self, child: str) -> list[tuple[str, str]]:
         """`(module directory, module call name)` of every known module that calls directory `child`
@@ -916,20 +930,38 @@ class ModuleScope:
             cached = module.kinds_cache = (module.revision, kinds)
         return cached[1]
 
-    def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
-        """The outputs of module call `name` when its one source is a local directory, else None."""
+    def _source(self, name: str, own: frozenset) -> str | None:
+        """The one literal source of module call `name`, else None."""
         sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
         sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
         if len(sources) != 1:
             return None
         source = next(iter(sources))
-        if not isinstance(source, str) or not source.startswith(("./", "../")):
+        return source if isinstance(source, str) else None
+
+    def _local_child(self, name: str, own: frozenset) -> str | None:
+        """The directory of module call `name` when its one source is a local directory, else None."""
+        source = self._source(name, own)
+        if source is None or not source.startswith(("./", "../")):
             return None
         here = self._workspace.module_key(self._uri)
         if not os.path.isabs(here):
             return None
         child = os.path.normpath(os.path.join(here, source))
-        if not os.path.isdir(child):
+        return child if os.path.isdir(child) else None
+
+    def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
+        """The outputs of module call `name` when its one source is a local directory, else None."""
+        child = self._local_child(name, own)
+        if child is None:
             return None
         return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+
+    def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
+        """The input variables of module call `name` when its child is a local directory or a module
+        installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
+        child = self._workspace.child_directory(self._key, name, self._source(name, own))
+        if child is None:
+            return None
+        return child_variables(self._workspace.key_index(child))
 
