@@ -1,0 +1,210 @@
+"""Module calls checked against the input variables of the child they call (issue 19, section 3):
+unknown inputs, missing required inputs, literal values of the wrong type; the child local
+(`source: "./x"`, JSON or native files, open or not) or installed (`.terraform/modules/modules.json`).
+Through a real `Workspace` over a temporary directory, the quick open compared with the full path,
+and the real `hcljson-ls check`.
+
+Each invalid case records what `terraform validate -json` (Terraform 1.11.4, `init -backend=false`)
+said for the same module, so the comparison runs without Terraform. (Terraform stops at the first
+call whose arguments do not decode, so it shows one of several mistakes at a time; we show all.)
+
+Fixtures (tests/fixture.py): `⟨⟩` marks the range each diagnostic must cover, in order.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fixture import FixtureWorkspace, parse_fixture
+from hcljson_ls.diagnostic import ERROR
+from hcljson_ls.features.diagnostics import collect, file_diagnostics
+from hcljson_ls.workspace import CHANGED, Workspace
+from hcljson_ls.workspace.files import uri_of_path
+
+CHILD = """
+//- /app/child/variables.tf.json
+{"variable": {"req": {"type": "string"}, "opt": {"type": "number", "default": 1},
+              "obj": {"type": "object({a = string, b = optional(number)})", "default": null}}}
+"""
+
+
+def build(tmp_path: Path, src: str, open: list[str] | None = None) -> FixtureWorkspace:
+    return parse_fixture(src).workspace(tmp_path, open=open if open is not None else ["/app/main.tf.json"])
+
+
+def module_diags(fw: FixtureWorkspace, path: str = "/app/main.tf.json"):
+    return [d for d in collect(fw.snapshot(), fw.uri(path)) if d.code.startswith("module/")]
+
+
+def test_unknown_missing_and_wrong_type_inputs(tmp_path: Path) -> None:
+    fw = build(tmp_path, CHILD + """
+//- /app/main.tf.json
+{"module": {
+  "a": {"source": "./child", "req": "x", ⟨"optt"⟩: 2},
+  "b": {"source": "./child", "opt": 1⟨}⟩,
+  "c": {"source": "./child", "req": "x", "opt": ⟨"abc"⟩, "obj": ⟨{"b": 1}⟩},
+  "d": {"source": "./child", "req": ⟨{"a": 1}⟩, "count": 2}
+}}
+""")
+    found = module_diags(fw)
+    assert [(d.code, d.start, d.end) for d in found] == [
+        ("module/unknown-input", *fw.fixture.files["/app/main.tf.json"].ranges[0]),
+        ("module/missing-input", *fw.fixture.files["/app/main.tf.json"].ranges[1]),
+        ("module/wrong-type", *fw.fixture.files["/app/main.tf.json"].ranges[2]),
+        ("module/wrong-type", *fw.fixture.files["/app/main.tf.json"].ranges[3]),
+        ("module/wrong-type", *fw.fixture.files["/app/main.tf.json"].ranges[4]),
+    ]
+    assert all(d.severity == ERROR for d in found)
+    unknown, missing, number, obj, string = found
+    # terraform: error "Extraneous JSON object property": No argument or block type is named "optt". Did you mean "opt"?
+    # (on the key)
+    assert unknown.summary == "Extraneous JSON object property"
+    assert 'No argument or block type is named "optt". Did you mean "opt"?' in unknown.detail
+    assert [(f.start, f.end, f.new_text) for f in unknown.fixes] == [(unknown.start, unknown.end, '"opt"')]
+    # terraform: error "Missing required argument": The argument "req" is required, but no definition
+    # was found. (on the call body's closing brace)
+    assert missing.summary == "Missing required argument"
+    assert 'The argument "req" is required, but no definition was found' in missing.detail
+    # terraform: error "Invalid value for input variable": The given value is not suitable for
+    # module.n.var.opt declared at child/main.tf.json:1,44-45: a number is required. (on the value)
+    assert number.summary == "Invalid value for input variable"
+    assert "module.c.var.opt" in number.detail and number.detail.endswith("a number is required.")
+    assert obj.detail.endswith('attribute "a" is required.')
+    # terraform: ... module.k.var.req declared at ...: string required.
+    assert "module.d.var.req" in string.detail and string.detail.endswith("string required.")
+
+
+VALID_CALLS = """
+//- /app/main.tf.json
+{"variable": {"x": {}},
+ "module": {
+  "plain": {"source": "./child", "req": "x"},
+  "numbers": {"source": "./child", "req": 1, "opt": "12", "obj": {"a": 1, "extra": true}},
+  "nulls": {"source": "./child", "req": null, "opt": null, "obj": null},
+  "expressions": {"source": "./child", "req": "${var.x}", "opt": "${length(var.x)}", "obj": {"a": "${var.x}", "b": "${1}"}},
+  "counted": {"source": "./child", "count": 2, "req": "${count.index}", "depends_on": [], "providers": {}},
+  "each": {"source": "./child", "for_each": {"a": 1}, "req": "${each.key}", "//": "a comment"},
+  "elsewhere": {"source": "hashicorp/consul/aws", "anything": 1},
+  "not-there": {"source": "./missing", "anything": 1}
+}}
+"""
+
+
+def test_valid_calls_have_no_module_diagnostic(tmp_path: Path) -> None:
+    # terraform validate (the registry call left out, it needs `init`): valid
+    fw = build(tmp_path, CHILD + VALID_CALLS)
+    assert module_diags(fw) == []
+
+
+def test_a_child_declaring_its_variables_in_native_files(tmp_path: Path) -> None:
+    fw = build(tmp_path, """
+//- /app/child/variables.tf
+variable "n" {
+  type = number
+}
+variable "o" {
+  type    = map(object({
+    a = string
+  }))
+  default = {}
+}
+variable "any" {}
+//- /app/main.tf.json
+{"module": {"c": {"source": "./child", "n": ⟨"x"⟩, "o": ⟨{"k": {"b": 1}}⟩, "any": [1, {"a": 2}], ⟨"p"⟩: 1}}}
+""")
+    found = module_diags(fw)
+    r = fw.fixture.files["/app/main.tf.json"].ranges
+    assert [(d.code, d.start, d.end) for d in found] == [
+        ("module/wrong-type", *r[0]), ("module/wrong-type", *r[1]), ("module/unknown-input", *r[2]),
+    ]
+    # terraform: error "Extraneous JSON object property": No argument or block type is named "p".
+    # With "p" removed and "n": 1: error "Invalid value for input variable": ... module.c.var.o declared at
+    # child/variables.tf:4,1-13: element "k": attribute "a" is required. (on the whole value of "o")
+    assert found[2].detail.startswith('No argument or block type is named "p".') and not found[2].fixes
+
+
+def test_an_installed_module_from_the_manifest(tmp_path: Path) -> None:
+    fw = build(tmp_path, """
+//- /app/.terraform/modules/vpc/variables.tf.json
+{"variable": {"cidr": {"type": "string"}}}
+//- /app/.terraform/modules/modules.json
+{"Modules": [{"Key": "", "Source": "", "Dir": "."},
+             {"Key": "vpc", "Source": "registry.terraform.io/acme/vpc/aws", "Version": "1.0.0", "Dir": ".terraform/modules/vpc"}]}
+//- /app/main.tf.json
+{"module": {"vpc": {"source": "acme/vpc/aws", "version": "1.0.0", ⟨"cdir"⟩: "10.0.0.0/16"⟨}⟩}}
+""")
+    found = module_diags(fw)
+    r = fw.fixture.files["/app/main.tf.json"].ranges
+    assert [(d.code, d.start, d.end) for d in found] == [("module/unknown-input", *r[0]), ("module/missing-input", *r[1])]
+    assert 'Did you mean "cidr"?' in found[0].detail
+
+
+def test_a_change_of_the_child_on_disk_updates_the_caller(tmp_path: Path) -> None:
+    fw = build(tmp_path, CHILD + '//- /app/main.tf.json\n{"module": {"m": {"source": "./child", "req": "x", "zone": "a"}}}\n')
+    assert [d.code for d in module_diags(fw)] == ["module/unknown-input"]
+    child = tmp_path / "app" / "child" / "variables.tf.json"
+    child.write_text('{"variable": {"req": {}, "zone": {"type": "number"}}}')
+    fw.workspace.file_changed(uri_of_path(str(child)), CHANGED)
+    assert fw.uri("/app/main.tf.json") in fw.workspace.take_stale()
+    after = module_diags(fw)
+    assert [d.code for d in after] == ["module/wrong-type"]
+    # The same as a fresh workspace over the changed files.
+    fresh = Workspace([str(tmp_path)])
+    uri = fw.uri("/app/main.tf.json")
+    fresh.open(uri, fw.fixture.files["/app/main.tf.json"].text, 1, "terraform-json")
+    assert [d for d in collect(fresh.snapshot(), uri) if d.code.startswith("module/")] == after
+
+
+def test_an_edit_of_the_open_child_updates_the_open_caller(tmp_path: Path) -> None:
+    fw = build(tmp_path, CHILD + '//- /app/main.tf.json\n{"module": {"m": {"source": "./child", "opt": 2}}}\n',
+               open=["/app/main.tf.json", "/app/child/variables.tf.json"])
+    assert [d.code for d in module_diags(fw)] == ["module/missing-input"]
+    child_uri = fw.uri("/app/child/variables.tf.json")
+    text = fw.fixture.files["/app/child/variables.tf.json"].text
+    at = text.index('{"type": "string"}')
+    new = '{"type": "string", "default": "d"}'
+    fw.workspace.change(child_uri, 2, [{"range": _range(text, at, at + len('{"type": "string"}')), "text": new}], "utf-32")
+    collect(fw.snapshot(), child_uri)  # its analysis notices the new facts
+    assert module_diags(fw) == []
+
+
+def _range(text: str, start: int, end: int) -> dict:
+    def position(offset: int) -> dict:
+        line = text.count("\n", 0, offset)
+        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+    return {"start": position(start), "end": position(end)}
+
+
+@pytest.mark.parametrize("body", [
+    {"source": "./child", "req": "x", "optt": 2},
+    {"source": "./child"},
+    {"source": "./child", "req": {"a": 1}, "opt": "x", "obj": {"b": [1]}},
+    {"source": "./child", "req": "x", "opt": 1, "obj": {"a": "${var.x}"}},
+])
+def test_the_quick_open_equals_the_full_path(tmp_path: Path, body: dict) -> None:
+    (tmp_path / "child").mkdir()
+    (tmp_path / "child" / "variables.tf.json").write_text(CHILD.split("\n", 2)[2])
+    text = json.dumps({"variable": {"x": {}}, "module": {"m": body}, "output": {"o": {"value": "${module.m}"}}}, indent=2)
+    path = tmp_path / "main.tf.json"
+    path.write_text(text)
+    uri = uri_of_path(str(path))
+    state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
+    quick = state.quick()
+    assert quick is not None
+    full_state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
+    full_state.prepare()
+    assert full_state.quick() is None
+    full = file_diagnostics(full_state)
+    assert quick.diagnostics == full
+    assert any(d.code.startswith("module/") for d in full) == (body != {"source": "./child", "req": "x", "opt": 1, "obj": {"a": "${var.x}"}})
+
+
+def test_check_reports_module_calls(tmp_path: Path, cli) -> None:
+    parse_fixture(CHILD + '//- /app/main.tf.json\n{"module": {"m": {"source": "./child", "optt": 2}}}\n').write(tmp_path)
+    result = cli("check", str(tmp_path / "app"))
+    assert result.returncode == 1
+    assert "[module/unknown-input]" in result.stdout and "[module/missing-input]" in result.stdout
+    assert 'Did you mean "opt"?' in result.stdout
