@@ -29,6 +29,8 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
 * `structure/missing-argument`       an `import` with neither `id` nor `identity` (not in override files)
 * `structure/unknown-argument`       a `required_providers` entry key other than `source`, `version`,
                                      `configuration_aliases`
+* `variable/invalid-default`         a variable's `default` that does not fit its `type`
+                                     (`variable_rules`)
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
                                      Terraform reads literally
 
@@ -61,6 +63,7 @@ from .catalogue import (
     literal_settings_block,
 )
 from .module_calls import VARIABLE_INPUT, variable_fact
+from .variable_rules import variable_diagnostics
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -255,6 +258,8 @@ class _Validator:
                 )
                 if t != "module":
                     self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
+            if t == "variable":
+                self.diags.extend(variable_diagnostics(block, self.text))
             if t == "variable" and labels:
                 lab = labels[0]
                 if lab.value in RESERVED_VARIABLE_NAMES:
