@@ -168,8 +168,8 @@ CASES = [
     ('{"provider": {"aws": [{"region": "a"}, {"alias": "w"}, {"alias": "e"}]}, "provider": {⟨"aws"⟩: {"alias": "w"}}}', [DUP]),
     ('{"provider": {"aws": {}}, "provider": {⟨"aws"⟩: {"region": "x"}}}', [DUP]),
     # ---- keywords
-    ('{"resource": {"a": {"b": {"provisioner": {"local-exec": {"when": ⟨"destroyy"⟩}}}}}}', [KEYWORD]),
-    ('{"resource": {"a": {"b": {"provisioner": {"file": {"on_failure": ⟨"ignore"⟩}}}}}}', [KEYWORD]),
+    ('{"resource": {"a": {"b": {"provisioner": {"local-exec": {"command": "x", "when": ⟨"destroyy"⟩}}}}}}', [KEYWORD]),
+    ('{"resource": {"a": {"b": {"provisioner": {"file": {"source": "a", "destination": "b", "on_failure": ⟨"ignore"⟩}}}}}}', [KEYWORD]),
     ('{"resource": {"a": {"b": {"lifecycle": {"ignore_changes": ⟨"al"⟩}}}}}', [KEYWORD]),
     ('{"resource": {"a": {"b": {"lifecycle": {"ignore_changes": ⟨{"a": 1}⟩}}}}}', [TYPE]),
     # ---- JSON types Terraform needs

@@ -10,7 +10,8 @@ Contract
   open schema (`terraform.schema.RESOURCE`, `PROVIDER_DEFINED_BODY`): provider-defined names are
   `Attribute`s with `schema=None`. Names the decoder knows (meta-arguments `count`, `for_each`,
   `provider`, `depends_on`; blocks `lifecycle`, `dynamic`, `provisioner`, `connection`; `"//"`
-  comments) are never reported. A name the provider schema calls a nested block type is re-read
+  comments) are never reported, unless asked for (`known`: the arguments of the built-in
+  `connection` block, `terraform.provisioners`). A name the provider schema calls a nested block type is re-read
   as blocks (`decode.decode_blocks_from_attribute`, bodies `PROVIDER_DEFINED_BODY`) and checked
   recursively (a `map`-nested block type has one label, its key); `dynamic "<type>"` blocks are checked against that block type (their `content`
   body), and a block type produced by `dynamic` is not counted for its bounds.
@@ -374,20 +375,24 @@ def _check_object_attributes(
 
 
 def validate_resource(
-    body: Body, schema: SchemaBlock | None, text: str, missing_at: tuple[int, int] | None = None, where: str = "this block"
+    body: Body, schema: SchemaBlock | None, text: str, missing_at: tuple[int, int] | None = None, where: str = "this block",
+    known: bool = False,
 ) -> list[Diagnostic]:
     """The diagnostics of `body` (see the module doc) against `schema`; `missing_at` is where a
-    missing required argument or block is reported (default: the body's `{`)."""
+    missing required argument or block is reported (default: the body's `{`). With `known`, the
+    arguments the decoder knows that `schema` names are checked too (a body whose arguments the
+    decoder lists, such as `connection`; never a resource body, where such names are meta-arguments)."""
     if schema is None:
         return []
     diags: list[Diagnostic] = []
-    _validate_body(text, body, schema, missing_at, where, diags)
+    _validate_body(text, body, schema, missing_at, where, diags, known)
     diags.sort(key=lambda d: (d.start, d.end, d.code))
     return diags
 
 
 def _validate_body(
-    text: str, body: Body, schema: SchemaBlock, missing_at: tuple[int, int] | None, where: str, diags: list[Diagnostic]
+    text: str, body: Body, schema: SchemaBlock, missing_at: tuple[int, int] | None, where: str, diags: list[Diagnostic],
+    known: bool = False,
 ) -> None:
     node = body.node
     at = missing_at or (body.start, min(body.start + 1, body.end))
@@ -396,8 +401,8 @@ def _validate_body(
     required, bounded, minimum, plain, collections = _plan(schema)
 
     for attr in body.attributes:
-        if attr.schema is not None:  # a meta-argument the decoder knows
-            continue
+        if attr.schema is not None and not (known and attr.name in schema.attributes):
+            continue  # a meta-argument the decoder knows (see `validate_resource` for `known`)
         name = attr.name
         e = attr.expr
         if e is not None:
@@ -441,7 +446,7 @@ def _validate_body(
         for content in blk.body.blocks_of("content"):
             _validate_body(text, content.body, bt.block, None, f"a {_q(label.value)} block", diags)
 
-    seen = {attr.name for attr in body.attributes if attr.schema is None} if required else ()
+    seen = {attr.name for attr in body.attributes if attr.schema is None or (known and attr.name in schema.attributes)} if required else ()
     for n, a in required:
         if n not in seen:
             first = not (node is not None and node.kind == OBJECT and _items(node))

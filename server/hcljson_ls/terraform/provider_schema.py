@@ -77,6 +77,7 @@ __all__ = [
     "local_name_of",
     "normalize_address",
     "provider_for",
+    "schema_block",
 ]
 
 TERRAFORM = "terraform"
@@ -237,6 +238,12 @@ def _block(raw: object, version: int = 0) -> SchemaBlock:
         bool(raw.get("deprecated")),
         version,
     )
+
+
+def schema_block(raw: object) -> SchemaBlock:
+    """A `{"version": N, "block": {...}}` schema of a `providers schema -json` document, read as
+    the lookups read it (for built-in schemas in the same shape: `terraform.provisioners`)."""
+    return _schema(raw)
 
 
 def _schema(raw: object) -> SchemaBlock:

@@ -31,6 +31,8 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      `configuration_aliases`
 * `variable/invalid-default`         a variable's `default` that does not fit its `type`
                                      (`variable_rules`)
+* `schema/...`, `provisioner/invalid-config`   the bodies of built-in provisioners and of
+                                     `connection` blocks (`provisioners`)
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
                                      Terraform reads literally
 
@@ -63,6 +65,7 @@ from .catalogue import (
     literal_settings_block,
 )
 from .module_calls import VARIABLE_INPUT, variable_fact
+from .provisioners import provisioner_diagnostics
 from .variable_rules import variable_diagnostics
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
@@ -260,6 +263,8 @@ class _Validator:
                     self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
             if t == "variable":
                 self.diags.extend(variable_diagnostics(block, self.text))
+            elif t == "resource" and parent is None:
+                self.diags.extend(provisioner_diagnostics(block, self.text))
             if t == "variable" and labels:
                 lab = labels[0]
                 if lab.value in RESERVED_VARIABLE_NAMES:
