@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
-from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
+from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -652,6 +652,8 @@ def decode_blocks_from_attribute(text: str, attribute: Attribute, block_schema: 
 # ---- expression checks ---------------------------------------------------------------------------
 
 _ANY_JSON = (EXPRESSION, LITERAL)
+#: What a literal string argument also takes: HCL converts a number or a bool to its string.
+_CONVERTS_TO_STRING = (NULL, NUMBER, TRUE, FALSE)
 
 
 def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnostic]) -> None:
@@ -670,7 +672,7 @@ def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnos
     if mode == LITERAL_STRING:
         if kind == STRING:
             _check_literal_string(text, node, start, name, diags)  # type: ignore[arg-type]
-        elif kind != NULL:
+        elif kind not in _CONVERTS_TO_STRING:
             diags.append(P.value_type(node, start, end, name, "a string"))
         return
     if mode in (TRAVERSAL, TYPE):

@@ -17,7 +17,8 @@ string means at each place inside such a value):
                             templates (``"${var.x}"``).
 ``LITERAL``                 literal-only: any JSON value, strings taken literally.
 ``LITERAL_STRING``          a JSON string (or ``null``), taken literally (e.g. a description,
-                            a module ``source``).
+                            a module ``source``); a number or a bool converts to its string,
+                            as HCL's decoding into a string does (``"description": 12``).
 ``TRAVERSAL``               a JSON string holding a static traversal (``"aws.west"``), no
                             ``${}``.
 ``TRAVERSAL_LIST``          a JSON array of such strings (e.g. ``depends_on``).

@@ -34,6 +34,10 @@ Codes of this module (besides the template layer's `template/...` and `type/...`
 * `reference/ignore-changes-wildcard` -- `"ignore_changes": ["*"]`, the pre-0.12 wildcard that
   Terraform now rejects; suggests `"all"`.
 
+* `template/invalid-error-message` (warning) -- a variable validation's `error_message` whose
+  template does not parse: Terraform takes it literally and warns (both engines); it replaces the
+  template's errors there.
+
 Ranges are exact document ranges (through JSON escapes: strings are decoded with
 `jsonsyntax.strings.decode`). Unterminated and single-quoted strings are left alone (the syntax
 layer reported them).
@@ -55,7 +59,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Sequence
 
-from ..diagnostic import ERROR, Diagnostic, Fix
+from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.model import Attribute, Block, Body, Expression
 from ..hcljson.schema import (
     AT_DEEPER,
@@ -93,6 +97,7 @@ __all__ = [
 INTERPOLATION = "reference/interpolation"
 NOT_STATIC = "reference/not-static"
 IGNORE_CHANGES_WILDCARD = "reference/ignore-changes-wildcard"
+INVALID_ERROR_MESSAGE = "template/invalid-error-message"
 
 
 _PLACES = (AT_ROOT, AT_ELEMENT, AT_KEY, AT_VALUE, AT_DEEPER_KEY, AT_DEEPER)
@@ -493,6 +498,32 @@ def check_block(text: str, block: Block, counts: dict[str, int] | None = None) -
     checking order (not sorted). `counts`: see `new_counts`."""
     out: list[Diagnostic] = []
     _Checker(text, counts).body(block.body, block.type_name, out)
+    if block.type_name == "variable" and out:
+        out = _lenient_error_messages(block, out)
+    return out
+
+
+def _lenient_error_messages(block: Block, out: list[Diagnostic]) -> list[Diagnostic]:
+    """A variable validation's `error_message` whose template has errors is read as a literal
+    string by Terraform, with a warning (`terraform.evalVariableValidations`, kept for JSON
+    configurations written before templates were evaluated there): its errors become that one
+    warning, on the whole value."""
+    for validation in block.body.blocks_of("validation"):
+        a = validation.body.attribute("error_message")
+        e = a.expr if a is not None else None
+        if e is None or e.kind != STRING:
+            continue
+        inside = [d for d in out if e.start <= d.start and d.end <= e.end]
+        errors = [d for d in inside if d.severity == ERROR]
+        if not errors:
+            continue
+        first = errors[0]
+        out = [d for d in out if not (e.start <= d.start and d.end <= e.end)]
+        out.append(Diagnostic(
+            e.start, e.end, WARNING, INVALID_ERROR_MESSAGE, "Validation error message expression is invalid",
+            "The error message provided could not be evaluated as an expression, so Terraform is interpreting it as "
+            f"a string literal. In future versions of Terraform, this will be considered an error. ({first.summary}: {first.detail})",
+        ))
     return out
 
 
