@@ -208,3 +208,28 @@ def test_check_reports_module_calls(tmp_path: Path, cli) -> None:
     assert result.returncode == 1
     assert "[module/unknown-input]" in result.stdout and "[module/missing-input]" in result.stdout
     assert 'Did you mean "opt"?' in result.stdout
+
+
+def test_the_child_variables_as_data_for_other_features(tmp_path: Path) -> None:
+    fw = build(tmp_path, """
+//- /app/child/variables.tf.json
+{"variable": {⟨"req"⟩: {"type": "string"}, ⟨"opt"⟩: {"default": 1}}}
+//- /app/child/more.tf
+variable ⟨"native"⟩ {
+  type = list(number)
+}
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child"}, "far": {"source": "./nowhere"}}}
+""")
+    snap = fw.snapshot()
+    main = fw.uri("/app/main.tf.json")
+    child = snap.module_call_child(main, "m")
+    assert child == str(tmp_path / "app" / "child") and snap.module_call_child(main, "far") is None
+    got = {v.name: (v.type, v.required, site) for v, site in snap.child_variables(child)}
+    json_ranges = fw.fixture.files["/app/child/variables.tf.json"].ranges
+    native_range = fw.fixture.files["/app/child/more.tf"].ranges[0]
+    assert got == {
+        "native": ("list(number)", True, (fw.uri("/app/child/more.tf"), *native_range)),
+        "opt": ("", False, (fw.uri("/app/child/variables.tf.json"), *json_ranges[1])),
+        "req": ("string", True, (fw.uri("/app/child/variables.tf.json"), *json_ranges[0])),
+    }

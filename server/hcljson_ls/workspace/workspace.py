@@ -799,6 +799,26 @@ class Snapshot:
         """Where the module of `uri` refers to `declared`: `(uri, start, end, name_start, name_end)`."""
         return self._workspace.reference_sites(self._workspace.module_key(uri), declared)
 
+    def module_call_child(self, uri: str, name: str) -> str | None:
+        """The directory of the module that module call `name` of the module of `uri` calls (a local
+        `source`, or where `terraform init` installed it), or None when it is not known."""
+        state = self._workspace.get(uri)
+        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        scope = ModuleScope(self._workspace, uri)
+        return self._workspace.child_directory(scope._key, name, scope._source(name, own))
+
+    def child_variables(self, directory: str) -> list[tuple[ChildVariable, tuple[str, int, int] | None]]:
+        """The input variables module directory `directory` declares, by name: each
+        `module_calls.ChildVariable` (name, type as written, required) with where it is declared
+        (`(uri, start, end)` of its name, or None) -- what a caller's diagnostics, completion, hover
+        and navigation of module inputs read. Descriptions and defaults: `declaration_sites` and
+        `view_of` / `native.declaration_details` at that place."""
+        out = []
+        for name, variable in sorted(child_variables(self._workspace.key_index(directory)).items()):
+            sites = self._workspace.declaration_sites(directory, ("variable", name))
+            out.append((variable, sites[0] if sites else None))
+        return out
+
     def child_outputs(self, directory: str) -> dict[str, tuple[str, int, int]]:
         """output name -> where module directory `directory` declares it."""
         out = {}
