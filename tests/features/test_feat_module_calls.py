@@ -20,7 +20,7 @@ import pytest
 from fixture import FixtureWorkspace, parse_fixture
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import collect, file_diagnostics
-from hcljson_ls.workspace import CHANGED, Workspace
+from hcljson_ls.workspace import CHANGED, CREATED, Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
 CHILD = """
@@ -67,6 +67,10 @@ def test_unknown_missing_and_wrong_type_inputs(tmp_path: Path) -> None:
     # was found. (on the call body's closing brace)
     assert missing.summary == "Missing required argument"
     assert 'The argument "req" is required, but no definition was found' in missing.detail
+    main_text = fw.fixture.files["/app/main.tf.json"].text
+    (fix,) = missing.fixes
+    fixed = main_text[: fix.start] + fix.new_text + main_text[fix.end :]
+    assert json.loads(fixed)["module"]["b"] == {"req": "", "source": "./child", "opt": 1}
     # terraform: error "Invalid value for input variable": The given value is not suitable for
     # module.n.var.opt declared at child/main.tf.json:1,44-45: a number is required. (on the value)
     assert number.summary == "Invalid value for input variable"
@@ -155,6 +159,16 @@ def test_a_change_of_the_child_on_disk_updates_the_caller(tmp_path: Path) -> Non
     uri = fw.uri("/app/main.tf.json")
     fresh.open(uri, fw.fixture.files["/app/main.tf.json"].text, 1, "terraform-json")
     assert [d for d in collect(fresh.snapshot(), uri) if d.code.startswith("module/")] == after
+
+
+def test_a_new_file_of_the_child_on_disk_updates_the_caller(tmp_path: Path) -> None:
+    fw = build(tmp_path, CHILD + '//- /app/main.tf.json\n{"module": {"m": {"source": "./child", "req": "x"}}}\n')
+    assert module_diags(fw) == []
+    new = tmp_path / "app" / "child" / "more.tf"
+    new.write_text('variable "zone" {\n  type = string\n}\n')
+    fw.workspace.file_changed(uri_of_path(str(new)), CREATED)
+    assert fw.uri("/app/main.tf.json") in fw.workspace.take_stale()
+    assert [d.code for d in module_diags(fw)] == ["module/missing-input"]
 
 
 def test_an_edit_of_the_open_child_updates_the_open_caller(tmp_path: Path) -> None:

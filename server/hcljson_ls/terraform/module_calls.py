@@ -24,7 +24,8 @@ Contract
     variable of the child, with "Did you mean ...?" and a quick fix. Terraform's JSON wording:
     "Extraneous JSON object property".
   - `module/missing-input` (error, on the body's closing brace, as Terraform): a child variable
-    without a default that the call does not set.
+    without a default that the call does not set; a quick fix adds it after the body's `{` with a
+    placeholder of its type (`tfvars.placeholder`).
   - `module/wrong-type` (error, on the value): a literal value (no `${`/`%{` anywhere in its
     text) that cannot convert to the variable's type, by the conversion of variable definitions
     files (`tfvars.conversion_problem`). `null` is never reported.
@@ -34,15 +35,16 @@ Contract
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..diagnostic import ERROR, Diagnostic
+from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.model import Block
 from ..hcljson.problems import quoted_fix, suggestion
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import STRING
-from .tfvars import conversion_problem, type_of
+from .tfvars import conversion_problem, placeholder, type_of
 
 __all__ = [
     "INPUTS_OF",
@@ -179,11 +181,14 @@ def _check_call(block: Block, name: str, text: str, variables: Mapping[str, Chil
     if missing:
         at = (body.end - 1, body.end) if body.end > body.start else (body.start, body.end)
         for m in sorted(missing):
+            insert = f"{json.dumps(m, ensure_ascii=False)}: {placeholder(variables[m].type)}, "
             out.append(
                 Diagnostic(
                     at[0], at[1], ERROR, MISSING_INPUT, "Missing required argument",
                     f"The argument {quoted(m)} is required, but no definition was found: the module called "
                     f"{quoted(name)} declares the variable {quoted(m)} without a default.",
+                    fixes=(Fix(body.start + 1, body.start + 1, insert, f"Add missing required argument {quoted(m)}"),)
+                    if body.attributes else (),
                 )
             )
     return out

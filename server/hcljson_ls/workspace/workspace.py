@@ -394,8 +394,13 @@ class Workspace:
         self._bump(module, but)
         for uri in self._open_in(module.directory, but):
             self._documents[uri].rescope(changed)
-        if any(k[0] in ("output", "module-source", VARIABLE_INPUT) for k in changed):
-            # What a caller in another module sees of its child (outputs, input variables).
+        self._tell_callers(module, changed, but)
+
+    def _tell_callers(self, module: Module, changed: Iterable[Hashable], but: str | None = None) -> None:
+        """When `changed` keys of `module` are what a caller in another module sees of its child
+        (outputs, input variables, a call's source), the open documents of other modules resolve
+        those again."""
+        if any(k[0] in ("output", "module-source", VARIABLE_INPUT) for k in changed):  # type: ignore[index]
             seen = frozenset({("output", ""), (VARIABLE_INPUT, "")})
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
@@ -442,6 +447,7 @@ class Workspace:
             self._bump(module)
             if before is None:
                 self._rescope_all(module)
+                self._tell_callers(module, after)  # a new file of a child module
             else:
                 self._declarations_changed(module, frozenset(before) ^ frozenset(after))
 
