@@ -90,6 +90,7 @@ VALID_CALLS = """
   "expressions": {"source": "./child", "req": "${var.x}", "opt": "${length(var.x)}", "obj": {"a": "${var.x}", "b": "${1}"}},
   "counted": {"source": "./child", "count": 2, "req": "${count.index}", "depends_on": [], "providers": {}},
   "each": {"source": "./child", "for_each": {"a": 1}, "req": "${each.key}", "//": "a comment"},
+  "tofu": {"source": "./child", "req": "x", "lifecycle": {"enabled": false}},
   "elsewhere": {"source": "hashicorp/consul/aws", "anything": 1},
   "not-there": {"source": "./missing", "anything": 1}
 }}
@@ -99,6 +100,17 @@ VALID_CALLS = """
 def test_valid_calls_have_no_module_diagnostic(tmp_path: Path) -> None:
     # terraform validate (the registry call left out, it needs `init`): valid
     fw = build(tmp_path, CHILD + VALID_CALLS)
+    assert module_diags(fw) == []
+
+
+def test_a_child_with_an_override_file_is_not_checked(tmp_path: Path) -> None:
+    # the override gives "req" a default: terraform validate: valid
+    fw = build(tmp_path, CHILD + """
+//- /app/child/override.tf.json
+{"variable": {"req": {"default": "d"}}}
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child"}}}
+""")
     assert module_diags(fw) == []
 
 

@@ -21,7 +21,8 @@ Contract
 * `check_calls` checks each site's module call when `inputs_of(call name)` knows the child's
   variables (a local `source`, or a module installed by `terraform init`; None: nothing is said):
   - `module/unknown-input` (error, on the key): an argument that is neither a meta-argument nor a
-    variable of the child, with "Did you mean ...?" and a quick fix. Terraform's JSON wording:
+    variable of the child (names no variable may have, `catalogue.RESERVED_VARIABLE_NAMES`, are
+    left to other rules), with "Did you mean ...?" and a quick fix. Terraform's JSON wording:
     "Extraneous JSON object property".
   - `module/missing-input` (error, on the body's closing brace, as Terraform): a child variable
     without a default that the call does not set; a quick fix adds it after the body's `{` with a
@@ -44,6 +45,7 @@ from ..hcljson.model import Block
 from ..hcljson.problems import quoted_fix, suggestion
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import STRING
+from .catalogue import RESERVED_VARIABLE_NAMES
 from .tfvars import conversion_problem, placeholder, type_of
 
 __all__ = [
@@ -151,8 +153,9 @@ def _check_call(block: Block, name: str, text: str, variables: Mapping[str, Chil
     body = block.body
     given: set[str] = set()
     for attr in body.attributes:
-        if attr.schema is not None:  # a meta-argument (`source`, `count`, `providers`, ...) or a comment
-            continue
+        if attr.schema is not None or attr.name in RESERVED_VARIABLE_NAMES:
+            continue  # a meta-argument (`source`, `count`, `providers`, ...), or a name no variable can have
+                      # (OpenTofu's `lifecycle` block of a module call; other rules speak of it)
         given.add(attr.name)
         variable = variables.get(attr.name)
         if variable is None:

@@ -987,7 +987,7 @@ class ModuleScope:
         """The input variables of module call `name` when its child is a local directory or a module
         installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
         child = self._workspace.child_directory(self._key, name, self._source(name, own))
-        if child is None:
-            return None
+        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):
+            return None  # an override file may give a variable a default or another type: not known here
         return child_variables(self._workspace.key_index(child))
 
