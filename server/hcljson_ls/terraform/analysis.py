@@ -116,8 +116,9 @@ class TerraformChecks(FileChecks):
         sites = [r for r in refs if type(r) is SchemaSite]
         out, uses = resolve([r for r in refs if type(r) not in _SITES], own, scope)
         if calls:
-            if scope is not None:
-                found, used = check_calls(calls, text, lambda name: scope.module_inputs(name, own))  # type: ignore[union-attr]
+            inputs = getattr(scope, "module_inputs", None)  # a scope of the protocol before module calls: none
+            if inputs is not None:
+                found, used = check_calls(calls, text, lambda name: inputs(name, own))
                 out.extend(found)
                 out.sort(key=_range)
                 uses = uses | used
