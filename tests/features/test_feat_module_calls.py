@@ -103,6 +103,20 @@ def test_valid_calls_have_no_module_diagnostic(tmp_path: Path) -> None:
     assert module_diags(fw) == []
 
 
+def test_elements_of_a_collection_of_any_type_must_unify(tmp_path: Path) -> None:
+    # terraform: "Invalid value for input variable": ... module.m.var.a ...: all list elements must have the
+    # same type. (b and c are valid: objects unify into a map's element type, [1] and ["a"] into list(string))
+    fw = build(tmp_path, """
+//- /app/child/variables.tf.json
+{"variable": {"a": {"type": "list(any)"}, "b": {"type": "map(any)"}, "c": {"type": "list(any)"}}}
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child", "a": ⟨[[1], {"a": 1}]⟩, "b": {"x": {"a": 1}, "y": {"b": "2"}}, "c": [[1], ["a"]]}}}
+""")
+    found = module_diags(fw)
+    assert [(d.code, d.start, d.end) for d in found] == [("module/wrong-type", *fw.fixture.files["/app/main.tf.json"].ranges[0])]
+    assert found[0].detail.endswith("all list elements must have the same type.")
+
+
 def test_a_child_with_an_override_file_is_not_checked(tmp_path: Path) -> None:
     # the override gives "req" a default: terraform validate: valid
     fw = build(tmp_path, CHILD + """

@@ -27,7 +27,8 @@ Contract
     and to `object({...})` attribute by attribute: a missing attribute is an error unless it is
     `optional(...)`, extra attributes are dropped silently; `any` takes anything, but the elements
     of a `list(any)` / `set(any)` / `map(any)` must unify to one type (reported only when they
-    certainly cannot: primitives mixed with arrays or objects, or numbers with bools and no string).
+    certainly cannot: primitives mixed with arrays or objects, arrays mixed with objects, or numbers
+    with bools and no string).
     `null` fits every type, except at the top of a variable declared `nullable = false`.
     A type constraint that does not parse is not checked (its own diagnostic is in the declaring file).
 * Messages follow cty's wording with the path to the value (`attribute "port": a number is required`).
@@ -273,7 +274,7 @@ def _unify(items: list[tuple[str, Node, int]], start: int, path: str, what: str)
     kinds = {"bool" if child.kind in (TRUE, FALSE) else child.kind for _, child, _ in items if child.kind != NULL}
     containers = kinds & {ARRAY, OBJECT}
     primitives = kinds - containers
-    if (containers and primitives) or primitives == {NUMBER, "bool"}:
+    if (containers and primitives) or len(containers) == 2 or primitives == {NUMBER, "bool"}:
         return Problem(start, start + 1, f"{path}all {what} elements must have the same type")
     return None
 
