@@ -16,6 +16,7 @@ A case's `digest` covers its files: a changed generator shows up as a stale verd
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
@@ -789,6 +790,7 @@ def _valid_cases() -> Iterator[Case]:
     }})
 
 
+@functools.lru_cache(maxsize=1)
 def cases() -> tuple[Case, ...]:
     """Every generated case, in a fixed order; ids are unique."""
     all_cases = (

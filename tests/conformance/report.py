@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,6 @@ from conformance.generator import cases
 DOC = dt.REPO / "docs" / "conformance.md"
 BEGIN = "<!-- figures: begin (tools/differential.py report --write) -->"
 END = "<!-- figures: end -->"
-CORPUS_EXPECTATIONS = dt.HERE / "corpus_expectations.json"
 
 
 @dataclass(frozen=True)
@@ -48,43 +48,54 @@ def compare_all(root: Path) -> tuple[list[dt.CaseResult], tuple[list[str], list[
     return results, (missing, changed, orphans), verdicts.get("terraform", "?")
 
 
+FIXTURE_DIRS = ("testdata", "test-fixtures", "fixtures", "__snapshots__", "corpus", "__tests__", "expected")
+
+#: Corpus files tf_corpus counts as accepted that Terraform rejects, as checked here with terraform.
+VERIFIED_INVALID = {
+    "hashicorp__terraform__configs__test-fixtures__valid-files__resources-ignorechanges-all-legacy.tf.json":
+        'Terraform 1.11.4 rejects ignore_changes ["*"] ("Invalid ignore_changes wildcard", checked on terraform_data)',
+    "hashicorp__terraform-config-inspect__tfconfig__test-fixtures__resource-provider-alias__alias.tf.json":
+        "a provider alias no provider block configures: Terraform 1.11.4 validate says \"Provider configuration not "
+        "present\" (generated case meta-arguments/resource-provider-alias-unknown)",
+}
+CHECKED_NAMES = (".tf.json", ".tofu.json", ".tfvars.json", ".tftest.json", ".tofutest.json")
+
+
+def corpus_modules(rows: list[dict[str, str]]) -> dict[str, list[dict[str, str]]]:
+    """The corpus files grouped as the modules they came from: the files of one repository directory
+    together, except in test-fixture directories, whose files are each a module of its own."""
+    modules: dict[str, list[dict[str, str]]] = {}
+    for row in rows:
+        directory = row["path"].rpartition("/")[0]
+        alone = any(part in FIXTURE_DIRS for part in directory.split("/"))
+        key = row["file"] if alone else f"{row['repo']}/{directory}"
+        modules.setdefault(key, []).append(row)
+    return modules
+
+
 def corpus_results(root: Path) -> list[dict[str, Any]] | None:
-    """Each real corpus file checked as a module of its own (they are unrelated files)."""
-    import shared_data  # the tests' helper that finds the shared directory
+    """Our errors on each real corpus file, checked within the module it came from, and its class
+    (tests/terraform/tf_corpus.py: ACCEPTED, REJECTED, SYNTAX, NOT_CONFIG)."""
+    import shared_data  # the tests' helpers: where the shared corpus is, and its classification
+    from terraform import tf_corpus  # the corpus classification of the structure tests
 
     if not shared_data.REAL_SOURCES.exists():
         return None
-    expectations = dt.load_json(CORPUS_EXPECTATIONS, {})
-    with shared_data.REAL_SOURCES.open(encoding="utf-8") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    files = {}
-    for row in rows:
-        name = row["file"]
-        source = shared_data.REAL_CORPUS / name
-        target = root / name.replace(".", "_") / name
-        target.parent.mkdir(parents=True)
-        shutil.copyfile(source, target)
-        files[name] = target
-    import json
-    import os
-    import subprocess
-    import sys
-
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(dt.REPO / "server"), env.get("PYTHONPATH")]))
-    proc = subprocess.run([sys.executable, "-m", "hcljson_ls", "check", str(root), "--format", "json"],
-                          capture_output=True, encoding="utf-8", env=env, timeout=600, stdin=subprocess.DEVNULL)
-    errors: dict[str, list[str]] = {name: [] for name in files}
-    for d in json.loads(proc.stdout or "[]"):
+    rows = tf_corpus.rows()
+    where: dict[Path, str] = {}
+    for i, (_key, members) in enumerate(sorted(corpus_modules(rows).items())):
+        for row in members:
+            target = root / f"m{i:03d}" / row["path"].rpartition("/")[2]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(shared_data.REAL_CORPUS / row["file"], target)
+            where[target.resolve()] = row["file"]
+    errors: dict[str, list[str]] = {row["file"]: [] for row in rows}
+    for d in dt.check_json([str(root)]):
         if d["severity"] == "error":
-            errors[Path(d["file"]).name].append(d.get("code") or "?")
-    out = []
-    for row in rows:
-        name = row["file"]
-        expected = expectations.get(name, {"valid": True, "why": ""})
-        out.append({"file": name, "notes": row.get("notes", ""), "errors": sorted(set(errors.get(name, []))),
-                    "count": len(errors.get(name, [])), "expected_valid": expected["valid"], "why": expected.get("why", "")})
-    return out
+            errors[where[Path(d["file"]).resolve()]].append(d.get("code") or "?")
+    return [{"file": row["file"], "class": tf_corpus.classify(row), "notes": row["notes"],
+             "errors": sorted(set(errors[row["file"]])), "count": len(errors[row["file"]]),
+             "expected": tf_corpus.REJECTED.get(row["file"], "")} for row in rows]
 
 
 def measure() -> Figures:
@@ -103,49 +114,104 @@ def render(f: Figures) -> str:
     lines = [
         f"Generated cases judged by Terraform {f.terraform} (`terraform validate -json`, stored verdicts).",
         "",
-        "| category | modules | Terraform errors | agreed | false errors | misses | miss rate | warnings (agreed / theirs) | extra warnings |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| category | modules | Terraform errors | agreed | false errors | misses | misplaced | miss rate |"
+        " warnings (agreed / theirs) | extra warnings |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name, t in [*f.per_category.items(), ("**all**", f.overall)]:
         lines.append(f"| {name} | {t.modules} | {t.terraform_errors} | {t.agreed} | {t.false_errors} | {t.misses} | "
-                     f"{_pct(t.misses, t.terraform_errors)} | {t.warnings_agreed} / {t.warnings} | {t.extra_warnings} |")
-    missing, changed, orphans = f.stale
+                     f"{t.misplaced} | {_pct(t.misses, t.terraform_errors)} | {t.warnings_agreed} / {t.warnings} | "
+                     f"{t.extra_warnings} |")
+    missing, changed, _orphans = f.stale
     if missing or changed:
         lines += ["", f"Not compared (stale or missing verdict, run `tools/differential.py refresh`): "
                       f"{len(missing) + len(changed)} cases."]
     known = dt.load_known_false_errors()
-    false_list = [(r.case.id, d) for r in f.results for d in r.false_errors]
-    if false_list:
-        lines += ["", "False errors (Terraform accepts the module, or reports nothing on that line):", ""]
-        for case_id, d in false_list:
-            reason = known.get((case_id, str(d.get("code"))))
-            tag = f" (known: {reason})" if reason else " (**new**)"
-            lines.append(f"- `{case_id}`: `{d.get('code')}` at {d['file']}:{d['start'][0]}: {d['summary']}{tag}")
+    false_list = [(r.case.id, d, known.get(dt.false_error_key(r, d))) for r in f.results for d in r.false_errors]
+    plan_time = [(i, d, k) for i, d, k in false_list if k and k.get("kind") == "plan-time"]
+    defects = [(i, d, k) for i, d, k in false_list if not (k and k.get("kind") == "plan-time")]
+    lines += ["", f"**False errors: {len(defects)}** (Terraform accepts the module, even at plan, or we do not know):", ""]
+    for case_id, d, k in defects:
+        tag = f"known: {k['reason']}" if k else "**new**"
+        lines.append(f"- `{case_id}`: `{d.get('code')}` at {d['file']}:{d['start'][0]}: {d['summary']} ({tag})")
+    if plan_time:
+        lines += ["", f"Errors that need a plan ({len(plan_time)}): `validate` accepts the module, `terraform plan` "
+                      "rejects it at the same place (counted among the false errors above in the table, listed "
+                      "apart here):", ""]
+        for case_id, d, k in plan_time:
+            lines.append(f"- `{case_id}`: `{d.get('code')}` at {d['file']}:{d['start'][0]}: {k['reason']}")
+    misplaced = [r for r in f.results if r.misplaced]
+    if misplaced:
+        lines += ["", f"Misplaced ({len(misplaced)} cases): both say the module is invalid, at different places:", ""]
+        for r in misplaced:
+            theirs = "; ".join(f"{d.get('file', '?')}:{d.get('start', ['?'])[0]} {d['summary']}" for d in r.misplaced)
+            ours = "; ".join(f"{d['file']}:{d['start'][0]} `{d.get('code')}`" for d in r.misplaced_ours)
+            lines.append(f"- `{r.case.id}`: Terraform {theirs}; ours {ours}")
     miss_list = [(r.case.id, d) for r in f.results for d in r.misses]
     if miss_list:
-        lines += ["", "<details><summary>Misses (Terraform's error, none of ours on its lines)</summary>", ""]
+        lines += ["", f"<details><summary>Misses ({len(miss_list)}): Terraform's error, none of ours in the module"
+                      "</summary>", ""]
         for case_id, d in miss_list:
             where = f"{d['file']}:{d['start'][0]}" if "file" in d else "no range"
             lines.append(f"- `{case_id}` ({where}): {d['summary']}")
         lines += ["", "</details>"]
     if f.corpus is not None:
-        flagged = [c for c in f.corpus if c["count"]]
-        right = [c for c in flagged if not c["expected_valid"]]
-        wrong = [c for c in flagged if c["expected_valid"]]
-        silent_invalid = [c for c in f.corpus if not c["count"] and not c["expected_valid"]]
-        lines += [
-            "",
-            f"Real corpus (`shared/corpus/real`, {len(f.corpus)} files, each checked as a module of its own): "
-            f"{len(flagged)} files get errors from us; {len(right)} of them are invalid on purpose "
-            f"(right), {len(wrong)} are valid (false errors); {len(silent_invalid)} invalid files get no error.",
-            "",
-            "| file | our error codes | expected | why |",
-            "| --- | --- | --- | --- |",
-        ]
-        for c in sorted([*flagged, *silent_invalid], key=lambda c: c["file"]):
-            verdict = "valid" if c["expected_valid"] else "invalid"
-            lines.append(f"| `{c['file']}` | {', '.join(c['errors']) or '-'} | {verdict} | {c['why'] or c['notes']} |")
+        lines += ["", *render_corpus(f.corpus)]
     return "\n".join(lines)
+
+
+REFERENCE_CODES = ("reference/",)
+
+
+def corpus_verdict(c: dict[str, Any]) -> str:
+    """Whether our errors on a corpus file are right, by its class."""
+    if not c["file"].endswith(CHECKED_NAMES):
+        return "not read by check"
+    if c["file"] in VERIFIED_INVALID:
+        return "right" if c["errors"] else "missed"
+    if c["class"] == "SYNTAX":
+        return "right" if any(e.startswith("syntax/") for e in c["errors"]) else "missed"
+    if c["class"] == "REJECTED":
+        return "right" if c["expected"] in c["errors"] else "missed"
+    if c["class"] == "NOT_CONFIG":
+        return "not configuration"
+    if not c["errors"]:
+        return "right"
+    if all(e.startswith(REFERENCE_CODES) for e in c["errors"]):
+        return "incomplete module"
+    return "false error"
+
+
+def render_corpus(corpus: list[dict[str, Any]]) -> list[str]:
+    flagged = [c for c in corpus if c["count"]]
+    verdicts = {c["file"]: corpus_verdict(c) for c in corpus}
+    count = lambda v: sum(1 for c in corpus if verdicts[c["file"]] == v)  # noqa: E731
+    read = [c for c in corpus if verdicts[c["file"]] != "not read by check"]
+    invalid = [c for c in read if c["class"] in ("SYNTAX", "REJECTED") or c["file"] in VERIFIED_INVALID]
+    lines = [
+        f"Real corpus (`shared/corpus/real`, {len(corpus)} files; the files of one repository directory checked "
+        "together as their module, each test fixture alone): "
+        f"**{len(flagged)} files get errors from us**.",
+        "",
+        f"- not named as a file `check` reads (`*.json` fixtures of HCL v1 and the like): {count('not read by check')};",
+        f"- invalid ({len(invalid)}: not JSON, Terraform's own `invalid-files` and others it rejects): "
+        f"{sum(1 for c in invalid if verdicts[c['file']] == 'right')} get the expected error, {count('missed')} do not;",
+        f"- valid configuration ({sum(1 for c in read if c['class'] == 'ACCEPTED' and c['file'] not in VERIFIED_INVALID)}):"
+        f" {count('false error')} get an "
+        f"error that is not about references (false errors), {count('incomplete module')} only `reference/...` errors "
+        "for names their module declares in files the corpus does not have (Terraform says the same of the files "
+        "we have; not a false error, not verifiable either);",
+        f"- read by `check` but not configuration (Terragrunt, HCL JSON fixtures named `.tf.json`, ...): "
+        f"{count('not configuration')}, of which {sum(1 for c in read if c['class'] == 'NOT_CONFIG' and c['count'])}"
+        " get errors (not counted).",
+        "",
+        "| file | class | our error codes | verdict |",
+        "| --- | --- | --- | --- |",
+    ]
+    shown = [c for c in corpus if c["count"] or verdicts[c["file"]] == "missed"]
+    for c in sorted(shown, key=lambda c: (verdicts[c["file"]], c["file"])):
+        lines.append(f"| `{c['file']}` | {c['class']} | {', '.join(c['errors'])} | {verdicts[c['file']]} |")
+    return lines
 
 
 def write_doc(text: str) -> None:
@@ -176,11 +242,9 @@ def stale_in_sample(version: str) -> list[str]:
     verdicts = dt.load_verdicts()
     if verdicts.get("terraform") != version:
         return [f"the verdicts are of terraform {verdicts.get('terraform')}, this is {version}: run refresh"]
-    problems = []
-    with tempfile.TemporaryDirectory(prefix="hcljson-sample-") as tmp:
-        for i, case in enumerate(dt.sample(cases())):
-            stored = verdicts["cases"].get(case.id)
-            fresh = dt.terraform_verdict(case, Path(tmp) / f"w{i}", version)
-            if stored is None or dt.comparable(stored) != dt.comparable(fresh):
-                problems.append(f"stale verdict for {case.id}: run `python tools/differential.py refresh`")
-    return problems
+    picked = dt.sample(cases())
+    with tempfile.TemporaryDirectory(prefix="hcljson-sample-") as tmp, ThreadPoolExecutor(max_workers=2) as pool:
+        fresh = list(pool.map(lambda ic: dt.terraform_verdict(ic[1], Path(tmp) / f"w{ic[0]}", version), enumerate(picked)))
+    return [f"stale verdict for {case.id}: run `python tools/differential.py refresh`"
+            for case, verdict in zip(picked, fresh)
+            if case.id not in verdicts["cases"] or dt.comparable(verdicts["cases"][case.id]) != dt.comparable(verdict)]
