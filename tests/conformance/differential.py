@@ -185,6 +185,7 @@ class CaseResult:
     false_errors: list[Diag] = field(default_factory=list)
     misplaced: list[Diag] = field(default_factory=list)  # Terraform's errors we report elsewhere
     misplaced_ours: list[Diag] = field(default_factory=list)  # ours, where Terraform has none
+    same_start: int = 0  # agreed Terraform errors one of ours starts exactly where it does
     warnings_agreed: int = 0
     warnings_missed: list[Diag] = field(default_factory=list)
     extra_warnings: list[Diag] = field(default_factory=list)
@@ -203,6 +204,8 @@ def compare_case(case: Case, theirs: Sequence[Diag], ours: Sequence[Diag]) -> Ca
     unmatched: list[Diag] = []
     for t in their_errors:
         (result.agreed if any(_overlaps(o, t) for o in our_errors) else unmatched).append(t)
+    result.same_start = sum(1 for t in result.agreed if "file" in t and any(
+        o["file"] == t["file"] and o["start"] == t["start"] for o in our_errors))
     ours_unmatched = [o for o in our_errors if not any(_overlaps(o, t) for t in their_errors)]
     if unmatched and ours_unmatched:
         result.misplaced, result.misplaced_ours = unmatched, ours_unmatched
@@ -230,6 +233,7 @@ class Totals:
     misses: int = 0
     false_errors: int = 0
     misplaced: int = 0
+    same_start: int = 0
     warnings: int = 0
     warnings_agreed: int = 0
     extra_warnings: int = 0
@@ -238,7 +242,7 @@ class Totals:
         return Totals(
             self.modules + 1, self.with_errors + (r.terraform_errors > 0), self.terraform_errors + r.terraform_errors,
             self.agreed + len(r.agreed), self.misses + len(r.misses), self.false_errors + len(r.false_errors),
-            self.misplaced + len(r.misplaced),
+            self.misplaced + len(r.misplaced), self.same_start + r.same_start,
             self.warnings + r.warnings_agreed + len(r.warnings_missed), self.warnings_agreed + r.warnings_agreed,
             self.extra_warnings + len(r.extra_warnings),
         )

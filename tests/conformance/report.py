@@ -114,12 +114,12 @@ def render(f: Figures) -> str:
     lines = [
         f"Generated cases judged by Terraform {f.terraform} (`terraform validate -json`, stored verdicts).",
         "",
-        "| category | modules | Terraform errors | agreed | false errors | misses | misplaced | miss rate |"
+        "| category | modules | Terraform errors | agreed | same start | false errors | misses | misplaced | miss rate |"
         " warnings (agreed / theirs) | extra warnings |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name, t in [*f.per_category.items(), ("**all**", f.overall)]:
-        lines.append(f"| {name} | {t.modules} | {t.terraform_errors} | {t.agreed} | {t.false_errors} | {t.misses} | "
+        lines.append(f"| {name} | {t.modules} | {t.terraform_errors} | {t.agreed} | {t.same_start} | {t.false_errors} | {t.misses} | "
                      f"{t.misplaced} | {_pct(t.misses, t.terraform_errors)} | {t.warnings_agreed} / {t.warnings} | "
                      f"{t.extra_warnings} |")
     missing, changed, _orphans = f.stale
