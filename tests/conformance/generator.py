@@ -754,6 +754,58 @@ def _version_cases() -> Iterator[Case]:
                   {"terraform": {"required_providers": {"terraform": ">= 1.0"}}})
 
 
+def _test_file_cases() -> Iterator[Case]:
+    """`*.tftest.json` files, which `terraform validate` checks along with the module."""
+    cat = "test-files"
+    module = {"variable": {"v": {"type": "string", "default": "x"}},
+              "resource": {"terraform_data": {"r": {"input": "${var.v}"}}},
+              "output": {"o": {"value": "${var.v}"}}}
+
+    def run(body: dict[str, Any], name: str = "r") -> dict[str, Any]:
+        return {"run": {name: body}}
+
+    ok_assert = {"condition": '${output.o == "x"}', "error_message": "bad"}
+    T: dict[str, tuple[Any, str]] = {
+        "run-plan": (run({"command": "plan", "assert": ok_assert}), VALID),
+        "run-apply-default": (run({"assert": ok_assert}), VALID),
+        "run-variables": (run({"variables": {"v": "y"}, "assert": {"condition": '${output.o == "y"}', "error_message": "b"}}), VALID),
+        "file-variables": ({"variables": {"v": "z"}, **run({"command": "plan"})}, VALID),
+        "run-unknown-argument": (run({"commands": "plan"}), "unknown run argument"),
+        "run-command-bad": (run({"command": "destroy"}), "invalid command"),
+        "assert-resource": (run({"command": "plan", "assert": {"condition": '${terraform_data.r.input == "x"}', "error_message": "b"}}), VALID),
+        "assert-undeclared-var": (run({"command": "plan", "assert": {"condition": "${var.nope == 1}", "error_message": "b"}}), "undeclared variable in an assertion"),
+        "assert-unknown-output": (run({"command": "plan", "assert": {"condition": "${output.nope == 1}", "error_message": "b"}}), "output the module lacks"),
+        "assert-undeclared-resource": (run({"command": "plan", "assert": {"condition": "${terraform_data.nope.id == 1}", "error_message": "b"}}), "resource the module lacks"),
+        "assert-no-message": (run({"assert": {"condition": "${true}"}}), "assert without error_message"),
+        "expect-failures": (run({"command": "plan", "expect_failures": ["var.v"]}), VALID),
+        "expect-failures-undeclared": (run({"command": "plan", "expect_failures": ["var.nope"]}), "undeclared in expect_failures"),
+        "expect-failures-string": (run({"command": "plan", "expect_failures": "var.v"}), "expect_failures not a list"),
+        "plan-options": (run({"command": "plan", "plan_options": {"mode": "refresh-only"}}), VALID),
+        "plan-options-bad-mode": (run({"command": "plan", "plan_options": {"mode": "fast"}}), "invalid plan mode"),
+        "plan-options-unknown": (run({"command": "plan", "plan_options": {"modes": "normal"}}), "unknown plan_options argument"),
+        "run-module-local": (run({"command": "plan", "module": {"source": "./child"}, "variables": {"name": "n"}}), VALID),
+        "run-module-no-source": (run({"command": "plan", "module": {}}), "module without source"),
+        "unknown-block": ({"runs": {"r": {}}}, "unknown block type"),
+        "provider-block": ({"provider": {"terraform": {}}, **run({"command": "plan"})}, VALID),
+        "override-resource": ({"override_resource": {"target": "terraform_data.r", "values": {"output": "x"}},
+                               **run({"command": "plan"})}, VALID),
+        "override-resource-no-target": ({"override_resource": {"values": {}}, **run({"command": "plan"})}, "override without target"),
+        "override-resource-undeclared": ({"override_resource": {"target": "terraform_data.nope"}, **run({"command": "plan"})}, "override of an undeclared resource"),
+        "mock-provider": ({"mock_provider": {"terraform": {}}, **run({"command": "plan"})}, VALID),
+        "test-block": ({"test": {"parallel": True}, **run({"command": "plan"})}, "test block (newer Terraform)"),
+        "run-state-key": (run({"command": "plan", "state_key": "k"}), "state_key (newer Terraform)"),
+        "run-parallel": (run({"command": "plan", "parallel": True}), "parallel (newer Terraform)"),
+        "run-dup": ({"run": [{"r": {"command": "plan"}}, {"r": {"command": "plan"}}]}, "duplicate run block"),
+        "file-variable-block": ({"variable": {"w": {"default": 1}}, **run({"command": "plan"})}, "file-level variable block (1.13)"),
+        "run-name-bad": (run({"command": "plan"}, name="1bad"), "invalid run name"),
+    }
+    for slug, (body, intent) in T.items():
+        files: dict[str, Any] = {"main.tf.json": module, "main.tftest.json": body}
+        if "./child" in json.dumps(body):
+            files["child/main.tf.json"] = CHILD
+        yield _case(cat, slug, intent, files)
+
+
 def _valid_cases() -> Iterator[Case]:
     cat = "valid"
     yield _case(cat, "prelude", VALID, {"main.tf.json": _prelude(), "child/main.tf.json": CHILD})
@@ -796,7 +848,7 @@ def cases() -> tuple[Case, ...]:
     all_cases = (
         *_expression_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
-        *_version_cases(), *_valid_cases(),
+        *_version_cases(), *_test_file_cases(), *_valid_cases(),
     )
     ids = [c.id for c in all_cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
