@@ -168,7 +168,13 @@ def test_handwritten_verdict(case_dir: Path, tmp_path: Path) -> None:
                            "--engine", verdict["engine"], "--engine-version", verdict["version"]],
                           capture_output=True, encoding="utf-8", env=env, timeout=120, stdin=subprocess.DEVNULL)
     assert proc.returncode in (0, 1), proc.stderr
-    ours = {(Path(d["file"]).relative_to(module).as_posix(), d["range"]["start"]["line"] + 1)
-            for d in json.loads(proc.stdout or "[]") if d["severity"] == "error"}
+    found = json.loads(proc.stdout or "[]")
+
+    def lines(severity: str) -> set[tuple[str, int]]:
+        return {(Path(d["file"]).relative_to(module).as_posix(), d["range"]["start"]["line"] + 1)
+                for d in found if d["severity"] == severity}
+
     expected = {(e["file"], e["line"]) for e in verdict.get("errors", [])}
-    assert ours == expected, f"{case_dir.name} ({verdict['source']})"
+    assert lines("error") == expected, f"{case_dir.name} ({verdict['source']})"
+    if "warnings" in verdict:  # where the engine warns of nothing either ("taken literally" must not fire)
+        assert lines("warning") == {(w["file"], w["line"]) for w in verdict["warnings"]}, case_dir.name
