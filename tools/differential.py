@@ -18,7 +18,6 @@ See docs/conformance.md for what each figure means.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time

@@ -9,7 +9,6 @@ threshold, and never adds either.
 
 from __future__ import annotations
 
-import csv
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
