@@ -5,7 +5,7 @@
         (tests/conformance/generator.py) and store the verdicts in tests/conformance/verdicts.json.
         Needs `terraform` on PATH; runs offline (built-in provider only). ~1 min with 2 jobs.
     python tools/differential.py check-sample
-        re-judge the first case of each category with terraform and fail (status 1) on a verdict that
+        re-judge the first and the middle case of each category with terraform and fail (status 1) on a verdict that
         differs from the stored one (what CI does when terraform is on PATH).
     python tools/differential.py report [--write] [--prune]
         run `hcljson-ls check` over every case and the real corpus, print the figures, and with

@@ -28,7 +28,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,15 +290,13 @@ def stale(cases: Sequence[Case], verdicts: Mapping[str, Any]) -> tuple[list[str]
     return missing, changed, orphans
 
 
-def sample(cases: Sequence[Case], per_category: int = 1) -> list[Case]:
-    """A few cases, the first of each category: what CI re-judges with terraform to catch stale verdicts."""
-    seen: Counter[str] = Counter()
-    picked = []
+def sample(cases: Sequence[Case]) -> list[Case]:
+    """A few cases, the first and the middle one of each category (so valid and invalid ones): what
+    CI judges again with terraform to catch stale verdicts."""
+    by_category: dict[str, list[Case]] = {}
     for c in cases:
-        if seen[c.category] < per_category:
-            seen[c.category] += 1
-            picked.append(c)
-    return picked
+        by_category.setdefault(c.category, []).append(c)
+    return [c for group in by_category.values() for c in dict.fromkeys([group[0], group[len(group) // 2]])]
 
 
 def comparable(verdict: Mapping[str, Any]) -> dict[str, Any]:
