@@ -22,6 +22,7 @@ most misses allowed; it may only go down).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -140,6 +141,21 @@ def check_json(args: Sequence[str], timeout: float = 600) -> list[dict[str, Any]
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"hcljson-ls check failed (status {proc.returncode}): {proc.stderr.strip()}")
     return json.loads(proc.stdout or "[]")
+
+
+@functools.lru_cache(maxsize=1)
+def engine_flags_supported() -> bool:
+    """Whether this checkout's `check` takes `--engine` and `--engine-version` (engineer lang's flags)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "server"), os.environ.get("PYTHONPATH")])))
+    help_text = subprocess.run([sys.executable, "-m", "hcljson_ls", "check", "--help"], capture_output=True,
+                               text=True, env=env, timeout=60, stdin=subprocess.DEVNULL).stdout
+    return "--engine-version" in help_text and "--engine" in help_text
+
+
+def engine_args(engine: str, version: str) -> list[str]:
+    """`check` flags that pin the language to what judged the verdicts, where `check` has them
+    (otherwise `check` reads the module as its defaults say)."""
+    return ["--engine", engine, "--engine-version", version] if engine_flags_supported() else []
 
 
 def run_check(cases: Sequence[Case], root: Path, extra_args: Sequence[str] = ()) -> dict[str, list[Diag]]:

@@ -41,10 +41,11 @@ def compare_all(root: Path) -> tuple[list[dt.CaseResult], tuple[list[str], list[
     missing, changed, orphans = dt.stale(all_cases, verdicts)
     skip = set(missing) | set(changed)
     judged = [c for c in all_cases if c.id not in skip]
-    ours = dt.run_check(judged, root)
+    version = verdicts.get("terraform", "?")
+    ours = dt.run_check(judged, root, dt.engine_args("terraform", version))
     stored = verdicts["cases"]
     results = [dt.compare_case(c, stored[c.id]["diagnostics"], ours[c.id]) for c in judged]
-    return results, (missing, changed, orphans), verdicts.get("terraform", "?")
+    return results, (missing, changed, orphans), version
 
 
 FIXTURE_DIRS = ("testdata", "test-fixtures", "fixtures", "__snapshots__", "corpus", "__tests__", "expected")

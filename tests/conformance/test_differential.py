@@ -15,7 +15,6 @@ checked with `check --engine/--engine-version`.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
@@ -131,14 +130,6 @@ def _handwritten() -> list[Path]:
     return sorted(p.parent for p in dt.HANDWRITTEN.glob("*/verdict.json"))
 
 
-@functools.lru_cache(maxsize=1)
-def _engine_flags_supported() -> bool:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(dt.REPO / "server"), os.environ.get("PYTHONPATH")])))
-    help_text = subprocess.run([sys.executable, "-m", "hcljson_ls", "check", "--help"], capture_output=True,
-                               text=True, env=env, timeout=60).stdout
-    return "--engine-version" in help_text and "--engine" in help_text
-
-
 def test_handwritten_verdicts_are_well_formed() -> None:
     dirs = _handwritten()
     assert len(dirs) >= 8
@@ -157,7 +148,7 @@ def test_handwritten_verdicts_are_well_formed() -> None:
 
 @pytest.mark.parametrize("case_dir", _handwritten(), ids=lambda p: p.name)
 def test_handwritten_verdict(case_dir: Path, tmp_path: Path) -> None:
-    if not _engine_flags_supported():
+    if not dt.engine_flags_supported():
         pytest.skip("needs `hcljson-ls check --engine/--engine-version` (engineer lang's flags), not merged yet")
     verdict = json.loads((case_dir / "verdict.json").read_text(encoding="utf-8"))
     module = tmp_path / case_dir.name
