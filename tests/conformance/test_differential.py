@@ -43,6 +43,16 @@ def test_every_case_has_a_fresh_verdict() -> None:
     )
 
 
+def test_a_changed_case_has_a_stale_verdict() -> None:
+    case = cases()[0]
+    path, text = case.files[0]
+    edited = dt.Case(case.id, case.category, ((path, text.replace('"x"', '"y"', 1)), *case.files[1:]), case.intent)
+    verdicts = {"cases": {case.id: {"digest": case.digest}}}
+    assert text != edited.files[0][1]
+    assert dt.stale([case], verdicts) == ([], [], [])
+    assert dt.stale([edited], verdicts) == ([], [case.id], [])
+
+
 def test_the_suite_covers_the_rule_categories() -> None:
     verdicts = dt.load_verdicts()["cases"]
     by_category: dict[str, list[bool]] = {}
