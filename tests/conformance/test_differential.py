@@ -72,8 +72,10 @@ def _describe(result: dt.CaseResult, diag: dt.Diag) -> str:
 def test_no_new_false_errors(results: list[dt.CaseResult]) -> None:
     known = dt.load_known_false_errors()
     new = [_describe(r, d) for r in results for d in r.false_errors if dt.false_error_key(r, d) not in known]
-    assert not new, "errors where Terraform reports none (fix the rule; list one in known_false_errors.json, with its reason, "
-                     "only when a new case reveals it in code this change does not touch):\n" + "\n".join(new)
+    assert not new, (
+        "errors where Terraform reports none (fix the rule; list one in known_false_errors.json, with its reason, "
+        "only when a new case reveals it in code this change does not touch):\n" + "\n".join(new)
+    )
 
 
 def test_known_false_errors_still_happen(results: list[dt.CaseResult]) -> None:
