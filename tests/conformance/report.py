@@ -205,8 +205,8 @@ def render_corpus(corpus: list[dict[str, Any]]) -> list[str]:
         f"- valid configuration ({sum(1 for c in read if c['class'] == 'ACCEPTED' and c['file'] not in VERIFIED_INVALID)}):"
         f" {count('false error')} get an "
         f"error that is not about references (false errors), {count('incomplete module')} only `reference/...` errors "
-        "for names their module declares in files the corpus does not have (Terraform says the same of the files "
-        "we have; not a false error, not verifiable either);",
+        "for names no file we have declares (the rest of their module is not in the corpus: unverifiable, "
+        "not counted as false errors);",
         f"- read by `check` but not configuration (Terragrunt, HCL JSON fixtures named `.tf.json`, ...): "
         f"{count('not configuration')}, of which {sum(1 for c in read if c['class'] == 'NOT_CONFIG' and c['count'])}"
         " get errors (not counted).",
