@@ -351,6 +351,29 @@ def test_a_warning_alone_fails_from_severity_warning(cli, tmp_path, severity, st
     assert ("[structure/template-in-literal]" in result.stdout) == (severity != "error")
 
 
+def test_the_summary_says_how_many_diagnostics_severity_hid(cli, tmp_path):
+    (tmp_path / "w.tf.json").write_text(
+        '{"variable": {"x": {"description": "${a}"}, "y": {"description": "${b}"}},'
+        ' "output": {"o": {"value": "${var.z}"}}}'
+    )
+    summary = cli("check", tmp_path, "--severity", "error").stderr.splitlines()[-1]
+    assert summary == "hcljson-ls: 1 error, 0 warnings in 1 file; 2 warnings hidden by --severity error"
+    assert cli("check", tmp_path).stderr.splitlines()[-1] == "hcljson-ls: 1 error, 2 warnings in 1 file"
+
+
+def test_the_summary_counts_hidden_information_apart(monkeypatch, tmp_path, capsys):
+    from hcljson_ls.diagnostic import INFORMATION, Diagnostic
+    from hcljson_ls.features import diagnostics
+
+    monkeypatch.setattr(diagnostics, "PROVIDERS", [("test", lambda state: [Diagnostic(1, 4, INFORMATION, "test/info", "For your information")])])
+    f = tmp_path / "i.tf.json"
+    f.write_text("{}\n")
+    assert cli_module.main(["check", str(f), "--severity", "warning"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "hcljson-ls: 0 errors, 0 warnings in 1 file; 1 information/hint diagnostic hidden by --severity warning"
+    )
+
+
 def test_an_info_diagnostic_counts_only_from_severity_info(monkeypatch, tmp_path, capsys):
     from hcljson_ls.diagnostic import INFORMATION, Diagnostic
     from hcljson_ls.features import diagnostics
@@ -479,3 +502,26 @@ def test_each_modules_workspace_is_freed_when_it_is_checked(tmp_path):
         assert cli_module.check_module(module)
         assert not [o for o in gc.get_objects() if isinstance(o, Workspace) and id(o) not in alive]
     assert gc.isenabled() == was_enabled
+
+
+# -------------------------------------------------------------------------------------------- status 2 and the JSON formats
+
+
+def test_json_for_a_file_that_is_not_terraform_is_an_empty_array_and_status_2(cli, tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x"}')
+    result = cli("check", "--format", "json", tmp_path / "package.json")
+    assert result.returncode == 2
+    assert json.loads(result.stdout) == []  # still a JSON document: what was checked (nothing)
+    assert result.stderr.splitlines() == [
+        f"hcljson-ls check: error: {tmp_path / 'package.json'}: not a Terraform file (its name does not end in"
+        " .tf.json, .tofu.json, .tfvars.json, .tftest.json or .tofutest.json); not checked"
+    ]
+    sarif = json.loads(cli("check", "--format", "sarif", tmp_path / "package.json").stdout)
+    assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_json_for_a_path_that_stops_the_run_is_nothing_and_status_2(cli, tmp_path):
+    result = cli("check", "--format", "json", tmp_path / "missing.tf.json")
+    assert result.returncode == 2
+    assert result.stdout == ""  # the run never started: no document at all
+    assert result.stderr == f"hcljson-ls check: error: {tmp_path / 'missing.tf.json'}: no such file or directory\n"

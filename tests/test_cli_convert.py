@@ -120,11 +120,12 @@ def test_usage_and_io_problems_exit_2_with_one_line(cli, tmp_path, files, args, 
 
 
 def test_not_utf8_exits_2_and_the_other_files_are_converted(cli, tmp_path):
-    (tmp_path / "latin1.tf.json").write_bytes(b'{"locals": {"a": "\xe9"}}')
+    (tmp_path / "latin1.tf.json").write_bytes(b'{\r\n  "locals": {"a": "\xc3\xa9t\xe9"}}')
     write(tmp_path / "ok.tf.json", '{"locals": {"x": 1}}')
     result = cli("convert", "latin1.tf.json", "ok.tf.json", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == "hcljson-ls convert: error: latin1.tf.json: not UTF-8 text (byte 0xe9 at byte offset 18)\n"
+    # the place as people count it: line 2, after 21 characters (the UTF-8 "é" is one)
+    assert result.stderr == "hcljson-ls convert: error: latin1.tf.json: not UTF-8 text (byte 0xe9 at line 2, column 22)\n"
     assert result.stdout == "# ok.tf.json\nlocals {\n  x = 1\n}\n"
 
 

@@ -74,9 +74,11 @@ from .gcpolicy import short_lived_gc
 from .template.grammars import set_table_cache
 from .workspace.files import user_cache_dir
 from .terraform import catalogue
+from .text.decoding import NotUtf8, decode_utf8
 from .text.line_index import LineIndex
 from .workspace import Workspace
 from .workspace.files import file_name, list_directory
+from .workspace.regular_file import NotRegularFile, read_regular_file
 from .workspace.workspace import SKIPPED_DIRECTORIES
 
 log = logging.getLogger(__name__)
@@ -282,17 +284,18 @@ def _walk(root: Path, problems: list[str]) -> Iterator[Source]:
 
 
 def read_source(source: Source) -> str:
-    """The file's text, exactly (no newline translation). Raises UsageError with a one-line reason."""
+    """The file's text, exactly (no newline translation). Raises UsageError with a one-line reason.
+    Only a regular file is read (`read_regular_file`): a named pipe or a device is skipped."""
     try:
-        data = source.path.read_bytes()
+        data = read_regular_file(source.path)
+    except NotRegularFile as exc:
+        raise UsageError(f"{source.display}: {exc}; skipped") from None
     except OSError as exc:
         raise UsageError(f"{source.display}: cannot read: {exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"{source.display}: not UTF-8 text (byte 0x{data[exc.start]:02x} at byte offset {exc.start})"
-        ) from None
+        return decode_utf8(data)
+    except NotUtf8 as exc:
+        raise UsageError(f"{source.display}: {exc}") from None
 
 
 def by_module(sources: Sequence[Source]) -> list[tuple[Source, ...]]:
@@ -484,10 +487,10 @@ def run_check(
         sources = find_sources(paths, skipped)
     except UsageError as exc:
         for line in str(exc).splitlines():
-            print(f"{PROG} check: error: {line}", file=err)
+            print(f"{PROG} check: error: {printable(line)}", file=err)
         return EXIT_USAGE
     for problem in skipped:
-        print(f"{PROG} check: error: {problem}", file=err)
+        print(f"{PROG} check: error: {printable(problem)}", file=err)
 
     reported = SEVERITY_LEVELS[severity] if severity else None
     failing = reported if reported is not None else frozenset({ERROR})
@@ -495,18 +498,22 @@ def run_check(
     modules = by_module(sources)
     progress = _Progress(err, len(modules))
     problems = list(skipped)
-    errors = warnings = checked = failed = 0
+    errors = warnings = checked = failed = hidden_warnings = hidden_others = 0
     results = check_all(modules, resolve_jobs(jobs))
     try:
         for module in results:
             progress.clear()
             for result in module:
                 if result.problem is not None:
-                    print(f"{PROG} check: error: {result.problem}", file=err)
+                    print(f"{PROG} check: error: {printable(result.problem)}", file=err)
                     problems.append(result.problem)
                     continue
                 checked += 1
                 shown = [f for f in result.findings if reported is None or f.severity in reported]
+                if len(shown) < len(result.findings):
+                    hidden = [f.severity for f in result.findings if f.severity not in reported]  # type: ignore[operator]
+                    hidden_warnings += hidden.count(WARNING)
+                    hidden_others += len(hidden) - hidden.count(WARNING)
                 for f in shown:
                     errors += f.severity == ERROR
                     warnings += f.severity == WARNING
@@ -516,7 +523,7 @@ def run_check(
         progress.clear()
         writer.end(problems)
         if writer.summary:
-            print(f"{PROG}: {_count(errors, 'error')}, {_count(warnings, 'warning')} in {_count(checked, 'file')}", file=err)
+            print(f"{PROG}: {summary(errors, warnings, checked, hidden_warnings, hidden_others, severity)}", file=err)
         out.flush()
     except BrokenPipeError:  # e.g. `hcljson-ls check . | head`
         try:  # no second "Broken pipe" when the interpreter flushes stdout at exit
@@ -537,6 +544,21 @@ def run_check(
     if problems:
         return EXIT_USAGE
     return EXIT_ERRORS if failed else EXIT_OK
+
+
+def summary(errors: int, warnings: int, files: int, hidden_warnings: int = 0, hidden_others: int = 0,
+            severity: str | None = None) -> str:
+    """The count line, ``4 errors, 0 warnings in 2 files``, and what `--severity` hid:
+    ``; 3 warnings and 1 information/hint diagnostic hidden by --severity error``."""
+    text = f"{_count(errors, 'error')}, {_count(warnings, 'warning')} in {_count(files, 'file')}"
+    hidden = []
+    if hidden_warnings:
+        hidden.append(_count(hidden_warnings, "warning"))
+    if hidden_others:
+        hidden.append(_count(hidden_others, "information/hint diagnostic"))
+    if hidden:
+        text += f"; {' and '.join(hidden)} hidden by --severity {severity}"
+    return text
 
 
 def _count(n: int, noun: str) -> str:
@@ -606,15 +628,32 @@ class _Writer:
         pass
 
 
+#: Characters that would break a line of output or drive a terminal: C0 and C1 controls, DEL, and
+#: the Unicode line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """`text` on one line, safe for a terminal and a CI log's problem matcher: each control
+    character percent-encoded as its UTF-8 bytes (a newline is ``%0A``, as in the `github` format),
+    so a file name cannot forge a ``path:line:col: error:`` line. Other text is unchanged."""
+    return _CONTROL.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), text)
+
+
+def _one_line(message: str) -> str:
+    """A message on one line: runs of white space as one space, other controls escaped."""
+    return printable(" ".join(message.split()))
+
+
 class _Text(_Writer):
     def file(self, findings: Sequence[Finding]) -> None:
         for f in findings:
             p = f.place
-            code = f" [{f.code}]" if f.code else ""
-            print(f"{p.file}:{p.line + 1}:{p.column + 1}: {f.severity}: {' '.join(f.message.split())}{code}", file=self.out)
+            code = f" [{printable(f.code)}]" if f.code else ""
+            print(f"{printable(p.file)}:{p.line + 1}:{p.column + 1}: {f.severity}: {_one_line(f.message)}{code}", file=self.out)
             for n in f.notes:
                 q = n.place
-                print(f"{q.file}:{q.line + 1}:{q.column + 1}: note: {' '.join(n.message.split())}", file=self.out)
+                print(f"{printable(q.file)}:{q.line + 1}:{q.column + 1}: note: {_one_line(n.message)}", file=self.out)
 
 
 class _Json(_Writer):

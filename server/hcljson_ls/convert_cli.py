@@ -31,6 +31,8 @@ from typing import TextIO
 
 from .terraform.to_native import NativeText, to_native
 from .text import LineIndex
+from .text.decoding import NotUtf8, decode_utf8
+from .workspace.regular_file import NotRegularFile, read_regular_file
 
 PROG = "hcljson-ls convert"
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -105,15 +107,17 @@ def _read(path: Path) -> str:
     if path.is_dir():
         raise _Refused("is a directory (name the files to convert)")
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path)
     except FileNotFoundError:
         raise _Refused("no such file") from None
+    except NotRegularFile as exc:
+        raise _Refused(str(exc)) from None
     except OSError as exc:
         raise _Refused(f"cannot read: {exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Refused(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at byte offset {exc.start})") from None
+        return decode_utf8(data)
+    except NotUtf8 as exc:
+        raise _Refused(str(exc)) from None
 
 
 def _write(target: Path, text: str, force: bool) -> None:
