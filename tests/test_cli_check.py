@@ -525,3 +525,104 @@ def test_json_for_a_path_that_stops_the_run_is_nothing_and_status_2(cli, tmp_pat
     assert result.returncode == 2
     assert result.stdout == ""  # the run never started: no document at all
     assert result.stderr == f"hcljson-ls check: error: {tmp_path / 'missing.tf.json'}: no such file or directory\n"
+
+
+# -------------------------------------------------------------------------------------------- --schema, --config
+
+RANDOM_SCHEMA = Path(__file__).parent / "data" / "cli" / "random-3.5.1.terraform-1.5.schemas.json"
+#: A misspelt `random_string` argument (`uper` for `upper`): the server reports it with the schema.
+MISSPELT = '{"resource": {"random_string": {"x": {"length": 8, "uper": true}}}}\n'
+MISSPELT_COLUMN = MISSPELT.index('"uper"') + 1  # the range is the key, its quotes included
+MISSPELT_LINE = f':1:{MISSPELT_COLUMN}: error: Unsupported argument "uper"'
+
+
+def test_schema_files_give_the_provider_diagnostics_the_editor_gives(cli, tmp_path):
+    (tmp_path / "main.tf.json").write_text(MISSPELT)
+    without = cli("check", tmp_path)
+    assert without.returncode == 0 and without.stdout == ""  # no schema: nothing can be said
+    result = cli("check", tmp_path, "--schema", RANDOM_SCHEMA)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(f"{tmp_path / 'main.tf.json'}{MISSPELT_LINE}")
+    assert 'Did you mean "upper"?' in result.stdout and "[schema/unknown-argument]" in result.stdout
+    # the editor, given the same file in `providerSchemas.files`, says the same
+    from hcljson_ls.workspace import Workspace
+
+    workspace = Workspace()
+    workspace.set_schema_files([str(RANDOM_SCHEMA)])
+    uri = (tmp_path / "main.tf.json").as_uri()
+    workspace.open(uri, MISSPELT, 0, "terraform-json")
+    assert [d.code for d in collect(workspace.snapshot(), uri)] == ["schema/unknown-argument"]
+
+
+def test_a_schema_file_that_cannot_be_loaded_is_one_error_line_and_status_2(cli, tmp_path):
+    (tmp_path / "main.tf.json").write_text(MISSPELT)
+    result = cli("check", tmp_path, "--schema", tmp_path / "missing.json", "--schema", RANDOM_SCHEMA)
+    assert result.returncode == 2
+    assert [line for line in result.stderr.splitlines() if "error:" in line] == [
+        f"hcljson-ls check: error: Cannot read the provider schema file {tmp_path / 'missing.json'}: No such file or directory."
+    ]
+    assert MISSPELT_LINE in result.stdout  # the other schema file still counts
+
+
+def test_the_nearest_config_file_gives_each_module_its_settings(cli, tmp_path):
+    """`.hcljson-ls.json` in a module's directory or a parent: the server's settings section, with
+    `providerSchemas.files` relative to the file, and `engine`."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "random.json").write_bytes(RANDOM_SCHEMA.read_bytes())
+    (tmp_path / ".hcljson-ls.json").write_text('{"hcljson": {"providerSchemas": {"files": ["schemas/random.json"]}}}')
+    (tmp_path / "a" / "deep").mkdir(parents=True)
+    (tmp_path / "a" / "deep" / "main.tf.json").write_text(MISSPELT)
+    # a module where x.tofu.json hides x.tf.json (OpenTofu's rule, the default "auto" engine here),
+    # so var.v is declared nowhere; with engine "terraform" both are read and var.v is declared
+    both = tmp_path / "both"
+    both.mkdir()
+    (both / "x.tf.json").write_text('{"variable": {"v": {}}, "output": {"o": {"value": "${var.v}"}}}')
+    (both / "x.tofu.json").write_text('{"output": {"p": {"value": "${var.v}"}}}')
+
+    def found() -> set[tuple[str, str]]:
+        result = cli("check", tmp_path, "--format", "json")
+        assert result.returncode == 1 and result.stderr == "", result.stderr
+        return {(Path(r["file"]).relative_to(tmp_path).as_posix(), r["code"]) for r in json.loads(result.stdout)}
+
+    assert found() == {("a/deep/main.tf.json", "schema/unknown-argument"), ("both/x.tofu.json", "reference/undeclared")}
+    (both / ".hcljson-ls.json").write_text('{"engine": "terraform"}')  # the nearest file wins: no schema there
+    assert found() == {("a/deep/main.tf.json", "schema/unknown-argument")}
+
+
+def test_config_names_one_file_for_every_module(cli, tmp_path):
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "main.tf.json").write_text(MISSPELT)
+    (tmp_path / "m" / ".hcljson-ls.json").write_text('{"providerSchemas": {"files": []}}')  # not read: --config wins
+    config = tmp_path / "ci-settings.json"
+    config.write_text(json.dumps({"providerSchemas": {"files": [str(RANDOM_SCHEMA)]}}))
+    result = cli("check", tmp_path / "m", "--config", config)
+    assert result.returncode == 1 and MISSPELT_LINE in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "the configuration file is not JSON"),
+        ("[1]", 'the configuration file must hold a JSON object (the "hcljson" settings)'),
+    ],
+)
+def test_a_config_file_that_cannot_be_used_stops_the_run(cli, tmp_path, text, message):
+    (tmp_path / "main.tf.json").write_text("{}")
+    (tmp_path / ".hcljson-ls.json").write_text(text)
+    result = cli("check", tmp_path, "--format", "json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"hcljson-ls check: error: {tmp_path / '.hcljson-ls.json'}: {message}")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_bad_setting_value_is_reported_and_the_rest_still_applies(cli, tmp_path):
+    (tmp_path / "main.tf.json").write_text(MISSPELT)
+    (tmp_path / ".hcljson-ls.json").write_text(json.dumps(
+        {"engine": 5, "providerSchemas": {"files": [str(RANDOM_SCHEMA)]}}
+    ))
+    result = cli("check", tmp_path)
+    assert result.returncode == 2
+    assert [line for line in result.stderr.splitlines() if "error:" in line] == [
+        f"hcljson-ls check: error: {tmp_path / '.hcljson-ls.json'}: engine: expected a string, got 5"
+    ]
+    assert MISSPELT_LINE in result.stdout

@@ -63,11 +63,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 from urllib.parse import quote
 
 from . import __version__
 from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
+from .check_settings import CONFIG_NAME, CheckSettings, ConfigError, find_config, load_schemas, read_config
 from .convert_cli import add_convert_parser, run_convert
 from .features.diagnostics import collect
 from .gcpolicy import short_lived_gc
@@ -113,6 +114,13 @@ def _jobs(value: str) -> int:
     return jobs
 
 
+def _shard(value: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
+    if match is None or not 1 <= int(match[1]) <= int(match[2]):
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N (e.g. 2/4), not {value!r}")
+    return int(match[1]), int(match[2])
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -146,6 +154,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="check modules in N processes (default 0: one per CPU; 1: no extra process)",
     )
     check.add_argument(
+        "--schema", action="append", default=[], metavar="FILE",
+        help="a provider schema file (`terraform providers schema -json` output) every module sees;"
+        " repeatable, the first schema of a provider wins",
+    )
+    check.add_argument(
+        "--config", metavar="FILE", default=None,
+        help=f"the language server's settings (the \"hcljson\" section, JSON) for every module"
+        f" (default: the nearest {CONFIG_NAME} in each module's directory or its parents)",
+    )
+    check.add_argument(
+        "--shard", type=_shard, default=None, metavar="K/N",
+        help="check only the K-th of N shares of the modules (1 <= K <= N), for a CI matrix:"
+        " the N runs together check every module once",
+    )
+    check.add_argument(
         "--docs-url", metavar="URL", default=None,
         help="where docs/diagnostics.md is published: SARIF rules link to URL#<anchor of the code>"
         " (default: the checkout's docs/diagnostics.md, when there is one)",
@@ -159,8 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "convert":
         return run_convert(args)
     if args.command == "check":
+        # What the layers below log (a schema file that cannot be loaded, ...) reaches the user as
+        # `check`'s own one-line problems: not also as Python's bare "last resort" log lines.
+        logging.getLogger(__package__).addHandler(logging.NullHandler())
         return run_check(
-            args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url
+            args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url,
+            schemas=args.schema, config=args.config, shard=args.shard,
         )
     return run_server(args)
 
@@ -348,16 +375,24 @@ class FileResult:
     problem: str | None = None  # why the file could not be checked
 
 
-def check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
+NO_SETTINGS = CheckSettings()
+
+
+def check_module(sources: Sequence[Source], settings: CheckSettings = NO_SETTINGS) -> tuple[FileResult, ...]:
     """The results of one module's files, in the order given: opened together in a `Workspace` of
-    their own (the rest of the directory read from disk), diagnosed by `collect`. The workspace is
-    garbage afterwards, and freed at once (`short_lived_gc`)."""
+    their own (the rest of the directory read from disk), with `settings` (engine, provider
+    schemas, size limit), diagnosed by `collect`. The workspace is garbage afterwards, and freed at
+    once (`short_lived_gc`)."""
     with short_lived_gc():
-        return _check_module(sources)
+        return _check_module(sources, settings)
 
 
-def _check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
-    workspace = Workspace()
+def _check_module(sources: Sequence[Source], settings: CheckSettings) -> tuple[FileResult, ...]:
+    workspace = Workspace(engine=settings.engine)
+    workspace.max_file_bytes = settings.max_file_bytes
+    schemas, _ = load_schemas(settings.schema_files)  # problems: reported once, by the parent
+    if schemas is not None and sources:
+        workspace.set_module_schemas(os.path.dirname(os.path.normpath(sources[0].real)), schemas)
     results: list[FileResult | None] = []
     opened: list[tuple[int, Source, str]] = []
     for source in sources:
@@ -394,9 +429,9 @@ def _internal_error(source: Source, exc: Exception) -> FileResult:
     )
 
 
-def check_modules(modules: Sequence[Sequence[Source]]) -> list[tuple[FileResult, ...]]:
-    """`check_module` of each: one task of the process pool."""
-    return [check_module(m) for m in modules]
+def check_modules(modules: Sequence[tuple[Sequence[Source], CheckSettings]]) -> list[tuple[FileResult, ...]]:
+    """`check_module` of each (sources, settings): one task of the process pool."""
+    return [check_module(sources, settings) for sources, settings in modules]
 
 
 def _finding(display: str, d: Diagnostic, index: LineIndex, uri: str, workspace: Workspace) -> Finding:
@@ -434,7 +469,7 @@ def resolve_jobs(jobs: int) -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def batches(modules: Sequence[tuple[Source, ...]], jobs: int) -> list[Sequence[tuple[Source, ...]]]:
+def batches(modules: Sequence[Any], jobs: int) -> list[Sequence[Any]]:
     """`modules` cut into consecutive batches, the unit of work of the pool: enough of them (about
     eight per process) to keep every process busy to the end, few enough that starting a task and
     pickling its result stay small beside checking it."""
@@ -442,18 +477,21 @@ def batches(modules: Sequence[tuple[Source, ...]], jobs: int) -> list[Sequence[t
     return [modules[i : i + size] for i in range(0, len(modules), size)]
 
 
-def check_all(modules: Sequence[tuple[Source, ...]], jobs: int) -> Iterator[tuple[FileResult, ...]]:
+def check_all(
+    modules: Sequence[tuple[Source, ...]], jobs: int, settings: Sequence[CheckSettings] | None = None
+) -> Iterator[tuple[FileResult, ...]]:
     """Each module's results, in order, as soon as its turn comes: here for one job, else from a
-    pool of `jobs` processes."""
+    pool of `jobs` processes. `settings[i]` is module i's (default: none)."""
+    jobs_list = list(zip(modules, settings if settings is not None else [NO_SETTINGS] * len(modules)))
     if jobs <= 1 or len(modules) <= 1:
-        for module in modules:
-            yield check_module(module)
+        for module, module_settings in jobs_list:
+            yield check_module(module, module_settings)
         return
     # The first module here: it loads what every check needs and keeps (the template grammar's
     # parser tables, ~0.5 s, the function catalogue, ...) once, before the workers are forked, so
     # they inherit it instead of each building it again.
-    yield check_module(modules[0])
-    work = batches(modules[1:], jobs)
+    yield check_module(*jobs_list[0])
+    work = batches(jobs_list[1:], jobs)
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_ignore_interrupts)
     try:
         for batch in pool.map(check_modules, work):
@@ -474,6 +512,9 @@ def run_check(
     jobs: int = 1,
     severity: str | None = None,
     docs_url: str | None = None,
+    schemas: Sequence[str] = (),
+    config: str | None = None,
+    shard: tuple[int, int] | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -485,21 +526,30 @@ def run_check(
     skipped: list[str] = []
     try:
         sources = find_sources(paths, skipped)
+        modules = by_module(sources)
+        if shard is not None:
+            modules = shard_of(modules, *shard)
+            if shard[0] != 1:
+                skipped = []  # what the walk met is shard 1's to report: once in the union of the shards
+        settings, setting_problems = module_settings(modules, schemas, config)
     except UsageError as exc:
         for line in str(exc).splitlines():
             print(f"{PROG} check: error: {printable(line)}", file=err)
         return EXIT_USAGE
-    for problem in skipped:
+    for problem in (*skipped, *setting_problems):
         print(f"{PROG} check: error: {printable(problem)}", file=err)
+    if shard is not None and not modules:
+        print(f"{PROG} check: shard {shard[0]}/{shard[1]} has no module to check", file=err)
 
     reported = SEVERITY_LEVELS[severity] if severity else None
     failing = reported if reported is not None else frozenset({ERROR})
-    writer = _WRITERS[output_format](out, docs_url if docs_url is not None else default_docs_url())
-    modules = by_module(sources)
+    if docs_url is None:
+        docs_url = next((s.docs_url for s in settings if s.docs_url), None) or default_docs_url()
+    writer = _WRITERS[output_format](out, docs_url)
     progress = _Progress(err, len(modules))
-    problems = list(skipped)
+    problems = [*skipped, *setting_problems]
     errors = warnings = checked = failed = hidden_warnings = hidden_others = 0
-    results = check_all(modules, resolve_jobs(jobs))
+    results = check_all(modules, resolve_jobs(jobs), settings)
     try:
         for module in results:
             progress.clear()
@@ -559,6 +609,54 @@ def summary(errors: int, warnings: int, files: int, hidden_warnings: int = 0, hi
     if hidden:
         text += f"; {' and '.join(hidden)} hidden by --severity {severity}"
     return text
+
+
+def shard_of(modules: Sequence[tuple[Source, ...]], k: int, n: int) -> list[tuple[Source, ...]]:
+    """`--shard K/N`: the modules of shard `k` (1-based) of `n`: every n-th module in the order they
+    were found, from the k-th. The same paths give the same order on every machine, so each module
+    is in exactly one shard and the shards together are the whole run, about equal in size."""
+    return list(modules[k - 1 :: n])
+
+
+def module_settings(
+    modules: Sequence[tuple[Source, ...]], schemas: Sequence[str] = (), config: str | None = None
+) -> tuple[list[CheckSettings], list[str]]:
+    """Each module's settings, and the problems met (bad setting values, schema files that could not
+    be loaded; one sentence each, once). `config` is for every module; without it each module's is
+    the nearest `CONFIG_NAME` file (`find_config`). The schema files of every module are loaded here,
+    before any worker process starts (they inherit them). Raises UsageError for a configuration
+    file that cannot be used."""
+    problems: list[str] = []
+    command_line = tuple(dict.fromkeys(os.path.abspath(p) for p in schemas))
+    read: dict[str | None, CheckSettings] = {}
+
+    def settings_from(path: str | None) -> CheckSettings:
+        if path not in read:
+            if path is None:
+                read[path] = CheckSettings(schema_files=command_line)
+            else:
+                try:
+                    server_settings, bad_values = read_config(path)
+                except ConfigError as exc:
+                    raise UsageError(str(exc)) from None
+                problems.extend(bad_values)
+                read[path] = CheckSettings.of(server_settings, path, command_line)
+        return read[path]
+
+    found: dict[str, str | None] = {}
+    result = []
+    for module in modules:
+        if config is not None:
+            path: str | None = os.path.abspath(config)
+        else:
+            directory = os.path.dirname(module[0].real)
+            if directory not in found:
+                found[directory] = find_config(directory)
+            path = found[directory]
+        result.append(settings_from(path))
+    for files in dict.fromkeys(s.schema_files for s in result):
+        problems.extend(load_schemas(files)[1])
+    return result, problems
 
 
 def _count(n: int, noun: str) -> str:
