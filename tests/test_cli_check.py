@@ -8,6 +8,7 @@ Run for real as a subprocess (`cli` fixture) on real temp directories; expected 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -626,3 +627,67 @@ def test_a_bad_setting_value_is_reported_and_the_rest_still_applies(cli, tmp_pat
         f"hcljson-ls check: error: {tmp_path / '.hcljson-ls.json'}: engine: expected a string, got 5"
     ]
     assert MISSPELT_LINE in result.stdout
+
+
+# -------------------------------------------------------------------------------------------- --shard
+
+
+def _modules_for_shards(root: Path, count: int) -> None:
+    """`count` modules, each with a diagnostic naming its directory (so each record says where it
+    came from), one of them two files."""
+    for i in range(count):
+        module = root / f"m{i:02d}" / ("nested" if i % 3 else "")
+        module.mkdir(parents=True, exist_ok=True)
+        (module / "main.tf.json").write_text(json.dumps({"output": {f"o{i}": {"value": f"${{var.v{i}}}"}}}))
+        if i == 4:
+            (module / "more.tf.json").write_text('{"locals": {"a": [1,]}}')
+
+
+def _check_json(capsys, *args: str) -> tuple[int, list[dict]]:
+    status = cli_module.main(["check", *args, "--format", "json", "--jobs", "1"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8, 12])
+def test_the_shards_together_are_one_full_run_each_module_in_exactly_one(tmp_path, capsys, n):
+    _modules_for_shards(tmp_path, 8)
+    full_status, full = _check_json(capsys, str(tmp_path))
+    assert full_status == 1 and len(full) == 9
+    shards = [_check_json(capsys, str(tmp_path), "--shard", f"{k}/{n}") for k in range(1, n + 1)]
+    union = [record for _, records in shards for record in records]
+    key = lambda r: (r["file"], r["range"]["start"]["line"], r["range"]["start"]["character"], r["code"])  # noqa: E731
+    assert sorted(union, key=key) == sorted(full, key=key)  # nothing lost, nothing twice
+    modules_of = [{os.path.dirname(r["file"]) for r in records} for _, records in shards]
+    for a in range(n):
+        for b in range(a + 1, n):
+            assert not modules_of[a] & modules_of[b]  # a module's files all in one shard
+    sizes = sorted(len(m) for m in modules_of)
+    assert sizes[-1] - sizes[0] <= 1  # about equal shares
+    assert max(status for status, _ in shards) == full_status
+    # deterministic: the same shard twice is the same output
+    assert _check_json(capsys, str(tmp_path), "--shard", f"1/{n}") == shards[0]
+
+
+def test_a_shard_without_modules_is_an_empty_successful_run(tmp_path, capsys):
+    _modules_for_shards(tmp_path, 2)
+    assert cli_module.main(["check", str(tmp_path), "--shard", "3/3", "--format", "sarif"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["runs"][0]["results"] == []  # still a log to upload
+    assert captured.err.splitlines()[0] == "hcljson-ls check: shard 3/3 has no module to check"
+
+
+def test_what_the_walk_met_is_reported_by_shard_1_only(tmp_path, capsys):
+    _modules_for_shards(tmp_path, 2)
+    (tmp_path / "package.json").write_text("{}")
+    args = ["check", str(tmp_path), str(tmp_path / "package.json"), "--format", "json"]
+    assert cli_module.main([*args, "--shard", "1/2"]) == 2
+    assert "package.json: not a Terraform file" in capsys.readouterr().err
+    assert cli_module.main([*args, "--shard", "2/2"]) == 1
+    assert "package.json" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["0/2", "3/2", "2", "a/b", "1/0"])
+def test_a_bad_shard_is_a_usage_error(cli, value):
+    result = cli("check", "examples", "--shard", value)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("hcljson-ls check: error: argument --shard: expected K/N with 1 <= K <= N")
