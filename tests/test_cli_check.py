@@ -17,6 +17,7 @@ from fixture import parse_fixture
 
 from hcljson_ls import __version__, cli as cli_module
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.rule_docs import RULES
 
 #: Two modules: `net` refers across its files (one reference is declared nowhere), `app` declares a
 #: variable in two files, and its description holds a template sequence (a warning).
@@ -234,7 +235,12 @@ def test_sarif_log_has_the_required_structure(cli, tmp_path):
     assert related["physicalLocation"]["artifactLocation"]["uri"].endswith("/m/dup.tf.json")
     assert related["message"]["text"]
     for rule in rules:
-        assert rule["helpUri"] == f"https://example.com/docs/diagnostics.md#{cli_module.code_anchor(rule['id'])}"
+        section, short, full = RULES[rule["id"]]
+        # what the rule is, from docs/diagnostics.md; the link goes to the section documenting it
+        assert rule["shortDescription"] == {"text": short} and rule["fullDescription"] == {"text": full}
+        assert rule["helpUri"] == f"https://example.com/docs/diagnostics.md#{section}"
+    by_id = {rule["id"]: rule for rule in rules}
+    assert by_id["reference/undeclared"]["helpUri"].endswith("#reference-resolution-diagnostics")
 
 
 def test_sarif_paths_given_relative_stay_relative(cli, repo_modules):
@@ -254,15 +260,6 @@ def test_sarif_reports_an_unreadable_file_as_a_notification(cli, tmp_path):
     assert note["level"] == "error" and "not UTF-8" in note["message"]["text"]
 
 
-def test_code_anchors_are_the_servers():
-    from hcljson_ls.lsp.convert import code_anchor
-
-    codes = set(re.findall(r"`([a-z]+/[a-z0-9-]+)`", (Path(__file__).parents[1] / "docs" / "diagnostics.md").read_text(encoding="utf-8")))
-    assert len(codes) > 50
-    for code in codes:
-        assert cli_module.code_anchor(code) == code_anchor(code)
-
-
 def test_the_default_docs_url_is_the_checkouts_diagnostics_page(tmp_path, monkeypatch):
     # Running from a checkout (an editable install): server/hcljson_ls/cli.py beside docs/.
     checkout = tmp_path / "checkout"
@@ -271,11 +268,15 @@ def test_the_default_docs_url_is_the_checkouts_diagnostics_page(tmp_path, monkey
     (checkout / "docs" / "diagnostics.md").write_text("# Diagnostics\n", encoding="utf-8")
     monkeypatch.setattr(cli_module, "__file__", str(checkout / "server" / "hcljson_ls" / "cli.py"))
     assert cli_module.default_docs_url() == (checkout / "docs" / "diagnostics.md").resolve().as_uri()
-    # Installed into site-packages (as CI installs it): no checkout around it, no links.
+    # Installed into site-packages (as CI installs it): the copy the package ships (setup.py puts it
+    # there; tests/test_packaging.py checks a real wheel), else no links.
     site = tmp_path / "venv" / "lib" / "site-packages" / "hcljson_ls"
     site.mkdir(parents=True)
     monkeypatch.setattr(cli_module, "__file__", str(site / "cli.py"))
     assert cli_module.default_docs_url() is None
+    (site / "docs").mkdir()
+    (site / "docs" / "diagnostics.md").write_text("# Diagnostics\n", encoding="utf-8")
+    assert cli_module.default_docs_url() == (site / "docs" / "diagnostics.md").resolve().as_uri()
 
 
 # -------------------------------------------------------------------------------------------- GitHub

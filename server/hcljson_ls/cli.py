@@ -72,6 +72,7 @@ from .check_settings import CONFIG_NAME, CheckSettings, ConfigError, find_config
 from .convert_cli import add_convert_parser, run_convert
 from .features.diagnostics import collect
 from .gcpolicy import short_lived_gc
+from .rule_docs import RULES
 from .template.grammars import set_table_cache
 from .workspace.files import user_cache_dir
 from .terraform import catalogue
@@ -697,16 +698,22 @@ class _Progress:
 # check: output formats
 
 
-def code_anchor(code: str) -> str:
-    """The anchor of `code` in docs/diagnostics.md, made as the server's `codeDescription` makes it
-    (`lsp.convert.code_anchor`, which this must equal: tests compare them)."""
-    return re.sub(r"[^\w\- ]", "", code.lower()).replace(" ", "-")
+def help_uri(docs_url: str, code: str) -> str:
+    """Where `code` is documented: its section of docs/diagnostics.md (`rule_docs.RULES`), a heading
+    anchor every Markdown renderer makes; the page itself for a code the table does not know."""
+    rule = RULES.get(code)
+    return f"{docs_url}#{rule[0]}" if rule else docs_url
 
 
 def default_docs_url() -> str | None:
-    """The `file:` URI of the checkout's docs/diagnostics.md, when the package runs from a checkout."""
-    docs = Path(__file__).resolve().parents[2] / "docs" / "diagnostics.md"
-    return docs.as_uri() if docs.is_file() else None
+    """The `file:` URI of docs/diagnostics.md: the checkout's, when the package runs from one (an
+    editable install), else the copy an installed package ships (`hcljson_ls/docs/`, put there by
+    setup.py's build step); None without either."""
+    here = Path(__file__).resolve().parent
+    for docs in (here.parents[1] / "docs" / "diagnostics.md", here / "docs" / "diagnostics.md"):
+        if docs.is_file():
+            return docs.as_uri()
+    return None
 
 
 class _Writer:
@@ -811,9 +818,12 @@ class _Sarif(_Writer):
     def end(self, problems: Sequence[str]) -> None:
         rules = []
         for code in self.rules:  # in index order
-            rule: dict = {"id": code, "shortDescription": {"text": code}}
+            _, short, full = RULES.get(code, ("", code, ""))
+            rule: dict = {"id": code, "shortDescription": {"text": short}}
+            if full:
+                rule["fullDescription"] = {"text": full}
             if self.docs_url:
-                rule["helpUri"] = f"{self.docs_url}#{code_anchor(code)}"
+                rule["helpUri"] = help_uri(self.docs_url, code)
             rules.append(rule)
         driver: dict = {"name": PROG, "version": __version__, "semanticVersion": __version__, "rules": rules}
         if self.docs_url:
