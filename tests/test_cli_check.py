@@ -453,9 +453,11 @@ def test_pre_commit_hooks_file(repo):
     assert hook["language"] == "python"
     assert set(hook) <= {"id", "name", "description", "entry", "language", "files", "types", "args", "require_serial", "pass_filenames", "minimum_pre_commit_version"}
     pattern = re.compile(hook["files"])
-    for name in ("main.tf.json", "x/y/cdk.tf.json", "a.tofu.json"):
+    # every kind `check` reads (variable definitions and test files too), nothing else
+    for name in ("main.tf.json", "x/y/cdk.tf.json", "a.tofu.json", "terraform.tfvars.json", "x/prod.auto.tfvars.json",
+                 "t.tftest.json", "t.tofutest.json"):
         assert pattern.search(name), name
-    for name in ("main.tf", "package.json", "x.tf.json.bak", "tf.json"):
+    for name in ("main.tf", "package.json", "x.tf.json.bak", "tf.json", "prod.tfvars", "t.tftest.hcl"):
         assert not pattern.search(name), name
 
 
@@ -692,3 +694,24 @@ def test_a_bad_shard_is_a_usage_error(cli, value):
     result = cli("check", "examples", "--shard", value)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith("hcljson-ls check: error: argument --shard: expected K/N with 1 <= K <= N")
+
+
+# -------------------------------------------------------------------------------------------- what check reads
+
+
+def test_help_names_every_kind_of_file_check_reads(cli):
+    text = " ".join(cli("check", "--help").stdout.split())
+    for kind in ("*.tf.json", "*.tofu.json", "*.tfvars.json", "*.tftest.json", "*.tofutest.json"):
+        assert kind in text, kind
+
+
+def test_a_tfvars_file_given_alone_is_checked_against_its_modules_variables(cli, tmp_path):
+    (tmp_path / "variables.tf.json").write_text('{"variable": {"region": {"type": "string"}, "size": {"type": "number"}}}')
+    tfvars = tmp_path / "prod.auto.tfvars.json"
+    tfvars.write_text('{"regoin": "eu-west-1", "size": "large"}')
+    result = cli("check", tfvars, "--format", "json")
+    assert result.returncode == 1
+    assert [(r["file"], r["code"]) for r in json.loads(result.stdout)] == [
+        (str(tfvars), "tfvars/undeclared-variable"),  # declared in variables.tf.json: "region"
+        (str(tfvars), "tfvars/wrong-type"),  # size is a number there
+    ]

@@ -141,9 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="report problems in files or directories and exit",
-        description="Report problems in *.tf.json / *.tofu.json files, module by module, as the language server would.",
+        description="Report problems in Terraform/OpenTofu JSON files, module by module, as the language server"
+        " would: configuration (*.tf.json, *.tofu.json, cdk.tf.json), variable definitions (*.tfvars.json,"
+        " checked against their module's variables) and test files (*.tftest.json, *.tofutest.json).",
     )
-    check.add_argument("paths", nargs="+", metavar="PATH", help="a file, or a directory to search recursively")
+    check.add_argument(
+        "paths", nargs="+", metavar="PATH",
+        help="a file, or a directory to search recursively for those files (.terraform/, .git/, ... skipped)",
+    )
     check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     check.add_argument(
         "--severity", choices=tuple(SEVERITY_LEVELS), default=None,
@@ -171,8 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--docs-url", metavar="URL", default=None,
-        help="where docs/diagnostics.md is published: SARIF rules link to URL#<anchor of the code>"
-        " (default: the checkout's docs/diagnostics.md, when there is one)",
+        help="where docs/diagnostics.md is published: SARIF rules link to URL#<section of the code>"
+        " (default: the configuration's diagnostics.docsUrl, else the file: URI of the docs/diagnostics.md"
+        " of the checkout or of the installed package)",
     )
     add_convert_parser(commands)
     return parser
