@@ -715,3 +715,20 @@ def test_a_tfvars_file_given_alone_is_checked_against_its_modules_variables(cli,
         (str(tfvars), "tfvars/undeclared-variable"),  # declared in variables.tf.json: "region"
         (str(tfvars), "tfvars/wrong-type"),  # size is a number there
     ]
+
+
+def test_docs_and_readme_name_every_check_option(repo):
+    docs = (repo / "docs" / "cli.md").read_text(encoding="utf-8")
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    parser = cli_module.build_parser()
+    [check] = [a.choices["check"] for a in parser._actions if getattr(a, "choices", None) and "check" in a.choices]
+    options = [o for a in check._actions for o in a.option_strings if o.startswith("--") and o != "--help"]
+    assert {"--schema", "--config", "--shard"} <= set(options)
+    for option in options:
+        assert f"| `{option}" in docs, option  # a row of the options table
+    synopsis = readme[readme.index("hcljson-ls check PATH...") :]
+    synopsis = synopsis[: synopsis.index("```")]
+    for option in ("--format", "--severity", "--jobs", "--schema", "--config", "--shard"):
+        assert option in synopsis, option
+    for kind in ("*.tf.json", "*.tofu.json", "*.tfvars.json", "*.tftest.json", "*.tofutest.json"):
+        assert f"`{kind}`" in readme, kind

@@ -202,3 +202,14 @@ def test_a_file_that_is_not_terraform_is_refused_before_anything_is_converted(cl
     assert result.returncode == 2
     assert result.stderr == f"hcljson-ls convert: error: {name}: {why}; nothing converted\n"  # no "Unknown block type"
     assert not (tmp_path / "ok.tf").exists()  # nothing converted, not even the good file
+
+
+def test_the_tfvars_example_of_the_docs_is_todays_output(cli, repo, tmp_path):
+    docs = (repo / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### Variable definitions files") :]
+    example = section[section.index("```sh\n") + 6 : section.index("```", section.index("```sh\n") + 6)]
+    lines = example.splitlines()
+    assert lines[0] == "$ cat prod.tfvars.json" and lines[2] == "$ hcljson-ls convert prod.tfvars.json"
+    write(tmp_path / "prod.tfvars.json", lines[1] + "\n")
+    result = cli("convert", "prod.tfvars.json", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.splitlines() == lines[3:]

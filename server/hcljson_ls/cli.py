@@ -3,14 +3,22 @@
     hcljson-ls [--stdio | --tcp [--host H] [--port P]] [--log-file F] [--log-level L]
     hcljson-ls --version
     hcljson-ls check PATH... [--format text|json|sarif|github] [--severity error|warning|info]
-                             [--jobs N] [--docs-url URL]
+                             [--jobs N] [--schema FILE]... [--config FILE] [--shard K/N] [--docs-url URL]
 
 Contract of `check`
 -------------------
-* PATHs are files (checked whatever their name) or directories, walked as the workspace scan walks
-  them for ``*.tf.json`` and ``*.tofu.json``: `workspace.workspace.SKIPPED_DIRECTORIES`
-  (``.terraform``, ``.git``, ``node_modules``, ...) are skipped and symbolic links to directories
-  are not followed.
+* PATHs are files or directories, walked as the workspace scan walks them for the kinds the server
+  reads (``*.tf.json``, ``*.tofu.json``, ``*.tfvars.json``, ``*.tftest.json``, ``*.tofutest.json``):
+  `workspace.workspace.SKIPPED_DIRECTORIES` (``.terraform``, ``.git``, ``node_modules``, ...) are
+  skipped and symbolic links to directories are not followed. A named file of another kind is
+  reported and not checked. Only regular files are read (`workspace.regular_file`): a named pipe or
+  a device is skipped with a message, never read.
+* Settings (`check_settings`): ``--schema FILE`` (repeatable) are provider schema files every module
+  sees; ``--config FILE``, else each module's nearest ``.hcljson-ls.json``, holds the server's
+  settings (engine, schema files, size limit, docs URL). Schema files are loaded once, before any
+  worker starts.
+* ``--shard K/N``: only every N-th module from the K-th, in the order found (`shard_of`); the N
+  shards together are one full run.
 * Module-aware: the files are grouped by directory (one Terraform module each). A module's files
   are opened together in a `Workspace` of its own, the other files of its directory read from disk
   for what they declare, exactly as the server reads them; each file's diagnostics come from
@@ -25,12 +33,15 @@ Contract of `check`
 * ``--format``:
   - ``text`` (default) prints ``path:line:col: severity: message [code]`` per diagnostic, with
     1-based line and column, the column counted in characters; related locations follow as
-    ``path:line:col: note: message``. A one-line summary goes to stderr.
+    ``path:line:col: note: message``. Control characters in file names (and in the error lines on
+    stderr) are percent-encoded (`printable`), so no name can forge a line. A one-line summary goes
+    to stderr, saying how many diagnostics ``--severity`` hid.
   - ``json`` prints one JSON array of ``{file, range, severity, code, message}`` with 0-based LSP
     ranges in UTF-16 code units.
   - ``sarif`` prints one SARIF 2.1.0 log: one run, tool driver ``hcljson-ls`` with its version and
-    a rule per code reported (``helpUri`` ``<docs-url>#<anchor of the code>``, the anchor made as
-    the server's ``codeDescription`` makes it), results with 1-based regions whose columns are
+    a rule per code reported (``shortDescription``/``fullDescription`` from `rule_docs.RULES`, made
+    from docs/diagnostics.md; ``helpUri`` ``<docs-url>#<section that documents the code>``), results
+    with 1-based regions whose columns are
     UTF-16 code units (SARIF's default ``columnKind``), end column exclusive; related locations as
     ``relatedLocations``; files that could not be read as tool execution notifications.
   - ``github`` prints a GitHub Actions workflow command per diagnostic
@@ -41,10 +52,12 @@ Contract of `check`
   reported, and any reported one makes the exit status 1. Without it, every diagnostic is
   reported and only errors make the status 1.
 * Exit status: 0 when nothing counts against the run (see ``--severity``), 1 when something does,
-  2 on a usage or I/O problem (a missing path, an unreadable or non-UTF-8 file, an unreadable
-  directory, a directory without such files). Each problem is one line on stderr; never a
-  traceback. Paths that are missing or hold no files stop the run before anything is checked; a
-  file or directory that cannot be read is reported and the others are still checked.
+  2 on a usage or I/O problem (a missing path, an unreadable, non-regular or non-UTF-8 file, an
+  unreadable directory, a directory without such files, a bad configuration file or setting, a
+  schema file that cannot be loaded). Each problem is one line on stderr; never a traceback. Paths
+  that are missing or hold no files, and unusable configuration files, stop the run before
+  anything is checked (no JSON or SARIF is written then); a file or directory that cannot be read
+  is reported and the others are still checked (the output is still written).
 
 Only the server path imports pygls (slow to import); `check` does not.
 """
