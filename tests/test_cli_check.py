@@ -568,6 +568,20 @@ def test_a_schema_file_that_cannot_be_loaded_is_one_error_line_and_status_2(cli,
     assert MISSPELT_LINE in result.stdout  # the other schema file still counts
 
 
+def test_worker_processes_see_the_schemas_and_settings_too(cli, tmp_path):
+    """With a pool, each module's settings go to the worker with it, and the schema files loaded
+    once in the parent are the workers' too: the output is the same as in one process."""
+    for i in range(12):
+        (tmp_path / f"m{i:02d}").mkdir()
+        (tmp_path / f"m{i:02d}" / "main.tf.json").write_text(MISSPELT)
+    (tmp_path / "m05" / ".hcljson-ls.json").write_text('{"providerSchemas": {"files": []}}')  # still --schema's
+    args = ["check", tmp_path, "--schema", RANDOM_SCHEMA, "--format", "json"]
+    one, two = cli(*args, "--jobs", "1"), cli(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert [r["code"] for r in json.loads(two.stdout)] == ["schema/unknown-argument"] * 12
+
+
 def test_the_nearest_config_file_gives_each_module_its_settings(cli, tmp_path):
     """`.hcljson-ls.json` in a module's directory or a parent: the server's settings section, with
     `providerSchemas.files` relative to the file, and `engine`."""
