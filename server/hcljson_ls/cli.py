@@ -41,9 +41,9 @@ Contract of `check`
   - ``sarif`` prints one SARIF 2.1.0 log: one run, tool driver ``hcljson-ls`` with its version and
     a rule per code reported (``shortDescription``/``fullDescription`` from `rule_docs.RULES`, made
     from docs/diagnostics.md; ``helpUri`` ``<docs-url>#<section that documents the code>``), results
-    with 1-based regions whose columns are
-    UTF-16 code units (SARIF's default ``columnKind``), end column exclusive; related locations as
-    ``relatedLocations``; files that could not be read as tool execution notifications.
+    with 1-based regions whose columns are UTF-16 code units (SARIF's default ``columnKind``), end
+    column exclusive; related locations as ``relatedLocations``; files that could not be read as
+    tool execution notifications.
   - ``github`` prints a GitHub Actions workflow command per diagnostic
     (``::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=CODE::MESSAGE``; ``warning``,
     ``notice`` for the others), 1-based, columns in characters, with the escaping GitHub requires
@@ -80,8 +80,8 @@ from typing import Any, NoReturn, TextIO
 from urllib.parse import quote
 
 from . import __version__
-from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .check_settings import CONFIG_NAME, CheckSettings, ConfigError, find_config, load_schemas, read_config
+from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .convert_cli import add_convert_parser, run_convert
 from .features.diagnostics import collect
 from .gcpolicy import short_lived_gc
@@ -580,8 +580,8 @@ def run_check(
                     continue
                 checked += 1
                 shown = [f for f in result.findings if reported is None or f.severity in reported]
-                if len(shown) < len(result.findings):
-                    hidden = [f.severity for f in result.findings if f.severity not in reported]  # type: ignore[operator]
+                if reported is not None:  # what --severity left out, for the summary
+                    hidden = [f.severity for f in result.findings if f.severity not in reported]
                     hidden_warnings += hidden.count(WARNING)
                     hidden_others += len(hidden) - hidden.count(WARNING)
                 for f in shown:
