@@ -20,18 +20,20 @@ Contract
   ``providerSchemas.runTerraform`` has no effect there.
 * Schema files are loaded through the workspace's own loader (`workspace.schemas.SchemaStore`, the
   one the server uses for ``providerSchemas.files``), once per list of paths in a process; a file
-  that cannot be loaded is a problem (one sentence) and is otherwise ignored.
+  that cannot be loaded is a problem (one sentence) and is otherwise ignored. A path to something
+  other than a regular file (a named pipe, ``/dev/zero``) is refused before the loader sees it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import dataclass
 from typing import Any
 
 from .workspace.files import MB
-from .workspace.regular_file import read_regular_file
+from .workspace.regular_file import describe_mode, read_regular_file
 from .workspace.schemas import SchemaStore
 
 __all__ = ["CONFIG_NAME", "CheckSettings", "ConfigError", "find_config", "load_schemas", "read_config"]
@@ -119,6 +121,15 @@ def read_config(path: str) -> tuple[Any, list[str]]:
 _LOADED: dict[tuple[str, ...], tuple[Any, tuple[str, ...]]] = {}
 
 
+def _not_regular(path: str) -> str | None:
+    """What the file at `path` is when it exists and is not a regular file ("a named pipe")."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # the loader says why it cannot read it
+    return None if stat.S_ISREG(mode) else describe_mode(mode)
+
+
 def load_schemas(paths: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
     """The `ProviderSchemas` of the files at `paths` (absolute; the first schema of a provider wins),
     or None without any, and the problems of the files that could not be loaded."""
@@ -128,9 +139,13 @@ def load_schemas(paths: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
         return _LOADED[paths]
     except KeyError:
         pass
+    # Not a regular file (a named pipe would block the read for good, /dev/zero never end): left
+    # out before the loader sees it.
+    refused = {p: kind for p in paths if (kind := _not_regular(p)) is not None}
     store = SchemaStore()  # the server's loader of `providerSchemas.files`
-    store.set_files(paths)
+    store.set_files([p for p in paths if p not in refused])
     schemas = store.for_module(os.sep)  # no module has schemas of its own here: the files'
-    found = (schemas, tuple(store.problems()))
+    problems = [f"Cannot read the provider schema file {p}: it is not a regular file ({kind})." for p, kind in refused.items()]
+    found = (schemas, (*problems, *store.problems()))
     _LOADED[paths] = found
     return found

@@ -84,3 +84,21 @@ def test_a_newline_in_a_file_name_cannot_forge_an_error_line(cli, tmp_path: Path
         f"hcljson-ls check: error: {escaped}/bad%1B[31m.tf.json: not UTF-8 text (byte 0xff at line 1, column 8)"
     ]
     assert "\x1b" not in result.stderr
+
+
+@needs_fifo
+def test_a_schema_or_config_file_that_is_a_pipe_or_a_device_is_refused_not_read(cli, tmp_path: Path):
+    os.mkfifo(tmp_path / "schema.json")
+    os.mkfifo(tmp_path / "settings.json")
+    (tmp_path / "main.tf.json").write_text(VALID, encoding="utf-8")
+    schemas = cli("check", tmp_path, "--schema", tmp_path / "schema.json", "--schema", "/dev/zero", timeout=30)
+    assert schemas.returncode == 2 and "Traceback" not in schemas.stderr
+    assert _skipped_lines(schemas.stderr) == [
+        f"hcljson-ls check: error: Cannot read the provider schema file {tmp_path / 'schema.json'}: it is not a regular file (a named pipe).",
+        "hcljson-ls check: error: Cannot read the provider schema file /dev/zero: it is not a regular file (a device).",
+    ]
+    config = cli("check", tmp_path, "--config", tmp_path / "settings.json", timeout=30)
+    assert config.returncode == 2 and config.stdout == ""
+    assert _skipped_lines(config.stderr) == [
+        f"hcljson-ls check: error: {tmp_path / 'settings.json'}: cannot read the configuration file: not a regular file (a named pipe)"
+    ]

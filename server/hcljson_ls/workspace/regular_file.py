@@ -1,6 +1,7 @@
 """Reading a file that must be a regular file, without ever blocking or reading without end.
 
     read_regular_file(path) -> bytes     raises OSError; `NotRegularFile` for a pipe, device, ...
+    describe_mode(st_mode) -> str        "a named pipe", "a device", ... (what a file is)
 
 Contract
 --------
@@ -16,7 +17,7 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["NotRegularFile", "read_regular_file"]
+__all__ = ["NotRegularFile", "describe_mode", "read_regular_file"]
 
 
 class NotRegularFile(OSError):
@@ -30,16 +31,16 @@ class NotRegularFile(OSError):
 def read_regular_file(path: str | os.PathLike[str]) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as f:
-        kind = _kind(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise NotRegularFile(kind)
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(describe_mode(mode))
         return f.read()
 
 
-def _kind(mode: int) -> str | None:
-    """What a file of `mode` is, when it is not a regular file."""
+def describe_mode(mode: int) -> str:
+    """What a file of `mode` (from `stat`) is, in words: "a regular file", "a named pipe", ..."""
     if stat.S_ISREG(mode):
-        return None
+        return "a regular file"
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
