@@ -607,6 +607,24 @@ def test_the_nearest_config_file_gives_each_module_its_settings(cli, tmp_path):
     assert found() == {("a/deep/main.tf.json", "schema/unknown-argument")}
 
 
+def test_without_a_config_file_a_module_is_checked_with_the_servers_defaults():
+    from hcljson_ls.check_settings import CheckSettings
+    from hcljson_ls.lsp.config import DEFAULT
+
+    assert CheckSettings.of(DEFAULT) == cli_module.NO_SETTINGS
+
+
+def test_max_file_size_applies_to_the_modules_files_on_disk(cli, tmp_path):
+    """As the server's scan: a file of the module over `maxFileSizeMB` is skipped, so what it
+    declares is not there."""
+    (tmp_path / "variables.tf.json").write_text(json.dumps({"variable": {"v": {"description": "x" * (1024 * 1024)}}}))
+    (tmp_path / "main.tf.json").write_text('{"output": {"o": {"value": "${var.v}"}}}')
+    assert cli("check", tmp_path / "main.tf.json").returncode == 0
+    (tmp_path / ".hcljson-ls.json").write_text('{"maxFileSizeMB": 1}')
+    result = cli("check", tmp_path / "main.tf.json")
+    assert result.returncode == 1 and "[reference/undeclared]" in result.stdout
+
+
 def test_config_names_one_file_for_every_module(cli, tmp_path):
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "main.tf.json").write_text(MISSPELT)

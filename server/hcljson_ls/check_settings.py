@@ -32,7 +32,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
-from .workspace.files import MB
+from .workspace.files import MAX_FILE_BYTES, MB
 from .workspace.regular_file import describe_mode, read_regular_file
 from .workspace.schemas import SchemaStore
 
@@ -55,7 +55,7 @@ class CheckSettings:
 
     engine: str = "auto"
     schema_files: tuple[str, ...] = ()  # absolute paths, in the order their schemas win
-    max_file_bytes: int = 40 * MB
+    max_file_bytes: int = MAX_FILE_BYTES  # the server's default (maxFileSizeMB)
     docs_url: str | None = None
     config: str | None = None  # the configuration file these come from, if any
 
