@@ -412,7 +412,7 @@ def _check_module(sources: Sequence[Source], settings: CheckSettings) -> tuple[F
     workspace.max_file_bytes = settings.max_file_bytes
     schemas, _ = load_schemas(settings.schema_files)  # problems: reported once, by the parent
     if schemas is not None and sources:
-        workspace.set_module_schemas(os.path.dirname(os.path.normpath(sources[0].real)), schemas)
+        workspace.set_module_schemas(workspace.module_key(Path(sources[0].real).as_uri()), schemas)
     results: list[FileResult | None] = []
     opened: list[tuple[int, Source, str]] = []
     for source in sources:
