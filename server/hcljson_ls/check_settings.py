@@ -75,13 +75,6 @@ class CheckSettings:
         )
 
 
-def default_settings() -> Any:
-    """The server's default settings."""
-    from .lsp.config import DEFAULT  # lazy: lsp.config imports cattrs (~0.1 s), needed only with a configuration
-
-    return DEFAULT
-
-
 def find_config(directory: str) -> str | None:
     """The nearest `CONFIG_NAME` regular file: in `directory`, else in its closest parent."""
     directory = os.path.abspath(directory)
