@@ -7,6 +7,7 @@ of any editable install of the checkout).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -16,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from hcljson_ls.rule_docs import RULES
+
 REPO = Path(__file__).resolve().parents[1]
 PROJECT_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md"]
-PROJECT_DIRS = ["server", "grammars"]
+PROJECT_DIRS = ["server", "grammars", "docs"]
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +62,12 @@ def test_wheel_ships_the_function_signatures(wheel: Path):
     assert zipfile.ZipFile(wheel).read("hcljson_ls/terraform/data/functions.json") == source.read_bytes()
 
 
+def test_wheel_ships_the_diagnostics_reference(wheel: Path):
+    """`hcljson_ls/docs/diagnostics.md` (setup.py's build step): what an installed `check --format
+    sarif` links its rules to."""
+    assert zipfile.ZipFile(wheel).read("hcljson_ls/docs/diagnostics.md") == (REPO / "docs" / "diagnostics.md").read_bytes()
+
+
 def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path: Path):
     target = tmp_path / "site"
     result = subprocess.run(
@@ -89,3 +98,15 @@ def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path
     )
     assert check.returncode == 1, check.stderr
     assert "broken.tf.json:5:7: error:" in check.stdout
+
+    sarif = subprocess.run(
+        [sys.executable, "-m", "hcljson_ls", "check", str(REPO / "examples" / "module"), "--format", "sarif"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    rule = json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]["rules"][0]
+    page, _, section = rule["helpUri"].partition("#")
+    assert page == (Path(location).parent / "docs" / "diagnostics.md").as_uri()  # the installed copy
+    assert section == RULES[rule["id"]][0]  # the section that documents the code
