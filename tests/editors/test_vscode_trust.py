@@ -18,7 +18,7 @@ import shared_data
 from stand_in_terraform import StandIn
 from test_vscode import TOOLS, code_server, run_driver, tools, vsix  # noqa: F401 - fixtures
 
-SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
+SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
 
 # A type error that is reported with or without schemas (the driver waits for a squiggle), and an
