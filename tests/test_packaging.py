@@ -34,14 +34,29 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--verbose", "-w", str(out), str(src)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     [built] = out.glob("hcljson_ls-*.whl")
+    (out / "build.log").write_text(result.stdout + result.stderr, encoding="utf-8")  # the backend's output
     return built
+
+
+def test_the_wheel_builds_without_deprecation_warnings(wheel: Path):
+    """setuptools warns of what stops working (the TOML-table `license` until February 2027)."""
+    log = (wheel.parent / "build.log").read_text(encoding="utf-8")
+    assert "running bdist_wheel" in log or "Building wheel" in log, log  # the log is the build's
+    assert "Deprecat" not in log and "deprecat" not in log, [line for line in log.splitlines() if "eprecat" in line]
+
+
+def test_the_license_is_an_spdx_expression(wheel: Path):
+    archive = zipfile.ZipFile(wheel)
+    [name] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+    metadata = archive.read(name).decode("utf-8")
+    assert "License-Expression: MPL-2.0" in metadata.splitlines()
 
 
 def test_wheel_contains_every_grammar(wheel: Path):

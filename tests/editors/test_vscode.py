@@ -163,8 +163,11 @@ def vsix(tools: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.FixtureRequest):
     """A running code-server with the extension installed, a workspace, and `hcljson-ls` on its PATH.
-    Parametrized indirectly with False, the workspace opens untrusted (Restricted Mode)."""
-    trusted = getattr(request, "param", True)
+    Parametrized indirectly with False, the workspace opens untrusted (Restricted Mode); with "no server",
+    it is trusted but no `hcljson-ls` is on its PATH or in its settings (the extension must install it)."""
+    param = getattr(request, "param", True)
+    no_server = param == "no server"
+    trusted = True if no_server else param
     user, ext, workspace = tmp_path / "user", tmp_path / "ext", tmp_path / "workspace"
     (user / "User").mkdir(parents=True)
     workspace.mkdir()
@@ -187,12 +190,18 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.Fixture
         "workbench.colorTheme": "Default Dark Modern",
         # The absolute path, so the test runs the server it means to: VS Code's extension host takes PATH
         # from the user's login shell, which may put another hcljson-ls (e.g. a pyenv shim) first.
-        "hcljson.server.command": str(tools["server_bin"] / "hcljson-ls"),
+        **({} if no_server else {"hcljson.server.command": str(tools["server_bin"] / "hcljson-ls")}),
     }
     (user / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
 
     env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([str(tools["server_bin"]), env.get("PATH", "")])
+    if no_server:  # a machine without the server: PATH without every directory that has an hcljson-ls
+        env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "hcljson-ls").exists())
+        env["VSCODE_CLI"] = "1"  # else the extension host takes PATH from a login shell (see test_vscode_trust.py)
+        env.pop("VIRTUAL_ENV", None)
+        env.pop("PYTHONPATH", None)  # (a developer's PYTHONPATH may hold the checkout's server/ package)
+    else:
+        env["PATH"] = os.pathsep.join([str(tools["server_bin"]), env.get("PATH", "")])
     common = ["--user-data-dir", str(user), "--extensions-dir", str(ext), "--config", str(tmp_path / "code-server.yaml")]
     install = subprocess.run(
         [tools["code_server"], *common, "--install-extension", str(vsix)],

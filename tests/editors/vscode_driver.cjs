@@ -19,6 +19,10 @@
 //             occurrence inside the text `line`, type `type` (e.g. `-${var.`), wait for the suggest widget to
 //             show `pick`, accept the focused item with Enter and record the rendered line
 //             (result.typedCompletion: {rows, focused, line}),
+//   "install": {"notification", "click", "progress", "timeoutMs"}: right after the editor opens, wait for the
+//             notification containing "notification", record it (result.install.offer), click its button
+//             "click", record whether a notification containing "progress" showed (result.install.progress),
+//             and allow "timeoutMs" for the first squiggle (the server starts once installed),
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -137,9 +141,27 @@ async function main() {
         await page.locator('.view-lines .view-line').first().waitFor();
         step('editor');
 
+        // No server yet: accept the extension's offer to install it.
+        let squiggleTimeout = timeout;
+        if (config.install) {
+            result.install = {};
+            const offer = page.locator('.notification-toast', { hasText: config.install.notification }).first();
+            await offer.waitFor();
+            result.install.offer = (await offer.innerText()).replace(/\s+/g, ' ').trim();
+            step('install offer');
+            await offer.locator('.monaco-button', { hasText: config.install.click }).first().click();
+            result.install.progress = await page
+                .locator('.notification-toast', { hasText: config.install.progress })
+                .first()
+                .waitFor({ timeout: 30000 })
+                .then(() => true, () => false);
+            step('install progress');
+            squiggleTimeout = config.install.timeoutMs ?? timeout;
+        }
+
         // Diagnostics: the squiggle and the status bar's Problems count.
         const squiggle = page.locator('.editor-instance .squiggly-error').first();
-        await squiggle.waitFor();
+        await squiggle.waitFor({ timeout: squiggleTimeout });
         step('squiggle');
         result.squiggles = await page.locator('.editor-instance .squiggly-error').count();
         const problems = page.locator('#status\\.problems');

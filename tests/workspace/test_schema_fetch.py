@@ -14,7 +14,7 @@ from stand_in_terraform import StandIn
 from hcljson_ls.workspace import schema_fetch
 from hcljson_ls.workspace.schema_fetch import fetch
 
-SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
+SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
 
 RANDOM = "registry.terraform.io/hashicorp/random"
