@@ -63,7 +63,7 @@ from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
 
@@ -402,12 +402,18 @@ class Workspace:
         """A watched file was created, changed or deleted on disk: update its module (its open
         documents become stale when what the module declares changed)."""
         path = path_of_uri(uri)
-        if path is None:
+        if path is None or not uri.startswith("file:"):
+            log.info("ignoring a watched-file event for %r: it names no file", uri)
             return
         path = os.path.normpath(path)
         name = os.path.basename(path)
         self._disk_indexes.pop(path, None)
-        if kind == DELETED and any(k == path or k.startswith(path + os.sep) for k in self._modules):
+        # Trust the disk, not the event: a "created" or "changed" file that is not there is gone (no
+        # phantom file that declares nothing, or hides another by its name), and a "deleted" one
+        # that is there was replaced.
+        kind = CHANGED if is_file_on_disk(path) else DELETED
+        vanished = kind == DELETED and not os.path.lexists(path)
+        if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
         if catalogue.file_kind(name) not in _MODULE_KINDS:
