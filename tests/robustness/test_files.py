@@ -35,7 +35,7 @@ def test_a_file_on_disk_over_the_limit_is_not_read(tmp_path: Path):
     path.write_text('{"locals": {"a": "' + "x" * (2 * MB) + '"}}', encoding="utf-8")
     got = read_text(str(path), max_bytes=MB)
     assert got.text is None
-    assert got.problem == f"{path} is 2.0 MB, larger than the limit of 1 MB (setting maxFileSizeMB); it is not analysed; skipped."
+    assert got.problem == f"{path} is 2.0 MB, larger than the limit of 1 MB (setting maxFileSizeMB); skipped."
     assert read_text(str(path), max_bytes=3 * MB).text is not None
 
 

@@ -81,12 +81,11 @@ MB = 1024 * 1024
 MAX_FILE_BYTES = 40 * MB
 
 
-def too_large(name: str, size: int, max_bytes: int, limit_words: str = "setting maxFileSizeMB") -> str | None:
+def too_large(name: str, size: int, max_bytes: int) -> str | None:
     """One sentence saying that the file `name` of `size` bytes is over the limit, or None."""
     if size <= max_bytes:
         return None
-    return (f"{name} is {size / MB:.1f} MB, larger than the limit of {max_bytes / MB:g} MB ({limit_words}); "
-            "it is not analysed.")
+    return f"{name} {_over(size, max_bytes, 'setting maxFileSizeMB')}; it is not analysed."
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,27 +99,37 @@ class ReadResult:
 
 @dataclass(frozen=True, slots=True)
 class BytesResult:
-    """A regular file's bytes and its stamp (size, modification time in ns), or the problem that stopped it."""
+    """A regular file's bytes and its stamp (size, modification time in ns), or why it was not read:
+    `reason` is a phrase about the file (``is not a regular file (a device, a FIFO or a socket)``),
+    `problem` the sentence that names it."""
 
+    path: str
     data: bytes | None
     stamp: tuple[int, int] | None = None
-    problem: str | None = None
+    reason: str | None = None
+
+    @property
+    def problem(self) -> str | None:
+        if self.reason is None:
+            return None
+        return f"{repr(self.path) if chr(0) in self.path else self.path} {self.reason}; skipped."
 
 
 def read_bytes(path: str, max_bytes: int, *, limit_words: str = "setting maxFileSizeMB") -> BytesResult:
-    """The bytes of the regular file at `path` (at most `max_bytes`), or a one-sentence problem."""
+    """The bytes of the regular file at `path` (at most `max_bytes`: `limit_words` names the limit in
+    the reason), or why not (see the module doc). Never raises."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        return BytesResult(None, None, _describe(path, error))
+        return BytesResult(path, None, None, _reason(error))
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            return BytesResult(None, None, f"{path} is a directory, not a file; skipped.")
+            return BytesResult(path, None, None, "is a directory, not a file")
         if not stat.S_ISREG(st.st_mode):
-            return BytesResult(None, None, f"{path} is not a regular file (a device, a FIFO or a socket); skipped.")
-        if (problem := too_large(path, st.st_size, max_bytes, limit_words)) is not None:
-            return BytesResult(None, None, problem[:-1] + "; skipped.")
+            return BytesResult(path, None, None, "is not a regular file (a device, a FIFO or a socket)")
+        if st.st_size > max_bytes:
+            return BytesResult(path, None, None, _over(st.st_size, max_bytes, limit_words))
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:
@@ -130,12 +139,16 @@ def read_bytes(path: str, max_bytes: int, *, limit_words: str = "setting maxFile
             chunks.append(chunk)
             size += len(chunk)
         if size > max_bytes:  # it grew after the check
-            return BytesResult(None, None, too_large(path, size, max_bytes, limit_words)[:-1] + "; skipped.")  # type: ignore[index]
-        return BytesResult(b"".join(chunks), (st.st_size, st.st_mtime_ns))
+            return BytesResult(path, None, None, _over(size, max_bytes, limit_words))
+        return BytesResult(path, b"".join(chunks), (st.st_size, st.st_mtime_ns))
     except OSError as error:
-        return BytesResult(None, None, _describe(path, error))
+        return BytesResult(path, None, None, _reason(error))
     finally:
         os.close(fd)
+
+
+def _over(size: int, max_bytes: int, limit_words: str) -> str:
+    return f"is {size / MB:.1f} MB, larger than the limit of {max_bytes / MB:g} MB ({limit_words})"
 
 
 def read_text(path: str, max_bytes: int = MAX_FILE_BYTES) -> ReadResult:
@@ -190,11 +203,14 @@ def list_directory(path: str) -> DirListing:
     return DirListing(tuple(sorted(files)), tuple(sorted(directories)))
 
 
-def _describe(path: str, error: OSError | ValueError) -> str:
+def _reason(error: OSError | ValueError) -> str:
     if isinstance(error, ValueError):
-        return f"{path!r} is not a valid file path ({error}); skipped."
-    reason = error.strerror or type(error).__name__
-    return f"{path} cannot be read ({reason}); skipped."
+        return f"is not a valid file path ({error})"
+    return f"cannot be read ({error.strerror or type(error).__name__})"
+
+
+def _describe(path: str, error: OSError | ValueError) -> str:
+    return f"{repr(path) if chr(0) in path else path} {_reason(error)}; skipped."
 
 
 def user_cache_dir(*parts: str) -> str:

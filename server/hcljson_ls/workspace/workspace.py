@@ -134,8 +134,30 @@ class Workspace:
         """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
         self._schema_paths = tuple(paths)
         if self._schemas.set_files(self._schema_paths, self.folders):
-            for module in list(self._modules.values()):
-                self._schemas_changed(module.directory)
+            self._all_schemas_changed()
+
+    def set_schema_max_bytes(self, max_bytes: int) -> None:
+        """`providerSchemas.maxFileSizeMB`, in bytes: the files are read again under the new limit."""
+        if self._schemas.set_max_bytes(max_bytes):
+            self._all_schemas_changed()
+
+    def set_schema_loader(self, start: Any) -> None:
+        """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
+        hands each result to `schema_file_loaded`; None: read where first needed."""
+        self._schemas.set_loader(start)
+        self._all_schemas_changed()
+
+    def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
+        """A schema file read by the loader: True when the open documents may now say something else
+        (they are stale)."""
+        if not self._schemas.file_loaded(path, schemas, problems, generation):
+            return False
+        self._all_schemas_changed()
+        return True
+
+    def _all_schemas_changed(self) -> None:
+        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
+            self._schemas_changed(key)
 
     def set_module_schemas(self, key: str, schemas: Any) -> None:
         """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
