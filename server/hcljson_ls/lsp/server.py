@@ -537,6 +537,8 @@ def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> 
     doc = params.text_document
     if ls.store.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
         ls.diagnostics_changed(doc.uri)
+    elif ls.oversized.change(doc.uri, doc.version, params.content_changes):  # not analysed: said again for this version
+        ls.diagnostics_changed(doc.uri)
 
 
 @feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
