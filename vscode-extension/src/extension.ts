@@ -11,7 +11,8 @@
  *
  * Workspace trust: in a workspace VS Code does not trust, every copy of the settings the server gets says
  * `providerSchemas.runTerraform: false` (that command starts provider plugins), and the workspace cannot set
- * `hcljson.server.*` (package.json's `restrictedConfigurations`). Granting trust restarts the server.
+ * `hcljson.server.*` or `hcljson.providerSchemas.files` (package.json's `restrictedConfigurations`). Granting
+ * trust restarts the server.
  */
 import * as vscode from 'vscode';
 import {
