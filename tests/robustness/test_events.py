@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
-from hcljson_ls.workspace.files import list_directory, path_of_uri, read_text, uri_of_path
+from hcljson_ls.workspace.files import file_name, list_directory, path_of_uri, read_text, uri_of_path
+from hcljson_ls.workspace.workspace import is_ours
 
 from .conftest import OPTIONS, still_right
 from .wire import SERVER, Wire
@@ -50,6 +51,9 @@ def test_a_nul_in_a_file_uri_names_no_path_and_reads_do_not_raise(tmp_path: Path
     got = read_text(str(tmp_path / "a\0b.tf.json"))
     assert got.text is None and "is not a valid file path" in (got.problem or "")
     assert list_directory(str(tmp_path / "a\0b")).problem is not None
+    # Its name still says what kind of file it is (a document opened with it is analysed as one).
+    assert file_name("file:///tmp/a%00b/main_override.tf.json") == "main_override.tf.json"
+    assert is_ours("file:///tmp/a%00b/main.tf.json", "json")
 
 
 # -- the workspace, in process ------------------------------------------------------------------

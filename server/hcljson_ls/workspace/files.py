@@ -46,7 +46,13 @@ import platformdirs
 
 
 def path_of_uri(uri: str) -> str | None:
-    """The file system path for a `file:` URI; the path part of another URI; None without one."""
+    """The file system path for a `file:` URI; the path part of another URI; None without one (or
+    with a NUL character in it: no file system path holds one)."""
+    path = _decoded_path(uri)
+    return None if path is None or "\0" in path else path
+
+
+def _decoded_path(uri: str) -> str | None:
     try:
         parts = urlsplit(uri)
     except ValueError:
@@ -54,8 +60,6 @@ def path_of_uri(uri: str) -> str | None:
     if not parts.path:
         return None
     path = unquote(parts.path)
-    if "\0" in path:
-        return None  # no file system path holds a NUL: not a file of ours
     if parts.scheme == "file" and parts.netloc and parts.netloc != "localhost":
         path = f"//{parts.netloc}{path}"  # UNC
     if parts.scheme == "file" and os.name == "nt" and len(path) > 2 and path[0] == "/" and path[2] == ":":
@@ -72,7 +76,7 @@ def uri_of_path(path: str) -> str:
 
 def file_name(uri: str) -> str:
     """The last path segment of `uri`, percent-decoded (``""`` when there is none)."""
-    path = path_of_uri(uri)
+    path = _decoded_path(uri)
     return posixpath.basename(path.replace("\\", "/")) if path else ""
 
 
