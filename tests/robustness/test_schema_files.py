@@ -16,6 +16,7 @@ import pytest
 
 from hcljson_ls.lsp.config import DEFAULT, settings_from
 from hcljson_ls.workspace.files import MB
+from hcljson_ls.workspace.schema_fetch import LOCK_FILE, cache_key
 from hcljson_ls.workspace.schemas import SCHEMA_MAX_BYTES, load_schema_file
 
 from .conftest import still_right
@@ -69,6 +70,19 @@ def test_devices_fifos_and_links_to_them_are_refused_unread(tmp_path: Path, fifo
         if path == "/dev/stdin" and not os.path.exists(path):
             continue
         assert problems == [f"Provider schema file skipped: {path} is not a regular file (a device, a FIFO or a socket)."], path
+
+
+def test_a_lock_file_that_is_a_fifo_or_a_device_does_not_block_the_fetch(tmp_path: Path, fifo: Path):
+    for i, target in enumerate((str(fifo), "/dev/zero")):
+        module = tmp_path / f"m{i}"
+        module.mkdir()
+        (module / LOCK_FILE).symlink_to(target)
+        twin = tmp_path / f"twin{i}"
+        twin.mkdir()
+        # Keyed by its path, as a module without a lock file is (no read of the FIFO or the device).
+        assert _soon(cache_key, str(module), "terraform") != _soon(cache_key, str(twin), "terraform")
+        (twin / LOCK_FILE).write_text("")
+        assert cache_key(str(twin), "terraform") != cache_key(str(module), "terraform")
 
 
 def test_a_file_over_the_limit_is_refused(tmp_path: Path):

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..terraform.provider_schema import ProviderSchemas
-from .files import user_cache_dir
+from .files import read_bytes, user_cache_dir
 from .schemas import read_schemas
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,8 @@ LOCK_FILE = ".terraform.lock.hcl"
 DATA_DIR = ".terraform"
 #: How often (seconds) a running command is checked for its deadline and for cancellation.
 _POLL = 0.1
+#: A lock file larger than this is not read (one provider's entry is about 2 KB).
+_LOCK_LIMIT = 16 * 1024 * 1024
 #: At most this much of the command's standard error is read for the problem sentence.
 _STDERR_LIMIT = 64 * 1024
 
@@ -126,10 +128,12 @@ def lock_stamp(directory: str) -> tuple | None:
 def cache_key(directory: str, tool: str) -> str:
     """A digest of `tool` and the lock file's content, or of the module's path without one."""
     digest = hashlib.sha256(tool.encode() + b"\0")
-    try:
-        with open(os.path.join(directory, LOCK_FILE), "rb") as f:
-            digest.update(b"lock\0" + f.read())
-    except OSError:
+    # A regular file of sane size only: a FIFO or `/dev/zero` named like the lock file must not
+    # block or exhaust the fetch (such a module is keyed by its path).
+    lock = read_bytes(os.path.join(directory, LOCK_FILE), _LOCK_LIMIT, limit_words="a lock file's limit")
+    if lock.data is not None:
+        digest.update(b"lock\0" + lock.data)
+    else:
         digest.update(b"path\0" + os.path.abspath(directory).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
