@@ -422,7 +422,14 @@ class Workspace:
 
     def file_changed(self, uri: str, kind: int) -> None:
         """A watched file was created, changed or deleted on disk: update its module (its open
-        documents become stale when what the module declares changed)."""
+        documents become stale when what the module declares changed). Never raises: one event that
+        cannot be applied (logged) does not cost the others of its batch."""
+        try:
+            self._file_changed(uri, kind)
+        except Exception:  # a bug must not lose the rest of the batch
+            log.exception("applying the watched-file event %r (type %s) failed", uri, kind)
+
+    def _file_changed(self, uri: str, kind: int) -> None:
         path = path_of_uri(uri)
         if path is None or not uri.startswith("file:"):
             log.info("ignoring a watched-file event for %r: it names no file", uri)
