@@ -215,3 +215,43 @@ def test_the_files_setting_given_as_one_string_is_one_file(wire: Wire, folder: P
     wire.open(uri, DOCUMENT)
     _codes_once_schemas_arrive(wire, uri, ["schema/unknown-argument"])
     assert _warnings(wire) == []
+
+
+async def test_a_schema_file_read_that_outlasts_the_timeout_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A read that never ends (a hung network file system) stops nothing: the event loop goes on while
+    it runs, and after `providerSchemas.timeoutSeconds` the file is given up with one warning."""
+    import asyncio
+    import dataclasses
+    import time
+
+    from hcljson_ls.lsp import schema_jobs
+    from hcljson_ls.lsp.server import create_server
+
+    server = create_server()
+    settings = DEFAULT.provider_schemas
+    server.settings = dataclasses.replace(DEFAULT, provider_schemas=dataclasses.replace(settings, timeout_seconds=1))
+    shown: list[str] = []
+    monkeypatch.setattr(server, "window_show_message", lambda params: shown.append(params.message))
+    release = threading.Event()
+
+    def hangs(path: str, max_bytes: int):
+        release.wait(60)
+        return None, []
+
+    monkeypatch.setattr(schema_jobs, "load_schema_file", hangs)
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema_document()), encoding="utf-8")
+    server.store.set_schema_files([str(path)])
+    try:
+        started = time.monotonic()
+        assert server.store.provider_schemas(str(tmp_path)) is None  # not there yet: the read runs elsewhere
+        ticks = 0
+        while not shown and time.monotonic() - started < 30:
+            await asyncio.sleep(0.05)
+            ticks += 1
+        assert shown == [f"Provider schema file skipped: reading {path} took longer than 1 second "
+                         "(setting providerSchemas.timeoutSeconds)."]
+        assert ticks >= 10  # the loop ran all along
+        assert server.store.provider_schemas(str(tmp_path)) is None
+    finally:
+        release.set()

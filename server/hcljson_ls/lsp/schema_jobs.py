@@ -148,7 +148,7 @@ class SchemaJobs:
                 schemas, problems = await asyncio.wait_for(_in_thread(load_schema_file, path, max_bytes), timeout)
             except asyncio.TimeoutError:  # the thread is left to finish (or block) on its own: a daemon
                 schemas, problems = None, [
-                    f"Provider schema file skipped: reading {path} took longer than {timeout:g} seconds "
+                    f"Provider schema file skipped: reading {path} took longer than {timeout:g} second{'' if timeout == 1 else 's'} "
                     "(setting providerSchemas.timeoutSeconds)."
                 ]
             loop_time = asyncio.get_running_loop().time()
