@@ -179,6 +179,7 @@ class HcljsonServer(LanguageServer):
         self.scan_task: asyncio.Task | None = None
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
+        self.store.set_schema_loader(self.schema_jobs.load_files)  # schema files: read off the event loop
         self._preparing: dict[str, asyncio.TimerHandle] = {}
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
@@ -329,6 +330,7 @@ class HcljsonServer(LanguageServer):
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
+        self.store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
         self.store.set_schema_files(settings.provider_schemas.files)
         self.store.max_file_bytes = settings.max_file_size_mb * MB
         self.schema_jobs.settings_changed(before, settings)
@@ -534,6 +536,8 @@ def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None
 def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> None:
     doc = params.text_document
     if ls.store.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
+        ls.diagnostics_changed(doc.uri)
+    elif ls.oversized.change(doc.uri, doc.version, params.content_changes):  # not analysed: said again for this version
         ls.diagnostics_changed(doc.uri)
 
 

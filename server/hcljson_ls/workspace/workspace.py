@@ -63,7 +63,7 @@ from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
 
@@ -134,8 +134,30 @@ class Workspace:
         """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
         self._schema_paths = tuple(paths)
         if self._schemas.set_files(self._schema_paths, self.folders):
-            for module in list(self._modules.values()):
-                self._schemas_changed(module.directory)
+            self._all_schemas_changed()
+
+    def set_schema_max_bytes(self, max_bytes: int) -> None:
+        """`providerSchemas.maxFileSizeMB`, in bytes: the files are read again under the new limit."""
+        if self._schemas.set_max_bytes(max_bytes):
+            self._all_schemas_changed()
+
+    def set_schema_loader(self, start: Any) -> None:
+        """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
+        hands each result to `schema_file_loaded`; None: read where first needed."""
+        self._schemas.set_loader(start)
+        self._all_schemas_changed()
+
+    def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
+        """A schema file read by the loader: True when the open documents may now say something else
+        (they are stale)."""
+        if not self._schemas.file_loaded(path, schemas, problems, generation):
+            return False
+        self._all_schemas_changed()
+        return True
+
+    def _all_schemas_changed(self) -> None:
+        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
+            self._schemas_changed(key)
 
     def set_module_schemas(self, key: str, schemas: Any) -> None:
         """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
@@ -400,14 +422,27 @@ class Workspace:
 
     def file_changed(self, uri: str, kind: int) -> None:
         """A watched file was created, changed or deleted on disk: update its module (its open
-        documents become stale when what the module declares changed)."""
+        documents become stale when what the module declares changed). Never raises: one event that
+        cannot be applied (logged) does not cost the others of its batch."""
+        try:
+            self._file_changed(uri, kind)
+        except Exception:  # a bug must not lose the rest of the batch
+            log.exception("applying the watched-file event %r (type %s) failed", uri, kind)
+
+    def _file_changed(self, uri: str, kind: int) -> None:
         path = path_of_uri(uri)
-        if path is None:
+        if path is None or not uri.startswith("file:"):
+            log.info("ignoring a watched-file event for %r: it names no file", uri)
             return
         path = os.path.normpath(path)
         name = os.path.basename(path)
         self._disk_indexes.pop(path, None)
-        if kind == DELETED and any(k == path or k.startswith(path + os.sep) for k in self._modules):
+        # Trust the disk, not the event: a "created" or "changed" file that is not there is gone (no
+        # phantom file that declares nothing, or hides another by its name), and a "deleted" one
+        # that is there was replaced.
+        kind = CHANGED if is_file_on_disk(path) else DELETED
+        vanished = kind == DELETED and not os.path.lexists(path)
+        if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
         if catalogue.file_kind(name) not in _MODULE_KINDS:
