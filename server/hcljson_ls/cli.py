@@ -4,6 +4,7 @@
     hcljson-ls --version
     hcljson-ls check PATH... [--format text|json|sarif|github] [--severity error|warning|info]
                              [--jobs N] [--docs-url URL]
+                             [--engine auto|terraform|opentofu] [--engine-version X.Y[.Z]]
 
 Contract of `check`
 -------------------
@@ -74,10 +75,11 @@ from .gcpolicy import short_lived_gc
 from .template.grammars import set_table_cache
 from .workspace.files import user_cache_dir
 from .terraform import catalogue
+from .terraform.language import parse_version
 from .text.line_index import LineIndex
 from .workspace import Workspace
 from .workspace.files import file_name, list_directory
-from .workspace.workspace import SKIPPED_DIRECTORIES
+from .workspace.workspace import ENGINES, SKIPPED_DIRECTORIES
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", "-j", type=_jobs, default=0, metavar="N",
         help="check modules in N processes (default 0: one per CPU; 1: no extra process)",
     )
+    check.add_argument("--engine", choices=ENGINES, default="auto",
+                       help="the tool that reads the modules (default: auto, OpenTofu where there are .tofu files)")
+    check.add_argument("--engine-version", type=_engine_version, default=None, metavar="X.Y[.Z]",
+                       help="its version (default: per module, the newest its required_version allows)")
     check.add_argument(
         "--docs-url", metavar="URL", default=None,
         help="where docs/diagnostics.md is published: SARIF rules link to URL#<anchor of the code>"
@@ -158,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_convert(args)
     if args.command == "check":
         return run_check(
-            args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url
+            args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url,
+            engine=(args.engine, args.engine_version),
         )
     return run_server(args)
 
@@ -345,16 +352,28 @@ class FileResult:
     problem: str | None = None  # why the file could not be checked
 
 
-def check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
+#: `--engine` and `--engine-version`: (engine, version or None).
+Engine = tuple[str, "str | None"]
+DEFAULT_ENGINE: Engine = ("auto", None)
+
+
+def _engine_version(value: str) -> str:
+    if parse_version(value) is None:
+        raise argparse.ArgumentTypeError(f"not a version: {value!r} (expected X.Y or X.Y.Z, such as 1.11)")
+    return value
+
+
+def check_module(sources: Sequence[Source], engine: Engine = DEFAULT_ENGINE) -> tuple[FileResult, ...]:
     """The results of one module's files, in the order given: opened together in a `Workspace` of
     their own (the rest of the directory read from disk), diagnosed by `collect`. The workspace is
     garbage afterwards, and freed at once (`short_lived_gc`)."""
     with short_lived_gc():
-        return _check_module(sources)
+        return _check_module(sources, engine)
 
 
-def _check_module(sources: Sequence[Source]) -> tuple[FileResult, ...]:
-    workspace = Workspace()
+def _check_module(sources: Sequence[Source], engine: Engine = DEFAULT_ENGINE) -> tuple[FileResult, ...]:
+    workspace = Workspace(engine=engine[0])
+    workspace.set_engine_version(engine[1])
     results: list[FileResult | None] = []
     opened: list[tuple[int, Source, str]] = []
     for source in sources:
@@ -391,9 +410,9 @@ def _internal_error(source: Source, exc: Exception) -> FileResult:
     )
 
 
-def check_modules(modules: Sequence[Sequence[Source]]) -> list[tuple[FileResult, ...]]:
+def check_modules(modules: Sequence[Sequence[Source]], engine: Engine = DEFAULT_ENGINE) -> list[tuple[FileResult, ...]]:
     """`check_module` of each: one task of the process pool."""
-    return [check_module(m) for m in modules]
+    return [check_module(m, engine) for m in modules]
 
 
 def _finding(display: str, d: Diagnostic, index: LineIndex, uri: str, workspace: Workspace) -> Finding:
@@ -439,21 +458,21 @@ def batches(modules: Sequence[tuple[Source, ...]], jobs: int) -> list[Sequence[t
     return [modules[i : i + size] for i in range(0, len(modules), size)]
 
 
-def check_all(modules: Sequence[tuple[Source, ...]], jobs: int) -> Iterator[tuple[FileResult, ...]]:
+def check_all(modules: Sequence[tuple[Source, ...]], jobs: int, engine: Engine = DEFAULT_ENGINE) -> Iterator[tuple[FileResult, ...]]:
     """Each module's results, in order, as soon as its turn comes: here for one job, else from a
     pool of `jobs` processes."""
     if jobs <= 1 or len(modules) <= 1:
         for module in modules:
-            yield check_module(module)
+            yield check_module(module, engine)
         return
     # The first module here: it loads what every check needs and keeps (the template grammar's
     # parser tables, ~0.5 s, the function catalogue, ...) once, before the workers are forked, so
     # they inherit it instead of each building it again.
-    yield check_module(modules[0])
+    yield check_module(modules[0], engine)
     work = batches(modules[1:], jobs)
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_ignore_interrupts)
     try:
-        for batch in pool.map(check_modules, work):
+        for batch in pool.map(check_modules, work, [engine] * len(work)):
             yield from batch
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -471,6 +490,7 @@ def run_check(
     jobs: int = 1,
     severity: str | None = None,
     docs_url: str | None = None,
+    engine: Engine = DEFAULT_ENGINE,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -496,7 +516,7 @@ def run_check(
     progress = _Progress(err, len(modules))
     problems = list(skipped)
     errors = warnings = checked = failed = 0
-    results = check_all(modules, resolve_jobs(jobs))
+    results = check_all(modules, resolve_jobs(jobs), engine)
     try:
         for module in results:
             progress.clear()

@@ -329,6 +329,7 @@ class HcljsonServer(LanguageServer):
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
+        self.store.set_engine_version(settings.engine_version)
         self.store.set_schema_files(settings.provider_schemas.files)
         self.store.max_file_bytes = settings.max_file_size_mb * MB
         self.schema_jobs.settings_changed(before, settings)

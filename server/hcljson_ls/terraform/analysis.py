@@ -33,11 +33,14 @@ from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
+from .catalogue import is_opentofu_file
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
+from .language import LANGUAGE_CHANGED, LanguageSite, constraint_keys, language_sites
+from .language import check_sites as check_language
 from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
-from .resolve import SCHEMAS_CHANGED, Scope, affected, resolve
+from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
 from .templates import check_block, check_root
 from .testfile import TEST_SCHEMA, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
@@ -47,6 +50,8 @@ __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources",
 
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
+#: What every resolution of a block with a language site uses: the module's chosen language.
+_LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 
 
 def _range(d: Diagnostic) -> tuple[int, int]:
@@ -74,11 +79,12 @@ class TerraformChecks(FileChecks):
     block's references (`reference_walk`), resolved against the file's own declarations and
     `scope`, what the other files of the module declare (`resolve`; None: the file alone)."""
 
-    __slots__ = ("override", "scope", "_own_requirements")
+    __slots__ = ("override", "scope", "tofu_file", "_own_requirements")
 
-    def __init__(self, override: bool = False, scope: Scope | None = None) -> None:
+    def __init__(self, override: bool = False, scope: Scope | None = None, tofu_file: bool = False) -> None:
         self.override = override
         self.scope = scope
+        self.tofu_file = tofu_file  # a `.tofu.json` file: its `required_version` is OpenTofu's
         self._own_requirements: tuple = (None, frozenset())
 
     def _requirements(self, own: frozenset) -> frozenset:
@@ -96,16 +102,35 @@ class TerraformChecks(FileChecks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
         strings = [check_block(text, b) for b in blocks]
-        defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
+        tofu = self.tofu_file
+        defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         refs = [block_references(text, b) for b in blocks]
-        if not self.override:  # an override file's resource bodies are partial: never checked alone
-            for r, b in zip(refs, blocks):
+        for r, b in zip(refs, blocks):
+            if not self.override:  # an override file's resource bodies are partial: never checked alone
                 r.extend(schema_sites(b))
+            r.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
         return list(zip(rules, strings, defs, refs))
 
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
         scope = None if self.override else self.scope
+        language: list[Diagnostic] = []
+        used_language = False
+        if refs and type(refs[-1]) is LanguageSite:
+            sites = [r for r in refs if type(r) is LanguageSite]
+            refs = [r for r in refs if type(r) is not LanguageSite]
+            if self.scope is not None:
+                # Override files too: what they write must exist in the module's language.
+                language = check_language(sites, module_language(own, self.scope))
+                used_language = True
+        out, uses = self._resolve(refs, own, scope, text)
+        if not used_language:
+            return out, uses
+        if language:
+            out = sorted([*out, *language], key=_range)
+        return out, uses | _LANGUAGE_USED
+
+    def _resolve(self, refs, own: frozenset, scope, text):
         if not refs or type(refs[-1]) is not SchemaSite:
             return resolve(refs, own, scope)
         sites = [r for r in refs if type(r) is SchemaSite]
@@ -138,7 +163,7 @@ def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile
     if is_test_file(path):  # its own top-level blocks (`testfile`), without configuration rules
         return IncrementalFile(TEST_SCHEMA, FileChecks())
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope))
+    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path)))  # type: ignore[arg-type]
 
 
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:

@@ -45,6 +45,7 @@ from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
+from .language import CONSTRAINT_KIND, LANGUAGE_CHANGED, Language, choose, module_constraints
 from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, output_step, subject
 
 UNDECLARED = "reference/undeclared"
@@ -93,6 +94,11 @@ class Scope(Protocol):
         the file's own declarations, where the module call may be)."""
         ...
 
+    #: The `engineVersion` setting ("1.11", "1.16.0-rc1"), or None: chosen from `required_version`
+    #: (`language.choose`). A scope may lack it (None). When it changes, the owner tells the engine
+    #: `language.LANGUAGE_CHANGED`.
+    engine_version: str | None
+
     #: The provider schemas known for the module (`provider_schema.ProviderSchemas`), or None.
     #: When they change, the owner tells the engine `SCHEMAS_CHANGED` (`IncrementalFile.rescope`).
     provider_schemas: Any
@@ -112,7 +118,31 @@ def affected(changed: frozenset) -> frozenset:
                 out.add(("output-of",))
             elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
+            elif key[0] == CONSTRAINT_KIND:
+                out.add(LANGUAGE_CHANGED)
     return frozenset(out)
+
+
+_LANGUAGES: dict[tuple, tuple[frozenset, Language]] = {}
+
+
+def module_language(own: frozenset, scope: Scope) -> Language:
+    """The language (engine and version) the module of a file is read by: `scope.engine`, its
+    `engine_version` setting, and the version constraints of the file (`own`) and of the module's
+    other files (`language.choose`); remembered per (own keys, scope revision, setting)."""
+    engine = scope.engine or "terraform"
+    setting = getattr(scope, "engine_version", None)
+    token = (id(own), len(own), id(scope), getattr(scope, "revision", None), engine, setting)
+    cached = _LANGUAGES.get(token)
+    if cached is not None and cached[0] is own:
+        return cached[1]
+    keys = [k for k in own if k[0] == CONSTRAINT_KIND]
+    keys.extend(scope.keys(CONSTRAINT_KIND))
+    got = choose(engine, setting, module_constraints(keys, engine))
+    if len(_LANGUAGES) > 64:
+        _LANGUAGES.clear()
+    _LANGUAGES[token] = (own, got)
+    return got
 
 
 def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:

@@ -60,6 +60,7 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
+from .language import CONSTRAINT_KIND
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -434,7 +435,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement"})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", CONSTRAINT_KIND})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

@@ -58,6 +58,7 @@ from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
+from ..terraform.language import LANGUAGE_CHANGED
 from ..terraform.resolve import SCHEMAS_CHANGED
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
@@ -103,6 +104,7 @@ class Workspace:
     def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
         self.folders: tuple[str, ...] = ()
         self.engine = engine if engine in ENGINES else "auto"
+        self.engine_version: str | None = None  # the `engineVersion` setting (None: chosen per module)
         self._documents: dict[str, DocumentState] = {}
         self._revisions: dict[str, int] = {}
         self._declared: dict[str, tuple[int, int]] = {}  # uri -> (engine id, definitions revision) last seen
@@ -171,6 +173,19 @@ class Workspace:
         for module in list(self._modules.values()):
             self._bump(module)
             self._rescope_all(module)  # which files count, and whose functions exist, may differ
+
+    def set_engine_version(self, version: str | None) -> None:
+        """The `engineVersion` setting ("1.11", "1.16.0-rc1"; None or "": chosen per module from its
+        `required_version`): every open document resolves its language sites again."""
+        version = version or None
+        if version == self.engine_version:
+            return
+        self.engine_version = version
+        for module in list(self._modules.values()):
+            self._bump(module)
+            for uri in self._open_in(module.directory):
+                self._documents[uri].rescope(frozenset({LANGUAGE_CHANGED}))
+                self._revisions[uri] = next(self._counter)
 
     def _bump(self, module: Module, but: str | None = None) -> None:
         module.bump()
@@ -887,6 +902,11 @@ class ModuleScope:
     def engine(self) -> str:
         """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
         return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
+
+    @property
+    def engine_version(self) -> str | None:
+        """The `engineVersion` setting (`Workspace.engine_version`), or None."""
+        return self._workspace.engine_version
 
     @property
     def provider_schemas(self) -> Any:
