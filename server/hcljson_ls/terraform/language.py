@@ -270,6 +270,8 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
     _f("module.lifecycle", "lifecycle blocks in module calls", "opentofu internal/configs/module_call.go (v1.11)", opentofu="1.11"),
     _f("terraform.encryption", "state and plan encryption", "opentofu CHANGELOG 1.7.0", opentofu="1.7"),
     _f("language", "the language block", "opentofu internal/configs/language.go (v1.12)", opentofu="1.12"),
+    _f("resource.lifecycle.prevent_destroy.template", "prevent_destroy set from an expression",
+       "opentofu internal/configs/resource.go (v1.12)", opentofu="1.12"),
     _f("variable.const", "constant variables (const)", "opentofu internal/configs/named_values.go (v1.12)", opentofu="1.12"),
 )})
 
@@ -414,6 +416,8 @@ def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str)
         p = (*path, a.name)
         if p in FEATURES:
             out.append(LanguageSite(SITE_FEATURE, p, a.name_start, a.name_end))
+        if a.name == "prevent_destroy" and path == ("resource", "lifecycle") and _has_template(text, a):
+            out.append(LanguageSite(SITE_FEATURE, ("resource", "lifecycle", "prevent_destroy", "template"), a.name_start, a.name_end))
         if a.name in ("source", "version") and path == ("module",) and _has_template(text, a):
             out.append(LanguageSite(SITE_FEATURE, ("module", "source", "template"), a.name_start, a.name_end))
     for b in body.blocks:

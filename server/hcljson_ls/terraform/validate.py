@@ -178,6 +178,8 @@ class _Validator:
             kind = e.kind
             if kind == STRING and self.string_value(e.node, e.start) in ("true", "false"):
                 continue
+            if kind == STRING and name == "prevent_destroy" and "${" in self.string_value(e.node, e.start):
+                continue  # an expression (OpenTofu 1.12+): `language` checks the version
             self.diags.append(
                 Diagnostic(
                     e.start, e.end, ERROR, VALUE_TYPE, "Expected a boolean",
