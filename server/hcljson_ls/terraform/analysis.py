@@ -44,7 +44,7 @@ from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
 from .templates import check_block, check_root
 from .testfile import TEST_SCHEMA, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
-from .validate import block_diagnostics, definitions, duplicates
+from .validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
 
 __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
 
@@ -79,10 +79,12 @@ class TerraformChecks(FileChecks):
     block's references (`reference_walk`), resolved against the file's own declarations and
     `scope`, what the other files of the module declare (`resolve`; None: the file alone)."""
 
-    __slots__ = ("override", "scope", "tofu_file", "_own_requirements")
+    __slots__ = ("override", "scope", "tofu_file", "engine_hint", "_own_requirements")
 
-    def __init__(self, override: bool = False, scope: Scope | None = None, tofu_file: bool = False) -> None:
+    def __init__(self, override: bool = False, scope: Scope | None = None, tofu_file: bool = False,
+                 engine_hint: str | None = None) -> None:
         self.override = override
+        self.engine_hint = engine_hint  # the engine when there is no scope (the quick open's small documents)
         self.scope = scope
         self.tofu_file = tofu_file  # a `.tofu.json` file: its `required_version` is OpenTofu's
         self._own_requirements: tuple = (None, frozenset())
@@ -95,12 +97,19 @@ class TerraformChecks(FileChecks):
             self._own_requirements = (own, frozenset(k for k in own if k[0] == "provider-requirement"))
         return self._own_requirements[1]
 
+    def engine(self) -> str | None:
+        """The engine reading the file's module (None: unknown, the file alone)."""
+        return self.scope.engine if self.scope is not None else self.engine_hint
+
     def block(self, text: str, block: Block):
         return self.blocks(text, [block])[0]
 
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
+        if self.engine() == "opentofu":  # OpenTofu 1.8+ evaluates variables and locals in backend settings
+            rules = [[d for d in r if not _early_evaluated(d, b)] if b.type_name == "terraform" else r
+                     for r, b in zip(rules, blocks)]
         strings = [check_block(text, b) for b in blocks]
         tofu = self.tofu_file
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
@@ -153,7 +162,14 @@ class TerraformChecks(FileChecks):
         return [] if self.override else duplicates(keys, place)
 
 
-def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile:
+def _early_evaluated(d: Diagnostic, block: Block) -> bool:
+    """A template-in-literal warning inside `terraform.backend`, which OpenTofu evaluates."""
+    if d.code != TEMPLATE_IN_LITERAL:
+        return False
+    return any(nested.start <= d.start < nested.end for nested in block.body.blocks_of("backend"))
+
+
+def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str | None = None) -> IncrementalFile:
     """A fresh engine for the file at `path` (its name picks the schema and the override rules);
     `scope` answers for the other files of its module (see `TerraformChecks`). A variable definitions
     file (`tfvars.is_tfvars`) is decoded as one attribute per variable, a test file
@@ -163,7 +179,7 @@ def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile
     if is_test_file(path):  # its own top-level blocks (`testfile`), without configuration rules
         return IncrementalFile(TEST_SCHEMA, FileChecks())
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path)))  # type: ignore[arg-type]
+    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path), engine_hint))  # type: ignore[arg-type]
 
 
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:

@@ -318,7 +318,7 @@ class _Quick:
             raise _Unsure(a)
 
         parsed = parse(sub)
-        result = file_engine(self.path, None).update(sub, parsed.root)
+        result = file_engine(self.path, None, self.scope.engine if self.scope is not None else None).update(sub, parsed.root)
         try:
             syntax = [_moved(d, move) for d in parsed.diagnostics]
             # (diagnostic, group) pairs: merged with the other blocks' in the full path's order.

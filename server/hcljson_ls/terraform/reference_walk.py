@@ -51,6 +51,7 @@ _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
 #: (block type or None for any, argument) -> how its strings refer: "provider", "skip", "skip-keys".
 _SPECIAL = {
     ("moved", "from"): "skip",
+    ("moved", "to"): "skip",  # may name an address no block declares (Terraform internal/configs/moved.go)
     ("removed", "from"): "skip",
     ("lifecycle", "ignore_changes"): "skip",
     ("dynamic", "iterator"): "skip",
@@ -90,6 +91,9 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             _expression(text, a.expr, special, own, bound, out)
         for nested in b.blocks:
             t = nested.type_name
+            if t == "encryption" and owner == "terraform":
+                out.extend(r for r in block_references_in(text, nested) if not (type(r) is Reference and r.root in _ENCRYPTION_ROOTS))
+                continue
             inner_bound = bound
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
@@ -100,6 +104,14 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
 
 
 _PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
+#: The names OpenTofu's `terraform.encryption` block defines for its own expressions
+#: (`key_provider.pbkdf2.k`, `method.aes_gcm.m`): not objects of the module.
+_ENCRYPTION_ROOTS = frozenset({"key_provider", "method"})
+
+
+def block_references_in(text: str, block: Block) -> list[Reference | Call]:
+    """The references and calls of a nested `block` read as if it were top-level."""
+    return block_references(text, block)
 
 
 def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:

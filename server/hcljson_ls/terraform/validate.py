@@ -427,6 +427,10 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         return []
     h = block.header_range
     out = [(key, h[0], h[1])]
+    if t == "check":  # its scoped data sources are data sources of the module (Terraform's module.go)
+        for d in block.body.blocks_of("data"):
+            if len(d.labels) == 2:
+                out.append((("data", *d.label_values), *d.header_range))
     if t == "module":
         source = block.body.attribute("source")
         if source is not None and source.expr is not None and source.expr.kind == STRING:
