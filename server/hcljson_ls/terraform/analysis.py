@@ -29,7 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..diagnostic import Diagnostic
+from dataclasses import replace
+
+from ..diagnostic import ERROR, WARNING, Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
@@ -111,6 +113,7 @@ class TerraformChecks(FileChecks):
             rules = [[d for d in r if not _early_evaluated(d, b)] if b.type_name == "terraform" else r
                      for r, b in zip(rules, blocks)]
         strings = [check_block(text, b) for b in blocks]
+        strings = [_error_message_warnings(d, b) if b.type_name == "variable" and d else d for d, b in zip(strings, blocks)]
         tofu = self.tofu_file
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         refs = [block_references(text, b) for b in blocks]
@@ -160,6 +163,18 @@ class TerraformChecks(FileChecks):
 
     def cross(self, keys, place) -> list[Diagnostic]:
         return [] if self.override else duplicates(keys, place)
+
+
+def _error_message_warnings(found: list[Diagnostic], block: Block) -> list[Diagnostic]:
+    """A variable's diagnostics with those of a `validation.error_message` template made warnings:
+    both engines report an error message that does not parse as a warning (Terraform
+    internal/configs/named_values.go decodeVariableValidationBlock)."""
+    spans = [(a.expr.start, a.expr.end) for v in block.body.blocks_of("validation")
+             for a in v.body.attributes if a.name == "error_message" and a.expr is not None]
+    if not spans:
+        return found
+    return [replace(d, severity=WARNING) if d.severity == ERROR and d.code.startswith("template/")
+            and any(s <= d.start < e for s, e in spans) else d for d in found]
 
 
 def _early_evaluated(d: Diagnostic, block: Block) -> bool:
