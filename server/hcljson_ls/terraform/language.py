@@ -265,6 +265,10 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
        opentofu="1.8"),
     # OpenTofu: internal/configs of each release branch.
     _f("provider.for_each", "for_each in provider blocks", "opentofu internal/configs/provider.go decodeProviderBlock (v1.9)", opentofu="1.9"),
+    _f("resource.provider.instance", "provider instances in the provider argument",
+       "opentofu internal/configs/resource.go decodeResourceBlock (v1.9)", opentofu="1.9"),
+    _f("module.providers.instance", "provider instances in module providers",
+       "opentofu internal/configs/module_call.go decodePassedProviderConfigs (v1.9)", opentofu="1.9"),
     _f("resource.lifecycle.enabled", "the lifecycle enabled argument", "opentofu internal/configs/resource.go (v1.11)", opentofu="1.11"),
     _f("data.lifecycle.enabled", "the lifecycle enabled argument", "opentofu internal/configs/resource.go (v1.11)", opentofu="1.11"),
     _f("module.lifecycle", "lifecycle blocks in module calls", "opentofu internal/configs/module_call.go (v1.11)", opentofu="1.11"),
@@ -400,6 +404,9 @@ class LanguageSite:
         return (self.start, self.end)
 
 
+#: An index in a provider address that is not a literal (`aws.by_region[each.key]`).
+_INSTANCE_KEY = re.compile(r'\[\s*[^\]\s"\\0-9]')
+_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral"})
 _TEMPLATE = re.compile(r"(?<![$%])[$%]\{")
 
 
@@ -418,6 +425,12 @@ def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str)
             out.append(LanguageSite(SITE_FEATURE, p, a.name_start, a.name_end))
         if a.name == "prevent_destroy" and path == ("resource", "lifecycle") and _has_template(text, a):
             out.append(LanguageSite(SITE_FEATURE, ("resource", "lifecycle", "prevent_destroy", "template"), a.name_start, a.name_end))
+        if a.name == "provider" and len(path) == 1 and path[0] in _PROVIDER_OWNERS and a.expr is not None and _INSTANCE_KEY.search(
+                text, a.expr.start, a.expr.end):
+            out.append(LanguageSite(SITE_FEATURE, ("resource", "provider", "instance"), a.name_start, a.name_end))
+        if a.name == "providers" and path == ("module",) and a.expr is not None and _INSTANCE_KEY.search(
+                text, a.expr.start, a.expr.end):
+            out.append(LanguageSite(SITE_FEATURE, ("module", "providers", "instance"), a.name_start, a.name_end))
         if a.name in ("source", "version") and path == ("module",) and _has_template(text, a):
             out.append(LanguageSite(SITE_FEATURE, ("module", "source", "template"), a.name_start, a.name_end))
     for b in body.blocks:

@@ -154,6 +154,8 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
 
 
 _PARSED = frozenset({STRING_TEMPLATE, STRING_NATIVE, STRING_TRAVERSAL})
+#: Built-in functions whose second argument is a type (Terraform 1.15 `convert(value, type)`).
+_TYPE_SECOND_ARGUMENT = frozenset({"convert", "core::convert"})
 
 
 @lru_cache(maxsize=65536)
@@ -188,6 +190,11 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
         if t is FunctionCall:
             out.append(Call(node.name, *node.name_span, len(node.args), node.expand_final))
+            if node.name in _TYPE_SECOND_ARGUMENT and len(node.args) >= 2:
+                # `convert(value, object({a = string}))`: the second argument is a type constraint,
+                # whose `object(...)` and `string` are neither calls nor references.
+                stack.extend((arg, scope) for i, arg in enumerate(node.args) if i != 1)
+                continue
         if t is ForExpr or t is ForDirective:
             names = {node.value_var.name} | ({node.key_var.name} if node.key_var is not None else set())
             inner = scope | names

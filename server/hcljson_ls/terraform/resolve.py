@@ -45,7 +45,16 @@ from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
-from .language import CONSTRAINT_KIND, LANGUAGE_CHANGED, Language, choose, module_constraints
+from .language import (
+    CONSTRAINT_KIND,
+    FUNCTIONS_SINCE,
+    LANGUAGE_CHANGED,
+    NEWER_VERSION,
+    Language,
+    choose,
+    function_available,
+    module_constraints,
+)
 from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, output_step, subject
 
 UNDECLARED = "reference/undeclared"
@@ -152,6 +161,9 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     for ref in refs:
         if type(ref) is not Reference:
             problem = _call(ref, engine)  # type: ignore[arg-type]
+            if problem is None and scope is not None and ref.name in _VERSIONED_FUNCTIONS:  # type: ignore[union-attr]
+                uses.add(LANGUAGE_CHANGED)
+                problem = _call_version(ref, module_language(own, scope))  # type: ignore[arg-type]
             if problem is not None:
                 out.append(problem)
             continue
@@ -348,6 +360,16 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
 
 
 _ENGINE_NAMES = {"terraform": "Terraform", "opentofu": "OpenTofu"}
+_VERSIONED_FUNCTIONS = frozenset(name for _, name in FUNCTIONS_SINCE)
+
+
+def _call_version(call: Call, language: Language) -> Diagnostic | None:
+    since = function_available(call.name, language)
+    if since is None:
+        return None
+    name = _ENGINE_NAMES[language.engine]
+    return _diag(call.start, call.end, NEWER_VERSION, f"{language.name} does not have the function {quoted(call.name)}",
+                 f"{quoted(call.name)} was introduced in {name} {since}; this module is read by {language.name}.")
 
 
 def _call(call: Call, engine: str | None) -> Diagnostic | None:
