@@ -58,8 +58,8 @@ from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
-from ..terraform.language import LANGUAGE_CHANGED
-from ..terraform.resolve import SCHEMAS_CHANGED
+from ..terraform.language import LANGUAGE_CHANGED, Language
+from ..terraform.resolve import SCHEMAS_CHANGED, module_language
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
@@ -855,6 +855,12 @@ class Snapshot:
 
     def is_opentofu(self, uri: str) -> bool:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
+
+    def language(self, uri: str) -> Language:
+        """The engine and version the module of `uri` is read by (`resolve.module_language`)."""
+        state = self._workspace.get(uri)
+        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        return module_language(own, ModuleScope(self._workspace, uri))
 
     def engine(self, uri: str) -> str:
         """"opentofu" or "terraform": who reads the module of `uri`."""
