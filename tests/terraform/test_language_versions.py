@@ -346,3 +346,16 @@ def test_a_constraint_on_disk_counts_and_opentofu_reads_only_tofu_files(tmp_path
     (tmp_path / "versions.tofu.json").write_text('{"terraform": {"required_version": "~> 1.11.0"}}')
     ws.file_changed(uri_of_path(str(tmp_path / "versions.tofu.json")), 1)
     assert _codes(ws, uri) == [L.NEWER_VERSION]
+
+
+def test_a_native_files_required_version_counts(tmp_path) -> None:
+    (tmp_path / "versions.tf").write_text('terraform {\n  required_version = "~> 1.11.0"\n}\n')
+    main = tmp_path / "main.tf.json"
+    main.write_text('{"action": {"local_command": {"a": {}}}}')
+    ws = Workspace([str(tmp_path)])
+    uri = uri_of_path(str(main))
+    ws.open(uri, main.read_text(), 1, "terraform-json")
+    assert _codes(ws, uri) == [L.NEWER_VERSION]
+    (tmp_path / "versions.tf").write_text('terraform {\n  required_version = ">= 1.14"\n}\n')
+    ws.file_changed(uri_of_path(str(tmp_path / "versions.tf")), 2)
+    assert _codes(ws, uri) == []
