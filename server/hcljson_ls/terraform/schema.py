@@ -156,7 +156,7 @@ RESOURCE_LIFECYCLE = BlockSchema(
             A("ignore_changes", False, KEYWORD_OR_TRAVERSAL_LIST, "Arguments whose changes are ignored: `\"all\"`, or an array of attribute names such as `[\"tags\"]`."),
             A("replace_triggered_by", False, NATIVE_LIST, "Replace this resource when any of the referenced objects or attributes change."),
             A("enabled", False, EXPRESSION, "Whether the resource exists at all (OpenTofu 1.11+)."),
-            A("destroy", False, LITERAL, "false: when the object leaves the configuration, forget it instead of destroying it (Terraform 1.16+, OpenTofu 1.12+)."),
+            A("destroy", False, LITERAL, "Set to false to forget the object instead of destroying it when it leaves the configuration (Terraform 1.16+, OpenTofu 1.12+)."),
         ],
         [PRECONDITION, POSTCONDITION, ACTION_TRIGGER],
     ),

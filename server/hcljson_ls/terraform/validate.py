@@ -306,6 +306,12 @@ class _Validator:
             ic = attribute("ignore_changes")
             if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
                 self.keyword(ic, IGNORE_CHANGES_KEYWORDS)
+        elif t == "module" and parent is None:
+            # An expression since Terraform 1.15 / OpenTofu 1.8, but still one that gives a string.
+            for name in ("source", "version"):
+                a = attribute(name)
+                if a is not None and a.expr is not None and a.expr.kind in (ARRAY, OBJECT):
+                    self.diags.append(P.value_type(a.expr.node, a.expr.start, a.expr.end, name, "a string"))
         elif t == "provisioner":
             self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
             self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
