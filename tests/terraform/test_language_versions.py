@@ -359,3 +359,44 @@ def test_a_native_files_required_version_counts(tmp_path) -> None:
     (tmp_path / "versions.tf").write_text('terraform {\n  required_version = ">= 1.14"\n}\n')
     ws.file_changed(uri_of_path(str(tmp_path / "versions.tf")), 2)
     assert _codes(ws, uri) == []
+
+
+def test_a_deprecated_output_of_a_child_module_warns_where_it_is_used(tmp_path) -> None:
+    # Terraform 1.15 internal/deprecation/deprecation.go: "Deprecated value used", the output's message.
+    (tmp_path / "child").mkdir()
+    child = tmp_path / "child" / "outputs.tf.json"
+    child.write_text('{"output": {"old": {"value": 1, "deprecated": "Use new instead."}, "new": {"value": 2}}}')
+    main = tmp_path / "main.tf.json"
+    main.write_text('{"module": {"c": {"source": "./child"}}, "output": {"a": {"value": "${module.c.old}"}, '
+                    '"b": {"value": "${module.c.new}"}}}')
+    ws = Workspace([str(tmp_path)])
+    uri = uri_of_path(str(main))
+    ws.open(uri, main.read_text(), 1, "terraform-json")
+    found = collect(ws.snapshot(), uri)
+    text = main.read_text()
+    assert [(d.code, d.severity, d.summary, d.detail, text[d.start : d.end]) for d in found] == [
+        ("reference/deprecated-output", "warning", "Deprecated value used", "Use new instead.", "module.c.old")
+    ]
+    # The child's output stops being deprecated: the caller's warning goes (its open document is rescoped).
+    child_uri = uri_of_path(str(child))
+    ws.open(child_uri, child.read_text(), 1, "terraform-json")
+    ws.change(child_uri, 2, [{"text": '{"output": {"old": {"value": 1}, "new": {"value": 2}}}'}], "utf-16")
+    ws.sync_declarations(child_uri)
+    assert collect(ws.snapshot(), uri) == []
+
+
+def test_hover_says_which_versions_have_a_block_or_argument(tmp_path) -> None:
+    from hcljson_ls.features.hover import hover
+
+    main = tmp_path / "main.tf.json"
+    text = '{"action": {"local_command": {"a": {}}}, "output": {"o": {"value": 1, "deprecated": "x"}}}'
+    main.write_text(text)
+    ws = Workspace([str(tmp_path)])
+    uri = uri_of_path(str(main))
+    ws.open(uri, text, 1, "terraform-json")
+    on_action = hover(ws.snapshot(), uri, text.index('"action"') + 2)
+    assert on_action is not None and "Terraform 1.14+; not in OpenTofu" in on_action.markdown
+    on_deprecated = hover(ws.snapshot(), uri, text.index('"deprecated"') + 2)
+    assert on_deprecated is not None and "Terraform 1.15+; OpenTofu 1.10+" in on_deprecated.markdown
+    on_value = hover(ws.snapshot(), uri, text.index('"value"') + 2)
+    assert on_value is not None and "Available in" not in on_value.markdown

@@ -22,6 +22,8 @@ Codes (documented in docs/diagnostics.md):
   or OpenTofu: `Scope.engine`); "Did you mean ...?" with a quick fix; a function of the other engine
   says so. Provider-defined functions (`provider::aws::arn_parse`) are never reported.
 * `reference/argument-count` -- a built-in function called with too few or too many arguments.
+* `reference/deprecated-output` -- (warning) `module.m.x` where output `x` of the local module `m`
+  is `deprecated` ("Deprecated value used", its message as detail).
 
 Contract
 --------
@@ -41,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from ..diagnostic import ERROR, Diagnostic, Fix
+from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
@@ -59,6 +61,7 @@ from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, 
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
+DEPRECATED_OUTPUT = "reference/deprecated-output"
 OUT_OF_CONTEXT = "reference/out-of-context"
 UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
 UNKNOWN_PROVIDER = "reference/unknown-provider"
@@ -113,6 +116,9 @@ class Scope(Protocol):
     provider_schemas: Any
 
 
+#: Declaration kinds whose change changes what `module.<name>.<output>` means in calling modules.
+OUTPUT_KINDS = frozenset({"output", "module-source", "output-deprecated"})
+
 #: The key every resolution that read `Scope.provider_schemas` uses.
 SCHEMAS_CHANGED = ("provider-schemas",)
 
@@ -123,7 +129,7 @@ def affected(changed: frozenset) -> frozenset:
     for key in changed:
         if isinstance(key, tuple) and key:
             out.add((UNDECLARED, key[0]))
-            if key[0] in ("output", "module-source"):
+            if key[0] in OUTPUT_KINDS:
                 out.add(("output-of",))
             elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
@@ -347,8 +353,10 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
     if outputs is None:
         return None
     step = output_step(ref)
-    if step is None or step.name in outputs:
+    if step is None:
         return None
+    if step.name in outputs:
+        return _deprecated_output(ref, step, scope, own)
     hint = suggestion(step.name, outputs)
     module = ref.steps[0].name
     return _diag(
@@ -357,6 +365,17 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
         + "." + (f" Did you mean {quoted(hint)}?" if hint else ""),
         (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else (),
     )
+
+
+def _deprecated_output(ref: Reference, step, scope: Scope, own: frozenset) -> Diagnostic | None:
+    """A warning where a deprecated output of a local child module is used (Terraform 1.15
+    internal/deprecation/deprecation.go: "Deprecated value used", the output's message as detail)."""
+    deprecated = getattr(scope, "deprecated_outputs", None)
+    message = deprecated(ref.steps[0].name, own).get(step.name) if deprecated is not None else None
+    if message is None:
+        return None
+    return Diagnostic(ref.start, step.end, WARNING, DEPRECATED_OUTPUT, "Deprecated value used",
+                      message or f"The output {quoted(step.name)} of module \"{ref.steps[0].name}\" is deprecated.")
 
 
 _ENGINE_NAMES = {"terraform": "Terraform", "opentofu": "OpenTofu"}

@@ -433,6 +433,10 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         return []
     h = block.header_range
     out = [(key, h[0], h[1])]
+    if t == "output":  # `deprecated` (Terraform 1.15, OpenTofu 1.10): callers using it get a warning
+        dep = block.body.attribute("deprecated")
+        if dep is not None and dep.expr is not None and dep.expr.kind == STRING:
+            out.append((("output-deprecated", key[1], string_text(text, dep.expr.node, dep.expr.start)), h[0], h[1]))
     if t == "check":  # its scoped data sources are data sources of the module (Terraform's module.go)
         for d in block.body.blocks_of("data"):
             if len(d.labels) == 2:
@@ -447,7 +451,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", CONSTRAINT_KIND})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", CONSTRAINT_KIND, "output-deprecated"})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

@@ -59,7 +59,7 @@ from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.language import LANGUAGE_CHANGED, Language
-from ..terraform.resolve import SCHEMAS_CHANGED, module_language
+from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
@@ -407,7 +407,7 @@ class Workspace:
         self._bump(module, but)
         for uri in self._open_in(module.directory, but):
             self._documents[uri].rescope(changed)
-        if any(k[0] in ("output", "module-source") for k in changed):
+        if any(k[0] in OUTPUT_KINDS for k in changed):
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
                     state.rescope(frozenset({("output", "")}))
@@ -942,8 +942,23 @@ class ModuleScope:
             cached = module.kinds_cache = (module.revision, kinds)
         return cached[1]
 
+    def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
+        """output name -> deprecation message of the outputs of module call `name` that are
+        `deprecated`, when its one source is a local directory (else empty)."""
+        child = self._child(name, own)
+        if child is None:
+            return {}
+        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
+
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its one source is a local directory, else None."""
+        child = self._child(name, own)
+        if child is None:
+            return None
+        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+
+    def _child(self, name: str, own: frozenset) -> str | None:
+        """The directory of module call `name` when its one source is a local directory, else None."""
         sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
         sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
         if len(sources) != 1:
@@ -955,7 +970,5 @@ class ModuleScope:
         if not os.path.isabs(here):
             return None
         child = os.path.normpath(os.path.join(here, source))
-        if not os.path.isdir(child):
-            return None
-        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+        return child if os.path.isdir(child) else None
 
