@@ -35,6 +35,7 @@ from ..diagnostic import ERROR, WARNING, Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
+from .addresses import address_rules
 from .catalogue import is_opentofu_file
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
@@ -52,6 +53,8 @@ __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources",
 
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
+#: Blocks whose addresses `addresses.address_rules` checks.
+_ADDRESSED = frozenset({"moved", "import", "removed"})
 #: What every resolution of a block with a language site uses: the module's chosen language.
 _LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 
@@ -109,6 +112,10 @@ class TerraformChecks(FileChecks):
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
+        if not self.override:  # an override file's addresses merge into blocks of other files
+            for r, b in zip(rules, blocks):
+                if b.type_name in _ADDRESSED:
+                    r.extend(address_rules(b, text))
         if self.engine() == "opentofu":  # OpenTofu 1.8+ evaluates variables and locals in backend settings
             rules = [[d for d in r if not _early_evaluated(d, b)] if b.type_name == "terraform" else r
                      for r, b in zip(rules, blocks)]
