@@ -23,6 +23,13 @@ Contract
   it every edit (`note_edit`) and calls `update(text_buffer, root)` once per version; if a bug makes
   `update` raise, the owner calls `reset()` so the next version starts afresh.
 * The schema follows the file's path (override files: `schema.is_override_file`).
+* The language (engine and version) is the module's (`resolve.module_language`): each block's
+  `language.LanguageSite`s (versioned names, a `required_version`) come last in its refs and are
+  checked in `resolve` against it, with the key `language.LANGUAGE_CHANGED` in the block's `uses`,
+  so a constraint changing in any file or the `engineVersion` setting re-checks exactly those blocks.
+  Also here: `addresses.address_rules` (moved/import/removed), backend templates under OpenTofu
+  (evaluated early: no "taken literally" warning), and `validation.error_message` template errors
+  as warnings.
 """
 
 from __future__ import annotations
