@@ -43,7 +43,7 @@ from ..template.nodes import (
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
 from .templates import expression_strings, string_tree
 
 #: Nested blocks inside which `self` is the enclosing resource.
@@ -51,7 +51,7 @@ _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
 #: (block type or None for any, argument) -> how its strings refer: "provider", "skip", "skip-keys".
 _SPECIAL = {
     ("moved", "from"): "skip",
-    ("moved", "to"): "skip",  # may name an address no block declares (Terraform internal/configs/moved.go)
+    ("moved", "to"): "may-be-undeclared",  # an address no block need declare (Terraform internal/configs/moved.go)
     ("removed", "from"): "skip",
     ("lifecycle", "ignore_changes"): "skip",
     ("dynamic", "iterator"): "skip",
@@ -80,9 +80,12 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             special = _SPECIAL.get((owner, a.name))
             if special == "skip":
                 continue
+            own_flags = 0
+            if special == "may-be-undeclared":
+                special, own_flags = None, MAY_BE_UNDECLARED
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
-            own = ctx
+            own = ctx | own_flags
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT

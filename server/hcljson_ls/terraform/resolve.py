@@ -57,7 +57,7 @@ from .language import (
     function_available,
     module_constraints,
 )
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, output_step, subject
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, output_step, subject
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
@@ -188,6 +188,8 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
             if key[2] is not None and key not in own and not scope.declared(key) and not _aliased(key, own, scope):
                 out.append(_unknown_provider(ref, key))
             continue
+        if ref.context & MAY_BE_UNDECLARED:
+            continue  # `moved.to`: a reference for navigation, declared or not
         if key in own or scope.declared(key):
             if key[0] == "module" and output_step(ref) is not None:
                 uses.add(("output-of",))
