@@ -419,32 +419,56 @@ def _has_template(text: str, attr) -> bool:
     return "${" in value and _TEMPLATE.search(value.replace("$${", "")) is not None
 
 
+def _under() -> dict[tuple[str, ...], frozenset[str]]:
+    """path -> the names directly under it that are versioned or lead to something versioned (the
+    walk looks at nothing else: a resource's provider-defined arguments cost one set lookup)."""
+    under: dict[tuple[str, ...], set[str]] = {}
+    for path in FEATURES:
+        for k in range(len(path)):
+            under.setdefault(path[:k], set()).add(path[k])
+    under[("module",)].add("version")  # `module.source.template` covers `version` too
+    for owner in _PROVIDER_OWNERS:  # `resource.provider.instance` covers data and ephemeral resources
+        under.setdefault((owner,), set()).add("provider")
+    return {p: frozenset(names) for p, names in under.items()}
+
+
 def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str) -> None:
+    names = _UNDER.get(path)
+    if names is None:
+        return
     for a in body.attributes:
-        p = (*path, a.name)
+        name = a.name
+        if name not in names:
+            continue
+        p = (*path, name)
         if p in FEATURES:
             out.append(LanguageSite(SITE_FEATURE, p, a.name_start, a.name_end))
-        if a.name == "prevent_destroy" and path == ("resource", "lifecycle") and _has_template(text, a):
-            out.append(LanguageSite(SITE_FEATURE, ("resource", "lifecycle", "prevent_destroy", "template"), a.name_start, a.name_end))
-        if a.name == "provider" and len(path) == 1 and path[0] in _PROVIDER_OWNERS and a.expr is not None and _INSTANCE_KEY.search(
+        special = None
+        if name == "prevent_destroy" and path == ("resource", "lifecycle") and _has_template(text, a):
+            special = ("resource", "lifecycle", "prevent_destroy", "template")
+        elif name == "provider" and len(path) == 1 and a.expr is not None and _INSTANCE_KEY.search(text, a.expr.start, a.expr.end):
+            special = ("resource", "provider", "instance")
+        elif name == "providers" and path == ("module",) and a.expr is not None and _INSTANCE_KEY.search(
                 text, a.expr.start, a.expr.end):
-            out.append(LanguageSite(SITE_FEATURE, ("resource", "provider", "instance"), a.name_start, a.name_end))
-        if a.name == "providers" and path == ("module",) and a.expr is not None and _INSTANCE_KEY.search(
-                text, a.expr.start, a.expr.end):
-            out.append(LanguageSite(SITE_FEATURE, ("module", "providers", "instance"), a.name_start, a.name_end))
-        if a.name in ("source", "version") and path == ("module",) and _has_template(text, a):
-            out.append(LanguageSite(SITE_FEATURE, ("module", "source", "template"), a.name_start, a.name_end))
+            special = ("module", "providers", "instance")
+        elif name in ("source", "version") and path == ("module",) and _has_template(text, a):
+            special = ("module", "source", "template")
+        if special is not None:
+            out.append(LanguageSite(SITE_FEATURE, special, a.name_start, a.name_end))
     for b in body.blocks:
+        if b.type_name not in names:
+            continue
         p = (*path, b.type_name)
         if p in FEATURES:
             out.append(LanguageSite(SITE_FEATURE, p, b.type_start, b.type_end))
-        if len(p) > 4 or b.type_name in ("dynamic", "content"):
-            continue
         if p == ("terraform", "backend"):
             if any(_has_template(text, a) for a in b.body.attributes):
                 out.append(LanguageSite(SITE_FEATURE, ("terraform", "backend", "template"), b.type_start, b.type_end))
             continue
         _walk(b.body, p, out, text)
+
+
+_UNDER = _under()
 
 
 def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[LanguageSite]:
