@@ -235,8 +235,8 @@ class _Quick:
             structure.extend(s)
             strings.extend(t)
             if refs_:
-                if type(refs_[-1]) is LanguageSite:  # the full path's order: language sites come last
-                    lang = [r for r in refs_ if type(r) is LanguageSite]
+                lang = [r for r in refs_ if type(r) is LanguageSite]  # (a small document may hold several blocks)
+                if lang:
                     refs_ = [r for r in refs_ if type(r) is not LanguageSite]
                     if self.scope is not None:
                         resolved.extend(check_language(lang, module_language(own, self.scope)))
