@@ -403,3 +403,20 @@ def test_hover_says_which_versions_have_a_block_or_argument(tmp_path) -> None:
     assert on_deprecated is not None and "Terraform 1.15+; OpenTofu 1.10+" in on_deprecated.markdown
     on_value = hover(ws.snapshot(), uri, text.index('"value"') + 2)
     assert on_value is not None and "Available in" not in on_value.markdown
+
+
+@pytest.mark.parametrize(
+    ("engine", "version", "call", "newer"),
+    [
+        ("terraform", "1.8", "templatestring(\"x\", {})", True),  # CHANGELOG 1.9.0
+        ("terraform", "1.9", "templatestring(\"x\", {})", False),
+        ("terraform", "1.4", "strcontains(\"ab\", \"a\")", True),  # CHANGELOG 1.5.0
+        ("terraform", "1.9", "ephemeralasnull(1)", True),  # CHANGELOG 1.10.0
+        ("opentofu", "1.6", "urldecode(\"a\")", True),  # opentofu CHANGELOG 1.7.0
+        ("opentofu", "1.7", "urldecode(\"a\")", False),
+    ],
+)
+def test_functions_newer_than_the_version(tmp_path, engine, version, call, newer) -> None:
+    files = {"main.tf.json": {"locals": {"a": "${" + call + "}"}}}
+    got = module_diagnostics(tmp_path, files, engine, version)
+    assert got == ([("main.tf.json", L.NEWER_VERSION, call.split("(")[0])] if newer else [])

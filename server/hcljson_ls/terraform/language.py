@@ -283,11 +283,24 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
 #: Built-in functions newer than the oldest version either engine's data describes:
 #: (engine, name) -> first version.
 FUNCTIONS_SINCE: Mapping[tuple[str, str], str] = MappingProxyType({
-    (TERRAFORM, "convert"): "1.15",  # CHANGELOG 1.15.0 "`convert` function"
-    (OPENTOFU, "convert"): "1.13",  # opentofu CHANGELOG 1.13.0 "New function `convert`"
-    (TERRAFORM, "ephemeralasnull"): "1.10",
-    (TERRAFORM, "templatestring"): "1.9",
+    # Terraform: the CHANGELOG of each minor release ("Added functions: ...", "New function ...").
+    (TERRAFORM, "startswith"): "1.3",
+    (TERRAFORM, "endswith"): "1.3",
+    (TERRAFORM, "timecmp"): "1.3",
+    (TERRAFORM, "plantimestamp"): "1.5",
+    (TERRAFORM, "strcontains"): "1.5",
     (TERRAFORM, "issensitive"): "1.8",
+    (TERRAFORM, "templatestring"): "1.9",
+    (TERRAFORM, "ephemeralasnull"): "1.10",
+    (TERRAFORM, "convert"): "1.15",
+    # OpenTofu: CHANGELOG 1.7.0 ("Added `templatestring` function", ...), internal/lang/functions.go.
+    (OPENTOFU, "templatestring"): "1.7",
+    (OPENTOFU, "base64gunzip"): "1.7",
+    (OPENTOFU, "cidrcontains"): "1.7",
+    (OPENTOFU, "urldecode"): "1.7",
+    (OPENTOFU, "issensitive"): "1.7",
+    (OPENTOFU, "ephemeralasnull"): "1.11",
+    (OPENTOFU, "convert"): "1.13",  # CHANGELOG 1.13.0 "New function `convert`"
 })
 
 
