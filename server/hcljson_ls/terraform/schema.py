@@ -141,10 +141,10 @@ ACTION_TRIGGER = BlockSchema(
             A("events", True, TRAVERSAL_LIST, "The lifecycle events that trigger the actions, such as `\"before_create\"`."),
             A("actions", True, NATIVE_LIST, "The actions to invoke, as references such as `\"action.aws_lambda_invoke.notify\"`."),
             A("condition", False, EXPRESSION, "The actions run only when this expression is true."),
-            A("on_failure", False, TRAVERSAL, "What a failed action does: `\"halt\"`, `\"taint\"` or `\"continue\"` (Terraform 1.16+)."),
+            A("on_failure", False, TRAVERSAL, "What a failed action does: `\"halt\"`, `\"taint\"` or `\"continue\"`."),
         ]
     ),
-    description="Invokes actions on lifecycle events of this resource (Terraform 1.14+).",
+    description="Invokes actions on lifecycle events of this resource.",
 )
 
 RESOURCE_LIFECYCLE = BlockSchema(
@@ -152,11 +152,11 @@ RESOURCE_LIFECYCLE = BlockSchema(
     body=_body(
         [
             A("create_before_destroy", False, LITERAL, "Create the replacement object before destroying the old one."),
-            A("prevent_destroy", False, EXPRESSION, "Refuse any plan that would destroy this object (a literal boolean; OpenTofu 1.12+ also takes an expression)."),
+            A("prevent_destroy", False, EXPRESSION, "Refuse any plan that would destroy this object (a literal boolean, or an expression where the engine allows it)."),
             A("ignore_changes", False, KEYWORD_OR_TRAVERSAL_LIST, "Arguments whose changes are ignored: `\"all\"`, or an array of attribute names such as `[\"tags\"]`."),
             A("replace_triggered_by", False, NATIVE_LIST, "Replace this resource when any of the referenced objects or attributes change."),
-            A("enabled", False, EXPRESSION, "Whether the resource exists at all (OpenTofu 1.11+)."),
-            A("destroy", False, LITERAL, "Set to false to forget the object instead of destroying it when it leaves the configuration (Terraform 1.16+, OpenTofu 1.12+)."),
+            A("enabled", False, EXPRESSION, "Whether the resource exists at all."),
+            A("destroy", False, LITERAL, "Set to false to forget the object instead of destroying it when it leaves the configuration."),
         ],
         [PRECONDITION, POSTCONDITION, ACTION_TRIGGER],
     ),
@@ -167,7 +167,7 @@ RESOURCE_LIFECYCLE = BlockSchema(
 CONDITIONS_LIFECYCLE = BlockSchema(
     "lifecycle",
     body=_body(
-        [A("enabled", False, EXPRESSION, "Whether the object exists at all (OpenTofu 1.11+).")],
+        [A("enabled", False, EXPRESSION, "Whether the object exists at all.")],
         [PRECONDITION, POSTCONDITION],
     ),
     description="Pre- and postconditions checked for this object.",
@@ -248,7 +248,7 @@ ACTION = BlockSchema(
         open_attributes=True,
         open_blocks=True,
     ),
-    description="A provider-defined action that lifecycle triggers or the CLI can invoke (Terraform 1.14+).",
+    description="A provider-defined action that lifecycle triggers or the CLI can invoke.",
 )
 
 # ---- top-level blocks ------------------------------------------------------------------------
@@ -295,7 +295,7 @@ TERRAFORM = BlockSchema(
             BlockSchema("provider_meta", labels=_labels("provider_meta", nested=True), body=None, description="Module metadata passed to the named provider."),
             BlockSchema("state_store", labels=_labels("state_store", nested=True), body=None,
                         description="Where state is stored, by a provider (Terraform alpha builds with experiments only).", max_items=1),
-            BlockSchema("encryption", body=None, description="State and plan encryption settings (OpenTofu)."),
+            BlockSchema("encryption", body=None, description="State and plan encryption settings."),
         ],
     ),
     description="Settings for Terraform itself: required versions and providers, backend, cloud.",
@@ -308,7 +308,7 @@ PROVIDER = BlockSchema(
         [
             A("alias", False, LITERAL_STRING, "A name for an additional configuration of this provider, referenced as `\"<name>.<alias>\"`."),
             A("version", False, LITERAL_STRING, "Deprecated version constraint; use `required_providers` instead."),
-            A("for_each", False, EXPRESSION, "One provider configuration per element, each addressed by key (OpenTofu)."),
+            A("for_each", False, EXPRESSION, "One provider configuration per element, each addressed by key."),
         ],
         open_attributes=True,
         open_blocks=True,
@@ -327,8 +327,8 @@ VARIABLE = BlockSchema(
             A("sensitive", False, LITERAL, "Hide the value in plan and apply output."),
             A("nullable", False, LITERAL, "Whether `null` is an acceptable value (default true)."),
             A("ephemeral", False, LITERAL, "The value is available during the run only and never stored."),
-            A("deprecated", False, LITERAL_STRING, "A message shown when a caller sets this variable (Terraform 1.15+, OpenTofu 1.10+)."),
-            A("const", False, LITERAL, "The value is known while the configuration loads and may be used where only constants are allowed (OpenTofu 1.12+)."),
+            A("deprecated", False, LITERAL_STRING, "A message shown when a caller sets this variable."),
+            A("const", False, LITERAL, "The value is known while the configuration loads and may be used where only constants are allowed."),
         ],
         [_condition_block("validation", "A custom rule the value must satisfy, with the error shown otherwise.")],
     ),
@@ -350,8 +350,8 @@ OUTPUT = BlockSchema(
             A("description", False, LITERAL_STRING, "Documentation for the output; taken literally."),
             A("sensitive", False, LITERAL, "Hide the value in CLI output."),
             A("ephemeral", False, LITERAL, "The value is passed between modules during the run only and never stored."),
-            A("deprecated", False, LITERAL_STRING, "A message shown when this output is used (Terraform 1.15+, OpenTofu 1.10+)."),
-            A("type", False, TYPE, "The type constraint the value is converted to, such as `\"string\"` (Terraform 1.15+)."),
+            A("deprecated", False, LITERAL_STRING, "A message shown when this output is used."),
+            A("type", False, TYPE, "The type constraint the value is converted to, such as `\"string\"`."),
             DEPENDS_ON,
         ],
         [PRECONDITION],
@@ -364,8 +364,8 @@ MODULE = BlockSchema(
     labels=_labels("module"),
     body=_body(
         [
-            A("source", True, EXPRESSION, "Where the module's code is: a local path, a registry address or a URL; variables and locals are allowed (Terraform 1.15+, OpenTofu 1.8+)."),
-            A("version", False, EXPRESSION, "The accepted versions of a registry module, such as `\"~> 5.0\"`; variables and locals are allowed (Terraform 1.15+, OpenTofu 1.8+)."),
+            A("source", True, EXPRESSION, "Where the module's code is: a local path, a registry address or a URL; variables and locals are allowed."),
+            A("version", False, EXPRESSION, "The accepted versions of a registry module, such as `\"~> 5.0\"`; variables and locals are allowed."),
             A("providers", False, TRAVERSAL_MAP, "Provider configurations passed to the module: `{\"aws\": \"aws.west\"}`."),
             COUNT,
             FOR_EACH,
@@ -374,8 +374,8 @@ MODULE = BlockSchema(
         [
             BlockSchema(
                 "lifecycle",
-                body=_body([A("enabled", False, EXPRESSION, "Whether the module call exists at all (OpenTofu 1.11+).")]),
-                description="Settings of the module call (OpenTofu 1.11+; reserved in Terraform).",
+                body=_body([A("enabled", False, EXPRESSION, "Whether the module call exists at all.")]),
+                description="Settings of the module call.",
                 max_items=1,
             )
         ],
@@ -469,7 +469,7 @@ LANGUAGE = BlockSchema(
             )
         ],
     ),
-    description="Language settings of the module: edition and tool versions (OpenTofu 1.12+).",
+    description="Language settings of the module: edition and tool versions.",
 )
 
 TOP_LEVEL_BLOCKS: tuple[BlockSchema, ...] = (
