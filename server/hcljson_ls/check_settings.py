@@ -14,7 +14,7 @@ Contract
   the same keys, defaults and checks as in the editor. A value of the wrong type is left at its
   default and reported (a problem); a file that cannot be read, is not JSON or is not an object
   raises `ConfigError`.
-* `check` uses ``engine``, ``providerSchemas.files`` (relative paths: to the configuration file's
+* `check` uses ``engine``, ``engineVersion``, ``providerSchemas.files`` (relative paths: to the configuration file's
   directory), ``maxFileSizeMB`` (for the module's other files, read from disk, as the server's
   scan reads them) and ``diagnostics.docsUrl`` (SARIF links). It never runs Terraform:
   ``providerSchemas.runTerraform`` has no effect there.
@@ -54,6 +54,7 @@ class CheckSettings:
     """What one module is checked with: plain values, so that it can go to a worker process."""
 
     engine: str = "auto"
+    engine_version: str | None = None  # `engineVersion` (None: from the module's `required_version`)
     schema_files: tuple[str, ...] = ()  # absolute paths, in the order their schemas win
     max_file_bytes: int = MAX_FILE_BYTES  # the server's default (maxFileSizeMB)
     docs_url: str | None = None
@@ -68,6 +69,7 @@ class CheckSettings:
                            for p in settings.provider_schemas.files if p.strip())
         return cls(
             engine=settings.engine,
+            engine_version=settings.engine_version,
             schema_files=tuple(dict.fromkeys((*schemas, *configured))),
             max_file_bytes=settings.max_file_size_mb * MB,
             docs_url=settings.diagnostics.docs_url,

@@ -4,6 +4,7 @@
     hcljson-ls --version
     hcljson-ls check PATH... [--format text|json|sarif|github] [--severity error|warning|info]
                              [--jobs N] [--schema FILE]... [--config FILE] [--shard K/N] [--docs-url URL]
+                             [--engine auto|terraform|opentofu] [--engine-version X.Y[.Z]]
 
 Contract of `check`
 -------------------
@@ -74,7 +75,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 from typing import Any, NoReturn, TextIO
 from urllib.parse import quote
@@ -89,12 +90,13 @@ from .rule_docs import RULES
 from .template.grammars import set_table_cache
 from .workspace.files import user_cache_dir
 from .terraform import catalogue
+from .terraform.language import parse_version
 from .text.decoding import NotUtf8, decode_utf8
 from .text.line_index import LineIndex
 from .workspace import Workspace
 from .workspace.files import file_name, list_directory
 from .workspace.regular_file import NotRegularFile, read_regular_file
-from .workspace.workspace import SKIPPED_DIRECTORIES
+from .workspace.workspace import ENGINES, SKIPPED_DIRECTORIES
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +174,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", "-j", type=_jobs, default=0, metavar="N",
         help="check modules in N processes (default 0: one per CPU; 1: no extra process)",
     )
+    check.add_argument("--engine", choices=ENGINES, default=None,
+                       help="the tool that reads the modules (default: the configuration's engine, else auto:"
+                       " OpenTofu where there are .tofu files)")
+    check.add_argument("--engine-version", type=_engine_version, default=None, metavar="X.Y[.Z]",
+                       help="its version (default: per module, the newest its required_version allows)")
     check.add_argument(
         "--schema", action="append", default=[], metavar="FILE",
         help="a provider schema file (`terraform providers schema -json` output) every module sees;"
@@ -208,6 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_check(
             args.paths, args.format, jobs=args.jobs, severity=args.severity, docs_url=args.docs_url,
             schemas=args.schema, config=args.config, shard=args.shard,
+            engine=args.engine, engine_version=args.engine_version,
         )
     return run_server(args)
 
@@ -398,6 +406,12 @@ class FileResult:
 NO_SETTINGS = CheckSettings()
 
 
+def _engine_version(value: str) -> str:
+    if parse_version(value) is None:
+        raise argparse.ArgumentTypeError(f"not a version: {value!r} (expected X.Y or X.Y.Z, such as 1.11)")
+    return value
+
+
 def check_module(sources: Sequence[Source], settings: CheckSettings = NO_SETTINGS) -> tuple[FileResult, ...]:
     """The results of one module's files, in the order given: opened together in a `Workspace` of
     their own (the rest of the directory read from disk), with `settings` (engine, provider
@@ -409,6 +423,7 @@ def check_module(sources: Sequence[Source], settings: CheckSettings = NO_SETTING
 
 def _check_module(sources: Sequence[Source], settings: CheckSettings) -> tuple[FileResult, ...]:
     workspace = Workspace(engine=settings.engine)
+    workspace.set_engine_version(settings.engine_version)
     workspace.max_file_bytes = settings.max_file_bytes
     schemas, _ = load_schemas(settings.schema_files)  # problems: reported once, by the parent
     if schemas is not None and sources:
@@ -535,6 +550,8 @@ def run_check(
     schemas: Sequence[str] = (),
     config: str | None = None,
     shard: tuple[int, int] | None = None,
+    engine: str | None = None,
+    engine_version: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -552,6 +569,9 @@ def run_check(
             if shard[0] != 1:
                 skipped = []  # what the walk met is shard 1's to report: once in the union of the shards
         settings, setting_problems = module_settings(modules, schemas, config)
+        if engine is not None or engine_version is not None:  # the flags win over the configuration
+            settings = [replace(s, engine=engine or s.engine, engine_version=engine_version or s.engine_version)
+                        for s in settings]
     except UsageError as exc:
         for line in str(exc).splitlines():
             print(f"{PROG} check: error: {printable(line)}", file=err)

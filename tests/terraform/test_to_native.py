@@ -93,7 +93,7 @@ CASES = {
     "literal strings: template sequences escaped so they keep meaning the same characters": (
         r'''{"variable": {"v": {"description": "Use ${var.x} or %{x}; $${y} stays \"$${y}\"\n",
                                 "default": {"k": "${not.a.ref}", "${key}": [1, "%{x}"]}, "sensitive": true}},
-             "module": {"m": {"source": "./m-${x}", "version": "~> 1.0"}}}''',
+             "module": {"m": {"source": "./m-${x}", "version": "~> 1.0"}}}''',  # source: an expression since 1.15
         r"""
         variable "v" {
           description = "Use $${var.x} or %%{x}; \u0024$${y} stays \"\u0024$${y}\"\n"
@@ -105,7 +105,7 @@ CASES = {
         }
 
         module "m" {
-          source  = "./m-$${x}"
+          source  = "./m-${x}"
           version = "~> 1.0"
         }
         """,

@@ -24,6 +24,8 @@ from typing import Any
 
 import cattrs
 
+from ..terraform.language import parse_version
+
 SECTION = "hcljson"
 
 #: Push diagnostics: "auto" pushes only to clients that cannot pull (`textDocument/diagnostic`).
@@ -44,6 +46,11 @@ def _between(low: int, high: int):
             raise ValueError(f"expected a number from {low} to {high}, got {value}")
 
     return check
+
+
+def _version(value: str | None) -> None:
+    if value and parse_version(value) is None:
+        raise ValueError(f"expected a version such as \"1.11\" or \"1.16.0-rc1\", got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +92,9 @@ class Settings:
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     #: OpenTofu's rules (`x.tofu.json` hides `x.tf.json`) or Terraform's (`.tofu` files ignored).
     engine: str = field(default="auto", metadata={"check": _one_of(*ENGINES)})
+    #: The engine's version ("1.11", "1.16.0-rc1"); None (or ""): per module, the newest release its
+    #: `required_version` allows, else the newest release (`terraform.language.choose`).
+    engine_version: str | None = field(default=None, metadata={"check": _version})
     provider_schemas: ProviderSchemaSettings = field(default_factory=ProviderSchemaSettings)
     #: Files larger than this (in MB) are not analysed: an open one gets one diagnostic saying so,
     #: one on disk is skipped (and logged).

@@ -331,6 +331,7 @@ class HcljsonServer(LanguageServer):
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
         self.store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
+        self.store.set_engine_version(settings.engine_version)
         self.store.set_schema_files(settings.provider_schemas.files)
         self.store.max_file_bytes = settings.max_file_size_mb * MB
         self.schema_jobs.settings_changed(before, settings)

@@ -58,7 +58,8 @@ from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
-from ..terraform.resolve import SCHEMAS_CHANGED
+from ..terraform.language import LANGUAGE_CHANGED, Language
+from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
@@ -103,6 +104,7 @@ class Workspace:
     def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
         self.folders: tuple[str, ...] = ()
         self.engine = engine if engine in ENGINES else "auto"
+        self.engine_version: str | None = None  # the `engineVersion` setting (None: chosen per module)
         self._documents: dict[str, DocumentState] = {}
         self._revisions: dict[str, int] = {}
         self._declared: dict[str, tuple[int, int]] = {}  # uri -> (engine id, definitions revision) last seen
@@ -193,6 +195,19 @@ class Workspace:
         for module in list(self._modules.values()):
             self._bump(module)
             self._rescope_all(module)  # which files count, and whose functions exist, may differ
+
+    def set_engine_version(self, version: str | None) -> None:
+        """The `engineVersion` setting ("1.11", "1.16.0-rc1"; None or "": chosen per module from its
+        `required_version`): every open document resolves its language sites again."""
+        version = version or None
+        if version == self.engine_version:
+            return
+        self.engine_version = version
+        for module in list(self._modules.values()):
+            self._bump(module)
+            for uri in self._open_in(module.directory):
+                self._documents[uri].rescope(frozenset({LANGUAGE_CHANGED}))
+                self._revisions[uri] = next(self._counter)
 
     def _bump(self, module: Module, but: str | None = None) -> None:
         module.bump()
@@ -414,7 +429,7 @@ class Workspace:
         self._bump(module, but)
         for uri in self._open_in(module.directory, but):
             self._documents[uri].rescope(changed)
-        if any(k[0] in ("output", "module-source") for k in changed):
+        if any(k[0] in OUTPUT_KINDS for k in changed):
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
                     state.rescope(frozenset({("output", "")}))
@@ -876,6 +891,12 @@ class Snapshot:
     def is_opentofu(self, uri: str) -> bool:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
 
+    def language(self, uri: str) -> Language:
+        """The engine and version the module of `uri` is read by (`resolve.module_language`)."""
+        state = self._workspace.get(uri)
+        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        return module_language(own, ModuleScope(self._workspace, uri))
+
     def engine(self, uri: str) -> str:
         """"opentofu" or "terraform": who reads the module of `uri`."""
         return "opentofu" if self.is_opentofu(uri) else "terraform"
@@ -924,6 +945,11 @@ class ModuleScope:
         return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
 
     @property
+    def engine_version(self) -> str | None:
+        """The `engineVersion` setting (`Workspace.engine_version`), or None."""
+        return self._workspace.engine_version
+
+    @property
     def provider_schemas(self) -> Any:
         """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
         return self._workspace.provider_schemas(self._key)
@@ -951,8 +977,23 @@ class ModuleScope:
             cached = module.kinds_cache = (module.revision, kinds)
         return cached[1]
 
+    def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
+        """output name -> deprecation message of the outputs of module call `name` that are
+        `deprecated`, when its one source is a local directory (else empty)."""
+        child = self._child(name, own)
+        if child is None:
+            return {}
+        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
+
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its one source is a local directory, else None."""
+        child = self._child(name, own)
+        if child is None:
+            return None
+        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+
+    def _child(self, name: str, own: frozenset) -> str | None:
+        """The directory of module call `name` when its one source is a local directory, else None."""
         sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
         sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
         if len(sources) != 1:
@@ -964,7 +1005,5 @@ class ModuleScope:
         if not os.path.isabs(here):
             return None
         child = os.path.normpath(os.path.join(here, source))
-        if not os.path.isdir(child):
-            return None
-        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+        return child if os.path.isdir(child) else None
 
