@@ -563,7 +563,7 @@ def test_a_schema_file_that_cannot_be_loaded_is_one_error_line_and_status_2(cli,
     result = cli("check", tmp_path, "--schema", tmp_path / "missing.json", "--schema", RANDOM_SCHEMA)
     assert result.returncode == 2
     assert [line for line in result.stderr.splitlines() if "error:" in line] == [
-        f"hcljson-ls check: error: Cannot read the provider schema file {tmp_path / 'missing.json'}: No such file or directory."
+        f"hcljson-ls check: error: Provider schema file skipped: {tmp_path / 'missing.json'} cannot be read (No such file or directory)."
     ]
     assert MISSPELT_LINE in result.stdout  # the other schema file still counts
 

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from dataclasses import dataclass
 from typing import Any
 
 from .workspace.files import MAX_FILE_BYTES, MB
-from .workspace.regular_file import describe_mode, read_regular_file
+from .workspace.regular_file import read_regular_file
 from .workspace.schemas import SchemaStore
 
 __all__ = ["CONFIG_NAME", "CheckSettings", "ConfigError", "find_config", "load_schemas", "read_config"]
@@ -116,15 +115,6 @@ def read_config(path: str) -> tuple[Any, list[str]]:
 _LOADED: dict[tuple[str, ...], tuple[Any, tuple[str, ...]]] = {}
 
 
-def _not_regular(path: str) -> str | None:
-    """What the file at `path` is when it exists and is not a regular file ("a named pipe")."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None  # the loader says why it cannot read it
-    return None if stat.S_ISREG(mode) else describe_mode(mode)
-
-
 def load_schemas(paths: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
     """The `ProviderSchemas` of the files at `paths` (absolute; the first schema of a provider wins),
     or None without any, and the problems of the files that could not be loaded."""
@@ -134,13 +124,11 @@ def load_schemas(paths: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
         return _LOADED[paths]
     except KeyError:
         pass
-    # Not a regular file (a named pipe would block the read for good, /dev/zero never end): left
-    # out before the loader sees it.
-    refused = {p: kind for p in paths if (kind := _not_regular(p)) is not None}
-    store = SchemaStore()  # the server's loader of `providerSchemas.files`
-    store.set_files([p for p in paths if p not in refused])
+    # The server's loader of `providerSchemas.files`: regular files only (a named pipe or a device
+    # is refused unread), within the size limit, of the right shape.
+    store = SchemaStore()
+    store.set_files(list(paths))
     schemas = store.for_module(os.sep)  # no module has schemas of its own here: the files'
-    problems = [f"Cannot read the provider schema file {p}: it is not a regular file ({kind})." for p, kind in refused.items()]
-    found = (schemas, (*problems, *store.problems()))
+    found = (schemas, tuple(store.problems()))
     _LOADED[paths] = found
     return found

@@ -94,8 +94,8 @@ def test_a_schema_or_config_file_that_is_a_pipe_or_a_device_is_refused_not_read(
     schemas = cli("check", tmp_path, "--schema", tmp_path / "schema.json", "--schema", "/dev/zero", timeout=30)
     assert schemas.returncode == 2 and "Traceback" not in schemas.stderr
     assert _skipped_lines(schemas.stderr) == [
-        f"hcljson-ls check: error: Cannot read the provider schema file {tmp_path / 'schema.json'}: it is not a regular file (a named pipe).",
-        "hcljson-ls check: error: Cannot read the provider schema file /dev/zero: it is not a regular file (a device).",
+        f"hcljson-ls check: error: Provider schema file skipped: {tmp_path / 'schema.json'} is not a regular file (a named pipe).",
+        "hcljson-ls check: error: Provider schema file skipped: /dev/zero is not a regular file (a device).",
     ]
     config = cli("check", tmp_path, "--config", tmp_path / "settings.json", timeout=30)
     assert config.returncode == 2 and config.stdout == ""

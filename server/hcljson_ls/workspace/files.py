@@ -104,7 +104,7 @@ class ReadResult:
 @dataclass(frozen=True, slots=True)
 class BytesResult:
     """A regular file's bytes and its stamp (size, modification time in ns), or why it was not read:
-    `reason` is a phrase about the file (``is not a regular file (a device, a FIFO or a socket)``),
+    `reason` is a phrase about the file (``is not a regular file (a named pipe)``),
     `problem` the sentence that names it."""
 
     path: str
@@ -119,11 +119,32 @@ class BytesResult:
         return f"{repr(self.path) if chr(0) in self.path else self.path} {self.reason}; skipped."
 
 
+def open_nonblocking(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor of `path`, opened so that a named pipe without a writer cannot block:
+    check what it is on the descriptor (`os.fstat`), which cannot be swapped after the check."""
+    return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+
+
+def describe_mode(mode: int) -> str:
+    """What a file of `mode` (from `stat`) is, in words: "a regular file", "a named pipe", ..."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
 def read_bytes(path: str, max_bytes: int, *, limit_words: str = "setting maxFileSizeMB") -> BytesResult:
     """The bytes of the regular file at `path` (at most `max_bytes`: `limit_words` names the limit in
     the reason), or why not (see the module doc). Never raises."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        fd = open_nonblocking(path)
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         return BytesResult(path, None, None, _reason(error))
     try:
@@ -131,7 +152,7 @@ def read_bytes(path: str, max_bytes: int, *, limit_words: str = "setting maxFile
         if stat.S_ISDIR(st.st_mode):
             return BytesResult(path, None, None, "is a directory, not a file")
         if not stat.S_ISREG(st.st_mode):
-            return BytesResult(path, None, None, "is not a regular file (a device, a FIFO or a socket)")
+            return BytesResult(path, None, None, f"is not a regular file ({describe_mode(st.st_mode)})")
         if st.st_size > max_bytes:
             return BytesResult(path, None, None, _over(st.st_size, max_bytes, limit_words))
         chunks: list[bytes] = []

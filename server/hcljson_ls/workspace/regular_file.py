@@ -1,7 +1,9 @@
 """Reading a file that must be a regular file, without ever blocking or reading without end.
 
     read_regular_file(path) -> bytes     raises OSError; `NotRegularFile` for a pipe, device, ...
-    describe_mode(st_mode) -> str        "a named pipe", "a device", ... (what a file is)
+
+The exception-raising form of `files.read_bytes` (whose limits and reasons the server uses), for
+the command line, which reports `OSError`s itself; both open and check as `files` does.
 
 Contract
 --------
@@ -17,6 +19,8 @@ from __future__ import annotations
 import os
 import stat
 
+from .files import describe_mode, open_nonblocking
+
 __all__ = ["NotRegularFile", "describe_mode", "read_regular_file"]
 
 
@@ -29,24 +33,9 @@ class NotRegularFile(OSError):
 
 
 def read_regular_file(path: str | os.PathLike[str]) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    fd = open_nonblocking(path)
     with os.fdopen(fd, "rb") as f:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotRegularFile(describe_mode(mode))
         return f.read()
-
-
-def describe_mode(mode: int) -> str:
-    """What a file of `mode` (from `stat`) is, in words: "a regular file", "a named pipe", ..."""
-    if stat.S_ISREG(mode):
-        return "a regular file"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
