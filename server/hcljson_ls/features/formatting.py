@@ -40,7 +40,8 @@ Contract
   the whole layout would, but indented from the current indentation of its opening bracket's line;
   and it keeps only the edits that lie inside the range's lines (from the start of the range's
   first line to the end of its last line, the line break excluded; a range ending at the start of
-  a line ends on the line before). A range no container encloses formats the whole document.
+  a line ends on the line before, but what the range itself covers may always change). When that container is the root, or no container encloses the
+  range, the range formats the whole document (then filtered by its lines alike).
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ def range_edits(text: str, root: Node | None, start: int, end: int, layout: Layo
     """The edits that format the range `[start, end)` of `text` (valid JSON; `root` its tree)."""
     start, end = sorted((max(0, min(start, len(text))), max(0, min(end, len(text)))))
     found = _enclosing(root, start, end)
-    if found is None:
+    if found is None or found[0] == root.start:  # the root: as the whole document (final newlines too)
         edits = document_edits(text, layout)
     else:
         open_at, close_end = found
@@ -146,7 +147,7 @@ def range_edits(text: str, root: Node | None, start: int, end: int, layout: Layo
                 comma_after, _line_break(text), layout)
     first = _line_start(text, start)
     last = end - 1 if end > start and _line_start(text, end) == end else end
-    last_line_end = _line_end(text, _line_start(text, last))
+    last_line_end = max(_line_end(text, _line_start(text, last)), end)
     return [e for e in edits if e[0] >= first and e[1] <= last_line_end]
 
 
