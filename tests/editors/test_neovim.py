@@ -711,3 +711,55 @@ def test_completion_after_var_dot_offers_the_declared_variables(complete_probes:
             )
         # Neovim applied the `region` item where the server said: the reference is complete.
         assert written in answer["line_after"], probe.explain()
+
+
+# ---------------------------------------------------------------------------------------------- formatting
+
+# Valid JSON (an unknown block type gives the diagnostic the probe waits for), messy, with non-ASCII text
+# before edits on the same line: Neovim must turn the server's columns into bytes right.
+FORMAT_TEXT = """\
+{"resourse": {},
+"locals": {"név": "é😀", "zones": ["a","b"],
+     "nested": {"x": [1, {"y": null}]}}}
+"""
+# With `--clean`, 'shiftwidth' is 8 and 'expandtab' off: Neovim asks for tabs of 8 columns.
+FORMAT_LINES = [
+    "{",
+    '\t"resourse": {},',
+    '\t"locals": {',
+    '\t\t"név": "é😀",',
+    '\t\t"zones": ["a", "b"],',
+    '\t\t"nested": {',
+    '\t\t\t"x": [',
+    "\t\t\t\t1,",
+    "\t\t\t\t{",
+    '\t\t\t\t\t"y": null',
+    "\t\t\t\t}",
+    "\t\t\t]",
+    "\t\t}",
+    "\t}",
+    "}",
+]
+FORMAT_RUNS = {"snippet": ("snippet", None), "snippet-utf-16": ("snippet", "utf-16")}
+
+
+@pytest.fixture(scope="module")
+def format_probes(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Probe]:
+    return {
+        name: run_probe(tools, tmp_path_factory.mktemp(f"nvim-format-{name}"), mode, encoding,
+                        files={"main.tf.json": FORMAT_TEXT},
+                        probe_env={"HCLJSON_HOVER_AT": "", "HCLJSON_SYNTAX_AT": "", "HCLJSON_FORMAT": "1"})
+        for name, (mode, encoding) in FORMAT_RUNS.items()
+    }
+
+
+@pytest.mark.parametrize("name", list(FORMAT_RUNS))
+def test_vim_lsp_buf_format_formats_the_buffer_once(format_probes: dict[str, Probe], name: str) -> None:
+    probe = ok(format_probes, name)
+    capability(probe, "documentFormattingProvider")
+    if FORMAT_RUNS[name][1]:
+        assert probe.data["client"]["offset_encoding"] == FORMAT_RUNS[name][1], probe.explain()
+    result = probe.data.get("format")
+    assert result and result["error"] is None, probe.explain()
+    assert result["lines"] == FORMAT_LINES, probe.explain()
+    assert result["changed_again"] is False, probe.explain()
