@@ -14,7 +14,7 @@ from fixture import parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.formatting import WIDTH, Layout, apply, document_edits, format_document, format_range, range_edits
+from hcljson_ls.features.formatting import MAX_TAB_SIZE, WIDTH, Layout, apply, document_edits, format_document, format_range, range_edits
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.scanner import WS, scan
 
@@ -268,3 +268,13 @@ def test_cursor_ranges_in_single_line_documents(text):
     for offset in range(len(text) + 1):
         edits = range_edits(text, parse(text, require_body=False).root, offset, offset, Layout())
         assert lexemes(apply(text, edits)) == lexemes(text)
+
+
+def test_absurd_nesting_gives_no_edit_and_a_huge_tab_size_is_clamped():
+    deep = "[" * 20_000 + "]" * 20_000  # laid out, its indentation alone would be ~800 M characters
+    assert document_edits(deep, Layout()) == []
+    assert range_edits(deep, parse(deep, require_body=False).root, 5, 5, Layout()) == []
+    moderate = "[" * 50 + "]" * 50
+    assert formatted(moderate).count("\n") == 98
+    pad = " " * MAX_TAB_SIZE
+    assert formatted('{"a": {"b": 1}}', Layout(tab_size=10**12)) == '{\n' + pad + '"a": {\n' + pad * 2 + '"b": 1\n' + pad + '}\n}'

@@ -35,7 +35,8 @@ Contract
 * Idempotent: formatting the result again gives no edit (the layout depends on the tokens, the
   depth and the options only).
 * A document with any syntax error (other than `syntax/root-not-body`, which is about meaning) gets
-  no edit.
+  no edit; so does one whose layout would insert over `MAX_INSERTED` characters (absurd nesting:
+  the indentation grows with the depth). A `tab_size` over `MAX_TAB_SIZE` counts as that.
 * Range formatting formats the smallest container (object or array) that encloses the range, as
   the whole layout would, but indented from the current indentation of its opening bracket's line;
   and it keeps only the edits that lie inside the range's lines (from the start of the range's
@@ -54,6 +55,8 @@ from ..jsonsyntax.tree import Container, Node, member_at
 from ..workspace import Snapshot
 
 WIDTH = 80  # columns a one-line array of scalars may take, with its indentation, key and comma
+MAX_TAB_SIZE = 64  # a larger `tabSize` counts as this (a unit is built once per request)
+MAX_INSERTED = 64_000_000  # characters of whitespace a layout may insert before it gives up
 
 Edit = tuple[int, int, str]
 
@@ -75,7 +78,11 @@ class Layout:
 
     @property
     def unit(self) -> str:
-        return " " * max(self.tab_size, 0) if self.insert_spaces else "\t"
+        return " " * self.columns_per_tab if self.insert_spaces else "\t"
+
+    @property
+    def columns_per_tab(self) -> int:
+        return min(max(self.tab_size, 0), MAX_TAB_SIZE)
 
 
 def format_document(snapshot: Snapshot, uri: str, layout: Layout) -> list[Edit] | None:
@@ -101,8 +108,19 @@ def _has_syntax_errors(diagnostics) -> bool:
     return any(d.code not in _MEANING_ONLY for d in diagnostics)
 
 
+class _TooLarge(Exception):
+    """The layout would insert more than `MAX_INSERTED` characters (absurd nesting)."""
+
+
 def document_edits(text: str, layout: Layout) -> list[Edit]:
     """The edits that format `text`, a JSON text without syntax errors."""
+    try:
+        return _document_edits(text, layout)
+    except _TooLarge:
+        return []
+
+
+def _document_edits(text: str, layout: Layout) -> list[Edit]:
     toks = scan(text)
     if not toks:
         return []
@@ -135,20 +153,29 @@ def range_edits(text: str, root: Node | None, start: int, end: int, layout: Layo
     if found is None or found[0] == root.start:  # the root: as the whole document (final newlines too)
         edits = document_edits(text, layout)
     else:
-        open_at, close_end = found
-        line_start = _line_start(text, open_at)
-        indent = text[line_start:open_at]
-        indent = indent[: len(indent) - len(indent.lstrip(" \t"))]
-        tab = max(layout.tab_size, 1)
-        column = _columns(text[line_start:open_at], tab)
-        comma_after = text.startswith(",", _SPACE(text, close_end).end())
-        edits = []
-        _layout(scan(text[open_at:close_end]), open_at, edits, indent, _columns(indent, tab), column,
-                comma_after, _line_break(text), layout)
+        try:
+            edits = _container_edits(text, found, layout)
+        except _TooLarge:
+            return []
     first = _line_start(text, start)
     last = end - 1 if end > start and _line_start(text, end) == end else end
     last_line_end = max(_line_end(text, _line_start(text, last)), end)
     return [e for e in edits if e[0] >= first and e[1] <= last_line_end]
+
+
+def _container_edits(text: str, found: tuple[int, int], layout: Layout) -> list[Edit]:
+    """The edits that lay out the container `text[found[0]:found[1]]` from the current indentation
+    of its opening bracket's line."""
+    open_at, close_end = found
+    line_start = _line_start(text, open_at)
+    before = text[line_start:open_at]
+    indent = before[: len(before) - len(before.lstrip(" \t"))]
+    tab = max(layout.columns_per_tab, 1)
+    comma_after = text.startswith(",", _SPACE(text, close_end).end())
+    edits: list[Edit] = []
+    _layout(scan(text[open_at:close_end]), open_at, edits, indent, _columns(indent, tab), _columns(before, tab),
+            comma_after, _line_break(text), layout)
+    return edits
 
 
 def apply(text: str, edits: list[Edit]) -> str:
@@ -171,11 +198,12 @@ def _layout(toks: list[str], pos: int, edits: list[Edit], base: str, base_column
     says a `,` follows the value (both only decide whether a first `[` fits on one line). Returns
     the offset where the last token's trailing whitespace starts (left alone)."""
     unit = layout.unit
-    tab = max(layout.tab_size, 1)
+    tab = max(layout.columns_per_tab, 1)
     unit_columns = _columns(unit, tab)
     breaks = [eol + base]  # breaks[d]: a line break and the indentation of depth d
     inline: list[bool] = []  # per open container: an array written on one line
     append = edits.append
+    inserted = 0
     n = len(toks)
     last = n - 1
     for i in range(n):
@@ -217,6 +245,9 @@ def _layout(toks: list[str], pos: int, edits: list[Edit], base: str, base_column
             lexeme = len(tok.rstrip(WS))
             wanted = _after_value(nxt, inline, breaks, unit)
         if size - lexeme != len(wanted) or (wanted and tok[lexeme:] != wanted):
+            inserted += len(wanted)
+            if inserted > MAX_INSERTED:
+                raise _TooLarge
             if size == lexeme or not wanted:
                 append((pos + lexeme, pos + size, wanted))
             else:
