@@ -32,7 +32,8 @@
 --                         vim.lsp.util.apply_text_edits, records the line, and puts the line back
 --   HCLJSON_COMPLETE_PICK the label of the item to apply at each HCLJSON_COMPLETE_AT
 --   HCLJSON_FORMAT        optional '1': format the buffer with vim.lsp.buf.format() (synchronous), record
---                         its lines, format again and record whether that changed the buffer
+--                         its lines, format again and record whether that changed the buffer;
+--                         'write': write the buffer with :write and record the file's lines on disk
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -511,6 +512,14 @@ local function collect()
 
   if env.HCLJSON_FORMAT == '1' then
     format(client, buf)
+  end
+  if env.HCLJSON_FORMAT == 'write' then
+    local wrote, write_err = pcall(vim.cmd, 'write')
+    result.format = {
+      error = wrote and vim.NIL or tostring(write_err),
+      lines = vim.fn.readfile(vim.api.nvim_buf_get_name(buf)),
+    }
+    step('write')
   end
 
   if parse_at(env.HCLJSON_NAV_AT) then
