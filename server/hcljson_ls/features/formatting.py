@@ -60,7 +60,6 @@ MAX_INSERTED = 64_000_000  # characters of whitespace a layout may insert before
 
 Edit = tuple[int, int, str]
 
-_OPENERS = "{["
 _CLOSERS = "}]"
 _PUNCTUATION = "{}[]:,"
 _SPACE = re.compile(r"[ \t\n\r]*").match
