@@ -87,7 +87,8 @@ FORMAT_FILES = {
 FORMATTED = {
     "outputs.tf.json": '{\n  "output": {\n    "zones": {\n      "value": ["a", "b"],\n      "description": "Zones — é"\n'
                        '    }\n  }\n}\n',
-    "terraform.tfvars.json": '{\n  "region": "eu-west-1"\n}\n',
+    # VS Code detects the file's 4-space indentation (`editor.detectIndentation`) and sends tabSize 4.
+    "terraform.tfvars.json": '{\n    "region": "eu-west-1"\n}\n',
 }
 
 
