@@ -40,7 +40,7 @@ def scatter(tree, rng: random.Random) -> str:
     """`tree` as JSON with random whitespace in every gap (and at both ends)."""
 
     def ws() -> str:
-        return "".join(rng.choice(["", " ", "\t", "\n", "\r\n", "  \n    "]) for _ in range(rng.randint(0, 2)))
+        return "".join(rng.choice(["", " ", "\t", "\n", "\r\n", "\r", "  \n    "]) for _ in range(rng.randint(0, 2)))
 
     def render(node) -> str:
         if isinstance(node, str):
