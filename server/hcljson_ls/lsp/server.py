@@ -791,7 +791,9 @@ def _layout(options: types.FormattingOptions) -> formatting_feature.Layout:
 @feature(types.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: HcljsonServer, params: types.DocumentFormattingParams):
     at = ls.at(params.text_document.uri)
-    edits = formatting_feature.format_document(at.snapshot, at.uri, _layout(params.options)) if at else None
+    if at is None:
+        return None
+    edits = formatting_feature.format_document(at.snapshot, at.uri, _layout(params.options))
     return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
 
 
@@ -802,7 +804,7 @@ def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingPar
         return None
     end = ls.offset(at, params.range.end)
     edits = formatting_feature.format_range(at.snapshot, at.uri, at.offset, end, _layout(params.options))
-    return convert.to_text_edits(edits, at.index, ls.position_encoding)
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
 
 
 @feature(types.SHUTDOWN)
