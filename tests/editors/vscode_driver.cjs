@@ -23,6 +23,9 @@
 //             notification containing "notification", record it (result.install.offer), click its button
 //             "click", record whether a notification containing "progress" showed (result.install.progress),
 //             and allow "timeoutMs" for the first squiggle (the server starts once installed),
+//   "formatOnSave": [{"file", "path"}]: done last: open each file from the Explorer, type a space at the end
+//             of its first line (the formatter removes it), save with Ctrl+S and wait until the file at
+//             `path` changes on disk; record its language mode and its text (result.formatOnSave[file]),
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -334,6 +337,32 @@ async function main() {
                 return null;
             }, spec.anchor ?? spec.word);
             step('typed completion');
+        }
+        if (config.formatOnSave) {
+            result.formatOnSave = {};
+            for (const spec of config.formatOnSave) {
+                const before = fs.readFileSync(spec.path, 'utf8');
+                await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${spec.file}"]`).first().click();
+                await page.waitForFunction((name) => {
+                    const tab = document.querySelector('.tabs-container .tab.active');
+                    return tab && (tab.getAttribute('aria-label') ?? '').startsWith(name);
+                }, spec.file);
+                await page.locator('.editor-instance .view-line').first().click();
+                await page.keyboard.press('Control+Home');
+                await page.keyboard.press('End');
+                await page.keyboard.type(' ');
+                await page.keyboard.press('Control+S');
+                const deadline = Date.now() + timeout;
+                while (Date.now() < deadline && fs.readFileSync(spec.path, 'utf8') === before) {
+                    await sleep(200);
+                }
+                await sleep(300);
+                result.formatOnSave[spec.file] = {
+                    languageMode: (await page.locator('#status\\.editor\\.mode').innerText()).trim(),
+                    text: fs.readFileSync(spec.path, 'utf8'),
+                };
+                step(`format on save ${spec.file}`);
+            }
         }
         step('done');
     } catch (error) {

@@ -64,6 +64,8 @@ and across the files of a module (`features.navigation`): definition, declaratio
 documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
+formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
+whitespace-only `TextEdit`s, none for a document with syntax errors.
 
 Memory and the cyclic GC
 ------------------------
@@ -112,6 +114,7 @@ from .. import __version__
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
+from ..features import formatting as formatting_feature
 from ..features import hover as hover_feature
 from ..features import native_preview, navigation
 from ..features import selection as selection_feature
@@ -780,6 +783,33 @@ async def semantic_tokens_full(ls: HcljsonServer, params: types.SemanticTokensPa
 @feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
 def semantic_tokens_range(ls: HcljsonServer, params: types.SemanticTokensRangeParams):
     return _semantic_tokens(ls, params.text_document.uri, params.range)
+
+
+# -- formatting (features.formatting) -------------------------------------------------------------
+
+
+def _layout(options: types.FormattingOptions) -> formatting_feature.Layout:
+    return formatting_feature.Layout(options.tab_size, options.insert_spaces,
+                                     options.insert_final_newline, options.trim_final_newlines)
+
+
+@feature(types.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: HcljsonServer, params: types.DocumentFormattingParams):
+    at = ls.at(params.text_document.uri)
+    if at is None:
+        return None
+    edits = formatting_feature.format_document(at.snapshot, at.uri, _layout(params.options))
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
+
+
+@feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingParams):
+    at = ls.at(params.text_document.uri, params.range.start)
+    if at is None:
+        return None
+    end = ls.offset(at, params.range.end)
+    edits = formatting_feature.format_range(at.snapshot, at.uri, at.offset, end, _layout(params.options))
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
 
 
 @feature(types.SHUTDOWN)
