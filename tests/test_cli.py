@@ -230,11 +230,11 @@ def test_directory_without_terraform_json_exits_2(cli, tmp_path):
 
 
 def test_non_utf8_file_exits_2_but_others_are_checked(cli, tmp_path):
-    (tmp_path / "latin1.tf.json").write_bytes('{"name": "café"}'.encode("latin-1"))
+    (tmp_path / "latin1.tf.json").write_bytes('{\n  "name": "café"}'.encode("latin-1"))
     write(tmp_path / "ok.tf.json", '{"a": [1,]}')
     result = cli("check", tmp_path)
     assert_one_line_error(result, "latin1.tf.json", "not UTF-8")
-    assert "byte 0xe9" in result.stderr
+    assert "(byte 0xe9 at line 2, column 15)" in result.stderr  # where people look, not a byte offset
     assert "ok.tf.json:1:9: error:" in result.stdout  # the readable file was still checked
 
 

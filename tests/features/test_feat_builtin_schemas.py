@@ -82,6 +82,9 @@ VALID = [
     '{"resource": {"terraform_data": {"x": {"id": null, "input": null}}}}',
     '{"data": {"terraform_remote_state": {"s": {"backend": "local", "config": {"path": "x"}, "defaults": {"a": 1},'
     ' "workspace": "w"}}}}',
+    # the computed-only `outputs` of terraform_remote_state set anyway: the provider does not refuse it
+    # (unlike terraform_data's read-only `id` and `output` above); conformance case remote-state-computed-outputs
+    '{"data": {"terraform_remote_state": {"s": {"backend": "local", "outputs": {"a": 1}}}}}',
     # the `terraform` provider in `required_providers` is an error of its own in Terraform, not a schema matter
     '{"resource": {"terraform_data": {"x": {"count": 2, "lifecycle": {"create_before_destroy": true}}}}}',
 ]

@@ -68,6 +68,10 @@ _COMMENT = "//"
 _BROKEN = ("error", "bare")
 _BROKEN_TYPES = (Error, Bare)  # the node classes of those kinds (a type test is cheaper than `kind`)
 
+#: JSON kinds a string-typed literal argument takes besides strings: null (absent), and numbers and
+#: booleans, which HCL converts to strings (`"description": 12` is "12").
+_CONVERTS_TO_STRING = frozenset({NULL, NUMBER, TRUE, FALSE})
+
 
 def _where(type_name: str | None) -> str:
     return "the file" if type_name is None else f'a "{type_name}" block'
@@ -652,8 +656,6 @@ def decode_blocks_from_attribute(text: str, attribute: Attribute, block_schema: 
 # ---- expression checks ---------------------------------------------------------------------------
 
 _ANY_JSON = (EXPRESSION, LITERAL)
-#: What a literal string argument also takes: HCL converts a number or a bool to its string.
-_CONVERTS_TO_STRING = (NULL, NUMBER, TRUE, FALSE)
 
 
 def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnostic]) -> None:
@@ -669,10 +671,10 @@ def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnos
         elif mode == LITERAL and kind == STRING:
             _check_literal_string(text, node, start, name, diags)  # type: ignore[arg-type]
         return
-    if mode == LITERAL_STRING:
+    if mode == LITERAL_STRING:  # (null: absent)
         if kind == STRING:
             _check_literal_string(text, node, start, name, diags)  # type: ignore[arg-type]
-        elif kind not in _CONVERTS_TO_STRING:
+        elif kind not in _CONVERTS_TO_STRING:  # HCL converts a number or a bool to the string it spells
             diags.append(P.value_type(node, start, end, name, "a string"))
         return
     if mode in (TRAVERSAL, TYPE):

@@ -10,6 +10,7 @@
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_hover(hover, index, encoding) -> types.Hover | None
     to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
+    to_text_edits(edits, index, encoding) -> Json (TextEdit[])
 
 Contract
 --------
@@ -487,3 +488,24 @@ def to_hover(hover: Hover | None, index: LineIndex, encoding: str) -> types.Hove
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover.markdown),
         range=to_range(index, hover.start, hover.end, encoding),
     )
+
+
+# -- formatting ---------------------------------------------------------------------------------
+
+
+def to_text_edits(edits: Sequence[tuple[int, int, str]], index: LineIndex, encoding: str) -> Json:
+    """`features.formatting` edits `(start, end, new_text)` as `TextEdit[]` JSON (positions in bulk:
+    reformatting a minified 5 MB document is ~0.5M edits)."""
+    pos = Positions(index, encoding)
+    offsets = [o for start, end, _ in edits for o in (start, end)]
+    lines, chars = pos.many(offsets)
+    return Json([
+        {
+            "range": {
+                "start": {"line": lines[k], "character": chars[k]},
+                "end": {"line": lines[k + 1], "character": chars[k + 1]},
+            },
+            "newText": e[2],
+        }
+        for k, e in zip(range(0, len(offsets), 2), edits)
+    ])

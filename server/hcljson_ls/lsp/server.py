@@ -64,6 +64,8 @@ and across the files of a module (`features.navigation`): definition, declaratio
 documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
+formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
+whitespace-only `TextEdit`s, none for a document with syntax errors.
 
 Memory and the cyclic GC
 ------------------------
@@ -112,6 +114,7 @@ from .. import __version__
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
+from ..features import formatting as formatting_feature
 from ..features import hover as hover_feature
 from ..features import native_preview, navigation
 from ..features import selection as selection_feature
@@ -179,6 +182,7 @@ class HcljsonServer(LanguageServer):
         self.scan_task: asyncio.Task | None = None
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
+        self.store.set_schema_loader(self.schema_jobs.load_files)  # schema files: read off the event loop
         self._preparing: dict[str, asyncio.TimerHandle] = {}
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
@@ -329,6 +333,8 @@ class HcljsonServer(LanguageServer):
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
+        self.store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
+        self.store.set_engine_version(settings.engine_version)
         self.store.set_schema_files(settings.provider_schemas.files)
         self.store.max_file_bytes = settings.max_file_size_mb * MB
         self.schema_jobs.settings_changed(before, settings)
@@ -534,6 +540,8 @@ def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None
 def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> None:
     doc = params.text_document
     if ls.store.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
+        ls.diagnostics_changed(doc.uri)
+    elif ls.oversized.change(doc.uri, doc.version, params.content_changes):  # not analysed: said again for this version
         ls.diagnostics_changed(doc.uri)
 
 
@@ -775,6 +783,33 @@ async def semantic_tokens_full(ls: HcljsonServer, params: types.SemanticTokensPa
 @feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
 def semantic_tokens_range(ls: HcljsonServer, params: types.SemanticTokensRangeParams):
     return _semantic_tokens(ls, params.text_document.uri, params.range)
+
+
+# -- formatting (features.formatting) -------------------------------------------------------------
+
+
+def _layout(options: types.FormattingOptions) -> formatting_feature.Layout:
+    return formatting_feature.Layout(options.tab_size, options.insert_spaces,
+                                     options.insert_final_newline, options.trim_final_newlines)
+
+
+@feature(types.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: HcljsonServer, params: types.DocumentFormattingParams):
+    at = ls.at(params.text_document.uri)
+    if at is None:
+        return None
+    edits = formatting_feature.format_document(at.snapshot, at.uri, _layout(params.options))
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
+
+
+@feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingParams):
+    at = ls.at(params.text_document.uri, params.range.start)
+    if at is None:
+        return None
+    end = ls.offset(at, params.range.end)
+    edits = formatting_feature.format_range(at.snapshot, at.uri, at.offset, end, _layout(params.options))
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
 
 
 @feature(types.SHUTDOWN)

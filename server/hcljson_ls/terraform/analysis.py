@@ -23,6 +23,16 @@ Contract
   it every edit (`note_edit`) and calls `update(text_buffer, root)` once per version; if a bug makes
   `update` raise, the owner calls `reset()` so the next version starts afresh.
 * The schema follows the file's path (override files: `schema.is_override_file`).
+* The language (engine and version) is the module's (`resolve.module_language`): each block's
+  `language.LanguageSite`s (versioned names, a `required_version`) come last in its refs and are
+  checked in `resolve` against it, with the key `language.LANGUAGE_CHANGED` in the block's `uses`,
+  so a constraint changing in any file or the `engineVersion` setting re-checks exactly those blocks.
+  Also here: `addresses.address_rules` (moved/import/removed), backend templates under OpenTofu
+  (evaluated early: no "taken literally" warning). (A `validation.error_message` template that does
+  not parse is one warning, `templates.check_block`'s `template/invalid-error-message`.)
+* Module calls: each `module` block's `module_calls.CallSite` comes after its schema sites and before
+  its language sites, and is checked in `resolve` against the child's variables
+  (`Scope.module_inputs`).
 """
 
 from __future__ import annotations
@@ -33,16 +43,20 @@ from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
+from .addresses import address_rules
+from .catalogue import is_opentofu_file
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
+from .language import LANGUAGE_CHANGED, LanguageSite, constraint_keys, language_sites
+from .language import check_sites as check_language
 from .module_calls import CallSite, call_sites, check_calls
 from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
-from .resolve import SCHEMAS_CHANGED, Scope, affected, resolve
+from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
 from .templates import check_block, check_root
 from .testfile import TEST_SCHEMA, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
-from .validate import block_diagnostics, definitions, duplicates
+from .validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
 
 __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
 
@@ -50,6 +64,10 @@ __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources",
 _SITES = (SchemaSite, CallSite)
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
+#: Blocks whose addresses `addresses.address_rules` checks.
+_ADDRESSED = frozenset({"moved", "import", "removed"})
+#: What every resolution of a block with a language site uses: the module's chosen language.
+_LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 
 
 def _range(d: Diagnostic) -> tuple[int, int]:
@@ -77,11 +95,14 @@ class TerraformChecks(FileChecks):
     block's references (`reference_walk`), resolved against the file's own declarations and
     `scope`, what the other files of the module declare (`resolve`; None: the file alone)."""
 
-    __slots__ = ("override", "scope", "_own_requirements")
+    __slots__ = ("override", "scope", "tofu_file", "engine_hint", "_own_requirements")
 
-    def __init__(self, override: bool = False, scope: Scope | None = None) -> None:
+    def __init__(self, override: bool = False, scope: Scope | None = None, tofu_file: bool = False,
+                 engine_hint: str | None = None) -> None:
         self.override = override
+        self.engine_hint = engine_hint  # the engine when there is no scope (the quick open's small documents)
         self.scope = scope
+        self.tofu_file = tofu_file  # a `.tofu.json` file: its `required_version` is OpenTofu's
         self._own_requirements: tuple = (None, frozenset())
 
     def _requirements(self, own: frozenset) -> frozenset:
@@ -92,25 +113,55 @@ class TerraformChecks(FileChecks):
             self._own_requirements = (own, frozenset(k for k in own if k[0] == "provider-requirement"))
         return self._own_requirements[1]
 
+    def engine(self) -> str | None:
+        """The engine reading the file's module (None: unknown, the file alone)."""
+        return self.scope.engine if self.scope is not None else self.engine_hint
+
     def block(self, text: str, block: Block):
         return self.blocks(text, [block])[0]
 
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
+        if not self.override:  # an override file's addresses merge into blocks of other files
+            for r, b in zip(rules, blocks):
+                if b.type_name in _ADDRESSED:
+                    r.extend(address_rules(b, text))
+        if self.engine() == "opentofu":  # OpenTofu 1.8+ evaluates variables and locals in backend settings
+            rules = [[d for d in r if not _early_evaluated(d, b)] if b.type_name == "terraform" else r
+                     for r, b in zip(rules, blocks)]
         strings = [check_block(text, b) for b in blocks]
-        defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
+        tofu = self.tofu_file
+        defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         refs = [block_references(text, b) for b in blocks]
-        if not self.override:  # an override file's resource bodies are partial: never checked alone
-            for r, b in zip(refs, blocks):
+        for r, b in zip(refs, blocks):
+            if not self.override:  # an override file's resource bodies are partial: never checked alone
                 r.extend(schema_sites(b))
                 r.extend(call_sites(b))
+            r.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
         return list(zip(rules, strings, defs, refs))
 
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
         scope = None if self.override else self.scope
-        if not refs or type(refs[-1]) not in _SITES:  # the sites come last
+        language: list[Diagnostic] = []
+        used_language = False
+        if refs and type(refs[-1]) is LanguageSite:
+            sites = [r for r in refs if type(r) is LanguageSite]
+            refs = [r for r in refs if type(r) is not LanguageSite]
+            if self.scope is not None:
+                # Override files too: what they write must exist in the module's language.
+                language = check_language(sites, module_language(own, self.scope))
+                used_language = True
+        out, uses = self._resolve(refs, own, scope, text)
+        if not used_language:
+            return out, uses
+        if language:
+            out = sorted([*out, *language], key=_range)
+        return out, uses | _LANGUAGE_USED
+
+    def _resolve(self, refs, own: frozenset, scope, text):
+        if not refs or type(refs[-1]) not in _SITES:  # the sites come last (before the language sites)
             return resolve(refs, own, scope)
         calls = [r for r in refs if type(r) is CallSite]
         sites = [r for r in refs if type(r) is SchemaSite]
@@ -142,7 +193,14 @@ class TerraformChecks(FileChecks):
         return [] if self.override else duplicates(keys, place)
 
 
-def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile:
+def _early_evaluated(d: Diagnostic, block: Block) -> bool:
+    """A template-in-literal warning inside `terraform.backend`, which OpenTofu evaluates."""
+    if d.code != TEMPLATE_IN_LITERAL:
+        return False
+    return any(nested.start <= d.start < nested.end for nested in block.body.blocks_of("backend"))
+
+
+def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str | None = None) -> IncrementalFile:
     """A fresh engine for the file at `path` (its name picks the schema and the override rules);
     `scope` answers for the other files of its module (see `TerraformChecks`). A variable definitions
     file (`tfvars.is_tfvars`) is decoded as one attribute per variable, a test file
@@ -152,7 +210,7 @@ def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile
     if is_test_file(path):  # its own top-level blocks (`testfile`), without configuration rules
         return IncrementalFile(TEST_SCHEMA, FileChecks())
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope))
+    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path), engine_hint))  # type: ignore[arg-type]
 
 
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:

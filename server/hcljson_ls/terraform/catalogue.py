@@ -135,6 +135,7 @@ def _named(what: str, description: str) -> tuple[Label]:
 
 
 BLOCKS: Mapping[str, BlockType] = MappingProxyType({b.name: b for b in (
+    BlockType("language", (), "Namespace", None, "", False, _NONE),
     BlockType("terraform", (), "Namespace", None, "", False, _NONE),
     BlockType(
         "provider",
@@ -162,6 +163,7 @@ BLOCKS: Mapping[str, BlockType] = MappingProxyType({b.name: b for b in (
 NESTED_LABELS: Mapping[str, tuple[Label, ...]] = MappingProxyType({
     "data": _DATA_LABELS,  # a data source scoped to a `check`
     "backend": (Label("type", LABEL_TYPE, "backend type", "The backend type, such as `s3`, `gcs`, `azurerm` or `local`."),),
+    "state_store": (Label("type", LABEL_TYPE, "state store type", "The state store type, implemented by a provider."),),
     "provider_meta": (
         Label("provider", LABEL_PROVIDER, "provider name", "The local name of the provider that receives this metadata."),
     ),
@@ -230,6 +232,8 @@ KEYWORD_ARGUMENTS: Mapping[tuple[str, str], tuple[str, ...] | None] = MappingPro
     ("terraform", "language"): None,
     ("terraform", "experiments"): None,
     ("action_trigger", "events"): None,
+    ("action_trigger", "on_failure"): ("halt", "taint", "continue"),
+    ("language", "edition"): None,
 })
 
 # `lifecycle.ignore_changes` is a list of argument names, or this keyword.

@@ -65,6 +65,7 @@ from ..jsonsyntax.tree import (
 )
 from .provider_lookup import meta_provider, placeholder
 from .provider_schema import (
+    BUILTIN_TERRAFORM,
     GROUP,
     MAP,
     SINGLE,
@@ -86,6 +87,11 @@ COMPUTED_ONLY = "schema/computed-only"
 DEPRECATED = "schema/deprecated"
 WRONG_KIND = "schema/wrong-kind"
 UNKNOWN_RESOURCE_TYPE = "schema/unknown-resource-type"
+
+#: Data sources whose provider does not refuse a value for a computed-only attribute: the built-in
+#: `terraform_remote_state` (its `outputs`; `terraform validate` 1.11.4 accepts the value, unlike an SDK
+#: provider or `terraform_data`, which say the attribute is read-only).
+_COMPUTED_SETTABLE = frozenset({(BUILTIN_TERRAFORM, "terraform_remote_state")})
 
 CODES = (
     UNKNOWN_ARGUMENT,
@@ -673,7 +679,10 @@ def _validate_block(
     if schema is None:  # an unknown type of a loaded provider, or a provider not loaded (nothing to say)
         return check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
-    return validate_resource(block.body, schema, text, block.header_range, where)
+    found = validate_resource(block.body, schema, text, block.header_range, where)
+    if data and (address, type_label.value) in _COMPUTED_SETTABLE:
+        found = [d for d in found if d.code != COMPUTED_ONLY]
+    return found
 
 
 # ---- for readers of values rather than trees (`terraform.quick`) ----------------------------------------

@@ -59,12 +59,13 @@ from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
-from ..terraform.resolve import SCHEMAS_CHANGED
+from ..terraform.language import LANGUAGE_CHANGED, Language
+from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
@@ -105,6 +106,7 @@ class Workspace:
     def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
         self.folders: tuple[str, ...] = ()
         self.engine = engine if engine in ENGINES else "auto"
+        self.engine_version: str | None = None  # the `engineVersion` setting (None: chosen per module)
         self._documents: dict[str, DocumentState] = {}
         self._revisions: dict[str, int] = {}
         self._declared: dict[str, tuple[int, int]] = {}  # uri -> (engine id, definitions revision) last seen
@@ -136,8 +138,30 @@ class Workspace:
         """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
         self._schema_paths = tuple(paths)
         if self._schemas.set_files(self._schema_paths, self.folders):
-            for module in list(self._modules.values()):
-                self._schemas_changed(module.directory)
+            self._all_schemas_changed()
+
+    def set_schema_max_bytes(self, max_bytes: int) -> None:
+        """`providerSchemas.maxFileSizeMB`, in bytes: the files are read again under the new limit."""
+        if self._schemas.set_max_bytes(max_bytes):
+            self._all_schemas_changed()
+
+    def set_schema_loader(self, start: Any) -> None:
+        """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
+        hands each result to `schema_file_loaded`; None: read where first needed."""
+        self._schemas.set_loader(start)
+        self._all_schemas_changed()
+
+    def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
+        """A schema file read by the loader: True when the open documents may now say something else
+        (they are stale)."""
+        if not self._schemas.file_loaded(path, schemas, problems, generation):
+            return False
+        self._all_schemas_changed()
+        return True
+
+    def _all_schemas_changed(self) -> None:
+        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
+            self._schemas_changed(key)
 
     def set_module_schemas(self, key: str, schemas: Any) -> None:
         """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
@@ -173,6 +197,19 @@ class Workspace:
         for module in list(self._modules.values()):
             self._bump(module)
             self._rescope_all(module)  # which files count, and whose functions exist, may differ
+
+    def set_engine_version(self, version: str | None) -> None:
+        """The `engineVersion` setting ("1.11", "1.16.0-rc1"; None or "": chosen per module from its
+        `required_version`): every open document resolves its language sites again."""
+        version = version or None
+        if version == self.engine_version:
+            return
+        self.engine_version = version
+        for module in list(self._modules.values()):
+            self._bump(module)
+            for uri in self._open_in(module.directory):
+                self._documents[uri].rescope(frozenset({LANGUAGE_CHANGED}))
+                self._revisions[uri] = next(self._counter)
 
     def _bump(self, module: Module, but: str | None = None) -> None:
         module.bump()
@@ -398,9 +435,9 @@ class Workspace:
 
     def _tell_callers(self, module: Module, changed: Iterable[Hashable], but: str | None = None) -> None:
         """When `changed` keys of `module` are what a caller in another module sees of its child
-        (outputs, input variables, a call's source), the open documents of other modules resolve
-        those again."""
-        if any(k[0] in ("output", "module-source", VARIABLE_INPUT) for k in changed):  # type: ignore[index]
+        (outputs and their deprecation, input variables, a call's source), the open documents of
+        other modules resolve those again."""
+        if any(k[0] in OUTPUT_KINDS or k[0] == VARIABLE_INPUT for k in changed):  # type: ignore[index]
             seen = frozenset({("output", ""), (VARIABLE_INPUT, "")})
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
@@ -409,14 +446,27 @@ class Workspace:
 
     def file_changed(self, uri: str, kind: int) -> None:
         """A watched file was created, changed or deleted on disk: update its module (its open
-        documents become stale when what the module declares changed)."""
+        documents become stale when what the module declares changed). Never raises: one event that
+        cannot be applied (logged) does not cost the others of its batch."""
+        try:
+            self._file_changed(uri, kind)
+        except Exception:  # a bug must not lose the rest of the batch
+            log.exception("applying the watched-file event %r (type %s) failed", uri, kind)
+
+    def _file_changed(self, uri: str, kind: int) -> None:
         path = path_of_uri(uri)
-        if path is None:
+        if path is None or not uri.startswith("file:"):
+            log.info("ignoring a watched-file event for %r: it names no file", uri)
             return
         path = os.path.normpath(path)
         name = os.path.basename(path)
         self._disk_indexes.pop(path, None)
-        if kind == DELETED and any(k == path or k.startswith(path + os.sep) for k in self._modules):
+        # Trust the disk, not the event: a "created" or "changed" file that is not there is gone (no
+        # phantom file that declares nothing, or hides another by its name), and a "deleted" one
+        # that is there was replaced.
+        kind = CHANGED if is_file_on_disk(path) else DELETED
+        vanished = kind == DELETED and not os.path.lexists(path)
+        if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
         if catalogue.file_kind(name) not in _MODULE_KINDS:
@@ -881,6 +931,12 @@ class Snapshot:
     def is_opentofu(self, uri: str) -> bool:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
 
+    def language(self, uri: str) -> Language:
+        """The engine and version the module of `uri` is read by (`resolve.module_language`)."""
+        state = self._workspace.get(uri)
+        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        return module_language(own, ModuleScope(self._workspace, uri))
+
     def engine(self, uri: str) -> str:
         """"opentofu" or "terraform": who reads the module of `uri`."""
         return "opentofu" if self.is_opentofu(uri) else "terraform"
@@ -927,6 +983,11 @@ class ModuleScope:
     def engine(self) -> str:
         """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
         return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
+
+    @property
+    def engine_version(self) -> str | None:
+        """The `engineVersion` setting (`Workspace.engine_version`), or None."""
+        return self._workspace.engine_version
 
     @property
     def provider_schemas(self) -> Any:
@@ -982,6 +1043,14 @@ class ModuleScope:
         if child is None:
             return None
         return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+
+    def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
+        """output name -> deprecation message of the outputs of module call `name` that are
+        `deprecated`, when its one source is a local directory (else empty)."""
+        child = self._local_child(name, own)
+        if child is None:
+            return {}
+        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
 
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
         """The input variables of module call `name` when its child is a local directory or a module
