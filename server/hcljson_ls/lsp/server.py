@@ -96,8 +96,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
-import json
 import logging
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -105,7 +105,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcParseError
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
@@ -125,7 +125,7 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import MB, path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, timing
+from . import convert, transport
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol
@@ -180,9 +180,16 @@ class HcljsonServer(LanguageServer):
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
         self._preparing: dict[str, asyncio.TimerHandle] = {}
+        self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
 
-    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
-        super().start_io(stdin or timing.stdin(), stdout)  # timing.stdin(): None unless HCLJSON_LS_TIMING
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> int:  # type: ignore[override]
+        """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
+        stdin_fd = (stdin or sys.stdin).fileno()
+        return transport.serve_stdio(self.protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer)
+
+    def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
+        """Serve one client over TCP (`lsp.transport`); the exit status."""
+        return transport.serve_tcp(self.protocol, self.inbox, host, port)
 
     # -- documents ------------------------------------------------------------------------------
 
@@ -390,7 +397,7 @@ class HcljsonServer(LanguageServer):
                 slice_end = time.perf_counter() + SCAN_SLICE
                 with paused_gc():
                     for last in steps:
-                        if time.perf_counter() >= slice_end:
+                        if time.perf_counter() >= slice_end or self.inbox.waiting:
                             break
                     else:
                         break
@@ -409,9 +416,6 @@ class HcljsonServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would pop up a message in the editor for every failed notification; the log has it.
         log.error("%s: %s", getattr(source, "__name__", source), error)
-        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
-            # A body that is not JSON: JSON-RPC answers Parse error with a null id (its id is unknown).
-            self.protocol._send_response(None, error=JsonRpcParseError(f"Parse error: {error}").to_response_error())  # type: ignore[arg-type]
 
 
 def _progress(step: Any) -> types.WorkDoneProgressReport:
