@@ -16,7 +16,8 @@ result's `capabilities.positionEncoding`.
 
 A request whose params cannot be read (of the wrong type: ``"line": "zero"``) is answered with the
 JSON-RPC error pygls raised for it (`InvalidParams`), instead of only being logged, which left the
-client waiting for an answer forever; such a notification is logged and dropped.
+client waiting for an answer forever; such a notification is logged and dropped. A client's response
+that cannot be read fails the server's request it answers (its waiter is not left hanging).
 
 Receiving (`receive`, fed whole bodies by `lsp.transport`)
 -----------------------------------------------------------
@@ -185,7 +186,11 @@ class HcljsonProtocol(LanguageServerProtocol):
             msg_id = data.get("id")
             if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
                 self._send_response(msg_id, error=error.to_response_error())
-            raise  # pygls logs it and reads the next message
+            elif "method" not in data and (waiting := self._request_futures.pop(msg_id, None)) is not None:
+                # A client's answer of the wrong shape (`null` to `window/showDocument`): whoever
+                # waits for it is told, instead of waiting forever.
+                waiting.set_exception(error)
+            raise  # `receive` logs it and reads the next message
 
     def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
         if (handler := self.fm.features.get(method)) is not None:

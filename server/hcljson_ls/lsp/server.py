@@ -139,6 +139,11 @@ NAME = "hcljson-ls"
 
 #: LSP's `RequestFailed` error code: the request was valid, its answer is a refusal (a rename to a bad name).
 REQUEST_FAILED = -32803
+#: JSON-RPC's `InvalidParams`: a command without the arguments it needs.
+INVALID_PARAMS = -32602
+#: The most symbols `workspace/symbol` answers (as vscode-json-language-server): the client narrows
+#: the query to see the others (LSP's answer has no "incomplete" flag).
+WORKSPACE_SYMBOL_LIMIT = 5000
 
 #: What the watcher registered with the client reports (configuration files, native ones too).
 WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
@@ -354,7 +359,11 @@ class HcljsonServer(LanguageServer):
         if not self.workspace_capability("configuration"):
             return
         items = [types.ConfigurationItem(section=SECTION)]
-        result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
+        try:
+            result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
+        except Exception as error:  # an error or an unreadable answer: the settings stay as they are
+            log.info("workspace/configuration failed: %s", error)
+            return
         if result:
             self.apply_settings(result[0], "workspace/configuration")
 
@@ -484,6 +493,18 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
 
     run.__name__ = fn.__name__
     return run
+
+
+def _guarded_command(server: HcljsonServer, name: str, fn: _Handler) -> _Handler:
+    """A `workspace/executeCommand` handler: `fn(ls, arguments)` gets the arguments as a tuple (pygls
+    passes none at all when the client sent no `arguments`), under the same guard as `_guarded`."""
+    guarded = _guarded(server, name, fn, lambda arguments: None)
+
+    async def command(*arguments: Any) -> Any:
+        return await guarded(arguments)
+
+    command.__name__ = fn.__name__
+    return command
 
 
 @feature(types.INITIALIZE)
@@ -682,7 +703,7 @@ def rename(ls: HcljsonServer, params: types.RenameParams):
 
 @feature(types.WORKSPACE_SYMBOL)
 def workspace_symbol(ls: HcljsonServer, params: types.WorkspaceSymbolParams):
-    found = navigation.workspace_symbols(ls.snapshot(), params.query)
+    found = navigation.workspace_symbols(ls.snapshot(), params.query, WORKSPACE_SYMBOL_LIMIT)
     return convert.to_workspace_symbols(found, ls.store.line_index, ls.position_encoding)
 
 
@@ -726,17 +747,19 @@ def code_action(ls: HcljsonServer, params: types.CodeActionParams):
     return actions or None
 
 
-async def show_as_native(ls: HcljsonServer, arguments: Any):
-    """`SHOW_NATIVE` for the document named by the (first) argument: the native text is written and
-    shown; the result is the text itself (for a client that cannot show a document)."""
-    # pygls hands the command's arguments to a one-parameter handler one by one: the first is the URI.
-    uri = arguments if isinstance(arguments, str) else None
-    text = native_preview.file_native(ls.snapshot(), uri) if uri else None
+async def show_as_native(ls: HcljsonServer, arguments: tuple[Any, ...]):
+    """`SHOW_NATIVE` for the document named by the first argument: the native text is written and
+    shown; the result is the text itself (for a client that cannot show a document). The command is
+    answered whatever the client says to `window/showDocument`, and without waiting for it."""
+    if not arguments or not isinstance(arguments[0], str):
+        raise JsonRpcException("Show as native HCL needs the document's URI as its argument.", code=INVALID_PARAMS)
+    uri = arguments[0]
+    text = native_preview.file_native(ls.snapshot(), uri)
     if text is None:
         raise JsonRpcException("Show as native HCL: the document is not open.", code=REQUEST_FAILED)
     path = write_preview(uri, text)
     if path is not None and ls.window_capability("show_document", "support"):
-        await ls.window_show_document_async(types.ShowDocumentParams(uri=uri_of_path(path), take_focus=True))
+        ls.protocol.send_request(types.WINDOW_SHOW_DOCUMENT, types.ShowDocumentParams(uri=uri_of_path(path), take_focus=True))
     return text
 
 
@@ -806,5 +829,5 @@ def create_server() -> HcljsonServer:
     server = HcljsonServer()
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
-    server.command(SHOW_NATIVE)(_guarded(server, SHOW_NATIVE, show_as_native, lambda arguments: None))
+    server.command(SHOW_NATIVE)(_guarded_command(server, SHOW_NATIVE, show_as_native))
     return server
