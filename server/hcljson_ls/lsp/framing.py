@@ -23,7 +23,9 @@ Nothing on the wire puts the reader out of step for more than the bad message it
   break inside a string and no letters outside one, so ``Content-Length: <digits>`` followed by a
   line break inside a body proves the body ended before it: the body is cut there (a `Problem`,
   then the `Body` of what came before, which the caller answers as usual, with a parse error if it
-  is not JSON), and the next message is read from there.
+  is not JSON), and the next message is read from there. When the bytes that have arrived end in
+  what may be the start of such a line, the reader waits for more before deciding (a valid JSON
+  body never ends so).
 * A length over `MAX_BODY_BYTES` is refused before any of the body is kept.
 
 The reader holds at most one body (up to `MAX_BODY_BYTES`) plus the bytes after it that have
@@ -163,12 +165,34 @@ class FrameReader:
             self._length = None
             return True
         self._searched = window_end
-        if len(buffer) < length:
+        if len(buffer) < length or self._header_may_follow(length):
             return False
         events.append(Body(bytes(buffer[:length])))
         del buffer[:length]
         self._length = None
         return True
+
+
+    def _header_may_follow(self, length: int) -> bool:
+        """Whether the bytes from before `length` to the end of what has arrived are the start of a
+        header line cut by the end of the chunk (a length given a few bytes too long): then wait."""
+        buffer = self._buffer
+        for p in range(max(0, len(buffer) - _OVERLAP), length):
+            if buffer[p] in b"cC" and _header_prefix(bytes(buffer[p:])):
+                return True
+        return False
+
+
+_WORD = b"content-length"
+_AFTER_WORD = re.compile(rb"[ \t]*(?::[ \t]*(?:[0-9]+[ \t]*\r?)?)?")
+
+
+def _header_prefix(tail: bytes) -> bool:
+    """Whether `tail` is the beginning of a ``Content-Length: <digits>`` line (not a whole one)."""
+    tail = tail.lower()
+    if len(tail) <= len(_WORD):
+        return _WORD.startswith(tail)
+    return tail.startswith(_WORD) and _AFTER_WORD.fullmatch(tail, len(_WORD)) is not None
 
 
 def _shown(text: bytes, limit: int = 60) -> str:
