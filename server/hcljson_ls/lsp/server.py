@@ -150,8 +150,8 @@ WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
 #: The lock file: when it changes, the module's provider schemas are fetched again (`schema_jobs`).
 LOCK_GLOB = "**/.terraform.lock.hcl"
 
-#: The background scan yields to the event loop at least this often (seconds), so requests wait at
-#: most about this long behind it.
+#: The background scan yields to the event loop at least this often (seconds), and at once when a
+#: message has arrived (`transport.Inbox`), so requests wait at most about one scan step behind it.
 SCAN_SLICE = 0.02
 
 
@@ -587,8 +587,8 @@ def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParam
 #: Documents at least this long (characters) make whole-file requests long enough (0.1 s and more)
 #: to be worth cancelling: such requests pause at cancellation points.
 CANCELLABLE_SIZE = 1_000_000
-#: The pause: pygls reads stdin one line at a time through a thread, so a cancel written right after
-#: the request is read only after a few loop turns (measured: under 1 ms idle, a few ms loaded).
+#: The pause: stdin is read on a thread (`lsp.transport`), so a cancel written right after the
+#: request reaches the loop a moment later (under 1 ms idle, a few ms loaded).
 _CANCEL_WAIT = 0.01
 
 
