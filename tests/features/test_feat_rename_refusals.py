@@ -89,3 +89,22 @@ def test_terraforms_invalid_name_is_reported_for_a_superscript(tmp_path):
     found = [d for d in diagnostics.collect(fw.snapshot(), fw.uri("/m/main.tf.json")) if "Invalid variable name" in d.message]
     text = fw.fixture.files["/m/main.tf.json"].text
     assert sorted(text[d.start : d.end] for d in found) == ['"x²"', '"²x"']
+
+
+@pytest.mark.parametrize("needle, inside, said", [
+    ("var.region", 5, None),  # renameable
+    ("${var", 0, None),  # nothing there
+    ("var.nowhere", 6, "Nothing in this module declares this name"),
+    ("path.module", 2, "built into Terraform"),
+    ("upper(", 2, "A built-in function cannot be renamed"),
+], ids=["renameable", "nothing", "undeclared", "builtin", "function"])
+def test_why_a_name_cannot_be_renamed(tmp_path, needle, inside, said):
+    src = '//- /m/main.tf.json\n{"variable": {"region": {}}, "locals": {"a": "${var.region}", "b": "${var.nowhere}", "c": "${path.module}", "d": "${upper(var.region)}"}}\n'
+    fw = parse_fixture(src).workspace(tmp_path, open=["/m/main.tf.json"])
+    text = fw.fixture.files["/m/main.tf.json"].text
+    offset = text.index(needle) + inside
+    why = navigation.why_not_renamed(fw.snapshot(), fw.uri("/m/main.tf.json"), offset)
+    assert (why is None) if said is None else (said in why), why
+    if said is not None:
+        refused = navigation.rename(fw.snapshot(), fw.uri("/m/main.tf.json"), offset, "x")
+        assert isinstance(refused, RenameError) and refused.message == why

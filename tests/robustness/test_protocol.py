@@ -279,3 +279,18 @@ def test_on_a_pipe_it_says_nothing(env: dict[str, str], home):
     result = subprocess.run(SERVER, env=env, cwd=str(home), stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert result.returncode == 0 and result.stderr == b"" and result.stdout == b"", result
 
+
+
+def test_rename_refusals_reach_the_client_with_their_reason(wire: Wire):
+    wire.initialize(options=OPTIONS)
+    text = '{"variable": {"region": {}, "zone": {}}, "locals": {"a": "${var.region}", "b": "${var.nowhere}"}}'
+    wire.open(URI, text)
+    at_region = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": text.index("var.region") + 5}}
+    at_nowhere = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": text.index("var.nowhere") + 5}}
+    assert wire.request("textDocument/prepareRename", at_region, timeout=30)["result"] is not None
+    refused = wire.request("textDocument/prepareRename", at_nowhere, timeout=30)
+    assert refused["error"]["code"] == -32803 and "declares" in refused["error"]["message"], refused
+    for new_name, why in (("count", "reserved"), ("zone", "already declares"), ("²x", "not a valid name")):
+        refused = wire.request("textDocument/rename", dict(at_region, newName=new_name), timeout=30)
+        assert refused["error"]["code"] == -32803 and why in refused["error"]["message"], refused
+    assert "changes" in wire.request("textDocument/rename", dict(at_region, newName="area"), timeout=30)["result"]

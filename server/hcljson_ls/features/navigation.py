@@ -6,6 +6,7 @@ every file of the module (JSON and native, open or not).
     references(snapshot, uri, offset, include_declaration) -> list[Location]
     highlights(snapshot, uri, offset) -> list[Highlight]
     prepare_rename(snapshot, uri, offset) -> Location | None      the name part, or None: not renameable
+    why_not_renamed(snapshot, uri, offset) -> str | None         the reason, when there is a name that is not
     rename(snapshot, uri, offset, new_name) -> dict[uri, list[TextEdit]] | RenameError
     workspace_symbols(snapshot, query) -> list[WorkspaceSymbol]
 
@@ -251,10 +252,30 @@ def prepare_rename(snapshot: Snapshot, uri: str, offset: int) -> Location | None
     return Location(uri, target.name_start, target.name_end)
 
 
+_ONLY_DECLARED = "Only a declared name can be renamed here: a variable, local value, module, resource, data source or output."
+
+
+def why_not_renamed(snapshot: Snapshot, uri: str, offset: int) -> str | None:
+    """Why the name at `offset` cannot be renamed, for the user; None when it can, or when there is
+    no name there at all (a plain "nothing to rename")."""
+    target = target_at(snapshot, uri, offset)
+    if target is None or prepare_rename(snapshot, uri, offset) is not None:
+        return None
+    if target.kind == "call":
+        return "A built-in function cannot be renamed."
+    if target.key is None:
+        return "This is built into Terraform and cannot be renamed."
+    if target.kind == "output":
+        return "The module this output belongs to is not in the workspace: its declaration cannot be renamed."
+    if target.key[0] not in RENAMEABLE:
+        return _ONLY_DECLARED
+    return "Nothing in this module declares this name: only a declared name can be renamed."
+
+
 def rename(snapshot: Snapshot, uri: str, offset: int, new_name: str) -> dict[str, list[TextEdit]] | RenameError:
     where = prepare_rename(snapshot, uri, offset)
     if where is None:
-        return RenameError("Only a declared name can be renamed here: a variable, local value, module, resource, data source or output.")
+        return RenameError(why_not_renamed(snapshot, uri, offset) or _ONLY_DECLARED)
     if not catalogue.IDENTIFIER.match(new_name):
         return RenameError(f"{new_name!r} is not a valid name: use letters, digits, underscores and dashes, starting with a letter or underscore.")
     target = target_at(snapshot, uri, offset)

@@ -61,7 +61,8 @@ foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hov
 function call or a key), signatureHelp (in a function call's arguments; triggered by `(` and `,`),
 semanticTokens full / range (legend from `features.semantic_tokens.legend()`),
 and across the files of a module (`features.navigation`): definition, declaration, references,
-documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason),
+documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason: a
+name that is not renameable, at prepareRename; a new name Terraform would reject, at rename),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
 
@@ -686,7 +687,11 @@ def document_highlight(ls: HcljsonServer, params: types.DocumentHighlightParams)
 @feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: HcljsonServer, params: types.PrepareRenameParams):
     at = ls.at(params.text_document.uri, params.position)
-    found = navigation.prepare_rename(at.snapshot, at.uri, at.offset) if at is not None else None
+    if at is None:
+        return None
+    found = navigation.prepare_rename(at.snapshot, at.uri, at.offset)
+    if found is None and (why := navigation.why_not_renamed(at.snapshot, at.uri, at.offset)) is not None:
+        raise JsonRpcException(why, code=REQUEST_FAILED)  # the client shows why, not only "cannot rename"
     return convert.to_range(at.index, found.start, found.end, ls.position_encoding) if found is not None else None
 
 
