@@ -5,6 +5,13 @@
     hcljson-ls check PATH... [--format text|json|sarif|github] [--severity error|warning|info]
                              [--jobs N] [--docs-url URL]
 
+The server
+----------
+Serves one client over stdio (default) or TCP (`lsp.transport`). Exit status: 0 after LSP's
+``shutdown`` then ``exit``, or when the client closes the connection; 1 on ``exit`` without
+``shutdown`` (as LSP says); 2 on a usage problem. Started in a terminal (stdin a TTY), it says on stderr
+that it waits for an LSP client and how to get help.
+
 Contract of `check`
 -------------------
 * PATHs are files (checked whatever their name) or directories, walked as the workspace scan walks

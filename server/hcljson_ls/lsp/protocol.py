@@ -154,7 +154,8 @@ class HcljsonProtocol(LanguageServerProtocol):
             else:
                 log.debug("dropped %s before initialize", method)
             return
-        if method.startswith("$/") and not is_request and method not in self.fm.features and method != types.CANCEL_REQUEST:
+        known = method in self.fm.features or method in self.fm.builtin_features or method == types.CANCEL_REQUEST
+        if method.startswith("$/") and not is_request and not known:
             log.debug("ignored %s", method)  # optional notifications: not worth a warning
             return
         super().handle_message(message)
