@@ -18,6 +18,14 @@ request is answered with the handler's `fallback` (``None`` unless given), so on
 one bug never stops the server. Every synchronous handler runs with the cyclic GC paused
 (`gcpolicy.paused_gc`, see "Memory and the cyclic GC").
 
+Transport and lifecycle
+-----------------------
+`start_io` / `start_tcp` serve one client through `lsp.transport` (whole messages read on a thread,
+framing that survives bad headers: `lsp.framing`) and return the exit status; `lsp.protocol` answers
+every message that is no valid request and keeps LSP's lifecycle (ServerNotInitialized before
+`initialize`, InvalidRequest after `shutdown`, `exit` status 1 without `shutdown`). What is refused
+and why: docs/limits.md, "Protocol".
+
 The workspace
 -------------
 `ls.store` is the `workspace.Workspace`: the folders from `initialize` (`workspaceFolders`, else
