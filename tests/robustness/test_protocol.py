@@ -192,6 +192,7 @@ def test_execute_command_without_arguments_is_invalid_params_without_traceback(w
         assert "data" not in answer["error"] or not answer["error"]["data"], answer
         assert "Traceback" not in json.dumps(answer) and ".py" not in json.dumps(answer)
     still_right(wire)
+    assert "Traceback" not in wire.log(), wire.log()
 
 
 def test_a_show_document_answered_with_null_still_answers_the_command(wire: Wire, home):
@@ -294,3 +295,4 @@ def test_rename_refusals_reach_the_client_with_their_reason(wire: Wire):
         refused = wire.request("textDocument/rename", dict(at_region, newName=new_name), timeout=30)
         assert refused["error"]["code"] == -32803 and why in refused["error"]["message"], refused
     assert "changes" in wire.request("textDocument/rename", dict(at_region, newName="area"), timeout=30)["result"]
+    assert " ERROR " not in wire.log() and "Traceback" not in wire.log(), wire.log()  # refusals are routine

@@ -37,8 +37,9 @@ message and never a traceback:
 * an error response made from an unexpected exception (pygls's `JsonRpcInternalError` carries the
   traceback in ``data``) goes out as Internal Error with a plain message: the log has the details.
 
-Routine protocol events (a cancel for a request already answered, an unknown ``$/`` notification)
-are logged at debug level: clients such as Neovim show any warning in their log as an error.
+Routine protocol events (a cancel for a request already answered, an unknown ``$/`` notification,
+a handler's deliberate error answer such as a refused rename) are logged at debug level: clients such
+as Neovim show any warning in their log as an error.
 """
 
 from __future__ import annotations
@@ -166,6 +167,16 @@ class HcljsonProtocol(LanguageServerProtocol):
             log.debug("cancel for request %s, already answered", msg_id)  # routine: no warning
         elif future.cancel():
             log.debug("cancelled request %s", msg_id)
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        # A handler's deliberate error answer (a refused rename, InvalidParams) is routine: answered,
+        # logged at debug; pygls logged each one with a traceback at error level.
+        if future.done() and not future.cancelled() and isinstance(error := future.exception(), JsonRpcException):
+            self._request_futures.pop(msg_id, None)
+            log.debug("request %s answered with error %s: %s", msg_id, error.code, error.message)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         if error is not None and isinstance(error.data, dict) and "traceback" in error.data:
