@@ -6,6 +6,13 @@
                              [--jobs N] [--schema FILE]... [--config FILE] [--shard K/N] [--docs-url URL]
                              [--engine auto|terraform|opentofu] [--engine-version X.Y[.Z]]
 
+The server
+----------
+Serves one client over stdio (default) or TCP (`lsp.transport`). Exit status: 0 after LSP's
+``shutdown`` then ``exit``, or when the client closes the connection; 1 on ``exit`` without
+``shutdown`` (as LSP says); 2 on a usage problem. Started in a terminal (stdin a TTY), it says on stderr
+that it waits for an LSP client and how to get help.
+
 Contract of `check`
 -------------------
 * PATHs are files or directories, walked as the workspace scan walks them for the kinds the server
@@ -240,17 +247,32 @@ def run_server(args: argparse.Namespace) -> int:
     # table construction, which its cache turns into a ~15 ms load for every later server.
     set_table_cache(user_cache_dir("parser-tables"))
     server = create_server()
+    if not args.tcp and _is_terminal(sys.stdin):
+        print(WAITING_ON_A_TERMINAL, file=sys.stderr, flush=True)
     try:
         if args.tcp:
-            server.start_tcp(args.host, args.port)
-        else:
-            server.start_io()
+            return server.start_tcp(args.host, args.port)
+        return server.start_io()
     except KeyboardInterrupt:
-        pass
+        return EXIT_OK
     except OSError as exc:  # e.g. the TCP port is in use
         print(f"{PROG}: error: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_OK
+
+
+#: What the server says on stderr when started by hand in a terminal (stdin a TTY).
+WAITING_ON_A_TERMINAL = (
+    f"{PROG}: a language server, waiting for an LSP client on stdin (press Ctrl-C to stop).\n"
+    f"  Start it from your editor; to check files from a terminal, run '{PROG} check PATH...'."
+    f" Help: '{PROG} --help'."
+)
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):
+        return False
 
 
 def _configure_logging(log_file: str | None, level: str) -> None:

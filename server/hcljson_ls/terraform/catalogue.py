@@ -65,7 +65,6 @@ Contract
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -239,9 +238,21 @@ KEYWORD_ARGUMENTS: Mapping[tuple[str, str], tuple[str, ...] | None] = MappingPro
 # `lifecycle.ignore_changes` is a list of argument names, or this keyword.
 IGNORE_CHANGES_KEYWORDS = ("all",)
 
-#: What a declared name may be (block labels, local values, a rename's new name): a Unicode letter or
-#: `_`, then letters, digits, `_` and `-`.
-IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
+class _Identifier:
+    """HCL's identifier, as Terraform and OpenTofu scan it: a letter (Unicode ``ID_Start``) or `_`,
+    then letters, digits and marks (``ID_Continue``), `_` and `-`. `²` is a digit to `\\w` but
+    neither, so ``"²x"`` and ``"x²"`` are no names (Terraform: "Invalid variable name")."""
+
+    @staticmethod
+    def match(name: str) -> bool:
+        # str.isidentifier is Python's identifier rule: XID_Start or `_`, then XID_Continue (the
+        # Unicode ID classes closed under NFKC, which differ from ID_Start/ID_Continue in a handful
+        # of compatibility characters only); `-` may follow the first character.
+        return name[:1] != "-" and name.replace("-", "_").isidentifier()
+
+
+#: What a declared name may be (block labels, local values, a rename's new name): ``IDENTIFIER.match(name)``.
+IDENTIFIER = _Identifier()
 
 #: Core arguments whose value is a JSON object or array whatever their mode says of strings (for
 #: completion's value placeholder): (block type, argument) -> "{}" or "[]".
