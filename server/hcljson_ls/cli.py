@@ -130,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="report problems in files or directories and exit",
-        description="Report problems in *.tf.json / *.tofu.json files, module by module, as the language server would.",
+        description="Report problems in *.tf.json / *.tofu.json files (and *.tfvars.json, *.tftest.json / *.tofutest.json, "
+        "*.tfmock.json and *.tfquery.json files), module by module, as the language server would.",
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="a file, or a directory to search recursively")
     check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
@@ -220,11 +221,12 @@ class Source:
     real: str  # its real path (symbolic links resolved): one file reached twice is checked once
 
 
-#: What `check` reads, as the server does: configuration, variable definitions and test files.
-_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON)
-_CHECKED_NAMES = ", ".join(
-    (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES)[:-1]
-) + " or " + catalogue.TEST_JSON_SUFFIXES[-1]
+#: What `check` reads, as the server does: configuration, variable definitions, test, mock data
+#: and query files.
+_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON)
+_CHECKED_SUFFIXES = (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES,
+                     *catalogue.MOCK_JSON_SUFFIXES, *catalogue.QUERY_JSON_SUFFIXES)
+_CHECKED_NAMES = ", ".join(_CHECKED_SUFFIXES[:-1]) + " or " + _CHECKED_SUFFIXES[-1]
 
 
 def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> list[Source]:
@@ -243,7 +245,7 @@ def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> lis
             before = len(skipped)
             inside = list(_walk(path, skipped))
             if not inside and len(skipped) == before:
-                fatal.append(f"{arg}: no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json) in this directory")
+                fatal.append(f"{arg}: no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json, *.tfquery.json) in this directory")
         elif (path.exists() or path.is_symlink()) and catalogue.file_kind(path.name, ignore_case=True) not in _CHECKED_KINDS:
             skipped.append(f"{arg}: not a Terraform file (its name does not end in {_CHECKED_NAMES}); not checked")
             continue

@@ -57,7 +57,7 @@ def test_a_test_file_reports_only_what_is_not_a_test_file_block():
     [(start, end)] = fixture.ranges
     assert found == [(start, end, "structure/unknown-block-type")]
     assert {"run", "variables", "provider", "mock_provider", "override_resource", "override_data",
-            "override_module", "test"} == set(TEST_SCHEMA.names())
+            "override_module", "test", "variable"} == set(TEST_SCHEMA.names())
 
 
 def test_a_test_file_from_the_corpus_has_no_diagnostics():

@@ -1,26 +1,96 @@
-"""Terraform/OpenTofu test files in JSON (`*.tftest.json`, `*.tofutest.json`): how they decode.
+"""Terraform/OpenTofu test files in JSON (`*.tftest.json`, `*.tofutest.json`): their schema, their own
+rules, and their references resolved against the module under test.
 
-    is_test_file(name) -> bool        a test file, by name (any case): `catalogue.TEST_JSON`
-    TEST_SCHEMA                       the root body of a test file
+    is_test_file(name) -> bool                        a test file, by name (any case): `catalogue.TEST_JSON`
+    is_own_kind(name) -> bool                         a test, mock data or query file (own schemas, no quick open)
+    TEST_SCHEMA                                       the root body of a test file
+    OVERRIDE_RESOURCE, OVERRIDE_DATA, OVERRIDE_MODULE  override blocks (also in mock files, `mockfile`)
+    TestFileChecks()                                  the analysis' part (`hcljson.incremental.FileChecks`)
+    check_references(text, blocks, scope) -> list[Diagnostic]   against the module under test
 
 Contract
 --------
-* The root holds a test file's own top-level blocks, as `terraform test` reads them: `run "<name>"`,
-  `variables` (one attribute per variable), `provider "<name>"`, `mock_provider "<name>"`,
-  `override_resource`, `override_data`, `override_module` and `test`. Any other top-level key is
-  unknown, as in a configuration file.
-* The bodies of these blocks are open (any argument, any nested block): their own schemas (`run`'s
-  `command`, `assert`, `expect_failures`, ...; a provider's arguments) are not checked yet, so
-  nothing valid is ever reported. Terraform's configuration rules and reference resolution do not
-  apply to a test file (`analysis.file_engine` decodes it without them).
+* The schema is the one Terraform's `internal/configs/test_file.go` and `mock_provider.go` decode
+  (the union with OpenTofu's: `mock_provider.for_each`): top-level `run "<name>"`, `variables`,
+  `variable "<name>"` (1.13), `provider "<name>"`, `mock_provider "<name>"`, `override_resource`,
+  `override_data`, `override_module` and `test`; a `run` has `command`, `providers`,
+  `expect_failures`, `state_key`, `parallel`, `skip_cleanup` and the blocks `plan_options`,
+  `assert`, `variables`, `module`, `override_*` and `backend "<type>"`. Anything else is unknown,
+  as in a configuration file (`structure/unknown-...`).
+* Modes: `command`, `plan_options.mode`, `override_during` and override `target`s are keywords or
+  static addresses (traversal strings); `expect_failures`, `plan_options.replace`/`target` lists of
+  addresses; `providers` a map of provider addresses; `module.source`/`version`,
+  `mock_provider.alias`/`source` literal strings; `parallel`, `skip_cleanup`, `refresh` literal;
+  `assert`, `variables` and override values are expressions.
+* Rules of one block (`TestFileChecks`, `structure/...` codes of the configuration rules where the
+  rule is the same): keywords (`command`: apply or plan; `mode`: normal or refresh-only;
+  `override_during`: plan or apply) -> `structure/invalid-keyword`; run, mock provider and variable
+  names -> `structure/invalid-name`. Strings are checked by their mode (`templates.check_block`).
+  Nothing is declared for the module (a test file is none of its files).
+* `check_references` (the references of the file against the module under test, `scope`; None:
+  nothing is known beyond the file, so nothing is reported as undeclared) -- codes:
+  - `test/undeclared-run`: `run.<name>` with no such run in the file ("Did you mean");
+  - `test/unavailable-run`: `run.<name>` of the run itself or of a later one (Terraform: "Reference
+    to unavailable run block");
+  - `test/invalid-expect-failures`: an `expect_failures` entry that is not a checkable object
+    (input variable, output value, check block, resource or data source);
+  - `test/unknown-checkable` (warning): an `expect_failures` entry the module does not declare
+    (Terraform reports it only when the run fails with "Missing expected failure");
+  - `test/unknown-override-target` (warning): an override target the module does not declare
+    (Terraform's "Invalid override target" warning);
+  - `test/unknown-provider`: a run's `providers` value that names no `provider`/`mock_provider`
+    block of the file;
+  - the configuration codes of `resolve` (`reference/undeclared` with "Did you mean",
+    `reference/unknown-function`, ...) for the references of `assert` conditions and error messages
+    and of `variables` values; `output.<name>` must name an output of the module
+    (`reference/undeclared`). `var.<name>` is declared by the module, by the file's `variables` or
+    `variable` blocks or by the run's own `variables`.
+  A run with a `module` block tests another module: its assertions, `expect_failures` and
+  overrides are not resolved against the module under test (only `run.` references are checked).
 """
 
 from __future__ import annotations
 
-from ..hcljson.schema import BlockSchema, BodySchema
-from . import catalogue
+from collections.abc import Sequence
 
-__all__ = ["TEST_SCHEMA", "is_test_file"]
+from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
+from ..hcljson.incremental import FileChecks
+from ..hcljson.model import Attribute, Block, Body
+from ..hcljson.problems import quoted_fix, suggestion
+from ..hcljson.schema import (
+    EXPRESSION,
+    LITERAL,
+    LITERAL_STRING,
+    TRAVERSAL,
+    TRAVERSAL_LIST,
+    TRAVERSAL_MAP,
+    AttributeSchema as A,
+    BlockSchema,
+    BodySchema,
+)
+from ..hcljson.values import quoted, string_text
+from ..jsonsyntax.tree import STRING
+from . import catalogue
+from .reference_walk import block_references
+from .references import STATIC, Reference, subject
+from .resolve import Scope, resolve
+from .schema import PROVIDER, VARIABLE
+from .templates import check_block
+from .validate import INVALID_KEYWORD, INVALID_NAME, valid_identifier
+
+__all__ = [
+    "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
+    "is_test_file", "is_own_kind", "check_references", "keyword_problem", "name_problem",
+    "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
+    "UNKNOWN_PROVIDER",
+]
+
+UNDECLARED_RUN = "test/undeclared-run"
+UNAVAILABLE_RUN = "test/unavailable-run"
+INVALID_EXPECT_FAILURES = "test/invalid-expect-failures"
+UNKNOWN_CHECKABLE = "test/unknown-checkable"
+UNKNOWN_OVERRIDE_TARGET = "test/unknown-override-target"
+UNKNOWN_PROVIDER = "test/unknown-provider"
 
 
 def is_test_file(name: str | None) -> bool:
@@ -28,17 +98,375 @@ def is_test_file(name: str | None) -> bool:
     return bool(name) and catalogue.file_kind(name, ignore_case=True) == catalogue.TEST_JSON  # type: ignore[arg-type]
 
 
+def is_own_kind(name: str | None) -> bool:
+    """True for the files with a schema of their own besides tfvars: test, mock data and query files."""
+    return bool(name) and catalogue.file_kind(name, ignore_case=True) in _OWN_KINDS  # type: ignore[arg-type]
+
+
+_OWN_KINDS = frozenset({catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
+
+
+# ---- the schema ---------------------------------------------------------------------------------
+
+OVERRIDE_DURING = A("override_during", False, TRAVERSAL,
+                    "When the values are used: `\"apply\"` (default: the plan sees unknown values) or `\"plan\"`.")
+_TARGET = A("target", True, TRAVERSAL, "The address overridden, such as `\"aws_instance.web\"`, without `${}`.")
+
+
+def _override(type_name: str, values: str, what: str) -> BlockSchema:
+    return BlockSchema(
+        type_name, (),
+        BodySchema.of(attributes=[_TARGET, A(values, False, EXPRESSION, f"The {values} {what} gets instead (others are generated)."),
+                                  OVERRIDE_DURING]),
+        f"Values {what} takes in the test instead of the real ones.",
+    )
+
+
+OVERRIDE_RESOURCE = _override("override_resource", "values", "a resource")
+OVERRIDE_DATA = _override("override_data", "values", "a data source")
+OVERRIDE_MODULE = _override("override_module", "outputs", "a module call")
+_OVERRIDES = (OVERRIDE_RESOURCE, OVERRIDE_DATA, OVERRIDE_MODULE)
+
+
+def mock_block(type_name: str, what: str) -> BlockSchema:
+    """`mock_resource "<type>"` / `mock_data "<type>"`: default values for every object of a type."""
+    return BlockSchema(
+        type_name, ("type",),
+        BodySchema.of(attributes=[A("defaults", False, EXPRESSION, f"Values every {what} of this type gets (others are generated)."),
+                                  OVERRIDE_DURING]),
+        f"Default values for every {what} of a type the mock provider makes.",
+    )
+
+
+MOCK_RESOURCE = mock_block("mock_resource", "resource")
+MOCK_DATA = mock_block("mock_data", "data source")
+
+_RUN = BlockSchema(
+    "run", ("name",),
+    BodySchema.of(
+        attributes=[
+            A("command", False, TRAVERSAL, "`\"apply\"` (default) or `\"plan\"`: what the run does."),
+            A("providers", False, TRAVERSAL_MAP, "The test file's provider configurations the module gets: `{\"aws\": \"aws.fake\"}`."),
+            A("expect_failures", False, TRAVERSAL_LIST,
+              "Checkable objects expected to fail: `\"var.x\"`, `\"output.y\"`, `\"check.z\"`, resources and data sources."),
+            A("state_key", False, LITERAL_STRING, "The state file the run uses; runs with the same key share it (Terraform 1.11)."),
+            A("parallel", False, LITERAL, "Whether the run may run in parallel with others (Terraform 1.12)."),
+            A("skip_cleanup", False, LITERAL, "Keep what the run created at the end of the test (experimental)."),
+        ],
+        blocks=[
+            BlockSchema("plan_options", (), BodySchema.of(attributes=[
+                A("mode", False, TRAVERSAL, "`\"normal\"` (default) or `\"refresh-only\"`."),
+                A("refresh", False, LITERAL, "Whether to refresh the state first (default true)."),
+                A("replace", False, TRAVERSAL_LIST, "Resources to replace, as addresses without `${}`."),
+                A("target", False, TRAVERSAL_LIST, "Resources to target, as addresses without `${}`."),
+            ]), "Options of the plan the run makes.", max_items=1),
+            BlockSchema("assert", (), BodySchema.of(attributes=[
+                A("condition", True, EXPRESSION, "True when the run passes: may refer to the module's resources, outputs, variables and `run.<name>`."),
+                A("error_message", True, EXPRESSION, "What the test reports when the condition is false."),
+            ]), "A condition the run checks after its plan or apply."),
+            BlockSchema("variables", (), BodySchema(dynamic_attributes=True),
+                        "Values of the module's input variables for this run; may refer to `var` and earlier `run.<name>` outputs.",
+                        max_items=1),
+            BlockSchema("module", (), BodySchema.of(attributes=[
+                A("source", True, LITERAL_STRING, "The module the run tests instead of the one under test (a local or registry source)."),
+                A("version", False, LITERAL_STRING, "The version of a registry module."),
+            ]), "Another module to run, such as a setup module.", max_items=1),
+            *_OVERRIDES,
+            BlockSchema("backend", ("type",), None, "A backend holding the run's state (Terraform 1.13)."),
+        ],
+    ),
+    "A test run: a plan or apply of the module, with assertions.",
+)
+
+_MOCK_PROVIDER = BlockSchema(
+    "mock_provider", ("name",),
+    BodySchema.of(
+        attributes=[
+            A("alias", False, LITERAL_STRING, "A name for this configuration, referenced as `\"<name>.<alias>\"`."),
+            A("source", False, LITERAL_STRING, "A directory of `.tfmock.json` / `.tfmock.hcl` files with more mock data (Terraform)."),
+            OVERRIDE_DURING,
+            A("for_each", False, EXPRESSION, "One mock provider per element (OpenTofu)."),
+        ],
+        blocks=[MOCK_RESOURCE, MOCK_DATA, OVERRIDE_RESOURCE, OVERRIDE_DATA],
+    ),
+    "A provider whose resources and data sources are mocked: nothing is created.",
+)
+
 TEST_SCHEMA = BodySchema.of(
     blocks=[
-        BlockSchema("run", ("name",), None, "A test run: a plan or apply of the module, with assertions."),
+        _RUN,
         BlockSchema("variables", (), BodySchema(dynamic_attributes=True), "Values for the module's input variables in every run.",
                     max_items=1),
-        BlockSchema("provider", ("name",), None, "A provider configuration for the runs."),
-        BlockSchema("mock_provider", ("name",), None, "A provider whose resources and data sources are mocked."),
-        BlockSchema("override_resource", (), None, "Values a resource takes instead of being created."),
-        BlockSchema("override_data", (), None, "Values a data source returns instead of being read."),
-        BlockSchema("override_module", (), None, "Outputs a module call returns instead of being run."),
-        BlockSchema("test", (), None, "Settings of the whole test file (parallel runs)."),
+        BlockSchema("variable", VARIABLE.labels, VARIABLE.body, "A variable of the test file itself, referenced as `var.<name>` (Terraform 1.13)."),
+        BlockSchema("provider", PROVIDER.labels, PROVIDER.body, "A provider configuration for the runs."),
+        _MOCK_PROVIDER,
+        *_OVERRIDES,
+        BlockSchema("test", (), BodySchema.of(attributes=[
+            A("parallel", False, LITERAL, "Whether the runs of the file may run in parallel (Terraform 1.12)."),
+            A("skip_cleanup", False, LITERAL, "Keep what the runs created at the end of the test (experimental)."),
+        ]), "Settings of the whole test file.", max_items=1),
     ],
-    description="A Terraform test file: runs against the module of its directory.",
+    description="A Terraform test file: runs against the module of its directory (or the one above `tests/`).",
 )
+
+#: (block type, argument) -> the keywords it takes.
+KEYWORDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("run", "command"): ("apply", "plan"),
+    ("plan_options", "mode"): ("normal", "refresh-only"),
+    **{(b, "override_during"): ("apply", "plan") for b in (
+        "override_resource", "override_data", "override_module", "mock_provider", "mock_resource", "mock_data")},
+}
+#: Block type -> what its first label names (checked as an identifier).
+NAMED = {"run": "run block name", "mock_provider": "provider name", "variable": "variable name", "list": "list block name"}
+
+
+# ---- one block's rules ----------------------------------------------------------------------------
+
+def keyword_problem(text: str, attr: Attribute, allowed: tuple[str, ...]) -> Diagnostic | None:
+    """`structure/invalid-keyword` when string argument `attr` is none of `allowed`."""
+    e = attr.expr
+    if e is None or e.kind != STRING:
+        return None
+    value = string_text(text, e.node, e.start)  # type: ignore[arg-type]
+    if value in allowed:
+        return None
+    s = suggestion(value, allowed)
+    choices = " or ".join(quoted(k) for k in allowed)
+    return Diagnostic(e.start, e.end, ERROR, INVALID_KEYWORD, f"Invalid {quoted(attr.name)} keyword",
+                      f"The argument {quoted(attr.name)} takes {choices}, but this is {quoted(value)}."
+                      + (f" Did you mean {quoted(s)}?" if s else ""), (), quoted_fix(e.start, e.end, s) if s else ())
+
+
+def name_problem(block: Block) -> Diagnostic | None:
+    """`structure/invalid-name` when the first label of a block `NAMED` lists is not an identifier."""
+    what = NAMED.get(block.type_name)
+    if what is None or not block.labels:
+        return None
+    label = block.labels[-1] if block.type_name == "list" else block.labels[0]
+    if valid_identifier(label.value):
+        return None
+    return Diagnostic(label.start, label.end, ERROR, INVALID_NAME, f"Invalid {what}",
+                      f"A {what} must start with a letter or underscore and contain only letters, digits, underscores "
+                      f"and dashes, but {quoted(label.value)} is not valid.")
+
+
+def block_rules(text: str, block: Block) -> list[Diagnostic]:
+    """The rules of top-level `block` and its nested blocks: keywords and names (see the module doc)."""
+    out: list[Diagnostic] = []
+    stack = [block]
+    while stack:
+        b = stack.pop()
+        found = name_problem(b)
+        if found is not None:
+            out.append(found)
+        for a in b.body.attributes:
+            allowed = KEYWORDS.get((b.type_name, a.name))
+            if allowed is not None:
+                found = keyword_problem(text, a, allowed)
+                if found is not None:
+                    out.append(found)
+        stack.extend(b.body.blocks)
+    return out
+
+
+class TestFileChecks(FileChecks):
+    """A test, mock or query file's own rules and string checks per top-level block; it declares
+    nothing for the module. References are resolved on request (`check_references`), against a
+    module that is not the file's own."""
+
+    __test__ = False  # not a pytest class
+
+    def block(self, text: str, block: Block):
+        return block_rules(text, block), check_block(text, block), []
+
+
+# ---- references against the module under test -----------------------------------------------------
+
+#: The roots `expect_failures` accepts (checkable objects); a root not listed and not a built-in
+#: namespace is a resource type.
+_CHECKABLE_ROOTS = frozenset({"var", "output", "check", "data", "resource"})
+_NOT_CHECKABLE = frozenset({"local", "module", "run", "ephemeral", "action", "path", "terraform", "count", "each", "self"})
+
+
+def _diag(start: int, end: int, code: str, summary: str, detail: str, severity: str = ERROR,
+          fixes: tuple[Fix, ...] = ()) -> Diagnostic:
+    return Diagnostic(start, end, severity, code, summary, detail, (), fixes)
+
+
+def _inside(ref: Reference, attr: Attribute | None) -> bool:
+    return attr is not None and attr.expr is not None and attr.expr.start <= ref.start < attr.expr.end
+
+
+def _attribute_names(body: Body | None) -> set[str]:
+    return {a.name for a in body.attributes} if body is not None else set()
+
+
+def _module_key(ref: Reference) -> tuple | None:
+    """The declaration key of the module under test `ref` names (`output.x` -> ("output", "x"),
+    `check.c` -> ("check", "c")), else `references.subject`'s."""
+    if ref.root in ("output", "check"):
+        return (ref.root, ref.steps[0].name) if ref.steps else None
+    found = subject(ref)
+    return found[0] if found is not None else None
+
+
+def check_references(text: str, blocks: Sequence[Block], scope: Scope | None) -> list[Diagnostic]:
+    """The diagnostics of the references of a test file's top-level `blocks` (absolute positions, in
+    source order): `run.` references against the file's runs, the rest against `scope`, the
+    declarations of the module under test (see the module doc)."""
+    runs = [b for b in blocks if b.type_name == "run" and b.labels]
+    run_names = [b.labels[0].value for b in runs]
+    file_variables: set[str] = set()
+    providers: set[str] = set()
+    for b in blocks:
+        if b.type_name == "variables":
+            file_variables |= _attribute_names(b.body)
+        elif b.type_name == "variable" and b.labels:
+            file_variables.add(b.labels[0].value)
+        elif b.type_name in ("provider", "mock_provider") and b.labels:
+            alias = b.body.attribute("alias")
+            name = b.labels[0].value
+            providers.add(name)
+            if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
+                providers.add(f"{name}.{string_text(text, alias.expr.node, alias.expr.start)}")  # type: ignore[arg-type]
+    out: list[Diagnostic] = []
+    for b in blocks:
+        if b.type_name in ("run", "variables", "override_resource", "override_data", "override_module"):
+            position = run_names.index(b.labels[0].value) if b.type_name == "run" and b.labels else len(runs)
+            out.extend(_block_references(text, b, position, run_names, file_variables, providers, scope))
+    out.sort(key=lambda d: (d.start, d.end))
+    return out
+
+
+def _block_references(text: str, block: Block, position: int, run_names: list[str], file_variables: set[str],
+                      providers: set[str], scope: Scope | None) -> list[Diagnostic]:
+    body = block.body
+    is_run = block.type_name == "run"
+    other_module = is_run and bool(body.blocks_of("module"))
+    run_variables = set().union(*(_attribute_names(v.body) for v in body.blocks_of("variables"))) if is_run else set()
+    expect = body.attribute("expect_failures") if is_run else None
+    provider_map = body.attribute("providers") if is_run else None
+    plan_options = body.blocks_of("plan_options") if is_run else ()
+    targets = [o.body.attribute("target") for o in (*body.blocks_of("override_resource"), *body.blocks_of("override_data"),
+                                                      *body.blocks_of("override_module"))]
+    if block.type_name.startswith("override_"):
+        targets.append(body.attribute("target"))
+    addresses = [o.body.attribute(n) for o in plan_options for n in ("replace", "target")]
+    out: list[Diagnostic] = []
+    for ref in block_references(text, block):
+        if type(ref) is not Reference:  # a function call: the configuration's rule
+            if scope is not None:
+                out.extend(resolve([ref], frozenset(), scope)[0])
+            continue
+        if _inside(ref, provider_map):
+            out.extend(_provider_value(text, ref, provider_map, providers))  # type: ignore[arg-type]
+            continue
+        if any(_inside(ref, t) for t in targets):
+            if not other_module and scope is not None:
+                out.extend(_override_target(ref, scope))
+            continue
+        if any(_inside(ref, a) for a in addresses):
+            continue  # addresses of the plan: what Terraform finds when planning
+        if _inside(ref, expect):
+            out.extend(_expected_failure(ref, None if other_module else scope))
+            continue
+        if ref.context & STATIC:
+            continue  # keywords (`command`, `mode`, `override_during`)
+        if ref.root == "run":
+            out.extend(_run_reference(ref, position, run_names))
+            continue
+        if other_module or scope is None:
+            continue
+        if ref.root == "var":
+            if ref.steps and (ref.steps[0].name in file_variables or ref.steps[0].name in run_variables):
+                continue
+        elif ref.root == "output":
+            out.extend(_undeclared_output(ref, scope))
+            continue
+        elif ref.root == "check":
+            continue
+        out.extend(resolve([ref], frozenset(), scope)[0])
+    return out
+
+
+def _run_reference(ref: Reference, position: int, run_names: list[str]) -> list[Diagnostic]:
+    if not ref.steps:
+        return []
+    step = ref.steps[0]
+    name = step.name
+    if name not in run_names:
+        hint = suggestion(name, run_names)
+        return [_diag(step.start, step.end, UNDECLARED_RUN, "Reference to undeclared run block",
+                      f"There is no run {quoted(name)} in this test file." + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                      fixes=(Fix(step.start, step.end, hint, f"Change to {quoted('run.' + hint)}"),) if hint else ())]
+    if run_names.index(name) >= position:
+        return [_diag(ref.start, step.end, UNAVAILABLE_RUN, "Reference to unavailable run block",
+                      f"The run block {quoted(name)} has not executed yet. Only the run blocks of this file "
+                      "that execute before this one can be referenced.")]
+    return []
+
+
+def _undeclared_output(ref: Reference, scope: Scope) -> list[Diagnostic]:
+    if not ref.steps or scope.declared(("output", ref.steps[0].name)):
+        return []
+    step = ref.steps[0]
+    names = sorted(k[1] for k in scope.keys("output"))
+    hint = suggestion(step.name, names)
+    return [_diag(step.start, step.end, "reference/undeclared", f"Reference to undeclared output value {quoted('output.' + step.name)}",
+                  f"The module under test declares no output {quoted(step.name)}." + (f" Did you mean {quoted('output.' + hint)}?" if hint else ""),
+                  fixes=(Fix(step.start, step.end, hint, f"Change to {quoted('output.' + hint)}"),) if hint else ())]
+
+
+def _expected_failure(ref: Reference, scope: Scope | None) -> list[Diagnostic]:
+    if ref.root in _NOT_CHECKABLE or (ref.root not in _CHECKABLE_ROOTS and not ref.steps):
+        return [_diag(ref.start, ref.steps[-1].end if ref.steps else ref.end, INVALID_EXPECT_FAILURES, "Invalid `expect_failures` reference",
+                      f"You cannot expect failures from {quoted(ref.root)} references. You can only expect failures from checkable "
+                      "objects such as input variables, output values, check blocks, managed resources and data sources.")]
+    key = _module_key(ref)
+    if scope is None or key is None or scope.declared(key):
+        return []
+    end = ref.steps[1].end if key[0] in ("data",) and len(ref.steps) > 1 else ref.steps[0].end
+    return [_diag(ref.start, end, UNKNOWN_CHECKABLE, "Expected failure of an undeclared object",
+                  f"The module under test declares no {_address(key)}, so this run can never report its failure "
+                  "(Terraform then fails the run with \"Missing expected failure\").", WARNING)]
+
+
+def _override_target(ref: Reference, scope: Scope) -> list[Diagnostic]:
+    key = _module_key(ref)
+    if key is None or key[0] not in ("resource", "data", "module") or scope.declared(key):
+        return []
+    end = ref.steps[1].end if key[0] == "data" and len(ref.steps) > 1 else ref.steps[0].end
+    return [_diag(ref.start, end, UNKNOWN_OVERRIDE_TARGET, "Invalid override target",
+                  f"The override target {_address(key)} does not exist within the configuration under test. This could "
+                  "indicate a typo in the target address or an unnecessary override.", WARNING)]
+
+
+def _provider_value(text: str, ref: Reference, attr: Attribute, providers: set[str]) -> list[Diagnostic]:
+    # Keys name the module's providers; values the test file's configurations.
+    node = attr.expr.node  # type: ignore[union-attr]
+    base = attr.expr.start - node.start  # type: ignore[union-attr]
+    inner = base + node.start
+    for member in getattr(node, "items", ()):
+        value = member.value
+        if value is None or value.kind != STRING or not (inner + value.start <= ref.start < inner + value.end):
+            continue
+        written = ".".join([ref.root, *(s.name for s in ref.steps)])
+        if written in providers:
+            return []
+        hint = suggestion(written, sorted(providers))
+        return [_diag(ref.start, ref.steps[-1].end if ref.steps else ref.end, UNKNOWN_PROVIDER,
+                      f"Missing provider definition for {written}",
+                      "This provider block references a provider definition that does not exist in this test file."
+                      + (f" Did you mean {quoted(hint)}?" if hint else ""))]
+    return []
+
+
+def _address(key: tuple) -> str:
+    kind = key[0]
+    if kind == "resource":
+        return f"resource {key[1]}.{key[2]}"
+    if kind == "data":
+        return f"data source data.{key[1]}.{key[2]}"
+    prefix = {"variable": "var", "output": "output", "check": "check", "module": "module"}.get(kind, kind)
+    return f"{prefix}.{key[1]}"
+
