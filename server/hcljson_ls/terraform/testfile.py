@@ -40,11 +40,18 @@ Contract
     (Terraform's "Invalid override target" warning);
   - `test/unknown-provider`: a run's `providers` value that names no `provider`/`mock_provider`
     block of the file;
+  - `test/invalid-reference`: in the file's `variables`, anything but `var.<name>` (Terraform: "You
+    can only reference global variables within the test file variables block", and for `run.`
+    "You can not reference run blocks from within the file variables block"); in a run's
+    `variables`, anything but `var.<name>` and earlier `run.<name>`; `check.<name>` anywhere but in
+    `expect_failures`. A `var.<name>` in `variables` is never undeclared (global variables come from
+    the command line and the environment);
   - the configuration codes of `resolve` (`reference/undeclared` with "Did you mean",
     `reference/unknown-function`, ...) for the references of `assert` conditions and error messages
-    and of `variables` values; `output.<name>` must name an output of the module
-    (`reference/undeclared`). `var.<name>` is declared by the module, by the file's `variables` or
-    `variable` blocks or by the run's own `variables`.
+    (the module's resources, data sources, outputs, locals, variables, module calls);
+    `output.<name>` must name an output of the module (`reference/undeclared`). There, `var.<name>`
+    is declared by the module, by the file's `variables` or `variable` blocks or by the run's own
+    `variables`.
   A run with a `module` block tests another module: its assertions, `expect_failures` and
   overrides are not resolved against the module under test (only `run.` references are checked).
 """
@@ -82,7 +89,7 @@ __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
     "is_test_file", "is_own_kind", "check_references", "keyword_problem", "name_problem",
     "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
-    "UNKNOWN_PROVIDER",
+    "UNKNOWN_PROVIDER", "INVALID_REFERENCE",
 ]
 
 UNDECLARED_RUN = "test/undeclared-run"
@@ -91,6 +98,7 @@ INVALID_EXPECT_FAILURES = "test/invalid-expect-failures"
 UNKNOWN_CHECKABLE = "test/unknown-checkable"
 UNKNOWN_OVERRIDE_TARGET = "test/unknown-override-target"
 UNKNOWN_PROVIDER = "test/unknown-provider"
+INVALID_REFERENCE = "test/invalid-reference"
 
 
 def is_test_file(name: str | None) -> bool:
@@ -352,6 +360,7 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
     if block.type_name.startswith("override_"):
         targets.append(body.attribute("target"))
     addresses = [o.body.attribute(n) for o in plan_options for n in ("replace", "target")]
+    values = [v.body for v in body.blocks_of("variables")] if is_run else [body] if block.type_name == "variables" else []
     out: list[Diagnostic] = []
     for ref in block_references(text, block):
         if type(ref) is not Reference:  # a function call: the configuration's rule
@@ -372,6 +381,14 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
             continue
         if ref.context & STATIC:
             continue  # keywords (`command`, `mode`, `override_during`)
+        if any(v.start <= ref.start < v.end for v in values):
+            # Values of variables: `var` (file or global variables: these cannot be known here) and,
+            # in a run, earlier runs.
+            if ref.root == "run" and is_run:
+                out.extend(_run_reference(ref, position, run_names))
+            elif ref.root != "var":
+                out.append(_invalid_in_variables(ref, is_run))
+            continue
         if ref.root == "run":
             out.extend(_run_reference(ref, position, run_names))
             continue
@@ -384,9 +401,24 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
             out.extend(_undeclared_output(ref, scope))
             continue
         elif ref.root == "check":
+            out.append(_diag(ref.start, ref.end, INVALID_REFERENCE, 'Reference to "check" in invalid context',
+                             'The "check" object can only be referenced from an "expect_failures" attribute within a '
+                             'Terraform testing "run" block.'))
             continue
         out.extend(resolve([ref], frozenset(), scope)[0])
     return out
+
+
+def _invalid_in_variables(ref: Reference, in_run: bool) -> Diagnostic:
+    end = ref.steps[-1].end if ref.steps else ref.end
+    if in_run:
+        detail = ("You can only reference earlier run blocks, file level, and global variables while defining "
+                  "variables from inside a run block.")
+    elif ref.root == "run":
+        detail = "You can not reference run blocks from within the file variables block."
+    else:
+        detail = "You can only reference global variables within the test file variables block."
+    return _diag(ref.start, end, INVALID_REFERENCE, "Invalid reference", detail)
 
 
 def _run_reference(ref: Reference, position: int, run_names: list[str]) -> list[Diagnostic]:
