@@ -227,6 +227,7 @@ _CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_J
 _CHECKED_SUFFIXES = (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES,
                      *catalogue.MOCK_JSON_SUFFIXES, *catalogue.QUERY_JSON_SUFFIXES)
 _CHECKED_NAMES = ", ".join(_CHECKED_SUFFIXES[:-1]) + " or " + _CHECKED_SUFFIXES[-1]
+_CHECKED_PATTERNS = ", ".join("*" + s for s in _CHECKED_SUFFIXES)
 
 
 def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> list[Source]:
@@ -245,7 +246,7 @@ def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> lis
             before = len(skipped)
             inside = list(_walk(path, skipped))
             if not inside and len(skipped) == before:
-                fatal.append(f"{arg}: no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json, *.tfquery.json) in this directory")
+                fatal.append(f"{arg}: no Terraform JSON files ({_CHECKED_PATTERNS}) in this directory")
         elif (path.exists() or path.is_symlink()) and catalogue.file_kind(path.name, ignore_case=True) not in _CHECKED_KINDS:
             skipped.append(f"{arg}: not a Terraform file (its name does not end in {_CHECKED_NAMES}); not checked")
             continue

@@ -401,7 +401,8 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
             out.extend(_undeclared_output(ref, scope))
             continue
         elif ref.root == "check":
-            out.append(_diag(ref.start, ref.end, INVALID_REFERENCE, 'Reference to "check" in invalid context',
+            out.append(_diag(ref.start, ref.steps[-1].end if ref.steps else ref.end, INVALID_REFERENCE,
+                             'Reference to "check" in invalid context',
                              'The "check" object can only be referenced from an "expect_failures" attribute within a '
                              'Terraform testing "run" block.'))
             continue
