@@ -202,11 +202,15 @@ class Workspace:
         return key
 
     def test_scope(self, uri: str) -> "ModuleScope | None":
-        """What the module under test of test file `uri` declares (`module_under_test`), or None when
-        it has no configuration file (a test file alone is never taken for a whole module)."""
+        """What the module under test of test file `uri` declares (`module_under_test`, its open
+        documents' declarations brought up to date first), or None when it has no configuration file
+        (a test file alone is never taken for a whole module)."""
         key = self.module_under_test(uri)
         if not self.effective_names(key):
             return None
+        if key != self.module_key(uri):
+            for other in self._open_in(key):
+                self.sync_declarations(other)  # what its open documents declare now
         return ModuleScope(self, uri, key)
 
     def module(self, key: str) -> Module:
