@@ -250,3 +250,32 @@ def test_hover_and_completion_come_from_the_test_file_schema():
     labels = {item.label for item in complete(snapshot, URI, text.index('""') + 1)}
     assert {"assert", "expect_failures", "plan_options", "variables", "module", "state_key"} <= labels
     assert "command" not in labels  # already set
+
+
+def test_definition_goes_to_the_module_under_test_and_to_earlier_runs(tmp_path):
+    from hcljson_ls.features.navigation import definition
+
+    fixture = parse_fixture("""\
+//- /mod/main.tf.json
+{"variable": {⟨"name"⟩: {}}, "output": {⟨"out"⟩: {"value": 1}}, "resource": {"terraform_data": {⟨"web"⟩: {}}}}
+//- /mod/tests/a.tftest.json
+{"run": {⟨"first"⟩: {},
+         "second": {"assert": {"condition": "${output.o$0ut == var.name && terraform_data.web.id == run.first.out}",
+                               "error_message": "x"}}}}
+""")
+    ws = fixture.workspace(tmp_path)
+    uri, offset = ws.cursor
+    text = fixture.files["/mod/tests/a.tftest.json"].text
+    main, test = fixture.files["/mod/main.tf.json"], fixture.files["/mod/tests/a.tftest.json"]
+    main_uri = ws.uri("/mod/main.tf.json")
+    snapshot = ws.snapshot()
+
+    def at(needle: str) -> list[tuple[str, int, int]]:
+        return [(loc.uri, loc.start, loc.end) for loc in definition(snapshot, uri, text.index(needle) + 1)]
+
+    variable, output, resource = main.ranges
+    assert [(loc.uri, loc.start, loc.end) for loc in definition(snapshot, uri, offset)] == [(main_uri, *output)]
+    assert at("name &&") == [(main_uri, *variable)]
+    assert at("web.id") == [(main_uri, *resource)]
+    assert at("first.out") == [(uri, *test.ranges[0])]
+    assert at("error_message") == []

@@ -2,6 +2,7 @@
 tests: its references resolved against that module's declarations.
 
     diagnostics(snapshot, uri) -> list[Diagnostic]     `terraform.testfile.check_references` of the document
+    definition(snapshot, uri, offset) -> [(uri, start, end)]   where a reference of the file is declared
 
 Contract
 --------
@@ -11,13 +12,16 @@ Contract
   undeclared (`Snapshot.test_scope` is None).
 * Computed at every request, never cached per version: the declarations live in other files (the
   workspace marks an open test file stale when its module under test changes).
+* Definition: `run.<name>` -> the run block's header in the file; other references -> their
+  declarations in the module under test (`Snapshot.declaration_sites_in`; `output.<name>`,
+  `check.<name>` too). Nothing for a place that is no reference.
 * Never raises on odd input; an unknown document gives [].
 """
 
 from __future__ import annotations
 
 from ..diagnostic import Diagnostic
-from ..terraform.testfile import check_references
+from ..terraform.testfile import check_references, declared_key, reference_at
 from ..workspace import Snapshot
 
 
@@ -26,3 +30,17 @@ def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
     if state is None:
         return []
     return check_references(state.text, state.analysis.body.blocks, snapshot.test_scope(uri))
+
+
+def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int, int]]:
+    state = snapshot.document(uri)
+    if state is None:
+        return []
+    blocks = state.analysis.body.blocks
+    ref = reference_at(state.text, blocks, offset)
+    key = declared_key(ref) if ref is not None else None
+    if key is None:
+        return []
+    if key[0] == "run":
+        return [(uri, *b.header_range) for b in blocks if b.type_name == "run" and b.label_values[:1] == (key[1],)]
+    return snapshot.declaration_sites_in(snapshot.module_under_test(uri), key)

@@ -7,6 +7,7 @@ rules, and their references resolved against the module under test.
     OVERRIDE_RESOURCE, OVERRIDE_DATA, OVERRIDE_MODULE  override blocks (also in mock files, `mockfile`)
     TestFileChecks()                                  the analysis' part (`hcljson.incremental.FileChecks`)
     check_references(text, blocks, scope) -> list[Diagnostic]   against the module under test
+    reference_at(text, blocks, offset) -> Reference | None; declared_key(ref) -> tuple | None
 
 Contract
 --------
@@ -87,7 +88,7 @@ from .validate import INVALID_KEYWORD, INVALID_NAME, valid_identifier
 
 __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
-    "is_test_file", "is_own_kind", "check_references", "keyword_problem", "name_problem",
+    "is_test_file", "is_own_kind", "check_references", "reference_at", "declared_key", "keyword_problem", "name_problem",
     "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
     "UNKNOWN_PROVIDER", "INVALID_REFERENCE",
 ]
@@ -307,6 +308,26 @@ def _inside(ref: Reference, attr: Attribute | None) -> bool:
 
 def _attribute_names(body: Body | None) -> set[str]:
     return {a.name for a in body.attributes} if body is not None else set()
+
+
+def reference_at(text: str, blocks: Sequence[Block], offset: int) -> Reference | None:
+    """The reference of a test file's top-level `blocks` whose root or steps hold `offset`, or None."""
+    for b in blocks:
+        if not b.start <= offset <= b.end:
+            continue
+        for ref in block_references(text, b):
+            if type(ref) is Reference and ref.start <= offset <= (ref.steps[-1].end if ref.steps else ref.end):
+                return ref
+    return None
+
+
+def declared_key(ref: Reference) -> tuple | None:
+    """What `ref` of a test file names: `("run", name)` for `run.<name>`, else the declaration key in
+    the module under test (`output.x` -> `("output", "x")`, `check.c` -> `("check", "c")`, the
+    configuration's keys otherwise: `references.subject`)."""
+    if ref.root == "run":
+        return ("run", ref.steps[0].name) if ref.steps else None
+    return _module_key(ref)
 
 
 def _module_key(ref: Reference) -> tuple | None:

@@ -865,6 +865,10 @@ class Snapshot:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
 
+    def declaration_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        """`declaration_sites` in module directory `directory` (a test file's module under test)."""
+        return self._workspace.declaration_sites(directory, declared)
+
     def reference_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
         """`reference_sites` in module directory `directory`."""
         return self._workspace.reference_sites(directory, declared)
