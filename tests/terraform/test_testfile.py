@@ -279,3 +279,16 @@ def test_definition_goes_to_the_module_under_test_and_to_earlier_runs(tmp_path):
     assert at("web.id") == [(main_uri, *resource)]
     assert at("first.out") == [(uri, *test.ranges[0])]
     assert at("error_message") == []
+
+
+def test_a_mock_provider_source_must_be_a_directory_of_the_module_under_test(tmp_path):
+    # Terraform 1.11.4: Error: Failed to read mock data directory -- Mock data directory ./nope does
+    # not exist or cannot be read. (The path is relative to where `terraform test` runs.)
+    found, f = _found(MODULE + """\
+//- /mod/mocks/aws.tfmock.json
+{"mock_resource": {"aws_s3_bucket": {"defaults": {}}}}
+//- /mod/tests/m.tftest.json
+{"mock_provider": {"aws": {"source": "./mocks"}, "google": {"source": ⟨"./nope"⟩}}, "run": {"a": {}}}
+""", tmp_path, "/mod/tests/m.tftest.json")
+    assert [(s, e, code, severity) for s, e, code, severity, _ in found] == [(*f.ranges[0], "test/missing-mock-source", "error")]
+    assert "./nope does not exist" in found[0][4]

@@ -10,6 +10,8 @@ Contract
   these to the document's own. The module under test is `Snapshot.module_under_test` (the directory
   above `tests/`, else the file's own); with no configuration file there, nothing is reported as
   undeclared (`Snapshot.test_scope` is None).
+* A `mock_provider`'s `source` directory is looked for relative to the module under test (where
+  `terraform test` runs); one that does not exist is `test/missing-mock-source`.
 * Computed at every request, never cached per version: the declarations live in other files (the
   workspace marks an open test file stale when its module under test changes).
 * Definition: `run.<name>` -> the run block's header in the file; other references -> their
@@ -20,8 +22,10 @@ Contract
 
 from __future__ import annotations
 
+import os
+
 from ..diagnostic import Diagnostic
-from ..terraform.testfile import check_references, declared_key, reference_at
+from ..terraform.testfile import check_references, declared_key, missing_mock_source, mock_sources, reference_at
 from ..workspace import Snapshot
 
 
@@ -29,7 +33,14 @@ def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
     state = snapshot.document(uri)
     if state is None:
         return []
-    return check_references(state.text, state.analysis.body.blocks, snapshot.test_scope(uri))
+    blocks = state.analysis.body.blocks
+    found = check_references(state.text, blocks, snapshot.test_scope(uri))
+    module = snapshot.module_under_test(uri)
+    if os.path.isabs(module):
+        for directory, start, end in mock_sources(state.text, blocks):
+            if not os.path.isdir(os.path.join(module, directory)):
+                found.append(missing_mock_source(directory, start, end))
+    return found
 
 
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int, int]]:

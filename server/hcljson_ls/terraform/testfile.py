@@ -8,6 +8,7 @@ rules, and their references resolved against the module under test.
     TestFileChecks()                                  the analysis' part (`hcljson.incremental.FileChecks`)
     check_references(text, blocks, scope) -> list[Diagnostic]   against the module under test
     reference_at(text, blocks, offset) -> Reference | None; declared_key(ref) -> tuple | None
+    mock_sources(text, blocks) -> [(directory, start, end)]; missing_mock_source(...) -> Diagnostic
 
 Contract
 --------
@@ -53,6 +54,9 @@ Contract
     `output.<name>` must name an output of the module (`reference/undeclared`). There, `var.<name>`
     is declared by the module, by the file's `variables` or `variable` blocks or by the run's own
     `variables`.
+  - `test/missing-mock-source` (`missing_mock_source`, for the caller that can look at the disk):
+    a `mock_provider`'s `source` directory that does not exist (Terraform: "Failed to read mock data
+    directory").
   A run with a `module` block tests another module: its assertions, `expect_failures` and
   overrides are not resolved against the module under test (only `run.` references are checked).
 """
@@ -90,7 +94,7 @@ __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
     "is_test_file", "is_own_kind", "check_references", "reference_at", "declared_key", "keyword_problem", "name_problem",
     "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
-    "UNKNOWN_PROVIDER", "INVALID_REFERENCE",
+    "UNKNOWN_PROVIDER", "INVALID_REFERENCE", "MISSING_MOCK_SOURCE", "mock_sources", "missing_mock_source",
 ]
 
 UNDECLARED_RUN = "test/undeclared-run"
@@ -100,6 +104,7 @@ UNKNOWN_CHECKABLE = "test/unknown-checkable"
 UNKNOWN_OVERRIDE_TARGET = "test/unknown-override-target"
 UNKNOWN_PROVIDER = "test/unknown-provider"
 INVALID_REFERENCE = "test/invalid-reference"
+MISSING_MOCK_SOURCE = "test/missing-mock-source"
 
 
 def is_test_file(name: str | None) -> bool:
@@ -308,6 +313,23 @@ def _inside(ref: Reference, attr: Attribute | None) -> bool:
 
 def _attribute_names(body: Body | None) -> set[str]:
     return {a.name for a in body.attributes} if body is not None else set()
+
+
+def mock_sources(text: str, blocks: Sequence[Block]) -> list[tuple[str, int, int]]:
+    """`(directory, start, end)` of the `source` of each `mock_provider` block: a directory of mock
+    data files, relative to where `terraform test` runs (the module under test), at the string's range."""
+    out = []
+    for b in blocks:
+        source = b.body.attribute("source") if b.type_name == "mock_provider" else None
+        if source is not None and source.expr is not None and source.expr.kind == STRING:
+            out.append((string_text(text, source.expr.node, source.expr.start), source.expr.start, source.expr.end))  # type: ignore[arg-type]
+    return out
+
+
+def missing_mock_source(directory: str, start: int, end: int) -> Diagnostic:
+    """`test/missing-mock-source`: Terraform's "Failed to read mock data directory"."""
+    return _diag(start, end, MISSING_MOCK_SOURCE, "Failed to read mock data directory",
+                 f"Mock data directory {directory} does not exist or cannot be read (it is relative to the module under test).")
 
 
 def reference_at(text: str, blocks: Sequence[Block], offset: int) -> Reference | None:
