@@ -99,6 +99,8 @@ def test_a_test_file_from_the_corpus_has_no_diagnostics():
 
 
 VALID = MODULE + """\
+//- /mod/mocks/aws.tfmock.json
+{"mock_resource": {"aws_s3_bucket": {"defaults": {"arn": "arn:y"}}}}
 //- /mod/tests/valid.tftest.json
 {
   "test": {"parallel": true},
