@@ -140,3 +140,11 @@ def test_check_reads_mock_and_query_files_and_tests_against_the_module_above(cli
     ]
     assert 'Did you mean "terraform_data.web"?' in result.stdout
     assert "in 4 files" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["unit.tftest.json", "aws.tfmock.json", "find.tfquery.json", "terraform.tfvars.json"])
+def test_only_configuration_files_offer_the_native_preview(name):
+    from hcljson_ls.features.native_preview import applies_to
+
+    assert not applies_to(f"file:///m/{name}")
+    assert applies_to("file:///m/main.tf.json")
