@@ -149,7 +149,7 @@ MISTAKES = MODULE + """\
                "plan_options": {"mode": ⟨"refresh"⟩},
                "assert": [{"condition": "${⟨terraform_data.webb⟩.output == run.⟨firstt⟩.out && ⟨check.healthy⟩}",
                            "error_message": "bad"}]},
-    "third": {}
+    "third": {"assert": {"condition": "${run.first.⟨outt⟩ == run.first.out}", "error_message": "x"}}
   }
 }
 """
@@ -188,6 +188,8 @@ def test_mistakes_in_a_test_file_are_reported_as_terraform_reports_them(tmp_path
         ("test/undeclared-run", "error", 'Did you mean "first"?'),
         # Reference to "check" in invalid context
         ("test/invalid-reference", "error", 'The "check" object can only be referenced from an "expect_failures"'),
+        # Unsupported attribute: This object does not have an attribute named "outt".
+        ("test/unknown-run-output", "error", 'Did you mean "out"?'),
     ]
     assert [(s, e) for s, e, *_ in found] == f.ranges
     assert len(found) == len(expected)

@@ -34,6 +34,8 @@ Contract
   - `test/undeclared-run`: `run.<name>` with no such run in the file ("Did you mean");
   - `test/unavailable-run`: `run.<name>` of the run itself or of a later one (Terraform: "Reference
     to unavailable run block");
+  - `test/unknown-run-output`: `run.<name>.<output>` where run `<name>` tests the module under test
+    (no `module` block) and that module declares no such output (Terraform: "Unsupported attribute");
   - `test/invalid-expect-failures`: an `expect_failures` entry that is not a checkable object
     (input variable, output value, check block, resource or data source);
   - `test/unknown-checkable` (warning): an `expect_failures` entry the module does not declare
@@ -94,7 +96,7 @@ __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
     "is_test_file", "is_own_kind", "check_references", "reference_at", "declared_key", "keyword_problem", "name_problem",
     "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
-    "UNKNOWN_PROVIDER", "INVALID_REFERENCE", "MISSING_MOCK_SOURCE", "mock_sources", "missing_mock_source",
+    "UNKNOWN_PROVIDER", "INVALID_REFERENCE", "MISSING_MOCK_SOURCE", "UNKNOWN_RUN_OUTPUT", "mock_sources", "missing_mock_source",
 ]
 
 UNDECLARED_RUN = "test/undeclared-run"
@@ -105,6 +107,7 @@ UNKNOWN_OVERRIDE_TARGET = "test/unknown-override-target"
 UNKNOWN_PROVIDER = "test/unknown-provider"
 INVALID_REFERENCE = "test/invalid-reference"
 MISSING_MOCK_SOURCE = "test/missing-mock-source"
+UNKNOWN_RUN_OUTPUT = "test/unknown-run-output"
 
 
 def is_test_file(name: str | None) -> bool:
@@ -367,6 +370,9 @@ def check_references(text: str, blocks: Sequence[Block], scope: Scope | None) ->
     declarations of the module under test (see the module doc)."""
     runs = [b for b in blocks if b.type_name == "run" and b.labels]
     run_names = [b.labels[0].value for b in runs]
+    # The outputs of each run's module, when it is the module under test and known.
+    outputs = frozenset(k[1] for k in scope.keys("output")) if scope is not None else None
+    run_outputs = {b.labels[0].value: outputs for b in runs if outputs is not None and not b.body.blocks_of("module")}
     file_variables: set[str] = set()
     providers: set[str] = set()
     for b in blocks:
@@ -384,13 +390,13 @@ def check_references(text: str, blocks: Sequence[Block], scope: Scope | None) ->
     for b in blocks:
         if b.type_name in ("run", "variables", "override_resource", "override_data", "override_module"):
             position = run_names.index(b.labels[0].value) if b.type_name == "run" and b.labels else len(runs)
-            out.extend(_block_references(text, b, position, run_names, file_variables, providers, scope))
+            out.extend(_block_references(text, b, position, run_names, run_outputs, file_variables, providers, scope))
     out.sort(key=lambda d: (d.start, d.end))
     return out
 
 
-def _block_references(text: str, block: Block, position: int, run_names: list[str], file_variables: set[str],
-                      providers: set[str], scope: Scope | None) -> list[Diagnostic]:
+def _block_references(text: str, block: Block, position: int, run_names: list[str], run_outputs: dict[str, frozenset],
+                      file_variables: set[str], providers: set[str], scope: Scope | None) -> list[Diagnostic]:
     body = block.body
     is_run = block.type_name == "run"
     other_module = is_run and bool(body.blocks_of("module"))
@@ -428,12 +434,12 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
             # Values of variables: `var` (file or global variables: these cannot be known here) and,
             # in a run, earlier runs.
             if ref.root == "run" and is_run:
-                out.extend(_run_reference(ref, position, run_names))
+                out.extend(_run_reference(ref, position, run_names, run_outputs))
             elif ref.root != "var":
                 out.append(_invalid_in_variables(ref, is_run))
             continue
         if ref.root == "run":
-            out.extend(_run_reference(ref, position, run_names))
+            out.extend(_run_reference(ref, position, run_names, run_outputs))
             continue
         if other_module or scope is None:
             continue
@@ -465,7 +471,7 @@ def _invalid_in_variables(ref: Reference, in_run: bool) -> Diagnostic:
     return _diag(ref.start, end, INVALID_REFERENCE, "Invalid reference", detail)
 
 
-def _run_reference(ref: Reference, position: int, run_names: list[str]) -> list[Diagnostic]:
+def _run_reference(ref: Reference, position: int, run_names: list[str], run_outputs: dict[str, frozenset]) -> list[Diagnostic]:
     if not ref.steps:
         return []
     step = ref.steps[0]
@@ -479,7 +485,16 @@ def _run_reference(ref: Reference, position: int, run_names: list[str]) -> list[
         return [_diag(ref.start, step.end, UNAVAILABLE_RUN, "Reference to unavailable run block",
                       f"The run block {quoted(name)} has not executed yet. Only the run blocks of this file "
                       "that execute before this one can be referenced.")]
-    return []
+    outputs = run_outputs.get(name)
+    if outputs is None or len(ref.steps) < 2 or ref.steps[1].index or ref.steps[1].name in outputs:
+        return []
+    out_step = ref.steps[1]
+    hint = suggestion(out_step.name, sorted(outputs))
+    return [_diag(out_step.start, out_step.end, UNKNOWN_RUN_OUTPUT, "Unsupported attribute",
+                  f"The run {quoted(name)} tests the module under test, which declares "
+                  + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
+                  + f", not {quoted(out_step.name)}." + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                  fixes=(Fix(out_step.start, out_step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())]
 
 
 def _undeclared_output(ref: Reference, scope: Scope) -> list[Diagnostic]:
