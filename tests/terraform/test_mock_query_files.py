@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import pytest
 from fixture import parse_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.features.hover import hover
 from hcljson_ls.terraform import catalogue
 from hcljson_ls.terraform.mockfile import MOCK_SCHEMA, is_mock_file
 from hcljson_ls.terraform.queryfile import QUERY_SCHEMA, is_query_file
-from hcljson_ls.workspace import Workspace
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.terraform.testfile import check_references
+from hcljson_ls.workspace import DocumentState, Workspace
 
 
 def _found(text: str, tmp_path, path: str, open_also=()):
@@ -148,3 +153,42 @@ def test_only_configuration_files_offer_the_native_preview(name):
 
     assert not applies_to(f"file:///m/{name}")
     assert applies_to("file:///m/main.tf.json")
+
+
+# ---- incremental analysis of the new kinds equals a fresh one ----------------------------------------
+
+_SAMPLES = {
+    "file:///m/tests/a.tftest.json": '{"run": {"a": {"command": "plan", "assert": [{"condition": "${run.b.x}", "error_message": "m"}]},'
+                                     ' "b": {"variables": {"v": "${var.q}"}}}, "variables": {"q": 1},'
+                                     ' "mock_provider": {"aws": {"mock_resource": {"t": {"defaults": {}}}}}}',
+    "file:///m/aws.tfmock.json": '{"mock_resource": {"t": {"defaults": {"a": 1}}}, "override_data": {"target": "data.x.y"}}',
+    "file:///m/find.tfquery.json": '{"list": {"t": {"n": {"provider": "aws", "config": {"a": "${local.l}"}}}}, "locals": {"l": 1},'
+                                   ' "variable": {"v": {"type": "string"}}}',
+}
+#: Pieces an edit inserts: JSON punctuation, keys of the schemas, references.
+_PIECES = st.sampled_from(['"', "{", "}", "[", "]", ",", ":", " ", '"run"', '"list"', '"command"', '"assert"',
+                           '"mock_data"', '"target"', '"${run.a.x}"', '"${var.v}"', '"apply"', "1", "null", '"x"'])
+_EDITS = st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), st.lists(_PIECES, max_size=3).map("".join)),
+                  min_size=1, max_size=5)
+
+
+def _shape(analysis):
+    return ([(b.type_name, b.type_start, b.body.start, b.body.end) for b in analysis.body.blocks],
+            [(d.start, d.end, d.code, d.message) for d in analysis.structure],
+            [(d.start, d.end, d.code, d.message) for d in analysis.strings],
+            [(d.start, d.end, d.code, d.message) for d in analysis.resolved])
+
+
+@pytest.mark.parametrize("uri", sorted(_SAMPLES))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits=_EDITS)
+def test_incremental_analysis_of_test_mock_and_query_files_equals_a_fresh_one(uri, edits):
+    state = DocumentState.open(uri, _SAMPLES[uri])
+    for where, length, inserted in edits:
+        text = state.text
+        start = int(where * len(text))
+        end = min(len(text), start + length)
+        state.apply_changes([((state.document.position(start, "utf-16"), state.document.position(end, "utf-16")), inserted)])
+        fresh = analyze_file(state.text, parse(state.text).root, state.path)
+        assert _shape(state.analysis) == _shape(fresh), state.text
+        check_references(state.text, state.analysis.body.blocks, None)  # never raises on what the edits made
