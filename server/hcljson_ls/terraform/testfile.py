@@ -27,7 +27,8 @@ Contract
 * Rules of one block (`TestFileChecks`, `structure/...` codes of the configuration rules where the
   rule is the same): keywords (`command`: apply or plan; `mode`: normal or refresh-only;
   `override_during`: plan or apply) -> `structure/invalid-keyword`; run, mock provider and variable
-  names -> `structure/invalid-name`. Strings are checked by their mode (`templates.check_block`).
+  names -> `structure/invalid-name`; two runs, file variables, or (in a mock data file) mock blocks of
+  one name -> `structure/duplicate-block`. Strings are checked by their mode (`templates.check_block`).
   Nothing is declared for the module (a test file is none of its files).
 * `check_references` (the references of the file against the module under test, `scope`; None:
   nothing is known beyond the file, so nothing is reported as undeclared) -- codes:
@@ -66,6 +67,7 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.incremental import FileChecks
@@ -90,7 +92,7 @@ from .references import STATIC, Reference, subject
 from .resolve import Scope, resolve
 from .schema import PROVIDER, VARIABLE
 from .templates import check_block
-from .validate import INVALID_KEYWORD, INVALID_NAME, valid_identifier
+from .validate import INVALID_KEYWORD, INVALID_NAME, duplicates, valid_identifier
 
 __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
@@ -233,6 +235,9 @@ KEYWORDS: dict[tuple[str, str], tuple[str, ...]] = {
     **{(b, "override_during"): ("apply", "plan") for b in (
         "override_resource", "override_data", "override_module", "mock_provider", "mock_resource", "mock_data")},
 }
+#: Top-level blocks whose labels must be unique in the file (Terraform: Duplicate "run" block names,
+#: Duplicate "variable" block names, Duplicate mock resource block, ...).
+_UNIQUE = frozenset({"run", "variable", "mock_resource", "mock_data"})
 #: Block type -> what its first label names (checked as an identifier).
 NAMED = {"run": "run block name", "mock_provider": "provider name", "variable": "variable name", "list": "list block name"}
 
@@ -294,7 +299,13 @@ class TestFileChecks(FileChecks):
     __test__ = False  # not a pytest class
 
     def block(self, text: str, block: Block):
-        return block_rules(text, block), check_block(text, block), []
+        named = block.type_name in _UNIQUE and len(block.labels) == len(block.schema.labels)
+        defs = [((block.type_name, *block.label_values), *block.header_range)] if named else []
+        return block_rules(text, block), check_block(text, block), defs
+
+    def cross(self, keys, place) -> list[Diagnostic]:
+        # The configuration's rule (`validate.duplicates`); here a name's scope is the file.
+        return [replace(d, detail=d.detail.replace("only once in a module", "only once in a file")) for d in duplicates(keys, place)]
 
 
 # ---- references against the module under test -----------------------------------------------------
