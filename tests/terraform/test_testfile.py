@@ -307,3 +307,21 @@ def test_two_runs_of_one_name_are_duplicates():
     found = [(d.start, d.end, d.code, d.message) for d in collect(workspace.snapshot(), URI)]
     assert [(s, e, c) for s, e, c, _ in found] == [(*fixture.ranges[0], "structure/duplicate-block")]
     assert found[0][3].startswith('Duplicate run "a"')
+
+
+def test_hover_on_a_reference_names_its_declaration_in_the_module_under_test(tmp_path):
+    fixture = parse_fixture(MODULE + """\
+//- /mod/tests/a.tftest.json
+{"run": {"first": {},
+         "second": {"assert": {"condition": "${⟨terraform_data.web⟩.output == ⟨run.first⟩.out && ⟨var.name⟩ != \\"\\"}",
+                               "error_message": "${⟨output.out⟩}"}}}}
+""")
+    ws = fixture.workspace(tmp_path, open=["/mod/tests/a.tftest.json"])
+    uri = ws.uri("/mod/tests/a.tftest.json")
+    f = fixture.files["/mod/tests/a.tftest.json"]
+    found = [hover(ws.snapshot(), uri, start + 1) for start, _ in f.ranges]
+    assert [(h.start, h.end) for h in found] == f.ranges
+    titles = [h.markdown.split("\n")[1] for h in found]
+    assert titles == ['resource "terraform_data" "web"', 'run "first"', 'variable "name"', 'output "out"']
+    assert "`main.tf.json` of the module under test" in found[0].markdown and "this test file" in found[1].markdown
+    assert hover(ws.snapshot(), uri, f.text.index("condition") + 1) is not None  # the schema's, as before

@@ -3,6 +3,7 @@ tests: its references resolved against that module's declarations.
 
     diagnostics(snapshot, uri) -> list[Diagnostic]     `terraform.testfile.check_references` of the document
     definition(snapshot, uri, offset) -> [(uri, start, end)]   where a reference of the file is declared
+    hover(snapshot, uri, offset) -> (markdown, start, end) | None    what a reference of the file names
 
 Contract
 --------
@@ -17,7 +18,10 @@ Contract
 * Definition: `run.<name>` -> the run block's header in the file; other references -> their
   declarations in the module under test (`Snapshot.declaration_sites_in`; `output.<name>`,
   `check.<name>` too). Nothing for a place that is no reference.
-* Never raises on odd input; an unknown document gives [].
+* Hover on such a reference: the declaration's title (`resource "terraform_data" "web"`, `run "first"`)
+  and the file declaring it; None when it is declared nowhere (the diagnostic says so) or for
+  built-in objects and calls (the configuration's hover answers those).
+* Never raises on odd input; an unknown document gives [] / None.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import os
 
 from ..diagnostic import Diagnostic
 from ..terraform.testfile import check_references, declared_key, missing_mock_source, mock_sources, reference_at
+from ..terraform.validate import definition_title
+from ..workspace.files import file_name
 from ..workspace import Snapshot
 
 
@@ -55,3 +61,18 @@ def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int
     if key[0] == "run":
         return [(uri, *b.header_range) for b in blocks if b.type_name == "run" and b.label_values[:1] == (key[1],)]
     return snapshot.declaration_sites_in(snapshot.module_under_test(uri), key)
+
+
+def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | None:
+    state = snapshot.document(uri)
+    if state is None:
+        return None
+    ref = reference_at(state.text, state.analysis.body.blocks, offset)
+    key = declared_key(ref) if ref is not None else None
+    sites = definition(snapshot, uri, offset) if key is not None else []
+    if not sites:
+        return None
+    named = 2 if ref.root in ("data", "ephemeral", "resource") else 1  # type: ignore[union-attr]  # steps naming it
+    end = ref.steps[min(named, len(ref.steps)) - 1].end  # type: ignore[union-attr]
+    where = "this test file" if key[0] == "run" else f"`{file_name(sites[0][0])}` of the module under test"  # type: ignore[index]
+    return f"```hcl\n{definition_title(key)}\n```\n\nDeclared in {where}.", ref.start, end  # type: ignore[union-attr, arg-type]
