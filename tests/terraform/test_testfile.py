@@ -325,3 +325,18 @@ def test_hover_on_a_reference_names_its_declaration_in_the_module_under_test(tmp
     assert titles == ['resource "terraform_data" "web"', 'run "first"', 'variable "name"', 'output "out"']
     assert "`main.tf.json` of the module under test" in found[0].markdown and "this test file" in found[1].markdown
     assert hover(ws.snapshot(), uri, f.text.index("condition") + 1) is not None  # the schema's, as before
+
+
+@pytest.mark.parametrize("name, codes", [
+    # Terraform 1.11.4: Invalid reference -- You can not reference run blocks from within the file variables block.
+    ("a.tftest.json", ["test/invalid-reference", "test/invalid-reference"]),
+    # OpenTofu evaluates the file's variables for each run with the states of the runs before it
+    # (`getEvalContextForTest` in internal/command/test.go): a run of the file is fine, another is not.
+    ("a.tofutest.json", ["test/undeclared-run"]),
+])
+def test_file_variables_may_refer_to_runs_in_opentofu_only(tmp_path, name, codes):
+    found, _ = _found(MODULE + f"""\
+//- /mod/tests/{name}
+{{"variables": {{"name": "${{run.first.out}}", "other": "${{run.nope.out}}"}}, "run": {{"first": {{}}}}}}
+""", tmp_path, f"/mod/tests/{name}")
+    assert [code for _, _, code, *_ in found] == codes

@@ -11,6 +11,8 @@ Contract
   these to the document's own. The module under test is `Snapshot.module_under_test` (the directory
   above `tests/`, else the file's own); with no configuration file there, nothing is reported as
   undeclared (`Snapshot.test_scope` is None).
+* OpenTofu reads the file when it is a `.tofutest.json` or its module under test is read by
+  OpenTofu (`resolve.Scope.engine`): then its file-level `variables` may refer to runs.
 * A `mock_provider`'s `source` directory is looked for relative to the module under test (where
   `terraform test` runs); one that does not exist is `test/missing-mock-source`.
 * Computed at every request, never cached per version: the declarations live in other files (the
@@ -29,6 +31,7 @@ from __future__ import annotations
 import os
 
 from ..diagnostic import Diagnostic
+from ..terraform import catalogue
 from ..terraform.testfile import check_references, declared_key, missing_mock_source, mock_sources, reference_at
 from ..terraform.validate import definition_title
 from ..workspace.files import file_name
@@ -40,7 +43,9 @@ def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
     if state is None:
         return []
     blocks = state.analysis.body.blocks
-    found = check_references(state.text, blocks, snapshot.test_scope(uri))
+    scope = snapshot.test_scope(uri)
+    opentofu = catalogue.is_opentofu_file(uri) or (scope is not None and scope.engine == "opentofu")
+    found = check_references(state.text, blocks, scope, opentofu)
     module = snapshot.module_under_test(uri)
     if os.path.isabs(module):
         for directory, start, end in mock_sources(state.text, blocks):

@@ -47,7 +47,8 @@ Contract
     block of the file;
   - `test/invalid-reference`: in the file's `variables`, anything but `var.<name>` (Terraform: "You
     can only reference global variables within the test file variables block", and for `run.`
-    "You can not reference run blocks from within the file variables block"); in a run's
+    "You can not reference run blocks from within the file variables block"; OpenTofu evaluates
+    them with the runs before each run, so there `run.<name>` only has to name a run of the file); in a run's
     `variables`, anything but `var.<name>` and earlier `run.<name>`; `check.<name>` anywhere but in
     `expect_failures`. A `var.<name>` in `variables` is never undeclared (global variables come from
     the command line and the environment);
@@ -375,10 +376,12 @@ def _module_key(ref: Reference) -> tuple | None:
     return found[0] if found is not None else None
 
 
-def check_references(text: str, blocks: Sequence[Block], scope: Scope | None) -> list[Diagnostic]:
+def check_references(text: str, blocks: Sequence[Block], scope: Scope | None, opentofu: bool = False) -> list[Diagnostic]:
     """The diagnostics of the references of a test file's top-level `blocks` (absolute positions, in
     source order): `run.` references against the file's runs, the rest against `scope`, the
-    declarations of the module under test (see the module doc)."""
+    declarations of the module under test (see the module doc); `opentofu`: the file is read by
+    OpenTofu (a `.tofutest.json`, or a module under test read by OpenTofu), whose file-level
+    `variables` may refer to runs."""
     runs = [b for b in blocks if b.type_name == "run" and b.labels]
     run_names = [b.labels[0].value for b in runs]
     # The outputs of each run's module, when it is the module under test and known.
@@ -401,13 +404,13 @@ def check_references(text: str, blocks: Sequence[Block], scope: Scope | None) ->
     for b in blocks:
         if b.type_name in ("run", "variables", "override_resource", "override_data", "override_module"):
             position = run_names.index(b.labels[0].value) if b.type_name == "run" and b.labels else len(runs)
-            out.extend(_block_references(text, b, position, run_names, run_outputs, file_variables, providers, scope))
+            out.extend(_block_references(text, b, position, run_names, run_outputs, file_variables, providers, scope, opentofu))
     out.sort(key=lambda d: (d.start, d.end))
     return out
 
 
 def _block_references(text: str, block: Block, position: int, run_names: list[str], run_outputs: dict[str, frozenset],
-                      file_variables: set[str], providers: set[str], scope: Scope | None) -> list[Diagnostic]:
+                      file_variables: set[str], providers: set[str], scope: Scope | None, opentofu: bool) -> list[Diagnostic]:
     body = block.body
     is_run = block.type_name == "run"
     other_module = is_run and bool(body.blocks_of("module"))
@@ -443,9 +446,10 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
             continue  # keywords (`command`, `mode`, `override_during`)
         if any(v.start <= ref.start < v.end for v in values):
             # Values of variables: `var` (file or global variables: these cannot be known here) and,
-            # in a run, earlier runs.
-            if ref.root == "run" and is_run:
-                out.extend(_run_reference(ref, position, run_names, run_outputs))
+            # in a run, earlier runs; OpenTofu evaluates the file's variables for each run, with the
+            # runs before it (any run of the file may be one).
+            if ref.root == "run" and (is_run or opentofu):
+                out.extend(_run_reference(ref, position, run_names, {} if not is_run else run_outputs))
             elif ref.root != "var":
                 out.append(_invalid_in_variables(ref, is_run))
             continue
