@@ -340,3 +340,15 @@ def test_file_variables_may_refer_to_runs_in_opentofu_only(tmp_path, name, codes
 {{"variables": {{"name": "${{run.first.out}}", "other": "${{run.nope.out}}"}}, "run": {{"first": {{}}}}}}
 """, tmp_path, f"/mod/tests/{name}")
     assert [code for _, _, code, *_ in found] == codes
+
+
+def test_completion_of_references_offers_the_module_under_test_and_the_file_variables(tmp_path):
+    fixture = parse_fixture(MODULE + """\
+//- /mod/tests/a.tftest.json
+{"variable": {"extra": {}}, "run": {"a": {"assert": {"condition": "${var.$0}", "error_message": "${terraform_data.}"}}}}
+""")
+    ws = fixture.workspace(tmp_path)
+    uri, offset = ws.cursor
+    text = fixture.files["/mod/tests/a.tftest.json"].text
+    assert {item.label for item in complete(ws.snapshot(), uri, offset)} == {"extra", "name"}
+    assert [item.label for item in complete(ws.snapshot(), uri, text.index('data.}"') + len("data."))] == ["web"]

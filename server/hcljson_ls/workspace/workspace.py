@@ -647,8 +647,9 @@ class Workspace:
     def declared(self, uri: str, kind: str) -> frozenset:
         """The declaration keys of `kind` in the module of `uri`, its own current ones included;
         remembered per (module revision, its own declarations), so completing in a file with
-        thousands of resources does not gather them again at every keystroke."""
-        key = self.module_key(uri)
+        thousands of resources does not gather them again at every keystroke. For a test file: the
+        module it tests (`module_under_test`), with its own runs and variables."""
+        key = self.module_under_test(uri)
         own = self.own_keys(uri)
         module = self.module(key)
         stamp = (module.revision, id(own), kind)
