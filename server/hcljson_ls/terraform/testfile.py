@@ -73,7 +73,7 @@ from dataclasses import replace
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.incremental import FileChecks
 from ..hcljson.model import Attribute, Block, Body
-from ..hcljson.problems import quoted_fix, suggestion
+from ..hcljson.problems import suggestion
 from ..hcljson.schema import (
     EXPRESSION,
     LITERAL,
@@ -93,11 +93,11 @@ from .references import STATIC, Reference, subject
 from .resolve import Scope, resolve
 from .schema import PROVIDER, VARIABLE
 from .templates import check_block
-from .validate import INVALID_KEYWORD, INVALID_NAME, duplicates, valid_identifier
+from .validate import _invalid_name, _Validator, duplicates, valid_identifier
 
 __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
-    "is_test_file", "is_own_kind", "check_references", "reference_at", "declared_key", "keyword_problem", "name_problem",
+    "is_test_file", "is_own_kind", "check_references", "reference_at", "declared_key", "keyword_problems", "name_problem",
     "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
     "UNKNOWN_PROVIDER", "INVALID_REFERENCE", "MISSING_MOCK_SOURCE", "UNKNOWN_RUN_OUTPUT", "mock_sources", "missing_mock_source",
 ]
@@ -245,32 +245,22 @@ NAMED = {"run": "run block name", "mock_provider": "provider name", "variable": 
 
 # ---- one block's rules ----------------------------------------------------------------------------
 
-def keyword_problem(text: str, attr: Attribute, allowed: tuple[str, ...]) -> Diagnostic | None:
-    """`structure/invalid-keyword` when string argument `attr` is none of `allowed`."""
-    e = attr.expr
-    if e is None or e.kind != STRING:
-        return None
-    value = string_text(text, e.node, e.start)  # type: ignore[arg-type]
-    if value in allowed:
-        return None
-    s = suggestion(value, allowed)
-    choices = " or ".join(quoted(k) for k in allowed)
-    return Diagnostic(e.start, e.end, ERROR, INVALID_KEYWORD, f"Invalid {quoted(attr.name)} keyword",
-                      f"The argument {quoted(attr.name)} takes {choices}, but this is {quoted(value)}."
-                      + (f" Did you mean {quoted(s)}?" if s else ""), (), quoted_fix(e.start, e.end, s) if s else ())
+def keyword_problems(text: str, attr: Attribute, allowed: tuple[str, ...]) -> list[Diagnostic]:
+    """`structure/invalid-keyword` when string argument `attr` is none of `allowed` (the
+    configuration's rule and message: `validate`'s keyword check)."""
+    check = _Validator(text, False)
+    check.keyword(attr, allowed)
+    return check.diags
 
 
 def name_problem(block: Block) -> Diagnostic | None:
-    """`structure/invalid-name` when the first label of a block `NAMED` lists is not an identifier."""
+    """`structure/invalid-name` when the first label of a block `NAMED` lists is not an identifier
+    (the configuration's rule and message, `validate`)."""
     what = NAMED.get(block.type_name)
     if what is None or not block.labels:
         return None
     label = block.labels[-1] if block.type_name == "list" else block.labels[0]
-    if valid_identifier(label.value):
-        return None
-    return Diagnostic(label.start, label.end, ERROR, INVALID_NAME, f"Invalid {what}",
-                      f"A {what} must start with a letter or underscore and contain only letters, digits, underscores "
-                      f"and dashes, but {quoted(label.value)} is not valid.")
+    return None if valid_identifier(label.value) else _invalid_name(label.start, label.end, label.value, what)
 
 
 def block_rules(text: str, block: Block) -> list[Diagnostic]:
@@ -285,9 +275,7 @@ def block_rules(text: str, block: Block) -> list[Diagnostic]:
         for a in b.body.attributes:
             allowed = KEYWORDS.get((b.type_name, a.name))
             if allowed is not None:
-                found = keyword_problem(text, a, allowed)
-                if found is not None:
-                    out.append(found)
+                out.extend(keyword_problems(text, a, allowed))
         stack.extend(b.body.blocks)
     return out
 
