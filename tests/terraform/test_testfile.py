@@ -352,3 +352,19 @@ def test_completion_of_references_offers_the_module_under_test_and_the_file_vari
     text = fixture.files["/mod/tests/a.tftest.json"].text
     assert {item.label for item in complete(ws.snapshot(), uri, offset)} == {"extra", "name"}
     assert [item.label for item in complete(ws.snapshot(), uri, text.index('data.}"') + len("data."))] == ["web"]
+
+
+def test_a_run_of_a_local_module_resolves_against_that_module(tmp_path):
+    # Terraform 1.11.4 on the same files: Reference to undeclared resource (terraform_data.only_ther),
+    # then, once fixed, Unsupported attribute -- run.setup is object with 1 attribute "id".
+    found, f = _found(MODULE + """\
+//- /mod/setup/main.tf.json
+{"resource": {"terraform_data": {"only_there": {}}}, "output": {"id": {"value": "${terraform_data.only_there.id}"}}}
+//- /mod/tests/s.tftest.json
+{"run": {"setup": {"module": {"source": "./setup"},
+                   "assert": {"condition": "${⟨terraform_data.only_ther⟩.id != \\"\\" && terraform_data.only_there.id != \\"\\"}",
+                              "error_message": "x"}},
+         "after": {"assert": {"condition": "${run.setup.⟨idd⟩ != \\"\\" && terraform_data.web.id != \\"\\"}", "error_message": "x"}}}}
+""", tmp_path, "/mod/tests/s.tftest.json")
+    assert [(s, e, code) for s, e, code, *_ in found] == [(*f.ranges[0], "reference/undeclared"), (*f.ranges[1], "test/unknown-run-output")]
+    assert 'Did you mean "terraform_data.only_there"?' in found[0][4] and 'Did you mean "id"?' in found[1][4]

@@ -13,6 +13,8 @@ Contract
   undeclared (`Snapshot.test_scope` is None).
 * OpenTofu reads the file when it is a `.tofutest.json` or its module under test is read by
   OpenTofu (`resolve.Scope.engine`): then its file-level `variables` may refer to runs.
+* A run whose `module` block names a local directory (relative to the module under test) is resolved
+  against that module (`Snapshot.directory_scope`).
 * A `mock_provider`'s `source` directory is looked for relative to the module under test (where
   `terraform test` runs); one that does not exist is `test/missing-mock-source`.
 * Computed at every request, never cached per version: the declarations live in other files (the
@@ -32,7 +34,14 @@ import os
 
 from ..diagnostic import Diagnostic
 from ..terraform import catalogue
-from ..terraform.testfile import check_references, declared_key, missing_mock_source, mock_sources, reference_at
+from ..terraform.testfile import (
+    check_references,
+    declared_key,
+    missing_mock_source,
+    mock_sources,
+    reference_at,
+    run_module_sources,
+)
 from ..terraform.validate import definition_title
 from ..workspace.files import file_name
 from ..workspace import Snapshot
@@ -45,8 +54,14 @@ def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
     blocks = state.analysis.body.blocks
     scope = snapshot.test_scope(uri)
     opentofu = catalogue.is_opentofu_file(uri) or (scope is not None and scope.engine == "opentofu")
-    found = check_references(state.text, blocks, scope, opentofu)
     module = snapshot.module_under_test(uri)
+    run_scopes = {}
+    if os.path.isabs(module):
+        for run, source in run_module_sources(state.text, blocks).items():
+            found_scope = snapshot.directory_scope(uri, os.path.normpath(os.path.join(module, source)))
+            if found_scope is not None:
+                run_scopes[run] = found_scope
+    found = check_references(state.text, blocks, scope, opentofu, run_scopes)
     if os.path.isabs(module):
         for directory, start, end in mock_sources(state.text, blocks):
             if not os.path.isdir(os.path.join(module, directory)):

@@ -9,6 +9,7 @@ rules, and their references resolved against the module under test.
     check_references(text, blocks, scope) -> list[Diagnostic]   against the module under test
     reference_at(text, blocks, offset) -> Reference | None; declared_key(ref) -> tuple | None
     mock_sources(text, blocks) -> [(directory, start, end)]; missing_mock_source(...) -> Diagnostic
+    run_module_sources(text, blocks) -> {run name: local module source}
 
 Contract
 --------
@@ -61,13 +62,14 @@ Contract
   - `test/missing-mock-source` (`missing_mock_source`, for the caller that can look at the disk):
     a `mock_provider`'s `source` directory that does not exist (Terraform: "Failed to read mock data
     directory").
-  A run with a `module` block tests another module: its assertions, `expect_failures` and
-  overrides are not resolved against the module under test (only `run.` references are checked).
+  A run with a `module` block tests another module: its assertions, `expect_failures`, overrides and
+  the outputs other runs read from it are resolved against that module when its source is a local
+  directory the caller knows (`run_scopes`), else not at all (only `run.` names are checked).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
@@ -99,7 +101,7 @@ __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "TestFileChecks",
     "is_test_file", "is_own_kind", "check_references", "reference_at", "declared_key", "keyword_problems", "name_problem",
     "UNDECLARED_RUN", "UNAVAILABLE_RUN", "INVALID_EXPECT_FAILURES", "UNKNOWN_CHECKABLE", "UNKNOWN_OVERRIDE_TARGET",
-    "UNKNOWN_PROVIDER", "INVALID_REFERENCE", "MISSING_MOCK_SOURCE", "UNKNOWN_RUN_OUTPUT", "mock_sources", "missing_mock_source",
+    "UNKNOWN_PROVIDER", "INVALID_REFERENCE", "MISSING_MOCK_SOURCE", "UNKNOWN_RUN_OUTPUT", "mock_sources", "run_module_sources", "missing_mock_source",
 ]
 
 UNDECLARED_RUN = "test/undeclared-run"
@@ -318,6 +320,22 @@ def _attribute_names(body: Body | None) -> set[str]:
     return {a.name for a in body.attributes} if body is not None else set()
 
 
+def run_module_sources(text: str, blocks: Sequence[Block]) -> dict[str, str]:
+    """run name -> the `source` of its `module` block when it is a local directory (`./x`, `../x`),
+    relative to the module under test (where `terraform test` runs)."""
+    out = {}
+    for b in blocks:
+        if b.type_name != "run" or not b.labels:
+            continue
+        for m in b.body.blocks_of("module"):
+            source = m.body.attribute("source")
+            if source is not None and source.expr is not None and source.expr.kind == STRING:
+                value = string_text(text, source.expr.node, source.expr.start)  # type: ignore[arg-type]
+                if value.startswith(("./", "../")):
+                    out[b.labels[0].value] = value
+    return out
+
+
 def mock_sources(text: str, blocks: Sequence[Block]) -> list[tuple[str, int, int]]:
     """`(directory, start, end)` of the `source` of each `mock_provider` block: a directory of mock
     data files, relative to where `terraform test` runs (the module under test), at the string's range."""
@@ -364,17 +382,21 @@ def _module_key(ref: Reference) -> tuple | None:
     return found[0] if found is not None else None
 
 
-def check_references(text: str, blocks: Sequence[Block], scope: Scope | None, opentofu: bool = False) -> list[Diagnostic]:
+def check_references(text: str, blocks: Sequence[Block], scope: Scope | None, opentofu: bool = False,
+                     run_scopes: Mapping[str, Scope] | None = None) -> list[Diagnostic]:
     """The diagnostics of the references of a test file's top-level `blocks` (absolute positions, in
     source order): `run.` references against the file's runs, the rest against `scope`, the
     declarations of the module under test (see the module doc); `opentofu`: the file is read by
     OpenTofu (a `.tofutest.json`, or a module under test read by OpenTofu), whose file-level
-    `variables` may refer to runs."""
+    `variables` may refer to runs. `run_scopes`: run name -> the declarations of the module its
+    `module` block names, when known (a local directory: `run_module_sources`); the other runs with a
+    `module` block are not resolved."""
     runs = [b for b in blocks if b.type_name == "run" and b.labels]
     run_names = [b.labels[0].value for b in runs]
-    # The outputs of each run's module, when it is the module under test and known.
-    outputs = frozenset(k[1] for k in scope.keys("output")) if scope is not None else None
-    run_outputs = {b.labels[0].value: outputs for b in runs if outputs is not None and not b.body.blocks_of("module")}
+    scopes = {b.labels[0].value: (run_scopes or {}).get(b.labels[0].value) if b.body.blocks_of("module") else scope
+              for b in runs}
+    # The outputs of each run's module, when known.
+    run_outputs = {name: frozenset(k[1] for k in here.keys("output")) for name, here in scopes.items() if here is not None}
     file_variables: set[str] = set()
     providers: set[str] = set()
     for b in blocks:
@@ -392,16 +414,17 @@ def check_references(text: str, blocks: Sequence[Block], scope: Scope | None, op
     for b in blocks:
         if b.type_name in ("run", "variables", "override_resource", "override_data", "override_module"):
             position = run_names.index(b.labels[0].value) if b.type_name == "run" and b.labels else len(runs)
-            out.extend(_block_references(text, b, position, run_names, run_outputs, file_variables, providers, scope, opentofu))
+            here = scopes.get(b.labels[0].value) if b.type_name == "run" and b.labels else scope
+            out.extend(_block_references(text, b, position, run_names, run_outputs, file_variables, providers, here, opentofu))
     out.sort(key=lambda d: (d.start, d.end))
     return out
 
 
 def _block_references(text: str, block: Block, position: int, run_names: list[str], run_outputs: dict[str, frozenset],
                       file_variables: set[str], providers: set[str], scope: Scope | None, opentofu: bool) -> list[Diagnostic]:
+    # `scope`: the declarations of the module this block's references name (a run's own module), or None.
     body = block.body
     is_run = block.type_name == "run"
-    other_module = is_run and bool(body.blocks_of("module"))
     run_variables = set().union(*(_attribute_names(v.body) for v in body.blocks_of("variables"))) if is_run else set()
     expect = body.attribute("expect_failures") if is_run else None
     provider_map = body.attribute("providers") if is_run else None
@@ -422,13 +445,13 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
             out.extend(_provider_value(text, ref, provider_map, providers))  # type: ignore[arg-type]
             continue
         if any(_inside(ref, t) for t in targets):
-            if not other_module and scope is not None:
+            if scope is not None:
                 out.extend(_override_target(ref, scope))
             continue
         if any(_inside(ref, a) for a in addresses):
             continue  # addresses of the plan: what Terraform finds when planning
         if _inside(ref, expect):
-            out.extend(_expected_failure(ref, None if other_module else scope))
+            out.extend(_expected_failure(ref, scope))
             continue
         if ref.context & STATIC:
             continue  # keywords (`command`, `mode`, `override_during`)
@@ -444,19 +467,19 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
         if ref.root == "run":
             out.extend(_run_reference(ref, position, run_names, run_outputs))
             continue
-        if other_module or scope is None:
+        if ref.root == "check":
+            out.append(_diag(ref.start, ref.steps[-1].end if ref.steps else ref.end, INVALID_REFERENCE,
+                             'Reference to "check" in invalid context',
+                             'The "check" object can only be referenced from an "expect_failures" attribute within a '
+                             'Terraform testing "run" block.'))
+            continue
+        if scope is None:
             continue
         if ref.root == "var":
             if ref.steps and (ref.steps[0].name in file_variables or ref.steps[0].name in run_variables):
                 continue
         elif ref.root == "output":
             out.extend(_undeclared_output(ref, scope))
-            continue
-        elif ref.root == "check":
-            out.append(_diag(ref.start, ref.steps[-1].end if ref.steps else ref.end, INVALID_REFERENCE,
-                             'Reference to "check" in invalid context',
-                             'The "check" object can only be referenced from an "expect_failures" attribute within a '
-                             'Terraform testing "run" block.'))
             continue
         out.extend(resolve([ref], frozenset(), scope)[0])
     return out
@@ -494,7 +517,7 @@ def _run_reference(ref: Reference, position: int, run_names: list[str], run_outp
     out_step = ref.steps[1]
     hint = suggestion(out_step.name, sorted(outputs))
     return [_diag(out_step.start, out_step.end, UNKNOWN_RUN_OUTPUT, "Unsupported attribute",
-                  f"The run {quoted(name)} tests the module under test, which declares "
+                  f"The module run {quoted(name)} applies declares "
                   + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
                   + f", not {quoted(out_step.name)}." + (f" Did you mean {quoted(hint)}?" if hint else ""),
                   fixes=(Fix(out_step.start, out_step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())]

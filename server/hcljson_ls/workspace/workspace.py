@@ -205,7 +205,12 @@ class Workspace:
         """What the module under test of test file `uri` declares (`module_under_test`, its open
         documents' declarations brought up to date first), or None when it has no configuration file
         (a test file alone is never taken for a whole module)."""
-        key = self.module_under_test(uri)
+        return self.directory_scope(uri, self.module_under_test(uri))
+
+    def directory_scope(self, uri: str, key: str) -> "ModuleScope | None":
+        """What module directory `key` declares, for references of `uri` made from outside it (a test
+        file's), its open documents' declarations brought up to date first; None when it has no
+        configuration file."""
         if not self.effective_names(key):
             return None
         if key != self.module_key(uri):
@@ -835,6 +840,11 @@ class Snapshot:
     def module_under_test(self, uri: str) -> str:
         """The directory of the module test file `uri` tests (`Workspace.module_under_test`)."""
         return self._workspace.module_under_test(uri)
+
+    def directory_scope(self, uri: str, directory: str) -> Any:
+        """The `resolve.Scope` of module directory `directory` for references of `uri` made from
+        outside it, or None (`Workspace.directory_scope`)."""
+        return self._workspace.directory_scope(uri, directory)
 
     def declared(self, uri: str, kind: str) -> frozenset:
         """Every declaration key of `kind` in the module of `uri`: its own current ones (open `uri`)
