@@ -34,7 +34,7 @@ import os
 
 from ..diagnostic import Diagnostic
 from ..terraform import catalogue
-from ..terraform.testfile import (
+from ..terraform.testfile_references import (
     check_references,
     declared_key,
     missing_mock_source,

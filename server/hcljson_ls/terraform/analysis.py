@@ -136,7 +136,7 @@ def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile
     file (`tfvars.is_tfvars`) is decoded as one attribute per variable without Terraform's rules; a
     test file (`testfile.is_test_file`) and a mock data file (`mockfile.is_mock_file`) with their own
     schema and rules (`testfile.TestFileChecks`: their references are resolved against the module
-    under test on request, `testfile.check_references`); a query file (`queryfile.is_query_file`)
+    under test on request, `testfile_references.check_references`); a query file (`queryfile.is_query_file`)
     with its own schema, rules and references (`queryfile.QueryChecks`, against `scope`)."""
     if is_tfvars(path):
         return IncrementalFile(TFVARS_SCHEMA, FileChecks())
