@@ -13,8 +13,9 @@ Contract
   - `test/undeclared-run`: `run.<name>` with no such run in the file ("Did you mean");
   - `test/unavailable-run`: `run.<name>` of the run itself or of a later one (Terraform: "Reference
     to unavailable run block");
-  - `test/unknown-run-output`: `run.<name>.<output>` where run `<name>` tests the module under test
-    (no `module` block) and that module declares no such output (Terraform: "Unsupported attribute");
+  - `test/unknown-run-output`: `run.<name>.<output>` where the module run `<name>` applies (the
+    module under test, or its `module` block's when known) declares no such output (Terraform:
+    "Unsupported attribute");
   - `test/invalid-expect-failures`: an `expect_failures` entry that is not a checkable object
     (input variable, output value, check block, resource or data source);
   - `test/unknown-checkable` (warning): an `expect_failures` entry the module does not declare
@@ -26,8 +27,8 @@ Contract
   - `test/invalid-reference`: in the file's `variables`, anything but `var.<name>` (Terraform: "You
     can only reference global variables within the test file variables block", and for `run.`
     "You can not reference run blocks from within the file variables block"; OpenTofu evaluates
-    them with the runs before each run, so there `run.<name>` only has to name a run of the file); in a run's
-    `variables`, anything but `var.<name>` and earlier `run.<name>`; `check.<name>` anywhere but in
+    them with the runs before each run, so there `run.<name>` only has to name a run of the file);
+    in a run's `variables`, anything but `var.<name>` and earlier `run.<name>`; `check.<name>` anywhere but in
     `expect_failures`. A `var.<name>` in `variables` is never undeclared (global variables come from
     the command line and the environment);
   - the configuration codes of `resolve` (`reference/undeclared` with "Did you mean",
