@@ -368,3 +368,16 @@ def test_a_run_of_a_local_module_resolves_against_that_module(tmp_path):
 """, tmp_path, "/mod/tests/s.tftest.json")
     assert [(s, e, code) for s, e, code, *_ in found] == [(*f.ranges[0], "reference/undeclared"), (*f.ranges[1], "test/unknown-run-output")]
     assert 'Did you mean "terraform_data.only_there"?' in found[0][4] and 'Did you mean "id"?' in found[1][4]
+
+
+def test_skip_cleanup_and_a_backend_in_a_plan_run_are_errors():
+    # terraform/internal/configs/test_file.go: "The skip_cleanup attribute is only available in
+    # experimental builds of Terraform." and "A backend block can only be used in the first apply run
+    # block ... It cannot be included in a block to run a plan command."
+    fixture = parse_fixture('{"test": {⟨"skip_cleanup"⟩: true}, "run": {"a": {⟨"skip_cleanup"⟩: true},'
+                            ' "b": {"command": "plan", ⟨"backend"⟩: {"local": {}}}, "c": {"backend": {"local": {}}}}}').only
+    workspace = Workspace()
+    workspace.open(URI, fixture.text, 1, "json")
+    found = [(d.start, d.end, d.code) for d in collect(workspace.snapshot(), URI)]
+    assert found == [(*fixture.ranges[0], "test/experimental-only"), (*fixture.ranges[1], "test/experimental-only"),
+                     (*fixture.ranges[2], "test/backend-in-plan")]

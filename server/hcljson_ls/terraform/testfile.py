@@ -25,7 +25,10 @@ Contract
   rule is the same): keywords (`command`: apply or plan; `mode`: normal or refresh-only;
   `override_during`: plan or apply) -> `structure/invalid-keyword`; run, mock provider and variable
   names -> `structure/invalid-name`; two runs, file variables, or (in a mock data file) mock blocks of
-  one name -> `structure/duplicate-block`. Strings are checked by their mode (`templates.check_block`).
+  one name -> `structure/duplicate-block`; `skip_cleanup` (in a run or the `test` block), which only
+  experimental builds of Terraform accept -> `test/experimental-only`; a `backend` block in a run
+  whose `command` is `plan` -> `test/backend-in-plan`. Strings are checked by their mode
+  (`templates.check_block`).
   Nothing is declared for the module (a test file is none of its files).
 * What the file's references mean: `testfile_references`.
 """
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..diagnostic import Diagnostic
+from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.incremental import FileChecks
 from ..hcljson.model import Attribute, Block
 from ..hcljson.schema import (
@@ -48,6 +51,8 @@ from ..hcljson.schema import (
     BlockSchema,
     BodySchema,
 )
+from ..hcljson.values import string_text
+from ..jsonsyntax.tree import STRING
 from . import catalogue
 from .schema import PROVIDER, VARIABLE
 from .templates import check_block
@@ -56,7 +61,11 @@ from .validate import _invalid_name, _Validator, duplicates, valid_identifier
 __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "MOCK_RESOURCE", "MOCK_DATA",
     "TestFileChecks", "is_test_file", "is_own_kind", "keyword_problems", "name_problem", "block_rules",
+    "EXPERIMENTAL_ONLY", "BACKEND_IN_PLAN",
 ]
+
+EXPERIMENTAL_ONLY = "test/experimental-only"
+BACKEND_IN_PLAN = "test/backend-in-plan"
 
 
 def is_test_file(name: str | None) -> bool:
@@ -222,8 +231,24 @@ def block_rules(text: str, block: Block) -> list[Diagnostic]:
             allowed = KEYWORDS.get((b.type_name, a.name))
             if allowed is not None:
                 out.extend(keyword_problems(text, a, allowed))
+            elif a.name == "skip_cleanup" and b.type_name in ("run", "test") and b is block:
+                out.append(Diagnostic(a.name_start, a.name_end, ERROR, EXPERIMENTAL_ONLY, "Invalid attribute",
+                                      "The skip_cleanup attribute is only available in experimental builds of Terraform."))
+        if b.type_name == "run" and b is block:
+            out.extend(_backend_in_plan(text, b))
         stack.extend(b.body.blocks)
     return out
+
+
+def _backend_in_plan(text: str, run: Block) -> list[Diagnostic]:
+    """A `backend` block in a run whose `command` is `plan` (Terraform: "Invalid backend block")."""
+    command = run.body.attribute("command")
+    e = command.expr if command is not None else None
+    if e is None or e.kind != STRING or string_text(text, e.node, e.start) != "plan":  # type: ignore[arg-type]
+        return []
+    return [Diagnostic(b.type_start, b.type_end, ERROR, BACKEND_IN_PLAN, "Invalid backend block",
+                       "A backend block can only be used in the first apply run block for a given internal state file. "
+                       "It cannot be included in a block to run a plan command.") for b in run.body.blocks_of("backend")]
 
 
 class TestFileChecks(FileChecks):
