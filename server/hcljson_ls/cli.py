@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="report problems in files or directories and exit",
         description="Report problems in Terraform/OpenTofu JSON files, module by module, as the language server"
         " would: configuration (*.tf.json, *.tofu.json, cdk.tf.json), variable definitions (*.tfvars.json,"
-        " checked against their module's variables) and test files (*.tftest.json, *.tofutest.json).",
+        " checked against their module's variables) test files (*.tftest.json, *.tofutest.json), mock data (*.tfmock.json) and query files (*.tfquery.json).",
     )
     check.add_argument(
         "paths", nargs="+", metavar="PATH",
@@ -299,11 +299,13 @@ class Source:
     real: str  # its real path (symbolic links resolved): one file reached twice is checked once
 
 
-#: What `check` reads, as the server does: configuration, variable definitions and test files.
-_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON)
-_CHECKED_NAMES = ", ".join(
-    (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES)[:-1]
-) + " or " + catalogue.TEST_JSON_SUFFIXES[-1]
+#: What `check` reads, as the server does: configuration, variable definitions, test, mock data
+#: and query files.
+_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON)
+_CHECKED_SUFFIXES = (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES,
+                     *catalogue.MOCK_JSON_SUFFIXES, *catalogue.QUERY_JSON_SUFFIXES)
+_CHECKED_NAMES = ", ".join(_CHECKED_SUFFIXES[:-1]) + " or " + _CHECKED_SUFFIXES[-1]
+_CHECKED_PATTERNS = ", ".join("*" + s for s in _CHECKED_SUFFIXES)
 
 
 def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> list[Source]:
@@ -322,7 +324,7 @@ def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> lis
             before = len(skipped)
             inside = list(_walk(path, skipped))
             if not inside and len(skipped) == before:
-                fatal.append(f"{arg}: no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json) in this directory")
+                fatal.append(f"{arg}: no Terraform JSON files ({_CHECKED_PATTERNS}) in this directory")
         elif (path.exists() or path.is_symlink()) and catalogue.file_kind(path.name, ignore_case=True) not in _CHECKED_KINDS:
             skipped.append(f"{arg}: not a Terraform file (its name does not end in {_CHECKED_NAMES}); not checked")
             continue

@@ -44,8 +44,9 @@ from ..terraform.references import Call, Reference, name_step, output_step, subj
 from ..terraform.validate import REPEATABLE, definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import tfvars
+from . import testfile, tfvars
 from .cdktf import construct_definition, construct_paths
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
@@ -152,6 +153,8 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
         return [Location(*site) for site in tfvars.definition(snapshot, uri, offset)]
+    if is_test_file(uri):  # a test file: its references name the module under test (`features.testfile`)
+        return [Location(*site) for site in testfile.definition(snapshot, uri, offset)]
     construct = construct_definition(snapshot, uri, offset)  # a CDKTF block's name: its source
     if construct is not None:
         return [Location(*construct)]

@@ -76,7 +76,7 @@ from .language import check_sites as check_language
 from .resolve import Scope, module_language, resolve
 from .schema import is_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw
-from .testfile import is_test_file
+from .testfile import is_own_kind, is_test_file
 from .tfvars import is_tfvars
 from .validate import DUPLICATE_BLOCK, duplicates
 
@@ -126,7 +126,7 @@ class QuickResult:
 
 def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -> QuickResult | None:
     """See the module doc."""
-    if is_tfvars(path) or is_test_file(path) or (path and is_override_file(path)):
+    if is_tfvars(path) or is_test_file(path) or (path and (is_override_file(path) or is_own_kind(path))):
         return None
     schema = schema_for_path(path)
     found = skim(text, schema)
