@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="report problems in files or directories and exit",
         description="Report problems in Terraform/OpenTofu JSON files, module by module, as the language server"
         " would: configuration (*.tf.json, *.tofu.json, cdk.tf.json), variable definitions (*.tfvars.json,"
-        " checked against their module's variables) test files (*.tftest.json, *.tofutest.json), mock data (*.tfmock.json) and query files (*.tfquery.json).",
+        " checked against their module's variables), test files (*.tftest.json, *.tofutest.json), mock data (*.tfmock.json) and query files (*.tfquery.json).",
     )
     check.add_argument(
         "paths", nargs="+", metavar="PATH",
