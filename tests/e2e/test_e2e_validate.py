@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 from stand_in_terraform import StandIn
 
@@ -191,6 +192,29 @@ async def test_cancelling_the_progress_kills_the_tool(module, stand_in, tmp_path
         assert await running == {"cancelled": True}
         assert not _alive(int(pid_file.read_text()))
         assert _tool_diagnostics(published_for(client, uri)[-1].diagnostics) == []
+    finally:
+        await client.shutdown_session()
+
+
+async def test_cancel_request_kills_the_tool(module, stand_in, tmp_path):
+    tool, env = stand_in
+    pid_file = tmp_path / "pid"
+    tool.install("terraform", body=f"echo $$ > {pid_file}; exec sleep 30")
+    uri = uri_of_path(str(module / "main.tf.json"))
+    client = await _start(env, module.parent)
+    try:
+        open_document(client, uri, MAIN)
+        params = types.ExecuteCommandParams(command="hcljson.validate", arguments=[uri])
+        reply = asyncio.wrap_future(client.protocol.send_request(types.WORKSPACE_EXECUTE_COMMAND, params, msg_id="validate-1"))
+        await wait_for(pid_file.exists, what="the run")
+        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="validate-1"))
+        with pytest.raises(JsonRpcRequestCancelled):
+            await reply
+        pid = int(pid_file.read_text())
+        await wait_for(lambda: not _alive(pid), what="the tool killed")
+        # The server goes on: another run (of a tool that answers at once) works.
+        tool.install("terraform", body='echo \'{"valid": true, "diagnostics": []}\'')
+        assert await _validate(client, uri) == {"valid": True, "errorCount": 0, "warningCount": 0}
     finally:
         await client.shutdown_session()
 

@@ -552,8 +552,8 @@ def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> 
 def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None:
     if ls.store.get(params.text_document.uri) is not None:
         ls.diagnostics_changed(params.text_document.uri, immediately=True)
-    if ls.settings.validate_on_save and ls.settings.provider_schemas.run_terraform:
-        _in_background(validate_command(ls, params.text_document.uri))
+        if ls.settings.validate_on_save and ls.settings.provider_schemas.run_terraform:
+            _in_background(validate_command(ls, params.text_document.uri))
 
 
 @feature(types.TEXT_DOCUMENT_DID_CLOSE)

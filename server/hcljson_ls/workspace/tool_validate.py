@@ -100,6 +100,8 @@ def validate(
 
 def _validate(directory: str, engine: str, timeout: float, cancel: threading.Event, untrusted: Sequence[str],
               init: bool) -> ValidateResult:
+    if not os.path.isdir(directory):
+        return ValidateResult(problem=f"Cannot validate {directory}: it is not a directory.")
     binary = schema_fetch.find_tool(schema_fetch.tools_for(engine), untrusted)
     if binary is None:
         return ValidateResult(problem="Neither terraform nor tofu is on PATH (outside the workspace folders): "
