@@ -66,6 +66,9 @@ workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data
 exactly the methods registered here.
 formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
 whitespace-only `TextEdit`s, none for a document with syntax errors.
+Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl" and "hcljson.validate"
+(`lsp.validation`: `terraform validate -json` findings kept beside ours, also run on save with
+``validateOnSave``).
 
 Memory and the cyclic GC
 ------------------------
