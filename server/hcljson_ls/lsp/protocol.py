@@ -40,6 +40,9 @@ message and never a traceback:
 Routine protocol events (a cancel for a request already answered, an unknown ``$/`` notification,
 a handler's deliberate error answer such as a refused rename) are logged at debug level: clients such
 as Neovim show any warning in their log as an error.
+
+`$/cancelRequest` of a `workspace/executeCommand` cancels the command's handler (an async one sees
+`asyncio.CancelledError`), not only the reply (`_run_generator`).
 """
 
 from __future__ import annotations
@@ -232,3 +235,16 @@ class HcljsonProtocol(LanguageServerProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    def _run_generator(self, future: Any, *, gen: Generator[Any, Any, Any], result_future: Any) -> None:
+        # pygls runs the user's handler of a built-in generator method (`workspace/executeCommand`)
+        # under a fresh id of its own, so `$/cancelRequest` cancelled only the request's outer future:
+        # the client got RequestCancelled while the handler (a `terraform validate` run) went on.
+        # Here cancelling the request cancels the handler it waits for, and the handler's entry is
+        # dropped once it is done (pygls kept it forever).
+        before = set(self._request_futures)
+        super()._run_generator(future, gen=gen, result_future=result_future)
+        for key in set(self._request_futures) - before:
+            child = self._request_futures[key]
+            result_future.add_done_callback(lambda done, child=child: done.cancelled() and child.cancel())
+            child.add_done_callback(lambda _, key=key: self._request_futures.pop(key, None))

@@ -75,6 +75,9 @@ workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data
 exactly the methods registered here.
 formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
 whitespace-only `TextEdit`s, none for a document with syntax errors.
+Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl" and "hcljson.validate"
+(`lsp.validation`: `terraform validate -json` findings kept beside ours, also run on save with
+``validateOnSave``).
 
 Memory and the cyclic GC
 ------------------------
@@ -144,6 +147,7 @@ from .protocol import HcljsonProtocol
 from .publish import Publisher
 from .schema_jobs import SchemaJobs
 from .semantic_encoding import encode as encode_tokens
+from .validation import COMMAND as VALIDATE, Validation
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +203,7 @@ class HcljsonServer(LanguageServer):
         self.store.set_schema_loader(self.schema_jobs.load_files)  # schema files: read off the event loop
         self._preparing: dict[str, asyncio.TimerHandle] = {}
         self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
+        self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:  # type: ignore[override]
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
@@ -288,7 +293,7 @@ class HcljsonServer(LanguageServer):
             index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
             result = state.version, [
                 convert.to_diagnostic(d, index, encoding, uri, docs_url, self.store.line_index) for d in found
-            ]
+            ] + self.validation.diagnostics(uri, state, encoding)
         if state.quick() is not None:
             self._prepare_later(uri)
         self.refresh_stale()
@@ -328,7 +333,7 @@ class HcljsonServer(LanguageServer):
         if self.store.get(uri) is None and uri not in self.oversized:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
-        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}"
+        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.validation.revision}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items = computed[1] if computed is not None else []
@@ -574,6 +579,7 @@ def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None
 def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> None:
     doc = params.text_document
     if ls.store.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
+        ls.validation.forget(doc.uri)  # `terraform validate` findings are stale after an edit
         ls.diagnostics_changed(doc.uri)
     elif ls.oversized.change(doc.uri, doc.version, params.content_changes):  # not analysed: said again for this version
         ls.diagnostics_changed(doc.uri)
@@ -583,6 +589,8 @@ def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> 
 def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None:
     if ls.store.get(params.text_document.uri) is not None:
         ls.diagnostics_changed(params.text_document.uri, immediately=True)
+        if ls.settings.validate_on_save and ls.settings.provider_schemas.run_terraform:
+            _in_background(validate_command(ls, params.text_document.uri))
 
 
 @feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -852,10 +860,34 @@ def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingPar
     return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
 
 
+# -- validation by the real tool (lsp.validation) --------------------------------------------------
+
+
+async def validate_command(ls: HcljsonServer, arguments: Any):
+    """`hcljson.validate` for the document URI given as the (first) argument."""
+    return await ls.validation.run(arguments)
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+def _in_background(work: Any) -> None:
+    """Run coroutine `work` (validate on save) as a task whose failure is logged, not raised."""
+    async def guarded() -> None:
+        try:
+            await work
+        except Exception as error:  # a refused or failed run on save: the log has it
+            log.warning("validate on save: %s", error)
+    task = asyncio.ensure_future(guarded())
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
 @feature(types.SHUTDOWN)
 def shutdown(ls: HcljsonServer, params: None) -> None:
     ls.publisher.cancel_all()
     ls.schema_jobs.cancel_all()
+    ls.validation.cancel_all()
     if ls.scan_task is not None:
         ls.scan_task.cancel()
 
@@ -878,4 +910,6 @@ def create_server() -> HcljsonServer:
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
     server.command(SHOW_NATIVE)(_guarded_command(server, SHOW_NATIVE, show_as_native))
+    server.command(SHOW_NATIVE)(_guarded(server, SHOW_NATIVE, show_as_native, lambda arguments: None))
+    server.command(VALIDATE)(_guarded(server, VALIDATE, validate_command, lambda arguments: None))
     return server
