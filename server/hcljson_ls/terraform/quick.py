@@ -73,10 +73,12 @@ from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, nume
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import IN_COUNT, IN_FOR_EACH, Reference, Step
-from .resolve import Scope, resolve
+from .language import LanguageSite, versioned_names
+from .language import check_sites as check_language
+from .resolve import Scope, module_language, resolve
 from .schema import is_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw
-from .testfile import is_test_file
+from .testfile import is_own_kind, is_test_file
 from .tfvars import is_tfvars
 from .validate import DUPLICATE_BLOCK, duplicates
 
@@ -95,8 +97,9 @@ _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
 _DOTTED = re.compile(rf"{_NAME}(?:\.{_NAME})*")
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 _LIFECYCLE_BOOLEANS = frozenset({"create_before_destroy", "prevent_destroy"})
-_OUTPUT_LITERALS = frozenset({"description", "deprecated"})
-_OUTPUT_BOOLEANS = frozenset({"sensitive", "ephemeral"})
+# Names whose existence depends on the module's language (`language.FEATURES`) are never certified.
+_OUTPUT_LITERALS = frozenset({"description", "deprecated"}) - versioned_names("output")
+_OUTPUT_BOOLEANS = frozenset({"sensitive", "ephemeral"}) - versioned_names("output")
 _RESOURCE_LIKE = frozenset({"resource", "data"})
 
 
@@ -126,7 +129,7 @@ class QuickResult:
 
 def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -> QuickResult | None:
     """See the module doc."""
-    if is_tfvars(path) or is_test_file(path) or (path and is_override_file(path)):
+    if is_tfvars(path) or is_test_file(path) or (path and (is_override_file(path) or is_own_kind(path))):
         return None
     schema = schema_for_path(path)
     found = skim(text, schema)
@@ -249,6 +252,11 @@ class _Quick:
             structure.extend(s)
             strings.extend(t)
             if refs_:
+                lang = [r for r in refs_ if type(r) is LanguageSite]  # (a small document may hold several blocks)
+                if lang:
+                    refs_ = [r for r in refs_ if type(r) is not LanguageSite]
+                    if self.scope is not None:
+                        resolved.extend(check_language(lang, module_language(own, self.scope)))
                 found_, _ = resolve(refs_, own, self.scope)
                 resolved.extend(found_)
             if sites is not None:  # the schema checks of the full path, on the small document
@@ -327,7 +335,7 @@ class _Quick:
             raise _Unsure(a)
 
         parsed = parse(sub)
-        result = file_engine(self.path, None).update(sub, parsed.root)
+        result = file_engine(self.path, None, self.scope.engine if self.scope is not None else None).update(sub, parsed.root)
         try:
             syntax = [_moved(d, move) for d in parsed.diagnostics]
             # (diagnostic, group) pairs: merged with the other blocks' in the full path's order.
@@ -343,6 +351,11 @@ class _Quick:
         for r in result.body.refs():
             if type(r) is SchemaSite:
                 sites.append(r)
+            elif type(r) is LanguageSite:  # on a header key too (`action`): moved like a diagnostic
+                try:
+                    refs.append(LanguageSite(r.kind, r.path, *move(r.start, r.end)))
+                except _Unsure:
+                    return None
             else:
                 refs.append(r.shifted(delta))
         # Schema sites check nothing without provider schemas; with them, they are checked as the

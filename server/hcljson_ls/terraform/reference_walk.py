@@ -43,7 +43,7 @@ from ..template.nodes import (
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
 from .templates import expression_strings, string_tree
 
 #: Nested blocks inside which `self` is the enclosing resource.
@@ -51,6 +51,7 @@ _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
 #: (block type or None for any, argument) -> how its strings refer: "provider", "skip", "skip-keys".
 _SPECIAL = {
     ("moved", "from"): "skip",
+    ("moved", "to"): "may-be-undeclared",  # an address no block need declare (Terraform internal/configs/moved.go)
     ("removed", "from"): "skip",
     ("lifecycle", "ignore_changes"): "skip",
     ("dynamic", "iterator"): "skip",
@@ -79,9 +80,12 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             special = _SPECIAL.get((owner, a.name))
             if special == "skip":
                 continue
+            own_flags = 0
+            if special == "may-be-undeclared":
+                special, own_flags = None, MAY_BE_UNDECLARED
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
-            own = ctx
+            own = ctx | own_flags
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT
@@ -90,6 +94,9 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             _expression(text, a.expr, special, own, bound, out)
         for nested in b.blocks:
             t = nested.type_name
+            if t == "encryption" and owner == "terraform":
+                out.extend(r for r in block_references_in(text, nested) if not (type(r) is Reference and r.root in _ENCRYPTION_ROOTS))
+                continue
             inner_bound = bound
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
@@ -100,6 +107,14 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
 
 
 _PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
+#: The names OpenTofu's `terraform.encryption` block defines for its own expressions
+#: (`key_provider.pbkdf2.k`, `method.aes_gcm.m`): not objects of the module.
+_ENCRYPTION_ROOTS = frozenset({"key_provider", "method"})
+
+
+def block_references_in(text: str, block: Block) -> list[Reference | Call]:
+    """The references and calls of a nested `block` read as if it were top-level."""
+    return block_references(text, block)
 
 
 def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:
@@ -142,6 +157,8 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
 
 
 _PARSED = frozenset({STRING_TEMPLATE, STRING_NATIVE, STRING_TRAVERSAL})
+#: Built-in functions whose second argument is a type (Terraform 1.15 `convert(value, type)`).
+_TYPE_SECOND_ARGUMENT = frozenset({"convert", "core::convert"})
 
 
 @lru_cache(maxsize=65536)
@@ -176,6 +193,11 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
         if t is FunctionCall:
             out.append(Call(node.name, *node.name_span, len(node.args), node.expand_final))
+            if node.name in _TYPE_SECOND_ARGUMENT and len(node.args) >= 2:
+                # `convert(value, object({a = string}))`: the second argument is a type constraint,
+                # whose `object(...)` and `string` are neither calls nor references.
+                stack.extend((arg, scope) for i, arg in enumerate(node.args) if i != 1)
+                continue
         if t is ForExpr or t is ForDirective:
             names = {node.value_var.name} | ({node.key_var.name} if node.key_var is not None else set())
             inner = scope | names

@@ -40,6 +40,9 @@ IN_FOR_EACH = 2
 IN_SELF = 4
 STATIC = 8
 PROVIDER = 16
+#: An address that need not be declared (`moved.to`: internal/configs/moved.go): resolved for
+#: navigation, never reported as undeclared.
+MAY_BE_UNDECLARED = 32
 
 
 @dataclass(frozen=True, slots=True)

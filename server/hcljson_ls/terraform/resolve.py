@@ -22,6 +22,8 @@ Codes (documented in docs/diagnostics.md):
   or OpenTofu: `Scope.engine`); "Did you mean ...?" with a quick fix; a function of the other engine
   says so. Provider-defined functions (`provider::aws::arn_parse`) are never reported.
 * `reference/argument-count` -- a built-in function called with too few or too many arguments.
+* `reference/deprecated-output` -- (warning) `module.m.x` where output `x` of the local module `m`
+  is `deprecated` ("Deprecated value used", its message as detail).
 
 Contract
 --------
@@ -41,14 +43,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from ..diagnostic import ERROR, Diagnostic, Fix
+from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, output_step, subject
+from .language import (
+    CONSTRAINT_KIND,
+    FUNCTIONS_SINCE,
+    LANGUAGE_CHANGED,
+    NEWER_VERSION,
+    Language,
+    choose,
+    function_available,
+    module_constraints,
+)
+from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, output_step, subject
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
+DEPRECATED_OUTPUT = "reference/deprecated-output"
 OUT_OF_CONTEXT = "reference/out-of-context"
 UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
 UNKNOWN_PROVIDER = "reference/unknown-provider"
@@ -93,10 +106,18 @@ class Scope(Protocol):
         the file's own declarations, where the module call may be)."""
         ...
 
+    #: The `engineVersion` setting ("1.11", "1.16.0-rc1"), or None: chosen from `required_version`
+    #: (`language.choose`). A scope may lack it (None). When it changes, the owner tells the engine
+    #: `language.LANGUAGE_CHANGED`.
+    engine_version: str | None
+
     #: The provider schemas known for the module (`provider_schema.ProviderSchemas`), or None.
     #: When they change, the owner tells the engine `SCHEMAS_CHANGED` (`IncrementalFile.rescope`).
     provider_schemas: Any
 
+
+#: Declaration kinds whose change changes what `module.<name>.<output>` means in calling modules.
+OUTPUT_KINDS = frozenset({"output", "module-source", "output-deprecated"})
 
 #: The key every resolution that read `Scope.provider_schemas` uses.
 SCHEMAS_CHANGED = ("provider-schemas",)
@@ -108,11 +129,35 @@ def affected(changed: frozenset) -> frozenset:
     for key in changed:
         if isinstance(key, tuple) and key:
             out.add((UNDECLARED, key[0]))
-            if key[0] in ("output", "module-source"):
+            if key[0] in OUTPUT_KINDS:
                 out.add(("output-of",))
             elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
+            elif key[0] == CONSTRAINT_KIND:
+                out.add(LANGUAGE_CHANGED)
     return frozenset(out)
+
+
+_LANGUAGES: dict[tuple, tuple[frozenset, Language]] = {}
+
+
+def module_language(own: frozenset, scope: Scope) -> Language:
+    """The language (engine and version) the module of a file is read by: `scope.engine`, its
+    `engine_version` setting, and the version constraints of the file (`own`) and of the module's
+    other files (`language.choose`); remembered per (own keys, scope revision, setting)."""
+    engine = scope.engine or "terraform"
+    setting = getattr(scope, "engine_version", None)
+    token = (id(own), len(own), id(scope), getattr(scope, "revision", None), engine, setting)
+    cached = _LANGUAGES.get(token)
+    if cached is not None and cached[0] is own:
+        return cached[1]
+    keys = [k for k in own if k[0] == CONSTRAINT_KIND]
+    keys.extend(scope.keys(CONSTRAINT_KIND))
+    got = choose(engine, setting, module_constraints(keys, engine))
+    if len(_LANGUAGES) > 64:
+        _LANGUAGES.clear()
+    _LANGUAGES[token] = (own, got)
+    return got
 
 
 def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
@@ -122,6 +167,9 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     for ref in refs:
         if type(ref) is not Reference:
             problem = _call(ref, engine)  # type: ignore[arg-type]
+            if problem is None and scope is not None and ref.name in _VERSIONED_FUNCTIONS:  # type: ignore[union-attr]
+                uses.add(LANGUAGE_CHANGED)
+                problem = _call_version(ref, module_language(own, scope))  # type: ignore[arg-type]
             if problem is not None:
                 out.append(problem)
             continue
@@ -140,6 +188,8 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
             if key[2] is not None and key not in own and not scope.declared(key) and not _aliased(key, own, scope):
                 out.append(_unknown_provider(ref, key))
             continue
+        if ref.context & MAY_BE_UNDECLARED:
+            continue  # `moved.to`: a reference for navigation, declared or not
         if key in own or scope.declared(key):
             if key[0] == "module" and output_step(ref) is not None:
                 uses.add(("output-of",))
@@ -351,8 +401,10 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
     if outputs is None:
         return None
     step = output_step(ref)
-    if step is None or step.name in outputs:
+    if step is None:
         return None
+    if step.name in outputs:
+        return _deprecated_output(ref, step, scope, own)
     hint = suggestion(step.name, outputs)
     module = ref.steps[0].name
     return _diag(
@@ -363,7 +415,28 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
     )
 
 
+def _deprecated_output(ref: Reference, step, scope: Scope, own: frozenset) -> Diagnostic | None:
+    """A warning where a deprecated output of a local child module is used (Terraform 1.15
+    internal/deprecation/deprecation.go: "Deprecated value used", the output's message as detail)."""
+    deprecated = getattr(scope, "deprecated_outputs", None)
+    message = deprecated(ref.steps[0].name, own).get(step.name) if deprecated is not None else None
+    if message is None:
+        return None
+    return Diagnostic(ref.start, step.end, WARNING, DEPRECATED_OUTPUT, "Deprecated value used",
+                      message or f"The output {quoted(step.name)} of module \"{ref.steps[0].name}\" is deprecated.")
+
+
 _ENGINE_NAMES = {"terraform": "Terraform", "opentofu": "OpenTofu"}
+_VERSIONED_FUNCTIONS = frozenset(name for _, name in FUNCTIONS_SINCE)
+
+
+def _call_version(call: Call, language: Language) -> Diagnostic | None:
+    since = function_available(call.name, language)
+    if since is None:
+        return None
+    name = _ENGINE_NAMES[language.engine]
+    return _diag(call.start, call.end, NEWER_VERSION, f"{language.name} does not have the function {quoted(call.name)}",
+                 f"{quoted(call.name)} was introduced in {name} {since}; this module is read by {language.name}.")
 
 
 def _call(call: Call, engine: str | None) -> Diagnostic | None:
