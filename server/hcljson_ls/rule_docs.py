@@ -6,20 +6,65 @@ checks that it is current).
 
 #: code -> (anchor of its section in docs/diagnostics.md, short description, full description)
 RULES: dict[str, tuple[str, str, str]] = {
+    'language/experimental': (
+        'language-versions',
+        'Syntax that only alpha builds accept, in a release: "terraform.experiments" ("Module uses experimental features", on the "experiments" key, as Terraform says it) and Terraform\'s "terraform.state_store".',
+        'Syntax that only alpha builds accept, in a release: "terraform.experiments" ("Module uses experimental features", on the "experiments" key, as Terraform says it) and Terraform\'s "terraform.state_store".',
+    ),
+    'language/newer-version': (
+        'language-versions',
+        'Syntax (or a built-in function) newer than the chosen version.',
+        "Syntax (or a built-in function) newer than the chosen version. An error naming the version that brought it and why this version was chosen. Range: the name (the call's name for a function).",
+    ),
+    'language/other-engine': (
+        'language-versions',
+        'Syntax that only the other engine has.',
+        'Syntax that only the other engine has. An error naming that engine. Range: the name. In Terraform: "provider.for_each", provider instance keys ("aws.by_region[each.key]"), "lifecycle.enabled", a module call\'s "lifecycle", "terraform.encryption", the "language" block, "variable.const", "prevent_destroy" from an expression; in OpenTofu: "action" blocks, "lifecycle.action_trigger", output "type".',
+    ),
+    'language/unsatisfied-version': (
+        'language-versions',
+        'A "required_version" that the version given by the "engineVersion" setting does not satisfy: "Unsupported Terraform Core version", on the whole attribute, as Terraform reports it.',
+        'A "required_version" that the version given by the "engineVersion" setting does not satisfy: "Unsupported Terraform Core version", on the whole attribute, as Terraform reports it. (A version chosen from the constraints satisfies them; when no known release does, the newest is used and nothing is reported.)',
+    ),
     'limit/file-too-large': (
         'limits',
         'The document is larger than the setting "maxFileSizeMB" (default 40, from 1 to 2048): it is not parsed or analysed, and this one warning at the start of the file says so (the server also logs it); only its JSON syntax is checked (see "limit/syntax-only").',
-        'The document is larger than the setting "maxFileSizeMB" (default 40, from 1 to 2048): it is not parsed or analysed, and this one warning at the start of the file says so (the server also logs it); only its JSON syntax is checked (see "limit/syntax-only"). Its edits are ignored; raise the setting and reopen the file to analyse it. A file on disk over the limit is skipped by the workspace scan, with a line in the log.',
+        'The document is larger than the setting "maxFileSizeMB" (default 40, from 1 to 2048): it is not parsed or analysed, and this one warning at the start of the file says so (the server also logs it); only its JSON syntax is checked (see "limit/syntax-only"). Its edits are not analysed, but its diagnostics are published again for each new version (the "limit/syntax-only" error only when the edit sends the whole text); raise the setting and reopen the file to analyse it. A file on disk over the limit is skipped by the workspace scan, with a line in the log.',
     ),
     'limit/syntax-only': (
         'limits',
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning).',
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning). Range: the character where the reader stopped (zero-width).',
     ),
+    'module/missing-input': (
+        'what-terraform-validate-checks-from-configuration-alone-issue-19',
+        'A variable of the child without a "default" that the call does not set.',
+        'A variable of the child without a "default" that the call does not set. Range: the call body\'s closing brace (as Terraform).',
+    ),
+    'module/unknown-input': (
+        'what-terraform-validate-checks-from-configuration-alone-issue-19',
+        'An argument of a module call that is neither a meta-argument nor a variable of the child module (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json").',
+        'An argument of a module call that is neither a meta-argument nor a variable of the child module (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json"). Terraform\'s JSON wording ("Extraneous JSON object property"). Range: the key. "Did you mean ...?" with a quick fix.',
+    ),
+    'module/wrong-type': (
+        'what-terraform-validate-checks-from-configuration-alone-issue-19',
+        'A literal value of a module input (no "${"/"%{" anywhere in it) that cannot convert to the child variable\'s type.',
+        'A literal value of a module input (no "${"/"%{" anywhere in it) that cannot convert to the child variable\'s type. "null" is never reported. Range: the whole value.',
+    ),
+    'provisioner/invalid-config': (
+        'what-terraform-validate-checks-from-configuration-alone-issue-19',
+        'What a built-in provisioner validates itself: "file" needs exactly one of "source" and "content"; "remote-exec" exactly one of "inline", "script" and "scripts" (a "null" value is not set).',
+        'What a built-in provisioner validates itself: "file" needs exactly one of "source" and "content"; "remote-exec" exactly one of "inline", "script" and "scripts" (a "null" value is not set). Terraform\'s wording; range: the provisioner\'s type (Terraform gives none).',
+    ),
     'reference/argument-count': (
         'reference-resolution-diagnostics',
         'A built-in function called with too few or too many arguments.',
         'A built-in function called with too few or too many arguments. The message gives the allowed count and the signature. Range: the function name. A call that expands its last argument ("f(list...)") is reported only when no expansion could make it valid.',
+    ),
+    'reference/deprecated-output': (
+        'deprecated-outputs',
+        '"module.m.x" where output "x" of the local child module "m" sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+).',
+        '"module.m.x" where output "x" of the local child module "m" sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+). A warning, "Deprecated value used", with the output\'s message as detail, as Terraform reports the use of a deprecated value. Range: the reference. Only for local modules ("source: "./...""), whose files are known.',
     ),
     'reference/ignore-changes-wildcard': (
         'reference-diagnostics',
@@ -145,6 +190,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'hcl-json-structure-diagnostics',
         'A body whose property names are the names being defined (e.g. "locals") is not a single object: an array or "null" is not allowed there.',
         'A body whose property names are the names being defined (e.g. "locals") is not a single object: an array or "null" is not allowed there.',
+    ),
+    'structure/invalid-address': (
+        'addresses-of-moved-import-and-removed-blocks',
+        '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", on its type key); "moved" between a resource and a module (\'Invalid "moved" addresses\', on the block\'s key).',
+        '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", on its type key); "moved" between a resource and a module (\'Invalid "moved" addresses\', on the block\'s key). An error.',
     ),
     'structure/invalid-keyword': (
         'terraform-structure-diagnostics',
@@ -341,6 +391,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         '"%{" not followed by "if"/"for"/"else"/"endif"/"endfor" (with a "Did you mean" suggestion), or a malformed "%{ for ... in ... }".',
         '"%{" not followed by "if"/"for"/"else"/"endif"/"endfor" (with a "Did you mean" suggestion), or a malformed "%{ for ... in ... }".',
     ),
+    'template/invalid-error-message': (
+        'what-terraform-validate-checks-from-configuration-alone-issue-19',
+        '(warning) A variable validation\'s "error_message" whose template does not parse: Terraform (and OpenTofu) read it as a literal string and warn; it replaces the template\'s errors there.',
+        '(warning) A variable validation\'s "error_message" whose template does not parse: Terraform (and OpenTofu) read it as a literal string and warn; it replaces the template\'s errors there. Range: the whole value.',
+    ),
     'template/invalid-escape': (
         'template-and-type-diagnostics',
         'A bad backslash escape in a quoted string inside an expression ("a\\q", "\\u12").',
@@ -466,6 +521,61 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A tuple "[...]" not closed, or items without a comma.',
         'A tuple "[...]" not closed, or items without a comma.',
     ),
+    'test/backend-in-plan': (
+        'test-mock-data-and-query-file-diagnostics',
+        'A "backend" block in a run whose "command" is "plan".',
+        'A "backend" block in a run whose "command" is "plan". An error, as in Terraform ("Invalid backend block": it can only be used in the first apply run block for a given internal state file). Range: the "backend" key.',
+    ),
+    'test/experimental-only': (
+        'test-mock-data-and-query-file-diagnostics',
+        '"skip_cleanup" in a run or in the "test" block: only experimental builds of Terraform accept it.',
+        '"skip_cleanup" in a run or in the "test" block: only experimental builds of Terraform accept it. An error, as in Terraform\'s releases ("Invalid attribute: The skip_cleanup attribute is only available in experimental builds of Terraform."). Range: the argument\'s name.',
+    ),
+    'test/invalid-expect-failures': (
+        'test-mock-data-and-query-file-diagnostics',
+        'An "expect_failures" entry that names no checkable object (a local value, a module call, a run, ...).',
+        'An "expect_failures" entry that names no checkable object (a local value, a module call, a run, ...). An error, as in Terraform ("Invalid "expect_failures" reference"). Range: the address.',
+    ),
+    'test/invalid-reference': (
+        'test-mock-data-and-query-file-diagnostics',
+        'In the file\'s "variables" block, a reference other than "var.<name>" (Terraform: "You can only reference global variables within the test file variables block"; for "run.<name>": "You can not reference run blocks from within the file variables block"); in a run\'s "variables" block, a reference other than "var.<name>" and "run.<name>" (Terraform: "You can only reference earlier run blocks, file level, and global variables while defining variables from inside a run block"); "check.<name>" outside "expect_failures" (Terraform: Reference to "check" in invalid context).',
+        'In the file\'s "variables" block, a reference other than "var.<name>" (Terraform: "You can only reference global variables within the test file variables block"; for "run.<name>": "You can not reference run blocks from within the file variables block"); in a run\'s "variables" block, a reference other than "var.<name>" and "run.<name>" (Terraform: "You can only reference earlier run blocks, file level, and global variables while defining variables from inside a run block"); "check.<name>" outside "expect_failures" (Terraform: Reference to "check" in invalid context). An error. Range: the reference. A "var.<name>" in a "variables" block is never reported: global variables come from the command line and the environment. OpenTofu (a ".tofutest.json", or a module under test read by OpenTofu) evaluates the file\'s "variables" for each run with the runs before it, so there "run.<name>" is fine when the file has that run (else "test/undeclared-run").',
+    ),
+    'test/missing-mock-source': (
+        'test-mock-data-and-query-file-diagnostics',
+        'The "source" of a "mock_provider" block names a directory that does not exist, relative to the module under test (where "terraform test" runs).',
+        'The "source" of a "mock_provider" block names a directory that does not exist, relative to the module under test (where "terraform test" runs). An error, as in Terraform ("Failed to read mock data directory"). Range: the "source" string.',
+    ),
+    'test/unavailable-run': (
+        'test-mock-data-and-query-file-diagnostics',
+        '"run.<name>" of the run itself or of a run that comes later in the file.',
+        '"run.<name>" of the run itself or of a run that comes later in the file. An error, as in Terraform ("Reference to unavailable run block": it has not executed yet). Range: "run.<name>".',
+    ),
+    'test/undeclared-run': (
+        'test-mock-data-and-query-file-diagnostics',
+        '"run.<name>" where the test file has no run of that name.',
+        '"run.<name>" where the test file has no run of that name. An error, as in Terraform ("Reference to undeclared run block"). Range: the name. Suggests a close run name, with a quick fix.',
+    ),
+    'test/unknown-checkable': (
+        'test-mock-data-and-query-file-diagnostics',
+        'An "expect_failures" entry (input variable, output value, check block, resource or data source) that the module under test does not declare.',
+        'An "expect_failures" entry (input variable, output value, check block, resource or data source) that the module under test does not declare. A warning: Terraform does not check it before the run, which then fails with "Missing expected failure". Range: the address.',
+    ),
+    'test/unknown-override-target': (
+        'test-mock-data-and-query-file-diagnostics',
+        'The "target" of an "override_resource", "override_data" or "override_module" block (of the file or of a run) that the module under test does not declare.',
+        'The "target" of an "override_resource", "override_data" or "override_module" block (of the file or of a run) that the module under test does not declare. A warning, as in Terraform ("Invalid override target"). Range: the address.',
+    ),
+    'test/unknown-provider': (
+        'test-mock-data-and-query-file-diagnostics',
+        'A value of a run\'s "providers" map that names no "provider" or "mock_provider" block (with that alias) of the test file.',
+        'A value of a run\'s "providers" map that names no "provider" or "mock_provider" block (with that alias) of the test file. An error, as in Terraform ("Missing provider definition for aws.fake"). Range: the address. Suggests a close one.',
+    ),
+    'test/unknown-run-output': (
+        'test-mock-data-and-query-file-diagnostics',
+        '"run.<name>.<output>" where the module run "<name>" applies (the module under test, or the local directory its "module" block names) declares no output "<output>".',
+        '"run.<name>.<output>" where the module run "<name>" applies (the module under test, or the local directory its "module" block names) declares no output "<output>". An error, as in Terraform ("Unsupported attribute: This object does not have an attribute named ..."). Range: the output\'s name. Suggests a close output.',
+    ),
     'tfvars/undeclared-variable': (
         'variable-definitions-file-diagnostics',
         'A name the module declares no variable for.',
@@ -495,5 +605,10 @@ RULES: dict[str, tuple[str, str, str]] = {
         'template-and-type-diagnostics',
         'An empty type string.',
         'An empty type string.',
+    ),
+    'variable/invalid-default': (
+        'what-terraform-validate-checks-from-configuration-alone-issue-19',
+        'A variable\'s "default" that cannot convert to its "type" (the conversion of variable definitions files: go-cty\'s rules), or a "null" default with "nullable = false".',
+        'A variable\'s "default" that cannot convert to its "type" (the conversion of variable definitions files: go-cty\'s rules), or a "null" default with "nullable = false". The default is taken literally. Range: the whole default value (Terraform\'s subject).',
     ),
 }

@@ -173,7 +173,7 @@ class Probe:
 
 
 FT_NAMES = ["main.tf.json", "cdk.tf.json", "override.tofu.json", "package.json", "main.tf", "terraform.tfvars.json",
-            "prod.auto.tfvars.json"]
+            "prod.auto.tfvars.json", "unit.tftest.json", "unit.tofutest.json", "aws.tfmock.json", "find.tfquery.json"]
 
 
 def documented_block(marker: str) -> str:
@@ -285,6 +285,10 @@ def test_config_and_filetype(probes: dict[str, Probe], name: str) -> None:
         "override.tofu.json": "terraform-json",
         "terraform.tfvars.json": "terraform-json",  # the server tells variable definitions files apart by name
         "prod.auto.tfvars.json": "terraform-json",
+        "unit.tftest.json": "terraform-json",  # test, mock data and query files: told apart by name too
+        "unit.tofutest.json": "terraform-json",
+        "aws.tfmock.json": "terraform-json",
+        "find.tfquery.json": "terraform-json",
         "package.json": "json",
         "main.tf": data["filetype_matches"]["main.tf"],  # not ours; Neovim decides (tf / terraform)
     }

@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
         output,
         vscode.commands.registerCommand('hcljson.restartServer', () => queue(restart)),
         vscode.commands.registerCommand('hcljson.showOutput', () => output.show(true)),
+        vscode.commands.registerCommand('hcljson.validateWithTerraform', () => validateActiveDocument()),
         vscode.workspace.onDidGrantWorkspaceTrust(() => {
             log('The workspace is trusted now: restarting the server with its settings.');
             void queue(restart);
@@ -264,6 +265,31 @@ async function install(): Promise<void> {
         installing = false;
     }
     await queue(restart);
+}
+
+/**
+ * "Validate with terraform": the server's `hcljson.validate` command for the active document's module
+ * (`workspace/executeCommand`). vscode-languageclient registers `hcljson.validate` itself, but a palette
+ * command has no argument: this one passes the active document's URI.
+ */
+async function validateActiveDocument(): Promise<void> {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document === undefined || document.languageId !== LANGUAGE_ID) {
+        void vscode.window.showWarningMessage('Validate with terraform: open a Terraform JSON file first.');
+        return;
+    }
+    if (client === undefined || !client.isRunning()) {
+        void vscode.window.showWarningMessage('Validate with terraform: the HCL JSON server is not running.');
+        return;
+    }
+    try {
+        await client.sendRequest('workspace/executeCommand', {
+            command: 'hcljson.validate',
+            arguments: [document.uri.toString()],
+        });
+    } catch (error) {
+        void vscode.window.showErrorMessage(`Validate with terraform: ${error instanceof Error ? error.message : String(error)}`);
+    }
 }
 
 /** A JSON copy of the `hcljson` settings section, as the server receives it in `initializationOptions`. */

@@ -51,8 +51,9 @@ from ..terraform.provider_lookup import block_address, block_schema, body_at, na
 from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..terraform.references import Call, Reference, output_step
 from ..workspace import Snapshot
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import tfvars
+from . import testfile, tfvars
 from ..workspace.files import file_name
 from .cdktf import construct_hover
 from .native_preview import NativePreview, block_preview
@@ -156,6 +157,8 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     """Hover for the reference, call or key at `offset` of open document `uri` (see module doc), or None."""
     if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
         return Hover(*found) if (found := tfvars.hover(snapshot, uri, offset)) is not None else None
+    if is_test_file(uri) and (found := testfile.hover(snapshot, uri, offset)) is not None:  # the module under test's
+        return Hover(*found)
     state = snapshot.document(uri)
     if state is None:
         return None

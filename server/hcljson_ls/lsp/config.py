@@ -83,6 +83,19 @@ class SymbolsSettings:
     group_by_construct_path: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ValidateSettings:
+    """The `hcljson.validate` command (`terraform`/`tofu validate -json`); it runs only while
+    ``providerSchemas.runTerraform`` is true (the trust signal: the VS Code extension sends false in
+    untrusted workspaces)."""
+
+    #: How long one run (with `init`, both) may take, in seconds.
+    timeout_seconds: int = field(default=60, metadata={"check": _between(1, 3600)})
+    #: Run `init -backend=false -input=false` first in a module without a `.terraform` directory
+    #: (it may download providers and modules: off unless the user turns it on).
+    init_if_needed: bool = False
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -100,6 +113,9 @@ class Settings:
     #: one on disk is skipped (and logged).
     max_file_size_mb: int = field(default=40, metadata={"check": _between(1, 2048), "key": "maxFileSizeMB"})
     symbols: SymbolsSettings = field(default_factory=SymbolsSettings)
+    #: Run the `hcljson.validate` command on the module of each saved document.
+    validate_on_save: bool = False
+    validate: ValidateSettings = field(default_factory=ValidateSettings)
 
 
 DEFAULT = Settings()

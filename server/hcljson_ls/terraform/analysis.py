@@ -54,7 +54,9 @@ from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
 from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
 from .templates import check_block, check_root
-from .testfile import TEST_SCHEMA, is_test_file
+from .mockfile import MOCK_SCHEMA, is_mock_file
+from .queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
+from .testfile import TEST_SCHEMA, TestFileChecks, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
 from .validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
 
@@ -203,12 +205,19 @@ def _early_evaluated(d: Diagnostic, block: Block) -> bool:
 def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str | None = None) -> IncrementalFile:
     """A fresh engine for the file at `path` (its name picks the schema and the override rules);
     `scope` answers for the other files of its module (see `TerraformChecks`). A variable definitions
-    file (`tfvars.is_tfvars`) is decoded as one attribute per variable, a test file
-    (`testfile.is_test_file`) with `TEST_SCHEMA`, both without Terraform's rules."""
+    file (`tfvars.is_tfvars`) is decoded as one attribute per variable without Terraform's rules; a
+    test file (`testfile.is_test_file`) and a mock data file (`mockfile.is_mock_file`) with their own
+    schema and rules (`testfile.TestFileChecks`: their references are resolved against the module
+    under test on request, `testfile_references.check_references`); a query file (`queryfile.is_query_file`)
+    with its own schema, rules and references (`queryfile.QueryChecks`, against `scope`)."""
     if is_tfvars(path):
         return IncrementalFile(TFVARS_SCHEMA, FileChecks())
-    if is_test_file(path):  # its own top-level blocks (`testfile`), without configuration rules
-        return IncrementalFile(TEST_SCHEMA, FileChecks())
+    if is_test_file(path):
+        return IncrementalFile(TEST_SCHEMA, TestFileChecks())
+    if is_mock_file(path):
+        return IncrementalFile(MOCK_SCHEMA, TestFileChecks())
+    if is_query_file(path):
+        return IncrementalFile(QUERY_SCHEMA, QueryChecks(scope))
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
     return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path), engine_hint))  # type: ignore[arg-type]
 

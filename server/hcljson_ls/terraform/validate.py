@@ -45,7 +45,6 @@ mid-edit).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Related
@@ -100,7 +99,7 @@ def valid_identifier(name: str) -> bool:
 
 def _identifier_suggestion(name: str) -> str | None:
     # Spaces and punctuation become "_"; symbols such as an emoji are dropped (not "_" each).
-    fixed = "".join(c if re.match(r"[\w-]", c) else "_" if c.isspace() or c in ".,:;/+" else "" for c in name)
+    fixed = "".join(c if _IDENTIFIER.match("a" + c) else "_" if c.isspace() or c in ".,:;/+" else "" for c in name)
     if fixed and not _IDENTIFIER.match(fixed):
         fixed = "_" + fixed
     return fixed if fixed and fixed != name and _IDENTIFIER.match(fixed) else None
@@ -112,7 +111,7 @@ def _why_invalid(name: str) -> str:
     if not _IDENTIFIER.match(name[0]):
         return f"it starts with {quoted(name[0])}"
     for c in name:
-        if not re.match(r"[\w-]", c):
+        if not _IDENTIFIER.match("a" + c):
             return f"it contains {quoted(c)}"
     return "it is not an identifier"  # pragma: no cover - unreachable for invalid names
 

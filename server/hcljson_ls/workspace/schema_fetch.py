@@ -7,6 +7,8 @@ run in a module directory, its output cached on disk.
     lock_stamp(directory) -> tuple | None     cheap: None without `.terraform`, else the lock file's stat
     cache_key(directory, tool) -> str         the cache file's name (without ".json")
     default_cache_dir() -> str                `files.user_cache_dir("provider-schemas")`
+    wait(proc, timeout, cancel) -> int | None the exit status; None when killed (deadline or cancel)
+    first_line(stderr_text) -> str            the tool's first "Error: ..." line, box drawing removed
 
 Contract
 --------
@@ -53,7 +55,7 @@ from .schemas import read_schemas
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FetchResult", "LOCK_FILE", "cache_key", "default_cache_dir", "fetch", "find_tool", "lock_stamp", "tools_for"]
+__all__ = ["FetchResult", "LOCK_FILE", "cache_key", "default_cache_dir", "fetch", "find_tool", "first_line", "lock_stamp", "tools_for", "wait"]
 
 LOCK_FILE = ".terraform.lock.hcl"
 #: The directory `init` writes; without it `providers schema` cannot start the providers.
@@ -274,3 +276,8 @@ def _remove(path: str) -> None:
         os.remove(path)
     except OSError:
         pass
+
+
+#: Shared with `tool_validate`, which runs the same tools the same way.
+wait = _wait
+first_line = _first_line

@@ -61,6 +61,7 @@ from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variab
 from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.language import LANGUAGE_CHANGED, Language
 from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
@@ -123,6 +124,7 @@ class Workspace:
         self._schema_paths: tuple[str, ...] = ()
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
         self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
+        self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -214,6 +216,7 @@ class Workspace:
     def _bump(self, module: Module, but: str | None = None) -> None:
         module.bump()
         self._stale |= self._open_in(module.directory, but)
+        self._stale |= {u for u in self._tests if u != but and self.module_under_test(u) == module.directory}
 
     def take_stale(self) -> set[str]:
         """The open documents whose diagnostics may have changed because another file of their
@@ -227,6 +230,32 @@ class Workspace:
         if path is None or not uri.startswith("file:"):
             return uri
         return os.path.dirname(os.path.normpath(path))
+
+    def module_under_test(self, uri: str) -> str:
+        """The directory of the module a test file `uri` tests: the one above its directory when that
+        is `tests/` (`catalogue.TEST_DIRECTORY`, `terraform test`'s default test directory), else its
+        own (`module_key`); for any other file, its `module_key`."""
+        key = self.module_key(uri)
+        if os.path.isabs(key) and os.path.basename(key) == catalogue.TEST_DIRECTORY and is_test_file(uri):
+            return os.path.dirname(key)
+        return key
+
+    def test_scope(self, uri: str) -> "ModuleScope | None":
+        """What the module under test of test file `uri` declares (`module_under_test`, its open
+        documents' declarations brought up to date first), or None when it has no configuration file
+        (a test file alone is never taken for a whole module)."""
+        return self.directory_scope(uri, self.module_under_test(uri))
+
+    def directory_scope(self, uri: str, key: str) -> "ModuleScope | None":
+        """What module directory `key` declares, for references of `uri` made from outside it (a test
+        file's), its open documents' declarations brought up to date first; None when it has no
+        configuration file."""
+        if not self.effective_names(key):
+            return None
+        if key != self.module_key(uri):
+            for other in self._open_in(key):
+                self.sync_declarations(other)  # what its open documents declare now
+        return ModuleScope(self, uri, key)
 
     def module(self, key: str) -> Module:
         """The module of directory `key`, its directory listed on first use."""
@@ -319,6 +348,8 @@ class Workspace:
         self._declared.pop(uri, None)
         if is_tfvars(uri):
             self._tfvars.add(uri)
+        if is_test_file(uri):
+            self._tests.add(uri)
         self._bump(self.module(self.module_key(uri)), but=uri)  # its buffer now stands for the file on disk
         return state
 
@@ -365,6 +396,7 @@ class Workspace:
         self._documents.pop(uri, None)
         self._revisions.pop(uri, None)
         self._tfvars.discard(uri)
+        self._tests.discard(uri)
         self._declared.pop(uri, None)
 
     def get(self, uri: str) -> DocumentState | None:
@@ -386,7 +418,7 @@ class Workspace:
         revision = self._revisions.get(uri)
         if revision is None:
             return None
-        module = self._modules.get(self.module_key(uri))
+        module = self._modules.get(self.module_under_test(uri))  # a test file: the module it tests
         return f"{revision}.{module.revision if module is not None else 0}"
 
     def results_changed(self, uri: str) -> None:
@@ -518,7 +550,8 @@ class Workspace:
         """The names of the files that make up module `key` now (open and on disk), in name order,
         after the engine's rule (see the module doc)."""
         module = self.module(key)
-        names = set(module.disk) | {file_name(u) for u in self._open_in(key) if not is_tfvars(u)}  # tfvars: not configuration
+        # Open tfvars, test, mock data and query files are none of the module's files.
+        names = set(module.disk) | {n for u in self._open_in(key) if catalogue.file_kind(n := file_name(u), ignore_case=True) not in _NOT_MODULE_KINDS}
         opentofu = self.engine == "opentofu" or (
             self.engine == "auto" and any(catalogue.is_opentofu_file(n) for n in names)
         )
@@ -679,8 +712,9 @@ class Workspace:
     def declared(self, uri: str, kind: str) -> frozenset:
         """The declaration keys of `kind` in the module of `uri`, its own current ones included;
         remembered per (module revision, its own declarations), so completing in a file with
-        thousands of resources does not gather them again at every keystroke."""
-        key = self.module_key(uri)
+        thousands of resources does not gather them again at every keystroke. For a test file: the
+        module it tests (`module_under_test`), with its own runs and variables."""
+        key = self.module_under_test(uri)
         own = self.own_keys(uri)
         module = self.module(key)
         stamp = (module.revision, id(own), kind)
@@ -821,7 +855,8 @@ class Workspace:
 
 
 _MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
-_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON})
+_NOT_MODULE_KINDS = frozenset({catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
+_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
 
 
 class Snapshot:
@@ -888,6 +923,19 @@ class Snapshot:
     def text_of(self, uri: str) -> str | None:
         return self._workspace.text_of(uri)
 
+    def test_scope(self, uri: str) -> Any:
+        """The `resolve.Scope` of the module test file `uri` tests, or None (`Workspace.test_scope`)."""
+        return self._workspace.test_scope(uri)
+
+    def module_under_test(self, uri: str) -> str:
+        """The directory of the module test file `uri` tests (`Workspace.module_under_test`)."""
+        return self._workspace.module_under_test(uri)
+
+    def directory_scope(self, uri: str, directory: str) -> Any:
+        """The `resolve.Scope` of module directory `directory` for references of `uri` made from
+        outside it, or None (`Workspace.directory_scope`)."""
+        return self._workspace.directory_scope(uri, directory)
+
     def declared(self, uri: str, kind: str) -> frozenset:
         """Every declaration key of `kind` in the module of `uri`: its own current ones (open `uri`)
         and the other files' (`Workspace.key_index`)."""
@@ -917,6 +965,10 @@ class Snapshot:
     def callers(self, uri: str) -> list[tuple[str, str]]:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
+
+    def declaration_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        """`declaration_sites` in module directory `directory` (a test file's module under test)."""
+        return self._workspace.declaration_sites(directory, declared)
 
     def reference_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
         """`reference_sites` in module directory `directory`."""
@@ -968,11 +1020,12 @@ class ModuleScope:
 
     __slots__ = ("_workspace", "_uri", "_name", "_key")
 
-    def __init__(self, workspace: Workspace, uri: str) -> None:
+    def __init__(self, workspace: Workspace, uri: str, key: str | None = None) -> None:
         self._workspace = workspace
         self._uri = uri
         self._name = file_name(uri)
-        self._key = workspace.module_key(uri)  # asked once per reference resolved: computed once
+        # asked once per reference resolved: computed once; `key`: another module (a test file's)
+        self._key = workspace.module_key(uri) if key is None else key
 
     @property
     def revision(self) -> int:
@@ -1031,7 +1084,7 @@ class ModuleScope:
         source = self._source(name, own)
         if source is None or not source.startswith(("./", "../")):
             return None
-        here = self._workspace.module_key(self._uri)
+        here = self._key
         if not os.path.isabs(here):
             return None
         child = os.path.normpath(os.path.join(here, source))
