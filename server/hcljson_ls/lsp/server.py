@@ -590,7 +590,7 @@ def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None
     if ls.store.get(params.text_document.uri) is not None:
         ls.diagnostics_changed(params.text_document.uri, immediately=True)
         if ls.settings.validate_on_save and ls.settings.provider_schemas.run_terraform:
-            _in_background(validate_command(ls, params.text_document.uri))
+            _in_background(validate_command(ls, (params.text_document.uri,)))
 
 
 @feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -863,9 +863,11 @@ def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingPar
 # -- validation by the real tool (lsp.validation) --------------------------------------------------
 
 
-async def validate_command(ls: HcljsonServer, arguments: Any):
-    """`hcljson.validate` for the document URI given as the (first) argument."""
-    return await ls.validation.run(arguments)
+async def validate_command(ls: HcljsonServer, arguments: tuple[Any, ...]):
+    """`hcljson.validate` for the document URI given as the first argument."""
+    if not arguments:
+        raise JsonRpcException("Validate needs the document's URI as its argument.", code=INVALID_PARAMS)
+    return await ls.validation.run(arguments[0])
 
 
 _BACKGROUND: set[asyncio.Task] = set()
@@ -910,6 +912,5 @@ def create_server() -> HcljsonServer:
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
     server.command(SHOW_NATIVE)(_guarded_command(server, SHOW_NATIVE, show_as_native))
-    server.command(SHOW_NATIVE)(_guarded(server, SHOW_NATIVE, show_as_native, lambda arguments: None))
-    server.command(VALIDATE)(_guarded(server, VALIDATE, validate_command, lambda arguments: None))
+    server.command(VALIDATE)(_guarded_command(server, VALIDATE, validate_command))
     return server
