@@ -4,11 +4,16 @@ with the tree-sitter-hcl grammar `terraform.native` already uses.
 
     lock_versions(text) -> {provider address: version}      `provider "<address>" { version = "..." }`
     assignments(text) -> {name: expression as written}      the top-level `name = value` lines
+    written_at(text, start, argument=None) -> str | None    a value as written, see below
 
 Contract
 --------
 * Never raises: broken syntax yields whatever tree-sitter recovered (a block or attribute inside an
   error node is skipped, as is a `version` that is not a plain string literal).
+* `written_at`: the source text of the value of the attribute whose name starts at character
+  `start` (a local value), or with `argument`, of that argument of the block whose label starts
+  there (a variable's `default`); None when there is none. Quotes are kept: `"a"` is a string,
+  `true` a bool.
 * Addresses are as the lock file writes them (`registry.terraform.io/hashicorp/aws`); expressions
   are the source text of the value, whitespace kept.
 """
@@ -88,3 +93,23 @@ def assignments(text: str) -> dict[str, str]:
         return {}
     found = {name: _text(expr, data).strip() for name, expr in _attributes(body, data).items()}
     return {name: value for name, value in found.items() if value}
+
+
+def written_at(text: str, start: int, argument: str | None = None) -> str | None:
+    data = text.encode("utf-8", "surrogatepass")
+    at = len(text[:start].encode("utf-8", "surrogatepass"))
+    node = _parser().parse(data).root_node.descendant_for_byte_range(at, at)
+    while node is not None and node.type not in ("block", "attribute"):
+        node = node.parent
+    if node is None:
+        return None
+    if argument is None:
+        if node.type != "attribute":
+            return None
+        exprs = _children(node, "expression")
+        return _text(exprs[0], data).strip() if exprs else None
+    if node.type != "block":
+        return None
+    bodies = _children(node, "body")
+    expr = _attributes(bodies[0], data).get(argument) if bodies else None
+    return _text(expr, data).strip() if expr is not None else None
