@@ -83,6 +83,18 @@ class SymbolsSettings:
     group_by_construct_path: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class CodeLensSettings:
+    #: A lens on each declaration with its number of references (runs the editor's references view).
+    reference_counts: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class InlayHintsSettings:
+    #: Beside `var.x` the value it takes (tfvars files, else its default), beside `local.y` a literal value.
+    values: bool = True
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -100,6 +112,8 @@ class Settings:
     #: one on disk is skipped (and logged).
     max_file_size_mb: int = field(default=40, metadata={"check": _between(1, 2048), "key": "maxFileSizeMB"})
     symbols: SymbolsSettings = field(default_factory=SymbolsSettings)
+    code_lens: CodeLensSettings = field(default_factory=CodeLensSettings)
+    inlay_hints: InlayHintsSettings = field(default_factory=InlayHintsSettings)
 
 
 DEFAULT = Settings()

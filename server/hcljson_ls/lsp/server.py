@@ -116,6 +116,9 @@ from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import formatting as formatting_feature
 from ..features import hover as hover_feature
+from ..features import inlay as inlay_feature
+from ..features import lens as lens_feature
+from ..features import links as links_feature
 from ..features import native_preview, navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
@@ -810,6 +813,53 @@ def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingPar
     end = ls.offset(at, params.range.end)
     edits = formatting_feature.format_range(at.snapshot, at.uri, at.offset, end, _layout(params.options))
     return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
+
+
+# -- document links, code lens, inlay hints (features.links, features.lens, features.inlay) --------
+# A lens's command is VS Code's `editor.action.showReferences` (uri, position, locations); other
+# clients map that command themselves (docs/features.md: Neovim).
+
+SHOW_REFERENCES = "editor.action.showReferences"
+
+
+@feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
+def document_link(ls: HcljsonServer, params: types.DocumentLinkParams):
+    at = ls.at(params.text_document.uri)
+    if at is None:
+        return None
+    tooltips = bool(ls.text_document_capability("document_link", "tooltip_support"))
+    return [types.DocumentLink(range=convert.to_range(at.index, x.start, x.end, ls.position_encoding), target=x.target,
+                               tooltip=x.tooltip if tooltips else None)
+            for x in links_feature.document_links(at.snapshot, at.uri)]
+
+
+@feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=True))
+def code_lens(ls: HcljsonServer, params: types.CodeLensParams):
+    at = ls.at(params.text_document.uri)
+    if at is None or not ls.settings.code_lens.reference_counts:
+        return None
+    return [types.CodeLens(range=convert.to_range(at.index, x.start, x.end, ls.position_encoding), data={"uri": at.uri})
+            for x in lens_feature.code_lenses(at.snapshot, at.uri)]
+
+
+@feature(types.CODE_LENS_RESOLVE, fallback=lambda lens: lens)
+def code_lens_resolve(ls: HcljsonServer, lens: types.CodeLens):
+    uri = lens.data.get("uri") if isinstance(lens.data, dict) else None
+    at = ls.at(uri, lens.range.start) if isinstance(uri, str) else None
+    if at is None:
+        return lens
+    found = convert.to_locations(lens_feature.lens_references(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+    lens.command = types.Command(title=lens_feature.references_title(len(found)), command=SHOW_REFERENCES, arguments=[at.uri, lens.range.start, found])
+    return lens
+
+
+@feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+def inlay_hint(ls: HcljsonServer, params: types.InlayHintParams):
+    at = ls.at(params.text_document.uri, params.range.start)
+    if at is None or not ls.settings.inlay_hints.values:
+        return None
+    return [types.InlayHint(position=convert.to_position(at.index, h.offset, ls.position_encoding), label=h.label, padding_left=True, tooltip=h.tooltip)
+            for h in inlay_feature.value_hints(at.snapshot, at.uri, at.offset, ls.offset(at, params.range.end))]
 
 
 @feature(types.SHUTDOWN)
