@@ -90,3 +90,18 @@ def test_opentofu_module_links_to_opentofu_language_docs(tmp_path) -> None:
 def test_provider_descriptions_lose_relative_links() -> None:
     md = "Use [a guide](/docs/guides/x.html) or [AWS](https://aws.amazon.com/ec2/); ![logo](img.png)"
     assert absolute_links(md) == "Use a guide or [AWS](https://aws.amazon.com/ec2/); "
+
+
+def test_hover_carries_the_documentation_link(tmp_path) -> None:
+    from hcljson_ls.features.hover import hover
+
+    fw = parse_fixture(MAIN).workspace(tmp_path, open=["/app/main.tf.json"])
+    (fw.paths["/app/main.tf.json"].parent / ".terraform.lock.hcl").write_text(LOCK)
+    uri = fw.uri("/app/main.tf.json")
+    text = fw.fixture.files["/app/main.tf.json"].text
+    on_type = hover(fw.snapshot(), uri, text.index('"resource"') + 2)
+    assert "[Documentation](https://developer.hashicorp.com/terraform/language/resources/syntax)" in on_type.markdown
+    on_label = hover(fw.snapshot(), uri, text.index('"aws_instance"') + 2)
+    assert on_label.markdown.split("\n\n---\n\n")[0].endswith(
+        "[Documentation](https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance)")
+    assert "Documentation" not in hover(fw.snapshot(), uri, text.index('"web"') + 2).markdown

@@ -1,6 +1,7 @@
 """Document links: where the things a configuration file names are documented or live.
 
     document_links(snapshot, uri) -> list[Link]
+    docs_link_at(snapshot, uri, offset) -> Link | None         the documentation link hover adds
     lock_versions(directory) -> {provider address: version}     the module's `.terraform.lock.hcl`
     type_doc(snapshot, uri, block) -> str | None                the registry page of a resource or data type
 
@@ -130,6 +131,25 @@ def _module_link(snapshot: Snapshot, uri: str, text: str, block: Block) -> Link 
     return Link(*_inside(start, end), target, "The module's page") if target else None
 
 
+def _block_links(snapshot: Snapshot, uri: str, text: str, block: Block, opentofu: bool) -> list[Link]:
+    out: list[Link] = []
+    page = docs.language_doc(block.type_name, opentofu)
+    if page is not None:
+        out.append(Link(*_inside(block.type_start, block.type_end), page, f"Documentation of `{block.type_name}` blocks"))
+    link: Link | None = None
+    if block.type_name in _KIND_DOCS and len(block.labels) == 2:
+        target = type_doc(snapshot, uri, block, text)
+        lab = block.labels[0]
+        link = Link(*_inside(lab.start, lab.end), target, f"Documentation of {lab.value}") if target else None
+    elif block.type_name == "provider" and block.labels:
+        target = _provider_doc(snapshot, uri, block.labels[0].value)
+        lab = block.labels[0]
+        link = Link(*_inside(lab.start, lab.end), target, f"Documentation of the {lab.value} provider") if target else None
+    elif block.type_name == "module":
+        link = _module_link(snapshot, uri, text, block)
+    return out + ([link] if link is not None else [])
+
+
 def document_links(snapshot: Snapshot, uri: str) -> list[Link]:
     state = snapshot.document(uri)
     if state is None or path_of_uri(uri) is None:
@@ -138,21 +158,20 @@ def document_links(snapshot: Snapshot, uri: str) -> list[Link]:
     opentofu = snapshot.engine(uri) == "opentofu"
     out: dict[tuple[int, int], Link] = {}
     for block in state.analysis.body.blocks:
-        where = (block.type_start, block.type_end)
-        page = docs.language_doc(block.type_name, opentofu)
-        if page is not None and where not in out:
-            out[where] = Link(*_inside(*where), page, f"Documentation of `{block.type_name}` blocks")
-        link: Link | None = None
-        if block.type_name in _KIND_DOCS and len(block.labels) == 2:
-            target = type_doc(snapshot, uri, block, text)
-            lab = block.labels[0]
-            link = Link(*_inside(lab.start, lab.end), target, f"Documentation of {lab.value}") if target else None
-        elif block.type_name == "provider" and block.labels:
-            target = _provider_doc(snapshot, uri, block.labels[0].value)
-            lab = block.labels[0]
-            link = Link(*_inside(lab.start, lab.end), target, f"Documentation of the {lab.value} provider") if target else None
-        elif block.type_name == "module":
-            link = _module_link(snapshot, uri, text, block)
-        if link is not None:
+        for link in _block_links(snapshot, uri, text, block, opentofu):
             out.setdefault((link.start, link.end), link)
     return sorted(out.values(), key=lambda x: x.start)
+
+
+def docs_link_at(snapshot: Snapshot, uri: str, offset: int) -> Link | None:
+    """The documentation link (not a local module's file) whose key or string, quotes included,
+    holds `offset`; only the top-level blocks around `offset` are read."""
+    state = snapshot.document(uri)
+    if state is None or path_of_uri(uri) is None:
+        return None
+    opentofu = snapshot.engine(uri) == "opentofu"
+    for block in state.analysis.body.blocks_at(offset):
+        for link in _block_links(snapshot, uri, state.text, block, opentofu):
+            if link.start - 1 <= offset <= link.end and link.target.startswith("https://"):
+                return link
+    return None
