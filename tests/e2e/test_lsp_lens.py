@@ -9,13 +9,13 @@ from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .helpers import initialize, lsp_position, lsp_range, open_document
+from .helpers import initialize, lsp_position, lsp_range, open_document, published_for, wait_for
 
 MODULE = r"""
 //- /m/main.tf.json
 {
   "variable": {"region": {"default": "eu-west-1"}, "zone": {"default": "a"}},
-  "locals": {"name": "web 🌍"},
+  "locals": {"name": "web 🌍", "spare": 1},
   "resource": {"aws_instance": {"web": {"ami": "${var.region}/${var.zone}", "tags": {"Name": "${local.name}"}}}},
   "module": {"net": {"source": "./net"}},
   "output": {"o": {"value": "${aws_instance.web.id}-${var.region}"}}
@@ -72,7 +72,7 @@ async def test_code_lens_counts_lazily_and_opens_the_references(client: Language
     assert [lens.command for lens in lenses] == [None] * len(lenses)  # counted on resolve
     assert [lens.range for lens in lenses] == [
         lsp_range(text, text.index(f'"{name}"'), text.index(f'"{name}"') + len(name) + 2)
-        for name in ("region", "zone", "name", "web", "net", "o")
+        for name in ("region", "zone", "name", "spare", "web", "net", "o")
     ]
     resolved = await client.code_lens_resolve_async(lenses[0])
     assert resolved.command.title == "3 references"
@@ -106,3 +106,12 @@ async def test_settings_turn_lenses_and_hints_off(client: LanguageClient, tmp_pa
     doc = types.TextDocumentIdentifier(uri=uris[MAIN])
     assert not await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc))
     assert not await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=whole(text)))
+
+
+async def test_unused_declarations_are_faded_hints_when_asked_for(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path, options={"diagnostics": {"unusedDeclarations": True}})
+    published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
+    assert [(d.code, d.severity, list(d.tags or ()), d.range) for d in published[-1].diagnostics] == [
+        ("reference/unused", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary],
+         lsp_range(text, text.index('"spare"'), text.index('"spare"') + 7)),
+    ]

@@ -1,6 +1,6 @@
 """All diagnostics of one document: the one function the language server and `hcljson-ls check` share.
 
-    collect(snapshot, uri) -> list[Diagnostic]     the document's own and its module's diagnostics
+    collect(snapshot, uri, unused=False) -> list[Diagnostic]     the document's own and its module's diagnostics
     prepare(state) -> bool                         build a quick-opened document's analysis; True if it disagreed
     file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
 
@@ -12,7 +12,9 @@ Contract
   constraints, read by their schema mode) and "references" (what references mean, against the
   declarations of the whole module: `terraform.resolve`); the last three read the document's one
   analysis (`DocumentState.analysis`). Then "module": what other files of the module say about this one
-  (`Workspace.module_diagnostics`: declarations made twice across files).
+  (`Workspace.module_diagnostics`: declarations made twice across files); with `collect`'s
+  `unused` (the `diagnostics.unusedDeclarations` setting), also the variables, local values and data
+  sources of the document nothing in the module refers to (`features.lens.unused_declarations`).
 * A provider that raises is logged (with its name and the document) and skipped; the others still
   report. A bug in one layer never hides the diagnostics of another.
 * Before the first edit, a document whose opened text `terraform.quick` can answer
@@ -33,6 +35,7 @@ from ..diagnostic import Diagnostic
 from ..workspace import DocumentState, Snapshot
 from ..terraform.tfvars import is_tfvars
 from . import tfvars
+from .lens import unused_declarations
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +120,9 @@ def prepare(state: DocumentState) -> bool:
     return True
 
 
-def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
-    """The diagnostics of open document `uri`: its own, then what its module adds, sorted."""
+def collect(snapshot: Snapshot, uri: str, unused: bool = False) -> list[Diagnostic]:
+    """The diagnostics of open document `uri`: its own, then what its module adds, sorted; with
+    `unused`, the hints on declarations nothing refers to."""
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -128,6 +132,8 @@ def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
         across = snapshot.module_diagnostics(uri)
         if is_tfvars(uri):  # its values against the module's variables (other files: never cached per version)
             across = [*across, *tfvars.diagnostics(snapshot, uri)]
+        elif unused:  # references in other files count: never cached per version
+            across = [*across, *unused_declarations(snapshot, uri)]
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []

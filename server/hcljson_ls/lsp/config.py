@@ -62,6 +62,8 @@ class DiagnosticsSettings:
     push: str = field(default="auto", metadata={"check": _one_of(*PUSH_MODES)})
     #: When set, each diagnostic links to ``<docsUrl>#<anchor of its code>`` (`codeDescription`).
     docs_url: str | None = None
+    #: Hints (`reference/unused`, faded) on variables, locals and data sources nothing refers to.
+    unused_declarations: bool = False
 
 
 @dataclass(frozen=True, slots=True)

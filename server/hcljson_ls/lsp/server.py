@@ -265,7 +265,7 @@ class HcljsonServer(LanguageServer):
         if not self.settings.diagnostics.enable:
             return state.version, []
         with paused_gc():
-            found = diagnostics_feature.collect(self.snapshot(), uri)
+            found = diagnostics_feature.collect(self.snapshot(), uri, self.settings.diagnostics.unused_declarations)
             self.schema_jobs.report(self.store.schema_problems())
             index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
             result = state.version, [
@@ -311,6 +311,8 @@ class HcljsonServer(LanguageServer):
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
         result_id = f"{self.store.result_id(uri)}.{self.settings_revision}"
+        if self.settings.diagnostics.unused_declarations and computed is not None:  # other files' references count
+            result_id += f".{hash(tuple((d.range.start.line, d.range.start.character) for d in computed[1] if d.code == lens_feature.UNUSED)):x}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items = computed[1] if computed is not None else []
