@@ -115,3 +115,17 @@ async def test_unused_declarations_are_faded_hints_when_asked_for(client: Langua
         ("reference/unused", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary],
          lsp_range(text, text.index('"spare"'), text.index('"spare"') + 7)),
     ]
+
+
+async def test_changed_settings_make_the_client_ask_again(client: LanguageClient, tmp_path):
+    asked: list[str] = []
+    client.feature(types.WORKSPACE_CODE_LENS_REFRESH)(lambda params: asked.append("codeLens"))
+    client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)(lambda params: asked.append("inlayHint"))
+    caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+        code_lens=types.CodeLensWorkspaceClientCapabilities(refresh_support=True),
+        inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True)))
+    await client.initialize_session(types.InitializeParams(capabilities=caps))
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"hcljson": {"inlayHints": {"values": False}}}))
+    await wait_for(lambda: asked == ["inlayHint"], what="an inlay hint refresh")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"hcljson": {"codeLens": {"referenceCounts": False}}}))
+    await wait_for(lambda: asked == ["inlayHint", "codeLens"], what="a code lens refresh")

@@ -352,6 +352,14 @@ class HcljsonServer(LanguageServer):
                     self.publisher.clear(uri)
         if len(self.store) and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
+        self.refresh_views(before)
+
+    def refresh_views(self, before: Settings) -> None:
+        """Ask the client for code lenses / inlay hints again when their settings changed."""
+        if before.code_lens != self.settings.code_lens and self.workspace_capability("code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
+        if before.inlay_hints != self.settings.inlay_hints and self.workspace_capability("inlay_hint", "refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
 
     async def fetch_settings(self) -> None:
         """Ask the client for our section (`workspace/configuration`) when it can answer."""
