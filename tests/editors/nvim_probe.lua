@@ -404,6 +404,20 @@ local function lens(client, buf)
     return #all > 0 and #titled == #all
   end, 50)
   out.code_lenses = titled
+  -- "Click" the first lens as a user would (the documented mapping of its command, when loaded).
+  if env.HCLJSON_EXTRA_LUA and env.HCLJSON_EXTRA_LUA ~= '' and #titled > 0 then
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { titled[1][1] + 1, 0 })
+    local ran, run_err = pcall(vim.lsp.codelens.run)
+    out.run_error = ran and vim.NIL or tostring(run_err)
+    vim.wait(wait_ms, function()
+      return #vim.fn.getqflist() > 0
+    end, 50)
+    out.quickfix = vim.tbl_map(function(item)
+      return { item.lnum, item.col, vim.fn.fnamemodify(vim.fn.bufname(item.bufnr), ':t') }
+    end, vim.fn.getqflist())
+    out.quickfix_title = vim.fn.getqflist({ title = 1 }).title
+  end
   result.lens = out
   step('lens')
 end

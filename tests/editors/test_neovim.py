@@ -798,7 +798,7 @@ LENS_MAIN = LENS_FIXTURE.files["/main.tf.json"]
 @pytest.fixture(scope="module")
 def lens_probe(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Probe:
     files = {path.lstrip("/"): f.text for path, f in LENS_FIXTURE.files.items()}
-    return run_probe(tools, tmp_path_factory.mktemp("nvim-lens"), "snippet", "utf-16", files=files,
+    return run_probe(tools, tmp_path_factory.mktemp("nvim-lens"), "snippet", "utf-16", extra="lens", files=files,
                      probe_env={"HCLJSON_HOVER_AT": "", "HCLJSON_SYNTAX_AT": "", "HCLJSON_LENS": "1"})
 
 
@@ -816,3 +816,8 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
     assert "https://developer.hashicorp.com/terraform/language/values/variables" in targets, probe.explain()
     assert sorted(got["code_lenses"]) == [[1, "1 reference", "editor.action.showReferences"],
                                           [2, "0 references", "editor.action.showReferences"]], probe.explain()
+    # The documented mapping (docs/editors/neovim.md, `tested: lens`) puts the references in the quickfix list.
+    assert got["run_error"] is None, probe.explain()
+    byte_column = line_col(LENS_MAIN.text.index("var.region"), "utf-8", LENS_MAIN.text)[1]
+    assert got["quickfix"] == [[3, byte_column + 1, "main.tf.json"]], probe.explain()
+    assert got["quickfix_title"] == "1 reference", probe.explain()
