@@ -129,3 +129,17 @@ async def test_changed_settings_make_the_client_ask_again(client: LanguageClient
     await wait_for(lambda: asked == ["inlayHint"], what="an inlay hint refresh")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"hcljson": {"codeLens": {"referenceCounts": False}}}))
     await wait_for(lambda: asked == ["inlayHint", "codeLens"], what="a code lens refresh")
+
+
+async def test_odd_lenses_and_documents_are_answered_not_failed(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    zero = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=1))
+    for data in (None, 5, {"uri": 5}, {"uri": "file:///never-opened/x.tf.json"}, {"uri": uris[MAIN], "extra": [1]}):
+        lens = await client.code_lens_resolve_async(types.CodeLens(range=zero, data=data))
+        assert lens.range == zero and (lens.command is None or lens.command.title == "0 references")
+    far = types.Range(start=types.Position(line=999, character=0), end=types.Position(line=1999, character=5))
+    unknown = types.TextDocumentIdentifier(uri="file:///never-opened/x.tf.json")
+    assert list(await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=far))) == []
+    assert await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=unknown, range=far)) is None
+    assert await client.text_document_document_link_async(types.DocumentLinkParams(text_document=unknown)) is None
+    assert await client.text_document_code_lens_async(types.CodeLensParams(text_document=unknown)) is None
