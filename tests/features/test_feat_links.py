@@ -31,6 +31,7 @@ MAIN = r"""
     "dyn": {"source": "./${var.x}"}
   },
   "⟨provider⟩": {"⟨aws⟩": {"region": "eu-west-1"}},
+  "⟨output⟩": {"id": {"value": "${aws_instance.web.id}"}},
   "⟨locals⟩": {"a": 1}
 }
 //- /app/net/b.tf.json
@@ -105,3 +106,5 @@ def test_hover_carries_the_documentation_link(tmp_path) -> None:
     assert on_label.markdown.split("\n\n---\n\n")[0].endswith(
         "[Documentation](https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance)")
     assert "Documentation" not in hover(fw.snapshot(), uri, text.index('"web"') + 2).markdown
+    on_reference = hover(fw.snapshot(), uri, text.index("aws_instance.web.id") + 3)
+    assert "[Documentation](https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance)" in on_reference.markdown

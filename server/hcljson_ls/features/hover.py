@@ -56,7 +56,7 @@ from . import tfvars
 from ..workspace.files import file_name
 from ..terraform.docs import absolute_links
 from .cdktf import construct_hover
-from .links import Link, docs_link_at
+from .links import Link, docs_link_at, type_doc
 from .native_preview import NativePreview, block_preview
 from .navigation import Target, child_output, target_at
 from .symbols import block_title
@@ -367,6 +367,9 @@ def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | No
     if block is not None:
         text, b = block
         parts.extend(_details(key, text, b, start, end))
+        doc = type_doc(snapshot, site_uri, b, text)  # a resource or data source: its registry page
+        if doc is not None:
+            parts.append(f"[Documentation]({doc})")
     elif catalogue.file_kind(site_uri) == catalogue.CONFIG_NATIVE:
         parts.extend(_native_details(key, snapshot.text_of(site_uri) or "", start))
     parts.append(where)
