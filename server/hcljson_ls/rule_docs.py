@@ -91,6 +91,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A provider configuration with an alias (in a resource\'s, data source\'s, ephemeral resource\'s or action\'s "provider", in "import.provider", or as a value of a module\'s "providers") that no "provider" block of the module declares with that "alias" and no "configuration_aliases" entry lists.',
         'A provider configuration with an alias (in a resource\'s, data source\'s, ephemeral resource\'s or action\'s "provider", in "import.provider", or as a value of a module\'s "providers") that no "provider" block of the module declares with that "alias" and no "configuration_aliases" entry lists. Range: the whole reference. A default configuration ("aws", no alias) is never reported.',
     ),
+    'reference/unused': (
+        'unused-declarations',
+        'A variable, local value or data source of the file that no file of its module (JSON or native, open or not) refers to.',
+        'A variable, local value or data source of the file that no file of its module (JSON or native, open or not) refers to. A hint, tagged unnecessary (editors fade it). Range: its name key. Not in override files, and not for a name declared twice (the duplicate is reported).',
+    ),
     'schema/computed-only': (
         'provider-schema-diagnostics',
         'A value for an attribute only the provider sets.',
