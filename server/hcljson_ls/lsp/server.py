@@ -910,6 +910,5 @@ def create_server() -> HcljsonServer:
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
     server.command(SHOW_NATIVE)(_guarded_command(server, SHOW_NATIVE, show_as_native))
-    server.command(SHOW_NATIVE)(_guarded(server, SHOW_NATIVE, show_as_native, lambda arguments: None))
     server.command(VALIDATE)(_guarded(server, VALIDATE, validate_command, lambda arguments: None))
     return server
