@@ -263,6 +263,10 @@ INVALID = [
     ("module-lifecycle-content-in-terraform", {"main.tf.json": {"module": {"m": {"source": "./m", "lifecycle": {
         "create_before_destroy": True, "enabled": "${var.nope}"}}}}}, "terraform", "1.11",
      [("main.tf.json", L.OTHER_ENGINE, '"lifecycle"')]),
+    # OpenTofu 1.11 reads it, with `enabled` only (module_call.go moduleLifecycleBlockSchema).
+    ("module-lifecycle-content-in-opentofu", {"main.tofu.json": {"module": {"m": {"source": "./m", "lifecycle": {
+        "create_before_destroy": True}}}}}, "opentofu", "1.11",
+     [("main.tofu.json", "structure/unknown-argument", '"create_before_destroy"')]),
     ("language-block-in-terraform", {"main.tf.json": {"language": {}}}, "auto", None,
      [("main.tf.json", L.OTHER_ENGINE, '"language"')]),
     # Terraform syntax read by OpenTofu 1.12: actions and output types (absent from its internal/configs).
