@@ -518,7 +518,7 @@ def test_json_for_a_file_that_is_not_terraform_is_an_empty_array_and_status_2(cl
     assert json.loads(result.stdout) == []  # still a JSON document: what was checked (nothing)
     assert result.stderr.splitlines() == [
         f"hcljson-ls check: error: {tmp_path / 'package.json'}: not a Terraform file (its name does not end in"
-        " .tf.json, .tofu.json, .tfvars.json, .tftest.json or .tofutest.json); not checked"
+        " .tf.json, .tofu.json, .tfvars.json, .tftest.json, .tofutest.json, .tfmock.json or .tfquery.json); not checked"
     ]
     sarif = json.loads(cli("check", "--format", "sarif", tmp_path / "package.json").stdout)
     assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
