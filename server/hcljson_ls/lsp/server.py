@@ -554,11 +554,13 @@ async def initialized(ls: HcljsonServer, params: types.InitializedParams) -> Non
 
 
 @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def did_change_configuration(ls: HcljsonServer, params: types.DidChangeConfigurationParams) -> None:
+def did_change_configuration(ls: HcljsonServer, params: types.DidChangeConfigurationParams) -> None:
+    # Not a coroutine: settings sent with the notification apply before the next message is handled
+    # (an async handler runs as a task, after a request that followed it had its answer).
     if params.settings:
         ls.apply_settings(params.settings, "workspace/didChangeConfiguration")
     else:  # the "pull" style: the notification only says that something changed
-        await ls.fetch_settings()
+        _in_background(ls.fetch_settings())
 
 
 @feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
