@@ -490,7 +490,8 @@ def test_the_valid_sample_reads_fully():
     got = read(VALID)
     assert [d.key for d in got.declarations] == [
         ("variable", "région"), ("local", "names"), ("local", "text"),
-        ("resource", "aws_instance", "web"), ("provider", "aws", "west"), ("output", "ip"),
+        ("resource", "aws_instance", "web"), ("repetition", "count", "resource", "aws_instance", "web"),
+        ("provider", "aws", "west"), ("output", "ip"),
     ]
     _check_ranges(VALID, got)
 

@@ -14,7 +14,9 @@ Contract
   `("ephemeral", ...)`, `("action", ...)`, `("module", name)`, `("output", name)`,
   `("check", name)`, `("provider", name, alias or None)`; and the facts that are no declarations
   (`validate.REPEATABLE`): `("module-source", name, source)` for a module call's literal `source`
-  (at the string), `("provider-alias", name, alias)` for each `name.alias` of a
+  (at the string), `references.repetition_key(key, mode)` for a resource, data source, ephemeral
+  resource or module call that sets `count` / `for_each` (at its last label),
+  `("provider-alias", name, alias)` for each `name.alias` of a
   `required_providers` entry's `configuration_aliases` (at the traversal) and for a provider block
   with `for_each` (instances of one configuration). A declaration's range is its block's last
   label (a string literal with its quotes, or a bare identifier label) or a local's name. A block
@@ -62,11 +64,14 @@ from .references import (
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
+    INSTANCED,
     PROVIDER,
+    REPETITION,
     STATIC,
     Call,
     Reference,
     Step,
+    repetition_key,
 )
 
 __all__ = ["NativeFile", "parse_native"]
@@ -456,6 +461,10 @@ class _Walk:
             if None in values:
                 return
             add(Declaration((type_name, *values), *self.span(labels[-1])))
+            if type_name in INSTANCED:
+                for mode in REPETITION:
+                    if mode in attributes:
+                        add(Declaration(repetition_key((type_name, *values), mode), *self.span(labels[-1])))
             source = attributes.get("source") if type_name == "module" else None
             lit = _literal_string(_expression_of(source)) if source is not None else None
             value = _plain_string(lit, self.data) if lit is not None else None

@@ -17,7 +17,7 @@ Contract
 * Context (`references.IN_*`): `IN_COUNT` / `IN_FOR_EACH` when the top-level block sets `count` /
   `for_each` (and inside a `dynamic` block's content, `IN_FOR_EACH` for its own iterator is not
   needed: its iterator name is bound, see below); `IN_SELF` inside `provisioner`, `connection` and
-  `postcondition` blocks.
+  `postcondition` blocks; `DEPENDS_ON` for the elements of `depends_on`.
 * Names bound inside the string (`for` expression and `%{ for }` variables) and the iterators of
   enclosing `dynamic` blocks are not references. Reading never raises: a string that does not
   parse gives what parsed.
@@ -38,12 +38,13 @@ from ..template.nodes import (
     ForExpr,
     FunctionCall,
     IndexStep,
+    ObjectItem,
     Traversal,
     children,
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
+from .references import DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
 from .templates import expression_strings, string_tree
 
 #: Nested blocks inside which `self` is the enclosing resource.
@@ -81,7 +82,7 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
                 continue
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
-            own = ctx
+            own = ctx | DEPENDS_ON if a.name == "depends_on" else ctx
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT
@@ -135,8 +136,8 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
                 if item.root in bound and not (item.context & (STATIC | PROVIDER)):
                     continue
                 out.append(Reference(item.root, item.start + cs, item.end + cs,
-                                     tuple(Step(s.name, s.start + cs, s.end + cs, s.index) for s in item.steps),
-                                     item.context | ctx))
+                                     tuple(s.shifted(cs) for s in item.steps), item.context | ctx,
+                                     tuple(s.shifted(cs) for s in item.rest)))
             else:
                 out.append(item.shifted(cs))
 
@@ -170,8 +171,13 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
         if t is Traversal:
             if node.root not in scope:
                 f = flags if node is outer else flags & ~(PROVIDER | STATIC)
-                out.append(Reference(node.root, node.start, node.root_end, _static_steps(node.steps), f))
+                static = _static_steps(node.steps)
+                out.append(Reference(node.root, node.start, node.root_end, static, f,
+                                     _literal_steps(node.steps[len(static):])))
             continue  # steps hold no references: index keys of a static traversal are literals
+        if t is ObjectItem and type(node.key) is Traversal and not node.key.steps:
+            stack.append((node.value, scope))  # `{name = ...}`: HCL reads a bare name key as a string
+            continue
         if node is outer and t is Index:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
         if t is FunctionCall:
@@ -195,9 +201,22 @@ def _static_steps(steps) -> tuple[Step, ...]:
         if type(step) is Attr:
             out.append(Step(step.name, step.name_start, step.end))
         elif type(step) is IndexStep and not step.legacy and type(step.key) is StringLiteral:
-            out.append(Step(step.key.value, step.key.start, step.key.end, True))
+            out.append(Step(step.key.value, step.key.start, step.key.end, True, step.end))
         else:
             break
+    return tuple(out)
+
+
+def _literal_steps(steps) -> tuple[Step, ...]:
+    """`Reference.rest`: the literal steps after the static ones (a numeric index first)."""
+    out: list[Step] = []
+    for step in steps:
+        if type(step) is Attr:
+            out.append(Step(step.name, step.name_start, step.end))
+        else:
+            key = step.key
+            name = key.value if type(key) is StringLiteral else getattr(key, "text", "")
+            out.append(Step(str(name), key.start, key.end, True, step.end))
     return tuple(out)
 
 

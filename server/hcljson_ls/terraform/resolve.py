@@ -45,7 +45,23 @@ from ..diagnostic import ERROR, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, output_step, subject
+from .catalogue import NAMESPACES, STEP_TYPE
+from .references import (
+    DEPENDS_ON,
+    IN_COUNT,
+    IN_FOR_EACH,
+    IN_SELF,
+    INSTANCED,
+    PROVIDER,
+    REPETITION,
+    STATIC,
+    Call,
+    Reference,
+    address_length,
+    output_step,
+    repetition_key,
+    subject,
+)
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
@@ -54,6 +70,10 @@ UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
 UNKNOWN_PROVIDER = "reference/unknown-provider"
 UNKNOWN_FUNCTION = "reference/unknown-function"
 ARGUMENT_COUNT = "reference/argument-count"
+INVALID_REFERENCE = "reference/invalid"
+UNEXPECTED_KEY = "reference/unexpected-instance-key"
+MISSING_KEY = "reference/missing-instance-key"
+DEPENDS_ON_ATTRIBUTE = "reference/depends-on-attribute"
 
 #: Fixed attributes of the built-in objects.
 BUILTIN_ATTRIBUTES = {
@@ -125,7 +145,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
             if problem is not None:
                 out.append(problem)
             continue
-        problem = _context(ref)
+        problem = _invalid(ref) or _context(ref) or _depends_on(ref)
         if problem is not None:
             out.append(problem)
             continue
@@ -141,6 +161,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                 out.append(_unknown_provider(ref, key))
             continue
         if key in own or scope.declared(key):
+            if key[0] in INSTANCED:
+                problem = (_module_instances if key[0] == "module" else _instance_key)(ref, key, used, own, scope, uses)
+                if problem is not None:
+                    out.append(problem)
+                    continue
             if key[0] == "module" and output_step(ref) is not None:
                 uses.add(("output-of",))
                 problem = _module_output(ref, scope, own)
@@ -169,11 +194,112 @@ def _context(ref: Reference) -> Diagnostic | None:
     if allowed is not None and ref.steps and ref.steps[0].name not in allowed:
         step = ref.steps[0]
         hint = suggestion(step.name, allowed)
-        return _diag(step.start, step.end, UNKNOWN_ATTRIBUTE, f'Unknown attribute {quoted(step.name)} of "{root}"',
+        return _diag(ref.start, step.end, UNKNOWN_ATTRIBUTE, f'Unknown attribute {quoted(step.name)} of "{root}"',
                      f"{root} has the attributes " + ", ".join(quoted(a) for a in allowed) + "."
                      + (f" Did you mean {quoted(hint)}?" if hint else ""),
                      (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
     return None
+
+
+#: What the type step of a typed namespace names, as Terraform's messages say it.
+_TYPE_NOUN = {"data": "data source", "ephemeral": "ephemeral resource", "action": "action", "resource": "resource"}
+
+
+def _invalid(ref: Reference) -> Diagnostic | None:
+    """What Terraform's reference parser rejects before anything is looked up: a namespace or a
+    built-in object alone (`var`, `path`), a typed namespace without its type and name (`data.x`),
+    a resource type without a name (`foo`). Provider references and static addresses other than
+    `depends_on` have rules of their own."""
+    ctx = ref.context
+    if ctx & PROVIDER or (ctx & STATIC and not ctx & DEPENDS_ON):
+        return None
+    root = ref.root
+    steps = ref.steps + ref.rest
+    namespace = NAMESPACES.get(root)
+    if root == "resource" or (namespace is not None and namespace.step == STEP_TYPE):
+        if len(steps) >= 2 and not steps[0].index and not steps[1].index:
+            return None
+        return _diag(ref.start, ref.end_all, INVALID_REFERENCE, "Invalid reference",
+                     f'The "{root}" object must be followed by two attribute names: the {_TYPE_NOUN.get(root, root)} '
+                     "type and the resource name.")
+    if namespace is not None:
+        if root == "self" or (steps and not steps[0].index):
+            return None
+        return _diag(ref.start, ref.end, INVALID_REFERENCE, "Invalid reference",
+                     f'The "{root}" object cannot be accessed directly. Instead, access one of its attributes.')
+    if steps and not steps[0].index:
+        return None
+    return _diag(ref.start, ref.end, INVALID_REFERENCE, "Invalid reference",
+                 "A reference to a resource type must be followed by at least one attribute access, "
+                 "specifying the resource name.")
+
+
+def _depends_on(ref: Reference) -> Diagnostic | None:
+    """An element of `depends_on` that goes on after its address (`aws_x.a.id`): Terraform waits
+    for whole objects only. The range is what follows the address, as Terraform's."""
+    if not ref.context & DEPENDS_ON:
+        return None
+    n = address_length(ref)
+    steps = ref.steps + ref.rest
+    if n is None or len(steps) <= n:
+        return None
+    return _diag(steps[n - 1].stop, ref.end_all, DEPENDS_ON_ATTRIBUTE, "Invalid depends_on reference",
+                 "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.")
+
+
+def _address(key: tuple) -> str:
+    """`aws_x.a`, `data.t.n`: the resource an instance-key message names."""
+    return ".".join(key[1:]) if key[0] == "resource" else ".".join(key)
+
+
+def _repetition(key: tuple, own: frozenset, scope: Scope, uses: set) -> str | None:
+    """`count` or `for_each` when declaration `key` sets it, else None (its uses recorded)."""
+    found = None
+    for mode in REPETITION:
+        fact = repetition_key(key, mode)
+        uses.add(fact)
+        if found is None and (fact in own or scope.declared(fact)):
+            found = mode
+    return found
+
+
+def _instance_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """Terraform's static checks of the step after a resource's (or data source's) name: an index
+    key needs `count` or `for_each` (a computed key or a splat is never checked); an attribute
+    needs an instance key when the resource has either."""
+    steps = ref.steps + ref.rest
+    if len(steps) <= used or (ref.context & STATIC and not ref.context & DEPENDS_ON):
+        return None
+    after = steps[used]
+    mode = _repetition(key, own, scope, uses)
+    address = _address(key)
+    if after.index:
+        if mode is not None:
+            return None
+        return _diag(ref.start, after.stop, UNEXPECTED_KEY, "Unexpected resource instance key",
+                     f'Because {address} does not have "count" or "for_each" set, references to it must not include '
+                     "an index key. Remove the bracketed index to refer to the single instance of this resource.")
+    if mode is None or ref.context & STATIC:
+        return None
+    example = f"{address}[count.index]" if mode == "count" else f"{address}[each.key]"
+    return _diag(ref.start, steps[used - 1].stop, MISSING_KEY, "Missing resource instance key",
+                 f'Because {address} has "{mode}" set, its attributes must be accessed on specific instances. '
+                 f"For example, to correlate with indices of a referring resource, use: {example}")
+
+
+def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """An output read straight off a module call with `count` (`module.m.out`): the call is a list
+    of objects then, as Terraform says. (With `for_each` it is a map, whose keys Terraform does not
+    know while validating: nothing is reported; an index on a single call is not checked either.)"""
+    steps = ref.steps + ref.rest
+    if ref.context & (STATIC | DEPENDS_ON) or len(steps) <= used or steps[used].index:
+        return None
+    if _repetition(key, own, scope, uses) != "count":
+        return None
+    step = steps[used]
+    return _diag(steps[used - 1].stop, step.end, MISSING_KEY, "Unsupported attribute",
+                 f"Can't access attributes on a list of objects. Did you mean to access attribute {quoted(step.name)} "
+                 "for a specific element of the list, or across all elements of the list?")
 
 
 def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope) -> Diagnostic:

@@ -60,6 +60,7 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
+from .references import INSTANCED, REPETITION, repetition_key
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -424,6 +425,8 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         return []
     h = block.header_range
     out = [(key, h[0], h[1])]
+    if t in INSTANCED:  # the instance keys its references take
+        out.extend((repetition_key(key, mode), h[0], h[1]) for mode in REPETITION if block.body.attribute(mode) is not None)
     if t == "module":
         source = block.body.attribute("source")
         if source is not None and source.expr is not None and source.expr.kind == STRING:
@@ -434,7 +437,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement"})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition"})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
