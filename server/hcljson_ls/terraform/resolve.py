@@ -32,8 +32,12 @@ Contract
   for each kind with an undeclared reference (its suggestion depends on every name of that
   kind). `affected(changed)` maps changed declaration keys to those, so an engine resolves again
   exactly the blocks a change of declarations can change.
-* Ranges: an undeclared name is reported on the steps that name it (`region` in `var.region`,
-  `aws_instance.web` for a resource), context errors on the root, unknown attributes on the step.
+* Ranges are Terraform's: an undeclared name on the address the reference parser reads
+  (`var.region` of `var.region.x`, `aws_instance.web[0]`, `module.m.out`), context errors on the
+  root, an unknown attribute of a built-in object on the whole traversal (`path.nope`), an
+  unexpected instance key on the address with its key, a missing one on the address, what
+  follows an address in `depends_on` on what follows it (`.id`), an output a child module does
+  not declare on its step with the dot (`.nope`).
 """
 
 from __future__ import annotations
@@ -225,6 +229,9 @@ def _invalid(ref: Reference) -> Diagnostic | None:
     if namespace is not None:
         if root == "self" or (steps and not steps[0].index):
             return None
+        if steps:  # `var["x"]`: HCL reads it, Terraform does not
+            return _diag(ref.end, steps[0].stop, INVALID_REFERENCE, "Invalid reference",
+                         f'The "{root}" object does not support this operation.')
         return _diag(ref.start, ref.end, INVALID_REFERENCE, "Invalid reference",
                      f'The "{root}" object cannot be accessed directly. Instead, access one of its attributes.')
     if steps and not steps[0].index:
@@ -306,12 +313,12 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
     kind = key[0]
     what = _WHAT.get(kind, kind)
     name_steps = ref.steps[:used]
-    # The range: the declared name (`region` of `var.region`); a resource's type and name.
+    # The range: the address, as Terraform's (`var.region`, `aws_x.a[0]`, `module.m.out`).
+    n = address_length(ref)
+    start, end = ref.start, (ref.steps + ref.rest)[n - 1].stop if n else name_steps[-1].end
     if kind == "resource":
-        start, end = ref.start, name_steps[-1].end
         written = f"{key[1]}.{key[2]}"
     else:
-        start, end = name_steps[-1].start, name_steps[-1].end
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
     by_type, names = _candidates(own, scope, kind)
     fix: tuple[Fix, ...] = ()
@@ -435,8 +442,10 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
         return None
     hint = suggestion(step.name, outputs)
     module = ref.steps[0].name
+    steps = ref.steps + ref.rest
+    dot = steps[steps.index(step) - 1].stop  # Terraform's range: `.out`, the dot included
     return _diag(
-        step.start, step.end, UNDECLARED_OUTPUT, f'Module "{module}" has no output {quoted(step.name)}',
+        dot, step.end, UNDECLARED_OUTPUT, f'Module "{module}" has no output {quoted(step.name)}',
         f'The module called "{module}" declares ' + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
         + "." + (f" Did you mean {quoted(hint)}?" if hint else ""),
         (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else (),
