@@ -586,7 +586,7 @@ resource "aws_instance" "web" {}
 //- /app/main.tf.json
 {"resource": {"aws_eip": {"ip": {
   "instance": "${aws_instance.web.id}",
-  "tags": {"a": "${var.region}-${local.prefix}", "b": "${var.⟨nope⟩}"},
+  "tags": {"a": "${var.region}-${local.prefix}", "b": "${⟨var.nope⟩}"},
   "provider": "aws.west"
 }}, "aws_eip_association": {"east": {"provider": "aws.east", "allocation_id": "x"}}}}
 """).workspace(tmp_path, open=["/app/main.tf.json"])

@@ -33,6 +33,7 @@ from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
+from .conditions import condition_rules
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
 from .provider_rules import SchemaSite, check_sites, schema_sites
@@ -95,6 +96,9 @@ class TerraformChecks(FileChecks):
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
+        if not self.override:
+            for r, b in zip(rules, blocks):
+                r.extend(condition_rules(text, b))
         strings = [check_block(text, b) for b in blocks]
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
         refs = [block_references(text, b) for b in blocks]

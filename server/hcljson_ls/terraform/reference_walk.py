@@ -1,6 +1,7 @@
 """Every reference and function call inside the strings of a top-level block of a JSON file.
 
     block_references(text, block) -> list[Reference | Call]      absolute positions, source order
+    expression_references(text, expr) -> list[Reference | Call]  those of one argument's value
 
 Contract
 --------
@@ -33,6 +34,9 @@ from ..jsonsyntax import strings
 from ..jsonsyntax.tree import STRING, Array, FlaggedString, Object, String
 from ..template.nodes import (
     Attr,
+    Bool,
+    Null,
+    RelativeTraversal,
     Index,
     ForDirective,
     ForExpr,
@@ -103,6 +107,14 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
 _PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
 
 
+def expression_references(text: str, expr) -> list[Reference | Call]:
+    """The references and calls of one argument's value `expr` (an expression-mode value; no
+    context flags), in no particular order: what a rule about one argument reads."""
+    out: list[Reference | Call] = []
+    _expression(text, expr, None, 0, frozenset(), out)
+    return out
+
+
 def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:
     if expr.mode == EXPRESSION and special is None:
         # The bulk of a document: a number, a literal, or a string without `{` holds no reference;
@@ -168,6 +180,11 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     while stack:
         node, scope = stack.pop()
         t = type(node)
+        if node is outer:
+            keyword = _keyword_address(node)
+            if keyword is not None:  # `null.west`: Terraform reads an address, where `null` is a name
+                out.append(keyword)
+                continue
         if t is Traversal:
             if node.root not in scope:
                 f = flags if node is outer else flags & ~(PROVIDER | STATIC)
@@ -193,6 +210,20 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
         for child in children(node):
             stack.append((child, scope))
     return out
+
+
+def _keyword_address(tree) -> Reference | None:
+    """A provider address whose first name is a keyword of expressions (`null`, `true`, `false`):
+    the local name of a provider (`hashicorp/null`), which an expression parse takes for a literal."""
+    source, steps = (tree.source, tree.steps) if type(tree) is RelativeTraversal else (tree, ())
+    t = type(source)
+    if t is Null:
+        name = "null"
+    elif t is Bool:
+        name = "true" if source.value else "false"
+    else:
+        return None
+    return Reference(name, source.start, source.end, _static_steps(steps), PROVIDER | STATIC)
 
 
 def _static_steps(steps) -> tuple[Step, ...]:
