@@ -13,7 +13,8 @@ Contract
 * Provider references (a resource's `provider`, `import.provider`, the values of a module's
   `providers` map) have the `PROVIDER` flag: root = the provider's local name, one step = its alias.
   The keys of a module's `providers` map name the child's providers and `ignore_changes` elements
-  name arguments: neither is a reference. `moved.from` and `removed.from` name addresses that no
+  name arguments: neither is a reference, nor are the keywords of a provisioner's `when` and
+  `on_failure` and of an `action_trigger`'s `events`. `moved.from` and `removed.from` name addresses that no
   longer exist on purpose: not references either.
 * Context (`references.IN_*`): `IN_COUNT` / `IN_FOR_EACH` when the top-level block sets `count` /
   `for_each` (and inside a `dynamic` block's content, `IN_FOR_EACH` for its own iterator is not
@@ -59,6 +60,10 @@ _SPECIAL = {
     ("removed", "from"): "skip",
     ("lifecycle", "ignore_changes"): "skip",
     ("dynamic", "iterator"): "skip",
+    # Keywords written like names (`"destroy"`, `"before_create"`): no references.
+    ("provisioner", "when"): "skip",
+    ("provisioner", "on_failure"): "skip",
+    ("action_trigger", "events"): "skip",
     ("import", "provider"): "provider",
     ("module", "providers"): "provider-values",
 }
