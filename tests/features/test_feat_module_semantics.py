@@ -128,10 +128,11 @@ def test_undeclared_in_every_namespace_against_files_never_opened(tmp_path):
     assert "Did you mean \"aws_subnet.main\"?" in by_text["aws_subnet.mian"].message
     assert "Did you mean \"aws_subnet.main\"?" in by_text["aws_subnt.main"].message
     assert "Did you mean" not in by_text["var.zzz"].message
-    assert by_text["var.zzz"].summary == 'Reference to undeclared input variable "var.zzz"'
-    assert by_text["local.qqq"].summary == 'Reference to undeclared local value "local.qqq"'
-    assert by_text["aws_vpc.main"].summary == 'Reference to undeclared resource "aws_vpc.main"'
-    assert by_text["ephemeral.random_password.pwd"].summary == 'Reference to undeclared ephemeral resource "ephemeral.random_password.pwd"'
+    assert by_text["var.zzz"].summary == "Reference to undeclared input variable"
+    assert by_text["local.qqq"].summary == "Reference to undeclared local value"
+    assert by_text["aws_vpc.main"].summary == "Reference to undeclared resource"
+    assert by_text["ephemeral.random_password.pwd"].summary == "Reference to undeclared resource"  # Terraform's words
+    assert 'the ephemeral resource "ephemeral.random_password.pwd"' in by_text["ephemeral.random_password.pwd"].message
     # The other files are complete: nothing of theirs is reported when they are opened.
     fw2 = build(tmp_path / "again", UNDECLARED, open=["/stack/main.tf.json", "/stack/locals.tf.json", "/stack/data.tf.json"])
     assert spans(fw2, "/stack/locals.tf.json", "") == spans(fw2, "/stack/data.tf.json", "") == []
@@ -174,12 +175,13 @@ def test_ranges_through_json_escapes_and_non_ascii_text(tmp_path):
     assert [(d.code, d.start, d.end) for d in found] == [("reference/undeclared", s, e) for s, e in ranges(fw, main)]
     assert [t[s:e] for s, e in ranges(fw, main)] == ["var.\\u0072egoin", "var.zne", "local.n\\u006fpe", "var.missing", "var.résume"]
     assert [d.summary for d in found] == [
-        'Reference to undeclared input variable "var.regoin"',
-        'Reference to undeclared input variable "var.zne"',
-        'Reference to undeclared local value "local.nope"',
-        'Reference to undeclared input variable "var.missing"',
-        'Reference to undeclared input variable "var.résume"',
+        "Reference to undeclared input variable", "Reference to undeclared input variable",
+        "Reference to undeclared local value", "Reference to undeclared input variable",
+        "Reference to undeclared input variable",
     ]
+    # The names as Terraform decodes them (escapes read).
+    for d, name in zip(found, ["var.regoin", "var.zne", "local.nope", "var.missing", "var.résume"]):
+        assert f'"{name}"' in d.message, d.message
     # Quick fixes replace exactly the written name (escapes included) with the declared one.
     names = [(s + len("var."), e) for s, e in ranges(fw, main)]
     assert [[(f.start, f.end, f.new_text) for f in d.fixes] for d in found] == [
@@ -220,7 +222,8 @@ def test_undeclared_output_of_a_local_child_module(tmp_path):
         ("reference/undeclared", *ranges(fw, main)[2]),
     ]
     vpc_ix, shraed, _ = found
-    assert vpc_ix.summary == 'Module "net" has no output "vpc_ix"'
+    assert vpc_ix.summary == "Unsupported attribute"  # Terraform's words
+    assert 'Module "net" has no output "vpc_ix"' in vpc_ix.message
     assert '"subnet_ids", "vpc_id"' in vpc_ix.message and 'Did you mean "vpc_id"?' in vpc_ix.message
     # Terraform's range has the dot (`.vpc_ix`); the fix replaces the name.
     start, end = ranges(fw, main)[0]
@@ -306,10 +309,8 @@ def test_a_resource_reference_written_with_the_resource_prefix(tmp_path):
     found = diags(fw, main)
     assert [(d.code, d.start, d.end) for d in found] == [("reference/undeclared", s, e) for s, e in ranges(fw, main)]
     typo, name = found
-    assert typo.summary in ('Reference to undeclared resource "aws_instanc.web"',
-                            'Reference to undeclared resource "resource.aws_instanc.web"')
-    assert name.summary in ('Reference to undeclared resource "aws_instance.webb"',
-                            'Reference to undeclared resource "resource.aws_instance.webb"')
+    assert typo.summary == name.summary == "Reference to undeclared resource"
+    assert 'the resource "aws_instanc.web"' in typo.message and 'the resource "aws_instance.webb"' in name.message
     assert [(t[f.start : f.end], f.new_text) for f in typo.fixes] == [("aws_instanc", "aws_instance")]
     assert [(t[f.start : f.end], f.new_text) for f in name.fixes] == [("webb", "web")]
 

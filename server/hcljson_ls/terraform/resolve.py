@@ -86,6 +86,9 @@ BUILTIN_ATTRIBUTES = {
     "count": ("index",),
     "each": ("key", "value"),
 }
+#: Key kind -> how Terraform's summary of an undeclared reference names it (a data source and an
+#: ephemeral resource are resources there; the detail says which).
+_TERRAFORM_WHAT = {"module": "module", "data": "resource", "ephemeral": "resource"}
 #: Key kind -> how a message names it.
 _WHAT = {
     "variable": "input variable",
@@ -170,7 +173,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                 if problem is not None:
                     out.append(problem)
                     continue
-            if key[0] == "module" and output_step(ref) is not None:
+            if key[0] == "module" and output_step(ref) is not None and not _single_indexed(ref, key, own, scope, uses):
                 uses.add(("output-of",))
                 problem = _module_output(ref, scope, own)
                 if problem is not None:
@@ -198,8 +201,8 @@ def _context(ref: Reference) -> Diagnostic | None:
     if allowed is not None and ref.steps and ref.steps[0].name not in allowed:
         step = ref.steps[0]
         hint = suggestion(step.name, allowed)
-        return _diag(ref.start, step.end, UNKNOWN_ATTRIBUTE, f'Unknown attribute {quoted(step.name)} of "{root}"',
-                     f"{root} has the attributes " + ", ".join(quoted(a) for a in allowed) + "."
+        return _diag(ref.start, step.end, UNKNOWN_ATTRIBUTE, f'Invalid "{root}" attribute',
+                     f'"{root}" has no attribute {quoted(step.name)}; it has ' + ", ".join(quoted(a) for a in allowed) + "."
                      + (f" Did you mean {quoted(hint)}?" if hint else ""),
                      (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
     return None
@@ -294,6 +297,13 @@ def _instance_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: 
                  f"For example, to correlate with indices of a referring resource, use: {example}")
 
 
+def _single_indexed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> bool:
+    """`module.m[0].out` where the call sets neither `count` nor `for_each`: Terraform's validate
+    checks nothing there (the call is one object, and indexing it is left to the plan)."""
+    steps = ref.steps + ref.rest
+    return len(steps) > 1 and steps[1].index and _repetition(key, own, scope, uses) is None
+
+
 def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
     """An output read straight off a module call with `count` (`module.m.out`): the call is a list
     of objects then, as Terraform says. (With `for_each` it is a map, whose keys Terraform does not
@@ -345,7 +355,7 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
             hint = f"{_PREFIX.get(kind, '')}{name}"
             last = name_steps[-1]
             fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
-    summary = f"Reference to undeclared {what} {quoted(written)}"
+    summary = f"Reference to undeclared {_TERRAFORM_WHAT.get(kind, what)}"  # Terraform's words
     detail = f"No file of this module declares the {what} {quoted(written)}."
     if hint:
         detail += f" Did you mean {quoted(hint)}?"
@@ -445,8 +455,8 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
     steps = ref.steps + ref.rest
     dot = steps[steps.index(step) - 1].stop  # Terraform's range: `.out`, the dot included
     return _diag(
-        dot, step.end, UNDECLARED_OUTPUT, f'Module "{module}" has no output {quoted(step.name)}',
-        f'The module called "{module}" declares ' + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
+        dot, step.end, UNDECLARED_OUTPUT, "Unsupported attribute",
+        f'Module "{module}" has no output {quoted(step.name)}: the module called "{module}" declares ' + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
         + "." + (f" Did you mean {quoted(hint)}?" if hint else ""),
         (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else (),
     )
