@@ -229,3 +229,17 @@ def test_a_provider_named_null_is_an_address_not_the_null_literal(tmp_path: Path
     main = fw.uri("/m/main.tf.json")
     got = [(d.code, d.start, d.end) for d in diagnostics.collect(fw.snapshot(), main) if d.code in CODES]
     assert got == [("reference/unknown-provider", *fw.fixture.files["/m/main.tf.json"].ranges[0])]
+
+
+def test_addresses_with_rules_of_their_own_get_no_instance_key_rule(tmp_path: Path) -> None:
+    """`replace_triggered_by`, `moved.to` and `import.to` name instances by rules of their own.
+    Terraform 1.11.4 on these files said only, for the import: "Invalid import 'to' expression: The
+    target resource does not use count." (not a reference rule; not reported here), and nothing
+    for `replace_triggered_by` and `moved`."""
+    fw = parse_fixture(r"""
+//- /m/main.tf.json
+{"resource": {"terraform_data": {"a": {}, "c": {"count": 2}, "r": {"lifecycle": {"replace_triggered_by": ["terraform_data.a[0]", "terraform_data.c.id", "terraform_data.c[0].id", "terraform_data.a.id"]}}}},
+ "moved": [{"from": "terraform_data.old", "to": "terraform_data.a[0]"}, {"from": "terraform_data.old2", "to": "terraform_data.c"}],
+ "import": [{"to": "terraform_data.a[0]", "id": "x"}]}
+""").workspace(tmp_path)
+    assert _found(fw, "/m/main.tf.json") == []

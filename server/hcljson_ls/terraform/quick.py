@@ -70,7 +70,7 @@ from .catalogue import IDENTIFIER
 from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
-from .references import DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Reference, Step, repetition_key
+from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Reference, Step, repetition_key
 from .resolve import Scope, resolve
 from .schema import is_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw
@@ -681,7 +681,7 @@ def _at(r: Any, at: int, flags: int) -> Any:
 def _static_list(v: object, ctx: int, found: list) -> None:
     if type(v) is not list:
         raise _Unsure("static list")
-    flags = ctx | DEPENDS_ON  # what the full path reads: no `STATIC`, context is checked there too
+    flags = ctx | DEPENDS_ON | ADDRESS  # what the full path reads: no `STATIC`, context is checked there too
     for x in v:
         if type(x) is not str or not _DOTTED.fullmatch(x):
             raise _Unsure("static reference")

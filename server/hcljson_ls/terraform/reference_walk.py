@@ -16,6 +16,9 @@ Contract
   name arguments: neither is a reference, nor are the keywords of a provisioner's `when` and
   `on_failure` and of an `action_trigger`'s `events`. `moved.from` and `removed.from` name addresses that no
   longer exist on purpose: not references either.
+* `ADDRESS` marks the traversal of a static-traversal string (`depends_on`, `moved.to`, ...) and
+  every reference of `replace_triggered_by` and `import.to` (addresses written as expressions,
+  with rules of their own); `DEPENDS_ON` the references of `depends_on`.
 * Context (`references.IN_*`): `IN_COUNT` / `IN_FOR_EACH` when the top-level block sets `count` /
   `for_each` (and inside a `dynamic` block's content, `IN_FOR_EACH` for its own iterator is not
   needed: its iterator name is bound, see below); `IN_SELF` inside `provisioner`, `connection` and
@@ -49,12 +52,13 @@ from ..template.nodes import (
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
+from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
 from .templates import expression_strings, string_tree
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
-#: (block type or None for any, argument) -> how its strings refer: "provider", "skip", "skip-keys".
+#: (block type or None for any, argument) -> how its strings refer: "provider", "provider-values",
+#: "skip", "address" (an address written as an expression: its references get `ADDRESS`).
 _SPECIAL = {
     ("moved", "from"): "skip",
     ("removed", "from"): "skip",
@@ -65,6 +69,9 @@ _SPECIAL = {
     ("provisioner", "on_failure"): "skip",
     ("action_trigger", "events"): "skip",
     ("import", "provider"): "provider",
+    # Addresses written as expressions: rules of their own, not those of references.
+    ("lifecycle", "replace_triggered_by"): "address",
+    ("import", "to"): "address",
     ("module", "providers"): "provider-values",
 }
 _PROVIDER_ARGUMENT = "provider"  # in resource-like blocks
@@ -91,7 +98,9 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
                 continue
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
-            own = ctx | DEPENDS_ON if a.name == "depends_on" else ctx
+            own = ctx | DEPENDS_ON if a.name == "depends_on" else ctx | ADDRESS if special == "address" else ctx
+            if special == "address":
+                special = None
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT
@@ -181,7 +190,8 @@ string_refs = _string_refs
 def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     out: list[Reference | Call] = []
     stack: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]
-    outer = tree if flags & PROVIDER else None  # only the address itself names a provider
+    # Only the address itself names a provider, or is the address a static string names.
+    outer = tree if flags & (PROVIDER | STATIC) else None
     while stack:
         node, scope = stack.pop()
         t = type(node)
@@ -192,7 +202,12 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
                 continue
         if t is Traversal:
             if node.root not in scope:
-                f = flags if node is outer else flags & ~(PROVIDER | STATIC)
+                if node is not outer:
+                    f = flags & ~(PROVIDER | STATIC)
+                elif flags & PROVIDER:
+                    f = flags
+                else:  # `STATIC` stays with provider addresses (as before), `ADDRESS` says what it is
+                    f = (flags & ~STATIC) | ADDRESS
                 static = _static_steps(node.steps)
                 out.append(Reference(node.root, node.start, node.root_end, static, f,
                                      _literal_steps(node.steps[len(static):])))

@@ -45,6 +45,7 @@ IN_SELF = 4
 STATIC = 8
 PROVIDER = 16
 DEPENDS_ON = 32
+ADDRESS = 64
 
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
 #: key kinds) whose references take an instance key because of them.

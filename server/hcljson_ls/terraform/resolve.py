@@ -51,6 +51,7 @@ from ..hcljson.values import quoted
 from . import functions
 from .catalogue import NAMESPACES, STEP_TYPE
 from .references import (
+    ADDRESS,
     DEPENDS_ON,
     IN_COUNT,
     IN_FOR_EACH,
@@ -218,7 +219,7 @@ def _invalid(ref: Reference) -> Diagnostic | None:
     a resource type without a name (`foo`). Provider references and static addresses other than
     `depends_on` have rules of their own."""
     ctx = ref.context
-    if ctx & PROVIDER or (ctx & STATIC and not ctx & DEPENDS_ON):
+    if ctx & PROVIDER or (ctx & (STATIC | ADDRESS) and not ctx & DEPENDS_ON):
         return None
     root = ref.root
     steps = ref.steps + ref.rest
@@ -278,8 +279,8 @@ def _instance_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: 
     key needs `count` or `for_each` (a computed key or a splat is never checked); an attribute
     needs an instance key when the resource has either."""
     steps = ref.steps + ref.rest
-    if len(steps) <= used or (ref.context & STATIC and not ref.context & DEPENDS_ON):
-        return None
+    if len(steps) <= used or (ref.context & (STATIC | ADDRESS) and not ref.context & DEPENDS_ON):
+        return None  # `moved.to`, `import.to`, `replace_triggered_by` have rules of their own
     after = steps[used]
     mode = _repetition(key, own, scope, uses)
     address = _address(key)
@@ -289,7 +290,7 @@ def _instance_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: 
         return _diag(ref.start, after.stop, UNEXPECTED_KEY, "Unexpected resource instance key",
                      f'Because {address} does not have "count" or "for_each" set, references to it must not include '
                      "an index key. Remove the bracketed index to refer to the single instance of this resource.")
-    if mode is None or ref.context & STATIC:
+    if mode is None or ref.context & (STATIC | ADDRESS):
         return None
     example = f"{address}[count.index]" if mode == "count" else f"{address}[each.key]"
     return _diag(ref.start, steps[used - 1].stop, MISSING_KEY, "Missing resource instance key",
@@ -309,7 +310,7 @@ def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, sco
     of objects then, as Terraform says. (With `for_each` it is a map, whose keys Terraform does not
     know while validating: nothing is reported; an index on a single call is not checked either.)"""
     steps = ref.steps + ref.rest
-    if ref.context & (STATIC | DEPENDS_ON) or len(steps) <= used or steps[used].index:
+    if ref.context & (STATIC | ADDRESS) or len(steps) <= used or steps[used].index:
         return None
     if _repetition(key, own, scope, uses) != "count":
         return None
