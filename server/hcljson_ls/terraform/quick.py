@@ -261,8 +261,9 @@ class _Quick:
                 keys.append(key)
                 places.append((lab.start, lab.end))
                 if b.type_name in INSTANCED:  # as `validate.definitions`: the instance keys it takes
+                    modes = [k for k, _ in b.value if k in REPETITION]  # type: ignore[attr-defined]
                     for mode in REPETITION:
-                        if any(k == mode for k, _ in b.value):  # type: ignore[attr-defined]
+                        if mode in modes:
                             keys.append(repetition_key(key, mode))
                             places.append((lab.start, lab.end))
             else:

@@ -209,6 +209,7 @@ def _context(ref: Reference) -> Diagnostic | None:
     return None
 
 
+_TYPED_ROOTS = frozenset({"data", "ephemeral", "action", "resource"})
 #: What the type step of a typed namespace names, as Terraform's messages say it.
 _TYPE_NOUN = {"data": "data source", "ephemeral": "ephemeral resource", "action": "action", "resource": "resource"}
 
@@ -218,10 +219,13 @@ def _invalid(ref: Reference) -> Diagnostic | None:
     built-in object alone (`var`, `path`), a typed namespace without its type and name (`data.x`),
     a resource type without a name (`foo`). Provider references and static addresses other than
     `depends_on` have rules of their own."""
+    root = ref.root
+    first = ref.steps[0] if ref.steps else None
+    if first is not None and not first.index and root not in _TYPED_ROOTS:
+        return None  # the common case, `var.x`, `aws_x.a`: nothing more to read
     ctx = ref.context
     if ctx & PROVIDER or (ctx & (STATIC | ADDRESS) and not ctx & DEPENDS_ON):
         return None
-    root = ref.root
     steps = ref.steps + ref.rest
     namespace = NAMESPACES.get(root)
     if root == "resource" or (namespace is not None and namespace.step == STEP_TYPE):
