@@ -10,9 +10,11 @@ Codes (documented in docs/diagnostics.md):
   never change. Terraform: "Invalid <block type> expression".
 * `reference/validation-without-variable` -- a variable's `validation` condition that does not
   refer to the variable itself (`var.<name>`). Terraform: "Invalid variable validation condition".
-  Since Terraform 1.9 and OpenTofu 1.8 (cross-object validation) the condition may refer to other
+  Since Terraform 1.9 (commit 3b620bfe69, the self rule kept by acc4c12ac2) and OpenTofu 1.9
+  (f6a1d8e2dd, "Support References in Variable Validation") the condition may refer to other
   objects as well, but it must still refer to its own variable (Terraform's
-  `configs.checkVariableValidationBlock`, unchanged up to 1.16; OpenTofu likewise): this module
+  `configs.checkVariableValidationBlock`, still so on its main branch of August 2026; OpenTofu
+  likewise): this module
   follows the newer rule and does not report references to other objects.
 
 Contract
