@@ -195,7 +195,7 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     while stack:
         node, scope = stack.pop()
         t = type(node)
-        if node is outer:
+        if node is outer and flags & PROVIDER:
             keyword = _keyword_address(node)
             if keyword is not None:  # `null.west`: Terraform reads an address, where `null` is a name
                 out.append(keyword)
