@@ -17,6 +17,9 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRAMMARS = os.path.join(HERE, "grammars")
+#: The diagnostics reference, shipped as `hcljson_ls/docs/diagnostics.md`: what `check --format
+#: sarif` links each rule to in an installed package (see `cli.default_docs_url`).
+DIAGNOSTICS_DOC = os.path.join(HERE, "docs", "diagnostics.md")
 
 
 class build_py_with_grammars(build_py):
@@ -30,11 +33,15 @@ class build_py_with_grammars(build_py):
         self.mkpath(target)
         for source in sorted(glob.glob(os.path.join(GRAMMARS, "*.lark"))):
             self.copy_file(source, os.path.join(target, os.path.basename(source)))
+        docs = os.path.join(self.build_lib, "hcljson_ls", "docs")
+        self.mkpath(docs)
+        self.copy_file(DIAGNOSTICS_DOC, os.path.join(docs, "diagnostics.md"))
 
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
         outputs = list(super().get_outputs(include_bytecode))
         target = os.path.join(self.build_lib, "hcljson_ls", "grammars")
         outputs += [os.path.join(target, os.path.basename(s)) for s in sorted(glob.glob(os.path.join(GRAMMARS, "*.lark")))]
+        outputs.append(os.path.join(self.build_lib, "hcljson_ls", "docs", "diagnostics.md"))
         return outputs
 
 

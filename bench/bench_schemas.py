@@ -2,8 +2,8 @@
 
 Run: python bench/bench_schemas.py            (documents of 50 KB and 5 MB)
      python bench/bench_schemas.py --quick    (50 KB and 500 KB, fewer repetitions)
-     python bench/bench_schemas.py --schema PATH   (another schema file; default: the AWS 4.13 one in
-                                                    the shared data, `$HCLJSON_SHARED` or `../shared`)
+     python bench/bench_schemas.py --schema PATH   (another schema file; default: the AWS 4.13 one of
+                                                    the test data, tests/data/provider-schemas, unpacked)
 
 Every figure is a ratio to a reference measured in the same run; the script prints the figure, the
 reference, the target and PASS/FAIL, and exits with status 1 when a target is missed.
@@ -41,11 +41,13 @@ times are medians of process CPU time.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -80,9 +82,12 @@ EDIT_TARGET = 2.0
 
 
 def default_schema_file() -> Path:
-    shared = os.environ.get("HCLJSON_SHARED", "").strip()
-    root = Path(shared).expanduser() if shared else REPO.parent / "shared"
-    return root / "data" / "provider-schemas" / SCHEMA_NAME
+    """The test data's AWS schema, stored gzip-compressed: unpacked into the temporary directory."""
+    packed = REPO / "tests" / "data" / "provider-schemas" / (SCHEMA_NAME + ".gz")
+    target = Path(tempfile.gettempdir()) / f"hcljson-ls-bench-{SCHEMA_NAME}"
+    if packed.is_file() and not target.is_file():
+        target.write_bytes(gzip.decompress(packed.read_bytes()))
+    return target
 
 
 # ---- the generated document ---------------------------------------------------------------------------
@@ -314,7 +319,7 @@ def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     schema_file = Path(argv[argv.index("--schema") + 1]) if "--schema" in argv else default_schema_file()
     if not schema_file.is_file():
-        print(f"no schema file at {schema_file} (set HCLJSON_SHARED or pass --schema PATH)")
+        print(f"no schema file at {schema_file} (pass --schema PATH)")
         return 2
     from hcljson_ls.lsp.server import (
         tune_gc,  # lazy: the server's GC settings, as bench_open.py measures

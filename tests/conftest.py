@@ -9,8 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
+
+#: Under CI (`CI=true`), every Hypothesis test runs the same examples on every run (derandomized)
+#: and reads or saves no example database: a failure once saved in a local `.hypothesis/` can never
+#: make a CI run fail, and a CI failure reproduces by running again. Elsewhere Hypothesis's defaults.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+    settings.load_profile("ci")
 
 #: The server/CLI exactly as users start it, from the interpreter running the tests.
 HCLJSON_LS = [sys.executable, "-m", "hcljson_ls"]

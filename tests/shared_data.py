@@ -1,104 +1,104 @@
-"""Where the tests find the shared data (the real-world corpus, hcl's recorded cases, ...).
+"""Where the tests find their data: the real-world corpus, hcl's recorded cases, function signatures
+and real provider schemas. All of it is part of the repository, under `tests/data/` (what each file
+is, where it comes from and its license: `tests/data/README.md` and the SOURCES files beside the
+data), so a plain clone runs every test that needs it.
 
-The data is not part of the repository: it lives in a directory `shared/` beside the checkout
-(`<repo root>/../shared`, the layout CI uses: `<dir>/<clone>` and `<dir>/shared`). The environment
-variable `HCLJSON_SHARED` names another directory instead.
+Large files are stored compressed (`NAME.json.gz`). The tests see them as plain files: the constants
+below name a decompressed copy, written once per content into the temporary directory
+(`schema_file(name)`).
 
-A test that needs a file from it says so with one of the helpers below. When the file is missing:
-
-* locally, the test SKIPS, with a reason naming the missing path and `HCLJSON_SHARED`;
-* under CI (`CI=true`), collecting the test module FAILS: a CI run must never pass with the corpus
-  tests silently skipped.
-
-Helpers:
-
-* `require(*paths)`: at module level (all tests of the module need the data) or inside a test;
-* `requires(*paths)`: a mark for one test (`@requires(REAL_SOURCES)`);
-* `params(make, *paths)`: parametrize values computed from the data (`make()`), or, when the data
-  is missing, one skipped parameter set that says why.
+Data missing from `tests/data/` means a broken checkout, never a missing prerequisite: the helpers
+`require(*paths)` (module level or inside a test), `requires(*paths)` (a mark) and
+`params(make, *paths)` (parameters computed from the data) FAIL the collection or the test with the
+missing path. None of them skips.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-#: The environment variable naming the shared directory (default: `<repo root>/../shared`).
-ENV_VAR = "HCLJSON_SHARED"
-
 REPO = Path(__file__).resolve().parents[1]
 
-
-def shared_root() -> Path:
-    """`$HCLJSON_SHARED` if set, else `shared/` beside the repository root."""
-    configured = os.environ.get(ENV_VAR, "").strip()
-    return Path(configured).expanduser().resolve() if configured else REPO.parent / "shared"
-
-
-SHARED = shared_root()
-CORPUS = SHARED / "corpus"
-#: The real-world configuration files, and their classification (SOURCES.tsv).
+#: The root of the test data.
+DATA = REPO / "tests" / "data"
+CORPUS = DATA / "corpus"
+#: Real-world configuration files (and generated stand-ins), classified in SOURCES.tsv.
 REAL_CORPUS = CORPUS / "real"
 REAL_SOURCES = REAL_CORPUS / "SOURCES.tsv"
 #: hashicorp/hcl's own test inputs with the diagnostics hcl v2.14.1 was observed to report.
 HCL_JSON_CASES = CORPUS / "hcl-json-cases.jsonl"
 #: Built-in function signatures of Terraform and OpenTofu (`metadata functions -json`, no prose; SOURCES.md).
-FUNCTION_SIGNATURES = SHARED / "data" / "functions"
+FUNCTION_SIGNATURES = DATA / "functions"
 #: Real `providers schema -json` outputs (SOURCES.md): AWS 4.13 with null, random, local, an OpenTofu
 #: test provider with protocol-6 nested attributes.
-PROVIDER_SCHEMAS = SHARED / "data" / "provider-schemas"
-AWS_SCHEMA = PROVIDER_SCHEMAS / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
-RANDOM_SCHEMA = PROVIDER_SCHEMAS / "random-3.5.1.terraform-1.5.schemas.json"
-LOCAL_SCHEMA = PROVIDER_SCHEMAS / "local-2.4.0.terraform-1.5.schemas.json"
-TOFU_TEST_SCHEMA = PROVIDER_SCHEMAS / "test-provider.opentofu.schemas.json"
+PROVIDER_SCHEMAS = DATA / "provider-schemas"
 
 
-def in_ci() -> bool:
-    """True when missing shared data must fail rather than skip (`CI=true`, as CI services set)."""
-    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+def _decompressed_dir() -> Path:
+    return Path(tempfile.gettempdir()) / f"hcljson-ls-test-data-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+
+
+def schema_file(name: str) -> Path:
+    """The provider schema file `name` (`x.json`) as a plain file: `PROVIDER_SCHEMAS/name` when it is
+    stored plain, else a decompressed copy of `PROVIDER_SCHEMAS/name.gz` (written atomically, once
+    per content). A name stored in neither form gives its plain path, which does not exist."""
+    plain = PROVIDER_SCHEMAS / name
+    packed = PROVIDER_SCHEMAS / (name + ".gz")
+    if plain.exists() or not packed.exists():
+        return plain
+    raw = gzip.decompress(packed.read_bytes())
+    target = _decompressed_dir() / hashlib.sha256(raw).hexdigest()[:16] / name
+    if not target.exists() or target.stat().st_size != len(raw):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = target.with_name(f".{name}.{os.getpid()}")
+        scratch.write_bytes(raw)
+        os.replace(scratch, target)
+    return target
+
+
+def schema_files() -> list[Path]:
+    """Every provider schema file of the test data, as plain files, by name."""
+    names = sorted({p.name.removesuffix(".gz") for p in PROVIDER_SCHEMAS.glob("*.json*")})
+    return [schema_file(n) for n in names]
+
+
+AWS_SCHEMA = schema_file("aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json")
+RANDOM_SCHEMA = schema_file("random-3.5.1.terraform-1.5.schemas.json")
+LOCAL_SCHEMA = schema_file("local-2.4.0.terraform-1.5.schemas.json")
+TOFU_TEST_SCHEMA = schema_file("test-provider.opentofu.schemas.json")
 
 
 def missing_reason(*paths: Path) -> str | None:
     """Why the data is unavailable (the first missing path), or None when every path exists."""
     for path in paths:
         if not path.exists():
-            return (
-                f"shared test data not found: {path} (expected in {REPO.parent / 'shared'} beside the "
-                f"checkout, or in the directory named by {ENV_VAR})"
-            )
+            return f"test data missing from the checkout: {path} (tests/data/ is part of the repository)"
     return None
 
 
 def require(*paths: Path) -> None:
-    """Skip (locally) or fail (under CI) unless every path exists. At module level it skips or
-    fails the whole module; inside a test, that test."""
+    """Fail (the whole module at module level, else the test) unless every path exists."""
     reason = missing_reason(*paths)
-    if reason is None:
-        return
-    if in_ci():
-        pytest.fail(f"CI=true: {reason}", pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
+    if reason is not None:
+        pytest.fail(reason, pytrace=False)
 
 
 def requires(*paths: Path) -> pytest.MarkDecorator:
-    """A mark for a test that needs `paths`: skipped locally when one is missing. Under CI a missing
-    path fails the collection of the module right here (a mark alone could only skip)."""
-    reason = missing_reason(*paths)
-    if reason is not None and in_ci():
-        pytest.fail(f"CI=true: {reason}", pytrace=False)
-    return pytest.mark.skipif(reason is not None, reason=reason or "")
+    """A mark for a test that needs `paths`; a missing path fails the collection of the module."""
+    require(*paths)
+    return pytest.mark.skipif(False, reason="the test data is in the repository")
 
 
 def params(make: Callable[[], Iterable[Any]], *paths: Path, arity: int = 1) -> list[Any]:
-    """Parameters computed from shared data: `list(make())` when every path exists. Otherwise one
-    parameter set (of `arity` Nones) that skips with the reason, or, under CI, a collection failure."""
-    reason = missing_reason(*paths)
-    if reason is None:
-        return list(make())
-    if in_ci():
-        pytest.fail(f"CI=true: {reason}", pytrace=False)
-    return [pytest.param(*([None] * arity), marks=pytest.mark.skip(reason=reason), id="shared-data-missing")]
+    """Parameters computed from the data: `list(make())`; a missing path fails the collection."""
+    del arity  # kept for the callers' signature: a missing path no longer makes a placeholder set
+    require(*paths)
+    return list(make())

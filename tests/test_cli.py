@@ -189,7 +189,7 @@ def test_an_explicit_file_that_is_not_terraform_is_said_so_not_flooded(cli, tmp_
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == (
         f"hcljson-ls check: error: {f}: not a Terraform file (its name does not end in .tf.json, .tofu.json, "
-        ".tfvars.json, .tftest.json or .tofutest.json); not checked"
+        ".tfvars.json, .tftest.json, .tofutest.json, .tfmock.json or .tfquery.json); not checked"
     )
     assert "package.json" not in result.stdout and "main.tf.json" in result.stdout  # the other file is checked
 
@@ -226,15 +226,16 @@ def test_missing_path_stops_before_checking(cli, tmp_path):
 
 def test_directory_without_terraform_json_exits_2(cli, tmp_path):
     write(tmp_path / "x.json", "{}")
-    assert_one_line_error(cli("check", tmp_path), str(tmp_path), "no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json)")
+    assert_one_line_error(cli("check", tmp_path), str(tmp_path), "no Terraform JSON files (*.tf.json, *.tofu.json, *.tfvars.json, *.tftest.json, *.tofutest.json, "
+                        "*.tfmock.json, *.tfquery.json)")
 
 
 def test_non_utf8_file_exits_2_but_others_are_checked(cli, tmp_path):
-    (tmp_path / "latin1.tf.json").write_bytes('{"name": "café"}'.encode("latin-1"))
+    (tmp_path / "latin1.tf.json").write_bytes('{\n  "name": "café"}'.encode("latin-1"))
     write(tmp_path / "ok.tf.json", '{"a": [1,]}')
     result = cli("check", tmp_path)
     assert_one_line_error(result, "latin1.tf.json", "not UTF-8")
-    assert "byte 0xe9" in result.stderr
+    assert "(byte 0xe9 at line 2, column 15)" in result.stderr  # where people look, not a byte offset
     assert "ok.tf.json:1:9: error:" in result.stdout  # the readable file was still checked
 
 

@@ -8,6 +8,7 @@ Run for real as a subprocess (`cli` fixture) on real temp directories; expected 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from fixture import parse_fixture
 
 from hcljson_ls import __version__, cli as cli_module
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.rule_docs import RULES
 
 #: Two modules: `net` refers across its files (one reference is declared nowhere), `app` declares a
 #: variable in two files, and its description holds a template sequence (a warning).
@@ -233,7 +235,12 @@ def test_sarif_log_has_the_required_structure(cli, tmp_path):
     assert related["physicalLocation"]["artifactLocation"]["uri"].endswith("/m/dup.tf.json")
     assert related["message"]["text"]
     for rule in rules:
-        assert rule["helpUri"] == f"https://example.com/docs/diagnostics.md#{cli_module.code_anchor(rule['id'])}"
+        section, short, full = RULES[rule["id"]]
+        # what the rule is, from docs/diagnostics.md; the link goes to the section documenting it
+        assert rule["shortDescription"] == {"text": short} and rule["fullDescription"] == {"text": full}
+        assert rule["helpUri"] == f"https://example.com/docs/diagnostics.md#{section}"
+    by_id = {rule["id"]: rule for rule in rules}
+    assert by_id["reference/undeclared"]["helpUri"].endswith("#reference-resolution-diagnostics")
 
 
 def test_sarif_paths_given_relative_stay_relative(cli, repo_modules):
@@ -253,15 +260,6 @@ def test_sarif_reports_an_unreadable_file_as_a_notification(cli, tmp_path):
     assert note["level"] == "error" and "not UTF-8" in note["message"]["text"]
 
 
-def test_code_anchors_are_the_servers():
-    from hcljson_ls.lsp.convert import code_anchor
-
-    codes = set(re.findall(r"`([a-z]+/[a-z0-9-]+)`", (Path(__file__).parents[1] / "docs" / "diagnostics.md").read_text(encoding="utf-8")))
-    assert len(codes) > 50
-    for code in codes:
-        assert cli_module.code_anchor(code) == code_anchor(code)
-
-
 def test_the_default_docs_url_is_the_checkouts_diagnostics_page(tmp_path, monkeypatch):
     # Running from a checkout (an editable install): server/hcljson_ls/cli.py beside docs/.
     checkout = tmp_path / "checkout"
@@ -270,11 +268,15 @@ def test_the_default_docs_url_is_the_checkouts_diagnostics_page(tmp_path, monkey
     (checkout / "docs" / "diagnostics.md").write_text("# Diagnostics\n", encoding="utf-8")
     monkeypatch.setattr(cli_module, "__file__", str(checkout / "server" / "hcljson_ls" / "cli.py"))
     assert cli_module.default_docs_url() == (checkout / "docs" / "diagnostics.md").resolve().as_uri()
-    # Installed into site-packages (as CI installs it): no checkout around it, no links.
+    # Installed into site-packages (as CI installs it): the copy the package ships (setup.py puts it
+    # there; tests/test_packaging.py checks a real wheel), else no links.
     site = tmp_path / "venv" / "lib" / "site-packages" / "hcljson_ls"
     site.mkdir(parents=True)
     monkeypatch.setattr(cli_module, "__file__", str(site / "cli.py"))
     assert cli_module.default_docs_url() is None
+    (site / "docs").mkdir()
+    (site / "docs" / "diagnostics.md").write_text("# Diagnostics\n", encoding="utf-8")
+    assert cli_module.default_docs_url() == (site / "docs" / "diagnostics.md").resolve().as_uri()
 
 
 # -------------------------------------------------------------------------------------------- GitHub
@@ -349,6 +351,29 @@ def test_a_warning_alone_fails_from_severity_warning(cli, tmp_path, severity, st
     result = cli("check", tmp_path, *(["--severity", severity] if severity else []))
     assert result.returncode == status, result.stderr
     assert ("[structure/template-in-literal]" in result.stdout) == (severity != "error")
+
+
+def test_the_summary_says_how_many_diagnostics_severity_hid(cli, tmp_path):
+    (tmp_path / "w.tf.json").write_text(
+        '{"variable": {"x": {"description": "${a}"}, "y": {"description": "${b}"}},'
+        ' "output": {"o": {"value": "${var.z}"}}}'
+    )
+    summary = cli("check", tmp_path, "--severity", "error").stderr.splitlines()[-1]
+    assert summary == "hcljson-ls: 1 error, 0 warnings in 1 file; 2 warnings hidden by --severity error"
+    assert cli("check", tmp_path).stderr.splitlines()[-1] == "hcljson-ls: 1 error, 2 warnings in 1 file"
+
+
+def test_the_summary_counts_hidden_information_apart(monkeypatch, tmp_path, capsys):
+    from hcljson_ls.diagnostic import INFORMATION, Diagnostic
+    from hcljson_ls.features import diagnostics
+
+    monkeypatch.setattr(diagnostics, "PROVIDERS", [("test", lambda state: [Diagnostic(1, 4, INFORMATION, "test/info", "For your information")])])
+    f = tmp_path / "i.tf.json"
+    f.write_text("{}\n")
+    assert cli_module.main(["check", str(f), "--severity", "warning"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "hcljson-ls: 0 errors, 0 warnings in 1 file; 1 information/hint diagnostic hidden by --severity warning"
+    )
 
 
 def test_an_info_diagnostic_counts_only_from_severity_info(monkeypatch, tmp_path, capsys):
@@ -428,9 +453,11 @@ def test_pre_commit_hooks_file(repo):
     assert hook["language"] == "python"
     assert set(hook) <= {"id", "name", "description", "entry", "language", "files", "types", "args", "require_serial", "pass_filenames", "minimum_pre_commit_version"}
     pattern = re.compile(hook["files"])
-    for name in ("main.tf.json", "x/y/cdk.tf.json", "a.tofu.json"):
+    # every kind `check` reads (variable definitions and test files too), nothing else
+    for name in ("main.tf.json", "x/y/cdk.tf.json", "a.tofu.json", "terraform.tfvars.json", "x/prod.auto.tfvars.json",
+                 "t.tftest.json", "t.tofutest.json"):
         assert pattern.search(name), name
-    for name in ("main.tf", "package.json", "x.tf.json.bak", "tf.json"):
+    for name in ("main.tf", "package.json", "x.tf.json.bak", "tf.json", "prod.tfvars", "t.tftest.hcl"):
         assert not pattern.search(name), name
 
 
@@ -479,3 +506,262 @@ def test_each_modules_workspace_is_freed_when_it_is_checked(tmp_path):
         assert cli_module.check_module(module)
         assert not [o for o in gc.get_objects() if isinstance(o, Workspace) and id(o) not in alive]
     assert gc.isenabled() == was_enabled
+
+
+# -------------------------------------------------------------------------------------------- status 2 and the JSON formats
+
+
+def test_json_for_a_file_that_is_not_terraform_is_an_empty_array_and_status_2(cli, tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x"}')
+    result = cli("check", "--format", "json", tmp_path / "package.json")
+    assert result.returncode == 2
+    assert json.loads(result.stdout) == []  # still a JSON document: what was checked (nothing)
+    assert result.stderr.splitlines() == [
+        f"hcljson-ls check: error: {tmp_path / 'package.json'}: not a Terraform file (its name does not end in"
+        " .tf.json, .tofu.json, .tfvars.json, .tftest.json, .tofutest.json, .tfmock.json or .tfquery.json); not checked"
+    ]
+    sarif = json.loads(cli("check", "--format", "sarif", tmp_path / "package.json").stdout)
+    assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_json_for_a_path_that_stops_the_run_is_nothing_and_status_2(cli, tmp_path):
+    result = cli("check", "--format", "json", tmp_path / "missing.tf.json")
+    assert result.returncode == 2
+    assert result.stdout == ""  # the run never started: no document at all
+    assert result.stderr == f"hcljson-ls check: error: {tmp_path / 'missing.tf.json'}: no such file or directory\n"
+
+
+# -------------------------------------------------------------------------------------------- --schema, --config
+
+RANDOM_SCHEMA = Path(__file__).parent / "data" / "cli" / "random-3.5.1.terraform-1.5.schemas.json"
+#: A misspelt `random_string` argument (`uper` for `upper`): the server reports it with the schema.
+MISSPELT = '{"resource": {"random_string": {"x": {"length": 8, "uper": true}}}}\n'
+MISSPELT_COLUMN = MISSPELT.index('"uper"') + 1  # the range is the key, its quotes included
+MISSPELT_LINE = f':1:{MISSPELT_COLUMN}: error: Unsupported argument "uper"'
+
+
+def test_schema_files_give_the_provider_diagnostics_the_editor_gives(cli, tmp_path):
+    (tmp_path / "main.tf.json").write_text(MISSPELT)
+    without = cli("check", tmp_path)
+    assert without.returncode == 0 and without.stdout == ""  # no schema: nothing can be said
+    result = cli("check", tmp_path, "--schema", RANDOM_SCHEMA)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(f"{tmp_path / 'main.tf.json'}{MISSPELT_LINE}")
+    assert 'Did you mean "upper"?' in result.stdout and "[schema/unknown-argument]" in result.stdout
+    # the editor, given the same file in `providerSchemas.files`, says the same
+    from hcljson_ls.workspace import Workspace
+
+    workspace = Workspace()
+    workspace.set_schema_files([str(RANDOM_SCHEMA)])
+    uri = (tmp_path / "main.tf.json").as_uri()
+    workspace.open(uri, MISSPELT, 0, "terraform-json")
+    assert [d.code for d in collect(workspace.snapshot(), uri)] == ["schema/unknown-argument"]
+
+
+def test_a_schema_file_that_cannot_be_loaded_is_one_error_line_and_status_2(cli, tmp_path):
+    (tmp_path / "main.tf.json").write_text(MISSPELT)
+    result = cli("check", tmp_path, "--schema", tmp_path / "missing.json", "--schema", RANDOM_SCHEMA)
+    assert result.returncode == 2
+    assert [line for line in result.stderr.splitlines() if "error:" in line] == [
+        f"hcljson-ls check: error: Provider schema file skipped: {tmp_path / 'missing.json'} cannot be read (No such file or directory)."
+    ]
+    assert MISSPELT_LINE in result.stdout  # the other schema file still counts
+
+
+def test_worker_processes_see_the_schemas_and_settings_too(cli, tmp_path):
+    """With a pool, each module's settings go to the worker with it, and the schema files loaded
+    once in the parent are the workers' too: the output is the same as in one process."""
+    for i in range(12):
+        (tmp_path / f"m{i:02d}").mkdir()
+        (tmp_path / f"m{i:02d}" / "main.tf.json").write_text(MISSPELT)
+    (tmp_path / "m05" / ".hcljson-ls.json").write_text('{"providerSchemas": {"files": []}}')  # still --schema's
+    args = ["check", tmp_path, "--schema", RANDOM_SCHEMA, "--format", "json"]
+    one, two = cli(*args, "--jobs", "1"), cli(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert [r["code"] for r in json.loads(two.stdout)] == ["schema/unknown-argument"] * 12
+
+
+def test_the_nearest_config_file_gives_each_module_its_settings(cli, tmp_path):
+    """`.hcljson-ls.json` in a module's directory or a parent: the server's settings section, with
+    `providerSchemas.files` relative to the file, and `engine`."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "random.json").write_bytes(RANDOM_SCHEMA.read_bytes())
+    (tmp_path / ".hcljson-ls.json").write_text('{"hcljson": {"providerSchemas": {"files": ["schemas/random.json"]}}}')
+    (tmp_path / "a" / "deep").mkdir(parents=True)
+    (tmp_path / "a" / "deep" / "main.tf.json").write_text(MISSPELT)
+    # a module where x.tofu.json hides x.tf.json (OpenTofu's rule, the default "auto" engine here),
+    # so var.v is declared nowhere; with engine "terraform" both are read and var.v is declared
+    both = tmp_path / "both"
+    both.mkdir()
+    (both / "x.tf.json").write_text('{"variable": {"v": {}}, "output": {"o": {"value": "${var.v}"}}}')
+    (both / "x.tofu.json").write_text('{"output": {"p": {"value": "${var.v}"}}}')
+
+    def found() -> set[tuple[str, str]]:
+        result = cli("check", tmp_path, "--format", "json")
+        assert result.returncode == 1 and result.stderr == "", result.stderr
+        return {(Path(r["file"]).relative_to(tmp_path).as_posix(), r["code"]) for r in json.loads(result.stdout)}
+
+    assert found() == {("a/deep/main.tf.json", "schema/unknown-argument"), ("both/x.tofu.json", "reference/undeclared")}
+    (both / ".hcljson-ls.json").write_text('{"engine": "terraform"}')  # the nearest file wins: no schema there
+    assert found() == {("a/deep/main.tf.json", "schema/unknown-argument")}
+
+
+def test_without_a_config_file_a_module_is_checked_with_the_servers_defaults():
+    from hcljson_ls.check_settings import CheckSettings
+    from hcljson_ls.lsp.config import DEFAULT
+
+    assert CheckSettings.of(DEFAULT) == cli_module.NO_SETTINGS
+
+
+def test_max_file_size_applies_to_the_modules_files_on_disk(cli, tmp_path):
+    """As the server's scan: a file of the module over `maxFileSizeMB` is skipped, so what it
+    declares is not there."""
+    (tmp_path / "variables.tf.json").write_text(json.dumps({"variable": {"v": {"description": "x" * (1024 * 1024)}}}))
+    (tmp_path / "main.tf.json").write_text('{"output": {"o": {"value": "${var.v}"}}}')
+    assert cli("check", tmp_path / "main.tf.json").returncode == 0
+    (tmp_path / ".hcljson-ls.json").write_text('{"maxFileSizeMB": 1}')
+    result = cli("check", tmp_path / "main.tf.json")
+    assert result.returncode == 1 and "[reference/undeclared]" in result.stdout
+
+
+def test_config_names_one_file_for_every_module(cli, tmp_path):
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "main.tf.json").write_text(MISSPELT)
+    (tmp_path / "m" / ".hcljson-ls.json").write_text('{"providerSchemas": {"files": []}}')  # not read: --config wins
+    config = tmp_path / "ci-settings.json"
+    config.write_text(json.dumps({"providerSchemas": {"files": [str(RANDOM_SCHEMA)]}}))
+    result = cli("check", tmp_path / "m", "--config", config)
+    assert result.returncode == 1 and MISSPELT_LINE in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "the configuration file is not JSON"),
+        ("[1]", 'the configuration file must hold a JSON object (the "hcljson" settings)'),
+    ],
+)
+def test_a_config_file_that_cannot_be_used_stops_the_run(cli, tmp_path, text, message):
+    (tmp_path / "main.tf.json").write_text("{}")
+    (tmp_path / ".hcljson-ls.json").write_text(text)
+    result = cli("check", tmp_path, "--format", "json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"hcljson-ls check: error: {tmp_path / '.hcljson-ls.json'}: {message}")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_bad_setting_value_is_reported_and_the_rest_still_applies(cli, tmp_path):
+    (tmp_path / "main.tf.json").write_text(MISSPELT)
+    (tmp_path / ".hcljson-ls.json").write_text(json.dumps(
+        {"engine": 5, "providerSchemas": {"files": [str(RANDOM_SCHEMA)]}}
+    ))
+    result = cli("check", tmp_path)
+    assert result.returncode == 2
+    assert [line for line in result.stderr.splitlines() if "error:" in line] == [
+        f"hcljson-ls check: error: {tmp_path / '.hcljson-ls.json'}: engine: expected a string, got 5"
+    ]
+    assert MISSPELT_LINE in result.stdout
+
+
+# -------------------------------------------------------------------------------------------- --shard
+
+
+def _modules_for_shards(root: Path, count: int) -> None:
+    """`count` modules, each with a diagnostic naming its directory (so each record says where it
+    came from), one of them two files."""
+    for i in range(count):
+        module = root / f"m{i:02d}" / ("nested" if i % 3 else "")
+        module.mkdir(parents=True, exist_ok=True)
+        (module / "main.tf.json").write_text(json.dumps({"output": {f"o{i}": {"value": f"${{var.v{i}}}"}}}))
+        if i == 4:
+            (module / "more.tf.json").write_text('{"locals": {"a": [1,]}}')
+
+
+def _check_json(capsys, *args: str) -> tuple[int, list[dict]]:
+    status = cli_module.main(["check", *args, "--format", "json", "--jobs", "1"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8, 12])
+def test_the_shards_together_are_one_full_run_each_module_in_exactly_one(tmp_path, capsys, n):
+    _modules_for_shards(tmp_path, 8)
+    full_status, full = _check_json(capsys, str(tmp_path))
+    assert full_status == 1 and len(full) == 9
+    shards = [_check_json(capsys, str(tmp_path), "--shard", f"{k}/{n}") for k in range(1, n + 1)]
+    union = [record for _, records in shards for record in records]
+    key = lambda r: (r["file"], r["range"]["start"]["line"], r["range"]["start"]["character"], r["code"])  # noqa: E731
+    assert sorted(union, key=key) == sorted(full, key=key)  # nothing lost, nothing twice
+    modules_of = [{os.path.dirname(r["file"]) for r in records} for _, records in shards]
+    for a in range(n):
+        for b in range(a + 1, n):
+            assert not modules_of[a] & modules_of[b]  # a module's files all in one shard
+    sizes = sorted(len(m) for m in modules_of)
+    assert sizes[-1] - sizes[0] <= 1  # about equal shares
+    assert max(status for status, _ in shards) == full_status
+    # deterministic: the same shard twice is the same output
+    assert _check_json(capsys, str(tmp_path), "--shard", f"1/{n}") == shards[0]
+
+
+def test_a_shard_without_modules_is_an_empty_successful_run(tmp_path, capsys):
+    _modules_for_shards(tmp_path, 2)
+    assert cli_module.main(["check", str(tmp_path), "--shard", "3/3", "--format", "sarif"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["runs"][0]["results"] == []  # still a log to upload
+    assert captured.err.splitlines()[0] == "hcljson-ls check: shard 3/3 has no module to check"
+
+
+def test_what_the_walk_met_is_reported_by_shard_1_only(tmp_path, capsys):
+    _modules_for_shards(tmp_path, 2)
+    (tmp_path / "package.json").write_text("{}")
+    args = ["check", str(tmp_path), str(tmp_path / "package.json"), "--format", "json"]
+    assert cli_module.main([*args, "--shard", "1/2"]) == 2
+    assert "package.json: not a Terraform file" in capsys.readouterr().err
+    assert cli_module.main([*args, "--shard", "2/2"]) == 1
+    assert "package.json" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["0/2", "3/2", "2", "a/b", "1/0"])
+def test_a_bad_shard_is_a_usage_error(capsys, value):
+    with pytest.raises(SystemExit) as exit_:
+        cli_module.main(["check", "examples", "--shard", value])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.startswith("hcljson-ls check: error: argument --shard: expected K/N with 1 <= K <= N")
+
+
+# -------------------------------------------------------------------------------------------- what check reads
+
+
+def test_help_names_every_kind_of_file_check_reads(cli):
+    text = " ".join(cli("check", "--help").stdout.split())
+    for kind in ("*.tf.json", "*.tofu.json", "*.tfvars.json", "*.tftest.json", "*.tofutest.json"):
+        assert kind in text, kind
+
+
+def test_a_tfvars_file_given_alone_is_checked_against_its_modules_variables(cli, tmp_path):
+    (tmp_path / "variables.tf.json").write_text('{"variable": {"region": {"type": "string"}, "size": {"type": "number"}}}')
+    tfvars = tmp_path / "prod.auto.tfvars.json"
+    tfvars.write_text('{"regoin": "eu-west-1", "size": "large"}')
+    result = cli("check", tfvars, "--format", "json")
+    assert result.returncode == 1
+    assert [(r["file"], r["code"]) for r in json.loads(result.stdout)] == [
+        (str(tfvars), "tfvars/undeclared-variable"),  # declared in variables.tf.json: "region"
+        (str(tfvars), "tfvars/wrong-type"),  # size is a number there
+    ]
+
+
+def test_docs_and_readme_name_every_check_option(repo):
+    docs = (repo / "docs" / "cli.md").read_text(encoding="utf-8")
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    parser = cli_module.build_parser()
+    [check] = [a.choices["check"] for a in parser._actions if getattr(a, "choices", None) and "check" in a.choices]
+    options = [o for a in check._actions for o in a.option_strings if o.startswith("--") and o != "--help"]
+    assert {"--schema", "--config", "--shard"} <= set(options)
+    for option in options:
+        assert f"| `{option}" in docs, option  # a row of the options table
+    synopsis = readme[readme.index("hcljson-ls check PATH...") :]
+    synopsis = synopsis[: synopsis.index("```")]
+    for option in ("--format", "--severity", "--jobs", "--schema", "--config", "--shard"):
+        assert option in synopsis, option
+    for kind in ("*.tf.json", "*.tofu.json", "*.tfvars.json", "*.tftest.json", "*.tofutest.json"):
+        assert f"`{kind}`" in readme, kind

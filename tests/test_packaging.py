@@ -7,6 +7,7 @@ of any editable install of the checkout).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -16,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from hcljson_ls.rule_docs import RULES
+
 REPO = Path(__file__).resolve().parents[1]
 PROJECT_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md"]
-PROJECT_DIRS = ["server", "grammars"]
+PROJECT_DIRS = ["server", "grammars", "docs"]
 
 
 @pytest.fixture(scope="module")
@@ -31,14 +34,29 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--verbose", "-w", str(out), str(src)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     [built] = out.glob("hcljson_ls-*.whl")
+    (out / "build.log").write_text(result.stdout + result.stderr, encoding="utf-8")  # the backend's output
     return built
+
+
+def test_the_wheel_builds_without_deprecation_warnings(wheel: Path):
+    """setuptools warns of what stops working (the TOML-table `license` until February 2027)."""
+    log = (wheel.parent / "build.log").read_text(encoding="utf-8")
+    assert "running bdist_wheel" in log or "Building wheel" in log, log  # the log is the build's
+    assert "Deprecat" not in log and "deprecat" not in log, [line for line in log.splitlines() if "eprecat" in line]
+
+
+def test_the_license_is_an_spdx_expression(wheel: Path):
+    archive = zipfile.ZipFile(wheel)
+    [name] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+    metadata = archive.read(name).decode("utf-8")
+    assert "License-Expression: MPL-2.0" in metadata.splitlines()
 
 
 def test_wheel_contains_every_grammar(wheel: Path):
@@ -57,6 +75,12 @@ def test_wheel_ships_the_function_signatures(wheel: Path):
     """`terraform/data/functions.json` (package data, read by `terraform.functions`) is in the wheel, unchanged."""
     source = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.json"
     assert zipfile.ZipFile(wheel).read("hcljson_ls/terraform/data/functions.json") == source.read_bytes()
+
+
+def test_wheel_ships_the_diagnostics_reference(wheel: Path):
+    """`hcljson_ls/docs/diagnostics.md` (setup.py's build step): what an installed `check --format
+    sarif` links its rules to."""
+    assert zipfile.ZipFile(wheel).read("hcljson_ls/docs/diagnostics.md") == (REPO / "docs" / "diagnostics.md").read_bytes()
 
 
 def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path: Path):
@@ -89,3 +113,15 @@ def test_installed_package_finds_grammars_and_checks_files(wheel: Path, tmp_path
     )
     assert check.returncode == 1, check.stderr
     assert "broken.tf.json:5:7: error:" in check.stdout
+
+    sarif = subprocess.run(
+        [sys.executable, "-m", "hcljson_ls", "check", str(REPO / "examples" / "module"), "--format", "sarif"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    rule = json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]["rules"][0]
+    page, _, section = rule["helpUri"].partition("#")
+    assert page == (Path(location).parent / "docs" / "diagnostics.md").as_uri()  # the installed copy
+    assert section == RULES[rule["id"]][0]  # the section that documents the code

@@ -1,19 +1,18 @@
 #!/usr/bin/env python3
 """Rebuild `server/hcljson_ls/terraform/data/functions.json`, the built-in function signatures the
-package ships, from the shared signature files and our own descriptions.
+package ships, from the signature files in `tests/data/functions` and our own descriptions.
 
     python tools/build_functions.py            # write the packaged file
     python tools/build_functions.py --check    # exit 1 if the packaged file is out of date
-    python tools/build_functions.py --shared DIR   # another shared directory (default: $HCLJSON_SHARED,
-                                                   # else `shared/` beside the checkout)
+    python tools/build_functions.py --functions DIR   # signature files from another directory
 
 Inputs
-    <shared>/data/functions/<engine file>   `terraform metadata functions -json` shape, descriptions
+    tests/data/functions/<engine file>      `terraform metadata functions -json` shape, descriptions
                                             removed (see its SOURCES.md); one per engine in ENGINES
     tools/function_descriptions.json        NAME -> one sentence, written by us (never copied from
                                             the Terraform or OpenTofu documentation)
 
-To add an engine version: put its signature file in the shared directory, change ENGINES, describe
+To add an engine version: put its signature file in tests/data/functions, change ENGINES, describe
 its new functions in function_descriptions.json, run this script, and commit the packaged file.
 The build fails when a function has no description, when a description is left over for a
 function no engine has, or when a namespaced name is not an exact alias of its bare function.
@@ -34,15 +33,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 OUTPUT = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.json"
 DESCRIPTIONS = REPO / "tools" / "function_descriptions.json"
+#: The signature files (with their SOURCES.md).
+FUNCTIONS = REPO / "tests" / "data" / "functions"
 
-#: (engine, version, signature file in <shared>/data/functions, alias prefix), in display order.
+#: (engine, version, signature file in FUNCTIONS, alias prefix), in display order.
 #: Both engines also call every built-in function `core::NAME` (since provider functions came in).
 #: OpenTofu's file lists those aliases (each checked to equal its bare entry); terraform-schema's
 #: generator filters Terraform's out of the real `terraform metadata functions -json` output.
@@ -68,12 +68,6 @@ COUNT_LIMITS = {
 }
 
 FORMAT_VERSION = 1
-
-
-def shared_root() -> Path:
-    """`$HCLJSON_SHARED` if set, else `shared/` beside the checkout (as tests/shared_data.py)."""
-    configured = os.environ.get("HCLJSON_SHARED", "").strip()
-    return Path(configured).expanduser().resolve() if configured else REPO.parent / "shared"
 
 
 class BuildError(Exception):
@@ -117,9 +111,8 @@ def read_engine(path: Path, alias_prefix: str) -> dict[str, dict]:
     return bare
 
 
-def build(shared: Path, descriptions_path: Path = DESCRIPTIONS) -> str:
-    """The packaged file's text, built from `shared` (the shared directory) and the descriptions."""
-    folder = shared / "data" / "functions"
+def build(folder: Path = FUNCTIONS, descriptions_path: Path = DESCRIPTIONS) -> str:
+    """The packaged file's text, built from the signature files in `folder` and the descriptions."""
     per_engine = {engine: read_engine(folder / file, prefix) for engine, _, file, prefix in ENGINES}
     descriptions = json.loads(descriptions_path.read_text(encoding="utf-8"))
 
@@ -163,7 +156,7 @@ def build(shared: Path, descriptions_path: Path = DESCRIPTIONS) -> str:
 
     document = {
         "format_version": FORMAT_VERSION,
-        "generated_by": "tools/build_functions.py from the shared data/functions files and "
+        "generated_by": "tools/build_functions.py from the tests/data/functions files and "
         "tools/function_descriptions.json; do not edit",
         "engines": {
             engine: {"version": version, "source": file, "alias_prefix": prefix}
@@ -208,12 +201,11 @@ def _dump(document: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared", type=Path, default=None, help="the shared directory (holds data/functions)")
+    parser.add_argument("--functions", type=Path, default=FUNCTIONS, help="the directory of the signature files")
     parser.add_argument("--check", action="store_true", help="only check that the packaged file is up to date")
     args = parser.parse_args(argv)
-    shared = args.shared if args.shared is not None else shared_root()
     try:
-        text = build(shared)
+        text = build(args.functions)
     except (BuildError, OSError, KeyError, ValueError) as error:
         print(f"build_functions: {error}", file=sys.stderr)
         return 2

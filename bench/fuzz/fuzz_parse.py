@@ -19,7 +19,6 @@ Not a test (atheris is not a test dependency): see bench/fuzz/README.md.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 import zlib
@@ -80,8 +79,8 @@ def check(data: bytes) -> None:
 
 def seed_corpus(directory: Path) -> int:
     """Write the seeds: every input of hashicorp/hcl's JSON tests and every real-world file of the
-    shared corpus (`<checkout>/../shared/corpus`, or `$HCLJSON_SHARED/corpus`)."""
-    shared = Path(os.environ.get("HCLJSON_SHARED", HERE.parents[2] / "shared")) / "corpus"
+    test data's corpus (`tests/data/corpus`)."""
+    shared = HERE.parents[1] / "tests" / "data" / "corpus"
     directory.mkdir(parents=True, exist_ok=True)
     count = 0
     with open(shared / "hcl-json-cases.jsonl", encoding="utf-8") as cases:

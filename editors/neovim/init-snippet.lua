@@ -2,12 +2,16 @@
 -- Needs `hcljson-ls` on PATH (`pipx install /path/to/hcljson-ls`, from a checkout).
 
 -- 1. Terraform/OpenTofu JSON files get the `terraform-json` filetype (CDKTF's cdk.tf.json too,
---    and variable definitions files, *.tfvars.json).
+--    variable definitions files, *.tfvars.json, and test, mock and query files).
 vim.filetype.add({
   pattern = {
     ['.*%.tf%.json'] = 'terraform-json',
     ['.*%.tofu%.json'] = 'terraform-json',
     ['.*%.tfvars%.json'] = 'terraform-json',
+    ['.*%.tftest%.json'] = 'terraform-json',
+    ['.*%.tofutest%.json'] = 'terraform-json',
+    ['.*%.tfmock%.json'] = 'terraform-json',
+    ['.*%.tfquery%.json'] = 'terraform-json',
   },
 })
 

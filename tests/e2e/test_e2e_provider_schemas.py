@@ -22,7 +22,7 @@ from hcljson_ls.workspace.files import uri_of_path
 from .conftest import make_client
 from .helpers import PULL, open_document, published_for, wait_for
 
-SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
+SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
 
 MAIN = '{"resource": {"random_string": {"id": {"lenght": 8}}}}\n'

@@ -4,6 +4,7 @@ the deprecated tag on a completion item (the random provider's `number`)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -68,7 +69,12 @@ async def test_hover_and_completion_from_a_schema_file(tmp_path: Path) -> None:
         doc = types.TextDocumentIdentifier(uri=uri)
 
         (start, end), = main.ranges
-        hovered = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=lsp_position(text, start + 3)))
+        # Schema files are read in the background (off the event loop): ask until the schema is there.
+        for _ in range(300):
+            hovered = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=lsp_position(text, start + 3)))
+            if hovered is not None and "optional argument" in getattr(hovered.contents, "value", ""):
+                break
+            await asyncio.sleep(0.1)
         assert hovered is not None and hovered.range == lsp_range(text, start, end)
         assert isinstance(hovered.contents, types.MarkupContent) and hovered.contents.kind == types.MarkupKind.Markdown
         assert hovered.contents.value.startswith('**instance_type** — optional argument of `resource "aws_instance" "web"`')

@@ -31,6 +31,9 @@
 --                         textEdits; then it applies the textEdit of HCLJSON_COMPLETE_PICK there with
 --                         vim.lsp.util.apply_text_edits, records the line, and puts the line back
 --   HCLJSON_COMPLETE_PICK the label of the item to apply at each HCLJSON_COMPLETE_AT
+--   HCLJSON_FORMAT        optional '1': format the buffer with vim.lsp.buf.format() (synchronous), record
+--                         its lines, format again and record whether that changed the buffer;
+--                         'write': write the buffer with :write and record the file's lines on disk
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -363,6 +366,20 @@ local function complete(client, buf)
   step('completion')
 end
 
+-- `vim.lsp.buf.format()` as a user runs it (the buffer's 'shiftwidth'/'expandtab' become the options),
+-- twice: the second run must leave the buffer alone.
+local function format(client, buf)
+  local f = {}
+  local ok_format, format_err = pcall(vim.lsp.buf.format, { bufnr = buf, async = false, timeout_ms = wait_ms, id = client.id })
+  f.error = ok_format and vim.NIL or tostring(format_err)
+  f.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local tick = vim.api.nvim_buf_get_changedtick(buf)
+  pcall(vim.lsp.buf.format, { bufnr = buf, async = false, timeout_ms = wait_ms, id = client.id })
+  f.changed_again = vim.api.nvim_buf_get_changedtick(buf) ~= tick
+  result.format = f
+  step('format')
+end
+
 local function collect()
   if not ok_setup then
     error(result.error)
@@ -412,6 +429,7 @@ local function collect()
     hoverProvider = caps.hoverProvider and true or false,
     documentSymbolProvider = caps.documentSymbolProvider and true or false,
     completionProvider = caps.completionProvider and true or false,
+    documentFormattingProvider = caps.documentFormattingProvider and true or false,
   }
 
   local function href(d)
@@ -490,6 +508,18 @@ local function collect()
 
   if env.HCLJSON_COMPLETE_AT and env.HCLJSON_COMPLETE_AT ~= '' then
     complete(client, buf)
+  end
+
+  if env.HCLJSON_FORMAT == '1' then
+    format(client, buf)
+  end
+  if env.HCLJSON_FORMAT == 'write' then
+    local wrote, write_err = pcall(vim.cmd, 'write')
+    result.format = {
+      error = wrote and vim.NIL or tostring(write_err),
+      lines = vim.fn.readfile(vim.api.nvim_buf_get_name(buf)),
+    }
+    step('write')
   end
 
   if parse_at(env.HCLJSON_NAV_AT) then

@@ -173,7 +173,7 @@ class Probe:
 
 
 FT_NAMES = ["main.tf.json", "cdk.tf.json", "override.tofu.json", "package.json", "main.tf", "terraform.tfvars.json",
-            "prod.auto.tfvars.json"]
+            "prod.auto.tfvars.json", "unit.tftest.json", "unit.tofutest.json", "aws.tfmock.json", "find.tfquery.json"]
 
 
 def documented_block(marker: str) -> str:
@@ -285,6 +285,10 @@ def test_config_and_filetype(probes: dict[str, Probe], name: str) -> None:
         "override.tofu.json": "terraform-json",
         "terraform.tfvars.json": "terraform-json",  # the server tells variable definitions files apart by name
         "prod.auto.tfvars.json": "terraform-json",
+        "unit.tftest.json": "terraform-json",  # test, mock data and query files: told apart by name too
+        "unit.tofutest.json": "terraform-json",
+        "aws.tfmock.json": "terraform-json",
+        "find.tfquery.json": "terraform-json",
         "package.json": "json",
         "main.tf": data["filetype_matches"]["main.tf"],  # not ours; Neovim decides (tf / terraform)
     }
@@ -711,3 +715,62 @@ def test_completion_after_var_dot_offers_the_declared_variables(complete_probes:
             )
         # Neovim applied the `region` item where the server said: the reference is complete.
         assert written in answer["line_after"], probe.explain()
+
+
+# ---------------------------------------------------------------------------------------------- formatting
+
+# Valid JSON (an unknown block type gives the diagnostic the probe waits for), messy, with non-ASCII text
+# before edits on the same line: Neovim must turn the server's columns into bytes right.
+FORMAT_TEXT = """\
+{"resourse": {},
+"locals": {"név": "é😀", "zones": ["a","b"],
+     "nested": {"x": [1, {"y": null}]}}}
+"""
+# With `--clean`, 'shiftwidth' is 8 and 'expandtab' off: Neovim asks for tabs of 8 columns.
+FORMAT_LINES = [
+    "{",
+    '\t"resourse": {},',
+    '\t"locals": {',
+    '\t\t"név": "é😀",',
+    '\t\t"zones": ["a", "b"],',
+    '\t\t"nested": {',
+    '\t\t\t"x": [',
+    "\t\t\t\t1,",
+    "\t\t\t\t{",
+    '\t\t\t\t\t"y": null',
+    "\t\t\t\t}",
+    "\t\t\t]",
+    "\t\t}",
+    "\t}",
+    "}",
+]
+# name: (mode, encoding, documented block to run, HCLJSON_FORMAT)
+FORMAT_RUNS = {
+    "snippet": ("snippet", None, None, "1"),
+    "snippet-utf-16": ("snippet", "utf-16", None, "1"),
+    "runtimepath-format-on-save": ("runtimepath", None, "format-on-save", "write"),
+}
+
+
+@pytest.fixture(scope="module")
+def format_probes(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Probe]:
+    return {
+        name: run_probe(tools, tmp_path_factory.mktemp(f"nvim-format-{name}"), mode, encoding, extra,
+                        files={"main.tf.json": FORMAT_TEXT},
+                        probe_env={"HCLJSON_HOVER_AT": "", "HCLJSON_SYNTAX_AT": "", "HCLJSON_FORMAT": how})
+        for name, (mode, encoding, extra, how) in FORMAT_RUNS.items()
+    }
+
+
+@pytest.mark.parametrize("name", list(FORMAT_RUNS))
+def test_vim_lsp_buf_format_formats_the_buffer_once_and_on_save(format_probes: dict[str, Probe], name: str) -> None:
+    probe = ok(format_probes, name)
+    capability(probe, "documentFormattingProvider")
+    if FORMAT_RUNS[name][1]:
+        assert probe.data["client"]["offset_encoding"] == FORMAT_RUNS[name][1], probe.explain()
+    result = probe.data.get("format")
+    assert result and result["error"] is None, probe.explain()
+    assert result["lines"] == FORMAT_LINES, probe.explain()
+    if FORMAT_RUNS[name][3] == "1":
+        assert result["changed_again"] is False, probe.explain()
+    # else: the documented format-on-save autocommand ran on :write, and the file on disk is formatted

@@ -78,6 +78,19 @@ VARIABLES_TF_JSON = """\
 """
 REGION_DESCRIPTION = json.loads(VARIABLES_TF_JSON)["variable"]["region"]["description"]
 
+# Valid but messy files that format on save rewrites (the driver first types a space at the end of their
+# first line, which the formatter removes): a configuration file and a variable definitions file.
+FORMAT_FILES = {
+    "outputs.tf.json": '{"output": {"zones": {"value": ["a","b"],\n"description": "Zones — é"}}}\n',
+    "terraform.tfvars.json": '{\n    "region":"eu-west-1"   }\n',
+}
+FORMATTED = {
+    "outputs.tf.json": '{\n  "output": {\n    "zones": {\n      "value": ["a", "b"],\n      "description": "Zones — é"\n'
+                       '    }\n  }\n}\n',
+    # VS Code detects the file's 4-space indentation (`editor.detectIndentation`) and sends tabSize 4.
+    "terraform.tfvars.json": '{\n    "region": "eu-west-1"\n}\n',
+}
+
 
 def require(ok: object, reason: str) -> None:
     """Skips (locally) or fails (under CI=true) when a tool the test needs is missing."""
@@ -163,13 +176,18 @@ def vsix(tools: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.FixtureRequest):
     """A running code-server with the extension installed, a workspace, and `hcljson-ls` on its PATH.
-    Parametrized indirectly with False, the workspace opens untrusted (Restricted Mode)."""
-    trusted = getattr(request, "param", True)
+    Parametrized indirectly with False, the workspace opens untrusted (Restricted Mode); with "no server",
+    it is trusted but no `hcljson-ls` is on its PATH or in its settings (the extension must install it)."""
+    param = getattr(request, "param", True)
+    no_server = param == "no server"
+    trusted = True if no_server else param
     user, ext, workspace = tmp_path / "user", tmp_path / "ext", tmp_path / "workspace"
     (user / "User").mkdir(parents=True)
     workspace.mkdir()
     (workspace / "main.tf.json").write_text(MAIN_TF_JSON, encoding="utf-8")
     (workspace / "variables.tf.json").write_text(VARIABLES_TF_JSON, encoding="utf-8")
+    for name, text in FORMAT_FILES.items():
+        (workspace / name).write_text(text, encoding="utf-8")
     settings = {
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
@@ -185,14 +203,22 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.Fixture
         "editor.minimap.enabled": False,
         "window.commandCenter": False,
         "workbench.colorTheme": "Default Dark Modern",
+        # Format on save is off by default in VS Code; the formatter is the extension's default one.
+        "[terraform-json]": {"editor.formatOnSave": True},
         # The absolute path, so the test runs the server it means to: VS Code's extension host takes PATH
         # from the user's login shell, which may put another hcljson-ls (e.g. a pyenv shim) first.
-        "hcljson.server.command": str(tools["server_bin"] / "hcljson-ls"),
+        **({} if no_server else {"hcljson.server.command": str(tools["server_bin"] / "hcljson-ls")}),
     }
     (user / "User" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
 
     env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([str(tools["server_bin"]), env.get("PATH", "")])
+    if no_server:  # a machine without the server: PATH without every directory that has an hcljson-ls
+        env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "hcljson-ls").exists())
+        env["VSCODE_CLI"] = "1"  # else the extension host takes PATH from a login shell (see test_vscode_trust.py)
+        env.pop("VIRTUAL_ENV", None)
+        env.pop("PYTHONPATH", None)  # (a developer's PYTHONPATH may hold the checkout's server/ package)
+    else:
+        env["PATH"] = os.pathsep.join([str(tools["server_bin"]), env.get("PATH", "")])
     common = ["--user-data-dir", str(user), "--extensions-dir", str(ext), "--config", str(tmp_path / "code-server.yaml")]
     install = subprocess.run(
         [tools["code_server"], *common, "--install-extension", str(vsix)],
@@ -274,6 +300,8 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
         # Then change settings in the workspace: break the server command twice (the user must get ONE
         # notification saying what to do), restore it (the server comes back), and turn diagnostics off
         # (the setting reaches the server while it runs).
+        "formatOnSave": [{"file": name, "path": str(code_server["workspace"] / name)} for name in FORMAT_FILES]
+        if capabilities.get("documentFormattingProvider") else None,
         "scenarios": [
             {"name": "server crashes", "settingsPath": str(workspace_settings),
              "settings": {"hcljson.server.command": [sys.executable, "-c", "import sys; sys.exit(3)"]},
@@ -326,6 +354,13 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
         assert any("region" in row for row in typed["rows"]), "region not suggested after ${var." + context
         assert typed["focused"] and "region" in typed["focused"], context
         assert typed["line"] and '"Name": "web-${var.region' in typed["line"], context
+
+    if capabilities.get("documentFormattingProvider"):
+        # Saving formats, with the extension as the default formatter of terraform-json; .tfvars.json too.
+        for name, expected in FORMATTED.items():
+            saved = seen["formatOnSave"][name]
+            assert saved["languageMode"] == "Terraform JSON", f"{name}: {saved}" + context
+            assert saved["text"] == expected, f"{name} was not formatted on save: {saved['text']!r}" + context
 
     if hover_word:
         assert seen["wordHover"] and "resource" in seen["wordHover"].lower(), context

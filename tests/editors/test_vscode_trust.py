@@ -5,7 +5,9 @@ The workspace is a module that was `init`ed (`.terraform/`, a lock file) and a s
 first on PATH (it prints the random provider's schema and counts its runs). Trusted, the server runs it
 and the Problems panel shows the schema diagnostic. Untrusted (Restricted Mode), the extension still
 starts the server and shows its diagnostics, but the stand-in never runs, and the workspace's own
-settings cannot choose the server command (a broken `hcljson.server.command` there is ignored).
+settings cannot choose the server command (a broken `hcljson.server.command` there is ignored) nor the
+schema files the server reads (`hcljson.providerSchemas.files` there, naming the random provider's schema,
+is ignored: no schema diagnostic).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import shared_data
 from stand_in_terraform import StandIn
 from test_vscode import TOOLS, code_server, run_driver, tools, vsix  # noqa: F401 - fixtures
 
-SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
+SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
 
 # A type error that is reported with or without schemas (the driver waits for a squiggle), and an
@@ -60,6 +62,7 @@ def test_provider_schemas_are_fetched_only_in_a_trusted_workspace(stand_in: Stan
         (workspace / ".vscode").mkdir()
         (workspace / ".vscode" / "settings.json").write_text(json.dumps({
             "hcljson.server.command": "/nonexistent/hcljson-ls", "hcljson.providerSchemas.runTerraform": True,
+            "hcljson.providerSchemas.files": [str(SCHEMA)],
         }), encoding="utf-8")
 
     config = workspace.parent / "driver.json"

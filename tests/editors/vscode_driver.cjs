@@ -19,6 +19,13 @@
 //             occurrence inside the text `line`, type `type` (e.g. `-${var.`), wait for the suggest widget to
 //             show `pick`, accept the focused item with Enter and record the rendered line
 //             (result.typedCompletion: {rows, focused, line}),
+//   "install": {"notification", "click", "progress", "timeoutMs"}: right after the editor opens, wait for the
+//             notification containing "notification", record it (result.install.offer), click its button
+//             "click", record whether a notification containing "progress" showed (result.install.progress),
+//             and allow "timeoutMs" for the first squiggle (the server starts once installed),
+//   "formatOnSave": [{"file", "path"}]: done last: open each file from the Explorer, type a space at the end
+//             of its first line (the formatter removes it), save with Ctrl+S and wait until the file at
+//             `path` changes on disk; record its language mode and its text (result.formatOnSave[file]),
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -137,9 +144,27 @@ async function main() {
         await page.locator('.view-lines .view-line').first().waitFor();
         step('editor');
 
+        // No server yet: accept the extension's offer to install it.
+        let squiggleTimeout = timeout;
+        if (config.install) {
+            result.install = {};
+            const offer = page.locator('.notification-toast', { hasText: config.install.notification }).first();
+            await offer.waitFor();
+            result.install.offer = (await offer.innerText()).replace(/\s+/g, ' ').trim();
+            step('install offer');
+            await offer.locator('.monaco-button', { hasText: config.install.click }).first().click();
+            result.install.progress = await page
+                .locator('.notification-toast', { hasText: config.install.progress })
+                .first()
+                .waitFor({ timeout: 30000 })
+                .then(() => true, () => false);
+            step('install progress');
+            squiggleTimeout = config.install.timeoutMs ?? timeout;
+        }
+
         // Diagnostics: the squiggle and the status bar's Problems count.
         const squiggle = page.locator('.editor-instance .squiggly-error').first();
-        await squiggle.waitFor();
+        await squiggle.waitFor({ timeout: squiggleTimeout });
         step('squiggle');
         result.squiggles = await page.locator('.editor-instance .squiggly-error').count();
         const problems = page.locator('#status\\.problems');
@@ -312,6 +337,32 @@ async function main() {
                 return null;
             }, spec.anchor ?? spec.word);
             step('typed completion');
+        }
+        if (config.formatOnSave) {
+            result.formatOnSave = {};
+            for (const spec of config.formatOnSave) {
+                const before = fs.readFileSync(spec.path, 'utf8');
+                await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${spec.file}"]`).first().click();
+                await page.waitForFunction((name) => {
+                    const tab = document.querySelector('.tabs-container .tab.active');
+                    return tab && (tab.getAttribute('aria-label') ?? '').startsWith(name);
+                }, spec.file);
+                await page.locator('.editor-instance .view-line').first().click();
+                await page.keyboard.press('Control+Home');
+                await page.keyboard.press('End');
+                await page.keyboard.type(' ');
+                await page.keyboard.press('Control+S');
+                const deadline = Date.now() + timeout;
+                while (Date.now() < deadline && fs.readFileSync(spec.path, 'utf8') === before) {
+                    await sleep(200);
+                }
+                await sleep(300);
+                result.formatOnSave[spec.file] = {
+                    languageMode: (await page.locator('#status\\.editor\\.mode').innerText()).trim(),
+                    text: fs.readFileSync(spec.path, 'utf8'),
+                };
+                step(`format on save ${spec.file}`);
+            }
         }
         step('done');
     } catch (error) {

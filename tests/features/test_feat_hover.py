@@ -48,7 +48,7 @@ CASES = [
     ('"ebs"', '"ebs"', ["**dynamic block type**", 'dynamic "ebs"']),
     ('"content"', '"content"', ["**content** block in `dynamic \"ebs\"`"]),
     ('"name"', '"name"', ["**name** — local value", "`local.name`"]),
-    ('"source"', '"source"', ["**source** — required meta-argument of `module \"net\"`", "taken literally"]),
+    ('"source"', '"source"', ["**source** — required meta-argument of `module \"net\"`", "variables and locals are allowed"]),
     ('"cidr"', '"cidr"', ["input of `module \"net\"`", 'variable "cidr"']),
     ('"alias"', '"alias"', ["**alias** — optional argument of `provider \"aws\"`"]),
     ('"aws"', '"aws"', ["**provider name**", "required_providers"]),

@@ -419,7 +419,7 @@ PLACES = r"""
   "data": {"aws_ami": {"img": {}}},
   "module": {"child": {"source": "./child"}},
   "moved": [{"from": "aws_instance.was_here", "to": "aws_instance.db"},
-            {"from": "module.old", "to": "⟨module.new⟩"}],
+            {"from": "module.old", "to": "module.new"}],  # moved.to need not be declared (terraform validate 1.11.4)
   "removed": [{"from": "aws_instance.removed_long_ago", "lifecycle": {"destroy": false}}],
   "import": [{"to": "aws_instance.db", "id": "i-1"}, {"to": "⟨aws_instance.imported⟩", "id": "i-2"}]
 }

@@ -1,4 +1,4 @@
-"""The body-stage cases of shared/corpus/hcl-json-cases.jsonl (hashicorp/hcl's own tests:
+"""The body-stage cases of tests/data/corpus/hcl-json-cases.jsonl (hashicorp/hcl's own tests:
 Body.PartialContent, Body.Content, Body.JustAttributes, with their schemas) agree with the expected
 diagnostic counts; and every real corpus file that is valid JSON decodes (with a fully open
 schema) without exceptions and with consistent ranges. Pass rates are printed."""

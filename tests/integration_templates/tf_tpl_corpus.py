@@ -1,5 +1,5 @@
 """The real-world corpus for the template checks: every valid JSON Terraform/OpenTofu configuration
-file of `shared/corpus/real` (located by `shared_data`; see its SOURCES.tsv), and the
+file of `tests/data/corpus/real` (located by `shared_data`; see its SOURCES.tsv), and the
 strings-checked counters that conftest.py prints at the end of the run."""
 
 from __future__ import annotations

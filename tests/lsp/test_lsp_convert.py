@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from hcljson_ls.diagnostic import ERROR, WARNING, Diagnostic
 from hcljson_ls.features.folding import folding_ranges_in
+from hcljson_ls.features.formatting import Layout, document_edits
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
 from hcljson_ls.lsp.semantic_encoding import encode
@@ -129,3 +130,14 @@ def test_a_deprecated_argument_is_tagged_deprecated_and_nothing_else_is() -> Non
     unknown = Diagnostic(1, 9, ERROR, "schema/unknown-argument", 'Unsupported argument "bucket"', "No such argument.")
     assert convert.to_diagnostic(deprecated, index, "utf-16", "file:///x.tf.json").tags == [types.DiagnosticTag.Deprecated]
     assert convert.to_diagnostic(unknown, index, "utf-16", "file:///x.tf.json").tags is None
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_formatting_edits_are_sent_as_lsprotocol_would_send_them(encoding) -> None:
+    # TEXT has non-ASCII and astral characters before edits on the same line, and a "\r\n".
+    edits = document_edits(TEXT, Layout(4, False))
+    index = LineIndex(TEXT)
+    assert len(edits) > 20
+    reference = [types.TextEdit(range=convert.to_range(index, a, b, encoding), new_text=new) for a, b, new in edits]
+    method = types.TEXT_DOCUMENT_FORMATTING
+    assert sent(convert.to_text_edits(edits, index, encoding), method) == sent(reference, method)

@@ -4,6 +4,8 @@ last parameter."""
 
 from __future__ import annotations
 
+import pytest
+
 from hcljson_ls.features.signature_help import (
     SignatureHelp,
     SignatureParameter,
@@ -39,6 +41,7 @@ def test_a_builtin() -> None:
             label="format(format string, args... any) string",
             documentation=fn.description,
             parameters=[types.ParameterInformation(label=(7, 20)), types.ParameterInformation(label=(22, 33))],
+            active_parameter=1,
         )],
         active_signature=0,
         active_parameter=1,
@@ -69,3 +72,15 @@ def test_string_labels_without_label_offset_support() -> None:
 def test_no_active_parameter_is_past_the_last() -> None:
     got = convert.to_signature_help(help_for(functions.lookup("upper", "terraform"), 1))
     assert got.active_parameter == len(got.signatures[0].parameters) == 1
+
+
+@pytest.mark.parametrize("active", [0, 1, None])
+def test_each_signature_names_its_active_parameter_never_null(active: int | None) -> None:
+    # LSP 3.18: a signature's own activeParameter, even null, overrides the top-level one, and
+    # null means "no parameter is active"; lsprotocol writes an unset one as null.
+    from lsprotocol.converters import get_converter
+
+    got = convert.to_signature_help(_help("f(a, b)", ["a", "b"], active))
+    wire = get_converter().unstructure(got, types.SignatureHelp)
+    assert [s["activeParameter"] for s in wire["signatures"]] == [wire["activeParameter"]]
+    assert wire["activeParameter"] == (2 if active is None else active)

@@ -1,6 +1,6 @@
 """The oracle itself works: it reproduces what hcl v2.14.1 was observed to report.
 
-The expectations come from shared/corpus/hcl-json-cases.jsonl (found by `shared_data`), whose
+The expectations come from tests/data/corpus/hcl-json-cases.jsonl (found by `shared_data`), whose
 ``observed`` fields were recorded by running hcl v2.14.1 directly; agreeing
 with them validates the oracle's plumbing (request decoding, position
 conversion, schema translation), not the project under test.

@@ -35,7 +35,7 @@ def test_a_file_on_disk_over_the_limit_is_not_read(tmp_path: Path):
     path.write_text('{"locals": {"a": "' + "x" * (2 * MB) + '"}}', encoding="utf-8")
     got = read_text(str(path), max_bytes=MB)
     assert got.text is None
-    assert got.problem == f"{path} is 2.0 MB, larger than the limit of 1 MB (setting maxFileSizeMB); it is not analysed; skipped."
+    assert got.problem == f"{path} is 2.0 MB, larger than the limit of 1 MB (setting maxFileSizeMB); skipped."
     assert read_text(str(path), max_bytes=3 * MB).text is not None
 
 
@@ -49,12 +49,14 @@ def _too_large(wire: Wire, uri: str, text: str, limit_mb: int) -> None:
         f"File too large: main.tf.json is {size} MB, larger than the limit of {limit_mb} MB (setting maxFileSizeMB); "
         "it is not analysed. Only its JSON syntax is checked; raise the setting and reopen the file to analyse it."
     )
-    # Not analysed: no answers about it, its edits are ignored, said once.
+    # Not analysed: no answers about it, its edits are not analysed, logged once; but the diagnostic
+    # is published again for each new version (a client may drop those of an older one).
     assert wire.hover(uri, 0, 3)["result"] is None
     assert wire.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["result"] is None
     wire.change(uri, 2, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "text": "["}])
+    assert wire.diagnostics(uri, version=2, timeout=SLOW) == [diagnostic]
     still_right(wire)
-    assert [p["version"] for p in wire.published(uri)] == [1]
+    assert [p["version"] for p in wire.published(uri)] == [1, 2]
     assert wire.log().count(f"larger than the limit of {limit_mb} MB") == 1
     # Closing it clears the diagnostic; a smaller version opens as usual.
     wire.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
@@ -79,6 +81,25 @@ def test_an_oversized_document_still_gets_its_first_syntax_error(wire: Wire):
     line = text.count("\n", 0, text.index('"after"'))
     assert found[1]["range"]["start"] == {"line": line, "character": len('  "last": {} ')}
     assert found[1]["severity"] == 1 and found[1]["message"].startswith("Invalid JSON: Expecting ',' delimiter")
+    still_right(wire)
+
+
+def test_edits_of_an_oversized_document_get_diagnostics_for_their_version(wire: Wire):
+    wire.initialize(options={**OPTIONS, "maxFileSizeMB": 1})
+    body = "".join('  "r%d": {"ami": "x"},\n' % i for i in range(60_000))
+    text = '{"resource": {"aws_instance": {\n' + body + '  "last": {} "after": 1\n}}}\n'
+    wire.open(URI, text)
+    warning, syntax = wire.diagnostics(URI, version=1, timeout=SLOW)
+    # An incremental edit: the warning stays; the syntax error, whose place is no longer known, goes.
+    wire.change(URI, 2, [{"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "text": " "}])
+    assert wire.diagnostics(URI, version=2, timeout=SLOW) == [warning]
+    # The whole text (a client without incremental sync): the syntax error is found again, where it is now.
+    fixed = text.replace('{} "after"', '{}, "after"')
+    wire.change(URI, 3, [{"text": "\n" + text}])
+    assert [d["code"] for d in wire.diagnostics(URI, version=3, timeout=SLOW)] == ["limit/file-too-large", "limit/syntax-only"]
+    assert wire.published(URI)[-1]["diagnostics"][1]["range"]["start"]["line"] == syntax["range"]["start"]["line"] + 1
+    wire.change(URI, 4, [{"text": fixed}])
+    assert wire.diagnostics(URI, version=4, timeout=SLOW) == [warning]
     still_right(wire)
 
 

@@ -19,7 +19,7 @@ def test_a_body_that_is_not_json_is_answered_parse_error_and_skipped(wire: Wire)
     wire.send_raw(frame(b'{"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": {'))
     wire.send_raw(frame(b"\xff\xfe not utf-8"))
     still_right(wire)
-    assert wire.log().count("Unable to handle message") == 2
+    assert wire.log().count("a message that is not JSON") == 2
     assert not [m for m in wire.received if m.get("id") == 99]
     errors = [m["error"] for m in wire.received if "error" in m and m.get("id") is None]
     assert [e["code"] for e in errors] == [-32700, -32700], errors

@@ -171,7 +171,7 @@ def test_multi_instance_and_named_blocks() -> None:
 
 def test_keyword_arguments_are_schema_arguments() -> None:
     owners = {"provisioner": ("resource", "provisioner"), "terraform": ("terraform",),
-              "action_trigger": ("resource", "lifecycle", "action_trigger")}
+              "action_trigger": ("resource", "lifecycle", "action_trigger"), "language": ("language",)}
     for (owner, arg), keywords in C.KEYWORD_ARGUMENTS.items():
         body = T.CONFIG_SCHEMA
         for step in owners[owner]:

@@ -1,5 +1,5 @@
 """Built-in function signatures (`terraform.functions`), their type rendering (`terraform.ctytypes`),
-and the packaged data file against what `tools/build_functions.py` builds from the shared data."""
+and the packaged data file against what `tools/build_functions.py` builds from the test data (tests/data/functions)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hcljson_ls.terraform import functions as fn
 from hcljson_ls.terraform.ctytypes import is_type, render_type
 from hcljson_ls.terraform.functions import Function, Parameter
-from shared_data import FUNCTION_SIGNATURES, requires
+from shared_data import FUNCTION_SIGNATURES, requires, schema_files
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.json"
@@ -21,7 +21,6 @@ PACKAGED = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.js
 ONLY_TERRAFORM = {"convert"}
 ONLY_OPENTOFU = {"base64gunzip", "cidrcontains", "urldecode"}
 DIFFERENT = {"contains", "templatestring"}  # in both engines, with different signatures
-PROVIDER_SCHEMAS = FUNCTION_SIGNATURES.parent / "provider-schemas"
 
 
 def _builder():
@@ -313,9 +312,8 @@ def test_malformed_cty_types_are_rejected(bad):
         render_type(bad)
 
 
-@requires(PROVIDER_SCHEMAS)
 def test_provider_schema_types_render():
-    """Every attribute type of the shared provider schemas renders (nested objects and collections)."""
+    """Every attribute type of the test data's provider schemas renders (nested objects and collections)."""
     count = 0
 
     def walk(node):
@@ -333,7 +331,7 @@ def test_provider_schema_types_render():
             for value in node:
                 walk(value)
 
-    for path in sorted(PROVIDER_SCHEMAS.glob("*.json")):
+    for path in schema_files():
         walk(json.loads(path.read_text(encoding="utf-8")))
     assert count > 100
 
@@ -354,8 +352,8 @@ def test_packaged_file_shape():
 
 
 @requires(FUNCTION_SIGNATURES)
-def test_packaged_file_is_what_the_script_builds_from_the_shared_data():
-    built = _builder().build(FUNCTION_SIGNATURES.parent.parent)
+def test_packaged_file_is_what_the_script_builds_from_the_test_data():
+    built = _builder().build(FUNCTION_SIGNATURES)
     assert PACKAGED.read_text(encoding="utf-8") == built, (
         "server/hcljson_ls/terraform/data/functions.json is out of date: run python tools/build_functions.py"
     )
@@ -382,9 +380,9 @@ def test_the_packaged_signatures_match_the_sources():
 
 @pytest.fixture
 def shared_copy(tmp_path: Path) -> Path:
-    target = tmp_path / "data" / "functions"
+    target = tmp_path / "functions"
     shutil.copytree(FUNCTION_SIGNATURES, target)
-    return tmp_path
+    return target
 
 
 def _edit(path: Path, change) -> None:
@@ -410,7 +408,7 @@ def test_the_script_refuses_inconsistent_inputs(shared_copy: Path, tmp_path: Pat
     with pytest.raises(builder.BuildError, match="upper: a description"):
         builder.build(shared_copy, descriptions)
 
-    tofu = shared_copy / "data" / "functions" / "opentofu-1.11.json"
+    tofu = shared_copy / "opentofu-1.11.json"
     _edit(tofu, lambda d: d["function_signatures"]["core::upper"].update(return_type="number"))
     with pytest.raises(builder.BuildError, match="core::upper differs from upper"):
         builder.build(shared_copy)
@@ -422,5 +420,6 @@ def test_the_script_refuses_inconsistent_inputs(shared_copy: Path, tmp_path: Pat
 @requires(FUNCTION_SIGNATURES)
 def test_the_script_checks_without_writing(tmp_path: Path):
     builder = _builder()
-    assert builder.main(["--check", "--shared", str(FUNCTION_SIGNATURES.parent.parent)]) == 0
-    assert builder.main(["--check", "--shared", str(tmp_path)]) == 2  # no shared data there
+    assert builder.main(["--check"]) == 0
+    assert builder.main(["--check", "--functions", str(FUNCTION_SIGNATURES)]) == 0
+    assert builder.main(["--check", "--functions", str(tmp_path)]) == 2  # no signature files there

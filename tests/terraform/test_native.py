@@ -79,7 +79,7 @@ provider "google" {
   alias    = var.alias
 }
 terraform {
-  required_version = ">= 1.5"
+  required_version = ⟨">= 1.5"⟩
   required_providers {
     ⟨aws⟩    = { source = "hashicorp/aws", configuration_aliases = [⟨aws.east⟩, aws, aws.a.b, ⟨aws.wést⟩] }
     ⟨google⟩ = "~> 5.0"
@@ -121,6 +121,7 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("provider", "aws", None),
         ("provider", "aws", "west"),
         ("provider-alias", "google", "x"),
+        ("version-constraint", "terraform", ">= 1.5"),
         ("provider-requirement", "aws", "hashicorp/aws"),
         ("provider-alias", "aws", "east"),
         ("provider-alias", "aws", "wést"),
@@ -489,6 +490,7 @@ def _check_ranges(text: str, got: NativeFile) -> None:
 def test_the_valid_sample_reads_fully():
     got = read(VALID)
     assert [d.key for d in got.declarations] == [
+        ("version-constraint", "terraform", ">= 1.5"),
         ("variable", "région"), ("local", "names"), ("local", "text"),
         ("resource", "aws_instance", "web"), ("repetition", "count", "resource", "aws_instance", "web"),
         ("provider", "aws", "west"), ("output", "ip"),

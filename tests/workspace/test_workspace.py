@@ -165,17 +165,15 @@ def test_an_unreadable_file_is_skipped_with_a_log_line(tmp_path, caplog, monkeyp
     path = tmp_path / "app" / "variables.tf.json"
     if os.name != "nt" and os.geteuid() != 0:
         path.chmod(0)  # the real thing
-    else:  # root reads any file: the same refusal, from the one `open` the workspace reads with
-        import builtins
-
-        from hcljson_ls.workspace import files
+    else:  # root reads any file: the same refusal, from the one `os.open` the workspace reads with
+        real_open = os.open
 
         def refusing_open(name, *args, **kwargs):
             if str(name) == str(path):
                 raise PermissionError(13, "Permission denied", str(name))
-            return builtins.open(name, *args, **kwargs)
+            return real_open(name, *args, **kwargs)
 
-        monkeypatch.setattr(files, "open", refusing_open, raising=False)
+        monkeypatch.setattr(os, "open", refusing_open)
     with caplog.at_level("INFO"):
         ws.workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
     assert "cannot be read (Permission denied)" in caplog.text
@@ -194,9 +192,12 @@ def test_files_that_cannot_be_read_are_skipped_and_logged(tmp_path, caplog):
         for name in ("latin1.tf.json", "dir.tf.json", "loop.tf.json"):
             ws.workspace.file_changed(uri_of_path(str(app / name)), CREATED)
     assert steps and steps[-1].phase == "files"
-    assert "not valid UTF-8" in caplog.text and "is a directory" in caplog.text and "cannot be read" in caplog.text
+    assert "not valid UTF-8" in caplog.text and "cannot be read" in caplog.text
     main = ws.uri("/app/main.tf.json")
     assert codes(ws, main) == ["structure/duplicate-block"]  # the readable sibling still counts
+    # A directory named like a file is no file of the module, whatever an event says (trust the disk).
+    assert "dir.tf.json" not in ws.snapshot().module_files(main)
+    assert read_text(str(app / "dir.tf.json")).problem == f"{app / 'dir.tf.json'} is a directory, not a file; skipped."
     assert read_text(str(app / "loop.tf.json")).problem is not None
 
 

@@ -9,9 +9,16 @@
  * are sent with `workspace/didChangeConfiguration` (`{settings: {hcljson: {...}}}`), and a change under
  * `hcljson.server` restarts the server instead.
  *
+ * Server not found: the notification offers to install it (bootstrap.ts) into a private virtual environment
+ * in the extension's global storage, from the wheel the VSIX bundles, with a progress notification; the
+ * server then starts from there, now and at every later start (unless `hcljson.server.command` or an
+ * `hcljson-ls` on PATH comes first, see serverCommand.ts).
+ *
  * Workspace trust: in a workspace VS Code does not trust, every copy of the settings the server gets says
- * `providerSchemas.runTerraform: false` (that command starts provider plugins), and the workspace cannot set
- * `hcljson.server.*` (package.json's `restrictedConfigurations`). Granting trust restarts the server.
+ * `providerSchemas.runTerraform: false` (that command starts provider plugins), the workspace cannot set the
+ * settings that name files or commands (package.json's `restrictedConfigurations`), and the Python extension's
+ * interpreter (which the workspace may choose) is neither run nor used to install. Granting trust restarts
+ * the server.
  */
 import * as vscode from 'vscode';
 import {
@@ -27,6 +34,7 @@ import {
     ServerOptions,
     TransportKind,
 } from 'vscode-languageclient/node';
+import { bundledWheel, findPython, installServer } from './bootstrap';
 import { resolveServerCommand } from './serverCommand';
 
 const LANGUAGE_ID = 'terraform-json';
@@ -39,15 +47,20 @@ const CRASH_WINDOW_MS = 3 * 60 * 1000;
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
+let extensionContext: vscode.ExtensionContext;
+/** True while an install runs: a second offer is not shown meanwhile. */
+let installing = false;
 /** Serializes start/stop so that a restart never overlaps another one. */
 let pending: Promise<void> = Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): void {
     output = vscode.window.createOutputChannel('HCL JSON');
+    extensionContext = context;
     context.subscriptions.push(
         output,
         vscode.commands.registerCommand('hcljson.restartServer', () => queue(restart)),
         vscode.commands.registerCommand('hcljson.showOutput', () => output.show(true)),
+        vscode.commands.registerCommand('hcljson.validateWithTerraform', () => validateActiveDocument()),
         vscode.workspace.onDidGrantWorkspaceTrust(() => {
             log('The workspace is trusted now: restarting the server with its settings.');
             void queue(restart);
@@ -107,16 +120,23 @@ async function disposeClient(languageClient: LanguageClient): Promise<void> {
 
 async function start(): Promise<void> {
     const config = vscode.workspace.getConfiguration(SECTION);
-    const resolution = await resolveServerCommand(config);
+    const resolution = await resolveServerCommand(config, storageDir(), vscode.workspace.isTrusted);
     if ('notFound' in resolution) {
         log('Could not find the hcljson-ls language server. Tried:');
         resolution.notFound.tried.forEach((line) => log(`  - ${line}`));
-        const message = resolution.notFound.configured
-            ? `HCL JSON: the language server command in the setting "hcljson.server.command" was not found. ` +
-              `Fix the setting, or remove it and install the server with "${INSTALL_HINT}".`
-            : `HCL JSON: the language server hcljson-ls was not found. Install it with "${INSTALL_HINT}" ` +
-              `(it then needs to be on PATH), or set "hcljson.server.command".`;
-        void notify(message);
+        if (resolution.notFound.configured) {
+            void notify(
+                `HCL JSON: the language server command in the setting "hcljson.server.command" was not found. ` +
+                    `Fix the setting, or remove it and install the server with "${INSTALL_HINT}".`,
+            );
+        } else if (bundledWheel(extensionContext.extensionPath) !== undefined) {
+            void offerInstall();
+        } else {
+            void notify(
+                `HCL JSON: the language server hcljson-ls was not found. Install it with "${INSTALL_HINT}" ` +
+                    `(it then needs to be on PATH), or set "hcljson.server.command".`,
+            );
+        }
         return;
     }
     const { command, args, source } = resolution.found;
@@ -180,6 +200,95 @@ async function start(): Promise<void> {
             `HCL JSON: the language server (${command}) failed to start. See the "HCL JSON" output for details; ` +
                 `if it is not installed, run "${INSTALL_HINT}".`,
         );
+    }
+}
+
+function storageDir(): string {
+    return extensionContext.globalStorageUri.fsPath;
+}
+
+const INSTALL = 'Install';
+
+/** Offers to install the bundled server; on "Install", installs it with a progress notification and starts it. */
+async function offerInstall(): Promise<void> {
+    if (installing) {
+        return;
+    }
+    const message =
+        'HCL JSON: the language server hcljson-ls was not found. Install it for this extension (a private ' +
+        `Python environment; needs Python 3.10+ and pip's package index), or install it yourself with "${INSTALL_HINT}".`;
+    if (lastNotification === message) {
+        return;
+    }
+    lastNotification = message;
+    const choice = await vscode.window.showInformationMessage(message, INSTALL, 'Show Output', 'Open Settings');
+    lastNotification = undefined;
+    if (choice === 'Show Output') {
+        output.show(true);
+    } else if (choice === 'Open Settings') {
+        await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server`);
+    } else if (choice === INSTALL) {
+        await install();
+    }
+}
+
+async function install(): Promise<void> {
+    const wheel = bundledWheel(extensionContext.extensionPath);
+    if (installing || wheel === undefined) {
+        return;
+    }
+    installing = true;
+    try {
+        const installed = await vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title: 'HCL JSON: installing the language server', cancellable: false },
+            async (progress) => {
+                const tried: string[] = [];
+                progress.report({ message: 'looking for Python' });
+                const python = await findPython(vscode.workspace.isTrusted, tried);
+                if (python === undefined) {
+                    tried.forEach((line) => log(`  - ${line}`));
+                    throw new Error('no Python 3.10 or newer (with venv) was found');
+                }
+                log(`Installing ${wheel} into ${storageDir()} with ${python.command} (${python.source})`);
+                return installServer(storageDir(), wheel, python, log, (step) => progress.report({ message: step }));
+            },
+        );
+        log(`Installed the language server: ${installed}`);
+    } catch (error) {
+        log(`Installing the language server failed: ${String(error)}`);
+        void notify(
+            `HCL JSON: installing the language server failed: ${error instanceof Error ? error.message : String(error)}. ` +
+                `See the "HCL JSON" output; or install it yourself with "${INSTALL_HINT}".`,
+        );
+        return;
+    } finally {
+        installing = false;
+    }
+    await queue(restart);
+}
+
+/**
+ * "Validate with terraform": the server's `hcljson.validate` command for the active document's module
+ * (`workspace/executeCommand`). vscode-languageclient registers `hcljson.validate` itself, but a palette
+ * command has no argument: this one passes the active document's URI.
+ */
+async function validateActiveDocument(): Promise<void> {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document === undefined || document.languageId !== LANGUAGE_ID) {
+        void vscode.window.showWarningMessage('Validate with terraform: open a Terraform JSON file first.');
+        return;
+    }
+    if (client === undefined || !client.isRunning()) {
+        void vscode.window.showWarningMessage('Validate with terraform: the HCL JSON server is not running.');
+        return;
+    }
+    try {
+        await client.sendRequest('workspace/executeCommand', {
+            command: 'hcljson.validate',
+            arguments: [document.uri.toString()],
+        });
+    } catch (error) {
+        void vscode.window.showErrorMessage(`Validate with terraform: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
 

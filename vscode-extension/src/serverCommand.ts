@@ -5,8 +5,10 @@
  *   1. the `hcljson.server.command` setting (a string is one executable; an array is the executable
  *      followed by its first arguments),
  *   2. an `hcljson-ls` executable on PATH,
- *   3. `python -m hcljson_ls` with the interpreter selected in the Python extension (ms-python.python),
- *      when that interpreter can import `hcljson_ls`,
+ *   3. the extension's own install (bootstrap.ts: a private virtual environment in its global storage),
+ *   4. `python -m hcljson_ls` with the interpreter selected in the Python extension (ms-python.python),
+ *      when that interpreter can import `hcljson_ls`; only in a trusted workspace, where the workspace
+ *      may choose that interpreter,
  * and returns the first that exists, or a `NotFound` listing everything it tried. It never throws and never
  * shows UI: the caller decides what to tell the user. `hcljson.server.args` is appended to whichever command
  * wins; `--stdio` is added later by vscode-languageclient.
@@ -15,6 +17,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { privateServer } from './bootstrap';
 
 export interface ServerCommand {
     command: string;
@@ -32,7 +35,11 @@ export interface NotFound {
 
 export type Resolution = { found: ServerCommand } | { notFound: NotFound };
 
-export async function resolveServerCommand(config: vscode.WorkspaceConfiguration): Promise<Resolution> {
+export async function resolveServerCommand(
+    config: vscode.WorkspaceConfiguration,
+    storage: string,
+    trusted: boolean,
+): Promise<Resolution> {
     const extraArgs = stringArray(config.get<unknown>('server.args'));
     const tried: string[] = [];
 
@@ -54,8 +61,16 @@ export async function resolveServerCommand(config: vscode.WorkspaceConfiguration
     }
     tried.push('hcljson-ls: not found on PATH');
 
-    const python = await pythonExtensionInterpreter();
-    if (python === undefined) {
+    const installed = privateServer(storage);
+    if (installed) {
+        return { found: { command: installed, args: extraArgs, source: `the extension's own install (${installed})` } };
+    }
+    tried.push(`the extension's own install: none in ${storage}`);
+
+    const python = trusted ? await pythonExtensionInterpreter() : undefined;
+    if (!trusted) {
+        tried.push("the Python extension's interpreter: not used in an untrusted workspace");
+    } else if (python === undefined) {
         tried.push('Python extension (ms-python.python): not installed or no interpreter selected');
     } else if (await canImport(python, 'hcljson_ls')) {
         return {
@@ -114,7 +129,7 @@ function isExecutableFile(file: string): boolean {
 }
 
 /** The interpreter selected in the Python extension, through its public API; undefined when there is none. */
-async function pythonExtensionInterpreter(): Promise<string | undefined> {
+export async function pythonExtensionInterpreter(): Promise<string | undefined> {
     const extension = vscode.extensions.getExtension('ms-python.python');
     if (!extension) {
         return undefined;

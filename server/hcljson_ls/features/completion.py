@@ -63,6 +63,7 @@ from ..hcljson.schema import (
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, OBJECT, STRING
 from ..template.partial import context_at
+from ..terraform.language import available, function_available
 from ..terraform import catalogue, functions
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.provider_schema import SchemaBlock, provider_for
@@ -121,7 +122,8 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         if str(text).strip():
             return []
         return [replace(i, insert_text="{" + i.insert_text + "}")
-                for i in _keys(_root_schema(state), set(), offset, offset, False, snippets, True, text)]
+                for i in _keys(_root_schema(state), set(), offset, offset, False, snippets, True, text)
+                if available((i.label,), snapshot.language(uri))]
     ctx = locate(text, body, offset)
     s = ctx.string
     if s is not None and not _inside_content(s, offset):
@@ -146,7 +148,7 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node,
                       text, _owner(ctx), after)
         provided = _schema_body(snapshot, uri, ctx, (), text)
-        items = _schema_keys(provided, have, start, end, colon, snippets, after) + items
+        items = _schema_keys(provided, have, start, end, colon, snippets, after) + _available(snapshot, uri, ctx, items)
         return [i for i in items if i.label.lower().startswith(prefix.lower())]
     if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
         top = ctx.body is not None and ctx.body.node is body.node
@@ -154,8 +156,15 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         after, before = _comma_after(text, offset), _comma_before(text, offset)
         items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
         provided = _schema_body(snapshot, uri, ctx, (), text)
-        return _schema_keys(provided, have, offset, offset, False, snippets, after, before) + items
+        return _schema_keys(provided, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items)
     return []
+
+
+def _available(snapshot: Snapshot, uri: str, ctx, items: list[CompletionItem]) -> list[CompletionItem]:
+    """The core names of `items` that the module's language (engine and version) has."""
+    language = snapshot.language(uri)
+    path = tuple(b.type_name for b in ctx.blocks)
+    return [i for i in items if available((*path, i.label), language)]
 
 
 def _inside_content(s, offset: int) -> bool:
@@ -440,9 +449,10 @@ def _names(snapshot: Snapshot, uri: str, ctx, snippets: bool) -> list[Completion
     for t in sorted({k[1] for k in snapshot.declared(uri, "resource")}):
         out.append(CompletionItem(t, "Class", 0, 0, t, detail="resource type", sort=_DECLARED))
     engine = "opentofu" if snapshot.is_opentofu(uri) else "terraform"
+    language = snapshot.language(uri)
     for name in functions.names(engine):
         fn = functions.lookup(name, engine)
-        if fn is None:
+        if fn is None or function_available(name, language) is not None:  # newer than the module's version
             continue
         if snippets:
             params = [f"${{{i}:{p.name}}}" for i, p in enumerate(fn.parameters, 1)]

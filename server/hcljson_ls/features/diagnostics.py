@@ -31,8 +31,9 @@ from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
 from ..workspace import DocumentState, Snapshot
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import tfvars
+from . import testfile, tfvars
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,8 @@ def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
         across = snapshot.module_diagnostics(uri)
         if is_tfvars(uri):  # its values against the module's variables (other files: never cached per version)
             across = [*across, *tfvars.diagnostics(snapshot, uri)]
+        elif is_test_file(uri):  # its references against the module under test (other files: never cached per version)
+            across = [*across, *testfile.diagnostics(snapshot, uri)]
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []

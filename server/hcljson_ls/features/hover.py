@@ -43,6 +43,7 @@ from ..hcljson.incremental import FileView
 from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
+from ..terraform.language import introduced
 from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform import catalogue, functions
 from ..terraform.native import declaration_details
@@ -50,8 +51,9 @@ from ..terraform.provider_lookup import block_address, block_schema, body_at, na
 from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..terraform.references import Call, Reference, output_step
 from ..workspace import Snapshot
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import tfvars
+from . import testfile, tfvars
 from ..workspace.files import file_name
 from .cdktf import construct_hover
 from .native_preview import NativePreview, block_preview
@@ -102,7 +104,14 @@ def _block_hover(block: Block, chain: list[Block]) -> Hover | None:
         return None
     inside = f" in {_where(chain)}" if chain else ""
     md = f"```terraform\n{_header_template(block)}\n```\n**{block.type_name}** block{inside}\n\n{desc}"
-    return Hover(md, block.type_start, block.type_end)
+    return Hover(md + _since([*chain, block]), block.type_start, block.type_end)
+
+
+def _since(chain: list, name: str | None = None) -> str:
+    """"Available in ..." for a versioned block or argument (`language.introduced`), else ""."""
+    path = [b.type_name for b in chain] + ([name] if name is not None else [])
+    found = introduced(path)
+    return f"\n\n*Available in: {found}.*" if found else ""
 
 
 def _label_hover(block: Block, index: int, chain: list[Block]) -> Hover:
@@ -141,13 +150,15 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
     note = _MODE_NOTES.get(s.mode)
     if note:
         parts.append(f"*{note}*")
-    return Hover("\n\n".join(parts), attr.name_start, attr.name_end)
+    return Hover("\n\n".join(parts) + _since(chain, attr.name), attr.name_start, attr.name_end)
 
 
 def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     """Hover for the reference, call or key at `offset` of open document `uri` (see module doc), or None."""
     if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
         return Hover(*found) if (found := tfvars.hover(snapshot, uri, offset)) is not None else None
+    if is_test_file(uri) and (found := testfile.hover(snapshot, uri, offset)) is not None:  # the module under test's
+        return Hover(*found)
     state = snapshot.document(uri)
     if state is None:
         return None

@@ -6,6 +6,7 @@ every file of the module (JSON and native, open or not).
     references(snapshot, uri, offset, include_declaration) -> list[Location]
     highlights(snapshot, uri, offset) -> list[Highlight]
     prepare_rename(snapshot, uri, offset) -> Location | None      the name part, or None: not renameable
+    why_not_renamed(snapshot, uri, offset) -> str | None         the reason, when there is a name that is not
     rename(snapshot, uri, offset, new_name) -> dict[uri, list[TextEdit]] | RenameError
     workspace_symbols(snapshot, query) -> list[WorkspaceSymbol]
 
@@ -22,8 +23,11 @@ Contract
   without its quotes. Built-in objects (`path`, `count`, ...), resource types, arguments and
   function names are not renameable.
 * Rename rewrites every declaration and every reference in every file of the module; the new name
-  must be an identifier (letters, digits, `_` and `-`, not starting with a digit), which needs no
-  JSON escaping, so the JSON stays valid. A string step such as `["name"]` keeps its quotes.
+  must be an identifier (`catalogue.IDENTIFIER`: a letter or `_`, then letters, digits, `_` and
+  `-`), which needs no JSON escaping, so the JSON stays valid. A string step such as `["name"]` keeps
+  its quotes. A rename Terraform would reject afterwards is refused with the reason: a variable
+  named as `catalogue.RESERVED_VARIABLE_NAMES`, or a name the module (for an output reached as
+  `module.m.out`, the child module) already declares for that kind (and resource type).
 * The name key of a block of CDKTF output goes to the source that created its construct, and
   workspace symbols match construct paths too (`cdktf`).
 * Never raises on odd input; an unknown document or a cursor on nothing gives None / [].
@@ -31,6 +35,7 @@ Contract
 
 from __future__ import annotations
 
+import heapq
 import os
 from dataclasses import dataclass
 
@@ -38,8 +43,10 @@ from ..terraform import catalogue
 from ..terraform.references import Call, Reference, name_step, output_step, subject
 from ..terraform.validate import REPEATABLE, definitions
 from ..workspace import Snapshot
+from ..workspace.files import file_name
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import tfvars
+from . import testfile, tfvars
 from .cdktf import construct_definition, construct_paths
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
@@ -146,6 +153,8 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
         return [Location(*site) for site in tfvars.definition(snapshot, uri, offset)]
+    if is_test_file(uri):  # a test file: its references name the module under test (`features.testfile`)
+        return [Location(*site) for site in testfile.definition(snapshot, uri, offset)]
     construct = construct_definition(snapshot, uri, offset)  # a CDKTF block's name: its source
     if construct is not None:
         return [Location(*construct)]
@@ -246,14 +255,36 @@ def prepare_rename(snapshot: Snapshot, uri: str, offset: int) -> Location | None
     return Location(uri, target.name_start, target.name_end)
 
 
+_ONLY_DECLARED = "Only a declared name can be renamed here: a variable, local value, module, resource, data source or output."
+
+
+def why_not_renamed(snapshot: Snapshot, uri: str, offset: int) -> str | None:
+    """Why the name at `offset` cannot be renamed, for the user; None when it can, or when there is
+    no name there at all (a plain "nothing to rename")."""
+    target = target_at(snapshot, uri, offset)
+    if target is None or prepare_rename(snapshot, uri, offset) is not None:
+        return None
+    if target.kind == "call":
+        return "A built-in function cannot be renamed."
+    if target.key is None:
+        return "This is built into Terraform and cannot be renamed."
+    if target.kind == "output":
+        return "The module this output belongs to is not in the workspace: its declaration cannot be renamed."
+    if target.key[0] not in RENAMEABLE:
+        return _ONLY_DECLARED
+    return "Nothing in this module declares this name: only a declared name can be renamed."
+
+
 def rename(snapshot: Snapshot, uri: str, offset: int, new_name: str) -> dict[str, list[TextEdit]] | RenameError:
     where = prepare_rename(snapshot, uri, offset)
     if where is None:
-        return RenameError("Only a declared name can be renamed here: a variable, local value, module, resource, data source or output.")
+        return RenameError(why_not_renamed(snapshot, uri, offset) or _ONLY_DECLARED)
     if not catalogue.IDENTIFIER.match(new_name):
         return RenameError(f"{new_name!r} is not a valid name: use letters, digits, underscores and dashes, starting with a letter or underscore.")
     target = target_at(snapshot, uri, offset)
     assert target is not None and target.key is not None
+    if (refused := _refused_name(snapshot, uri, target, new_name)) is not None:
+        return RenameError(refused)
     edits: dict[str, list[TextEdit]] = {}
     texts: dict[str, str | None] = {}
 
@@ -279,6 +310,42 @@ def rename(snapshot: Snapshot, uri: str, offset: int, new_name: str) -> dict[str
     return edits
 
 
+#: How a refusal names what is renamed, by declaration kind.
+_WHAT = {"variable": "variable", "local": "local value", "module": "module call", "resource": "resource",
+         "data": "data source", "ephemeral": "ephemeral resource", "action": "action", "output": "output",
+         "check": "check"}
+
+
+def _refused_name(snapshot: Snapshot, uri: str, target: Target, new_name: str) -> str | None:
+    """Why Terraform would reject the module after renaming `target` to `new_name`, or None: a name
+    no variable may have, or a name the module already declares (the rename would make a duplicate)."""
+    key = target.key
+    assert key is not None
+    if target.kind == "output":  # `module.m.out` in a caller: the output in the child module
+        site = child_output(snapshot, uri, target)
+        step = output_step(target.item) if isinstance(target.item, Reference) else None
+        if site is None or step is None or new_name == step.name:
+            return None
+        taken = site[0], ("output", new_name)
+        kind = "output"
+    else:
+        kind = key[0]
+        if kind == "variable" and new_name in catalogue.RESERVED_VARIABLE_NAMES:
+            return f'"{new_name}" is reserved: Terraform does not allow a variable of that name (a module call uses it itself).'
+        new_key = (*key[:-1], new_name)
+        if new_key == key:
+            return None
+        taken = uri, new_key
+    sites = snapshot.declaration_sites(*taken)
+    if not sites:
+        return None
+    what = _WHAT.get(kind, kind)
+    if kind in ("resource", "data", "ephemeral", "action") and len(key) == 3 and target.kind != "output":
+        what = f'{what} of type "{key[1]}"'
+    article = "an" if what[0] in "aeiou" else "a"
+    return f'The module already declares {article} {what} named "{new_name}" (in {file_name(sites[0][0])}): renaming would declare it twice.'
+
+
 def _quoted_like(text: str, start: int, end: int, name: str) -> str:
     """`name` written the way the step at `[start, end)` was: bare, `"name"`, or `\\"name\\"` inside
     a JSON string."""
@@ -298,9 +365,9 @@ _KIND_OF = {
 }
 
 
-def workspace_symbols(snapshot: Snapshot, query: str) -> list[WorkspaceSymbol]:
+def workspace_symbols(snapshot: Snapshot, query: str, limit: int | None = None) -> list[WorkspaceSymbol]:
     """Every declaration of every module whose name matches `query` (fuzzy: its characters in order,
-    case-insensitive); best matches first."""
+    case-insensitive); best matches first, the first `limit` of them when given."""
     wanted = query.lower()
     constructs = construct_paths(snapshot)
     found: list[tuple[tuple, WorkspaceSymbol]] = []
@@ -316,7 +383,7 @@ def workspace_symbols(snapshot: Snapshot, query: str) -> list[WorkspaceSymbol]:
             if score is None:
                 continue
             found.append(((score, len(name), name), WorkspaceSymbol(name, _KIND_OF.get(key[0], "Object"), uri, start, end, directory)))
-    found.sort(key=lambda x: x[0])
+    found = heapq.nsmallest(limit, found, key=lambda x: x[0]) if limit is not None else sorted(found, key=lambda x: x[0])
     return [s for _, s in found]
 
 

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
-from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
+from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -67,6 +67,10 @@ __all__ = [
 _COMMENT = "//"
 _BROKEN = ("error", "bare")
 _BROKEN_TYPES = (Error, Bare)  # the node classes of those kinds (a type test is cheaper than `kind`)
+
+#: JSON kinds a string-typed literal argument takes besides strings: null (absent), and numbers and
+#: booleans, which HCL converts to strings (`"description": 12` is "12").
+_CONVERTS_TO_STRING = frozenset({NULL, NUMBER, TRUE, FALSE})
 
 
 def _where(type_name: str | None) -> str:
@@ -667,10 +671,10 @@ def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnos
         elif mode == LITERAL and kind == STRING:
             _check_literal_string(text, node, start, name, diags)  # type: ignore[arg-type]
         return
-    if mode == LITERAL_STRING:
+    if mode == LITERAL_STRING:  # (null: absent)
         if kind == STRING:
             _check_literal_string(text, node, start, name, diags)  # type: ignore[arg-type]
-        elif kind != NULL:
+        elif kind not in _CONVERTS_TO_STRING:  # HCL converts a number or a bool to the string it spells
             diags.append(P.value_type(node, start, end, name, "a string"))
         return
     if mode in (TRAVERSAL, TYPE):

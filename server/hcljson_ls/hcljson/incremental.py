@@ -56,6 +56,7 @@ Contract
 from __future__ import annotations
 
 from bisect import bisect_right, insort
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -219,11 +220,46 @@ class _Entry:
         self.uses: frozenset = frozenset()
         self.resolved: list[Diagnostic] = []  # `refs` resolved (absolute at `base`)
 
-    def body_at(self, start: int) -> Body:
-        if start != self.vbase:
-            self.vbody = self.vbody.shifted(start - self.vbase)
+    def body_at(self, top: TopBlock, text: str, kept: _Kept) -> Body:
+        """The decoded body at the block's current place `top` in `text`: the one kept, moved, or
+        decoded again when `kept` let it go."""
+        start = top.body_start
+        body = self.vbody
+        if body is None:
+            self.vbody = body = decode_top(text, top)[0].body
             self.vbase = start
-        return self.vbody
+            kept.add(self)
+        elif start != self.vbase:
+            self.vbody = body = body.shifted(start - self.vbase)
+            self.vbase = start
+        return body
+
+
+#: How many top-level blocks of a file keep their decoded body (`_Kept`).
+KEPT_BODIES = 512
+
+
+class _Kept:
+    """The entries that keep their decoded body, the last `limit` made or used: the others let it
+    go (`_Entry.vbody` None) and decode it again when a view asks (`_Entry.body_at`).
+
+    Why: a decoded body is ~1 KB of objects for the smallest block. Kept for every block, a 39 MB
+    file of 495,000 tiny blocks took 3 GB; requests need only the bodies of the blocks they look
+    at, and whole-file requests keep per-block results of their own (`FileView.memo`)."""
+
+    __slots__ = ("_entries", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._entries: OrderedDict[int, _Entry] = OrderedDict()
+
+    def add(self, entry: _Entry) -> None:
+        entries = self._entries
+        entries[id(entry)] = entry
+        entries.move_to_end(id(entry))
+        while len(entries) > self.limit:
+            _, old = entries.popitem(last=False)
+            old.vbody = None
 
 
 class _Record:
@@ -328,7 +364,7 @@ class IncrementalFile:
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
                  "_resolved", "_own", "_owners", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
-                 "fast", "walks", "resolutions")
+                 "fast", "walks", "resolutions", "_kept")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
@@ -351,6 +387,7 @@ class IncrementalFile:
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
+        self._kept = _Kept(KEPT_BODIES)  # the entries that keep their decoded body
 
     def note_edit(self, edit: Any) -> None:
         """`old[edit.start:edit.old_end]` became `new[edit.start:edit.new_end]`; edits compose."""
@@ -386,7 +423,7 @@ class IncrementalFile:
     def _make_result(self) -> FileResult:
         records = self._records
         self._result = FileResult(
-            FileView(self._root, self.schema, self._attributes, records, self._text),  # type: ignore[arg-type]
+            FileView(self._root, self.schema, self._attributes, records, self._text, self._kept),  # type: ignore[arg-type]
             [item[0] for item in self._structure],
             [item[0] for item in self._strings],
             self.definitions_revision,
@@ -435,6 +472,7 @@ class IncrementalFile:
         body = block.body
         bs, be = body.start, body.end
         e = _Entry(top.node, top.body_schema, top.type_name, tuple([lab.value for lab in top.labels]), bs, body)
+        self._kept.add(e)
         if decoded or structure:
             for group, diags in ((_DECODER, decoded), (_RULES, structure)):
                 for d in diags:
@@ -701,10 +739,10 @@ class FileView:
     `blocks_of`, `range`); `blocks` re-bases every kept body that moved, so prefer `blocks_at`
     for one position and `memo` for per-block results."""
 
-    __slots__ = ("node", "start", "end", "schema", "attributes", "text", "_records", "_blocks")
+    __slots__ = ("node", "start", "end", "schema", "attributes", "text", "_records", "_blocks", "_kept")
 
     def __init__(self, root: Node | None, schema: BodySchema, attributes: tuple[Attribute, ...],
-                 records: list[_Record], text: str) -> None:
+                 records: list[_Record], text: str, kept: _Kept) -> None:
         self.node = root
         self.start = root.start if root is not None else 0
         self.end = root.end if root is not None else 0
@@ -713,6 +751,7 @@ class FileView:
         self.text = text
         self._records = records
         self._blocks: tuple[Block, ...] | None = None
+        self._kept = kept
 
     @property
     def range(self) -> tuple[int, int]:
@@ -725,7 +764,7 @@ class FileView:
 
     def _block(self, rec: _Record) -> Block:
         top = rec.current()
-        body = rec.entry.body_at(top.body_start)
+        body = rec.entry.body_at(top, self.text, self._kept)
         return Block(top.type_name, top.type_start, top.type_end, top.labels, body, top.schema)
 
     @property
@@ -806,7 +845,7 @@ class FileView:
                 memo = e.memo = {}
             got = memo.get(key)
             if got is None:
-                items = compute(Block(top.type_name, top.type_start, top.type_end, top.labels, e.body_at(bs), top.schema))
+                items = compute(Block(top.type_name, top.type_start, top.type_end, top.labels, e.body_at(top, self.text, self._kept), top.schema))
                 memo[key] = (bs, items)
             else:
                 at, items = got

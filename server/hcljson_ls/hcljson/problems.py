@@ -2,17 +2,17 @@
 
 Every function returns a `Diagnostic` with a `structure/...` code (documented in
 docs/diagnostics.md, section "HCL JSON structure diagnostics"). Messages say what was found and
-what was expected; suggestions come from `difflib`.
+what was expected; suggestions are difflib's closest match (`similar.close_match`).
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix, Related
 from ..jsonsyntax.tree import Node
+from .similar import close_match
 from .values import kind_phrase, quoted
 
 UNKNOWN_ARGUMENT = "structure/unknown-argument"
@@ -41,8 +41,7 @@ def suggestion(name: str, candidates: Iterable[str]) -> str | None:
     lower = {c.lower(): c for c in cands}
     if name.lower() in lower:
         return lower[name.lower()]
-    got = difflib.get_close_matches(name, cands, n=1, cutoff=0.7)
-    return got[0] if got else None
+    return close_match(name, cands, 0.7)
 
 
 def _did_you_mean(name: str, candidates: Iterable[str]) -> str:

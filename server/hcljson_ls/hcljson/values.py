@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, BARE, ERROR, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Bare, Node, String
 
@@ -50,9 +52,12 @@ def string_text(text: str, node: String, abs_start: int) -> str:
     return text[abs_start + 1 : abs_start + (node.end - node.start) - (1 if node.terminated else 0)]
 
 
+_CONTROL = re.compile("[\x00-\x1f]")
+
+
 def quoted(name: str) -> str:
     """`name` in double quotes for messages (escaping quotes and control characters)."""
     out = name.replace("\\", "\\\\").replace('"', '\\"')
-    if any(ord(c) < 32 for c in out):
+    if not out.isprintable() and _CONTROL.search(out) is not None:  # isprintable: C, the common case
         out = "".join(c if ord(c) >= 32 else f"\\u{ord(c):04x}" for c in out)
     return f'"{out}"'

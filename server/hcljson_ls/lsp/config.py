@@ -11,7 +11,8 @@ Contract
   (clients differ: VS Code sends the whole settings tree, Neovim usually just the section).
 * Missing keys keep the value of `previous` (a partial update changes only what it names); unknown
   keys are ignored; a value of the wrong type is dropped with a message in the returned list of
-  problems, so one bad setting never loses the others.
+  problems, so one bad setting never loses the others. A list of paths (`providerSchemas.files`)
+  given as one string is a list of that one path.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cattrs
+
+from ..terraform.language import parse_version
 
 SECTION = "hcljson"
 
@@ -45,6 +48,11 @@ def _between(low: int, high: int):
     return check
 
 
+def _version(value: str | None) -> None:
+    if value and parse_version(value) is None:
+        raise ValueError(f"expected a version such as \"1.11\" or \"1.16.0-rc1\", got {value!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class DiagnosticsSettings:
     enable: bool = True
@@ -63,14 +71,29 @@ class ProviderSchemaSettings:
     #: Run `terraform`/`tofu providers schema -json` in modules that have a `.terraform` directory
     #: (it starts provider plugins: the VS Code extension sends false in untrusted workspaces).
     run_terraform: bool = True
-    #: How long one run may take, in seconds.
+    #: How long one run may take, in seconds (and reading one file: a slow disk cannot stall anything).
     timeout_seconds: int = field(default=60, metadata={"check": _between(1, 3600)})
+    #: Schema files larger than this (in MB) are not read (nor is anything but a regular file).
+    max_file_size_mb: int = field(default=512, metadata={"check": _between(1, 4096), "key": "maxFileSizeMB"})
 
 
 @dataclass(frozen=True, slots=True)
 class SymbolsSettings:
     #: Document symbols of CDKTF output nested by construct path (`dev/Logs/Bucket` under `Logs`).
     group_by_construct_path: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateSettings:
+    """The `hcljson.validate` command (`terraform`/`tofu validate -json`); it runs only while
+    ``providerSchemas.runTerraform`` is true (the trust signal: the VS Code extension sends false in
+    untrusted workspaces)."""
+
+    #: How long one run (with `init`, both) may take, in seconds.
+    timeout_seconds: int = field(default=60, metadata={"check": _between(1, 3600)})
+    #: Run `init -backend=false -input=false` first in a module without a `.terraform` directory
+    #: (it may download providers and modules: off unless the user turns it on).
+    init_if_needed: bool = False
 
 
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
@@ -82,11 +105,17 @@ class Settings:
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     #: OpenTofu's rules (`x.tofu.json` hides `x.tf.json`) or Terraform's (`.tofu` files ignored).
     engine: str = field(default="auto", metadata={"check": _one_of(*ENGINES)})
+    #: The engine's version ("1.11", "1.16.0-rc1"); None (or ""): per module, the newest release its
+    #: `required_version` allows, else the newest release (`terraform.language.choose`).
+    engine_version: str | None = field(default=None, metadata={"check": _version})
     provider_schemas: ProviderSchemaSettings = field(default_factory=ProviderSchemaSettings)
     #: Files larger than this (in MB) are not analysed: an open one gets one diagnostic saying so,
     #: one on disk is skipped (and logged).
     max_file_size_mb: int = field(default=40, metadata={"check": _between(1, 2048), "key": "maxFileSizeMB"})
     symbols: SymbolsSettings = field(default_factory=SymbolsSettings)
+    #: Run the `hcljson.validate` command on the module of each saved document.
+    validate_on_save: bool = False
+    validate: ValidateSettings = field(default_factory=ValidateSettings)
 
 
 DEFAULT = Settings()
@@ -115,6 +144,15 @@ def _converter() -> cattrs.Converter:
             raise TypeError(f"expected a string, got {value!r}")
         return value
 
+    def _paths(value: Any, _: type) -> tuple[str, ...]:
+        # One path given as a string is a list of one (not a list of its characters).
+        if isinstance(value, str):
+            return (value,)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"expected a list of file paths (strings), got {value!r}")
+        return tuple(value)
+
+    conv.register_structure_hook_func(lambda t: t == tuple[str, ...], _paths)
     conv.register_structure_hook(bool, _bool)
     conv.register_structure_hook(int, _int)
     conv.register_structure_hook(str, _str)

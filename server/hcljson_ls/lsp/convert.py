@@ -10,6 +10,7 @@
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_hover(hover, index, encoding) -> types.Hover | None
     to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
+    to_text_edits(edits, index, encoding) -> Json (TextEdit[])
 
 Contract
 --------
@@ -48,6 +49,7 @@ import re
 from lsprotocol import types
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
@@ -136,33 +138,70 @@ def kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
     return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
 
 
+#: The most quick fixes offered for one diagnostic (ours carry a handful; a client's `data` is not trusted).
+MAX_FIXES_PER_DIAGNOSTIC = 20
+
+
 def quick_fixes(uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
-    """The quick fixes carried by `diagnostics` (see `to_diagnostic`), one code action each."""
+    """The quick fixes carried by `diagnostics` (see `to_diagnostic`), one code action each, at most
+    `MAX_FIXES_PER_DIAGNOSTIC` per diagnostic. The client sends the diagnostics back, so their `data`
+    is untrusted: a fix of any other shape than ours is ignored, and each action names its diagnostic
+    without the `data` (echoing every fix in every action made answers grow with the square of it)."""
     actions = []
     for diagnostic in diagnostics:
-        data = diagnostic.data if isinstance(diagnostic.data, dict) else None
-        for fix in (data or {}).get("fixes", ()):
-            try:
-                r = fix["range"]
-                edit = types.TextEdit(
-                    range=types.Range(
-                        start=types.Position(line=r["start"]["line"], character=r["start"]["character"]),
-                        end=types.Position(line=r["end"]["line"], character=r["end"]["character"]),
-                    ),
-                    new_text=fix["newText"],
-                )
-            except (KeyError, TypeError):
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        fixes = data.get("fixes")
+        if not isinstance(fixes, list):
+            continue
+        named, offered = _without_data(diagnostic), 0
+        for fix in fixes:
+            edit = _fix_edit(fix)
+            if edit is None:
                 continue  # not ours, or mangled on the way: no action rather than a wrong one
+            title = fix.get("title")
             actions.append(
                 types.CodeAction(
-                    title=str(fix.get("title", "Fix")),
+                    title=title if isinstance(title, str) and title else "Fix",
                     kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[diagnostic],
+                    diagnostics=[named],
                     is_preferred=True,
                     edit=types.WorkspaceEdit(changes={uri: [edit]}),
                 )
             )
+            offered += 1
+            if offered == MAX_FIXES_PER_DIAGNOSTIC:
+                break
     return actions
+
+
+def _without_data(d: types.Diagnostic) -> types.Diagnostic:
+    """`d` as a code action names it: what identifies it, without its `data` or related information."""
+    return types.Diagnostic(
+        range=d.range, message=d.message, severity=d.severity, code=d.code,
+        code_description=d.code_description, source=d.source, tags=d.tags,
+    )
+
+
+def _fix_edit(fix: Any) -> types.TextEdit | None:
+    """The edit of one fix as `to_diagnostic` writes it (``{"range", "newText", "title"}``), or None."""
+    if not isinstance(fix, dict) or not isinstance(fix.get("newText"), str):
+        return None
+    r = fix.get("range")
+    if not isinstance(r, dict):
+        return None
+    ends = []
+    for end in (r.get("start"), r.get("end")):
+        if not isinstance(end, dict):
+            return None
+        line, character = end.get("line"), end.get("character")
+        if not (_uinteger(line) and _uinteger(character)):
+            return None
+        ends.append(types.Position(line=line, character=character))
+    return types.TextEdit(range=types.Range(start=ends[0], end=ends[1]), new_text=fix["newText"])
+
+
+def _uinteger(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
 #: Longer completion lists leave each item's documentation for `completionItem/resolve`.
@@ -456,7 +495,8 @@ def to_signature_help(help: SignatureHelp | None, label_offsets: bool = True) ->
     string representation"; clients such as Zed check it), or, for a client without
     `labelOffsetSupport`, the parameter's text itself. No active parameter (too many arguments) is
     sent as an index past the last parameter, which clients highlight nothing for (LSP 3.17 has no
-    `null` here, and an omitted index means the first parameter)."""
+    `null` here, and an omitted index means the first parameter). The same index goes in the
+    signature itself."""
     if help is None:
         return None
     label = help.label
@@ -468,10 +508,13 @@ def to_signature_help(help: SignatureHelp | None, label_offsets: bool = True) ->
         else:
             parameters.append(types.ParameterInformation(label=label[p.start : p.end]))
     active = help.active_parameter if help.active_parameter is not None else len(parameters)
+    # The signature's own `activeParameter` is sent too: lsprotocol writes an unset one as `null`,
+    # which LSP 3.18 reads as "no parameter is active", overriding the top-level index.
     signature = types.SignatureInformation(
         label=label,
         documentation=help.documentation or None,
         parameters=parameters,
+        active_parameter=active,
     )
     return types.SignatureHelp(signatures=[signature], active_signature=0, active_parameter=active)
 
@@ -487,3 +530,24 @@ def to_hover(hover: Hover | None, index: LineIndex, encoding: str) -> types.Hove
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover.markdown),
         range=to_range(index, hover.start, hover.end, encoding),
     )
+
+
+# -- formatting ---------------------------------------------------------------------------------
+
+
+def to_text_edits(edits: Sequence[tuple[int, int, str]], index: LineIndex, encoding: str) -> Json:
+    """`features.formatting` edits `(start, end, new_text)` as `TextEdit[]` JSON (positions in bulk:
+    reformatting a minified 5 MB document is ~0.5M edits)."""
+    pos = Positions(index, encoding)
+    offsets = [o for start, end, _ in edits for o in (start, end)]
+    lines, chars = pos.many(offsets)
+    return Json([
+        {
+            "range": {
+                "start": {"line": lines[k], "character": chars[k]},
+                "end": {"line": lines[k + 1], "character": chars[k + 1]},
+            },
+            "newText": e[2],
+        }
+        for k, e in zip(range(0, len(offsets), 2), edits)
+    ])

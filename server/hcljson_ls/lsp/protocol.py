@@ -16,15 +16,49 @@ result's `capabilities.positionEncoding`.
 
 A request whose params cannot be read (of the wrong type: ``"line": "zero"``) is answered with the
 JSON-RPC error pygls raised for it (`InvalidParams`), instead of only being logged, which left the
-client waiting for an answer forever; such a notification is logged and dropped.
+client waiting for an answer forever; such a notification is logged and dropped. A client's response
+that cannot be read fails the server's request it answers (its waiter is not left hanging).
+
+Receiving (`receive`, fed whole bodies by `lsp.transport`)
+-----------------------------------------------------------
+Every message that is not a valid notification gets an answer, as JSON-RPC 2.0 says, with a plain
+message and never a traceback:
+
+* a body that is not JSON (or not UTF-8): Parse error (-32700), id null;
+* valid JSON that is no message: Invalid Request (-32600), with the message's id when it has a
+  readable one, else null: a batch (LSP has none), a message without ``"jsonrpc": "2.0"``, a method
+  that is not a string, an id that is neither a number nor a string, neither request, notification
+  nor response; a body nested deeper than Python's JSON reader goes (`RecursionError`), id null;
+* the lifecycle (LSP 3.17 "Server lifetime"): before `initialize`, a request is answered
+  ServerNotInitialized (-32002) and a notification dropped (``exit`` excepted); `initialize` is
+  always answered, a second one with Invalid Request; after `shutdown`, a request is answered Invalid
+  Request and a notification dropped; ``exit`` ends the server with status 0 after `shutdown`, 1
+  without (`on_exit` is told the status: the transport stops and `cli` exits with it);
+* an error response made from an unexpected exception (pygls's `JsonRpcInternalError` carries the
+  traceback in ``data``) goes out as Internal Error with a plain message: the log has the details.
+
+Routine protocol events (a cancel for a request already answered, an unknown ``$/`` notification,
+a handler's deliberate error answer such as a refused rename) are logged at debug level: clients such
+as Neovim show any warning in their log as an error.
+
+`$/cancelRequest` of a `workspace/executeCommand` cancels the command's handler (an async one sees
+`asyncio.CancelledError`), not only the reply (`_run_generator`).
 """
 
 from __future__ import annotations
 
+import json
+import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+    JsonRpcServerNotInitialized,
+)
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
@@ -34,8 +68,132 @@ from . import timing
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+log = logging.getLogger(__name__)
+
+#: What an internal error says to the client (the traceback goes to the log only).
+INTERNAL_ERROR_MESSAGE = "Internal error: the server failed on this request (its log has the details)."
+
+
+def _readable_id(value: Any) -> int | str | None:
+    """A message's id as JSON-RPC allows it (a number or a string), else None."""
+    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+
+
+def message_problem(data: Any) -> tuple[int | str | None, str] | None:
+    """Why decoded JSON `data` is no JSON-RPC 2.0 message, with the id to answer with; None when it is one."""
+    if isinstance(data, list):
+        return None, "Invalid Request: a batch (JSON array) of messages; LSP sends one message at a time."
+    if not isinstance(data, dict):
+        return None, "Invalid Request: a message must be a JSON object."
+    msg_id = _readable_id(data.get("id"))
+    if data.get("jsonrpc") != "2.0":
+        return msg_id, 'Invalid Request: a message must have "jsonrpc": "2.0".'
+    if "method" in data:
+        if not isinstance(data["method"], str):
+            return msg_id, "Invalid Request: a method must be a string."
+        if "id" in data and msg_id is None:
+            return None, "Invalid Request: an id must be a number or a string."
+        return None
+    if "id" in data and ("result" in data or "error" in data):
+        return None
+    return msg_id, "Invalid Request: neither a request, a notification nor a response."
+
 
 class HcljsonProtocol(LanguageServerProtocol):
+    #: Told the exit status when `exit` arrives (set by the transport).
+    on_exit: Callable[[int], None] | None = None
+    #: The exit status once `exit` has arrived.
+    exit_code: int | None = None
+    initialized = False
+
+    # -- receiving --------------------------------------------------------------------------------
+
+    def receive(self, body: bytes) -> None:
+        """Handle one message body (see "Receiving" above); never raises."""
+        try:
+            data = json.loads(body)
+        except RecursionError:
+            log.warning("a message nested too deeply to read (%d bytes)", len(body))
+            return self._refuse(None, JsonRpcInvalidRequest("Invalid Request: the message is nested too deeply."))
+        except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+            log.warning("a message that is not JSON: %s", error)
+            return self._refuse(None, JsonRpcParseError(f"Parse error: {error}"))
+        if (problem := message_problem(data)) is not None:
+            log.warning("%s", problem[1])
+            return self._refuse(problem[0], JsonRpcInvalidRequest(problem[1]))
+        try:
+            message = self.structure_message(data)
+        except JsonRpcException as error:  # a request is answered by `structure_message`
+            log.warning("unreadable %s: %s", data.get("method", "message"), error.message)
+            return
+        except RecursionError:
+            log.warning("a message nested too deeply to read (%d bytes)", len(body))
+            return self._refuse(_readable_id(data.get("id")), JsonRpcInvalidRequest("Invalid Request: the message is nested too deeply."))
+        try:
+            self.handle_message(message)
+        except Exception:
+            log.exception("handling %s failed", data.get("method", "a response"))
+
+    def _refuse(self, msg_id: int | str | None, error: JsonRpcException) -> None:
+        self._send_response(msg_id, error=error.to_response_error())  # type: ignore[arg-type]
+
+    def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        is_request = method is not None and hasattr(message, "id")
+        if method == types.EXIT or method is None:
+            return super().handle_message(message)
+        if self._shutdown:
+            if is_request:
+                self._refuse(message.id, JsonRpcInvalidRequest(f"Invalid Request: {method} after shutdown."))
+            else:
+                log.debug("dropped %s after shutdown", method)
+            return
+        if method == types.INITIALIZE:
+            if self.initialized and is_request:
+                return self._refuse(message.id, JsonRpcInvalidRequest("Invalid Request: initialize was already received."))
+            self.initialized = True
+        elif not self.initialized:
+            if is_request:
+                self._refuse(message.id, JsonRpcServerNotInitialized(f"The server is not initialized: {method} before initialize."))
+            else:
+                log.debug("dropped %s before initialize", method)
+            return
+        known = method in self.fm.features or method in self.fm.builtin_features or method == types.CANCEL_REQUEST
+        if method.startswith("$/") and not is_request and not known:
+            log.debug("ignored %s", method)  # optional notifications: not worth a warning
+            return
+        super().handle_message(message)
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        future = self._request_futures.pop(msg_id, None)
+        if future is None:
+            log.debug("cancel for request %s, already answered", msg_id)  # routine: no warning
+        elif future.cancel():
+            log.debug("cancelled request %s", msg_id)
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        # A handler's deliberate error answer (a refused rename, InvalidParams) is routine: answered,
+        # logged at debug; pygls logged each one with a traceback at error level.
+        if future.done() and not future.cancelled() and isinstance(error := future.exception(), JsonRpcException):
+            self._request_futures.pop(msg_id, None)
+            log.debug("request %s answered with error %s: %s", msg_id, error.code, error.message)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if error is not None and isinstance(error.data, dict) and "traceback" in error.data:
+            error = types.ResponseError(code=error.code, message=INTERNAL_ERROR_MESSAGE)
+        super()._send_response(msg_id, result, error)
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(types.EXIT)) is not None:
+            yield handler, args, None
+        self.exit_code = 0 if self._shutdown else 1
+        if self.on_exit is not None:
+            self.on_exit(self.exit_code)
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
@@ -43,7 +201,11 @@ class HcljsonProtocol(LanguageServerProtocol):
             msg_id = data.get("id")
             if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
                 self._send_response(msg_id, error=error.to_response_error())
-            raise  # pygls logs it and reads the next message
+            elif "method" not in data and (waiting := self._request_futures.pop(msg_id, None)) is not None:
+                # A client's answer of the wrong shape (`null` to `window/showDocument`): whoever
+                # waits for it is told, instead of waiting forever.
+                waiting.set_exception(error)
+            raise  # `receive` logs it and reads the next message
 
     def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
         if (handler := self.fm.features.get(method)) is not None:
@@ -73,3 +235,16 @@ class HcljsonProtocol(LanguageServerProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    def _run_generator(self, future: Any, *, gen: Generator[Any, Any, Any], result_future: Any) -> None:
+        # pygls runs the user's handler of a built-in generator method (`workspace/executeCommand`)
+        # under a fresh id of its own, so `$/cancelRequest` cancelled only the request's outer future:
+        # the client got RequestCancelled while the handler (a `terraform validate` run) went on.
+        # Here cancelling the request cancels the handler it waits for, and the handler's entry is
+        # dropped once it is done (pygls kept it forever).
+        before = set(self._request_futures)
+        super()._run_generator(future, gen=gen, result_future=result_future)
+        for key in set(self._request_futures) - before:
+            child = self._request_futures[key]
+            result_future.add_done_callback(lambda done, child=child: done.cancelled() and child.cancel())
+            child.add_done_callback(lambda _, key=key: self._request_futures.pop(key, None))

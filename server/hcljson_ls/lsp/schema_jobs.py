@@ -5,6 +5,7 @@ for the modules of open documents (`workspace.schema_fetch`), handed to the work
       .consider(key)                  a document of module directory `key` opened: fetch if due
       .files_changed(uris)            watched-file events: a changed lock file fetches again
       .settings_changed(before, after)
+      .load_files(paths, generation)  the workspace's loader of `providerSchemas.files` (see below)
       .report(problems)               show each problem once (`window/showMessage` warning, and the log)
       .cancel_all()                   shutdown: stop the running commands
 
@@ -22,6 +23,11 @@ Contract
   module's open documents are re-diagnosed like any other cross-file change (`refresh_stale`). A
   failed fetch keeps the schemas the module had.
 * The tool is OpenTofu's first in a module OpenTofu reads (`Workspace.is_opentofu`), else Terraform's.
+* `providerSchemas.files` are read off the event loop too (`load_files`, installed as the workspace's
+  schema loader): each in a daemon thread (`workspace.schemas.load_schema_file`: regular files only,
+  at most ``providerSchemas.maxFileSizeMB``), given up after ``providerSchemas.timeoutSeconds``. Until
+  a file arrives its modules are analysed without it; when it does, their documents are re-diagnosed
+  (`refresh_stale`), and a file that was refused is shown once.
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ from lsprotocol import types
 
 from ..diagnostic import plain
 from ..workspace import schema_fetch
-from ..workspace.files import path_of_uri
+from ..workspace.files import MB, path_of_uri
+from ..workspace.schemas import load_schema_file
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -118,6 +125,41 @@ class SchemaJobs:
             cancel.set()
         self._running.clear()
 
+    # -- schema files (`providerSchemas.files`) ------------------------------------------------------
+
+    def load_files(self, paths: tuple[str, ...], generation: int) -> bool:
+        """The workspace's schema loader (`Workspace.set_schema_loader`): read `paths` in a worker
+        thread, one at a time, each within the timeout; False (read by the caller) without a loop."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (an in-process test): the workspace reads them itself
+            return False
+        settings = self._server.settings.provider_schemas
+        task = loop.create_task(self._load_files(paths, generation, settings.max_file_size_mb * MB,
+                                                 float(settings.timeout_seconds)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return True
+
+    async def _load_files(self, paths: tuple[str, ...], generation: int, max_bytes: int, timeout: float) -> None:
+        for path in paths:
+            started = asyncio.get_running_loop().time()
+            try:
+                schemas, problems = await asyncio.wait_for(_in_thread(load_schema_file, path, max_bytes), timeout)
+            except asyncio.TimeoutError:  # the thread is left to finish (or block) on its own: a daemon
+                schemas, problems = None, [
+                    f"Provider schema file skipped: reading {path} took longer than {timeout:g} second{'' if timeout == 1 else 's'} "
+                    "(setting providerSchemas.timeoutSeconds)."
+                ]
+            loop_time = asyncio.get_running_loop().time()
+            log.info("provider schema file %s: %s in %.2f s", path,
+                     ", ".join(schemas.providers()) or "no providers" if schemas is not None else "not loaded",
+                     loop_time - started)
+            changed = self._server.store.schema_file_loaded(path, schemas, problems, generation)
+            self.report(self._server.store.schema_problems())
+            if changed:
+                self._server.refresh_stale()
+
     # -- the fetch ----------------------------------------------------------------------------------
 
     async def _fetch(self, key: str, cancel: threading.Event) -> None:
@@ -131,7 +173,8 @@ class SchemaJobs:
                 engine = "opentofu" if self._server.store.is_opentofu(key) else "terraform"
                 async with _progress(self._server, PROGRESS_TITLE, key):
                     result = await _in_thread(
-                        schema_fetch.fetch, key, engine, self._cache_dir, float(settings.timeout_seconds), cancel
+                        schema_fetch.fetch, key, engine, self._cache_dir, float(settings.timeout_seconds), cancel,
+                        self._server.store.folders,
                     )
         finally:
             if self._running.get(key) is cancel:

@@ -18,6 +18,14 @@ request is answered with the handler's `fallback` (``None`` unless given), so on
 one bug never stops the server. Every synchronous handler runs with the cyclic GC paused
 (`gcpolicy.paused_gc`, see "Memory and the cyclic GC").
 
+Transport and lifecycle
+-----------------------
+`start_io` / `start_tcp` serve one client through `lsp.transport` (whole messages read on a thread,
+framing that survives bad headers: `lsp.framing`) and return the exit status; `lsp.protocol` answers
+every message that is no valid request and keeps LSP's lifecycle (ServerNotInitialized before
+`initialize`, InvalidRequest after `shutdown`, `exit` status 1 without `shutdown`). What is refused
+and why: docs/limits.md, "Protocol".
+
 The workspace
 -------------
 `ls.store` is the `workspace.Workspace`: the folders from `initialize` (`workspaceFolders`, else
@@ -61,9 +69,15 @@ foldingRange (honouring `lineFoldingOnly` and `rangeLimit`), selectionRange, hov
 function call or a key), signatureHelp (in a function call's arguments; triggered by `(` and `,`),
 semanticTokens full / range (legend from `features.semantic_tokens.legend()`),
 and across the files of a module (`features.navigation`): definition, declaration, references,
-documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason),
+documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason: a
+name that is not renameable, at prepareRename; a new name Terraform would reject, at rename),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
+formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
+whitespace-only `TextEdit`s, none for a document with syntax errors.
+Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl" and "hcljson.validate"
+(`lsp.validation`: `terraform validate -json` findings kept beside ours, also run on save with
+``validateOnSave``).
 
 Memory and the cyclic GC
 ------------------------
@@ -96,8 +110,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
-import json
 import logging
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -105,13 +119,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcParseError
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
+from ..features import formatting as formatting_feature
 from ..features import hover as hover_feature
 from ..features import native_preview, navigation
 from ..features import selection as selection_feature
@@ -125,13 +140,14 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import MB, path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, timing
+from . import convert, transport
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol
 from .publish import Publisher
 from .schema_jobs import SchemaJobs
 from .semantic_encoding import encode as encode_tokens
+from .validation import COMMAND as VALIDATE, Validation
 
 log = logging.getLogger(__name__)
 
@@ -139,14 +155,19 @@ NAME = "hcljson-ls"
 
 #: LSP's `RequestFailed` error code: the request was valid, its answer is a refusal (a rename to a bad name).
 REQUEST_FAILED = -32803
+#: JSON-RPC's `InvalidParams`: a command without the arguments it needs.
+INVALID_PARAMS = -32602
+#: The most symbols `workspace/symbol` answers (as vscode-json-language-server): the client narrows
+#: the query to see the others (LSP's answer has no "incomplete" flag).
+WORKSPACE_SYMBOL_LIMIT = 5000
 
 #: What the watcher registered with the client reports (configuration files, native ones too).
 WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
 #: The lock file: when it changes, the module's provider schemas are fetched again (`schema_jobs`).
 LOCK_GLOB = "**/.terraform.lock.hcl"
 
-#: The background scan yields to the event loop at least this often (seconds), so requests wait at
-#: most about this long behind it.
+#: The background scan yields to the event loop at least this often (seconds), and at once when a
+#: message has arrived (`transport.Inbox`), so requests wait at most about one scan step behind it.
 SCAN_SLICE = 0.02
 
 
@@ -179,10 +200,19 @@ class HcljsonServer(LanguageServer):
         self.scan_task: asyncio.Task | None = None
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
+        self.store.set_schema_loader(self.schema_jobs.load_files)  # schema files: read off the event loop
         self._preparing: dict[str, asyncio.TimerHandle] = {}
+        self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
+        self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
 
-    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
-        super().start_io(stdin or timing.stdin(), stdout)  # timing.stdin(): None unless HCLJSON_LS_TIMING
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> int:  # type: ignore[override]
+        """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
+        stdin_fd = (stdin or sys.stdin).fileno()
+        return transport.serve_stdio(self.protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer)
+
+    def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
+        """Serve one client over TCP (`lsp.transport`); the exit status."""
+        return transport.serve_tcp(self.protocol, self.inbox, host, port)
 
     # -- documents ------------------------------------------------------------------------------
 
@@ -263,7 +293,7 @@ class HcljsonServer(LanguageServer):
             index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
             result = state.version, [
                 convert.to_diagnostic(d, index, encoding, uri, docs_url, self.store.line_index) for d in found
-            ]
+            ] + self.validation.diagnostics(uri, state, encoding)
         if state.quick() is not None:
             self._prepare_later(uri)
         self.refresh_stale()
@@ -303,7 +333,7 @@ class HcljsonServer(LanguageServer):
         if self.store.get(uri) is None and uri not in self.oversized:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
-        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}"
+        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.validation.revision}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items = computed[1] if computed is not None else []
@@ -329,6 +359,8 @@ class HcljsonServer(LanguageServer):
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
         self.store.set_engine(settings.engine)
+        self.store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
+        self.store.set_engine_version(settings.engine_version)
         self.store.set_schema_files(settings.provider_schemas.files)
         self.store.max_file_bytes = settings.max_file_size_mb * MB
         self.schema_jobs.settings_changed(before, settings)
@@ -347,7 +379,11 @@ class HcljsonServer(LanguageServer):
         if not self.workspace_capability("configuration"):
             return
         items = [types.ConfigurationItem(section=SECTION)]
-        result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
+        try:
+            result = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
+        except Exception as error:  # an error or an unreadable answer: the settings stay as they are
+            log.info("workspace/configuration failed: %s", error)
+            return
         if result:
             self.apply_settings(result[0], "workspace/configuration")
 
@@ -390,7 +426,7 @@ class HcljsonServer(LanguageServer):
                 slice_end = time.perf_counter() + SCAN_SLICE
                 with paused_gc():
                     for last in steps:
-                        if time.perf_counter() >= slice_end:
+                        if time.perf_counter() >= slice_end or self.inbox.waiting:
                             break
                     else:
                         break
@@ -409,9 +445,6 @@ class HcljsonServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would pop up a message in the editor for every failed notification; the log has it.
         log.error("%s: %s", getattr(source, "__name__", source), error)
-        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
-            # A body that is not JSON: JSON-RPC answers Parse error with a null id (its id is unknown).
-            self.protocol._send_response(None, error=JsonRpcParseError(f"Parse error: {error}").to_response_error())  # type: ignore[arg-type]
 
 
 def _progress(step: Any) -> types.WorkDoneProgressReport:
@@ -482,6 +515,18 @@ def _guarded(server: HcljsonServer, method: str, fn: _Handler, fallback: Callabl
     return run
 
 
+def _guarded_command(server: HcljsonServer, name: str, fn: _Handler) -> _Handler:
+    """A `workspace/executeCommand` handler: `fn(ls, arguments)` gets the arguments as a tuple (pygls
+    passes none at all when the client sent no `arguments`), under the same guard as `_guarded`."""
+    guarded = _guarded(server, name, fn, lambda arguments: None)
+
+    async def command(*arguments: Any) -> Any:
+        return await guarded(arguments)
+
+    command.__name__ = fn.__name__
+    return command
+
+
 @feature(types.INITIALIZE)
 def initialize(ls: HcljsonServer, params: types.InitializeParams) -> None:
     ls.store.set_folders(_folders(params))
@@ -534,6 +579,9 @@ def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None
 def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> None:
     doc = params.text_document
     if ls.store.change(doc.uri, doc.version, params.content_changes, ls.position_encoding) is not None:
+        ls.validation.forget(doc.uri)  # `terraform validate` findings are stale after an edit
+        ls.diagnostics_changed(doc.uri)
+    elif ls.oversized.change(doc.uri, doc.version, params.content_changes):  # not analysed: said again for this version
         ls.diagnostics_changed(doc.uri)
 
 
@@ -541,6 +589,8 @@ def did_change(ls: HcljsonServer, params: types.DidChangeTextDocumentParams) -> 
 def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None:
     if ls.store.get(params.text_document.uri) is not None:
         ls.diagnostics_changed(params.text_document.uri, immediately=True)
+        if ls.settings.validate_on_save and ls.settings.provider_schemas.run_terraform:
+            _in_background(validate_command(ls, (params.text_document.uri,)))
 
 
 @feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -562,8 +612,8 @@ def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParam
 #: Documents at least this long (characters) make whole-file requests long enough (0.1 s and more)
 #: to be worth cancelling: such requests pause at cancellation points.
 CANCELLABLE_SIZE = 1_000_000
-#: The pause: pygls reads stdin one line at a time through a thread, so a cancel written right after
-#: the request is read only after a few loop turns (measured: under 1 ms idle, a few ms loaded).
+#: The pause: stdin is read on a thread (`lsp.transport`), so a cancel written right after the
+#: request reaches the loop a moment later (under 1 ms idle, a few ms loaded).
 _CANCEL_WAIT = 0.01
 
 
@@ -661,7 +711,11 @@ def document_highlight(ls: HcljsonServer, params: types.DocumentHighlightParams)
 @feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: HcljsonServer, params: types.PrepareRenameParams):
     at = ls.at(params.text_document.uri, params.position)
-    found = navigation.prepare_rename(at.snapshot, at.uri, at.offset) if at is not None else None
+    if at is None:
+        return None
+    found = navigation.prepare_rename(at.snapshot, at.uri, at.offset)
+    if found is None and (why := navigation.why_not_renamed(at.snapshot, at.uri, at.offset)) is not None:
+        raise JsonRpcException(why, code=REQUEST_FAILED)  # the client shows why, not only "cannot rename"
     return convert.to_range(at.index, found.start, found.end, ls.position_encoding) if found is not None else None
 
 
@@ -678,7 +732,7 @@ def rename(ls: HcljsonServer, params: types.RenameParams):
 
 @feature(types.WORKSPACE_SYMBOL)
 def workspace_symbol(ls: HcljsonServer, params: types.WorkspaceSymbolParams):
-    found = navigation.workspace_symbols(ls.snapshot(), params.query)
+    found = navigation.workspace_symbols(ls.snapshot(), params.query, WORKSPACE_SYMBOL_LIMIT)
     return convert.to_workspace_symbols(found, ls.store.line_index, ls.position_encoding)
 
 
@@ -722,17 +776,19 @@ def code_action(ls: HcljsonServer, params: types.CodeActionParams):
     return actions or None
 
 
-async def show_as_native(ls: HcljsonServer, arguments: Any):
-    """`SHOW_NATIVE` for the document named by the (first) argument: the native text is written and
-    shown; the result is the text itself (for a client that cannot show a document)."""
-    # pygls hands the command's arguments to a one-parameter handler one by one: the first is the URI.
-    uri = arguments if isinstance(arguments, str) else None
-    text = native_preview.file_native(ls.snapshot(), uri) if uri else None
+async def show_as_native(ls: HcljsonServer, arguments: tuple[Any, ...]):
+    """`SHOW_NATIVE` for the document named by the first argument: the native text is written and
+    shown; the result is the text itself (for a client that cannot show a document). The command is
+    answered whatever the client says to `window/showDocument`, and without waiting for it."""
+    if not arguments or not isinstance(arguments[0], str):
+        raise JsonRpcException("Show as native HCL needs the document's URI as its argument.", code=INVALID_PARAMS)
+    uri = arguments[0]
+    text = native_preview.file_native(ls.snapshot(), uri)
     if text is None:
         raise JsonRpcException("Show as native HCL: the document is not open.", code=REQUEST_FAILED)
     path = write_preview(uri, text)
     if path is not None and ls.window_capability("show_document", "support"):
-        await ls.window_show_document_async(types.ShowDocumentParams(uri=uri_of_path(path), take_focus=True))
+        ls.protocol.send_request(types.WINDOW_SHOW_DOCUMENT, types.ShowDocumentParams(uri=uri_of_path(path), take_focus=True))
     return text
 
 
@@ -777,10 +833,63 @@ def semantic_tokens_range(ls: HcljsonServer, params: types.SemanticTokensRangePa
     return _semantic_tokens(ls, params.text_document.uri, params.range)
 
 
+# -- formatting (features.formatting) -------------------------------------------------------------
+
+
+def _layout(options: types.FormattingOptions) -> formatting_feature.Layout:
+    return formatting_feature.Layout(options.tab_size, options.insert_spaces,
+                                     options.insert_final_newline, options.trim_final_newlines)
+
+
+@feature(types.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: HcljsonServer, params: types.DocumentFormattingParams):
+    at = ls.at(params.text_document.uri)
+    if at is None:
+        return None
+    edits = formatting_feature.format_document(at.snapshot, at.uri, _layout(params.options))
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
+
+
+@feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+def range_formatting(ls: HcljsonServer, params: types.DocumentRangeFormattingParams):
+    at = ls.at(params.text_document.uri, params.range.start)
+    if at is None:
+        return None
+    end = ls.offset(at, params.range.end)
+    edits = formatting_feature.format_range(at.snapshot, at.uri, at.offset, end, _layout(params.options))
+    return convert.to_text_edits(edits, at.index, ls.position_encoding) if edits is not None else None
+
+
+# -- validation by the real tool (lsp.validation) --------------------------------------------------
+
+
+async def validate_command(ls: HcljsonServer, arguments: tuple[Any, ...]):
+    """`hcljson.validate` for the document URI given as the first argument."""
+    if not arguments:
+        raise JsonRpcException("Validate needs the document's URI as its argument.", code=INVALID_PARAMS)
+    return await ls.validation.run(arguments[0])
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+def _in_background(work: Any) -> None:
+    """Run coroutine `work` (validate on save) as a task whose failure is logged, not raised."""
+    async def guarded() -> None:
+        try:
+            await work
+        except Exception as error:  # a refused or failed run on save: the log has it
+            log.warning("validate on save: %s", error)
+    task = asyncio.ensure_future(guarded())
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
 @feature(types.SHUTDOWN)
 def shutdown(ls: HcljsonServer, params: None) -> None:
     ls.publisher.cancel_all()
     ls.schema_jobs.cancel_all()
+    ls.validation.cancel_all()
     if ls.scan_task is not None:
         ls.scan_task.cancel()
 
@@ -802,5 +911,6 @@ def create_server() -> HcljsonServer:
     server = HcljsonServer()
     for method, options, fn, fallback in _FEATURES:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
-    server.command(SHOW_NATIVE)(_guarded(server, SHOW_NATIVE, show_as_native, lambda arguments: None))
+    server.command(SHOW_NATIVE)(_guarded_command(server, SHOW_NATIVE, show_as_native))
+    server.command(VALIDATE)(_guarded_command(server, VALIDATE, validate_command))
     return server

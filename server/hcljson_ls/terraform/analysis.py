@@ -23,31 +23,50 @@ Contract
   it every edit (`note_edit`) and calls `update(text_buffer, root)` once per version; if a bug makes
   `update` raise, the owner calls `reset()` so the next version starts afresh.
 * The schema follows the file's path (override files: `schema.is_override_file`).
+* The language (engine and version) is the module's (`resolve.module_language`): each block's
+  `language.LanguageSite`s (versioned names, a `required_version`) come last in its refs and are
+  checked in `resolve` against it, with the key `language.LANGUAGE_CHANGED` in the block's `uses`,
+  so a constraint changing in any file or the `engineVersion` setting re-checks exactly those blocks.
+  Also here: `addresses.address_rules` (moved/import/removed), backend templates under OpenTofu
+  (evaluated early: no "taken literally" warning), and `validation.error_message` template errors
+  as warnings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..diagnostic import Diagnostic
+from dataclasses import replace
+
+from ..diagnostic import ERROR, WARNING, Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
+from .addresses import address_rules
+from .catalogue import is_opentofu_file
 from .conditions import condition_rules
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
+from .language import LANGUAGE_CHANGED, LanguageSite, constraint_keys, language_sites
+from .language import check_sites as check_language
 from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
-from .resolve import SCHEMAS_CHANGED, Scope, affected, resolve
+from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
 from .templates import check_block, check_root
-from .testfile import TEST_SCHEMA, is_test_file
+from .mockfile import MOCK_SCHEMA, is_mock_file
+from .queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
+from .testfile import TEST_SCHEMA, TestFileChecks, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
-from .validate import block_diagnostics, definitions, duplicates
+from .validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
 
 __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
 
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
+#: Blocks whose addresses `addresses.address_rules` checks.
+_ADDRESSED = frozenset({"moved", "import", "removed"})
+#: What every resolution of a block with a language site uses: the module's chosen language.
+_LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 
 
 def _range(d: Diagnostic) -> tuple[int, int]:
@@ -75,11 +94,14 @@ class TerraformChecks(FileChecks):
     block's references (`reference_walk`), resolved against the file's own declarations and
     `scope`, what the other files of the module declare (`resolve`; None: the file alone)."""
 
-    __slots__ = ("override", "scope", "_own_requirements")
+    __slots__ = ("override", "scope", "tofu_file", "engine_hint", "_own_requirements")
 
-    def __init__(self, override: bool = False, scope: Scope | None = None) -> None:
+    def __init__(self, override: bool = False, scope: Scope | None = None, tofu_file: bool = False,
+                 engine_hint: str | None = None) -> None:
         self.override = override
+        self.engine_hint = engine_hint  # the engine when there is no scope (the quick open's small documents)
         self.scope = scope
+        self.tofu_file = tofu_file  # a `.tofu.json` file: its `required_version` is OpenTofu's
         self._own_requirements: tuple = (None, frozenset())
 
     def _requirements(self, own: frozenset) -> frozenset:
@@ -90,26 +112,55 @@ class TerraformChecks(FileChecks):
             self._own_requirements = (own, frozenset(k for k in own if k[0] == "provider-requirement"))
         return self._own_requirements[1]
 
+    def engine(self) -> str | None:
+        """The engine reading the file's module (None: unknown, the file alone)."""
+        return self.scope.engine if self.scope is not None else self.engine_hint
+
     def block(self, text: str, block: Block):
         return self.blocks(text, [block])[0]
 
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
-        if not self.override:
+        if not self.override:  # an override file's addresses and conditions merge into blocks of other files
             for r, b in zip(rules, blocks):
+                if b.type_name in _ADDRESSED:
+                    r.extend(address_rules(b, text))
                 r.extend(condition_rules(text, b))
+        if self.engine() == "opentofu":  # OpenTofu 1.8+ evaluates variables and locals in backend settings
+            rules = [[d for d in r if not _early_evaluated(d, b)] if b.type_name == "terraform" else r
+                     for r, b in zip(rules, blocks)]
         strings = [check_block(text, b) for b in blocks]
-        defs = [[] for _ in blocks] if self.override else [definitions(b, text) for b in blocks]
+        strings = [_error_message_warnings(d, b) if b.type_name == "variable" and d else d for d, b in zip(strings, blocks)]
+        tofu = self.tofu_file
+        defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         refs = [block_references(text, b) for b in blocks]
-        if not self.override:  # an override file's resource bodies are partial: never checked alone
-            for r, b in zip(refs, blocks):
+        for r, b in zip(refs, blocks):
+            if not self.override:  # an override file's resource bodies are partial: never checked alone
                 r.extend(schema_sites(b))
+            r.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
         return list(zip(rules, strings, defs, refs))
 
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
         scope = None if self.override else self.scope
+        language: list[Diagnostic] = []
+        used_language = False
+        if refs and type(refs[-1]) is LanguageSite:
+            sites = [r for r in refs if type(r) is LanguageSite]
+            refs = [r for r in refs if type(r) is not LanguageSite]
+            if self.scope is not None:
+                # Override files too: what they write must exist in the module's language.
+                language = check_language(sites, module_language(own, self.scope))
+                used_language = True
+        out, uses = self._resolve(refs, own, scope, text)
+        if not used_language:
+            return out, uses
+        if language:
+            out = sorted([*out, *language], key=_range)
+        return out, uses | _LANGUAGE_USED
+
+    def _resolve(self, refs, own: frozenset, scope, text):
         if not refs or type(refs[-1]) is not SchemaSite:
             return resolve(refs, own, scope)
         sites = [r for r in refs if type(r) is SchemaSite]
@@ -132,17 +183,43 @@ class TerraformChecks(FileChecks):
         return [] if self.override else duplicates(keys, place)
 
 
-def file_engine(path: str | None, scope: Scope | None = None) -> IncrementalFile:
+def _error_message_warnings(found: list[Diagnostic], block: Block) -> list[Diagnostic]:
+    """A variable's diagnostics with those of a `validation.error_message` template made warnings:
+    both engines report an error message that does not parse as a warning (Terraform
+    internal/configs/named_values.go decodeVariableValidationBlock)."""
+    spans = [(a.expr.start, a.expr.end) for v in block.body.blocks_of("validation")
+             for a in v.body.attributes if a.name == "error_message" and a.expr is not None]
+    if not spans:
+        return found
+    return [replace(d, severity=WARNING) if d.severity == ERROR and d.code.startswith("template/")
+            and any(s <= d.start < e for s, e in spans) else d for d in found]
+
+
+def _early_evaluated(d: Diagnostic, block: Block) -> bool:
+    """A template-in-literal warning inside `terraform.backend`, which OpenTofu evaluates."""
+    if d.code != TEMPLATE_IN_LITERAL:
+        return False
+    return any(nested.start <= d.start < nested.end for nested in block.body.blocks_of("backend"))
+
+
+def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str | None = None) -> IncrementalFile:
     """A fresh engine for the file at `path` (its name picks the schema and the override rules);
     `scope` answers for the other files of its module (see `TerraformChecks`). A variable definitions
-    file (`tfvars.is_tfvars`) is decoded as one attribute per variable, a test file
-    (`testfile.is_test_file`) with `TEST_SCHEMA`, both without Terraform's rules."""
+    file (`tfvars.is_tfvars`) is decoded as one attribute per variable without Terraform's rules; a
+    test file (`testfile.is_test_file`) and a mock data file (`mockfile.is_mock_file`) with their own
+    schema and rules (`testfile.TestFileChecks`: their references are resolved against the module
+    under test on request, `testfile_references.check_references`); a query file (`queryfile.is_query_file`)
+    with its own schema, rules and references (`queryfile.QueryChecks`, against `scope`)."""
     if is_tfvars(path):
         return IncrementalFile(TFVARS_SCHEMA, FileChecks())
-    if is_test_file(path):  # its own top-level blocks (`testfile`), without configuration rules
-        return IncrementalFile(TEST_SCHEMA, FileChecks())
+    if is_test_file(path):
+        return IncrementalFile(TEST_SCHEMA, TestFileChecks())
+    if is_mock_file(path):
+        return IncrementalFile(MOCK_SCHEMA, TestFileChecks())
+    if is_query_file(path):
+        return IncrementalFile(QUERY_SCHEMA, QueryChecks(scope))
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope))
+    return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path), engine_hint))  # type: ignore[arg-type]
 
 
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:

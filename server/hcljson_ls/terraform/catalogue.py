@@ -23,7 +23,7 @@ Reference namespaces
     NAMESPACES                                  first name of a reference -> Namespace
     CONTEXT_OBJECTS                             `count`, `each`, `self`: meaningful only in some blocks
 File names
-    CONFIG_JSON, CONFIG_NATIVE, TFVARS_JSON, TEST_JSON       the kinds `file_kind` returns
+    CONFIG_JSON, CONFIG_NATIVE, TFVARS_JSON, TEST_JSON, MOCK_JSON, QUERY_JSON   the kinds `file_kind` returns
     file_kind(name, ignore_case=False)          one of those kinds, or None
     base_name(path), extension(name), stem(name)
     is_override_file(name), is_opentofu_file(name), is_ignored_file(name), is_auto_tfvars(name)
@@ -57,7 +57,8 @@ Contract
   Configuration: `.tf.json`, `.tofu.json` (JSON) and `.tf`, `.tofu` (native). Override files: a
   configuration file whose stem is `override` or ends in `_override`. Variable definitions:
   `*.tfvars.json` (auto-loaded: `terraform.tfvars.json`, `*.auto.tfvars.json`). Tests:
-  `*.tftest.json`, `*.tofutest.json`. OpenTofu ignores `x.tf` when `x.tofu` exists in the same
+  `*.tftest.json`, `*.tofutest.json` (in the module's directory or its `tests/` directory); mock data
+  `*.tfmock.json`; query files `*.tfquery.json` (Terraform 1.14). OpenTofu ignores `x.tf` when `x.tofu` exists in the same
   directory, and likewise `x.tf.json` for `x.tofu.json`, `x.tftest.json` for `x.tofutest.json`
   (extension by extension: `x.tofu` does not hide `x.tf.json`); Terraform reads no `.tofu` file.
 """
@@ -65,7 +66,6 @@ Contract
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -135,6 +135,7 @@ def _named(what: str, description: str) -> tuple[Label]:
 
 
 BLOCKS: Mapping[str, BlockType] = MappingProxyType({b.name: b for b in (
+    BlockType("language", (), "Namespace", None, "", False, _NONE),
     BlockType("terraform", (), "Namespace", None, "", False, _NONE),
     BlockType(
         "provider",
@@ -162,6 +163,7 @@ BLOCKS: Mapping[str, BlockType] = MappingProxyType({b.name: b for b in (
 NESTED_LABELS: Mapping[str, tuple[Label, ...]] = MappingProxyType({
     "data": _DATA_LABELS,  # a data source scoped to a `check`
     "backend": (Label("type", LABEL_TYPE, "backend type", "The backend type, such as `s3`, `gcs`, `azurerm` or `local`."),),
+    "state_store": (Label("type", LABEL_TYPE, "state store type", "The state store type, implemented by a provider."),),
     "provider_meta": (
         Label("provider", LABEL_PROVIDER, "provider name", "The local name of the provider that receives this metadata."),
     ),
@@ -230,14 +232,28 @@ KEYWORD_ARGUMENTS: Mapping[tuple[str, str], tuple[str, ...] | None] = MappingPro
     ("terraform", "language"): None,
     ("terraform", "experiments"): None,
     ("action_trigger", "events"): None,
+    ("action_trigger", "on_failure"): ("halt", "taint", "continue"),
+    ("language", "edition"): None,
 })
 
 # `lifecycle.ignore_changes` is a list of argument names, or this keyword.
 IGNORE_CHANGES_KEYWORDS = ("all",)
 
-#: What a declared name may be (block labels, local values, a rename's new name): a Unicode letter or
-#: `_`, then letters, digits, `_` and `-`.
-IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
+class _Identifier:
+    """HCL's identifier, as Terraform and OpenTofu scan it: a letter (Unicode ``ID_Start``) or `_`,
+    then letters, digits and marks (``ID_Continue``), `_` and `-`. `²` is a digit to `\\w` but
+    neither, so ``"²x"`` and ``"x²"`` are no names (Terraform: "Invalid variable name")."""
+
+    @staticmethod
+    def match(name: str) -> bool:
+        # str.isidentifier is Python's identifier rule: XID_Start or `_`, then XID_Continue (the
+        # Unicode ID classes closed under NFKC, which differ from ID_Start/ID_Continue in a handful
+        # of compatibility characters only); `-` may follow the first character.
+        return name[:1] != "-" and name.replace("-", "_").isidentifier()
+
+
+#: What a declared name may be (block labels, local values, a rename's new name): ``IDENTIFIER.match(name)``.
+IDENTIFIER = _Identifier()
 
 #: Core arguments whose value is a JSON object or array whatever their mode says of strings (for
 #: completion's value placeholder): (block type, argument) -> "{}" or "[]".
@@ -322,6 +338,8 @@ CONFIG_JSON = "config-json"  # .tf.json, .tofu.json: what this server reads
 CONFIG_NATIVE = "config-native"  # .tf, .tofu: the same module's native-syntax files
 TFVARS_JSON = "tfvars-json"  # *.tfvars.json: variable definitions
 TEST_JSON = "test-json"  # *.tftest.json, *.tofutest.json: test files
+MOCK_JSON = "mock-json"  # *.tfmock.json: mock data for a test's `mock_provider`
+QUERY_JSON = "query-json"  # *.tfquery.json: `list` blocks of `terraform query` (Terraform 1.14)
 
 CONFIG_JSON_SUFFIXES = (".tf.json", ".tofu.json")
 CONFIG_NATIVE_SUFFIXES = (".tf", ".tofu")
@@ -329,12 +347,21 @@ TFVARS_JSON_SUFFIXES = (".tfvars.json",)
 TEST_JSON_SUFFIXES = (".tftest.json", ".tofutest.json")
 TFVARS_NATIVE_SUFFIXES = (".tfvars",)
 TEST_NATIVE_SUFFIXES = (".tftest.hcl", ".tofutest.hcl")
+MOCK_JSON_SUFFIXES = (".tfmock.json",)
+QUERY_JSON_SUFFIXES = (".tfquery.json",)
+MOCK_QUERY_NATIVE_SUFFIXES = (".tfmock.hcl", ".tfquery.hcl")
+#: The directory `terraform test` also reads test files from (`-test-directory`'s default); the module
+#: under test of a test file there is the directory above it.
+TEST_DIRECTORY = "tests"
 
 # Every extension Terraform or OpenTofu gives meaning to, with its kind (None: native files this
 # server does not read); matched in this order.
 _EXTENSIONS: tuple[tuple[str, str | None], ...] = (
     *((s, TEST_JSON) for s in TEST_JSON_SUFFIXES),
     *((s, None) for s in TEST_NATIVE_SUFFIXES),
+    *((s, MOCK_JSON) for s in MOCK_JSON_SUFFIXES),
+    *((s, QUERY_JSON) for s in QUERY_JSON_SUFFIXES),
+    *((s, None) for s in MOCK_QUERY_NATIVE_SUFFIXES),
     *((s, TFVARS_JSON) for s in TFVARS_JSON_SUFFIXES),
     *((s, CONFIG_JSON) for s in CONFIG_JSON_SUFFIXES),
     *((s, None) for s in TFVARS_NATIVE_SUFFIXES),
@@ -371,8 +398,9 @@ def stem(name: str) -> str:
 
 
 def file_kind(name: str, ignore_case: bool = False) -> str | None:
-    """`CONFIG_JSON`, `CONFIG_NATIVE`, `TFVARS_JSON` or `TEST_JSON` by the name's suffix, else None
-    (native tfvars and test files included: this server reads JSON only)."""
+    """`CONFIG_JSON`, `CONFIG_NATIVE`, `TFVARS_JSON`, `TEST_JSON`, `MOCK_JSON` or `QUERY_JSON` by the
+    name's suffix, else None (native tfvars, test, mock and query files included: this server reads
+    JSON only)."""
     name = base_name(name)
     if ignore_case:
         name = name.lower()

@@ -33,6 +33,8 @@ from ..jsonsyntax.tree import Node
 from .reference_walk import block_references
 from .references import Call, Reference
 from .schema import is_override_file, schema_for_path
+from .catalogue import is_opentofu_file
+from .language import constraint_keys
 from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions
 
 
@@ -44,13 +46,15 @@ class Declaration:
 
 
 class _DefinitionsOnly(FileChecks):
-    __slots__ = ("override",)
+    __slots__ = ("override", "tofu_file")
 
-    def __init__(self, override: bool) -> None:
+    def __init__(self, override: bool, tofu_file: bool = False) -> None:
         self.override = override
+        self.tofu_file = tofu_file
 
     def blocks(self, text: str, blocks: Sequence[Block]):
-        return [([], [], [] if self.override else definitions(b, text), block_references(text, b)) for b in blocks]
+        return [([], [], [] if self.override else definitions(b, text) + constraint_keys(b, text, self.tofu_file),
+                 block_references(text, b)) for b in blocks]
 
 
 def declarations(text: str, root: Node | None, path: str | None = None) -> list[Declaration]:
@@ -61,7 +65,8 @@ def declarations(text: str, root: Node | None, path: str | None = None) -> list[
 def declarations_and_references(text: str, root: Node | None, path: str | None = None) -> tuple[list[Declaration], list[Reference | Call]]:
     """What the file declares (nothing for an override file) and every reference and call in it."""
     override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
-    result = IncrementalFile(schema_for_path(path), _DefinitionsOnly(override)).update(text, root)
+    tofu = bool(path) and is_opentofu_file(path)  # type: ignore[arg-type]
+    result = IncrementalFile(schema_for_path(path), _DefinitionsOnly(override, tofu)).update(text, root)
     keys, place = result.definitions()
     return [Declaration(key, *place(i)) for i, key in enumerate(keys)], list(result.body.refs())  # type: ignore[arg-type]
 

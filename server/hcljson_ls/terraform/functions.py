@@ -53,7 +53,6 @@ Contract
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -61,6 +60,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
+from ..hcljson.similar import close_match
 from .ctytypes import render_type
 
 __all__ = [
@@ -249,7 +249,7 @@ def accepts(fn: Function, count: int, expands: bool = False) -> bool:
 
 def closest(name: str, engine: str | None) -> str | None:
     """The known name `name` most likely means: `name` itself when it is known; else the name equal
-    to it but for case (`Upper` -> `upper`); else the most similar name by `difflib` (cutoff 0.6,
+    to it but for case (`Upper` -> `upper`); else the most similar name as `difflib` finds it (cutoff 0.6,
     compared case-insensitively), or None. The alias prefix is kept (`core::uper` ->
     `core::upper`); provider functions and other namespaced names give None."""
     if not name:
@@ -274,5 +274,5 @@ def closest(name: str, engine: str | None) -> str | None:
     low = bare.lower()
     if low in folded:
         return prefix + folded[low]
-    match = difflib.get_close_matches(low, list(folded), n=1, cutoff=0.6)
-    return prefix + folded[match[0]] if match else None
+    match = close_match(low, list(folded), 0.6)
+    return prefix + folded[match] if match is not None else None

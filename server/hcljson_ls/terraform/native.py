@@ -58,6 +58,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
 from . import catalogue
 from .declarations import Declaration
 from .references import (
@@ -100,20 +101,22 @@ def _parser() -> Any:
     return parser
 
 
-def parse_native(text: str) -> NativeFile:
+def parse_native(text: str, tofu_file: bool = False) -> NativeFile:
     """Everything `text`, a native-syntax configuration file, declares and refers to (never raises:
-    an internal failure gives an empty result)."""
+    an internal failure gives an empty result). `tofu_file`: a `.tofu` file, whose
+    `required_version` is OpenTofu's (`language.constraint_keys`)."""
     try:
-        return _read(text)
+        return _read(text, tofu_file)
     except Exception:  # a bug here must not take the workspace down: the file contributes nothing
         log.exception("reading a native file failed")
         return NativeFile()
 
 
-def _read(text: str) -> NativeFile:
+def _read(text: str, tofu_file: bool = False) -> NativeFile:
     data = text.encode("utf-8", "surrogatepass")
     tree = _parser().parse(data)
     walk = _Walk(text, data)
+    walk.constraint_engine = OPENTOFU if tofu_file else TERRAFORM
     walk.run(tree.root_node)
     return NativeFile(tuple(walk.declarations), tuple(walk.references))
 
@@ -217,6 +220,7 @@ class _Walk:
         self.convert = _char_offsets(text)
         self.declarations: list[Declaration] = []
         self.references: list[Reference | Call] = []
+        self.constraint_engine = TERRAFORM  # whose `required_version` this file's is
         self.stack: list[tuple[Any, _Ctx]] = []
 
     # -- helpers -----------------------------------------------------------------------------
@@ -451,6 +455,11 @@ class _Walk:
                     add(Declaration(("local", self.name(ident)), *self.span(ident)))
             return
         if type_name == "terraform":
+            required = attributes.get("required_version")
+            lit = _literal_string(_expression_of(required)) if required is not None else None
+            value = _plain_string(lit, self.data) if lit is not None else None
+            if value is not None:  # a version constraint of the module, as in JSON files
+                add(Declaration((CONSTRAINT_KIND, self.constraint_engine, value), *self.span(lit)))
             if body is not None:
                 self.configuration_aliases(body)
             return

@@ -18,7 +18,8 @@ Contract
   longer exist on purpose: not references either.
 * `ADDRESS` marks the traversal of a static-traversal string (`depends_on`, `moved.to`, ...) and
   every reference of `replace_triggered_by` and `import.to` (addresses written as expressions,
-  with rules of their own); `DEPENDS_ON` the references of `depends_on`.
+  with rules of their own); `DEPENDS_ON` the references of `depends_on`; `MAY_BE_UNDECLARED` the
+  reference of `moved.to` (an address no block need declare).
 * Context (`references.IN_*`): `IN_COUNT` / `IN_FOR_EACH` when the top-level block sets `count` /
   `for_each` (and inside a `dynamic` block's content, `IN_FOR_EACH` for its own iterator is not
   needed: its iterator name is bound, see below); `IN_SELF` inside `provisioner`, `connection` and
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..diagnostic import ERROR
 from ..hcljson.model import Block, Body
 from ..hcljson.schema import EXPRESSION, STRING_NATIVE, STRING_TEMPLATE, STRING_TRAVERSAL
 from ..jsonsyntax import strings
@@ -52,15 +54,17 @@ from ..template.nodes import (
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, PROVIDER, STATIC, Call, Reference, Step
-from .templates import expression_strings, string_tree
+from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
+from .templates import expression_strings, string_tree, template_raw
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
 #: (block type or None for any, argument) -> how its strings refer: "provider", "provider-values",
-#: "skip", "address" (an address written as an expression: its references get `ADDRESS`).
+#: "skip", "address" (an address written as an expression: its references get `ADDRESS`),
+#: "literal-if-broken" (a template that does not parse refers to nothing).
 _SPECIAL = {
     ("moved", "from"): "skip",
+    ("moved", "to"): "may-be-undeclared",  # an address no block need declare (Terraform internal/configs/moved.go)
     ("removed", "from"): "skip",
     ("lifecycle", "ignore_changes"): "skip",
     ("dynamic", "iterator"): "skip",
@@ -73,6 +77,9 @@ _SPECIAL = {
     ("lifecycle", "replace_triggered_by"): "address",
     ("import", "to"): "address",
     ("module", "providers"): "provider-values",
+    # A message template that does not parse is read as a literal string (both engines warn):
+    # it refers to nothing (Terraform internal/configs/named_values.go decodeVariableValidationBlock).
+    ("validation", "error_message"): "literal-if-broken",
 }
 _PROVIDER_ARGUMENT = "provider"  # in resource-like blocks
 
@@ -96,11 +103,16 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             special = _SPECIAL.get((owner, a.name))
             if special == "skip":
                 continue
+            own_flags = 0
+            if special == "may-be-undeclared":
+                special, own_flags = None, MAY_BE_UNDECLARED
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
-            own = ctx | DEPENDS_ON if a.name == "depends_on" else ctx | ADDRESS if special == "address" else ctx
-            if special == "address":
-                special = None
+            own = ctx | own_flags
+            if a.name == "depends_on":
+                own |= DEPENDS_ON
+            elif special == "address":
+                special, own = None, own | ADDRESS
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT
@@ -109,6 +121,9 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             _expression(text, a.expr, special, own, bound, out)
         for nested in b.blocks:
             t = nested.type_name
+            if t == "encryption" and owner == "terraform":
+                out.extend(r for r in block_references_in(text, nested) if not (type(r) is Reference and r.root in _ENCRYPTION_ROOTS))
+                continue
             inner_bound = bound
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
@@ -118,7 +133,15 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
     return out
 
 
-_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
+_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action", "list"})  # `list`: a query file's list blocks
+#: The names OpenTofu's `terraform.encryption` block defines for its own expressions
+#: (`key_provider.pbkdf2.k`, `method.aes_gcm.m`): not objects of the module.
+_ENCRYPTION_ROOTS = frozenset({"key_provider", "method"})
+
+
+def block_references_in(text: str, block: Block) -> list[Reference | Call]:
+    """The references and calls of a nested `block` read as if it were top-level."""
+    return block_references(text, block)
 
 
 def expression_references(text: str, expr) -> list[Reference | Call]:
@@ -156,6 +179,8 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
         raw = text[cs : start + node.end - node.start - 1]
         if smode == STRING_TEMPLATE and "{" not in raw and "\\u" not in raw:
             continue  # no interpolation: plain text
+        if special == "literal-if-broken" and any(d.severity == ERROR for d in template_raw(raw)[1]):
+            continue
         provider = special in ("provider", "provider-values")
         for item in _string_refs(raw, smode, provider):
             if isinstance(item, Reference):
@@ -169,6 +194,8 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
 
 
 _PARSED = frozenset({STRING_TEMPLATE, STRING_NATIVE, STRING_TRAVERSAL})
+#: Built-in functions whose second argument is a type (Terraform 1.15 `convert(value, type)`).
+_TYPE_SECOND_ARGUMENT = frozenset({"convert", "core::convert"})
 
 
 @lru_cache(maxsize=65536)
@@ -219,6 +246,11 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
         if t is FunctionCall:
             out.append(Call(node.name, *node.name_span, len(node.args), node.expand_final))
+            if node.name in _TYPE_SECOND_ARGUMENT and len(node.args) >= 2:
+                # `convert(value, object({a = string}))`: the second argument is a type constraint,
+                # whose `object(...)` and `string` are neither calls nor references.
+                stack.extend((arg, scope) for i, arg in enumerate(node.args) if i != 1)
+                continue
         if t is ForExpr or t is ForDirective:
             names = {node.value_var.name} | ({node.key_var.name} if node.key_var is not None else set())
             inner = scope | names

@@ -44,8 +44,14 @@ IN_FOR_EACH = 2
 IN_SELF = 4
 STATIC = 8
 PROVIDER = 16
+#: A reference inside `depends_on` (Terraform: no attribute of a resource, module output only).
 DEPENDS_ON = 32
+#: An address written as an expression (`replace_triggered_by`, `import.to`) or a static traversal:
+#: Terraform checks it by rules of its own.
 ADDRESS = 64
+#: An address that need not be declared (`moved.to`: internal/configs/moved.go): resolved for
+#: navigation, never reported as undeclared.
+MAY_BE_UNDECLARED = 128
 
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
 #: key kinds) whose references take an instance key because of them.

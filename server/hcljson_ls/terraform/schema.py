@@ -141,9 +141,10 @@ ACTION_TRIGGER = BlockSchema(
             A("events", True, TRAVERSAL_LIST, "The lifecycle events that trigger the actions, such as `\"before_create\"`."),
             A("actions", True, NATIVE_LIST, "The actions to invoke, as references such as `\"action.aws_lambda_invoke.notify\"`."),
             A("condition", False, EXPRESSION, "The actions run only when this expression is true."),
+            A("on_failure", False, TRAVERSAL, "What a failed action does: `\"halt\"`, `\"taint\"` or `\"continue\"`."),
         ]
     ),
-    description="Invokes actions on lifecycle events of this resource (Terraform 1.14+).",
+    description="Invokes actions on lifecycle events of this resource.",
 )
 
 RESOURCE_LIFECYCLE = BlockSchema(
@@ -151,10 +152,11 @@ RESOURCE_LIFECYCLE = BlockSchema(
     body=_body(
         [
             A("create_before_destroy", False, LITERAL, "Create the replacement object before destroying the old one."),
-            A("prevent_destroy", False, LITERAL, "Refuse any plan that would destroy this object."),
+            A("prevent_destroy", False, EXPRESSION, "Refuse any plan that would destroy this object (a literal boolean, or an expression where the engine allows it)."),
             A("ignore_changes", False, KEYWORD_OR_TRAVERSAL_LIST, "Arguments whose changes are ignored: `\"all\"`, or an array of attribute names such as `[\"tags\"]`."),
             A("replace_triggered_by", False, NATIVE_LIST, "Replace this resource when any of the referenced objects or attributes change."),
-            A("enabled", False, EXPRESSION, "Whether the resource exists at all (OpenTofu 1.11+)."),
+            A("enabled", False, EXPRESSION, "Whether the resource exists at all."),
+            A("destroy", False, LITERAL, "Set to false to forget the object instead of destroying it when it leaves the configuration."),
         ],
         [PRECONDITION, POSTCONDITION, ACTION_TRIGGER],
     ),
@@ -165,7 +167,7 @@ RESOURCE_LIFECYCLE = BlockSchema(
 CONDITIONS_LIFECYCLE = BlockSchema(
     "lifecycle",
     body=_body(
-        [A("enabled", False, EXPRESSION, "Whether the object exists at all (OpenTofu 1.11+).")],
+        [A("enabled", False, EXPRESSION, "Whether the object exists at all.")],
         [PRECONDITION, POSTCONDITION],
     ),
     description="Pre- and postconditions checked for this object.",
@@ -246,7 +248,7 @@ ACTION = BlockSchema(
         open_attributes=True,
         open_blocks=True,
     ),
-    description="A provider-defined action that lifecycle triggers or the CLI can invoke (Terraform 1.14+).",
+    description="A provider-defined action that lifecycle triggers or the CLI can invoke.",
 )
 
 # ---- top-level blocks ------------------------------------------------------------------------
@@ -291,7 +293,9 @@ TERRAFORM = BlockSchema(
                 max_items=1,
             ),
             BlockSchema("provider_meta", labels=_labels("provider_meta", nested=True), body=None, description="Module metadata passed to the named provider."),
-            BlockSchema("encryption", body=None, description="State and plan encryption settings (OpenTofu)."),
+            BlockSchema("state_store", labels=_labels("state_store", nested=True), body=None,
+                        description="Where state is stored, by a provider (Terraform alpha builds with experiments only).", max_items=1),
+            BlockSchema("encryption", body=None, description="State and plan encryption settings."),
         ],
     ),
     description="Settings for Terraform itself: required versions and providers, backend, cloud.",
@@ -304,7 +308,7 @@ PROVIDER = BlockSchema(
         [
             A("alias", False, LITERAL_STRING, "A name for an additional configuration of this provider, referenced as `\"<name>.<alias>\"`."),
             A("version", False, LITERAL_STRING, "Deprecated version constraint; use `required_providers` instead."),
-            A("for_each", False, EXPRESSION, "One provider configuration per element, each addressed by key (OpenTofu)."),
+            A("for_each", False, EXPRESSION, "One provider configuration per element, each addressed by key."),
         ],
         open_attributes=True,
         open_blocks=True,
@@ -323,7 +327,8 @@ VARIABLE = BlockSchema(
             A("sensitive", False, LITERAL, "Hide the value in plan and apply output."),
             A("nullable", False, LITERAL, "Whether `null` is an acceptable value (default true)."),
             A("ephemeral", False, LITERAL, "The value is available during the run only and never stored."),
-            A("deprecated", False, LITERAL_STRING, "A message shown when a caller sets this variable (OpenTofu)."),
+            A("deprecated", False, LITERAL_STRING, "A message shown when a caller sets this variable."),
+            A("const", False, LITERAL, "The value is known while the configuration loads and may be used where only constants are allowed."),
         ],
         [_condition_block("validation", "A custom rule the value must satisfy, with the error shown otherwise.")],
     ),
@@ -345,7 +350,8 @@ OUTPUT = BlockSchema(
             A("description", False, LITERAL_STRING, "Documentation for the output; taken literally."),
             A("sensitive", False, LITERAL, "Hide the value in CLI output."),
             A("ephemeral", False, LITERAL, "The value is passed between modules during the run only and never stored."),
-            A("deprecated", False, LITERAL_STRING, "A message shown when this output is used (OpenTofu)."),
+            A("deprecated", False, LITERAL_STRING, "A message shown when this output is used."),
+            A("type", False, TYPE, "The type constraint the value is converted to, such as `\"string\"`."),
             DEPENDS_ON,
         ],
         [PRECONDITION],
@@ -358,12 +364,20 @@ MODULE = BlockSchema(
     labels=_labels("module"),
     body=_body(
         [
-            A("source", True, LITERAL_STRING, "Where the module's code is: a local path, a registry address or a URL; taken literally."),
-            A("version", False, LITERAL_STRING, "The accepted versions of a registry module, such as `\"~> 5.0\"`."),
+            A("source", True, EXPRESSION, "Where the module's code is: a local path, a registry address or a URL; variables and locals are allowed."),
+            A("version", False, EXPRESSION, "The accepted versions of a registry module, such as `\"~> 5.0\"`; variables and locals are allowed."),
             A("providers", False, TRAVERSAL_MAP, "Provider configurations passed to the module: `{\"aws\": \"aws.west\"}`."),
             COUNT,
             FOR_EACH,
             DEPENDS_ON,
+        ],
+        [
+            BlockSchema(
+                "lifecycle",
+                body=_body([A("enabled", False, EXPRESSION, "Whether the module call exists at all.")]),
+                description="Settings of the module call.",
+                max_items=1,
+            )
         ],
         open_attributes=True,
     ),
@@ -436,7 +450,30 @@ CHECK = BlockSchema(
     description="A validation of the infrastructure that warns, without blocking, when it fails.",
 )
 
+LANGUAGE = BlockSchema(
+    "language",
+    body=_body(
+        [
+            A("edition", False, TRAVERSAL, "The language edition this module is written for (`tofu2024`)."),
+            A("experiments", False, TRAVERSAL_LIST, "Opt-in language experiments (reserved)."),
+        ],
+        [
+            BlockSchema(
+                "compatible_with",
+                body=_body(
+                    [A("opentofu", False, LITERAL_STRING, "The OpenTofu versions this module works with, such as `\">= 1.12\"`.")],
+                    open_attributes=True,
+                ),
+                description="The versions of each tool this module works with.",
+                max_items=1,
+            )
+        ],
+    ),
+    description="Language settings of the module: edition and tool versions.",
+)
+
 TOP_LEVEL_BLOCKS: tuple[BlockSchema, ...] = (
+    LANGUAGE,
     TERRAFORM,
     PROVIDER,
     VARIABLE,

@@ -254,6 +254,8 @@ def _reference_relative(value: str, smode: str, name: str) -> tuple[Diagnostic, 
         return diags
     if smode == STRING_NATIVE:
         return ()
+    if name == "providers" and type(tree) is Index and _static_problem(tree.collection) is None:
+        return ()  # `aws.by_region[each.key]`: a provider instance (OpenTofu 1.9+; `language` checks the engine)
     problem = _static_problem(tree)
     if problem is None:
         return ()

@@ -2,6 +2,7 @@
 
     to_native(text, path=None, *, start=None, end=None, schema_of=None, comments=True) -> NativeText
     block_to_native(text, block, *, schema_of=None, comments=True) -> NativeText
+    tfvars_to_native(text, *, comments=True) -> NativeText    a `*.tfvars.json` file as `.tfvars`
     NativeText(text, problems)      problems: tuple[Problem(start, end, code, message), ...]
 
 `to_native` parses and decodes `text` (a `.tf.json` / `.tofu.json` file at `path`: the name picks
@@ -92,8 +93,9 @@ from .catalogue import literal_settings_block
 from .provider_schema import MAP, SchemaBlock
 from .schema import PROVIDER_DEFINED_BODY, schema_for_path
 from .templates import string_content
+from .tfvars import TFVARS_SCHEMA
 
-__all__ = ["TEXT_COMMENTS", "NativeText", "Problem", "SchemaOf", "block_to_native", "to_native"]
+__all__ = ["TEXT_COMMENTS", "NativeText", "Problem", "SchemaOf", "block_to_native", "tfvars_to_native", "to_native"]
 
 MISSING_VALUE = "convert/missing-value"
 NOT_AN_IDENTIFIER = "convert/not-an-identifier"
@@ -144,6 +146,28 @@ def to_native(
     `[start, end]` (either bound may be given alone). See the module doc."""
     try:
         return _convert_file(text, path, start, end, schema_of, comments)
+    except Exception as exc:  # noqa: BLE001 - a bug must not take the caller down: say so, as a problem
+        return NativeText("", (Problem(0, len(text), INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
+
+
+def tfvars_to_native(text: str, *, comments: bool | str = True) -> NativeText:
+    """A variable definitions file (`*.tfvars.json`) as a native `.tfvars` file: one `name = value`
+    per root property, decoded as Terraform reads the file (`tfvars.TFVARS_SCHEMA`: just attributes,
+    every string literal, so `${` and `%{` are escaped as `$${` and `%%{`), `"//"` a comment. The
+    same problems as `to_native` (a root that is not an object, a property without a value, a name
+    native syntax cannot write)."""
+    try:
+        parsed = parse(text)
+        body, diags = decode_file(text, parsed.root, TFVARS_SCHEMA)
+        found = [_problem(d) for d in parsed.diagnostics if d.severity == ERROR]
+        found.extend(_problem(d) for d in diags if d.code in _DROPPED)
+        w = _Writer(text, None, comments)
+        items: list[Item] = [item for a in body.attributes if (item := w.attribute(a, "", LITERAL)) is not None]
+        if comments:
+            items.extend(w.comment_items(body, ""))
+        found.extend(w.problems)
+        lines = _emit(items, "")  # arguments of one body: `=` aligned, as `terraform fmt` writes them
+        return NativeText("\n".join(lines) + "\n" if lines else "", _sorted(found))
     except Exception as exc:  # noqa: BLE001 - a bug must not take the caller down: say so, as a problem
         return NativeText("", (Problem(0, len(text), INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
 

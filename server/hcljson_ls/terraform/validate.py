@@ -41,7 +41,6 @@ mid-edit).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Related
@@ -60,6 +59,7 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
+from .language import CONSTRAINT_KIND
 from .references import INSTANCED, REPETITION, repetition_key
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
@@ -93,7 +93,7 @@ def valid_identifier(name: str) -> bool:
 
 def _identifier_suggestion(name: str) -> str | None:
     # Spaces and punctuation become "_"; symbols such as an emoji are dropped (not "_" each).
-    fixed = "".join(c if re.match(r"[\w-]", c) else "_" if c.isspace() or c in ".,:;/+" else "" for c in name)
+    fixed = "".join(c if _IDENTIFIER.match("a" + c) else "_" if c.isspace() or c in ".,:;/+" else "" for c in name)
     if fixed and not _IDENTIFIER.match(fixed):
         fixed = "_" + fixed
     return fixed if fixed and fixed != name and _IDENTIFIER.match(fixed) else None
@@ -105,7 +105,7 @@ def _why_invalid(name: str) -> str:
     if not _IDENTIFIER.match(name[0]):
         return f"it starts with {quoted(name[0])}"
     for c in name:
-        if not re.match(r"[\w-]", c):
+        if not _IDENTIFIER.match("a" + c):
             return f"it contains {quoted(c)}"
     return "it is not an identifier"  # pragma: no cover - unreachable for invalid names
 
@@ -178,6 +178,8 @@ class _Validator:
             kind = e.kind
             if kind == STRING and self.string_value(e.node, e.start) in ("true", "false"):
                 continue
+            if kind == STRING and name == "prevent_destroy" and "${" in self.string_value(e.node, e.start):
+                continue  # an expression (OpenTofu 1.12+): `language` checks the version
             self.diags.append(
                 Diagnostic(
                     e.start, e.end, ERROR, VALUE_TYPE, "Expected a boolean",
@@ -304,6 +306,12 @@ class _Validator:
             ic = attribute("ignore_changes")
             if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
                 self.keyword(ic, IGNORE_CHANGES_KEYWORDS)
+        elif t == "module" and parent is None:
+            # An expression since Terraform 1.15 / OpenTofu 1.8, but still one that gives a string.
+            for name in ("source", "version"):
+                a = attribute(name)
+                if a is not None and a.expr is not None and a.expr.kind in (ARRAY, OBJECT):
+                    self.diags.append(P.value_type(a.expr.node, a.expr.start, a.expr.end, name, "a string"))
         elif t == "provisioner":
             self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
             self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
@@ -427,6 +435,14 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     out = [(key, h[0], h[1])]
     if t in INSTANCED:  # the instance keys its references take
         out.extend((repetition_key(key, mode), h[0], h[1]) for mode in REPETITION if block.body.attribute(mode) is not None)
+    if t == "output":  # `deprecated` (Terraform 1.15, OpenTofu 1.10): callers using it get a warning
+        dep = block.body.attribute("deprecated")
+        if dep is not None and dep.expr is not None and dep.expr.kind == STRING:
+            out.append((("output-deprecated", key[1], string_text(text, dep.expr.node, dep.expr.start)), h[0], h[1]))
+    if t == "check":  # its scoped data sources are data sources of the module (Terraform's module.go)
+        for d in block.body.blocks_of("data"):
+            if len(d.labels) == 2:
+                out.append((("data", *d.label_values), *d.header_range))
     if t == "module":
         source = block.body.attribute("source")
         if source is not None and source.expr is not None and source.expr.kind == STRING:
@@ -437,7 +453,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition"})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND, "output-deprecated"})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

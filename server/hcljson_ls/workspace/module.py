@@ -50,7 +50,7 @@ def summarize(path: str, text: str, stamp: tuple[int, int] | None = None) -> Fil
     """The summary of the file at `path` whose content is `text` (never raises: a bug is a problem)."""
     kind = catalogue.file_kind(path)
     if kind == catalogue.CONFIG_NATIVE:
-        native = parse_native(text)
+        native = parse_native(text, catalogue.is_opentofu_file(path))
         # An override file is merged into other files' declarations, as for JSON: it declares nothing.
         declared = () if catalogue.is_override_file(path) else native.declarations
         return FileSummary(declared, stamp, None, references.index(native.references))

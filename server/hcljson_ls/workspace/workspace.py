@@ -58,12 +58,14 @@ from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
-from ..terraform.resolve import SCHEMAS_CHANGED
+from ..terraform.language import LANGUAGE_CHANGED, Language
+from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
+from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, file_name, list_directory, path_of_uri, read_text, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
 
@@ -103,6 +105,7 @@ class Workspace:
     def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
         self.folders: tuple[str, ...] = ()
         self.engine = engine if engine in ENGINES else "auto"
+        self.engine_version: str | None = None  # the `engineVersion` setting (None: chosen per module)
         self._documents: dict[str, DocumentState] = {}
         self._revisions: dict[str, int] = {}
         self._declared: dict[str, tuple[int, int]] = {}  # uri -> (engine id, definitions revision) last seen
@@ -119,6 +122,7 @@ class Workspace:
         self._schema_paths: tuple[str, ...] = ()
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
         self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
+        self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -134,8 +138,30 @@ class Workspace:
         """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
         self._schema_paths = tuple(paths)
         if self._schemas.set_files(self._schema_paths, self.folders):
-            for module in list(self._modules.values()):
-                self._schemas_changed(module.directory)
+            self._all_schemas_changed()
+
+    def set_schema_max_bytes(self, max_bytes: int) -> None:
+        """`providerSchemas.maxFileSizeMB`, in bytes: the files are read again under the new limit."""
+        if self._schemas.set_max_bytes(max_bytes):
+            self._all_schemas_changed()
+
+    def set_schema_loader(self, start: Any) -> None:
+        """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
+        hands each result to `schema_file_loaded`; None: read where first needed."""
+        self._schemas.set_loader(start)
+        self._all_schemas_changed()
+
+    def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
+        """A schema file read by the loader: True when the open documents may now say something else
+        (they are stale)."""
+        if not self._schemas.file_loaded(path, schemas, problems, generation):
+            return False
+        self._all_schemas_changed()
+        return True
+
+    def _all_schemas_changed(self) -> None:
+        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
+            self._schemas_changed(key)
 
     def set_module_schemas(self, key: str, schemas: Any) -> None:
         """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
@@ -172,9 +198,23 @@ class Workspace:
             self._bump(module)
             self._rescope_all(module)  # which files count, and whose functions exist, may differ
 
+    def set_engine_version(self, version: str | None) -> None:
+        """The `engineVersion` setting ("1.11", "1.16.0-rc1"; None or "": chosen per module from its
+        `required_version`): every open document resolves its language sites again."""
+        version = version or None
+        if version == self.engine_version:
+            return
+        self.engine_version = version
+        for module in list(self._modules.values()):
+            self._bump(module)
+            for uri in self._open_in(module.directory):
+                self._documents[uri].rescope(frozenset({LANGUAGE_CHANGED}))
+                self._revisions[uri] = next(self._counter)
+
     def _bump(self, module: Module, but: str | None = None) -> None:
         module.bump()
         self._stale |= self._open_in(module.directory, but)
+        self._stale |= {u for u in self._tests if u != but and self.module_under_test(u) == module.directory}
 
     def take_stale(self) -> set[str]:
         """The open documents whose diagnostics may have changed because another file of their
@@ -188,6 +228,32 @@ class Workspace:
         if path is None or not uri.startswith("file:"):
             return uri
         return os.path.dirname(os.path.normpath(path))
+
+    def module_under_test(self, uri: str) -> str:
+        """The directory of the module a test file `uri` tests: the one above its directory when that
+        is `tests/` (`catalogue.TEST_DIRECTORY`, `terraform test`'s default test directory), else its
+        own (`module_key`); for any other file, its `module_key`."""
+        key = self.module_key(uri)
+        if os.path.isabs(key) and os.path.basename(key) == catalogue.TEST_DIRECTORY and is_test_file(uri):
+            return os.path.dirname(key)
+        return key
+
+    def test_scope(self, uri: str) -> "ModuleScope | None":
+        """What the module under test of test file `uri` declares (`module_under_test`, its open
+        documents' declarations brought up to date first), or None when it has no configuration file
+        (a test file alone is never taken for a whole module)."""
+        return self.directory_scope(uri, self.module_under_test(uri))
+
+    def directory_scope(self, uri: str, key: str) -> "ModuleScope | None":
+        """What module directory `key` declares, for references of `uri` made from outside it (a test
+        file's), its open documents' declarations brought up to date first; None when it has no
+        configuration file."""
+        if not self.effective_names(key):
+            return None
+        if key != self.module_key(uri):
+            for other in self._open_in(key):
+                self.sync_declarations(other)  # what its open documents declare now
+        return ModuleScope(self, uri, key)
 
     def module(self, key: str) -> Module:
         """The module of directory `key`, its directory listed on first use."""
@@ -280,6 +346,8 @@ class Workspace:
         self._declared.pop(uri, None)
         if is_tfvars(uri):
             self._tfvars.add(uri)
+        if is_test_file(uri):
+            self._tests.add(uri)
         self._bump(self.module(self.module_key(uri)), but=uri)  # its buffer now stands for the file on disk
         return state
 
@@ -326,6 +394,7 @@ class Workspace:
         self._documents.pop(uri, None)
         self._revisions.pop(uri, None)
         self._tfvars.discard(uri)
+        self._tests.discard(uri)
         self._declared.pop(uri, None)
 
     def get(self, uri: str) -> DocumentState | None:
@@ -347,7 +416,7 @@ class Workspace:
         revision = self._revisions.get(uri)
         if revision is None:
             return None
-        module = self._modules.get(self.module_key(uri))
+        module = self._modules.get(self.module_under_test(uri))  # a test file: the module it tests
         return f"{revision}.{module.revision if module is not None else 0}"
 
     def results_changed(self, uri: str) -> None:
@@ -392,7 +461,7 @@ class Workspace:
         self._bump(module, but)
         for uri in self._open_in(module.directory, but):
             self._documents[uri].rescope(changed)
-        if any(k[0] in ("output", "module-source") for k in changed):
+        if any(k[0] in OUTPUT_KINDS for k in changed):
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
                     state.rescope(frozenset({("output", "")}))
@@ -400,14 +469,27 @@ class Workspace:
 
     def file_changed(self, uri: str, kind: int) -> None:
         """A watched file was created, changed or deleted on disk: update its module (its open
-        documents become stale when what the module declares changed)."""
+        documents become stale when what the module declares changed). Never raises: one event that
+        cannot be applied (logged) does not cost the others of its batch."""
+        try:
+            self._file_changed(uri, kind)
+        except Exception:  # a bug must not lose the rest of the batch
+            log.exception("applying the watched-file event %r (type %s) failed", uri, kind)
+
+    def _file_changed(self, uri: str, kind: int) -> None:
         path = path_of_uri(uri)
-        if path is None:
+        if path is None or not uri.startswith("file:"):
+            log.info("ignoring a watched-file event for %r: it names no file", uri)
             return
         path = os.path.normpath(path)
         name = os.path.basename(path)
         self._disk_indexes.pop(path, None)
-        if kind == DELETED and any(k == path or k.startswith(path + os.sep) for k in self._modules):
+        # Trust the disk, not the event: a "created" or "changed" file that is not there is gone (no
+        # phantom file that declares nothing, or hides another by its name), and a "deleted" one
+        # that is there was replaced.
+        kind = CHANGED if is_file_on_disk(path) else DELETED
+        vanished = kind == DELETED and not os.path.lexists(path)
+        if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
         if catalogue.file_kind(name) not in _MODULE_KINDS:
@@ -458,7 +540,8 @@ class Workspace:
         """The names of the files that make up module `key` now (open and on disk), in name order,
         after the engine's rule (see the module doc)."""
         module = self.module(key)
-        names = set(module.disk) | {file_name(u) for u in self._open_in(key) if not is_tfvars(u)}  # tfvars: not configuration
+        # Open tfvars, test, mock data and query files are none of the module's files.
+        names = set(module.disk) | {n for u in self._open_in(key) if catalogue.file_kind(n := file_name(u), ignore_case=True) not in _NOT_MODULE_KINDS}
         opentofu = self.engine == "opentofu" or (
             self.engine == "auto" and any(catalogue.is_opentofu_file(n) for n in names)
         )
@@ -619,8 +702,9 @@ class Workspace:
     def declared(self, uri: str, kind: str) -> frozenset:
         """The declaration keys of `kind` in the module of `uri`, its own current ones included;
         remembered per (module revision, its own declarations), so completing in a file with
-        thousands of resources does not gather them again at every keystroke."""
-        key = self.module_key(uri)
+        thousands of resources does not gather them again at every keystroke. For a test file: the
+        module it tests (`module_under_test`), with its own runs and variables."""
+        key = self.module_under_test(uri)
         own = self.own_keys(uri)
         module = self.module(key)
         stamp = (module.revision, id(own), kind)
@@ -751,7 +835,8 @@ class Workspace:
 
 
 _MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
-_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON})
+_NOT_MODULE_KINDS = frozenset({catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
+_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
 
 
 class Snapshot:
@@ -798,6 +883,19 @@ class Snapshot:
     def text_of(self, uri: str) -> str | None:
         return self._workspace.text_of(uri)
 
+    def test_scope(self, uri: str) -> Any:
+        """The `resolve.Scope` of the module test file `uri` tests, or None (`Workspace.test_scope`)."""
+        return self._workspace.test_scope(uri)
+
+    def module_under_test(self, uri: str) -> str:
+        """The directory of the module test file `uri` tests (`Workspace.module_under_test`)."""
+        return self._workspace.module_under_test(uri)
+
+    def directory_scope(self, uri: str, directory: str) -> Any:
+        """The `resolve.Scope` of module directory `directory` for references of `uri` made from
+        outside it, or None (`Workspace.directory_scope`)."""
+        return self._workspace.directory_scope(uri, directory)
+
     def declared(self, uri: str, kind: str) -> frozenset:
         """Every declaration key of `kind` in the module of `uri`: its own current ones (open `uri`)
         and the other files' (`Workspace.key_index`)."""
@@ -828,6 +926,10 @@ class Snapshot:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
 
+    def declaration_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int]]:
+        """`declaration_sites` in module directory `directory` (a test file's module under test)."""
+        return self._workspace.declaration_sites(directory, declared)
+
     def reference_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
         """`reference_sites` in module directory `directory`."""
         return self._workspace.reference_sites(directory, declared)
@@ -840,6 +942,12 @@ class Snapshot:
 
     def is_opentofu(self, uri: str) -> bool:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
+
+    def language(self, uri: str) -> Language:
+        """The engine and version the module of `uri` is read by (`resolve.module_language`)."""
+        state = self._workspace.get(uri)
+        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        return module_language(own, ModuleScope(self._workspace, uri))
 
     def engine(self, uri: str) -> str:
         """"opentofu" or "terraform": who reads the module of `uri`."""
@@ -872,11 +980,12 @@ class ModuleScope:
 
     __slots__ = ("_workspace", "_uri", "_name", "_key")
 
-    def __init__(self, workspace: Workspace, uri: str) -> None:
+    def __init__(self, workspace: Workspace, uri: str, key: str | None = None) -> None:
         self._workspace = workspace
         self._uri = uri
         self._name = file_name(uri)
-        self._key = workspace.module_key(uri)  # asked once per reference resolved: computed once
+        # asked once per reference resolved: computed once; `key`: another module (a test file's)
+        self._key = workspace.module_key(uri) if key is None else key
 
     @property
     def revision(self) -> int:
@@ -887,6 +996,11 @@ class ModuleScope:
     def engine(self) -> str:
         """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
         return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
+
+    @property
+    def engine_version(self) -> str | None:
+        """The `engineVersion` setting (`Workspace.engine_version`), or None."""
+        return self._workspace.engine_version
 
     @property
     def provider_schemas(self) -> Any:
@@ -916,8 +1030,23 @@ class ModuleScope:
             cached = module.kinds_cache = (module.revision, kinds)
         return cached[1]
 
+    def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
+        """output name -> deprecation message of the outputs of module call `name` that are
+        `deprecated`, when its one source is a local directory (else empty)."""
+        child = self._child(name, own)
+        if child is None:
+            return {}
+        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
+
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its one source is a local directory, else None."""
+        child = self._child(name, own)
+        if child is None:
+            return None
+        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+
+    def _child(self, name: str, own: frozenset) -> str | None:
+        """The directory of module call `name` when its one source is a local directory, else None."""
         sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
         sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
         if len(sources) != 1:
@@ -925,11 +1054,9 @@ class ModuleScope:
         source = next(iter(sources))
         if not isinstance(source, str) or not source.startswith(("./", "../")):
             return None
-        here = self._workspace.module_key(self._uri)
+        here = self._key
         if not os.path.isabs(here):
             return None
         child = os.path.normpath(os.path.join(here, source))
-        if not os.path.isdir(child):
-            return None
-        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+        return child if os.path.isdir(child) else None
 

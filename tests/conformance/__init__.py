@@ -1,0 +1,1 @@
+"""The differential suite: generated modules judged by `terraform validate` (see docs/conformance.md)."""

@@ -1,0 +1,855 @@
+"""The generated modules of the differential suite: small Terraform JSON modules, deterministic.
+
+`cases()` returns every case, always the same ones in the same order, each a `Case`: an id
+(`category/slug`), its rule category, its files (path relative to the module -> text) and what it
+means to show (`intent`: "valid" or the one mistake it makes). Terraform, not the intent, is the judge:
+the verdicts stored in `verdicts.json` are what `terraform validate -json` said about each case
+(`tools/differential.py refresh`). The intent only helps a reader.
+
+Every case uses only Terraform's built-in provider (`terraform_data`, `terraform_remote_state`), so
+`terraform init -backend=false` and `validate` run offline; child modules are local (`./child`).
+Each case makes at most one mistake, because Terraform stops at the first stage that fails (a module
+that does not decode is not validated further), and one mistake is what the comparison can judge.
+
+A case's `digest` covers its files: a changed generator shows up as a stale verdict.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+VALID = "valid"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    files: tuple[tuple[str, str], ...]
+    intent: str
+
+    @property
+    def digest(self) -> str:
+        h = hashlib.sha256()
+        for path, text in self.files:
+            h.update(path.encode() + b"\0" + text.encode() + b"\0")
+        return h.hexdigest()[:16]
+
+    def write(self, root: Path) -> Path:
+        """Write the module under `root/<id>` and return its directory."""
+        where = root / self.id
+        for path, text in self.files:
+            target = where / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        return where
+
+
+def render(body: Any) -> str:
+    """A JSON file as people write it: two-space indentation, so each argument has a line of its own."""
+    return body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def _case(category: str, slug: str, intent: str, files: Mapping[str, Any]) -> Case:
+    return Case(f"{category}/{slug}", category, tuple((p, render(b)) for p, b in files.items()), intent)
+
+
+# --- the child module most cases call ---------------------------------------------------------------
+
+CHILD = {
+    "variable": {
+        "name": {"type": "string"},
+        "size": {"type": "number", "default": 1},
+        "tags": {"type": "map(string)", "default": {}},
+        "opts": {"type": "object({a = string, b = optional(number)})", "default": {"a": "x"}},
+        "secret": {"type": "string", "default": "s", "sensitive": True},
+    },
+    "output": {
+        "out": {"value": "${var.name}"},
+        "size": {"value": "${var.size}"},
+    },
+}
+
+
+def _prelude() -> dict[str, Any]:
+    """Declarations every expression case can refer to."""
+    return {
+        "variable": {
+            "v": {"type": "string", "default": "x"},
+            "n": {"type": "number", "default": 2},
+            "list": {"type": "list(string)", "default": ["a", "b"]},
+            "obj": {"type": "object({a = string})", "default": {"a": "x"}},
+        },
+        "locals": {"l": "local-${var.v}", "m": {"a": 1}},
+        "resource": {
+            "terraform_data": {
+                "r": {"input": "${var.v}"},
+                "c": {"count": 2, "input": "${count.index}"},
+                "e": {"for_each": {"a": "x", "b": "y"}, "input": "${each.value}"},
+            }
+        },
+        "data": {"terraform_remote_state": {"s": {"backend": "local", "config": {"path": "x.tfstate"}}}},
+        "module": {"m": {"source": "./child", "name": "n"}},
+    }
+
+
+# --- expressions, judged in every context ---------------------------------------------------------
+# (category, slug, expression, intent)
+EXPRESSIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("references", "var", "${var.v}", VALID),
+    ("references", "var-attr-of-object", "${var.obj.a}", VALID),
+    ("references", "local", "${local.l}", VALID),
+    ("references", "local-index", "${local.m.a}", VALID),
+    ("references", "resource", "${terraform_data.r.id}", VALID),
+    ("references", "resource-output", "${terraform_data.r.output}", VALID),
+    ("references", "data", "${data.terraform_remote_state.s.outputs}", VALID),
+    ("references", "module-output", "${module.m.out}", VALID),
+    ("references", "path-module", "${path.module}", VALID),
+    ("references", "path-root", "${path.root}", VALID),
+    ("references", "terraform-workspace", "${terraform.workspace}", VALID),
+    ("references", "template-mixed", "a-${var.v}-${local.l}", VALID),
+    ("references", "escaped-interpolation", "$${not.a.reference}", VALID),
+    ("references", "undeclared-var", "${var.nope}", "undeclared input variable"),
+    ("references", "undeclared-var-in-template", "x-${var.nope}-y", "undeclared input variable"),
+    ("references", "undeclared-local", "${local.nope}", "undeclared local value"),
+    ("references", "undeclared-resource", "${terraform_data.nope.id}", "undeclared resource"),
+    ("references", "undeclared-data", "${data.terraform_remote_state.nope.outputs}", "undeclared data source"),
+    ("references", "undeclared-module", "${module.nope.out}", "undeclared module call"),
+    ("references", "unknown-module-output", "${module.m.nope}", "output the child does not declare"),
+    ("references", "unknown-resource-attribute", "${terraform_data.r.nope}", "attribute terraform_data lacks"),
+    ("references", "var-attr-of-string", "${var.v.attr}", "attribute of a string"),
+    ("references", "var-unknown-object-attr", "${var.obj.b}", "attribute the object type lacks"),
+    ("references", "bare-name", "${foo}", "a bare name is no reference"),
+    ("references", "bare-var", "${var}", "var alone is no reference"),
+    ("references", "bare-local", "${local}", "local alone is no reference"),
+    ("references", "bare-module", "${module}", "module alone is no reference"),
+    ("references", "path-unknown", "${path.nope}", "unknown path attribute"),
+    ("references", "terraform-unknown", "${terraform.nope}", "unknown terraform attribute"),
+    ("references", "resource-type-only", "${terraform_data}", "resource type without a name"),
+    ("references", "count-index-outside", "${count.index}", "count.index outside count"),
+    ("references", "each-key-outside", "${each.key}", "each.key outside for_each"),
+    ("references", "self-outside", "${self.id}", "self outside a provisioner"),
+    ("references", "data-type-only", "${data.terraform_remote_state}", "data source type without a name"),
+    ("instance-keys", "count-index", "${terraform_data.c[0].id}", VALID),
+    ("instance-keys", "count-splat", "${terraform_data.c[*].id}", VALID),
+    ("instance-keys", "for-each-key", '${terraform_data.e["a"].id}', VALID),
+    ("instance-keys", "for-each-values", "${values(terraform_data.e)[0].id}", VALID),
+    ("instance-keys", "index-without-count", "${terraform_data.r[0].id}", "instance key on a single resource"),
+    ("instance-keys", "string-key-without-for-each", '${terraform_data.r["a"].id}', "string key on a single resource"),
+    ("instance-keys", "count-missing-key", "${terraform_data.c.id}", "count resource without an index"),
+    ("instance-keys", "count-string-key", '${terraform_data.c["a"].id}', "string key on a count resource"),
+    ("instance-keys", "for-each-missing-key", "${terraform_data.e.id}", "for_each resource without a key"),
+    ("instance-keys", "for-each-number-key", "${terraform_data.e[0].id}", "number key on a for_each resource"),
+    ("instance-keys", "module-index-without-count", "${module.m[0].out}", "instance key on a single module call"),
+    ("functions", "upper", "${upper(var.v)}", VALID),
+    ("functions", "join", '${join(",", var.list)}', VALID),
+    ("functions", "length", "${length(var.list)}", VALID),
+    ("functions", "try", "${try(local.m.b, 1)}", VALID),
+    ("functions", "jsonencode", "${jsonencode({a = 1})}", VALID),
+    ("functions", "format-variadic", '${format("%s-%s", var.v, local.l)}', VALID),
+    ("functions", "coalesce-variadic", '${coalesce(var.v, "a", "b")}', VALID),
+    ("functions", "cidrsubnet", '${cidrsubnet("10.0.0.0/16", 8, 1)}', VALID),
+    ("functions", "ephemeralasnull", "${ephemeralasnull(var.v)}", VALID),
+    ("functions", "unknown", "${nope(var.v)}", "unknown function"),
+    ("functions", "unknown-near", "${uper(var.v)}", "misspelt function"),
+    ("functions", "too-few-args", "${upper()}", "too few arguments"),
+    ("functions", "too-many-args", '${upper("a", "b")}', "too many arguments"),
+    ("functions", "join-one-arg", '${join(",")}', "too few arguments"),
+    ("functions", "provider-function", '${provider::terraform::encode_tfvars({a = "b"})}', VALID),
+    ("functions", "unknown-provider-function", "${provider::nope::f(1)}", "provider not required"),
+    ("functions", "opentofu-only", "${base64gunzip(var.v)}", "an OpenTofu-only function"),
+    ("functions", "constant-type-error", '${upper(["a"])}', "argument of the wrong type"),
+    ("functions", "constant-arith-error", '${1 + "a"}', "arithmetic on a string"),
+    ("templates", "unclosed-interpolation", "${var.v", "unclosed interpolation"),
+    ("templates", "unclosed-directive", "%{ if true }x", "if without endif"),
+    ("templates", "directive", '%{ if var.v == "x" }yes%{ else }no%{ endif }', VALID),
+    ("templates", "for-directive", "%{ for s in var.list }${s},%{ endfor }", VALID),
+    ("templates", "bad-operator", "${var.v +}", "incomplete expression"),
+    ("templates", "conditional", '${var.n > 1 ? "big" : "small"}', VALID),
+    ("templates", "for-expression", "${[for s in var.list : upper(s)]}", VALID),
+    ("templates", "for-expression-bad-var", "${[for s in var.list : upper(t)]}", "unknown name in a for expression"),
+    ("templates", "heredoc-free-string", "plain string", VALID),
+    ("templates", "index-out-of-range", "${[1, 2][5]}", "constant index out of range"),
+    ("templates", "splat-of-string", "${var.v[*]}", VALID),
+)
+
+#: Where an expression is placed: (slug, builds the extra body for expression E).
+CONTEXTS: tuple[tuple[str, Any], ...] = (
+    ("local", lambda e: {"locals": {"x": e}}),
+    ("output", lambda e: {"output": {"o": {"value": e}}}),
+    ("resource", lambda e: {"resource": {"terraform_data": {"t": {"input": e}}}}),
+    ("counted", lambda e: {"resource": {"terraform_data": {"t": {"count": 2, "triggers_replace": [e]}}}}),
+    ("for-each", lambda e: {"resource": {"terraform_data": {"t": {"for_each": {"k": "v"}, "input": e}}}}),
+    ("module-input", lambda e: {"module": {"k": {"source": "./child", "name": e}}}),
+)
+
+
+def _merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    out = json.loads(json.dumps(base))
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _expression_cases() -> Iterator[Case]:
+    for category, slug, expression, intent in EXPRESSIONS:
+        for where, build in CONTEXTS:
+            main = _merge(_prelude(), build(expression))
+            yield _case(category, f"{slug}@{where}", intent, {"main.tf.json": main, "child/main.tf.json": CHILD})
+
+
+def _module(slug: str, category: str, intent: str, main: Any, **files: Any) -> Case:
+    """A case with `main.tf.json` and other JSON files (`child__main=...` stands for `child/main.tf.json`)."""
+    all_files = {"main.tf.json": main}
+    all_files.update({name.replace("__", "/") + ".tf.json": body for name, body in files.items()})
+    return _case(category, slug, intent, all_files)
+
+
+def _td(body: dict[str, Any], name: str = "t") -> dict[str, Any]:
+    return {"resource": {"terraform_data": {name: body}}}
+
+
+# --- built-in schemas: terraform_data, terraform_remote_state, provisioners, connection ------------
+
+def _builtin_cases() -> Iterator[Case]:
+    cat = "builtin-schemas"
+    td = {
+        "empty": ({}, VALID),
+        "input": ({"input": "x"}, VALID),
+        "input-object": ({"input": {"a": [1, 2]}}, VALID),
+        "triggers-replace": ({"triggers_replace": ["a", 1]}, VALID),
+        "unknown-argument": ({"inputs": "x"}, "unknown argument (did you mean input?)"),
+        "computed-output": ({"output": "x"}, "computed-only attribute set"),
+        "computed-id": ({"id": "x"}, "computed-only attribute set"),
+        "nested-block-unknown": ({"setting": {"a": 1}}, "unknown nested block"),
+        "input-null": ({"input": None}, VALID),
+    }
+    for slug, (body, intent) in td.items():
+        yield _module(f"terraform-data-{slug}", cat, intent, _td(body))
+    rs = {
+        "local": ({"backend": "local", "config": {"path": "x.tfstate"}}, VALID),
+        "defaults": ({"backend": "local", "defaults": {"a": 1}}, VALID),
+        "workspace": ({"backend": "local", "workspace": "w"}, VALID),
+        "no-backend": ({"config": {"path": "x"}}, "missing required argument backend"),
+        "unknown-argument": ({"backend": "local", "configs": {}}, "unknown argument"),
+        "computed-outputs": ({"backend": "local", "outputs": {}}, "computed-only attribute set"),
+        "unknown-backend": ({"backend": "nope"}, "unknown backend type"),
+        "bad-config-key": ({"backend": "local", "config": {"nope": "x"}}, "config the backend lacks"),
+        "backend-number": ({"backend": 1}, "number where a string is expected"),
+    }
+    for slug, (body, intent) in rs.items():
+        yield _module(f"remote-state-{slug}", cat, intent, {"data": {"terraform_remote_state": {"s": body}}})
+
+    def prov(kind: str, body: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        return _td({"provisioner": {kind: body}, **(extra or {})})
+
+    provisioners = {
+        "local-exec": ({"command": "echo hi"}, VALID),
+        "local-exec-all": (
+            {"command": "echo ${self.id}", "working_dir": "/tmp", "interpreter": ["sh", "-c"],
+             "environment": {"A": "b"}, "quiet": True, "when": "create", "on_failure": "fail"},
+            VALID,
+        ),
+        "local-exec-no-command": ({"working_dir": "/tmp"}, "missing required argument command"),
+        "local-exec-unknown": ({"command": "x", "cmd": "y"}, "unknown argument"),
+        "local-exec-self-attr-unknown": ({"command": "${self.nope}"}, "attribute terraform_data lacks"),
+        "local-exec-when-destroy": ({"command": "x", "when": "destroy"}, VALID),
+        "local-exec-when-bad": ({"command": "x", "when": "later"}, "invalid when"),
+        "local-exec-on-failure-bad": ({"command": "x", "on_failure": "ignore"}, "invalid on_failure"),
+        "local-exec-destroy-other-ref": ({"command": "${var.v}", "when": "destroy"}, "destroy provisioner refers to a variable"),
+        "remote-exec-inline": ({"inline": ["ls"], "connection": {"host": "h"}}, VALID),
+        "remote-exec-script": ({"script": "a.sh", "connection": {"host": "h"}}, VALID),
+        "remote-exec-conflict": ({"inline": ["ls"], "script": "a.sh", "connection": {"host": "h"}}, "conflicting arguments"),
+        "remote-exec-none": ({"connection": {"host": "h"}}, "one of inline/script/scripts needed"),
+        "remote-exec-unknown": ({"inline": ["ls"], "inlines": ["x"], "connection": {"host": "h"}}, "unknown argument"),
+        "file-content": ({"content": "x", "destination": "/tmp/x", "connection": {"host": "h"}}, VALID),
+        "file-source": ({"source": "a.txt", "destination": "/tmp/x", "connection": {"host": "h"}}, VALID),
+        "file-no-destination": ({"content": "x", "connection": {"host": "h"}}, "missing required argument destination"),
+        "file-both": ({"content": "x", "source": "a", "destination": "/tmp/x", "connection": {"host": "h"}}, "conflicting arguments"),
+        "file-neither": ({"destination": "/tmp/x", "connection": {"host": "h"}}, "source or content needed"),
+    }
+    for slug, (body, intent) in provisioners.items():
+        kind = slug.split("-exec")[0] + "-exec" if "-exec" in slug else "file"
+        extra = {"variable": {"v": {"default": "x"}}} if "other-ref" in slug else {}
+        yield _module(f"provisioner-{slug}", cat, intent, {**prov(kind, body), **extra})
+    yield _module("provisioner-unknown-type", cat, "unknown provisioner type", prov("chef", {"a": 1}))
+    yield _module("provisioner-two", cat, VALID,
+                  _td({"provisioner": [{"local-exec": {"command": "a"}}, {"local-exec": {"command": "b"}}]}))
+    connections = {
+        "ssh": ({"type": "ssh", "host": "h", "user": "u", "port": 22, "timeout": "5m"}, VALID),
+        "winrm": ({"type": "winrm", "host": "h", "https": True, "insecure": True}, VALID),
+        "no-host": ({"type": "ssh", "user": "u"}, "missing required argument host"),
+        "unknown": ({"host": "h", "hostname": "x"}, "unknown argument"),
+        "bastion": ({"host": "h", "bastion_host": "b", "bastion_user": "u"}, VALID),
+        "self-ref": ({"host": "${self.output}"}, VALID),
+        "bad-type": ({"host": "h", "type": "telnet"}, "unknown connection type"),
+        "port-string": ({"host": "h", "port": "x"}, "a string where a number is expected"),
+    }
+    for slug, (body, intent) in connections.items():
+        yield _module(f"connection-{slug}", cat, intent,
+                      _td({"connection": body, "provisioner": {"remote-exec": {"inline": ["ls"]}}}))
+    yield _module("connection-in-provisioner", cat, VALID,
+                  prov("remote-exec", {"inline": ["ls"], "connection": {"host": "h"}}))
+    yield _module("connection-twice", cat, "two connection blocks",
+                  _td({"connection": [{"host": "a"}, {"host": "b"}], "provisioner": {"local-exec": {"command": "x"}}}))
+
+
+# --- types: variable defaults, module inputs -------------------------------------------------------
+
+TYPE_DEFAULTS: tuple[tuple[str, str, Any, bool], ...] = (
+    ("string-string", "string", "x", True),
+    ("string-number", "string", 42, True),
+    ("string-bool", "string", True, True),
+    ("string-list", "string", ["a"], False),
+    ("string-object", "string", {"a": 1}, False),
+    ("number-number", "number", 1.5, True),
+    ("number-numeric-string", "number", "42", True),
+    ("number-word", "number", "x", False),
+    ("number-bool", "number", True, False),
+    ("bool-bool", "bool", False, True),
+    ("bool-string-true", "bool", "true", True),
+    ("bool-word", "bool", "yes", False),
+    ("bool-number", "bool", 1, False),
+    ("list-list", "list(string)", ["a", "b"], True),
+    ("list-string", "list(string)", "a", False),
+    ("list-of-numbers-words", "list(number)", ["a"], False),
+    ("list-of-numbers-mixed", "list(number)", [1, "2"], True),
+    ("set-list", "set(string)", ["a", "a"], True),
+    ("map-map", "map(string)", {"a": "b"}, True),
+    ("map-list", "map(string)", ["a"], False),
+    ("map-nested", "map(string)", {"a": {"b": 1}}, False),
+    ("map-number-values", "map(number)", {"a": "x"}, False),
+    ("object-ok", "object({a = string, b = number})", {"a": "x", "b": 1}, True),
+    ("object-missing-attr", "object({a = string, b = number})", {"a": "x"}, False),
+    ("object-extra-attr", "object({a = string})", {"a": "x", "c": 1}, True),
+    ("object-optional", "object({a = string, b = optional(number)})", {"a": "x"}, True),
+    ("object-optional-default", 'object({a = string, b = optional(number, 3)})', {"a": "x"}, True),
+    ("object-wrong-attr-type", "object({a = number})", {"a": "x"}, False),
+    ("tuple-ok", "tuple([string, number])", ["a", 1], True),
+    ("tuple-short", "tuple([string, number])", ["a"], False),
+    ("any-object", "any", {"a": [1]}, True),
+    ("null-default", "string", None, True),
+    ("list-of-objects", "list(object({n = string}))", [{"n": "a"}, {"m": "b"}], False),
+    ("map-of-objects-ok", "map(object({n = number}))", {"k": {"n": 1}}, True),
+)
+
+
+def _type_cases() -> Iterator[Case]:
+    cat = "types"
+    for slug, typ, default, ok in TYPE_DEFAULTS:
+        yield _module(f"default-{slug}", cat, VALID if ok else "default does not convert to the type",
+                      {"variable": {"v": {"type": typ, "default": default}}})
+    yield _module("default-null-not-nullable", cat, "null default of a non-nullable variable",
+                  {"variable": {"v": {"type": "string", "default": None, "nullable": False}}})
+    bad_types = {
+        "unknown-type": ("strin", "unknown type keyword"),
+        "list-no-arg": ("list", VALID),
+        "map-of-nothing": ("map()", "map without an element type"),
+        "object-bad": ("object({a})", "object attribute without a type"),
+        "quoted-legacy": ('"string"', "a quoted type"),
+        "optional-top": ("optional(string)", "optional outside an object"),
+        "template-in-type": ("${string}", "template in a type"),
+    }
+    for slug, (typ, intent) in bad_types.items():
+        yield _module(f"constraint-{slug}", cat, intent, {"variable": {"v": {"type": typ}}})
+    inputs: tuple[tuple[str, str, Any, bool], ...] = (
+        ("string-ok", "name", "a", True),
+        ("string-number", "name", 3, True),
+        ("string-list", "name", ["a"], False),
+        ("number-word", "size", "big", False),
+        ("number-ok", "size", 3, True),
+        ("map-list", "tags", ["a"], False),
+        ("map-ok", "tags", {"a": "b"}, True),
+        ("map-nested", "tags", {"a": {"b": "c"}}, False),
+        ("object-missing-attr", "opts", {"b": 1}, False),
+        ("object-ok", "opts", {"a": "y", "b": 2}, True),
+        ("object-wrong-attr", "opts", {"a": "y", "b": "z"}, False),
+    )
+    for slug, name, value, ok in inputs:
+        body = {"source": "./child", "name": "n"}
+        body[name] = value
+        yield _module(f"module-input-{slug}", cat, VALID if ok else "module input of the wrong type",
+                      {"module": {"m": body}}, child__main=CHILD)
+    yield _module("module-input-reference", cat, VALID,
+                  {"variable": {"x": {"type": "list(string)", "default": []}},
+                   "module": {"m": {"source": "./child", "name": "${var.x[0]}"}}}, child__main=CHILD)
+
+
+# --- module calls --------------------------------------------------------------------------------
+
+def _module_call_cases() -> Iterator[Case]:
+    cat = "module-calls"
+    child = CHILD
+    calls: dict[str, tuple[dict[str, Any], str]] = {
+        "ok": ({"source": "./child", "name": "a"}, VALID),
+        "all-inputs": ({"source": "./child", "name": "a", "size": 2, "tags": {}, "opts": {"a": "b"}, "secret": "z"}, VALID),
+        "unknown-input": ({"source": "./child", "name": "a", "nmae": "b"}, "unknown input (did you mean name?)"),
+        "unknown-input-far": ({"source": "./child", "name": "a", "zzz": 1}, "unknown input"),
+        "missing-required": ({"source": "./child"}, "missing required input name"),
+        "missing-required-with-others": ({"source": "./child", "size": 1}, "missing required input name"),
+        "no-source": ({"name": "a"}, "missing source"),
+        "source-missing-dir": ({"source": "./nowhere"}, "source directory does not exist"),
+        "source-template": ({"source": "./${var.x}", "name": "a"}, "variable in source"),
+        "version-on-local": ({"source": "./child", "version": "1.0.0", "name": "a"}, "version on a local source"),
+        "count": ({"source": "./child", "count": 2, "name": "a"}, VALID),
+        "for-each": ({"source": "./child", "for_each": {"a": "b"}, "name": "${each.value}"}, VALID),
+        "count-and-for-each": ({"source": "./child", "count": 1, "for_each": {}, "name": "a"}, "count and for_each"),
+        "depends-on": ({"source": "./child", "depends_on": ["terraform_data.r"], "name": "a"}, VALID),
+        "providers-unknown": ({"source": "./child", "providers": {"aws": "aws.nope"}, "name": "a"}, "provider not configured"),
+        "providers-terraform": ({"source": "./child", "providers": {"terraform": "terraform"}, "name": "a"}, VALID),
+        "lifecycle": ({"source": "./child", "lifecycle": {"create_before_destroy": True}, "name": "a"}, "lifecycle in a module call"),
+        "input-is-meta-name": ({"source": "./child", "name": "a", "provider": "x"}, "provider in a module call"),
+        "input-count-string": ({"source": "./child", "count": "two", "name": "a"}, "count is not a number"),
+        "enabled": ({"source": "./child", "name": "a", "enabled": True}, "unknown input (OpenTofu's lifecycle.enabled)"),
+    }
+    for slug, (body, intent) in calls.items():
+        extra: dict[str, Any] = {}
+        if "var.x" in json.dumps(body):
+            extra = {"variable": {"x": {"default": "child"}}}
+        if "terraform_data.r" in json.dumps(body):
+            extra = _td({}, "r")
+        yield _module(f"call-{slug}", cat, intent, {"module": {"m": body}, **extra}, child__main=child)
+    yield _module("two-calls-same-name", cat, "duplicate module call",
+                  {"module": [{"m": {"source": "./child", "name": "a"}}, {"m": {"source": "./child", "name": "b"}}]},
+                  child__main=child)
+    yield _module("child-error", cat, "undeclared reference inside the child",
+                  {"module": {"m": {"source": "./child"}}},
+                  child__main={"output": {"o": {"value": "${var.nope}"}}})
+    yield _case(cat, "child-native-tf", VALID, {
+        "main.tf.json": {"module": {"m": {"source": "./child", "name": "a"}}, "output": {"o": {"value": "${module.m.out}"}}},
+        "child/main.tf": "variable \"name\" {\n  type = string\n}\n\noutput \"out\" {\n  value = var.name\n}\n",
+    })
+    yield _case(cat, "child-native-tf-unknown-input", "unknown input of a native child", {
+        "main.tf.json": {"module": {"m": {"source": "./child", "name": "a", "nope": 1}}},
+        "child/main.tf": "variable \"name\" {\n  type = string\n}\n",
+    })
+    yield _case(cat, "child-native-tf-missing-input", "missing required input of a native child", {
+        "main.tf.json": {"module": {"m": {"source": "./child"}}},
+        "child/main.tf": "variable \"name\" {\n  type = string\n}\n",
+    })
+    yield _case(cat, "child-native-tf-unknown-output", "output a native child lacks", {
+        "main.tf.json": {"module": {"m": {"source": "./child", "name": "a"}}, "output": {"o": {"value": "${module.m.nope}"}}},
+        "child/main.tf": "variable \"name\" {\n  type = string\n}\n\noutput \"out\" {\n  value = var.name\n}\n",
+    })
+    yield _module("counted-output-index", cat, VALID,
+                  {"module": {"m": {"source": "./child", "count": 2, "name": "a"}}, "output": {"o": {"value": "${module.m[0].out}"}}},
+                  child__main=child)
+    yield _module("counted-output-unknown", cat, "output the child lacks, through an index",
+                  {"module": {"m": {"source": "./child", "count": 2, "name": "a"}}, "output": {"o": {"value": "${module.m[0].nope}"}}},
+                  child__main=child)
+    yield _module("counted-output-no-index", cat, "module with count used without an index",
+                  {"module": {"m": {"source": "./child", "count": 2, "name": "a"}}, "output": {"o": {"value": "${module.m.out}"}}},
+                  child__main=child)
+    yield _module("nested-child", cat, VALID,
+                  {"module": {"m": {"source": "./child"}}},
+                  child__main={"module": {"g": {"source": "./grand"}}, "output": {"o": {"value": "${module.g.x}"}}},
+                  child__grand__main={"output": {"x": {"value": 1}}})
+    yield _module("nested-child-missing-output", cat, "output the grandchild lacks",
+                  {"module": {"m": {"source": "./child"}}},
+                  child__main={"module": {"g": {"source": "./grand"}}, "output": {"o": {"value": "${module.g.y}"}}},
+                  child__grand__main={"output": {"x": {"value": 1}}})
+
+
+# --- structure: block shapes, duplicates, names, meta-arguments, lifecycle ------------------------
+
+def _structure_cases() -> Iterator[Case]:
+    cat = "structure"
+    S: dict[str, tuple[Any, str]] = {
+        "empty-file": ({}, VALID),
+        "comment-root": ({"//": "note", "locals": {"a": 1}}, VALID),
+        "comment-in-resource": (_td({"//": "note", "input": 1}), VALID),
+        "unknown-top-block": ({"resources": {}}, "unknown block type (did you mean resource?)"),
+        "resource-no-name": ({"resource": {"terraform_data": {"input": 1}}}, "resource without a name label"),
+        "resource-body-string": ({"resource": {"terraform_data": {"t": "x"}}}, "block body is a string"),
+        "resource-body-array": ({"resource": {"terraform_data": {"t": [{"input": 1}]}}}, VALID),
+        "resource-body-two": ({"resource": {"terraform_data": {"t": [{"input": 1}, {"input": 2}]}}}, "resource declared twice"),
+        "resource-array-form": ({"resource": [{"terraform_data": {"a": {}}}, {"terraform_data": {"b": {}}}]}, VALID),
+        "resource-array-dup": ({"resource": [{"terraform_data": {"a": {}}}, {"terraform_data": {"a": {}}}]}, "duplicate resource"),
+        "root-array": ([{"locals": {}}], "root is an array"),
+        "locals-array": ({"locals": [{"a": 1}, {"b": 2}]}, VALID),
+        "locals-dup": ({"locals": [{"a": 1}, {"a": 2}]}, "duplicate local"),
+        "locals-string": ({"locals": "x"}, "locals is a string"),
+        "variable-dup": ({"variable": [{"v": {}}, {"v": {}}]}, "duplicate variable"),
+        "output-dup": ({"output": [{"o": {"value": 1}}, {"o": {"value": 2}}]}, "duplicate output"),
+        "output-no-value": ({"output": {"o": {"description": "x"}}}, "output without value"),
+        "output-unknown-arg": ({"output": {"o": {"value": 1, "values": 2}}}, "unknown argument"),
+        "output-for-each": ({"output": {"o": {"value": 1, "for_each": {}}}}, "for_each in an output"),
+        "output-depends-on": ({"output": {"o": {"value": 1, "depends_on": ["terraform_data.r"]}}, **_td({}, "r")}, VALID),
+        "variable-unknown-arg": ({"variable": {"v": {"defaults": 1}}}, "unknown argument"),
+        "variable-description-number": ({"variable": {"v": {"description": 5}}}, "number as description"),
+        "variable-sensitive-string": ({"variable": {"v": {"sensitive": "true"}}}, "string true for a bool"),
+        "variable-sensitive-word": ({"variable": {"v": {"sensitive": "yes"}}}, "not a bool"),
+        "variable-nullable-ref": ({"variable": {"v": {"nullable": "${true}"}}}, "expression in nullable"),
+        "variable-default-ref": ({"variable": {"v": {"default": "${local.x}"}}, "locals": {"x": 1}}, "reference in a default"),
+        "variable-validation": ({"variable": {"v": {"default": "a", "validation": {"condition": "${length(var.v) > 0}", "error_message": "Empty."}}}}, VALID),
+        "variable-validation-no-message": ({"variable": {"v": {"validation": {"condition": "${var.v != \"\"}"}}}}, "validation without error_message"),
+        "variable-validation-other-var": ({"variable": {"v": {"validation": {"condition": "${var.w != \"\"}", "error_message": "x"}}, "w": {}}}, VALID),
+        "variable-validation-undeclared": ({"variable": {"v": {"validation": {"condition": "${var.nope != \"\"}", "error_message": "x"}}}}, "undeclared in a condition"),
+        "variable-validation-no-ref": ({"variable": {"v": {"validation": {"condition": "${true}", "error_message": "x"}}}}, "condition refers to nothing"),
+        "variable-validation-bad-template": ({"variable": {"v": {"validation": {"condition": "${var.v != \"\"}", "error_message": "Bad ${"}}}}, "error_message does not parse"),
+        "variable-ephemeral": ({"variable": {"v": {"ephemeral": True}}}, VALID),
+        "provider-terraform": ({"provider": {"terraform": {}}}, "provider block for the built-in provider"),
+        "terraform-unknown-arg": ({"terraform": {"required_versions": ">= 1.0"}}, "unknown argument in terraform"),
+        "terraform-backend-local": ({"terraform": {"backend": {"local": {"path": "x"}}}}, VALID),
+        "terraform-two-backends": ({"terraform": [{"backend": {"local": {}}}, {"backend": {"local": {}}}]}, "two backends"),
+        "terraform-required-providers-builtin": ({"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}}}, VALID),
+        "terraform-cloud-and-backend": ({"terraform": {"cloud": {"organization": "o"}, "backend": {"local": {}}}}, "cloud and backend"),
+        "data-no-name": ({"data": {"terraform_remote_state": {"backend": "local"}}}, "data without a name label"),
+        "moved-ok": ({"moved": {"from": "terraform_data.a", "to": "terraform_data.b"}, **_td({}, "b")}, VALID),
+        "moved-no-to": ({"moved": {"from": "terraform_data.a"}}, "moved without to"),
+        "moved-bad-address": ({"moved": {"from": "var.a", "to": "terraform_data.b"}, **_td({}, "b")}, "moved from a variable"),
+        "moved-to-undeclared": ({"moved": {"from": "terraform_data.a", "to": "terraform_data.b"}}, VALID),
+        "moved-kind-mismatch": ({"moved": {"from": "terraform_data.a", "to": "module.b"}}, "resource moved to a module"),
+        "import-ok": ({"import": {"to": "terraform_data.a", "id": "x"}, **_td({}, "a")}, VALID),
+        "import-no-id": ({"import": {"to": "terraform_data.a"}, **_td({}, "a")}, "import without id"),
+        "import-to-undeclared": ({"import": {"to": "terraform_data.nope", "id": "x"}}, "import into an undeclared resource"),
+        "import-for-each": ({"import": {"for_each": {"a": "x"}, "to": "terraform_data.a[each.key]", "id": "${each.value}"}, **_td({"for_each": {"a": "x"}}, "a")}, VALID),
+        "removed-ok": ({"removed": {"from": "terraform_data.a", "lifecycle": {"destroy": False}}}, VALID),
+        "removed-declared": ({"removed": {"from": "terraform_data.a", "lifecycle": {"destroy": False}}, **_td({}, "a")}, "removed but still declared"),
+        "removed-no-lifecycle": ({"removed": {"from": "terraform_data.a"}}, VALID),
+        "check-ok": ({"check": {"c": {"assert": {"condition": "${1 == 1}", "error_message": "x"}}}}, VALID),
+        "check-no-assert": ({"check": {"c": {}}}, "check without assert"),
+        "check-scoped-data": ({"check": {"c": {"data": {"terraform_remote_state": {"s": {"backend": "local"}}}, "assert": {"condition": "${data.terraform_remote_state.s.outputs != null}", "error_message": "x"}}}}, VALID),
+        "check-unknown-ref": ({"check": {"c": {"assert": {"condition": "${var.nope}", "error_message": "x"}}}}, "undeclared reference in an assertion"),
+        "ephemeral-builtin-unknown": ({"ephemeral": {"terraform_data": {"e": {}}}}, "no ephemeral terraform_data"),
+    }
+    for slug, (main, intent) in S.items():
+        yield _module(slug, cat, intent, main)
+    yield _case(cat, "variable-dup-across-files", "variable declared in two files",
+                {"main.tf.json": {"variable": {"v": {}}}, "other.tf.json": {"variable": {"v": {}}}})
+    yield _case(cat, "resource-dup-across-files", "resource declared in two files",
+                {"main.tf.json": _td({}), "other.tf.json": _td({})})
+    yield _case(cat, "local-dup-across-files", "local declared in two files",
+                {"main.tf.json": {"locals": {"a": 1}}, "other.tf.json": {"locals": {"a": 2}}})
+    yield _case(cat, "output-dup-across-files", "output declared in two files",
+                {"main.tf.json": {"output": {"o": {"value": 1}}}, "other.tf.json": {"output": {"o": {"value": 1}}}})
+    yield _case(cat, "dup-json-and-native", "variable in a JSON and a native file",
+                {"main.tf.json": {"variable": {"v": {}}}, "other.tf": "variable \"v\" {}\n"})
+    yield _case(cat, "override-file", VALID,
+                {"main.tf.json": _td({"input": 1}), "override.tf.json": _td({"input": 2})})
+    yield _case(cat, "override-file-undeclared", "override of an undeclared resource",
+                {"main.tf.json": {}, "main_override.tf.json": _td({"input": 2})})
+    yield _case(cat, "duplicate-key-in-object", "argument given twice",
+                {"main.tf.json": '{\n  "locals": {\n    "a": 1,\n    "a": 2\n  }\n}\n'})
+    yield _case(cat, "duplicate-key-resource-arg", "argument given twice",
+                {"main.tf.json": '{\n  "resource": {\n    "terraform_data": {\n      "t": {\n        "input": 1,\n        "input": 2\n      }\n    }\n  }\n}\n'})
+    yield _case(cat, "syntax-trailing-comma", "JSON syntax error",
+                {"main.tf.json": '{\n  "locals": {\n    "a": 1,\n  }\n}\n'})
+    yield _case(cat, "syntax-missing-comma", "JSON syntax error",
+                {"main.tf.json": '{\n  "locals": {\n    "a": 1\n    "b": 2\n  }\n}\n'})
+    yield _case(cat, "syntax-comment", "JSON has no comments",
+                {"main.tf.json": '{\n  // note\n  "locals": {}\n}\n'})
+
+
+NAMES: tuple[tuple[str, bool], ...] = (
+    ("ok", True), ("with-dash", True), ("under_score", True), ("Cap", True), ("x1", True),
+    ("1x", False), ("-x", False), ("a.b", False), ("a b", False), ("é", True), ("", False), ("a/b", False),
+)
+
+
+def _name_cases() -> Iterator[Case]:
+    cat = "names"
+    for label, ok in NAMES:
+        slug = {"": "empty", "a b": "space", "a.b": "dot", "a/b": "slash", "é": "unicode", "-x": "leading-dash"}.get(label, label)
+        intent = VALID if ok else "invalid name"
+        yield _module(f"variable-{slug}", cat, intent, {"variable": {label: {"default": 1}}})
+        yield _module(f"resource-{slug}", cat, intent, _td({}, label))
+        yield _module(f"output-{slug}", cat, intent, {"output": {label: {"value": 1}}})
+        yield _module(f"local-{slug}", cat, intent, {"locals": {label: 1}})
+        yield _module(f"module-{slug}", cat, intent, {"module": {label: {"source": "./child", "name": "a"}}},
+                      child__main=CHILD)
+    for reserved in ("count", "for_each", "source", "version", "providers", "depends_on", "lifecycle", "locals", "sensitive"):
+        yield _module(f"variable-reserved-{reserved}", cat, "reserved variable name", {"variable": {reserved: {"default": 1}}})
+    for reserved in ("count", "for_each", "depends_on", "providers", "source", "version", "lifecycle"):
+        yield _module(f"module-reserved-{reserved}", cat, "reserved module name",
+                      {"module": {reserved: {"source": "./child", "name": "a"}}}, child__main=CHILD)
+    yield _module("resource-type-bad", cat, "invalid resource type name", {"resource": {"1bad": {"t": {}}}})
+
+
+def _meta_argument_cases() -> Iterator[Case]:
+    cat = "meta-arguments"
+    M: dict[str, tuple[dict[str, Any], str]] = {
+        "count-number": ({"count": 3}, VALID),
+        "count-string-number": ({"count": "3"}, VALID),
+        "count-word": ({"count": "three"}, "count is not a number"),
+        "count-negative": ({"count": -1}, "negative count"),
+        "count-fraction": ({"count": 1.5}, "fractional count"),
+        "count-list": ({"count": [1]}, "list as count"),
+        "count-ref": ({"count": "${length(var.l)}"}, VALID),
+        "count-self": ({"count": "${terraform_data.t.id}"}, "self reference in count"),
+        "for-each-map": ({"for_each": {"a": 1}}, VALID),
+        "for-each-set": ({"for_each": "${toset([\"a\"])}"}, VALID),
+        "for-each-list": ({"for_each": ["a", "b"]}, "list in for_each"),
+        "for-each-string": ({"for_each": "abc"}, "string in for_each"),
+        "count-and-for-each": ({"count": 1, "for_each": {"a": 1}}, "count and for_each"),
+        "each-in-count": ({"count": 1, "input": "${each.key}"}, "each in a count resource"),
+        "count-in-for-each": ({"for_each": {"a": 1}, "input": "${count.index}"}, "count.index in a for_each resource"),
+        "provider-bad": ({"provider": "nope"}, "provider not required"),
+        "provider-terraform": ({"provider": "terraform"}, VALID),
+        "provider-alias-unknown": ({"provider": "terraform.nope"}, "undeclared provider alias"),
+        "provider-null-alias": ({"provider": "null.alias"}, "provider null.alias not configured"),
+        "provider-number": ({"provider": 1}, "provider as a number"),
+        "provider-template": ({"provider": "${terraform}"}, "provider as a template"),
+        "depends-on-resource": ({"depends_on": ["terraform_data.r"]}, VALID),
+        "depends-on-interpolated": ({"depends_on": ["${terraform_data.r}"]}, VALID),
+        "depends-on-attribute": ({"depends_on": ["terraform_data.r.id"]}, "attribute in depends_on"),
+        "depends-on-index": ({"depends_on": ["terraform_data.c[0]"]}, VALID),
+        "depends-on-var": ({"depends_on": ["var.l"]}, "variable in depends_on"),
+        "depends-on-local": ({"depends_on": ["local.x"]}, VALID),
+        "depends-on-undeclared": ({"depends_on": ["terraform_data.nope"]}, "undeclared resource in depends_on"),
+        "depends-on-module": ({"depends_on": ["module.nope"]}, "undeclared module in depends_on"),
+        "depends-on-string": ({"depends_on": "terraform_data.r"}, "depends_on not a list"),
+        "depends-on-function": ({"depends_on": ["${tolist(terraform_data.r)}"]}, "function call in depends_on"),
+        "depends-on-self": ({"depends_on": ["terraform_data.t"]}, "depends on itself"),
+        "depends-on-data": ({"depends_on": ["data.terraform_remote_state.s"]}, VALID),
+        "depends-on-data-attr": ({"depends_on": ["data.terraform_remote_state.s.outputs"]}, "attribute in depends_on"),
+        "depends-on-count-index": ({"depends_on": ["count.index"]}, "count.index in depends_on"),
+    }
+    base = {
+        "variable": {"l": {"type": "list(string)", "default": []}},
+        "locals": {"x": 1},
+        "data": {"terraform_remote_state": {"s": {"backend": "local"}}},
+    }
+    for slug, (body, intent) in M.items():
+        main = _merge(base, {"resource": {"terraform_data": {"t": body, "r": {}, "c": {"count": 1}}}})
+        yield _module(f"resource-{slug}", cat, intent, main)
+    yield _module("output-depends-on-attribute", cat, "attribute in depends_on",
+                  {"output": {"o": {"value": 1, "depends_on": ["terraform_data.r.id"]}}, **_td({}, "r")})
+    yield _module("data-depends-on-attribute", cat, "attribute in depends_on",
+                  {"data": {"terraform_remote_state": {"s": {"backend": "local", "depends_on": ["terraform_data.r.output"]}}}, **_td({}, "r")})
+    yield _module("data-count", cat, VALID,
+                  {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": 2}}},
+                   "output": {"o": {"value": "${data.terraform_remote_state.s[0].outputs}"}}})
+    yield _module("data-count-no-index", cat, "counted data source without an index",
+                  {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": 2}}},
+                   "output": {"o": {"value": "${data.terraform_remote_state.s.outputs}"}}})
+
+
+def _lifecycle_cases() -> Iterator[Case]:
+    cat = "lifecycle"
+    L: dict[str, tuple[dict[str, Any], str]] = {
+        "create-before-destroy": ({"create_before_destroy": True}, VALID),
+        "prevent-destroy": ({"prevent_destroy": True}, VALID),
+        "prevent-destroy-expr": ({"prevent_destroy": "${var.b}"}, "expression in prevent_destroy"),
+        "prevent-destroy-string": ({"prevent_destroy": "true"}, VALID),
+        "ignore-changes-list": ({"ignore_changes": ["input"]}, VALID),
+        "ignore-changes-all": ({"ignore_changes": "all"}, VALID),
+        "ignore-changes-unknown-attr": ({"ignore_changes": ["nope"]}, "attribute terraform_data lacks"),
+        "ignore-changes-word": ({"ignore_changes": "some"}, "ignore_changes is not all or a list"),
+        "ignore-changes-ref": ({"ignore_changes": ["${var.b}"]}, "a variable in ignore_changes"),
+        "replace-triggered-by": ({"replace_triggered_by": ["terraform_data.r"]}, VALID),
+        "replace-triggered-by-attr": ({"replace_triggered_by": ["terraform_data.r.output"]}, VALID),
+        "replace-triggered-by-var": ({"replace_triggered_by": ["var.b"]}, "a variable in replace_triggered_by"),
+        "replace-triggered-by-undeclared": ({"replace_triggered_by": ["terraform_data.nope"]}, "undeclared resource"),
+        "unknown": ({"enabled": False}, "unknown lifecycle argument (OpenTofu's enabled)"),
+        "destroy": ({"destroy": False}, "destroy outside removed"),
+        "precondition": ({"precondition": {"condition": "${var.b}", "error_message": "x"}}, VALID),
+        "precondition-self": ({"precondition": {"condition": "${self.input != null}", "error_message": "x"}}, "self in a precondition"),
+        "postcondition-self": ({"postcondition": {"condition": "${self.input != null}", "error_message": "x"}}, VALID),
+        "precondition-no-condition": ({"precondition": {"error_message": "x"}}, "precondition without a condition"),
+        "precondition-undeclared": ({"precondition": {"condition": "${var.nope}", "error_message": "x"}}, "undeclared in a condition"),
+        "create-before-destroy-word": ({"create_before_destroy": "sometimes"}, "not a bool"),
+        "two-lifecycles": ([{"create_before_destroy": True}, {"prevent_destroy": True}], "two lifecycle blocks"),
+    }
+    for slug, (body, intent) in L.items():
+        main = {"variable": {"b": {"type": "bool", "default": True}},
+                "resource": {"terraform_data": {"t": {"input": 1, "lifecycle": body}, "r": {}}}}
+        yield _module(f"resource-{slug}", cat, intent, main)
+    yield _module("data-lifecycle-postcondition", cat, VALID,
+                  {"data": {"terraform_remote_state": {"s": {"backend": "local", "lifecycle": {"postcondition": {"condition": "${self.outputs != null}", "error_message": "x"}}}}}})
+    yield _module("data-lifecycle-create-before-destroy", cat, "create_before_destroy in a data source",
+                  {"data": {"terraform_remote_state": {"s": {"backend": "local", "lifecycle": {"create_before_destroy": True}}}}})
+    yield _module("output-precondition", cat, VALID,
+                  {"output": {"o": {"value": 1, "precondition": {"condition": "${true}", "error_message": "x"}}}})
+    yield _module("output-postcondition", cat, "postcondition in an output",
+                  {"output": {"o": {"value": 1, "postcondition": {"condition": "${true}", "error_message": "x"}}}})
+
+
+def _sensitive_ephemeral_cases() -> Iterator[Case]:
+    cat = "sensitive-ephemeral"
+    sv = {"variable": {"s": {"type": "string", "default": "x", "sensitive": True},
+                       "e": {"type": "string", "default": "x", "ephemeral": True}}}
+    E: dict[str, tuple[dict[str, Any], str]] = {
+        "sensitive-output-marked": ({"output": {"o": {"value": "${var.s}", "sensitive": True}}}, VALID),
+        "sensitive-output-unmarked": ({"output": {"o": {"value": "${var.s}"}}}, "sensitive value in a root output"),
+        "sensitive-output-via-local": ({"locals": {"x": "${var.s}"}, "output": {"o": {"value": "${local.x}"}}}, "sensitive value in a root output"),
+        "sensitive-output-in-template": ({"output": {"o": {"value": "a-${var.s}"}}}, "sensitive value in a root output"),
+        "sensitive-output-nonsensitive": ({"output": {"o": {"value": "${nonsensitive(var.s)}"}}}, VALID),
+        "sensitive-output-function": ({"output": {"o": {"value": "${sensitive(1)}"}}}, "sensitive value in a root output"),
+        "sensitive-output-length": ({"output": {"o": {"value": "${length(var.s)}"}}}, "sensitive value in a root output"),
+        "sensitive-in-resource": (_td({"input": "${var.s}"}), VALID),
+        "sensitive-child-output": ({"module": {"m": {"source": "./child", "name": "${var.s}"}}, "output": {"o": {"value": "${module.m.out}"}}}, "sensitive value through a child"),
+        "ephemeral-output-root": ({"output": {"o": {"value": "${var.e}", "ephemeral": True}}}, "ephemeral output in the root module"),
+        "ephemeral-output-unmarked": ({"output": {"o": {"value": "${var.e}"}}}, "ephemeral value in an output"),
+        "ephemeral-in-resource": (_td({"input": "${var.e}"}), "ephemeral value in a resource argument"),
+        "ephemeral-in-local": ({"locals": {"x": "${var.e}"}}, VALID),
+        "ephemeral-local-to-resource": ({"locals": {"x": "${var.e}"}, **_td({"input": "${local.x}"})}, "ephemeral value in a resource argument"),
+        "ephemeral-in-provisioner": (_td({"provisioner": {"local-exec": {"command": "echo ${var.e}"}}}), VALID),
+        "ephemeral-in-connection": (_td({"connection": {"host": "${var.e}"}, "provisioner": {"remote-exec": {"inline": ["ls"]}}}), VALID),
+        "ephemeral-ephemeralasnull": (_td({"input": "${ephemeralasnull(var.e)}"}), VALID),
+        "ephemeral-in-count": (_td({"count": "${length(var.e)}"}), "ephemeral value in count"),
+        "ephemeral-child-input": ({"module": {"m": {"source": "./child", "name": "${var.e}"}}}, "ephemeral value to a non-ephemeral input"),
+        "ephemeral-to-ephemeral-child": ({"module": {"m": {"source": "./echild", "x": "${var.e}"}}}, VALID),
+        "ephemeral-child-output": ({"module": {"m": {"source": "./echild", "x": "y"}}, **_td({"input": "${module.m.o}"})}, "ephemeral child output in a resource"),
+        "ephemeral-in-trigger": (_td({"triggers_replace": ["${var.e}"]}), "ephemeral value in a resource argument"),
+        "sensitive-and-ephemeral-var": ({"variable": {"z": {"default": "x", "sensitive": True, "ephemeral": True}}}, VALID),
+        "sensitive-bad-value": ({"output": {"o": {"value": 1, "sensitive": "maybe"}}}, "not a bool"),
+    }
+    echild = {"variable": {"x": {"type": "string", "ephemeral": True}},
+              "output": {"o": {"value": "${var.x}", "ephemeral": True}}}
+    for slug, (extra, intent) in E.items():
+        main = _merge(sv, extra)
+        files: dict[str, Any] = {"main.tf.json": main}
+        if "./child" in json.dumps(extra):
+            files["child/main.tf.json"] = CHILD
+        if "./echild" in json.dumps(extra):
+            files["echild/main.tf.json"] = echild
+        yield _case(cat, slug, intent, files)
+
+
+def _version_cases() -> Iterator[Case]:
+    cat = "version"
+    V: dict[str, tuple[Any, str]] = {
+        "required-version-ok": (">= 1.0", VALID),
+        "required-version-exact": ("1.11.4", VALID),
+        "required-version-pessimistic": ("~> 1.5", VALID),
+        "required-version-too-new": (">= 2.0", "unsatisfied required_version"),
+        "required-version-too-old": ("< 1.0", "unsatisfied required_version"),
+        "required-version-1-12": (">= 1.12", "unsatisfied required_version"),
+        "required-version-malformed": ("latest", "malformed constraint"),
+        "required-version-number": (1, "number as a constraint"),
+        "required-version-list": (["> 1.0", "< 2.0"], "list as required_version"),
+        "required-version-comma": (">= 1.0, < 2.0", VALID),
+        "required-version-prerelease": (">= 1.12.0-alpha1", "unsatisfied required_version"),
+    }
+    for slug, (value, intent) in V.items():
+        yield _module(slug, cat, intent, {"terraform": {"required_version": value}})
+    yield _case(cat, "required-version-in-child", "unsatisfied required_version in a child module", {
+        "main.tf.json": {"module": {"m": {"source": "./child"}}},
+        "child/main.tf.json": {"terraform": {"required_version": ">= 9.0"}},
+    })
+    X: dict[str, tuple[Any, str]] = {
+        "experiments-empty": ([], VALID),
+        "experiments-concluded": (["module_variable_optional_attrs"], "concluded experiment"),
+        "experiments-unknown": (["nope"], "unknown experiment"),
+        "experiments-current": (["unknown_instances"], "experiments on a release"),
+        "experiments-string": ("x", "experiments not a list"),
+    }
+    for slug, (value, intent) in X.items():
+        yield _module(slug, cat, intent, {"terraform": {"experiments": value}})
+    yield _module("required-providers-bad-source", cat, "invalid provider source",
+                  {"terraform": {"required_providers": {"x": {"source": "not a source!"}}}})
+    yield _module("required-providers-bad-version", cat, "invalid version constraint",
+                  {"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform", "version": "abc"}}}})
+    yield _module("required-providers-string", cat, "legacy string form",
+                  {"terraform": {"required_providers": {"terraform": ">= 1.0"}}})
+
+
+def _test_file_cases() -> Iterator[Case]:
+    """`*.tftest.json` files, which `terraform validate` checks along with the module."""
+    cat = "test-files"
+    module = {"variable": {"v": {"type": "string", "default": "x"}},
+              "resource": {"terraform_data": {"r": {"input": "${var.v}"}}},
+              "output": {"o": {"value": "${var.v}"}}}
+
+    def run(body: dict[str, Any], name: str = "r") -> dict[str, Any]:
+        return {"run": {name: body}}
+
+    ok_assert = {"condition": '${output.o == "x"}', "error_message": "bad"}
+    T: dict[str, tuple[Any, str]] = {
+        "run-plan": (run({"command": "plan", "assert": ok_assert}), VALID),
+        "run-apply-default": (run({"assert": ok_assert}), VALID),
+        "run-variables": (run({"variables": {"v": "y"}, "assert": {"condition": '${output.o == "y"}', "error_message": "b"}}), VALID),
+        "file-variables": ({"variables": {"v": "z"}, **run({"command": "plan"})}, VALID),
+        "run-unknown-argument": (run({"commands": "plan"}), "unknown run argument"),
+        "run-command-bad": (run({"command": "destroy"}), "invalid command"),
+        "assert-resource": (run({"command": "plan", "assert": {"condition": '${terraform_data.r.input == "x"}', "error_message": "b"}}), VALID),
+        "assert-undeclared-var": (run({"command": "plan", "assert": {"condition": "${var.nope == 1}", "error_message": "b"}}), "undeclared variable in an assertion"),
+        "assert-unknown-output": (run({"command": "plan", "assert": {"condition": "${output.nope == 1}", "error_message": "b"}}), "output the module lacks"),
+        "assert-undeclared-resource": (run({"command": "plan", "assert": {"condition": "${terraform_data.nope.id == 1}", "error_message": "b"}}), "resource the module lacks"),
+        "assert-no-message": (run({"assert": {"condition": "${true}"}}), "assert without error_message"),
+        "expect-failures": (run({"command": "plan", "expect_failures": ["var.v"]}), VALID),
+        "expect-failures-undeclared": (run({"command": "plan", "expect_failures": ["var.nope"]}), "undeclared in expect_failures"),
+        "expect-failures-string": (run({"command": "plan", "expect_failures": "var.v"}), "expect_failures not a list"),
+        "plan-options": (run({"command": "plan", "plan_options": {"mode": "refresh-only"}}), VALID),
+        "plan-options-bad-mode": (run({"command": "plan", "plan_options": {"mode": "fast"}}), "invalid plan mode"),
+        "plan-options-unknown": (run({"command": "plan", "plan_options": {"modes": "normal"}}), "unknown plan_options argument"),
+        "run-module-local": (run({"command": "plan", "module": {"source": "./child"}, "variables": {"name": "n"}}), VALID),
+        "run-module-no-source": (run({"command": "plan", "module": {}}), "module without source"),
+        "unknown-block": ({"runs": {"r": {}}}, "unknown block type"),
+        "provider-block": ({"provider": {"terraform": {}}, **run({"command": "plan"})}, VALID),
+        "override-resource": ({"override_resource": {"target": "terraform_data.r", "values": {"output": "x"}},
+                               **run({"command": "plan"})}, VALID),
+        "override-resource-no-target": ({"override_resource": {"values": {}}, **run({"command": "plan"})}, "override without target"),
+        "override-resource-undeclared": ({"override_resource": {"target": "terraform_data.nope"}, **run({"command": "plan"})}, "override of an undeclared resource"),
+        "mock-provider": ({"mock_provider": {"terraform": {}}, **run({"command": "plan"})}, VALID),
+        "test-block": ({"test": {"parallel": True}, **run({"command": "plan"})}, "test block (newer Terraform)"),
+        "run-state-key": (run({"command": "plan", "state_key": "k"}), "state_key (newer Terraform)"),
+        "run-parallel": (run({"command": "plan", "parallel": True}), "parallel (newer Terraform)"),
+        "run-dup": ({"run": [{"r": {"command": "plan"}}, {"r": {"command": "plan"}}]}, "duplicate run block"),
+        "file-variable-block": ({"variable": {"w": {"default": 1}}, **run({"command": "plan"})}, "file-level variable block (1.13)"),
+        "run-name-bad": (run({"command": "plan"}, name="1bad"), "invalid run name"),
+    }
+    for slug, (body, intent) in T.items():
+        files: dict[str, Any] = {"main.tf.json": module, "main.tftest.json": body}
+        if "./child" in json.dumps(body):
+            files["child/main.tf.json"] = CHILD
+        yield _case(cat, slug, intent, files)
+
+
+def _valid_cases() -> Iterator[Case]:
+    cat = "valid"
+    yield _case(cat, "prelude", VALID, {"main.tf.json": _prelude(), "child/main.tf.json": CHILD})
+    yield _case(cat, "split-files", VALID, {
+        "variables.tf.json": {"variable": {"v": {"type": "string", "default": "x"}}},
+        "main.tf.json": _td({"input": "${var.v}"}),
+        "outputs.tf.json": {"output": {"o": {"value": "${terraform_data.t.output}"}}},
+    })
+    yield _case(cat, "json-and-native", VALID, {
+        "variables.tf": "variable \"v\" {\n  default = \"x\"\n}\n",
+        "main.tf.json": _td({"input": "${var.v}"}),
+    })
+    yield _case(cat, "native-undeclared-from-json", "JSON refers to what no file declares", {
+        "variables.tf": "variable \"v\" {\n  default = \"x\"\n}\n",
+        "main.tf.json": _td({"input": "${var.w}"}),
+    })
+    yield _case(cat, "cdktf-shape", VALID, {"cdk.tf.json": {
+        "//": {"metadata": {"version": "0.20.0", "stackName": "s", "backend": "local"}, "outputs": {}},
+        "terraform": {"backend": {"local": {"path": "terraform.tfstate"}}},
+        "resource": {"terraform_data": {"x": {"//": {"metadata": {"path": "s/x", "uniqueId": "x"}}, "input": "a"}}},
+    }})
+    yield _case(cat, "dynamic-in-resource", "dynamic block for an undeclared nested block", {
+        "main.tf.json": _td({"dynamic": {"nope": {"for_each": [1], "content": {}}}}),
+    })
+    yield _case(cat, "everything", VALID, {"main.tf.json": {
+        "terraform": {"required_version": ">= 1.5"},
+        "variable": {"v": {"type": "list(object({n = string}))", "default": [{"n": "a"}],
+                           "validation": {"condition": "${length(var.v) < 5}", "error_message": "Too many."}}},
+        "locals": {"names": "${[for o in var.v : o.n]}", "byname": "${{for o in var.v : o.n => o}}"},
+        "resource": {"terraform_data": {"each": {"for_each": "${local.byname}", "input": "${each.value.n}",
+                                                 "lifecycle": {"ignore_changes": ["input"]}}}},
+        "output": {"names": {"value": "${[for k, r in terraform_data.each : r.id]}"}},
+        "check": {"names": {"assert": {"condition": "${length(local.names) > 0}", "error_message": "none"}}},
+    }})
+
+
+@functools.lru_cache(maxsize=1)
+def cases() -> tuple[Case, ...]:
+    """Every generated case, in a fixed order; ids are unique."""
+    all_cases = (
+        *_expression_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
+        *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
+        *_version_cases(), *_test_file_cases(), *_valid_cases(),
+    )
+    ids = [c.id for c in all_cases]
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    return all_cases

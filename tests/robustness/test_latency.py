@@ -1,0 +1,47 @@
+"""A request is answered promptly while the server indexes the workspace, through the real process.
+
+`bench/bench_latency.py` measures it against the promise (p95 at most 20 ms); this test is looser, so
+that a loaded two-core CI machine passes it: p95 at most `LOOSE_P95_MS` over the hovers answered
+while the background scan runs. pygls's reader took 115-150 ms per request there (a line at a time
+through an executor, each line waiting for a scan slice)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from .conftest import OPTIONS, VALID, VALID_HOVER
+from .wire import SERVER, Wire
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from bench_latency import percentile, write_workspace  # noqa: E402
+
+LOOSE_P95_MS = 100.0
+MODULES = 200
+
+
+def test_requests_wait_little_while_the_workspace_is_indexed(env: dict[str, str], home: Path, tmp_path: Path):
+    root = tmp_path / "workspace"
+    root.mkdir()
+    write_workspace(root, MODULES)
+    with Wire.start(env=env, cwd=str(home), command=[*SERVER, "--log-level", "info"]) as wire:
+        wire.initialize(root=str(root), options=OPTIONS)
+        uri = (root / "m00000" / "open.tf.json").as_uri()
+        wire.open(uri, VALID)
+        params = {"textDocument": {"uri": uri}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
+        waits: list[float] = []
+        deadline = time.monotonic() + 120
+        while "workspace scanned" not in wire.log() and time.monotonic() < deadline:
+            started = time.perf_counter()
+            answer = wire.request("textDocument/hover", params, timeout=30)
+            took = (time.perf_counter() - started) * 1000
+            assert 'variable "region"' in answer["result"]["contents"]["value"], answer
+            if "workspace scanned" not in wire.log():
+                waits.append(took)
+            time.sleep(0.02)
+        assert "workspace scanned" in wire.log()
+        assert len(waits) >= 5, f"the scan of {MODULES} modules was over before 5 requests: {waits}"
+        p95 = percentile(waits, 0.95)
+        assert p95 <= LOOSE_P95_MS, json.dumps({"p95_ms": p95, "waits_ms": sorted(waits)})

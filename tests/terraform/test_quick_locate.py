@@ -1,0 +1,79 @@
+"""The quick open places the references of a certified block that resolve with a diagnostic in the raw
+text (`quick._locate`) instead of analysing the block, and gives exactly the full path's diagnostics; where a
+place is not certain (the string in the `"//"` metadata, written with other escapes, after an escaped quote,
+in two contexts), it analyses the block as before."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import uri_of_path
+
+MODULE = '{"variable": {"x": {}}, "locals": {"l": 1}, "resource": {"aws_vpc": {"main": {}}}}'
+
+
+def _both(tmp_path, text: str):
+    (tmp_path / "other.tf.json").write_text(MODULE, encoding="utf-8")
+    path = tmp_path / "main.tf.json"
+    path.write_text(text, encoding="utf-8")
+    uri = uri_of_path(str(path))
+    quick = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json").quick()
+    state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
+    state.prepare()
+    return quick, file_diagnostics(state)
+
+
+def _resource(body: dict) -> str:
+    return json.dumps({"resource": {"aws_instance": {"a": body}}}, indent=2, ensure_ascii=False)
+
+
+PLACED = {
+    "one misspelt variable": {"ami": "${var.y}"},
+    "twice, in two arguments": {"ami": "${var.y}", "tags": {"A": "${var.y}", "B": ["x", "${var.y}"]}},
+    "with others in one template": {"ami": "${var.x}-${var.nope}-${local.l}-${aws_vpc.mian.id}"},
+    "a template with a function call": {"ami": "${uper(var.x)}", "user_data": "%{ if var.x }${local.m}%{ endif }"},
+    "with count, inside and outside it": {"count": "${local.n}", "ami": "${count.index}-${var.z}"},
+    "with for_each": {"for_each": "${var.x}", "ami": "${each.key}${aws_vpc.nope.id}"},
+    "metadata without the string": {"//": {"metadata": {"path": "x/${var.x}"}}, "ami": "${var.y}"},
+    "non-ASCII text around": {"ami": "é ${var.y} ü"},
+}
+
+ANALYSED = {
+    "the string also in the metadata": {"//": {"note": "${var.y}"}, "ami": "${var.y}"},
+    "written with a unicode escape": "\\u0024{var.y}",
+    "non-ASCII text written as escapes": "\\u00e9 ${var.y}",
+    "the same string in count and outside": {"count": "${var.y}", "ami": "${var.y}"},
+}
+
+
+@pytest.mark.parametrize("body", PLACED.values(), ids=PLACED.keys())
+def test_references_are_placed_in_the_raw_text_as_the_full_path_places_them(tmp_path, body) -> None:
+    quick, full = _both(tmp_path, _resource(body))
+    assert quick is not None and full
+    assert quick.diagnostics == full
+    assert (quick.located, quick.analysed) == (1, 0)
+
+
+@pytest.mark.parametrize("body", ANALYSED.values(), ids=ANALYSED.keys())
+def test_uncertain_places_send_the_block_to_the_full_analysis(tmp_path, body) -> None:
+    if isinstance(body, str):  # raw JSON for the string's value, escapes as written
+        text = '{"resource": {"aws_instance": {"a": {"ami": "' + body + '"}}}}'
+    else:
+        text = _resource(body)
+    quick, full = _both(tmp_path, text)
+    assert quick is not None and full
+    assert quick.diagnostics == full
+    assert (quick.located, quick.analysed) == (0, 1)
+
+
+def test_an_escaped_quote_before_the_same_text_is_not_taken_for_the_string(tmp_path) -> None:
+    # `"${var.y}"` is also written inside another string, after `\"`: that place is not the string's.
+    text = '{"resource": {"aws_instance": {"a": {"ami": "${var.y}", "tags": {"T": "say \\"${var.y}"}}}}}'
+    quick, full = _both(tmp_path, text)
+    assert quick is not None
+    assert quick.diagnostics == full
+    assert len(full) == 2
