@@ -6,6 +6,11 @@ checks that it is current).
 
 #: code -> (anchor of its section in docs/diagnostics.md, short description, full description)
 RULES: dict[str, tuple[str, str, str]] = {
+    'language/const-conflict': (
+        'const-variables-triage',
+        'A variable whose "const" is "true" and which is also "sensitive" or "ephemeral", in Terraform 1.15 and later (Terraform\'s internal/configs/named_values.go; OpenTofu allows it).',
+        'A variable whose "const" is "true" and which is also "sensitive" or "ephemeral", in Terraform 1.15 and later (Terraform\'s internal/configs/named_values.go; OpenTofu allows it). An error, "Const variable cannot be sensitive" (or ephemeral), on the variable\'s declaration range (the "{" of its body), as Terraform reports it. Before 1.15 "const" itself is "language/newer-version".',
+    ),
     'language/experimental': (
         'language-versions',
         'Syntax that only alpha builds accept, in a release: "terraform.experiments" ("Module uses experimental features", on the "experiments" key, as Terraform says it) and Terraform\'s "terraform.state_store".',
@@ -19,7 +24,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'language/other-engine': (
         'language-versions',
         'Syntax that only the other engine has.',
-        'Syntax that only the other engine has. An error naming that engine. Range: the name. In Terraform: "provider.for_each", provider instance keys ("aws.by_region[each.key]"), "lifecycle.enabled", a module call\'s "lifecycle", "terraform.encryption", the "language" block, "variable.const", "prevent_destroy" from an expression; in OpenTofu: "action" blocks, "lifecycle.action_trigger", output "type".',
+        'Syntax that only the other engine has. An error naming that engine. Range: the name. In Terraform: "provider.for_each", provider instance keys ("aws.by_region[each.key]"), "lifecycle.enabled", a module call\'s "lifecycle" (as Terraform says it: "Reserved block type name in module block", on the "lifecycle" key; nothing in the block is checked, Terraform reads none of it), "terraform.encryption", the "language" block, "prevent_destroy" from an expression; in OpenTofu: "action" blocks, "lifecycle.action_trigger", output "type".',
     ),
     'language/unsatisfied-version': (
         'language-versions',
@@ -115,6 +120,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'reference-resolution-diagnostics',
         'A provider configuration with an alias (in a resource\'s, data source\'s, ephemeral resource\'s or action\'s "provider", in "import.provider", or as a value of a module\'s "providers") that no "provider" block of the module declares with that "alias" and no "configuration_aliases" entry lists.',
         'A provider configuration with an alias (in a resource\'s, data source\'s, ephemeral resource\'s or action\'s "provider", in "import.provider", or as a value of a module\'s "providers") that no "provider" block of the module declares with that "alias" and no "configuration_aliases" entry lists. Range: the whole reference. A default configuration ("aws", no alias) is never reported.',
+    ),
+    'reference/unused': (
+        'unused-declarations',
+        'A variable, local value or data source of the file that no file of its module (JSON or native, open or not) refers to.',
+        'A variable, local value or data source of the file that no file of its module (JSON or native, open or not) refers to. A hint, tagged unnecessary (editors fade it). Range: its name key. Not in override files, and not for a name declared twice (the duplicate is reported).',
     ),
     'reference/validation-without-variable': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',

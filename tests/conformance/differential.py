@@ -3,7 +3,9 @@
 - `terraform_verdict(case, workdir)` runs `terraform init -backend=false` and `terraform validate
   -json` on one generated module (only when refreshing; needs `terraform` on PATH) and returns its
   verdict: the Terraform version, the case's digest and Terraform's diagnostics, normalised (paths
-  relative to the module, 1-based lines and columns as Terraform gives them).
+  relative to the module, 1-based lines and columns as Terraform gives them). A module with test
+  files is also run by `terraform test -json` (`test_diagnostics`): `validate` does not resolve the
+  references of a run's assertions, `test` does; `theirs(verdict)` is both, what a case is judged by.
 - `run_check(cases, root)` writes the modules under `root` and runs `hcljson-ls check --format json`
   once over all of them; it returns our diagnostics per case, in the same normalised form.
 - `compare(...)` matches them, case by case, by Terraform's rule: a Terraform error is *agreed* when we
@@ -118,10 +120,55 @@ def terraform_verdict(case: Case, workdir: Path, version: str, timeout: float = 
         except ValueError:
             diagnostics = [{"severity": "error", "summary": "terraform validate printed no JSON",
                             "detail": _scrub(validate.stderr.strip()[:500], workdir)}]
-        return {"digest": case.digest, "terraform": version, "init_ok": init.returncode == 0,
-                "diagnostics": diagnostics}
+        verdict = {"digest": case.digest, "terraform": version, "init_ok": init.returncode == 0,
+                   "diagnostics": diagnostics}
+        if any(is_test_file(path) for path, _ in case.files):
+            verdict["test_diagnostics"] = _terraform_test(workdir, env, timeout)
+        return verdict
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+TEST_FILE_SUFFIXES = (".tftest.json", ".tftest.hcl", ".tofutest.json", ".tofutest.hcl")
+#: `terraform test` outcomes of running the configuration, not findings about it (an assertion that
+#: is false, an expected failure that did not happen: they need the values of a run): never compared.
+RUN_OUTCOMES = frozenset({"Test assertion failed", "Missing expected failure"})
+
+
+def is_test_file(path: str) -> bool:
+    return path.endswith(TEST_FILE_SUFFIXES)
+
+
+def _terraform_test(workdir: Path, env: Mapping[str, str], timeout: float) -> list[Diag]:
+    """What `terraform test -json` reports about the module's test files: `validate` does not
+    resolve the references of a run's `assert` and `expect_failures` (only `test` does), so the
+    test-file cases are judged by both (`theirs`)."""
+    proc = subprocess.run(["terraform", "test", "-json", "-no-color"], cwd=workdir, capture_output=True, text=True,
+                          env=env, timeout=timeout)
+    out: list[Diag] = []
+    for line in proc.stdout.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("type") == "diagnostic" and isinstance(message.get("diagnostic"), dict):
+            d = _terraform_diag(message["diagnostic"], workdir)
+            if d["summary"] not in RUN_OUTCOMES and d not in out:
+                out.append(d)
+    return out
+
+
+def theirs(verdict: Mapping[str, Any]) -> list[Diag]:
+    """Terraform's diagnostics of a case: `validate`'s, and for a module with test files those
+    `terraform test` adds (the same diagnostic reported by both counts once)."""
+    found = list(verdict["diagnostics"])
+    seen = {(d["severity"], d["summary"], d.get("file"), tuple(d.get("start", ()))) for d in found}
+    for d in verdict.get("test_diagnostics", ()):
+        key = (d["severity"], d["summary"], d.get("file"), tuple(d.get("start", ())))
+        if key not in seen:
+            seen.add(key)
+            found.append(d)
+    return found
 
 
 # --- hcljson-ls ---------------------------------------------------------------------------------------
@@ -318,4 +365,4 @@ def sample(cases: Sequence[Case]) -> list[Case]:
 def comparable(verdict: Mapping[str, Any]) -> dict[str, Any]:
     """What must be equal between a stored verdict and a fresh one."""
     return {"digest": verdict["digest"], "diagnostics": sorted(
-        (d["severity"], d["summary"], d.get("file", ""), tuple(d.get("start", ()))) for d in verdict["diagnostics"])}
+        (d["severity"], d["summary"], d.get("file", ""), tuple(d.get("start", ()))) for d in theirs(verdict))}

@@ -44,7 +44,7 @@ def compare_all(root: Path) -> tuple[list[dt.CaseResult], tuple[list[str], list[
     version = verdicts.get("terraform", "?")
     ours = dt.run_check(judged, root, dt.engine_args("terraform", version))
     stored = verdicts["cases"]
-    results = [dt.compare_case(c, stored[c.id]["diagnostics"], ours[c.id]) for c in judged]
+    results = [dt.compare_case(c, dt.theirs(stored[c.id]), ours[c.id]) for c in judged]
     return results, (missing, changed, orphans), version
 
 
@@ -112,7 +112,8 @@ def _pct(part: int, whole: int) -> str:
 
 def render(f: Figures) -> str:
     lines = [
-        f"Generated cases judged by Terraform {f.terraform} (`terraform validate -json`, stored verdicts).",
+        (f"Generated cases judged by Terraform {f.terraform} (`terraform validate -json`, and `terraform test -json` "
+         "for the modules with test files; stored verdicts)."),
         "",
         "| category | modules | Terraform errors | agreed | same start | false errors | need a plan | misses | misplaced |"
         " miss rate | warnings (agreed / theirs) | extra warnings |",

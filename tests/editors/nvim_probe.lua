@@ -34,6 +34,9 @@
 --   HCLJSON_FORMAT        optional '1': format the buffer with vim.lsp.buf.format() (synchronous), record
 --                         its lines, format again and record whether that changed the buffer;
 --                         'write': write the buffer with :write and record the file's lines on disk
+--   HCLJSON_LENS          optional '1': enable inlay hints (vim.lsp.inlay_hint) and record what Neovim
+--                         holds, ask textDocument/documentLink, refresh code lenses (vim.lsp.codelens)
+--                         and record their titles once Neovim has resolved them
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -366,6 +369,59 @@ local function complete(client, buf)
   step('completion')
 end
 
+-- Inlay hints and code lenses as Neovim's own modules hold them, document links as the server answers.
+local function lens(client, buf)
+  local out = {}
+  vim.lsp.inlay_hint.enable(true, { bufnr = buf })
+  local hints = {}
+  vim.wait(wait_ms, function()
+    hints = vim.lsp.inlay_hint.get({ bufnr = buf })
+    return #hints > 0
+  end, 50)
+  out.inlay_hints = {}
+  for _, h in ipairs(hints) do
+    local label = h.inlay_hint.label
+    if type(label) == 'table' then
+      label = table.concat(vim.tbl_map(function(part) return part.value end, label))
+    end
+    table.insert(out.inlay_hints, { h.inlay_hint.position.line, h.inlay_hint.position.character, label })
+  end
+  local params = { textDocument = vim.lsp.util.make_text_document_params(buf) }
+  local responses, err = vim.lsp.buf_request_sync(buf, 'textDocument/documentLink', params, wait_ms)
+  local answer = responses and responses[client.id] or nil
+  out.links = answer and answer.result or vim.NIL
+  out.links_error = (err or (answer and answer.err)) and vim.inspect(err or answer.err) or vim.NIL
+  vim.lsp.codelens.refresh({ bufnr = buf })
+  local titled = {}
+  vim.wait(wait_ms, function()
+    local all = vim.lsp.codelens.get(buf)
+    titled = {}
+    for _, l in ipairs(all) do
+      if l.command and l.command.title ~= '' then
+        table.insert(titled, { l.range.start.line, l.command.title, l.command.command })
+      end
+    end
+    return #all > 0 and #titled == #all
+  end, 50)
+  out.code_lenses = titled
+  -- "Click" the first lens as a user would (the documented mapping of its command, when loaded).
+  if env.HCLJSON_EXTRA_LUA and env.HCLJSON_EXTRA_LUA ~= '' and #titled > 0 then
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { titled[1][1] + 1, 0 })
+    local ran, run_err = pcall(vim.lsp.codelens.run)
+    out.run_error = ran and vim.NIL or tostring(run_err)
+    vim.wait(wait_ms, function()
+      return #vim.fn.getqflist() > 0
+    end, 50)
+    out.quickfix = vim.tbl_map(function(item)
+      return { item.lnum, item.col, vim.fn.fnamemodify(vim.fn.bufname(item.bufnr), ':t') }
+    end, vim.fn.getqflist())
+    out.quickfix_title = vim.fn.getqflist({ title = 1 }).title
+  end
+  result.lens = out
+  step('lens')
+end
+
 -- `vim.lsp.buf.format()` as a user runs it (the buffer's 'shiftwidth'/'expandtab' become the options),
 -- twice: the second run must leave the buffer alone.
 local function format(client, buf)
@@ -508,6 +564,10 @@ local function collect()
 
   if env.HCLJSON_COMPLETE_AT and env.HCLJSON_COMPLETE_AT ~= '' then
     complete(client, buf)
+  end
+
+  if env.HCLJSON_LENS == '1' then
+    lens(client, buf)
   end
 
   if env.HCLJSON_FORMAT == '1' then

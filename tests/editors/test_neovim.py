@@ -774,3 +774,54 @@ def test_vim_lsp_buf_format_formats_the_buffer_once_and_on_save(format_probes: d
     if FORMAT_RUNS[name][3] == "1":
         assert result["changed_again"] is False, probe.explain()
     # else: the documented format-on-save autocommand ran on :write, and the file on disk is formatted
+
+
+# ---------------------------------------------------------------------------------------------- lenses
+
+# Inlay hints (the value of `var.region` from terraform.tfvars.json, after non-ASCII text), document links
+# (a block type key, a registry type at the version of the lock file) and code lenses resolved by Neovim.
+# `var.nope` is undeclared: its diagnostic ends the probe's wait for diagnostics at once.
+LENS_FIXTURE = parse_fixture(
+    """\
+//- /main.tf.json
+{
+  "variable": {"region": {"default": "eu-west-1"}},
+  "resource": {"aws_instance": {"web": {"tags": {"név": "é😀 ${var.region⟨⟩}", "x": "${var.nope}"}}}}
+}
+//- /terraform.tfvars.json
+{"region": "us-east-1"}
+//- /.terraform.lock.hcl
+provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+}
+"""
+)
+LENS_MAIN = LENS_FIXTURE.files["/main.tf.json"]
+
+
+@pytest.fixture(scope="module")
+def lens_probe(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Probe:
+    files = {path.lstrip("/"): f.text for path, f in LENS_FIXTURE.files.items()}
+    return run_probe(tools, tmp_path_factory.mktemp("nvim-lens"), "snippet", "utf-16", extra="lens", files=files,
+                     probe_env={"HCLJSON_HOVER_AT": "", "HCLJSON_SYNTAX_AT": "", "HCLJSON_LENS": "1"})
+
+
+def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
+    probe = ok({"lens": lens_probe}, "lens")
+    got = probe.data.get("lens")
+    assert got, probe.explain()
+    [(hint_end, _)] = [(s, e) for s, e in LENS_MAIN.ranges]
+    # Neovim keeps a hint's position as a byte column (it converts the UTF-16 one the server sent).
+    line, column = line_col(hint_end, "utf-8", LENS_MAIN.text)
+    assert line_col(hint_end, "utf-16", LENS_MAIN.text)[1] != column
+    assert got["inlay_hints"] == [[line, column, '= "us-east-1"']], probe.explain()
+    targets = {link["target"] for link in got["links"]}
+    assert "https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance" in targets, probe.explain()
+    assert "https://developer.hashicorp.com/terraform/language/values/variables" in targets, probe.explain()
+    assert sorted(got["code_lenses"]) == [[1, "1 reference", "editor.action.showReferences"],
+                                          [2, "0 references", "editor.action.showReferences"]], probe.explain()
+    # The documented mapping (docs/editors/neovim.md, `tested: lens`) puts the references in the quickfix list.
+    assert got["run_error"] is None, probe.explain()
+    byte_column = line_col(LENS_MAIN.text.index("var.region"), "utf-8", LENS_MAIN.text)[1]
+    assert got["quickfix"] == [[3, byte_column + 1, "main.tf.json"]], probe.explain()
+    assert got["quickfix_title"] == "1 reference", probe.explain()

@@ -172,6 +172,10 @@ VALID = [
     # deprecated: CHANGELOG 1.15.0 "You can set a deprecated attribute on variable and output blocks".
     ("deprecated", {"main.tf.json": {"variable": {"v": {"type": "string", "default": "a", "deprecated": "use w"}},
                                      "output": {"o": {"value": "${var.v}", "deprecated": "gone"}}}}, "auto", None),
+    # const variables: Terraform v1.15.0 internal/configs/named_values.go; OpenTofu 1.12 allows a sensitive one.
+    ("const-1.15", {"main.tf.json": {"variable": {"c": {"type": "string", "default": "x", "const": True}}}}, "auto", None),
+    ("const-sensitive-opentofu", {"main.tofu.json": {"variable": {"c": {"default": "x", "const": True, "sensitive": True}}}},
+     "auto", None),
     # terraform validate 1.11.4: valid (the cloud block).
     ("cloud", {"main.tf.json": {"terraform": {"cloud": {"organization": "o", "workspaces": {"name": "w"}}}}}, "auto", None),
     # state_store: internal/configs/parser_config.go parses it only when experiments are allowed (alphas).
@@ -247,8 +251,22 @@ INVALID = [
      "auto", None, [("main.tf.json", L.OTHER_ENGINE, '"lifecycle"')]),
     ("encryption-in-terraform", {"main.tf.json": {"terraform": {"encryption": {}}}}, "auto", None,
      [("main.tf.json", L.OTHER_ENGINE, '"encryption"')]),
-    ("const-in-terraform", {"main.tf.json": {"variable": {"c": {"default": 1, "const": True}}}}, "auto", None,
-     [("main.tf.json", L.OTHER_ENGINE, '"const"')]),
+    # const: Terraform's variable schema has it from v1.15.0 (internal/configs/named_values.go).
+    ("const-in-terraform-1.14", {"main.tf.json": {"variable": {"c": {"default": 1, "const": True}}}}, "auto", "1.14",
+     [("main.tf.json", L.NEWER_VERSION, '"const"')]),
+    # v1.15.0 named_values.go: "Const variable cannot be sensitive", on the variable's declaration range.
+    ("const-sensitive-in-terraform", {"main.tf.json": {"variable": {"c": {"default": 1, "const": True, "sensitive": True}}}},
+     "auto", None, [("main.tf.json", L.CONST_CONFLICT, "{")]),
+    ("const-ephemeral-in-terraform", {"main.tf.json": {"variable": {"c": {"const": True, "ephemeral": True}}}},
+     "terraform", "1.15", [("main.tf.json", L.CONST_CONFLICT, "{")]),
+    # A module call's lifecycle is reserved in Terraform: nothing in it is checked (module_call.go).
+    ("module-lifecycle-content-in-terraform", {"main.tf.json": {"module": {"m": {"source": "./m", "lifecycle": {
+        "create_before_destroy": True, "enabled": "${var.nope}"}}}}}, "terraform", "1.11",
+     [("main.tf.json", L.OTHER_ENGINE, '"lifecycle"')]),
+    # OpenTofu 1.11 reads it, with `enabled` only (module_call.go moduleLifecycleBlockSchema).
+    ("module-lifecycle-content-in-opentofu", {"main.tofu.json": {"module": {"m": {"source": "./m", "lifecycle": {
+        "create_before_destroy": True}}}}}, "opentofu", "1.11",
+     [("main.tofu.json", "structure/unknown-argument", '"create_before_destroy"')]),
     ("language-block-in-terraform", {"main.tf.json": {"language": {}}}, "auto", None,
      [("main.tf.json", L.OTHER_ENGINE, '"language"')]),
     # Terraform syntax read by OpenTofu 1.12: actions and output types (absent from its internal/configs).

@@ -30,6 +30,8 @@ import {
     ErrorHandlerResult,
     LanguageClient,
     LanguageClientOptions,
+    Location as ProtocolLocation,
+    Position as ProtocolPosition,
     RevealOutputChannelOn,
     ServerOptions,
     TransportKind,
@@ -39,6 +41,8 @@ import { resolveServerCommand } from './serverCommand';
 
 const LANGUAGE_ID = 'terraform-json';
 const SECTION = 'hcljson';
+/** The command of the server's reference-count code lenses (uri, position, locations). */
+const SHOW_REFERENCES = 'editor.action.showReferences';
 /** hcljson-ls is not published on PyPI: it installs from a checkout (or `pipx install git+<its URL>`). */
 const INSTALL_HINT = 'pipx install <a checkout of hcljson-ls>';
 /** More crashes than this within CRASH_WINDOW_MS stop the automatic restarts. */
@@ -157,6 +161,12 @@ async function start(): Promise<void> {
         ],
         initializationOptions: () => settingsSnapshot(),
         middleware: {
+            // A reference-count lens runs `editor.action.showReferences`, which wants VS Code's own types:
+            // the server sends JSON (uri, position, locations), converted here.
+            resolveCodeLens: async (lens, token, next) => {
+                const resolved = await next(lens, token);
+                return resolved && client ? withShowReferences(resolved, client) : resolved;
+            },
             workspace: {
                 // The server asks for the `hcljson` section: answer it with the trust rule applied too.
                 configuration: async (params, token, next) => {
@@ -374,4 +384,19 @@ async function notify(message: string): Promise<void> {
 
 function log(message: string): void {
     output.appendLine(`[${new Date().toISOString()}] ${message}`);
+}
+
+/** `lens` with the JSON arguments of `editor.action.showReferences` turned into VS Code's types. */
+function withShowReferences(lens: vscode.CodeLens, running: LanguageClient): vscode.CodeLens {
+    const command = lens.command;
+    if (command?.command !== SHOW_REFERENCES || !Array.isArray(command.arguments) || command.arguments.length !== 3) {
+        return lens;
+    }
+    const [uri, position, locations] = command.arguments as [string, ProtocolPosition, ProtocolLocation[]];
+    const p2c = running.protocol2CodeConverter;
+    lens.command = {
+        ...command,
+        arguments: [p2c.asUri(uri), p2c.asPosition(position), locations.map((location) => p2c.asLocation(location))],
+    };
+    return lens;
 }

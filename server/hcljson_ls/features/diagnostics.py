@@ -1,6 +1,6 @@
 """All diagnostics of one document: the one function the language server and `hcljson-ls check` share.
 
-    collect(snapshot, uri) -> list[Diagnostic]     the document's own and its module's diagnostics
+    collect(snapshot, uri, unused=False) -> list[Diagnostic]     the document's own and its module's diagnostics
     prepare(state) -> bool                         build a quick-opened document's analysis; True if it disagreed
     file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
 
@@ -12,7 +12,9 @@ Contract
   constraints, read by their schema mode) and "references" (what references mean, against the
   declarations of the whole module: `terraform.resolve`); the last three read the document's one
   analysis (`DocumentState.analysis`). Then "module": what other files of the module say about this one
-  (`Workspace.module_diagnostics`: declarations made twice across files).
+  (`Workspace.module_diagnostics`: declarations made twice across files); with `collect`'s
+  `unused` (the `diagnostics.unusedDeclarations` setting), also the variables, local values and data
+  sources of the document nothing in the module refers to (`features.lens.unused_declarations`).
 * A provider that raises is logged (with its name and the document) and skipped; the others still
   report. A bug in one layer never hides the diagnostics of another.
 * Before the first edit, a document whose opened text `terraform.quick` can answer
@@ -34,6 +36,7 @@ from ..workspace import DocumentState, Snapshot
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from . import testfile, tfvars
+from .lens import unused_declarations
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +121,9 @@ def prepare(state: DocumentState) -> bool:
     return True
 
 
-def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
-    """The diagnostics of open document `uri`: its own, then what its module adds, sorted."""
+def collect(snapshot: Snapshot, uri: str, unused: bool = False) -> list[Diagnostic]:
+    """The diagnostics of open document `uri`: its own, then what its module adds, sorted; with
+    `unused`, the hints on declarations nothing refers to."""
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -131,6 +135,8 @@ def collect(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
             across = [*across, *tfvars.diagnostics(snapshot, uri)]
         elif is_test_file(uri):  # its references against the module under test (other files: never cached per version)
             across = [*across, *testfile.diagnostics(snapshot, uri)]
+        elif unused:  # references in other files count: never cached per version
+            across = [*across, *unused_declarations(snapshot, uri)]
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []

@@ -55,7 +55,9 @@ from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from . import testfile, tfvars
 from ..workspace.files import file_name
+from ..terraform.docs import absolute_links
 from .cdktf import construct_hover
+from .links import Link, docs_link_at, type_doc
 from .native_preview import NativePreview, block_preview
 from .navigation import Target, child_output, target_at
 from .symbols import block_title
@@ -169,10 +171,19 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
             return found
     found = provider_hover(snapshot, uri, offset)
     if found is not None:
-        return found
+        return _with_docs(found, docs_link_at(snapshot, uri, offset))
     found = _with_native(hover_in(state.analysis.body, state.text, offset), block_preview(snapshot, uri, offset))
     construct = construct_hover(snapshot, uri, offset, found.markdown if found is not None else None)
-    return Hover(*construct) if construct is not None else found
+    return Hover(*construct) if construct is not None else _with_docs(found, docs_link_at(snapshot, uri, offset))
+
+
+def _with_docs(found: Hover | None, link: Link | None) -> Hover | None:
+    """`found` with the documentation link of the key it is on (`features.links`), after its
+    first part (before a native preview)."""
+    if found is None or link is None or not found.start <= link.start <= found.end:
+        return found
+    head, sep, tail = found.markdown.partition("\n\n---\n\n")
+    return Hover(f"{head}\n\n[Documentation]({link.target}){sep}{tail}", found.start, found.end)
 
 
 def _with_native(found: Hover | None, preview: NativePreview | None) -> Hover | None:
@@ -273,7 +284,8 @@ def _escape_markdown(text: str) -> str:
 
 def _schema_description(description: str, kind: str) -> str:
     description = description.strip()
-    return description if kind == "markdown" else _escape_markdown(description)
+    # A provider's relative links point into its registry site: broken here, so only their text stays.
+    return absolute_links(description) if kind == "markdown" else _escape_markdown(description)
 
 
 def _schema_attribute_md(name: str, a: SchemaAttribute, where: str) -> str:
@@ -358,6 +370,9 @@ def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | No
     if block is not None:
         text, b = block
         parts.extend(_details(key, text, b, start, end))
+        doc = type_doc(snapshot, site_uri, b, text)  # a resource or data source: its registry page
+        if doc is not None:
+            parts.append(f"[Documentation]({doc})")
     elif catalogue.file_kind(site_uri) == catalogue.CONFIG_NATIVE:
         parts.extend(_native_details(key, snapshot.text_of(site_uri) or "", start))
     parts.append(where)

@@ -106,6 +106,11 @@ class FileChecks:
         """Structure and string diagnostics of the root body's attributes."""
         return [], []
 
+    def decoded(self, block: Block, found: list[Diagnostic]) -> list[Diagnostic]:
+        """The decoder's diagnostics of top-level `block` to keep (by default all of them): a layer
+        drops those about a part its language does not read at all."""
+        return found
+
     def cross(self, keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
         """Diagnostics across blocks from every definition: `keys[i]` is the key of definition
         `i` (in source order) and `place(i)` its range now, to be asked only for the definitions a
@@ -463,7 +468,7 @@ class IncrementalFile:
 
     def _compute(self, text: str, top: TopBlock) -> _Entry:
         block, decoded = decode_top(text, top)
-        return self._entry(top, block, decoded, *self.checks.block(text, block))
+        return self._entry(top, block, self.checks.decoded(block, decoded), *self.checks.block(text, block))
 
     def _entry(self, top: TopBlock, block: Block, decoded: list[Diagnostic], structure: list[Diagnostic],
                strings: list[Diagnostic], defs: list[Definition], refs: Sequence[Any] = ()) -> _Entry:
@@ -592,7 +597,8 @@ class IncrementalFile:
         for top in walk.tops:
             e = old.get(id(top.node))
             if e is None or not _reusable(e, top, cover):
-                todo.append((len(entries), top, *decode_top(text, top)))
+                block, decoded = decode_top(text, top)
+                todo.append((len(entries), top, block, self.checks.decoded(block, decoded)))
                 e = None
             else:
                 self.hits += 1

@@ -62,6 +62,8 @@ class DiagnosticsSettings:
     push: str = field(default="auto", metadata={"check": _one_of(*PUSH_MODES)})
     #: When set, each diagnostic links to ``<docsUrl>#<anchor of its code>`` (`codeDescription`).
     docs_url: str | None = None
+    #: Hints (`reference/unused`, faded) on variables, locals and data sources nothing refers to.
+    unused_declarations: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +98,18 @@ class ValidateSettings:
     init_if_needed: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class CodeLensSettings:
+    #: A lens on each declaration with its number of references (runs the editor's references view).
+    reference_counts: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class InlayHintsSettings:
+    #: Beside `var.x` the value it takes (tfvars files, else its default), beside `local.y` a literal value.
+    values: bool = True
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -116,6 +130,8 @@ class Settings:
     #: Run the `hcljson.validate` command on the module of each saved document.
     validate_on_save: bool = False
     validate: ValidateSettings = field(default_factory=ValidateSettings)
+    code_lens: CodeLensSettings = field(default_factory=CodeLensSettings)
+    inlay_hints: InlayHintsSettings = field(default_factory=InlayHintsSettings)
 
 
 DEFAULT = Settings()

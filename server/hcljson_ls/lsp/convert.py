@@ -119,12 +119,15 @@ def to_diagnostic(
         source=SOURCE,
         related_information=related,
         data=data,
-        tags=[types.DiagnosticTag.Deprecated] if d.code in _DEPRECATED_CODES else None,
+        tags=[types.DiagnosticTag.Deprecated] if d.code in _DEPRECATED_CODES
+        else [types.DiagnosticTag.Unnecessary] if d.code in _UNNECESSARY_CODES else None,
     )
 
 
 #: Codes whose subject is deprecated: the client strikes it through (`DiagnosticTag.Deprecated`).
 _DEPRECATED_CODES = frozenset({"schema/deprecated"})
+#: Codes whose subject could go: the client fades it (`DiagnosticTag.Unnecessary`).
+_UNNECESSARY_CODES = frozenset({"reference/unused"})
 
 
 def _range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:

@@ -128,6 +128,9 @@ from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import formatting as formatting_feature
 from ..features import hover as hover_feature
+from ..features import inlay as inlay_feature
+from ..features import lens as lens_feature
+from ..features import links as links_feature
 from ..features import native_preview, navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
@@ -288,7 +291,7 @@ class HcljsonServer(LanguageServer):
         if not self.settings.diagnostics.enable:
             return state.version, []
         with paused_gc():
-            found = diagnostics_feature.collect(self.snapshot(), uri)
+            found = diagnostics_feature.collect(self.snapshot(), uri, self.settings.diagnostics.unused_declarations)
             self.schema_jobs.report(self.store.schema_problems())
             index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
             result = state.version, [
@@ -334,6 +337,8 @@ class HcljsonServer(LanguageServer):
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
         result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.validation.revision}"
+        if self.settings.diagnostics.unused_declarations and computed is not None:  # other files' references count
+            result_id += f".{hash(tuple((d.range.start.line, d.range.start.character) for d in computed[1] if d.code == lens_feature.UNUSED)):x}"
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items = computed[1] if computed is not None else []
@@ -373,6 +378,14 @@ class HcljsonServer(LanguageServer):
                     self.publisher.clear(uri)
         if len(self.store) and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
+        self.refresh_views(before)
+
+    def refresh_views(self, before: Settings) -> None:
+        """Ask the client for code lenses / inlay hints again when their settings changed."""
+        if before.code_lens != self.settings.code_lens and self.workspace_capability("code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
+        if before.inlay_hints != self.settings.inlay_hints and self.workspace_capability("inlay_hint", "refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
 
     async def fetch_settings(self) -> None:
         """Ask the client for our section (`workspace/configuration`) when it can answer."""
@@ -541,11 +554,13 @@ async def initialized(ls: HcljsonServer, params: types.InitializedParams) -> Non
 
 
 @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def did_change_configuration(ls: HcljsonServer, params: types.DidChangeConfigurationParams) -> None:
+def did_change_configuration(ls: HcljsonServer, params: types.DidChangeConfigurationParams) -> None:
+    # Not a coroutine: settings sent with the notification apply before the next message is handled
+    # (an async handler runs as a task, after a request that followed it had its answer).
     if params.settings:
         ls.apply_settings(params.settings, "workspace/didChangeConfiguration")
     else:  # the "pull" style: the notification only says that something changed
-        await ls.fetch_settings()
+        _in_background(ls.fetch_settings())
 
 
 @feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
@@ -883,6 +898,50 @@ def _in_background(work: Any) -> None:
     task = asyncio.ensure_future(guarded())
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+# A lens's command is VS Code's `editor.action.showReferences` (uri, position, locations); other
+# clients map that command themselves (docs/features.md: Neovim).
+
+SHOW_REFERENCES = "editor.action.showReferences"
+
+
+@feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
+def document_link(ls: HcljsonServer, params: types.DocumentLinkParams):
+    at = ls.at(params.text_document.uri)
+    if at is None:
+        return None
+    tooltips = bool(ls.text_document_capability("document_link", "tooltip_support"))
+    return [types.DocumentLink(range=convert.to_range(at.index, x.start, x.end, ls.position_encoding), target=x.target,
+                               tooltip=x.tooltip if tooltips else None)
+            for x in links_feature.document_links(at.snapshot, at.uri)]
+
+
+@feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=True))
+def code_lens(ls: HcljsonServer, params: types.CodeLensParams):
+    at = ls.at(params.text_document.uri)
+    if at is None or not ls.settings.code_lens.reference_counts:
+        return None
+    return [types.CodeLens(range=convert.to_range(at.index, x.start, x.end, ls.position_encoding), data={"uri": at.uri})
+            for x in lens_feature.code_lenses(at.snapshot, at.uri)]
+
+
+@feature(types.CODE_LENS_RESOLVE, fallback=lambda lens: lens)
+def code_lens_resolve(ls: HcljsonServer, lens: types.CodeLens):
+    uri = lens.data.get("uri") if isinstance(lens.data, dict) else None
+    at = ls.at(uri, lens.range.start) if isinstance(uri, str) else None
+    if at is None:
+        return lens
+    found = convert.to_locations(lens_feature.lens_references(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+    lens.command = types.Command(title=lens_feature.references_title(len(found)), command=SHOW_REFERENCES, arguments=[at.uri, lens.range.start, found])
+    return lens
+
+
+@feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+def inlay_hint(ls: HcljsonServer, params: types.InlayHintParams):
+    at = ls.at(params.text_document.uri, params.range.start)
+    if at is None or not ls.settings.inlay_hints.values:
+        return None
+    return [types.InlayHint(position=convert.to_position(at.index, h.offset, ls.position_encoding), label=h.label, padding_left=True, tooltip=h.tooltip)
+            for h in inlay_feature.value_hints(at.snapshot, at.uri, at.offset, ls.offset(at, params.range.end))]
 
 
 @feature(types.SHUTDOWN)

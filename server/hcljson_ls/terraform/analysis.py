@@ -27,6 +27,9 @@ Contract
   `language.LanguageSite`s (versioned names, a `required_version`) come last in its refs and are
   checked in `resolve` against it, with the key `language.LANGUAGE_CHANGED` in the block's `uses`,
   so a constraint changing in any file or the `engineVersion` setting re-checks exactly those blocks.
+  Not under OpenTofu: nothing inside a block Terraform reserves without reading it (a module
+  call's `lifecycle`, `language.RESERVED_BLOCKS`) is reported or resolved (`decoded` drops the
+  decoder's diagnostics there too); the language check reports the block's name.
   Also here: `addresses.address_rules` (moved/import/removed), backend templates under OpenTofu
   (evaluated early: no "taken literally" warning), and `validation.error_message` template errors
   as warnings.
@@ -47,7 +50,7 @@ from .catalogue import is_opentofu_file
 from .conditions import condition_rules
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
-from .language import LANGUAGE_CHANGED, LanguageSite, constraint_keys, language_sites
+from .language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
 from .language import check_sites as check_language
 from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
@@ -135,11 +138,23 @@ class TerraformChecks(FileChecks):
         tofu = self.tofu_file
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         refs = [block_references(text, b) for b in blocks]
+        if self.engine() != "opentofu":  # Terraform reserves a module call's lifecycle block: nothing in it is read
+            for i, b in enumerate(blocks):
+                spans = _reserved_spans(b)
+                if spans:
+                    rules[i], strings[i], refs[i] = (_outside(rules[i], spans), _outside(strings[i], spans),
+                                                     _outside(refs[i], spans))
         for r, b in zip(refs, blocks):
             if not self.override:  # an override file's resource bodies are partial: never checked alone
                 r.extend(schema_sites(b))
             r.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
         return list(zip(rules, strings, defs, refs))
+
+    def decoded(self, block: Block, found: list[Diagnostic]) -> list[Diagnostic]:
+        if self.engine() == "opentofu":
+            return found
+        spans = _reserved_spans(block)
+        return _outside(found, spans) if spans else found
 
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
@@ -193,6 +208,18 @@ def _error_message_warnings(found: list[Diagnostic], block: Block) -> list[Diagn
         return found
     return [replace(d, severity=WARNING) if d.severity == ERROR and d.code.startswith("template/")
             and any(s <= d.start < e for s, e in spans) else d for d in found]
+
+
+def _reserved_spans(block: Block) -> list[tuple[int, int]]:
+    """The bodies of the nested blocks of `block` that Terraform reserves without reading them
+    (`language.RESERVED_BLOCKS`: a module call's `lifecycle`; their names are reported by the
+    language check, `language/other-engine`)."""
+    return [(n.body.start, n.body.end) for n in block.body.blocks if (block.type_name, n.type_name) in RESERVED_BLOCKS]
+
+
+def _outside(found: list, spans: list[tuple[int, int]]) -> list:
+    """The diagnostics or references of `found` that start outside every span."""
+    return [x for x in found if not any(s <= x.start < e for s, e in spans)]
 
 
 def _early_evaluated(d: Diagnostic, block: Block) -> bool:

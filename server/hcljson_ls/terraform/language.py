@@ -34,6 +34,8 @@ Codes (docs/diagnostics.md, "Language versions"):
 * `language/experimental` -- syntax that only alpha builds accept (`terraform.experiments`,
   `terraform.state_store` in Terraform).
 * `language/unsatisfied-version` -- a `required_version` the chosen version does not satisfy.
+* `language/const-conflict` -- a const variable that is also sensitive or ephemeral, in the
+  Terraform versions that have const variables (1.15+; OpenTofu allows it).
 
 Contract
 --------
@@ -60,7 +62,7 @@ from types import MappingProxyType
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block, Body
 from ..hcljson.values import quoted, string_text
-from ..jsonsyntax.tree import STRING
+from ..jsonsyntax.tree import STRING, TRUE
 
 TERRAFORM = "terraform"
 OPENTOFU = "opentofu"
@@ -70,6 +72,7 @@ OTHER_ENGINE = "language/other-engine"
 NEWER_VERSION = "language/newer-version"
 EXPERIMENTAL = "language/experimental"
 UNSATISFIED_VERSION = "language/unsatisfied-version"
+CONST_CONFLICT = "language/const-conflict"
 
 #: The `uses` key of a block whose resolution read the module's language (`resolve.affected`).
 LANGUAGE_CHANGED = ("language",)
@@ -277,7 +280,9 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
     _f("language", "the language block", "opentofu internal/configs/language.go (v1.12)", opentofu="1.12"),
     _f("resource.lifecycle.prevent_destroy.template", "prevent_destroy set from an expression",
        "opentofu internal/configs/resource.go (v1.12)", opentofu="1.12"),
-    _f("variable.const", "constant variables (const)", "opentofu internal/configs/named_values.go (v1.12)", opentofu="1.12"),
+    _f("variable.const", "constant variables (const)",
+       "internal/configs/named_values.go variableBlockSchema (v1.15.0); opentofu internal/configs/named_values.go (v1.12)",
+       terraform="1.15", opentofu="1.12"),
 )})
 
 #: Built-in functions newer than the oldest version either engine's data describes:
@@ -398,6 +403,12 @@ def function_available(name: str, language: Language | None) -> str | None:
 
 SITE_FEATURE = "feature"  # a versioned name was written
 SITE_CONSTRAINT = "constraint"  # a `required_version` to check against the chosen version
+SITE_CONST_CONFLICT = "const-conflict"  # a const variable also sensitive or ephemeral (`path[-1]` which)
+
+#: The Terraform versions that reject a const variable that is also sensitive or ephemeral
+#: (internal/configs/named_values.go decodeVariableBlock, v1.15.0: "Const variable cannot be
+#: sensitive", subject the variable's declaration range; OpenTofu 1.12 has no such rule).
+CONST_CONFLICT_SINCE = MappingProxyType({TERRAFORM: "1.15"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +503,8 @@ def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[Lan
     if path in FEATURES:
         out.append(LanguageSite(SITE_FEATURE, path, block.type_start, block.type_end))
     _walk(block.body, path, out, text)
+    if block.type_name == "variable":
+        out.extend(_const_conflicts(block))
     if block.type_name == "terraform":
         for a in block.body.attributes:
             if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
@@ -499,6 +512,21 @@ def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[Lan
                 out.append(LanguageSite(SITE_CONSTRAINT, (engine, string_text(text, a.expr.node, a.expr.start)), a.start, a.end))
     out.sort(key=LanguageSite.range.fget)  # type: ignore[arg-type]
     return out
+
+
+def _is_true(body: Body, name: str) -> bool:
+    a = body.attribute(name)
+    return a is not None and a.expr is not None and a.expr.node.kind == TRUE
+
+
+def _const_conflicts(block: Block) -> list[LanguageSite]:
+    """A variable whose `const` is true and which is also `sensitive` or `ephemeral`, on the
+    variable's declaration range (the `{` of its body, as HCL's JSON parser gives it)."""
+    if not _is_true(block.body, "const"):
+        return []
+    start = block.body.start
+    return [LanguageSite(SITE_CONST_CONFLICT, ("variable", "const", other), start, start + 1)
+            for other in ("sensitive", "ephemeral") if _is_true(block.body, other)]
 
 
 def constraint_keys(block: Block, text: str, tofu_file: bool = False) -> list[tuple[tuple, int, int]]:
@@ -541,6 +569,12 @@ def check_sites(sites: Sequence[LanguageSite], language: Language) -> list[Diagn
                     "\"engineVersion\" setting).",
                 ))
             continue
+        if s.kind == SITE_CONST_CONFLICT:
+            if has(language, CONST_CONFLICT_SINCE.get(language.engine)):
+                other = s.path[-1]
+                out.append(Diagnostic(s.start, s.end, ERROR, CONST_CONFLICT, f"Const variable cannot be {other}",
+                                      f"A variable that is marked as \"const\" cannot also be marked as {quoted(other)}."))
+            continue
         problem = _feature_problem(s, language)
         if problem is not None:
             out.append(problem)
@@ -556,6 +590,8 @@ def _feature_problem(s: LanguageSite, language: Language) -> Diagnostic | None:
         return None
     name = ENGINE_NAMES[language.engine]
     written = ".".join(p for p in s.path if p != "template")
+    if s.path in RESERVED_BLOCKS:
+        return _reserved(s, language, since)
     if since == EXPERIMENTAL_ONLY:
         if s.path == ("terraform", "experiments"):
             return Diagnostic(s.start, s.end, ERROR, EXPERIMENTAL, "Module uses experimental features",
@@ -574,6 +610,25 @@ def _feature_problem(s: LanguageSite, language: Language) -> Diagnostic | None:
     return Diagnostic(s.start, s.end, ERROR, NEWER_VERSION, f"{language.name} does not support {f.note}",
                       f"{quoted(written)} was introduced in {name} {since}; this module is read by {language.name}"
                       f" ({_why(language)}).")
+
+
+#: Block types a version without them reserves (decodes nothing in them): path -> the summary of
+#: the engine's error (Terraform internal/configs/module_call.go: "lifecycle" in a module call is
+#: reserved in every Terraform release and in OpenTofu before 1.11, which gives it `enabled`).
+RESERVED_BLOCKS: Mapping[tuple[str, ...], str] = MappingProxyType({
+    ("module", "lifecycle"): "Reserved block type name in module block",
+})
+
+
+def _reserved(s: LanguageSite, language: Language, since: str | None) -> Diagnostic:
+    name = ENGINE_NAMES[language.engine]
+    detail = f"The block type name {quoted(s.path[-1])} is reserved for use by {name} in a future version"
+    if since is None:
+        others = [f"{ENGINE_NAMES[e]} {v}" for e, v in FEATURES[s.path].since.items() if e != language.engine]
+        detail += f" ({others[0]} and later accept it; this module is read by {name})." if others else "."
+        return Diagnostic(s.start, s.end, ERROR, OTHER_ENGINE, RESERVED_BLOCKS[s.path], detail)
+    detail += f" ({name} {since} and later accept it; this module is read by {language.name}, {_why(language)})."
+    return Diagnostic(s.start, s.end, ERROR, NEWER_VERSION, RESERVED_BLOCKS[s.path], detail)
 
 
 def _why(language: Language) -> str:

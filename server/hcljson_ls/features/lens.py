@@ -1,0 +1,91 @@
+"""Code lens: how often each declaration of a document is referred to, counted lazily; and which
+variables, local values and data sources nothing refers to.
+
+    code_lenses(snapshot, uri) -> list[Lens]                   one per declaration, not yet counted
+    lens_references(snapshot, uri, offset) -> list[Location]  the references a lens at `offset` counts
+    references_title(count) -> str                             "1 reference", "3 references"
+    unused_declarations(snapshot, uri) -> list[Diagnostic]     `reference/unused`, hints
+
+Contract
+--------
+* A lens sits on the declared name of each variable, local value, output, module call, resource,
+  data source and ephemeral resource the document declares (`terraform.validate.definitions`: the
+  label key or the local's name). `code_lenses` does not count (a file with thousands of blocks
+  answers at once); the count is `lens_references` of the lens's start: the references of
+  `features.navigation.references` without the declaration (every file of the module, open or
+  not; for an output, the `module.<call>.<output>` references of the modules that call it).
+* `unused_declarations`, as TFLint's `terraform_unused_declarations`: a variable, local value or
+  data source of the document that no file of its module refers to gets a hint (code
+  `reference/unused`, tagged unnecessary) on its name. Not in override files (they change
+  declarations made elsewhere), nor for a name declared twice (its duplicate is the diagnostic).
+* Never raises on odd input; a document that is not ours has none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..diagnostic import HINT, Diagnostic
+from ..terraform.schema import is_override_file
+from ..terraform.validate import definitions
+from ..workspace import Snapshot
+from ..workspace.files import file_name
+from .navigation import Location, references
+
+#: Declaration kinds that get a reference count.
+COUNTED = frozenset({"variable", "local", "output", "module", "resource", "data", "ephemeral"})
+#: Declaration kinds that are unnecessary when nothing refers to them (TFLint's choice).
+UNUSED_KINDS = frozenset({"variable", "local", "data"})
+UNUSED = "reference/unused"
+
+
+@dataclass(frozen=True, slots=True)
+class Lens:
+    start: int
+    end: int
+    key: tuple
+
+
+def _declarations(snapshot: Snapshot, uri: str) -> list[tuple[tuple, int, int]]:
+    state = snapshot.document(uri)
+    if state is None:
+        return []
+    text = state.text
+    out = []
+    for block in state.analysis.body.blocks:
+        for key, start, end in definitions(block, text):
+            if key[0] in COUNTED:
+                out.append((key, start, end))
+    return out
+
+
+def code_lenses(snapshot: Snapshot, uri: str) -> list[Lens]:
+    return [Lens(start, end, key) for key, start, end in _declarations(snapshot, uri)]
+
+
+def lens_references(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
+    return references(snapshot, uri, offset, include_declaration=False)
+
+
+def references_title(count: int) -> str:
+    return f"{count} reference" + ("" if count == 1 else "s")
+
+
+def _label(key: tuple) -> str:
+    if key[0] == "variable":
+        return f"Variable {key[1]!r} is declared but not used."
+    if key[0] == "local":
+        return f"Local value {key[1]!r} is declared but not used."
+    return f"Data source \"{key[1]}\" \"{key[2]}\" is declared but not used."
+
+
+def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
+    if is_override_file(file_name(uri)):
+        return []
+    out = []
+    for key, start, end in _declarations(snapshot, uri):
+        if key[0] not in UNUSED_KINDS or len(snapshot.declaration_sites(uri, key)) > 1:
+            continue
+        if not snapshot.reference_sites(uri, key):
+            out.append(Diagnostic(start, end, HINT, UNUSED, _label(key)))
+    return out

@@ -1,0 +1,145 @@
+"""End to end over stdio: document links, code lens with lazy resolve (the count and the
+`editor.action.showReferences` command), inlay hints with values from a tfvars file and defaults,
+and the settings that turn lenses and hints off."""
+
+from __future__ import annotations
+
+from fixture import parse_fixture
+from hcljson_ls.workspace.files import uri_of_path
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from .helpers import initialize, lsp_position, lsp_range, open_document, published_for, wait_for
+
+MODULE = r"""
+//- /m/main.tf.json
+{
+  "variable": {"region": {"default": "eu-west-1"}, "zone": {"default": "a"}},
+  "locals": {"name": "web 🌍", "spare": 1},
+  "resource": {"aws_instance": {"web": {"ami": "${var.region}/${var.zone}", "tags": {"Name": "${local.name}"}}}},
+  "module": {"net": {"source": "./net"}},
+  "output": {"o": {"value": "${aws_instance.web.id}-${var.region}"}}
+}
+//- /m/other.tf
+output "r" {
+  value = var.region
+}
+//- /m/terraform.tfvars.json
+{"region": "us-east-1"}
+//- /m/.terraform.lock.hcl
+provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+}
+//- /m/net/main.tf.json
+{}
+"""
+MAIN = "/m/main.tf.json"
+
+
+async def start(client: LanguageClient, tmp_path, options=None):
+    fixture = parse_fixture(MODULE)
+    paths = fixture.write(tmp_path)
+    uris = {p: uri_of_path(str(path)) for p, path in paths.items()}
+    await initialize(client, options=options)
+    text = fixture.files[MAIN].text
+    open_document(client, uris[MAIN], text)
+    return uris, text
+
+
+def whole(text: str) -> types.Range:
+    return lsp_range(text, 0, len(text))
+
+
+async def test_document_links(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    got = await client.text_document_document_link_async(types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN])))
+    links = {(link.range.start.line, link.range.start.character): link.target for link in got}
+
+    def at(needle: str) -> tuple[int, int]:
+        p = lsp_position(text, text.index(needle) + 1)
+        return (p.line, p.character)
+
+    assert links[at('"aws_instance"')] == "https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance"
+    assert links[at('"resource"')] == "https://developer.hashicorp.com/terraform/language/resources/syntax"
+    assert links[at('"./net"')] == uris["/m/net/main.tf.json"]
+    assert set(links) == {at(f'"{key}"') for key in ("variable", "locals", "resource", "aws_instance", "module", "./net", "output")}
+    assert [link.tooltip for link in got] == [None] * 7  # the client did not say it shows tooltips
+
+
+async def test_code_lens_counts_lazily_and_opens_the_references(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN])))
+    assert [lens.command for lens in lenses] == [None] * len(lenses)  # counted on resolve
+    assert [lens.range for lens in lenses] == [
+        lsp_range(text, text.index(f'"{name}"'), text.index(f'"{name}"') + len(name) + 2)
+        for name in ("region", "zone", "name", "spare", "web", "net", "o")
+    ]
+    resolved = await client.code_lens_resolve_async(lenses[0])
+    assert resolved.command.title == "3 references"
+    assert resolved.command.command == "editor.action.showReferences"
+    uri, position, locations = resolved.command.arguments
+    assert uri == uris[MAIN] and position == {"line": lenses[0].range.start.line, "character": lenses[0].range.start.character}
+    assert sorted(loc["uri"] for loc in locations) == [uris[MAIN], uris[MAIN], uris["/m/other.tf"]]
+    assert (await client.code_lens_resolve_async(lenses[-1])).command.title == "0 references"
+
+
+async def test_inlay_hints_show_values(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    got = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=whole(text)))
+    shown = [(h.position, h.label) for h in got]
+    end = lambda needle, nth=0: lsp_position(text, [i for i in range(len(text)) if text.startswith(needle, i)][nth] + len(needle))  # noqa: E731
+    assert shown == [
+        (end("var.region"), '= "us-east-1"'),
+        (end("var.zone"), '= "a"'),
+        (end("local.name"), '= "web 🌍"'),
+        (end("var.region", 1), '= "us-east-1"'),
+    ]
+    line = text.index('"resource"')
+    part = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=lsp_range(text, line, text.index('"module"'))))
+    assert [h.label for h in part] == ['= "us-east-1"', '= "a"', '= "web 🌍"']
+
+
+async def test_settings_turn_lenses_and_hints_off(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path, options={"codeLens": {"referenceCounts": False}, "inlayHints": {"values": False}})
+    doc = types.TextDocumentIdentifier(uri=uris[MAIN])
+    assert not await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc))
+    assert not await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=whole(text)))
+
+
+async def test_unused_declarations_are_faded_hints_when_asked_for(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path, options={"diagnostics": {"unusedDeclarations": True}})
+    published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
+    assert [(d.code, d.severity, list(d.tags or ()), d.range) for d in published[-1].diagnostics] == [
+        ("reference/unused", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary],
+         lsp_range(text, text.index('"spare"'), text.index('"spare"') + 7)),
+    ]
+
+
+async def test_changed_settings_make_the_client_ask_again(client: LanguageClient, tmp_path):
+    asked: list[str] = []
+    client.feature(types.WORKSPACE_CODE_LENS_REFRESH)(lambda params: asked.append("codeLens"))
+    client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)(lambda params: asked.append("inlayHint"))
+    caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+        code_lens=types.CodeLensWorkspaceClientCapabilities(refresh_support=True),
+        inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True)))
+    await client.initialize_session(types.InitializeParams(capabilities=caps))
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"hcljson": {"inlayHints": {"values": False}}}))
+    await wait_for(lambda: asked == ["inlayHint"], what="an inlay hint refresh")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"hcljson": {"codeLens": {"referenceCounts": False}}}))
+    await wait_for(lambda: asked == ["inlayHint", "codeLens"], what="a code lens refresh")
+
+
+async def test_odd_lenses_and_documents_are_answered_not_failed(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    zero = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=1))
+    for data in (None, 5, {"uri": 5}, {"uri": "file:///never-opened/x.tf.json"}, {"uri": uris[MAIN], "extra": [1]}):
+        lens = await client.code_lens_resolve_async(types.CodeLens(range=zero, data=data))
+        assert lens.range == zero and (lens.command is None or lens.command.title == "0 references")
+    far = types.Range(start=types.Position(line=999, character=0), end=types.Position(line=1999, character=5))
+    unknown = types.TextDocumentIdentifier(uri="file:///never-opened/x.tf.json")
+    assert list(await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=far))) == []
+    assert await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=unknown, range=far)) is None
+    assert await client.text_document_document_link_async(types.DocumentLinkParams(text_document=unknown)) is None
+    assert await client.text_document_code_lens_async(types.CodeLensParams(text_document=unknown)) is None
