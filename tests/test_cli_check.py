@@ -29,7 +29,7 @@ MODULES = """
   "locals": {"name": "${var.region}-net"},
   "resource": {"aws_vpc": {"main": {
     "cidr_block": "${var.cidr}",
-    "tags": {"Name": "${local.name}", "Zone": "${var.⟨zone⟩}"}
+    "tags": {"Name": "${local.name}", "Zone": "${⟨var.zone⟩}"}
   }}}
 }
 //- /repo/net/outputs.tf.json
@@ -189,7 +189,7 @@ def test_bad_jobs_is_a_usage_error(cli, tmp_path, jobs):
 
 # -------------------------------------------------------------------------------------------- SARIF
 
-EMOJI = '{\n  "locals": {"e": "é😀🎉", "x": "${var.⟨nope⟩}"}\n}\n'
+EMOJI = '{\n  "locals": {"e": "é😀🎉", "x": "${⟨var.nope⟩}"}\n}\n'
 
 
 def test_sarif_log_has_the_required_structure(cli, tmp_path):

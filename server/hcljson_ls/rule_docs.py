@@ -66,6 +66,16 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A built-in function called with too few or too many arguments.',
         'A built-in function called with too few or too many arguments. The message gives the allowed count and the signature. Range: the function name. A call that expands its last argument ("f(list...)") is reported only when no expansion could make it valid.',
     ),
+    'reference/constant-condition': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'A "condition" of a variable\'s "validation", a "precondition", a "postcondition" or a check\'s "assert" that refers to nothing (a literal, "${1 == 1}").',
+        'A "condition" of a variable\'s "validation", a "precondition", a "postcondition" or a check\'s "assert" that refers to nothing (a literal, "${1 == 1}"). Range: the condition\'s value.',
+    ),
+    'reference/depends-on-attribute': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'An element of "depends_on" that goes on after the address Terraform waits for ("aws_instance.web.id", "var.x.y", "module.m.out.x"; "module.m.out", "var.x" and an instance key are whole objects).',
+        'An element of "depends_on" that goes on after the address Terraform waits for ("aws_instance.web.id", "var.x.y", "module.m.out.x"; "module.m.out", "var.x" and an instance key are whole objects). Range: what follows the address (".id").',
+    ),
     'reference/deprecated-output': (
         'deprecated-outputs',
         '"module.m.x" where output "x" of the local child module "m" sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+).',
@@ -81,6 +91,16 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A reference written as a template interpolation.',
         'A reference written as a template interpolation. Terraform 0.12+ reads these strings as the reference itself and rejects "${...}"; the message suggests the bare reference.',
     ),
+    'reference/invalid': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'A reference Terraform\'s parser rejects: a namespace or built-in object alone ("${var}", "${path}", "${count}", ...: "cannot be accessed directly"), one with an index instead of an attribute ("var["x"]": "does not support this operation", range the index), "data", "ephemeral" or "resource" without a type and a name ("${data.x}"), a bare name ("${foo}": "A reference to a resource type must be followed by at least one attribute access").',
+        'A reference Terraform\'s parser rejects: a namespace or built-in object alone ("${var}", "${path}", "${count}", ...: "cannot be accessed directly"), one with an index instead of an attribute ("var["x"]": "does not support this operation", range the index), "data", "ephemeral" or "resource" without a type and a name ("${data.x}"), a bare name ("${foo}": "A reference to a resource type must be followed by at least one attribute access"). A bare object key ("{foo = 1}"), "for" temporaries and "null"/"true"/"false" are no references. Range: the root, or the whole traversal for a typed namespace.',
+    ),
+    'reference/missing-instance-key': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'An attribute read straight off a resource, data source or ephemeral resource that sets "count" or "for_each" ("aws_instance.web.id").',
+        'An attribute read straight off a resource, data source or ephemeral resource that sets "count" or "for_each" ("aws_instance.web.id"). Range: the address; the detail shows "[count.index]" or "[each.key]". Also an output read straight off a module call with "count" ("module.m.out": "Unsupported attribute", "Can\'t access attributes on a list of objects", range ".out"); with "for_each" Terraform checks nothing at validate time, nor do we.',
+    ),
     'reference/not-static': (
         'reference-diagnostics',
         'The string parses as an expression but is not a static reference: a function call, an operator, a splat, an index that is not a literal, or a legacy ".0" index.',
@@ -94,17 +114,22 @@ RULES: dict[str, tuple[str, str, str]] = {
     'reference/undeclared': (
         'reference-resolution-diagnostics',
         'A reference to an input variable, local value, module call, data source, ephemeral resource, action or managed resource that no file of the module declares.',
-        'A reference to an input variable, local value, module call, data source, ephemeral resource, action or managed resource that no file of the module declares. Range: the declared name ("regon" in "var.regon"); for a managed resource, its type and name. Suggests a close name of the same kind (and, for a resource, of the same type, else a close type with that name).',
+        'A reference to an input variable, local value, module call, data source, ephemeral resource, action or managed resource that no file of the module declares. Range: the address, as Terraform\'s ("var.regon" of "var.regon.x"; a resource\'s type, name and instance key; "module.m.out" with its output). The summary is Terraform\'s (a data source and an ephemeral resource are a "resource" there; the detail names the kind). Suggests a close name of the same kind (and, for a resource, of the same type, else a close type with that name).',
     ),
     'reference/undeclared-output': (
         'reference-resolution-diagnostics',
         '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, and no file of that directory declares output "OUTPUT".',
-        '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, and no file of that directory declares output "OUTPUT". Range: the output name. Suggests a close output name. Module calls from a registry or a repository are not checked.',
+        '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, and no file of that directory declares output "OUTPUT". Also after an instance key ("module.m[0].out", "module.m["k"].out"), except on a call without "count" or "for_each", which Terraform\'s validate leaves to the plan. Range: the output name with its dot (".vpc_idd"), as Terraform\'s; the fix replaces the name. Suggests a close output name. Module calls from a registry or a repository are not checked.',
+    ),
+    'reference/unexpected-instance-key': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'An instance key ("[0]", "["k"]", the legacy ".0") right after a resource, data source or ephemeral resource that sets neither "count" nor "for_each", in an expression or in "depends_on".',
+        'An instance key ("[0]", "["k"]", the legacy ".0") right after a resource, data source or ephemeral resource that sets neither "count" nor "for_each", in an expression or in "depends_on". A computed key ("[var.k]") and a splat ("[*]") are not checked, as in Terraform. Range: the address with its key ("aws_instance.web[0]").',
     ),
     'reference/unknown-attribute': (
         'reference-resolution-diagnostics',
         'An attribute that the built-in object does not have: "path." other than "module", "root", "cwd"; "terraform." other than "workspace", "applying"; "count." other than "index"; "each." other than "key", "value".',
-        'An attribute that the built-in object does not have: "path." other than "module", "root", "cwd"; "terraform." other than "workspace", "applying"; "count." other than "index"; "each." other than "key", "value". Range: the attribute. Suggests the closest one.',
+        'An attribute that the built-in object does not have: "path." other than "module", "root", "cwd"; "terraform." other than "workspace", "applying"; "count." other than "index"; "each." other than "key", "value". Range: the whole traversal ("path.modul"), as Terraform\'s; the fix replaces the attribute. Suggests the closest one.',
     ),
     'reference/unknown-function': (
         'reference-resolution-diagnostics',
@@ -120,6 +145,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'unused-declarations',
         'A variable, local value or data source of the file that no file of its module (JSON or native, open or not) refers to.',
         'A variable, local value or data source of the file that no file of its module (JSON or native, open or not) refers to. A hint, tagged unnecessary (editors fade it). Range: its name key. Not in override files, and not for a name declared twice (the duplicate is reported).',
+    ),
+    'reference/validation-without-variable': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'A variable\'s "validation" condition that does not refer to the variable itself.',
+        'A variable\'s "validation" condition that does not refer to the variable itself. Other references are allowed (Terraform 1.9 and OpenTofu 1.9 on, the default here; before, only the variable itself), but the rule that the variable itself is referred to holds in every version (Terraform and OpenTofu main branches, August 2026). Range: the condition\'s value. Reported together with "reference/constant-condition" when the condition refers to nothing.',
     ),
     'schema/computed-only': (
         'provider-schema-diagnostics',

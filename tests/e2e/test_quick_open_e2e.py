@@ -91,11 +91,11 @@ STACK = _stack(SIZE)
 
 def _planted(text: str) -> list[tuple[str, int, int]]:
     """`(code, start, end)` of the planted problems, found in the text, in document order."""
-    nope = text.index("${var.nope}") + len("${var.")
+    nope = text.index("${var.nope}") + len("${")
     both = text.index('"both"')
     broken = text.index('"x-${"') + len('"x-${')
     return [
-        ("reference/undeclared", nope, nope + len("nope")),  # on the name
+        ("reference/undeclared", nope, nope + len("var.nope")),  # on the address, as Terraform
         ("structure/conflicting-arguments", text.index('"for_each"', both), text.index('"for_each"', both) + len('"for_each"')),
         ("structure/invalid-name", text.index('"bad label!"'), text.index('"bad label!"') + len('"bad label!"')),
         ("template/missing-expression", broken, broken),  # at the end of the template
@@ -216,8 +216,8 @@ async def test_an_edit_right_after_the_quick_answer_gives_what_a_fresh_open_give
     second = await _pull_sent(client, edited_uri)
     first, second = await first, await second
     assert _described(first.items) == _expected(STACK)
-    typo = at + len("${var.")
-    assert _described(second.items) == [("reference/undeclared", lsp_range(edited, typo, typo + len("typo"))), *_expected(edited)]
+    typo = at + len("${")
+    assert _described(second.items) == [("reference/undeclared", lsp_range(edited, typo, typo + len("var.typo"))), *_expected(edited)]
 
     open_document(client, fresh_uri, edited)
     fresh = await _pull(client, fresh_uri)
@@ -279,8 +279,8 @@ async def test_a_declaration_removed_in_another_file_reaches_the_quick_answer(cl
             needle = f"${{var.{name}}}"
             at = main_text.find(needle)
             while at >= 0:
-                start = at + len("${var.")
-                found.append((start, ("reference/undeclared", lsp_range(main_text, start, start + len(name)))))
+                start = at + len("${")
+                found.append((start, ("reference/undeclared", lsp_range(main_text, start, start + len("var.") + len(name)))))
                 at = main_text.find(needle, at + 1)
         return [d for _, d in sorted(found, key=lambda f: f[0])]
 

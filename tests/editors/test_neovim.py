@@ -523,8 +523,8 @@ def undeclared(diagnostics: list[dict]) -> list[tuple[int, int, int, int]]:
 
 
 def zone_diagnostic() -> list[tuple[int, int, int, int]]:
-    start = nav_span(NAV_MAIN, "var.zone")[0] + len("var.")  # the name part, as the server reports it
-    end = start + len("zone")
+    start = nav_span(NAV_MAIN, "var.zone")[0]  # the whole address, as Terraform (and the server) report it
+    end = start + len("var.zone")
     return [(*line_col(start, text=NAV_MAIN.text), *line_col(end, text=NAV_MAIN.text))]
 
 
@@ -619,8 +619,8 @@ def test_diagnostics_are_current_after_the_rename(nav_probes: dict[str, NavProbe
     assert nav["diagnostics_settled"], probe.explain()
     # var.area resolves to the renamed declaration; var.zone is still the only undeclared reference.
     after = EXPECTED_AFTER_RENAME["main.tf.json"]
-    start = after.index("${var.zone}") + len("${var.")
-    expected = [(*line_col(start, text=after), *line_col(start + len("zone"), text=after))]
+    start = after.index("${var.zone}") + len("${")
+    expected = [(*line_col(start, text=after), *line_col(start + len("var.zone"), text=after))]
     assert undeclared(nav["diagnostics_after"]) == expected, probe.explain()
 
 

@@ -67,7 +67,7 @@ def test_a_mock_file_is_checked_by_its_schema(tmp_path):
 
 QUERY = """\
 //- /mod/main.tf.json
-{"variable": {"region": {}}, "output": {"o": {"value": "${var.⟨limit⟩}"}}}
+{"variable": {"region": {}}, "output": {"o": {"value": "${⟨var.limit⟩}"}}}
 //- /mod/find.tfquery.json
 {
   "variable": {"limit": {"type": "number", "default": 10}},
@@ -95,7 +95,7 @@ def test_a_query_file_is_checked_by_its_schema_and_references(tmp_path):
     assert codes == sorted([
         (*conflict, "structure/conflicting-arguments"),  # Invalid combination of "count" and "for_each"
         (undeclared_list[0] - len("aws_instance."), undeclared_list[1], "reference/undeclared"),
-        (*undeclared_local, "reference/undeclared"),
+        (undeclared_local[0] - len("local."), undeclared_local[1], "reference/undeclared"),  # Terraform's range: the traversal
         (*name, "structure/invalid-name"),  # Invalid list block name
         (*missing_provider, "structure/missing-argument"),  # Missing "provider" attribute
         (*unknown, "structure/unknown-block-type"),

@@ -493,7 +493,8 @@ def test_the_valid_sample_reads_fully():
     assert [d.key for d in got.declarations] == [
         ("version-constraint", "terraform", ">= 1.5"),
         ("variable", "région"), ("variable-input", "région", "string", True), ("local", "names"), ("local", "text"),
-        ("resource", "aws_instance", "web"), ("provider", "aws", "west"), ("output", "ip"),
+        ("resource", "aws_instance", "web"), ("repetition", "count", "resource", "aws_instance", "web"),
+        ("provider", "aws", "west"), ("output", "ip"),
     ]
     _check_ranges(VALID, got)
 
@@ -588,7 +589,7 @@ resource "aws_instance" "web" {}
 //- /app/main.tf.json
 {"resource": {"aws_eip": {"ip": {
   "instance": "${aws_instance.web.id}",
-  "tags": {"a": "${var.region}-${local.prefix}", "b": "${var.⟨nope⟩}"},
+  "tags": {"a": "${var.region}-${local.prefix}", "b": "${⟨var.nope⟩}"},
   "provider": "aws.west"
 }}, "aws_eip_association": {"east": {"provider": "aws.east", "allocation_id": "x"}}}}
 """).workspace(tmp_path, open=["/app/main.tf.json"])

@@ -143,7 +143,7 @@ MISTAKES = MODULE + """\
   "run": {
     "first": {"command": ⟨"aply"⟩, ⟨"bogus"⟩: 1,
               "providers": {"aws": "⟨aws.fak⟩"},
-              "assert": [{"condition": "${var.⟨nam⟩ == \\"x\\" && output.⟨outt⟩ == \\"\\"}", "error_message": "bad"}]},
+              "assert": [{"condition": "${⟨var.nam⟩ == \\"x\\" && output.⟨outt⟩ == \\"\\"}", "error_message": "bad"}]},
     "second": {"variables": {"name": "${⟨run.third⟩.out}", "local": "${⟨local.a⟩}"},
                "expect_failures": ["var.name", "⟨local.x⟩", "⟨terraform_data.nope⟩"],
                "plan_options": {"mode": ⟨"refresh"⟩},
@@ -237,7 +237,7 @@ def test_an_open_test_file_declares_nothing_for_the_module(tmp_path):
     # A run named like a resource, a file-level variable: none of them reaches main.tf.json.
     found, f = _found("""\
 //- /mod/main.tf.json
-{"output": {"o": {"value": "${var.⟨extra⟩}"}}}
+{"output": {"o": {"value": "${⟨var.extra⟩}"}}}
 //- /mod/unit.tftest.json
 {"variable": {"extra": {}}, "run": {"one": {}}}
 """, tmp_path, "/mod/main.tf.json", open_also=["/mod/unit.tftest.json"])

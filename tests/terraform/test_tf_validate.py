@@ -51,7 +51,7 @@ VALID = r"""{
   "locals": {"name": "x-${var.region}", "nested": {"a": [1, 2]}},
   "output": {
     "id": {"value": "${aws_instance.web.id}", "description": "The id", "sensitive": true, "depends_on": ["aws_instance.web"],
-           "precondition": {"condition": "${true}", "error_message": "never"}}
+           "precondition": {"condition": "${length(var.region) > 0}", "error_message": "never"}}
   },
   "module": {
     "net": {"source": "./net", "providers": {"aws": "aws.west"}, "count": 2, "depends_on": ["aws_instance.web"], "cidr": "10.0.0.0/16"}
@@ -67,8 +67,8 @@ VALID = r"""{
         "ebs_block_device": [{"device_name": "/dev/sdb"}, {"device_name": "/dev/sdc"}],
         "lifecycle": {"create_before_destroy": true, "prevent_destroy": false, "ignore_changes": ["tags"],
                       "replace_triggered_by": ["aws_security_group.sg.id"],
-                      "precondition": {"condition": "${true}", "error_message": "x"},
-                      "postcondition": [{"condition": "${true}", "error_message": "y"}]},
+                      "precondition": {"condition": "${length(var.region) > 0}", "error_message": "x"},
+                      "postcondition": [{"condition": "${length(var.region) > 0}", "error_message": "y"}]},
         "connection": {"type": "ssh", "host": "${self.public_ip}"},
         "provisioner": [
           {"local-exec": {"command": "echo ${self.id}", "when": "destroy", "on_failure": "continue"}},
@@ -81,14 +81,14 @@ VALID = r"""{
       "other": {"count": 1, "lifecycle": {"ignore_changes": "all"}}
     }
   },
-  "data": {"aws_ami": {"ubuntu": {"most_recent": true, "lifecycle": {"postcondition": {"condition": "${true}", "error_message": "z"}}}}},
+  "data": {"aws_ami": {"ubuntu": {"most_recent": true, "lifecycle": {"postcondition": {"condition": "${length(var.region) > 0}", "error_message": "z"}}}}},
   "ephemeral": {"aws_secret": {"s": {"secret_id": "x", "count": 1}}},
   "moved": {"from": "aws_instance.old", "to": "aws_instance.web[\"a\"]"},
   "import": [{"to": "aws_instance.web[\"a\"]", "id": "i-123"}, {"to": "aws_instance.web[each.key]", "identity": {"id": "i"}, "for_each": {}}],
   "removed": {"from": "aws_instance.gone", "lifecycle": {"destroy": false},
               "provisioner": {"local-exec": {"command": "echo", "when": "destroy"}}},
   "check": {"health": {"data": {"http": {"site": {"url": "https://example.com"}}},
-                       "assert": [{"condition": "${true}", "error_message": "down"}]}},
+                       "assert": [{"condition": "${length(var.region) > 0}", "error_message": "down"}]}},
   "action": {"aws_lambda_invoke": {"notify": {"config": {"function_name": "f"}}}}
 }"""
 
@@ -116,11 +116,11 @@ CASES = [
     ('{⟨"moved"⟩: {"from": "a.b"}}', [MISSING]),
     ('{⟨"moved"⟩: {"to": "a.b"}, ⟨"moved"⟩: {"from": "a.b"}}', [MISSING, MISSING]),
     ('{⟨"moved"⟩: {}}', [(MISSING, MISSING)]),
-    ('{"variable": {"v": {⟨"validation"⟩: {"condition": "${true}"}}}}', [MISSING]),
+    ('{"variable": {"v": {⟨"validation"⟩: {"condition": "${length(var.v) > 0}"}}}}', [MISSING]),
     ('{"output": {⟨"o"⟩: {"description": "d"}}}', [MISSING]),
     ('{"check": {⟨"c"⟩: {"data": {"http": {"x": {}}}}}}', [FEW]),
-    ('{"check": {"c": {"assert": {"condition": "${true}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
-    ('{"check": {"c": {⟨"assert"⟩: {"condition": "${true}"}}}}', [MISSING]),
+    ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
+    ('{"check": {"c": {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [MISSING]),
     ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"content": {}}}}}}}', [MISSING]),
     ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"for_each": []}}}}}}', [FEW]),
     ('{⟨"removed"⟩: {"lifecycle": {"destroy": true}}}', [MISSING]),
@@ -137,7 +137,7 @@ CASES = [
     ('{"data": {"aws_ami": {"a": {"count": 2, ⟨"for_each"⟩: {}}}}}', [CONFLICT]),
     ('{"module": {"m": {"source": "./m", "count": 2, ⟨"for_each"⟩: {}}}}', [CONFLICT]),
     ('{"ephemeral": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}}', [CONFLICT]),
-    ('{"check": {"c": {"data": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}, "assert": {"condition": 1, "error_message": 2}}}}', [CONFLICT]),
+    ('{"check": {"c": {"data": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}, "assert": {"condition": "${var.x}", "error_message": 2}}}}', [CONFLICT]),
     ('{"import": {"to": "a.b", "id": "x", ⟨"identity"⟩: {}}}', [CONFLICT]),
     ('{⟨"import"⟩: {"to": "a.b"}}', [MISSING]),
     ('{"import": {"to": ⟨["a.b"]⟩, "id": "x"}}', [TYPE]),
@@ -149,7 +149,7 @@ CASES = [
     ('{"variable": {⟨""⟩: {}}}', [NAME]),
     ('{"output": {⟨"-x"⟩: {"value": 1}}}', [NAME]),
     ('{"module": {⟨"9"⟩: {"source": "./m"}}}', [NAME]),
-    ('{"check": {⟨"a/b"⟩: {"assert": {"condition": 1, "error_message": 2}}}}', [NAME]),
+    ('{"check": {⟨"a/b"⟩: {"assert": {"condition": "${var.x}", "error_message": 2}}}}', [NAME]),
     ('{"ephemeral": {"x": {⟨"é!"⟩: {}}}}', [NAME]),
     ('{"provider": {"aws": {"alias": ⟨"us.west"⟩}}}', [NAME]),
     ('{"provider": {"aws": {"alias": ⟨""⟩}}}', [NAME]),

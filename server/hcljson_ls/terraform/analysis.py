@@ -48,6 +48,7 @@ from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
 from .addresses import address_rules
 from .catalogue import is_opentofu_file
+from .conditions import condition_rules
 from .schema import is_override_file, schema_for_path
 from .reference_walk import block_references
 from .language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
@@ -128,10 +129,11 @@ class TerraformChecks(FileChecks):
     def blocks(self, text: str, blocks):
         # One kind of check over every block, then the next (see `FileChecks.blocks`).
         rules = [block_diagnostics(b, text, self.override) for b in blocks]
-        if not self.override:  # an override file's addresses merge into blocks of other files
+        if not self.override:  # an override file's addresses and conditions merge into blocks of other files
             for r, b in zip(rules, blocks):
                 if b.type_name in _ADDRESSED:
                     r.extend(address_rules(b, text))
+                r.extend(condition_rules(text, b))
         if self.engine() == "opentofu":  # OpenTofu 1.8+ evaluates variables and locals in backend settings
             rules = [[d for d in r if not _early_evaluated(d, b)] if b.type_name == "terraform" else r
                      for r, b in zip(rules, blocks)]

@@ -16,7 +16,9 @@ Contract
   (`validate.REPEATABLE`): `("module-source", name, source)` for a module call's literal `source`
   (at the string), `("variable-input", name, type, required)` for each variable
   (`module_calls.input_fact`: its type expression's text, spaces collapsed; whether it has no
-  `default`; at its label), `("provider-alias", name, alias)` for each `name.alias` of a
+  `default`; at its label), `references.repetition_key(key, mode)` for a resource, data source,
+  ephemeral resource or module call that sets `count` / `for_each` (at its last label),
+  `("provider-alias", name, alias)` for each `name.alias` of a
   `required_providers` entry's `configuration_aliases` (at the traversal) and for a provider block
   with `for_each` (instances of one configuration). A declaration's range is its block's last
   label (a string literal with its quotes, or a bare identifier label) or a local's name. A block
@@ -66,11 +68,14 @@ from .references import (
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
+    INSTANCED,
     PROVIDER,
+    REPETITION,
     STATIC,
     Call,
     Reference,
     Step,
+    repetition_key,
 )
 
 __all__ = ["NativeFile", "parse_native"]
@@ -472,6 +477,10 @@ class _Walk:
                 type_expr = _expression_of(attributes["type"]) if "type" in attributes else None
                 type_text = " ".join(self.name(type_expr).split()) if type_expr is not None else ""
                 add(Declaration(input_fact(values[0], type_text, "default" not in attributes), *self.span(labels[-1])))
+            if type_name in INSTANCED:
+                for mode in REPETITION:
+                    if mode in attributes:
+                        add(Declaration(repetition_key((type_name, *values), mode), *self.span(labels[-1])))
             source = attributes.get("source") if type_name == "module" else None
             lit = _literal_string(_expression_of(source)) if source is not None else None
             value = _plain_string(lit, self.data) if lit is not None else None

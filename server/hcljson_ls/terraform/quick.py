@@ -73,7 +73,7 @@ from .module_calls import CallSite
 from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
-from .references import IN_COUNT, IN_FOR_EACH, Reference, Step
+from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Reference, Step, repetition_key
 from .language import LanguageSite, versioned_names
 from .language import check_sites as check_language
 from .resolve import Scope, module_language, resolve
@@ -102,6 +102,7 @@ _LIFECYCLE_BOOLEANS = frozenset({"create_before_destroy", "prevent_destroy"})
 _OUTPUT_LITERALS = frozenset({"description", "deprecated"}) - versioned_names("output")
 _OUTPUT_BOOLEANS = frozenset({"sensitive", "ephemeral"}) - versioned_names("output")
 _RESOURCE_LIKE = frozenset({"resource", "data"})
+_KEYWORDS = frozenset({"null", "true", "false"})
 
 
 class _Unsure(Exception):
@@ -282,8 +283,15 @@ class _Quick:
             got = analysed.get(i)
             if got is None:
                 lab = b.labels[-1]
-                keys.append((b.type_name, *[x.value for x in b.labels]))
+                key = (b.type_name, *[x.value for x in b.labels])
+                keys.append(key)
                 places.append((lab.start, lab.end))
+                if b.type_name in INSTANCED:  # as `validate.definitions`: the instance keys it takes
+                    modes = [k for k, _ in b.value if k in REPETITION]  # type: ignore[attr-defined]
+                    for mode in REPETITION:
+                        if mode in modes:
+                            keys.append(repetition_key(key, mode))
+                            places.append((lab.start, lab.end))
             else:
                 keys.extend(k for k, _ in got[3])
                 places.extend(p for _, p in got[3])
@@ -675,14 +683,18 @@ def _refs_of(key: tuple, at: int) -> list:
     if kind == _TRAVERSAL_KEY or kind == _STATIC_KEY:
         head = _STEP.search(text)
         root = text if head is None else text[: head.start()]
+        if head is None and root in _KEYWORDS:
+            return []  # `${null}`: a literal
         steps: list[Step] = []
+        rest: list[Step] = []
         if head is not None:
             for s in _STEP.finditer(text, head.start()):
                 name = s.group(1)
                 if name is None:  # a numeric index ends the static steps
-                    break
-                steps.append(Step(name, at, at))
-        return [Reference(root, at, at, tuple(steps), flags)]
+                    rest.append(Step(s.group(0)[1:-1], at, at, True))
+                    continue
+                (rest if rest else steps).append(Step(name, at, at))
+        return [Reference(root, at, at, tuple(steps), flags, tuple(rest))]
     if kind == _PROVIDER:
         made = string_refs(text, _NATIVE, True)
     else:
@@ -694,14 +706,15 @@ def _refs_of(key: tuple, at: int) -> list:
 def _at(r: Any, at: int, flags: int) -> Any:
     """`r` at offset `at` (steps included), its context widened by `flags`."""
     if type(r) is Reference:
-        return Reference(r.root, at, at, tuple([Step(s.name, at, at, s.index) for s in r.steps]), r.context | flags)
+        return Reference(r.root, at, at, tuple([Step(s.name, at, at, s.index) for s in r.steps]), r.context | flags,
+                         tuple([Step(s.name, at, at, s.index) for s in r.rest]))
     return replace(r, start=at, end=at)
 
 
 def _static_list(v: object, ctx: int, found: list) -> None:
     if type(v) is not list:
         raise _Unsure("static list")
-    flags = ctx  # what the full path reads: `depends_on` references are checked like any other
+    flags = ctx | DEPENDS_ON | ADDRESS  # what the full path reads: no `STATIC`, context is checked there too
     for x in v:
         if type(x) is not str or not _DOTTED.fullmatch(x):
             raise _Unsure("static reference")

@@ -1,6 +1,7 @@
 """Every reference and function call inside the strings of a top-level block of a JSON file.
 
     block_references(text, block) -> list[Reference | Call]      absolute positions, source order
+    expression_references(text, expr) -> list[Reference | Call]  those of one argument's value
 
 Contract
 --------
@@ -12,12 +13,17 @@ Contract
 * Provider references (a resource's `provider`, `import.provider`, the values of a module's
   `providers` map) have the `PROVIDER` flag: root = the provider's local name, one step = its alias.
   The keys of a module's `providers` map name the child's providers and `ignore_changes` elements
-  name arguments: neither is a reference. `moved.from` and `removed.from` name addresses that no
+  name arguments: neither is a reference, nor are the keywords of a provisioner's `when` and
+  `on_failure` and of an `action_trigger`'s `events`. `moved.from` and `removed.from` name addresses that no
   longer exist on purpose: not references either.
+* `ADDRESS` marks the traversal of a static-traversal string (`depends_on`, `moved.to`, ...) and
+  every reference of `replace_triggered_by` and `import.to` (addresses written as expressions,
+  with rules of their own); `DEPENDS_ON` the references of `depends_on`; `MAY_BE_UNDECLARED` the
+  reference of `moved.to` (an address no block need declare).
 * Context (`references.IN_*`): `IN_COUNT` / `IN_FOR_EACH` when the top-level block sets `count` /
   `for_each` (and inside a `dynamic` block's content, `IN_FOR_EACH` for its own iterator is not
   needed: its iterator name is bound, see below); `IN_SELF` inside `provisioner`, `connection` and
-  `postcondition` blocks.
+  `postcondition` blocks; `DEPENDS_ON` for the elements of `depends_on`.
 * Names bound inside the string (`for` expression and `%{ for }` variables) and the iterators of
   enclosing `dynamic` blocks are not references. Reading never raises: a string that does not
   parse gives what parsed.
@@ -27,36 +33,53 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..diagnostic import ERROR
 from ..hcljson.model import Block, Body
 from ..hcljson.schema import EXPRESSION, STRING_NATIVE, STRING_TEMPLATE, STRING_TRAVERSAL
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import STRING, Array, FlaggedString, Object, String
 from ..template.nodes import (
     Attr,
+    Bool,
+    Null,
+    RelativeTraversal,
     Index,
     ForDirective,
     ForExpr,
     FunctionCall,
     IndexStep,
+    ObjectItem,
     Traversal,
     children,
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
-from .templates import expression_strings, string_tree
+from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
+from .templates import expression_strings, string_tree, template_raw
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
-#: (block type or None for any, argument) -> how its strings refer: "provider", "skip", "skip-keys".
+#: (block type or None for any, argument) -> how its strings refer: "provider", "provider-values",
+#: "skip", "address" (an address written as an expression: its references get `ADDRESS`),
+#: "literal-if-broken" (a template that does not parse refers to nothing).
 _SPECIAL = {
     ("moved", "from"): "skip",
     ("moved", "to"): "may-be-undeclared",  # an address no block need declare (Terraform internal/configs/moved.go)
     ("removed", "from"): "skip",
     ("lifecycle", "ignore_changes"): "skip",
     ("dynamic", "iterator"): "skip",
+    # Keywords written like names (`"destroy"`, `"before_create"`): no references.
+    ("provisioner", "when"): "skip",
+    ("provisioner", "on_failure"): "skip",
+    ("action_trigger", "events"): "skip",
     ("import", "provider"): "provider",
+    # Addresses written as expressions: rules of their own, not those of references.
+    ("lifecycle", "replace_triggered_by"): "address",
+    ("import", "to"): "address",
     ("module", "providers"): "provider-values",
+    # A message template that does not parse is read as a literal string (both engines warn):
+    # it refers to nothing (Terraform internal/configs/named_values.go decodeVariableValidationBlock).
+    ("validation", "error_message"): "literal-if-broken",
 }
 _PROVIDER_ARGUMENT = "provider"  # in resource-like blocks
 
@@ -86,6 +109,10 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             if special is None and a.name == _PROVIDER_ARGUMENT and owner == top_type and top_type in _PROVIDER_OWNERS:
                 special = "provider"
             own = ctx | own_flags
+            if a.name == "depends_on":
+                own |= DEPENDS_ON
+            elif special == "address":
+                special, own = None, own | ADDRESS
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT
@@ -106,7 +133,7 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
     return out
 
 
-_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action"})
+_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action", "list"})  # `list`: a query file's list blocks
 #: The names OpenTofu's `terraform.encryption` block defines for its own expressions
 #: (`key_provider.pbkdf2.k`, `method.aes_gcm.m`): not objects of the module.
 _ENCRYPTION_ROOTS = frozenset({"key_provider", "method"})
@@ -115,6 +142,14 @@ _ENCRYPTION_ROOTS = frozenset({"key_provider", "method"})
 def block_references_in(text: str, block: Block) -> list[Reference | Call]:
     """The references and calls of a nested `block` read as if it were top-level."""
     return block_references(text, block)
+
+
+def expression_references(text: str, expr) -> list[Reference | Call]:
+    """The references and calls of one argument's value `expr` (an expression-mode value; no
+    context flags), in no particular order: what a rule about one argument reads."""
+    out: list[Reference | Call] = []
+    _expression(text, expr, None, 0, frozenset(), out)
+    return out
 
 
 def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:
@@ -144,14 +179,16 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
         raw = text[cs : start + node.end - node.start - 1]
         if smode == STRING_TEMPLATE and "{" not in raw and "\\u" not in raw:
             continue  # no interpolation: plain text
+        if special == "literal-if-broken" and any(d.severity == ERROR for d in template_raw(raw)[1]):
+            continue
         provider = special in ("provider", "provider-values")
         for item in _string_refs(raw, smode, provider):
             if isinstance(item, Reference):
                 if item.root in bound and not (item.context & (STATIC | PROVIDER)):
                     continue
                 out.append(Reference(item.root, item.start + cs, item.end + cs,
-                                     tuple(Step(s.name, s.start + cs, s.end + cs, s.index) for s in item.steps),
-                                     item.context | ctx))
+                                     tuple(s.shifted(cs) for s in item.steps), item.context | ctx,
+                                     tuple(s.shifted(cs) for s in item.rest)))
             else:
                 out.append(item.shifted(cs))
 
@@ -180,15 +217,31 @@ string_refs = _string_refs
 def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     out: list[Reference | Call] = []
     stack: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]
-    outer = tree if flags & PROVIDER else None  # only the address itself names a provider
+    # Only the address itself names a provider, or is the address a static string names.
+    outer = tree if flags & (PROVIDER | STATIC) else None
     while stack:
         node, scope = stack.pop()
         t = type(node)
+        if node is outer and flags & PROVIDER:
+            keyword = _keyword_address(node)
+            if keyword is not None:  # `null.west`: Terraform reads an address, where `null` is a name
+                out.append(keyword)
+                continue
         if t is Traversal:
             if node.root not in scope:
-                f = flags if node is outer else flags & ~(PROVIDER | STATIC)
-                out.append(Reference(node.root, node.start, node.root_end, _static_steps(node.steps), f))
+                if node is not outer:
+                    f = flags & ~(PROVIDER | STATIC)
+                elif flags & PROVIDER:
+                    f = flags
+                else:  # `STATIC` stays with provider addresses (as before), `ADDRESS` says what it is
+                    f = (flags & ~STATIC) | ADDRESS
+                static = _static_steps(node.steps)
+                out.append(Reference(node.root, node.start, node.root_end, static, f,
+                                     _literal_steps(node.steps[len(static):])))
             continue  # steps hold no references: index keys of a static traversal are literals
+        if t is ObjectItem and type(node.key) is Traversal and not node.key.steps:
+            stack.append((node.value, scope))  # `{name = ...}`: HCL reads a bare name key as a string
+            continue
         if node is outer and t is Index:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
         if t is FunctionCall:
@@ -211,15 +264,42 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     return out
 
 
+def _keyword_address(tree) -> Reference | None:
+    """A provider address whose first name is a keyword of expressions (`null`, `true`, `false`):
+    the local name of a provider (`hashicorp/null`), which an expression parse takes for a literal."""
+    source, steps = (tree.source, tree.steps) if type(tree) is RelativeTraversal else (tree, ())
+    t = type(source)
+    if t is Null:
+        name = "null"
+    elif t is Bool:
+        name = "true" if source.value else "false"
+    else:
+        return None
+    return Reference(name, source.start, source.end, _static_steps(steps), PROVIDER | STATIC)
+
+
 def _static_steps(steps) -> tuple[Step, ...]:
     out: list[Step] = []
     for step in steps:
         if type(step) is Attr:
             out.append(Step(step.name, step.name_start, step.end))
         elif type(step) is IndexStep and not step.legacy and type(step.key) is StringLiteral:
-            out.append(Step(step.key.value, step.key.start, step.key.end, True))
+            out.append(Step(step.key.value, step.key.start, step.key.end, True, step.end))
         else:
             break
+    return tuple(out)
+
+
+def _literal_steps(steps) -> tuple[Step, ...]:
+    """`Reference.rest`: the literal steps after the static ones (a numeric index first)."""
+    out: list[Step] = []
+    for step in steps:
+        if type(step) is Attr:
+            out.append(Step(step.name, step.name_start, step.end))
+        else:
+            key = step.key
+            name = key.value if type(key) is StringLiteral else getattr(key, "text", "")
+            out.append(Step(str(name), key.start, key.end, True, step.end))
     return tuple(out)
 
 

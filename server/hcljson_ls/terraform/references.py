@@ -13,8 +13,12 @@ Contract
 * Offsets are absolute character offsets into the file's text (through JSON escapes for JSON files;
   characters, not bytes, for native files). A reference's `start`/`end` is its root name; each
   step's range is its name (an attribute's name without the dot, an index key's string literal with
-  its quotes). Steps stop at the first step that is not static (a splat, a computed index, a legacy
-  `.0`): what follows cannot name a declaration.
+  its quotes). Steps stop at the first step that is not static (a splat, a computed index, a
+  numeric index, a legacy `.0`): what follows cannot name a declaration. `rest` holds the
+  traversal's literal steps after them, starting with a numeric (or other non-string literal) index
+  when the traversal goes on that way: its `name` is the key as written (`0`), `index` True; then
+  attributes and keys as in `steps`. An index step's `outer` is the end of its `]`. `rest` is empty
+  before a splat or a computed index (`aws_x.a[*]`, `aws_x.a[var.k]`): those are no literal steps.
 * `context` says what the reference's place allows, as the union of the `IN_*` flags: `IN_COUNT`
   (the enclosing resource, data, module or ephemeral block sets `count`), `IN_FOR_EACH` (it sets
   `for_each`), `IN_SELF` (inside a provisioner, a connection block or a postcondition), and
@@ -40,9 +44,19 @@ IN_FOR_EACH = 2
 IN_SELF = 4
 STATIC = 8
 PROVIDER = 16
+#: A reference inside `depends_on` (Terraform: no attribute of a resource, module output only).
+DEPENDS_ON = 32
+#: An address written as an expression (`replace_triggered_by`, `import.to`) or a static traversal:
+#: Terraform checks it by rules of its own.
+ADDRESS = 64
 #: An address that need not be declared (`moved.to`: internal/configs/moved.go): resolved for
 #: navigation, never reported as undeclared.
-MAY_BE_UNDECLARED = 32
+MAY_BE_UNDECLARED = 128
+
+#: The meta-arguments that make a block declare several instances, and the block kinds (declaration
+#: key kinds) whose references take an instance key because of them.
+REPETITION = ("count", "for_each")
+INSTANCED = frozenset({"resource", "data", "ephemeral", "module"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +68,17 @@ class Step:
     start: int
     end: int
     index: bool = False
+    #: The end of the whole step, `]` included, for an index step when it is known (-1: `end`).
+    outer: int = -1
+
+    @property
+    def stop(self) -> int:
+        """Where the step ends in the text: after its `]` when known, else its name's end."""
+        return self.outer if self.outer >= 0 else self.end
+
+    def shifted(self, delta: int) -> Step:
+        return Step(self.name, self.start + delta, self.end + delta, self.index,
+                    self.outer + delta if self.outer >= 0 else -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +88,9 @@ class Reference:
     end: int
     steps: tuple[Step, ...] = ()
     context: int = 0
+    #: The traversal's steps after `steps` (see the module doc), for the rules about instance keys
+    #: and what follows an address: empty when every step is static.
+    rest: tuple[Step, ...] = ()
 
     @property
     def range(self) -> tuple[int, int]:
@@ -76,8 +104,15 @@ class Reference:
             self,
             start=self.start + delta,
             end=self.end + delta,
-            steps=tuple(Step(s.name, s.start + delta, s.end + delta, s.index) for s in self.steps),
+            steps=tuple(s.shifted(delta) for s in self.steps),
+            rest=tuple(s.shifted(delta) for s in self.rest),
         )
+
+    @property
+    def end_all(self) -> int:
+        """The end of the whole traversal, `rest` included."""
+        last = self.rest[-1] if self.rest else self.steps[-1] if self.steps else None
+        return last.stop if last is not None else self.end
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,15 +156,44 @@ def subject(ref: Reference) -> tuple[tuple, int] | None:
     return (("resource", root, steps[0].name), 1) if steps else None
 
 
+def repetition_key(key: tuple, mode: str) -> tuple:
+    """The fact that declaration `key` (`INSTANCED` kinds) sets `mode` (`count` or `for_each`): a
+    `validate.REPEATABLE` definition, so a reference in another file knows its instance keys."""
+    return ("repetition", mode, *key)
+
+
+def address_length(ref: Reference) -> int | None:
+    """How many of `ref.steps + ref.rest` make the address Terraform's reference parser reads (the
+    rest it calls "remaining"): `var.x`, `path.module` -> 1; `aws_x.a`, `aws_x.a[0]` -> 1, 2;
+    `data.t.n[0]` -> 3; `module.m[0].out` -> 3 (the call, its key, its output). None for `self`,
+    provider references and references too short to be an address."""
+    if ref.context & PROVIDER:
+        return None
+    root = ref.root
+    steps = ref.steps + ref.rest
+    if root in _NAMED or root in BUILTIN_ROOTS:
+        if root == "self" or not steps or steps[0].index:
+            return None
+        if root != "module":
+            return 1
+        n = 2 if len(steps) > 1 and steps[1].index else 1
+        return n + 1 if len(steps) > n and not steps[n].index else n
+    names = 2 if root in _TYPED or root == "resource" else 1
+    if len(steps) < names or any(s.index for s in steps[:names]):
+        return None
+    return names + 1 if len(steps) > names and steps[names].index else names
+
+
 def output_step(ref: Reference) -> Step | None:
-    """The output `module.m.<output>` names: the first attribute step after the module's name
-    (`module.m["key"].out` with `for_each`: `out`), or None."""
+    """The output `module.m.<output>` names: the first attribute step after the module's name and
+    its instance key, if any (`module.m["key"].out`, `module.m[0].out`: `out`), or None."""
     if ref.root != "module" or ref.context & (STATIC | PROVIDER):
         return None
-    for step in ref.steps[1:]:
-        if not step.index:
-            return step
-    return None
+    n = address_length(ref)
+    if n is None:
+        return None
+    step = (ref.steps + ref.rest)[n - 1]
+    return None if step.index or n == 1 else step
 
 
 def name_step(ref: Reference) -> Step | None:

@@ -34,8 +34,12 @@ Contract
   for each kind with an undeclared reference (its suggestion depends on every name of that
   kind). `affected(changed)` maps changed declaration keys to those, so an engine resolves again
   exactly the blocks a change of declarations can change.
-* Ranges: an undeclared name is reported on the steps that name it (`region` in `var.region`,
-  `aws_instance.web` for a resource), context errors on the root, unknown attributes on the step.
+* Ranges are Terraform's: an undeclared name on the address the reference parser reads
+  (`var.region` of `var.region.x`, `aws_instance.web[0]`, `module.m.out`), context errors on the
+  root, an unknown attribute of a built-in object on the whole traversal (`path.nope`), an
+  unexpected instance key on the address with its key, a missing one on the address, what
+  follows an address in `depends_on` on what follows it (`.id`), an output a child module does
+  not declare on its step with the dot (`.nope`).
 """
 
 from __future__ import annotations
@@ -47,6 +51,25 @@ from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
+from .catalogue import NAMESPACES, STEP_TYPE
+from .references import (
+    ADDRESS,
+    DEPENDS_ON,
+    IN_COUNT,
+    IN_FOR_EACH,
+    IN_SELF,
+    INSTANCED,
+    MAY_BE_UNDECLARED,
+    PROVIDER,
+    REPETITION,
+    STATIC,
+    Call,
+    Reference,
+    address_length,
+    output_step,
+    repetition_key,
+    subject,
+)
 from .language import (
     CONSTRAINT_KIND,
     FUNCTIONS_SINCE,
@@ -57,7 +80,6 @@ from .language import (
     function_available,
     module_constraints,
 )
-from .references import IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, output_step, subject
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
@@ -67,6 +89,10 @@ UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
 UNKNOWN_PROVIDER = "reference/unknown-provider"
 UNKNOWN_FUNCTION = "reference/unknown-function"
 ARGUMENT_COUNT = "reference/argument-count"
+INVALID_REFERENCE = "reference/invalid"
+UNEXPECTED_KEY = "reference/unexpected-instance-key"
+MISSING_KEY = "reference/missing-instance-key"
+DEPENDS_ON_ATTRIBUTE = "reference/depends-on-attribute"
 
 #: Fixed attributes of the built-in objects.
 BUILTIN_ATTRIBUTES = {
@@ -75,6 +101,9 @@ BUILTIN_ATTRIBUTES = {
     "count": ("index",),
     "each": ("key", "value"),
 }
+#: Key kind -> how Terraform's summary of an undeclared reference names it (a data source and an
+#: ephemeral resource are resources there; the detail says which).
+_TERRAFORM_WHAT = {"module": "module", "data": "resource", "ephemeral": "resource"}
 #: Key kind -> how a message names it.
 _WHAT = {
     "variable": "input variable",
@@ -180,7 +209,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
             if problem is not None:
                 out.append(problem)
             continue
-        problem = _context(ref)
+        problem = _invalid(ref) or _context(ref) or _depends_on(ref)
         if problem is not None:
             out.append(problem)
             continue
@@ -198,7 +227,12 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
         if ref.context & MAY_BE_UNDECLARED:
             continue  # `moved.to`: a reference for navigation, declared or not
         if key in own or scope.declared(key):
-            if key[0] == "module" and output_step(ref) is not None:
+            if key[0] in INSTANCED:
+                problem = (_module_instances if key[0] == "module" else _instance_key)(ref, key, used, own, scope, uses)
+                if problem is not None:
+                    out.append(problem)
+                    continue
+            if key[0] == "module" and output_step(ref) is not None and not _single_indexed(ref, key, own, scope, uses):
                 uses.add(("output-of",))
                 problem = _module_output(ref, scope, own)
                 if problem is not None:
@@ -226,23 +260,138 @@ def _context(ref: Reference) -> Diagnostic | None:
     if allowed is not None and ref.steps and ref.steps[0].name not in allowed:
         step = ref.steps[0]
         hint = suggestion(step.name, allowed)
-        return _diag(step.start, step.end, UNKNOWN_ATTRIBUTE, f'Unknown attribute {quoted(step.name)} of "{root}"',
-                     f"{root} has the attributes " + ", ".join(quoted(a) for a in allowed) + "."
+        return _diag(ref.start, step.end, UNKNOWN_ATTRIBUTE, f'Invalid "{root}" attribute',
+                     f'"{root}" has no attribute {quoted(step.name)}; it has ' + ", ".join(quoted(a) for a in allowed) + "."
                      + (f" Did you mean {quoted(hint)}?" if hint else ""),
                      (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
     return None
+
+
+_TYPED_ROOTS = frozenset({"data", "ephemeral", "action", "resource"})
+#: What the type step of a typed namespace names, as Terraform's messages say it.
+_TYPE_NOUN = {"data": "data source", "ephemeral": "ephemeral resource", "action": "action", "resource": "resource"}
+
+
+def _invalid(ref: Reference) -> Diagnostic | None:
+    """What Terraform's reference parser rejects before anything is looked up: a namespace or a
+    built-in object alone (`var`, `path`), a typed namespace without its type and name (`data.x`),
+    a resource type without a name (`foo`). Provider references and static addresses other than
+    `depends_on` have rules of their own."""
+    root = ref.root
+    first = ref.steps[0] if ref.steps else None
+    if first is not None and not first.index and root not in _TYPED_ROOTS:
+        return None  # the common case, `var.x`, `aws_x.a`: nothing more to read
+    ctx = ref.context
+    if ctx & PROVIDER or (ctx & (STATIC | ADDRESS) and not ctx & DEPENDS_ON):
+        return None
+    steps = ref.steps + ref.rest
+    namespace = NAMESPACES.get(root)
+    if root == "resource" or (namespace is not None and namespace.step == STEP_TYPE):
+        if len(steps) >= 2 and not steps[0].index and not steps[1].index:
+            return None
+        return _diag(ref.start, ref.end_all, INVALID_REFERENCE, "Invalid reference",
+                     f'The "{root}" object must be followed by two attribute names: the {_TYPE_NOUN.get(root, root)} '
+                     "type and the resource name.")
+    if namespace is not None:
+        if root == "self" or (steps and not steps[0].index):
+            return None
+        if steps:  # `var["x"]`: HCL reads it, Terraform does not
+            return _diag(ref.end, steps[0].stop, INVALID_REFERENCE, "Invalid reference",
+                         f'The "{root}" object does not support this operation.')
+        return _diag(ref.start, ref.end, INVALID_REFERENCE, "Invalid reference",
+                     f'The "{root}" object cannot be accessed directly. Instead, access one of its attributes.')
+    if steps and not steps[0].index:
+        return None
+    return _diag(ref.start, ref.end, INVALID_REFERENCE, "Invalid reference",
+                 "A reference to a resource type must be followed by at least one attribute access, "
+                 "specifying the resource name.")
+
+
+def _depends_on(ref: Reference) -> Diagnostic | None:
+    """An element of `depends_on` that goes on after its address (`aws_x.a.id`): Terraform waits
+    for whole objects only. The range is what follows the address, as Terraform's."""
+    if not ref.context & DEPENDS_ON:
+        return None
+    n = address_length(ref)
+    steps = ref.steps + ref.rest
+    if n is None or len(steps) <= n:
+        return None
+    return _diag(steps[n - 1].stop, ref.end_all, DEPENDS_ON_ATTRIBUTE, "Invalid depends_on reference",
+                 "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.")
+
+
+def _address(key: tuple) -> str:
+    """`aws_x.a`, `data.t.n`: the resource an instance-key message names."""
+    return ".".join(key[1:]) if key[0] == "resource" else ".".join(key)
+
+
+def _repetition(key: tuple, own: frozenset, scope: Scope, uses: set) -> str | None:
+    """`count` or `for_each` when declaration `key` sets it, else None (its uses recorded)."""
+    found = None
+    for mode in REPETITION:
+        fact = repetition_key(key, mode)
+        uses.add(fact)
+        if found is None and (fact in own or scope.declared(fact)):
+            found = mode
+    return found
+
+
+def _instance_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """Terraform's static checks of the step after a resource's (or data source's) name: an index
+    key needs `count` or `for_each` (a computed key or a splat is never checked); an attribute
+    needs an instance key when the resource has either."""
+    steps = ref.steps + ref.rest
+    if len(steps) <= used or (ref.context & (STATIC | ADDRESS) and not ref.context & DEPENDS_ON):
+        return None  # `moved.to`, `import.to`, `replace_triggered_by` have rules of their own
+    after = steps[used]
+    mode = _repetition(key, own, scope, uses)
+    address = _address(key)
+    if after.index:
+        if mode is not None:
+            return None
+        return _diag(ref.start, after.stop, UNEXPECTED_KEY, "Unexpected resource instance key",
+                     f'Because {address} does not have "count" or "for_each" set, references to it must not include '
+                     "an index key. Remove the bracketed index to refer to the single instance of this resource.")
+    if mode is None or ref.context & (STATIC | ADDRESS):
+        return None
+    example = f"{address}[count.index]" if mode == "count" else f"{address}[each.key]"
+    return _diag(ref.start, steps[used - 1].stop, MISSING_KEY, "Missing resource instance key",
+                 f'Because {address} has "{mode}" set, its attributes must be accessed on specific instances. '
+                 f"For example, to correlate with indices of a referring resource, use: {example}")
+
+
+def _single_indexed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> bool:
+    """`module.m[0].out` where the call sets neither `count` nor `for_each`: Terraform's validate
+    checks nothing there (the call is one object, and indexing it is left to the plan)."""
+    steps = ref.steps + ref.rest
+    return len(steps) > 1 and steps[1].index and _repetition(key, own, scope, uses) is None
+
+
+def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """An output read straight off a module call with `count` (`module.m.out`): the call is a list
+    of objects then, as Terraform says. (With `for_each` it is a map, whose keys Terraform does not
+    know while validating: nothing is reported; an index on a single call is not checked either.)"""
+    steps = ref.steps + ref.rest
+    if ref.context & (STATIC | ADDRESS) or len(steps) <= used or steps[used].index:
+        return None
+    if _repetition(key, own, scope, uses) != "count":
+        return None
+    step = steps[used]
+    return _diag(steps[used - 1].stop, step.end, MISSING_KEY, "Unsupported attribute",
+                 f"Can't access attributes on a list of objects. Did you mean to access attribute {quoted(step.name)} "
+                 "for a specific element of the list, or across all elements of the list?")
 
 
 def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope) -> Diagnostic:
     kind = key[0]
     what = _WHAT.get(kind, kind)
     name_steps = ref.steps[:used]
-    # The range: the declared name (`region` of `var.region`); a resource's type and name.
+    # The range: the address, as Terraform's (`var.region`, `aws_x.a[0]`, `module.m.out`).
+    n = address_length(ref)
+    start, end = ref.start, (ref.steps + ref.rest)[n - 1].stop if n else name_steps[-1].end
     if kind == "resource":
-        start, end = ref.start, name_steps[-1].end
         written = f"{key[1]}.{key[2]}"
     else:
-        start, end = name_steps[-1].start, name_steps[-1].end
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
     by_type, names = _candidates(own, scope, kind)
     fix: tuple[Fix, ...] = ()
@@ -268,7 +417,7 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
             hint = f"{_PREFIX.get(kind, '')}{name}"
             last = name_steps[-1]
             fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
-    summary = f"Reference to undeclared {what} {quoted(written)}"
+    summary = f"Reference to undeclared {_TERRAFORM_WHAT.get(kind, what)}"  # Terraform's words
     detail = f"No file of this module declares the {what} {quoted(written)}."
     if hint:
         detail += f" Did you mean {quoted(hint)}?"
@@ -414,9 +563,11 @@ def _module_output(ref: Reference, scope: Scope, own: frozenset) -> Diagnostic |
         return _deprecated_output(ref, step, scope, own)
     hint = suggestion(step.name, outputs)
     module = ref.steps[0].name
+    steps = ref.steps + ref.rest
+    dot = steps[steps.index(step) - 1].stop  # Terraform's range: `.out`, the dot included
     return _diag(
-        step.start, step.end, UNDECLARED_OUTPUT, f'Module "{module}" has no output {quoted(step.name)}',
-        f'The module called "{module}" declares ' + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
+        dot, step.end, UNDECLARED_OUTPUT, "Unsupported attribute",
+        f'Module "{module}" has no output {quoted(step.name)}: the module called "{module}" declares ' + (", ".join(quoted(o) for o in sorted(outputs)) if outputs else "no outputs")
         + "." + (f" Did you mean {quoted(hint)}?" if hint else ""),
         (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else (),
     )

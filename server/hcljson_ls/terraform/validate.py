@@ -67,6 +67,7 @@ from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
 from .variable_rules import variable_diagnostics
+from .references import INSTANCED, REPETITION, repetition_key
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
@@ -447,6 +448,8 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         fact = variable_fact(block, text)
         if fact is not None:
             out.append((fact, h[0], h[1]))
+    if t in INSTANCED:  # the instance keys its references take
+        out.extend((repetition_key(key, mode), h[0], h[1]) for mode in REPETITION if block.body.attribute(mode) is not None)
     if t == "output":  # `deprecated` (Terraform 1.15, OpenTofu 1.10): callers using it get a warning
         dep = block.body.attribute("deprecated")
         if dep is not None and dep.expr is not None and dep.expr.kind == STRING:
@@ -467,6 +470,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", CONSTRAINT_KIND, "output-deprecated",
                         VARIABLE_INPUT})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND, "output-deprecated"})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
