@@ -52,9 +52,8 @@ TEMPLATE_CASES = {
     "provider configuration, module inputs, conditions": (
         '{"provider": {"aws": [{"region": "${var.⟨}⟩"}]},'
         ' "module": {"m": {"source": "./m", "x": "${1 +⟨}⟩"}},'
-        ' "variable": {"v": {"validation": {"condition": "${f(⟨}⟩", "error_message": "bad ${var.⟨}⟩"}}}}',
-        ["template/invalid-attribute-name", "template/invalid-expression", "template/invalid-expression",
-         "template/invalid-attribute-name"],
+        ' "variable": {"v": {"validation": {"condition": "${f(⟨}⟩", "error_message": "fine"}}}}',
+        ["template/invalid-attribute-name", "template/invalid-expression", "template/invalid-expression"],
     ),
 }
 
@@ -84,13 +83,27 @@ def test_valid_templates_report_nothing() -> None:
 LITERAL_CASES = [
     '{"variable": {"v": {"default": "${", "description": "${x"}}}',
     '{"variable": {"v": {"default": {"k": ["${var.}"]}}}}',
-    '{"module": {"m": {"source": "./${x", "version": "${"}}}',
     '{"output": {"o": {"value": 1, "description": "${var."}}}',
     '{"terraform": {"required_version": "${", "backend": {"s3": {"key": "${x", "nested": {"a": "${"}}}}}',
     '{"terraform": {"cloud": {"organization": "${", "workspaces": {"name": "${", "other": "${"}}}}',
     '{"terraform": {"required_providers": {"aws": {"source": "${", "version": "${"}}}}',
     '{"provider": {"aws": {"alias": "${x"}}}',
 ]
+
+
+def test_an_error_message_that_does_not_parse_is_one_warning_on_the_whole_value() -> None:
+    # Terraform reads it as a string literal and warns (both engines): "Validation error message expression is invalid".
+    text = '{"variable": {"v": {"validation": {"condition": "${var.v}", "error_message": "bad ${var.}"}}}}'
+    diags = template_diags(text)
+    assert [(d.code, d.severity, text[d.start : d.end]) for d in diags] == [
+        ("template/invalid-error-message", "warning", '"bad ${var.}"')]
+
+
+def test_module_source_and_version_are_templates_since_terraform_1_15() -> None:
+    # Terraform 1.15 evaluates variables and locals in a module's source and version: a broken template there
+    # is an error of the template, no longer a literal path.
+    text = '{"module": {"m": {"source": "./${x", "version": "${"}}}'
+    assert {d.code for d in template_diags(text)} == {"template/unclosed-interpolation", "template/missing-expression"}
 
 
 @pytest.mark.parametrize("src", LITERAL_CASES)
