@@ -285,7 +285,7 @@ WAITING_ON_A_TERMINAL = (
 def _is_terminal(stream: TextIO | None) -> bool:
     try:
         return stream is not None and stream.isatty()
-    except (ValueError, OSError):
+    except (AttributeError, ValueError, OSError):
         return False
 
 
@@ -739,13 +739,6 @@ def module_settings(
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 class _Progress:

@@ -96,7 +96,7 @@ async def test_capabilities_advertise_the_registered_features(client: LanguageCl
     assert caps.document_highlight_provider and caps.workspace_symbol_provider
     assert caps.rename_provider  # with prepareRename for clients that announce prepareSupport
     assert list(caps.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix, "source.showAsNativeHcl"]
-    assert list(caps.execute_command_provider.commands) == ["hcljson.showAsNativeHcl"]
+    assert list(caps.execute_command_provider.commands) == ["hcljson.showAsNativeHcl", "hcljson.validate"]
 
 
 # -------------------------------------------------------------------------------------------- symbols

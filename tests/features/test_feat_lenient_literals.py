@@ -36,7 +36,7 @@ def test_an_error_message_that_does_not_parse_is_a_warning_on_the_whole_value(tm
 def test_an_error_message_template_elsewhere_stays_an_error(tmp_path: Path) -> None:
     # a postcondition's error_message is no variable validation: Terraform evaluates it, and fails
     _, found = diagnostics(tmp_path, '{"resource": {"terraform_data": {"x": {"lifecycle": {"postcondition": '
-                                     '{"condition": "${true}", "error_message": "bad ${"}}}}}}')
+                                     '{"condition": "${self.output != null}", "error_message": "bad ${"}}}}}}')
     assert [d.code for d in found] == ["template/missing-expression"]
     # and a valid template in a validation is checked as before (its references resolve)
     _, ok = diagnostics(tmp_path / "ok", '{"variable": {"v": {"validation": {"condition": "${var.v != 1}", '

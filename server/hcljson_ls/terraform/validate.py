@@ -468,9 +468,8 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", CONSTRAINT_KIND, "output-deprecated",
-                        VARIABLE_INPUT})
-REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND, "output-deprecated"})
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
+                        "output-deprecated", VARIABLE_INPUT})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
