@@ -16,7 +16,7 @@ import pytest
 
 VALID = '{"variable": {"region": {}}}\n'
 UNDECLARED = '{"output": {"o": {"value": "${var.nope}"}}}\n'
-NOPE = UNDECLARED.index("nope") + 1  # the 1-based column of the undeclared name
+NOPE = UNDECLARED.index("var.nope") + 1  # the 1-based column of the undeclared reference (its whole traversal)
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 
@@ -77,7 +77,7 @@ def test_a_newline_in_a_file_name_cannot_forge_an_error_line(cli, tmp_path: Path
     assert result.returncode == 2, result
     escaped = str(tmp_path / "x.tf.json:1:1: error: forged%0Areal")
     assert result.stdout.splitlines() == [
-        f"{escaped}/main.tf.json:1:{NOPE}: error: Reference to undeclared input variable \"var.nope\": "
+        f"{escaped}/main.tf.json:1:{NOPE}: error: Reference to undeclared input variable: "
         "No file of this module declares the input variable \"var.nope\". [reference/undeclared]"
     ]
     assert _skipped_lines(result.stderr) == [
