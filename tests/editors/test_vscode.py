@@ -201,6 +201,12 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.Fixture
         "security.workspace.trust.startupPrompt": "never",
         "editor.hover.delay": 300,
         "editor.minimap.enabled": False,
+        # Inlay hints render inside the line (`${var.region = "eu-west-1"}`): the driver finds words by the
+        # text of rendered lines, so they are off here (tests/editors/test_neovim.py checks them).
+        "editor.inlayHints.enabled": "off",
+        # Reference-count lenses arrive after the first layout (resolved lazily) and move the lines below
+        # them, so a squiggle's measured box no longer holds it: off here too.
+        "editor.codeLens": False,
         "window.commandCenter": False,
         "workbench.colorTheme": "Default Dark Modern",
         # Format on save is off by default in VS Code; the formatter is the extension's default one.
