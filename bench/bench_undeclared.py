@@ -51,7 +51,7 @@ def documents(size: int) -> tuple[str, str, int]:
         for name, body in objects.items():
             n = len(good)
             if n % 3 == 0:
-                right, wrong = f"${{{rtype}.{name}.id}}", f"${{{rtype}.{name}x.id}}"
+                right, wrong = f"${{{rtype}.{name}[0].id}}", f"${{{rtype}.{name}x[0].id}}"  # count = 2: an instance
             elif n % 3 == 1:
                 right, wrong = "${var.environment}", f"${{var.environmnt{n}}}"
             else:
