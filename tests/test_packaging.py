@@ -20,7 +20,7 @@ import pytest
 from hcljson_ls.rule_docs import RULES
 
 REPO = Path(__file__).resolve().parents[1]
-PROJECT_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md"]
+PROJECT_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"]
 PROJECT_DIRS = ["server", "grammars", "docs"]
 
 
@@ -57,6 +57,17 @@ def test_the_license_is_an_spdx_expression(wheel: Path):
     [name] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
     metadata = archive.read(name).decode("utf-8")
     assert "License-Expression: MPL-2.0" in metadata.splitlines()
+
+
+def test_the_wheel_ships_the_license_text(wheel: Path):
+    """The MPL-2.0 text itself travels with every copy (its section 3.1), named in the metadata."""
+    archive = zipfile.ZipFile(wheel)
+    [name] = [n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    text = archive.read(name).decode("utf-8")
+    assert text.startswith("Mozilla Public License Version 2.0")
+    assert text == (REPO / "LICENSE").read_text(encoding="utf-8")
+    [meta] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+    assert "License-File: LICENSE" in archive.read(meta).decode("utf-8").splitlines()
 
 
 def test_wheel_contains_every_grammar(wheel: Path):
