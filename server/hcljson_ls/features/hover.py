@@ -528,4 +528,4 @@ def hover_in(body: Body | FileView | None, text: str, offset: int) -> Hover | No
         if inner is None:
             return None
         chain.append(inner)
-        current = inner.body  # type: ignore[assignment]
+        current = inner.body

@@ -121,7 +121,7 @@ class _Decoder:
                 if v is None:
                     continue
                 if v.kind == OBJECT:
-                    out.append((v.items, inner + v.start))  # type: ignore[attr-defined]
+                    out.append((v.items, inner + v.start))
                 elif v.kind not in _BROKEN and report_shape:
                     self.diags.append(P.body_element_type(v, inner + v.start, inner + v.end, _where(type_name)))
             return out
@@ -153,6 +153,7 @@ class _Decoder:
         attributes: list[Attribute] = []
         blocks: list[Block] = []
         seen: dict[str, Attribute] = {}  # names with a schema (or all, when dynamic): the first one
+        name: str | None
         for items, inner in groups:
             for m in items:
                 k = m.key
@@ -171,7 +172,7 @@ class _Decoder:
                 kend = inner + k.end
                 v = m.value
                 a = known.get(name)
-                if a is not None and type(a) is not AttributeSchema:  # a block type
+                if isinstance(a, BlockSchema):  # a block type
                     if v is not None:
                         yield from self.blocks_gen(v, inner, a, name, kstart, kend, blocks, depth)
                     continue
@@ -232,8 +233,9 @@ class _Decoder:
                 self.diags.append(P.missing_argument(start, end, name, _where(type_name), insert_at, empty))
         for b in minimum:
             n = sum(1 for x in body.blocks if x.type_name == b.type_name)
-            if n < b.min_items:  # type: ignore[operator]
-                self.diags.append(P.too_few_blocks(start, end, b.type_name, b.min_items, n, _where(type_name)))
+            least = b.min_items or 0  # (`minimum` holds the block types that have a minimum)
+            if n < least:
+                self.diags.append(P.too_few_blocks(start, end, b.type_name, least, n, _where(type_name)))
 
     # ---- attributes -----------------------------------------------------------------------
     def attribute(self, name: str, kstart: int, kend: int, v: Node | None, inner: int, a: AttributeSchema | None) -> Attribute:
@@ -288,6 +290,7 @@ class _Decoder:
                 if k is None:
                     continue
                 kstart = mb + k.start
+                lab: str | None
                 if type(k) is String:  # `key_text` inline (a label level of every block)
                     lab = text[kstart + 1 : mb + k.end - 1]
                 else:
@@ -498,7 +501,7 @@ class _FileWalker(_Decoder):
                 if v is not None and v.kind == OBJECT:
                     f = Frame(v, top_frame, j)
                     vs = rs + v.start
-                    members.extend((mm, vs, f, i) for i, mm in enumerate(v.items))  # type: ignore[attr-defined]
+                    members.extend((mm, vs, f, i) for i, mm in enumerate(v.items))
         attr_schemas = schema.attributes
         block_schemas = schema.blocks
         dynamic = schema.dynamic_attributes
@@ -715,7 +718,7 @@ def check_expression(text: str, expr: Expression, name: str, diags: list[Diagnos
             if e.kind != STRING:
                 diags.append(P.property_type(e, start + e.start, start + e.end, name, "a string"))
             elif mode == MAP_OF_LITERAL_STRINGS:
-                _check_literal_string(text, e, start + e.start, name, diags)  # type: ignore[arg-type]
+                _check_literal_string(text, e, start + e.start, name, diags)
 
 
 def _check_object_keys(text: str, obj: Object, inner: int, diags: list[Diagnostic]) -> None:
@@ -733,6 +736,7 @@ def _check_object_keys(text: str, obj: Object, inner: int, diags: list[Diagnosti
         if k is None:
             continue
         ks = inner + k.start
+        name: str | None
         if type(k) is String and not k.escaped:
             name = text[ks + 1 : inner + (k.end - 1 if k.terminated else k.end)]
         else:
@@ -759,7 +763,7 @@ def _check_keys_deep(text: str, node: Container, base: int, diags: list[Diagnost
         if type(node) is Object and len(items) > 1:
             names = {text[inner + k.start + 1 : inner + k.end - 1] for m in items if type(k := m.key) is String}
             if len(names) != len(items):
-                _check_object_keys(text, node, inner, diags)  # type: ignore[arg-type]
+                _check_object_keys(text, node, inner, diags)
         for m in items:
             v = m.value
             if type(v) is Object or type(v) is Array:
@@ -794,7 +798,7 @@ def _walk_objects(text: str, node: Node, base: int, diags: list[Diagnostic], lit
                 if isinstance(v, Container):
                     push((v, inner))
                 elif literal and v.kind == STRING:
-                    _check_literal_string(text, v, inner + v.start, name, diags)  # type: ignore[arg-type]
+                    _check_literal_string(text, v, inner + v.start, name, diags)
         else:
             for m in items:
                 v = m.value
@@ -803,7 +807,7 @@ def _walk_objects(text: str, node: Node, base: int, diags: list[Diagnostic], lit
                 if isinstance(v, Container):
                     push((v, inner))
                 elif literal and v.kind == STRING:
-                    _check_literal_string(text, v, inner + v.start, name, diags)  # type: ignore[arg-type]
+                    _check_literal_string(text, v, inner + v.start, name, diags)
 
 
 def _check_literal_string(text: str, node: String, abs_start: int, name: str, diags: list[Diagnostic]) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, OBJECT, STRING, Container, Member, Node, String
@@ -183,7 +184,7 @@ def _property_in(node: Node, base: int, offset: int) -> tuple[Member, int] | Non
     return None
 
 
-def _within(node: Node | None, base: int, offset: int) -> bool:
+def _within(node: Node | None, base: int, offset: int) -> TypeGuard[Node]:
     return node is not None and base + node.start <= offset <= base + node.end
 
 
@@ -198,21 +199,22 @@ def locate(text: str, body: Body | FileView, offset: int) -> Context:
     while True:
         schema = cur.schema
         hit = _property_in(node, base, offset)
-        common = dict(blocks=tuple(chain), body=cur, schema=schema)
+        # The fields every context of this body shares (typed loosely: they go to `Context(**...)`).
+        common: dict[str, Any] = dict(blocks=tuple(chain), body=cur, schema=schema)
         if hit is None:
             return Context(BODY, offset, **common)
         m, inner = hit
         k = m.key
-        kstart = inner + k.start if k is not None else -1
-        name = key_text(text, k, kstart) if k is not None else None
+        if k is None:
+            return Context(BODY, offset, **common)
+        kstart = inner + k.start
+        name = key_text(text, k, kstart)
         if name is None:
             return Context(BODY, offset, **common)
-        kend = inner + k.end  # type: ignore[union-attr]
+        kend = inner + k.end
         on_key = kstart <= offset <= kend
-        key_string = (
-            _string_at(text, k, kstart, offset, STRING_LITERAL, True) if on_key and k.kind == STRING else None  # type: ignore[arg-type]
-        )
-        named = dict(common, name=name, name_range=(kstart, kend), string=key_string)
+        key_string = _string_at(text, k, kstart, offset, STRING_LITERAL, True) if on_key and isinstance(k, String) else None
+        named: dict[str, Any] = dict(common, name=name, name_range=(kstart, kend), string=key_string)
         if name == "//" and not schema.dynamic_attributes:
             return Context(COMMENT, offset, **named)
         a = schema.attributes.get(name)
@@ -231,7 +233,7 @@ def locate(text: str, body: Body | FileView, offset: int) -> Context:
             return _value(text, m, inner, offset, attr, {k: v for k, v in named.items() if k != "string"})
 
         # ---- a block property: walk its label levels, then into the body -------------------
-        header = dict(common, block_schema=bs, type_name=name, type_range=(kstart, kend))
+        header: dict[str, Any] = dict(common, block_schema=bs, type_name=name, type_range=(kstart, kend))
         if on_key:
             first = next((b for b in _blocks_near(cur, offset) if b.type_start == kstart), None)
             return Context(BLOCK_TYPE, offset, name=name, name_range=(kstart, kend), string=key_string, block=first, **header)
@@ -240,7 +242,7 @@ def locate(text: str, body: Body | FileView, offset: int) -> Context:
         for level in range(len(bs.labels)):
             if not _within(v, vbase, offset):
                 return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
-            lhit = _property_in(v, vbase, offset)  # type: ignore[arg-type]
+            lhit = _property_in(v, vbase, offset)
             if lhit is None or lhit[0].key is None:
                 return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
             lm, linner = lhit
@@ -263,13 +265,13 @@ def locate(text: str, body: Body | FileView, offset: int) -> Context:
         if not _within(v, vbase, offset):
             return Context(BODY_SLOT, offset, labels=tuple(labels), label_index=len(bs.labels), **header)
         body_node, body_base = v, vbase
-        if v.kind == ARRAY:  # type: ignore[union-attr]
-            vin = vbase + v.start  # type: ignore[union-attr]
-            e = _element_in(v, vin, offset)  # type: ignore[arg-type]
+        if isinstance(v, Container) and v.kind == ARRAY:
+            vin = vbase + v.start
+            e = _element_in(v, vin, offset)
             if e is None or e.kind not in (OBJECT, ARRAY):
                 return Context(BODY_SLOT, offset, labels=tuple(labels), label_index=len(bs.labels), **header)
             body_node, body_base = e, vin
-        elif v.kind != OBJECT:  # type: ignore[union-attr]
+        elif v.kind != OBJECT:
             return Context(BODY_SLOT, offset, labels=tuple(labels), label_index=len(bs.labels), **header)
         block = next((b for b in _blocks_near(cur, offset) if b.body.node is body_node), None)
         if block is None:  # not decoded (an unusual shape): decode this body on the fly

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, cast
 
 # ---- attribute modes -------------------------------------------------------------------------
 EXPRESSION = "expression"
@@ -173,7 +173,7 @@ def _frozen_map(value: object) -> Mapping:
         return MappingProxyType(dict(value))
     # An iterable of schemas: key them by name.
     items = {}
-    for s in value:  # type: ignore[union-attr]
+    for s in cast("Iterable[AttributeSchema | BlockSchema]", value):
         items[s.name if isinstance(s, AttributeSchema) else s.type_name] = s
     return MappingProxyType(items)
 
@@ -199,10 +199,21 @@ class BodySchema:
         return [*self.attributes, *self.blocks]
 
     @staticmethod
-    def of(attributes: Iterable[AttributeSchema] = (), blocks: Iterable[BlockSchema] = (), **flags: bool) -> "BodySchema":
+    def of(
+        attributes: Iterable[AttributeSchema] = (),
+        blocks: Iterable[BlockSchema] = (),
+        *,
+        dynamic_attributes: bool = False,
+        open_attributes: bool = False,
+        open_blocks: bool = False,
+    ) -> "BodySchema":
         """Convenience constructor from iterables of schemas."""
         return BodySchema(
-            attributes={a.name: a for a in attributes}, blocks={b.type_name: b for b in blocks}, **flags
+            attributes={a.name: a for a in attributes},
+            blocks={b.type_name: b for b in blocks},
+            dynamic_attributes=dynamic_attributes,
+            open_attributes=open_attributes,
+            open_blocks=open_blocks,
         )
 
 

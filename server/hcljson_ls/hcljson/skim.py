@@ -32,7 +32,8 @@ import json
 import json.decoder
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 from .model import Label
 from .schema import BodySchema
@@ -57,9 +58,11 @@ def _no_constant(name: str) -> None:  # NaN, Infinity, -Infinity: JSON has none 
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=Pairs, parse_constant=_no_constant, strict=True)
-_SCAN = _DECODER.scan_once
-_STRING = json.decoder.scanstring
-_WS = re.compile(r"[ \t\n\r]*")
+# The C scanners behind `json.loads` (documented attributes of CPython's decoder that typeshed omits).
+_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")
+_STRING: Callable[[str, int, bool], tuple[str, int]] = getattr(json.decoder, "scanstring")
+# Whitespace at a position: the pattern matches the empty string, so the match is never None.
+_WS_MATCH = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
 
 
 class Skimmed(NamedTuple):
@@ -109,7 +112,7 @@ def skim(text: str, schema: BodySchema) -> Skim | None:
 
 
 def _skim(text: str, schema: BodySchema, out: list[Skimmed]) -> Skim:
-    ws = _WS.match
+    ws = _WS_MATCH
     i = ws(text, 0).end()
     if text[i] != "{":
         raise _Refused("root")
@@ -137,7 +140,7 @@ def _skim(text: str, schema: BodySchema, out: list[Skimmed]) -> Skim:
 def _member(text: str, i: int, first: bool) -> tuple[str, int, int, int] | None:
     """At `i`, the start of an object's next member (after a comma unless `first`) or its closing
     brace: the member's key, the key's range and where its value starts; None at the brace."""
-    ws = _WS.match
+    ws = _WS_MATCH
     c = text[i]
     if c == "}":
         return None
@@ -165,7 +168,7 @@ def _labels(text: str, i: int, type_name: str, ts: int, te: int, levels: int, la
             raise _Broken(Skimmed(type_name, ts, te, labels, i, len(text), None), openers) from None
         out.append(Skimmed(type_name, ts, te, labels, i, end, value))
         return end
-    ws = _WS.match
+    ws = _WS_MATCH
     if text[i] != "{":
         raise _Refused("label level")
     openers = (*openers, i)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .scanner import VALID_NUMBER, WS, scan
 from .tree import Array, FlaggedString, Literal, Member, Node, Number, Object, String
@@ -157,9 +158,10 @@ def fast_parse(text: str) -> Node | None:
     if not ENABLED:
         return None
     try:
-        return _fast_parse(text)
+        tree = _fast_parse(text)
     except Exception:  # defensive: the fast path must never break a parse; the robust one decides
         return None
+    return None if isinstance(tree, Resume) else tree  # (without `resume` it never is one)
 
 
 # Compiled outside segments, shared by all parses (documents and their edits repeat the same few).
@@ -174,7 +176,7 @@ def _compile(seg: str) -> tuple | None:
 
     `kind` is `_COLON` or `_COMMA` when the segment starts with that character (at `offset`); `ops`
     are then the segment's other ops. Otherwise `kind` is -1 and `ops` are all of them."""
-    ops = []
+    ops: list[tuple[int, int, Any, Any]] = []
     rel = 0
     for tok in scan(seg):
         c = tok[0]
@@ -219,7 +221,7 @@ def _fast_parse(text: str, resume: bool = False) -> Node | Resume | None:
     p = 0  # offset of the current piece relative to the current container's start
     key = None  # the key of the member being read (objects)
     colon = -1  # and its colon
-    member = None  # the last member of the current container
+    member: Any = None  # the last member of the current container (set in every state that uses it)
     holder = _new(Member)  # its value is the root
     O_VALUE, A_VALUE, ROOT, O_KEY, O_COLON, O_COMMA, A_COMMA, DONE = range(8)
     CLOSE_OBJECT, CLOSE_ARRAY, OPEN_OBJECT, OPEN_ARRAY, COMMA, NUMBER, LITERAL, COLON = range(8)
@@ -307,7 +309,7 @@ def _fast_parse(text: str, resume: bool = False) -> Node | Resume | None:
                         colon = a
                         st = O_VALUE
                     else:  # a number or a literal
-                        node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
+                        node: Node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
                         if st == O_VALUE:
                             member = new(Member_)
                             member.key = key

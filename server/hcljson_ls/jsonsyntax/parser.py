@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..diagnostic import ERROR, Diagnostic, Fix, Related
 from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
@@ -98,7 +99,7 @@ def parse(text: str, require_body: bool = True) -> ParseResult:
     of objects (an HCL JSON body); otherwise any JSON value is accepted as root."""
     diags: list[Diagnostic] = []
     root = fast_parse_or_resume(text)  # well-formed input: no token scan, no diagnostics
-    if type(root) is Resume:  # the robust parser goes on from where the fast path stopped
+    if isinstance(root, Resume):  # the robust parser goes on from where the fast path stopped
         root = _parse_value_tokens(text, scan(text[root.pos:]), 0, diags, top_level=True, resume=_resumed(root))
     elif root is None:
         root = _parse_value_tokens(text, scan(text), 0, diags, top_level=True)
@@ -213,10 +214,13 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
     paths for well-formed JSON, then the general, error-reporting path."""
     has_ctrl = _CONTROL_BESIDES_WS.search(text) is not None
     stack: list[tuple] = []
-    fnode: Container | None = None
+    # The state `st` says which of these are set: an open container whenever `st` is an object or
+    # array state, a member in the object states past the key. The state machine, not the types,
+    # guarantees it (checking would cost every token), hence `Any`.
+    fnode: Any = None
     base = 0
     st = -1
-    member: Member | None = None
+    member: Any = None
     last_comma = -1
     opener = ""
     root: Node | None = None

@@ -141,7 +141,7 @@ def _try_container(root: Container, path, old: ParseResult, text: str, start: in
         if not (nabs < start and old_end <= old_nend - 1):
             continue
         new_node, diags, clean = parse_container_at(text, nabs, old_nend + delta)
-        if not clean:
+        if not clean or new_node is None:
             return None  # an enclosing container would be affected: let the full parse decide
         new_node.start = node.start
         new_node.end = node.end + delta

@@ -18,7 +18,8 @@ the parser classifies tokens by their first character:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import cast
 
 WS = " \t\n\r"
 
@@ -46,7 +47,14 @@ def scan(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-STRING_LEXEME = {'"': re.compile(_DQ).match, "'": re.compile(_SQ).match}
+# A string token's lexeme, by its opening quote. Each pattern matches every token that starts with
+# its quote (an unclosed string runs to the end of the token), so the match is never None: typed as
+# such, which `re`'s Optional return would not say.
+_Lexeme = Callable[[str], "re.Match[str]"]
+STRING_LEXEME: dict[str, _Lexeme] = {
+    '"': cast(_Lexeme, re.compile(_DQ).match),
+    "'": cast(_Lexeme, re.compile(_SQ).match),
+}
 
 
 def significant_length(tok: str) -> int:
@@ -55,7 +63,7 @@ def significant_length(tok: str) -> int:
     if c in WS:
         return 0
     if c == '"' or c == "'":
-        return STRING_LEXEME[c](tok).end()  # type: ignore[union-attr]
+        return STRING_LEXEME[c](tok).end()
     return len(tok.rstrip(WS))
 
 

@@ -207,7 +207,7 @@ class Container(Node):
         self.end = end
         self.raw_items = items
         self.closed = closed
-        self.pending = None
+        self.pending: tuple[int, int] | None = None
 
     @property
     def items(self) -> list[Member]:

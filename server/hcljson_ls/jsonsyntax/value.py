@@ -8,6 +8,8 @@ raw text (use the raw text for arbitrary precision), literals as `True`/`False`/
 
 from __future__ import annotations
 
+from typing import Any
+
 from .strings import decode
 from .tree import Array, Literal, Node, Number, Object, String
 
@@ -28,29 +30,27 @@ def to_python(text: str, node: Node | None, base: int = 0):
         return None
     # Explicit stack of (node, base, container_result, key) frames; results attach to their parent.
     root_holder: list = []
-    stack = [(node, base, root_holder, None)]
+    stack: list[tuple[Node | None, int, list, str | None]] = [(node, base, root_holder, None)]
     while stack:
         n, b, parent, key = stack.pop()
-        a = b + n.start
-        if isinstance(n, Object):
-            val = Pairs()
-            for m in reversed(n.items):
-                k = decode(text, a + m.key.start, m.key).value if isinstance(m.key, String) else None
-                stack.append((m.value, a, val, k) if m.value is not None else (None, a, val, k))
-        elif isinstance(n, Array):
-            val = []
-            for m in reversed(n.items):
-                stack.append((m.value, a, val, None))
-        elif n is None:
-            val = None
-        elif isinstance(n, String):
-            val = decode(text, a, n).value
-        elif isinstance(n, Number):
-            val = number_value(text[a : b + n.end])
-        elif isinstance(n, Literal):
-            val = n.value
-        else:
-            val = None
+        val: Any = None  # a member without a value (in a broken document) reads as null
+        if n is not None:
+            a = b + n.start
+            if isinstance(n, Object):
+                val = Pairs()
+                for m in reversed(n.items):
+                    k = decode(text, a + m.key.start, m.key).value if isinstance(m.key, String) else None
+                    stack.append((m.value, a, val, k))
+            elif isinstance(n, Array):
+                val = []
+                for m in reversed(n.items):
+                    stack.append((m.value, a, val, None))
+            elif isinstance(n, String):
+                val = decode(text, a, n).value
+            elif isinstance(n, Number):
+                val = number_value(text[a : b + n.end])
+            elif isinstance(n, Literal):
+                val = n.value
         if isinstance(parent, Pairs):
             parent.append((key, val))
         else:

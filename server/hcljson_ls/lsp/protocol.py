@@ -135,7 +135,7 @@ class HcljsonProtocol(LanguageServerProtocol):
             log.exception("handling %s failed", data.get("method", "a response"))
 
     def _refuse(self, msg_id: int | str | None, error: JsonRpcException) -> None:
-        self._send_response(msg_id, error=error.to_response_error())  # type: ignore[arg-type]
+        self._send_response(msg_id, error=error.to_response_error())
 
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)

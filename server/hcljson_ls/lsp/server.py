@@ -208,7 +208,7 @@ class HcljsonServer(LanguageServer):
         self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
         self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
 
-    def start_io(self, stdin: Any = None, stdout: Any = None) -> int:  # type: ignore[override]
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
         stdin_fd = (stdin or sys.stdin).fileno()
         return transport.serve_stdio(self.protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer)

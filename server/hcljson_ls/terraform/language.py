@@ -510,7 +510,7 @@ def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[Lan
             if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
                 engine = OPENTOFU if tofu_file else TERRAFORM
                 out.append(LanguageSite(SITE_CONSTRAINT, (engine, string_text(text, a.expr.node, a.expr.start)), a.start, a.end))
-    out.sort(key=LanguageSite.range.fget)  # type: ignore[arg-type]
+    out.sort(key=LanguageSite.range.fget)
     return out
 
 

@@ -268,7 +268,7 @@ class _Quick:
                     resolved.extend(_moved(d, move) for d in found_)
                 except _Unsure:
                     return None
-        structure.extend((d, _RULES) for d in duplicates(keys, places.__getitem__))  # type: ignore[arg-type]
+        structure.extend((d, _RULES) for d in duplicates(keys, places.__getitem__))
         structure.sort(key=_by_structure_key)
         strings.sort(key=_range)
         resolved.sort(key=_range)
@@ -563,15 +563,15 @@ def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
             raise _Unsure(k)
         tv = type(v)
         if tv is Pairs:
-            _body_ok(v, _schema_plan(nested), False)  # type: ignore[arg-type]
+            _body_ok(v, _schema_plan(nested), False)
             n = 1
         elif tv is list:
             inner = _schema_plan(nested)
-            for x in v:  # type: ignore[attr-defined]
+            for x in v:
                 if type(x) is not Pairs:
                     raise _Unsure(k)
                 _body_ok(x, inner, False)
-            n = len(v)  # type: ignore[arg-type]
+            n = len(v)
         else:  # null included: no block, but the name counts (left to the full path)
             raise _Unsure(k)
         bound = bounds.get(k)
@@ -809,10 +809,10 @@ def _locate(text: str, b: Skimmed, keys: set[tuple]) -> list | None:
     if any(k[0] != _TRAVERSAL_KEY and k[0] != _TEMPLATE_KEY for k in keys):
         return None
     body = b.value
-    names = dict(body)  # type: ignore[arg-type]
+    names = dict(body)
     ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
     wanted: dict[str, list[int]] = {}  # string -> [flags, occurrences]
-    for k, v in body:  # type: ignore[union-attr]
+    for k, v in body:
         if k in _NO_TEMPLATES:
             continue
         flags = ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH if k == "for_each" else 0)

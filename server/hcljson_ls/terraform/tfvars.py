@@ -265,7 +265,7 @@ def _members(text: str, node: Node, start: int) -> list[tuple[str, Node, int]]:
         k, v = m.key, m.value
         if k is None or v is None or k.kind != STRING:
             continue
-        out.append((string_text(text, k, start + k.start), v, start + v.start))  # type: ignore[arg-type]
+        out.append((string_text(text, k, start + k.start), v, start + v.start))
     return out
 
 

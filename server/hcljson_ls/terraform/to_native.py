@@ -406,7 +406,7 @@ class _Writer:
         base = e.start - node.start  # type: ignore[union-attr]
         if node.kind == ARRAY:
             at = base + node.start
-            groups = [(m.value, at) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+            groups = [(m.value, at) for m in node.items if m.value is not None and m.value.kind == OBJECT]
         elif node.kind == OBJECT:
             groups = [(node, base)]
         else:

@@ -369,11 +369,11 @@ class _Validator:
                     )
                     continue
                 inner = start + v.start
-                for mm in v.items:  # type: ignore[attr-defined]
+                for mm in v.items:
                     k = mm.key
                     if k is None or k.kind != STRING:
                         continue
-                    name = string_text(text, k, inner + k.start)  # type: ignore[arg-type]
+                    name = string_text(text, k, inner + k.start)
                     if name in _REQUIREMENT_KEYS:
                         if name == "configuration_aliases" and mm.value is not None:
                             self.aliases_list(mm.value, inner)
@@ -491,8 +491,8 @@ def _requirement_source(text: str, node: Node, start: int) -> str | None:
         k, v = m.key, m.value
         if k is None or k.kind != STRING or v is None or v.kind != STRING:
             continue
-        if string_text(text, k, start + k.start) == "source":  # type: ignore[arg-type]
-            value = string_text(text, v, start + v.start)  # type: ignore[arg-type]
+        if string_text(text, k, start + k.start) == "source":
+            value = string_text(text, v, start + v.start)
             return value if value and "${" not in value else None
     return None
 
@@ -511,24 +511,24 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
             if key is not None and key.kind == STRING:
                 # The provider's local name the module requires and its source (None: implied by
                 # the name), for completion and for finding its schema; never a duplicate.
-                local = string_text(text, key, at + key.start)  # type: ignore[arg-type]
+                local = string_text(text, key, at + key.start)
                 source = _requirement_source(text, v, at + v.start) if v is not None else None
                 out.append((("provider-requirement", local, source), at + key.start, at + key.end))
             if v is None or v.kind != OBJECT:
                 continue
             inner = at + v.start
-            for mm in v.items:  # type: ignore[attr-defined]
+            for mm in v.items:
                 k, aliases = mm.key, mm.value
                 if k is None or k.kind != STRING or aliases is None or aliases.kind != ARRAY:
                     continue
-                if string_text(text, k, inner + k.start) != "configuration_aliases":  # type: ignore[arg-type]
+                if string_text(text, k, inner + k.start) != "configuration_aliases":
                     continue
                 base = inner + aliases.start
-                for el in aliases.items:  # type: ignore[attr-defined]
+                for el in aliases.items:
                     sv = el.value
                     if sv is None or sv.kind != STRING:
                         continue
-                    value = string_text(text, sv, base + sv.start)  # type: ignore[arg-type]
+                    value = string_text(text, sv, base + sv.start)
                     if value and value.count(".") == 1:
                         name, alias = value.split(".")
                         out.append((("provider-alias", name, alias), base + sv.start, base + sv.end))

@@ -737,7 +737,7 @@ class Workspace:
             return cached[1]
         by_kind: dict[str, set] = {}
         for k in state.definitions()[0]:
-            by_kind.setdefault(k[0], set()).add(k)  # type: ignore[index]
+            by_kind.setdefault(k[0], set()).add(k)
         frozen = {kind: frozenset(v) for kind, v in by_kind.items()}
         self._own_keys[uri] = (stamp, frozen)
         return frozen
