@@ -42,7 +42,7 @@ def table_cache(name: str) -> str | bool:
 @cache
 def grammar_text(name: str) -> str:
     try:
-        res = resources.files("hcljson_ls").joinpath("grammars", name)
+        res = resources.files("hcljson_ls").joinpath("grammars").joinpath(name)
         if res.is_file():
             return res.read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):

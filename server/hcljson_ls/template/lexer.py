@@ -223,7 +223,7 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
             prev = INVALID
             pos += 1
             continue
-        kind = m.lastgroup
+        kind = m.lastgroup or ""  # (every alternative of the pattern is a named group)
         end = m.end()
         text = m.group()
         if kind == "ws" or kind == "comment":

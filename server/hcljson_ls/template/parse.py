@@ -33,7 +33,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from typing import Optional, Sequence
+from typing import Optional, Sequence, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -46,7 +46,7 @@ from .nodes import (
     Attr, Binary, Bool, Conditional, ForDirective, ForExpr, FunctionCall, IfDirective, Index,
     IndexStep, Interpolation, Invalid, Literal, Marker, Name, Null, Number, Object, ObjectItem,
     Parens, RelativeTraversal, Splat, SplatItem, String, Template, TemplateExpr, Traversal, Tuple,
-    Unary, remap,
+    Part, Step, Unary, remap,
 )
 
 __all__ = [
@@ -113,7 +113,8 @@ class _ForOpen:
 
 
 def _span(tok: Token) -> tuple[int, int]:
-    return (tok.start_pos, tok.end_pos)
+    # Lark types positions as optional; the lexer that made these tokens always sets them.
+    return (cast(int, tok.start_pos), cast(int, tok.end_pos))
 
 
 def _is_literal_key(node) -> bool:
@@ -589,8 +590,8 @@ def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: 
                  "The conditional operator (...?...:...) requires a false expression, delimited by a colon.")
     if kind == "call":
         name = tokens[frames[-1] - 1].value
-        if ptype == "ELLIPSIS":
-            start, end = prev.start_pos, prev.end_pos
+        if ptype == "ELLIPSIS" and prev is not None:
+            start, end = _span(prev)
             return d("template/missing-closing-parenthesis", "Missing closing parenthesis",
                      "An expanded function argument (with ...) must be immediately followed by closing parentheses.")
         if tok.type in _CLOSERS or at_end:
@@ -680,7 +681,7 @@ def _simple_traversal(m: re.Match, g: int) -> Traversal:
     root = m.group(g)
     rs = m.start(g)
     re_ = m.end(g)
-    steps = []
+    steps: list[Step] = []
     base = m.start(g + 1)
     for sm in _STEP_RE.finditer(m.group(g + 1)):
         s, e = base + sm.start(), base + sm.end()
@@ -695,7 +696,7 @@ def _simple_traversal(m: re.Match, g: int) -> Traversal:
 def _fast_template(value: str) -> Optional[Template]:
     if "%{" in value or "$${" in value:
         return None
-    parts = []
+    parts: list[Part] = []
     pos = 0
     for m in _SIMPLE_INTERP_RE.finditer(value):
         if m.group(1) in _NOT_ROOTS:

@@ -84,8 +84,8 @@ def context_at(value: str, offsets: Sequence[int], doc_offset: int) -> CursorCon
     last = toks[-1]
 
     def word(start: int) -> tuple[Span, Span]:
-        m = _WORD_REST.match(value, c)
-        return (offsets[start], offsets[c]), (offsets[start], offsets[m.end()])
+        m = _WORD_REST.match(value, c)  # (matches the empty string: never None)
+        return (offsets[start], offsets[c]), (offsets[start], offsets[m.end() if m is not None else c])
 
     call = _call(toks, frames, offsets)
     typing = last.type not in ("TEXT",) and last.end_pos == c and _is_word(last.type)

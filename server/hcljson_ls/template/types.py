@@ -197,16 +197,16 @@ def _type_error(tokens: list, err, value_len: int) -> Optional[Diagnostic]:
             return d(f'The keyword "{tval}" is not a valid type specification.{extra}')
         if ttype == "TY_OPTIONAL":
             return d('Keyword "optional" is valid only as a modifier for object type attributes.')
-        if ctor is not None and ctor.type in ("TY_LIST", "TY_SET", "TY_MAP") and ttype in ("RPAR", "$END"):
+        if inner is not None and ctor is not None and ctor.type in ("TY_LIST", "TY_SET", "TY_MAP") and ttype in ("RPAR", "$END"):
             return d(_CTOR_DETAIL[ctor.value], tokens[inner].start_pos, end)
-        if ctor is not None and ctor.type == "TY_OPTIONAL" and ttype == "RPAR":
+        if inner is not None and ctor is not None and ctor.type == "TY_OPTIONAL" and ttype == "RPAR":
             return d("Optional attribute modifier requires the attribute type as its argument.", tokens[inner].start_pos, end)
         return d("A type specification is either a primitive type keyword (bool, number, string) or a complex "
                  "type constructor call, like list(string).")
-    if ptype in ("TY_STRING", "TY_NUMBER", "TY_BOOL", "TY_ANY") and ttype == "LPAR":
+    if prev is not None and ptype in ("TY_STRING", "TY_NUMBER", "TY_BOOL", "TY_ANY") and ttype == "LPAR":
         what = "Type constraint keyword" if ptype == "TY_ANY" else "Primitive type keyword"
         return d(f'{what} "{prev.value}" does not expect arguments.')
-    if ptype in ("TY_SET", "TY_OBJECT", "TY_TUPLE") and "LPAR" in expected:
+    if prev is not None and ptype in ("TY_SET", "TY_OBJECT", "TY_TUPLE") and "LPAR" in expected:
         return d(_CTOR_DETAIL[prev.value], prev.start_pos, prev.end_pos)
     if ctor is not None and ctor.type in ("TY_LIST", "TY_SET", "TY_MAP", "TY_OBJECT", "TY_TUPLE") and "RPAR" in expected:
         return d(_CTOR_DETAIL[ctor.value], start, end)
