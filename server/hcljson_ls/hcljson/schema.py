@@ -206,6 +206,7 @@ class BodySchema:
         dynamic_attributes: bool = False,
         open_attributes: bool = False,
         open_blocks: bool = False,
+        description: str = "",
     ) -> "BodySchema":
         """Convenience constructor from iterables of schemas."""
         return BodySchema(
@@ -214,6 +215,7 @@ class BodySchema:
             dynamic_attributes=dynamic_attributes,
             open_attributes=open_attributes,
             open_blocks=open_blocks,
+            description=description,
         )
 
 

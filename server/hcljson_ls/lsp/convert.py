@@ -49,7 +49,7 @@ import re
 from lsprotocol import types
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
@@ -93,9 +93,10 @@ def to_diagnostic(
         for r in d.related:
             where, where_index = uri, index
             if r.uri is not None and r.uri != uri:
-                where, where_index = r.uri, index_of(r.uri) if index_of is not None else None
-                if where_index is None:
+                other = index_of(r.uri) if index_of is not None else None
+                if other is None:
                     continue  # that file cannot be read now: its place cannot be shown
+                where, where_index = r.uri, other
             related.append(
                 types.DiagnosticRelatedInformation(
                     location=types.Location(uri=where, range=to_range(where_index, r.start, r.end, encoding)),
@@ -203,7 +204,7 @@ def _fix_edit(fix: Any) -> types.TextEdit | None:
     return types.TextEdit(range=types.Range(start=ends[0], end=ends[1]), new_text=fix["newText"])
 
 
-def _uinteger(value: Any) -> bool:
+def _uinteger(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 

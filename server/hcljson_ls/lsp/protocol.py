@@ -201,7 +201,9 @@ class HcljsonProtocol(LanguageServerProtocol):
             msg_id = data.get("id")
             if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
                 self._send_response(msg_id, error=error.to_response_error())
-            elif "method" not in data and (waiting := self._request_futures.pop(msg_id, None)) is not None:
+            elif "method" not in data and isinstance(msg_id, (int, str)) and (
+                waiting := self._request_futures.pop(msg_id, None)
+            ) is not None:
                 # A client's answer of the wrong shape (`null` to `window/showDocument`): whoever
                 # waits for it is told, instead of waiting forever.
                 waiting.set_exception(error)
@@ -245,6 +247,11 @@ class HcljsonProtocol(LanguageServerProtocol):
         before = set(self._request_futures)
         super()._run_generator(future, gen=gen, result_future=result_future)
         for key in set(self._request_futures) - before:
-            child = self._request_futures[key]
-            result_future.add_done_callback(lambda done, child=child: done.cancelled() and child.cancel())
-            child.add_done_callback(lambda _, key=key: self._request_futures.pop(key, None))
+            _tie(result_future, self._request_futures[key], key, self._request_futures)
+
+
+def _tie(result: Any, child: Any, key: str | int, waiting: dict) -> None:
+    """A request the handler sent to the client (`child`) is cancelled with the handler's own
+    answer (`result`), and forgotten once it is done."""
+    result.add_done_callback(lambda done: child.cancel() if done.cancelled() else None)
+    child.add_done_callback(lambda _: waiting.pop(key, None))

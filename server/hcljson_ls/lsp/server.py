@@ -114,9 +114,9 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -211,11 +211,16 @@ class HcljsonServer(LanguageServer):
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
         stdin_fd = (stdin or sys.stdin).fileno()
-        return transport.serve_stdio(self.protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer)
+        return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer)
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
         """Serve one client over TCP (`lsp.transport`); the exit status."""
-        return transport.serve_tcp(self.protocol, self.inbox, host, port)
+        return transport.serve_tcp(self._hcljson_protocol, self.inbox, host, port)
+
+    @property
+    def _hcljson_protocol(self) -> HcljsonProtocol:
+        """`self.protocol`, which pygls types as its base class, is ours (`protocol_cls`)."""
+        return cast(HcljsonProtocol, self.protocol)
 
     # -- documents ------------------------------------------------------------------------------
 
@@ -344,9 +349,9 @@ class HcljsonServer(LanguageServer):
         items = computed[1] if computed is not None else []
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 
-    def _send_diagnostics(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
+    def _send_diagnostics(self, uri: str, version: int | None, diagnostics: Sequence[types.Diagnostic]) -> None:
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=list(diagnostics), version=version)
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
 
     # -- settings -------------------------------------------------------------------------------

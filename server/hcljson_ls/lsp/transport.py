@@ -29,7 +29,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from . import timing
 from .framing import Body, Event, FrameReader, Problem
@@ -90,10 +90,18 @@ class _Session:
             self.end(0)
 
 
+class _Sink(Protocol):
+    """Where `_Writer` writes: stdout's binary stream, or a TCP connection (`_StreamAdapter`)."""
+
+    def write(self, data: bytes, /) -> object: ...
+
+    def flush(self) -> object: ...
+
+
 class _Writer:
     """stdout for pygls: each message written whole and flushed; a closed pipe ends the session."""
 
-    def __init__(self, stream: BinaryIO, lost: Callable[[], None]) -> None:
+    def __init__(self, stream: _Sink, lost: Callable[[], None]) -> None:
         self._stream = stream
         self._lost = lost
 

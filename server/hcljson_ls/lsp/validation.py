@@ -151,7 +151,7 @@ class Validation:
             log.info("work-done progress refused; validating without it")
             return None
         # `window/workDoneProgress/cancel`: pygls cancels the token's future.
-        ls.work_done_progress.tokens[token].add_done_callback(lambda f: f.cancelled() and cancel.set())
+        ls.work_done_progress.tokens[token].add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
         ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
             title=f"Validating with {tool}", message=os.path.basename(directory) or directory, cancellable=True))
         return token
