@@ -79,7 +79,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -512,9 +512,10 @@ def _finding(display: str, d: Diagnostic, index: LineIndex, uri: str, workspace:
     for r in d.related:
         where, where_index = display, index
         if r.uri is not None and r.uri != uri:
-            where_index = workspace.line_index(r.uri)
-            if where_index is None:
+            other = workspace.line_index(r.uri)
+            if other is None:
                 continue  # that file cannot be read now: its place cannot be shown
+            where_index = other
             where = os.path.join(os.path.dirname(display), file_name(r.uri))  # a file of the same module
         notes.append(Note(_place(where, where_index, r.start, r.end), plain(r.message)))
     return Finding(_place(display, index, d.start, d.end), d.severity, d.code, d.plain_message, tuple(notes))
@@ -552,7 +553,7 @@ def batches(modules: Sequence[Any], jobs: int) -> list[Sequence[Any]]:
 
 def check_all(
     modules: Sequence[tuple[Source, ...]], jobs: int, settings: Sequence[CheckSettings] | None = None
-) -> Iterator[tuple[FileResult, ...]]:
+) -> Generator[tuple[FileResult, ...], None, None]:
     """Each module's results, in order, as soon as its turn comes: here for one job, else from a
     pool of `jobs` processes. `settings[i]` is module i's (default: none)."""
     jobs_list = list(zip(modules, settings if settings is not None else [NO_SETTINGS] * len(modules)))

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from typing import cast
 
 from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, VALUE, locate
 from ..hcljson.schema import (
@@ -116,7 +117,7 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         return []
     # The document's text buffer, sliced where needed: joining 5 MB into one `str` would cost more
     # than the whole completion (`text.TextBuffer` answers indexing, slicing and `find`).
-    text = state.document.buffer
+    text = cast(str, state.document.buffer)  # (answers every `str` operation the helpers use)
     body = state.analysis.body
     if body.node is None:  # an empty document: the root block types, each as a whole document
         if str(text).strip():
@@ -411,7 +412,7 @@ def _in_expression(snapshot: Snapshot, uri: str, ctx, s, offset: int, snippets: 
     if pc.kind == "directive":
         return _filter(pc, [CompletionItem(k, "Keyword", 0, 0, k, sort=_KEYWORD) for k in ("if", "for", "else", "endif", "endfor")])
     if pc.kind == "traversal":
-        return _filter(pc, _after_dot(snapshot, uri, ctx, pc.root, pc.steps))
+        return _filter(pc, _after_dot(snapshot, uri, ctx, pc.root or "", pc.steps))
     if pc.kind in ("identifier", "expression"):
         if pc.namespace:
             return []  # provider::<name>::... functions come from provider schemas

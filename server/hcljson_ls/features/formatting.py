@@ -48,7 +48,9 @@ Contract
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from ..jsonsyntax.scanner import WS, scan
 from ..jsonsyntax.tree import Container, Node, member_at
@@ -62,7 +64,8 @@ Edit = tuple[int, int, str]
 
 _CLOSERS = "}]"
 _PUNCTUATION = "{}[]:,"
-_SPACE = re.compile(r"[ \t\n\r]*").match
+# Whitespace at a position (matches the empty string: never None).
+_SPACE = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
 _MEANING_ONLY = frozenset({"syntax/root-not-body"})  # a valid JSON text that is not an HCL body
 
 
@@ -149,7 +152,7 @@ def range_edits(text: str, root: Node | None, start: int, end: int, layout: Layo
     """The edits that format the range `[start, end)` of `text` (valid JSON; `root` its tree)."""
     start, end = sorted((max(0, min(start, len(text))), max(0, min(end, len(text)))))
     found = _enclosing(root, start, end)
-    if found is None or found[0] == root.start:  # the root: as the whole document (final newlines too)
+    if found is None or root is None or found[0] == root.start:  # the root: as the whole document (final newlines too)
         edits = document_edits(text, layout)
     else:
         try:

@@ -129,7 +129,7 @@ def _label_hover(block: Block, index: int, chain: list[Block]) -> Hover:
     return Hover(md, lab.start, lab.end)
 
 
-def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover | None:
+def _attribute_hover(attr: Attribute, body: Body | FileView, chain: list[Block]) -> Hover | None:
     s = attr.schema
     where = _where(chain)
     if s is None:
@@ -158,9 +158,9 @@ def _attribute_hover(attr: Attribute, body: Body, chain: list[Block]) -> Hover |
 def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     """Hover for the reference, call or key at `offset` of open document `uri` (see module doc), or None."""
     if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
-        return Hover(*found) if (found := tfvars.hover(snapshot, uri, offset)) is not None else None
-    if is_test_file(uri) and (found := testfile.hover(snapshot, uri, offset)) is not None:  # the module under test's
-        return Hover(*found)
+        return Hover(*answer) if (answer := tfvars.hover(snapshot, uri, offset)) is not None else None
+    if is_test_file(uri) and (answer := testfile.hover(snapshot, uri, offset)) is not None:  # the module under test's
+        return Hover(*answer)
     state = snapshot.document(uri)
     if state is None:
         return None

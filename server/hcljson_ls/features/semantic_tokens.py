@@ -71,7 +71,7 @@ from ..hcljson.schema import (
     STRING_TRAVERSAL,
     STRING_TYPE,
 )
-from ..jsonsyntax.tree import ARRAY, OBJECT, Array, FlaggedString, Object, String
+from ..jsonsyntax.tree import ARRAY, OBJECT, Array, Container, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, walk
 from ..hcljson.incremental import FileView
@@ -265,12 +265,13 @@ class _Walker:
     def schema_key(self, s: int, e: int, name: str, schema: SchemaBlock, node: Any, start: int) -> None:
         """The token of provider-defined key `name` (content `[s, e)`) of a body whose schema is
         `schema`, and the keys of the bodies written in its value `node` (absolute `start`)."""
-        pending = [(s, e, name, schema, node, start)]
+        pending: list[tuple[int, int, str, SchemaBlock, Any, int]] = [(s, e, name, schema, node, start)]
         out = self.out
         text = self.text
         while pending:
             s, e, name, schema, node, start = pending.pop()
             bt = schema.block_types.get(name)
+            inner: SchemaBlock | None
             if bt is not None:
                 out.append((s, e, "keyword", _DEPRECATED if bt.block.deprecated else _NONE))
                 inner, keyed = bt.block, bt.nesting == MAP
@@ -301,11 +302,12 @@ class _Walker:
         if node is None:
             return
         text = self.text
-        if node.kind == OBJECT:
+        groups: list[tuple[Container, int]]
+        if isinstance(node, Container) and node.kind == OBJECT:
             groups = [(node, b.start)]
-        elif node.kind == ARRAY:
+        elif isinstance(node, Container) and node.kind == ARRAY:
             inner = b.start
-            groups = [(m.value, inner + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]
+            groups = [(v, inner + v.start) for m in node.items if isinstance(v := m.value, Container) and v.kind == OBJECT]
         else:
             return
         for obj, at in groups:
