@@ -470,7 +470,7 @@ def _description(text: str, body: Body) -> str:
     attr = body.attribute("description")
     if attr is None or attr.expr is None or attr.expr.kind != "string":
         return ""
-    return string_text(text, attr.expr.node, attr.expr.start)  # type: ignore[arg-type]
+    return string_text(text, attr.expr.node, attr.expr.start)
 
 
 def _value(text: str, start: int, end: int) -> str:
@@ -483,7 +483,7 @@ def _type_of(text: str, body: Body) -> str:
     if attr is None or attr.expr is None:
         return ""
     e = attr.expr
-    return string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)  # type: ignore[arg-type]
+    return string_text(text, e.node, e.start) if e.kind == "string" else _value(text, e.start, e.end)
 
 
 def _output_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:

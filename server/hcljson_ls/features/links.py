@@ -105,7 +105,7 @@ def _string(text: str, block: Block, name: str) -> tuple[str, int, int] | None:
     attr = block.body.attribute(name)
     if attr is None or attr.expr is None or attr.expr.kind != "string":
         return None
-    value = string_text(text, attr.expr.node, attr.expr.start)  # type: ignore[arg-type]
+    value = string_text(text, attr.expr.node, attr.expr.start)
     return (value, attr.expr.start, attr.expr.end) if "${" not in value and "%{" not in value else None
 
 

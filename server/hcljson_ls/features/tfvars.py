@@ -116,7 +116,7 @@ def _string(text, body: Body, name: str) -> str:
     attr = body.attribute(name)
     if attr is None or attr.expr is None or attr.expr.kind != STRING:
         return ""
-    return string_text(text, attr.expr.node, attr.expr.start)  # type: ignore[arg-type]
+    return string_text(text, attr.expr.node, attr.expr.start)
 
 
 def _short(value: str) -> str:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, BARE, ERROR, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Bare, Node, String
@@ -45,11 +46,13 @@ def key_text(text: str, node: Node | None, abs_start: int) -> str | None:
     return None
 
 
-def string_text(text: str, node: String, abs_start: int) -> str:
-    """The decoded value of string `node` whose absolute start is `abs_start`."""
-    if node.escaped:
-        return strings.decode(text, abs_start, node).value
-    return text[abs_start + 1 : abs_start + (node.end - node.start) - (1 if node.terminated else 0)]
+def string_text(text: str, node: Node, abs_start: int) -> str:
+    """The decoded value of string `node` whose absolute start is `abs_start`. Callers pass a node
+    whose `kind` is STRING (they test the kind, which the checker does not take for the class)."""
+    s = cast(String, node)
+    if s.escaped:
+        return strings.decode(text, abs_start, s).value
+    return text[abs_start + 1 : abs_start + (s.end - s.start) - (1 if s.terminated else 0)]
 
 
 _CONTROL = re.compile("[\x00-\x1f]")

@@ -41,6 +41,7 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
@@ -140,18 +141,19 @@ class TerraformChecks(FileChecks):
         strings = [check_block(text, b) for b in blocks]
         tofu = self.tofu_file
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
-        refs = [block_references(text, b) for b in blocks]
+        # Per block: its references and calls, then the sites checked once more is known.
+        refs: list[list[Any]] = [block_references(text, b) for b in blocks]
         if self.engine() != "opentofu":  # Terraform reserves a module call's lifecycle block: nothing in it is read
             for i, b in enumerate(blocks):
                 spans = _reserved_spans(b)
                 if spans:
                     rules[i], strings[i], refs[i] = (_outside(rules[i], spans), _outside(strings[i], spans),
                                                      _outside(refs[i], spans))
-        for r, b in zip(refs, blocks):
+        for facts, b in zip(refs, blocks):
             if not self.override:  # an override file's resource bodies are partial: never checked alone
-                r.extend(schema_sites(b))
-                r.extend(call_sites(b))
-            r.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
+                facts.extend(schema_sites(b))
+                facts.extend(call_sites(b))
+            facts.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
         return list(zip(rules, strings, defs, refs))
 
     def decoded(self, block: Block, found: list[Diagnostic]) -> list[Diagnostic]:

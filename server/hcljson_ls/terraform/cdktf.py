@@ -293,7 +293,8 @@ def parse_source_map(text: str) -> SourceMap | None:
     names = raw.get("sources")
     if not isinstance(names, list):
         return None
-    root = raw.get("sourceRoot") if isinstance(raw.get("sourceRoot"), str) else ""
+    source_root = raw.get("sourceRoot")
+    root = source_root if isinstance(source_root, str) else ""
     sources = tuple(_join_root(root, n) if isinstance(n, str) else "" for n in names)
     lines = _decode_mappings(raw["mappings"], len(sources))
     return SourceMap(sources, lines) if lines is not None else None

@@ -267,7 +267,7 @@ def closest(name: str, engine: str | None) -> str | None:
     known = names(engine)
     if bare in known:
         return prefix + bare
-    folded = {}
+    folded: dict[str, str] = {}
     for table in selected:
         for low, real in table.folded.items():
             folded.setdefault(low, real)

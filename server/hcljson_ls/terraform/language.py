@@ -467,7 +467,7 @@ def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str)
         p = (*path, name)
         if p in FEATURES:
             out.append(LanguageSite(SITE_FEATURE, p, a.name_start, a.name_end))
-        special = None
+        special: tuple[str, ...] | None = None
         if name == "prevent_destroy" and path == ("resource", "lifecycle") and _has_template(text, a):
             special = ("resource", "lifecycle", "prevent_destroy", "template")
         elif name == "provider" and len(path) == 1 and a.expr is not None and _INSTANCE_KEY.search(text, a.expr.start, a.expr.end):
@@ -510,7 +510,7 @@ def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[Lan
             if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
                 engine = OPENTOFU if tofu_file else TERRAFORM
                 out.append(LanguageSite(SITE_CONSTRAINT, (engine, string_text(text, a.expr.node, a.expr.start)), a.start, a.end))
-    out.sort(key=LanguageSite.range.fget)
+    out.sort(key=lambda site: site.range)
     return out
 
 
@@ -541,9 +541,9 @@ def constraint_keys(block: Block, text: str, tofu_file: bool = False) -> list[tu
                 out.append(((CONSTRAINT_KIND, engine, string_text(text, a.expr.node, a.expr.start)), a.expr.start, a.expr.end))
     elif block.type_name == "language":
         for cw in block.body.blocks_of("compatible_with"):
-            a = cw.body.attribute("opentofu")
-            if a is not None and a.expr is not None and a.expr.node.kind == STRING:
-                out.append(((CONSTRAINT_KIND, OPENTOFU, string_text(text, a.expr.node, a.expr.start)), a.expr.start, a.expr.end))
+            tofu = cw.body.attribute("opentofu")
+            if tofu is not None and tofu.expr is not None and tofu.expr.node.kind == STRING:
+                out.append(((CONSTRAINT_KIND, OPENTOFU, string_text(text, tofu.expr.node, tofu.expr.start)), tofu.expr.start, tofu.expr.end))
     return out
 
 

@@ -469,8 +469,9 @@ class _Walk:
         if type_name in _DECLARING:
             if len(labels) != len(catalogue.BLOCKS[type_name].labels):
                 return
-            values = [self.label(lab) for lab in labels]
-            if None in values:
+            found = [self.label(lab) for lab in labels]
+            values = [v for v in found if v is not None]
+            if len(values) != len(found):
                 return
             add(Declaration((type_name, *values), *self.span(labels[-1])))
             if type_name == "variable":
@@ -529,7 +530,7 @@ class _Walk:
                     items = value.child(0) if value.child_count == 1 else None
                     items = items.child(0) if items is not None and items.type == "collection_value" else None
                     for item in items.children if items is not None and items.type == "tuple" else ():
-                        parts = item.children if item.type == "expression" else ()
+                        parts: list = item.children if item.type == "expression" else []
                         if len(parts) == 2 and parts[0].type == "variable_expr" and parts[1].type == "get_attr":
                             name, alias = parts[0].child(0), parts[1].child(parts[1].child_count - 1)
                             if alias is not None and alias.type == "identifier" and alias.start_byte < alias.end_byte:

@@ -80,7 +80,7 @@ def meta_provider(block: Block, text: Any) -> str | None:
     meta = block.body.attribute("provider")
     if meta is None or meta.expr is None or meta.expr.kind != "string":
         return None
-    return string_text(text, meta.expr.node, meta.expr.start)  # type: ignore[arg-type]
+    return string_text(text, meta.expr.node, meta.expr.start)
 
 
 def block_address(

@@ -56,7 +56,7 @@ import json
 import re
 from array import array
 from importlib import resources
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -407,8 +407,9 @@ def _check_schema(raw: object) -> None:
 
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
-_scan_once = _DECODER.scan_once
-_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+# The C scanners behind `json.loads` (attributes of CPython's decoder that typeshed omits).
+_scan_once: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")
+_scanstring: Callable[..., tuple[str, int]] = getattr(json.decoder, "scanstring")
 
 # The sections of a provider whose members are indexed by span (everything else is parsed).
 _SPAN_SECTIONS = ("resource_schemas", "data_source_schemas")

@@ -215,7 +215,7 @@ def index(refs) -> dict[tuple, tuple[tuple[int, int, int, int], ...]]:
             continue
         found = subject(ref)
         step = name_step(ref) if found is not None else None
-        if step is None:
+        if found is None or step is None:
             continue
         start, end = ref.range
         out.setdefault(found[0], []).append((start, end, step.start, step.end))

@@ -57,7 +57,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.model import Attribute, Block, Body, Expression
@@ -158,6 +158,7 @@ def string_tree(raw: str, smode: str):
     if "\\" in raw:
         decoded = strings.decode_raw(raw, 0)
         value, offsets = decoded.value, decoded.offsets
+    tree: object
     if smode == STRING_TEMPLATE:
         if "${" not in value and "%{" not in value:
             return None
@@ -349,7 +350,7 @@ class _Checker:
                 e = a.expr
                 if e is None or (literal and a.schema is None):
                     continue
-                node = e.node
+                node: Any = e.node  # dispatched on `type(node)` below (the checker does not narrow that)
                 t = type(node)
                 if t is String:  # plain string (no escapes, terminated)
                     smode = _ROOT_MODE.get(e.mode)
@@ -371,7 +372,7 @@ class _Checker:
                 elif t is FlaggedString:
                     smode = _ROOT_MODE.get(e.mode)
                     if smode in _PARSED:
-                        string(node, e.start, smode, a.name, out)  # type: ignore[arg-type]
+                        string(node, e.start, smode, a.name, out)
             for blk in b.blocks:
                 stack.append((blk.body, blk.type_name, literal_settings_block(blk.type_name, owner)))
         self.counts["plain"] += plain
@@ -395,7 +396,7 @@ class _Checker:
         while stack:
             n, inner = pop()
             for m in n.items:
-                x = m.key  # a string, an unquoted word, junk or nothing: never a container
+                x: Any = m.key  # (dispatched on `type(x)`) a string, an unquoted word, junk or nothing: never a container
                 if x is not None:
                     t = type(x)
                     if t is String:
@@ -406,7 +407,7 @@ class _Checker:
                         else:
                             string(x, inner + x.start, STRING_TEMPLATE, name, out)
                     elif t is FlaggedString:
-                        string(x, inner + x.start, STRING_TEMPLATE, name, out)  # type: ignore[arg-type]
+                        string(x, inner + x.start, STRING_TEMPLATE, name, out)
                 x = m.value
                 if x is not None:
                     t = type(x)
@@ -418,9 +419,9 @@ class _Checker:
                         else:
                             string(x, inner + x.start, STRING_TEMPLATE, name, out)
                     elif t is Object or t is Array:
-                        push((x, inner + x.start))  # type: ignore[arg-type]
+                        push((x, inner + x.start))
                     elif t is FlaggedString:
-                        string(x, inner + x.start, STRING_TEMPLATE, name, out)  # type: ignore[arg-type]
+                        string(x, inner + x.start, STRING_TEMPLATE, name, out)
         self.counts["plain"] += plain
 
     def string(self, node: String, start: int, smode: str, name: str, out: list[Diagnostic]) -> None:

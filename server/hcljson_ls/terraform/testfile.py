@@ -75,7 +75,7 @@ def is_test_file(name: str | None) -> bool:
 
 def is_own_kind(name: str | None) -> bool:
     """True for the files with a schema of their own besides tfvars: test, mock data and query files."""
-    return bool(name) and catalogue.file_kind(name, ignore_case=True) in _OWN_KINDS  # type: ignore[arg-type]
+    return name is not None and name != "" and catalogue.file_kind(name, ignore_case=True) in _OWN_KINDS
 
 
 _OWN_KINDS = frozenset({catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
@@ -244,7 +244,7 @@ def _backend_in_plan(text: str, run: Block) -> list[Diagnostic]:
     """A `backend` block in a run whose `command` is `plan` (Terraform: "Invalid backend block")."""
     command = run.body.attribute("command")
     e = command.expr if command is not None else None
-    if e is None or e.kind != STRING or string_text(text, e.node, e.start) != "plan":  # type: ignore[arg-type]
+    if e is None or e.kind != STRING or string_text(text, e.node, e.start) != "plan":
         return []
     return [Diagnostic(b.type_start, b.type_end, ERROR, BACKEND_IN_PLAN, "Invalid backend block",
                        "A backend block can only be used in the first apply run block for a given internal state file. "

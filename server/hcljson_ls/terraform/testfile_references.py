@@ -105,7 +105,7 @@ def run_module_sources(text: str, blocks: Sequence[Block]) -> dict[str, str]:
         for m in b.body.blocks_of("module"):
             source = m.body.attribute("source")
             if source is not None and source.expr is not None and source.expr.kind == STRING:
-                value = string_text(text, source.expr.node, source.expr.start)  # type: ignore[arg-type]
+                value = string_text(text, source.expr.node, source.expr.start)
                 if value.startswith(("./", "../")):
                     out[b.labels[0].value] = value
     return out
@@ -118,7 +118,7 @@ def mock_sources(text: str, blocks: Sequence[Block]) -> list[tuple[str, int, int
     for b in blocks:
         source = b.body.attribute("source") if b.type_name == "mock_provider" else None
         if source is not None and source.expr is not None and source.expr.kind == STRING:
-            out.append((string_text(text, source.expr.node, source.expr.start), source.expr.start, source.expr.end))  # type: ignore[arg-type]
+            out.append((string_text(text, source.expr.node, source.expr.start), source.expr.start, source.expr.end))
     return out
 
 
@@ -184,7 +184,7 @@ def check_references(text: str, blocks: Sequence[Block], scope: Scope | None, op
             name = b.labels[0].value
             providers.add(name)
             if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
-                providers.add(f"{name}.{string_text(text, alias.expr.node, alias.expr.start)}")  # type: ignore[arg-type]
+                providers.add(f"{name}.{string_text(text, alias.expr.node, alias.expr.start)}")
     out: list[Diagnostic] = []
     for b in blocks:
         if b.type_name in ("run", "variables", "override_resource", "override_data", "override_module"):

@@ -208,12 +208,12 @@ def _primitive(text: str, node: Node, start: int, end: int, name: str, path: str
         if kind == NUMBER:
             return None
         if kind == STRING:
-            return None if _is_number(string_text(text, node, start)) else Problem(start, end, f"{path}a number is required")  # type: ignore[arg-type]
+            return None if _is_number(string_text(text, node, start)) else Problem(start, end, f"{path}a number is required")
     if name == "bool":
         if kind in (TRUE, FALSE):
             return None
         if kind == STRING:
-            ok = string_text(text, node, start) in ("true", "false", "1", "0")  # type: ignore[arg-type]
+            ok = string_text(text, node, start) in ("true", "false", "1", "0")
             return None if ok else Problem(start, end, f"{path}a bool is required")
     return _mismatch(node, start, end, path, f"{name} required")
 

@@ -84,7 +84,7 @@ from ..hcljson.schema import (
 )
 from ..hcljson.values import key_text, string_text
 from ..jsonsyntax import parse
-from ..jsonsyntax.tree import ARRAY, OBJECT, Array, Node, Number, Object, String
+from ..jsonsyntax.tree import ARRAY, OBJECT, Array, Container, Node, Number, Object, String
 from ..jsonsyntax.tree import Literal as JsonLiteral
 from ..template.nodes import ForDirective, IfDirective, Interpolation, Literal
 from ..template.parse import parse_expression_relative, parse_template_relative
@@ -281,10 +281,10 @@ def _template(value: str) -> tuple[str, str] | None:
     spans.sort()
     out = ['"']
     pos = 0
-    for s, e in spans:
+    for s, end in spans:
         out.append(value[pos:s])  # a sequence: kept as written
-        out.append(_unambiguous(_escaped(value[s:e])))
-        pos = e
+        out.append(_unambiguous(_escaped(value[s:end])))
+        pos = end
     out.append(value[pos:])
     out.append('"')
     return "string", "".join(out)
@@ -366,7 +366,7 @@ class _Writer:
             if not _IDENTIFIER.match(b.type_name):
                 self.problem(b.type_start, b.type_end, NOT_AN_IDENTIFIER, f"Native syntax cannot name a block {_literal(b.type_name)}; the block is left out.")
                 continue
-            child = None
+            child: Any = None  # the schema of the block's body: a `_Dynamic`'s, or a block type's
             if pschema is not None and b.type_name == "dynamic" and b.labels:
                 bt = pschema.block_types.get(b.labels[-1].value)
                 child = _Dynamic(bt.block) if bt is not None else None
@@ -404,10 +404,11 @@ class _Writer:
         e = a.expr
         node = e.node  # type: ignore[union-attr]
         base = e.start - node.start  # type: ignore[union-attr]
-        if node.kind == ARRAY:
+        groups: list[tuple[Container, int]]
+        if isinstance(node, Container) and node.kind == ARRAY:
             at = base + node.start
-            groups = [(m.value, at) for m in node.items if m.value is not None and m.value.kind == OBJECT]
-        elif node.kind == OBJECT:
+            groups = [(v, at) for m in node.items if isinstance(v := m.value, Container) and v.kind == OBJECT]
+        elif isinstance(node, Container) and node.kind == OBJECT:
             groups = [(node, base)]
         else:
             item = self.attribute(a, indent, LITERAL)
@@ -417,19 +418,20 @@ class _Writer:
             inner = obase + obj.start
             entries: list[Item] = []
             for m in obj.items:
-                name = key_text(self.text, m.key, inner + m.key.start) if m.key is not None else None
-                if name is None:
+                key = m.key
+                name = key_text(self.text, key, inner + key.start) if key is not None else None
+                if key is None or name is None:
                     continue
-                ks = inner + m.key.start
+                ks = inner + key.start
                 if name == "//":
                     if m.value is not None and self.shows(m.value):
                         entries.append((ks, _COMMENT, self.comment_lines(m.value, inner, indent + _INDENT)))
                     continue
                 if not _IDENTIFIER.match(name):
-                    self.problem(ks, inner + m.key.end, NOT_AN_IDENTIFIER, f"Native syntax cannot name a provider requirement {_literal(name)}; it is left out.")
+                    self.problem(ks, inner + key.end, NOT_AN_IDENTIFIER, f"Native syntax cannot name a provider requirement {_literal(name)}; it is left out.")
                     continue
                 if m.value is None:
-                    self.problem(ks, inner + m.key.end, MISSING_VALUE, f"The provider requirement {_literal(name)} has no value; it is left out.")
+                    self.problem(ks, inner + key.end, MISSING_VALUE, f"The provider requirement {_literal(name)} has no value; it is left out.")
                     continue
                 lines = self.requirement(m.value, inner, indent + _INDENT)
                 entries.append((ks, _ATTR, lines, name))
@@ -460,11 +462,12 @@ class _Writer:
         if node is None:
             return []
         base = body.start - node.start
-        if node.kind == OBJECT:
+        groups: list[tuple[Container, int]]
+        if isinstance(node, Container) and node.kind == OBJECT:
             groups = [(node, base + node.start)]
-        elif node.kind == ARRAY:
+        elif isinstance(node, Container) and node.kind == ARRAY:
             at = base + node.start
-            groups = [(m.value, at + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+            groups = [(v, at + v.start) for m in node.items if isinstance(v := m.value, Container) and v.kind == OBJECT]
         else:
             return []
         out: list[Item] = []

@@ -147,7 +147,7 @@ class _Validator:
 
     # ---- helpers ---------------------------------------------------------------------------
     def string_value(self, node: Node, start: int) -> str:
-        return string_text(self.text, node, start)  # type: ignore[arg-type]
+        return string_text(self.text, node, start)
 
     def check_name(self, name: str, start: int, end: int, what: str) -> None:
         if not _IDENTIFIER.match(name):
@@ -194,8 +194,9 @@ class _Validator:
                 )
             )
 
-    def keyword(self, attr: Attribute | None, allowed: tuple[str, ...]) -> None:
-        if attr is None or attr.expr is None or attr.expr.kind != STRING:
+    def keyword(self, attr: Attribute | None, allowed: tuple[str, ...] | None) -> None:
+        """A keyword argument's value is one of `allowed` (None: any keyword is read, none checked)."""
+        if attr is None or attr.expr is None or attr.expr.kind != STRING or allowed is None:
             return  # the decoder reports non-strings
         e = attr.expr
         value = self.string_value(e.node, e.start)
@@ -320,9 +321,9 @@ class _Validator:
         elif t == "module" and parent is None:
             # An expression since Terraform 1.15 / OpenTofu 1.8, but still one that gives a string.
             for name in ("source", "version"):
-                a = attribute(name)
-                if a is not None and a.expr is not None and a.expr.kind in (ARRAY, OBJECT):
-                    self.diags.append(P.value_type(a.expr.node, a.expr.start, a.expr.end, name, "a string"))
+                given = attribute(name)
+                if given is not None and given.expr is not None and given.expr.kind in (ARRAY, OBJECT):
+                    self.diags.append(P.value_type(given.expr.node, given.expr.start, given.expr.end, name, "a string"))
         elif t == "provisioner":
             self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
             self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
@@ -435,7 +436,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         alias = block.body.attribute("alias")
         if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
             return []
-        alias_value = string_text(text, alias.expr.node, alias.expr.start) if alias is not None else None  # type: ignore[union-attr, arg-type]
+        alias_value = string_text(text, alias.expr.node, alias.expr.start) if alias is not None and alias.expr is not None else None
         if block.body.attribute("for_each") is not None:
             # Instances of one configuration (OpenTofu): it declares its alias, never a duplicate.
             return [(("provider-alias", block.labels[0].value, alias_value), *block.header_range)]
@@ -461,7 +462,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t == "module":
         source = block.body.attribute("source")
         if source is not None and source.expr is not None and source.expr.kind == STRING:
-            value = string_text(text, source.expr.node, source.expr.start)  # type: ignore[arg-type]
+            value = string_text(text, source.expr.node, source.expr.start)
             out.append((("module-source", key[1], value), source.expr.start, source.expr.end))
     return out
 
