@@ -123,7 +123,7 @@ async def test_hover_definition_completion_and_symbols(client: LanguageClient, t
     m = await _start(client, tmp_path)
     doc = types.TextDocumentIdentifier(uri=m.uri)
     hover = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=m.position('"zones"', 2)))
-    assert "type: `list(string)`" in hover.contents.value and "Declared in `sizes.tf`." in hover.contents.value
+    assert "type: `list(string)`" in hover.contents.value and "Declared in `env/sizes.tf`." in hover.contents.value
     assert hover.range == m.range_of('"zones"')
 
     found = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=m.position('"port"', 2)))

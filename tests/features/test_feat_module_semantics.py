@@ -813,6 +813,28 @@ def test_hover_on_references_reads_files_not_open(tmp_path):
     assert md.startswith("**path**")
 
 
+def test_hover_names_the_declaring_file_by_its_path_in_the_workspace(tmp_path):
+    """In a monorepo `variables.tf.json` says little: the path from the workspace folder says which."""
+    fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
+    md, _ = _hover(fw, "var.region", 5)
+    assert "Declared in `stack/variables.tf.json`." in md
+    md, _ = _hover(fw, "data.aws_ami.ubuntu", 14)
+    assert "`stack/data.tf.json`" in md
+    md, _ = _hover(fw, "module.net.vpc_id", 12)
+    assert "`stack/net/outputs.tf.json`" in md
+
+
+def test_a_file_outside_every_workspace_folder_is_named_by_its_bare_name(tmp_path):
+    from hcljson_ls.workspace.files import relative_name, uri_of_path
+
+    inside = tmp_path / "envs" / "prod" / "variables.tf.json"
+    assert relative_name(uri_of_path(str(inside)), (str(tmp_path),)) == "envs/prod/variables.tf.json"
+    assert relative_name(uri_of_path(str(inside)), (str(tmp_path), str(tmp_path / "envs"))) == "prod/variables.tf.json"
+    assert relative_name(uri_of_path(str(inside)), (str(tmp_path / "other"),)) == "variables.tf.json"
+    assert relative_name(uri_of_path(str(tmp_path / "envsx" / "a.tf.json")), (str(tmp_path / "envs"),)) == "a.tf.json"
+    assert relative_name("untitled:Untitled-1", (str(tmp_path),)) == "Untitled-1"
+
+
 def test_hover_on_a_variable_declared_in_a_native_file_shows_its_description(tmp_path):
     fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
     md, hovered = _hover(fw, "var.native", 5)

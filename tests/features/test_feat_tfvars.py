@@ -170,13 +170,13 @@ def test_hover_on_a_name_declared_in_json(tmp_path) -> None:
     h = hover(fw.snapshot(), uri, offset)
     assert (h.start, h.end) == (1, 9)
     assert h.markdown == ('```hcl\nvariable "region"\n```\n\ntype: `string`\n\ndefault: `"eu-west-1"`\n\n'
-                          "Where it runs — région\n\nDeclared in `variables.tf.json`.")
+                          "Where it runs — région\n\nDeclared in `env/variables.tf.json`.")
 
 
 def test_hover_on_a_name_declared_in_a_native_file(tmp_path) -> None:
     fw = build(tmp_path, '{"zones": [], "$0debug": true}')
     h = hover(fw.snapshot(), *fw.cursor)
-    assert h.markdown == '```hcl\nvariable "debug"\n```\n\ndefault: `false`\n\nDeclared in `sizes.tf`.'
+    assert h.markdown == '```hcl\nvariable "debug"\n```\n\ndefault: `false`\n\nDeclared in `env/sizes.tf`.'
     zones = hover(fw.snapshot(), fw.uri(TFVARS), 3)
     assert "type: `list(string)`" in zones.markdown and "nullable: `false`" in zones.markdown
     assert "Availability zones" in zones.markdown

@@ -54,7 +54,6 @@ from ..workspace import Snapshot
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from . import testfile, tfvars
-from ..workspace.files import file_name
 from ..terraform.docs import absolute_links
 from .cdktf import construct_hover
 from .links import Link, docs_link_at, type_doc
@@ -360,7 +359,7 @@ def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | No
     if not sites:
         return None  # undeclared: the diagnostic says so
     site_uri, start, end = sites[0]
-    where = f"Declared in `{file_name(site_uri)}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + "."
+    where = f"Declared in `{snapshot.display_name(site_uri)}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + "."
     block = _declaring_block(snapshot, site_uri, start, end)
     parts = [f"```hcl\n{_header(key)}\n```"]
     if key[0] == "module":
@@ -501,7 +500,7 @@ def _output_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
         parts.append(_description(block[0], block[1].body))
     elif catalogue.file_kind(site[0]) == catalogue.CONFIG_NATIVE:
         parts.extend(_native_details(("output", output), snapshot.text_of(site[0]) or "", site[1]))
-    parts.append(f"Declared in `{file_name(site[0])}`.")
+    parts.append(f"Declared in `{snapshot.display_name(site[0])}`.")
     return Hover("\n\n".join(p for p in parts if p), target.start, target.end)
 
 

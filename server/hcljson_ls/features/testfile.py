@@ -43,7 +43,6 @@ from ..terraform.testfile_references import (
     run_module_sources,
 )
 from ..terraform.validate import definition_title
-from ..workspace.files import file_name
 from ..workspace import Snapshot
 
 
@@ -94,5 +93,5 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | N
         return None
     named = 2 if ref.root in ("data", "ephemeral", "resource") else 1  # type: ignore[union-attr]  # steps naming it
     end = ref.steps[min(named, len(ref.steps)) - 1].end  # type: ignore[union-attr]
-    where = "this test file" if key[0] == "run" else f"`{file_name(sites[0][0])}` of the module under test"  # type: ignore[index]
+    where = "this test file" if key[0] == "run" else f"`{snapshot.display_name(sites[0][0])}` of the module under test"  # type: ignore[index]
     return f"```hcl\n{definition_title(key)}\n```\n\nDeclared in {where}.", ref.start, end  # type: ignore[union-attr, arg-type]

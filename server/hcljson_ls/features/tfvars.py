@@ -43,7 +43,6 @@ from ..terraform import catalogue
 from ..terraform.native import declarations_details
 from ..terraform.tfvars import Variable, check, placeholder
 from ..workspace import Snapshot
-from ..workspace.files import file_name
 
 _MAX_VALUE = 300  # characters of a default shown in hover
 
@@ -162,7 +161,7 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | N
         f"default: `{declared.default}`" if declared.default is not None else "",
         "" if v.nullable else "nullable: `false`",
         declared.description,
-        f"Declared in `{file_name(sites[0][0])}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + ".",
+        f"Declared in `{snapshot.display_name(sites[0][0])}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + ".",
     ]
     return "\n\n".join(p for p in parts if p), attr.name_start, attr.name_end
 

@@ -80,6 +80,23 @@ def file_name(uri: str) -> str:
     return posixpath.basename(path.replace("\\", "/")) if path else ""
 
 
+def relative_name(uri: str, folders: tuple[str, ...]) -> str:
+    """How a message names the file of `uri`: its path relative to the innermost workspace folder
+    that holds it, with `/` separators (`envs/prod/variables.tf.json`); its bare name when no
+    folder holds it (or the URI has no file system path)."""
+    path = path_of_uri(uri)
+    if path is None:
+        return file_name(uri)
+    path = os.path.normpath(path)
+    best = None
+    for folder in folders:
+        if path.startswith(folder.rstrip(os.sep) + os.sep) and (best is None or len(folder) > len(best)):
+            best = folder
+    if best is None:
+        return file_name(uri)
+    return os.path.relpath(path, best).replace(os.sep, "/")
+
+
 #: The default of the `maxFileSizeMB` setting, in bytes.
 MB = 1024 * 1024
 MAX_FILE_BYTES = 40 * MB

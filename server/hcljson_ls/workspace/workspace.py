@@ -66,7 +66,7 @@ from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, relative_name, uri_of_path
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
@@ -919,6 +919,11 @@ class Snapshot:
                 if sites:
                     out[k[1]] = sites[0]
         return out
+
+    def display_name(self, uri: str) -> str:
+        """How a message names the file of `uri`: its path relative to the workspace folder holding
+        it (`files.relative_name`), else its bare name."""
+        return relative_name(uri, self._workspace.folders)
 
     def text_of(self, uri: str) -> str | None:
         return self._workspace.text_of(uri)
