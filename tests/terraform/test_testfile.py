@@ -323,7 +323,7 @@ def test_hover_on_a_reference_names_its_declaration_in_the_module_under_test(tmp
     assert [(h.start, h.end) for h in found] == f.ranges
     titles = [h.markdown.split("\n")[1] for h in found]
     assert titles == ['resource "terraform_data" "web"', 'run "first"', 'variable "name"', 'output "out"']
-    assert "`main.tf.json` of the module under test" in found[0].markdown and "this test file" in found[1].markdown
+    assert "`mod/main.tf.json` of the module under test" in found[0].markdown and "this test file" in found[1].markdown
     assert hover(ws.snapshot(), uri, f.text.index("condition") + 1) is not None  # the schema's, as before
 
 
