@@ -103,6 +103,8 @@ from .text.line_index import LineIndex
 from .workspace import Workspace
 from .workspace.files import file_name, list_directory
 from .workspace.regular_file import NotRegularFile, read_regular_file
+from .workspace import ignore_paths
+from .workspace.ignore_paths import IgnorePaths
 from .workspace.workspace import ENGINES, SKIPPED_DIRECTORIES
 
 log = logging.getLogger(__name__)
@@ -322,9 +324,12 @@ _CHECKED_NAMES = ", ".join(_CHECKED_SUFFIXES[:-1]) + " or " + _CHECKED_SUFFIXES[
 _CHECKED_PATTERNS = ", ".join("*" + s for s in _CHECKED_SUFFIXES)
 
 
-def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> list[Source]:
+def find_sources(paths: Sequence[str], problems: list[str] | None = None, config: str | None = None) -> list[Source]:
     """The files to check, in command-line order (directories walked in sorted order), without
     duplicates. Directories that cannot be read are appended to `problems` (one sentence each).
+    A directory is walked without the directories its configuration's `indexing.ignorePaths` name
+    (`config`, else the nearest `CONFIG_NAME` file; `_ignored_under`); a file named on the command
+    line is checked wherever it is.
 
     Raises UsageError naming every missing path and every directory without such files.
     """
@@ -336,7 +341,7 @@ def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> lis
         path = Path(arg)
         if path.is_dir():
             before = len(skipped)
-            inside = list(_walk(path, skipped))
+            inside = list(_walk(path, skipped, _ignored_under(path, config)))
             if not inside and len(skipped) == before:
                 fatal.append(f"{arg}: no Terraform JSON files ({_CHECKED_PATTERNS}) in this directory")
         elif (path.exists() or path.is_symlink()) and catalogue.file_kind(path.name, ignore_case=True) not in _CHECKED_KINDS:
@@ -356,9 +361,23 @@ def find_sources(paths: Sequence[str], problems: list[str] | None = None) -> lis
     return found
 
 
-def _walk(root: Path, problems: list[str]) -> Iterator[Source]:
+def _ignored_under(root: Path, config: str | None) -> IgnorePaths:
+    """The directories `indexing.ignorePaths` leaves out of the walk of `root`, read from `config`
+    or the nearest configuration file of `root` (relative patterns: from that file's directory). A
+    configuration that cannot be read leaves nothing out here: `module_settings` reports it."""
+    path = os.path.abspath(config) if config is not None else find_config(os.path.abspath(root))
+    if path is None:
+        return ignore_paths.NONE
+    try:
+        settings, _ = read_config(path)
+    except ConfigError:
+        return ignore_paths.NONE
+    return IgnorePaths.of(settings.indexing.ignore_paths, (os.path.dirname(path),))
+
+
+def _walk(root: Path, problems: list[str], ignored: IgnorePaths = ignore_paths.NONE) -> Iterator[Source]:
     """The configuration files under `root`, as `Workspace.scan` walks: depth first, sorted, the
-    skipped directories left out, symbolic links to directories not followed."""
+    skipped directories (and the `ignored` ones) left out, symbolic links to directories not followed."""
     pending = [str(root)]
     while pending:
         directory = pending.pop()
@@ -373,7 +392,11 @@ def _walk(root: Path, problems: list[str]) -> Iterator[Source]:
                 path = os.path.join(directory, name)
                 real = os.path.realpath(path) if os.path.islink(path) else os.path.join(real_directory, name)
                 yield Source(Path(path), path, real)
-        pending.extend(os.path.join(directory, d) for d in reversed(listing.directories) if d not in SKIPPED_DIRECTORIES)
+        pending.extend(
+            path
+            for d in reversed(listing.directories)
+            if d not in SKIPPED_DIRECTORIES and not ignored.skips(path := os.path.join(directory, d))
+        )
 
 
 def read_source(source: Source) -> str:
@@ -601,7 +624,7 @@ def run_check(
             stream.reconfigure(errors="backslashreplace")  # never die on an odd terminal encoding
     skipped: list[str] = []
     try:
-        sources = find_sources(paths, skipped)
+        sources = find_sources(paths, skipped, config)
         modules = by_module(sources)
         if shard is not None:
             modules = shard_of(modules, *shard)

@@ -110,6 +110,13 @@ class InlayHintsSettings:
     values: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class IndexingSettings:
+    #: Directories the workspace scan leaves out (`workspace.ignore_paths`: absolute paths, globs
+    #: relative to a workspace folder, or directory names). Open files are analysed anyway.
+    ignore_paths: tuple[str, ...] = ()
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -132,6 +139,7 @@ class Settings:
     validate: ValidateSettings = field(default_factory=ValidateSettings)
     code_lens: CodeLensSettings = field(default_factory=CodeLensSettings)
     inlay_hints: InlayHintsSettings = field(default_factory=InlayHintsSettings)
+    indexing: IndexingSettings = field(default_factory=IndexingSettings)
 
 
 DEFAULT = Settings()

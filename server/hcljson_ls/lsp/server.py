@@ -373,6 +373,8 @@ class HcljsonServer(LanguageServer):
         self.store.set_engine_version(settings.engine_version)
         self.store.set_schema_files(settings.provider_schemas.files)
         self.store.max_file_bytes = settings.max_file_size_mb * MB
+        if self.store.set_ignore_paths(settings.indexing.ignore_paths) and self.scan_task is not None:
+            self.start_scan()  # what the old patterns hid is found
         self.schema_jobs.settings_changed(before, settings)
         self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:

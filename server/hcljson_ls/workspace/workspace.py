@@ -67,6 +67,8 @@ from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, relative_name, uri_of_path
+from . import ignore_paths
+from .ignore_paths import IgnorePaths
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
 from .schemas import SchemaStore
@@ -125,6 +127,8 @@ class Workspace:
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
         self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
         self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
+        self._ignore_patterns: tuple[str, ...] = ()  # `indexing.ignorePaths`
+        self._ignore = ignore_paths.NONE
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -133,6 +137,20 @@ class Workspace:
         self.folders = tuple(dict.fromkeys(os.path.normpath(p) for p in paths if p))
         if self._schema_paths:  # relative schema files are found in the folders
             self.set_schema_files(self._schema_paths)
+        self._ignore = IgnorePaths.of(self._ignore_patterns, self.folders)
+
+    def set_ignore_paths(self, patterns: Sequence[str]) -> bool:
+        """`indexing.ignorePaths` (`ignore_paths`): directories the scan leaves out. The modules found
+        under a newly ignored one are forgotten (unless a file of theirs is open); True when the
+        patterns changed, so that a new scan finds what they no longer hide."""
+        patterns = tuple(patterns)
+        if patterns == self._ignore_patterns:
+            return False
+        self._ignore_patterns = patterns
+        self._ignore = IgnorePaths.of(patterns, self.folders)
+        for key in [k for k in self._modules if self._ignore.skips(k) and not self._open_in(k)]:
+            del self._modules[key]
+        return True
 
     # -- provider schemas -----------------------------------------------------------------------
 
@@ -307,7 +325,9 @@ class Workspace:
                     for name in names:
                         module.disk.setdefault(name, DiskFile(name))
             pending.extend(
-                os.path.join(directory, d) for d in reversed(listing.directories) if d not in SKIPPED_DIRECTORIES
+                path
+                for d in reversed(listing.directories)
+                if d not in SKIPPED_DIRECTORIES and not self._ignore.skips(path := os.path.join(directory, d))
             )
             yield ScanStep("directories", done, None, directory)
         todo = [(m, f) for m in list(self._modules.values()) for f in list(m.disk.values()) if f.summary is None]
