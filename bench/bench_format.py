@@ -27,10 +27,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cdktf_doc import make  # noqa: E402
 
-from hcljson_ls.features.formatting import Layout, apply, document_edits  # noqa: E402
+from hcljson_ls.features.formatting import Layout, document_edits  # noqa: E402
 from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
 from hcljson_ls.lsp.convert import to_text_edits  # noqa: E402
 from hcljson_ls.text.line_index import LineIndex  # noqa: E402
+
+
+def apply(text: str, edits) -> str:
+    """`text` with the (sorted, disjoint) edits `(start, end, new_text)` applied, as a client does."""
+    out: list[str] = []
+    pos = 0
+    for start, end, new in edits:
+        out.append(text[pos:start])
+        out.append(new)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 SIZES = [("500 KB", 500_000), ("5 MB", 5_000_000)]
 TARGET = 2.0

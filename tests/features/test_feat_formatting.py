@@ -14,9 +14,21 @@ from fixture import parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.formatting import MAX_TAB_SIZE, WIDTH, Layout, apply, document_edits, format_document, format_range, range_edits
+from hcljson_ls.features.formatting import MAX_TAB_SIZE, WIDTH, Layout, document_edits, format_document, format_range, range_edits
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.scanner import WS, scan
+
+
+def apply(text: str, edits) -> str:
+    """`text` with the (sorted, disjoint) edits `(start, end, new_text)` applied, as a client does."""
+    out: list[str] = []
+    pos = 0
+    for start, end, new in edits:
+        out.append(text[pos:start])
+        out.append(new)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 # -- generated documents: a tree of raw lexemes ------------------------------------------------------
 

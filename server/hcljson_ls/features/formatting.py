@@ -180,18 +180,6 @@ def _container_edits(text: str, found: tuple[int, int], layout: Layout) -> list[
     return edits
 
 
-def apply(text: str, edits: list[Edit]) -> str:
-    """`text` with the (sorted, disjoint) `edits` applied."""
-    out: list[str] = []
-    pos = 0
-    for start, end, new in edits:
-        out.append(text[pos:start])
-        out.append(new)
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
-
-
 def _layout(toks: list[str], pos: int, edits: list[Edit], base: str, base_columns: int, first_column: int,
             comma_after: bool, eol: str, layout: Layout) -> int:
     """Append to `edits` the edits that lay out `toks` (one JSON value's tokens, starting at offset

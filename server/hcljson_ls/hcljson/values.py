@@ -30,11 +30,6 @@ def kind_phrase(node: Node) -> str:
     return _PHRASE.get(node.kind, "a value")
 
 
-def is_broken(node: Node | None) -> bool:
-    """True for a missing value or junk the syntax layer already reported."""
-    return node is None or node.kind in (ERROR, BARE)
-
-
 def key_text(text: str, node: Node | None, abs_start: int) -> str | None:
     """The decoded name given by key `node` whose absolute start is `abs_start`."""
     if isinstance(node, String):

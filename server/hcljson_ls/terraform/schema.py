@@ -5,7 +5,6 @@
     is_override_file(path)        `override.tf.json`, `*_override.tf.json` (and `.tofu.json`)
     is_config_file(path)          `*.tf.json` / `*.tofu.json` (CDKTF `cdk.tf.json` included)
     schema_for_path(path)         CONFIG_SCHEMA or OVERRIDE_SCHEMA
-    BLOCK_DESCRIPTIONS            top-level block type -> its description
 
 What the names mean beyond decoding (labels, meta-arguments, namespaces, file names) is
 `terraform.catalogue`'s; the label names of the blocks here are read from it.
@@ -545,7 +544,3 @@ def schema_for_path(path: str | None) -> BodySchema:
     """The root schema to decode the file at `path` with (`OVERRIDE_SCHEMA` for override files)."""
     return OVERRIDE_SCHEMA if path and is_override_file(path) else CONFIG_SCHEMA
 
-
-# ---- block descriptions ---------------------------------------------------------------------
-
-BLOCK_DESCRIPTIONS = MappingProxyType({b.type_name: b.description for b in TOP_LEVEL_BLOCKS})
