@@ -36,6 +36,8 @@ variable "size" {
 {"data": {"aws_ami": {"ubuntu": {"owners": ["${var.region}"]}}}}
 //- /stack/net/outputs.tf.json
 {"output": {"vpc_id": {"value": "vpc-1"}}}
+//- /stack/prod.auto.tfvars.json
+{"region": "eu-central-1"}
 """
 
 MAIN = "/stack/main.tf.json"
@@ -141,6 +143,7 @@ async def test_references_with_and_without_the_declaration(client: LanguageClien
         ("/stack/data.tf.json", m.range_of("/stack/data.tf.json", "var.region")),
         (MAIN, m.range_of(MAIN, "var.region")),
         (MAIN, m.range_of(MAIN, 'var[\\"region\\"')),
+        ("/stack/prod.auto.tfvars.json", m.range_of("/stack/prod.auto.tfvars.json", '"region"')),  # its value
     ]
     withd = await references(True)
     assert withd[0] == ("/stack/variables.tf.json", m.range_of("/stack/variables.tf.json", '"region"'))
@@ -175,7 +178,9 @@ async def test_prepare_rename_and_rename_across_files(client: LanguageClient, tm
         types.RenameParams(text_document=m.doc(MAIN), position=position, new_name="area")
     )
     assert edit is not None and edit.changes
-    assert sorted(m.path_of[u] for u in edit.changes) == ["/stack/data.tf.json", MAIN, "/stack/variables.tf.json"]
+    # the tfvars file's key too: left behind, its value would be an undeclared variable, never deployed
+    assert sorted(m.path_of[u] for u in edit.changes) == [
+        "/stack/data.tf.json", MAIN, "/stack/prod.auto.tfvars.json", "/stack/variables.tf.json"]
     for uri, edits in edit.changes.items():
         new = _apply(m.text(m.path_of[uri]), edits)
         json.loads(new)

@@ -39,6 +39,9 @@ import heapq
 import os
 from dataclasses import dataclass
 
+from ..hcljson.values import key_text
+from ..jsonsyntax import parse
+from ..jsonsyntax.tree import OBJECT, Container
 from ..terraform import catalogue
 from ..terraform.references import Call, Reference, name_step, output_step, subject
 from ..terraform.validate import REPEATABLE, definitions
@@ -210,7 +213,43 @@ def _sites(snapshot: Snapshot, uri: str, target: Target) -> tuple[list[tuple[str
     refs = snapshot.reference_sites(uri, key)
     if key[0] == "output":
         refs = refs + _callers_references(snapshot, uri, key[1])
+    if key[0] == "variable":  # its values: set in the module's tfvars files, and by its callers
+        refs = refs + _tfvars_settings(snapshot, uri, key[1]) + _caller_inputs(snapshot, uri, key[1])
     return declared, refs
+
+
+def _tfvars_settings(snapshot: Snapshot, uri: str, name: str) -> list[tuple[str, int, int, int, int]]:
+    """The keys that set variable `name` in the `*.tfvars.json` files of the module of `uri`
+    (a rename that left them would turn each value into an "undeclared variable" that is never
+    deployed)."""
+    out = []
+    for file_uri in snapshot.variable_files(uri):
+        text = snapshot.text_of(file_uri)
+        root = parse(text).root if text is not None else None
+        if text is None or not isinstance(root, Container) or root.kind != OBJECT:
+            continue
+        for m in root.items:
+            k = m.key
+            if k is not None and key_text(text, k, root.start + k.start) == name:
+                start, end = root.start + k.start, root.start + k.end
+                out.append((file_uri, start, end, *_inside_quotes(text, start, end)))
+    return out
+
+
+def _caller_inputs(snapshot: Snapshot, uri: str, name: str) -> list[tuple[str, int, int, int, int]]:
+    """The input `name` of every module call, in the workspace, of the module of `uri`."""
+    out = []
+    for directory, call in snapshot.callers(uri):
+        for site_uri, start, _ in snapshot.declaration_sites_in(directory, ("module", call)):
+            view = snapshot.view_of(site_uri)
+            if view is None:
+                continue
+            text, body = view
+            for block in body.blocks_at(start):
+                a = block.body.attribute(name) if block.type_name == "module" else None
+                if a is not None and block.labels and block.labels[-1].value == call:
+                    out.append((site_uri, a.name_start, a.name_end, *_inside_quotes(text, a.name_start, a.name_end)))
+    return out
 
 
 def _callers_references(snapshot: Snapshot, uri: str, output: str) -> list[tuple[str, int, int, int, int]]:

@@ -987,6 +987,16 @@ class Snapshot:
                     out |= {a.name for a in block.body.attributes if a.name != "//"} | {b.type_name for b in block.body.blocks}
         return out
 
+    def variable_files(self, uri: str) -> list[str]:
+        """The URIs of the variable definitions files (`*.tfvars.json`) in the directory of the
+        module of `uri`, open or on disk, in name order: the values Terraform gives its variables."""
+        key = self._workspace.module_key(uri)
+        found = {u for u in self._workspace.uris() if is_tfvars(u) and self._workspace.module_key(u) == key}
+        if os.path.isabs(key):
+            listing = list_directory(key)
+            found |= {uri_of_path(os.path.join(key, n)) for n in listing.files if is_tfvars(n)}
+        return sorted(found, key=file_name)
+
     def callers(self, uri: str) -> list[tuple[str, str]]:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
