@@ -67,10 +67,11 @@ from ..template.partial import context_at
 from ..terraform.language import available, function_available
 from ..terraform import catalogue, functions
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
+from ..terraform.tfvars import placeholder as type_placeholder
 from ..terraform.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
-from . import tfvars
+from . import module_inputs, tfvars
 from .hover import resource_schema, variable_summary
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,8 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node,
                       text, _owner(ctx), after)
         provided = _schema_body(snapshot, uri, ctx, (), text)
-        items = _schema_keys(provided, have, start, end, colon, snippets, after) + _available(snapshot, uri, ctx, items)
+        items = (_schema_keys(provided, have, start, end, colon, snippets, after) + _input_keys(snapshot, uri, ctx, have, start, end, colon, snippets, after)
+                 + _available(snapshot, uri, ctx, items))
         return [i for i in items if i.label.lower().startswith(prefix.lower())]
     if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
         top = ctx.body is not None and ctx.body.node is body.node
@@ -157,7 +159,8 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
         after, before = _comma_after(text, offset), _comma_before(text, offset)
         items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
         provided = _schema_body(snapshot, uri, ctx, (), text)
-        return _schema_keys(provided, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items)
+        return (_schema_keys(provided, have, offset, offset, False, snippets, after, before)
+                + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
     return []
 
 
@@ -305,6 +308,18 @@ def _schema_keys(schema: SchemaBlock | None, have: set[str], start: int, end: in
         group = "09" if bt.block.deprecated else "02"
         item = _key_item(name, "Struct", "{}", bt.block.description, group, start, end, colon, snippets, after, before)
         out.append(replace(item, detail=f"nested block ({bt.nesting})", deprecated=bt.block.deprecated))
+    return out
+
+
+def _input_keys(snapshot: Snapshot, uri: str, ctx, have: set[str], start: int, end: int, colon: bool, snippets: bool,
+                after: str = "", before: str = "") -> list[CompletionItem]:
+    """In a module call's body: the inputs its child declares and the call lacks (`features.module_inputs`)."""
+    out = []
+    for i in module_inputs.completions(snapshot, uri, ctx, have):
+        item = _key_item(i.name, "Property", type_placeholder(i.type), i.description, "00" if i.required else "01",
+                         start, end, colon, snippets, after, before)
+        detail = (i.type or "any") + (", required" if i.required else "")
+        out.append(replace(item, detail=detail))
     return out
 
 

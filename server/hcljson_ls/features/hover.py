@@ -53,7 +53,7 @@ from ..terraform.references import Call, Reference, output_step
 from ..workspace import Snapshot
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import testfile, tfvars
+from . import module_inputs, testfile, tfvars
 from ..terraform.docs import absolute_links
 from .cdktf import construct_hover
 from .links import Link, docs_link_at, type_doc
@@ -171,6 +171,8 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     found = provider_hover(snapshot, uri, offset)
     if found is not None:
         return _with_docs(found, docs_link_at(snapshot, uri, offset))
+    if (answer := module_inputs.hover(snapshot, uri, offset)) is not None:  # the child module's variable
+        return Hover(*answer)
     found = _with_native(hover_in(state.analysis.body, state.text, offset), block_preview(snapshot, uri, offset))
     construct = construct_hover(snapshot, uri, offset, found.markdown if found is not None else None)
     return Hover(*construct) if construct is not None else _with_docs(found, docs_link_at(snapshot, uri, offset))

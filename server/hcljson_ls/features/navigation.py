@@ -49,7 +49,7 @@ from ..workspace import Snapshot
 from ..workspace.files import file_name
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import testfile, tfvars
+from . import module_inputs, testfile, tfvars
 from .cdktf import construct_definition, construct_paths
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
@@ -161,6 +161,9 @@ def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     construct = construct_definition(snapshot, uri, offset)  # a CDKTF block's name: its source
     if construct is not None:
         return [Location(*construct)]
+    sites = module_inputs.definition(snapshot, uri, offset)  # a module call's input: the child's variable
+    if sites:
+        return [Location(*site) for site in sites]
     target = target_at(snapshot, uri, offset)
     if target is None or target.key is None:
         return []
