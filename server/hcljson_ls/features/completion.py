@@ -62,7 +62,7 @@ from ..hcljson.schema import (
     TRAVERSAL_MAP,
 )
 from ..hcljson.values import string_text
-from ..jsonsyntax.tree import ARRAY, OBJECT, STRING
+from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform.language import available, function_available
 from ..terraform import catalogue, functions
@@ -130,6 +130,10 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
     s = ctx.string
     if s is not None and not _inside_content(s, offset):
         return []  # on a quote, or inside an escape sequence: no word is being typed there
+    if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.schema is not None and not ctx.path:
+        values = _core_values(ctx, s, offset)
+        if values:
+            return values
     if ctx.kind == VALUE and ctx.attribute is not None and (s is None or s.is_key):
         return _value_keys(snapshot, uri, ctx, s, offset, text, snippets)
     if s is not None and not s.is_key and s.mode == STRING_TEMPLATE and ctx.kind not in (LABEL, BLOCK_TYPE):
@@ -258,6 +262,30 @@ def _value_keys(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippet
     items = _schema_keys(provided, have, start, end, colon, snippets, after, before)
     prefix = s.value[: s.index].lower() if s is not None else ""
     return [i for i in items if i.label.lower().startswith(prefix)]
+
+
+def _core_values(ctx, s, offset: int) -> list[CompletionItem]:
+    """The values a core argument takes from a fixed set, where its value is being written: the
+    keywords of a keyword argument (`when`: `create`, `destroy`) inside its string, `true` and
+    `false` for a bool argument (`catalogue.VALUE_SHAPES`) in place of its value or where it goes."""
+    owner = ctx.blocks[-1].type_name if ctx.blocks else ""
+    name = ctx.attribute.name
+    keywords = catalogue.KEYWORD_ARGUMENTS.get((owner, name))
+    if keywords and s is not None and not s.is_key:
+        start = s.decoded.offsets[0]
+        end = s.decoded.offsets[len(s.value)]
+        typed = s.value[: s.index].lower()
+        return [CompletionItem(k, "EnumMember", start, end, k, sort=_KEYWORD) for k in keywords if k.startswith(typed)]
+    if catalogue.VALUE_SHAPES.get((owner, name)) not in ("true", "false") or s is not None:
+        return []
+    node = ctx.node
+    if node is None:  # `"name": |`: where the value goes
+        start = end = offset
+    elif node.kind in (TRUE, FALSE):
+        start, end = ctx.node_start, ctx.node_start + node.end - node.start
+    else:
+        return []
+    return [CompletionItem(v, "Value", start, end, v, sort=_KEYWORD) for v in ("true", "false")]
 
 
 def _json_at(text, node, start: int, path: tuple):

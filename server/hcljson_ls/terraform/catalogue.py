@@ -255,9 +255,18 @@ class _Identifier:
 #: What a declared name may be (block labels, local values, a rename's new name): ``IDENTIFIER.match(name)``.
 IDENTIFIER = _Identifier()
 
-#: Core arguments whose value is a JSON object or array whatever their mode says of strings (for
-#: completion's value placeholder): (block type, argument) -> "{}" or "[]".
+#: Core arguments whose value is a JSON object, array or bool whatever their mode says of strings
+#: (completion's value placeholder, and `true`/`false` offered for the bools): (block type, argument)
+#: -> "{}", "[]", or the bool's default ("false", "true").
 VALUE_SHAPES: Mapping[tuple[str, str], str] = MappingProxyType({
+    ("lifecycle", "create_before_destroy"): "false",
+    ("lifecycle", "prevent_destroy"): "false",
+    ("variable", "sensitive"): "false",
+    ("variable", "nullable"): "true",
+    ("variable", "ephemeral"): "false",
+    ("output", "sensitive"): "false",
+    ("output", "ephemeral"): "false",
+    ("removed", "destroy"): "false",
     ("terraform", "required_providers"): "{}",
     ("terraform", "experiments"): "[]",
     ("module", "providers"): "{}",
