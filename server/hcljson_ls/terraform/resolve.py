@@ -53,6 +53,7 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
@@ -659,7 +660,7 @@ def _provider_call(call: Call, own: frozenset, scope: Scope, uses: set) -> Diagn
         return _diag(call.start, call.end, UNKNOWN_PROVIDER_FUNCTION, "Unknown provider function",
                      f"{quoted(call.name)} calls a function of the provider {quoted(local)}, but this module's "
                      f"required_providers declares no provider named {quoted(local)}: a provider's functions "
-                     "are only available where the module requires it." + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                     "are only available where the module requires it." + (f" Did you mean {quoted(fixed)}?" if fixed else ""),
                      (Fix(call.start, call.end, fixed, f"Change to {quoted(fixed)}"),) if fixed else ())
     if len(parts) > 3 and not tofu:
         return _diag(call.start, call.end, UNKNOWN_PROVIDER_FUNCTION, "Unknown provider function",
@@ -678,7 +679,7 @@ def _provider_call(call: Call, own: frozenset, scope: Scope, uses: set) -> Diagn
         return None  # the provider's functions are not known
     fn = offered.get(name)
     if fn is not None:
-        return _arguments(call, fn)
+        return _arguments(call, replace(fn, name=call.name))  # its signature shown as called
     if engine != "terraform":
         return None  # OpenTofu: a configured provider may offer functions its schema does not list
     if not offered:
