@@ -63,8 +63,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'reference/argument-count': (
         'reference-resolution-diagnostics',
-        'A built-in function called with too few or too many arguments.',
-        'A built-in function called with too few or too many arguments. The message gives the allowed count and the signature. Range: the function name. A call that expands its last argument ("f(list...)") is reported only when no expansion could make it valid.',
+        "A built-in function, or a provider-defined one whose signature the module's provider schemas give, called with too few or too many arguments.",
+        'A built-in function, or a provider-defined one whose signature the module\'s provider schemas give, called with too few or too many arguments. The message gives the allowed count and the signature. Range: the function name. A call that expands its last argument ("f(list...)") is reported only when no expansion could make it valid.',
     ),
     'reference/constant-condition': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
@@ -134,12 +134,17 @@ RULES: dict[str, tuple[str, str, str]] = {
     'reference/unknown-function': (
         'reference-resolution-diagnostics',
         'A call to a function that is not built into the engine that reads the module: Terraform, or OpenTofu when the "engine" setting is "opentofu" or is "auto" and the directory has ".tofu" / ".tofu.json" files.',
-        'A call to a function that is not built into the engine that reads the module: Terraform, or OpenTofu when the "engine" setting is "opentofu" or is "auto" and the directory has ".tofu" / ".tofu.json" files. Range: the function name. Suggests the closest built-in name. A function that only the other engine has is named as such. "core::NAME" is the built-in "NAME"; provider-defined functions ("provider::aws::arn_parse") are never reported.',
+        'A call to a function that is not built into the engine that reads the module: Terraform, or OpenTofu when the "engine" setting is "opentofu" or is "auto" and the directory has ".tofu" / ".tofu.json" files. Range: the function name. Suggests the closest built-in name. A function that only the other engine has is named as such. "core::NAME" is the built-in "NAME"; provider-defined functions ("provider::aws::arn_parse") are "reference/unknown-provider-function"\'s.',
     ),
     'reference/unknown-provider': (
         'reference-resolution-diagnostics',
         'A provider configuration with an alias (in a resource\'s, data source\'s, ephemeral resource\'s or action\'s "provider", in "import.provider", or as a value of a module\'s "providers") that no "provider" block of the module declares with that "alias" and no "configuration_aliases" entry lists.',
         'A provider configuration with an alias (in a resource\'s, data source\'s, ephemeral resource\'s or action\'s "provider", in "import.provider", or as a value of a module\'s "providers") that no "provider" block of the module declares with that "alias" and no "configuration_aliases" entry lists. Range: the whole reference. A default configuration ("aws", no alias) is never reported.',
+    ),
+    'reference/unknown-provider-function': (
+        'provider-defined-functions',
+        'A call of a provider-defined function that cannot exist: the module\'s "required_providers" declares no provider named NAME (both engines; "Did you mean" a declared name that is close); under Terraform also a FUNCTION that NAME\'s loaded provider schema does not list (suggests the closest one), and a name of another shape ("provider::a::b::f", which only OpenTofu reads, as a configuration alias).',
+        'A call of a provider-defined function that cannot exist: the module\'s "required_providers" declares no provider named NAME (both engines; "Did you mean" a declared name that is close); under Terraform also a FUNCTION that NAME\'s loaded provider schema does not list (suggests the closest one), and a name of another shape ("provider::a::b::f", which only OpenTofu reads, as a configuration alias). An error, "Unknown provider function", as Terraform 1.11 says it. Range: the function name. Nothing is reported for a required provider whose schema is not loaded or lists no "functions" (a schema written before Terraform 1.8), nor, under OpenTofu, for a function the schema lacks (a configured provider may offer more).',
     ),
     'reference/unused': (
         'unused-declarations',

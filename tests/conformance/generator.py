@@ -161,7 +161,7 @@ EXPRESSIONS: tuple[tuple[str, str, str, str], ...] = (
     ("functions", "too-few-args", "${upper()}", "too few arguments"),
     ("functions", "too-many-args", '${upper("a", "b")}', "too many arguments"),
     ("functions", "join-one-arg", '${join(",")}', "too few arguments"),
-    ("functions", "provider-function", '${provider::terraform::encode_tfvars({a = "b"})}', VALID),
+    ("functions", "provider-function", '${provider::terraform::encode_tfvars({a = "b"})}', "provider not required"),
     ("functions", "unknown-provider-function", "${provider::nope::f(1)}", "provider not required"),
     ("functions", "opentofu-only", "${base64gunzip(var.v)}", "an OpenTofu-only function"),
     ("functions", "constant-type-error", '${upper(["a"])}', "argument of the wrong type"),
@@ -204,6 +204,33 @@ def _expression_cases() -> Iterator[Case]:
     for category, slug, expression, intent in EXPRESSIONS:
         for where, build in CONTEXTS:
             main = _merge(_prelude(), build(expression))
+            yield _case(category, f"{slug}@{where}", intent, {"main.tf.json": main, "child/main.tf.json": CHILD})
+
+
+#: Calls of the built-in provider's functions where the module requires it, judged in every context:
+#: (category, slug, expression, intent, the module's `required_providers`). (The provider under another
+#: local name is no case here: the prelude's `terraform_data` blocks require it as `terraform`, and
+#: Terraform reports the two names as a duplicate requirement.)
+_BUILTIN_PROVIDER = {"source": "terraform.io/builtin/terraform"}
+PROVIDER_FUNCTION_EXPRESSIONS: tuple[tuple[str, str, str, str, dict[str, Any]], ...] = (
+    ("functions", "provider-function-required", '${provider::terraform::encode_tfvars({a = "b"})}', VALID,
+     {"terraform": _BUILTIN_PROVIDER}),
+    ("functions", "provider-function-implied-source", "${provider::terraform::encode_expr(var.list)}", VALID,
+     {"terraform": {}}),
+    ("functions", "provider-function-unknown", "${provider::terraform::encode_tfvar({})}",
+     "a function the provider lacks", {"terraform": _BUILTIN_PROVIDER}),
+    ("functions", "provider-function-too-many", "${provider::terraform::encode_expr(1, 2)}", "too many arguments",
+     {"terraform": _BUILTIN_PROVIDER}),
+    ("functions", "provider-function-expanded", "${provider::terraform::encode_expr(var.list...)}", VALID,
+     {"terraform": _BUILTIN_PROVIDER}),
+)
+
+
+def _provider_function_cases() -> Iterator[Case]:
+    for category, slug, expression, intent, required in PROVIDER_FUNCTION_EXPRESSIONS:
+        for where, build in CONTEXTS:
+            main = _merge(_prelude(), build(expression))
+            main["terraform"] = {"required_providers": required}
             yield _case(category, f"{slug}@{where}", intent, {"main.tf.json": main, "child/main.tf.json": CHILD})
 
 
@@ -846,7 +873,7 @@ def _valid_cases() -> Iterator[Case]:
 def cases() -> tuple[Case, ...]:
     """Every generated case, in a fixed order; ids are unique."""
     all_cases = (
-        *_expression_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
+        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
         *_version_cases(), *_test_file_cases(), *_valid_cases(),
     )

@@ -11,6 +11,10 @@ Contract
     them valid), the resource types the module declares, the built-in functions of the module's
     engine (as snippets with their parameters when the client takes snippets) and the keywords
     `true`, `false`, `null`, `for`;
+  - after `provider::`: the local names of the module's `required_providers` (inserted with the
+    `::` that follows); after `provider::NAME::` (OpenTofu also `provider::NAME::ALIAS::`): the
+    functions of that provider's loaded schema (`features.provider_functions`; its signature as
+    detail, its description as documentation, snippets like the built-ins');
   - after a dot: `var.` the module's variables (type and description shown), `local.`, `module.`,
     `module.x.` (the outputs of a local child module), `data.`, `data.<type>.`, `<type>.` (names of
     that resource type), `<type>.<name>.` (its arguments as written, and `id`), `path.`,
@@ -73,6 +77,7 @@ from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
 from . import module_inputs, tfvars
 from .hover import resource_schema, variable_summary
+from .provider_functions import functions_of, local_names
 
 log = logging.getLogger(__name__)
 
@@ -458,9 +463,42 @@ def _in_expression(snapshot: Snapshot, uri: str, ctx, s, offset: int, snippets: 
         return _filter(pc, _after_dot(snapshot, uri, ctx, pc.root or "", pc.steps))
     if pc.kind in ("identifier", "expression"):
         if pc.namespace:
-            return []  # provider::<name>::... functions come from provider schemas
+            return _filter(pc, _provider_namespace(snapshot, uri, pc.namespace, snippets))
         return _filter(pc, _names(snapshot, uri, ctx, snippets))
     return []
+
+
+def _provider_namespace(snapshot: Snapshot, uri: str, namespace: tuple[str, ...], snippets: bool) -> list[CompletionItem]:
+    """After `provider::`: the local names of the module's `required_providers`; after
+    `provider::NAME::`: the functions of that provider's loaded schema (`provider_functions`)."""
+    if namespace[0] != "provider":
+        return []
+    if len(namespace) == 1:
+        return [CompletionItem(n, "Module", 0, 0, f"{n}::", detail="provider (required_providers)", sort=_DECLARED)
+                for n in local_names(snapshot, uri)]
+    if len(namespace) > 2 and not (len(namespace) == 3 and snapshot.is_opentofu(uri)):
+        return []
+    offered = functions_of(snapshot, uri, namespace[1])
+    if not offered:
+        return []
+    prefix = "::".join(namespace) + "::"
+    out = []
+    for name in sorted(offered):
+        fn = offered[name]
+        out.append(CompletionItem(name, "Function", 0, 0, _call_text(fn, name, snippets), snippets,
+                                  functions.signature(replace(fn, name=prefix + name)), fn.description, _FUNCTION))
+    return out
+
+
+def _call_text(fn, name: str, snippets: bool) -> str:
+    """What completing function `fn` as `name` inserts: the name, or with snippets a call with
+    placeholders for its parameters."""
+    if not snippets:
+        return name
+    params = [f"${{{i}:{p.name}}}" for i, p in enumerate(fn.parameters, 1)]
+    if not params and fn.variadic is not None:
+        params = [f"${{1:{fn.variadic.name}}}"]
+    return f"{name}({', '.join(params)})" if params else f"{name}()"
 
 
 def _filter(pc, items: list[CompletionItem]) -> list[CompletionItem]:
@@ -498,14 +536,7 @@ def _names(snapshot: Snapshot, uri: str, ctx, snippets: bool) -> list[Completion
         fn = functions.lookup(name, engine)
         if fn is None or function_available(name, language) is not None:  # newer than the module's version
             continue
-        if snippets:
-            params = [f"${{{i}:{p.name}}}" for i, p in enumerate(fn.parameters, 1)]
-            if not params and fn.variadic is not None:
-                params = [f"${{1:{fn.variadic.name}}}"]
-            insert = f"{name}({', '.join(params)})" if params else f"{name}()"
-        else:
-            insert = name
-        out.append(CompletionItem(name, "Function", 0, 0, insert, snippets, functions.signature(fn), fn.description, _FUNCTION))
+        out.append(CompletionItem(name, "Function", 0, 0, _call_text(fn, name, snippets), snippets, functions.signature(fn), fn.description, _FUNCTION))
     out.extend(CompletionItem(k, "Keyword", 0, 0, k, sort=_KEYWORD) for k in ("true", "false", "null", "for"))
     return out
 

@@ -9,7 +9,8 @@ Contract
 * On a reference (`features.navigation.target_at`): a variable's type, default and description, a
   local value's expression, a module call's source, a child module's output, a resource or data
   source, a provider configuration, each with the file that declares it (open or not); on a call,
-  the function's signature and description for the module's engine; on `path`, `terraform`,
+  the function's signature and description for the module's engine (a provider-defined function's
+  from the module's provider schemas: `provider_functions.function_named`); on `path`, `terraform`,
   `count`, `each`, `self`, what they are. An undeclared name gets no hover (its diagnostic says it).
 * Otherwise `hover` reads the document's analysis (`DocumentState.analysis`): its body is a `FileView`, of
   which only the top-level blocks around `offset` are built (`FileView.blocks_at`). `hover_in`
@@ -24,7 +25,7 @@ Contract
 * Provider-defined keys (`provider_hover`, only when the module's provider schemas are loaded:
   `Snapshot.provider_schemas`): inside a resource or data body, at any depth (nested blocks,
   objects of protocol-6 nested attributes, `dynamic` `content`), a key the schema knows gets its
-  type, required / optional / computed, sensitive and deprecated, and the schema's description
+  type, required / optional / computed, sensitive, write-only and deprecated, and the schema's description
   (Markdown when its `description_kind` is `markdown`, else plain text escaped for Markdown); a
   nested block key its nesting mode and bounds. The resource or data type label gets the label
   hover plus the provider's address and the type's description. Keys the schema does not know,
@@ -46,6 +47,7 @@ from ..hcljson.values import quoted, string_text
 from ..terraform.language import introduced
 from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform import catalogue, functions
+from .provider_functions import function_named
 from ..terraform.native import declaration_details
 from ..terraform.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
 from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
@@ -303,6 +305,8 @@ def _schema_attribute_md(name: str, a: SchemaAttribute, where: str) -> str:
         flags.append("read-only: set by the provider")
     if a.sensitive:
         flags.append("sensitive")
+    if a.write_only:
+        flags.append("write-only: the provider never stores its value (not in the plan or state)")
     parts = [f"**{name}** — {need} of {where}", " · ".join(flags)]
     if a.nested is not None:
         inner = ", ".join(f"`{n}`" for n in a.nested.attributes)
@@ -343,8 +347,7 @@ _MAX_VALUE = 300  # characters of a value shown (a local's expression, a default
 def _reference_hover(snapshot: Snapshot, uri: str, target: Target) -> Hover | None:
     item = target.item
     if target.kind == "call" and isinstance(item, Call):
-        engine = "opentofu" if snapshot.is_opentofu(uri) else "terraform"
-        fn = functions.lookup(item.name, engine)
+        fn = function_named(snapshot, uri, item.name)
         if fn is None:
             return None
         only = "" if len(fn.engines) > 1 else " (OpenTofu only)" if fn.engines == ("opentofu",) else " (Terraform only)"

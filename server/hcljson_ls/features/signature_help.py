@@ -16,8 +16,10 @@ Contract
   unterminated string, a missing `)` or `}`, a document whose braces do not close. JSON escapes
   are decoded first (`\\"` is a quote of the expression, `\\u00e9` one character).
 * The function is looked up for the module's engine (`Snapshot.is_opentofu`): `core::upper`
-  is `upper`; an unknown name, a function of the other engine only, and provider-defined
-  functions (`provider::aws::arn_parse`: their signatures come from provider schemas) give None.
+  is `upper`; a provider-defined function (`provider::aws::arn_parse`) from the provider schemas
+  of the module (`provider_functions.function_named`: the provider required and its schema's
+  `functions` loaded; its label shows the name as called); an unknown name and a function of the
+  other engine only give None.
 * `SignatureHelp.label` is `terraform.functions.signature(fn)`, `documentation` the function's
   one-sentence description, `parameters` one `SignatureParameter` per parameter (the fixed ones,
   then the variadic one), each with its `[start, end)` range in `label` in characters (Python
@@ -47,6 +49,7 @@ from ..template.partial import CallContext, context_at
 from ..terraform import functions
 from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
+from .provider_functions import function_named
 
 #: The string modes whose content is an expression where a function may be called.
 _CALLABLE_MODES = frozenset({STRING_TEMPLATE, STRING_NATIVE})
@@ -99,8 +102,7 @@ def signature_help(snapshot: Snapshot, uri: str, offset: int) -> SignatureHelp |
     call = _call_at(value, offsets, offset)
     if call is None:
         return None
-    engine = functions.OPENTOFU if snapshot.is_opentofu(uri) else functions.TERRAFORM
-    fn = functions.lookup(call.name, engine)
+    fn = function_named(snapshot, uri, call.name)
     if fn is None:
         return None
     return help_for(fn, call.arg_index)

@@ -13,6 +13,7 @@ did-you-mean suggestions, for hover, signature help, completion and call diagnos
     accepts(fn, count, expands=False) -> bool whether a call with `count` arguments can be valid
     closest(name, engine) -> str | None       did-you-mean: the known name `name` most likely means
     is_provider_function(name) -> bool        `provider::NAME::FUNCTION` (not a built-in)
+    provider_function_parts(name) -> (NAME, FUNCTION) | None   also OpenTofu's `provider::NAME::ALIAS::FUNCTION`
     engine_version(engine) -> str             the version the data describes ("1.16", "1.11")
 
 Data
@@ -65,7 +66,7 @@ from .ctytypes import render_type
 
 __all__ = [
     "ENGINES", "TERRAFORM", "OPENTOFU", "Parameter", "Function", "lookup", "names", "signature",
-    "parameter_at", "accepts", "closest", "is_provider_function", "engine_version",
+    "parameter_at", "accepts", "closest", "is_provider_function", "provider_function_parts", "engine_version",
 ]
 
 TERRAFORM = "terraform"
@@ -187,6 +188,15 @@ def is_provider_function(name: str) -> bool:
     """True for a provider-defined function (`provider::NAME::FUNCTION`): not a built-in; its
     signature comes from the provider's schema."""
     return name.startswith(_PROVIDER_PREFIX)
+
+
+def provider_function_parts(name: str) -> tuple[str, str] | None:
+    """The provider's local name and the function's name of `provider::NAME::FUNCTION` (and of
+    OpenTofu's `provider::NAME::ALIAS::FUNCTION`); None for any other name."""
+    parts = name.split("::")
+    if parts[0] != "provider" or len(parts) not in (3, 4) or not all(parts[1:]):
+        return None
+    return parts[1], parts[-1]
 
 
 def lookup(name: str, engine: str | None) -> Function | None:

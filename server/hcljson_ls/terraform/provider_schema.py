@@ -10,6 +10,8 @@ provider resolution and lookups.
     ProviderSchemas.resource(address, type) / .data_source(address, type) -> SchemaBlock | None
     ProviderSchemas.resource_types(address) / .data_source_types(address) -> tuple[str, ...]
     ProviderSchemas.providers() -> tuple[str, ...]   the (normalized) provider addresses of the file(s)
+    ProviderSchemas.functions(address) -> Mapping[str, Function] | None   provider-defined functions
+    provider_address(local, required_providers=None, engine=TERRAFORM) -> str   a local name's provider
 
 Contract
 --------
@@ -46,7 +48,18 @@ Contract
   (`terraform.io/builtin/terraform`: the `terraform_data` resource, the `terraform_remote_state`
   data source), shipped as `data/builtin-terraform.schema.json`: the output of `terraform providers
   schema -json` (Terraform 1.11.4) in a module using both, unchanged. Read once, on first use.
-* Pure: imports nothing from the package but `ctytypes` (and reads its own packaged data).
+* Functions (Terraform 1.8+ and OpenTofu 1.7+ write a provider's `functions`: name -> `parameters`,
+  `variadic_parameter`, `return_type`, `summary`, `description`): `functions(address)` gives them as
+  `functions.Function`s (the built-in functions' shape: signature, argument counts and parameter
+  help are computed the same way), described by their description, else their summary. It is
+  None when the provider's schema is not loaded or has no `functions` section (a file of an older
+  engine: nothing is known, so nothing may be reported), and a section or entry of the wrong shape
+  counts as absent (read leniently: an absent function is never reported as unknown from it). The
+  packaged built-in schema has the `terraform` provider's `encode_tfvars`, `decode_tfvars` and
+  `encode_expr`.
+* `write_only` (Terraform 1.11+: an argument the provider never stores) is `SchemaAttribute.write_only`.
+* Pure: imports nothing from the package but `ctytypes` and `functions` (and reads its own packaged
+  data).
 """
 
 from __future__ import annotations
@@ -63,6 +76,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .ctytypes import is_type, render_type
+from .functions import ENGINES, Function, Parameter
 
 __all__ = [
     "BUILTIN_TERRAFORM",
@@ -82,6 +96,7 @@ __all__ = [
     "loads",
     "local_name_of",
     "normalize_address",
+    "provider_address",
     "provider_for",
     "schema_block",
 ]
@@ -135,6 +150,7 @@ class SchemaAttribute:
     description: str = ""
     description_kind: str = "plain"
     nested: NestedAttributes | None = None
+    write_only: bool = False  # Terraform 1.11+: the provider never stores its value
 
     @property
     def computed_only(self) -> bool:
@@ -206,6 +222,7 @@ def _attribute(name: str, raw: Mapping[str, Any]) -> SchemaAttribute:
         str(raw.get("description") or ""),
         str(raw.get("description_kind") or "plain"),
         nested,
+        bool(raw.get("write_only")),
     )
 
 
@@ -617,6 +634,17 @@ class ProviderSchemas:
         p = self._provider(address)
         return tuple(p.spans["data_source_schemas"]) if p is not None else ()
 
+    def functions(self, address: str) -> Mapping[str, Function] | None:
+        """The functions of provider `address` by name; None when its schema is not loaded or
+        says nothing about functions (see the module doc)."""
+        p = self._provider(address)
+        if p is None:
+            return None
+        key = (p, "functions", "")
+        if key not in self._memo:
+            self._memo[key] = _functions(p.other.get("functions"))
+        return self._memo[key]
+
     def provider_config(self, address: str) -> SchemaBlock | None:
         """The schema of the provider's own configuration block, or None."""
         p = self._provider(address)
@@ -626,6 +654,47 @@ class ProviderSchemas:
         if key not in self._memo:
             self._memo[key] = _schema(p.other["provider"])
         return self._memo[key]
+
+
+def _function_parameter(raw: object) -> Parameter | None:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
+        return None
+    cty = raw.get("type")
+    nullable = raw.get("is_nullable", raw.get("allow_null_value", False))
+    return Parameter(raw["name"], render_type(cty if is_type(cty) else "dynamic"), bool(nullable))
+
+
+def _function(name: str, raw: object) -> Function | None:
+    if not isinstance(raw, Mapping):
+        return None
+    params_raw = raw.get("parameters") or []
+    if not isinstance(params_raw, list):
+        return None
+    params = [_function_parameter(x) for x in params_raw]
+    if any(p is None for p in params):
+        return None
+    variadic = None
+    if raw.get("variadic_parameter") is not None:
+        variadic = _function_parameter(raw["variadic_parameter"])
+        if variadic is None:
+            return None
+    cty = raw.get("return_type")
+    summary, description = raw.get("summary"), raw.get("description")
+    text = description if isinstance(description, str) and description.strip() else summary if isinstance(summary, str) else ""
+    return Function(name, tuple(params), variadic, render_type(cty if is_type(cty) else "dynamic"),  # type: ignore[arg-type]
+                    text.strip(), ENGINES)
+
+
+def _functions(raw: object) -> Mapping[str, Function] | None:
+    """A provider's `functions` section; None when it is absent or not an object."""
+    if not isinstance(raw, Mapping):
+        return None
+    out = {}
+    for name, entry in raw.items():
+        fn = _function(name, entry)
+        if fn is not None:
+            out[name] = fn
+    return MappingProxyType(out)
 
 
 def loads(text: str) -> ProviderSchemas:
@@ -693,6 +762,12 @@ def provider_for(
     local = local_name_of(provider_meta_argument) if provider_meta_argument else ""
     if not local:
         local = resource_type.split("_", 1)[0]
+    return provider_address(local, required_providers, engine)
+
+
+def provider_address(local: str, required_providers: Mapping[str, Any] | None = None, engine: str = TERRAFORM) -> str:
+    """The address of the provider the module calls `local`: `required_providers[local]`'s source,
+    else the implied `hashicorp/<local>` on the engine's registry (`terraform`: the built-in one)."""
     entry = (required_providers or {}).get(local)
     source = entry.get("source") if isinstance(entry, Mapping) else entry
     if isinstance(source, str) and source.strip():

@@ -20,8 +20,16 @@ Codes (documented in docs/diagnostics.md):
   `provider` block nor `configuration_aliases` declares.
 * `reference/unknown-function` -- a call of a function that is not built into the engine (Terraform
   or OpenTofu: `Scope.engine`); "Did you mean ...?" with a quick fix; a function of the other engine
-  says so. Provider-defined functions (`provider::aws::arn_parse`) are never reported.
-* `reference/argument-count` -- a built-in function called with too few or too many arguments.
+  says so. Provider-defined functions (`provider::aws::arn_parse`) are the next code's.
+* `reference/unknown-provider-function` -- `provider::NAME::FUNCTION` where the module's
+  `required_providers` (any of its files) declares no provider named NAME (both engines); under
+  Terraform also where NAME's provider schema is loaded with its `functions` and has no FUNCTION,
+  and a name of another shape (`provider::a::b::f`; OpenTofu reads that as a configuration alias).
+  Nothing is said where the provider is required but its functions are not known (no schema, or a
+  schema without `functions`), nor, under OpenTofu, of a function its schema lacks (a configured
+  provider may offer more).
+* `reference/argument-count` -- a built-in or provider-defined function (with a known signature)
+  called with too few or too many arguments.
 * `reference/deprecated-output` -- (warning) `module.m.x` where output `x` of the local module `m`
   is `deprecated` ("Deprecated value used", its message as detail).
 
@@ -45,12 +53,14 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
+from .provider_schema import provider_address
 from .catalogue import NAMESPACES, STEP_TYPE
 from .references import (
     ADDRESS,
@@ -88,6 +98,7 @@ OUT_OF_CONTEXT = "reference/out-of-context"
 UNKNOWN_ATTRIBUTE = "reference/unknown-attribute"
 UNKNOWN_PROVIDER = "reference/unknown-provider"
 UNKNOWN_FUNCTION = "reference/unknown-function"
+UNKNOWN_PROVIDER_FUNCTION = "reference/unknown-provider-function"
 ARGUMENT_COUNT = "reference/argument-count"
 INVALID_REFERENCE = "reference/invalid"
 UNEXPECTED_KEY = "reference/unexpected-instance-key"
@@ -202,6 +213,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     engine = scope.engine if scope is not None else None
     for ref in refs:
         if type(ref) is not Reference:
+            if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
+                problem = _provider_call(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
+                if problem is not None:
+                    out.append(problem)
+                continue
             problem = _call(ref, engine)  # type: ignore[arg-type]
             if problem is None and scope is not None and ref.name in _VERSIONED_FUNCTIONS:  # type: ignore[union-attr]
                 uses.add(LANGUAGE_CHANGED)
@@ -613,10 +629,68 @@ def _call(call: Call, engine: str | None) -> Diagnostic | None:
         return _diag(call.start, call.end, UNKNOWN_FUNCTION, f"Call to unknown function {quoted(name)}",
                      f"There is no built-in function named {quoted(name)}." + (f" Did you mean {quoted(hint)}?" if hint else ""),
                      (Fix(call.start, call.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
-    if not functions.accepts(fn, call.args, call.expands):
-        return _diag(call.start, call.end, ARGUMENT_COUNT, f"Wrong number of arguments to {quoted(name)}",
-                     f"{quoted(name)} takes {_arity(fn)}, but this call passes {call.args}: {functions.signature(fn)}.")
-    return None
+    return _arguments(call, fn)
+
+
+def _arguments(call: Call, fn: functions.Function) -> Diagnostic | None:
+    """Too few or too many arguments for `fn`, a built-in or a provider's function."""
+    if functions.accepts(fn, call.args, call.expands):
+        return None
+    name = call.name
+    return _diag(call.start, call.end, ARGUMENT_COUNT, f"Wrong number of arguments to {quoted(name)}",
+                 f"{quoted(name)} takes {_arity(fn)}, but this call passes {call.args}: {functions.signature(fn)}.")
+
+
+def _provider_call(call: Call, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """A call of a provider-defined function, `provider::NAME::FUNCTION` (see the module doc)."""
+    parts = call.name.split("::")
+    engine = scope.engine
+    tofu = engine == "opentofu"
+    if len(parts) < 3 or not parts[1] or not parts[-1]:
+        return None  # `provider::f`: no provider name; left to the parser's rules
+    local, name = parts[1], parts[-1]
+    uses.add(("provider-source", local))
+    uses.add((UNDECLARED, "provider-requirement"))
+    requirements = [k for k in own if k[0] == "provider-requirement"]
+    requirements.extend(scope.keys("provider-requirement"))
+    declared = sorted({k[1] for k in requirements if len(k) > 1})
+    if local not in declared:
+        hint = suggestion(local, declared)
+        fixed = f"provider::{hint}::{'::'.join(parts[2:])}" if hint else None
+        return _diag(call.start, call.end, UNKNOWN_PROVIDER_FUNCTION, "Unknown provider function",
+                     f"{quoted(call.name)} calls a function of the provider {quoted(local)}, but this module's "
+                     f"required_providers declares no provider named {quoted(local)}: a provider's functions "
+                     "are only available where the module requires it." + (f" Did you mean {quoted(fixed)}?" if fixed else ""),
+                     (Fix(call.start, call.end, fixed, f"Change to {quoted(fixed)}"),) if fixed else ())
+    if len(parts) > 3 and not tofu:
+        return _diag(call.start, call.end, UNKNOWN_PROVIDER_FUNCTION, "Unknown provider function",
+                     f"{quoted(call.name)} is not a function name: a provider's function is called as "
+                     f"provider::{local}::FUNCTION.")
+    if len(parts) > 4:
+        return None
+    uses.add(SCHEMAS_CHANGED)
+    schemas = scope.provider_schemas
+    if schemas is None:
+        return None
+    sources = {k[1]: k[2] for k in sorted(requirements, key=repr) if len(k) > 2 and k[2]}
+    address = provider_address(local, sources, engine or "terraform")
+    offered = schemas.functions(address)
+    if offered is None:
+        return None  # the provider's functions are not known
+    fn = offered.get(name)
+    if fn is not None:
+        return _arguments(call, replace(fn, name=call.name))  # its signature shown as called
+    if engine != "terraform":
+        return None  # OpenTofu: a configured provider may offer functions its schema does not list
+    if not offered:
+        return _diag(call.start, call.end, UNKNOWN_PROVIDER_FUNCTION, "Unknown provider function",
+                     f"The provider {quoted(local)} ({address}) offers no functions, so there is no {quoted(call.name)}.")
+    hint = suggestion(name, offered)
+    fixed = f"provider::{local}::{hint}" if hint else None
+    return _diag(call.start, call.end, UNKNOWN_PROVIDER_FUNCTION, "Unknown provider function",
+                 f"The provider {quoted(local)} ({address}) has no function {quoted(name)}; it offers "
+                 + ", ".join(quoted(n) for n in sorted(offered)) + "." + (f" Did you mean {quoted(fixed)}?" if fixed else ""),
+                 (Fix(call.start, call.end, fixed, f"Change to {quoted(fixed)}"),) if fixed else ())
 
 
 def _arity(fn) -> str:

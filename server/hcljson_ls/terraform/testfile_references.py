@@ -32,7 +32,8 @@ Contract
     `expect_failures`. A `var.<name>` in `variables` is never undeclared (global variables come from
     the command line and the environment);
   - the configuration codes of `resolve` (`reference/undeclared` with "Did you mean",
-    `reference/unknown-function`, ...) for the references of `assert` conditions and error messages
+    `reference/unknown-function`, ...; not `reference/unknown-provider-function`: provider-defined
+    functions are never reported here) for the references of `assert` conditions and error messages
     (the module's resources, data sources, outputs, locals, variables, module calls);
     `output.<name>` must name an output of the module (`reference/undeclared`). There, `var.<name>`
     is declared by the module, by the file's `variables` or `variable` blocks or by the run's own
@@ -57,6 +58,7 @@ from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import STRING
 from .reference_walk import block_references
 from .references import STATIC, Reference, subject
+from .functions import is_provider_function
 from .resolve import Scope, resolve
 
 __all__ = [
@@ -213,7 +215,8 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
     out: list[Diagnostic] = []
     for ref in block_references(text, block):
         if type(ref) is not Reference:  # a function call: the configuration's rule
-            if scope is not None:
+            # (A provider's function: which ones a test file may call is not known here; never reported.)
+            if scope is not None and not is_provider_function(ref.name):
                 out.extend(resolve([ref], frozenset(), scope)[0])
             continue
         if _inside(ref, provider_map):
