@@ -388,6 +388,60 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
     assert diags(fw, "/m/a_override.tf.json", "") == []
 
 
+NATIVE_DUPLICATES = r"""
+//- /m/main.tf.json
+{
+  "terraform": {⟨"cloud"⟩: {"organization": "o"}},
+  "locals": {⟨"name"⟩: 1},
+  "output": {⟨"o"⟩: {"value": 1}},
+  "module": {⟨"net"⟩: {"source": "./net"}},
+  "data": {"terraform_remote_state": {⟨"s"⟩: {"backend": "local"}}},
+  "provider": {⟨"aws"⟩: {"alias": "west"}},
+  "check": {⟨"c"⟩: {"assert": {"condition": "${local.name == 1}", "error_message": "x"}}},
+  "variable": {"only_json": {}}
+}
+//- /m/other.tf
+terraform {
+  backend "local" {}
+}
+locals {
+  name = 2
+}
+output "o" {
+  value = 2
+}
+module "net" {
+  source = "./net"
+}
+data "terraform_remote_state" "s" {
+  backend = "local"
+}
+provider "aws" {
+  alias = "west"
+}
+provider "aws" {
+  alias = "east"
+}
+check "c" {
+  assert {
+    condition     = local.name == 2
+    error_message = "y"
+  }
+}
+"""
+
+
+def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
+    # Terraform 1.11 reports each of these ("Duplicate ... declaration", "Both a backend and cloud
+    # configuration are present"); the native side is read with tree-sitter-hcl.
+    fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
+    main = "/m/main.tf.json"
+    found = diags(fw, main, "structure/duplicate-block")
+    assert [(x.start, x.end) for x in found] == ranges(fw, main)
+    assert all(r.uri == fw.uri("/m/other.tf") for x in found for r in x.related)
+    assert found[0].summary == "Duplicate backend or cloud configuration"
+
+
 def test_duplicates_with_the_other_file_not_open(tmp_path):
     fw = build(tmp_path, DUPLICATES, open=["/m/a.tf.json"])
     found = diags(fw, "/m/a.tf.json", "structure/duplicate-block")

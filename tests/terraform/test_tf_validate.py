@@ -167,6 +167,13 @@ CASES = [
     ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: 2}}', [DUP]),
     ('{"provider": {"aws": [{"region": "a"}, {"alias": "w"}, {"alias": "e"}]}, "provider": {⟨"aws"⟩: {"alias": "w"}}}', [DUP]),
     ('{"provider": {"aws": {}}, "provider": {⟨"aws"⟩: {"region": "x"}}}', [DUP]),
+    # one backend or one cloud block per module (Terraform 1.11: "Duplicate backend configuration",
+    # "Both a backend and cloud configuration are present", at the second)
+    ('{"terraform": {"backend": {"local": {}, ⟨"s3"⟩: {}}}}', [DUP]),
+    ('{"terraform": {"backend": {"local": {}}}, "terraform": {"backend": {⟨"local"⟩: {}}}}', [DUP]),
+    ('{"terraform": {"cloud": {"organization": "o"}, "backend": {⟨"local"⟩: {}}}}', [DUP]),
+    ('{"terraform": {"cloud": {"organization": "o"}}, "terraform": {⟨"cloud"⟩: {"organization": "p"}}}', [DUP]),
+    ('{"terraform": {"backend": {"local": {}}, "required_version": ">= 1.0"}, "terraform": {"required_version": "< 2.0"}}', []),
     # ---- keywords
     ('{"resource": {"a": {"b": {"provisioner": {"local-exec": {"command": "x", "when": ⟨"destroyy"⟩}}}}}}', [KEYWORD]),
     ('{"resource": {"a": {"b": {"provisioner": {"file": {"source": "a", "destination": "b", "on_failure": ⟨"ignore"⟩}}}}}}', [KEYWORD]),

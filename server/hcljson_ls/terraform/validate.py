@@ -426,7 +426,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
     if t == "terraform":
-        return _provider_requirements(block, text)
+        return _provider_requirements(block, text) + _state_storage(block)
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
@@ -535,11 +535,23 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
     return out
 
 
+#: The key of a `backend` or `cloud` block: a module stores its state in one place, so any two of
+#: them, in one file or across files, are duplicates (Terraform's module.go: "Duplicate backend
+#: configuration", "Both a backend and cloud configuration are present").
+STATE_STORAGE = ("state-storage",)
+
+
+def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
+    return [(STATE_STORAGE, *b.header_range) for b in block.body.blocks if b.type_name in ("backend", "cloud")]
+
+
 def definition_title(key: tuple) -> str:
     """How a definition key reads in a message: `variable "region"`, `local value "x"`,
     `provider "aws" with alias "west"`, `resource "aws_instance" "web"`."""
     if key[0] == _LOCAL:
         return f"local value {quoted(key[1])}"
+    if key == STATE_STORAGE:
+        return "backend or cloud configuration"
     if key[0] == "provider":
         alias_value = key[2]
         return f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
