@@ -246,6 +246,16 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A resource, data source, ephemeral resource or action type or name, a variable, output, module or check name, a local value name or a provider "alias" that is not an identifier: it must start with a letter or underscore and contain only letters, digits, underscores and dashes (Unicode letters count: "π" is valid).',
         'A resource, data source, ephemeral resource or action type or name, a variable, output, module or check name, a local value name or a provider "alias" that is not an identifier: it must start with a letter or underscore and contain only letters, digits, underscores and dashes (Unicode letters count: "π" is valid). Suggests a corrected name.',
     ),
+    'structure/invalid-provider-source': (
+        'requirements-in-terraform-blocks-issue-19-structure-and-versions',
+        'A "required_providers" entry\'s "source" that is no string, has more than three "/"-separated parts or an empty one, or whose type, namespace or hostname holds characters Terraform refuses (a space, "_", a dot in a type, "--", a leading or trailing dash; a type starting with "terraform-provider-").',
+        'A "required_providers" entry\'s "source" that is no string, has more than three "/"-separated parts or an empty one, or whose type, namespace or hostname holds characters Terraform refuses (a space, "_", a dot in a type, "--", a leading or trailing dash; a type starting with "terraform-provider-"). Terraform\'s summaries: "Invalid provider type", "Invalid provider namespace", "Invalid provider source hostname", "Invalid provider source string"; on the value. An error.',
+    ),
+    'structure/invalid-version-constraint': (
+        'requirements-in-terraform-blocks-issue-19-structure-and-versions',
+        'A "required_version", a "required_providers" entry\'s "version" or a legacy version string that is no version constraint ("Invalid version constraint", on the value).',
+        'A "required_version", a "required_providers" entry\'s "version" or a legacy version string that is no version constraint ("Invalid version constraint", on the value). Terraform reads these strings literally, so a template is no constraint either. A number or "true"/"false" as "required_version" is read as its text ("1" means "= 1.0.0", which "language/unsatisfied-version" then checks); a provider "version" must be a string. An error.',
+    ),
     'structure/label-element-type': (
         'hcl-json-structure-diagnostics',
         'An element of an array at a label level is not an object whose property names are the labels.',

@@ -6,6 +6,8 @@ Versions and constraints
     Version(major, minor, patch, prerelease)    `parse_version("1.16.0-rc1")`; ordered as go-version
     parse_constraints(text) -> tuple | None     Terraform's syntax: `=`, `!=`, `>`, `>=`, `<`, `<=`,
                                                 `~>`, comma lists; None when malformed
+    constraint_syntax_ok(text) -> bool          go-version's syntax, as Terraform checks it
+    constraint_text(text, node, start)          a constraint value as Terraform reads it (numbers too)
     satisfies(version, constraints) -> bool     go-version's check, prereleases included
 Releases
     RELEASES[engine]                            the latest patch of each known minor release
@@ -57,12 +59,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block, Body
 from ..hcljson.values import quoted, string_text
-from ..jsonsyntax.tree import STRING, TRUE
+from ..jsonsyntax.tree import FALSE, NUMBER, STRING, TRUE, Node
 
 TERRAFORM = "terraform"
 OPENTOFU = "opentofu"
@@ -173,6 +176,37 @@ def parse_constraints(text: str) -> tuple[tuple[str, Version], ...] | None:
             return None
         out.append((m.group(1) or "", version))
     return tuple(out) or None
+
+
+# go-version's syntax (hashicorp/go-version constraint.go, version.go), which Terraform's
+# `version.NewConstraint` accepts: more than `parse_constraints` reads (four segments, `1.0beta`).
+_GO_VERSION = (r"v?[0-9]+(?:\.[0-9]+)*"
+               r"(?:-[0-9]+[0-9A-Za-z\-~]*(?:\.[0-9A-Za-z\-~]+)*|-?[A-Za-z\-~]+[0-9A-Za-z\-~]*(?:\.[0-9A-Za-z\-~]+)*)?"
+               r"(?:\+[0-9A-Za-z\-~]+(?:\.[0-9A-Za-z\-~]+)*)?")
+_GO_CONSTRAINT = re.compile(rf"[ \t\n\f\r]*(?:~>|>=|<=|!=|=|>|<)?[ \t\n\f\r]*{_GO_VERSION}[ \t\n\f\r]*\Z")
+
+
+def constraint_syntax_ok(text: str) -> bool:
+    """Whether Terraform reads `text` as version constraints at all (go-version's syntax: comma-
+    separated `[operator] version`; the empty string is not)."""
+    return all(_GO_CONSTRAINT.match(part) is not None for part in text.split(","))
+
+
+def constraint_text(text: str, node: Node, start: int) -> str | None:
+    """What Terraform reads a version constraint value (`node`, absolute start `start`) as: a JSON
+    string literally (no template evaluation), a number or a boolean converted to a string as cty
+    converts it (`1.10` -> "1.1"); None for anything else."""
+    kind = node.kind
+    if kind == STRING:
+        return string_text(text, node, start)  # type: ignore[arg-type]
+    if kind == NUMBER:
+        try:
+            return format(Decimal(text[start : start + node.end - node.start]).normalize(), "f")
+        except (InvalidOperation, ValueError):
+            return None
+    if kind in (TRUE, FALSE):
+        return kind
+    return None
 
 
 def satisfies(version: Version, constraints: Sequence[tuple[str, Version]]) -> bool:
@@ -507,9 +541,10 @@ def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[Lan
         out.extend(_const_conflicts(block))
     if block.type_name == "terraform":
         for a in block.body.attributes:
-            if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
+            value = constraint_text(text, a.expr.node, a.expr.start) if a.name == "required_version" and a.expr is not None else None
+            if value is not None:
                 engine = OPENTOFU if tofu_file else TERRAFORM
-                out.append(LanguageSite(SITE_CONSTRAINT, (engine, string_text(text, a.expr.node, a.expr.start)), a.start, a.end))
+                out.append(LanguageSite(SITE_CONSTRAINT, (engine, value), a.start, a.end))
     out.sort(key=LanguageSite.range.fget)  # type: ignore[arg-type]
     return out
 
@@ -536,9 +571,10 @@ def constraint_keys(block: Block, text: str, tofu_file: bool = False) -> list[tu
     out = []
     if block.type_name == "terraform":
         for a in block.body.attributes:
-            if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
+            value = constraint_text(text, a.expr.node, a.expr.start) if a.name == "required_version" and a.expr is not None else None
+            if value is not None:
                 engine = OPENTOFU if tofu_file else TERRAFORM
-                out.append(((CONSTRAINT_KIND, engine, string_text(text, a.expr.node, a.expr.start)), a.expr.start, a.expr.end))
+                out.append(((CONSTRAINT_KIND, engine, value), a.expr.start, a.expr.end))
     elif block.type_name == "language":
         for cw in block.body.blocks_of("compatible_with"):
             a = cw.body.attribute("opentofu")

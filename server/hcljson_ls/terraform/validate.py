@@ -33,6 +33,8 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      (`variable_rules`)
 * `schema/...`, `provisioner/invalid-config`   the bodies of built-in provisioners and of
                                      `connection` blocks (`provisioners`)
+* `structure/invalid-version-constraint`, `structure/invalid-provider-source`   a `terraform`
+                                     block's requirements (`requirement_rules`)
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
                                      Terraform reads literally
 
@@ -66,6 +68,7 @@ from .catalogue import (
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
+from .requirement_rules import requirement_diagnostics
 from .variable_rules import variable_diagnostics
 from .references import INSTANCED, REPETITION, repetition_key
 
@@ -327,6 +330,7 @@ class _Validator:
             self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
             self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
         elif t == "terraform" and parent is None:
+            self.diags.extend(requirement_diagnostics(block, self.text))
             rp = attribute("required_providers")
             if rp is not None and rp.expr is not None:
                 self.required_providers(rp)
