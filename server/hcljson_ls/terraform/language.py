@@ -26,6 +26,7 @@ Choosing the version of a module
     CONSTRAINT_KIND                             declaration key kind of a version constraint
 Sites and diagnostics (resolved per block against the module's `Language`, like provider schemas)
     language_sites(block, text, tofu_file) -> list[LanguageSite]
+    test_file_sites(block, text) -> list[LanguageSite]     the same for a test file's block
     check_sites(sites, language, constraints) -> list[Diagnostic]
     LANGUAGE_CHANGED                            the `uses` key of every resolution that read it
 
@@ -314,6 +315,15 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
     _f("language", "the language block", "opentofu internal/configs/language.go (v1.12)", opentofu="1.12"),
     _f("resource.lifecycle.prevent_destroy.template", "prevent_destroy set from an expression",
        "opentofu internal/configs/resource.go (v1.12)", opentofu="1.12"),
+    # Test files (`*.tftest.json`): paths under TEST_FILE; Terraform internal/configs/test_file.go
+    # testFileSchema / testRunBlockSchema at each release tag; OpenTofu's test_file.go (v1.12) has none.
+    _f("tftest.run.state_key", "state_key in test runs", "internal/configs/test_file.go testRunBlockSchema (v1.11.0)",
+       terraform="1.11"),
+    _f("tftest.test", "the test block of test files", "internal/configs/test_file.go testFileSchema (v1.12.0)", terraform="1.12"),
+    _f("tftest.run.parallel", "parallel test runs", "internal/configs/test_file.go testRunBlockSchema (v1.12.0)", terraform="1.12"),
+    _f("tftest.variable", "variable blocks in test files", "internal/configs/test_file.go testFileSchema (v1.13.0)", terraform="1.13"),
+    _f("tftest.run.backend", "backend blocks in test runs", "internal/configs/test_file.go testRunBlockSchema (v1.14.0)",
+       terraform="1.14"),
     _f("variable.const", "constant variables (const)",
        "internal/configs/named_values.go variableBlockSchema (v1.15.0); opentofu internal/configs/named_values.go (v1.12)",
        terraform="1.15", opentofu="1.12"),
@@ -529,6 +539,20 @@ def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str)
 _UNDER = _under()
 
 
+#: The first element of the paths of test file syntax (`("tftest", "run", "parallel")`).
+TEST_FILE = "tftest"
+
+
+def test_file_sites(block: Block, text: str) -> list[LanguageSite]:
+    """The versioned names top-level `block` of a test file uses (paths under `TEST_FILE`)."""
+    out: list[LanguageSite] = []
+    path = (TEST_FILE, block.type_name)
+    if path in FEATURES:
+        out.append(LanguageSite(SITE_FEATURE, path, block.type_start, block.type_end))
+    _walk(block.body, path, out, text)
+    return out
+
+
 def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[LanguageSite]:
     """The sites of top-level `block`: every versioned name it uses, and in a `terraform` block
     its `required_version` (checked against the chosen version)."""
@@ -625,7 +649,7 @@ def _feature_problem(s: LanguageSite, language: Language) -> Diagnostic | None:
     if has(language, since):
         return None
     name = ENGINE_NAMES[language.engine]
-    written = ".".join(p for p in s.path if p != "template")
+    written = ".".join(p for p in s.path[1 if s.path[0] == TEST_FILE else 0:] if p != "template")
     if s.path in RESERVED_BLOCKS:
         return _reserved(s, language, since)
     if since == EXPERIMENTAL_ONLY:
