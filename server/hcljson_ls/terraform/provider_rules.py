@@ -26,7 +26,8 @@ Contract
   a bool for a number, a non-numeric string for a number; never for `null` and never for a string
   with `${` or `%{`, whose type is unknown; elements of collections and object attributes are
   checked the same way), `schema/unknown-resource-type` (only when the provider's schema is
-  loaded; with a suggestion).
+  loaded; with a suggestion), and `structure/duplicate-argument` for an attribute of the schema
+  given twice in one body (Terraform: "Duplicate argument"; a repeated key of a block type adds blocks).
 * Protocol-6 nested attributes (`SchemaAttribute.nested`) are checked like blocks of attributes:
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
@@ -48,7 +49,7 @@ from typing import Any
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.decode import decode_blocks_from_attribute
 from ..hcljson.model import Attribute, Block, Body
-from ..hcljson.problems import suggestion
+from ..hcljson.problems import duplicate_argument, suggestion
 from ..hcljson.schema import BlockSchema
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import (
@@ -405,11 +406,17 @@ def _validate_body(
     counts: dict[str, int] = {}
     dynamic_types: set[str] = set()
     required, bounded, minimum, plain, collections = _plan(schema)
+    firsts: dict[str, Attribute] = {}
 
     for attr in body.attributes:
         if attr.schema is not None and not (known and attr.name in schema.attributes):
             continue  # a meta-argument the decoder knows (see `validate_resource` for `known`)
         name = attr.name
+        first = firsts.setdefault(name, attr)
+        if first is not attr and name in schema.attributes:
+            # A repeated key names blocks again (HCL JSON), never an attribute twice.
+            diags.append(duplicate_argument(attr.name_start, attr.name_end, name, first.name_range))
+            continue
         e = attr.expr
         if e is not None:
             v = e.node
