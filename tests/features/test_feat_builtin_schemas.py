@@ -64,6 +64,13 @@ INVALID = [
         # terraform: error "Duplicate argument": The argument "input" was already set at main.tf.json:1,40-47.
         id="terraform_data-argument-twice",
     ),
+    pytest.param(
+        '{"ephemeral": {⟨"terraform_data"⟩: {"e": {}}}}',
+        "schema/unknown-resource-type", "ephemeral resource type",
+        # terraform: error "Invalid ephemeral resource": The provider terraform.io/builtin/terraform does not
+        # support ephemeral resource "terraform_data".
+        id="no-built-in-ephemeral-resource",
+    ),
 ]
 
 
