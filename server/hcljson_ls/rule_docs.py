@@ -276,6 +276,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A label level is empty ("{}", "[]", "[{}]") or "null", so the block has no name for that label.',
         'A label level is empty ("{}", "[]", "[{}]") or "null", so the block has no name for that label.',
     ),
+    'structure/override-without-base': (
+        'override-files-without-a-base-issue-19',
+        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override.',
+        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), on the block\'s name. A default provider configuration needs no base, as in Terraform.',
+    ),
     'structure/reserved-name': (
         'terraform-structure-diagnostics',
         'A variable named "source", "version", "providers", "count", "for_each", "lifecycle", "depends_on" or "locals": a module call uses these as meta-arguments, so no input variable may have them.',

@@ -442,6 +442,41 @@ def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
     assert found[0].summary == "Duplicate backend or cloud configuration"
 
 
+OVERRIDES = r"""
+//- /m/main.tf.json
+{"variable": {"region": {}}, "resource": {"aws_instance": {"web": {}}}, "provider": {"aws": {"alias": "west"}}}
+//- /m/other.tf
+locals {
+  name = "x"
+}
+//- /m/main_override.tf.json
+{
+  "variable": {"region": {"default": "y"}, ⟨"regoin"⟩: {}},
+  "locals": {"name": "z", ⟨"nmae"⟩: 1},
+  "resource": {"aws_instance": {"web": {"ami": "a"}, ⟨"wbe"⟩: {}}},
+  "data": {"aws_ami": {⟨"a"⟩: {}}},
+  "output": {⟨"o"⟩: {"value": 1}},
+  "module": {⟨"m"⟩: {"source": "./m"}},
+  "provider": {"aws": [{"alias": "west"}, {"region": "default configurations need no base"}, {"alias": "east"}]}
+}
+"""
+
+
+def test_an_override_file_overrides_only_what_a_primary_file_declares(tmp_path):
+    # Terraform 1.11 (module.go mergeFile): "Missing resource to override", "Missing base variable
+    # declaration to override", ... at each override that no primary file (JSON or native) declares.
+    fw = build(tmp_path, OVERRIDES, open=["/m/main_override.tf.json"])
+    over = "/m/main_override.tf.json"
+    found = diags(fw, over, "structure/override-without-base")
+    assert [(x.start, x.end) for x in found][:6] == ranges(fw, over)  # the provider's at its "aws" key
+    assert [x.summary for x in found] == [
+        "Missing variable declaration to override", "Missing local value definition to override", "Missing resource to override",
+        "Missing data resource to override", "Missing output definition to override", "Missing module call to override",
+        "Missing provider configuration to override",
+    ]
+    assert diags(fw, over, "") == found  # and nothing else
+
+
 def test_duplicates_with_the_other_file_not_open(tmp_path):
     fw = build(tmp_path, DUPLICATES, open=["/m/a.tf.json"])
     found = diags(fw, "/m/a.tf.json", "structure/duplicate-block")
