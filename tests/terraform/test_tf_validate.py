@@ -122,7 +122,11 @@ CASES = [
     ('{"output": {⟨"o"⟩: {"description": "d"}}}', [MISSING]),
     ('{"check": {⟨"c"⟩: {"data": {"http": {"x": {}}}}}}', [FEW]),
     ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
-    ('{"check": {"c": {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [MISSING]),
+    # Terraform drops an assert with an error, then says "Zero assert blocks" on the check.
+    ('{"check": {⟨"c"⟩: {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [FEW, MISSING]),
+    ('{"check": {⟨"c"⟩: {"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}]}}}', [FEW, "reference/constant-condition"]),
+    ('{"check": {"c": {"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}, '
+     '{"condition": "${length(var.x) > 0}", "error_message": "x"}]}}}', ["reference/constant-condition"]),
     ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"content": {}}}}}}}', [MISSING]),
     ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"for_each": []}}}}}}', [FEW]),
     ('{⟨"removed"⟩: {"lifecycle": {"destroy": true}}}', [MISSING]),
