@@ -442,6 +442,19 @@ def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
     assert found[0].summary == "Duplicate backend or cloud configuration"
 
 
+def test_a_backend_or_cloud_block_is_no_declaration_to_navigate_to(tmp_path):
+    # The one-per-module marker of state storage names nothing: no target, no rename, no symbol.
+    fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
+    uri = fw.uri("/m/main.tf.json")
+    offset = text(fw, "/m/main.tf.json").index('"cloud"') + 2
+    snapshot = fw.snapshot()
+    assert navigation.target_at(snapshot, uri, offset) is None
+    assert navigation.prepare_rename(snapshot, uri, offset) is None
+    symbols = navigation.workspace_symbols(snapshot, "")
+    assert symbols and not [s for s in symbols if s.uri == uri and s.start <= offset < s.end]
+    assert not [s for s in symbols if "storage" in s.name]
+
+
 OVERRIDES = r"""
 //- /m/main.tf.json
 {"variable": {"region": {}}, "resource": {"aws_instance": {"web": {}}}, "provider": {"aws": {"alias": "west"}}}

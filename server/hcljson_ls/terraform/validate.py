@@ -545,6 +545,11 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
 STATE_STORAGE = ("state-storage",)
 
 
+#: Definition kinds that name nothing a reference, a rename or a symbol reaches: the facts
+#: (`REPEATABLE`) and the one-per-module marker of state storage.
+UNNAMED = REPEATABLE | {STATE_STORAGE[0]}
+
+
 def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
     return [(STATE_STORAGE, *b.header_range) for b in block.body.blocks if b.type_name in ("backend", "cloud")]
 
