@@ -251,6 +251,16 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A resource, data source, ephemeral resource or action type or name, a variable, output, module or check name, a local value name or a provider "alias" that is not an identifier: it must start with a letter or underscore and contain only letters, digits, underscores and dashes (Unicode letters count: "π" is valid).',
         'A resource, data source, ephemeral resource or action type or name, a variable, output, module or check name, a local value name or a provider "alias" that is not an identifier: it must start with a letter or underscore and contain only letters, digits, underscores and dashes (Unicode letters count: "π" is valid). Suggests a corrected name.',
     ),
+    'structure/invalid-provider-source': (
+        'requirements-in-terraform-blocks-issue-19-structure-and-versions',
+        'A "required_providers" entry\'s "source" that is no string, has more than three "/"-separated parts or an empty one, or whose type, namespace or hostname holds characters Terraform refuses (a space, "_", a dot in a type, "--", a leading or trailing dash; a type starting with "terraform-provider-").',
+        'A "required_providers" entry\'s "source" that is no string, has more than three "/"-separated parts or an empty one, or whose type, namespace or hostname holds characters Terraform refuses (a space, "_", a dot in a type, "--", a leading or trailing dash; a type starting with "terraform-provider-"). Terraform\'s summaries: "Invalid provider type", "Invalid provider namespace", "Invalid provider source hostname", "Invalid provider source string"; on the value. An error.',
+    ),
+    'structure/invalid-version-constraint': (
+        'requirements-in-terraform-blocks-issue-19-structure-and-versions',
+        'A "required_version", a "required_providers" entry\'s "version" or a legacy version string that is no version constraint ("Invalid version constraint", on the value).',
+        'A "required_version", a "required_providers" entry\'s "version" or a legacy version string that is no version constraint ("Invalid version constraint", on the value). Terraform reads these strings literally, so a template is no constraint either. A number or "true"/"false" as "required_version" is read as its text ("1" means "= 1.0.0", which "language/unsatisfied-version" then checks); a provider "version" must be a string. An error.',
+    ),
     'structure/label-element-type': (
         'hcl-json-structure-diagnostics',
         'An element of an array at a label level is not an object whose property names are the labels.',
@@ -270,6 +280,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'hcl-json-structure-diagnostics',
         'A label level is empty ("{}", "[]", "[{}]") or "null", so the block has no name for that label.',
         'A label level is empty ("{}", "[]", "[{}]") or "null", so the block has no name for that label.',
+    ),
+    'structure/override-without-base': (
+        'override-files-without-a-base-issue-19',
+        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override.',
+        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), on the block\'s name. A default provider configuration needs no base, as in Terraform.',
     ),
     'structure/reserved-name': (
         'terraform-structure-diagnostics',

@@ -543,7 +543,10 @@ def _structure_cases() -> Iterator[Case]:
         "removed-ok": ({"removed": {"from": "terraform_data.a", "lifecycle": {"destroy": False}}}, VALID),
         "removed-declared": ({"removed": {"from": "terraform_data.a", "lifecycle": {"destroy": False}}, **_td({}, "a")}, "removed but still declared"),
         "removed-no-lifecycle": ({"removed": {"from": "terraform_data.a"}}, VALID),
-        "check-ok": ({"check": {"c": {"assert": {"condition": "${1 == 1}", "error_message": "x"}}}}, VALID),
+        # Not valid despite its name: the condition refers to nothing ("Invalid assert expression"), so
+        # Terraform drops the assert and then finds none ("Zero assert blocks").
+        "check-ok": ({"check": {"c": {"assert": {"condition": "${1 == 1}", "error_message": "x"}}}},
+                     "assert condition refers to nothing, so no valid assert"),
         "check-no-assert": ({"check": {"c": {}}}, "check without assert"),
         "check-scoped-data": ({"check": {"c": {"data": {"terraform_remote_state": {"s": {"backend": "local"}}}, "assert": {"condition": "${data.terraform_remote_state.s.outputs != null}", "error_message": "x"}}}}, VALID),
         "check-unknown-ref": ({"check": {"c": {"assert": {"condition": "${var.nope}", "error_message": "x"}}}}, "undeclared reference in an assertion"),

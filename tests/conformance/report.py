@@ -48,7 +48,9 @@ def compare_all(root: Path) -> tuple[list[dt.CaseResult], tuple[list[str], list[
     return results, (missing, changed, orphans), version
 
 
-FIXTURE_DIRS = ("testdata", "test-fixtures", "fixtures", "__snapshots__", "corpus", "__tests__", "expected")
+#: `checks`: checkov's per-check examples (`.../checks/.../lock/pass.cdk.tf.json` and `fail.cdk.tf.json`,
+#: each with its own backend: together they would be a module with two backends, which Terraform rejects).
+FIXTURE_DIRS = ("testdata", "test-fixtures", "fixtures", "__snapshots__", "corpus", "__tests__", "expected", "checks")
 
 #: Corpus files tf_corpus counts as accepted that Terraform rejects, as checked here with terraform.
 VERIFIED_INVALID = {
@@ -167,7 +169,10 @@ def render(f: Figures) -> str:
     return "\n".join(lines)
 
 
-REFERENCE_CODES = ("reference/",)
+#: Errors about names declared in other files of the module (which the corpus may not have): a
+#: reference to them, or an override file's block overriding one (checked alone, an override
+#: fixture has no primary file).
+REFERENCE_CODES = ("reference/", "structure/override-without-base")
 
 
 def corpus_verdict(c: dict[str, Any]) -> str:
@@ -205,8 +210,8 @@ def render_corpus(corpus: list[dict[str, Any]]) -> list[str]:
         f"{sum(1 for c in invalid if verdicts[c['file']] == 'right')} get the expected error, {count('missed')} do not;",
         f"- valid configuration ({sum(1 for c in read if c['class'] == 'ACCEPTED' and c['file'] not in VERIFIED_INVALID)}):"
         f" {count('false error')} get an "
-        f"error that is not about references (false errors), {count('incomplete module')} only `reference/...` errors "
-        "for names no file we have declares (the rest of their module is not in the corpus: unverifiable, "
+        f"error that is not about references (false errors), {count('incomplete module')} only `reference/...` "
+        "(or `structure/override-without-base`) errors for names no file we have declares (the rest of their module is not in the corpus: unverifiable, "
         "not counted as false errors);",
         f"- read by `check` but not configuration (Terragrunt, HCL JSON fixtures named `.tf.json`, ...): "
         f"{count('not configuration')}, of which {sum(1 for c in read if c['class'] == 'NOT_CONFIG' and c['count'])}"

@@ -58,6 +58,19 @@ INVALID = [
         # terraform: error "Invalid resource type": The provider terraform.io/builtin/terraform does not support resource type "terraform_foo".
         id="unknown-built-in-resource-type",
     ),
+    pytest.param(
+        '{"resource": {"terraform_data": {"x": {"input": 1, ⟨"input"⟩: 2}}}}',
+        "structure/duplicate-argument", 'The argument "input"',
+        # terraform: error "Duplicate argument": The argument "input" was already set at main.tf.json:1,40-47.
+        id="terraform_data-argument-twice",
+    ),
+    pytest.param(
+        '{"ephemeral": {⟨"terraform_data"⟩: {"e": {}}}}',
+        "schema/unknown-resource-type", "ephemeral resource type",
+        # terraform: error "Invalid ephemeral resource": The provider terraform.io/builtin/terraform does not
+        # support ephemeral resource "terraform_data".
+        id="no-built-in-ephemeral-resource",
+    ),
 ]
 
 

@@ -388,6 +388,108 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
     assert diags(fw, "/m/a_override.tf.json", "") == []
 
 
+NATIVE_DUPLICATES = r"""
+//- /m/main.tf.json
+{
+  "terraform": {⟨"cloud"⟩: {"organization": "o"}},
+  "locals": {⟨"name"⟩: 1},
+  "output": {⟨"o"⟩: {"value": 1}},
+  "module": {⟨"net"⟩: {"source": "./net"}},
+  "data": {"terraform_remote_state": {⟨"s"⟩: {"backend": "local"}}},
+  "provider": {⟨"aws"⟩: {"alias": "west"}},
+  "check": {⟨"c"⟩: {"assert": {"condition": "${local.name == 1}", "error_message": "x"}}},
+  "variable": {"only_json": {}}
+}
+//- /m/other.tf
+terraform {
+  backend "local" {}
+}
+locals {
+  name = 2
+}
+output "o" {
+  value = 2
+}
+module "net" {
+  source = "./net"
+}
+data "terraform_remote_state" "s" {
+  backend = "local"
+}
+provider "aws" {
+  alias = "west"
+}
+provider "aws" {
+  alias = "east"
+}
+check "c" {
+  assert {
+    condition     = local.name == 2
+    error_message = "y"
+  }
+}
+"""
+
+
+def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
+    # Terraform 1.11 reports each of these ("Duplicate ... declaration", "Both a backend and cloud
+    # configuration are present"); the native side is read with tree-sitter-hcl.
+    fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
+    main = "/m/main.tf.json"
+    found = diags(fw, main, "structure/duplicate-block")
+    assert [(x.start, x.end) for x in found] == ranges(fw, main)
+    assert all(r.uri == fw.uri("/m/other.tf") for x in found for r in x.related)
+    assert found[0].summary == "Duplicate backend or cloud configuration"
+
+
+def test_a_backend_or_cloud_block_is_no_declaration_to_navigate_to(tmp_path):
+    # The one-per-module marker of state storage names nothing: no target, no rename, no symbol.
+    fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
+    uri = fw.uri("/m/main.tf.json")
+    offset = text(fw, "/m/main.tf.json").index('"cloud"') + 2
+    snapshot = fw.snapshot()
+    assert navigation.target_at(snapshot, uri, offset) is None
+    assert navigation.prepare_rename(snapshot, uri, offset) is None
+    symbols = navigation.workspace_symbols(snapshot, "")
+    assert symbols and not [s for s in symbols if s.uri == uri and s.start <= offset < s.end]
+    assert not [s for s in symbols if "storage" in s.name]
+
+
+OVERRIDES = r"""
+//- /m/main.tf.json
+{"variable": {"region": {}}, "resource": {"aws_instance": {"web": {}}}, "provider": {"aws": {"alias": "west"}}}
+//- /m/other.tf
+locals {
+  name = "x"
+}
+//- /m/main_override.tf.json
+{
+  "variable": {"region": {"default": "y"}, ⟨"regoin"⟩: {}},
+  "locals": {"name": "z", ⟨"nmae"⟩: 1},
+  "resource": {"aws_instance": {"web": {"ami": "a"}, ⟨"wbe"⟩: {}}},
+  "data": {"aws_ami": {⟨"a"⟩: {}}},
+  "output": {⟨"o"⟩: {"value": 1}},
+  "module": {⟨"m"⟩: {"source": "./m"}},
+  "provider": {"aws": [{"alias": "west"}, {"region": "default configurations need no base"}, {"alias": "east"}]}
+}
+"""
+
+
+def test_an_override_file_overrides_only_what_a_primary_file_declares(tmp_path):
+    # Terraform 1.11 (module.go mergeFile): "Missing resource to override", "Missing base variable
+    # declaration to override", ... at each override that no primary file (JSON or native) declares.
+    fw = build(tmp_path, OVERRIDES, open=["/m/main_override.tf.json"])
+    over = "/m/main_override.tf.json"
+    found = diags(fw, over, "structure/override-without-base")
+    assert [(x.start, x.end) for x in found][:6] == ranges(fw, over)  # the provider's at its "aws" key
+    assert [x.summary for x in found] == [
+        "Missing variable declaration to override", "Missing local value definition to override", "Missing resource to override",
+        "Missing data resource to override", "Missing output definition to override", "Missing module call to override",
+        "Missing provider configuration to override",
+    ]
+    assert diags(fw, over, "") == found  # and nothing else
+
+
 def test_duplicates_with_the_other_file_not_open(tmp_path):
     fw = build(tmp_path, DUPLICATES, open=["/m/a.tf.json"])
     found = diags(fw, "/m/a.tf.json", "structure/duplicate-block")

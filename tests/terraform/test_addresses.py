@@ -28,6 +28,15 @@ CASES = [
     '{"removed": [{"from": "module.m", ⟨"provisioner"⟩: {"local-exec": {"when": "destroy", "command": "x"}}}]}',
     # removed.go: "Only destroy-time provisioners are valid in \\"removed\\" blocks".
     '{"removed": [{"from": "terraform_data.a", ⟨"provisioner"⟩: {"local-exec": {"command": "x"}}}]}',
+    # validate: "Invalid address" (The keyword "var" is reserved and cannot be used to target a resource
+    # address ...), from the keyword to the end of the address; the same for local, count, path, each,
+    # self, terraform, template, lazy and arg, and after module steps.
+    '{"moved": [{"from": "⟨var.a⟩", "to": "terraform_data.b"}], "resource": {"terraform_data": {"b": {}}}}',
+    '{"moved": [{"from": "terraform_data.b", "to": "⟨local.a⟩"}], "resource": {"terraform_data": {"b": {}}}}',
+    '{"moved": [{"from": "module.m.⟨count.x⟩", "to": "module.m.terraform_data.b"}]}',
+    '{"moved": [{"from": "⟨lazy.x⟩", "to": "⟨arg.y⟩"}]}',
+    # validate: "Invalid address" and "Invalid import address" (ours: the reference rules' undeclared variable).
+    '{"import": [{"to": "⟨var.a⟩", "id": "x"}]}',
 ]
 
 VALID = [
@@ -36,6 +45,9 @@ VALID = [
     '{"removed": [{"from": "terraform_data.a", "provisioner": {"local-exec": {"when": "destroy", "command": "x"}}}]}',
     '{"moved": [{"from": "data.terraform_remote_state.a", "to": "data.terraform_remote_state.b"}]}',  # validate: valid
     '{"moved": [{"from": "module.a", "to": "module.b[\\"x\\"]"}]}',
+    # validate: valid (the "resource." prefix names a type spelled like a keyword; removed has no such rule).
+    '{"moved": [{"from": "resource.var.a", "to": "terraform_data.b"}], "resource": {"terraform_data": {"b": {}}}}',
+    '{"removed": [{"from": "var.a", "lifecycle": {"destroy": false}}, {"from": "local.x", "lifecycle": {"destroy": false}}]}',
 ]
 
 

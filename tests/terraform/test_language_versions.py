@@ -65,6 +65,16 @@ def test_malformed_constraints_are_none(bad: str) -> None:
     assert L.parse_constraints(bad) is None
 
 
+# What terraform validate 1.11.4 says of `"required_version": <text>` (go-version's syntax).
+@pytest.mark.parametrize(("text", "ok"), [
+    ("", False), ("latest", False), (" ", False), ("1.0, ", False), ("> 1.0 < 2", False), ("${var.x}", False),
+    ("true", False), ("1", True), ("1.11.4.0", True), (">= 1.0beta", True), ("~>1.0", True), ("v1.0", True),
+    ("=v1.11.4", True), (">=1.0,<2.0", True), ("1.11.4+abc", True), ("01.11", True), ("1.11.4-", True),
+])
+def test_constraint_syntax_is_go_versions(text: str, ok: bool) -> None:
+    assert L.constraint_syntax_ok(text) is ok
+
+
 def test_prereleases_order_before_their_release() -> None:
     assert V("1.16.0-alpha20260715") < V("1.16.0-beta2") < V("1.16.0-rc2") < V("1.16.0") < V("1.16.1")
     assert V("1.16.0-rc.2") < V("1.16.0-rc.10")  # numeric parts by number, as semver (go-version)
@@ -286,6 +296,11 @@ INVALID = [
     # on the whole attribute (bytes 14..42 of {"terraform":{"required_version":">= 1.12"}}).
     ("unsatisfied-required-version", {"main.tf.json": '{"terraform":{"required_version":">= 1.12"}}'}, "terraform", "1.11.4",
      [("main.tf.json", L.UNSATISFIED_VERSION, '"required_version":">= 1.12"')]),
+    # terraform validate 1.11.4 with a JSON number: cty converts it to the string "1" (= 1.0.0).
+    ("required-version-number", {"main.tf.json": '{"terraform":{"required_version":1}}'}, "terraform", "1.11.4",
+     [("main.tf.json", L.UNSATISFIED_VERSION, '"required_version":1')]),
+    ("required-version-number-fraction", {"main.tf.json": '{"terraform":{"required_version":1.10}}'}, "terraform", "1.11.4",
+     [("main.tf.json", L.UNSATISFIED_VERSION, '"required_version":1.10')]),
 ]
 
 

@@ -381,3 +381,36 @@ def test_skip_cleanup_and_a_backend_in_a_plan_run_are_errors():
     found = [(d.start, d.end, d.code) for d in collect(workspace.snapshot(), URI)]
     assert found == [(*fixture.ranges[0], "test/experimental-only"), (*fixture.ranges[1], "test/experimental-only"),
                      (*fixture.ranges[2], "test/backend-in-plan")]
+
+
+NEWER_SYNTAX = """\
+//- /mod/main.tf.json
+{"terraform": {"required_version": "~> 1.11.0"}, "variable": {"name": {"default": "a"}}}
+//- /mod/tests/new.tftest.json
+{
+  ⟨"test"⟩: {"parallel": true},
+  ⟨"variable"⟩: {"extra": {"default": 1}},
+  "run": {"a": {"command": "plan", "state_key": "k", ⟨"parallel"⟩: true}}
+}
+"""
+
+
+def test_test_file_syntax_newer_than_the_module_under_tests_version_is_an_error(tmp_path):
+    # terraform test 1.11.4 on these files: Extraneous JSON object property -- No argument or block
+    # type is named "test" / "variable" / "parallel" (test blocks and run.parallel came in 1.12,
+    # file-level variable blocks in 1.13; state_key is 1.11's). The module's required_version
+    # chooses 1.11 for the test file as for the module.
+    found, f = _found(NEWER_SYNTAX, tmp_path, "/mod/tests/new.tftest.json")
+    assert [(s, e, code) for s, e, code, *_ in found] == [(s, e, "language/newer-version") for s, e in f.ranges]
+    assert "introduced in Terraform 1.12" in found[0][4] and "introduced in Terraform 1.13" in found[1][4]
+    # With a version that has them all: nothing to say.
+    found, _ = _found(NEWER_SYNTAX.replace("~> 1.11.0", ">= 1.13"), tmp_path / "newer", "/mod/tests/new.tftest.json")
+    assert found == []
+
+
+def test_an_opentofu_test_file_has_none_of_terraforms_newer_test_syntax(tmp_path):
+    # OpenTofu's internal/configs/test_file.go (v1.12) decodes no test block, file-level variable
+    # block, state_key or parallel.
+    found, f = _found(NEWER_SYNTAX.replace("~> 1.11.0", ">= 1.0").replace("new.tftest.json", "new.tofutest.json")
+                      .replace('"state_key": "k"', '⟨"state_key"⟩: "k"'), tmp_path, "/mod/tests/new.tofutest.json")
+    assert [(s, e, code) for s, e, code, *_ in found] == [(s, e, "language/other-engine") for s, e in f.ranges]

@@ -25,6 +25,8 @@ FEW = "structure/too-few-blocks"
 MANY = "structure/too-many-blocks"
 LABEL = "structure/label-type"
 MISSING_LABEL = "structure/missing-label"
+CONSTRAINT = "structure/invalid-version-constraint"
+SOURCE = "structure/invalid-provider-source"
 
 
 VALID = r"""{
@@ -120,7 +122,11 @@ CASES = [
     ('{"output": {⟨"o"⟩: {"description": "d"}}}', [MISSING]),
     ('{"check": {⟨"c"⟩: {"data": {"http": {"x": {}}}}}}', [FEW]),
     ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
-    ('{"check": {"c": {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [MISSING]),
+    # Terraform drops an assert with an error, then says "Zero assert blocks" on the check.
+    ('{"check": {⟨"c"⟩: {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [FEW, MISSING]),
+    ('{"check": {⟨"c"⟩: {"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}]}}}', [FEW, "reference/constant-condition"]),
+    ('{"check": {"c": {"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}, '
+     '{"condition": "${length(var.x) > 0}", "error_message": "x"}]}}}', ["reference/constant-condition"]),
     ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"content": {}}}}}}}', [MISSING]),
     ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"for_each": []}}}}}}', [FEW]),
     ('{⟨"removed"⟩: {"lifecycle": {"destroy": true}}}', [MISSING]),
@@ -167,6 +173,13 @@ CASES = [
     ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: 2}}', [DUP]),
     ('{"provider": {"aws": [{"region": "a"}, {"alias": "w"}, {"alias": "e"}]}, "provider": {⟨"aws"⟩: {"alias": "w"}}}', [DUP]),
     ('{"provider": {"aws": {}}, "provider": {⟨"aws"⟩: {"region": "x"}}}', [DUP]),
+    # one backend or one cloud block per module (Terraform 1.11: "Duplicate backend configuration",
+    # "Both a backend and cloud configuration are present", at the second)
+    ('{"terraform": {"backend": {"local": {}, ⟨"s3"⟩: {}}}}', [DUP]),
+    ('{"terraform": {"backend": {"local": {}}}, "terraform": {"backend": {⟨"local"⟩: {}}}}', [DUP]),
+    ('{"terraform": {"cloud": {"organization": "o"}, "backend": {⟨"local"⟩: {}}}}', [DUP]),
+    ('{"terraform": {"cloud": {"organization": "o"}}, "terraform": {⟨"cloud"⟩: {"organization": "p"}}}', [DUP]),
+    ('{"terraform": {"backend": {"local": {}}, "required_version": ">= 1.0"}, "terraform": {"required_version": "< 2.0"}}', []),
     # ---- keywords
     ('{"resource": {"a": {"b": {"provisioner": {"local-exec": {"command": "x", "when": ⟨"destroyy"⟩}}}}}}', [KEYWORD]),
     ('{"resource": {"a": {"b": {"provisioner": {"file": {"source": "a", "destination": "b", "on_failure": ⟨"ignore"⟩}}}}}}', [KEYWORD]),
@@ -187,13 +200,36 @@ CASES = [
     ('{"terraform": {"required_providers": [{"aws": {"source": "hashicorp/aws"}}, ⟨1⟩]}}', [TYPE]),
     ('{"terraform": {"required_providers": {"aws": {"configuration_aliases": ["aws.a", ⟨{}⟩]}}}}', [TYPE]),
     ('{"terraform": {"required_providers": {"aws": {"configuration_aliases": ⟨"aws.a"⟩}}}}', [TYPE]),
-    ('{"terraform": {"required_providers": {"aws": {"version": "⟨${⟩x}"}}}}', [TEMPLATE]),
+    ('{"terraform": {"required_providers": {"aws": {"version": ⟨"⟨${⟩x}"⟩}}}}', [CONSTRAINT, TEMPLATE]),
+    # ---- version constraints and provider sources as Terraform 1.11 reads them
+    ('{"terraform": {"required_version": ⟨"latest"⟩}}', [CONSTRAINT]),
+    ('{"terraform": {"required_version": ⟨""⟩}}', [CONSTRAINT]),
+    ('{"terraform": {"required_version": ⟨"> 1.0 < 2"⟩}}', [CONSTRAINT]),
+    ('{"terraform": {"required_version": ⟨"1.0, "⟩}}', [CONSTRAINT]),
+    ('{"terraform": {"required_version": ⟨true⟩}}', [CONSTRAINT]),
+    ('{"terraform": {"required_version": ">=1.0,<2.0"}, "terraform": {"required_version": "~>1.0"}}', []),
+    ('{"terraform": {"required_version": "v1.0"}, "terraform": {"required_version": "1.11.4.0"}}', []),
+    ('{"terraform": {"required_version": null}}', []),
+    ('{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": ⟨"abc"⟩}}}}', [CONSTRAINT]),
+    ('{"terraform": {"required_providers": {"aws": {"version": ⟨1⟩}, "b": {"version": ⟨null⟩}}}}', [CONSTRAINT, CONSTRAINT]),
+    ('{"terraform": {"required_providers": {"aws": ⟨"abc"⟩, "b": ">= 1.0-beta"}}}', [CONSTRAINT]),
+    ('{"terraform": {"required_providers": [{"aws": {"version": "~> 5.0"}}, {"b": {"version": ⟨"x y"⟩}}]}}', [CONSTRAINT]),
+    ('{"terraform": {"required_providers": {"x": {"source": ⟨"not a source!"⟩}}}}', [SOURCE]),
+    ('{"terraform": {"required_providers": {"x": {"source": ⟨"a/b/c/d"⟩}, "y": {"source": ⟨"/aws"⟩}, "z": {"source": ⟨""⟩}}}}',
+     [SOURCE, SOURCE, SOURCE]),
+    ('{"terraform": {"required_providers": {"x": {"source": ⟨"hashicorp/aws_x"⟩}, "y": {"source": ⟨"hashicorp/-aws"⟩}}}}', [SOURCE, SOURCE]),
+    ('{"terraform": {"required_providers": {"x": {"source": ⟨"hashicorp/a--b"⟩}, "y": {"source": ⟨"hashicorp/a.b"⟩}}}}', [SOURCE, SOURCE]),
+    ('{"terraform": {"required_providers": {"x": {"source": ⟨"ha shi/aws"⟩}, "y": {"source": ⟨"ex_ample.com/x/y"⟩}}}}', [SOURCE, SOURCE]),
+    ('{"terraform": {"required_providers": {"x": {"source": ⟨"hashicorp/terraform-provider-aws"⟩}, "y": {"source": ⟨null⟩}}}}',
+     [SOURCE, SOURCE]),
+    ('{"terraform": {"required_providers": {"a": {"source": "-/aws"}, "b": {"source": "registry.terraform.io/-/aws"}, '
+     '"c": {"source": "HashiCorp/AWS"}, "d": {"source": "héllo/wörld"}, "e": {"source": "example.com:8443/x/y"}, "f": {"source": "x"}}}}', []),
     # ---- templates where Terraform reads literally (warnings)
     ('{"variable": {"v": {"description": "Region ⟨${⟩var.x}"}}}', [TEMPLATE]),
     ('{"variable": {"v": {"default": {"a": ["⟨%{⟩ if true }x%{ endif }"]}}}}', [TEMPLATE]),
     # Not taken literally since Terraform 1.15 / OpenTofu 1.8 (test_language_versions.py checks older versions).
     ('{"module": {"m": {"source": "./modules/${var.env}"}}}', []),
-    ('{"terraform": {"required_version": "⟨${⟩var.v}"}}', [TEMPLATE]),
+    ('{"terraform": {"required_version": ⟨"⟨${⟩var.v}"⟩}}', [CONSTRAINT, TEMPLATE]),
     ('{"terraform": {"backend": {"s3": {"bucket": "b-⟨${⟩var.env}", "key": "k"}}}}', [TEMPLATE]),
     ('{"terraform": {"backend": {"s3": {"config": {"nested": ["⟨${⟩x}"]}}}}}', [TEMPLATE]),
     ('{"terraform": {"backend": {"s3": {"bucket": "⟨\\u0024\\u007b⟩x}"}}}}', [TEMPLATE]),

@@ -44,7 +44,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import OBJECT, Container
 from ..terraform import catalogue
 from ..terraform.references import Call, Reference, name_step, output_step, subject
-from ..terraform.validate import REPEATABLE, definitions
+from ..terraform.validate import UNNAMED, definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 from ..terraform.testfile import is_test_file
@@ -138,7 +138,7 @@ def target_at(snapshot: Snapshot, uri: str, offset: int) -> Target | None:
     text = state.text
     for block in analysis.body.blocks_at(offset):
         for key, start, end in definitions(block, text):
-            if key[0] not in REPEATABLE and start <= offset < end:
+            if key[0] not in UNNAMED and start <= offset < end:
                 inner = _inside_quotes(text, start, end)
                 return Target("declaration", key, start, end, *inner)
     return None
@@ -415,7 +415,7 @@ def workspace_symbols(snapshot: Snapshot, query: str, limit: int | None = None) 
     found: list[tuple[tuple, WorkspaceSymbol]] = []
     for directory in snapshot.modules():
         for uri, key, start, end in snapshot.declarations_of_module(directory):
-            if key[0] in REPEATABLE:
+            if key[0] in UNNAMED:
                 continue
             name = _symbol_name(key)
             score = _fuzzy(wanted, name.lower())

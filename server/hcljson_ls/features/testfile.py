@@ -25,6 +25,8 @@ Contract
 * Hover on such a reference: the declaration's title (`resource "terraform_data" "web"`, `run "first"`)
   and the file declaring it; None when it is declared nowhere (the diagnostic says so) or for
   built-in objects and calls (the configuration's hover answers those).
+* Test file syntax newer than the version that reads the file (`terraform.testfile.version_problems`):
+  the module under test's language, as for its configuration.
 * Never raises on odd input; an unknown document gives [] / None.
 """
 
@@ -42,6 +44,9 @@ from ..terraform.testfile_references import (
     reference_at,
     run_module_sources,
 )
+from ..terraform.language import OPENTOFU, Language, choose
+from ..terraform.resolve import module_language
+from ..terraform.testfile import version_problems
 from ..terraform.validate import definition_title
 from ..workspace import Snapshot
 
@@ -61,11 +66,21 @@ def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
             if found_scope is not None:
                 run_scopes[run] = found_scope
     found = check_references(state.text, blocks, scope, opentofu, run_scopes)
+    found.extend(version_problems(state.text, blocks, _language(snapshot, uri, scope, opentofu)))
     if os.path.isabs(module):
         for directory, start, end in mock_sources(state.text, blocks):
             if not os.path.isdir(os.path.join(module, directory)):
                 found.append(missing_mock_source(directory, start, end))
     return found
+
+
+def _language(snapshot: Snapshot, uri: str, scope, opentofu: bool) -> Language:
+    """The language the file is read by: its module under test's (engine and `engineVersion`
+    setting, `required_version`), OpenTofu's newest for a `.tofutest.json` of a Terraform module."""
+    language = module_language(frozenset(), scope) if scope is not None else snapshot.language(uri)
+    if opentofu and language.engine != OPENTOFU:
+        return choose(OPENTOFU, None, ())
+    return language
 
 
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int, int]]:

@@ -14,6 +14,10 @@ an error:
   ("Invalid provisioner block"), on the provisioner's type key;
 * `moved.from` and `moved.to` name different kinds of object, a resource and a module
   ('Invalid "moved" addresses'), on the block's type key.
+* `moved.from`, `moved.to` or `import.to` starts (after any `module.x` steps) with a reserved word
+  (`var`, `local`, `count`, ...: `RESERVED_ROOTS`) where a resource type goes ("Invalid address"),
+  from that word to the end of the address; `removed.from` takes them (Terraform parses it without
+  that check).
 
 Contract: addresses are read from plain JSON strings (a string with escapes or a template is left to
 the reference rules); never raises; a malformed address is the reference rules' to report.
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Attribute, Block
+from ..hcljson.values import quoted
 from ..jsonsyntax.tree import STRING
 
 INVALID_ADDRESS = "structure/invalid-address"
@@ -47,6 +52,13 @@ class _Address:
     resource_keys: tuple[_Step, ...]  # the instance key of the resource, if any
     start: int
     end: int
+    reserved: _Step | None = None  # a reserved word where a resource type goes (`var.a`)
+
+
+#: Words that are no resource type where a resource address is parsed for `moved` and `import`
+#: (internal/addrs/parse_target.go parseResourceInstanceUnderModule, v1.11.4); `resource.<type>`
+#: is the way to name a resource type spelled like one.
+RESERVED_ROOTS = frozenset({"count", "each", "local", "module", "path", "self", "terraform", "var", "template", "lazy", "arg"})
 
 
 def _parse(text: str, attr: Attribute | None) -> _Address | None:
@@ -83,6 +95,8 @@ def _parse(text: str, attr: Attribute | None) -> _Address | None:
     if not rest:
         return _Address("module", tuple(module_keys), (), start, attr.expr.end) if module_keys or i else None
     kind = "resource"
+    if rest[0].name in RESERVED_ROOTS:
+        return _Address(kind, tuple(module_keys), (), start, attr.expr.end, rest[0])
     if rest[0].name == "data":
         kind, rest = "data", rest[1:]
     names = [s for s in rest if s.name]
@@ -100,6 +114,14 @@ def address_rules(block: Block, text: str) -> list[Diagnostic]:
     t = block.type_name
     body = block.body
     out: list[Diagnostic] = []
+    if t in ("import", "moved"):
+        for name in ("to",) if t == "import" else ("from", "to"):
+            address = _parse(text, body.attribute(name))
+            if address is not None and address.reserved is not None:
+                word = address.reserved
+                out.append(_diag(word.start, address.end - 1, "Invalid address",
+                                 f"{quoted(word.name)} is a reserved word, not a resource type, so this is no resource address. "
+                                 f"To name a resource type spelled like it, write \"resource.{word.name}...\"."))
     if t == "import":
         attr = body.attribute("to")
         address = _parse(text, attr)

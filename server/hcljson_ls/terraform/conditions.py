@@ -17,6 +17,9 @@ Codes (documented in docs/diagnostics.md):
   likewise): this module
   follows the newer rule and does not report references to other objects.
 
+* `structure/too-few-blocks` -- a `check` whose every `assert` is invalid in a way found here or
+  plainly (no `condition` or `error_message`): Terraform drops each and says "Zero assert blocks".
+
 Contract
 --------
 * "Refers to" is what HCL's `Variables()` gives: every traversal of the expression except the
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block, Body
+from ..hcljson.problems import TOO_FEW_BLOCKS
 from .reference_walk import expression_references
 from .references import Reference
 
@@ -54,8 +58,28 @@ def condition_rules(text: str, block: Block) -> list[Diagnostic]:
                 _check_rule(text, nested, variable if nested.type_name == "validation" else None, out)
             else:
                 stack.append(nested.body)
+    if block.type_name == "check":
+        out.extend(_no_valid_assert(block, out))
     out.sort(key=lambda d: (d.start, d.end))
     return out
+
+
+def _no_valid_assert(check: Block, found: list[Diagnostic]) -> list[Diagnostic]:
+    """`structure/too-few-blocks` on a check whose every `assert` Terraform drops: without its
+    `condition` or `error_message`, or with a condition found constant (its checks.go keeps only
+    the asserts that decode without error, then says "Zero assert blocks")."""
+    asserts = check.body.blocks_of("assert")
+    if not asserts:
+        return []  # the decoder's "Missing assert block"
+    for a in asserts:
+        body = a.body
+        if body.attribute("condition") is not None and body.attribute("error_message") is not None and not any(
+                d.code == CONSTANT_CONDITION and body.start <= d.start < body.end for d in found):
+            return []
+    h = check.header_range
+    return [Diagnostic(h[0], h[1], ERROR, TOO_FEW_BLOCKS, "No valid assert block",
+                       "A check block needs at least one assert block, and each of this one's is invalid (see the "
+                       "errors inside), so Terraform ignores them all.")]
 
 
 def _check_rule(text: str, rule: Block, variable: str | None, out: list[Diagnostic]) -> None:

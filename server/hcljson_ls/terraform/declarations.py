@@ -3,6 +3,7 @@
     declarations(text, root, path=None) -> list[Declaration]   a file's declarations, from scratch
     declarations_and_references(text, root, path=None)         ... and every reference and call
     duplicates_across_files(keys, place, elsewhere) -> list[Diagnostic]
+    overrides_without_base(text, blocks, declared) -> list[Diagnostic]   an override file's side
 
 A declaration's `key` is position-free and names what is declared (`validate.definitions`):
 ``("variable", "region")``, ``("local", "x")``, ``("resource", "aws_instance", "web")``,
@@ -19,6 +20,11 @@ Contract
   their files), as `structure/duplicate-block` with the other places as related information; the
   other file reports its own side when it is checked, so the user sees both places. Duplicates
   within one file stay the per-file rule's (`validate.duplicates`).
+* `overrides_without_base` reports, in an override file, each variable, local value, output, module
+  call, resource, data source or aliased provider configuration that no primary file of the module
+  declares (`declared(key)` false), as `structure/override-without-base`: Terraform 1.11's module.go
+  mergeFile ("Missing resource to override", "Missing base variable declaration to override", ...);
+  a default provider configuration may be overridden without a base, as there.
 """
 
 from __future__ import annotations
@@ -96,4 +102,37 @@ def duplicates_across_files(
                 tuple(Related(s, e, f"also defined in {name}", uri) for uri, name, s, e in others),
             )
         )
+    return out
+
+
+OVERRIDE_WITHOUT_BASE = "structure/override-without-base"
+#: The declarations an override file can only override (Terraform's mergeFile), with how its
+#: summary names them.
+_OVERRIDABLE = {
+    "variable": "variable declaration", "local": "local value definition", "output": "output definition",
+    "module": "module call", "resource": "resource", "data": "data resource", "provider": "provider configuration",
+}
+_OVERRIDE_BLOCKS = frozenset({"variable", "locals", "output", "module", "resource", "data", "provider"})
+
+
+def overrides_without_base(text: str, blocks: Sequence[Block], declared: Callable[[Hashable], bool]) -> list[Diagnostic]:
+    """`structure/override-without-base` on each declaration of the top-level `blocks` of an
+    override file (text `text`) that no primary file declares (see the module doc)."""
+    out: list[Diagnostic] = []
+    for block in blocks:
+        if block.type_name not in _OVERRIDE_BLOCKS:
+            continue
+        for key, start, end in definitions(block, text):
+            what = _OVERRIDABLE.get(key[0])
+            if what is None or declared(key) or (key[0] == "provider" and key[2] is None):
+                continue
+            title = definition_title(key)
+            out.append(
+                Diagnostic(
+                    start, end, ERROR, OVERRIDE_WITHOUT_BASE, f"Missing {what} to override",
+                    f"No primary file of this module declares {title}, so there is nothing for this override file "
+                    "to override. An override file can only change what a normal file of the module declares: check "
+                    "the name, or move the block to a normal file.",
+                )
+            )
     return out

@@ -6,6 +6,8 @@ Versions and constraints
     Version(major, minor, patch, prerelease)    `parse_version("1.16.0-rc1")`; ordered as go-version
     parse_constraints(text) -> tuple | None     Terraform's syntax: `=`, `!=`, `>`, `>=`, `<`, `<=`,
                                                 `~>`, comma lists; None when malformed
+    constraint_syntax_ok(text) -> bool          go-version's syntax, as Terraform checks it
+    constraint_text(text, node, start)          a constraint value as Terraform reads it (numbers too)
     satisfies(version, constraints) -> bool     go-version's check, prereleases included
 Releases
     RELEASES[engine]                            the latest patch of each known minor release
@@ -24,6 +26,7 @@ Choosing the version of a module
     CONSTRAINT_KIND                             declaration key kind of a version constraint
 Sites and diagnostics (resolved per block against the module's `Language`, like provider schemas)
     language_sites(block, text, tofu_file) -> list[LanguageSite]
+    test_file_sites(block, text) -> list[LanguageSite]     the same for a test file's block
     check_sites(sites, language, constraints) -> list[Diagnostic]
     LANGUAGE_CHANGED                            the `uses` key of every resolution that read it
 
@@ -57,12 +60,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block, Body
 from ..hcljson.values import quoted, string_text
-from ..jsonsyntax.tree import STRING, TRUE
+from ..jsonsyntax.tree import FALSE, NUMBER, STRING, TRUE, Node
 
 TERRAFORM = "terraform"
 OPENTOFU = "opentofu"
@@ -175,6 +179,37 @@ def parse_constraints(text: str) -> tuple[tuple[str, Version], ...] | None:
     return tuple(out) or None
 
 
+# go-version's syntax (hashicorp/go-version constraint.go, version.go), which Terraform's
+# `version.NewConstraint` accepts: more than `parse_constraints` reads (four segments, `1.0beta`).
+_GO_VERSION = (r"v?[0-9]+(?:\.[0-9]+)*"
+               r"(?:-[0-9]+[0-9A-Za-z\-~]*(?:\.[0-9A-Za-z\-~]+)*|-?[A-Za-z\-~]+[0-9A-Za-z\-~]*(?:\.[0-9A-Za-z\-~]+)*)?"
+               r"(?:\+[0-9A-Za-z\-~]+(?:\.[0-9A-Za-z\-~]+)*)?")
+_GO_CONSTRAINT = re.compile(rf"[ \t\n\f\r]*(?:~>|>=|<=|!=|=|>|<)?[ \t\n\f\r]*{_GO_VERSION}[ \t\n\f\r]*\Z")
+
+
+def constraint_syntax_ok(text: str) -> bool:
+    """Whether Terraform reads `text` as version constraints at all (go-version's syntax: comma-
+    separated `[operator] version`; the empty string is not)."""
+    return all(_GO_CONSTRAINT.match(part) is not None for part in text.split(","))
+
+
+def constraint_text(text: str, node: Node, start: int) -> str | None:
+    """What Terraform reads a version constraint value (`node`, absolute start `start`) as: a JSON
+    string literally (no template evaluation), a number or a boolean converted to a string as cty
+    converts it (`1.10` -> "1.1"); None for anything else."""
+    kind = node.kind
+    if kind == STRING:
+        return string_text(text, node, start)  # type: ignore[arg-type]
+    if kind == NUMBER:
+        try:
+            return format(Decimal(text[start : start + node.end - node.start]).normalize(), "f")
+        except (InvalidOperation, ValueError):
+            return None
+    if kind in (TRUE, FALSE):
+        return kind
+    return None
+
+
 def satisfies(version: Version, constraints: Sequence[tuple[str, Version]]) -> bool:
     """go-version's `Constraints.Check`: every constraint holds. A prerelease version satisfies
     a constraint only when the constraint names a prerelease of the same core."""
@@ -280,6 +315,15 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
     _f("language", "the language block", "opentofu internal/configs/language.go (v1.12)", opentofu="1.12"),
     _f("resource.lifecycle.prevent_destroy.template", "prevent_destroy set from an expression",
        "opentofu internal/configs/resource.go (v1.12)", opentofu="1.12"),
+    # Test files (`*.tftest.json`): paths under TEST_FILE; Terraform internal/configs/test_file.go
+    # testFileSchema / testRunBlockSchema at each release tag; OpenTofu's test_file.go (v1.12) has none.
+    _f("tftest.run.state_key", "state_key in test runs", "internal/configs/test_file.go testRunBlockSchema (v1.11.0)",
+       terraform="1.11"),
+    _f("tftest.test", "the test block of test files", "internal/configs/test_file.go testFileSchema (v1.12.0)", terraform="1.12"),
+    _f("tftest.run.parallel", "parallel test runs", "internal/configs/test_file.go testRunBlockSchema (v1.12.0)", terraform="1.12"),
+    _f("tftest.variable", "variable blocks in test files", "internal/configs/test_file.go testFileSchema (v1.13.0)", terraform="1.13"),
+    _f("tftest.run.backend", "backend blocks in test runs", "internal/configs/test_file.go testRunBlockSchema (v1.14.0)",
+       terraform="1.14"),
     _f("variable.const", "constant variables (const)",
        "internal/configs/named_values.go variableBlockSchema (v1.15.0); opentofu internal/configs/named_values.go (v1.12)",
        terraform="1.15", opentofu="1.12"),
@@ -495,6 +539,20 @@ def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str)
 _UNDER = _under()
 
 
+#: The first element of the paths of test file syntax (`("tftest", "run", "parallel")`).
+TEST_FILE = "tftest"
+
+
+def test_file_sites(block: Block, text: str) -> list[LanguageSite]:
+    """The versioned names top-level `block` of a test file uses (paths under `TEST_FILE`)."""
+    out: list[LanguageSite] = []
+    path = (TEST_FILE, block.type_name)
+    if path in FEATURES:
+        out.append(LanguageSite(SITE_FEATURE, path, block.type_start, block.type_end))
+    _walk(block.body, path, out, text)
+    return out
+
+
 def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[LanguageSite]:
     """The sites of top-level `block`: every versioned name it uses, and in a `terraform` block
     its `required_version` (checked against the chosen version)."""
@@ -507,9 +565,10 @@ def language_sites(block: Block, text: str, tofu_file: bool = False) -> list[Lan
         out.extend(_const_conflicts(block))
     if block.type_name == "terraform":
         for a in block.body.attributes:
-            if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
+            value = constraint_text(text, a.expr.node, a.expr.start) if a.name == "required_version" and a.expr is not None else None
+            if value is not None:
                 engine = OPENTOFU if tofu_file else TERRAFORM
-                out.append(LanguageSite(SITE_CONSTRAINT, (engine, string_text(text, a.expr.node, a.expr.start)), a.start, a.end))
+                out.append(LanguageSite(SITE_CONSTRAINT, (engine, value), a.start, a.end))
     out.sort(key=lambda site: site.range)
     return out
 
@@ -536,9 +595,10 @@ def constraint_keys(block: Block, text: str, tofu_file: bool = False) -> list[tu
     out = []
     if block.type_name == "terraform":
         for a in block.body.attributes:
-            if a.name == "required_version" and a.expr is not None and a.expr.node.kind == STRING:
+            value = constraint_text(text, a.expr.node, a.expr.start) if a.name == "required_version" and a.expr is not None else None
+            if value is not None:
                 engine = OPENTOFU if tofu_file else TERRAFORM
-                out.append(((CONSTRAINT_KIND, engine, string_text(text, a.expr.node, a.expr.start)), a.expr.start, a.expr.end))
+                out.append(((CONSTRAINT_KIND, engine, value), a.expr.start, a.expr.end))
     elif block.type_name == "language":
         for cw in block.body.blocks_of("compatible_with"):
             tofu = cw.body.attribute("opentofu")
@@ -589,7 +649,7 @@ def _feature_problem(s: LanguageSite, language: Language) -> Diagnostic | None:
     if has(language, since):
         return None
     name = ENGINE_NAMES[language.engine]
-    written = ".".join(p for p in s.path if p != "template")
+    written = ".".join(p for p in s.path[1 if s.path[0] == TEST_FILE else 0:] if p != "template")
     if s.path in RESERVED_BLOCKS:
         return _reserved(s, language, since)
     if since == EXPERIMENTAL_ONLY:

@@ -12,7 +12,8 @@ Contract
 * Declarations have the keys of `validate.definitions` (the JSON side): `("variable", name)`,
   `("local", name)` per attribute of a `locals` block, `("resource", type, name)`, `("data", ...)`,
   `("ephemeral", ...)`, `("action", ...)`, `("module", name)`, `("output", name)`,
-  `("check", name)`, `("provider", name, alias or None)`; and the facts that are no declarations
+  `("check", name)`, `("provider", name, alias or None)`, `validate.STATE_STORAGE` for each
+  `backend` / `cloud` block of a `terraform` block (at its label, or `cloud`); and the facts that are no declarations
   (`validate.REPEATABLE`): `("module-source", name, source)` for a module call's literal `source`
   (at the string), `("variable-input", name, type, required)` for each variable
   (`module_calls.input_fact`: its type expression's text, spaces collapsed; whether it has no
@@ -64,6 +65,7 @@ from .language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
 from . import catalogue
 from .declarations import Declaration
 from .module_calls import input_fact
+from .validate import STATE_STORAGE
 from .references import (
     IN_COUNT,
     IN_FOR_EACH,
@@ -465,6 +467,7 @@ class _Walk:
                 add(Declaration((CONSTRAINT_KIND, self.constraint_engine, value), *self.span(lit)))
             if body is not None:
                 self.configuration_aliases(body)
+                self.state_storage(body)
             return
         if type_name in _DECLARING:
             if len(labels) != len(catalogue.BLOCKS[type_name].labels):
@@ -501,6 +504,17 @@ class _Walk:
             # With `for_each` (OpenTofu), instances of one configuration: it declares its alias.
             kind = "provider-alias" if "for_each" in attributes else "provider"
             add(Declaration((kind, name, alias), *self.span(labels[0])))
+
+    def state_storage(self, body: Any) -> None:
+        """`validate.STATE_STORAGE` for each `backend` / `cloud` block of a `terraform` block, at
+        its last label (a backend's type) or its type name (cloud)."""
+        for block in body.children:
+            if block.type != "block" or block.child_count == 0:
+                continue
+            if self.name(block.child(0)) not in ("backend", "cloud"):
+                continue
+            labels = [c for c in block.children[1:] if c.type in ("string_lit", "identifier")]
+            self.declarations.append(Declaration(STATE_STORAGE, *self.span(labels[-1] if labels else block.child(0))))
 
     def configuration_aliases(self, body: Any) -> None:
         """What a `required_providers` block (`body`: a `terraform` block's) declares, like the JSON

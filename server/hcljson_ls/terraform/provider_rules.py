@@ -26,7 +26,8 @@ Contract
   a bool for a number, a non-numeric string for a number; never for `null` and never for a string
   with `${` or `%{`, whose type is unknown; elements of collections and object attributes are
   checked the same way), `schema/unknown-resource-type` (only when the provider's schema is
-  loaded; with a suggestion).
+  loaded; with a suggestion), and `structure/duplicate-argument` for an attribute of the schema
+  given twice in one body (Terraform: "Duplicate argument"; a repeated key of a block type adds blocks).
 * Protocol-6 nested attributes (`SchemaAttribute.nested`) are checked like blocks of attributes:
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
@@ -48,7 +49,7 @@ from typing import Any
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.decode import decode_blocks_from_attribute
 from ..hcljson.model import Attribute, Block, Body
-from ..hcljson.problems import suggestion
+from ..hcljson.problems import duplicate_argument, suggestion
 from ..hcljson.schema import BlockSchema
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import (
@@ -405,11 +406,17 @@ def _validate_body(
     counts: dict[str, int] = {}
     dynamic_types: set[str] = set()
     required, bounded, minimum, plain, collections = _plan(schema)
+    firsts: dict[str, Attribute] = {}
 
     for attr in body.attributes:
         if attr.schema is not None and not (known and attr.name in schema.attributes):
             continue  # a meta-argument the decoder knows (see `validate_resource` for `known`)
         name = attr.name
+        first = firsts.setdefault(name, attr)
+        if first is not attr and name in schema.attributes:
+            # A repeated key names blocks again (HCL JSON), never an attribute twice.
+            diags.append(duplicate_argument(attr.name_start, attr.name_end, name, first.name_range))
+            continue
         e = attr.expr
         if e is not None:
             v = e.node
@@ -593,9 +600,28 @@ def check_resource_type(
     ]
 
 
+def _check_ephemeral_type(schemas: ProviderSchemas, address: str, type_name: str, start: int, end: int) -> list[Diagnostic]:
+    """`schema/unknown-resource-type` for an ephemeral resource type provider `address` does not
+    have, when its schema lists its ephemeral resource types (Terraform: "Invalid ephemeral
+    resource"); the body is not checked against a schema (not indexed)."""
+    known = schemas.ephemeral_resource_types(address)
+    if known is None or type_name in known:
+        return []
+    s = suggestion(type_name, known)
+    hint = f" Did you mean {_q(s)}?" if s is not None else ""
+    return [
+        Diagnostic(
+            start, end, ERROR, UNKNOWN_RESOURCE_TYPE, f"Invalid ephemeral resource type {_q(type_name)}",
+            f"The provider {address} does not support the ephemeral resource type {_q(type_name)}"
+            + ("; it has none." if not known else ".") + hint,
+            (), (Fix(start, end, _q(s), f"Change to {_q(s)}"),) if s is not None else (),
+        )
+    ]
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class SchemaSite:
-    """A `resource` or `data` block to check against its provider's schema when the module's
+    """A `resource`, `data` or `ephemeral` block to check against its provider's schema when the module's
     schemas and `required_providers` are known: one of a block's `FileChecks` refs (its positions
     are `block`'s moved by `delta`, applied only when `current` is asked)."""
 
@@ -611,8 +637,8 @@ class SchemaSite:
 
 
 def schema_sites(block: Block) -> list[SchemaSite]:
-    """The sites of top-level `block` (one for a labelled resource or data block, else none)."""
-    if block.type_name in ("resource", "data") and len(block.labels) >= 2:
+    """The sites of top-level `block` (one for a labelled resource, data or ephemeral block, else none)."""
+    if block.type_name in ("resource", "data", "ephemeral") and len(block.labels) >= 2:
         return [SchemaSite(block)]
     return []
 
@@ -674,6 +700,8 @@ def _validate_block(
 ) -> list[Diagnostic]:
     type_label = block.labels[0]
     address = _provider_address(type_label.value, meta_value, required_providers, engine)
+    if block.type_name == "ephemeral":
+        return _check_ephemeral_type(schemas, address, type_label.value, type_label.start, type_label.end)
     data = block.type_name == "data"
     schema = schemas.data_source(address, type_label.value) if data else schemas.resource(address, type_label.value)
     if schema is None:  # an unknown type of a loaded provider, or a provider not loaded (nothing to say)

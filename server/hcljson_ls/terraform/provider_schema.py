@@ -47,7 +47,10 @@ Contract
 * `builtin()` is the schema of the provider built into Terraform and OpenTofu
   (`terraform.io/builtin/terraform`: the `terraform_data` resource, the `terraform_remote_state`
   data source), shipped as `data/builtin-terraform.schema.json`: the output of `terraform providers
-  schema -json` (Terraform 1.11.4) in a module using both, unchanged. Read once, on first use.
+  schema -json` (Terraform 1.11.4) in a module using both, with one addition: an empty
+  `ephemeral_resource_schemas` (that output leaves the section out for a provider without any;
+  Terraform 1.11 says "Invalid ephemeral resource" for `ephemeral "terraform_data"`). Read once,
+  on first use. `ephemeral_resource_types` is None for a provider whose schema has no such section.
 * Functions (Terraform 1.8+ and OpenTofu 1.7+ write a provider's `functions`: name -> `parameters`,
   `variadic_parameter`, `return_type`, `summary`, `description`): `functions(address)` gives them as
   `functions.Function`s (the built-in functions' shape: signature, argument counts and parameter
@@ -430,6 +433,9 @@ _scanstring: Callable[..., tuple[str, int]] = getattr(json.decoder, "scanstring"
 
 # The sections of a provider whose members are indexed by span (everything else is parsed).
 _SPAN_SECTIONS = ("resource_schemas", "data_source_schemas")
+#: Indexed like them when present (Terraform 1.10+ writes it only for providers that have some;
+#: the built-in provider's packaged schema says it has none with an empty one).
+_EPHEMERAL = "ephemeral_resource_schemas"
 
 
 def _ws(text: str, i: int) -> int:
@@ -503,6 +509,8 @@ def _index(text: str) -> tuple[str, dict[str, _Provider]]:
         other: dict[str, Any] = {}
 
         def section(key: str, _key_at: int, vstart: int) -> int:
+            if key == _EPHEMERAL:
+                spans.setdefault(key, {})
             if key in spans and text.startswith("{", vstart):
                 # Offsets only while the values are parsed and dropped (nothing small is kept
                 # between the transient objects, so their memory is freed whole); names after.
@@ -629,6 +637,13 @@ class ProviderSchemas:
     def resource_types(self, address: str) -> tuple[str, ...]:
         p = self._provider(address)
         return tuple(p.spans["resource_schemas"]) if p is not None else ()
+
+    def ephemeral_resource_types(self, address: str) -> tuple[str, ...] | None:
+        """The ephemeral resource types of provider `address`; None when it is not loaded or its
+        schema does not say (no `ephemeral_resource_schemas` section)."""
+        p = self._provider(address)
+        found = p.spans.get(_EPHEMERAL) if p is not None else None
+        return tuple(found) if found is not None else None
 
     def data_source_types(self, address: str) -> tuple[str, ...]:
         p = self._provider(address)

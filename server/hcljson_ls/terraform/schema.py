@@ -262,7 +262,7 @@ TERRAFORM = BlockSchema(
             A("language", False, TRAVERSAL, "The language edition this module is written for."),
         ],
         [
-            BlockSchema("backend", labels=_labels("backend", nested=True), body=None, description="Where Terraform stores state; the body is the backend's own settings.", max_items=1),
+            BlockSchema("backend", labels=_labels("backend", nested=True), body=None, description="Where Terraform stores state; the body is the backend's own settings."),
             BlockSchema(
                 "cloud",
                 body=_body(
@@ -289,7 +289,6 @@ TERRAFORM = BlockSchema(
                     open_attributes=True,
                 ),
                 description="Connects this configuration to HCP Terraform or Terraform Enterprise.",
-                max_items=1,
             ),
             BlockSchema("provider_meta", labels=_labels("provider_meta", nested=True), body=None, description="Module metadata passed to the named provider."),
             BlockSchema("state_store", labels=_labels("state_store", nested=True), body=None,

@@ -6,6 +6,7 @@ own rules (their references: `testfile_references`).
     TEST_SCHEMA                                       the root body of a test file
     OVERRIDE_RESOURCE, OVERRIDE_DATA, OVERRIDE_MODULE  override blocks (also in mock files, `mockfile`)
     TestFileChecks()                                  the analysis' part (`hcljson.incremental.FileChecks`)
+    version_problems(text, blocks, language)          syntax newer than the version that reads the file
 
 Contract
 --------
@@ -35,6 +36,7 @@ Contract
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..diagnostic import ERROR, Diagnostic
@@ -54,6 +56,7 @@ from ..hcljson.schema import (
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import STRING
 from . import catalogue
+from .language import Language, check_sites, test_file_sites
 from .schema import PROVIDER, VARIABLE
 from .templates import check_block
 from .validate import _invalid_name, _Validator, duplicates, valid_identifier
@@ -61,7 +64,7 @@ from .validate import _invalid_name, _Validator, duplicates, valid_identifier
 __all__ = [
     "TEST_SCHEMA", "OVERRIDE_RESOURCE", "OVERRIDE_DATA", "OVERRIDE_MODULE", "OVERRIDE_DURING", "MOCK_RESOURCE", "MOCK_DATA",
     "TestFileChecks", "is_test_file", "is_own_kind", "keyword_problems", "name_problem", "block_rules",
-    "EXPERIMENTAL_ONLY", "BACKEND_IN_PLAN",
+    "EXPERIMENTAL_ONLY", "BACKEND_IN_PLAN", "version_problems",
 ]
 
 EXPERIMENTAL_ONLY = "test/experimental-only"
@@ -147,7 +150,7 @@ _RUN = BlockSchema(
                 A("version", False, LITERAL_STRING, "The version of a registry module."),
             ]), "Another module to run, such as a setup module.", max_items=1),
             *_OVERRIDES,
-            BlockSchema("backend", ("type",), None, "A backend holding the run's state (Terraform 1.13)."),
+            BlockSchema("backend", ("type",), None, "A backend holding the run's state (Terraform 1.14)."),
         ],
     ),
     "A test run: a plan or apply of the module, with assertions.",
@@ -249,6 +252,13 @@ def _backend_in_plan(text: str, run: Block) -> list[Diagnostic]:
     return [Diagnostic(b.type_start, b.type_end, ERROR, BACKEND_IN_PLAN, "Invalid backend block",
                        "A backend block can only be used in the first apply run block for a given internal state file. "
                        "It cannot be included in a block to run a plan command.") for b in run.body.blocks_of("backend")]
+
+
+def version_problems(text: str, blocks: Sequence[Block], language: Language) -> list[Diagnostic]:
+    """`language/newer-version` / `language/other-engine` for test file syntax that `language` (the
+    module under test's, or OpenTofu's for a `.tofutest.json`) does not have (`language.FEATURES`
+    under `TEST_FILE`: the `test` block, `run.parallel`, file-level `variable` blocks, ...)."""
+    return check_sites([s for b in blocks for s in test_file_sites(b, text)], language)
 
 
 class TestFileChecks(FileChecks):

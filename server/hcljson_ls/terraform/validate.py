@@ -33,6 +33,8 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      (`variable_rules`)
 * `schema/...`, `provisioner/invalid-config`   the bodies of built-in provisioners and of
                                      `connection` blocks (`provisioners`)
+* `structure/invalid-version-constraint`, `structure/invalid-provider-source`   a `terraform`
+                                     block's requirements (`requirement_rules`)
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
                                      Terraform reads literally
 
@@ -66,6 +68,7 @@ from .catalogue import (
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
+from .requirement_rules import requirement_diagnostics
 from .variable_rules import variable_diagnostics
 from .references import INSTANCED, REPETITION, repetition_key
 
@@ -328,6 +331,7 @@ class _Validator:
             self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
             self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
         elif t == "terraform" and parent is None:
+            self.diags.extend(requirement_diagnostics(block, self.text))
             rp = attribute("required_providers")
             if rp is not None and rp.expr is not None:
                 self.required_providers(rp)
@@ -427,7 +431,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
     if t == "terraform":
-        return _provider_requirements(block, text)
+        return _provider_requirements(block, text) + _state_storage(block)
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
@@ -536,11 +540,28 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
     return out
 
 
+#: The key of a `backend` or `cloud` block: a module stores its state in one place, so any two of
+#: them, in one file or across files, are duplicates (Terraform's module.go: "Duplicate backend
+#: configuration", "Both a backend and cloud configuration are present").
+STATE_STORAGE = ("state-storage",)
+
+
+#: Definition kinds that name nothing a reference, a rename or a symbol reaches: the facts
+#: (`REPEATABLE`) and the one-per-module marker of state storage.
+UNNAMED = REPEATABLE | {STATE_STORAGE[0]}
+
+
+def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
+    return [(STATE_STORAGE, *b.header_range) for b in block.body.blocks if b.type_name in ("backend", "cloud")]
+
+
 def definition_title(key: tuple) -> str:
     """How a definition key reads in a message: `variable "region"`, `local value "x"`,
     `provider "aws" with alias "west"`, `resource "aws_instance" "web"`."""
     if key[0] == _LOCAL:
         return f"local value {quoted(key[1])}"
+    if key == STATE_STORAGE:
+        return "backend or cloud configuration"
     if key[0] == "provider":
         alias_value = key[2]
         return f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")

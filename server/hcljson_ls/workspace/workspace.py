@@ -55,7 +55,7 @@ from ..terraform import catalogue
 from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file, provider_sources
-from ..terraform.declarations import duplicates_across_files
+from ..terraform.declarations import duplicates_across_files, overrides_without_base
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
@@ -631,7 +631,8 @@ class Workspace:
 
     def module_diagnostics(self, uri: str) -> list[Diagnostic]:
         """Diagnostics of open `uri` that come from other files of its module: declarations that
-        another file declares too. Empty for a file the engine's rule leaves out of the module."""
+        another file declares too; in an override file, what it overrides that no primary file
+        declares. Empty for a file the engine's rule leaves out of the module."""
         state = self._documents.get(uri)
         if state is None:
             return []
@@ -639,8 +640,10 @@ class Workspace:
         for other in self._open_in(key):
             self.sync_declarations(other)  # the index reads open documents' definitions by position
         name = file_name(uri)
-        if catalogue.is_override_file(name) or name not in self.effective_names(key):
+        if name not in self.effective_names(key):
             return []
+        if catalogue.is_override_file(name):  # it declares nothing: what it overrides must exist
+            return overrides_without_base(state.text, state.analysis.body.blocks, self._index(key).__contains__)
         # Which declarations are made elsewhere too changes only with the declarations (this file's or
         # the module's): remembered per (engine, definitions revision, module revision), so an edit
         # that declares nothing new costs nothing here when there is no duplicate (and re-places
