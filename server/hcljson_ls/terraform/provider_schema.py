@@ -135,6 +135,9 @@ class SchemaAttribute:
     description: str = ""
     description_kind: str = "plain"
     nested: NestedAttributes | None = None
+    #: Write-only (Terraform 1.11+): set in the configuration, never kept in plan or state, so it may
+    #: take an ephemeral value.
+    write_only: bool = False
 
     @property
     def computed_only(self) -> bool:
@@ -206,6 +209,7 @@ def _attribute(name: str, raw: Mapping[str, Any]) -> SchemaAttribute:
         str(raw.get("description") or ""),
         str(raw.get("description_kind") or "plain"),
         nested,
+        bool(raw.get("write_only")),
     )
 
 

@@ -56,6 +56,7 @@ from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
+from ..terraform.flow import FileFlow, file_flow
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
@@ -125,6 +126,11 @@ class Workspace:
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
         self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
         self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
+        self._flows: dict[str, tuple[Any, FileFlow]] = {}  # uri -> (what it was computed from, its flow facts)
+        self._flow_active: set[str] = set()  # modules whose flow facts hold marks (see `_flow_may_differ`)
+        #: Module directories that a module outside this workspace calls (`check` is told the modules of
+        #: its run that other modules of the run call): never root modules (see `is_root_module`).
+        self.called_modules: frozenset[str] = frozenset()
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -361,6 +367,8 @@ class Workspace:
         self._revisions[uri] = next(self._counter)
         if self._tfvars and uri not in self._tfvars:
             self._values_may_differ(self.module_key(uri))
+        if self._flow_active:
+            self._flow_may_differ(self.module_key(uri), but=uri)
         return state
 
     def _values_may_differ(self, key: str) -> None:
@@ -370,6 +378,19 @@ class Workspace:
             if self.module_key(uri) == key:
                 self._revisions[uri] = next(self._counter)
                 self._stale.add(uri)
+
+    def _flow_may_differ(self, key: str, but: str | None = None) -> None:
+        """A file of module `key` changed: where marks flow (`terraform.flow`) may have changed
+        without any declaration changing, so when the module's facts hold marks its other open
+        documents and those of the modules calling it are checked again."""
+        if key not in self._flow_active:
+            return
+        stale = self._open_in(key, but)
+        for caller, _ in self.callers(key):
+            stale |= self._open_in(caller)
+        for uri in stale:
+            self._revisions[uri] = next(self._counter)
+        self._stale |= stale
 
     def close(self, uri: str) -> bool:
         """Forget the buffer of `uri` (the file on disk, if any, stands for it again); True when it
@@ -389,6 +410,7 @@ class Workspace:
         return True
 
     def _forget(self, uri: str) -> None:
+        self._flows.pop(uri, None)
         self._own_keys.pop(uri, None)
         self._declared_cache.pop(uri, None)
         self._across.pop(uri, None)
@@ -505,6 +527,7 @@ class Workspace:
             return
         key = os.path.dirname(path)
         self._values_may_differ(key)
+        self._flow_may_differ(key)
         module = self._modules.get(key)
         if module is None:
             module = self._modules[key] = Module(key)
@@ -655,6 +678,60 @@ class Workspace:
         else:
             start, end = where.start, where.end
         return uri, name, start, end
+
+    # -- where sensitive and ephemeral values flow ------------------------------------------------
+
+    def flow_facts(self, key: str) -> list[tuple[str, FileFlow]] | None:
+        """`(uri, flow facts)` of every JSON configuration file of module `key` (`terraform.flow`),
+        open buffers over the files on disk; None when the module has an override file (it may
+        change what a variable or output declares: the module is not judged). Native files say
+        nothing here (their variables count as unmarked). Each file's facts are remembered until
+        it changes (an open document's revision, a file's summary on disk)."""
+        names = self.effective_names(key)
+        if any(catalogue.is_override_file(n) for n in names):
+            return None
+        module = self.module(key)
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        out: list[tuple[str, FileFlow]] = []
+        for name in names:
+            if catalogue.file_kind(name) != catalogue.CONFIG_JSON:
+                continue
+            uri = open_docs.get(name)
+            if uri is not None:
+                state = self._documents[uri]
+                stamp: Any = ("open", self._revisions.get(uri))
+                cached = self._flows.get(uri)
+                if cached is None or cached[0] != stamp:
+                    cached = (stamp, file_flow(state.text, state.analysis.body.blocks))
+                    self._flows[uri] = cached
+                out.append((uri, cached[1]))
+                continue
+            disk_file = module.disk.get(name)
+            if disk_file is None or not os.path.isabs(key):
+                continue
+            summary = self._summary(module, disk_file)
+            file_uri = uri_of_path(os.path.join(key, name))
+            cached = self._flows.get(file_uri)
+            if cached is None or cached[0] is not summary:
+                got = read_text(os.path.join(key, name), self.max_file_bytes)
+                flow = FileFlow()
+                if got.text is not None:
+                    flow = file_flow(got.text, analyze_file(got.text, parse(got.text).root, os.path.join(key, name)).body.blocks)
+                cached = (summary, flow)
+                self._flows[file_uri] = cached
+            out.append((file_uri, cached[1]))
+        if any(f.has_marks for _, f in out):
+            if key not in self._flow_active:  # marks appeared without a declaration changing: the others again
+                self._flow_active.add(key)
+                self._flow_may_differ(key)
+        else:
+            self._flow_active.discard(key)
+        return out
+
+    def is_root_module(self, key: str) -> bool:
+        """Whether module `key` is a root module: no module of the workspace calls it with a local
+        source (`callers`), and it is not among `called_modules`."""
+        return key not in self.called_modules and not self.callers(key)
 
     # -- navigation: where a declaration is, who refers to it ----------------------------------------
 
@@ -965,6 +1042,39 @@ class Snapshot:
     def callers(self, uri: str) -> list[tuple[str, str]]:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
+
+    def module_flow(self, uri: str) -> tuple[FileFlow, list[FileFlow]] | None:
+        """The flow facts (`terraform.flow`) of configuration file `uri` and of every JSON file of
+        its module, or None: `uri` is no file of its module (an override file, a file the engine
+        leaves out), or the module cannot be judged (`Workspace.flow_facts`)."""
+        facts = self._workspace.flow_facts(self._workspace.module_key(uri))
+        if facts is None:
+            return None
+        own = next((f for u, f in facts if u == uri), None)
+        return None if own is None else (own, [f for _, f in facts])
+
+    def child_flow_variables(self, uri: str, name: str) -> dict[str, bool] | None:
+        """variable name -> declared ephemeral, for the JSON files of the local child module that
+        module call `name` of the module of `uri` calls; None when that module is not known or has a
+        native file (whose variables this does not read)."""
+        directory = self.module_call_child(uri, name)
+        if directory is None:
+            return None
+        names = self._workspace.effective_names(directory)
+        if any(catalogue.file_kind(n) != catalogue.CONFIG_JSON for n in names):
+            return None
+        facts = self._workspace.flow_facts(directory)
+        if facts is None:
+            return None
+        out: dict[str, bool] = {}
+        for _, f in facts:
+            for variable, marks in f.variables:
+                out[variable] = out.get(variable, False) or "ephemeral" in marks
+        return out
+
+    def is_root_module(self, uri: str) -> bool:
+        """Whether the module of `uri` is a root module (`Workspace.is_root_module`)."""
+        return self._workspace.is_root_module(self._workspace.module_key(uri))
 
     def declaration_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int]]:
         """`declaration_sites` in module directory `directory` (a test file's module under test)."""
