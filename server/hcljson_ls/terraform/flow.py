@@ -1,6 +1,7 @@
 """Sensitive and ephemeral values: where they flow in a module, and where Terraform refuses them.
 
     file_flow(text, blocks) -> FileFlow          what one JSON file says about marks (plain data, no tree)
+    may_mark(text) -> bool                      whether a file's text may hold marks at all (a text search)
     expression_deps(text, expr) -> frozenset[Dep]   how one argument's value takes marks from its sources
     check(own, module, root, child_inputs, write_only, engine) -> list[Diagnostic]   one file's findings
 
@@ -13,9 +14,10 @@ drops the sensitive mark, `ephemeralasnull(x)` the ephemeral one.
 Codes (documented in docs/diagnostics.md, "Sensitive and ephemeral values"):
 
 * `flow/sensitive-output` -- a root module output whose value holds a sensitive value and that is
-  not declared `sensitive` ("Output refers to sensitive values", on the output's name).
+  not declared `sensitive` ("Output refers to sensitive values", on the output's declaration
+  range: the `{` of its body, as HCL's JSON parser gives it).
 * `flow/ephemeral-root-output` -- a root module output declared `ephemeral` ("Ephemeral output not
-  allowed", on the output's name). Terraform reports nothing else about that output then.
+  allowed", on the declaration range too). Terraform reports nothing else about that output then.
 * `flow/ephemeral-output` -- an output (of any module) whose value holds an ephemeral value and that
   is not declared `ephemeral` ("Ephemeral value not allowed", on the value); not after a
   `flow/sensitive-output` on the same output (Terraform stops there).
@@ -98,6 +100,7 @@ __all__ = [
     "check",
     "expression_deps",
     "file_flow",
+    "may_mark",
 ]
 
 SENSITIVE = "sensitive"
@@ -144,7 +147,7 @@ class Dep:
 @dataclass(frozen=True, slots=True)
 class Output:
     name: str
-    name_range: tuple[int, int]
+    decl_range: tuple[int, int]
     value_range: tuple[int, int]
     sensitive: bool
     ephemeral: bool
@@ -205,6 +208,17 @@ class FileFlow:
 
 # ---- facts of one file ----------------------------------------------------------------------------
 
+#: Words without which a file cannot mark a value nor declare an ephemeral output (`\\u`: a name
+#: may be written with JSON escapes).
+_MARKING_WORDS = ("sensitive", "ephemeral", "applying", "\\u")
+
+
+def may_mark(text: str) -> bool:
+    """Whether the text of a file may mark a value (a cheap search: `FileFlow.has_marks` is False
+    for the facts of a file for which this is False)."""
+    return any(w in text for w in _MARKING_WORDS)
+
+
 
 def _flag(text: str, attr: Attribute | None) -> bool:
     """A boolean meta-argument set to true (JSON `true`, or the string "true", which Terraform
@@ -235,7 +249,9 @@ def file_flow(text: str, blocks: Sequence[Block]) -> FileFlow:
             value = body.attribute("value")
             if value is None or value.expr is None:
                 continue
-            outputs.append(Output(labels[0], block.header_range, value.expr.range, _flag(text, body.attribute(SENSITIVE)),
+            # Terraform's subject: the output's declaration range, the `{` of its body in JSON.
+            decl = (body.start, body.start + 1) if body.end > body.start else block.header_range
+            outputs.append(Output(labels[0], decl, value.expr.range, _flag(text, body.attribute(SENSITIVE)),
                                   _flag(text, body.attribute(EPHEMERAL)), expression_deps(text, value.expr)))
         elif t in ("resource", "data", "module") and len(labels) == len(block.schema.labels):
             for meta in ("count", "for_each"):
@@ -443,13 +459,13 @@ def check(
     for o in own.outputs:
         if root and o.ephemeral:
             if ephemeral_rules:
-                out.append(Diagnostic(*o.name_range, ERROR, EPHEMERAL_ROOT_OUTPUT, "Ephemeral output not allowed",
+                out.append(Diagnostic(*o.decl_range, ERROR, EPHEMERAL_ROOT_OUTPUT, "Ephemeral output not allowed",
                                       f"The output {o.name!r} is declared ephemeral, which only outputs of a called module may be: "
                                       "a root module's outputs are kept in the state."))
             continue
         _, nested = marks.of(o.deps)
         if root and SENSITIVE in nested and not o.sensitive:
-            out.append(Diagnostic(*o.name_range, ERROR, SENSITIVE_OUTPUT, "Output refers to sensitive values",
+            out.append(Diagnostic(*o.decl_range, ERROR, SENSITIVE_OUTPUT, "Output refers to sensitive values",
                                   f"The value of the root module output {o.name!r} holds sensitive data: declare the output "
                                   "with \"sensitive\": true to confirm that it may be exported (Terraform then hides it in its output)."))
             continue

@@ -56,7 +56,7 @@ from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files
-from ..terraform.flow import FileFlow, file_flow
+from ..terraform.flow import FileFlow, file_flow, may_mark
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
@@ -126,7 +126,7 @@ class Workspace:
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
         self._tfvars: set[str] = set()  # the open variable definitions files (see `_values_may_differ`)
         self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
-        self._flows: dict[str, tuple[Any, FileFlow]] = {}  # uri -> (what it was computed from, its flow facts)
+        self._flows: dict[str, tuple[Any, list]] = {}  # uri -> (what it was computed from, `_flow_entry`)
         self._flow_active: set[str] = set()  # modules whose flow facts hold marks (see `_flow_may_differ`)
         #: Module directories that a module outside this workspace calls (`check` is told the modules of
         #: its run that other modules of the run call): never root modules (see `is_root_module`).
@@ -681,45 +681,37 @@ class Workspace:
 
     # -- where sensitive and ephemeral values flow ------------------------------------------------
 
-    def flow_facts(self, key: str) -> list[tuple[str, FileFlow]] | None:
+    def flow_facts(self, key: str, always: bool = False) -> list[tuple[str, FileFlow]] | None:
         """`(uri, flow facts)` of every JSON configuration file of module `key` (`terraform.flow`),
         open buffers over the files on disk; None when the module has an override file (it may
-        change what a variable or output declares: the module is not judged). Native files say
-        nothing here (their variables count as unmarked). Each file's facts are remembered until
-        it changes (an open document's revision, a file's summary on disk)."""
+        change what a variable or output declares: the module is not judged). Empty when no file
+        of the module may mark a value (`terraform.flow.may_mark`, a text search), unless `always`
+        (a child module's variables): then no document's analysis is built for it (a quick-opened
+        document keeps its quick result).
+        Native files say nothing here (their variables count as unmarked). Each file's facts are
+        remembered until it changes (an open document's revision, a file's summary on disk)."""
         names = self.effective_names(key)
         if any(catalogue.is_override_file(n) for n in names):
             return None
         module = self.module(key)
         open_docs = {file_name(u): u for u in self._open_in(key)}
-        out: list[tuple[str, FileFlow]] = []
+        files: list[tuple[str, Any, Any]] = []  # (uri, stamp, how to read it)
         for name in names:
             if catalogue.file_kind(name) != catalogue.CONFIG_JSON:
                 continue
             uri = open_docs.get(name)
             if uri is not None:
-                state = self._documents[uri]
-                stamp: Any = ("open", self._revisions.get(uri))
-                cached = self._flows.get(uri)
-                if cached is None or cached[0] != stamp:
-                    cached = (stamp, file_flow(state.text, state.analysis.body.blocks))
-                    self._flows[uri] = cached
-                out.append((uri, cached[1]))
+                files.append((uri, ("open", self._revisions.get(uri)), self._documents[uri]))
                 continue
             disk_file = module.disk.get(name)
             if disk_file is None or not os.path.isabs(key):
                 continue
-            summary = self._summary(module, disk_file)
-            file_uri = uri_of_path(os.path.join(key, name))
-            cached = self._flows.get(file_uri)
-            if cached is None or cached[0] is not summary:
-                got = read_text(os.path.join(key, name), self.max_file_bytes)
-                flow = FileFlow()
-                if got.text is not None:
-                    flow = file_flow(got.text, analyze_file(got.text, parse(got.text).root, os.path.join(key, name)).body.blocks)
-                cached = (summary, flow)
-                self._flows[file_uri] = cached
-            out.append((file_uri, cached[1]))
+            files.append((uri_of_path(os.path.join(key, name)), self._summary(module, disk_file), os.path.join(key, name)))
+        entries = [self._flow_entry(uri, stamp, source) for uri, stamp, source in files]
+        if not always and not any(marking for marking, _ in entries):
+            self._flow_active.discard(key)
+            return []
+        out = [(uri, self._flow_of(uri, entry)) for (uri, _, _), entry in zip(files, entries)]
         if any(f.has_marks for _, f in out):
             if key not in self._flow_active:  # marks appeared without a declaration changing: the others again
                 self._flow_active.add(key)
@@ -727,6 +719,35 @@ class Workspace:
         else:
             self._flow_active.discard(key)
         return out
+
+    def _flow_entry(self, uri: str, stamp: Any, source: Any) -> list:
+        """The remembered `[may mark, facts or the text/state to compute them from]` of one file."""
+        cached = self._flows.get(uri)
+        if cached is not None and (cached[0] is stamp or cached[0] == stamp):
+            return cached[1]
+        if isinstance(source, DocumentState):
+            text: str | None = source.text
+            entry = [may_mark(text), source]  # type: ignore[arg-type]
+        else:
+            got = read_text(source, self.max_file_bytes)
+            text = got.text
+            entry = [text is not None and may_mark(text), (text, source)]
+        self._flows[uri] = (stamp, entry)
+        return entry
+
+    @staticmethod
+    def _flow_of(uri: str, entry: list) -> FileFlow:
+        """The facts of one file's entry (`_flow_entry`), computed once."""
+        got = entry[1]
+        if isinstance(got, FileFlow):
+            return got
+        if isinstance(got, DocumentState):
+            flow = file_flow(got.text, got.analysis.body.blocks)
+        else:
+            text, path = got
+            flow = file_flow(text, analyze_file(text, parse(text).root, path).body.blocks) if text is not None else FileFlow()
+        entry[1] = flow
+        return flow
 
     def is_root_module(self, key: str) -> bool:
         """Whether module `key` is a root module: no module of the workspace calls it with a local
@@ -1063,7 +1084,7 @@ class Snapshot:
         names = self._workspace.effective_names(directory)
         if any(catalogue.file_kind(n) != catalogue.CONFIG_JSON for n in names):
             return None
-        facts = self._workspace.flow_facts(directory)
+        facts = self._workspace.flow_facts(directory, always=True)
         if facts is None:
             return None
         out: dict[str, bool] = {}
