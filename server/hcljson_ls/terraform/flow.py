@@ -213,10 +213,11 @@ class FileFlow:
 _MARKING_WORDS = ("sensitive", "ephemeral", "applying", "\\u")
 
 
-def may_mark(text: str) -> bool:
-    """Whether the text of a file may mark a value (a cheap search: `FileFlow.has_marks` is False
+def may_mark(text) -> bool:
+    """Whether the text of a file (a `str`, or anything with `str.find`: a document's text buffer,
+    searched without joining it) may mark a value (a cheap search: `FileFlow.has_marks` is False
     for the facts of a file for which this is False)."""
-    return any(w in text for w in _MARKING_WORDS)
+    return any(text.find(w) >= 0 for w in _MARKING_WORDS)
 
 
 

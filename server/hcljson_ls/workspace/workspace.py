@@ -726,12 +726,10 @@ class Workspace:
         if cached is not None and (cached[0] is stamp or cached[0] == stamp):
             return cached[1]
         if isinstance(source, DocumentState):
-            text: str | None = source.text
-            entry = [may_mark(text), source]  # type: ignore[arg-type]
+            entry = [may_mark(source.document.buffer), source]  # the buffer: no join of a large text per version
         else:
             got = read_text(source, self.max_file_bytes)
-            text = got.text
-            entry = [text is not None and may_mark(text), (text, source)]
+            entry = [got.text is not None and may_mark(got.text), (got.text, source)]
         self._flows[uri] = (stamp, entry)
         return entry
 
