@@ -58,6 +58,9 @@ class CheckSettings:
     max_file_bytes: int = MAX_FILE_BYTES  # the server's default (maxFileSizeMB)
     docs_url: str | None = None
     config: str | None = None  # the configuration file these come from, if any
+    #: Another module of the run calls this one with a local source (`cli.called_directories`): it is
+    #: no root module (`Workspace.called_modules`), so root-only rules (outputs) do not apply.
+    called: bool = False
 
     @classmethod
     def of(cls, settings: Any, config: str | None = None, schemas: tuple[str, ...] = ()) -> CheckSettings:

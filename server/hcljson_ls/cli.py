@@ -399,6 +399,51 @@ def _walk(root: Path, problems: list[str], ignored: IgnorePaths = ignore_paths.N
         )
 
 
+#: A local module source in a JSON (`"source": "./x"`) or native (`source = "../x"`) file.
+_LOCAL_SOURCE = re.compile(r'\bsource"?\s*[:=]\s*"(\.\.?/[^"\\]*)"')
+_CALLER_KINDS = (catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE)
+_CALLER_MAX_BYTES = 20 * 1024 * 1024
+
+
+def called_directories(paths: Sequence[str]) -> frozenset[str]:
+    """The real paths of the directories that a configuration file (JSON or native) under `paths`
+    (directories walked as `_walk` does; a file: its directory) calls as a local module. `check`
+    treats those modules as called, not as root modules: a module is a root module when `terraform
+    validate` in its directory is how it is used, and a module another module of the run calls is
+    validated through its caller. A text search: a string that only looks like a local `source`
+    makes a module "called", which only silences the root-only rules there."""
+    directories: list[str] = []
+    for arg in paths:
+        if os.path.isdir(arg):
+            pending = [arg]
+            while pending:
+                directory = pending.pop()
+                listing = list_directory(directory)
+                if listing.problem:
+                    continue
+                directories.append(directory)
+                pending.extend(os.path.join(directory, d) for d in listing.directories if d not in SKIPPED_DIRECTORIES)
+        elif os.path.exists(arg):
+            directories.append(os.path.dirname(os.path.abspath(arg)))
+    out: set[str] = set()
+    for directory in dict.fromkeys(directories):
+        for name in list_directory(directory).files:
+            if catalogue.file_kind(name) not in _CALLER_KINDS:
+                continue
+            path = os.path.join(directory, name)
+            try:
+                if os.path.getsize(path) > _CALLER_MAX_BYTES:
+                    continue
+                text = decode_utf8(read_regular_file(Path(path)))
+            except (OSError, NotRegularFile, NotUtf8):
+                continue
+            if "source" not in text:
+                continue
+            for m in _LOCAL_SOURCE.finditer(text):
+                out.add(os.path.realpath(os.path.join(directory, m.group(1))))
+    return frozenset(out)
+
+
 def read_source(source: Source) -> str:
     """The file's text, exactly (no newline translation). Raises UsageError with a one-line reason.
     Only a regular file is read (`read_regular_file`): a named pipe or a device is skipped."""
@@ -486,6 +531,8 @@ def _check_module(sources: Sequence[Source], settings: CheckSettings) -> tuple[F
     workspace = Workspace(engine=settings.engine)
     workspace.set_engine_version(settings.engine_version)
     workspace.max_file_bytes = settings.max_file_bytes
+    if settings.called and sources:
+        workspace.called_modules = frozenset({workspace.module_key(Path(sources[0].real).as_uri())})
     schemas, _ = load_schemas(settings.schema_files)  # problems: reported once, by the parent
     if schemas is not None and sources:
         workspace.set_module_schemas(workspace.module_key(Path(sources[0].real).as_uri()), schemas)
@@ -631,6 +678,10 @@ def run_check(
             if shard[0] != 1:
                 skipped = []  # what the walk met is shard 1's to report: once in the union of the shards
         settings, setting_problems = module_settings(modules, schemas, config)
+        called = called_directories(paths)
+        if called:
+            settings = [replace(s, called=True) if os.path.dirname(m[0].real) in called else s
+                        for s, m in zip(settings, modules)]
         if engine is not None or engine_version is not None:  # the flags win over the configuration
             settings = [replace(s, engine=engine or s.engine, engine_version=engine_version or s.engine_version)
                         for s in settings]

@@ -6,6 +6,36 @@ checks that it is current).
 
 #: code -> (anchor of its section in docs/diagnostics.md, short description, full description)
 RULES: dict[str, tuple[str, str, str]] = {
+    'flow/ephemeral-argument': (
+        'sensitive-and-ephemeral-values-issue-19-section-3',
+        "An argument of a managed resource or a data source whose value holds an ephemeral value, where the provider's schema says the argument is not write-only (only arguments write-only in the schema take ephemeral values).",
+        'An argument of a managed resource or a data source whose value holds an ephemeral value, where the provider\'s schema says the argument is not write-only (only arguments write-only in the schema take ephemeral values). An error, "Invalid use of ephemeral value", on the value. Only when the schema is known: the built-in provider\'s ("terraform_data", "terraform_remote_state") or loaded provider schemas.',
+    ),
+    'flow/ephemeral-input': (
+        'sensitive-and-ephemeral-values-issue-19-section-3',
+        'A module call that passes a value holding an ephemeral value to a variable the child module (a local directory of JSON files) does not declare ""ephemeral": true".',
+        'A module call that passes a value holding an ephemeral value to a variable the child module (a local directory of JSON files) does not declare ""ephemeral": true". An error, "Ephemeral value not allowed", on the value.',
+    ),
+    'flow/ephemeral-output': (
+        'sensitive-and-ephemeral-values-issue-19-section-3',
+        'An output (of any module) whose value holds an ephemeral value and that is not declared ""ephemeral": true".',
+        'An output (of any module) whose value holds an ephemeral value and that is not declared ""ephemeral": true". An error, "Ephemeral value not allowed", on the value. Not after "flow/sensitive-output" on the same output.',
+    ),
+    'flow/ephemeral-repetition': (
+        'sensitive-and-ephemeral-values-issue-19-section-3',
+        '"count" or "for_each" of a resource, data source or module call whose value is ephemeral.',
+        '"count" or "for_each" of a resource, data source or module call whose value is ephemeral. An error, "Invalid count argument" / "Invalid for_each argument", on the value.',
+    ),
+    'flow/ephemeral-root-output': (
+        'sensitive-and-ephemeral-values-issue-19-section-3',
+        'A root module output declared ""ephemeral": true": only a called module\'s outputs may be ephemeral.',
+        'A root module output declared ""ephemeral": true": only a called module\'s outputs may be ephemeral. An error, "Ephemeral output not allowed", on the output\'s declaration range; nothing else is said of that output (Terraform stops there too).',
+    ),
+    'flow/sensitive-output': (
+        'sensitive-and-ephemeral-values-issue-19-section-3',
+        'A root module output whose value holds a sensitive value and that is not declared ""sensitive": true".',
+        'A root module output whose value holds a sensitive value and that is not declared ""sensitive": true". An error, Terraform\'s summary "Output refers to sensitive values"; range: the output\'s declaration range (the "{" of its body, Terraform\'s subject).',
+    ),
     'language/const-conflict': (
         'const-variables-triage',
         'A variable whose "const" is "true" and which is also "sensitive" or "ephemeral", in Terraform 1.15 and later (Terraform\'s internal/configs/named_values.go; OpenTofu allows it).',

@@ -733,6 +733,20 @@ def _sensitive_ephemeral_cases() -> Iterator[Case]:
         "ephemeral-in-trigger": (_td({"triggers_replace": ["${var.e}"]}), "ephemeral value in a resource argument"),
         "sensitive-and-ephemeral-var": ({"variable": {"z": {"default": "x", "sensitive": True, "ephemeral": True}}}, VALID),
         "sensitive-bad-value": ({"output": {"o": {"value": 1, "sensitive": "maybe"}}}, "not a bool"),
+        # How far the marks go (issue 19 section 3: each checked with terraform validate 1.11.4).
+        "sensitive-output-tuple": ({"output": {"o": {"value": ["${var.s}"]}}}, "sensitive value nested in a root output"),
+        "sensitive-output-conditional": ({"output": {"o": {"value": "${var.s == \"\" ? \"a\" : \"b\"}"}}}, "sensitive condition in a root output"),
+        "sensitive-output-string-true": ({"output": {"o": {"value": "${var.s}", "sensitive": "true"}}}, VALID),
+        "sensitive-output-local-attribute": ({"locals": {"x": {"a": "plain", "b": "${var.s}"}}, "output": {"o": {"value": "${local.x.a}"}}}, VALID),
+        # merge keeps a nested mark of an object literal (`merge(var.m, {})` of a sensitive map is not marked in validate).
+        "sensitive-output-merge": ({"output": {"o": {"value": "${merge({a = var.s}, {})}"}}}, "sensitive value nested through merge"),
+        "sensitive-output-length-of-tuple": ({"output": {"o": {"value": "${length([var.s])}"}}}, VALID),
+        "ephemeral-output-applying": ({"output": {"o": {"value": "${terraform.applying}"}}}, "ephemeral value in an output"),
+        "ephemeral-and-sensitive-output": ({"output": {"o": {"value": "${var.e}${var.s}"}}}, "sensitive error first"),
+        "ephemeral-in-data-source": ({"data": {"terraform_remote_state": {"r": {"backend": "local", "config": {"path": "${var.e}"}}}}}, "ephemeral value in a data source argument"),
+        "ephemeral-in-for-each": (_td({"for_each": "${toset(split(\",\", var.e))}"}), "ephemeral value in for_each"),
+        "ephemeral-in-precondition": (_td({"lifecycle": {"precondition": {"condition": "${var.e == \"\"}", "error_message": "x"}}}), VALID),
+        "ephemeral-in-module-count": ({"module": {"m": {"source": "./child", "name": "x", "count": "${length(var.e)}"}}}, "ephemeral value in a module's count"),
     }
     echild = {"variable": {"x": {"type": "string", "ephemeral": True}},
               "output": {"o": {"value": "${var.x}", "ephemeral": True}}}

@@ -112,6 +112,7 @@ def module_diagnostics(tmp_path, files: dict[str, object], engine: str = "auto",
     uris = {}
     for name, doc in files.items():
         text = doc if isinstance(doc, str) else json.dumps(doc, indent=1)
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)  # a child module's directory
         (tmp_path / name).write_text(text, encoding="utf-8")
         uris[name] = uri_of_path(str(tmp_path / name))
     for name, uri in uris.items():
@@ -153,7 +154,8 @@ VALID = [
     # valid only in a child module: in a root module 1.11.4 says "Ephemeral output not allowed".)
     ("ephemeral-values", {"main.tf.json": {"variable": {"v": {"type": "string", "ephemeral": True}},
                                            "locals": {"x": "${var.v}"}}}, "auto", None),
-    ("ephemeral-output-in-a-child", {"main.tf.json": {"output": {"o": {"value": "x", "ephemeral": True}}}}, "auto", None),
+    ("ephemeral-output-in-a-child", {"main.tf.json": {"module": {"c": {"source": "./c"}}},
+                                     "c/main.tf.json": {"output": {"o": {"value": "x", "ephemeral": True}}}}, "auto", None),
     # action blocks and action_trigger: CHANGELOG 1.14.0 "New top-level Actions block".
     ("action", {"main.tf.json": {
         "action": {"local_command": {"a": {"config": {"command": "echo"}}}},

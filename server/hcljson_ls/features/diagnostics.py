@@ -35,7 +35,7 @@ from ..diagnostic import Diagnostic
 from ..workspace import DocumentState, Snapshot
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
-from . import testfile, tfvars
+from . import flow, testfile, tfvars
 from .lens import unused_declarations
 
 log = logging.getLogger(__name__)
@@ -135,8 +135,13 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False) -> list[Diagnost
             across = [*across, *tfvars.diagnostics(snapshot, uri)]
         elif is_test_file(uri):  # its references against the module under test (other files: never cached per version)
             across = [*across, *testfile.diagnostics(snapshot, uri)]
-        elif unused:  # references in other files count: never cached per version
-            across = [*across, *unused_declarations(snapshot, uri)]
+        else:
+            # Where sensitive and ephemeral values flow: other files and modules count (never cached per version).
+            found = flow.diagnostics(snapshot, uri)
+            if found:
+                across = [*across, *found]
+            if unused:  # references in other files count: never cached per version
+                across = [*across, *unused_declarations(snapshot, uri)]
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []

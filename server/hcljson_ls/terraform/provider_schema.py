@@ -153,7 +153,9 @@ class SchemaAttribute:
     description: str = ""
     description_kind: str = "plain"
     nested: NestedAttributes | None = None
-    write_only: bool = False  # Terraform 1.11+: the provider never stores its value
+    #: Write-only (Terraform 1.11+): set in the configuration, never kept in plan or state, so it may
+    #: take an ephemeral value.
+    write_only: bool = False
 
     @property
     def computed_only(self) -> bool:

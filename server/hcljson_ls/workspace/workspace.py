@@ -56,6 +56,7 @@ from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files, overrides_without_base
+from ..terraform.flow import FileFlow, file_flow, may_mark
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
@@ -129,6 +130,11 @@ class Workspace:
         self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
         self._ignore_patterns: tuple[str, ...] = ()  # `indexing.ignorePaths`
         self._ignore = ignore_paths.NONE
+        self._flows: dict[str, tuple[Any, list]] = {}  # uri -> (what it was computed from, `_flow_entry`)
+        self._flow_active: set[str] = set()  # modules whose flow facts hold marks (see `_flow_may_differ`)
+        #: Module directories that a module outside this workspace calls (`check` is told the modules of
+        #: its run that other modules of the run call): never root modules (see `is_root_module`).
+        self.called_modules: frozenset[str] = frozenset()
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -381,6 +387,8 @@ class Workspace:
         self._revisions[uri] = next(self._counter)
         if self._tfvars and uri not in self._tfvars:
             self._values_may_differ(self.module_key(uri))
+        if self._flow_active:
+            self._flow_may_differ(self.module_key(uri), but=uri)
         return state
 
     def _values_may_differ(self, key: str) -> None:
@@ -390,6 +398,19 @@ class Workspace:
             if self.module_key(uri) == key:
                 self._revisions[uri] = next(self._counter)
                 self._stale.add(uri)
+
+    def _flow_may_differ(self, key: str, but: str | None = None) -> None:
+        """A file of module `key` changed: where marks flow (`terraform.flow`) may have changed
+        without any declaration changing, so when the module's facts hold marks its other open
+        documents and those of the modules calling it are checked again."""
+        if key not in self._flow_active:
+            return
+        stale = self._open_in(key, but)
+        for caller, _ in self.callers(key):
+            stale |= self._open_in(caller)
+        for uri in stale:
+            self._revisions[uri] = next(self._counter)
+        self._stale |= stale
 
     def close(self, uri: str) -> bool:
         """Forget the buffer of `uri` (the file on disk, if any, stands for it again); True when it
@@ -409,6 +430,7 @@ class Workspace:
         return True
 
     def _forget(self, uri: str) -> None:
+        self._flows.pop(uri, None)
         self._own_keys.pop(uri, None)
         self._declared_cache.pop(uri, None)
         self._across.pop(uri, None)
@@ -525,6 +547,7 @@ class Workspace:
             return
         key = os.path.dirname(path)
         self._values_may_differ(key)
+        self._flow_may_differ(key)
         module = self._modules.get(key)
         if module is None:
             module = self._modules[key] = Module(key)
@@ -678,6 +701,79 @@ class Workspace:
         else:
             start, end = where.start, where.end
         return uri, name, start, end
+
+    # -- where sensitive and ephemeral values flow ------------------------------------------------
+
+    def flow_facts(self, key: str, always: bool = False) -> list[tuple[str, FileFlow]] | None:
+        """`(uri, flow facts)` of every JSON configuration file of module `key` (`terraform.flow`),
+        open buffers over the files on disk; None when the module has an override file (it may
+        change what a variable or output declares: the module is not judged). Empty when no file
+        of the module may mark a value (`terraform.flow.may_mark`, a text search), unless `always`
+        (a child module's variables): then no document's analysis is built for it (a quick-opened
+        document keeps its quick result).
+        Native files say nothing here (their variables count as unmarked). Each file's facts are
+        remembered until it changes (an open document's revision, a file's summary on disk)."""
+        names = self.effective_names(key)
+        if any(catalogue.is_override_file(n) for n in names):
+            return None
+        module = self.module(key)
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        files: list[tuple[str, Any, Any]] = []  # (uri, stamp, how to read it)
+        for name in names:
+            if catalogue.file_kind(name) != catalogue.CONFIG_JSON:
+                continue
+            uri = open_docs.get(name)
+            if uri is not None:
+                files.append((uri, ("open", self._revisions.get(uri)), self._documents[uri]))
+                continue
+            disk_file = module.disk.get(name)
+            if disk_file is None or not os.path.isabs(key):
+                continue
+            files.append((uri_of_path(os.path.join(key, name)), self._summary(module, disk_file), os.path.join(key, name)))
+        entries = [self._flow_entry(uri, stamp, source) for uri, stamp, source in files]
+        if not always and not any(marking for marking, _ in entries):
+            self._flow_active.discard(key)
+            return []
+        out = [(uri, self._flow_of(uri, entry)) for (uri, _, _), entry in zip(files, entries)]
+        if any(f.has_marks for _, f in out):
+            if key not in self._flow_active:  # marks appeared without a declaration changing: the others again
+                self._flow_active.add(key)
+                self._flow_may_differ(key)
+        else:
+            self._flow_active.discard(key)
+        return out
+
+    def _flow_entry(self, uri: str, stamp: Any, source: Any) -> list:
+        """The remembered `[may mark, facts or the text/state to compute them from]` of one file."""
+        cached = self._flows.get(uri)
+        if cached is not None and (cached[0] is stamp or cached[0] == stamp):
+            return cached[1]
+        if isinstance(source, DocumentState):
+            entry = [may_mark(source.document.buffer), source]  # the buffer: no join of a large text per version
+        else:
+            got = read_text(source, self.max_file_bytes)
+            entry = [got.text is not None and may_mark(got.text), (got.text, source)]
+        self._flows[uri] = (stamp, entry)
+        return entry
+
+    @staticmethod
+    def _flow_of(uri: str, entry: list) -> FileFlow:
+        """The facts of one file's entry (`_flow_entry`), computed once."""
+        got = entry[1]
+        if isinstance(got, FileFlow):
+            return got
+        if isinstance(got, DocumentState):
+            flow = file_flow(got.text, got.analysis.body.blocks)
+        else:
+            text, path = got
+            flow = file_flow(text, analyze_file(text, parse(text).root, path).body.blocks) if text is not None else FileFlow()
+        entry[1] = flow
+        return flow
+
+    def is_root_module(self, key: str) -> bool:
+        """Whether module `key` is a root module: no module of the workspace calls it with a local
+        source (`callers`), and it is not among `called_modules`."""
+        return key not in self.called_modules and not self.callers(key)
 
     # -- navigation: where a declaration is, who refers to it ----------------------------------------
 
@@ -1003,6 +1099,39 @@ class Snapshot:
     def callers(self, uri: str) -> list[tuple[str, str]]:
         """`(module directory, call name)` of the modules that call the module of `uri`."""
         return self._workspace.callers(self._workspace.module_key(uri))
+
+    def module_flow(self, uri: str) -> tuple[FileFlow, list[FileFlow]] | None:
+        """The flow facts (`terraform.flow`) of configuration file `uri` and of every JSON file of
+        its module, or None: `uri` is no file of its module (an override file, a file the engine
+        leaves out), or the module cannot be judged (`Workspace.flow_facts`)."""
+        facts = self._workspace.flow_facts(self._workspace.module_key(uri))
+        if facts is None:
+            return None
+        own = next((f for u, f in facts if u == uri), None)
+        return None if own is None else (own, [f for _, f in facts])
+
+    def child_flow_variables(self, uri: str, name: str) -> dict[str, bool] | None:
+        """variable name -> declared ephemeral, for the JSON files of the local child module that
+        module call `name` of the module of `uri` calls; None when that module is not known or has a
+        native file (whose variables this does not read)."""
+        directory = self.module_call_child(uri, name)
+        if directory is None:
+            return None
+        names = self._workspace.effective_names(directory)
+        if any(catalogue.file_kind(n) != catalogue.CONFIG_JSON for n in names):
+            return None
+        facts = self._workspace.flow_facts(directory, always=True)
+        if facts is None:
+            return None
+        out: dict[str, bool] = {}
+        for _, f in facts:
+            for variable, marks in f.variables:
+                out[variable] = out.get(variable, False) or "ephemeral" in marks
+        return out
+
+    def is_root_module(self, uri: str) -> bool:
+        """Whether the module of `uri` is a root module (`Workspace.is_root_module`)."""
+        return self._workspace.is_root_module(self._workspace.module_key(uri))
 
     def declaration_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int]]:
         """`declaration_sites` in module directory `directory` (a test file's module under test)."""

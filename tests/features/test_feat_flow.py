@@ -1,0 +1,204 @@
+"""Sensitive and ephemeral values through a module (issue 19, section 3, `terraform.flow`): root
+outputs holding sensitive values, ephemeral root outputs, ephemeral values in outputs, in resource
+and data source arguments, in `count`/`for_each` and in child module inputs. Through a real
+`Workspace` over a temporary directory, edits across files, and the real `hcljson-ls check`.
+
+Each case notes what `terraform validate -json` (Terraform 1.11.4, `init -backend=false`) says for
+the same module, so the tests run without Terraform; the valid neighbours are valid for Terraform too.
+
+Fixtures (tests/fixture.py): `⟨⟩` marks the range each diagnostic must cover, in order.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from fixture import FixtureWorkspace, parse_fixture
+from hcljson_ls.cli import run_check
+from hcljson_ls.diagnostic import ERROR
+from hcljson_ls.features.diagnostics import collect
+
+VARS = """
+//- /app/variables.tf.json
+{"variable": {"s": {"type": "string", "default": "x", "sensitive": true},
+              "e": {"type": "string", "default": "x", "ephemeral": true},
+              "p": {"type": "string", "default": "x"}}}
+"""
+
+
+def build(tmp_path: Path, src: str, open: list[str] | None = None, engine: str = "auto") -> FixtureWorkspace:
+    return parse_fixture(src).workspace(tmp_path, open=open if open is not None else ["/app/main.tf.json"], engine=engine)
+
+
+def flow(fw: FixtureWorkspace, path: str = "/app/main.tf.json"):
+    return [d for d in collect(fw.snapshot(), fw.uri(path)) if d.code.startswith("flow/")]
+
+
+def expect(fw: FixtureWorkspace, codes: list[str], path: str = "/app/main.tf.json") -> list:
+    found = flow(fw, path)
+    assert [(d.code, d.start, d.end) for d in found] == [
+        (code, *r) for code, r in zip(codes, fw.fixture.files[path].ranges, strict=True)
+    ]
+    assert all(d.severity == ERROR for d in found)
+    return found
+
+
+def test_root_outputs_holding_sensitive_values(tmp_path: Path) -> None:
+    fw = build(tmp_path, VARS + """
+//- /app/main.tf.json
+{"locals": {"x": "${var.s}", "obj": {"a": "plain", "b": "${var.s}"}},
+ "output": {
+  "direct": ⟨{⟩"value": "${var.s}"},
+  "via_local": ⟨{⟩"value": "${local.x}"},
+  "template": ⟨{⟩"value": "a-${var.s}"},
+  "length": ⟨{⟩"value": "${length(var.s)}"},
+  "function": ⟨{⟩"value": "${sensitive(1)}"},
+  "tuple": ⟨{⟩"value": ["${var.s}"]},
+  "conditional": ⟨{⟩"value": "${var.p == \\"\\" ? \\"a\\" : var.s}"},
+  "mixed": ⟨{⟩"value": "${nonsensitive(var.s)}-${var.s}"},
+  "marked": {"value": "${var.s}", "sensitive": true},
+  "marked_string": {"value": "${var.s}", "sensitive": "true"},
+  "nonsensitive": {"value": "${nonsensitive(var.s)}"},
+  "plain": {"value": "${var.p}"},
+  "attribute": {"value": "${local.obj.a}"},
+  "merge": {"value": "${merge({a = var.s}, {})}"},
+  "try": {"value": "${try(var.s, \\"\\")}"},
+  "length_of_tuple": {"value": "${length([var.s])}"},
+  "not": {"value": "${!(var.s == \\"\\")}"}
+ }}
+""")
+    found = expect(fw, ["flow/sensitive-output"] * 8)
+    # terraform: error "Output refers to sensitive values" on the output's declaration range (the `{`)
+    assert {d.summary for d in found} == {"Output refers to sensitive values"}
+    assert '"sensitive": true' in found[0].detail
+
+
+def test_ephemeral_values(tmp_path: Path) -> None:
+    fw = build(tmp_path, VARS + """
+//- /app/child/main.tf.json
+{"variable": {"name": {"type": "string"}, "eph": {"type": "string", "ephemeral": true}}}
+//- /app/main.tf.json
+{"locals": {"x": "${upper(var.e)}"},
+ "output": {
+  "root_ephemeral": ⟨{⟩"value": "${var.e}", "ephemeral": true},
+  "ephemeral_value": {"value": ⟨"${var.e}"⟩},
+  "applying": {"value": ⟨"${terraform.applying}"⟩},
+  "both": ⟨{⟩"value": "${var.e}${var.s}"},
+  "dropped": {"value": "${ephemeralasnull(var.e)}"}
+ },
+ "resource": {"terraform_data": {
+  "input": {"input": ⟨"${local.x}"⟩},
+  "triggers": {"triggers_replace": ⟨["${var.e}"]⟩},
+  "counted": {"count": ⟨"${length(var.e)}"⟩},
+  "dropped": {"input": "${ephemeralasnull(var.e)}"},
+  "provisioned": {"connection": {"host": "${var.e}"},
+                  "provisioner": {"local-exec": {"command": "echo ${var.e}"}},
+                  "lifecycle": {"precondition": {"condition": "${var.e == \\"\\"}", "error_message": "x"}}}
+ }},
+ "data": {"terraform_remote_state": {"state": {"backend": "local", "config": ⟨{"path": "${var.e}"}⟩}}},
+ "module": {
+  "plain_input": {"source": "./child", "name": ⟨"${var.e}"⟩, "eph": "x"},
+  "ephemeral_input": {"source": "./child", "name": "x", "eph": "${var.e}"},
+  "repeated": {"source": "./child", "name": "x", "eph": "x", "for_each": ⟨"${toset(split(\\",\\", var.e))}"⟩}
+ }}
+""")
+    found = expect(fw, [
+        "flow/ephemeral-root-output", "flow/ephemeral-output", "flow/ephemeral-output", "flow/sensitive-output",
+        "flow/ephemeral-argument", "flow/ephemeral-argument", "flow/ephemeral-repetition", "flow/ephemeral-argument",
+        "flow/ephemeral-input", "flow/ephemeral-repetition",
+    ])
+    # terraform: "Ephemeral output not allowed", "Ephemeral value not allowed" (on the value), the
+    # sensitive error alone when a value is both, "Invalid use of ephemeral value" (input,
+    # triggers_replace, config), "Invalid count argument", "Ephemeral value not allowed" (a child
+    # input), "Invalid for_each argument"
+    assert [d.summary for d in found] == [
+        "Ephemeral output not allowed", "Ephemeral value not allowed", "Ephemeral value not allowed",
+        "Output refers to sensitive values", "Invalid use of ephemeral value", "Invalid use of ephemeral value",
+        "Invalid count argument", "Invalid use of ephemeral value", "Ephemeral value not allowed",
+        "Invalid for_each argument",
+    ]
+    assert flow(fw, "/app/child/main.tf.json") == []
+
+
+def test_a_called_module_may_have_ephemeral_outputs(tmp_path: Path) -> None:
+    fw = build(tmp_path, """
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child", "x": "y"}}}
+//- /app/child/main.tf.json
+{"variable": {"x": {"type": "string", "ephemeral": true}},
+ "output": {"o": {"value": "${var.x}", "ephemeral": true}, "p": {"value": ⟨"${var.x}"⟩}}}
+""", open=["/app/main.tf.json", "/app/child/main.tf.json"])
+    # terraform (validate in /app): only the output that is not declared ephemeral
+    expect(fw, ["flow/ephemeral-output"], "/app/child/main.tf.json")
+
+
+def test_modules_that_cannot_be_judged(tmp_path: Path) -> None:
+    src = VARS + """
+//- /app/main.tf.json
+{"output": {"o": {"value": "${var.s}"}}, "resource": {"terraform_data": {"t": {"input": "${var.e}"}}}}
+"""
+    # An override file may declare the output sensitive: nothing is said.
+    fw = build(tmp_path / "a", src + '//- /app/override.tf.json\n{"output": {"o": {"sensitive": true}}}\n')
+    assert flow(fw) == []
+    # OpenTofu: the sensitive output rule only.
+    fw = build(tmp_path / "b", src, engine="opentofu")
+    assert [d.code for d in flow(fw)] == ["flow/sensitive-output"]
+    # A resource of a provider whose schema is not known: whether its argument is write-only is not known.
+    fw = build(tmp_path / "c", VARS + '//- /app/main.tf.json\n{"resource": {"aws_db_instance": {"d": {"password_wo": "${var.e}"}}}}\n')
+    assert flow(fw) == []
+
+
+def test_edits_in_another_file_reach_the_output(tmp_path: Path) -> None:
+    fw = build(tmp_path, VARS + """
+//- /app/locals.tf.json
+{"locals": {"x": "${var.p}"}}
+//- /app/main.tf.json
+{"output": {"o": {"value": "${local.x}"}}}
+""", open=["/app/main.tf.json", "/app/locals.tf.json"])
+    main, locals_ = fw.uri("/app/main.tf.json"), fw.uri("/app/locals.tf.json")
+    assert flow(fw) == []
+    fw.workspace.take_stale()
+    text = fw.fixture.files["/app/locals.tf.json"].text
+    at = text.index("var.p") + len("var.")
+    fw.workspace.change(locals_, 2, [{"range": _range(text, at, at + 1), "text": "s"}], "utf-32")
+    collect(fw.snapshot(), locals_)
+    assert main in fw.workspace.take_stale()  # published again
+    assert [d.code for d in flow(fw)] == ["flow/sensitive-output"]
+    text = text[:at] + "s" + text[at + 1 :]
+    fw.workspace.change(locals_, 3, [{"range": _range(text, at, at + 1), "text": "p"}], "utf-32")
+    assert main in fw.workspace.take_stale()
+    assert flow(fw) == []
+
+
+def test_check_judges_a_module_as_terraform_validate_in_its_directory(tmp_path: Path, cli) -> None:
+    parse_fixture("""
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child", "x": "y"}}}
+//- /app/child/main.tf.json
+{"variable": {"x": {"type": "string", "ephemeral": true}},
+ "output": {"o": {"value": "${var.x}", "ephemeral": true}}}
+""").write(tmp_path)
+    # The whole tree: the child is called, so its ephemeral output is allowed.
+    whole = cli("check", tmp_path / "app")
+    assert whole.returncode == 0, whole.stdout + whole.stderr
+    # The child alone is a root module, as for `terraform validate` there (in process: one
+    # subprocess is enough to show the command's wiring).
+    out, err = io.StringIO(), io.StringIO()
+    assert run_check([str(tmp_path / "app" / "child")], out=out, err=err) == 1
+    assert "Ephemeral output not allowed" in out.getvalue() and "[flow/ephemeral-root-output]" in out.getvalue()
+
+
+def _range(text: str, start: int, end: int) -> dict:
+    def position(offset: int) -> dict:
+        line = text.count("\n", 0, offset)
+        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+    return {"start": position(start), "end": position(end)}
+
+
+@pytest.mark.parametrize("value", ["${upper(var.s)}", "${jsonencode(var.s)}", "${var.s == \\\"x\\\"}"])
+def test_marks_flow_through_functions_and_operators(tmp_path: Path, value: str) -> None:
+    fw = build(tmp_path, VARS + '//- /app/main.tf.json\n{"output": {"o": {"value": "' + value + '"}}}\n')
+    assert [d.code for d in flow(fw)] == ["flow/sensitive-output"]
