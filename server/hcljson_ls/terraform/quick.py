@@ -28,7 +28,8 @@ Contract
   analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
-  - `"//"` (anything), `count` / `for_each` (a number, boolean, null or template string, not both),
+  - `"//"` (anything), `count` (a whole number of 0 or more, or a template string) / `for_each` (a
+    template string), not both,
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
   - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
     (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings);
@@ -419,7 +420,10 @@ def _certify(b: Skimmed, found: list) -> str | None:
             if k == "//":
                 continue
             if k == "count" or k == "for_each":
-                if type(v) in (Pairs, list):
+                # Only a template (judged by the full path's rules alike) or a whole count of 0 or
+                # more; any other literal goes to `repetition_values` through the full path.
+                tv = type(v)
+                if not (tv is str and ("${" in v or "%{" in v)) and not (k == "count" and tv is int and v >= 0):
                     raise _Unsure(k)
                 _expression(v, ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH), found)
             elif k == "provider":
