@@ -412,6 +412,8 @@ def _certify(b: Skimmed, found: list) -> str | None:
     if len(names) != len(body):
         raise _Unsure("repeated name")
     if t in _RESOURCE_LIKE:
+        if t == "data" and b.labels and b.labels[0].value == "terraform_remote_state":
+            raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`
         if "count" in names and "for_each" in names:
             raise _Unsure("count and for_each")
         ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)

@@ -37,6 +37,8 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      (`variable_rules`)
 * `meta-argument/invalid-count`, `meta-argument/invalid-for-each`   a literal `count` / `for_each`
                                      Terraform cannot use (`repetition_values`)
+* `remote-state/unknown-backend`, `remote-state/unknown-config`   a `terraform_remote_state`'s
+                                     backend and config keys (`remote_state`)
 * `schema/...`, `provisioner/invalid-config`   the bodies of built-in provisioners and of
                                      `connection` blocks (`provisioners`)
 * `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
@@ -74,6 +76,7 @@ from .catalogue import (
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
+from .remote_state import remote_state_diagnostics
 from .repetition_values import repetition_diagnostics
 from .variable_rules import variable_diagnostics
 from .reference_walk import expression_references
@@ -285,6 +288,8 @@ class _Validator:
                     self.diags.extend(repetition_diagnostics(block, self.text))
             if t == "variable":
                 self.diags.extend(variable_diagnostics(block, self.text))
+            elif t == "data":
+                self.diags.extend(remote_state_diagnostics(block, self.text))
             elif t == "resource" and parent is None:
                 self.diags.extend(provisioner_diagnostics(block, self.text))
             if t == "variable" and labels:
