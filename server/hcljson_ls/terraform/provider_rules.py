@@ -26,7 +26,8 @@ Contract
   a bool for a number, a non-numeric string for a number; never for `null` and never for a string
   with `${` or `%{`, whose type is unknown; elements of collections and object attributes are
   checked the same way), `schema/unknown-resource-type` (only when the provider's schema is
-  loaded; with a suggestion).
+  loaded; with a suggestion), `schema/unknown-ignored-attribute` (a resource's
+  `lifecycle.ignore_changes` element whose first name the schema lacks; on the name, with a suggestion).
 * Protocol-6 nested attributes (`SchemaAttribute.nested`) are checked like blocks of attributes:
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
@@ -87,6 +88,7 @@ COMPUTED_ONLY = "schema/computed-only"
 DEPRECATED = "schema/deprecated"
 WRONG_KIND = "schema/wrong-kind"
 UNKNOWN_RESOURCE_TYPE = "schema/unknown-resource-type"
+UNKNOWN_IGNORED = "schema/unknown-ignored-attribute"
 
 #: Data sources whose provider does not refuse a value for a computed-only attribute: the built-in
 #: `terraform_remote_state` (its `outputs`; `terraform validate` 1.11.4 accepts the value, unlike an SDK
@@ -680,9 +682,48 @@ def _validate_block(
         return check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
     found = validate_resource(block.body, schema, text, block.header_range, where)
+    if not data:
+        found.extend(_ignore_changes(block.body, schema, text))
     if data and (address, type_label.value) in _COMPUTED_SETTABLE:
         found = [d for d in found if d.code != COMPUTED_ONLY]
     return found
+
+
+#: The first step of an `ignore_changes` element: a name, then the end, `.` or `[`.
+_IGNORED_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)(?=$|[.\[])")
+
+
+def _ignore_changes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnostic]:
+    """`schema/unknown-ignored-attribute`: an element of `lifecycle.ignore_changes` whose first name
+    is neither an attribute nor a block type of the resource (Terraform's `StaticValidateTraversal`
+    in validate: "Unsupported attribute", on the name). Only plain strings (no escape) are read."""
+    out: list[Diagnostic] = []
+    for lifecycle in body.blocks_of("lifecycle")[:1]:
+        attr = lifecycle.body.attribute("ignore_changes")
+        if attr is None or attr.expr is None or attr.expr.kind != ARRAY:
+            continue
+        e = attr.expr
+        for m in e.node.items:  # type: ignore[attr-defined]
+            v = m.value
+            if not isinstance(v, String) or v.escaped or not v.terminated:
+                continue
+            start = e.start + v.start + 1
+            value = text[start : e.start + v.end - 1]
+            match = _IGNORED_NAME.match(value)
+            if match is None:
+                continue
+            name = match.group(1)
+            if name in schema.attributes or name in schema.block_types:
+                continue
+            hint = suggestion(name, sorted(schema.names()))
+            end = start + len(name)
+            out.append(Diagnostic(
+                start, end, ERROR, UNKNOWN_IGNORED, "Unsupported attribute",
+                f"The resource has no argument, nested block or exported attribute named {_q(name)}, so "
+                "ignore_changes cannot name it." + (f" Did you mean {_q(hint)}?" if hint else ""),
+                (), (Fix(start, end, hint, f"Change to {_q(hint)}"),) if hint else (),
+            ))
+    return out
 
 
 # ---- for readers of values rather than trees (`terraform.quick`) ----------------------------------------

@@ -32,7 +32,8 @@ Contract
     template string), not both,
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
   - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
-    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings);
+    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings whose first
+    names the provider's schema, when loaded, has);
   - resource/data: any other name is a provider-defined argument: any JSON value whose object
     keys are distinct and hold no template sequence, whose strings are templates without
     diagnostics;
@@ -509,6 +510,20 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
     if plan is _UNKNOWN_TYPE:
         raise _Unsure("unknown resource type")
     _body_ok(b.value, plan, True)  # type: ignore[arg-type]
+    if b.type_name == "resource":
+        _ignored_ok(b.value, plan[-1])  # type: ignore[arg-type]
+
+
+def _ignored_ok(body: Pairs, names: frozenset) -> None:
+    """Every `lifecycle.ignore_changes` element of certified resource `body` (`_lifecycle`: dotted
+    names) starts with a name of the schema (`provider_rules._ignore_changes`), or `_Unsure`."""
+    for k, v in body:
+        if k == "lifecycle":
+            for lk, x in v:  # type: ignore[union-attr]
+                if lk == "ignore_changes" and type(x) is list:
+                    for e in x:
+                        if e.split(".", 1)[0] not in names:
+                            raise _Unsure("ignore_changes")
 
 
 _UNKNOWN_TYPE = ()
@@ -522,7 +537,8 @@ def _schema_plan(schema: SchemaBlock) -> tuple:
     (`_value_test`); the other attributes (computed only, deprecated, nested: certified when null);
     the block types followed (not map-nested, not deprecated); the required names; whether one of
     them is a meta-argument's name (always missing from a resource body); block bounds by name
-    (at least, at most or None); the names of the block types with a minimum."""
+    (at least, at most or None); the names of the block types with a minimum; every attribute and
+    block type name (`_ignored_ok`)."""
     required, bounded, minimum, _, _ = body_plan(schema)
     plain: dict[str, frozenset] = {}
     tests: dict[str, Callable[[object], bool]] = {}
@@ -538,7 +554,8 @@ def _schema_plan(schema: SchemaBlock) -> tuple:
               if n not in schema.attributes and bt.nesting != MAP and not bt.block.deprecated and n != "dynamic"}
     names = frozenset(n for n, _ in required)
     return (plain, tests, others, blocks, names, not names.isdisjoint(_META),
-            {n: (low, high) for n, low, high in bounded}, tuple(n for n, _, _ in minimum))
+            {n: (low, high) for n, low, high in bounded}, tuple(n for n, _, _ in minimum),
+            frozenset(schema.attributes) | frozenset(schema.block_types))
 
 
 def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
@@ -547,7 +564,7 @@ def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
     kinds, missing required, block counts), or `_Unsure`. `top`: a resource or data body (its
     meta-arguments are the decoder's); else a nested block's body, where `dynamic` is the decoder's
     (and is not followed here)."""
-    plain, tests, others, blocks, required, required_meta, bounds, minimum = plan
+    plain, tests, others, blocks, required, required_meta, bounds, minimum, _ = plan
     counts: dict[str, int] | None = None
     for k, v in body:
         ok = plain.get(k)
@@ -737,6 +754,7 @@ def _lifecycle(v: object) -> None:
         elif k == "ignore_changes":
             if x == "all":
                 continue
+            # (names: `_ignored_ok` against the provider's schema, when it is loaded)
             if type(x) is not list or not all(type(e) is str and _DOTTED.fullmatch(e) for e in x):
                 raise _Unsure(k)
         else:
