@@ -27,7 +27,9 @@ Contract
   with `${` or `%{`, whose type is unknown; elements of collections and object attributes are
   checked the same way), `schema/unknown-resource-type` (only when the provider's schema is
   loaded; with a suggestion), `schema/unknown-ignored-attribute` (a resource's
-  `lifecycle.ignore_changes` element whose first name the schema lacks; on the name, with a suggestion).
+  `lifecycle.ignore_changes` element whose first name the schema lacks; on the name, with a suggestion),
+  `schema/unknown-self-attribute` (`self.<name>` in a resource's provisioner, the provisioner's
+  connection or a postcondition, `<name>` not in the schema; on `.name`, with a suggestion).
 * Protocol-6 nested attributes (`SchemaAttribute.nested`) are checked like blocks of attributes:
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
@@ -65,6 +67,8 @@ from ..jsonsyntax.tree import (
     String,
 )
 from .provider_lookup import meta_provider, placeholder
+from .reference_walk import expression_references
+from .references import Reference
 from .provider_schema import (
     BUILTIN_TERRAFORM,
     GROUP,
@@ -89,6 +93,7 @@ DEPRECATED = "schema/deprecated"
 WRONG_KIND = "schema/wrong-kind"
 UNKNOWN_RESOURCE_TYPE = "schema/unknown-resource-type"
 UNKNOWN_IGNORED = "schema/unknown-ignored-attribute"
+UNKNOWN_SELF = "schema/unknown-self-attribute"
 
 #: Data sources whose provider does not refuse a value for a computed-only attribute: the built-in
 #: `terraform_remote_state` (its `outputs`; `terraform validate` 1.11.4 accepts the value, unlike an SDK
@@ -684,6 +689,7 @@ def _validate_block(
     found = validate_resource(block.body, schema, text, block.header_range, where)
     if not data:
         found.extend(_ignore_changes(block.body, schema, text))
+        found.extend(_self_attributes(block.body, schema, text))
     if data and (address, type_label.value) in _COMPUTED_SETTABLE:
         found = [d for d in found if d.code != COMPUTED_ONLY]
     return found
@@ -723,6 +729,45 @@ def _ignore_changes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnost
                 "ignore_changes cannot name it." + (f" Did you mean {_q(hint)}?" if hint else ""),
                 (), (Fix(start, end, hint, f"Change to {_q(hint)}"),) if hint else (),
             ))
+    return out
+
+
+def _self_bodies(body: Body) -> list[Body]:
+    """The bodies of a resource where Terraform checks `self.<name>` against its schema in
+    validate: each provisioner's and its own connection's, each postcondition's."""
+    out: list[Body] = []
+    for prov in body.blocks_of("provisioner"):
+        out.append(prov.body)
+        out.extend(c.body for c in prov.body.blocks_of("connection")[:1])
+    for lifecycle in body.blocks_of("lifecycle"):
+        out.extend(p.body for p in lifecycle.body.blocks_of("postcondition"))
+    return out
+
+
+def _self_attributes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnostic]:
+    """`schema/unknown-self-attribute`: `self.<name>` in a provisioner, its connection or a
+    postcondition of the resource, `<name>` neither an attribute nor a block type of its schema
+    ("Unsupported attribute", on `.name` as Terraform). An index (`self["x"]`) is left alone."""
+    out: list[Diagnostic] = []
+    for inner in _self_bodies(body):
+        for attr in inner.attributes:
+            if attr.expr is None or "self" not in text[attr.expr.start : attr.expr.end]:
+                continue
+            for ref in expression_references(text, attr.expr):
+                if not isinstance(ref, Reference) or ref.root != "self" or not ref.steps:
+                    continue
+                step = ref.steps[0]
+                name = step.name
+                if step.index or name in schema.attributes or name in schema.block_types:
+                    continue
+                start = step.start - 1 if step.start > 0 and text[step.start - 1] == "." else step.start
+                hint = suggestion(name, sorted(schema.names()))
+                out.append(Diagnostic(
+                    start, step.end, ERROR, UNKNOWN_SELF, "Unsupported attribute",
+                    f"The resource has no argument, nested block or exported attribute named {_q(name)}, "
+                    "so self has none either." + (f" Did you mean {_q(hint)}?" if hint else ""),
+                    (), (Fix(step.start, step.end, hint, f"Change to {_q(hint)}"),) if hint else (),
+                ))
     return out
 
 

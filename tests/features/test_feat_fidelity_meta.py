@@ -1,7 +1,8 @@
 """A module call whose local source names no directory: Terraform's "Module not installed"
 (`module/missing-directory`), through a real `Workspace` over a temporary directory (the caller
 learns when the directory appears or goes) and the real `hcljson-ls check`; and a resource's
-`ignore_changes` names checked against its (built-in) schema by `check`.
+`ignore_changes` names and `self.<name>` in its provisioners and postconditions checked against
+its (built-in) schema by `check`.
 
 Terraform 1.11.4 (`init -backend=false`, then `validate -json`) on the same layouts: `./nowhere` and
 `./afile` (a file) fail with "Module not installed" on the call; an empty directory is a module
@@ -74,3 +75,20 @@ def test_check_reports_the_missing_directory_and_unknown_ignored_attributes(tmp_
     assert "Module not installed" in result.stdout and f"[{MISSING}]" in result.stdout
     assert "[schema/unknown-ignored-attribute]" in result.stdout and 'Did you mean "input"?' in result.stdout
     assert result.stdout.count("error:") == 2, result.stdout
+
+
+def test_check_reports_self_attributes_the_schema_lacks(tmp_path: Path, cli) -> None:
+    # Terraform 1.11.4: "Unsupported attribute" at `.nope`, `.nope3`, `.nope5` (not `self["x"]`,
+    # "Invalid index operation", nor the resource's connection overridden by the provisioner's).
+    parse_fixture("""
+//- /app/main.tf.json
+{"resource": {"terraform_data": {"t": {"input": 1,
+  "lifecycle": {"postcondition": {"condition": "${self.nope != null}", "error_message": "x"}},
+  "provisioner": {"local-exec": {"command": "${self.nope3} ${self.input} ${self.output.x} ${self.inptu}",
+                                 "connection": {"host": "${self.nope5}"}}}}}}}
+""").write(tmp_path)
+    result = cli("check", str(tmp_path / "app"))
+    assert result.returncode == 1, result.stdout
+    assert result.stdout.count("[schema/unknown-self-attribute]") == 4, result.stdout
+    assert '"nope3"' in result.stdout and '"nope5"' in result.stdout and 'Did you mean "input"?' in result.stdout
+    assert result.stdout.count("error:") == 4, result.stdout
