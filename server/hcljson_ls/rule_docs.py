@@ -206,10 +206,20 @@ RULES: dict[str, tuple[str, str, str]] = {
         'An argument or nested block name the schema does not have.',
         'An argument or nested block name the schema does not have. Range: the name. Suggests the closest name, with a quick fix that renames it; with no close name, says that the schema in use lacks it and another version of the provider may have it (the corpus uses names added after AWS 4.13: they are reported this way, never as typos).',
     ),
+    'schema/unknown-ignored-attribute': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'An element of a resource\'s "lifecycle.ignore_changes" whose first name is neither an attribute nor a block type of the resource\'s schema, when the schema is known (the built-in "terraform_data", or a loaded provider schema).',
+        'An element of a resource\'s "lifecycle.ignore_changes" whose first name is neither an attribute nor a block type of the resource\'s schema, when the schema is known (the built-in "terraform_data", or a loaded provider schema). "Did you mean ...?" with a quick fix. Range: the name.',
+    ),
     'schema/unknown-resource-type': (
         'provider-schema-diagnostics',
         'A resource type or data source the provider, whose schema is loaded, does not have.',
         'A resource type or data source the provider, whose schema is loaded, does not have. Range: the type key. Suggests the closest type with a quick fix.',
+    ),
+    'schema/unknown-self-attribute': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        '"self.<name>" in a resource\'s provisioner, that provisioner\'s "connection" or a "postcondition", "<name>" not in the resource\'s known schema.',
+        '"self.<name>" in a resource\'s provisioner, that provisioner\'s "connection" or a "postcondition", "<name>" not in the resource\'s known schema. "Did you mean ...?" with a quick fix. Range: ".name" (Terraform\'s).',
     ),
     'schema/wrong-kind': (
         'provider-schema-diagnostics',
