@@ -11,6 +11,7 @@ without configuration and is accepted; a registry source is not judged (no `.ter
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -92,3 +93,31 @@ def test_check_reports_self_attributes_the_schema_lacks(tmp_path: Path, cli) -> 
     assert result.stdout.count("[schema/unknown-self-attribute]") == 4, result.stdout
     assert '"nope3"' in result.stdout and '"nope5"' in result.stdout and 'Did you mean "input"?' in result.stdout
     assert result.stdout.count("error:") == 4, result.stdout
+
+
+def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
+    from hcljson_ls.features.diagnostics import file_diagnostics
+    from hcljson_ls.workspace import Workspace
+
+    text = json.dumps({
+        "module": {"m": {"source": "./nowhere"}, "v": {"source": "./here", "version": "1.0.0"}},
+        "data": {"terraform_remote_state": {"s": {"backend": "locl", "config": {"pth": "x"}}}},
+        "resource": {"terraform_data": {
+            "a": {"count": "two", "lifecycle": {"ignore_changes": ["nope", "input"]}},
+            "b": {"for_each": ["x"], "lifecycle": {"replace_triggered_by": ["var.v"]}},
+            "c": {"count": 2, "input": "${self.nope}", "lifecycle": {"ignore_changes": ["input"]}},
+        }},
+    }, indent=2)
+    (tmp_path / "here").mkdir()
+    path = tmp_path / "main.tf.json"
+    path.write_text(text)
+    uri = uri_of_path(str(path))
+    quick = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json").quick()
+    assert quick is not None
+    full_state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
+    full_state.prepare()
+    full = file_diagnostics(full_state)
+    assert quick.diagnostics == full
+    assert {d.code for d in full} >= {MISSING, "module/invalid-source", "remote-state/unknown-backend",
+                                      "meta-argument/invalid-count", "meta-argument/invalid-for-each",
+                                      "schema/unknown-ignored-attribute", "reference/invalid-replace-trigger"}
