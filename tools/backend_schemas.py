@@ -101,7 +101,7 @@ def main(git_dir: str, tag: str) -> None:
     block = block[: block.index("\n\t}")]
     removed = dict(re.findall(r'"([a-z0-9_]+)":\s*`([^`]*)`', block))
     backends = {name: top_level_names(_show(git_dir, tag, path)) for name, path in _SOURCES.items()}
-    registered = set(re.findall(r'^\t\t"([a-z0-9_]+)":\s+func\(\)', init, re.M))
+    registered = set(re.findall(r'^\t\t"([a-z0-9_]+)":\s+func\(\)', init, re.MULTILINE))
     if registered != set(backends):
         raise SystemExit(f"init.go registers {sorted(registered)}, this tool knows {sorted(backends)}")
     out = {

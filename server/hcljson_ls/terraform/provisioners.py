@@ -186,8 +186,8 @@ def provisioner_diagnostics(block: Block, text: str) -> list[Diagnostic]:
             continue  # Terraform reads nothing else of it
         if _when(prov, text) == "destroy":
             out.extend(_destroy_references(prov.body, text))
-            for conn in prov.body.blocks_of("connection")[:1]:
-                out.extend(_destroy_references(conn.body, text))
+            for own_connection in prov.body.blocks_of("connection")[:1]:
+                out.extend(_destroy_references(own_connection.body, text))
         schema = provisioner_schema(type_name)
         if schema is None or prov.body.node is None:
             continue  # Terraform stops at the missing plugin: its connection is not read either
