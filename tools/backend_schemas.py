@@ -1,7 +1,12 @@
-"""Write `server/hcljson_ls/terraform/data/backends.json`: the state backends of a Terraform
-release and the top-level names of each one's configuration, read from Terraform's Go source.
+"""Write `server/hcljson_ls/terraform/data/backends.json`: the state backends of Terraform (and
+OpenTofu) releases and the top-level names of each one's configuration, read from their Go source.
 
-    python tools/backend_schemas.py GIT_DIR TAG      e.g. a clone of hashicorp/terraform, v1.11.4
+    python tools/backend_schemas.py GIT_DIR TAG [GIT_DIR TAG ...]
+
+e.g. a clone of hashicorp/terraform at v1.11.4 and at its main branch, and one of opentofu/opentofu
+at its latest release: the data holds the union (a name any of them accepts is never reported, so
+no engine or version gets a false error), and the removed backends none of them has. A backend
+whose schema this tool cannot read has `null` names (its configuration is not checked).
 
 Where from: `internal/backend/init/init.go` (the backend names, and the removed ones with their
 messages) and each backend's `ConfigSchema` (`internal/backend/local`, `internal/backend/remote`,
@@ -95,22 +100,42 @@ def top_level_names(src: str) -> list[str]:
     return sorted(names)
 
 
-def main(git_dir: str, tag: str) -> None:
+def _release(git_dir: str, tag: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The backends of one release (name -> top-level config names) and its removed ones."""
     init = _show(git_dir, tag, "internal/backend/init/init.go")
     block = init[init.index("RemovedBackends = map[string]string{"):]
     block = block[: block.index("\n\t}")]
     removed = dict(re.findall(r'"([a-z0-9_]+)":\s*`([^`]*)`', block))
-    backends = {name: top_level_names(_show(git_dir, tag, path)) for name, path in _SOURCES.items()}
-    registered = set(re.findall(r'^\t\t"([a-z0-9_]+)":\s+func\(\)', init, re.MULTILINE))
-    if registered != set(backends):
-        raise SystemExit(f"init.go registers {sorted(registered)}, this tool knows {sorted(backends)}")
+    registered = set(re.findall(r'^\t\t"([a-z0-9_]+)":\s+func\(', init, re.MULTILINE))
+    backends = {name: top_level_names(_show(git_dir, tag, _SOURCES.get(name, f"internal/backend/remote-state/{name}/backend.go")))
+                for name in sorted(registered)}
+    return backends, removed
+
+
+def main(*pairs: str) -> None:
+    releases = [(pairs[i], pairs[i + 1]) for i in range(0, len(pairs), 2)]
+    backends: dict[str, set[str]] = {}
+    removed: dict[str, str] | None = None
+    unread: set[str] = set()
+    sources = []
+    for git_dir, tag in releases:
+        these, gone = _release(git_dir, tag)
+        for name, names in these.items():
+            if not names or name in unread:  # a schema this tool cannot read: the name only
+                unread.add(name)
+                backends.pop(name, None)
+                continue
+            backends.setdefault(name, set()).update(names)
+        removed = gone if removed is None else {k: v for k, v in removed.items() if k in gone}
+        origin = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", tag], check=True,
+                                capture_output=True, text=True).stdout.strip()
+        sources.append(f"{Path(git_dir).resolve().parent.name.replace('+', '/')} {tag} ({origin})")
     out = {
-        "source": f"hashicorp/terraform {tag}: internal/backend/init/init.go and each backend's ConfigSchema "
-                  "(tools/backend_schemas.py)",
-        "terraform": tag.lstrip("v"),
+        "source": "internal/backend/init/init.go and each backend's ConfigSchema of: " + "; ".join(sources)
+                  + " (tools/backend_schemas.py)",
         "aliases": {"_local": "local"},
-        "backends": backends,
-        "removed": removed,
+        "backends": {**{name: sorted(names) for name, names in backends.items()}, **{name: None for name in unread}},
+        "removed": {k: v for k, v in (removed or {}).items() if k not in backends and k not in unread},
     }
     target = Path(__file__).resolve().parent.parent / "server/hcljson_ls/terraform/data/backends.json"
     target.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -118,4 +143,6 @@ def main(git_dir: str, tag: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if len(sys.argv) < 3 or len(sys.argv) % 2 != 1:
+        raise SystemExit(__doc__)
+    main(*sys.argv[1:])

@@ -6,10 +6,12 @@ provider checks them in `terraform validate`.
 
 Data
 ----
-`data/backends.json`: the state backends of Terraform 1.11.4 (`internal/backend/init/init.go`),
-the top-level names of each one's configuration (attributes and nested blocks of its
-`ConfigSchema`) and the removed backends with Terraform's reason; written by
-`tools/backend_schemas.py` from Terraform's source (the file says which release).
+`data/backends.json`: the state backends (`internal/backend/init/init.go`) of Terraform 1.11.4,
+of Terraform's main branch and of OpenTofu's latest release, the top-level names of each one's
+configuration (attributes and nested blocks of its `ConfigSchema`; the union over those releases,
+so no engine or version gets a false error; null when not read) and the backends all of them
+removed, with Terraform's reason; written by `tools/backend_schemas.py` from their source (the
+file says which commits).
 
 Contract
 --------
@@ -54,14 +56,14 @@ def _data() -> dict:
     return json.loads(resources.files(__package__).joinpath("data/backends.json").read_text(encoding="utf-8"))
 
 
-def backends() -> Mapping[str, frozenset[str]]:
-    """Backend name -> the top-level names of its configuration."""
+def backends() -> Mapping[str, frozenset[str] | None]:
+    """Backend name -> the top-level names of its configuration (None: not known)."""
     return _backends()
 
 
 @functools.cache
-def _backends() -> dict[str, frozenset[str]]:
-    return {name: frozenset(names) for name, names in _data()["backends"].items()}
+def _backends() -> dict[str, frozenset[str] | None]:
+    return {name: frozenset(names) if names is not None else None for name, names in _data()["backends"].items()}
 
 
 def _template_free(text: str, start: int, end: int) -> bool:
@@ -92,8 +94,7 @@ def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
     data = _data()
     known = _backends()
     name = data["aliases"].get(name, name)
-    names = known.get(name)
-    if names is None:
+    if name not in known:
         removed = data["removed"].get(name)
         hint = P.suggestion(name, sorted(known)) if e.kind == STRING else None
         detail = removed if removed else f"There is no backend type named {quoted(name)}."
@@ -101,7 +102,8 @@ def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
             detail += f" Did you mean {quoted(hint)}?"
         return [Diagnostic(e.start, e.end, ERROR, UNKNOWN_BACKEND, "Invalid backend configuration", detail,
                            (), P.quoted_fix(e.start, e.end, hint) if hint else ())]
-    if config is None or config.expr is None or config.expr.kind != OBJECT:
+    names = known[name]
+    if names is None or config is None or config.expr is None or config.expr.kind != OBJECT:
         return []
     out: list[Diagnostic] = []
     c = config.expr
