@@ -142,3 +142,13 @@ def test_messages_name_what_is_wrong_and_suggest_the_fix() -> None:
 def test_override_files_leave_count_to_the_merged_block() -> None:
     _, found = diagnostics(_td('{"count": null}'), "main_override.tf.json")
     assert found == []
+
+
+def test_what_does_not_parse_is_left_to_other_rules() -> None:
+    # A literal or a string that does not parse in replace_triggered_by: other rules speak of it; a
+    # count far beyond any number of instances is not judged (and never breaks the rule).
+    _, found = diagnostics(_td('{"lifecycle": {"replace_triggered_by": ["1", "terraform_data.r[0", ""]}}'))
+    assert TRIGGER not in {d.code for d in found}
+    for big in ("1e99999999999999999999", '"-1e400000"', "1e-999999999"):
+        _, found = diagnostics(_td('{"count": %s, "input": ⟨1⟩}' % big).replace("⟨", "").replace("⟩", ""))
+        assert found == []

@@ -68,8 +68,8 @@ def _count(text: str, node, start: int, end: int) -> Diagnostic | None:
         number = Decimal(value)
     except InvalidOperation:
         return None
-    if not number.is_finite():
-        return None
+    if not number.is_finite() or abs(number.adjusted()) > 400:
+        return None  # far beyond any count (and beyond what Decimal rounds): not judged
     if number != number.to_integral_value():
         return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
                           f"The \"count\" argument must be a whole number, but this is {value}.")

@@ -397,7 +397,7 @@ class _Validator:
                     if not ref.steps:
                         break  # a parse error in Terraform: not judged here
                     if ref.steps[0].name != _TRIGGER_ATTRIBUTES[root]:
-                        wrong.append(self.text[ref.start : ref.steps[0].end])
+                        wrong.append(f"{root}.{ref.steps[0].name}")
                         what = root if len(wrong) == 1 else what
                     continue
                 found = subject(ref) if root not in BUILTIN_ROOTS else None
@@ -406,11 +406,13 @@ class _Validator:
                 elif found is None and root not in BUILTIN_ROOTS:
                     break  # too short to parse (`var`, `aws_instance`): the reference rules say so
                 else:
-                    wrong.append(self.text[ref.start : ref.range[1]])
+                    wrong.append(".".join([root, *(s.name for s in ref.steps if not s.index)]))
                     what = what if len(wrong) > 1 else ""
             else:
                 if not wrong and resources == 1:
                     continue
+                if not refs:
+                    continue  # a literal, or a string that does not parse: other rules speak of it
                 if wrong:
                     kind = f"{what} " if what else ""
                     summary = f"Invalid {kind}reference in replace_triggered_by expression"
