@@ -71,6 +71,16 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning).',
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning). Range: the character where the reader stopped (zero-width).',
     ),
+    'module/invalid-source': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A module call with "version" (even "null") whose "source" is a local path ("./", "../"): Terraform then reads it as a registry address.',
+        'A module call with "version" (even "null") whose "source" is a local path ("./", "../"): Terraform then reads it as a registry address. Range: the source.',
+    ),
+    'module/missing-directory': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A module call whose one source is a local path ("./", "../", no template sequence) naming nothing that is a directory on disk (relative to the calling module).',
+        'A module call whose one source is a local path ("./", "../", no template sequence) naming nothing that is a directory on disk (relative to the calling module). An empty directory is a module (Terraform accepts it). Range: the call\'s name.',
+    ),
     'module/missing-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
         'A variable of the child without a "default" that the call does not set.',
@@ -86,10 +96,20 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A literal value of a module input (no "${"/"%{" anywhere in it) that cannot convert to the child variable\'s type.',
         'A literal value of a module input (no "${"/"%{" anywhere in it) that cannot convert to the child variable\'s type. "null" is never reported. Range: the whole value.',
     ),
+    'provisioner/destroy-reference': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'In a provisioner with "when": "destroy" (or its "connection"), an argument that refers to anything but "self", "path", "terraform", "count.index" and "each.key".',
+        'In a provisioner with "when": "destroy" (or its "connection"), an argument that refers to anything but "self", "path", "terraform", "count.index" and "each.key". Range: the argument\'s value (Terraform\'s).',
+    ),
     'provisioner/invalid-config': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
         'What a built-in provisioner validates itself: "file" needs exactly one of "source" and "content"; "remote-exec" exactly one of "inline", "script" and "scripts" (a "null" value is not set).',
         'What a built-in provisioner validates itself: "file" needs exactly one of "source" and "content"; "remote-exec" exactly one of "inline", "script" and "scripts" (a "null" value is not set). Terraform\'s wording; range: the provisioner\'s type (Terraform gives none).',
+    ),
+    'provisioner/removed': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A provisioner of type "chef", "habitat", "puppet" or "salt-masterless" (removed in Terraform 0.15).',
+        'A provisioner of type "chef", "habitat", "puppet" or "salt-masterless" (removed in Terraform 0.15). Range: the type. Nothing else of that provisioner is checked.',
     ),
     'reference/argument-count': (
         'reference-resolution-diagnostics',
@@ -125,6 +145,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
         'A reference Terraform\'s parser rejects: a namespace or built-in object alone ("${var}", "${path}", "${count}", ...: "cannot be accessed directly"), one with an index instead of an attribute ("var["x"]": "does not support this operation", range the index), "data", "ephemeral" or "resource" without a type and a name ("${data.x}"), a bare name ("${foo}": "A reference to a resource type must be followed by at least one attribute access").',
         'A reference Terraform\'s parser rejects: a namespace or built-in object alone ("${var}", "${path}", "${count}", ...: "cannot be accessed directly"), one with an index instead of an attribute ("var["x"]": "does not support this operation", range the index), "data", "ephemeral" or "resource" without a type and a name ("${data.x}"), a bare name ("${foo}": "A reference to a resource type must be followed by at least one attribute access"). A bare object key ("{foo = 1}"), "for" temporaries and "null"/"true"/"false" are no references. Range: the root, or the whole traversal for a typed namespace.',
+    ),
+    'reference/invalid-replace-trigger': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'An element of "replace_triggered_by" that refers to something other than exactly one resource (or data source) plus "count.index" and "each.key": a variable, a local value, a module call, "self", "path", "count.nope", no resource, or two.',
+        'An element of "replace_triggered_by" that refers to something other than exactly one resource (or data source) plus "count.index" and "each.key": a variable, a local value, a module call, "self", "path", "count.nope", no resource, or two. Range: the element.',
     ),
     'reference/missing-instance-key': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
@@ -216,10 +241,20 @@ RULES: dict[str, tuple[str, str, str]] = {
         'An argument or nested block name the schema does not have.',
         'An argument or nested block name the schema does not have. Range: the name. Suggests the closest name, with a quick fix that renames it; with no close name, says that the schema in use lacks it and another version of the provider may have it (the corpus uses names added after AWS 4.13: they are reported this way, never as typos).',
     ),
+    'schema/unknown-ignored-attribute': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'An element of a resource\'s "lifecycle.ignore_changes" whose first name is neither an attribute nor a block type of the resource\'s schema, when the schema is known (the built-in "terraform_data", or a loaded provider schema).',
+        'An element of a resource\'s "lifecycle.ignore_changes" whose first name is neither an attribute nor a block type of the resource\'s schema, when the schema is known (the built-in "terraform_data", or a loaded provider schema). "Did you mean ...?" with a quick fix. Range: the name.',
+    ),
     'schema/unknown-resource-type': (
         'provider-schema-diagnostics',
         'A resource type or data source the provider, whose schema is loaded, does not have.',
         'A resource type or data source the provider, whose schema is loaded, does not have. Range: the type key. Suggests the closest type with a quick fix.',
+    ),
+    'schema/unknown-self-attribute': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        '"self.<name>" in a resource\'s provisioner, that provisioner\'s "connection" or a "postcondition", "<name>" not in the resource\'s known schema.',
+        '"self.<name>" in a resource\'s provisioner, that provisioner\'s "connection" or a "postcondition", "<name>" not in the resource\'s known schema. "Did you mean ...?" with a quick fix. Range: ".name" (Terraform\'s).',
     ),
     'schema/wrong-kind': (
         'provider-schema-diagnostics',

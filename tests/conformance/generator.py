@@ -328,6 +328,20 @@ def _builtin_cases() -> Iterator[Case]:
                   prov("remote-exec", {"inline": ["ls"], "connection": {"host": "h"}}))
     yield _module("connection-twice", cat, "two connection blocks",
                   _td({"connection": [{"host": "a"}, {"host": "b"}], "provisioner": {"local-exec": {"command": "x"}}}))
+    yield _module("more-provisioner-puppet", cat, "removed provisioner", prov("puppet", {"when": "later"}))
+    yield _module("more-provisioner-destroy-self", cat, VALID,
+                  prov("local-exec", {"command": "${self.output} ${path.module} ${terraform.workspace}", "when": "destroy"}))
+    yield _module("more-provisioner-destroy-connection", cat, "destroy provisioner's connection refers to a variable",
+                  {**prov("remote-exec", {"inline": ["ls"], "when": "destroy", "connection": {"host": "${var.v}"}}),
+                   "variable": {"v": {"default": "x"}}})
+    yield _module("more-remote-state-removed-backend", cat, "removed backend",
+                  {"data": {"terraform_remote_state": {"s": {"backend": "etcd"}}}})
+    yield _module("more-remote-state-s3", cat, VALID,
+                  {"data": {"terraform_remote_state": {"s": {"backend": "s3", "config": {
+                      "bucket": "b", "key": "k", "region": "eu-west-1", "assume_role": {"role_arn": "arn:aws:iam::123456789012:role/r"}}}}}})
+    yield _module("more-remote-state-config-template", cat, VALID,
+                  {"variable": {"v": {"default": "x"}},
+                   "data": {"terraform_remote_state": {"s": {"backend": "nope", "config": {"nope": "${var.v}"}}}}})
 
 
 # --- types: variable defaults, module inputs -------------------------------------------------------
@@ -445,6 +459,12 @@ def _module_call_cases() -> Iterator[Case]:
         if "terraform_data.r" in json.dumps(body):
             extra = _td({}, "r")
         yield _module(f"call-{slug}", cat, intent, {"module": {"m": body}, **extra}, child__main=child)
+    yield _module("more-version-null-on-local", cat, "version (null) with a local source",
+                  {"module": {"m": {"source": "./child", "version": None, "name": "a"}}}, child__main=child)
+    yield _module("more-source-a-file", cat, "local source that is a file",
+                  {"module": {"m": {"source": "./notes.tf.json"}}}, notes={"locals": {"a": 1}})
+    yield _module("more-count-null", cat, "null count", {"module": {"m": {"source": "./child", "count": None, "name": "a"}}},
+                  child__main=child)
     yield _module("two-calls-same-name", cat, "duplicate module call",
                   {"module": [{"m": {"source": "./child", "name": "a"}}, {"m": {"source": "./child", "name": "b"}}]},
                   child__main=child)
@@ -659,6 +679,19 @@ def _meta_argument_cases() -> Iterator[Case]:
     yield _module("data-count", cat, VALID,
                   {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": 2}}},
                    "output": {"o": {"value": "${data.terraform_remote_state.s[0].outputs}"}}})
+    # More variants of the literal count/for_each rules (valid neighbours included).
+    more: dict[str, tuple[dict[str, Any], str]] = {
+        "count-null": ({"count": None}, "null count"),
+        "count-string-float": ({"count": "3.0"}, VALID),
+        "count-string-space": ({"count": " 3"}, "count string with a space"),
+        "count-whole-float": ({"count": 2.0}, VALID),
+        "for-each-null": ({"for_each": None}, "null for_each"),
+        "for-each-empty-list": ({"for_each": []}, "empty list in for_each"),
+        "for-each-empty-map": ({"for_each": {}}, VALID),
+    }
+    for slug, (body, intent) in more.items():
+        main = _merge(base, {"resource": {"terraform_data": {"t": body, "r": {}, "c": {"count": 1}}}})
+        yield _module(f"more-{slug}", cat, intent, main)
     yield _module("data-count-no-index", cat, "counted data source without an index",
                   {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": 2}}},
                    "output": {"o": {"value": "${data.terraform_remote_state.s.outputs}"}}})
@@ -694,6 +727,18 @@ def _lifecycle_cases() -> Iterator[Case]:
         main = {"variable": {"b": {"type": "bool", "default": True}},
                 "resource": {"terraform_data": {"t": {"input": 1, "lifecycle": body}, "r": {}}}}
         yield _module(f"resource-{slug}", cat, intent, main)
+    more: dict[str, tuple[dict[str, Any], str]] = {
+        "replace-triggered-by-count-index": ({"replace_triggered_by": ["terraform_data.r[count.index]"]}, VALID),
+        "replace-triggered-by-count-attr": ({"replace_triggered_by": ["count.nope"]}, "count.nope in replace_triggered_by"),
+        "replace-triggered-by-two": ({"replace_triggered_by": ["terraform_data.r.input[terraform_data.r.output]"]}, "two resources in one trigger"),
+        "ignore-changes-typo": ({"ignore_changes": ["inptu"]}, "attribute terraform_data lacks (did you mean input?)"),
+        "ignore-changes-nested": ({"ignore_changes": ["triggers_replace[0]", "input.a"]}, VALID),
+        "postcondition-self-unknown": ({"postcondition": {"condition": "${self.nope != null}", "error_message": "x"}}, "attribute terraform_data lacks"),
+    }
+    for slug, (body, intent) in more.items():
+        main = {"variable": {"b": {"type": "bool", "default": True}},
+                "resource": {"terraform_data": {"t": {"input": 1, "count": 1, "lifecycle": body}, "r": {}}}}
+        yield _module(f"more-{slug}", cat, intent, main)
     yield _module("data-lifecycle-postcondition", cat, VALID,
                   {"data": {"terraform_remote_state": {"s": {"backend": "local", "lifecycle": {"postcondition": {"condition": "${self.outputs != null}", "error_message": "x"}}}}}})
     yield _module("data-lifecycle-create-before-destroy", cat, "create_before_destroy in a data source",

@@ -16,6 +16,8 @@ Arguments
     RESERVED_VARIABLE_NAMES                     names no input variable may have
     KEYWORD_ARGUMENTS                           (block, argument) -> its keywords (None: not checked)
     IGNORE_CHANGES_KEYWORDS                     the keyword `ignore_changes` may be instead of a list
+    REMOVED_PROVISIONERS                        provisioner types Terraform rejects as removed
+    DESTROY_PROVISIONER_ROOTS / _REFERENCES     what a destroy-time provisioner may refer to
     PROVIDER_REFERENCE_ARGUMENTS                arguments whose references name provider configurations
     literal_settings_block(type_name, parent)   settings Terraform reads literally (backend, cloud)
 Reference namespaces
@@ -235,6 +237,19 @@ KEYWORD_ARGUMENTS: Mapping[tuple[str, str], tuple[str, ...] | None] = MappingPro
     ("action_trigger", "on_failure"): ("halt", "taint", "continue"),
     ("language", "edition"): None,
 })
+
+# How a module source that is a local path starts (Terraform's moduleaddrs: also `.\\`, `..\\`,
+# left out here: on this side they are not read as paths).
+LOCAL_MODULE_PREFIXES = ("./", "../")
+
+# Provisioner types Terraform (0.15 and later) and OpenTofu reject as removed (deprecated in 0.13.4):
+# internal/configs/provisioner.go, decodeProvisionerBlock.
+REMOVED_PROVISIONERS = frozenset({"chef", "habitat", "puppet", "salt-masterless"})
+
+# What a destroy-time provisioner (and its connection) may refer to: these roots whole, and
+# `count.index` / `each.key` exactly (internal/configs/provisioner.go, onlySelfRefs).
+DESTROY_PROVISIONER_ROOTS = frozenset({"self", "path", "terraform"})
+DESTROY_PROVISIONER_REFERENCES = frozenset({("count", "index"), ("each", "key")})
 
 # `lifecycle.ignore_changes` is a list of argument names, or this keyword.
 IGNORE_CHANGES_KEYWORDS = ("all",)

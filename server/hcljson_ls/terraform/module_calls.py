@@ -19,7 +19,8 @@ Contract
   closed files, `Workspace.key_index`), so a caller learns when they change
   (`resolve.affected`: `("inputs-of",)`).
 * `check_calls` checks each site's module call when `inputs_of(call name)` knows the child's
-  variables (a local `source`, or a module installed by `terraform init`; None: nothing is said):
+  variables (a local `source`, or a module installed by `terraform init`; None: nothing is said;
+  `NOT_INSTALLED`: see below):
   - `module/unknown-input` (error, on the key): an argument that is neither a meta-argument nor a
     variable of the child (names no variable may have, `catalogue.RESERVED_VARIABLE_NAMES`, are
     left to other rules), with "Did you mean ...?" and a quick fix. Terraform's JSON wording:
@@ -30,6 +31,10 @@ Contract
   - `module/wrong-type` (error, on the value): a literal value (no `${`/`%{` anywhere in its
     text) that cannot convert to the variable's type, by the conversion of variable definitions
     files (`tfvars.conversion_problem`). `null` is never reported.
+* `module/missing-directory` (error, on the call's label): `inputs_of(call name)` is `NOT_INSTALLED`,
+  a local source (`./`, `../`) whose directory does not exist (or is a file): Terraform's "Module not
+  installed" (its installer cannot read it; an empty directory is a module without configuration).
+  Nothing else is said of that call.
 * `uses` is `("inputs-of",)` for every site: any change of a child's facts or of a call's source
   resolves the sites again. Pure: no I/O.
 """
@@ -50,7 +55,9 @@ from .tfvars import conversion_problem, placeholder, type_of
 
 __all__ = [
     "INPUTS_OF",
+    "MISSING_DIRECTORY",
     "MISSING_INPUT",
+    "NOT_INSTALLED",
     "UNKNOWN_INPUT",
     "VARIABLE_INPUT",
     "WRONG_TYPE",
@@ -68,8 +75,23 @@ VARIABLE_INPUT = "variable-input"
 INPUTS_OF = ("inputs-of",)
 
 UNKNOWN_INPUT = "module/unknown-input"
+MISSING_DIRECTORY = "module/missing-directory"
 MISSING_INPUT = "module/missing-input"
 WRONG_TYPE = "module/wrong-type"
+
+
+class _NotInstalled:
+    """The type of `NOT_INSTALLED`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_INSTALLED"
+
+
+#: What `Scope.module_inputs` answers for a call whose one source is a local path (`./`, `../`)
+#: without template sequences that names no directory on disk.
+NOT_INSTALLED = _NotInstalled()
 
 
 def input_fact(name: str, type_text: str, required: bool) -> tuple:
@@ -139,8 +161,24 @@ def check_calls(
         variables = inputs_of(name)
         if variables is None:
             continue
+        if variables is NOT_INSTALLED:
+            out.append(_not_installed(block, name, text))
+            continue
         out.extend(_check_call(block, name, text, variables))
     return out, {INPUTS_OF} if sites else set()
+
+
+def _not_installed(block: Block, name: str, text: str) -> Diagnostic:
+    source = block.body.attribute("source")
+    written = ""
+    if source is not None and source.expr is not None and source.expr.kind == STRING:
+        written = " " + quoted(string_text(text, source.expr.node, source.expr.start))  # type: ignore[arg-type]
+    h = block.header_range
+    return Diagnostic(
+        h[0], h[1], ERROR, MISSING_DIRECTORY, "Module not installed",
+        f"The source{written} of the module call {quoted(name)} is a local path, but no directory exists there "
+        "(relative to this module's directory), so Terraform cannot read the module. Create the directory or fix the path.",
+    )
 
 
 def _literal(text: str, start: int, end: int) -> bool:

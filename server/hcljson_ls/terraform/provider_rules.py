@@ -26,8 +26,12 @@ Contract
   a bool for a number, a non-numeric string for a number; never for `null` and never for a string
   with `${` or `%{`, whose type is unknown; elements of collections and object attributes are
   checked the same way), `schema/unknown-resource-type` (only when the provider's schema is
-  loaded; with a suggestion), and `structure/duplicate-argument` for an attribute of the schema
-  given twice in one body (Terraform: "Duplicate argument"; a repeated key of a block type adds blocks).
+  loaded; with a suggestion), `structure/duplicate-argument` for an attribute of the schema
+  given twice in one body (Terraform: "Duplicate argument"; a repeated key of a block type adds blocks),
+  `schema/unknown-ignored-attribute` (a resource's `lifecycle.ignore_changes` element whose first
+  name the schema lacks; on the name, with a suggestion), `schema/unknown-self-attribute`
+  (`self.<name>` in a resource's provisioner, the provisioner's connection or a postcondition,
+  `<name>` not in the schema; on `.name`, with a suggestion).
 * Protocol-6 nested attributes (`SchemaAttribute.nested`) are checked like blocks of attributes:
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
@@ -65,6 +69,8 @@ from ..jsonsyntax.tree import (
     String,
 )
 from .provider_lookup import meta_provider, placeholder
+from .reference_walk import expression_references
+from .references import Reference
 from .provider_schema import (
     BUILTIN_TERRAFORM,
     GROUP,
@@ -88,6 +94,8 @@ COMPUTED_ONLY = "schema/computed-only"
 DEPRECATED = "schema/deprecated"
 WRONG_KIND = "schema/wrong-kind"
 UNKNOWN_RESOURCE_TYPE = "schema/unknown-resource-type"
+UNKNOWN_IGNORED = "schema/unknown-ignored-attribute"
+UNKNOWN_SELF = "schema/unknown-self-attribute"
 
 #: Data sources whose provider does not refuse a value for a computed-only attribute: the built-in
 #: `terraform_remote_state` (its `outputs`; `terraform validate` 1.11.4 accepts the value, unlike an SDK
@@ -708,9 +716,88 @@ def _validate_block(
         return check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
     found = validate_resource(block.body, schema, text, block.header_range, where)
+    if not data:
+        found.extend(_ignore_changes(block.body, schema, text))
+        found.extend(_self_attributes(block.body, schema, text))
     if data and (address, type_label.value) in _COMPUTED_SETTABLE:
         found = [d for d in found if d.code != COMPUTED_ONLY]
     return found
+
+
+#: The first step of an `ignore_changes` element: a name, then the end, `.` or `[`.
+_IGNORED_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)(?=$|[.\[])")
+
+
+def _ignore_changes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnostic]:
+    """`schema/unknown-ignored-attribute`: an element of `lifecycle.ignore_changes` whose first name
+    is neither an attribute nor a block type of the resource (Terraform's `StaticValidateTraversal`
+    in validate: "Unsupported attribute", on the name). Only plain strings (no escape) are read."""
+    out: list[Diagnostic] = []
+    for lifecycle in body.blocks_of("lifecycle")[:1]:
+        attr = lifecycle.body.attribute("ignore_changes")
+        if attr is None or attr.expr is None or attr.expr.kind != ARRAY:
+            continue
+        e = attr.expr
+        for m in e.node.items:  # type: ignore[attr-defined]
+            v = m.value
+            if not isinstance(v, String) or v.escaped or not v.terminated:
+                continue
+            start = e.start + v.start + 1
+            value = text[start : e.start + v.end - 1]
+            match = _IGNORED_NAME.match(value)
+            if match is None:
+                continue
+            name = match.group(1)
+            if name in schema.attributes or name in schema.block_types:
+                continue
+            hint = suggestion(name, sorted(schema.names()))
+            end = start + len(name)
+            out.append(Diagnostic(
+                start, end, ERROR, UNKNOWN_IGNORED, "Unsupported attribute",
+                f"The resource has no argument, nested block or exported attribute named {_q(name)}, so "
+                "ignore_changes cannot name it." + (f" Did you mean {_q(hint)}?" if hint else ""),
+                (), (Fix(start, end, hint, f"Change to {_q(hint)}"),) if hint else (),
+            ))
+    return out
+
+
+def _self_bodies(body: Body) -> list[Body]:
+    """The bodies of a resource where Terraform checks `self.<name>` against its schema in
+    validate: each provisioner's and its own connection's, each postcondition's."""
+    out: list[Body] = []
+    for prov in body.blocks_of("provisioner"):
+        out.append(prov.body)
+        out.extend(c.body for c in prov.body.blocks_of("connection")[:1])
+    for lifecycle in body.blocks_of("lifecycle"):
+        out.extend(p.body for p in lifecycle.body.blocks_of("postcondition"))
+    return out
+
+
+def _self_attributes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnostic]:
+    """`schema/unknown-self-attribute`: `self.<name>` in a provisioner, its connection or a
+    postcondition of the resource, `<name>` neither an attribute nor a block type of its schema
+    ("Unsupported attribute", on `.name` as Terraform). An index (`self["x"]`) is left alone."""
+    out: list[Diagnostic] = []
+    for inner in _self_bodies(body):
+        for attr in inner.attributes:
+            if attr.expr is None or "self" not in text[attr.expr.start : attr.expr.end]:
+                continue
+            for ref in expression_references(text, attr.expr):
+                if not isinstance(ref, Reference) or ref.root != "self" or not ref.steps:
+                    continue
+                step = ref.steps[0]
+                name = step.name
+                if step.index or name in schema.attributes or name in schema.block_types:
+                    continue
+                start = step.start - 1 if step.start > 0 and text[step.start - 1] == "." else step.start
+                hint = suggestion(name, sorted(schema.names()))
+                out.append(Diagnostic(
+                    start, step.end, ERROR, UNKNOWN_SELF, "Unsupported attribute",
+                    f"The resource has no argument, nested block or exported attribute named {_q(name)}, "
+                    "so self has none either." + (f" Did you mean {_q(hint)}?" if hint else ""),
+                    (), (Fix(step.start, step.end, hint, f"Change to {_q(hint)}"),) if hint else (),
+                ))
+    return out
 
 
 # ---- for readers of values rather than trees (`terraform.quick`) ----------------------------------------

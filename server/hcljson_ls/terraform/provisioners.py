@@ -41,14 +41,19 @@ from importlib import resources
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block, Body
-from ..hcljson.values import quoted
-from ..jsonsyntax.tree import NULL
+from ..hcljson.values import quoted, string_text
+from ..jsonsyntax.tree import NULL, STRING
+from .catalogue import DESTROY_PROVISIONER_REFERENCES, DESTROY_PROVISIONER_ROOTS, REMOVED_PROVISIONERS
 from .provider_rules import MISSING_ARGUMENT, NOT_IN_THIS_VERSION, UNKNOWN_ARGUMENT, validate_resource
 from .provider_schema import SchemaBlock, schema_block
+from .reference_walk import expression_references
+from .references import Reference
 
-__all__ = ["INVALID_CONFIG", "provisioner_diagnostics", "provisioner_schema", "connection_schema"]
+__all__ = ["DESTROY_REFERENCE", "INVALID_CONFIG", "REMOVED", "provisioner_diagnostics", "provisioner_schema", "connection_schema"]
 
 INVALID_CONFIG = "provisioner/invalid-config"
+REMOVED = "provisioner/removed"
+DESTROY_REFERENCE = "provisioner/destroy-reference"
 
 #: Arguments of which a provisioner needs exactly one (Terraform's `ValidateProvisionerConfig`).
 _ONE_OF = {
@@ -120,6 +125,40 @@ def _missing_host(body: Body) -> Diagnostic:
                       'The argument "host" (type string) is required in the "connection" block, but it is not set.')
 
 
+def _when(prov: Block, text: str) -> str | None:
+    a = prov.body.attribute("when")
+    if a is None or a.expr is None or a.expr.kind != STRING:
+        return None
+    return string_text(text, a.expr.node, a.expr.start)  # type: ignore[arg-type]
+
+
+def _allowed_at_destroy(ref: Reference) -> bool:
+    if ref.root in DESTROY_PROVISIONER_ROOTS:
+        return True
+    return len(ref.steps) == 1 and not ref.rest and (ref.root, ref.steps[0].name) in DESTROY_PROVISIONER_REFERENCES \
+        and not ref.steps[0].index
+
+
+def _destroy_references(body: Body, text: str) -> list[Diagnostic]:
+    """What Terraform's `onlySelfRefs` says of the arguments of a destroy-time provisioner's
+    `body` (or of its connection's): one error per reference to anything but the resource itself,
+    on the argument's whole value, as Terraform reports it."""
+    out: list[Diagnostic] = []
+    for a in body.attributes:
+        if a.expr is None or a.name in ("when", "on_failure"):
+            continue
+        for ref in expression_references(text, a.expr):
+            if isinstance(ref, Reference) and not _allowed_at_destroy(ref):
+                name = text[ref.start : ref.end_all]
+                out.append(Diagnostic(
+                    a.expr.start, a.expr.end, ERROR, DESTROY_REFERENCE, "Invalid reference from destroy provisioner",
+                    f"A destroy-time provisioner (and its connection) may refer only to the resource itself, through "
+                    f"\"self\", \"count.index\" or \"each.key\", but this refers to {quoted(name)}: other objects may "
+                    "already be gone when it runs, and such references make dependency cycles.",
+                ))
+    return out
+
+
 def provisioner_diagnostics(block: Block, text: str) -> list[Diagnostic]:
     """The diagnostics of the provisioners and connections of top-level resource `block`."""
     if block.type_name != "resource":
@@ -136,6 +175,19 @@ def provisioner_diagnostics(block: Block, text: str) -> list[Diagnostic]:
         if not prov.labels:
             continue
         type_name = prov.labels[0].value
+        if type_name in REMOVED_PROVISIONERS:
+            lab = prov.labels[0]
+            out.append(Diagnostic(
+                lab.start, lab.end, ERROR, REMOVED, f"The {quoted(type_name)} provisioner has been removed",
+                f"Terraform 0.15 removed the {quoted(type_name)} provisioner (deprecated since 0.13.4). Run the tool "
+                "from a local-exec or remote-exec provisioner, or better, outside Terraform (an image built "
+                "beforehand, cloud-init, a configuration management run).",
+            ))
+            continue  # Terraform reads nothing else of it
+        if _when(prov, text) == "destroy":
+            out.extend(_destroy_references(prov.body, text))
+            for own_connection in prov.body.blocks_of("connection")[:1]:
+                out.extend(_destroy_references(own_connection.body, text))
         schema = provisioner_schema(type_name)
         if schema is None or prov.body.node is None:
             continue  # Terraform stops at the missing plugin: its connection is not read either

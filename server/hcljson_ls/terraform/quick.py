@@ -28,10 +28,12 @@ Contract
   analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
-  - `"//"` (anything), `count` / `for_each` (a number, boolean, null or template string, not both),
+  - `"//"` (anything), `count` (a whole number of 0 or more, or a template string) / `for_each` (a
+    template string), not both,
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
   - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
-    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings);
+    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings whose first
+    names the provider's schema, when loaded, has);
   - resource/data: any other name is a provider-defined argument: any JSON value whose object
     keys are distinct and hold no template sequence, whose strings are templates without
     diagnostics;
@@ -411,6 +413,8 @@ def _certify(b: Skimmed, found: list) -> str | None:
     if len(names) != len(body):
         raise _Unsure("repeated name")
     if t in _RESOURCE_LIKE:
+        if t == "data" and b.labels and b.labels[0].value == "terraform_remote_state":
+            raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`
         if "count" in names and "for_each" in names:
             raise _Unsure("count and for_each")
         ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
@@ -419,7 +423,10 @@ def _certify(b: Skimmed, found: list) -> str | None:
             if k == "//":
                 continue
             if k == "count" or k == "for_each":
-                if type(v) in (Pairs, list):
+                # Only a template (judged by the full path's rules alike) or a whole count of 0 or
+                # more; any other literal goes to `repetition_values` through the full path.
+                tv = type(v)
+                if not (tv is str and ("${" in v or "%{" in v)) and not (k == "count" and tv is int and v >= 0):
                     raise _Unsure(k)
                 _expression(v, ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH), found)
             elif k == "provider":
@@ -503,6 +510,20 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
     if plan is _UNKNOWN_TYPE:
         raise _Unsure("unknown resource type")
     _body_ok(b.value, plan, True)  # type: ignore[arg-type]
+    if b.type_name == "resource":
+        _ignored_ok(b.value, plan[-1])  # type: ignore[arg-type]
+
+
+def _ignored_ok(body: Pairs, names: frozenset) -> None:
+    """Every `lifecycle.ignore_changes` element of certified resource `body` (`_lifecycle`: dotted
+    names) starts with a name of the schema (`provider_rules._ignore_changes`), or `_Unsure`."""
+    for k, v in body:
+        if k == "lifecycle":
+            for lk, x in v:  # type: ignore[union-attr]
+                if lk == "ignore_changes" and type(x) is list:
+                    for e in x:
+                        if e.split(".", 1)[0] not in names:
+                            raise _Unsure("ignore_changes")
 
 
 _UNKNOWN_TYPE = ()
@@ -516,7 +537,8 @@ def _schema_plan(schema: SchemaBlock) -> tuple:
     (`_value_test`); the other attributes (computed only, deprecated, nested: certified when null);
     the block types followed (not map-nested, not deprecated); the required names; whether one of
     them is a meta-argument's name (always missing from a resource body); block bounds by name
-    (at least, at most or None); the names of the block types with a minimum."""
+    (at least, at most or None); the names of the block types with a minimum; every attribute and
+    block type name (`_ignored_ok`)."""
     required, bounded, minimum, _, _ = body_plan(schema)
     plain: dict[str, frozenset] = {}
     tests: dict[str, Callable[[object], bool]] = {}
@@ -532,7 +554,8 @@ def _schema_plan(schema: SchemaBlock) -> tuple:
               if n not in schema.attributes and bt.nesting != MAP and not bt.block.deprecated and n != "dynamic"}
     names = frozenset(n for n, _ in required)
     return (plain, tests, others, blocks, names, not names.isdisjoint(_META),
-            {n: (low, high) for n, low, high in bounded}, tuple(n for n, _, _ in minimum))
+            {n: (low, high) for n, low, high in bounded}, tuple(n for n, _, _ in minimum),
+            frozenset(schema.attributes) | frozenset(schema.block_types))
 
 
 def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
@@ -541,7 +564,7 @@ def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
     kinds, missing required, block counts), or `_Unsure`. `top`: a resource or data body (its
     meta-arguments are the decoder's); else a nested block's body, where `dynamic` is the decoder's
     (and is not followed here)."""
-    plain, tests, others, blocks, required, required_meta, bounds, minimum = plan
+    plain, tests, others, blocks, required, required_meta, bounds, minimum, _ = plan
     counts: dict[str, int] | None = None
     for k, v in body:
         ok = plain.get(k)
@@ -731,6 +754,7 @@ def _lifecycle(v: object) -> None:
         elif k == "ignore_changes":
             if x == "all":
                 continue
+            # (names: `_ignored_ok` against the provider's schema, when it is loaded)
             if type(x) is not list or not all(type(e) is str and _DOTTED.fullmatch(e) for e in x):
                 raise _Unsure(k)
         else:

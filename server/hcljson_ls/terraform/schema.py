@@ -117,6 +117,7 @@ CONNECTION = BlockSchema(
         open_attributes=True,
     ),
     description="How provisioners reach the remote machine (SSH or WinRM).",
+    max_items=1,
 )
 
 PROVISIONER = BlockSchema(

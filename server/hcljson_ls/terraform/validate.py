@@ -26,11 +26,19 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      element that is not a string; a boolean setting that is not
                                      a boolean; a `required_providers` entry that is not an object
                                      or a version string
+* `reference/invalid-replace-trigger` an element of `replace_triggered_by` that refers to something
+                                     other than one resource, `count.index` and `each.key`
+* `module/invalid-source`            a module call with `version` whose `source` is a local path
+                                     (Terraform then reads it as a registry address)
 * `structure/missing-argument`       an `import` with neither `id` nor `identity` (not in override files)
 * `structure/unknown-argument`       a `required_providers` entry key other than `source`, `version`,
                                      `configuration_aliases`
 * `variable/invalid-default`         a variable's `default` that does not fit its `type`
                                      (`variable_rules`)
+* `meta-argument/invalid-count`, `meta-argument/invalid-for-each`   a literal `count` / `for_each`
+                                     Terraform cannot use (`repetition_values`)
+* `remote-state/unknown-backend`, `remote-state/unknown-config`   a `terraform_remote_state`'s
+                                     backend and config keys (`remote_state`)
 * `schema/...`, `provisioner/invalid-config`   the bodies of built-in provisioners and of
                                      `connection` blocks (`provisioners`)
 * `structure/invalid-version-constraint`, `structure/invalid-provider-source`   a `terraform`
@@ -59,24 +67,36 @@ from .catalogue import (
     BLOCKS,
     IGNORE_CHANGES_KEYWORDS,
     KEYWORD_ARGUMENTS,
+    LOCAL_MODULE_PREFIXES,
     MULTI_INSTANCE_BLOCKS,
     IDENTIFIER,
     NAMED_BLOCKS,
+    REMOVED_PROVISIONERS,
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
+from .remote_state import remote_state_diagnostics
+from .repetition_values import repetition_diagnostics
 from .requirement_rules import requirement_diagnostics
 from .variable_rules import variable_diagnostics
-from .references import INSTANCED, REPETITION, repetition_key
+from .reference_walk import expression_references
+from .references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
 RESERVED_NAME = "structure/reserved-name"
 DUPLICATE_BLOCK = "structure/duplicate-block"
 INVALID_KEYWORD = "structure/invalid-keyword"
+INVALID_MODULE_SOURCE = "module/invalid-source"
+INVALID_TRIGGER = "reference/invalid-replace-trigger"
+#: `replace_triggered_by`: the context objects it may use, with the one attribute each.
+_TRIGGER_ATTRIBUTES = {"count": "index", "each": "key"}
+#: What Terraform's reference parser reads as a resource there (`action.t.n` is a resource of type
+#: "action" before actions existed).
+_TRIGGER_KINDS = frozenset({"resource", "data", "ephemeral", "action"})
 VALUE_TYPE = P.VALUE_TYPE
 MISSING_ARGUMENT = P.MISSING_ARGUMENT
 TEMPLATE_IN_LITERAL = P.TEMPLATE_IN_LITERAL
@@ -268,8 +288,12 @@ class _Validator:
                 )
                 if t != "module":
                     self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
+                if not self.override:
+                    self.diags.extend(repetition_diagnostics(block, self.text))
             if t == "variable":
                 self.diags.extend(variable_diagnostics(block, self.text))
+            elif t == "data":
+                self.diags.extend(remote_state_diagnostics(block, self.text))
             elif t == "resource" and parent is None:
                 self.diags.extend(provisioner_diagnostics(block, self.text))
             if t == "variable" and labels:
@@ -318,6 +342,8 @@ class _Validator:
                         self.diags.append(
                             P.element_type(v, e.start + v.start, e.start + v.end, rtb.name, "a reference given as a string, such as \"aws_instance.web.id\"")
                         )
+            if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
+                self.replace_triggers(rtb)
             ic = attribute("ignore_changes")
             if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
                 self.keyword(ic, IGNORE_CHANGES_KEYWORDS)
@@ -327,7 +353,9 @@ class _Validator:
                 given = attribute(name)
                 if given is not None and given.expr is not None and given.expr.kind in (ARRAY, OBJECT):
                     self.diags.append(P.value_type(given.expr.node, given.expr.start, given.expr.end, name, "a string"))
-        elif t == "provisioner":
+            self.registry_source(attribute("source"), attribute("version"))
+        elif t == "provisioner" and not (labels and labels[0].value in REMOVED_PROVISIONERS):
+            # (a removed provisioner: Terraform reads nothing of it; `provisioners` says so)
             self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
             self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
         elif t == "terraform" and parent is None:
@@ -340,6 +368,89 @@ class _Validator:
             for a in body.attributes:
                 if a.schema is None:
                     self.literal_strings(a, where)
+
+    def replace_triggers(self, rtb: Attribute) -> None:
+        """Each string of `replace_triggered_by` must name exactly one resource (or data source, or
+        ephemeral resource) and otherwise only `count.index` and `each.key` (Terraform's
+        `decodeReplaceTriggeredBy`). Elements with a template sequence, or a reference too short
+        to parse, are left to the reference rules."""
+        e = rtb.expr
+        assert e is not None
+        elements: list[tuple[int, int, list[Reference]]] = []
+        for m in e.node.items:  # type: ignore[attr-defined]
+            v = m.value
+            if v is None or v.kind != STRING:
+                continue
+            start, end = e.start + v.start, e.start + v.end
+            if "${" in self.text[start:end] or "%{" in self.text[start:end]:
+                continue
+            elements.append((start, end, []))
+        if not elements:
+            return
+        for ref in expression_references(self.text, e):
+            if isinstance(ref, Reference):
+                for start, end, refs in elements:
+                    if start <= ref.start < end:
+                        refs.append(ref)
+        for start, end, refs in elements:
+            resources = 0
+            wrong: list[str] = []
+            what = ""  # "count" or "each" when the first wrong reference is one of them
+            for ref in refs:
+                root = ref.root
+                if root in _TRIGGER_ATTRIBUTES:
+                    if not ref.steps:
+                        break  # a parse error in Terraform: not judged here
+                    if ref.steps[0].name != _TRIGGER_ATTRIBUTES[root]:
+                        wrong.append(f"{root}.{ref.steps[0].name}")
+                        what = root if len(wrong) == 1 else what
+                    continue
+                found = subject(ref) if root not in BUILTIN_ROOTS else None
+                if found is not None and found[0][0] in _TRIGGER_KINDS:
+                    resources += 1
+                elif found is None and root not in BUILTIN_ROOTS:
+                    break  # too short to parse (`var`, `aws_instance`): the reference rules say so
+                else:
+                    wrong.append(".".join([root, *(s.name for s in ref.steps if not s.index)]))
+                    what = what if len(wrong) > 1 else ""
+            else:
+                if not wrong and resources == 1:
+                    continue
+                if not refs:
+                    continue  # a literal, or a string that does not parse: other rules speak of it
+                if wrong:
+                    kind = f"{what} " if what else ""
+                    summary = f"Invalid {kind}reference in replace_triggered_by expression"
+                    detail = (f"Only resources, count.index and each.key may be used in replace_triggered_by, "
+                              f"but this refers to {quoted(wrong[0])}.")
+                elif resources == 0:
+                    summary, detail = "Invalid replace_triggered_by expression", \
+                        "Each element of replace_triggered_by must refer to a resource, such as \"aws_instance.web\" or \"aws_instance.web.id\"."
+                else:
+                    summary, detail = "Invalid replace_triggered_by expression", \
+                        "Each element of replace_triggered_by must refer to exactly one resource, but this refers to several."
+                if wrong and resources != 1:
+                    detail += " It must refer to exactly one resource."
+                self.diags.append(Diagnostic(start, end, ERROR, INVALID_TRIGGER, summary, detail))
+
+    def registry_source(self, source: Attribute | None, version: Attribute | None) -> None:
+        """With `version`, Terraform reads `source` as a registry address, which a local path is not."""
+        if source is None or version is None or source.expr is None:
+            return
+        e = source.expr
+        if e.kind != STRING:
+            return
+        value = self.string_value(e.node, e.start)
+        if not value.startswith(LOCAL_MODULE_PREFIXES):  # (a template too: whatever it makes starts so)
+            return
+        self.diags.append(
+            Diagnostic(
+                e.start, e.end, ERROR, INVALID_MODULE_SOURCE, "Invalid registry module source address",
+                f"The module call sets \"version\", which only registry modules have, so its source must be a "
+                f"registry address, but {quoted(value)} is a local directory. Remove \"version\": a local module "
+                "is used as it is on disk.",
+            )
+        )
 
     def required_providers(self, attr: Attribute) -> None:
         """`required_providers`: local name -> version string (legacy) or an object with

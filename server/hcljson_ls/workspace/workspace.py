@@ -58,7 +58,7 @@ from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files, overrides_without_base
 from ..terraform.flow import FileFlow, file_flow, may_mark
 from ..terraform.native import declaration_details, parse_native
-from ..terraform.module_calls import VARIABLE_INPUT, ChildVariable, child_variables
+from ..terraform.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.language import LANGUAGE_CHANGED, Language
 from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
@@ -507,11 +507,11 @@ class Workspace:
             self._documents[uri].rescope(changed)
         self._tell_callers(module, changed, but)
 
-    def _tell_callers(self, module: Module, changed: Iterable[Hashable], but: str | None = None) -> None:
+    def _tell_callers(self, module: Module, changed: Iterable[Hashable], but: str | None = None, force: bool = False) -> None:
         """When `changed` keys of `module` are what a caller in another module sees of its child
-        (outputs and their deprecation, input variables, a call's source), the open documents of
-        other modules resolve those again."""
-        if any(k[0] in OUTPUT_KINDS or k[0] == VARIABLE_INPUT for k in changed):  # type: ignore[index]
+        (outputs and their deprecation, input variables, a call's source), or with `force` (the
+        module directory appeared or went), the open documents of other modules resolve those again."""
+        if force or any(k[0] in OUTPUT_KINDS or k[0] == VARIABLE_INPUT for k in changed):  # type: ignore[index]
             seen = frozenset({("output", ""), (VARIABLE_INPUT, "")})
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
@@ -572,7 +572,8 @@ class Workspace:
             self._bump(module)
             if before is None:
                 self._rescope_all(module)
-                self._tell_callers(module, after)  # a new file of a child module
+                # a new file of a child module; its first: a call may have found no directory
+                self._tell_callers(module, after, force=len(module.disk) == 1)
             else:
                 self._declarations_changed(module, frozenset(before) ^ frozenset(after))
 
@@ -586,6 +587,7 @@ class Workspace:
             module = self._modules.pop(key)
             if module.disk:
                 self._stale |= self._open_in(key)
+                self._tell_callers(module, (), force=True)  # a call's local source may name nothing now
 
     # -- module-wide diagnostics ----------------------------------------------------------------
 
@@ -871,6 +873,15 @@ class Workspace:
             return child if os.path.isdir(child) else None
         return installed_module_dir(key, name)
 
+    def missing_local_directory(self, key: str, source: str | None) -> bool:
+        """True when `source`, of a call in module `key`, is a local path (no template sequence)
+        naming nothing that is a directory on disk: Terraform's "Module not installed"."""
+        if source is None or not os.path.isabs(key) or not source.startswith(_LOCAL_PREFIXES):
+            return False
+        if "${" in source or "%{" in source:
+            return False  # an expression in newer versions: not judged
+        return not os.path.isdir(os.path.normpath(os.path.join(key, source)))
+
     def callers(self, child: str) -> list[tuple[str, str]]:
         """`(module directory, module call name)` of every known module that calls directory `child`
         with a local source (`source: "./..."`)."""
@@ -974,6 +985,8 @@ class Workspace:
 
 
 _MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
+#: How a local module source starts (a path relative to the calling module's directory).
+_LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
 _NOT_MODULE_KINDS = frozenset({catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
 _OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
 
@@ -1275,7 +1288,10 @@ class ModuleScope:
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
         """The input variables of module call `name` when its child is a local directory or a module
         installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
-        child = self._workspace.child_directory(self._key, name, self._source(name, own))
+        source = self._source(name, own)
+        child = self._workspace.child_directory(self._key, name, source)
+        if child is None and self._workspace.missing_local_directory(self._key, source):
+            return NOT_INSTALLED  # type: ignore[return-value]
         if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):
             return None  # an override file may give a variable a default or another type: not known here
         return child_variables(self._workspace.key_index(child))
