@@ -96,7 +96,7 @@ class QueryChecks(FileChecks):
         else:
             rules = block_diagnostics(block, text)
             defs = definitions(block, text)
-        return rules, check_block(text, block), defs, block_references(text, block)
+        return rules, check_block(text, block, evaluated=False), defs, block_references(text, block)
 
     def resolve(self, refs, own: frozenset, text):
         lists = [r for r in refs if type(r) is Reference and r.root == "list"]
