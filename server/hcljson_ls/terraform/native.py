@@ -65,6 +65,7 @@ from . import catalogue
 from .declarations import Declaration
 from .module_calls import input_fact
 from .references import (
+    UNEVALUATED,
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
@@ -316,7 +317,8 @@ class _Walk:
             else:
                 break
             sibling = sibling.next_sibling
-        self.references.append(Reference(root, *self.span(ident), tuple(steps), ctx.flags))
+        # UNEVALUATED: the native walk does not mark what Terraform's evaluation may skip (`GUARDED`).
+        self.references.append(Reference(root, *self.span(ident), tuple(steps), ctx.flags | UNEVALUATED))
 
     def call(self, node: Any, ctx: _Ctx) -> None:
         children = node.children

@@ -41,7 +41,11 @@ from ..jsonsyntax.tree import STRING, Array, FlaggedString, Object, String
 from ..template.nodes import (
     Attr,
     Bool,
+    Conditional,
+    IfDirective,
     Null,
+    Number,
+    Splat,
     RelativeTraversal,
     Index,
     ForDirective,
@@ -54,8 +58,9 @@ from ..template.nodes import (
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
-from .templates import expression_strings, string_tree, template_raw
+from .references import (ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC,
+                         UNEVALUATED, Call, Reference, Step)
+from .templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
@@ -94,6 +99,8 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
         context |= IN_COUNT
     if body.attribute("for_each") is not None:
         context |= IN_FOR_EACH
+    if top_type in UNEVALUATED_BLOCKS:
+        context |= UNEVALUATED
     stack: list[tuple[Body, str, int, frozenset[str], bool]] = [(body, top_type, context, frozenset(), False)]
     while stack:
         b, owner, ctx, bound, literal = stack.pop()
@@ -128,6 +135,8 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
             inner_ctx = ctx | IN_SELF if t in _SELF_BLOCKS else ctx
+            if t == "dynamic" or (t == "validation" and owner == "variable"):
+                inner_ctx |= UNEVALUATED
             stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner)))
     out.sort(key=lambda r: r.start)
     return out
@@ -217,6 +226,7 @@ string_refs = _string_refs
 def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     out: list[Reference | Call] = []
     stack: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]
+    guarded = _guarded_nodes(tree)
     # Only the address itself names a provider, or is the address a static string names.
     outer = tree if flags & (PROVIDER | STATIC) else None
     while stack:
@@ -236,6 +246,8 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
                 else:  # `STATIC` stays with provider addresses (as before), `ADDRESS` says what it is
                     f = (flags & ~STATIC) | ADDRESS
                 static = _static_steps(node.steps)
+                if guarded and id(node) in guarded:
+                    f |= GUARDED
                 out.append(Reference(node.root, node.start, node.root_end, static, f,
                                      _literal_steps(node.steps[len(static):])))
             continue  # steps hold no references: index keys of a static traversal are literals
@@ -261,6 +273,51 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             continue
         for child in children(node):
             stack.append((child, scope))
+    return out
+
+
+_SUPPRESSING = frozenset({"try", "can", "core::try", "core::can"})
+
+
+def _guarded_nodes(tree) -> set[int]:
+    """The ids of the traversals of `tree` that are `GUARDED` (see `references.GUARDED`): under the
+    arguments of `try`/`can`, a conditional's branches, a `for` body (all but its collection), an
+    `%{ if }` directive's branches, a splat's per-element part. Empty for the commonest trees (no
+    such construct), without a walk."""
+    t = type(tree)
+    if t is Traversal or t is StringLiteral or t is Number:
+        return set()
+    out: set[int] = set()
+    stack: list[tuple[object, bool]] = [(tree, False)]
+    while stack:
+        node, inside = stack.pop()
+        t = type(node)
+        if t is Traversal:
+            if inside:
+                out.add(id(node))
+            continue
+        if not inside:
+            if t is FunctionCall and node.name in _SUPPRESSING:
+                stack.extend((a, True) for a in node.args)
+                continue
+            if t is Conditional:
+                stack.append((node.condition, False))
+                stack.append((node.true_result, True))
+                stack.append((node.false_result, True))
+                continue
+            if t is ForExpr or t is ForDirective:
+                stack.append((node.collection, False))
+                stack.extend((c, True) for c in children(node) if c is not node.collection)
+                continue
+            if t is IfDirective:
+                stack.append((node.condition, False))
+                stack.extend((c, True) for c in children(node) if c is not node.condition)
+                continue
+            if t is Splat:
+                stack.append((node.source, False))
+                stack.append((node.each, True))
+                continue
+        stack.extend((c, inside) for c in children(node))
     return out
 
 

@@ -92,7 +92,7 @@ from ..template.nodes import (
 __all__ = [
     "check_strings", "check_block", "check_root", "expression_strings",
     "string_content", "literal_settings_block", "new_counts", "INTERPOLATION", "NOT_STATIC",
-    "IGNORE_CHANGES_WILDCARD",
+    "IGNORE_CHANGES_WILDCARD", "UNEVALUATED_BLOCKS",
 ]
 
 INTERPOLATION = "reference/interpolation"
@@ -524,7 +524,7 @@ def check_block(text: str, block: Block, counts: dict[str, int] | None = None, e
 
 #: Top-level blocks whose expressions `terraform validate` does not evaluate (a check's assertions
 #: run at plan time; a removed block's destroy provisioners at apply).
-_UNEVALUATED_BLOCKS = frozenset({"check", "removed"})
+UNEVALUATED_BLOCKS = frozenset({"check", "removed"})
 
 
 def _unevaluated_spans(block: Block) -> list[tuple[int, int]]:
@@ -532,7 +532,7 @@ def _unevaluated_spans(block: Block) -> list[tuple[int, int]]:
     the errors of constant evaluation are not reported there: the whole of a `check` or `removed`
     block; the content of a `dynamic` block (not expanded when its `for_each` is unknown); a
     variable validation's `condition` (its `error_message` is evaluated: Terraform warns)."""
-    if block.type_name in _UNEVALUATED_BLOCKS:
+    if block.type_name in UNEVALUATED_BLOCKS:
         return [block.body_range]
     spans: list[tuple[int, int]] = []
     stack = [block]
