@@ -65,7 +65,6 @@ from . import catalogue
 from .declarations import Declaration
 from .module_calls import input_fact
 from .references import (
-    UNEVALUATED,
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
@@ -317,8 +316,7 @@ class _Walk:
             else:
                 break
             sibling = sibling.next_sibling
-        # UNEVALUATED: the native walk does not mark what Terraform's evaluation may skip (`GUARDED`).
-        self.references.append(Reference(root, *self.span(ident), tuple(steps), ctx.flags | UNEVALUATED))
+        self.references.append(Reference(root, *self.span(ident), tuple(steps), ctx.flags))
 
     def call(self, node: Any, ctx: _Ctx) -> None:
         children = node.children

@@ -59,8 +59,9 @@ MAY_BE_UNDECLARED = 128
 #: types of its values are not reported there (`resolve`); static ones (a resource's schema) are.
 GUARDED = 256
 #: A reference in a place `terraform validate` does not evaluate for certain (a `check` or
-#: `removed` block, a `dynamic` block's content, a variable validation, native files and test
-#: files): nothing that follows from evaluation is reported there.
+#: `removed` block, a `dynamic` block's content, a variable validation; test and query files):
+#: nothing that follows from evaluation is reported there. (Native files' references are indexed,
+#: never resolved.)
 UNEVALUATED = 512
 
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
