@@ -390,6 +390,10 @@ class _Evaluator:
             if why is not None:
                 self.problem((node.operand.start, node.operand.end), INVALID_OPERAND,
                              ("Invalid operand", f"Unsuitable value for unary operand: {why}."))
+                return Val(want)
+            v = operand.value
+            if node.op == "-" and type(v) in (int, float):
+                return Val("number", -v)  # `[1, 2][-1]`: a known negative index
             return Val(want)
         if t is Conditional:
             cond = self.value(node.condition)
