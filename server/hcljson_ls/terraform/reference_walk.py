@@ -44,7 +44,6 @@ from ..template.nodes import (
     Conditional,
     IfDirective,
     Null,
-    Number,
     Splat,
     RelativeTraversal,
     Index,
@@ -225,12 +224,12 @@ string_refs = _string_refs
 
 def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     out: list[Reference | Call] = []
-    stack: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]
-    guarded = _guarded_nodes(tree)
+    # (node, names bound there, `GUARDED` or 0: whether Terraform's evaluation may skip it)
+    stack: list[tuple[object, frozenset[str], int]] = [(tree, frozenset(), 0)]
     # Only the address itself names a provider, or is the address a static string names.
     outer = tree if flags & (PROVIDER | STATIC) else None
     while stack:
-        node, scope = stack.pop()
+        node, scope, guard = stack.pop()
         t = type(node)
         if node is outer and flags & PROVIDER:
             keyword = _keyword_address(node)
@@ -246,13 +245,11 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
                 else:  # `STATIC` stays with provider addresses (as before), `ADDRESS` says what it is
                     f = (flags & ~STATIC) | ADDRESS
                 static = _static_steps(node.steps)
-                if guarded and id(node) in guarded:
-                    f |= GUARDED
-                out.append(Reference(node.root, node.start, node.root_end, static, f,
+                out.append(Reference(node.root, node.start, node.root_end, static, f | guard,
                                      _literal_steps(node.steps[len(static):])))
             continue  # steps hold no references: index keys of a static traversal are literals
         if t is ObjectItem and type(node.key) is Traversal and not node.key.steps:
-            stack.append((node.value, scope))  # `{name = ...}`: HCL reads a bare name key as a string
+            stack.append((node.value, scope, guard))  # `{name = ...}`: HCL reads a bare name key as a string
             continue
         if node is outer and t is Index:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
@@ -261,64 +258,32 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             if node.name in _TYPE_SECOND_ARGUMENT and len(node.args) >= 2:
                 # `convert(value, object({a = string}))`: the second argument is a type constraint,
                 # whose `object(...)` and `string` are neither calls nor references.
-                stack.extend((arg, scope) for i, arg in enumerate(node.args) if i != 1)
+                stack.extend((arg, scope, guard) for i, arg in enumerate(node.args) if i != 1)
+                continue
+            if node.name in _SUPPRESSING:  # `try`, `can`: their arguments' errors are not Terraform's errors
+                stack.extend((arg, scope, GUARDED) for arg in node.args)
                 continue
         if t is ForExpr or t is ForDirective:
             names = {node.value_var.name} | ({node.key_var.name} if node.key_var is not None else set())
             inner = scope | names
-            stack.append((node.collection, scope))
+            stack.append((node.collection, scope, guard))
             for child in children(node):
                 if child is not node.collection and child is not node.key_var and child is not node.value_var:
-                    stack.append((child, inner))
+                    stack.append((child, inner, GUARDED))  # evaluated per element, if any
+            continue
+        # Evaluated only on a condition, or per element: a conditional's branches, an `%{ if }`'s
+        # parts, a splat's per-element part.
+        evaluated = node.condition if t is Conditional or t is IfDirective else node.source if t is Splat else None
+        if evaluated is not None:
+            for child in children(node):
+                stack.append((child, scope, guard if child is evaluated else GUARDED))
             continue
         for child in children(node):
-            stack.append((child, scope))
+            stack.append((child, scope, guard))
     return out
 
 
 _SUPPRESSING = frozenset({"try", "can", "core::try", "core::can"})
-
-
-def _guarded_nodes(tree) -> set[int]:
-    """The ids of the traversals of `tree` that are `GUARDED` (see `references.GUARDED`): under the
-    arguments of `try`/`can`, a conditional's branches, a `for` body (all but its collection), an
-    `%{ if }` directive's branches, a splat's per-element part. Empty for the commonest trees (no
-    such construct), without a walk."""
-    t = type(tree)
-    if t is Traversal or t is StringLiteral or t is Number:
-        return set()
-    out: set[int] = set()
-    stack: list[tuple[object, bool]] = [(tree, False)]
-    while stack:
-        node, inside = stack.pop()
-        t = type(node)
-        if t is Traversal:
-            if inside:
-                out.add(id(node))
-            continue
-        if not inside:
-            if t is FunctionCall and node.name in _SUPPRESSING:
-                stack.extend((a, True) for a in node.args)
-                continue
-            if t is Conditional:
-                stack.append((node.condition, False))
-                stack.append((node.true_result, True))
-                stack.append((node.false_result, True))
-                continue
-            if t is ForExpr or t is ForDirective:
-                stack.append((node.collection, False))
-                stack.extend((c, True) for c in children(node) if c is not node.collection)
-                continue
-            if t is IfDirective:
-                stack.append((node.condition, False))
-                stack.extend((c, True) for c in children(node) if c is not node.condition)
-                continue
-            if t is Splat:
-                stack.append((node.source, False))
-                stack.append((node.each, True))
-                continue
-        stack.extend((c, inside) for c in children(node))
-    return out
 
 
 def _keyword_address(tree) -> Reference | None:
