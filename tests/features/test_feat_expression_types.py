@@ -121,6 +121,20 @@ def test_what_terraform_accepts_is_silent(tmp_path: Path, expression: str) -> No
     assert diags == []
 
 
+def test_typed_collections(tmp_path: Path) -> None:
+    # terraform 1.11.4, for the same variables: the same errors at the same steps
+    diags, ranges = found(tmp_path, r"""{"variable": {"lo": {"type": "list(object({a = string}))"}, "st": {"type": "set(string)"},
+              "tu": {"type": "tuple([string, number])"}, "mo": {"type": "map(object({a = string}))"}},
+"locals": {
+  "a": "${var.lo[0]⟨.b⟩}", "b": "${var.lo[0].a}", "c": "${var.st⟨.x⟩}", "d": "${var.tu⟨[2]⟩}", "e": "${var.tu[1]}",
+  "f": "${var.tu[1]⟨.x⟩}", "g": "${var.tu.0}", "h": "${var.mo.k⟨.b⟩}", "i": "${var.tu[\"1\"]}", "j": "${var.lo.0⟨.b⟩}"
+}}
+""")
+    assert [(d.start, d.end) for d in diags] == ranges
+    assert diags[2].detail == ("The given key does not identify an element in this collection value: the given index is "
+                               "greater than or equal to the length of the collection.")
+
+
 def test_places_validate_does_not_evaluate_are_silent(tmp_path: Path) -> None:
     bad = '${upper(["a"])}'
     typed = "${var.obj.b == 1}"

@@ -218,6 +218,9 @@ def get_index(val: Val, key: Val) -> tuple[Val, Problem | None]:
         if n < 0:
             return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: a negative number is not a valid index for a sequence.")
         if n >= len(elements):
+            if not val.known:  # cty's wording for an unknown tuple (a variable's `tuple([...])` type)
+                return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: the given index is greater than or equal to "
+                                                  "the length of the collection.")
             return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}.")
         return (val.value[n] if val.known else _unknown_of(elements[n])), None  # type: ignore[index]
     if kind == "list":
