@@ -143,12 +143,22 @@ def test_places_validate_does_not_evaluate_are_silent(tmp_path: Path) -> None:
         "check": {"c": {"assert": [{"condition": typed, "error_message": bad}]}},
         "variable": {"v": {"type": "string", "validation": [{"condition": "${var.v == upper([\"a\"])}",
                                                            "error_message": "x"}]}},
-        "resource": {"terraform_data": {"r": {"dynamic": {"x": {"for_each": "${var.l}", "content": {"y": bad}}}}}},
+        "resource": {"terraform_data": {"r": {"dynamic": {"x": {"for_each": "${var.l}", "content": {"y": bad}}}},
+                                        # terraform: a connection beside no provisioner is not evaluated (OK)
+                                        "c": {"connection": {"host": bad, "user": "${var.s.x}"}}}},
         "removed": {"from": "terraform_data.old", "lifecycle": {"destroy": False},
                     "provisioner": [{"local-exec": {"command": bad, "when": "destroy"}}]},
     })
     diags, _ = found(tmp_path, main)
     assert diags == []
+
+
+def test_a_connection_beside_a_provisioner_is_evaluated(tmp_path: Path) -> None:
+    # terraform: Invalid function argument (even with only a destroy-time provisioner)
+    diags, ranges = found(tmp_path, r"""{"resource": {"terraform_data": {"r": {"connection": {"type": "ssh", "host": "${upper(⟨[⟩1])}"},
+  "provisioner": [{"local-exec": {"command": "x", "when": "destroy"}}]}}}}
+""")
+    assert [(d.code, d.start, d.end) for d in diags] == [("expression/invalid-function-argument", *ranges[0])]
 
 
 @pytest.mark.parametrize("value", [

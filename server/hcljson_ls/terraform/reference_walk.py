@@ -59,7 +59,7 @@ from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
 from .references import (ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC,
                          UNEVALUATED, Call, Reference, Step)
-from .templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw
+from .templates import UNEVALUATED_BLOCKS, expression_strings, unevaluated_nested, string_tree, template_raw
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
@@ -134,7 +134,7 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
             inner_ctx = ctx | IN_SELF if t in _SELF_BLOCKS else ctx
-            if t == "dynamic" or (t == "validation" and owner == "variable"):
+            if unevaluated_nested(b, nested) or (t == "validation" and owner == "variable"):
                 inner_ctx |= UNEVALUATED
             stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner)))
     out.sort(key=lambda r: r.start)

@@ -92,7 +92,7 @@ from ..template.nodes import (
 __all__ = [
     "check_strings", "check_block", "check_root", "expression_strings",
     "string_content", "literal_settings_block", "new_counts", "INTERPOLATION", "NOT_STATIC",
-    "IGNORE_CHANGES_WILDCARD", "UNEVALUATED_BLOCKS",
+    "IGNORE_CHANGES_WILDCARD", "UNEVALUATED_BLOCKS", "unevaluated_nested",
 ]
 
 INTERPOLATION = "reference/interpolation"
@@ -527,11 +527,19 @@ def check_block(text: str, block: Block, counts: dict[str, int] | None = None, e
 UNEVALUATED_BLOCKS = frozenset({"check", "removed"})
 
 
+def unevaluated_nested(parent: Body, nested: Block) -> bool:
+    """Whether `terraform validate` may leave nested block `nested` of body `parent` unevaluated:
+    the content of a `dynamic` block (not expanded when its `for_each` is unknown), a `connection`
+    block beside no `provisioner` (nothing uses it; Terraform 1.11.4 accepts any value there)."""
+    t = nested.type_name
+    return t == "dynamic" or (t == "connection" and not parent.blocks_of("provisioner"))
+
+
 def _unevaluated_spans(block: Block) -> list[tuple[int, int]]:
     """The parts of top-level `block` where `terraform validate` may not evaluate expressions, so
     the errors of constant evaluation are not reported there: the whole of a `check` or `removed`
-    block; the content of a `dynamic` block (not expanded when its `for_each` is unknown); a
-    variable validation's `condition` (its `error_message` is evaluated: Terraform warns)."""
+    block; `unevaluated_nested` blocks; a variable validation's `condition` (its `error_message` is
+    evaluated: Terraform warns)."""
     if block.type_name in UNEVALUATED_BLOCKS:
         return [block.body_range]
     spans: list[tuple[int, int]] = []
@@ -539,7 +547,7 @@ def _unevaluated_spans(block: Block) -> list[tuple[int, int]]:
     while stack:
         b = stack.pop()
         for nested in b.body.blocks:
-            if nested.type_name == "dynamic":
+            if unevaluated_nested(b.body, nested):
                 spans.append(nested.body_range)
                 continue
             if nested.type_name == "validation" and b.type_name == "variable":
