@@ -32,12 +32,13 @@ cty's or HCL's short phrase, the summary and subject range are Terraform's):
 
 What is never reported (Terraform does not, or we cannot be sure): anything inside the arguments
 of `try` and `can`; the branches of a conditional whose condition is not a known bool (the branch a
-known condition does not take); the body of a `for` expression or directive and `%{ if }`
-branches (their values depend on the elements); splats; nulls (a different error); functions
-whose engines disagree on a parameter's type, calls with `...` expansion or the wrong number of
-arguments (their own rule); anything of a reference when the evaluation has no context
-(`constant_problems`: every reference is an unknown of unknown type). Only primitive parameter
-types are checked. After an error the value is `DYNAMIC`, so one mistake gives one diagnostic.
+known condition does not take); the body of a `for` expression or directive, unless its collection
+is a known non-empty tuple or object and it has no `if` condition (the elements are unknowns here);
+splats; nulls (a different error); functions whose engines disagree on a parameter's type, calls
+with `...` expansion or the wrong number of arguments (their own rule); anything of a reference when
+the evaluation has no context (`constant_problems`: every reference is an unknown of unknown type).
+Only primitive parameter types are checked. After an error the value is `DYNAMIC`, so one mistake
+gives one diagnostic (Terraform repeats a `for` body's error per element; we say it once).
 
 Pure functions of the tree; cached by the callers (per string content).
 """
@@ -305,6 +306,11 @@ def _arity_ok(name: str, count: int) -> bool:
 # ---- evaluation -------------------------------------------------------------------------------
 
 
+def _non_empty(val: Val) -> bool:
+    """A known tuple or object with at least one element."""
+    return type(val.value) in (tuple, dict) and len(val.value) > 0  # type: ignore[arg-type]
+
+
 def _start_range(node) -> tuple[int, int]:
     """HCL's `StartRange` of an expression: where a function argument error points."""
     t = type(node)
@@ -349,7 +355,8 @@ class _Evaluator:
                 if type(cond.value) is bool:
                     self.parts(p.then_parts if cond.value else (p.else_parts or ()))
             elif t is ForDirective:
-                self.value(p.collection)
+                if _non_empty(self.value(p.collection)):
+                    self.parts(p.body)
 
     def value(self, node) -> Val:
         t = type(node)
@@ -407,7 +414,12 @@ class _Evaluator:
                 self.value(node.true_result if c else node.false_result)
             return DYNAMIC
         if t is ForExpr:
-            self.value(node.collection)
+            # The body is evaluated per element: over a known non-empty collection, without a
+            # condition (the element is an unknown here, so a condition's value is too), once.
+            if _non_empty(self.value(node.collection)) and node.condition is None:
+                if node.key is not None:
+                    self.value(node.key)
+                self.value(node.value)
             return DYNAMIC
         return DYNAMIC  # splats, invalid pieces, anything else
 
