@@ -6,6 +6,26 @@ checks that it is current).
 
 #: code -> (anchor of its section in docs/diagnostics.md, short description, full description)
 RULES: dict[str, tuple[str, str, str]] = {
+    'expression/invalid-function-argument': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        'An argument of a built-in function that cannot convert to its parameter\'s primitive type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none).',
+        'An argument of a built-in function that cannot convert to its parameter\'s primitive type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none). Range: the start of the argument (a tuple\'s "[", a string\'s content), as Terraform.',
+    ),
+    'expression/invalid-index': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        'An index on a string, number or bool; a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks.',
+        'An index on a string, number or bool; a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks. Range: the index with its brackets.',
+    ),
+    'expression/invalid-operand': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        'An operand of "+ - * / %", "< > <= >=" or unary "-" that cannot convert to a number, or of "&& ||" or "!" that cannot convert to a bool.',
+        'An operand of "+ - * / %", "< > <= >=" or unary "-" that cannot convert to a number, or of "&& ||" or "!" that cannot convert to a bool. Range: the operand.',
+    ),
+    'expression/unsupported-attribute': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, an input variable\'s "object({...})" type); a name the schema of a built-in resource or data source ("terraform_data", "terraform_remote_state") lacks, with "Did you mean ...?".',
+        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, an input variable\'s "object({...})" type); a name the schema of a built-in resource or data source ("terraform_data", "terraform_remote_state") lacks, with "Did you mean ...?". Range: the step, dot included.',
+    ),
     'flow/ephemeral-argument': (
         'sensitive-and-ephemeral-values-issue-19-section-3',
         "An argument of a managed resource or a data source whose value holds an ephemeral value, where the provider's schema says the argument is not write-only (only arguments write-only in the schema take ephemeral values).",

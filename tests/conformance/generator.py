@@ -176,6 +176,14 @@ EXPRESSIONS: tuple[tuple[str, str, str, str], ...] = (
     ("templates", "for-expression-bad-var", "${[for s in var.list : upper(t)]}", "unknown name in a for expression"),
     ("templates", "heredoc-free-string", "plain string", VALID),
     ("templates", "index-out-of-range", "${[1, 2][5]}", "constant index out of range"),
+    # static evaluation (terraform/evaluate.py): what Terraform's validate suppresses or converts
+    ("references", "var-attr-in-try", '${try(var.v.attr, "")}', VALID),
+    ("references", "var-attr-in-branch", '${var.n > 1 ? var.obj.b : "x"}', VALID),
+    ("references", "var-list-attr", "${var.list.x}", "attribute of a list"),
+    ("references", "resource-attribute-in-try", '${try(terraform_data.r.nope, "")}', "attribute terraform_data lacks, even in try"),
+    ("functions", "constant-conversions", '${upper(1)}-${abs("1")}-${1 + "1"}', VALID),
+    ("templates", "index-in-range", "${[1, 2][1]}", VALID),
+    ("templates", "index-in-false-branch", "${false ? [1, 2][5] : 1}", VALID),
     ("templates", "splat-of-string", "${var.v[*]}", VALID),
 )
 

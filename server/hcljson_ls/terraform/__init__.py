@@ -12,6 +12,8 @@
     functions.lookup(name, engine) / names / signature / accepts / closest   built-in functions
                                of Terraform and OpenTofu (packaged data/functions.json)
     ctytypes.render_type(t)    cty JSON types in HCL type syntax (`["list","dynamic"]` -> `list(any)`)
+    evaluate.constant_problems(tree) / type_value / get_attr / get_index   static evaluation of
+                               expressions: the errors `terraform validate` finds from types alone
 
 See the module docstrings.
 """

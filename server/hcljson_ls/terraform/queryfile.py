@@ -24,6 +24,8 @@ Contract
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..diagnostic import ERROR, Diagnostic, Fix, Related
 from ..hcljson.incremental import FileChecks
 from ..hcljson.model import Block
@@ -32,7 +34,7 @@ from ..hcljson.schema import EXPRESSION, AttributeSchema as A, BlockSchema, Body
 from ..hcljson.values import quoted
 from . import catalogue
 from .reference_walk import block_references
-from .references import Reference
+from .references import UNEVALUATED, Reference
 from .resolve import Scope, affected, resolve
 from .schema import COUNT, FOR_EACH, LOCALS, PROVIDER, PROVIDER_DEFINED_BODY, RESOURCE_PROVIDER, VARIABLE
 from .templates import check_block
@@ -96,11 +98,14 @@ class QueryChecks(FileChecks):
         else:
             rules = block_diagnostics(block, text)
             defs = definitions(block, text)
-        return rules, check_block(text, block), defs, block_references(text, block)
+        return rules, check_block(text, block, evaluated=False), defs, block_references(text, block)
 
     def resolve(self, refs, own: frozenset, text):
         lists = [r for r in refs if type(r) is Reference and r.root == "list"]
-        out, uses = resolve([r for r in refs if not (type(r) is Reference and r.root == "list")], own, self.scope)
+        # UNEVALUATED: what evaluation of a query file says of the types of values is not checked.
+        others = [replace(r, context=r.context | UNEVALUATED) if type(r) is Reference else r
+                  for r in refs if not (type(r) is Reference and r.root == "list")]
+        out, uses = resolve(others, own, self.scope)
         for ref in lists:
             found = _list_reference(ref, own)
             if found is not None:

@@ -42,7 +42,10 @@ from ..jsonsyntax.tree import STRING, Array, FlaggedString, Object, String
 from ..template.nodes import (
     Attr,
     Bool,
+    Conditional,
+    IfDirective,
     Null,
+    Splat,
     RelativeTraversal,
     Index,
     ForDirective,
@@ -55,8 +58,9 @@ from ..template.nodes import (
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, Call, Reference, Step
-from .templates import expression_strings, string_tree, template_raw
+from .references import (ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC,
+                         UNEVALUATED, Call, Reference, Step)
+from .templates import UNEVALUATED_BLOCKS, expression_strings, unevaluated_nested, string_tree, template_raw
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
@@ -95,6 +99,8 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
         context |= IN_COUNT
     if body.attribute("for_each") is not None:
         context |= IN_FOR_EACH
+    if top_type in UNEVALUATED_BLOCKS:
+        context |= UNEVALUATED
     stack: list[tuple[Body, str, int, frozenset[str], bool]] = [(body, top_type, context, frozenset(), False)]
     while stack:
         b, owner, ctx, bound, literal = stack.pop()
@@ -129,6 +135,8 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
             inner_ctx = ctx | IN_SELF if t in _SELF_BLOCKS else ctx
+            if unevaluated_nested(b, nested) or (t == "validation" and owner == "variable"):
+                inner_ctx |= UNEVALUATED
             stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner)))
     out.sort(key=lambda r: r.start)
     return out
@@ -217,13 +225,14 @@ string_refs = _string_refs
 
 def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     out: list[Reference | Call] = []
-    # Nodes of any kind, dispatched on their exact type (`type(node) is ...`: cheaper than
-    # isinstance over the 20 node classes, and not a narrowing the checker follows): typed Any.
-    stack: list[tuple[Any, frozenset[str]]] = [(tree, frozenset())]
+    # (node, names bound there, `GUARDED` or 0: whether Terraform's evaluation may skip it). Nodes of
+    # any kind, dispatched on their exact type (`type(node) is ...`: cheaper than isinstance over the
+    # 20 node classes, and not a narrowing the checker follows): typed Any.
+    stack: list[tuple[Any, frozenset[str], int]] = [(tree, frozenset(), 0)]
     # Only the address itself names a provider, or is the address a static string names.
     outer: Any = tree if flags & (PROVIDER | STATIC) else None
     while stack:
-        node, scope = stack.pop()
+        node, scope, guard = stack.pop()
         t = type(node)
         if node is outer and flags & PROVIDER:
             keyword = _keyword_address(node)
@@ -239,11 +248,11 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
                 else:  # `STATIC` stays with provider addresses (as before), `ADDRESS` says what it is
                     f = (flags & ~STATIC) | ADDRESS
                 static = _static_steps(node.steps)
-                out.append(Reference(node.root, node.start, node.root_end, static, f,
+                out.append(Reference(node.root, node.start, node.root_end, static, f | guard,
                                      _literal_steps(node.steps[len(static):])))
             continue  # steps hold no references: index keys of a static traversal are literals
         if t is ObjectItem and type(node.key) is Traversal and not node.key.steps:
-            stack.append((node.value, scope))  # `{name = ...}`: HCL reads a bare name key as a string
+            stack.append((node.value, scope, guard))  # `{name = ...}`: HCL reads a bare name key as a string
             continue
         if node is outer and t is Index:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
@@ -253,19 +262,32 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             if node.name in _TYPE_SECOND_ARGUMENT and len(node.args) >= 2:
                 # `convert(value, object({a = string}))`: the second argument is a type constraint,
                 # whose `object(...)` and `string` are neither calls nor references.
-                stack.extend((arg, scope) for i, arg in enumerate(node.args) if i != 1)
+                stack.extend((arg, scope, guard) for i, arg in enumerate(node.args) if i != 1)
+                continue
+            if node.name in _SUPPRESSING:  # `try`, `can`: their arguments' errors are not Terraform's errors
+                stack.extend((arg, scope, GUARDED) for arg in node.args)
                 continue
         if t is ForExpr or t is ForDirective:
             names = {node.value_var.name} | ({node.key_var.name} if node.key_var is not None else set())
             inner = scope | names
-            stack.append((node.collection, scope))
+            stack.append((node.collection, scope, guard))
             for child in children(node):
                 if child is not node.collection and child is not node.key_var and child is not node.value_var:
-                    stack.append((child, inner))
+                    stack.append((child, inner, GUARDED))  # evaluated per element, if any
+            continue
+        # Evaluated only on a condition, or per element: a conditional's branches, an `%{ if }`'s
+        # parts, a splat's per-element part.
+        evaluated = node.condition if t is Conditional or t is IfDirective else node.source if t is Splat else None
+        if evaluated is not None:
+            for child in children(node):
+                stack.append((child, scope, guard if child is evaluated else GUARDED))
             continue
         for child in children(node):
-            stack.append((child, scope))
+            stack.append((child, scope, guard))
     return out
+
+
+_SUPPRESSING = frozenset({"try", "can", "core::try", "core::can"})
 
 
 def _keyword_address(tree) -> Reference | None:

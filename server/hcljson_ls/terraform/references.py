@@ -25,6 +25,7 @@ Contract
   `STATIC` (the reference is written as a plain string that Terraform reads as an address:
   `depends_on`, `provider`, moved `from`/`to`, ... so no `${}`), and `PROVIDER` (it names a
   provider configuration: `"aws.west"` in a resource's `provider`, root `aws`, one step `west`).
+  `GUARDED` and `UNEVALUATED` say where Terraform's evaluation may not reach (see their comments).
 * Names bound by the expression itself (`for` temporaries, a `dynamic` block's iterator) are not
   references: the walks leave them out, so every `Reference` is to something outside the expression.
 * `subject` maps a reference to what it names as a declaration key (`terraform.validate.definitions`
@@ -52,6 +53,16 @@ ADDRESS = 64
 #: An address that need not be declared (`moved.to`: internal/configs/moved.go): resolved for
 #: navigation, never reported as undeclared.
 MAY_BE_UNDECLARED = 128
+#: A reference whose evaluation Terraform may skip or whose errors it suppresses: inside the
+#: arguments of `try`/`can`, a conditional's branches, the body of a `for` expression or directive,
+#: an `%{ if }` directive's branches, a splat's per-element part. Errors that follow from the
+#: types of its values are not reported there (`resolve`); static ones (a resource's schema) are.
+GUARDED = 256
+#: A reference in a place `terraform validate` does not evaluate for certain (a `check` or
+#: `removed` block, a `dynamic` block's content, a variable validation; test and query files):
+#: nothing that follows from evaluation is reported there. (Native files' references are indexed,
+#: never resolved.)
+UNEVALUATED = 512
 
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
 #: key kinds) whose references take an instance key because of them.

@@ -60,11 +60,16 @@ from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
-from .provider_schema import provider_address
+from .evaluate import UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, Val, get_attr, get_index, type_value, DYNAMIC
+from .module_calls import INPUTS_OF, VARIABLE_INPUT
+from .provider_schema import BUILTIN_TERRAFORM, provider_address
+from .provider_schema import builtin as builtin_schemas
 from .catalogue import NAMESPACES, STEP_TYPE
 from .references import (
     ADDRESS,
     DEPENDS_ON,
+    GUARDED,
+    UNEVALUATED,
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
@@ -248,6 +253,10 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                 if problem is not None:
                     out.append(problem)
                     continue
+            problem = _typed(ref, key, own, scope, uses)
+            if problem is not None:
+                out.append(problem)
+                continue
             if key[0] == "module" and output_step(ref) is not None and not _single_indexed(ref, key, own, scope, uses):
                 uses.add(("output-of",))
                 problem = _module_output(ref, scope, own)
@@ -717,3 +726,90 @@ def _unknown_provider(ref: Reference, key: tuple) -> Diagnostic:
 
 def _diag(start: int, end: int, code: str, summary: str, detail: str, fixes: tuple[Fix, ...] = ()) -> Diagnostic:
     return Diagnostic(start, end, ERROR, code, summary, detail, (), fixes)
+
+
+# ---- what the types of values say (`evaluate`) ----------------------------------------------------
+
+#: Contexts where a reference is not a value Terraform evaluates here.
+_NOT_VALUES = STATIC | ADDRESS | PROVIDER | DEPENDS_ON | UNEVALUATED
+_VARIABLE_TYPES: dict[int, tuple[frozenset, dict[str, set[str]]]] = {}
+
+
+def _own_variable_types(own: frozenset) -> dict[str, set[str]]:
+    """name -> the type constraints (as written) the file's own `variable-input` facts give it."""
+    cached = _VARIABLE_TYPES.get(id(own))
+    if cached is not None and cached[0] is own:
+        return cached[1]
+    found: dict[str, set[str]] = {}
+    for k in own:
+        if k[0] == VARIABLE_INPUT and len(k) == 4 and isinstance(k[2], str):
+            found.setdefault(k[1], set()).add(k[2])
+    if len(_VARIABLE_TYPES) > 64:
+        _VARIABLE_TYPES.clear()
+    _VARIABLE_TYPES[id(own)] = (own, found)
+    return found
+
+
+def _variable_type(name: str, own: frozenset, scope: Scope) -> str | None:
+    """The type constraint of input variable `name` as written ("" for none), or None when its
+    declarations disagree or none gives it."""
+    texts = set(_own_variable_types(own).get(name, ()))
+    texts.update(k[2] for k in scope.keys(VARIABLE_INPUT) if len(k) == 4 and k[1] == name and isinstance(k[2], str))
+    return texts.pop() if len(texts) == 1 else None
+
+
+def _walk(val: Val, steps: Sequence, floor: int) -> Diagnostic | None:
+    """The first error of applying reference steps to `val` (`evaluate.get_attr`/`get_index`), on
+    the step with its dot or brackets (never before `floor`, the reference's start: a reader of
+    values places every step there)."""
+    for s in steps:
+        if s.index:
+            key = Val("string", s.name) if s.name else DYNAMIC
+            val, problem = get_index(val, key)
+            code, span = INVALID_INDEX, (max(s.start - 1, floor), s.stop if s.outer >= 0 else s.end + 1)
+        else:
+            val, problem = get_attr(val, s.name)
+            code, span = UNSUPPORTED_ATTRIBUTE, (max(s.start - 1, floor), s.end)
+        if problem is not None:
+            return _diag(span[0], span[1], code, problem[0], problem[1])
+    return None
+
+
+def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """What Terraform's `validate` says of the steps after a declared name, from types alone:
+    an input variable's are applied to an unknown value of its type constraint (HCL's errors,
+    suppressed where `GUARDED`); a built-in resource's or data source's first step must name an
+    argument, block or attribute of its schema (Terraform's static check of references, made even
+    inside `try`), and the steps after an attribute apply to its type."""
+    if ref.context & _NOT_VALUES:
+        return None
+    kind = key[0]
+    if kind == "variable":
+        steps = (ref.steps + ref.rest)[1:]
+        if not steps or ref.context & GUARDED:
+            return None
+        uses.add(INPUTS_OF)
+        type_text = _variable_type(key[1], own, scope)
+        return None if type_text is None else _walk(type_value(type_text), steps, ref.start)
+    if kind not in ("resource", "data"):
+        return None
+    schemas = builtin_schemas()
+    schema = (schemas.resource if kind == "resource" else schemas.data_source)(BUILTIN_TERRAFORM, key[1])
+    if schema is None:
+        return None
+    n = address_length(ref)
+    rest = (ref.steps + ref.rest)[n:] if n is not None else ()
+    if not rest or rest[0].index or rest[0].name == "count":
+        return None  # an index or `count` here: other errors of Terraform's
+    first = rest[0]
+    attribute = schema.attributes.get(first.name)
+    if attribute is not None:
+        if len(rest) == 1 or attribute.cty is None:
+            return None
+        return _walk(Val(attribute.cty) if attribute.cty != "dynamic" else DYNAMIC, rest[1:], ref.start)
+    if first.name in schema.block_types:
+        return None
+    near = suggestion(first.name, schema.names())
+    hint = f' Did you mean "{near}"?' if near is not None else ""
+    return _diag(max(first.start - 1, ref.start), first.end, UNSUPPORTED_ATTRIBUTE, "Unsupported attribute",
+                 f'This object has no argument, nested block, or exported attribute named "{first.name}".{hint}')

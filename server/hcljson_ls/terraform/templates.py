@@ -81,8 +81,9 @@ from ..jsonsyntax import strings
 from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
 from ..template.nodes import remap
-from ..template.parse import parse_expression_relative, parse_template_relative
+from ..template.parse import parse_expression_relative, parse_template_relative, remap_diagnostic
 from ..template.types import parse_type_relative
+from .evaluate import CODES as EVALUATION_CODES, constant_problems
 from .catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
 from ..template.nodes import (
     Bool, FunctionCall, Index, IndexStep, Null, Number, RelativeTraversal, Splat, String as StringLit, Traversal,
@@ -91,7 +92,7 @@ from ..template.nodes import (
 __all__ = [
     "check_strings", "check_block", "check_root", "expression_strings",
     "string_content", "literal_settings_block", "new_counts", "INTERPOLATION", "NOT_STATIC",
-    "IGNORE_CHANGES_WILDCARD",
+    "IGNORE_CHANGES_WILDCARD", "UNEVALUATED_BLOCKS", "unevaluated_nested",
 ]
 
 INTERPOLATION = "reference/interpolation"
@@ -300,7 +301,17 @@ def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
         value, offsets = raw, range(len(raw) + 1)
     if "${" not in value and "%{" not in value:
         return False, ()
-    return True, template_diagnostics(value, offsets)
+    found = template_diagnostics(value, offsets)
+    if not found and _CHECKABLE.search(value) is not None:
+        # No syntax error: what the types of its constants and operations say (`evaluate`).
+        tree = parse_template_relative(value)[0]
+        found = tuple(remap_diagnostic(d, offsets) for d in constant_problems(tree))
+    return True, found
+
+
+#: A template that may hold something `evaluate.constant_problems` checks: a call, an operator,
+#: an index, a step after a literal. Anything else is left unevaluated (the bulk of templates).
+_CHECKABLE = re.compile(r"[(\[+*/%<>!&|-]|[\]})\"]\s*\.")
 
 
 #: `_template_raw` for readers of values rather than trees (`terraform.quick`).
@@ -496,14 +507,56 @@ def check_strings(text: str, body: Body, counts: dict[str, int] | None = None) -
     return out
 
 
-def check_block(text: str, block: Block, counts: dict[str, int] | None = None) -> list[Diagnostic]:
+def check_block(text: str, block: Block, counts: dict[str, int] | None = None, evaluated: bool = True) -> list[Diagnostic]:
     """Diagnostics of every string of top-level `block` (its body and nested blocks) by mode, in
-    checking order (not sorted). `counts`: see `new_counts`."""
+    checking order (not sorted). `counts`: see `new_counts`. `evaluated`: the block is part of a
+    configuration `terraform validate` evaluates (not a test or query file's), so the errors of
+    constant evaluation (`evaluate`) are kept where it evaluates expressions."""
     out: list[Diagnostic] = []
     _Checker(text, counts).body(block.body, block.type_name, out)
+    if out and any(d.code in EVALUATION_CODES for d in out):
+        spans = _unevaluated_spans(block) if evaluated else [block.body_range]
+        if spans:
+            out = [d for d in out if d.code not in EVALUATION_CODES or not any(s <= d.start < e for s, e in spans)]
     if block.type_name == "variable" and out:
         out = _lenient_error_messages(block, out)
     return out
+
+
+#: Top-level blocks whose expressions `terraform validate` does not evaluate (a check's assertions
+#: run at plan time; a removed block's destroy provisioners at apply).
+UNEVALUATED_BLOCKS = frozenset({"check", "removed"})
+
+
+def unevaluated_nested(parent: Body, nested: Block) -> bool:
+    """Whether `terraform validate` may leave nested block `nested` of body `parent` unevaluated:
+    the content of a `dynamic` block (not expanded when its `for_each` is unknown), a `connection`
+    block beside no `provisioner` (nothing uses it; Terraform 1.11.4 accepts any value there)."""
+    t = nested.type_name
+    return t == "dynamic" or (t == "connection" and not parent.blocks_of("provisioner"))
+
+
+def _unevaluated_spans(block: Block) -> list[tuple[int, int]]:
+    """The parts of top-level `block` where `terraform validate` may not evaluate expressions, so
+    the errors of constant evaluation are not reported there: the whole of a `check` or `removed`
+    block; `unevaluated_nested` blocks; a variable validation's `condition` (its `error_message` is
+    evaluated: Terraform warns)."""
+    if block.type_name in UNEVALUATED_BLOCKS:
+        return [block.body_range]
+    spans: list[tuple[int, int]] = []
+    stack = [block]
+    while stack:
+        b = stack.pop()
+        for nested in b.body.blocks:
+            if unevaluated_nested(b.body, nested):
+                spans.append(nested.body_range)
+                continue
+            if nested.type_name == "validation" and b.type_name == "variable":
+                condition = nested.body.attribute("condition")
+                if condition is not None and condition.expr is not None:
+                    spans.append((condition.expr.start, condition.expr.end))
+            stack.append(nested)
+    return spans
 
 
 def _lenient_error_messages(block: Block, out: list[Diagnostic]) -> list[Diagnostic]:

@@ -271,7 +271,7 @@ class TestFileChecks(FileChecks):
     def block(self, text: str, block: Block):
         named = block.type_name in _UNIQUE and len(block.labels) == len(block.schema.labels)
         defs = [((block.type_name, *block.label_values), *block.header_range)] if named else []
-        return block_rules(text, block), check_block(text, block), defs
+        return block_rules(text, block), check_block(text, block, evaluated=False), defs
 
     def cross(self, keys, place) -> list[Diagnostic]:
         # The configuration's rule (`validate.duplicates`); here a name's scope is the file.

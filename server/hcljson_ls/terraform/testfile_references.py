@@ -49,6 +49,8 @@ Contract
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Mapping, Sequence
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
@@ -57,7 +59,7 @@ from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import STRING
 from .reference_walk import block_references
-from .references import STATIC, Reference, subject
+from .references import STATIC, UNEVALUATED, Reference, subject
 from .functions import is_provider_function
 from .resolve import Scope, resolve
 
@@ -259,7 +261,8 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
         elif ref.root == "output":
             out.extend(_undeclared_output(ref, scope))
             continue
-        out.extend(resolve([ref], frozenset(), scope)[0])
+        # UNEVALUATED: what `terraform test` says of the types of values is not known here.
+        out.extend(resolve([replace(ref, context=ref.context | UNEVALUATED)], frozenset(), scope)[0])
     return out
 
 
