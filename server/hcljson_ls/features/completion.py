@@ -102,17 +102,19 @@ _TYPE_WORDS = (
 )
 
 
-def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True) -> list[CompletionItem]:
+def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True,
+             prefill_required: bool = True) -> list[CompletionItem]:
     try:
         if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
             return [CompletionItem(**item) for item in tfvars.completions(snapshot, uri, offset, snippets)]
-        return _complete(snapshot, uri, offset, snippets)
+        return _complete(snapshot, uri, offset, snippets, prefill_required)
     except Exception:  # completion is asked at every keystroke: never an error for the user
         log.exception("completion failed at %d in %s", offset, uri)
         return []
 
 
-def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list[CompletionItem]:
+def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
+              prefill_required: bool = True) -> list[CompletionItem]:
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -144,7 +146,11 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool) -> list
     if s is not None and not s.is_key and s.mode == STRING_TYPE:
         return _types(s, offset, snippets)
     if ctx.kind == LABEL and s is not None:
-        return _labels(snapshot, uri, ctx, s, offset)
+        items = _labels(snapshot, uri, ctx, s, offset)
+        if prefill_required and s.is_key and ctx.label_index == 0 and ctx.type_name in _SKELETON_BLOCKS \
+                and not _colon_follows(text, s.end):
+            return _skeletons(snapshot, uri, ctx.type_name, items, s, text, snippets)
+        return items
     if ctx.kind in (ARGUMENT_NAME, UNKNOWN_NAME, BLOCK_TYPE) and s is not None and s.is_key:
         have = _names_in(ctx.body) - {ctx.name}
         start, end = s.start, s.end
@@ -419,6 +425,57 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
                        | {k[1] for k in snapshot.declared(uri, "provider")}
                        | {k[1].split("_")[0] for k in snapshot.declared(uri, "resource")})
     return [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in names if n.lower().startswith(prefix.lower()) and n != prefix] + provided
+
+
+#: The blocks whose type label completes to a whole block (`_skeletons`).
+_SKELETON_BLOCKS = ("resource", "data", "ephemeral")
+#: How deep required nested blocks are written out in a skeleton (a guard: real schemas need 4).
+_SKELETON_DEPTH = 8
+
+
+def _skeletons(snapshot: Snapshot, uri: str, block: str, items: list[CompletionItem], s, text,
+               snippets: bool) -> list[CompletionItem]:
+    """The type items of a label being typed as a key with nothing after it yet (`{"resource":
+    {"random_s|"}}`): each replaces the whole key string and writes the whole block,
+    `"<type>": {"<name>": {<required arguments>}}`, the arguments (and nested blocks with a minimum
+    number of items) of the type's provider schema each with a placeholder of its type. With
+    snippets, the name and every value are tab stops."""
+    schemas = snapshot.provider_schemas(uri)
+    after = _comma_after(text, s.end)
+    out = []
+    for item in items:
+        schema = None
+        if schemas is not None and block != "ephemeral":
+            # A loaded type's item names its provider; a declared type's provider is the one it implies.
+            address = item.detail or provider_for(item.label, None, snapshot.required_providers(uri), snapshot.engine(uri))
+            schema = schemas.data_source(address, item.label) if block == "data" else schemas.resource(address, item.label)
+        stops = iter(range(2, 10_000))
+        body = _required_body(schema, snippets, stops, _SKELETON_DEPTH)
+        name = "${1:name}" if snippets else "name"
+        insert = f'"{item.label}": {{"{name}": {{{body}}}}}{after}'
+        out.append(replace(item, start=s.start, end=s.end, insert_text=insert, snippet=snippets, filter=f'"{item.label}"'))
+    return out
+
+
+def _required_body(schema: SchemaBlock | None, snippets: bool, stops, depth: int) -> str:
+    """The members of a body that has what `schema` requires: its required arguments and the nested
+    blocks that must appear (`min_items` > 0: that many, each with its own required members)."""
+    if schema is None:
+        return ""
+    members = []
+    for name, a in schema.attributes.items():
+        if a.required:
+            value = placeholder(a)
+            if snippets:
+                n = next(stops)
+                value = {'""': f'"${n}"', "{}": f"{{${n}}}", "[]": f"[${n}]"}.get(value) or f"${{{n}:{value}}}"
+            members.append(f'"{name}": {value}')
+    if depth > 0:
+        for name, bt in schema.block_types.items():
+            if bt.min_items:  # one block as an object, more as an array of that many
+                blocks = [f"{{{_required_body(bt.block, snippets, stops, depth - 1)}}}" for _ in range(bt.min_items)]
+                members.append(f'"{name}": {blocks[0] if len(blocks) == 1 else "[" + ", ".join(blocks) + "]"}')
+    return ", ".join(members)
 
 
 #: At most this many resource types get their description as documentation (each parses a schema).
