@@ -117,11 +117,11 @@ def test_every_loaded_type_skeleton_satisfies_the_full_analysis(tmp_path: Path) 
     """All the resource types of AWS, random and the OpenTofu test provider, each block as the item
     writes it: the document parses and the full analysis misses no required argument or block."""
     for block in ("resource", "data"):
-        fw, items = completed(tmp_path / block, '{"%s": {"$0"}}' % block, snippets=False)
+        fw, items = completed(tmp_path / block, f'{{"{block}": {{"$0"}}}}', snippets=False)
         assert len(items) > (900 if block == "resource" else 300)
         inserts = [i.insert_text for i in items]
         root = tmp_path / (block + "-all")
-        doc = '{"%s": {%s}}' % (block, ", ".join(inserts))
+        doc = f'{{"{block}": {{{", ".join(inserts)}}}}}'
         json.loads(doc)
         written = parse_fixture("//- /m/main.tf.json\n" + doc).workspace(root)
         written.workspace.set_schema_files(SCHEMA_FILES)
