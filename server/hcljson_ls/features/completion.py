@@ -1,7 +1,7 @@
 """Completion where a user types in a Terraform JSON file: inside `${...}` and `%{...}`, in strings
 Terraform reads as references, in type constraints, and on keys and labels.
 
-    complete(snapshot, uri, offset, snippets=True) -> list[CompletionItem]
+    complete(snapshot, uri, offset, snippets=True, prefill_required=True) -> list[CompletionItem]
 
 Contract
 --------
@@ -35,6 +35,12 @@ Contract
     loaded providers (detail: the provider address; documentation: the type's description, given
     when at most `_DOCUMENTED_TYPES` types match what is typed, since reading a description parses
     that type's schema);
+  - a resource / data / ephemeral type label typed as a key with no colon after it yet (the block is
+    not written): with `prefill_required` (setting `completion.prefillRequired`) each type item
+    replaces the whole key string with the whole block, `"<type>": {"<name>": {...}}`, holding the
+    type's required arguments and the nested blocks it needs (`min_items` of each) with placeholders
+    of their types, tab stops with snippets (`_skeletons`). This parses the schema of every type
+    offered (once per loaded schema: about 0.3 s for AWS's 981 types on the first request);
   - after `<type>.<name>.` and `data.<type>.<name>.`: every attribute of the type (computed ones
     included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
