@@ -142,6 +142,8 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
         values = _core_values(ctx, s, offset)
         if values:
             return values
+    if s is not None and not s.is_key and _in_lifecycle(ctx, "ignore_changes", "replace_triggered_by"):
+        return _lifecycle_list(snapshot, uri, ctx, s, text)
     if ctx.kind == VALUE and ctx.attribute is not None and (s is None or s.is_key):
         return _value_keys(snapshot, uri, ctx, s, offset, text, snippets)
     if s is not None and not s.is_key and s.mode == STRING_TEMPLATE and ctx.kind not in (LABEL, BLOCK_TYPE):
@@ -298,6 +300,74 @@ def _core_values(ctx, s, offset: int) -> list[CompletionItem]:
     else:
         return []
     return [CompletionItem(v, "Value", start, end, v, sort=_KEYWORD) for v in ("true", "false")]
+
+
+def _in_lifecycle(ctx, *names: str) -> bool:
+    """The cursor is in the value of one of `names` of a managed resource's `lifecycle` block."""
+    return (ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.name in names and len(ctx.blocks) == 2
+            and ctx.blocks[0].type_name == "resource" and ctx.blocks[1].type_name == "lifecycle")
+
+
+def _lifecycle_list(snapshot: Snapshot, uri: str, ctx, s, text) -> list[CompletionItem]:
+    """A string of `lifecycle.ignore_changes` or `lifecycle.replace_triggered_by` (Terraform's
+    `decodeReplaceTriggeredBy` and `ignore_changes` decoding in internal/configs/resource.go):
+    - `"ignore_changes": "|"`: the keywords (`catalogue.IGNORE_CHANGES_KEYWORDS`; in a list `"all"`
+      would name an attribute);
+    - an element of `ignore_changes`: the resource's own arguments and nested block types (its
+      provider schema's, computed-only attributes left out: Terraform calls ignoring them redundant;
+      without a schema, the arguments its body writes), not those the list has already;
+    - an element of `replace_triggered_by`: managed resources only (`data.`, `module.`, variables
+      are refused), the resource itself left out; after `<type>.<name>.` their attributes."""
+    typed = s.value[: s.index]
+    if not all(c.isalnum() or c in "_-." for c in typed):
+        return []
+    parts = typed.split(".")
+    prefix = parts[-1]
+    start, end = s.decoded.offsets[s.index - len(prefix)], s.decoded.offsets[s.index]
+    resource = ctx.blocks[0]
+    own = tuple(label.value for label in resource.labels)
+    if ctx.attribute.name == "ignore_changes":
+        if not ctx.path:
+            items = [CompletionItem(k, "Keyword", start, end, k, sort=_KEYWORD) for k in catalogue.IGNORE_CHANGES_KEYWORDS]
+        elif len(parts) == 1:
+            listed = _list_strings(text, ctx.attribute.expr) - {s.value}
+            items = [i for i in _own_arguments(snapshot, uri, resource, text, start, end) if i.label not in listed]
+        else:
+            items = []
+    elif len(parts) == 1:
+        types_ = {k[1] for k in snapshot.declared(uri, "resource")}
+        items = [CompletionItem(t, "Class", start, end, t, detail="resource type", sort=_DECLARED) for t in sorted(types_)]
+    elif len(parts) == 2:
+        items = [CompletionItem(k[2], "Variable", start, end, k[2], detail=f"{k[1]} resource", sort=_DECLARED)
+                 for k in sorted(snapshot.declared(uri, "resource")) if k[1] == parts[0] and (k[1], k[2]) != own]
+    else:
+        items = [replace(i, start=start, end=end) for i in _after_dot(snapshot, uri, ctx, parts[0], tuple(parts[1:-1]))]
+    return [i for i in items if i.label.lower().startswith(prefix.lower()) and i.label != prefix]
+
+
+def _own_arguments(snapshot: Snapshot, uri: str, resource, text, start: int, end: int) -> list[CompletionItem]:
+    """The arguments and nested block types a resource's `ignore_changes` may name (`_lifecycle_list`)."""
+    schema = resource_schema(snapshot, uri, resource, text)
+    if schema is not None:
+        out = [CompletionItem(n, "Field", start, end, n, detail=a.type, documentation=a.description,
+                              deprecated=a.deprecated, sort=_DECLARED if a.required else _PROVIDED)
+               for n, a in schema.attributes.items() if not a.computed_only]
+        out.extend(CompletionItem(n, "Field", start, end, n, detail=f"nested block ({bt.nesting})", sort=_PROVIDED,
+                                  documentation=bt.block.description, deprecated=bt.block.deprecated)
+                   for n, bt in schema.block_types.items())
+        return out
+    body = resource.body
+    written = [a.name for a in body.attributes if a.schema is None]  # (the core ones have a schema)
+    written += [b.labels[0].value for b in body.blocks if b.type_name == "dynamic" and b.labels]
+    return [CompletionItem(n, "Field", start, end, n, detail="argument", sort=_DECLARED) for n in dict.fromkeys(written)]
+
+
+def _list_strings(text, expr) -> set[str]:
+    """The strings of a JSON array value (`expr`: an attribute's expression)."""
+    if expr is None or expr.node.kind != ARRAY:
+        return set()
+    return {string_text(text, m.value, expr.start + m.value.start) for m in expr.node.items
+            if m.value is not None and m.value.kind == STRING}
 
 
 def _json_at(text, node, start: int, path: tuple):
