@@ -70,11 +70,12 @@ from ..hcljson.schema import (
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
-from ..terraform.language import available, function_available
+from ..terraform.language import action_trigger_events, available, function_available
 from ..terraform import catalogue, functions
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.tfvars import placeholder as type_placeholder
 from ..terraform.provider_schema import SchemaBlock, provider_for
+from ..terraform.provisioners import provisioner_schema, provisioner_types
 from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
 from . import module_inputs, tfvars
@@ -142,6 +143,9 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
         values = _core_values(ctx, s, offset)
         if values:
             return values
+    if s is not None and not s.is_key and ctx.kind == VALUE and ctx.path and ctx.attribute is not None \
+            and ctx.attribute.name == "events" and ctx.blocks and ctx.blocks[-1].type_name == "action_trigger":
+        return _events(snapshot, uri, ctx, s, text)
     if s is not None and not s.is_key and _in_lifecycle(ctx, "ignore_changes", "replace_triggered_by"):
         return _lifecycle_list(snapshot, uri, ctx, s, text)
     if ctx.kind == VALUE and ctx.attribute is not None and (s is None or s.is_key):
@@ -155,9 +159,11 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
         return _types(s, offset, snippets)
     if ctx.kind == LABEL and s is not None:
         items = _labels(snapshot, uri, ctx, s, offset)
-        if prefill_required and s.is_key and ctx.label_index == 0 and ctx.type_name in _SKELETON_BLOCKS \
-                and not _colon_follows(text, s.end):
-            return _skeletons(snapshot, uri, ctx.type_name, items, s, text, snippets)
+        if prefill_required and s.is_key and ctx.label_index == 0 and not _colon_follows(text, s.end):
+            if ctx.type_name in _SKELETON_BLOCKS:
+                return _skeletons(snapshot, uri, ctx.type_name, items, s, text, snippets)
+            if ctx.type_name == "provisioner":
+                return [_provisioner_skeleton(i, s, text, snippets) for i in items]
         return items
     if ctx.kind in (ARGUMENT_NAME, UNKNOWN_NAME, BLOCK_TYPE) and s is not None and s.is_key:
         have = _names_in(ctx.body) - {ctx.name}
@@ -300,6 +306,16 @@ def _core_values(ctx, s, offset: int) -> list[CompletionItem]:
     else:
         return []
     return [CompletionItem(v, "Value", start, end, v, sort=_KEYWORD) for v in ("true", "false")]
+
+
+def _events(snapshot: Snapshot, uri: str, ctx, s, text) -> list[CompletionItem]:
+    """An element of `action_trigger.events`: the event keywords the module's language takes
+    (`language.action_trigger_events`), not those the list has already."""
+    typed = s.value[: s.index]
+    listed = _list_strings(text, ctx.attribute.expr) - {s.value}
+    start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
+    return [CompletionItem(e, "EnumMember", start, end, e, sort=_KEYWORD)
+            for e in action_trigger_events(snapshot.language(uri)) if e.startswith(typed.lower()) and e not in listed]
 
 
 def _in_lifecycle(ctx, *names: str) -> bool:
@@ -496,6 +512,9 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
         if t != "ephemeral":
             provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
+    elif ctx.label_index == 0 and t == "provisioner":
+        return [CompletionItem(n, "Class", start, end, n, detail="built-in provisioner", sort=_DECLARED)
+                for n in provisioner_types() if n.startswith(prefix.lower()) and n != prefix]
     elif ctx.label_index == 0 and t == "provider":
         names = sorted({k[1] for k in snapshot.declared(uri, "provider-requirement")}
                        | {k[1] for k in snapshot.declared(uri, "provider")}
@@ -531,6 +550,15 @@ def _skeletons(snapshot: Snapshot, uri: str, block: str, items: list[CompletionI
         insert = f'"{item.label}": {{"{name}": {{{body}}}}}{after}'
         out.append(replace(item, start=s.start, end=s.end, insert_text=insert, snippet=snippets, filter=f'"{item.label}"'))
     return out
+
+
+def _provisioner_skeleton(item: CompletionItem, s, text, snippets: bool) -> CompletionItem:
+    """A built-in provisioner's type item writing its block with its required arguments
+    (`"local-exec": {"command": ""}`), as `_skeletons` does for a resource type."""
+    body = _required_body(provisioner_schema(item.label), snippets, iter(range(1, 10_000)), _SKELETON_DEPTH)
+    insert = f'"{item.label}": {{{body}}}{_comma_after(text, s.end)}'
+    return replace(item, start=s.start, end=s.end, insert_text=insert, snippet=snippets and "$" in body,
+                   filter=f'"{item.label}"')
 
 
 def _required_body(schema: SchemaBlock | None, snippets: bool, stops, depth: int) -> str:
