@@ -16,8 +16,17 @@ Contract
     that resource type), `<type>.<name>.` (its arguments as written, and `id`), `path.`,
     `terraform.`, `count.`, `each.`;
   - after `%{`: `if`, `for`, `else`, `endif`, `endfor`;
-  - a static-reference string (`depends_on`, `replace_triggered_by`, ...): the module's addresses,
-    without `${`; a provider reference (`provider`): the provider configurations;
+  - a static-reference string (`depends_on`, ...): the module's addresses, without `${`; a provider
+    reference (`provider`): the provider configurations;
+  - a managed resource's `lifecycle`: in an `ignore_changes` element the resource's own arguments
+    and nested block types (its provider schema's or built-in schema's without the computed-only
+    ones, else those its body writes), `all` where the string is the whole value; in a
+    `replace_triggered_by` element managed resources only (not itself), then their attributes
+    (`_lifecycle_list`);
+  - an `action_trigger.events` element: the events of the module's language version
+    (`language.action_trigger_events`), replacing the whole string;
+  - a `provisioner` type label: the built-in provisioners (`provisioners.provisioner_types`), with
+    `prefill_required` written with their required arguments like a resource type below;
   - a variable's `type` string: the type constraint keywords;
   - a key being typed in a body (`""`, `"fo`, or an empty place in an object): what the body's
     schema accepts and the body does not have yet (block types at the root, arguments and nested
