@@ -596,7 +596,6 @@ LABEL_CASES = [
     ("resource-type", '{"resource": {"⟨aws_$0⟩": {}}}', ["aws_iam_role", "aws_instance", "aws_s3_bucket"]),
     ("resource-type-empty", '{"resource": {"⟨$0⟩": {}}}',
      ["aws_iam_role", "aws_instance", "aws_s3_bucket", "google_storage_bucket", "terraform_data"]),  # built in
-    ("resource-type-unterminated", '{"resource": {"⟨aws_i$0⟩', ["aws_iam_role", "aws_instance"]),
     ("data-type", '{"data": {"⟨$0⟩": {}}}', ["aws_ami", "aws_vpc", "terraform_remote_state"]),
     ("provider-name", '{"provider": {"⟨$0⟩": {}}}', ["aws", "google"]),
     ("provider-name-prefix", '{"provider": {"⟨g$0⟩": {}}}', ["google"]),
@@ -627,8 +626,8 @@ HALF_TYPED = [
     ("call-unterminated", '{"variable": {"x": {}}, "locals": {"a": "${upper(var.⟨$0⟩', ["x"]),
     ("type-unterminated", '{"variable": {"v": {"type": "⟨$0⟩', TYPE_WORDS),
     ("key-unterminated", '{"variable": {"v": {⟨"de$0⟩', ["default", "deprecated", "description"]),
-    ("label-unterminated", '{"resource": {"aws_instance": {"web": {}}}, "data": {"aws_ami": {}}, "resource": {"⟨a$0⟩',
-     ["aws_instance"]),
+    ("label-unterminated", '{"resource": {"aws_instance": {"web": {}}}, "data": {"aws_ami": {}}, "resource": {⟨"a$0⟩',
+     ["aws_instance"]),  # the whole block: features/test_feat_completion_skeletons.py
     ("a-later-error", '{"variable": {"x": {}}, "locals": {"a": "${var.⟨$0⟩}"}, "output": {,,]', ["x"]),
 ]
 

@@ -253,7 +253,7 @@ def test_resource_types_of_the_loaded_providers(tmp_path: Path) -> None:
     item = got["random_string"]
     assert item.detail == "registry.terraform.io/hashicorp/random" and item.kind == "Class"
     assert "generates a random permutation" in item.documentation
-    assert text[item.start : item.end] == "random_s"
+    assert text[item.start : item.end] == '"random_s"'  # the whole block is written (test_feat_completion_skeletons.py)
     _, data = completed(tmp_path / "data", '{"data": {"aws_ami$0"}}')
     assert [i.label for i in data] == ["aws_ami_ids"]  # data sources, not resource types
     _, every = completed(tmp_path / "all", '{"resource": {"$0"}}')

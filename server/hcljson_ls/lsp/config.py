@@ -117,6 +117,13 @@ class IndexingSettings:
     ignore_paths: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class CompletionSettings:
+    #: A resource or data source type completes to the whole block with the type's required
+    #: arguments (and required nested blocks) as placeholders; false: to the type alone.
+    prefill_required: bool = True
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -140,6 +147,7 @@ class Settings:
     code_lens: CodeLensSettings = field(default_factory=CodeLensSettings)
     inlay_hints: InlayHintsSettings = field(default_factory=InlayHintsSettings)
     indexing: IndexingSettings = field(default_factory=IndexingSettings)
+    completion: CompletionSettings = field(default_factory=CompletionSettings)
 
 
 DEFAULT = Settings()

@@ -768,7 +768,7 @@ def completion(ls: HcljsonServer, params: types.CompletionParams):
     if at is None:
         return types.CompletionList(is_incomplete=False, items=[])
     snippets = bool(ls.text_document_capability("completion", "completion_item", "snippet_support"))
-    items = completion_feature.complete(at.snapshot, at.uri, at.offset, snippets)
+    items = completion_feature.complete(at.snapshot, at.uri, at.offset, snippets, ls.settings.completion.prefill_required)
     return convert.to_completion_list(items, at.index, ls.position_encoding)
 
 

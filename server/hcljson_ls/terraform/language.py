@@ -18,6 +18,8 @@ The definition
                                                 the first version that has it (missing engine: none)
     FEATURES                                    path -> Feature
     FUNCTIONS_SINCE                             (engine, function) -> the first version having it
+    ACTION_TRIGGER_EVENTS                       `action_trigger.events` keyword -> first Terraform version
+    action_trigger_events(language)             the event keywords a language takes
     feature(path) / available(path, language)   the entry of a path / whether a language has it
     introduced(path) -> str                     "Terraform 1.14, OpenTofu 1.11" (hover)
 Choosing the version of a module
@@ -329,6 +331,15 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
        terraform="1.15", opentofu="1.12"),
 )})
 
+#: The keywords of an `action_trigger`'s `events`, each with the first Terraform version that takes
+#: it (OpenTofu has no actions): internal/configs/action.go decodeActionTriggerBlock, v1.14.0 the
+#: create and update events; the destroy ones since v1.16.0-beta1 (commit 848818ccb1, "add before
+#: and after destroy config events"; v1.14 had them before release and removed them, #37586).
+ACTION_TRIGGER_EVENTS: Mapping[str, str] = MappingProxyType({
+    "before_create": "1.14", "after_create": "1.14", "before_update": "1.14", "after_update": "1.14",
+    "before_destroy": "1.16", "after_destroy": "1.16",
+})
+
 #: Built-in functions newer than the oldest version either engine's data describes:
 #: (engine, name) -> first version.
 FUNCTIONS_SINCE: Mapping[tuple[str, str], str] = MappingProxyType({
@@ -432,6 +443,12 @@ def available(path: Sequence[str], language: Language | None) -> bool:
     """Whether `language` has `path` (always True for an unversioned path or no language)."""
     f = feature(path)
     return f is None or language is None or has(language, f.since.get(language.engine))
+
+
+def action_trigger_events(language: Language | None) -> tuple[str, ...]:
+    """The `action_trigger.events` keywords `language` takes (every one for no language)."""
+    return tuple(e for e, since in ACTION_TRIGGER_EVENTS.items()
+                 if language is None or (language.engine == TERRAFORM and has(language, since)))
 
 
 def function_available(name: str, language: Language | None) -> str | None:

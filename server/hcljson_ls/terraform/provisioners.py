@@ -3,6 +3,7 @@ checked against their schemas, as `terraform validate` checks them.
 
     provisioner_diagnostics(block, text) -> list[Diagnostic]    one top-level `resource` block
     provisioner_schema(type_name) -> SchemaBlock | None
+    provisioner_types() -> tuple[str, ...]                       the built-in types, sorted
     CONNECTION_SCHEMA
 
 Data
@@ -49,7 +50,8 @@ from .provider_schema import SchemaBlock, schema_block
 from .reference_walk import expression_references
 from .references import Reference
 
-__all__ = ["DESTROY_REFERENCE", "INVALID_CONFIG", "REMOVED", "provisioner_diagnostics", "provisioner_schema", "connection_schema"]
+__all__ = ["DESTROY_REFERENCE", "INVALID_CONFIG", "REMOVED", "provisioner_diagnostics", "provisioner_schema",
+           "provisioner_types", "connection_schema"]
 
 INVALID_CONFIG = "provisioner/invalid-config"
 REMOVED = "provisioner/removed"
@@ -72,6 +74,11 @@ def provisioner_schema(type_name: str) -> SchemaBlock | None:
     """The schema of built-in provisioner `type_name`, or None."""
     raw = _data()["provisioners"].get(type_name)
     return schema_block(raw) if raw is not None else None
+
+
+def provisioner_types() -> tuple[str, ...]:
+    """The built-in provisioner types (`file`, `local-exec`, `remote-exec`)."""
+    return tuple(sorted(_data()["provisioners"]))
 
 
 @functools.cache
