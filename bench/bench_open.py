@@ -83,6 +83,10 @@ def clear_content_caches() -> None:
     for f in (tparse.parse_template_relative, tparse.parse_expression_relative, ttypes.parse_type_relative,
               templates._template_raw, templates._other_raw, templates._reference_relative):
         f.cache_clear()
+    from hcljson_ls.terraform import resolve
+
+    resolve._CANDIDATES.clear()  # suggestions remembered by content: each run finds its own
+    resolve._CANDIDATES_BY_CONTENT.clear()
 
 
 def cpu(fn) -> float:

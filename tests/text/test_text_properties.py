@@ -8,7 +8,7 @@ from text_reference import line_starts as ref_line_starts
 from text_reference import offset as ref_offset
 from text_reference import position as ref_position
 
-from hcljson_ls.text import ENCODINGS, Document, Edit, LineIndex, merge_edits
+from hcljson_ls.text import ENCODINGS, Document, Edit, LineIndex, line_index, merge_edits
 
 # Characters that stress every path: line ends, 2/3/4-byte UTF-8, astral, combining, a lone
 # surrogate, and Unicode separators that are *not* LSP line ends.
@@ -27,7 +27,7 @@ def check_invariants(index: LineIndex) -> None:
     line = 0
     for block, first, first_line in zip(blocks, firsts, first_lines):
         assert block, "no empty blocks"
-        assert block == sorted(set(block))
+        assert list(block) == sorted(set(block))
         assert first_line == line
         line += len(block)
 
@@ -47,6 +47,18 @@ def same_answers(index: LineIndex, text: str) -> None:
         for character in (0, 1, 2, 3, 5, 40):
             for encoding in ENCODINGS:
                 assert index.offset((line, character), encoding) == fresh.offset((line, character), encoding)
+
+
+@given(texts, st.integers(min_value=1, max_value=5))
+def test_line_starts_scanned_in_slices_match_the_naive_model(text: str, slice_size: int) -> None:
+    # The line starts are scanned a slice of the text at a time (`_SCAN_SLICE`, 1 MiB); tiny
+    # slices put slice boundaries everywhere, between the "\r" and "\n" of a "\r\n" too.
+    saved = line_index._SCAN_SLICE
+    line_index._SCAN_SLICE = slice_size
+    try:
+        assert LineIndex(text).line_starts() == ref_line_starts(text)
+    finally:
+        line_index._SCAN_SLICE = saved
 
 
 @given(texts, encodings, block_sizes)

@@ -633,7 +633,7 @@ class Workspace:
         module.index_cache = (module.revision, index)
         return index
 
-    def key_index(self, key: str) -> dict[Hashable, set[str]]:
+    def key_index(self, key: str) -> dict[Hashable, frozenset[str]]:
         """declaration key -> the names of the files of module `key` that declare it, from the
         files on disk and what open documents declared when last analysed (never analysing one:
         this is what the analysis of a document reads); remembered per module revision."""
@@ -642,15 +642,25 @@ class Workspace:
         if cached is not None and cached[0] == module.revision:
             return cached[1]
         open_docs = {file_name(u): u for u in self._open_in(key)}
-        index: dict[Hashable, set[str]] = {}
+        # Most keys are declared by one file, or the same few: one frozenset per distinct set of
+        # names (`shared`) rather than a set per key (216 B each: 2.2 MB for a 4 MB CDKTF-like file).
+        index: dict[Hashable, frozenset[str]] = {}
+        shared: dict[frozenset[str], frozenset[str]] = {}
         for name in self.effective_names(key):
             uri = open_docs.get(name)
             keys = self._keys_of.get(uri) if uri is not None else None
             if keys is None:
                 disk_file = module.disk.get(name)
                 keys = self._summary(module, disk_file).keys if disk_file is not None else ()
+            alone = frozenset((name,))
+            alone = shared.setdefault(alone, alone)
             for k in keys:
-                index.setdefault(k, set()).add(name)
+                before = index.get(k)
+                if before is None:
+                    index[k] = alone
+                elif name not in before:
+                    both = before | alone
+                    index[k] = shared.setdefault(both, both)
         module.key_index_cache = (module.revision, index)
         return index
 
@@ -1227,7 +1237,7 @@ class ModuleScope:
         """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
         return self._workspace.provider_schemas(self._key)
 
-    def _index(self) -> dict[Hashable, set[str]]:
+    def _index(self) -> dict[Hashable, frozenset[str]]:
         return self._workspace.key_index(self._key)
 
     def declared(self, key: tuple) -> bool:
