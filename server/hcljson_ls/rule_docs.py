@@ -41,6 +41,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning).',
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning). Range: the character where the reader stopped (zero-width).',
     ),
+    'limit/too-many': (
+        'runaway-repeats-issue-21',
+        'A file has more diagnostics of one code than the setting "diagnostics.maxPerCode" allows: one per such code, saying how many were not shown.',
+        'A file has more diagnostics of one code than the setting "diagnostics.maxPerCode" allows: one per such code, saying how many were not shown. Range: the first one not shown (where the reader would look next), whose message it repeats. Severity: the most severe among those not shown.',
+    ),
     'module/missing-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
         'A variable of the child without a "default" that the call does not set.',
