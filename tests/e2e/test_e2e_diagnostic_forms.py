@@ -69,8 +69,8 @@ async def test_push_sends_only_when_the_diagnostics_changed(client: LanguageClie
     await wait_for(lambda: published_for(client, URI), what="the open's diagnostics")
     change_document(client, URI, 2, edit(_in_note(), _in_note(), "y"))  # changes no diagnostic
     await asyncio.sleep(0.2)
-    start = lsp_position(TEXT, TEXT.index("enviroment") + len("envir"))
-    change_document(client, URI, 3, edit(start, start, "o"))  # fixes the reference: no diagnostic left
+    start = lsp_position(TEXT, TEXT.index("enviroment") + len("enviro"))
+    change_document(client, URI, 3, edit(start, start, "n"))  # fixes the reference: no diagnostic left
     await wait_for(lambda: len(published_for(client, URI)) >= 2, what="the fix's diagnostics")
     await asyncio.sleep(0.2)
     pushed = published_for(client, URI)
