@@ -48,9 +48,17 @@ A document larger than ``hcljson.maxFileSizeMB`` is not analysed: one diagnostic
 
 A document's diagnostics depend on the other files of its module (a declaration made twice). When
 computing one document's diagnostics, or a watched-file event, changes what a module declares,
-its other open documents go stale (`Workspace.take_stale`): pushed again for push clients; for pull
-clients their result ids change (they include the module's revision) and the server sends
-`workspace/diagnostic/refresh` when the client supports it.
+its other open documents go stale (`Workspace.take_stale`): pushed again for push clients; pull
+clients are sent `workspace/diagnostic/refresh` when they support it.
+
+What is sent scales with what changed (issue 21): each diagnostic's LSP form (JSON text) is kept per
+document and reused while only its line moved (`lsp.diagnostic_forms`), and the answer is spliced
+from those texts (`protocol.RawJSON`), never unstructured by cattrs. A pull's `resultId` names the
+content of the answer: it stays the same while the diagnostics do (a pull that sends it back is
+answered `unchanged`), and a new one, never given before, comes with any change (settings,
+`terraform validate` findings and other files included). A push is skipped when the list is the one
+last pushed for the document. ``hcljson.diagnostics.maxPerCode`` folds runaway repeats of one code
+(`features.diagnostics.collapse`).
 
 Provider schemas
 ----------------
