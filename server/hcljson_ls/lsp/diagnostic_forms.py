@@ -16,9 +16,11 @@ Contract
   related locations' and quick fixes' texts) and every position it holds converted to LSP, with
   lines counted from the line of its start. The cached text is a template whose line numbers are
   filled in from that line, so a diagnostic that an edit above only moved down or up (a new
-  `Diagnostic` object at other offsets) is not converted or serialised again: the cost of a hit is
-  the bulk position conversion (`lsp.positions.Positions.many`), one tuple, one dict look-up and one
-  ``%`` formatting. A diagnostic with a related location in another file (its place depends on that
+  `Diagnostic` object at other offsets) is not converted or serialised again. When columns are plain
+  character counts (`Positions.simple`) and everything a diagnostic holds lies on its start's line
+  (before the terminator), the key uses offsets from that line's start and a hit costs one binary
+  search, one tuple, one dict look-up and one ``%`` formatting; otherwise each offset is converted in
+  bulk (`lsp.positions.Positions.many`) and the key holds the converted positions. A diagnostic with a related location in another file (its place depends on that
   file) is converted afresh every time.
 * The cache holds the forms of the last `encode` only (no growth across versions), and is dropped
   when ``docsUrl``, the URI or the position encoding change.
@@ -27,6 +29,7 @@ Contract
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -92,6 +95,43 @@ class Forms:
             self._cache, self._setup = {}, setup
         old = self._cache
         new: dict[tuple, tuple[str, tuple[int, ...]]] = {}
+        positions = Positions(index, encoding)
+        out: list[str] = []
+        append = out.append
+        if positions.simple:
+            # Most diagnostics lie on one line: the offsets from the line's start ARE the columns
+            # (below the line's terminator), so only the start's line is searched.
+            starts, size = positions.starts, len(positions.text)
+            last = len(starts) - 1
+            rest: list[int] = []
+            for i, d in enumerate(found):
+                s = d.start
+                line = bisect_right(starts, s) - 1 if s > 0 else 0
+                base = starts[line]
+                bound = starts[line + 1] - 1 if line < last else size + 1
+                key = _one_line_key(d, base, bound, uri)
+                if key is None:
+                    append("")
+                    rest.append(i)
+                    continue
+                hit = old.get(key) or new.get(key)
+                if hit is None:
+                    hit = _template(d, index, encoding, uri, docs_url, line)
+                new[key] = hit
+                template, rel = hit
+                append(template % ((line,) * len(rel)))
+            for i, text in zip(rest, self._general([found[i] for i in rest], positions, index, encoding, uri, docs_url, index_of, old, new)):
+                out[i] = text
+        else:
+            out = self._general(found, positions, index, encoding, uri, docs_url, index_of, old, new)
+        self._cache = new
+        return out
+
+    @staticmethod
+    def _general(found: Sequence[Diagnostic], positions: Positions, index: LineIndex, encoding: str, uri: str,
+                 docs_url: str | None, index_of: Callable[[str], LineIndex | None] | None,
+                 old: dict, new: dict) -> list[str]:
+        """The forms of `found`, each offset converted (any text, any ranges)."""
         flat: list[int] = []
         spans: list[tuple[int, int] | None] = []
         for d in found:
@@ -101,7 +141,7 @@ class Forms:
             else:
                 spans.append((len(flat), len(offs)))
                 flat.extend(offs)
-        lines, chars = Positions(index, encoding).many(flat)
+        lines, chars = positions.many(flat)
         out: list[str] = []
         append = out.append
         for d, span in zip(found, spans):
@@ -120,8 +160,26 @@ class Forms:
             new[key] = hit
             template, rel = hit
             append(template % tuple(first + r for r in rel) if rel else template)
-        self._cache = new
         return out
+
+
+def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | None:
+    """The key of `d` when every offset it holds is on the line starting at `base` (before its
+    terminator at `bound`), in this document; else None."""
+    s, e = d.start, d.end
+    if not (base <= s <= e < bound):
+        return None
+    key = [None, d.severity, d.code, d.summary, d.detail, s - base, e - base]  # None: not a general key
+    for r in d.related:
+        if r.uri is not None and r.uri != uri or not (base <= r.start <= r.end < bound):
+            return None
+        key += (r.message, r.start - base, r.end - base)
+    key.append(len(d.related))
+    for f in d.fixes:
+        if not (base <= f.start <= f.end < bound):
+            return None
+        key += (f.new_text, f.title, f.start - base, f.end - base)
+    return tuple(key)
 
 
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
