@@ -475,10 +475,10 @@ def test_the_hooks_parser_rejects_what_it_does_not_understand():
 def test_a_bug_on_one_file_is_one_line_and_the_others_are_still_checked(monkeypatch, tmp_path, capsys):
     real = cli_module.collect
 
-    def failing(snapshot, uri):
+    def failing(snapshot, uri, **settings):
         if uri.endswith("/bad.tf.json"):
             raise RuntimeError("boom")
-        return real(snapshot, uri)
+        return real(snapshot, uri, **settings)
 
     monkeypatch.setattr(cli_module, "collect", failing)
     (tmp_path / "bad.tf.json").write_text("{}")
