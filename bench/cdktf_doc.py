@@ -45,3 +45,16 @@ def make(size: int) -> str:
         text = json.dumps(doc, indent=2, ensure_ascii=False)
         if len(text) >= size:
             return text
+
+
+def with_undeclared(text: str, per_resource: int = 5) -> str:
+    """`text` (a `make` document) with one more tag in every resource, a template of `per_resource`
+    misspelt references (`${var.environmnt<i>_<k>}`: undeclared variables), so each resource has that
+    many `reference/undeclared` diagnostics, each with a "Did you mean ...?" to find."""
+    doc = json.loads(text)
+    n = 0
+    for objects in doc["resource"].values():
+        for body in objects.values():
+            body["tags"]["Refs"] = "-".join(f"${{var.environmnt{n}_{k}}}" for k in range(per_resource))
+            n += 1
+    return json.dumps(doc, indent=2, ensure_ascii=False)

@@ -475,10 +475,10 @@ def test_the_hooks_parser_rejects_what_it_does_not_understand():
 def test_a_bug_on_one_file_is_one_line_and_the_others_are_still_checked(monkeypatch, tmp_path, capsys):
     real = cli_module.collect
 
-    def failing(snapshot, uri):
+    def failing(snapshot, uri, **settings):
         if uri.endswith("/bad.tf.json"):
             raise RuntimeError("boom")
-        return real(snapshot, uri)
+        return real(snapshot, uri, **settings)
 
     monkeypatch.setattr(cli_module, "collect", failing)
     (tmp_path / "bad.tf.json").write_text("{}")
@@ -765,3 +765,16 @@ def test_docs_and_readme_name_every_check_option(repo):
         assert option in synopsis, option
     for kind in ("*.tf.json", "*.tofu.json", "*.tfvars.json", "*.tftest.json", "*.tofutest.json"):
         assert f"`{kind}`" in readme, kind
+
+
+def test_runaway_repeats_are_collapsed_as_in_the_editor_by_the_configured_max_per_code(cli, tmp_path):
+    refs = {f"v{i}": f"${{var.missing{i}}}" for i in range(4)}
+    (tmp_path / "main.tf.json").write_text(json.dumps({"locals": refs}, indent=2))
+    (tmp_path / ".hcljson-ls.json").write_text('{"diagnostics": {"maxPerCode": 3}}')
+    found = json.loads(cli("check", tmp_path, "--format", "json").stdout)
+    assert [d["code"] for d in found] == ["reference/undeclared"] * 3 + ["limit/too-many"]
+    assert found[3]["range"] == found[2]["range"] | {"start": {"line": 5, "character": 13}, "end": {"line": 5, "character": 25}}
+    assert "missing3" in found[3]["message"]  # the first one not shown, where it is
+    (tmp_path / ".hcljson-ls.json").write_text('{"diagnostics": {"maxPerCode": 0}}')
+    found = json.loads(cli("check", tmp_path, "--format", "json").stdout)
+    assert [d["code"] for d in found] == ["reference/undeclared"] * 4

@@ -16,7 +16,8 @@ Contract
   raises `ConfigError`.
 * `check` uses ``engine``, ``engineVersion``, ``providerSchemas.files`` (relative paths: to the configuration file's
   directory), ``maxFileSizeMB`` (for the module's other files, read from disk, as the server's
-  scan reads them) and ``diagnostics.docsUrl`` (SARIF links). It never runs Terraform:
+  scan reads them), ``diagnostics.maxPerCode`` (runaway repeats of one code folded, as in the editor)
+  and ``diagnostics.docsUrl`` (SARIF links). It never runs Terraform:
   ``providerSchemas.runTerraform`` has no effect there.
 * Schema files are loaded through the workspace's own loader (`workspace.schemas.SchemaStore`, the
   one the server uses for ``providerSchemas.files``), once per list of paths in a process; a file
@@ -31,6 +32,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from .features.diagnostics import DEFAULT_MAX_PER_CODE
 from .workspace.files import MAX_FILE_BYTES, MB
 from .workspace.regular_file import read_regular_file
 from .workspace.schemas import SchemaStore
@@ -57,6 +59,7 @@ class CheckSettings:
     schema_files: tuple[str, ...] = ()  # absolute paths, in the order their schemas win
     max_file_bytes: int = MAX_FILE_BYTES  # the server's default (maxFileSizeMB)
     docs_url: str | None = None
+    max_per_code: int = DEFAULT_MAX_PER_CODE  # `diagnostics.maxPerCode` (0: every diagnostic)
     config: str | None = None  # the configuration file these come from, if any
     #: Another module of the run calls this one with a local source (`cli.called_directories`): it is
     #: no root module (`Workspace.called_modules`), so root-only rules (outputs) do not apply.
@@ -75,6 +78,7 @@ class CheckSettings:
             schema_files=tuple(dict.fromkeys((*schemas, *configured))),
             max_file_bytes=settings.max_file_size_mb * MB,
             docs_url=settings.diagnostics.docs_url,
+            max_per_code=settings.diagnostics.max_per_code,
             config=config,
         )
 

@@ -555,7 +555,7 @@ def _check_module(sources: Sequence[Source], settings: CheckSettings) -> tuple[F
     snapshot = workspace.snapshot()
     for i, source, uri in opened:
         try:
-            found = collect(snapshot, uri)
+            found = collect(snapshot, uri, max_per_code=settings.max_per_code)
             index = workspace.get(uri).line_index  # type: ignore[union-attr]  # open: ours by its language id
             results[i] = FileResult(source.display, tuple(_finding(source.display, d, index, uri, workspace) for d in found))
         except Exception as exc:

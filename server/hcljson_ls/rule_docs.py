@@ -91,6 +91,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning).',
         'A document over "maxFileSizeMB" whose text is not valid JSON: its first syntax error, found by the standard JSON reader (its wording; one error, where the reader stopped; no recovery, no Terraform meaning). Range: the character where the reader stopped (zero-width).',
     ),
+    'limit/too-many': (
+        'runaway-repeats-issue-21',
+        'A file has more diagnostics of one code than the setting "diagnostics.maxPerCode" allows: one per such code, saying how many were not shown.',
+        'A file has more diagnostics of one code than the setting "diagnostics.maxPerCode" allows: one per such code, saying how many were not shown. Range: the first one not shown (where the reader would look next), whose message it repeats. Severity: the most severe among those not shown.',
+    ),
     'module/invalid-source': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
         'A module call with "version" (even "null") whose "source" is a local path ("./", "../"): Terraform then reads it as a registry address.',

@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 
+from hcljson_ls.lsp import diagnostic_forms
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import Workspace, document
@@ -332,9 +333,9 @@ def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_w
     [error] = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "disagreed" in error.getMessage() and uri in error.getMessage()
     assert server.store.result_id(uri) != result_id  # a pulling client gets the new diagnostics
-    version, diagnostics = server.compute_diagnostics(uri)
+    version, diagnostics = server.compute_diagnostics(uri)  # their JSON texts
     assert version == 1
-    assert _described(diagnostics) == _expected(STACK)
+    assert _described(diagnostic_forms.to_lsp(diagnostics)) == _expected(STACK)
     republished = wire.notifications("textDocument/publishDiagnostics")[1:]  # a push client gets them again
     assert [(p["version"], [d["code"] for d in p["diagnostics"]]) for p in republished] == [
         (1, [code for code, _, _ in _planted(STACK)])

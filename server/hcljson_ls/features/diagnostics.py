@@ -1,6 +1,7 @@
 """All diagnostics of one document: the one function the language server and `hcljson-ls check` share.
 
-    collect(snapshot, uri, unused=False) -> list[Diagnostic]     the document's own and its module's diagnostics
+    collect(snapshot, uri, unused=False, max_per_code=0) -> list[Diagnostic]   the document's own and its module's
+    collapse(found, max_per_code) -> list[Diagnostic]      runaway repeats of one code folded into a summary
     prepare(state) -> bool                         build a quick-opened document's analysis; True if it disagreed
     file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
 
@@ -24,11 +25,20 @@ Contract
   sorted by position (start, then end), stable within a position, so providers keep their own
   order for diagnostics at the same place.
 * An unknown `uri` has no diagnostics (an empty list).
+* Runaway repeats (`collapse`, the ``diagnostics.maxPerCode`` setting, default `DEFAULT_MAX_PER_CODE`,
+  0 = unlimited): of each code, the first `max_per_code` diagnostics in position order are kept; the
+  others are replaced by ONE `limit/too-many` diagnostic per code, placed on the first hidden one's
+  range (where the reader would look next), with the most severe severity among the hidden ones, saying
+  how many more there are and of what. Terraform does the like with repeated warnings ("and N more
+  similar warnings elsewhere"); here it keeps a 5 MB document with 25,000 misspelt references to
+  1,001 diagnostics. `collect` applies it last, after the module's diagnostics were merged in, so the
+  server and `check` show the same list.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
@@ -39,6 +49,13 @@ from . import flow, testfile, tfvars
 from .lens import unused_declarations
 
 log = logging.getLogger(__name__)
+
+#: The default of ``diagnostics.maxPerCode``: more of one code in one file than this is a runaway.
+DEFAULT_MAX_PER_CODE = 1000
+#: The code of the summary that stands for the hidden diagnostics of one code.
+TOO_MANY = "limit/too-many"
+
+_SEVERITY_RANK = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 Provider = Callable[[DocumentState], Iterable[Diagnostic]]
 
@@ -121,9 +138,47 @@ def prepare(state: DocumentState) -> bool:
     return True
 
 
-def collect(snapshot: Snapshot, uri: str, unused: bool = False) -> list[Diagnostic]:
+def collapse(found: list[Diagnostic], max_per_code: int) -> list[Diagnostic]:
+    """`found` (sorted by position) with, for each code, the diagnostics after its first `max_per_code`
+    replaced by one `TOO_MANY` summary at the first hidden one's place (see the module doc); `found`
+    itself when nothing is hidden or `max_per_code` is 0."""
+    if max_per_code <= 0 or len(found) <= max_per_code:
+        return found
+    over = {code for code, n in Counter(d.code for d in found).items() if n > max_per_code}
+    if not over:
+        return found
+    seen = dict.fromkeys(over, 0)
+    first: dict[str, Diagnostic] = {}
+    severities: dict[str, set[str]] = {code: set() for code in over}
+    kept: list[Diagnostic] = []
+    for d in found:
+        code = d.code
+        if code not in over:
+            kept.append(d)
+            continue
+        n = seen[code] = seen[code] + 1
+        if n <= max_per_code:
+            kept.append(d)
+        else:
+            first.setdefault(code, d)
+            severities[code].add(d.severity)
+    for code, d in first.items():
+        severity = min(severities[code], key=lambda s: _SEVERITY_RANK.get(s, 0))
+        what = f"`{code}`" if code else "diagnostics without a code"
+        kept.append(Diagnostic(
+            d.start, d.end, severity, TOO_MANY,
+            f"{seen[code] - max_per_code:,} more {what} diagnostics not shown",
+            f"only the first {max_per_code:,} of each code are (setting diagnostics.maxPerCode, 0 shows them all). "
+            f"The first one not shown is here: {d.plain_message}",
+        ))
+    kept.sort(key=_by_position)
+    return kept
+
+
+def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: int = 0) -> list[Diagnostic]:
     """The diagnostics of open document `uri`: its own, then what its module adds, sorted; with
-    `unused`, the hints on declarations nothing refers to."""
+    `unused`, the hints on declarations nothing refers to; with `max_per_code`, runaway repeats of one
+    code folded (`collapse`)."""
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -149,4 +204,4 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False) -> list[Diagnost
     if across:
         out.extend(across)
         out.sort(key=_by_position)
-    return out
+    return collapse(out, max_per_code)

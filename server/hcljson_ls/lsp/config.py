@@ -24,6 +24,7 @@ from typing import Any
 
 import cattrs
 
+from ..features.diagnostics import DEFAULT_MAX_PER_CODE
 from ..terraform.language import parse_version
 
 SECTION = "hcljson"
@@ -64,6 +65,8 @@ class DiagnosticsSettings:
     docs_url: str | None = None
     #: Hints (`reference/unused`, faded) on variables, locals and data sources nothing refers to.
     unused_declarations: bool = False
+    #: At most this many diagnostics of one code per file; the rest are one `limit/too-many` (0: all).
+    max_per_code: int = field(default=DEFAULT_MAX_PER_CODE, metadata={"check": _between(0, 10_000_000)})
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,13 +19,10 @@ Contract
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 from ..text.encodings import UTF16, UTF32, check_encoding
 from ..text.line_index import LineIndex
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 class Positions:
@@ -38,7 +35,8 @@ class Positions:
         self.encoding = encoding
         self.text = text
         self.starts = index.line_starts()
-        self.simple = encoding == UTF32 or text.isascii() or (encoding == UTF16 and _ASTRAL.search(text) is None)
+        # The index keeps its count of astral characters across edits: no scan of the text per call.
+        self.simple = encoding == UTF32 or text.isascii() or (encoding == UTF16 and index.astral_count() == 0)
         self.crlf = "\r\n" in text
 
     def line(self, offset: int) -> int:

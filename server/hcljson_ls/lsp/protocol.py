@@ -41,12 +41,18 @@ Routine protocol events (a cancel for a request already answered, an unknown ``$
 a handler's deliberate error answer such as a refused rename) are logged at debug level: clients such
 as Neovim show any warning in their log as an error.
 
+Sending: a response's result or a notification's params that is a `RawJSON` (JSON already written
+as text: diagnostics, `lsp.diagnostic_forms`) is spliced into the message as it is, instead of being
+unstructured by cattrs and serialised again; it must be ASCII JSON (the header counts characters).
+
 `$/cancelRequest` of a `workspace/executeCommand` cancels the command's handler (an async one sees
 `asyncio.CancelledError`), not only the reply (`_run_generator`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
 import logging
 from collections.abc import Callable
@@ -55,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import (
     JsonRpcException,
+    JsonRpcInternalError,
     JsonRpcInvalidRequest,
     JsonRpcParseError,
     JsonRpcServerNotInitialized,
@@ -69,6 +76,18 @@ if TYPE_CHECKING:
     from collections.abc import Generator
 
 log = logging.getLogger(__name__)
+
+class RawJSON:
+    """A JSON value already written as (ASCII) text: sent as it is (see "Sending" above)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"RawJSON({len(self.text)} characters)"
+
 
 #: What an internal error says to the client (the traceback goes to the log only).
 INTERNAL_ERROR_MESSAGE = "Internal error: the server failed on this request (its log has the details)."
@@ -180,6 +199,28 @@ class HcljsonProtocol(LanguageServerProtocol):
             self._send_response(msg_id, error=error.to_response_error())
             return
         super()._send_handler_result(future, msg_id=msg_id)
+
+    def _send_data(self, data: Any) -> None:
+        raw, field = getattr(data, "result", None), "result"
+        if not isinstance(raw, RawJSON):
+            raw, field = getattr(data, "params", None), "params"
+        if not isinstance(raw, RawJSON) or self.writer is None:
+            super()._send_data(data)
+            return
+        head = {"id": data.id} if field == "result" else {"method": data.method}
+        body = f'{{"jsonrpc": "2.0", {json.dumps(head)[1:-1]}, "{field}": {raw.text}}}'
+        try:
+            written = self.writer.write(
+                f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n{body}".encode()
+            )
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.exception("sending data: broken pipe")
+            raise
+        except Exception as error:
+            log.exception("sending data failed")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         if error is not None and isinstance(error.data, dict) and "traceback" in error.data:

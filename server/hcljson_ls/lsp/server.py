@@ -48,9 +48,17 @@ A document larger than ``hcljson.maxFileSizeMB`` is not analysed: one diagnostic
 
 A document's diagnostics depend on the other files of its module (a declaration made twice). When
 computing one document's diagnostics, or a watched-file event, changes what a module declares,
-its other open documents go stale (`Workspace.take_stale`): pushed again for push clients; for pull
-clients their result ids change (they include the module's revision) and the server sends
-`workspace/diagnostic/refresh` when the client supports it.
+its other open documents go stale (`Workspace.take_stale`): pushed again for push clients; pull
+clients are sent `workspace/diagnostic/refresh` when they support it.
+
+What is sent scales with what changed (issue 21): each diagnostic's LSP form (JSON text) is kept per
+document and reused while only its line moved (`lsp.diagnostic_forms`), and the answer is spliced
+from those texts (`protocol.RawJSON`), never unstructured by cattrs. A pull's `resultId` names the
+content of the answer: it stays the same while the diagnostics do (a pull that sends it back is
+answered `unchanged`), and a new one, never given before, comes with any change (settings,
+`terraform validate` findings and other files included). A push is skipped when the list is the one
+last pushed for the document. ``hcljson.diagnostics.maxPerCode`` folds runaway repeats of one code
+(`features.diagnostics.collapse`).
 
 Provider schemas
 ----------------
@@ -143,10 +151,10 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import MB, path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, transport
+from . import convert, diagnostic_forms, transport
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .limits import Oversized
-from .protocol import HcljsonProtocol
+from .protocol import HcljsonProtocol, RawJSON
 from .publish import Publisher
 from .schema_jobs import SchemaJobs
 from .semantic_encoding import encode as encode_tokens
@@ -207,6 +215,11 @@ class HcljsonServer(LanguageServer):
         self._preparing: dict[str, asyncio.TimerHandle] = {}
         self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
         self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
+        self._forms: dict[str, diagnostic_forms.Forms] = {}  # per open document: LSP forms reused across edits
+        self._results: dict[str, tuple[list[str], str]] = {}  # per document: the last items and their result id
+        self._pushed: dict[str, list[str]] = {}  # per document: what was last pushed
+        self._result_ids = itertools.count(1)
+        self._instance = uuid.uuid4().hex[:8]  # result ids of another server process never match ours
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
@@ -286,26 +299,47 @@ class HcljsonServer(LanguageServer):
         if self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
 
-    def compute_diagnostics(self, uri: str) -> tuple[int | None, list[types.Diagnostic]] | None:
-        """``(version, LSP diagnostics)`` of the open document `uri`, or None when it is not open."""
+    def compute_diagnostics(self, uri: str) -> tuple[int | None, list[str]] | None:
+        """``(version, the JSON text of each LSP diagnostic)`` of the open document `uri`, or None when
+        it is not open (`lsp.diagnostic_forms`: the forms of unchanged diagnostics are reused)."""
         if (oversized := self.oversized.diagnostics(uri)) is not None:
-            return oversized
+            return oversized[0], [diagnostic_forms.serialise(d) for d in oversized[1]]
         state = self.store.get(uri)
         if state is None:
             return None
         if not self.settings.diagnostics.enable:
             return state.version, []
         with paused_gc():
-            found = diagnostics_feature.collect(self.snapshot(), uri, self.settings.diagnostics.unused_declarations)
+            found = diagnostics_feature.collect(self.snapshot(), uri, self.settings.diagnostics.unused_declarations,
+                                                self.settings.diagnostics.max_per_code)
             self.schema_jobs.report(self.store.schema_problems())
-            index, encoding, docs_url = state.line_index, self.position_encoding, self.settings.diagnostics.docs_url
-            result = state.version, [
-                convert.to_diagnostic(d, index, encoding, uri, docs_url, self.store.line_index) for d in found
-            ] + self.validation.diagnostics(uri, state, encoding)
+            forms = self._forms.get(uri)
+            if forms is None:
+                forms = self._forms[uri] = diagnostic_forms.Forms()
+            items = forms.encode(found, state.line_index, self.position_encoding, uri,
+                                 self.settings.diagnostics.docs_url, self.store.line_index)
+            items += [diagnostic_forms.serialise(d) for d in self.validation.diagnostics(uri, state, self.position_encoding)]
+            result = state.version, items
         if state.quick() is not None:
             self._prepare_later(uri)
         self.refresh_stale()
         return result
+
+    def result_id(self, uri: str, items: list[str]) -> str:
+        """The result id of `items` for `uri`: the same as last time while they are the same (so a
+        pulling client is answered "unchanged"), a new one, never given before, when they differ."""
+        last = self._results.get(uri)
+        if last is not None and last[0] == items:
+            return last[1]
+        result_id = f"{self._instance}.{next(self._result_ids)}"
+        self._results[uri] = (items, result_id)
+        return result_id
+
+    def forget_diagnostics(self, uri: str) -> None:
+        """`uri` was closed: its kept forms, result id and pushed list go."""
+        self._forms.pop(uri, None)
+        self._results.pop(uri, None)
+        self._pushed.pop(uri, None)
 
     #: How long after answering a quick open's diagnostics its tree and analysis are built: long
     #: enough for the answer to be written first, short enough to be done before most first edits.
@@ -337,22 +371,26 @@ class HcljsonServer(LanguageServer):
             self.store.results_changed(uri)
             self.refresh_stale()
 
-    def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
+    def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport | RawJSON:
         if self.store.get(uri) is None and uri not in self.oversized:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
-        computed = self.compute_diagnostics(uri)  # first: it may move the module's revision on
-        result_id = f"{self.store.result_id(uri)}.{self.settings_revision}.{self.validation.revision}"
-        if self.settings.diagnostics.unused_declarations and computed is not None:  # other files' references count
-            result_id += f".{hash(tuple((d.range.start.line, d.range.start.character) for d in computed[1] if d.code == lens_feature.UNUSED)):x}"
+        computed = self.compute_diagnostics(uri)
+        items = computed[1] if computed is not None else []
+        result_id = self.result_id(uri, items)
         if previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        items = computed[1] if computed is not None else []
-        return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+        return diagnostic_forms.report_json(items, result_id)
 
-    def _send_diagnostics(self, uri: str, version: int | None, diagnostics: Sequence[types.Diagnostic]) -> None:
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
-        )
+    def _send_diagnostics(self, uri: str, version: int | None, diagnostics: list[str]) -> None:
+        """Push `diagnostics` (JSON texts) unless they are what was last pushed for `uri` (an edit
+        that changes no diagnostic sends nothing); an empty list without a version (closed) always."""
+        if version is not None and self._pushed.get(uri) == diagnostics:
+            return
+        self.protocol.notify(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, diagnostic_forms.publish_json(uri, version, diagnostics))
+        if version is None and not diagnostics:
+            self._pushed.pop(uri, None)
+        else:
+            self._pushed[uri] = diagnostics
 
     # -- settings -------------------------------------------------------------------------------
 
@@ -619,6 +657,7 @@ def did_save(ls: HcljsonServer, params: types.DidSaveTextDocumentParams) -> None
 def did_close(ls: HcljsonServer, params: types.DidCloseTextDocumentParams) -> None:
     if ls.oversized.close(params.text_document.uri) or ls.store.close(params.text_document.uri):
         ls.publisher.clear(params.text_document.uri)
+        ls.forget_diagnostics(params.text_document.uri)
         ls.refresh_stale()
 
 

@@ -271,6 +271,11 @@ class LineIndex:
         """What to add to the stored line starts of block `b`."""
         return self._firsts[b] - self._blocks[b][0]
 
+    def astral_count(self) -> int:
+        """How many astral characters (outside the BMP: two UTF-16 units) the text has; kept across
+        updates once computed."""
+        return self._astral_total()
+
     def _astral_total(self) -> int:
         if self._astral is None:
             self._astral = _astral_count(self._text.full())

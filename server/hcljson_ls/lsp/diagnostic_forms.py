@@ -1,0 +1,211 @@
+"""Diagnostics in their LSP wire form (JSON text), converted once and reused across edits.
+
+    Forms()                                       one per open document, kept across its versions
+      .encode(found, index, encoding, uri, docs_url, index_of) -> list[str]
+                                                  the JSON text of each LSP `Diagnostic` of `found`
+    report_json(items, result_id) -> RawJSON      a full `textDocument/diagnostic` report
+    publish_json(uri, version, items) -> RawJSON  `publishDiagnostics` params
+
+Contract
+--------
+* `encode` returns, for each diagnostic, exactly ``json.dumps`` of what pygls sends for
+  `convert.to_diagnostic(d, ...)` (the lsprotocol object unstructured by pygls's converter): a
+  property test compares them after random edits. The texts are ASCII (``ensure_ascii``), so a
+  message's length in characters is its length in bytes.
+* Reuse is by a line-relative key: the diagnostic's content (severity, code, summary, detail, its
+  related locations' and quick fixes' texts) and every position it holds converted to LSP, with
+  lines counted from the line of its start. The cached text is a template whose line numbers are
+  filled in from that line, so a diagnostic that an edit above only moved down or up (a new
+  `Diagnostic` object at other offsets) is not converted or serialised again. When columns are plain
+  character counts (`Positions.simple`) and everything a diagnostic holds lies on its start's line
+  (before the terminator), the key uses offsets from that line's start and a hit costs one binary
+  search, one tuple, one dict look-up and one ``%`` formatting; otherwise each offset is converted in
+  bulk (`lsp.positions.Positions.many`) and the key holds the converted positions. A diagnostic with a related location in another file (its place depends on that
+  file) is converted afresh every time.
+* The cache holds the forms of the last `encode` only (no growth across versions), and is dropped
+  when ``docsUrl``, the URI or the position encoding change.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+
+from ..diagnostic import Diagnostic
+from ..text.line_index import LineIndex
+from . import convert
+from .positions import Positions
+from .protocol import RawJSON
+
+_CONVERTER = default_converter()
+#: What stands for the i-th line number while a template is made (never in a real message: NUL bytes).
+_SENTINEL = "\u0000hcljson-line-{}\u0000"
+
+
+def serialise(value: Any) -> str:
+    """`value` (an lsprotocol object, or plain data) as pygls would write it."""
+    return json.dumps(_CONVERTER.unstructure(value))
+
+
+def report_json(items: Sequence[str], result_id: str) -> RawJSON:
+    """A `RelatedFullDocumentDiagnosticReport` of `items` (JSON texts) with `result_id`."""
+    return RawJSON(f'{{"kind": "full", "resultId": {json.dumps(result_id)}, "items": [{", ".join(items)}]}}')
+
+
+def publish_json(uri: str, version: int | None, items: Sequence[str]) -> RawJSON:
+    """`PublishDiagnosticsParams` of `items` (JSON texts)."""
+    head = f'{{"uri": {json.dumps(uri)}, ' + (f'"version": {version}, ' if version is not None else "")
+    return RawJSON(f'{head}"diagnostics": [{", ".join(items)}]}}')
+
+
+def _offsets(d: Diagnostic, uri: str) -> list[int] | None:
+    """Every offset `d` holds, in a fixed order; None when a related location is in another file."""
+    out = [d.start, d.end]
+    for r in d.related:
+        if r.uri is not None and r.uri != uri:
+            return None
+        out.append(r.start)
+        out.append(r.end)
+    for f in d.fixes:
+        out.append(f.start)
+        out.append(f.end)
+    return out
+
+
+class Forms:
+    """The LSP forms of one document's diagnostics (see the module doc)."""
+
+    __slots__ = ("_cache", "_setup")
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple, tuple[str, tuple[int, ...]]] = {}
+        self._setup: tuple = ()
+
+    def encode(
+        self, found: Sequence[Diagnostic], index: LineIndex, encoding: str, uri: str, docs_url: str | None = None,
+        index_of: Callable[[str], LineIndex | None] | None = None,
+    ) -> list[str]:
+        setup = (uri, encoding, docs_url)
+        if setup != self._setup:
+            self._cache, self._setup = {}, setup
+        old = self._cache
+        new: dict[tuple, tuple[str, tuple[int, ...]]] = {}
+        positions = Positions(index, encoding)
+        out: list[str] = []
+        append = out.append
+        if positions.simple:
+            # Most diagnostics lie on one line: the offsets from the line's start ARE the columns
+            # (below the line's terminator), so only the start's line is searched.
+            starts, size = positions.starts, len(positions.text)
+            last = len(starts) - 1
+            rest: list[int] = []
+            for i, d in enumerate(found):
+                s = d.start
+                line = bisect_right(starts, s) - 1 if s > 0 else 0
+                base = starts[line]
+                bound = starts[line + 1] - 1 if line < last else size + 1
+                key = _one_line_key(d, base, bound, uri)
+                if key is None:
+                    append("")
+                    rest.append(i)
+                    continue
+                hit = old.get(key) or new.get(key)
+                if hit is None:
+                    hit = _template(d, index, encoding, uri, docs_url, line)
+                new[key] = hit
+                template, rel = hit
+                append(template % ((line,) * len(rel)))
+            for i, text in zip(rest, self._general([found[i] for i in rest], positions, index, encoding, uri, docs_url, index_of, old, new)):
+                out[i] = text
+        else:
+            out = self._general(found, positions, index, encoding, uri, docs_url, index_of, old, new)
+        self._cache = new
+        return out
+
+    @staticmethod
+    def _general(found: Sequence[Diagnostic], positions: Positions, index: LineIndex, encoding: str, uri: str,
+                 docs_url: str | None, index_of: Callable[[str], LineIndex | None] | None,
+                 old: dict, new: dict) -> list[str]:
+        """The forms of `found`, each offset converted (any text, any ranges)."""
+        flat: list[int] = []
+        spans: list[tuple[int, int] | None] = []
+        for d in found:
+            offs = _offsets(d, uri)
+            if offs is None:
+                spans.append(None)
+            else:
+                spans.append((len(flat), len(offs)))
+                flat.extend(offs)
+        lines, chars = positions.many(flat)
+        out: list[str] = []
+        append = out.append
+        for d, span in zip(found, spans):
+            if span is None:
+                append(serialise(convert.to_diagnostic(d, index, encoding, uri, docs_url, index_of)))
+                continue
+            at, n = span
+            first = lines[at]
+            key = (d.severity, d.code, d.summary, d.detail,
+                   d.related and tuple((r.message, r.uri) for r in d.related),
+                   d.fixes and tuple((f.new_text, f.title) for f in d.fixes),
+                   *[ln - first for ln in lines[at:at + n]], *chars[at:at + n])
+            hit = old.get(key) or new.get(key)
+            if hit is None:
+                hit = _template(d, index, encoding, uri, docs_url, first)
+            new[key] = hit
+            template, rel = hit
+            append(template % tuple(first + r for r in rel) if rel else template)
+        return out
+
+
+def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | None:
+    """The key of `d` when every offset it holds is on the line starting at `base` (before its
+    terminator at `bound`), in this document; else None."""
+    s, e = d.start, d.end
+    if not (base <= s <= e < bound):
+        return None
+    key = [None, d.severity, d.code, d.summary, d.detail, s - base, e - base]  # None: not a general key
+    for r in d.related:
+        if r.uri is not None and r.uri != uri or not (base <= r.start <= r.end < bound):
+            return None
+        key += (r.message, r.start - base, r.end - base)
+    key.append(len(d.related))
+    for f in d.fixes:
+        if not (base <= f.start <= f.end < bound):
+            return None
+        key += (f.new_text, f.title, f.start - base, f.end - base)
+    return tuple(key)
+
+
+def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
+              first: int) -> tuple[str, tuple[int, ...]]:
+    """The JSON text of `d` with each line number a ``%d`` to fill in, and those lines relative to `first`."""
+    value = _CONVERTER.unstructure(convert.to_diagnostic(d, index, encoding, uri, docs_url))
+    marked: list[tuple[str, int]] = []
+
+    def mark(rng: dict) -> None:
+        for end in ("start", "end"):
+            sentinel = json.dumps(_SENTINEL.format(len(marked)))
+            marked.append((sentinel, rng[end]["line"] - first))
+            rng[end]["line"] = _SENTINEL.format(len(marked) - 1)
+
+    mark(value["range"])
+    for info in value.get("relatedInformation") or ():
+        mark(info["location"]["range"])
+    for fix in (value.get("data") or {}).get("fixes") or ():
+        mark(fix["range"])
+    text = json.dumps(value).replace("%", "%%")
+    marked.sort(key=lambda m: text.index(m[0]))  # the order the numbers appear in the text
+    for sentinel, _ in marked:
+        text = text.replace(sentinel, "%d")
+    return text, tuple(line for _, line in marked)
+
+
+def to_lsp(items: Sequence[str]) -> list[types.Diagnostic]:
+    """The lsprotocol objects of JSON texts (for tests and code that inspects diagnostics)."""
+    return [_CONVERTER.structure(json.loads(x), types.Diagnostic) for x in items]

@@ -1,0 +1,109 @@
+"""`lsp.diagnostic_forms.Forms`: the LSP forms it reuses across edits are exactly a fresh conversion
+(`convert.to_diagnostic`, unstructured as pygls sends it), whatever the edits; and `collapse`."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsprotocol import types
+from pygls.protocol import default_converter
+
+from hcljson_ls.diagnostic import Diagnostic
+from hcljson_ls.features.diagnostics import TOO_MANY, collapse, collect
+from hcljson_ls.lsp import convert
+from hcljson_ls.lsp.diagnostic_forms import Forms, publish_json, report_json
+from hcljson_ls.workspace import Workspace
+
+URI = "file:///forms/main.tf.json"
+CONVERTER = default_converter()
+
+# Misspelt references (errors with a quick fix), a duplicate key (a related location), non-ASCII and
+# astral characters before and between them, a CRLF line, a multi-line block.
+BASE = (
+    '{\n  "variable": {"environment": {"default": "d\u00e9v \U0001F600"}},\r\n'
+    '  "locals": {\n    "a": "${var.enviroment} \U0001F600 ${var.environmen}",\n'
+    '    "b": "%s ${locl.x}",\n    "a": 1\n  },\n'
+    '  "output": {"o": {"value": "${var.environmnt}"}}\n}\n'
+)
+
+_PIECES = st.sampled_from(["", "x", "\n", "\r\n", " ", "\u00e9", "\U0001F600", '"', "%", "${var.enviro}", "}"])
+
+
+def fresh(found: list[Diagnostic], workspace: Workspace, encoding: str, docs_url: str | None) -> list[dict]:
+    index = workspace.get(URI).line_index
+    return [CONVERTER.unstructure(convert.to_diagnostic(d, index, encoding, URI, docs_url, workspace.line_index))
+            for d in found]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 4), _PIECES), min_size=1, max_size=8),
+    st.sampled_from(["utf-16", "utf-8", "utf-32"]),
+    st.sampled_from([None, "https://example.org/d.md"]),
+)
+def test_reused_forms_are_a_fresh_conversion_after_random_edits(edits, encoding, docs_url):
+    workspace = Workspace()
+    state = workspace.open(URI, BASE, 1, "terraform-json")
+    forms = Forms()
+    found = collect(workspace.snapshot(), URI)
+    assert any(d.fixes for d in found) and any(d.related for d in found)  # the forms under test
+    for version, (where, length, text) in enumerate(edits, start=2):
+        encoded = forms.encode(found, state.line_index, encoding, URI, docs_url, workspace.line_index)
+        assert [json.loads(x) for x in encoded] == fresh(found, workspace, encoding, docs_url)
+        assert all(x.isascii() for x in encoded)
+        current = state.text
+        start = int(where * len(current))
+        end = min(len(current), start + length)
+        index = state.line_index
+        (sl, sc), (el, ec) = index.position(start, encoding), index.position(end, encoding)
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)), text=text)
+        workspace.change(URI, version, [change], encoding)
+        found = collect(workspace.snapshot(), URI)
+    encoded = forms.encode(found, state.line_index, encoding, URI, docs_url, workspace.line_index)
+    assert [json.loads(x) for x in encoded] == fresh(found, workspace, encoding, docs_url)
+
+
+def test_a_moved_diagnostic_is_not_converted_again(monkeypatch):
+    workspace = Workspace()
+    state = workspace.open(URI, BASE, 1, "terraform-json")
+    forms = Forms()
+    first = forms.encode(collect(workspace.snapshot(), URI), state.line_index, "utf-16", URI)
+    converted = []
+    real = convert.to_diagnostic
+    monkeypatch.setattr(convert, "to_diagnostic", lambda d, *a, **k: converted.append(d) or real(d, *a, **k))
+    top = types.Position(line=0, character=1)
+    workspace.change(URI, 2, [types.TextDocumentContentChangePartial(range=types.Range(start=top, end=top), text="\n\n")], "utf-16")
+    found = collect(workspace.snapshot(), URI)
+    moved = forms.encode(found, state.line_index, "utf-16", URI)
+    assert converted == []  # every diagnostic moved two lines down: all reused
+    assert [json.loads(x) for x in moved] == fresh(found, workspace, "utf-16", None)
+    assert [json.loads(x)["range"]["start"]["line"] for x in moved] == [
+        json.loads(x)["range"]["start"]["line"] + 2 for x in first]
+
+
+def test_raw_reports_are_the_lsprotocol_reports():
+    diagnostic = types.Diagnostic(
+        range=types.Range(start=types.Position(line=1, character=2), end=types.Position(line=1, character=5)),
+        message='50% "done"')
+    items = [json.dumps(CONVERTER.unstructure(diagnostic))]
+    assert json.loads(report_json(items, "7").text) == CONVERTER.unstructure(
+        types.RelatedFullDocumentDiagnosticReport(items=[diagnostic], result_id="7"))
+    assert json.loads(publish_json(URI, 3, items).text) == {"uri": URI, "version": 3, "diagnostics": [json.loads(items[0])]}
+    assert json.loads(publish_json(URI, None, []).text) == {"uri": URI, "diagnostics": []}
+
+
+def _d(start: int, code: str, severity: str = "error") -> Diagnostic:
+    return Diagnostic(start, start + 1, severity, code, f"problem {start}")
+
+
+def test_collapse_keeps_the_first_of_each_code_and_sums_up_the_rest_at_the_first_hidden():
+    found = [_d(0, "a/x"), _d(1, "b/y"), _d(2, "a/x", "warning"), _d(3, "a/x", "warning"), _d(4, "a/x"), _d(5, "b/y")]
+    out = collapse(found, 2)
+    assert [(d.start, d.code) for d in out] == [(0, "a/x"), (1, "b/y"), (2, "a/x"), (3, TOO_MANY), (5, "b/y")]
+    summary = out[3]
+    assert summary.severity == "error"  # the most severe of the hidden (3: warning, 4: error)
+    assert summary.summary == "2 more `a/x` diagnostics not shown" and "problem 3" in summary.detail
+    assert collapse(found, 0) is found and collapse(found, 4) is found
