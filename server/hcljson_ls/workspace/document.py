@@ -37,9 +37,11 @@ Contract
   the analysis is not built; the tree and the analysis are built on first read of `syntax` or
   `analysis` (a request, an edit) or by `prepare()`, which the server calls once the open's
   diagnostics are answered. A change of the module's declarations (`rescope`, `restart_analysis`)
-  makes the quick result be computed again on its next read. An edit before the tree is built
-  makes it be computed again for the new text (the "cheap path": the whole text skimmed again,
-  ~0.15 s at 5 MB, instead of building the tree, ~0.7 s); an edit after it is built ends it.
+  makes the quick result be computed again on its next read. The first edit before the tree is
+  built makes it be computed again for the new text (the "cheap path": the whole text skimmed
+  again, ~0.15 s at 5 MB, instead of building the tree, ~0.7 s); any later edit ends it (the next
+  read of the analysis then builds the tree, finishing a build in progress: a user typing
+  without a pause would otherwise pay the cheap path, which grows with the file, at every key).
 * Stepped build: `build_steps()` is the build of the parse and the analysis of the text as it is
   when the build starts, as a generator of short steps (`jsonsyntax.parser.parse_steps`, then
   `IncrementalFile.build_steps`), for an owner (the server) that answers requests between steps.
@@ -82,7 +84,7 @@ class DocumentState:
     """The text of one document plus its parse, its analysis and the features' per-version results."""
 
     __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache", "_scope", "_rescope", "_quick", "_build",
-                 "_build_cover")
+                 "_build_cover", "_reran")
 
     def __init__(self, document: Document, syntax: ParseResult | None = None, scope: Scope | None = None) -> None:
         self.document = document
@@ -95,6 +97,7 @@ class DocumentState:
         self._quick: Any = None  # None: no quick result (ever again, after an edit); `_UNSET`: to compute
         self._build: Iterator[None] | None = None  # the stepped build in progress (`build_steps`)
         self._build_cover: tuple[int, int, int] | None = None  # the edits since it started, composed
+        self._reran = False  # an edit had its quick result computed again (once per document)
 
     @classmethod
     def open(cls, uri: str, text: str, version: int = 0, language_id: str = "", scope: Scope | None = None) -> DocumentState:
@@ -246,6 +249,10 @@ class DocumentState:
         if self._engine is not None:
             self._engine.note_edit(edit)
         self._analysis = None
+        try:  # now, while the edit is one place: composed with a later edit elsewhere, it would cover both
+            self.analysis
+        except Exception:
+            log.exception("analysing %s after its build failed; analysing afresh on first need", self.uri)
 
     def _finish_build(self) -> None:
         build = self._build
@@ -313,9 +320,11 @@ class DocumentState:
         document = self.document
         edits: list[Edit] = []
         self._cache.clear()
-        # Before the tree is built, the quick result is computed again for the new text (see "Quick
-        # open"); after, the tree is kept up to date and answers.
-        self._quick = _UNSET if self._syntax is None else None
+        # Before the tree is built, the first edit has the quick result computed again for the new
+        # text (see "Quick open"); after, the tree is kept up to date and answers.
+        rerun = self._syntax is None and not self._reran
+        self._quick = _UNSET if rerun else None
+        self._reran = self._reran or rerun
         self._analysis = None
         for change in changes:
             for edit in document.apply_changes((change,), encoding):
