@@ -51,7 +51,7 @@ Contract
   as unchanged when it is the same object and no edit was noted). The fast path only slices it, so
   an edit never joins a buffer into one `str`; a walk joins it once.
 * `build_steps(text, root)` is a first `update` cut into steps of `BUILD_STEP` blocks (decoded,
-  checked, resolved; the walk of the label levels is one step): a generator, for an owner that
+  checked, resolved; 4 x `BUILD_STEP` blocks and label keys walked): a generator, for an owner that
   answers requests between steps. It returns the very `FileResult` `update` would (same walk).
 * Never raises on any tree the JSON layer produces; if a bug makes `update` raise, call `reset()`
   (the next update starts afresh).
@@ -68,7 +68,7 @@ from typing import Any
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
-from .decode import TopBlock, decode_top, walk_file
+from .decode import TopBlock, decode_top, walk_file, walk_file_steps
 from .model import Attribute, Block, Body, Label
 from .schema import BodySchema
 
@@ -604,7 +604,7 @@ class IncrementalFile:
         """The walk (see the module doc); with `step`, a generator that pauses after every `step`
         blocks decoded, checked or resolved (0: never)."""
         self.walks += 1
-        walk = walk_file(text, root, self.schema)
+        walk = (yield from walk_file_steps(text, root, self.schema, 4 * step)) if step else walk_file(text, root, self.schema)
         old: dict[int, _Entry] = {}
         if cover is not None:
             old = {id(r.entry.node): r.entry for r in self._records}
