@@ -80,3 +80,33 @@ def test_the_build_after_a_quick_open_never_holds_the_loop_long_and_an_edit_does
     fresh = DocumentState.open(URI, state.text, 1, "terraform-json")
     fresh.prepare()
     assert file_diagnostics(state) == file_diagnostics(fresh)
+
+
+def test_a_build_that_fails_is_not_retried_without_end(server_and_wire, monkeypatch, caplog) -> None:  # noqa: F811
+    """A bug in the build is logged; the background task gives up after `BUILD_ATTEMPTS` builds (the
+    document is then built on first need, and its diagnostics still come)."""
+    from hcljson_ls.workspace import document
+
+    server, wire = server_and_wire
+    text = json.dumps({"output": {f"o{i}": {"value": i} for i in range(50)}}, indent=1)
+    _open(server, text)
+    calls = []
+
+    def broken(*args, **kwargs):
+        calls.append(1)
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(document, "parse_steps", broken)
+
+    async def session() -> None:
+        assert server.compute_diagnostics(URI) == (1, [])
+        while URI in server._preparing:
+            await asyncio.sleep(0.01)
+
+    asyncio.get_event_loop().run_until_complete(asyncio.wait_for(session(), 30))
+    assert len(calls) == server.BUILD_ATTEMPTS
+    assert "a bug" in caplog.text
+    state = server.store.get(URI)
+    assert not state.built
+    state.analysis  # a request: built on first need (by the one-piece path, which does not use parse_steps)
+    assert state.built

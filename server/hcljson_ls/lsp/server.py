@@ -305,6 +305,8 @@ class HcljsonServer(LanguageServer):
     #: How long after answering a quick open's diagnostics its tree and analysis start being built:
     #: long enough for the answer to be written first.
     PREPARE_DELAY = 0.05
+    #: How many builds of one document a background task starts (one more after an abandoned one).
+    BUILD_ATTEMPTS = 3
 
     def _prepare_later(self, uri: str) -> None:
         """Build the tree and analysis of quick-opened `uri` in the background, in slices that
@@ -322,10 +324,16 @@ class HcljsonServer(LanguageServer):
         try:
             await asyncio.sleep(self.PREPARE_DELAY)
             quick = None
+            ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
             while (state := self.store.get(uri)) is not None and not state.built:
                 quick = state.quick(compute=False)  # of this version (no edit comes during a slice)
                 if not self._run_slice(state.build_steps()):
                     await asyncio.sleep(0)  # requests and edits that came meanwhile are answered now
+                elif not state.built:
+                    ended += 1
+                    if ended == self.BUILD_ATTEMPTS:
+                        return  # (logged by the state) built on first need instead, never retried in a loop
+                    await asyncio.sleep(0)
             if state is None:
                 return
             with paused_gc():
