@@ -21,8 +21,9 @@ then measured, wall clock from the client's side:
            `resultId` as VS Code asks (ours then answers "unchanged"); median of 9 edits in a row (3 with
            --quick). Target ratio 0.1x, and 0.5x on the "-undeclared" documents (~25,000 diagnostics)
 * first edit  the first of those edits alone, sent the moment the open's diagnostics arrive: ours
-           then still has to build the tree and analysis its quick open did without (it builds them
-           50 ms after answering the open, `lsp.server.HcljsonServer._prepare_later`)
+           has not built the tree and analysis its quick open did without yet (it builds them in
+           slices from 50 ms after answering the open, `lsp.server.HcljsonServer._prepare_later`),
+           and answers that edit by the quick path on the new text
 * complete a completion inside a property name in the middle of the document (`"cou|nt"` of a resource:
            we offer the block's arguments, the peer, without a schema, nothing) and one inside a
            `depends_on` element (`"aws_security_group.r|3"`: both offer ~30 items, we the declared

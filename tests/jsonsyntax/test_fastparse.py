@@ -335,3 +335,34 @@ def test_segment_cache_limits(monkeypatch):
     long_segment = "[" + ", ".join(str(i) for i in range(500)) + "]"  # one piece, never cached
     assert check(long_segment, must_accept=True) is not None
     assert long_segment not in fastparse._SEGMENTS
+
+
+# ---- in steps (`parser.parse_steps`: the build after a quick open) ---------------------------------
+
+
+@pytest.mark.parametrize("damage_", [None, ("\": ", "\" "), ("}", ""), ("\"ami", "ami")], ids=repr)
+@pytest.mark.parametrize("objects,chunk", [(1, 7), (5, 64), (512, 1 << 18)])
+def test_a_parse_in_steps_is_the_parse(damage_, objects, chunk, monkeypatch):
+    from hcljson_ls.jsonsyntax.parser import parse_steps
+
+    monkeypatch.setattr(fastparse, "STEP_OBJECTS", objects)
+    monkeypatch.setattr(fastparse, "SPLIT_CHUNK", chunk)  # pieces joined across the parts split
+    text = _cdktf_make()(30_000)
+    if damage_ is not None:
+        old, new = damage_
+        i = text.rfind(old, 0, len(text) // 2)
+        text = text[:i] + new + text[i + len(old):]
+    steps = parse_steps(text)
+    paused = 0
+    while True:
+        try:
+            next(steps)
+            paused += 1
+        except StopIteration as done:
+            result = done.value
+            break
+    whole = parse(text)
+    assert result.diagnostics == whole.diagnostics
+    assert_same_tree(result.root, whole.root)
+    if objects < 512:  # (the default step is larger than this document)
+        assert paused > 10

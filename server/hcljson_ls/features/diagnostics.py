@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
 from ..workspace import DocumentState, Snapshot
+from ..terraform.quick import QuickResult
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from . import flow, testfile, tfvars
@@ -121,11 +122,15 @@ def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> lis
     return out
 
 
-def prepare(state: DocumentState) -> bool:
+def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> bool:
     """Build the tree and the analysis of a document whose diagnostics came from its quick open
     (`DocumentState.prepare`), and check them against the quick result: True when they differ
-    (a bug, logged): the document's diagnostics must then be published again."""
-    quick = state.quick()
+    (a bug, logged): the document's diagnostics must then be published again. A quick result not
+    computed for this version (an edit came since it was asked for) is not computed for the check.
+    `quick`: the quick result of this version taken before its tree was built in steps (a stepped
+    build that ends gives it way), instead of the state's."""
+    if quick is ...:
+        quick = state.quick(compute=False)
     state.prepare()
     if quick is None:
         return False

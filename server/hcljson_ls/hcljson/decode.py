@@ -2,6 +2,7 @@
 
     decode_file(text, root, schema) -> (Body, diagnostics)
     walk_file(text, root, schema) -> FileWalk          the root down to the top-level blocks
+    walk_file_steps(text, root, schema, every)         the same as a generator of short steps
     decode_top(text, top) -> (Block, diagnostics)      one top-level block's body and header
     decode_body(text, node, base, schema, what="this block") -> (Body, diagnostics)
     decode_blocks_from_attribute(text, attribute, block_schema) -> (blocks, diagnostics)
@@ -33,7 +34,7 @@ keep per-block results across edits and tell where a block is now (`hcljson.incr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..diagnostic import Diagnostic
@@ -485,8 +486,11 @@ class _FileWalker(_Decoder):
 
     __slots__ = ()
 
-    def walk(self, root: Node, schema: BodySchema) -> FileWalk:
+    def walk(self, root: Node, schema: BodySchema, every: int = -1) -> Generator[None, None, FileWalk]:
+        """A generator: it yields (None) after every `every` label-level members and blocks met
+        (never with -1) and returns the `FileWalk`."""
         text = self.text
+        budget = [every]
         diags = self.diags
         top_frame = Frame(root, None)
         members: list[tuple[Member, int, Frame, int]] = []
@@ -532,7 +536,7 @@ class _FileWalker(_Decoder):
                 bs = self.open_block_schema(name)
             if bs is not None:
                 if v is not None:
-                    self.tops(m, mi, frame, inner, bs, name, kstart, kend, tops)
+                    yield from self.tops(m, mi, frame, inner, bs, name, kstart, kend, tops, budget, every)
             elif schema.open_attributes:
                 attributes.append(self.attribute(name, kstart, kend, v, inner, None))
             else:
@@ -550,8 +554,9 @@ class _FileWalker(_Decoder):
         return FileWalk(root, rs, root.end, schema, body.attributes, body.blocks, diags)  # type: ignore[arg-type]
 
     def tops(self, member: Member, index: int, frame: Frame, vbase: int, bs: BlockSchema, type_name: str, tstart: int,
-             tend: int, out: list[TopBlock]) -> None:
-        """The top-level blocks of root property `member` (the same label levels as `blocks_gen`)."""
+             tend: int, out: list[TopBlock], budget: list[int], every: int) -> Iterator[None]:
+        """The top-level blocks of root property `member` (the same label levels as `blocks_gen`);
+        yields when `budget[0]`, counted down per member and block, reaches 0 (then `every` again)."""
         value = member.value
         if value is None or value.kind in _BROKEN:
             return
@@ -576,9 +581,17 @@ class _FileWalker(_Decoder):
                                 af = Frame(node, nframe, ni)
                             mf = Frame(obj, af, oi)
                     nxt.append((v, mb, mf, m, mi, labels + (lab,), lkeys + ((m.key, mf, mi),)))
+                    budget[0] -= 1
+                    if budget[0] == 0:
+                        yield
+                        budget[0] = every
             level = nxt
         body_schema = bs.body if bs.body is not None else OPEN_BODY
         for node, base, nframe, holder, hi, labels, lkeys in level:
+            budget[0] -= 1
+            if budget[0] == 0:
+                yield
+                budget[0] = every
             kind = node.kind
             if kind == OBJECT:
                 out.append(TopBlock(type_name, tstart, tend, labels, bs, body_schema, node, base, tkey, frame, lkeys, holder,
@@ -603,7 +616,20 @@ def walk_file(text: str, root: Node | None, schema: BodySchema) -> FileWalk:
     left for `decode_top`. Diagnostics in walk order (not sorted)."""
     if root is None:
         return FileWalk(None, 0, 0, schema, (), (), [])
-    return _FileWalker(text).walk(root, schema)
+    steps = _FileWalker(text).walk(root, schema)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def walk_file_steps(text: str, root: Node | None, schema: BodySchema, every: int) -> Generator[None, None, FileWalk]:
+    """`walk_file` as a generator: it yields (None) after every `every` label-level members and
+    blocks met, and returns the `FileWalk`."""
+    if root is None:
+        return FileWalk(None, 0, 0, schema, (), (), [])
+    return (yield from _FileWalker(text).walk(root, schema, every))
 
 
 def decode_top(text: str, top: TopBlock) -> tuple[Block, list[Diagnostic]]:

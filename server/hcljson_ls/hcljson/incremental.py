@@ -3,6 +3,7 @@
     IncrementalFile(schema, checks=None)        one per document, kept across versions
       .note_edit(edit)                          every edit applied to the text, in order
       .update(text, root) -> FileResult         the analysis of `text` (its JSON tree `root`)
+      .build_steps(text, root)                  the same from nothing, as a generator of short steps
     FileChecks                                  what a later layer adds per top-level block
     FileResult(body, structure, strings)        a `FileView` and two sorted diagnostics lists
     FileView                                    the decoded root body; absolute positions on demand
@@ -49,6 +50,9 @@ Contract
 * `text` is a `str` or a `text.TextBuffer` (the document's own, edited in place: it is then taken
   as unchanged when it is the same object and no edit was noted). The fast path only slices it, so
   an edit never joins a buffer into one `str`; a walk joins it once.
+* `build_steps(text, root)` is a first `update` cut into steps of `BUILD_STEP` blocks (decoded,
+  checked, resolved; 4 x `BUILD_STEP` blocks and label keys walked): a generator, for an owner that
+  answers requests between steps. It returns the very `FileResult` `update` would (same walk).
 * Never raises on any tree the JSON layer produces; if a bug makes `update` raise, call `reset()`
   (the next update starts afresh).
 """
@@ -57,14 +61,14 @@ from __future__ import annotations
 
 from bisect import bisect_right, insort
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..diagnostic import Diagnostic, Fix, Related
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
-from .decode import TopBlock, decode_top, walk_file
+from .decode import TopBlock, decode_top, walk_file, walk_file_steps
 from .model import Attribute, Block, Body, Label
 from .schema import BodySchema
 
@@ -246,6 +250,10 @@ class _Entry:
             self.vbase = start
         return body
 
+
+#: How many top-level blocks `IncrementalFile.build_steps` decodes, checks or resolves per step
+#: (a few ms for CDKTF-like resources; less for small blocks).
+BUILD_STEP = 64
 
 #: How many top-level blocks of a file keep their decoded body (`_Kept`).
 KEPT_BODIES = 512
@@ -610,9 +618,26 @@ class IncrementalFile:
 
         return place
 
+    def build_steps(self, text: str, root: Node | None) -> Generator[None, None, FileResult]:
+        """`update(text, root)` of an engine with nothing to reuse (a new one, or after `reset`),
+        as a generator: it yields (None) between short steps (`BUILD_STEP` top-level blocks
+        decoded, checked or resolved) and returns the `FileResult`. The engine must not be used
+        by anyone else until it returns; `text` must not change meanwhile (a `str`)."""
+        self.reset()
+        yield from self._walk_steps(text, root, None, BUILD_STEP)
+        self._root = root
+        self._text = text
+        return self._make_result()
+
     def _walk(self, text: str, root: Node | None, cover: tuple[int, int, int] | None) -> None:
+        for _ in self._walk_steps(text, root, cover, 0):
+            pass
+
+    def _walk_steps(self, text: str, root: Node | None, cover: tuple[int, int, int] | None, step: int) -> Iterator[None]:
+        """The walk (see the module doc); with `step`, a generator that pauses after every `step`
+        blocks decoded, checked or resolved (0: never)."""
         self.walks += 1
-        walk = walk_file(text, root, self.schema)
+        walk = (yield from walk_file_steps(text, root, self.schema, 4 * step)) if step else walk_file(text, root, self.schema)
         old: dict[int, _Entry] = {}
         if cover is not None:
             old = {id(r.entry.node): r.entry for r in self._records}
@@ -637,11 +662,15 @@ class IncrementalFile:
                 block, decoded = decode_top(text, top)
                 todo.append((len(entries), top, block, self.checks.decoded(block, decoded)))
                 e = None
+                if step and len(todo) % step == 0:
+                    yield
             else:
                 self.hits += 1
             entries.append(e)
-            if len(todo) >= _BATCH:
+            if len(todo) >= (step or _BATCH):  # a batch (see above); a step's worth when stepping
                 self._check(text, todo, entries, computed)
+                if step:
+                    yield
         if todo:
             self._check(text, todo, entries, computed)
         for top, e in zip(walk.tops, entries):
@@ -661,7 +690,9 @@ class IncrementalFile:
         affected = self.checks.affected(own ^ old_own) if old_own is not None else None
         self._uses_pool = {u: u for e in entries if (u := e.uses)}  # type: ignore[union-attr]
         resolved: list[tuple] = []
-        for top, e in zip(walk.tops, entries):
+        for n, (top, e) in enumerate(zip(walk.tops, entries), 1):
+            if step and n % step == 0:
+                yield
             if id(e) in computed or affected is None or (e.uses and not affected.isdisjoint(e.uses)):  # type: ignore[union-attr]
                 self._resolve(e, text, top.body_start - e.base)  # type: ignore[arg-type, union-attr]
             if e.resolved:  # type: ignore[union-attr]

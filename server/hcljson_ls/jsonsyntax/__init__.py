@@ -1,6 +1,7 @@
 """Lossless, error-recovering JSON syntax layer (knows nothing of HCL).
 
     parse(text) -> ParseResult(root, diagnostics)      never raises
+    parser.parse_steps(text)                           the same as a generator of short steps
     strings.decode(text, abs_start, node) -> Decoded   decoded value + decoded-index -> source-offset map
     reparse.reparse(old, old_text, new_text, edit)     incremental; identical to parse(new_text)
 

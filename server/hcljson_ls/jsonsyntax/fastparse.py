@@ -207,7 +207,50 @@ def _compile(seg: str) -> tuple | None:
 
 
 def _fast_parse(text: str, resume: bool = False) -> Node | Resume | None:
-    pieces: list = text.split('"')
+    return _drained(_fast_parse_steps(text, resume, -1))
+
+
+def _drained(steps):  # the return value of a generator run to its end
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+#: `fast_parse_steps` pauses after this many objects closed (a few ms of a CDKTF-like document),
+STEP_OBJECTS = 512
+#: and splits the text into pieces this many characters at a time.
+SPLIT_CHUNK = 1 << 18
+
+
+def fast_parse_steps(text: str, resume: bool = False):
+    """`fast_parse_or_resume` as a generator: it yields (None) between steps of about
+    `STEP_OBJECTS` closed objects, so a caller can do other work between them, and returns what
+    `fast_parse_or_resume` returns. Never raises (but `StopIteration`, with the result)."""
+    if not ENABLED:
+        return None
+    try:
+        return (yield from _fast_parse_steps(text, resume, STEP_OBJECTS))
+    except Exception:  # defensive, as in `fast_parse`
+        return None
+
+
+def _fast_parse_steps(text: str, resume: bool, every: int):
+    """The fast path; yields after every `every` objects closed (never when `every` is -1)."""
+    budget = every
+    if every < 0 or len(text) <= SPLIT_CHUNK:
+        pieces: list = text.split('"')
+    else:  # the split of a large text is one long C call: split it part by part, pausing between
+        pieces = []
+        for at in range(0, len(text), SPLIT_CHUNK):
+            part = text[at : at + SPLIT_CHUNK].split('"')
+            if pieces:
+                pieces[-1] += part[0]
+                pieces.extend(part[1:])
+            else:
+                pieces = part
+            yield
     pieces.append(_END)  # pairs are (segment, string content), the last is (segment, _END)
     it = iter(pieces)
     cache = _SEGMENTS
@@ -264,6 +307,10 @@ def _fast_parse(text: str, resume: bool = False) -> Node | Resume | None:
                         member.value = Object_(x, x + a + 1, items, True)
                         items = pitems
                         p += x
+                        budget -= 1
+                        if budget == 0:  # a pause (steps only): everything lives in this frame
+                            yield
+                            budget = every
                     elif code == CLOSE_ARRAY:
                         if st != A_COMMA and (st != A_VALUE or items):
                             raise _Stop(a)

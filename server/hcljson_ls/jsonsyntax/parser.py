@@ -36,12 +36,13 @@ splice them and still equal a full parse.
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostic import ERROR, Diagnostic, Fix, Related
 from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
-from .fastparse import Resume, fast_parse, fast_parse_or_resume
+from .fastparse import Resume, fast_parse, fast_parse_or_resume, fast_parse_steps
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
 
 _ESCAPE = re.compile(r"""\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}|(u[0-9a-fA-F]{0,3}|[^"\\/bfnrtu]|\Z))""", re.S)
@@ -97,8 +98,20 @@ def _q(tok: str) -> str:
 def parse(text: str, require_body: bool = True) -> ParseResult:
     """Parse `text` as a JSON document. With `require_body`, the root must be an object or an array
     of objects (an HCL JSON body); otherwise any JSON value is accepted as root."""
+    return _finish(text, fast_parse_or_resume(text), require_body)  # well-formed input: no token scan
+
+
+def parse_steps(text: str, require_body: bool = True) -> Generator[None, None, ParseResult]:
+    """`parse` as a generator: it yields (None) between short steps of the fast path
+    (`fastparse.fast_parse_steps`) and returns the `ParseResult`, so that a caller can build a large
+    tree without holding the thread for the whole parse. After a syntax error the robust parser
+    goes on from there in one piece."""
+    return _finish(text, (yield from fast_parse_steps(text, True)), require_body)
+
+
+def _finish(text: str, root: Node | Resume | None, require_body: bool) -> ParseResult:
+    """The `ParseResult` from what the fast path gave (a tree, where it stopped, or None)."""
     diags: list[Diagnostic] = []
-    root = fast_parse_or_resume(text)  # well-formed input: no token scan, no diagnostics
     if isinstance(root, Resume):  # the robust parser goes on from where the fast path stopped
         root = _parse_value_tokens(text, scan(text[root.pos:]), 0, diags, top_level=True, resume=_resumed(root))
     elif root is None:
