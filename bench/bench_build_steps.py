@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cdktf_doc  # noqa: E402
+import cdktf_doc
 
-from hcljson_ls.features.diagnostics import file_diagnostics  # noqa: E402
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.lsp.server import tune_gc  # noqa: E402
-from hcljson_ls.workspace import Workspace  # noqa: E402
+from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.lsp.server import tune_gc
+from hcljson_ls.workspace import Workspace
 
 URI = "file:///bench/cdk.tf.json"
 SIZES = {"500KB": 500_000, "5MB": 5_000_000, "20MB": 20_000_000}

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cdktf_doc import make  # noqa: E402
+from cdktf_doc import make
 
-from hcljson_ls.features.completion import complete  # noqa: E402
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.workspace import Workspace  # noqa: E402
+from hcljson_ls.features.completion import complete
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.workspace import Workspace
 
 URI = "file:///bench/cdk.tf.json"
 

@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cdktf_doc import make  # noqa: E402
+from cdktf_doc import make
 
-from hcljson_ls.features.formatting import Layout, document_edits  # noqa: E402
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.lsp.convert import to_text_edits  # noqa: E402
-from hcljson_ls.text.line_index import LineIndex  # noqa: E402
+from hcljson_ls.features.formatting import Layout, document_edits
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.lsp.convert import to_text_edits
+from hcljson_ls.text.line_index import LineIndex
 
 
 def apply(text: str, edits) -> str:

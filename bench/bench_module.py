@@ -33,13 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cdktf_doc import make  # noqa: E402
+from cdktf_doc import make
 
-from hcljson_ls.features import navigation  # noqa: E402
-from hcljson_ls.features.diagnostics import collect  # noqa: E402
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.workspace import Workspace  # noqa: E402
-from hcljson_ls.workspace.files import uri_of_path  # noqa: E402
+from hcljson_ls.features import navigation
+from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import uri_of_path
 
 FILES = 200
 
@@ -59,7 +59,7 @@ def write_module(root: Path, main_size: int) -> None:
         (root / f"locals_{i}.tf.json").write_text(json.dumps(
             {"locals": {f"l{i}_{j}": f"${{var.v{i}_{j}}}-${{var.environment}}" for j in range(10)}}, indent=2))
         (root / f"res_{i}.tf.json").write_text(json.dumps(
-            {"resource": {"aws_s3_bucket": {f"b{i}_{j}": {"bucket": f"${{local.l{i}_{j}}}", "tags": {"v": f"${{var.renamed}}"}}
+            {"resource": {"aws_s3_bucket": {f"b{i}_{j}": {"bucket": f"${{local.l{i}_{j}}}", "tags": {"v": "${var.renamed}"}}
                                              for j in range(5)}}}, indent=2))
     (root / "renamed.tf.json").write_text(json.dumps({"variable": {"renamed": {"type": "string"}}}, indent=2))
     main = json.loads(make(main_size))

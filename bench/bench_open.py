@@ -47,16 +47,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cdktf_doc import make  # noqa: E402
+from cdktf_doc import make
 
-from hcljson_ls.features.diagnostics import PROVIDERS  # noqa: E402
-from hcljson_ls.features.diagnostics import collect as collect_uri  # noqa: E402
-from hcljson_ls.features.hover import hover  # noqa: E402
-from hcljson_ls.features.semantic_tokens import semantic_tokens  # noqa: E402
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.jsonsyntax import parse  # noqa: E402
-from hcljson_ls.terraform import templates  # noqa: E402
-from hcljson_ls.workspace import DocumentState, Workspace  # noqa: E402
+from hcljson_ls.features.diagnostics import PROVIDERS
+from hcljson_ls.features.diagnostics import collect as collect_uri
+from hcljson_ls.features.hover import hover
+from hcljson_ls.features.semantic_tokens import semantic_tokens
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.terraform import templates
+from hcljson_ls.workspace import DocumentState, Workspace
 
 SIZES = [("50 KB", 50_000), ("500 KB", 500_000), ("5 MB", 5_000_000)]
 URI = "file:///bench/cdk.tf.json"

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -61,6 +60,7 @@ from bench_open import (
     in_a_row,
     paused,
 )
+
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.gcpolicy import paused_gc
 from hcljson_ls.terraform import provider_schema
@@ -327,8 +327,11 @@ def main(argv: list[str]) -> int:
 
     tune_gc()
     ok: list[bool] = []
-    ms = lambda s: f"{s * 1000:.1f} ms"
-    mb = lambda b: f"{b / 1e6:.1f} MB"
+    def ms(s: float) -> str:
+        return f"{s * 1000:.1f} ms"
+
+    def mb(b: float) -> str:
+        return f"{b / 1e6:.1f} MB"
 
     repeat = 5 if quick else 9
     r = measure_load(schema_file, repeat)

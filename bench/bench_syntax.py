@@ -27,13 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cdktf_doc import make  # noqa: E402
+from cdktf_doc import make
 
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.jsonsyntax import parse  # noqa: E402
-from hcljson_ls.jsonsyntax.reparse import reparse  # noqa: E402
-from hcljson_ls.jsonsyntax.tree import Container, member_at  # noqa: E402
-from hcljson_ls.text import Document  # noqa: E402
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.jsonsyntax.reparse import reparse
+from hcljson_ls.jsonsyntax.tree import Container, member_at
+from hcljson_ls.text import Document
 
 SIZES = [("50 KB", 50_000), ("500 KB", 500_000), ("5 MB", 5_000_000)]
 

@@ -32,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_open import clear_content_caches  # noqa: E402
-from cdktf_doc import make  # noqa: E402
+from bench_open import clear_content_caches
+from cdktf_doc import make
 
-from hcljson_ls.features.diagnostics import collect  # noqa: E402
-from hcljson_ls.gcpolicy import paused_gc  # noqa: E402
-from hcljson_ls.workspace import Workspace  # noqa: E402
+from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.gcpolicy import paused_gc
+from hcljson_ls.workspace import Workspace
 
 URI = "file:///bench/undeclared/cdk.tf.json"
 TARGET = 1.5

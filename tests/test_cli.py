@@ -119,7 +119,7 @@ EMOJI_FIXTURE = '{\n  "locals": { "e": "é😀🎉", "n": [1⟨,⟩] }\n}\n'
 
 def test_text_format_columns_are_characters(cli, tmp_path):
     fixture = parse_fixture(EMOJI_FIXTURE).only
-    text, [(start, end)] = fixture.text, fixture.ranges
+    text, [(start, _end)] = fixture.text, fixture.ranges
     f = write(tmp_path / "e.tf.json", text)
     result = cli("check", f)
     assert result.returncode == 1

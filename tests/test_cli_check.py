@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from fixture import parse_fixture
 
-from hcljson_ls import __version__, cli as cli_module
+from hcljson_ls import __version__
+from hcljson_ls import cli as cli_module
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.rule_docs import RULES
 
@@ -442,7 +443,7 @@ def test_pre_commit_hooks_file(repo):
     text = (repo / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     hooks = parse_hooks_yaml(text)
     try:
-        import yaml  # noqa: PLC0415 (optional: the subset parser above is what always runs)
+        import yaml
     except ImportError:
         pass
     else:

@@ -56,7 +56,7 @@ def test_the_generated_stand_ins_are_what_the_script_writes() -> None:
     script = _stand_ins()
     generated = {r["file"] for r in _rows() if r["file"].startswith(script.PREFIX)}
     assert generated == {script.PREFIX + name for name in script.STAND_INS}
-    for name, (document, indent, notes) in script.STAND_INS.items():
+    for name, (document, indent, _notes) in script.STAND_INS.items():
         path = shared_data.REAL_CORPUS / (script.PREFIX + name)
         assert path.read_text(encoding="utf-8") == script.render(document, indent), name
     rows = {r["file"]: r for r in _rows()}

@@ -89,22 +89,20 @@ from urllib.parse import quote
 
 from . import __version__
 from .check_settings import CONFIG_NAME, CheckSettings, ConfigError, find_config, load_schemas, read_config
-from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .convert_cli import add_convert_parser, run_convert
+from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .features.diagnostics import collect
 from .gcpolicy import short_lived_gc
 from .rule_docs import RULES
 from .template.grammars import set_table_cache
-from .workspace.files import user_cache_dir
 from .terraform import catalogue
 from .terraform.language import parse_version
 from .text.decoding import NotUtf8, decode_utf8
 from .text.line_index import LineIndex
-from .workspace import Workspace
-from .workspace.files import file_name, list_directory
-from .workspace.regular_file import NotRegularFile, read_regular_file
-from .workspace import ignore_paths
+from .workspace import Workspace, ignore_paths
+from .workspace.files import file_name, list_directory, user_cache_dir
 from .workspace.ignore_paths import IgnorePaths
+from .workspace.regular_file import NotRegularFile, read_regular_file
 from .workspace.workspace import ENGINES, SKIPPED_DIRECTORIES
 
 log = logging.getLogger(__name__)

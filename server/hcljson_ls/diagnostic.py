@@ -76,7 +76,7 @@ class Diagnostic:
             return self.summary
         return f"{self.summary}: {self.detail}" if not self.summary.endswith((".", "?", "!")) else f"{self.summary} {self.detail}"
 
-    def shifted(self, delta: int) -> "Diagnostic":
+    def shifted(self, delta: int) -> Diagnostic:
         """The same diagnostic moved by `delta` characters (related locations in the same document too)."""
         if delta == 0:
             return self

@@ -9,10 +9,7 @@ only the latest per URI, without the version), every `client/registerCapability`
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import Callable
-from typing import Any
 
 import pytest_lsp
 from lsprotocol import types

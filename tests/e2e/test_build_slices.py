@@ -35,7 +35,7 @@ DOC = json.dumps(
 STALL_BOUND = 0.1
 
 
-def test_the_build_after_a_quick_open_never_holds_the_loop_long_and_an_edit_does_not_wait(server_and_wire) -> None:  # noqa: F811
+def test_the_build_after_a_quick_open_never_holds_the_loop_long_and_an_edit_does_not_wait(server_and_wire) -> None:
     server, wire = server_and_wire
     assert len(DOC) > 1_500_000
     _open(server, DOC)
@@ -82,7 +82,7 @@ def test_the_build_after_a_quick_open_never_holds_the_loop_long_and_an_edit_does
     assert file_diagnostics(state) == file_diagnostics(fresh)
 
 
-def test_a_build_that_fails_is_not_retried_without_end(server_and_wire, monkeypatch, caplog) -> None:  # noqa: F811
+def test_a_build_that_fails_is_not_retried_without_end(server_and_wire, monkeypatch, caplog) -> None:
     """A bug in the build is logged; the background task gives up after `BUILD_ATTEMPTS` builds (the
     document is then built on first need, and its diagnostics still come)."""
     from hcljson_ls.workspace import document

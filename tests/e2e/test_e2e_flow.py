@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import change_document, lsp_range, open_document, wait_for
 

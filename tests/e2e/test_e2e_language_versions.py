@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import lsp_position, open_document
 from .test_lsp_completion import completion, start

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import lsp_range, open_document, wait_for
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import shared_data
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .conftest import make_client
 from .helpers import lsp_position, lsp_range, open_document

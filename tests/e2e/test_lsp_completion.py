@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import lsp_position, lsp_range, open_document
 

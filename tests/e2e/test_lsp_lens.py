@@ -5,9 +5,10 @@ and the settings that turn lenses and hints off."""
 from __future__ import annotations
 
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import initialize, lsp_position, lsp_range, open_document, published_for, wait_for
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
-from hcljson_ls.workspace.files import uri_of_path
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import PULL, lsp_position, lsp_range, open_document, wait_for
 

@@ -15,13 +15,14 @@ import asyncio
 import json
 import logging
 
-from hcljson_ls.lsp import diagnostic_forms
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.lsp import diagnostic_forms
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import Workspace, document
 from hcljson_ls.workspace.files import uri_of_path
-from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 from .helpers import (
     PULL,
@@ -308,7 +309,7 @@ async def test_a_declaration_removed_in_another_file_reaches_the_quick_answer(cl
 # -------------------------------------------------------------------------------------------- in-process
 
 
-def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_wire, monkeypatch, caplog):  # noqa: F811
+def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_wire, monkeypatch, caplog):
     """The safety net of `lsp.server._prepare`: a (deliberately) wrong quick answer, published on
     open, is replaced by the analysis's once the tree is built; the error is logged."""
     server, wire = server_and_wire

@@ -248,7 +248,7 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.Fixture
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError("code-server did not start:\n" + (tmp_path / "code-server.log").read_text())
+                    raise AssertionError("code-server did not start:\n" + (tmp_path / "code-server.log").read_text()) from None
                 time.sleep(0.2)
         yield {"url": f"http://127.0.0.1:{port}/?folder={workspace}", "workspace": workspace,
                "log": tmp_path / "code-server.log", "user": user}

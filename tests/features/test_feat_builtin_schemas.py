@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
+
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features import completion
 from hcljson_ls.features.diagnostics import collect

@@ -21,11 +21,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import shared_data
 from fixture import parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import shared_data
 from hcljson_ls.features.completion import CompletionItem, complete
 from hcljson_ls.terraform import functions
 from hcljson_ls.workspace import Workspace

@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 from fixture import parse_fixture
+
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CREATED, DELETED
 from hcljson_ls.workspace.files import uri_of_path

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+
 from hcljson_ls.cli import run_check
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import collect

@@ -7,6 +7,7 @@ Fixtures: `//- /path` starts a file, `⟨⟩` mark ranges (tests/fixture.py).
 from __future__ import annotations
 
 from fixture import parse_fixture
+
 from hcljson_ls.features.inlay import shorten, value_hints
 from hcljson_ls.features.lens import code_lenses, lens_references, references_title, unused_declarations
 

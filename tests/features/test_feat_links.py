@@ -8,6 +8,7 @@ Fixtures: `//- /path` starts a file, `⟨⟩` mark the expected link ranges (tes
 from __future__ import annotations
 
 from fixture import parse_fixture
+
 from hcljson_ls.features.links import document_links
 from hcljson_ls.terraform.docs import absolute_links
 

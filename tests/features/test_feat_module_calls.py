@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import collect, file_diagnostics
 from hcljson_ls.workspace import CHANGED, CREATED, Workspace

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from hcljson_ls.features import diagnostics, navigation
 from hcljson_ls.features.hover import hover
 from hcljson_ls.features.navigation import Highlight, RenameError, TextEdit
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 # ---- helpers ------------------------------------------------------------------------------------
 
@@ -1193,7 +1194,7 @@ def _write_module(root: Path, module):
         body = head + "".join(parts) + '"'
         decls = []
         if n == 0 and locals_:
-            body += ", " + ", ".join(f'"{l}": 1' for l in sorted(locals_))
+            body += ", " + ", ".join(f'"{name}": 1' for name in sorted(locals_))
         body += "}"
         if n == 1 and resources:
             types: dict[str, list[str]] = {}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import shared_data
 from fixture import parse_fixture
+
 from hcljson_ls.features.hover import hover
 from hcljson_ls.features.native_preview import MAX_LINES, block_preview, file_native
 from hcljson_ls.terraform.native import parse_native

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 import shared_data
 from fixture import parse_fixture
+
 from hcljson_ls.features import completion, diagnostics, hover, signature_help
 from hcljson_ls.terraform import provider_schema
 

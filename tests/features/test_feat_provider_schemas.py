@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 import shared_data
 from fixture import LANGUAGE_ID, parse_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from hcljson_ls.features import completion
 from hcljson_ls.features.completion import CompletionItem
 from hcljson_ls.features.hover import hover
 from hcljson_ls.features.semantic_tokens import legend, semantic_tokens
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 AWS, RANDOM = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA
 SCHEMA_FILES = [str(p) for p in (AWS, RANDOM, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA)]

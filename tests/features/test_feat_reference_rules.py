@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+
 from hcljson_ls.features import diagnostics
 
 #: Codes of the rules this file is about (and the undeclared ones, for their ranges).

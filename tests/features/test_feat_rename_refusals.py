@@ -7,8 +7,8 @@ A real `Workspace` over a real directory (`fixture`)."""
 from __future__ import annotations
 
 import pytest
-
 from fixture import parse_fixture
+
 from hcljson_ls.features import diagnostics, navigation
 from hcljson_ls.features.navigation import RenameError
 from hcljson_ls.terraform.catalogue import IDENTIFIER, RESERVED_VARIABLE_NAMES

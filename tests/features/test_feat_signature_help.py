@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 import shared_data
 from fixture import parse_fixture
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hcljson_ls.features.signature_help import SignatureHelp, help_for, signature_help
 from hcljson_ls.terraform import functions
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 FORMAT = "format(format string, args... any) string"
 JOIN = "join(separator string, lists... list(string)) string"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+
 from hcljson_ls.features import diagnostics, navigation, semantic_tokens, symbols
 from hcljson_ls.features.completion import complete
 from hcljson_ls.features.hover import hover

@@ -22,9 +22,13 @@ from hcljson_ls.hcljson.schema import (
     TRAVERSAL_LIST,
     TRAVERSAL_MAP,
     TYPE,
-    AttributeSchema as A,
-    BlockSchema as B,
     BodySchema,
+)
+from hcljson_ls.hcljson.schema import (
+    AttributeSchema as A,
+)
+from hcljson_ls.hcljson.schema import (
+    BlockSchema as B,
 )
 from hcljson_ls.jsonsyntax.tree import walk
 

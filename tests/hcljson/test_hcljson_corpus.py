@@ -9,13 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+import shared_data
+from hcljson_fixtures import check_invariants, outline
 
 from hcljson_ls.hcljson.decode import decode_body, decode_file
 from hcljson_ls.hcljson.schema import DYNAMIC_BODY, OPEN_BODY, AttributeSchema, BlockSchema, BodySchema
 from hcljson_ls.jsonsyntax import parse
-
-import shared_data
-from hcljson_fixtures import check_invariants, outline
 
 CASES_FILE = shared_data.HCL_JSON_CASES
 STAGES = ("Body.PartialContent", "Body.Content", "Body.JustAttributes")

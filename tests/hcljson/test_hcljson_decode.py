@@ -7,12 +7,11 @@ tests/fixture.py."""
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
+from hcljson_fixtures import SCHEMAS, check_invariants, outline
 
 from hcljson_ls.hcljson.decode import decode_body, decode_file
 from hcljson_ls.jsonsyntax import parse
-
-from fixture import parse_fixture
-from hcljson_fixtures import SCHEMAS, check_invariants, outline
 
 U_ARG = "structure/unknown-argument"
 U_BLOCK = "structure/unknown-block-type"

@@ -4,7 +4,7 @@ top-level block only that block is computed again."""
 
 from __future__ import annotations
 
-
+from hcljson_fixtures import SCHEMAS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +16,6 @@ from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
 from hcljson_ls.jsonsyntax.tree import STRING, walk
 from hcljson_ls.text.document import Edit
-
-from hcljson_fixtures import SCHEMAS
 
 ROOT = SCHEMAS["root"]
 REQUIRED = SCHEMAS["required"]

@@ -9,13 +9,12 @@ Each expectation is a dict of the Context fields to check:
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
+from hcljson_fixtures import SCHEMAS
 
 from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.locate import locate
 from hcljson_ls.jsonsyntax import parse
-
-from fixture import parse_fixture
-from hcljson_fixtures import SCHEMAS
 
 DOC = """{
   "//": "generated",

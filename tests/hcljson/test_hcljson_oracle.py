@@ -15,16 +15,15 @@ from __future__ import annotations
 import json
 
 import pytest
+import shared_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import hcl_oracle  # noqa: F401  (the session fixture)
 
 from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.schema import AttributeSchema, BlockSchema, BodySchema
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import walk
-
-import shared_data
-from oracle import hcl_oracle  # noqa: F401  (the session fixture)
 
 INNER = BodySchema.of([AttributeSchema("x")], [BlockSchema("inner", ("name",), BodySchema.of([AttributeSchema("x")]))])
 LAB = BodySchema.of([AttributeSchema("x"), AttributeSchema("a")])

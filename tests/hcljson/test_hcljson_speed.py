@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import gc
 
+from hcljson_bench import best_of, make_cdktf
+
 from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.incremental import IncrementalFile
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
 from hcljson_ls.terraform.schema import CONFIG_SCHEMA
 from hcljson_ls.text.document import Edit
-
-from hcljson_bench import best_of, make_cdktf
 
 TEXT = make_cdktf(1_000_000)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tf_tpl_corpus
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
     counts = tf_tpl_corpus.COUNTS
     if not counts:
         return

@@ -16,6 +16,7 @@ from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
 from hcljson_ls.workspace import DocumentState
 
+
 def open_state(text: str, name: str = "main.tf.json") -> DocumentState:
     return DocumentState.open(f"file:///nonexistent-hcljson-test/{name}", text, 1, "terraform-json")
 

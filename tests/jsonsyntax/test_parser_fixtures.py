@@ -3,12 +3,11 @@ expected diagnostics, listed with their codes in source order. Every fixture als
 scanner is lossless."""
 
 import pytest
+from fixture import parse_fixture
 
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.scanner import scan
 from hcljson_ls.jsonsyntax.tree import walk
-
-from fixture import parse_fixture
 
 CASES = [
     # (annotated source, expected codes in order of range start)
@@ -76,7 +75,7 @@ def test_fixture(annotated, codes):
     assert sorted(got) == sorted(want)
     assert "".join(scan(text)) == text
     if result.root is not None:
-        for node, s, e in walk(result.root):
+        for _node, s, e in walk(result.root):
             assert 0 <= s <= e <= len(text)
 
 

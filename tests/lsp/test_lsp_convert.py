@@ -13,11 +13,11 @@ from hcljson_ls.features.folding import folding_ranges_in
 from hcljson_ls.features.formatting import Layout, document_edits
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
-from hcljson_ls.lsp.semantic_encoding import encode
-from hcljson_ls.workspace import DocumentState
 from hcljson_ls.lsp import convert
+from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.lsp.server import create_server
 from hcljson_ls.text.line_index import LineIndex
+from hcljson_ls.workspace import DocumentState
 
 TEXT = """{
   "resource": {"aws_instance": {"wéb😀": {"ami": "a", "lifecycle": {"ignore_changes": ["tags"]}},

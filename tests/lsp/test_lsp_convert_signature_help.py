@@ -5,6 +5,7 @@ last parameter."""
 from __future__ import annotations
 
 import pytest
+from lsprotocol import types
 
 from hcljson_ls.features.signature_help import (
     SignatureHelp,
@@ -13,7 +14,6 @@ from hcljson_ls.features.signature_help import (
 )
 from hcljson_ls.lsp import convert
 from hcljson_ls.terraform import functions
-from lsprotocol import types
 
 
 def _help(label: str, names: list[str], active: int | None) -> SignatureHelp:

@@ -31,8 +31,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
     "HclOracle",
@@ -184,7 +185,7 @@ class HclOracle:
             if proc.stdout:
                 proc.stdout.close()
 
-    def __enter__(self) -> "HclOracle":
+    def __enter__(self) -> HclOracle:
         return self
 
     def __exit__(self, *exc: object) -> None:

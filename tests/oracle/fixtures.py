@@ -9,7 +9,7 @@ except under ``CI=true`` (or ``HCLREF_REQUIRED=1``), where it FAILS: CI must run
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

@@ -16,7 +16,7 @@ from .conftest import OPTIONS, VALID, VALID_HOVER
 from .wire import SERVER, Wire
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from bench_latency import percentile, write_workspace  # noqa: E402
+from bench_latency import percentile, write_workspace
 
 LOOSE_P95_MS = 100.0
 MODULES = 200

@@ -36,7 +36,7 @@ def big_document(size: int) -> str:
         parts.append(part)
         total += len(part)
         i += 1
-    parts.append(f'  "last": {{"ami": "x"}}\n}}}}}}\n')
+    parts.append('  "last": {"ami": "x"}\n}}}\n')
     return "".join(parts)
 
 

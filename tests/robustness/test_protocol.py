@@ -16,7 +16,7 @@ import time
 import pytest
 
 from .conftest import OPTIONS, VALID, VALID_HOVER, still_right
-from .wire import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER, Wire, frame
+from .wire import INVALID_PARAMS, INVALID_REQUEST, SERVER, Wire, frame
 
 URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
 SERVER_NOT_INITIALIZED = -32002

@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from hcljson_ls.template.parse import parse_template_relative
-from hcljson_ls.template.types import parse_type_relative
 from oracle.fixtures import hcl_oracle  # noqa: F401 - pytest fixture
 from test_template_parse import CONSTRUCTS, ERRORS
 from tpl_support import doc
+
+from hcljson_ls.template.parse import parse_template_relative
+from hcljson_ls.template.types import parse_type_relative
 
 TEMPLATE_PIECES = [
     "${", "}", "%{", "a", "b.c", ".", "(", ")", "[", "]", '"', ",", " ", "1", "0.1", "?", ":", "for ", "in ", "if ",
@@ -38,7 +38,7 @@ def _random_strings(pieces, n, seed, max_len):
     return ["".join(rnd.choice(pieces) for _ in range(rnd.randint(1, max_len))) for _ in range(n)]
 
 
-def test_template_verdicts_match_hcl_on_random_input(hcl_oracle):  # noqa: F811
+def test_template_verdicts_match_hcl_on_random_input(hcl_oracle):
     mismatches = []
     for s in _random_strings(TEMPLATE_PIECES, 2500, 7, 12):
         ours = bool(parse_template_relative(s)[1])
@@ -47,7 +47,7 @@ def test_template_verdicts_match_hcl_on_random_input(hcl_oracle):  # noqa: F811
     assert mismatches == []
 
 
-def test_type_verdicts_match_typeexpr_on_random_input(hcl_oracle):  # noqa: F811
+def test_type_verdicts_match_typeexpr_on_random_input(hcl_oracle):
     mismatches = []
     for s in _random_strings(TYPE_PIECES, 2500, 3, 9):
         if s.strip() in ("list", "map"):
@@ -59,13 +59,13 @@ def test_type_verdicts_match_typeexpr_on_random_input(hcl_oracle):  # noqa: F811
 
 
 @pytest.mark.parametrize("src", [c[0] for c in CONSTRUCTS if "::" not in c[0]])
-def test_constructs_are_valid_for_hcl(hcl_oracle, src):  # noqa: F811
+def test_constructs_are_valid_for_hcl(hcl_oracle, src):
     f = doc(src)
     assert not _has_error(hcl_oracle.template(f.value))
 
 
 @pytest.mark.parametrize("src", [e[0] for e in ERRORS])
-def test_error_fixtures_are_errors_for_hcl(hcl_oracle, src):  # noqa: F811
+def test_error_fixtures_are_errors_for_hcl(hcl_oracle, src):
     f = doc(src)
     assert _has_error(hcl_oracle.template(f.value))
 
@@ -74,7 +74,7 @@ def test_error_fixtures_are_errors_for_hcl(hcl_oracle, src):  # noqa: F811
     ("${a.}", 4), ("${f(a b)}", 6), ("${[a b]}", 5), ("${{a = 1 b = 2}}", 9), ("${a ? b }", 8),
     ("${(a b)}", 5), ("%{ iff }", 3), ("${a.0.1}", 4), ("${f(a..., b)}", 5),
 ])
-def test_error_positions_match_hcl(hcl_oracle, src, start):  # noqa: F811
+def test_error_positions_match_hcl(hcl_oracle, src, start):
     ref = [d for d in hcl_oracle.template(src)["diagnostics"] if d["severity"] == "error"]
     ours = parse_template_relative(src)[1]
     assert ref[0]["range"]["start"]["char"] == start == ours[0].start

@@ -8,11 +8,11 @@ import pytest
 import shared_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tpl_support import doc
 
 from hcljson_ls.template import nodes as N
 from hcljson_ls.template import parse_expression, parse_template, template_diagnostics, unwrap, walk
 from hcljson_ls.template.parse import _fast_template, _slow_template, parse_template_relative
-from tpl_support import doc
 
 CORPUS = shared_data.REAL_CORPUS
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tpl_support import doc
 
 from hcljson_ls.template import TOKEN_MODIFIERS, TOKEN_TYPES, classify, context_at, parse_template, parse_type
 from hcljson_ls.template.types import CollectionType, ObjectType, PrimitiveType, TupleType
-from tpl_support import doc
 
 # ------------------------------------------------------------------------------------------
 # types
@@ -189,7 +189,7 @@ def test_semantic_tokens_are_sorted_disjoint_and_in_legend():
     f = doc('${a.*.b} ${x[*].y[0]} ${-1 + !t} ${\\"q${z}\\"} %{ for i in l }${i}%{ endfor }')
     r = parse_template(f.value, f.offsets)
     toks = classify(r.tree)
-    for (s1, e1, *_), (s2, e2, *_) in zip(toks, toks[1:]):
+    for (_s1, e1, *_), (s2, _e2, *_) in zip(toks, toks[1:]):
         assert e1 <= s2
     for s, e, t, mods in toks:
         assert t in TOKEN_TYPES and set(mods) <= set(TOKEN_MODIFIERS) and s < e

@@ -11,7 +11,7 @@ _LABELS = {
 }
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if not tf_corpus.RESULTS:
         return
     terminalreporter.section("Terraform structure: corpus pass rates")

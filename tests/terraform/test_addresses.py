@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 from fixture import parse_fixture
-
 from tf_support import diagnostics
 
 CODE = "structure/invalid-address"

@@ -5,6 +5,7 @@ read with tree-sitter-hcl."""
 from __future__ import annotations
 
 import pytest
+
 from hcljson_ls.terraform.docs import exact_version, language_doc, module_source_doc, provider_doc
 from hcljson_ls.terraform.native_values import assignments, lock_versions, written_at
 

@@ -10,10 +10,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_data import FUNCTION_SIGNATURES, requires, schema_files
+
 from hcljson_ls.terraform import functions as fn
 from hcljson_ls.terraform.ctytypes import is_type, render_type
 from hcljson_ls.terraform.functions import Function, Parameter
-from shared_data import FUNCTION_SIGNATURES, requires, schema_files
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.json"

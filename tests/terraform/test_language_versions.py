@@ -19,7 +19,6 @@ from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
-
 # ---- versions and constraints ---------------------------------------------------------------------
 
 
@@ -121,7 +120,7 @@ def module_diagnostics(tmp_path, files: dict[str, object], engine: str = "auto",
     for name, uri in uris.items():
         state = ws.get(uri)
         text = state.text
-        quick = quick_file(text, str(tmp_path / name), state._scope)  # noqa: SLF001 (the document's own scope)
+        quick = quick_file(text, str(tmp_path / name), state._scope)
         full = file_diagnostics(state, PROVIDERS)
         if quick is not None:
             assert quick.diagnostics == full, name

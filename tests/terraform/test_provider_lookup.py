@@ -9,6 +9,7 @@ import json
 
 import pytest
 import shared_data
+
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform import provider_lookup as pl
 from hcljson_ls.terraform import provider_schema as ps

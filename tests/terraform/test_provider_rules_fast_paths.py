@@ -10,6 +10,7 @@ import random
 
 import pytest
 import shared_data
+
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform import provider_rules as pr
 from hcljson_ls.terraform import provider_schema as ps

@@ -7,6 +7,7 @@ import json
 
 import pytest
 import shared_data
+
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.hcljson.model import Block
 from hcljson_ls.jsonsyntax import parse

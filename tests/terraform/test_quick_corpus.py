@@ -10,13 +10,12 @@ import json
 import shutil
 
 import pytest
+from shared_data import HCL_JSON_CASES, REAL_CORPUS, require
 
 from hcljson_ls.features.diagnostics import PROVIDERS, file_diagnostics
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import DocumentState, Workspace
 from hcljson_ls.workspace.files import uri_of_path
-
-from shared_data import HCL_JSON_CASES, REAL_CORPUS, require
 
 require(REAL_CORPUS, HCL_JSON_CASES)
 

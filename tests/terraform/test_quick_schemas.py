@@ -16,10 +16,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hcljson_ls.features.diagnostics import file_diagnostics
-from hcljson_ls.terraform import provider_schema as ps
-from hcljson_ls.workspace import Workspace
-from hcljson_ls.workspace.files import uri_of_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_data import (
@@ -30,6 +26,11 @@ from shared_data import (
     TOFU_TEST_SCHEMA,
     require,
 )
+
+from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.terraform import provider_schema as ps
+from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import uri_of_path
 
 require(AWS_SCHEMA, RANDOM_SCHEMA, LOCAL_SCHEMA, TOFU_TEST_SCHEMA, REAL_CORPUS)
 

@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 import shared_data
+
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.declarations import declarations_and_references

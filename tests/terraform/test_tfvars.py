@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from fixture import parse_fixture
+
 from hcljson_ls.diagnostic import ERROR, WARNING
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform import tfvars

@@ -16,6 +16,7 @@ from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import OBJECT, Container
 from hcljson_ls.terraform.analysis import analyze_file
 
+
 def diagnostics(text: str, path: str | None = None):
     """All diagnostics of `text`: syntax, then HCL structure and Terraform, sorted."""
     result = parse(text)

@@ -25,7 +25,7 @@ def check_invariants(index: LineIndex) -> None:
     assert blocks[0][0] == firsts[0] == 0
     assert firsts == sorted(set(firsts)), "blocks in order, none starting where another does"
     line = 0
-    for block, first, first_line in zip(blocks, firsts, first_lines):
+    for block, _first, first_line in zip(blocks, firsts, first_lines):
         assert block, "no empty blocks"
         assert list(block) == sorted(set(block))
         assert first_line == line

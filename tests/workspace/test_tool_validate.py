@@ -14,7 +14,6 @@ from stand_in_terraform import StandIn
 
 from hcljson_ls.workspace.tool_validate import char_offset, parse_output, validate
 
-
 #: Text a UTF-8 file can hold: any character but a lone surrogate.
 UTF8_TEXT = st.text(st.characters(blacklist_categories=("Cs",)))
 

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import shared_data
 from fixture import FixtureWorkspace, parse_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from hcljson_ls.features import diagnostics
 from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 shared_data.require(AWS, RANDOM, LOCAL, TOFU_TEST)

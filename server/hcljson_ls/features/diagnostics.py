@@ -42,10 +42,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ..diagnostic import Diagnostic
-from ..workspace import DocumentState, Snapshot
 from ..terraform.quick import QuickResult
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
+from ..workspace import DocumentState, Snapshot
 from . import flow, testfile, tfvars
 from .lens import unused_declarations
 

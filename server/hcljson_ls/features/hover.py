@@ -44,23 +44,23 @@ from ..hcljson.incremental import FileView
 from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
-from ..terraform.language import introduced
-from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform import catalogue, functions
-from .provider_functions import function_named
+from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
+from ..terraform.docs import absolute_links
+from ..terraform.language import introduced
 from ..terraform.native import declaration_details
 from ..terraform.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
 from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..terraform.references import Call, Reference, output_step
-from ..workspace import Snapshot
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
+from ..workspace import Snapshot
 from . import module_inputs, testfile, tfvars
-from ..terraform.docs import absolute_links
 from .cdktf import construct_hover
 from .links import Link, docs_link_at, type_doc
 from .native_preview import NativePreview, block_preview
 from .navigation import Target, child_output, target_at
+from .provider_functions import function_named
 from .symbols import block_title
 
 

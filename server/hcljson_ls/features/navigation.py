@@ -44,11 +44,11 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import OBJECT, Container
 from ..terraform import catalogue
 from ..terraform.references import Call, Reference, name_step, output_step, subject
+from ..terraform.testfile import is_test_file
+from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import UNNAMED, definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
 from . import module_inputs, testfile, tfvars
 from .cdktf import construct_definition, construct_paths
 
@@ -185,7 +185,7 @@ def child_output(snapshot: Snapshot, uri: str, target: Target) -> tuple[str, int
 
 
 def _child_directory(snapshot: Snapshot, uri: str, module_name: str) -> str | None:
-    for site_uri, start, end in snapshot.declaration_sites(uri, ("module", module_name)):
+    for site_uri, start, _end in snapshot.declaration_sites(uri, ("module", module_name)):
         view = snapshot.view_of(site_uri)
         if view is None:
             continue

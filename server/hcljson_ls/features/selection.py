@@ -30,7 +30,7 @@ from ..workspace import Snapshot
 class SelectionRange:
     start: int
     end: int
-    parent: "SelectionRange | None" = None
+    parent: SelectionRange | None = None
 
     def chain(self) -> list[tuple[int, int]]:
         """The ranges from this one outwards, as (start, end) pairs."""

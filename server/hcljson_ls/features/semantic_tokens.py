@@ -61,8 +61,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ..hcljson.incremental import FileView
 from ..hcljson.model import Block, Body, Expression
-from ..hcljson.values import string_text
 from ..hcljson.schema import (
     EXPRESSION,
     STRING_KEYWORD,
@@ -71,10 +71,10 @@ from ..hcljson.schema import (
     STRING_TRAVERSAL,
     STRING_TYPE,
 )
+from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, OBJECT, Array, Container, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, walk
-from ..hcljson.incremental import FileView
 from ..terraform.catalogue import (
     BLOCKS,
     CONTEXT,
@@ -95,8 +95,8 @@ from ..terraform.provider_lookup import block_schema, nested_body, resolution_ke
 from ..terraform.provider_schema import MAP, ProviderSchemas, SchemaBlock
 from ..terraform.reference_walk import iterator_name
 from ..terraform.templates import expression_strings, string_tree
-from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
+from ..workspace import Snapshot
 from . import tfvars
 
 __all__ = ["legend", "semantic_tokens", "tokens_for_body", "Schemas", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]

@@ -47,8 +47,8 @@ from ..hcljson.schema import STRING_NATIVE, STRING_TEMPLATE
 from ..template.lexer import QUOTE_CLOSE, QUOTE_OPEN, tokenize
 from ..template.partial import CallContext, context_at
 from ..terraform import functions
-from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
+from ..workspace import Snapshot
 from .provider_functions import function_named
 
 #: The string modes whose content is an expression where a function may be called.

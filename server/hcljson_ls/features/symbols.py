@@ -31,8 +31,8 @@ from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
 from ..terraform.catalogue import BLOCKS
-from ..workspace import Snapshot
 from ..terraform.tfvars import is_tfvars
+from ..workspace import Snapshot
 from . import tfvars
 from .cdktf import group_by_construct
 
@@ -52,7 +52,7 @@ class DocumentSymbol:
     selection_start: int
     selection_end: int
     detail: str = ""
-    children: tuple["DocumentSymbol", ...] = ()
+    children: tuple[DocumentSymbol, ...] = ()
 
 
 def block_title(block: Block) -> str:

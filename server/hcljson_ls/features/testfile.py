@@ -36,6 +36,9 @@ import os
 
 from ..diagnostic import Diagnostic
 from ..terraform import catalogue
+from ..terraform.language import OPENTOFU, Language, choose
+from ..terraform.resolve import module_language
+from ..terraform.testfile import version_problems
 from ..terraform.testfile_references import (
     check_references,
     declared_key,
@@ -44,9 +47,6 @@ from ..terraform.testfile_references import (
     reference_at,
     run_module_sources,
 )
-from ..terraform.language import OPENTOFU, Language, choose
-from ..terraform.resolve import module_language
-from ..terraform.testfile import version_problems
 from ..terraform.validate import definition_title
 from ..workspace import Snapshot
 

@@ -400,7 +400,7 @@ class Frame:
 
     __slots__ = ("node", "parent", "index")
 
-    def __init__(self, node: Node, parent: "Frame | None", index: int = -1) -> None:
+    def __init__(self, node: Node, parent: Frame | None, index: int = -1) -> None:
         self.node = node
         self.parent = parent
         self.index = index

@@ -151,9 +151,9 @@ class FileResult:
     __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions",
                  "structure_groups")
 
-    def __init__(self, body: "FileView", structure: list[Diagnostic], strings: list[Diagnostic],
+    def __init__(self, body: FileView, structure: list[Diagnostic], strings: list[Diagnostic],
                  definitions_revision: int = 0,
-                 definitions: "Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None" = None,
+                 definitions: Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None = None,
                  resolved: list[Diagnostic] | None = None, structure_groups: list[int] | None = None) -> None:
         self.body = body
         self.structure = structure

@@ -52,7 +52,7 @@ class Expression:
         """True when strings in this value are taken literally (literal-only mode)."""
         return self.mode in LITERAL_MODES
 
-    def shifted(self, delta: int) -> "Expression":
+    def shifted(self, delta: int) -> Expression:
         if delta == 0:
             return self
         return Expression(self.node, self.start + delta, self.end + delta, self.mode)
@@ -89,7 +89,7 @@ class Attribute:
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
 
-    def shifted(self, delta: int) -> "Attribute":
+    def shifted(self, delta: int) -> Attribute:
         if delta == 0:
             return self
         return Attribute(
@@ -114,7 +114,7 @@ class Label:
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
 
-    def shifted(self, delta: int) -> "Label":
+    def shifted(self, delta: int) -> Label:
         return self if delta == 0 else Label(self.value, self.start + delta, self.end + delta)
 
 
@@ -129,7 +129,7 @@ class Body:
     end: int
     schema: BodySchema
     attributes: tuple[Attribute, ...] = ()
-    blocks: tuple["Block", ...] = ()
+    blocks: tuple[Block, ...] = ()
 
     @property
     def range(self) -> tuple[int, int]:
@@ -142,10 +142,10 @@ class Body:
                 return a
         return None
 
-    def blocks_of(self, type_name: str) -> tuple["Block", ...]:
+    def blocks_of(self, type_name: str) -> tuple[Block, ...]:
         return tuple(b for b in self.blocks if b.type_name == type_name)
 
-    def shifted(self, delta: int) -> "Body":
+    def shifted(self, delta: int) -> Body:
         return _shift_body(self, delta)
 
 
@@ -191,12 +191,12 @@ class Block:
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
 
-    def shifted(self, delta: int) -> "Block":
+    def shifted(self, delta: int) -> Block:
         if delta == 0:
             return self
         return self._moved(delta, self.body.shifted(delta))
 
-    def _moved(self, delta: int, body: Body) -> "Block":
+    def _moved(self, delta: int, body: Body) -> Block:
         return Block(
             self.type_name,
             self.type_start + delta,
@@ -248,7 +248,7 @@ def fast_init(cls: type) -> type:
             ns[f"_default{i}"] = f.default
             params.append(f"{f.name}=_default{i}")
         lines.append(f"    _set{i}(self, {f.name})")
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines), ns)  # noqa: S102
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines), ns)
     init = ns["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__

@@ -56,9 +56,10 @@ Block bodies
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable, Mapping, cast
+from typing import cast
 
 # ---- attribute modes -------------------------------------------------------------------------
 EXPRESSION = "expression"
@@ -160,7 +161,7 @@ class BlockSchema:
 
     type_name: str
     labels: tuple[str, ...] = ()
-    body: "BodySchema | None" = None
+    body: BodySchema | None = None
     description: str = ""
     min_items: int | None = None
     max_items: int | None = None
@@ -207,7 +208,7 @@ class BodySchema:
         open_attributes: bool = False,
         open_blocks: bool = False,
         description: str = "",
-    ) -> "BodySchema":
+    ) -> BodySchema:
         """Convenience constructor from iterables of schemas."""
         return BodySchema(
             attributes={a.name: a for a in attributes},

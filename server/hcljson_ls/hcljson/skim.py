@@ -31,8 +31,8 @@ from __future__ import annotations
 import json
 import json.decoder
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from .model import Label
@@ -59,8 +59,8 @@ def _no_constant(name: str) -> None:  # NaN, Infinity, -Infinity: JSON has none 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=Pairs, parse_constant=_no_constant, strict=True)
 # The C scanners behind `json.loads` (documented attributes of CPython's decoder that typeshed omits).
-_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")
-_STRING: Callable[[str, int, bool], tuple[str, int]] = getattr(json.decoder, "scanstring")
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once
+_STRING: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring
 # Whitespace at a position: the pattern matches the empty string, so the match is never None.
 _WS_MATCH = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
 

@@ -282,7 +282,7 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
             except KeyError:
                 compiled = compile_(seg)
                 if compiled is None:  # something else than structure: a comment, a bare word, ...
-                    raise _Stop(p)
+                    raise _Stop(p) from None
                 kind, r, ops, n = compiled
             if kind == COLON:
                 if st != O_COLON:

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostic import ERROR, Diagnostic, Fix, Related
-from .scanner import VALID_NUMBER, WS, STRING_LEXEME, scan
 from .fastparse import Resume, fast_parse, fast_parse_or_resume, fast_parse_steps
+from .scanner import STRING_LEXEME, VALID_NUMBER, WS, scan
 from .tree import Array, Bare, Container, Error, Literal, Member, Node, Number, Object, String, make_string
 
 _ESCAPE = re.compile(r"""\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}|(u[0-9a-fA-F]{0,3}|[^"\\/bfnrtu]|\Z))""", re.S)
@@ -701,7 +701,7 @@ def _bad_escape(diags: list, start: int, end: int, esc: str) -> None:
     elif esc == "\\":
         detail = "A backslash at the end of a string must itself be escaped as `\\\\`."
     else:
-        detail = f"JSON allows only the escapes `\\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t` and `\\uXXXX`; write a literal backslash as `\\\\`."
+        detail = "JSON allows only the escapes `\\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t` and `\\uXXXX`; write a literal backslash as `\\\\`."
     _err(diags, start, end, "syntax/invalid-escape", f"Invalid escape `{esc}`", detail)
 
 

@@ -28,9 +28,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..diagnostic import Diagnostic
-from .parser import ParseResult, _diag_key, parse, parse_container_at
+from .parser import _CONTROL, ParseResult, _closing_quote, _diag_key, _err, _escape_errors, parse, parse_container_at
 from .scanner import STRING_LEXEME
-from .parser import _CONTROL, _closing_quote, _err, _escape_errors
 from .tree import Container, Member, Node, String, make_string, member_at
 
 # A member slot holding the node to replace: (container, absolute base of container, member, "key"|"value")

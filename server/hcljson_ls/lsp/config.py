@@ -221,7 +221,7 @@ def _merge(cls: type, raw: Any, previous: Any, where: str, problems: list[str]) 
             if (check := f.metadata.get("check")) is not None:
                 check(new)
             values[f.name] = new
-        except Exception as exc:  # noqa: BLE001 - reported, the old value stays
+        except Exception as exc:
             problems.append(f"{here}: {_reason(exc)}")
             values[f.name] = old
     return cls(**values)

@@ -45,11 +45,10 @@ Contract
 from __future__ import annotations
 
 import re
-
-from lsprotocol import types
-
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeGuard
+
+from lsprotocol import types
 
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
@@ -57,8 +56,8 @@ from ..features.hover import Hover
 from ..features.selection import SelectionRange
 from ..features.signature_help import SignatureHelp
 from ..features.symbols import DocumentSymbol
-from .positions import Positions
 from ..text.line_index import LineIndex
+from .positions import Positions
 
 SOURCE = "hcljson-ls"
 

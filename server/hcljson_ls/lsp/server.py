@@ -122,7 +122,7 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -131,6 +131,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..diagnostic import plain
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
@@ -144,7 +145,6 @@ from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature
 from ..features import symbols as symbols_feature
-from ..diagnostic import plain
 from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
@@ -158,7 +158,8 @@ from .protocol import HcljsonProtocol, RawJSON
 from .publish import Publisher
 from .schema_jobs import SchemaJobs
 from .semantic_encoding import encode as encode_tokens
-from .validation import COMMAND as VALIDATE, Validation
+from .validation import COMMAND as VALIDATE
+from .validation import Validation
 
 log = logging.getLogger(__name__)
 
@@ -512,7 +513,7 @@ class HcljsonServer(LanguageServer):
             while True:
                 slice_end = time.perf_counter() + SCAN_SLICE
                 with paused_gc():
-                    for last in steps:
+                    for last in steps:  # noqa: B007 (the last step is reported after the loop)
                         if time.perf_counter() >= slice_end or self.inbox.waiting:
                             break
                     else:

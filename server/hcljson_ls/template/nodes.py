@@ -27,8 +27,8 @@ steps), `RelativeTraversal` (steps applied to any other expression), `Attr` and 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Iterator, Optional, Sequence, Union
 
 Span = tuple[int, int]
 
@@ -121,11 +121,11 @@ class IndexStep(_Node):
 
     start: int
     end: int
-    key: "Expr"
+    key: Expr
     legacy: bool = False
 
 
-Step = Union[Attr, IndexStep]
+Step = Attr | IndexStep
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,7 @@ class RelativeTraversal(_Node):
 
     start: int
     end: int
-    source: "Expr"
+    source: Expr
     steps: tuple[Step, ...]
 
 
@@ -159,8 +159,8 @@ class Index(_Node):
 
     start: int
     end: int
-    collection: "Expr"
-    key: "Expr"
+    collection: Expr
+    key: Expr
     bracket_span: Span
 
 
@@ -181,8 +181,8 @@ class Splat(_Node):
 
     start: int
     end: int
-    source: "Expr"
-    each: "Expr"
+    source: Expr
+    each: Expr
     full: bool
     marker_span: Span
 
@@ -194,8 +194,8 @@ class FunctionCall(_Node):
     start: int
     end: int
     name_parts: tuple[Name, ...]
-    args: tuple["Expr", ...]
-    ellipsis_span: Optional[Span]
+    args: tuple[Expr, ...]
+    ellipsis_span: Span | None
     open_span: Span
     close_span: Span
 
@@ -220,9 +220,9 @@ class FunctionCall(_Node):
 class Conditional(_Node):
     start: int
     end: int
-    condition: "Expr"
-    true_result: "Expr"
-    false_result: "Expr"
+    condition: Expr
+    true_result: Expr
+    false_result: Expr
     question_span: Span
     colon_span: Span
 
@@ -234,8 +234,8 @@ class Binary(_Node):
     start: int
     end: int
     op: str
-    lhs: "Expr"
-    rhs: "Expr"
+    lhs: Expr
+    rhs: Expr
     op_span: Span
 
 
@@ -246,7 +246,7 @@ class Unary(_Node):
     start: int
     end: int
     op: str
-    operand: "Expr"
+    operand: Expr
     op_span: Span
 
 
@@ -254,14 +254,14 @@ class Unary(_Node):
 class Parens(_Node):
     start: int
     end: int
-    expr: "Expr"
+    expr: Expr
 
 
 @dataclass(frozen=True, slots=True)
 class Tuple(_Node):
     start: int
     end: int
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +271,8 @@ class ObjectItem(_Node):
 
     start: int
     end: int
-    key: "Expr"
-    value: "Expr"
+    key: Expr
+    value: Expr
     separator_span: Span
 
 
@@ -290,18 +290,18 @@ class ForExpr(_Node):
     start: int
     end: int
     is_object: bool
-    key_var: Optional[Name]
+    key_var: Name | None
     value_var: Name
-    collection: "Expr"
-    key: Optional["Expr"]
-    value: "Expr"
-    condition: Optional["Expr"]
+    collection: Expr
+    key: Expr | None
+    value: Expr
+    condition: Expr | None
     for_span: Span
     in_span: Span
     colon_span: Span
-    arrow_span: Optional[Span]
-    group_span: Optional[Span]
-    if_span: Optional[Span]
+    arrow_span: Span | None
+    group_span: Span | None
+    if_span: Span | None
 
     @property
     def grouped(self) -> bool:
@@ -319,9 +319,9 @@ class Interpolation(_Node):
 
     start: int
     end: int
-    expr: "Expr"
+    expr: Expr
     open_span: Span
-    close_span: Optional[Span]
+    close_span: Span | None
     strip_left: bool = False
     strip_right: bool = False
 
@@ -335,7 +335,7 @@ class Marker(_Node):
     keyword: str
     keyword_span: Span
     open_span: Span
-    close_span: Optional[Span]
+    close_span: Span | None
     strip_left: bool = False
     strip_right: bool = False
 
@@ -347,12 +347,12 @@ class IfDirective(_Node):
 
     start: int
     end: int
-    condition: "Expr"
-    then_parts: tuple["Part", ...]
-    else_parts: Optional[tuple["Part", ...]]
+    condition: Expr
+    then_parts: tuple[Part, ...]
+    else_parts: tuple[Part, ...] | None
     if_marker: Marker
-    else_marker: Optional[Marker]
-    endif_marker: Optional[Marker]
+    else_marker: Marker | None
+    endif_marker: Marker | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,16 +361,16 @@ class ForDirective(_Node):
 
     start: int
     end: int
-    key_var: Optional[Name]
+    key_var: Name | None
     value_var: Name
-    collection: "Expr"
-    body: tuple["Part", ...]
+    collection: Expr
+    body: tuple[Part, ...]
     for_marker: Marker
     in_span: Span
-    endfor_marker: Optional[Marker]
+    endfor_marker: Marker | None
 
 
-Part = Union[Literal, Interpolation, IfDirective, ForDirective, Marker]
+Part = Literal | Interpolation | IfDirective | ForDirective | Marker
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,11 +392,11 @@ class Template(_Node):
     parts: tuple[Part, ...]
 
 
-Expr = Union[
-    Invalid, Number, Bool, Null, String, TemplateExpr, Traversal, RelativeTraversal, Index, Splat,
-    SplatItem, FunctionCall, Conditional, Binary, Unary, Parens, Tuple, Object, ForExpr,
-]
-Node = Union[Expr, Template, Part, Attr, IndexStep, ObjectItem, Name, Marker]
+Expr = (
+    Invalid | Number | Bool | Null | String | TemplateExpr | Traversal | RelativeTraversal | Index | Splat
+    | SplatItem | FunctionCall | Conditional | Binary | Unary | Parens | Tuple | Object | ForExpr
+)
+Node = Expr | Template | Part | Attr | IndexStep | ObjectItem | Name | Marker
 
 
 # ---------------------------------------------------------------------------------------------

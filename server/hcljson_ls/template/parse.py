@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from typing import Optional, Sequence, cast
+from typing import cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -43,10 +44,38 @@ from ..diagnostic import ERROR, Diagnostic
 from . import lexer as lx
 from .grammars import grammar_text, table_cache
 from .nodes import (
-    Attr, Binary, Bool, Conditional, ForDirective, ForExpr, FunctionCall, IfDirective, Index,
-    IndexStep, Interpolation, Invalid, Literal, Marker, Name, Null, Number, Object, ObjectItem,
-    Parens, RelativeTraversal, Splat, SplatItem, String, Template, TemplateExpr, Traversal, Tuple,
-    Part, Step, Unary, remap,
+    Attr,
+    Binary,
+    Bool,
+    Conditional,
+    ForDirective,
+    ForExpr,
+    FunctionCall,
+    IfDirective,
+    Index,
+    IndexStep,
+    Interpolation,
+    Invalid,
+    Literal,
+    Marker,
+    Name,
+    Null,
+    Number,
+    Object,
+    ObjectItem,
+    Parens,
+    Part,
+    RelativeTraversal,
+    Splat,
+    SplatItem,
+    Step,
+    String,
+    Template,
+    TemplateExpr,
+    Traversal,
+    Tuple,
+    Unary,
+    remap,
 )
 
 __all__ = [
@@ -86,7 +115,7 @@ class _TokenFeeder(Lexer):
 
     __future_interface__ = 2
 
-    def __init__(self, lexer_conf) -> None:  # noqa: D401 - Lark API
+    def __init__(self, lexer_conf) -> None:
         pass
 
     def lex(self, lexer_state, parser_state):
@@ -534,7 +563,7 @@ def _frame_kind(tokens: list, k: int) -> str:
     return {"INTERP_OPEN": "interp", "DIRECTIVE_OPEN": "directive", "QUOTE_OPEN": "quoted"}[t]
 
 
-def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: str = "base") -> Optional[Diagnostic]:
+def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: str = "base") -> Diagnostic | None:
     """An HCL-like diagnostic for a Lark error (None when the lexer already reported the cause)."""
     tok = getattr(err, "token", None)
     expected = accepted(err)
@@ -693,7 +722,7 @@ def _simple_traversal(m: re.Match, g: int) -> Traversal:
     return Traversal(rs, end, root, re_, tuple(steps))
 
 
-def _fast_template(value: str) -> Optional[Template]:
+def _fast_template(value: str) -> Template | None:
     if "%{" in value or "$${" in value:
         return None
     parts: list[Part] = []

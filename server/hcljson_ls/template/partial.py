@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from . import lexer as lx
 from .nodes import Span
@@ -47,13 +47,13 @@ class CallContext:
 class CursorContext:
     kind: str
     prefix: str = ""
-    prefix_span: Optional[Span] = None
-    word_span: Optional[Span] = None
-    root: Optional[str] = None
-    root_span: Optional[Span] = None
+    prefix_span: Span | None = None
+    word_span: Span | None = None
+    root: str | None = None
+    root_span: Span | None = None
     steps: tuple = ()
     namespace: tuple[str, ...] = ()
-    call: Optional[CallContext] = None
+    call: CallContext | None = None
 
 
 _WORD_REST = re.compile(r"[\w-]*")
@@ -125,7 +125,7 @@ def _is_word(t: str) -> bool:
     return t in ("NAME", "TRUE", "FALSE", "NULL", "FOR", "IN", "IF", "ELSE", "ENDIF", "ENDFOR")
 
 
-def _traversal_before(toks: list, dot: int, offsets) -> tuple[Optional[str], Optional[Span], tuple]:
+def _traversal_before(toks: list, dot: int, offsets) -> tuple[str | None, Span | None, tuple]:
     """Walk back from the DOT at `dot` over `.name`, `.0` and `[literal]` steps to the root name."""
     steps: list = []
     i = dot - 1
@@ -172,7 +172,7 @@ def _namespace_before(toks: list, dcolon: int) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def _call(toks: list, frames: list[int], offsets) -> Optional[CallContext]:
+def _call(toks: list, frames: list[int], offsets) -> CallContext | None:
     if not frames:
         return None
     k = frames[-1]

@@ -26,9 +26,32 @@ Literal text of the top-level template is not classified (the JSON string colour
 from __future__ import annotations
 
 from .nodes import (
-    Attr, Binary, Bool, Conditional, ForDirective, ForExpr, FunctionCall, IfDirective, Index,
-    IndexStep, Interpolation, Literal, Marker, Name, Null, Number, Object, Parens, RelativeTraversal,
-    Splat, String, Template, TemplateExpr, Traversal, Tuple, Unary,
+    Attr,
+    Binary,
+    Bool,
+    Conditional,
+    ForDirective,
+    ForExpr,
+    FunctionCall,
+    IfDirective,
+    Index,
+    IndexStep,
+    Interpolation,
+    Literal,
+    Marker,
+    Name,
+    Null,
+    Number,
+    Object,
+    Parens,
+    RelativeTraversal,
+    Splat,
+    String,
+    Template,
+    TemplateExpr,
+    Traversal,
+    Tuple,
+    Unary,
 )
 from .types import CollectionType, ObjectType, PrimitiveType, TupleType
 
@@ -66,7 +89,7 @@ def _marker(m: Marker, out):
     _span(out, m.close_span, "macro")
 
 
-def _visit(n, out: list, scope: tuple[str, ...]) -> None:  # noqa: C901 - one case per node kind
+def _visit(n, out: list, scope: tuple[str, ...]) -> None:
     if n is None:
         return
     t = type(n)

@@ -18,9 +18,9 @@ list/set/map (`element` is None for Terraform's bare `list`/`map` shorthand); `T
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Optional, Sequence, Union
 
 from lark import Lark, Token
 
@@ -28,7 +28,7 @@ from ..diagnostic import ERROR, Diagnostic
 from . import lexer as lx
 from .grammars import grammar_text, table_cache
 from .nodes import Invalid, Span, String, remap
-from .parse import _Builder, accepted, _frames, _run, _sorted, _TokenFeeder, describe, remap_diagnostic, syntax_error
+from .parse import _Builder, _frames, _run, _sorted, _TokenFeeder, accepted, describe, remap_diagnostic, syntax_error
 
 __all__ = ["TypeResult", "parse_type", "PrimitiveType", "CollectionType", "TupleType", "ObjectType",
            "ObjectTypeAttribute", "TypeExpr"]
@@ -46,7 +46,7 @@ class CollectionType:
     start: int
     end: int
     kind: str  # list | set | map
-    element: Optional["TypeExpr"]
+    element: TypeExpr | None
     kind_end: int
 
 
@@ -55,7 +55,7 @@ class TupleType:
     start: int
     end: int
     keyword_end: int
-    elements: tuple["TypeExpr", ...]
+    elements: tuple[TypeExpr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +64,10 @@ class ObjectTypeAttribute:
     end: int
     name: str
     name_end: int
-    type: "TypeExpr"
+    type: TypeExpr
     optional: bool
-    default: Optional[object]  # an expression node
-    optional_span: Optional[Span]  # the `optional` keyword
+    default: object | None  # an expression node
+    optional_span: Span | None  # the `optional` keyword
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class ObjectType:
     attributes: tuple[ObjectTypeAttribute, ...]
 
 
-TypeExpr = Union[PrimitiveType, CollectionType, TupleType, ObjectType, Invalid]
+TypeExpr = PrimitiveType | CollectionType | TupleType | ObjectType | Invalid
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +158,7 @@ _CTOR_DETAIL = {
 _TYPE_STARTS = {"TY_STRING", "TY_LIST", "TY_OBJECT"}
 
 
-def _type_error(tokens: list, err, value_len: int) -> Optional[Diagnostic]:
+def _type_error(tokens: list, err, value_len: int) -> Diagnostic | None:
     tok = getattr(err, "token", None)
     expected = accepted(err)
     if tok is None or tok.type == "$END":

@@ -50,17 +50,17 @@ from ..jsonsyntax.tree import Node
 from .addresses import address_rules
 from .catalogue import is_opentofu_file
 from .conditions import condition_rules
-from .schema import is_override_file, schema_for_path
-from .reference_walk import block_references
 from .language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
 from .language import check_sites as check_language
+from .mockfile import MOCK_SCHEMA, is_mock_file
 from .module_calls import CallSite, call_sites, check_calls
 from .provider_rules import SchemaSite, check_sites, schema_sites
 from .provider_schema import TERRAFORM
-from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
-from .templates import check_block, check_root
-from .mockfile import MOCK_SCHEMA, is_mock_file
 from .queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
+from .reference_walk import block_references
+from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
+from .schema import is_override_file, schema_for_path
+from .templates import check_block, check_root
 from .testfile import TEST_SCHEMA, TestFileChecks, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
 from .validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates

@@ -205,7 +205,7 @@ _MAP_COMMENT = re.compile(r"^[ \t]*//[#@][ \t]*sourceMappingURL=[ \t]*(\S+)[ \t]
 def source_map_reference(js_text: str) -> str | None:
     """The URL of the last `//# sourceMappingURL=` comment line of a script, or None."""
     found = None
-    for found in _MAP_COMMENT.finditer(js_text):
+    for found in _MAP_COMMENT.finditer(js_text):  # noqa: B007 (the last match is the one read)
         pass
     return found[1] if found is not None else None
 

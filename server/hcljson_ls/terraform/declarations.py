@@ -36,11 +36,11 @@ from ..diagnostic import ERROR, Diagnostic, Related
 from ..hcljson.incremental import FileChecks, IncrementalFile
 from ..hcljson.model import Block
 from ..jsonsyntax.tree import Node
+from .catalogue import is_opentofu_file
+from .language import constraint_keys
 from .reference_walk import block_references
 from .references import Call, Reference
 from .schema import is_override_file, schema_for_path
-from .catalogue import is_opentofu_file
-from .language import constraint_keys
 from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions
 
 

@@ -60,7 +60,6 @@ from ..template.nodes import (
     FunctionCall,
     IfDirective,
     Index,
-    IndexStep,
     Interpolation,
     Null,
     Number,

@@ -73,7 +73,6 @@ from ..template.nodes import (
     IfDirective,
     Index,
     Interpolation,
-    Literal,
     Object,
     Parens,
     RelativeTraversal,

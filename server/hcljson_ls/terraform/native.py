@@ -61,11 +61,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
 from . import catalogue
 from .declarations import Declaration
+from .language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
 from .module_calls import input_fact
-from .validate import STATE_STORAGE
 from .references import (
     IN_COUNT,
     IN_FOR_EACH,
@@ -79,6 +78,7 @@ from .references import (
     Step,
     repetition_key,
 )
+from .validate import STATE_STORAGE
 
 __all__ = ["NativeFile", "parse_native"]
 

@@ -69,8 +69,6 @@ from ..jsonsyntax.tree import (
     String,
 )
 from .provider_lookup import meta_provider, placeholder
-from .reference_walk import expression_references
-from .references import Reference
 from .provider_schema import (
     BUILTIN_TERRAFORM,
     GROUP,
@@ -84,6 +82,8 @@ from .provider_schema import (
     SchemaBlockType,
     provider_for,
 )
+from .reference_walk import expression_references
+from .references import Reference
 from .schema import PROVIDER_DEFINED_BODY
 
 UNKNOWN_ARGUMENT = "schema/unknown-argument"

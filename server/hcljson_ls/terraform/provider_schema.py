@@ -71,9 +71,9 @@ import functools
 import json
 import re
 from array import array
-from importlib import resources
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -373,16 +373,16 @@ def _check_attributes(raw: object) -> None:
                     try:
                         _check_attributes(nested.get("attributes"))
                     except _Misfit as e:
-                        raise e.at(".attributes")
+                        raise e.at(".attributes") from None
                 except _Misfit as e:
-                    raise e.at(".nested_type")
+                    raise e.at(".nested_type") from None
             else:
                 cty = attribute.get("type")
                 if not (type(cty) is str or (type(cty) is list and cty and type(cty[0]) is str)):
                     # The shape of a type; a kind this reader does not know (a newer format's) reads as `any`.
                     raise _Misfit("a type (or a nested_type)", cty).at(".type")
         except _Misfit as e:
-            raise e.at(_member(name))
+            raise e.at(_member(name)) from None
 
 
 def _check_block(raw: object) -> None:
@@ -393,7 +393,7 @@ def _check_block(raw: object) -> None:
     try:
         _check_attributes(raw.get("attributes"))
     except _Misfit as e:
-        raise e.at(".attributes")
+        raise e.at(".attributes") from None
     block_types = raw.get("block_types")
     if block_types is None:
         return
@@ -406,11 +406,11 @@ def _check_block(raw: object) -> None:
                 try:
                     _check_block(block_type.get("block"))
                 except _Misfit as e:
-                    raise e.at(".block")
+                    raise e.at(".block") from None
             except _Misfit as e:
-                raise e.at(_member(name))
+                raise e.at(_member(name)) from None
     except _Misfit as e:
-        raise e.at(".block_types")
+        raise e.at(".block_types") from None
 
 
 def _check_schema(raw: object) -> None:
@@ -422,7 +422,7 @@ def _check_schema(raw: object) -> None:
     try:
         _check_block(raw.get("block"))
     except _Misfit as e:
-        raise e.at(".block")
+        raise e.at(".block") from None
 
 
 # ---- the lazy index --------------------------------------------------------------------------------
@@ -430,8 +430,8 @@ def _check_schema(raw: object) -> None:
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 # The C scanners behind `json.loads` (attributes of CPython's decoder that typeshed omits).
-_scan_once: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")
-_scanstring: Callable[..., tuple[str, int]] = getattr(json.decoder, "scanstring")
+_scan_once: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once
+_scanstring: Callable[..., tuple[str, int]] = json.decoder.scanstring
 
 # The sections of a provider whose members are indexed by span (everything else is parsed).
 _SPAN_SECTIONS = ("resource_schemas", "data_source_schemas")
@@ -523,7 +523,7 @@ def _index(text: str) -> tuple[str, dict[str, _Provider]]:
                     try:
                         _check_schema(value)
                     except _Misfit as misfit:
-                        raise misfit.at(f".{key}{_member(name)}")
+                        raise misfit.at(f".{key}{_member(name)}") from None
                     offsets.extend((key_at, s, e))
                     return e
 
@@ -537,7 +537,7 @@ def _index(text: str) -> tuple[str, dict[str, _Provider]]:
                 try:
                     _check_schema(value) if key == "provider" else _object(value)
                 except _Misfit as misfit:
-                    raise misfit.at("." + key)
+                    raise misfit.at("." + key) from None
             other[key] = value
             return e
 
@@ -554,7 +554,7 @@ def _index(text: str) -> tuple[str, dict[str, _Provider]]:
                 try:
                     spans, other, e = provider(s)
                 except _Misfit as misfit:
-                    raise misfit.at(f"provider_schemas{_member(address)}")
+                    raise misfit.at(f"provider_schemas{_member(address)}") from None
                 providers.setdefault(
                     normalize_address(address),
                     _Provider(text, MappingProxyType({k: MappingProxyType(v) for k, v in spans.items()}), MappingProxyType(other)),

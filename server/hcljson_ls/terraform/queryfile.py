@@ -30,7 +30,8 @@ from ..diagnostic import ERROR, Diagnostic, Fix, Related
 from ..hcljson.incremental import FileChecks
 from ..hcljson.model import Block
 from ..hcljson.problems import suggestion
-from ..hcljson.schema import EXPRESSION, AttributeSchema as A, BlockSchema, BodySchema
+from ..hcljson.schema import EXPRESSION, BlockSchema, BodySchema
+from ..hcljson.schema import AttributeSchema as A
 from ..hcljson.values import quoted
 from . import catalogue
 from .reference_walk import block_references

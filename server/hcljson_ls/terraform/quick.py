@@ -71,13 +71,13 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
+from .language import LanguageSite, versioned_names
+from .language import check_sites as check_language
 from .module_calls import CallSite
 from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Reference, Step, repetition_key
-from .language import LanguageSite, versioned_names
-from .language import check_sites as check_language
 from .resolve import Scope, module_language, resolve
 from .schema import is_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw

@@ -43,24 +43,23 @@ from ..template.nodes import (
     Attr,
     Bool,
     Conditional,
-    IfDirective,
-    Null,
-    Splat,
-    RelativeTraversal,
-    Index,
     ForDirective,
     ForExpr,
     FunctionCall,
+    IfDirective,
+    Index,
     IndexStep,
+    Null,
     ObjectItem,
+    RelativeTraversal,
+    Splat,
     Traversal,
     children,
 )
 from ..template.nodes import String as StringLiteral
 from .catalogue import literal_settings_block
-from .references import (ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC,
-                         UNEVALUATED, Call, Reference, Step)
-from .templates import UNEVALUATED_BLOCKS, expression_strings, unevaluated_nested, string_tree, template_raw
+from .references import ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, UNEVALUATED, Call, Reference, Step
+from .templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})

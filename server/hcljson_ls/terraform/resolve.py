@@ -60,31 +60,8 @@ from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
 from . import functions
-from .evaluate import UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, Val, get_attr, get_index, type_value, DYNAMIC
-from .module_calls import INPUTS_OF, VARIABLE_INPUT
-from .provider_schema import BUILTIN_TERRAFORM, provider_address
-from .provider_schema import builtin as builtin_schemas
 from .catalogue import NAMESPACES, STEP_TYPE
-from .references import (
-    ADDRESS,
-    DEPENDS_ON,
-    GUARDED,
-    UNEVALUATED,
-    IN_COUNT,
-    IN_FOR_EACH,
-    IN_SELF,
-    INSTANCED,
-    MAY_BE_UNDECLARED,
-    PROVIDER,
-    REPETITION,
-    STATIC,
-    Call,
-    Reference,
-    address_length,
-    output_step,
-    repetition_key,
-    subject,
-)
+from .evaluate import DYNAMIC, INVALID_INDEX, UNSUPPORTED_ATTRIBUTE, Val, get_attr, get_index, type_value
 from .language import (
     CONSTRAINT_KIND,
     FUNCTIONS_SINCE,
@@ -94,6 +71,29 @@ from .language import (
     choose,
     function_available,
     module_constraints,
+)
+from .module_calls import INPUTS_OF, VARIABLE_INPUT
+from .provider_schema import BUILTIN_TERRAFORM, provider_address
+from .provider_schema import builtin as builtin_schemas
+from .references import (
+    ADDRESS,
+    DEPENDS_ON,
+    GUARDED,
+    IN_COUNT,
+    IN_FOR_EACH,
+    IN_SELF,
+    INSTANCED,
+    MAY_BE_UNDECLARED,
+    PROVIDER,
+    REPETITION,
+    STATIC,
+    UNEVALUATED,
+    Call,
+    Reference,
+    address_length,
+    output_step,
+    repetition_key,
+    subject,
 )
 
 UNDECLARED = "reference/undeclared"

@@ -54,10 +54,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.model import Attribute, Block, Body, Expression
@@ -69,25 +69,37 @@ from ..hcljson.schema import (
     AT_ROOT,
     AT_VALUE,
     EXPRESSION,
+    STRING_MODES,
     STRING_NATIVE,
     STRING_TEMPLATE,
     STRING_TRAVERSAL,
     STRING_TYPE,
-    STRING_MODES,
     BodySchema,
 )
 from ..hcljson.values import quoted
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
-from ..template.nodes import remap
+from ..template.nodes import (
+    Bool,
+    FunctionCall,
+    Index,
+    IndexStep,
+    Null,
+    Number,
+    RelativeTraversal,
+    Splat,
+    Traversal,
+    remap,
+)
+from ..template.nodes import (
+    String as StringLit,
+)
 from ..template.parse import parse_expression_relative, parse_template_relative, remap_diagnostic
 from ..template.types import parse_type_relative
-from .evaluate import CODES as EVALUATION_CODES, constant_problems
 from .catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
-from ..template.nodes import (
-    Bool, FunctionCall, Index, IndexStep, Null, Number, RelativeTraversal, Splat, String as StringLit, Traversal,
-)
+from .evaluate import CODES as EVALUATION_CODES
+from .evaluate import constant_problems
 
 __all__ = [
     "check_strings", "check_block", "check_root", "expression_strings",

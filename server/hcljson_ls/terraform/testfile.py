@@ -49,9 +49,11 @@ from ..hcljson.schema import (
     TRAVERSAL,
     TRAVERSAL_LIST,
     TRAVERSAL_MAP,
-    AttributeSchema as A,
     BlockSchema,
     BodySchema,
+)
+from ..hcljson.schema import (
+    AttributeSchema as A,
 )
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import STRING

@@ -49,18 +49,17 @@ Contract
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import STRING
+from .functions import is_provider_function
 from .reference_walk import block_references
 from .references import STATIC, UNEVALUATED, Reference, subject
-from .functions import is_provider_function
 from .resolve import Scope, resolve
 
 __all__ = [

@@ -146,7 +146,7 @@ def to_native(
     `[start, end]` (either bound may be given alone). See the module doc."""
     try:
         return _convert_file(text, path, start, end, schema_of, comments)
-    except Exception as exc:  # noqa: BLE001 - a bug must not take the caller down: say so, as a problem
+    except Exception as exc:
         return NativeText("", (Problem(0, len(text), INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
 
 
@@ -168,7 +168,7 @@ def tfvars_to_native(text: str, *, comments: bool | str = True) -> NativeText:
         found.extend(w.problems)
         lines = _emit(items, "")  # arguments of one body: `=` aligned, as `terraform fmt` writes them
         return NativeText("\n".join(lines) + "\n" if lines else "", _sorted(found))
-    except Exception as exc:  # noqa: BLE001 - a bug must not take the caller down: say so, as a problem
+    except Exception as exc:
         return NativeText("", (Problem(0, len(text), INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
 
 
@@ -179,7 +179,7 @@ def block_to_native(text: str, block: Block, *, schema_of: SchemaOf | None = Non
         w = _Writer(text, schema_of, comments)
         item = (block.start, _BLOCK, w.block_lines(block, None, "", None))
         return NativeText(_file_text([item]), _sorted(w.problems))
-    except Exception as exc:  # noqa: BLE001 - never raise for a hover
+    except Exception as exc:
         return NativeText("", (Problem(block.start, block.end, INTERNAL_ERROR, f"The conversion failed: {exc!r}"),))
 
 

@@ -65,11 +65,11 @@ from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
 from .catalogue import (
     BLOCKS,
+    IDENTIFIER,
     IGNORE_CHANGES_KEYWORDS,
     KEYWORD_ARGUMENTS,
     LOCAL_MODULE_PREFIXES,
     MULTI_INSTANCE_BLOCKS,
-    IDENTIFIER,
     NAMED_BLOCKS,
     REMOVED_PROVISIONERS,
     RESERVED_VARIABLE_NAMES,
@@ -78,12 +78,12 @@ from .catalogue import (
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
+from .reference_walk import expression_references
+from .references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
 from .remote_state import remote_state_diagnostics
 from .repetition_values import repetition_diagnostics
 from .requirement_rules import requirement_diagnostics
 from .variable_rules import variable_diagnostics
-from .reference_walk import expression_references
-from .references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"

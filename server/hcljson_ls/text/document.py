@@ -34,8 +34,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .encodings import UTF16, check_encoding
 from .buffer import TextBuffer
+from .encodings import UTF16, check_encoding
 from .line_index import LineIndex
 
 __all__ = ["Document", "Edit", "merge_edits"]

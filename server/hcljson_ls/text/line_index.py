@@ -146,12 +146,12 @@ class LineIndex:
 
     __slots__ = ("_text", "_block_size", "_blocks", "_firsts", "_first_lines", "_astral", "_anchor", "_asked_size")
 
-    def __init__(self, text: "str | TextBuffer", *, block_size: int | None = None) -> None:
+    def __init__(self, text: str | TextBuffer, *, block_size: int | None = None) -> None:
         """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
         given; tests pass tiny sizes to exercise the multi-block paths."""
         self._reset(text, block_size)
 
-    def _reset(self, text: "str | TextBuffer", block_size: int | None = None) -> None:
+    def _reset(self, text: str | TextBuffer, block_size: int | None = None) -> None:
         # The line starts are found on first need (`__getattr__`), not here: a document opened and
         # diagnosed without a diagnostic to place never needs them then (finding them is 0.1 s of a
         # 20 MB document's open; the server builds them after answering, `DocumentState.prepare`).

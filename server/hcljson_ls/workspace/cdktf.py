@@ -31,8 +31,7 @@ import os
 import posixpath
 from dataclasses import dataclass
 
-from ..terraform.cdktf import Frame, data_url_text, is_absolute, local_path, original_position, parse_source_map
-from ..terraform.cdktf import path_parts, source_map_reference, user_frame
+from ..terraform.cdktf import Frame, data_url_text, is_absolute, local_path, original_position, parse_source_map, path_parts, source_map_reference, user_frame
 from .files import read_text
 
 PROJECT_FILE = "cdktf.json"

@@ -61,11 +61,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from ..hcljson.incremental import FileResult, IncrementalFile
-from ..terraform.quick import QuickResult, quick_file
 from ..jsonsyntax import ParseResult, parse
 from ..jsonsyntax.parser import parse_steps
 from ..jsonsyntax.reparse import reparse
 from ..terraform.analysis import file_engine
+from ..terraform.quick import QuickResult, quick_file
 from ..terraform.resolve import Scope
 from ..text.buffer import TextBuffer
 from ..text.document import Document, Edit
@@ -250,7 +250,7 @@ class DocumentState:
             self._engine.note_edit(edit)
         self._analysis = None
         try:  # now, while the edit is one place: composed with a later edit elsewhere, it would cover both
-            self.analysis
+            _ = self.analysis
         except Exception:
             log.exception("analysing %s after its build failed; analysing afresh on first need", self.uri)
 
@@ -263,8 +263,8 @@ class DocumentState:
     def prepare(self) -> None:
         """Build the parse and the analysis of this version now (they are built on first need
         otherwise; a stepped build in progress is finished); the quick result then gives way to them."""
-        self.analysis
-        self.document.line_index.line_count  # its line starts too (found on first need otherwise)
+        _ = self.analysis
+        _ = self.document.line_index.line_count  # its line starts too (found on first need otherwise)
         self._quick = None
 
     @property

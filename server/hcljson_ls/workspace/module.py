@@ -25,8 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..jsonsyntax import parse
-from ..terraform import catalogue
-from ..terraform import references
+from ..terraform import catalogue, references
 from ..terraform.declarations import Declaration, declarations_and_references
 from ..terraform.native import parse_native
 

@@ -51,24 +51,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostic import Diagnostic
-from ..terraform import catalogue
 from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
+from ..terraform import catalogue
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files, overrides_without_base
 from ..terraform.flow import FileFlow, file_flow, may_mark
-from ..terraform.native import declaration_details, parse_native
-from ..terraform.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
-from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.language import LANGUAGE_CHANGED, Language
+from ..terraform.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
+from ..terraform.native import declaration_details, parse_native
+from ..terraform.references import Reference, name_step, output_step, subject
 from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
+from . import ignore_paths
 from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, relative_name, uri_of_path
-from . import ignore_paths
 from .ignore_paths import IgnorePaths
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
@@ -264,13 +264,13 @@ class Workspace:
             return os.path.dirname(key)
         return key
 
-    def test_scope(self, uri: str) -> "ModuleScope | None":
+    def test_scope(self, uri: str) -> ModuleScope | None:
         """What the module under test of test file `uri` declares (`module_under_test`, its open
         documents' declarations brought up to date first), or None when it has no configuration file
         (a test file alone is never taken for a whole module)."""
         return self.directory_scope(uri, self.module_under_test(uri))
 
-    def directory_scope(self, uri: str, key: str) -> "ModuleScope | None":
+    def directory_scope(self, uri: str, key: str) -> ModuleScope | None:
         """What module directory `key` declares, for references of `uri` made from outside it (a test
         file's), its open documents' declarations brought up to date first; None when it has no
         configuration file."""
