@@ -40,6 +40,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from ..diagnostic import Diagnostic
 from ..terraform.quick import QuickResult
@@ -129,16 +130,15 @@ def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> b
     computed for this version (an edit came since it was asked for) is not computed for the check.
     `quick`: the quick result of this version taken before its tree was built in steps (a stepped
     build that ends gives it way), instead of the state's."""
-    if quick is ...:
-        quick = state.quick(compute=False)
+    taken = state.quick(compute=False) if quick is ... else cast("QuickResult | None", quick)
     state.prepare()
-    if quick is None:
+    if taken is None:
         return False
     full = _run(state, PROVIDERS)
-    if full == quick.diagnostics:
+    if full == taken.diagnostics:
         return False
     log.error("quick open of %s (version %s) disagreed with its analysis: %d against %d diagnostics; "
-              "publishing the analysis", state.uri, state.version, len(quick.diagnostics), len(full))
+              "publishing the analysis", state.uri, state.version, len(taken.diagnostics), len(full))
     state.forget_results()
     return True
 

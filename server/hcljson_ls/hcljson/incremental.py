@@ -63,7 +63,7 @@ from bisect import bisect_right, insort
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from ..diagnostic import Diagnostic, Fix, Related
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
@@ -161,7 +161,8 @@ class FileResult:
         self.strings = strings
         self.resolved = resolved if resolved is not None else []
         self.definitions_revision = definitions_revision
-        self._definitions = definitions
+        # How to compute them until asked for, then what they are (`definitions`).
+        self._definitions: Any = definitions
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         """Every definition's key in source order, and `place(i)`: where definition `i` is in this
@@ -171,7 +172,7 @@ class FileResult:
             return [], _nowhere
         if callable(made):  # computed once per version (it walks every block)
             made = self._definitions = made()
-        return made  # type: ignore[return-value]
+        return made
 
 
 def _nowhere(i: int) -> tuple[int, int]:
@@ -230,7 +231,7 @@ class _Entry:
         self.pinned = False
         self.quiet = True  # no diagnostics at all (the usual case: nothing to place)
         self.vbase = base  # the decoded body, as last re-based for a view (only one copy is kept)
-        self.vbody = body
+        self.vbody: Body | None = body
         self.memo: dict | None = None  # later layers' per-block results (see `FileView.memo`)
         self.refs: Sequence[Any] = _NONE  # the checks' refs (absolute at `base`, like `strings`)
         self.uses: frozenset = _NO_KEYS
@@ -306,8 +307,9 @@ class _Record:
         tk = top.type_key
         labels = tuple([Label(lab.value, b + k.start, b + k.end)
                         for lab, (k, f, i) in zip(top.labels, top.label_keys) for b in (f.member_base(i),)])
+        # (a block's holder always has a value: the body)
         return TopBlock(top.type_name, tf + tk.start, tf + tk.end, labels, top.schema, top.body_schema,
-                        top.holder.value, top.frame.member_base(top.holder_index), tk, top.type_frame, top.label_keys,
+                        cast(Node, top.holder.value), top.frame.member_base(top.holder_index), tk, top.type_frame, top.label_keys,
                         top.holder, top.frame, top.type_index, top.holder_index)
 
 
@@ -406,7 +408,7 @@ class IncrementalFile:
     def reset(self) -> None:
         """Forget everything (the next update starts afresh)."""
         self._root: Node | None = None
-        self._text: str | None = None
+        self._text: str | TextBuffer | None = None
         self._records: list[_Record] = []
         self._attributes: tuple[Attribute, ...] = ()
         self._structure: list[tuple] = []  # (diagnostic, group, owner), sorted by _skey
@@ -497,9 +499,10 @@ class IncrementalFile:
         else:
             e.resolved, e.uses = _NONE, _NO_KEYS
 
-    def _compute(self, text: str, top: TopBlock) -> _Entry:
-        block, decoded = decode_top(text, top)
-        return self._entry(top, block, self.checks.decoded(block, decoded), *self.checks.block(text, block))
+    def _compute(self, text: str | TextBuffer, top: TopBlock) -> _Entry:
+        source = cast(str, text)  # (a buffer answers the slicing and indexing the decoder and checks do)
+        block, decoded = decode_top(source, top)
+        return self._entry(top, block, self.checks.decoded(block, decoded), *self.checks.block(source, block))
 
     def _entry(self, top: TopBlock, block: Block, decoded: list[Diagnostic], structure: list[Diagnostic],
                strings: list[Diagnostic], defs: list[Definition], refs: Sequence[Any] = ()) -> _Entry:
@@ -717,7 +720,7 @@ class IncrementalFile:
             computed.add(id(e))
         todo.clear()
 
-    def _fast(self, text: str, root: Node, cover: tuple[int, int, int]) -> bool:
+    def _fast(self, text: str | TextBuffer, root: Node, cover: tuple[int, int, int]) -> bool:
         """The fast path (see the module doc); False when it does not apply."""
         s, oe, ne = cover
         records = self._records

@@ -59,8 +59,8 @@ def _no_constant(name: str) -> None:  # NaN, Infinity, -Infinity: JSON has none 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=Pairs, parse_constant=_no_constant, strict=True)
 # The C scanners behind `json.loads` (documented attributes of CPython's decoder that typeshed omits).
-_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once
-_STRING: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_STRING: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 # Whitespace at a position: the pattern matches the empty string, so the match is never None.
 _WS_MATCH = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
 

@@ -151,8 +151,8 @@ class Forms:
             at, n = span
             first = lines[at]
             key = (d.severity, d.code, d.summary, d.detail,
-                   d.related and tuple((r.message, r.uri) for r in d.related),
-                   d.fixes and tuple((f.new_text, f.title) for f in d.fixes),
+                   tuple((r.message, r.uri) for r in d.related) if d.related else (),
+                   tuple((f.new_text, f.title) for f in d.fixes) if d.fixes else (),
                    *[ln - first for ln in lines[at:at + n]], *chars[at:at + n])
             hit = old.get(key) or new.get(key)
             if hit is None:

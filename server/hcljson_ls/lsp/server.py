@@ -122,7 +122,7 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -218,7 +218,7 @@ class HcljsonServer(LanguageServer):
         self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
         self._forms: dict[str, diagnostic_forms.Forms] = {}  # per open document: LSP forms reused across edits
         self._results: dict[str, tuple[list[str], str]] = {}  # per document: the last items and their result id
-        self._pushed: dict[str, list[str]] = {}  # per document: what was last pushed
+        self._pushed: dict[str, Sequence[str]] = {}  # per document: what was last pushed
         self._result_ids = itertools.count(1)
         self._instance = uuid.uuid4().hex[:8]  # result ids of another server process never match ours
 
@@ -411,7 +411,7 @@ class HcljsonServer(LanguageServer):
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return diagnostic_forms.report_json(items, result_id)
 
-    def _send_diagnostics(self, uri: str, version: int | None, diagnostics: list[str]) -> None:
+    def _send_diagnostics(self, uri: str, version: int | None, diagnostics: Sequence[str]) -> None:
         """Push `diagnostics` (JSON texts) unless they are what was last pushed for `uri` (an edit
         that changes no diagnostic sends nothing); an empty list without a version (closed) always."""
         if version is not None and self._pushed.get(uri) == diagnostics:
@@ -696,7 +696,7 @@ def did_close(ls: HcljsonServer, params: types.DidCloseTextDocumentParams) -> No
     types.DiagnosticOptions(identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=False),
     fallback=lambda params: types.RelatedFullDocumentDiagnosticReport(items=[]),
 )
-def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport | RawJSON:
     return ls.diagnostic_report(params.text_document.uri, params.previous_result_id)
 
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ..diagnostic import ERROR, Diagnostic
 from ..template.nodes import (
@@ -156,7 +157,7 @@ def type_value(type_text: str) -> Val:
 
 
 def _kind(t: object) -> str:
-    return t if isinstance(t, str) else t[0]  # type: ignore[index,return-value]
+    return t if isinstance(t, str) else t[0]  # type: ignore[index]
 
 
 def get_attr(val: Val, name: str) -> tuple[Val, Problem | None]:
@@ -401,7 +402,7 @@ class _Evaluator:
                              ("Invalid operand", f"Unsuitable value for unary operand: {why}."))
                 return Val(want)
             v = operand.value
-            if node.op == "-" and type(v) in (int, float):
+            if node.op == "-" and isinstance(v, (int, float)) and not isinstance(v, bool):
                 return Val("number", -v)  # `[1, 2][-1]`: a known negative index
             return Val(want)
         if t is Conditional:
@@ -439,7 +440,7 @@ class _Evaluator:
         attrs: dict[str, Val] = {}
         literal = True
         for item in node.items:
-            k = item.key
+            k: Any = item.key  # (dispatched on its exact type)
             tk = type(k)
             if tk is Traversal and not k.steps:
                 name = k.root

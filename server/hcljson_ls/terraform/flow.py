@@ -228,7 +228,7 @@ def _flag(text: str, attr: Attribute | None) -> bool:
     e = attr.expr
     if e.kind == TRUE:
         return True
-    return e.kind == STRING and string_text(text, e.node, e.start) == "true"  # type: ignore[arg-type]
+    return e.kind == STRING and string_text(text, e.node, e.start) == "true"
 
 
 def file_flow(text: str, blocks: Sequence[Block]) -> FileFlow:
@@ -255,13 +255,13 @@ def file_flow(text: str, blocks: Sequence[Block]) -> FileFlow:
                                   _flag(text, body.attribute(EPHEMERAL)), expression_deps(text, value.expr)))
         elif t in ("resource", "data", "module") and len(labels) == len(block.schema.labels):
             for meta in ("count", "for_each"):
-                a = body.attribute(meta)
-                if a is not None and a.expr is not None:
-                    deps = expression_deps(text, a.expr)
+                given = body.attribute(meta)
+                if given is not None and given.expr is not None:
+                    deps = expression_deps(text, given.expr)
                     if deps:
-                        repetitions.append(Repetition(meta, a.expr.range, deps))
+                        repetitions.append(Repetition(meta, given.expr.range, deps))
             provider = body.attribute("provider")
-            provider_text = (string_text(text, provider.expr.node, provider.expr.start)  # type: ignore[arg-type]
+            provider_text = (string_text(text, provider.expr.node, provider.expr.start)
                              if provider is not None and provider.expr is not None and provider.expr.kind == STRING else None)
             for a in body.attributes:
                 if a.schema is not None or a.expr is None or a.name == "//":

@@ -201,7 +201,7 @@ def constraint_text(text: str, node: Node, start: int) -> str | None:
     converts it (`1.10` -> "1.1"); None for anything else."""
     kind = node.kind
     if kind == STRING:
-        return string_text(text, node, start)  # type: ignore[arg-type]
+        return string_text(text, node, start)
     if kind == NUMBER:
         try:
             return format(Decimal(text[start : start + node.end - node.start]).normalize(), "f")
@@ -612,10 +612,11 @@ def constraint_keys(block: Block, text: str, tofu_file: bool = False) -> list[tu
     out = []
     if block.type_name == "terraform":
         for a in block.body.attributes:
-            value = constraint_text(text, a.expr.node, a.expr.start) if a.name == "required_version" and a.expr is not None else None
-            if value is not None:
+            e = a.expr
+            value = constraint_text(text, e.node, e.start) if a.name == "required_version" and e is not None else None
+            if value is not None and e is not None:
                 engine = OPENTOFU if tofu_file else TERRAFORM
-                out.append(((CONSTRAINT_KIND, engine, value), a.expr.start, a.expr.end))
+                out.append(((CONSTRAINT_KIND, engine, value), e.start, e.end))
     elif block.type_name == "language":
         for cw in block.body.blocks_of("compatible_with"):
             tofu = cw.body.attribute("opentofu")

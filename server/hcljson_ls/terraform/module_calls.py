@@ -172,7 +172,7 @@ def _not_installed(block: Block, name: str, text: str) -> Diagnostic:
     source = block.body.attribute("source")
     written = ""
     if source is not None and source.expr is not None and source.expr.kind == STRING:
-        written = " " + quoted(string_text(text, source.expr.node, source.expr.start))  # type: ignore[arg-type]
+        written = " " + quoted(string_text(text, source.expr.node, source.expr.start))
     h = block.header_range
     return Diagnostic(
         h[0], h[1], ERROR, MISSING_DIRECTORY, "Module not installed",

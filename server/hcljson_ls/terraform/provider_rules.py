@@ -470,9 +470,9 @@ def _validate_body(
     seen = {attr.name for attr in body.attributes if attr.schema is None or (known and attr.name in schema.attributes)} if required else ()
     for n, a in required:
         if n not in seen:
-            first = not (node is not None and node.kind == OBJECT and _items(node))
+            alone = not (node is not None and node.kind == OBJECT and _items(node))
             insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
-            diags.append(_missing(n, a, where, at, insert_at, first))
+            diags.append(_missing(n, a, where, at, insert_at, alone))
     for n, low, high in bounded if counts else minimum:  # no block: only a minimum can be missed
         if n in dynamic_types:
             continue

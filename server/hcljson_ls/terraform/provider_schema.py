@@ -430,8 +430,8 @@ def _check_schema(raw: object) -> None:
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 # The C scanners behind `json.loads` (attributes of CPython's decoder that typeshed omits).
-_scan_once: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once
-_scanstring: Callable[..., tuple[str, int]] = json.decoder.scanstring
+_scan_once: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_scanstring: Callable[..., tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 # The sections of a provider whose members are indexed by span (everything else is parsed).
 _SPAN_SECTIONS = ("resource_schemas", "data_source_schemas")

@@ -136,7 +136,7 @@ def _when(prov: Block, text: str) -> str | None:
     a = prov.body.attribute("when")
     if a is None or a.expr is None or a.expr.kind != STRING:
         return None
-    return string_text(text, a.expr.node, a.expr.start)  # type: ignore[arg-type]
+    return string_text(text, a.expr.node, a.expr.start)
 
 
 def _allowed_at_destroy(ref: Reference) -> bool:

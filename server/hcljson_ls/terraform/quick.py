@@ -77,7 +77,7 @@ from .module_calls import CallSite
 from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
 from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
-from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Reference, Step, repetition_key
+from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolve import Scope, module_language, resolve
 from .schema import is_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw
@@ -198,11 +198,11 @@ class _Quick:
                 certified[i] = False
                 continue
             for key in found:
-                got = users.get(key)
-                if got is None:
+                listed = users.get(key)
+                if listed is None:
                     users[key] = [i]
                 else:
-                    got.append(i)
+                    listed.append(i)
         for i, ok in enumerate(certified):
             if not ok and i not in analysed:
                 got = self.analyse(blocks[i])
@@ -519,7 +519,7 @@ def _ignored_ok(body: Pairs, names: frozenset) -> None:
     names) starts with a name of the schema (`provider_rules._ignore_changes`), or `_Unsure`."""
     for k, v in body:
         if k == "lifecycle":
-            for lk, x in v:  # type: ignore[union-attr]
+            for lk, x in v:
                 if lk == "ignore_changes" and type(x) is list:
                     for e in x:
                         if e.split(".", 1)[0] not in names:
@@ -718,6 +718,7 @@ def _refs_of(key: tuple, at: int) -> list:
                     continue
                 (rest if rest else steps).append(Step(name, at, at))
         return [Reference(root, at, at, tuple(steps), flags, tuple(rest))]
+    made: Sequence[Reference | Call] | None
     if kind == _PROVIDER:
         made = string_refs(text, _NATIVE, True)
     else:
@@ -761,12 +762,13 @@ def _lifecycle(v: object) -> None:
             raise _Unsure(k)
 
 
-def _expression(v: object, ctx: int, found: list) -> None:
-    """An expression-mode value: every string a template, object keys distinct and plain."""
+def _expression(v: Any, ctx: int, found: list) -> None:
+    """An expression-mode value (`json.loads`'s, dispatched on its exact type): every string a
+    template, object keys distinct and plain."""
     t = type(v)
     if t is str:
-        if "${" in v or "%{" in v:  # type: ignore[operator]
-            _template(v, ctx, found)  # type: ignore[arg-type]
+        if "${" in v or "%{" in v:
+            _template(v, ctx, found)
         return
     if t is not Pairs and t is not list:
         return
@@ -832,7 +834,7 @@ def _locate(text: str, b: Skimmed, keys: set[tuple]) -> list | None:
     that of the same file with the references right (bench/bench_undeclared.py)."""
     if any(k[0] != _TRAVERSAL_KEY and k[0] != _TEMPLATE_KEY for k in keys):
         return None
-    body = b.value
+    body: Any = b.value  # (the skim's `Pairs` of the block's body)
     names = dict(body)
     ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
     wanted: dict[str, list[int]] = {}  # string -> [flags, occurrences]

@@ -84,7 +84,7 @@ def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
         return []
     e = backend.expr
     if e.kind == STRING:
-        name = string_text(text, e.node, e.start)  # type: ignore[arg-type]
+        name = string_text(text, e.node, e.start)
         if not _template_free(name, 0, len(name)):
             return []
     elif e.kind in (NUMBER, TRUE, FALSE):

@@ -90,7 +90,7 @@ def _for_each(text: str, node, start: int, end: int) -> Diagnostic | None:
     if kind == NULL:
         return Diagnostic(start, end, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
                           "The \"for_each\" argument is null, but it needs a map or a set of strings.")
-    if kind == STRING and _is_template(string_text(text, node, start)):  # type: ignore[arg-type]
+    if kind == STRING and _is_template(string_text(text, node, start)):
         return None
     name = _TYPE_NAMES.get(kind)
     what = "JSON array (a tuple)" if kind == ARRAY else name

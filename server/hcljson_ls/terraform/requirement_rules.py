@@ -96,7 +96,7 @@ def source_problem(source: str) -> tuple[str, str] | None:
 def _requirement(node: Node, start: int, text: str, out: list[Diagnostic]) -> None:
     """One entry of `required_providers` (absolute start `start`): an object, or a version string."""
     if node.kind == STRING:
-        value = string_text(text, node, start)  # type: ignore[arg-type]
+        value = string_text(text, node, start)
         if not constraint_syntax_ok(value):
             out.append(_constraint(start, start + node.end - node.start, "the provider versions this module works with", value))
         return
@@ -107,7 +107,7 @@ def _requirement(node: Node, start: int, text: str, out: list[Diagnostic]) -> No
         k, v = m.key, m.value
         if k is None or k.kind != STRING or v is None or v.kind in ("error", "bare"):
             continue
-        name = string_text(text, k, inner + k.start)  # type: ignore[arg-type]
+        name = string_text(text, k, inner + k.start)
         vs, ve = inner + v.start, inner + v.end
         if name == "version":
             if v.kind != STRING:
@@ -115,7 +115,7 @@ def _requirement(node: Node, start: int, text: str, out: list[Diagnostic]) -> No
                                       f"A provider's \"version\" takes a string of version constraints, such as "
                                       f"\"~> 5.0\", but this is {kind_phrase(v)}."))
             else:
-                value = string_text(text, v, vs)  # type: ignore[arg-type]
+                value = string_text(text, v, vs)
                 if not constraint_syntax_ok(value):
                     out.append(_constraint(vs, ve, "the provider versions this module works with", value))
         elif name == "source":
@@ -124,7 +124,7 @@ def _requirement(node: Node, start: int, text: str, out: list[Diagnostic]) -> No
                                       f"A provider's \"source\" takes a string, such as \"hashicorp/aws\", but this is "
                                       f"{kind_phrase(v)}."))
                 continue
-            problem = source_problem(string_text(text, v, vs))  # type: ignore[arg-type]
+            problem = source_problem(string_text(text, v, vs))
             if problem is not None:
                 out.append(Diagnostic(vs, ve, ERROR, INVALID_PROVIDER_SOURCE, *problem))
 

@@ -143,8 +143,10 @@ class Scope(Protocol):
         """Every declaration key of `kind` (for suggestions)."""
         ...
 
-    #: "terraform" or "opentofu": whose built-in functions exist (None: either engine's).
-    engine: str | None
+    @property
+    def engine(self) -> str | None:
+        """"terraform" or "opentofu": whose built-in functions exist (None: either engine's)."""
+        ...
 
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its source is a local directory, else None (`own`:
@@ -156,14 +158,18 @@ class Scope(Protocol):
         child module is known (a local directory, or installed), else None."""
         ...
 
-    #: The `engineVersion` setting ("1.11", "1.16.0-rc1"), or None: chosen from `required_version`
-    #: (`language.choose`). A scope may lack it (None). When it changes, the owner tells the engine
-    #: `language.LANGUAGE_CHANGED`.
-    engine_version: str | None
+    @property
+    def engine_version(self) -> str | None:
+        """The `engineVersion` setting ("1.11", "1.16.0-rc1"), or None: chosen from `required_version`
+        (`language.choose`). A scope may lack it (None). When it changes, the owner tells the engine
+        `language.LANGUAGE_CHANGED`."""
+        ...
 
-    #: The provider schemas known for the module (`provider_schema.ProviderSchemas`), or None.
-    #: When they change, the owner tells the engine `SCHEMAS_CHANGED` (`IncrementalFile.rescope`).
-    provider_schemas: Any
+    @property
+    def provider_schemas(self) -> Any:
+        """The provider schemas known for the module (`provider_schema.ProviderSchemas`), or None.
+        When they change, the owner tells the engine `SCHEMAS_CHANGED` (`IncrementalFile.rescope`)."""
+        ...
 
 
 #: Declaration kinds whose change changes what `module.<name>.<output>` means in calling modules.

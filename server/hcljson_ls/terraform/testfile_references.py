@@ -215,7 +215,7 @@ def _block_references(text: str, block: Block, position: int, run_names: list[st
     values = [v.body for v in body.blocks_of("variables")] if is_run else [body] if block.type_name == "variables" else []
     out: list[Diagnostic] = []
     for ref in block_references(text, block):
-        if type(ref) is not Reference:  # a function call: the configuration's rule
+        if not isinstance(ref, Reference):  # a function call: the configuration's rule
             # (A provider's function: which ones a test file may call is not known here; never reported.)
             if scope is not None and not is_provider_function(ref.name):
                 out.extend(resolve([ref], frozenset(), scope)[0])

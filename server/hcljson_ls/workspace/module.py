@@ -51,12 +51,12 @@ def summarize(path: str, text: str, stamp: tuple[int, int] | None = None) -> Fil
     if kind == catalogue.CONFIG_NATIVE:
         native = parse_native(text, catalogue.is_opentofu_file(path))
         # An override file is merged into other files' declarations, as for JSON: it declares nothing.
-        declared = () if catalogue.is_override_file(path) else native.declarations
+        declared = () if catalogue.is_override_file(path) else tuple(native.declarations)
         return FileSummary(declared, stamp, None, references.index(native.references))
     if kind != catalogue.CONFIG_JSON:
         return FileSummary((), stamp)
-    declared, refs = declarations_and_references(text, parse(text).root, path)
-    return FileSummary(tuple(declared), stamp, None, references.index(refs))
+    found, refs = declarations_and_references(text, parse(text).root, path)
+    return FileSummary(tuple(found), stamp, None, references.index(refs))
 
 
 @dataclass(slots=True)

@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -507,11 +507,11 @@ class Workspace:
             self._documents[uri].rescope(changed)
         self._tell_callers(module, changed, but)
 
-    def _tell_callers(self, module: Module, changed: Iterable[Hashable], but: str | None = None, force: bool = False) -> None:
+    def _tell_callers(self, module: Module, changed: Iterable[tuple], but: str | None = None, force: bool = False) -> None:
         """When `changed` keys of `module` are what a caller in another module sees of its child
         (outputs and their deprecation, input variables, a call's source), or with `force` (the
         module directory appeared or went), the open documents of other modules resolve those again."""
-        if force or any(k[0] in OUTPUT_KINDS or k[0] == VARIABLE_INPUT for k in changed):  # type: ignore[index]
+        if force or any(k[0] in OUTPUT_KINDS or k[0] == VARIABLE_INPUT for k in changed):
             seen = frozenset({("output", ""), (VARIABLE_INPUT, "")})
             for uri, state in self._documents.items():
                 if uri != but and self.module_key(uri) != module.directory:
@@ -606,7 +606,7 @@ class Workspace:
             names = {n for n in names if not catalogue.is_opentofu_file(n)}
         return sorted(names)
 
-    def _index(self, key: str) -> dict[Hashable, list[tuple[str, str, Any]]]:
+    def _index(self, key: str) -> dict[tuple, list[tuple[str, str, Any]]]:
         """key -> [(uri, file name, where)] over the module's effective files, `where` an index into
         an open document's definitions or a `Declaration`; remembered per module revision."""
         module = self.module(key)
@@ -614,7 +614,7 @@ class Workspace:
         if cached is not None and cached[0] == module.revision:
             return cached[1]
         open_docs = {file_name(u): u for u in self._open_in(key)}
-        index: dict[Hashable, list[tuple[str, str, Any]]] = {}
+        index: dict[tuple, list[tuple[str, str, Any]]] = {}
         for name in self.effective_names(key):
             if catalogue.is_override_file(name):
                 continue
@@ -633,7 +633,7 @@ class Workspace:
         module.index_cache = (module.revision, index)
         return index
 
-    def key_index(self, key: str) -> dict[Hashable, frozenset[str]]:
+    def key_index(self, key: str) -> dict[tuple, frozenset[str]]:
         """declaration key -> the names of the files of module `key` that declare it, from the
         files on disk and what open documents declared when last analysed (never analysing one:
         this is what the analysis of a document reads); remembered per module revision."""
@@ -644,11 +644,11 @@ class Workspace:
         open_docs = {file_name(u): u for u in self._open_in(key)}
         # Most keys are declared by one file, or the same few: one frozenset per distinct set of
         # names (`shared`) rather than a set per key (216 B each: 2.2 MB for a 4 MB CDKTF-like file).
-        index: dict[Hashable, frozenset[str]] = {}
+        index: dict[tuple, frozenset[str]] = {}
         shared: dict[frozenset[str], frozenset[str]] = {}
         for name in self.effective_names(key):
             uri = open_docs.get(name)
-            keys = self._keys_of.get(uri) if uri is not None else None
+            keys: Iterable[tuple] | None = self._keys_of.get(uri) if uri is not None else None
             if keys is None:
                 disk_file = module.disk.get(name)
                 keys = self._summary(module, disk_file).keys if disk_file is not None else ()
@@ -803,14 +803,14 @@ class Workspace:
         module.opentofu_cache = (module.revision, found)
         return found
 
-    def declaration_sites(self, key: str, declared: Hashable) -> list[tuple[str, int, int]]:
+    def declaration_sites(self, key: str, declared: tuple) -> list[tuple[str, int, int]]:
         """`(uri, start, end)` of every declaration of `declared` in module `key` (the header key or a
         local's name, as `terraform.validate.definitions` gives them)."""
         for other in self._open_in(key):
             self.sync_declarations(other)
         return [(uri, start, end) for uri, _, start, end in map(self._place, self._index(key).get(declared, ()))]
 
-    def reference_sites(self, key: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
+    def reference_sites(self, key: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """`(uri, start, end, name_start, name_end)` of every reference to `declared` in the files of
         module `key`, open or not (override files included: they refer like any other file)."""
         module = self.module(key)
@@ -820,10 +820,10 @@ class Workspace:
             uri = open_docs.get(name)
             if uri is not None:
                 body = self._documents[uri].analysis.body
-                if declared[0] == "module-output":  # type: ignore[index]
-                    for ref in body.refs(uses=("module", declared[1])):  # type: ignore[index]
+                if declared[0] == "module-output":
+                    for ref in body.refs(uses=("module", declared[1])):
                         step = output_step(ref) if type(ref) is Reference and ref.root == "module" else None
-                        if step is not None and ref.steps[0].name == declared[1] and step.name == declared[2]:  # type: ignore[index]
+                        if step is not None and ref.steps[0].name == declared[1] and step.name == declared[2]:
                             out.append((uri, *ref.range, step.start, step.end))
                     continue
                 for ref in body.refs(uses=declared):
@@ -905,10 +905,10 @@ class Workspace:
                         out.append((key, k[1]))
         return sorted(out)
 
-    def override_declarations(self, key: str, declared: Hashable) -> list[tuple[str, int, int]]:
+    def override_declarations(self, key: str, declared: tuple) -> list[tuple[str, int, int]]:
         """`(uri, start, end)` where the override files of module `key` name `declared` (they merge
         into its declaration: a rename must rename them too)."""
-        out = []
+        out: list[tuple[str, int, int]] = []
         for name in self.effective_names(key):
             if not catalogue.is_override_file(name):
                 continue
@@ -1024,11 +1024,11 @@ class Snapshot:
         """The directory of the module of `uri` (for a non-file URI: the URI itself)."""
         return self._workspace.module_key(uri)
 
-    def declaration_sites(self, uri: str, declared: Hashable) -> list[tuple[str, int, int]]:
+    def declaration_sites(self, uri: str, declared: tuple) -> list[tuple[str, int, int]]:
         """Where the module of `uri` declares `declared`: `(uri, start, end)` each."""
         return self._workspace.declaration_sites(self._workspace.module_key(uri), declared)
 
-    def reference_sites(self, uri: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
+    def reference_sites(self, uri: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """Where the module of `uri` refers to `declared`: `(uri, start, end, name_start, name_end)`."""
         return self._workspace.reference_sites(self._workspace.module_key(uri), declared)
 
@@ -1156,15 +1156,15 @@ class Snapshot:
         """Whether the module of `uri` is a root module (`Workspace.is_root_module`)."""
         return self._workspace.is_root_module(self._workspace.module_key(uri))
 
-    def declaration_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int]]:
+    def declaration_sites_in(self, directory: str, declared: tuple) -> list[tuple[str, int, int]]:
         """`declaration_sites` in module directory `directory` (a test file's module under test)."""
         return self._workspace.declaration_sites(directory, declared)
 
-    def reference_sites_in(self, directory: str, declared: Hashable) -> list[tuple[str, int, int, int, int]]:
+    def reference_sites_in(self, directory: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """`reference_sites` in module directory `directory`."""
         return self._workspace.reference_sites(directory, declared)
 
-    def override_declarations(self, uri: str, declared: Hashable) -> list[tuple[str, int, int]]:
+    def override_declarations(self, uri: str, declared: tuple) -> list[tuple[str, int, int]]:
         return self._workspace.override_declarations(self._workspace.module_key(uri), declared)
 
     def view_of(self, uri: str) -> tuple[str, FileView] | None:
@@ -1237,12 +1237,12 @@ class ModuleScope:
         """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
         return self._workspace.provider_schemas(self._key)
 
-    def _index(self) -> dict[Hashable, frozenset[str]]:
+    def _index(self) -> dict[tuple, frozenset[str]]:
         return self._workspace.key_index(self._key)
 
     def declared(self, key: tuple) -> bool:
         names = self._index().get(key)
-        return bool(names) and (len(names) > 1 or self._name not in names)  # type: ignore[arg-type]
+        return names is not None and len(names) > 0 and (len(names) > 1 or self._name not in names)
 
     def keys(self, kind: str) -> list[tuple]:
         return [k for k in self._kinds().get(kind, ()) if self.declared(k)]
