@@ -76,11 +76,12 @@ async def test_code_lens_counts_lazily_and_opens_the_references(client: Language
         for name in ("region", "zone", "name", "spare", "web", "net", "o")
     ]
     resolved = await client.code_lens_resolve_async(lenses[0])
-    assert resolved.command.title == "3 references"
+    assert resolved.command.title == "4 references"  # the value set in terraform.tfvars.json is one
     assert resolved.command.command == "editor.action.showReferences"
     uri, position, locations = resolved.command.arguments
     assert uri == uris[MAIN] and position == {"line": lenses[0].range.start.line, "character": lenses[0].range.start.character}
-    assert sorted(loc["uri"] for loc in locations) == [uris[MAIN], uris[MAIN], uris["/m/other.tf"]]
+    assert sorted(loc["uri"] for loc in locations) == sorted(
+        [uris[MAIN], uris[MAIN], uris["/m/other.tf"], uris["/m/terraform.tfvars.json"]])
     assert (await client.code_lens_resolve_async(lenses[-1])).command.title == "0 references"
 
 
