@@ -75,6 +75,11 @@ def corpus_modules(rows: list[dict[str, str]]) -> dict[str, list[dict[str, str]]
     return modules
 
 
+#: The corpus files of OpenTofu's repository are OpenTofu configurations (its test data: provider
+#: `for_each`, `tofu`-only syntax): `check` reads them with the engine they are written for.
+OPENTOFU_REPOSITORY = "opentofu__opentofu__"
+
+
 def corpus_results(root: Path) -> list[dict[str, Any]] | None:
     """Our errors on each real corpus file, checked within the module it came from, and its class
     (tests/terraform/tf_corpus.py: ACCEPTED, REJECTED, SYNTAX, NOT_CONFIG)."""
@@ -91,6 +96,8 @@ def corpus_results(root: Path) -> list[dict[str, Any]] | None:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(shared_data.REAL_CORPUS / row["file"], target)
             where[target.resolve()] = row["file"]
+            if row["file"].startswith(OPENTOFU_REPOSITORY):  # OpenTofu's own configurations, read as it reads them
+                (target.parent / ".hcljson-ls.json").write_text('{"engine": "opentofu"}', encoding="utf-8")
     errors: dict[str, list[str]] = {row["file"]: [] for row in rows}
     for d in dt.check_json([str(root)]):
         if d["severity"] == "error":
