@@ -140,12 +140,16 @@ def string_mode(mode: str, place: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class AttributeSchema:
-    """One argument a body accepts. `mode` is one of the attribute modes above."""
+    """One argument a body accepts. `mode` is one of the attribute modes above. A required
+    argument that is missing is reported on the body's closing brace (HCL's missing item range),
+    or on its opening brace with `missing_at_open` (an argument Terraform requires by a check of
+    its own, reported at the block's definition)."""
 
     name: str
     required: bool = False
     mode: str = EXPRESSION
     description: str = ""
+    missing_at_open: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
