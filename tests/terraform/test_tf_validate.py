@@ -111,19 +111,20 @@ def test_the_valid_configuration_decodes_every_block_type() -> None:
 
 
 CASES = [
-    # ---- required arguments, labels and blocks (reported by the decoder with the Terraform schema)
-    ('{"module": {⟨"net"⟩: {"version": "1.0"}}}', [MISSING]),
-    ('{⟨"moved"⟩: {"from": "a.b"}}', [MISSING]),
-    ('{⟨"moved"⟩: {"to": "a.b"}, ⟨"moved"⟩: {"from": "a.b"}}', [MISSING, MISSING]),
-    ('{⟨"moved"⟩: {}}', [(MISSING, MISSING)]),
-    ('{"variable": {"v": {⟨"validation"⟩: {"condition": "${length(var.v) > 0}"}}}}', [MISSING]),
-    ('{"output": {⟨"o"⟩: {"description": "d"}}}', [MISSING]),
-    ('{"check": {⟨"c"⟩: {"data": {"http": {"x": {}}}}}}', [FEW]),
+    # ---- required arguments, labels and blocks (reported by the decoder with the Terraform schema;
+    # a missing argument or block on the body's closing brace, as Terraform reports it)
+    ('{"module": {"net": {"version": "1.0"⟨}⟩}}', [MISSING]),
+    ('{"moved": {"from": "a.b"⟨}⟩}', [MISSING]),
+    ('{"moved": {"to": "a.b"⟨}⟩, "moved": {"from": "a.b"⟨}⟩}', [MISSING, MISSING]),
+    ('{"moved": {⟨}⟩}', [(MISSING, MISSING)]),
+    ('{"variable": {"v": {"validation": {"condition": "${length(var.v) > 0}"⟨}⟩}}}', [MISSING]),
+    ('{"output": {"o": {"description": "d"⟨}⟩}}', [MISSING]),
+    ('{"check": {"c": {"data": {"http": {"x": {}}}⟨}⟩}}', [FEW]),
     ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
-    ('{"check": {"c": {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [MISSING]),
-    ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"content": {}}}}}}}', [MISSING]),
-    ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"for_each": []}}}}}}', [FEW]),
-    ('{⟨"removed"⟩: {"lifecycle": {"destroy": true}}}', [MISSING]),
+    ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}"⟨}⟩}}}', [MISSING]),
+    ('{"resource": {"a": {"b": {"dynamic": {"x": {"content": {}⟨}⟩}}}}}', [MISSING]),
+    ('{"resource": {"a": {"b": {"dynamic": {"x": {"for_each": []⟨}⟩}}}}}', [FEW]),
+    ('{"removed": {"lifecycle": {"destroy": true}⟨}⟩}', [MISSING]),
     ('{"resource": {"a": {"b": {"lifecycle": {}, ⟨"lifecycle"⟩: {}}}}}', [MANY]),
     ('{"resource": {"aws_instance": ⟨"web"⟩}}', [LABEL]),
     ('{"data": {"google_iam_policy": ⟨{}⟩}}', [MISSING_LABEL]),
@@ -139,7 +140,7 @@ CASES = [
     ('{"ephemeral": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}}', [CONFLICT]),
     ('{"check": {"c": {"data": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}, "assert": {"condition": "${var.x}", "error_message": 2}}}}', [CONFLICT]),
     ('{"import": {"to": "a.b", "id": "x", ⟨"identity"⟩: {}}}', [CONFLICT]),
-    ('{⟨"import"⟩: {"to": "a.b"}}', [MISSING]),
+    ('{"import": {"to": "a.b"⟨}⟩}', [MISSING]),
     ('{"import": {"to": ⟨["a.b"]⟩, "id": "x"}}', [TYPE]),
     # ---- names
     ('{"resource": {"aws_instance": {⟨"1web"⟩: {}}}}', [NAME]),
