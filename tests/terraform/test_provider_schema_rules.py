@@ -346,5 +346,5 @@ def test_synthetic_map_and_group_blocks_and_nested_map_attributes() -> None:
     assert got({**ok, "ports": [{"number": 1}]})[0][0] == "schema/wrong-kind"
     assert got({**ok, "step": [{}, {}, {}]}) == [("schema/too-many-blocks", '"step"')]
     no_step = {k: v for k, v in ok.items() if k != "step"}
-    assert got(no_step) == [("schema/too-few-blocks", '"x"')]
+    assert got(no_step) == [("schema/too-few-blocks", "}")]
     assert got({**ok, "settings": {"b": 1}}) == [("schema/unknown-argument", '"b"')]
