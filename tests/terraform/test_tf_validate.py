@@ -119,7 +119,7 @@ CASES = [
     ('{"moved": {⟨}⟩}', [(MISSING, MISSING)]),
     ('{"variable": {"v": {"validation": {"condition": "${length(var.v) > 0}"⟨}⟩}}}', [MISSING]),
     ('{"output": {"o": {"description": "d"⟨}⟩}}', [MISSING]),
-    ('{"check": {"c": {"data": {"http": {"x": {}}}⟨}⟩}}', [FEW]),
+    ('{"check": {"c": ⟨{⟩"data": {"http": {"x": {}}}}}}', [FEW]),  # Terraform's own check: at the `{`
     ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
     ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}"⟨}⟩}}}', [MISSING]),
     ('{"resource": {"a": {"b": {"dynamic": {"x": {"content": {}⟨}⟩}}}}}', [MISSING]),

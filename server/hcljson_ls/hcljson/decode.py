@@ -222,7 +222,7 @@ class _Decoder:
     def header_checks(self, body: Body, type_name: str | None) -> None:
         """Required arguments and minimum block counts, reported where Terraform reports them:
         `Body.missing_item_range` (the closing brace of the body; the opening brace for an
-        argument `missing_at_open`)."""
+        argument or block type `missing_at_open`)."""
         plan = _plan(body.schema)
         required, minimum = plan.required, plan.minimum
         if not required and not minimum:
@@ -231,14 +231,16 @@ class _Decoder:
         node = body.node
         insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
         empty = insert_at is not None and not node.items  # type: ignore[union-attr]
+        opening = (body.start, min(body.start + 1, body.end))
         for name, at_open in required:
             if body.attribute(name) is None:
-                s, e = (body.start, min(body.start + 1, body.end)) if at_open else (start, end)
+                s, e = opening if at_open else (start, end)
                 self.diags.append(P.missing_argument(s, e, name, _where(type_name), insert_at, empty))
         for b in minimum:
             n = sum(1 for x in body.blocks if x.type_name == b.type_name)
             if n < b.min_items:  # type: ignore[operator]
-                self.diags.append(P.too_few_blocks(start, end, b.type_name, b.min_items, n, _where(type_name)))
+                s, e = opening if b.missing_at_open else (start, end)
+                self.diags.append(P.too_few_blocks(s, e, b.type_name, b.min_items, n, _where(type_name)))
 
     # ---- attributes -----------------------------------------------------------------------
     def attribute(self, name: str, kstart: int, kend: int, v: Node | None, inner: int, a: AttributeSchema | None) -> Attribute:

@@ -160,7 +160,9 @@ class AttributeSchema:
 class BlockSchema:
     """One nested block type. `labels` are the label *names* (one JSON nesting level each).
     `body` None means the block's body is decoded with `OPEN_BODY`. `min_items`/`max_items`
-    bound the number of blocks of this type in one body (None: unbounded)."""
+    bound the number of blocks of this type in one body (None: unbounded). Too few are reported on
+    the enclosing body's closing brace, or on its opening brace with `missing_at_open` (a minimum
+    Terraform checks by code of its own, at the enclosing block's definition)."""
 
     type_name: str
     labels: tuple[str, ...] = ()
@@ -168,6 +170,7 @@ class BlockSchema:
     description: str = ""
     min_items: int | None = None
     max_items: int | None = None
+    missing_at_open: bool = False
 
 
 def _frozen_map(value: object) -> Mapping:
