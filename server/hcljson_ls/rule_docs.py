@@ -279,7 +279,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'structure/too-few-blocks': (
         'hcl-json-structure-diagnostics',
         'Fewer blocks of a type than the schema requires (e.g. a "check" without "assert").',
-        'Fewer blocks of a type than the schema requires (e.g. a "check" without "assert"). Reported on the closing brace of the enclosing block\'s body, as Terraform does.',
+        'Fewer blocks of a type than the schema requires (e.g. a "check" without "assert"). Reported on the closing brace of the enclosing block\'s body, as Terraform does (a "check" without "assert": on its opening brace, Terraform\'s range).',
     ),
     'structure/too-many-blocks': (
         'hcl-json-structure-diagnostics',
