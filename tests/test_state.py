@@ -201,7 +201,7 @@ def test_override_files_are_analysed_as_overrides():
     override = [d.code for d in collect(DocumentState.open("file:///m/main_override.tf.json", text))]
     # (aws_instance.web is declared nowhere: a reference error in the plain file; an override file's
     # names are merged into declarations made elsewhere, so it resolves nothing)
-    assert plain == ["structure/duplicate-block", "structure/missing-argument", "reference/undeclared"]
+    assert plain == ["structure/duplicate-block", "reference/undeclared", "structure/missing-argument"]  # the last at the `}`
     assert override == []
 
 

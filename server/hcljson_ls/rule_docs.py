@@ -249,7 +249,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'schema/missing-argument': (
         'provider-schema-diagnostics',
         'A required argument is not set.',
-        'A required argument is not set. Range: the block\'s last label (a nested block\'s "{"). A quick fix inserts the argument with a placeholder of its type.',
+        'A required argument is not set. Range: the closing brace of the block\'s body (Terraform\'s; a nested attribute\'s object: its "{"). A quick fix inserts the argument with a placeholder of its type.',
     ),
     'schema/too-few-blocks': (
         'provider-schema-diagnostics',
@@ -364,7 +364,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'structure/missing-argument': (
         'hcl-json-structure-diagnostics',
         'A required argument is not set in a block.',
-        'A required argument is not set in a block. Reported on the key that names the block (its last label, else its type; the opening bracket for the file itself). Quick fix: "Add missing required argument", which inserts "name": "" after the body\'s opening brace.',
+        'A required argument is not set in a block. Reported where Terraform reports it: on the closing brace of the body (see "Where a missing argument is reported" below). Quick fix: "Add missing required argument", which inserts "name": "" after the body\'s opening brace.',
     ),
     'structure/missing-label': (
         'hcl-json-structure-diagnostics',
@@ -389,7 +389,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'structure/too-few-blocks': (
         'hcl-json-structure-diagnostics',
         'Fewer blocks of a type than the schema requires (e.g. a "check" without "assert").',
-        'Fewer blocks of a type than the schema requires (e.g. a "check" without "assert"). Reported on the key that names the enclosing block.',
+        'Fewer blocks of a type than the schema requires (e.g. a "check" without "assert"). Reported on the closing brace of the enclosing block\'s body, as Terraform does (a "check" without "assert": on its opening brace, Terraform\'s range).',
     ),
     'structure/too-many-blocks': (
         'hcl-json-structure-diagnostics',

@@ -35,10 +35,10 @@ INVALID = [
         id="terraform_data-unknown-argument",
     ),
     pytest.param(
-        '{"data": {"terraform_remote_state": {⟨"s"⟩: {"workspace": "a"}}}}',
+        '{"data": {"terraform_remote_state": {"s": {"workspace": "a"⟨}⟩}}}',
         "schema/missing-argument", 'The argument "backend"',
         # terraform: error "Missing required argument": The argument "backend" is required, but no definition was found.
-        # (at the body's closing brace; the schema rules report it at the block's name)
+        # (at the body's closing brace, as the schema rules report it)
         id="terraform_remote_state-missing-backend",
     ),
     pytest.param(
@@ -83,10 +83,7 @@ def test_the_builtin_provider_is_checked_without_any_schema_configured(tmp_path:
     assert d.start < d.end
     assert d.severity == ERROR and detail in (d.summary + " " + d.detail)
     expected = fw.fixture.files["/main.tf.json"].ranges[0]
-    if code == "schema/missing-argument":  # from the block's name on (Terraform: the body's closing brace)
-        assert d.start == expected[0]
-    else:  # Terraform's subject range
-        assert (d.start, d.end) == expected
+    assert (d.start, d.end) == expected  # Terraform's subject range
 
 
 VALID = [

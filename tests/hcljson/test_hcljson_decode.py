@@ -63,15 +63,16 @@ CASES = [
     ("label-then-null-body", "root", '{"suite": {"s": null}}', [], ""),
     ("escaped-label", "root", '{"suite": {"\\u0073": {"case": {"c": {}}}}}', [], 'suite "s" {case "c" {}}'),
     # ---- required arguments and block counts ---------------------------------------------------
-    ("missing-required", "root", '{"thing": {"k": {⟨"n"⟩: {}}}}', ["structure/missing-argument"], 'thing "k" "n" {}'),
-    ("missing-required-array-body", "root", '{"thing": {"k": {⟨"n"⟩: [{"size": 1}, {}]}}}', ["structure/missing-argument"],
+    # (a missing argument or block is reported on the body's closing brace, as Terraform does)
+    ("missing-required", "root", '{"thing": {"k": {"n": {⟨}⟩}}}', ["structure/missing-argument"], 'thing "k" "n" {}'),
+    ("missing-required-array-body", "root", '{"thing": {"k": {"n": [{"size": 1}, {⟨}⟩]}}}', ["structure/missing-argument"],
      'thing "k" "n" {size} thing "k" "n" {}'),
     ("required-in-array-body", "root", '{"thing": {"k": {"n": [[{"count": 1}, {"size": 1}]]}}}', [], 'thing "k" "n" {count size}'),
-    ("missing-required-root", "required", '⟨{⟩"version": "1"}', ["structure/missing-argument"], "version"),
+    ("missing-required-root", "required", '{"version": "1"⟨}⟩', ["structure/missing-argument"], "version"),
     ("required-null-value-counts", "root", '{"thing": {"k": {"n": {"size": null}}}}', [], None),
     ("too-many-blocks", "root", '{"settings": {}, ⟨"settings"⟩: {}}', ["structure/too-many-blocks"], "settings {} settings {}"),
     ("too-many-blocks-array", "root", '{⟨"settings"⟩: [{}, {}]}', ["structure/too-many-blocks"], "settings {} settings {}"),
-    ("too-few-blocks", "root", '{"suite": {⟨"s"⟩: {"title": "t"}}}', ["structure/too-few-blocks"], 'suite "s" {title}'),
+    ("too-few-blocks", "root", '{"suite": {"s": {"title": "t"⟨}⟩}}', ["structure/too-few-blocks"], 'suite "s" {title}'),
     # ---- dynamic attributes --------------------------------------------------------------------
     ("dynamic", "root", '{"vars": {"a": 1, "b": "${x}", "//": "c"}}', [], "vars {a b}"),
     ("dynamic-duplicate", "root", '{"vars": {"a": 1, ⟨"a"⟩: 2}}', ["structure/duplicate-argument"], "vars {a}"),

@@ -81,7 +81,7 @@ QUERY = """\
                "config": {"after": "${list.aws_instance.⟨al⟩} ${local.⟨tga⟩} ${var.region}"}},
       ⟨"bad name"⟩: {"provider": "aws"}
     },
-    "aws_vpc": {⟨"none"⟩: {}}
+    "aws_vpc": {"none": ⟨{⟩}}
   },
   ⟨"resource"⟩: {}
 }
@@ -97,7 +97,7 @@ def test_a_query_file_is_checked_by_its_schema_and_references(tmp_path):
         (undeclared_list[0] - len("aws_instance."), undeclared_list[1], "reference/undeclared"),
         (undeclared_local[0] - len("local."), undeclared_local[1], "reference/undeclared"),  # Terraform's range: the traversal
         (*name, "structure/invalid-name"),  # Invalid list block name
-        (*missing_provider, "structure/missing-argument"),  # Missing "provider" attribute
+        (*missing_provider, "structure/missing-argument"),  # Missing "provider" attribute (at the body's `{`)
         (*unknown, "structure/unknown-block-type"),
     ])
     messages = {code: m for *_, code, m in found}
@@ -140,7 +140,7 @@ def test_check_reads_mock_and_query_files_and_tests_against_the_module_above(cli
     lines = sorted(line.split(": ", 1)[0].rsplit("/", 1)[-1] + " " + line.rsplit("[", 1)[-1] for line in result.stdout.splitlines())
     assert lines == [
         "aws.tfmock.json:1:2 structure/unknown-block-type]",
-        "find.tfquery.json:1:28 structure/missing-argument]",
+        "find.tfquery.json:1:35 structure/missing-argument]",  # the body's `{`, Terraform's range
         "unit.tftest.json:1:45 reference/undeclared]",
     ]
     assert 'Did you mean "terraform_data.web"?' in result.stdout

@@ -113,23 +113,24 @@ def test_the_valid_configuration_decodes_every_block_type() -> None:
 
 
 CASES = [
-    # ---- required arguments, labels and blocks (reported by the decoder with the Terraform schema)
-    ('{"module": {⟨"net"⟩: {"version": "1.0"}}}', [MISSING]),
-    ('{⟨"moved"⟩: {"from": "a.b"}}', [MISSING]),
-    ('{⟨"moved"⟩: {"to": "a.b"}, ⟨"moved"⟩: {"from": "a.b"}}', [MISSING, MISSING]),
-    ('{⟨"moved"⟩: {}}', [(MISSING, MISSING)]),
-    ('{"variable": {"v": {⟨"validation"⟩: {"condition": "${length(var.v) > 0}"}}}}', [MISSING]),
-    ('{"output": {⟨"o"⟩: {"description": "d"}}}', [MISSING]),
-    ('{"check": {⟨"c"⟩: {"data": {"http": {"x": {}}}}}}', [FEW]),
+    # ---- required arguments, labels and blocks (reported by the decoder with the Terraform schema;
+    # a missing argument or block on the body's closing brace, as Terraform reports it)
+    ('{"module": {"net": {"version": "1.0"⟨}⟩}}', [MISSING]),
+    ('{"moved": {"from": "a.b"⟨}⟩}', [MISSING]),
+    ('{"moved": {"to": "a.b"⟨}⟩, "moved": {"from": "a.b"⟨}⟩}', [MISSING, MISSING]),
+    ('{"moved": {⟨}⟩}', [(MISSING, MISSING)]),
+    ('{"variable": {"v": {"validation": {"condition": "${length(var.v) > 0}"⟨}⟩}}}', [MISSING]),
+    ('{"output": {"o": {"description": "d"⟨}⟩}}', [MISSING]),
+    ('{"check": {"c": ⟨{⟩"data": {"http": {"x": {}}}}}}', [FEW]),  # Terraform's own check: at the `{`
     ('{"check": {"c": {"assert": {"condition": "${length(var.x) > 0}", "error_message": "x", ⟨"severity"⟩: 1}}}}', [UNKNOWN_ARG]),
-    # Terraform drops an assert with an error, then says "Zero assert blocks" on the check.
-    ('{"check": {⟨"c"⟩: {⟨"assert"⟩: {"condition": "${length(var.x) > 0}"}}}}', [FEW, MISSING]),
-    ('{"check": {⟨"c"⟩: {"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}]}}}', [FEW, "reference/constant-condition"]),
+    # Terraform drops an assert with an error, then says "Zero assert blocks" on the check's `{`.
+    ('{"check": {"c": ⟨{⟩"assert": {"condition": "${length(var.x) > 0}"⟨}⟩}}}', [FEW, MISSING]),
+    ('{"check": {"c": ⟨{⟩"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}]}}}', [FEW, "reference/constant-condition"]),
     ('{"check": {"c": {"assert": [{"condition": ⟨"${1 == 1}"⟩, "error_message": "x"}, '
      '{"condition": "${length(var.x) > 0}", "error_message": "x"}]}}}', ["reference/constant-condition"]),
-    ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"content": {}}}}}}}', [MISSING]),
-    ('{"resource": {"a": {"b": {"dynamic": {⟨"x"⟩: {"for_each": []}}}}}}', [FEW]),
-    ('{⟨"removed"⟩: {"lifecycle": {"destroy": true}}}', [MISSING]),
+    ('{"resource": {"a": {"b": {"dynamic": {"x": {"content": {}⟨}⟩}}}}}', [MISSING]),
+    ('{"resource": {"a": {"b": {"dynamic": {"x": {"for_each": []⟨}⟩}}}}}', [FEW]),
+    ('{"removed": {"lifecycle": {"destroy": true}⟨}⟩}', [MISSING]),
     ('{"resource": {"a": {"b": {"lifecycle": {}, ⟨"lifecycle"⟩: {}}}}}', [MANY]),
     ('{"resource": {"aws_instance": ⟨"web"⟩}}', [LABEL]),
     ('{"data": {"google_iam_policy": ⟨{}⟩}}', [MISSING_LABEL]),
@@ -145,7 +146,7 @@ CASES = [
     ('{"ephemeral": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}}', [CONFLICT]),
     ('{"check": {"c": {"data": {"x": {"y": {"count": 2, ⟨"for_each"⟩: {}}}}, "assert": {"condition": "${var.x}", "error_message": 2}}}}', [CONFLICT]),
     ('{"import": {"to": "a.b", "id": "x", ⟨"identity"⟩: {}}}', [CONFLICT]),
-    ('{⟨"import"⟩: {"to": "a.b"}}', [MISSING]),
+    ('{"import": {"to": "a.b"⟨}⟩}', [MISSING]),
     ('{"import": {"to": ⟨["a.b"]⟩, "id": "x"}}', [TYPE]),
     # ---- names
     ('{"resource": {"aws_instance": {⟨"1web"⟩: {}}}}', [NAME]),

@@ -57,11 +57,11 @@ def test_typo_missing_argument_and_unknown_type_with_ranges(tmp_path: Path) -> N
     got = diagnostics.collect(fw.snapshot(), fw.uri("/main.tf.json"))
     text = fw.fixture.files["/main.tf.json"].text
     assert [(d.code, text[d.start : d.end]) for d in got] == [
-        ("schema/missing-argument", '"x"'),
         ("schema/unknown-argument", '"lenght"'),
+        ("schema/missing-argument", "}"),  # Terraform's range: the body's closing brace
         ("schema/unknown-resource-type", '"random_nope"'),
     ]
-    typo = got[1]
+    typo = got[0]
     assert typo.plain_message.endswith('Did you mean "length"?')
     assert [(f.new_text, text[f.start : f.end]) for f in typo.fixes] == [('"length"', '"lenght"')]
 
@@ -88,8 +88,8 @@ terraform {
 {"resource": {"random_string": {"x": {"provider": "rnd.second", "special": "maybe"}}}}
 """, open=["/main.tf.json"])
     assert schema_diags(fw, "/main.tf.json") == [
-        ("schema/missing-argument", '"x"'),
         ("schema/wrong-kind", '"maybe"'),
+        ("schema/missing-argument", "}"),
     ]
 
 
@@ -119,7 +119,7 @@ def test_editing_required_providers_in_another_open_file_rechecks(tmp_path: Path
     ws.change(versions, 2, [_change(text, start, start + len("example.com/acme/random"), "hashicorp/random")], "utf-16")
     diagnostics.collect(fw.snapshot(), versions)  # the edited file's analysis notices the change
     assert main in ws.take_stale()
-    assert [c for c, _ in schema_diags(fw, "/main.tf.json")] == ["schema/missing-argument", "schema/unknown-argument"]
+    assert [c for c, _ in schema_diags(fw, "/main.tf.json")] == ["schema/unknown-argument", "schema/missing-argument"]
 
 
 def test_schemas_arriving_and_going_make_documents_stale(tmp_path: Path) -> None:
@@ -149,7 +149,7 @@ def test_a_file_that_is_not_a_schema_is_reported_once_and_ignored(tmp_path: Path
 //- /main.tf.json
 {"resource": {"random_string": {"x": {"lenght": 4}}}}
 """, schemas=(bad, tmp_path / "missing.json", RANDOM))
-    assert [c for c, _ in schema_diags(fw, "/main.tf.json")] == ["schema/missing-argument", "schema/unknown-argument"]
+    assert [c for c, _ in schema_diags(fw, "/main.tf.json")] == ["schema/unknown-argument", "schema/missing-argument"]
     problems = fw.workspace.schema_problems()
     assert len(problems) == 2 and "bad.json" in problems[0] and "missing.json" in problems[1]
     assert fw.workspace.schema_problems() == []

@@ -104,8 +104,8 @@ class _Decoder:
         return value
 
     def body(self, node: Node | None, base: int, schema: BodySchema, type_name: str | None, report_shape: bool = True) -> Body:
-        """Decode a body value. Does not check required arguments / minimum block counts (those
-        report on the block header: see `header_checks`)."""
+        """Decode a body value. Does not check required arguments / minimum block counts (the
+        caller's: see `header_checks`)."""
         return self.run(self.body_gen(node, base, schema, type_name, 0, report_shape))  # type: ignore[return-value]
 
     def groups(self, node: Node, base: int, type_name: str | None, report_shape: bool = True) -> list:
@@ -221,22 +221,29 @@ class _Decoder:
             s = self._open_schemas[name] = BlockSchema(name, (), OPEN_BODY)
         return s
 
-    def header_checks(self, body: Body, start: int, end: int, type_name: str | None) -> None:
-        """Required arguments and minimum block counts, reported on the block header (`start`,
-        `end`): the key that names the block (or the file's opening bracket)."""
+    def header_checks(self, body: Body, type_name: str | None) -> None:
+        """Required arguments and minimum block counts, reported where Terraform reports them:
+        `Body.missing_item_range` (the closing brace of the body; the opening brace for an
+        argument or block type `missing_at_open`)."""
         plan = _plan(body.schema)
         required, minimum = plan.required, plan.minimum
+        if not required and not minimum:
+            return
+        start, end = body.missing_item_range
         node = body.node
         insert_at = body.start + 1 if node is not None and node.kind == OBJECT else None
         empty = insert_at is not None and not node.items  # type: ignore[union-attr]
-        for name in required:
+        opening = (body.start, min(body.start + 1, body.end))
+        for name, at_open in required:
             if body.attribute(name) is None:
-                self.diags.append(P.missing_argument(start, end, name, _where(type_name), insert_at, empty))
+                s, e = opening if at_open else (start, end)
+                self.diags.append(P.missing_argument(s, e, name, _where(type_name), insert_at, empty))
         for b in minimum:
             n = sum(1 for x in body.blocks if x.type_name == b.type_name)
             least = b.min_items or 0  # (`minimum` holds the block types that have a minimum)
             if n < least:
-                self.diags.append(P.too_few_blocks(start, end, b.type_name, least, n, _where(type_name)))
+                s, e = opening if b.missing_at_open else (start, end)
+                self.diags.append(P.too_few_blocks(s, e, b.type_name, least, n, _where(type_name)))
 
     # ---- attributes -----------------------------------------------------------------------
     def attribute(self, name: str, kstart: int, kend: int, v: Node | None, inner: int, a: AttributeSchema | None) -> Attribute:
@@ -334,8 +341,7 @@ class _Decoder:
             for bnode, bbase in bodies:
                 body = yield (bnode, bbase, body_schema, type_name, depth + 1)
                 block = Block(type_name, tstart, tend, labels, body, bs)
-                h = labels[-1].range if labels else (tstart, tend)
-                self.header_checks(body, h[0], h[1], type_name)
+                self.header_checks(body, type_name)
                 out.append(block)
 
 
@@ -353,7 +359,7 @@ class _Plan:
         known.update(schema.attributes)
         self.known = known
         self.max_items = any(b.max_items is not None for b in schema.blocks.values())
-        self.required = tuple(a.name for a in schema.attributes.values() if a.required)
+        self.required = tuple((a.name, a.missing_at_open) for a in schema.attributes.values() if a.required)
         self.minimum = tuple(b for b in schema.blocks.values() if b.min_items)
 
 
@@ -550,7 +556,7 @@ class _FileWalker(_Decoder):
         if tops and _plan(schema).max_items:
             _too_many_blocks(tops, None, diags)
         body = Body(root, rs, root.end, schema, tuple(attributes), tuple(tops))  # type: ignore[arg-type]
-        self.header_checks(body, rs, rs + 1 if root.end > rs else rs, None)
+        self.header_checks(body, None)
         return FileWalk(root, rs, root.end, schema, body.attributes, body.blocks, diags)  # type: ignore[arg-type]
 
     def tops(self, member: Member, index: int, frame: Frame, vbase: int, bs: BlockSchema, type_name: str, tstart: int,
@@ -639,8 +645,7 @@ def decode_top(text: str, top: TopBlock) -> tuple[Block, list[Diagnostic]]:
     d = _Decoder(text)
     body = d.run(d.body_gen(top.node, top.base, top.body_schema, top.type_name, 1))
     block = Block(top.type_name, top.type_start, top.type_end, top.labels, body, top.schema)  # type: ignore[arg-type]
-    h = block.header_range
-    d.header_checks(body, h[0], h[1], top.type_name)  # type: ignore[arg-type]
+    d.header_checks(body, top.type_name)  # type: ignore[arg-type]
     return block, d.diags
 
 
@@ -661,11 +666,11 @@ def decode_file(text: str, root: Node | None, schema: BodySchema) -> tuple[Body,
 
 def decode_body(text: str, node: Node | None, base: int, schema: BodySchema, type_name: str | None = None) -> tuple[Body, list[Diagnostic]]:
     """Decode one body value `node` whose container starts at absolute `base` (its own absolute
-    start is `base + node.start`). Reports required arguments on the body's first character."""
+    start is `base + node.start`). Reports required arguments on the body's closing brace."""
     d = _Decoder(text)
     body = d.body(node, base, schema, type_name)
     if node is not None:
-        d.header_checks(body, body.start, body.start + 1, type_name)
+        d.header_checks(body, type_name)
     d.diags.sort(key=_diag_key)
     return body, d.diags
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
 
-from ..jsonsyntax.tree import Node
+from ..jsonsyntax.tree import OBJECT, Node
 from .schema import EXPRESSION, LITERAL, LITERAL_STRING, MAP_OF_LITERAL_STRINGS, AttributeSchema, BlockSchema, BodySchema
 
 # Attribute modes whose strings are taken literally (no template processing).
@@ -134,6 +134,16 @@ class Body:
     @property
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
+
+    @property
+    def missing_item_range(self) -> tuple[int, int]:
+        """Where what this body lacks (a required argument, too few blocks) is reported, as HCL
+        reports it for JSON: the closing brace of an object body, else the body's first character
+        (the `[` of a root array; the `{` of an object left unclosed, a syntax error)."""
+        node = self.node
+        if node is not None and node.kind == OBJECT and node.closed and self.end > self.start:  # type: ignore[attr-defined]
+            return (self.end - 1, self.end)
+        return (self.start, min(self.start + 1, self.end))
 
     def attribute(self, name: str) -> Attribute | None:
         """The first attribute named `name`, or None."""

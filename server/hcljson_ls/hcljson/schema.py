@@ -141,12 +141,16 @@ def string_mode(mode: str, place: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class AttributeSchema:
-    """One argument a body accepts. `mode` is one of the attribute modes above."""
+    """One argument a body accepts. `mode` is one of the attribute modes above. A required
+    argument that is missing is reported on the body's closing brace (HCL's missing item range),
+    or on its opening brace with `missing_at_open` (an argument Terraform requires by a check of
+    its own, reported at the block's definition)."""
 
     name: str
     required: bool = False
     mode: str = EXPRESSION
     description: str = ""
+    missing_at_open: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -157,7 +161,9 @@ class AttributeSchema:
 class BlockSchema:
     """One nested block type. `labels` are the label *names* (one JSON nesting level each).
     `body` None means the block's body is decoded with `OPEN_BODY`. `min_items`/`max_items`
-    bound the number of blocks of this type in one body (None: unbounded)."""
+    bound the number of blocks of this type in one body (None: unbounded). Too few are reported on
+    the enclosing body's closing brace, or on its opening brace with `missing_at_open` (a minimum
+    Terraform checks by code of its own, at the enclosing block's definition)."""
 
     type_name: str
     labels: tuple[str, ...] = ()
@@ -165,6 +171,7 @@ class BlockSchema:
     description: str = ""
     min_items: int | None = None
     max_items: int | None = None
+    missing_at_open: bool = False
 
 
 def _frozen_map(value: object) -> Mapping:

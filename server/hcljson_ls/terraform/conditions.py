@@ -76,8 +76,9 @@ def _no_valid_assert(check: Block, found: list[Diagnostic]) -> list[Diagnostic]:
         if body.attribute("condition") is not None and body.attribute("error_message") is not None and not any(
                 d.code == CONSTANT_CONDITION and body.start <= d.start < body.end for d in found):
             return []
-    h = check.header_range
-    return [Diagnostic(h[0], h[1], ERROR, TOO_FEW_BLOCKS, "No valid assert block",
+    # Where Terraform says "Zero assert blocks": the check's declaration, the `{` of its body in JSON.
+    start = check.body.start
+    return [Diagnostic(start, min(start + 1, check.body.end), ERROR, TOO_FEW_BLOCKS, "No valid assert block",
                        "A check block needs at least one assert block, and each of this one's is invalid (see the "
                        "errors inside), so Terraform ignores them all.")]
 

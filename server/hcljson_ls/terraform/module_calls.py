@@ -220,7 +220,7 @@ def _check_call(block: Block, name: str, text: str, variables: Mapping[str, Chil
             )
     missing = [v.name for v in variables.values() if v.required and v.name not in given]
     if missing:
-        at = (body.end - 1, body.end) if body.end > body.start else (body.start, body.end)
+        at = body.missing_item_range
         for m in sorted(missing):
             insert = f"{json.dumps(m, ensure_ascii=False)}: {placeholder(variables[m].type)}, "
             out.append(

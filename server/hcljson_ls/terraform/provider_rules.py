@@ -394,7 +394,8 @@ def validate_resource(
     known: bool = False,
 ) -> list[Diagnostic]:
     """The diagnostics of `body` (see the module doc) against `schema`; `missing_at` is where a
-    missing required argument or block is reported (default: the body's `{`). With `known`, the
+    missing required argument or block is reported (default, where Terraform reports it:
+    `Body.missing_item_range`, the body's closing brace). With `known`, the
     arguments the decoder knows that `schema` names are checked too (a body whose arguments the
     decoder lists, such as `connection`; never a resource body, where such names are meta-arguments)."""
     if schema is None:
@@ -410,7 +411,7 @@ def _validate_body(
     known: bool = False,
 ) -> None:
     node = body.node
-    at = missing_at or (body.start, min(body.start + 1, body.end))
+    at = missing_at or body.missing_item_range
     counts: dict[str, int] = {}
     dynamic_types: set[str] = set()
     required, bounded, minimum, plain, collections = _plan(schema)
@@ -715,7 +716,7 @@ def _validate_block(
     if schema is None:  # an unknown type of a loaded provider, or a provider not loaded (nothing to say)
         return check_resource_type(schemas, address, type_label.value, type_label.start, type_label.end, data)
     where = f"{'data source' if data else 'resource'} {_q(type_label.value)}"
-    found = validate_resource(block.body, schema, text, block.header_range, where)
+    found = validate_resource(block.body, schema, text, where=where)
     if not data:
         found.extend(_ignore_changes(block.body, schema, text))
         found.extend(_self_attributes(block.body, schema, text))

@@ -87,10 +87,6 @@ def connection_schema() -> SchemaBlock:
     return schema_block(_data()["connection"])
 
 
-def _closing(body: Body) -> tuple[int, int]:
-    return (body.end - 1, body.end) if body.end > body.start else (body.start, body.end)
-
-
 def _plain(diags: list[Diagnostic]) -> list[Diagnostic]:
     """The schema rules' wording without its remark about provider versions (these schemas are Terraform's)."""
     return [replace(d, detail=d.detail.replace(f" {NOT_IN_THIS_VERSION}", "")) if NOT_IN_THIS_VERSION in d.detail else d
@@ -122,12 +118,12 @@ def _one_of(prov: Block, type_name: str) -> list[Diagnostic]:
 def _connection(body: Body, text: str, alone: bool) -> list[Diagnostic]:
     """The connection `body` checked (see the module doc), but for the required `host`; unknown
     arguments only when it is read `alone`."""
-    found = validate_resource(body, connection_schema(), text, _closing(body), 'the "connection" block', known=True)
+    found = validate_resource(body, connection_schema(), text, where='the "connection" block', known=True)
     return [d for d in found if d.code != MISSING_ARGUMENT and (alone or d.code != UNKNOWN_ARGUMENT)]
 
 
 def _missing_host(body: Body) -> Diagnostic:
-    start, end = _closing(body)
+    start, end = body.missing_item_range
     return Diagnostic(start, end, ERROR, MISSING_ARGUMENT, 'Missing required argument "host"',
                       'The argument "host" (type string) is required in the "connection" block, but it is not set.')
 
@@ -198,7 +194,7 @@ def provisioner_diagnostics(block: Block, text: str) -> list[Diagnostic]:
         schema = provisioner_schema(type_name)
         if schema is None or prov.body.node is None:
             continue  # Terraform stops at the missing plugin: its connection is not read either
-        out.extend(validate_resource(prov.body, schema, text, _closing(prov.body), f"the {quoted(type_name)} provisioner"))
+        out.extend(validate_resource(prov.body, schema, text, where=f"the {quoted(type_name)} provisioner"))
         out.extend(_one_of(prov, type_name))
         own = prov.body.blocks_of("connection")
         if own:

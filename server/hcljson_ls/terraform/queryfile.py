@@ -54,7 +54,9 @@ LIST = BlockSchema(
     "list", ("type", "name"),
     BodySchema.of(
         attributes=[
-            A("provider", True, RESOURCE_PROVIDER.mode, "The provider configuration that lists the objects, as `\"<name>\"` or `\"<name>.<alias>\"`."),
+            # Terraform checks `provider` itself, at the block's definition (the body's `{`).
+            A("provider", True, RESOURCE_PROVIDER.mode, "The provider configuration that lists the objects, as `\"<name>\"` or `\"<name>.<alias>\"`.",
+              missing_at_open=True),
             COUNT, FOR_EACH,
             A("include_resource", False, EXPRESSION, "Whether each result includes the full resource object (default false)."),
             A("limit", False, EXPRESSION, "The most results to return (default 100)."),

@@ -443,6 +443,7 @@ CHECK = BlockSchema(
                 ),
                 description="An assertion; a false condition gives a warning, not an error.",
                 min_items=1,
+                missing_at_open=True,  # Terraform's own check ("Zero assert blocks"), at the check's definition
             ),
         ],
     ),

@@ -90,7 +90,8 @@ _OWN_KINDS = frozenset({catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUER
 
 OVERRIDE_DURING = A("override_during", False, TRAVERSAL,
                     "When the values are used: `\"apply\"` (default: the plan sees unknown values) or `\"plan\"`.")
-_TARGET = A("target", True, TRAVERSAL, "The address overridden, such as `\"aws_instance.web\"`, without `${}`.")
+# Terraform checks `target` itself and reports its absence at the block's definition: the body's `{`.
+_TARGET = A("target", True, TRAVERSAL, "The address overridden, such as `\"aws_instance.web\"`, without `${}`.", missing_at_open=True)
 
 
 def _override(type_name: str, values: str, what: str) -> BlockSchema:

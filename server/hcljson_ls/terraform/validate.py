@@ -321,7 +321,7 @@ class _Validator:
                     "\"id\" names the object by its import ID and \"identity\" by its resource identity. Keep one of them.",
                 )
                 if not self.override and attribute("id") is None and attribute("identity") is None and body.node is not None:
-                    h = block.header_range
+                    h = body.missing_item_range
                     self.diags.append(
                         Diagnostic(
                             h[0], h[1], ERROR, MISSING_ARGUMENT, "Missing required argument \"id\"",
