@@ -50,6 +50,7 @@ from ..jsonsyntax.tree import Node
 from .addresses import address_rules
 from .catalogue import is_opentofu_file
 from .conditions import condition_rules
+from .const_sources import check_const_sources
 from .language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
 from .language import check_sites as check_language
 from .mockfile import MOCK_SCHEMA, is_mock_file
@@ -192,8 +193,12 @@ class TerraformChecks(FileChecks):
             if inputs is not None:
                 found, used = check_calls(calls, text, lambda name: inputs(name, own))
                 out.extend(found)
-                out.sort(key=_range)
                 uses = uses | used
+            if scope is not None:
+                found, used = check_const_sources([c.current for c in calls], text, module_language(own, scope), own, scope)
+                out.extend(found)
+                uses = uses | used | _LANGUAGE_USED
+            out.sort(key=_range)
             if not sites:
                 return out, uses
         schemas = scope.provider_schemas if scope is not None else None

@@ -76,6 +76,7 @@ from .catalogue import (
     literal_settings_block,
 )
 from .language import CONSTRAINT_KIND
+from .const_sources import VARIABLE_CONST, const_fact
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
 from .reference_walk import expression_references
@@ -564,6 +565,9 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         fact = variable_fact(block, text)
         if fact is not None:
             out.append((fact, h[0], h[1]))
+        const = const_fact(block)
+        if const is not None:
+            out.append((const, h[0], h[1]))
     if t in INSTANCED:  # the instance keys its references take
         out.extend((repetition_key(key, mode), h[0], h[1]) for mode in REPETITION if block.body.attribute(mode) is not None)
     if t == "output":  # `deprecated` (Terraform 1.15, OpenTofu 1.10): callers using it get a warning
@@ -585,7 +589,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
-                        "output-deprecated", VARIABLE_INPUT})
+                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

@@ -1,0 +1,110 @@
+"""Terraform's rule that a module call's `source` and `version` use only const input variables.
+
+    VARIABLE_CONST                                 the kind of a const variable's fact key
+    const_fact(block) -> key | None                `("variable-const", name)` of a const `variable`
+    check_const_sources(sites, text, language, own, scope) -> (diagnostics, uses)
+
+Code (docs/diagnostics.md, "Const variables in module sources"):
+
+* `module/non-const-source` -- (error) under Terraform 1.15 and later, a module call's `source`
+  or `version` refers directly to an input variable of the module that is not declared
+  `const = true`. Terraform evaluates `source` and `version` while it installs modules, where every
+  other variable is unknown, and says "Unknown module source" / "Unknown module version" ("Only
+  literal values and const variables can be evaluated during init.") on the whole expression
+  (hashicorp/terraform internal/terraform/node_module_install.go evalSource and
+  evalVersionConstraint; node_root_variable.go: "All non-const variables are unknown during init").
+
+Contract
+--------
+* Only as strict as Terraform, never more: nothing under OpenTofu (it evaluates root variables
+  given to it), nor before Terraform 1.15 (`language/newer-version` warns there); nothing where
+  the expression calls a function (a few functions make a known result from an unknown argument),
+  refers to anything Terraform rejects there first (a resource, `count`, ...: another error of
+  Terraform's), or to a variable that no file of the module declares (`reference/undeclared`).
+  A variable counts as const when any of its declarations sets `const` to anything but a literal
+  `false` (Terraform decodes `"true"` too). Locals derived from non-const variables are not
+  followed (only direct `var.x` references).
+* Variables are module-wide: the facts of the file (`own`) and of the other files (`scope.keys`).
+  `uses` holds `("variable-const",)`'s undeclared key and each variable read, so a change of any
+  `const` re-checks the calls (`resolve.affected` maps a changed key to `(UNDECLARED, kind)`).
+* Pure: no I/O; never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..diagnostic import ERROR, Diagnostic
+from ..hcljson.model import Block
+from ..jsonsyntax.tree import FALSE
+from .language import TERRAFORM, Language, available
+from .reference_walk import expression_references
+from .references import Reference
+
+VARIABLE_CONST = "variable-const"
+NON_CONST_SOURCE = "module/non-const-source"
+
+#: The reference roots Terraform accepts in a module source (the version: all but `path`).
+_ALLOWED_ROOTS = {"source": frozenset({"var", "local", "path"}), "version": frozenset({"var", "local"})}
+_WHAT = {"source": "source", "version": "version"}
+
+
+def const_fact(block: Block) -> tuple | None:
+    """The fact of a JSON `variable` block with one label whose `const` is set to anything but a
+    literal `false`."""
+    if block.type_name != "variable" or len(block.labels) != 1:
+        return None
+    a = block.body.attribute("const")
+    if a is None or a.expr is None or a.expr.node.kind == FALSE:
+        return None
+    return (VARIABLE_CONST, block.labels[0].value)
+
+
+def _declared(kind: str, name: str, own: frozenset, scope: Any) -> bool:
+    key = (kind, name)
+    return key in own or any(k[:2] == key for k in scope.keys(kind))
+
+
+def check_const_sources(blocks: Iterable[Block], text: str, language: Language, own: frozenset,
+                        scope: Any) -> tuple[list[Diagnostic], set]:
+    """See the module doc; `blocks` are module calls in current positions."""
+    if language.engine != TERRAFORM or not available(("module", "source", "template"), language):
+        return [], set()
+    out: list[Diagnostic] = []
+    uses: set = {("reference/undeclared", VARIABLE_CONST)}
+    for block in blocks:
+        for name in ("source", "version"):
+            attr = block.body.attribute(name)
+            if attr is None or attr.expr is None:
+                continue
+            found = _non_const(expression_references(text, attr.expr), name, own, scope, uses)
+            if found:
+                e = attr.expr
+                out.append(Diagnostic(
+                    e.start, e.end, ERROR, NON_CONST_SOURCE, f"Unknown module {_WHAT[name]}",
+                    f"Only literal values and const variables can be evaluated during init, and the variable "
+                    f"\"{found}\" is not declared with const = true.",
+                ))
+    return out, uses
+
+
+def _non_const(refs: list, name: str, own: frozenset, scope: Any, uses: set) -> str | None:
+    """The first variable of `refs` that is declared but not const, or None (also whenever
+    Terraform would say something else first or the result might be known)."""
+    first: str | None = None
+    for r in refs:
+        if type(r) is not Reference:
+            return None  # a function call
+        if r.root not in _ALLOWED_ROOTS[name]:
+            return None
+        if r.root != "var" or not r.steps or r.steps[0].index:
+            continue
+        var = r.steps[0].name
+        uses.add(("variable", var))
+        uses.add((VARIABLE_CONST, var))
+        if not _declared("variable", var, own, scope):
+            return None
+        if first is None and not _declared(VARIABLE_CONST, var, own, scope):
+            first = var
+    return first
