@@ -32,6 +32,7 @@ Contract
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -78,15 +79,41 @@ def check_const_sources(blocks: Iterable[Block], text: str, language: Language, 
             attr = block.body.attribute(name)
             if attr is None or attr.expr is None:
                 continue
-            found = _non_const(expression_references(text, attr.expr), name, own, scope, uses)
+            e = attr.expr
+            refs = expression_references(text, e)
+            if not _only_interpolated_references(text, e.start, e.end, refs):
+                continue
+            found = _non_const(refs, name, own, scope, uses)
             if found:
-                e = attr.expr
                 out.append(Diagnostic(
                     e.start, e.end, ERROR, NON_CONST_SOURCE, f"Unknown module {_WHAT[name]}",
                     f"Only literal values and const variables can be evaluated during init, and the variable "
                     f"\"{found}\" is not declared with const = true.",
                 ))
     return out, uses
+
+
+#: What is left of an interpolation once its reference is taken out: `${ }`, `${~ ~}`.
+_BARE_INTERPOLATION = re.compile(r"\$\{~?\s*~?\}")
+
+
+def _only_interpolated_references(text: str, start: int, end: int, refs: list) -> bool:
+    """Whether the string value `text[start:end]` is literal text and interpolations that each
+    hold one reference and nothing else (`"./m/${var.x}"`): an operator, a conditional, an index
+    into a literal or a directive could make a known value of an unknown one, so nothing is said
+    of those. Escapes (`$${`, `%%{`) are left alone too."""
+    spans = sorted((r.start, r.end_all) for r in refs if type(r) is Reference)
+    if not spans or spans[0][0] < start or spans[-1][1] > end:
+        return False
+    pieces, at = [], start
+    for a, b in spans:
+        if a < at:
+            return False
+        pieces.append(text[at:a])
+        at = b
+    pieces.append(text[at:end])
+    rest = _BARE_INTERPOLATION.sub("", "".join(pieces))
+    return "${" not in rest and "%{" not in rest
 
 
 def _non_const(refs: list, name: str, own: frozenset, scope: Any, uses: set) -> str | None:

@@ -1,0 +1,5 @@
+variable "src" {
+  type    = string
+  default = "./child"
+  const   = true
+}
