@@ -1,0 +1,101 @@
+"""`module/non-const-source` (`terraform.const_sources`) in a real `Workspace` on disk: under
+Terraform 1.15+, a module call's `source` or `version` may use only const input variables
+(hashicorp/terraform v1.15.9 internal/terraform/node_module_install.go:264-272 and 385-391, "Unknown
+module source"/"Unknown module version" on the whole expression; node_root_variable.go:129, every
+other variable is unknown during init). Variables are module-wide; OpenTofu and older Terraform
+say nothing; the quick open agrees with the full analysis."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixture import parse_fixture
+from hcljson_ls.diagnostic import ERROR
+from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
+from hcljson_ls.terraform.const_sources import NON_CONST_SOURCE
+from hcljson_ls.terraform.quick import quick_file
+
+CODE = NON_CONST_SOURCE
+
+MODULE = """
+//- /main.tf.json
+{"module": {
+  "a": {"source": ⟨"./m/${var.plain}"⟩},
+  "b": {"source": "${var.fixed}"},
+  "c": {"source": "hashicorp/consul/aws", "version": ⟨"${var.off}"⟩},
+  "d": {"source": "${path.module == \\".\\" ? \\"./m/x\\" : var.plain}"},
+  "e": {"source": "${[var.plain, \\"./m/x\\"][1]}"},
+  "f": {"source": "%{ if false }${var.plain}%{ endif }./m/x"},
+  "g": {"source": "${lower(var.plain)}"},
+  "h": {"source": "${var.undeclared}"},
+  "i": {"source": "${path.module}/m/${var.fixed}"}
+}}
+//- /variables.tf.json
+{"variable": {"plain": {"default": "x"}, "off": {"default": "1.0.0", "const": false}}}
+//- /fixed.tf
+variable "fixed" {
+  default = "./m/x"
+  const   = true
+}
+//- /m/x/main.tf.json
+{}
+"""
+
+
+def _diagnostics(ws, path: str):
+    uri = ws.uri(path)
+    state = ws.workspace.get(uri)
+    quick = quick_file(state.text, str(ws.paths[path]), state._scope)
+    full = file_diagnostics(state, PROVIDERS)
+    if quick is not None:
+        assert quick.diagnostics == full
+    return [d for d in collect(ws.snapshot(), uri) if d.code == CODE]
+
+
+def _open(tmp_path, version: str | None, engine: str = "terraform"):
+    fixture = parse_fixture(MODULE)
+    ws = fixture.workspace(tmp_path, open=["/main.tf.json", "/variables.tf.json"], engine=engine)
+    ws.workspace.set_engine_version(version)
+    return fixture, ws
+
+
+@pytest.mark.parametrize("version", ["1.15", "1.16.0-rc2", None])
+def test_only_surely_unknown_non_const_variables_are_reported(tmp_path, version) -> None:
+    fixture, ws = _open(tmp_path, version)
+    found = _diagnostics(ws, "/main.tf.json")
+    assert [(d.start, d.end) for d in found] == fixture.files["/main.tf.json"].ranges
+    source, version_ = found
+    assert source.message.startswith("Unknown module source: ") and '"plain"' in source.message
+    assert version_.message.startswith("Unknown module version: ") and '"off"' in version_.message
+    assert source.severity == version_.severity == ERROR
+
+
+@pytest.mark.parametrize(("engine", "version"), [("terraform", "1.14"), ("opentofu", "1.11"), ("opentofu", "1.12")])
+def test_opentofu_and_older_terraform_say_nothing(tmp_path, engine, version) -> None:
+    _, ws = _open(tmp_path, version, engine)
+    assert _diagnostics(ws, "/main.tf.json") == []
+
+
+def test_declaring_the_variable_const_in_another_file_clears_it(tmp_path) -> None:
+    _, ws = _open(tmp_path, "1.15")
+    main, variables = ws.uri("/main.tf.json"), ws.uri("/variables.tf.json")
+    assert len(_diagnostics(ws, "/main.tf.json")) == 2
+    text = ws.workspace.get(variables).text
+    at = text.index('{"default": "x"}') + 1
+    ws.workspace.change(variables, 2, [{"range": _range(text, at, at), "text": '"const": true, '}], "utf-32")
+    collect(ws.snapshot(), variables)
+    assert main in ws.workspace.take_stale()
+    [left] = _diagnostics(ws, "/main.tf.json")
+    assert '"off"' in left.message
+    text = ws.workspace.get(variables).text
+    at = text.index('"const": false')
+    ws.workspace.change(variables, 3, [{"range": _range(text, at + 9, at + 14), "text": "true"}], "utf-32")
+    assert _diagnostics(ws, "/main.tf.json") == []
+
+
+def _range(text: str, start: int, end: int) -> dict:
+    def position(offset: int) -> dict:
+        line = text.count("\n", 0, offset)
+        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+    return {"start": position(start), "end": position(end)}
