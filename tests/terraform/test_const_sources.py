@@ -8,8 +8,8 @@ say nothing; the quick open agrees with the full analysis."""
 from __future__ import annotations
 
 import pytest
-
 from fixture import parse_fixture
+
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
 from hcljson_ls.terraform.const_sources import NON_CONST_SOURCE

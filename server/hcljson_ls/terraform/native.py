@@ -62,9 +62,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import catalogue
+from .const_sources import VARIABLE_CONST
 from .declarations import Declaration
 from .language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
-from .const_sources import VARIABLE_CONST
 from .module_calls import input_fact
 from .references import (
     IN_COUNT,

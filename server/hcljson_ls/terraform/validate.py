@@ -75,8 +75,8 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
-from .language import CONSTRAINT_KIND
 from .const_sources import VARIABLE_CONST, const_fact
+from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
 from .provisioners import provisioner_diagnostics
 from .reference_walk import expression_references
