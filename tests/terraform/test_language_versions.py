@@ -176,9 +176,10 @@ VALID = [
     # convert: CHANGELOG 1.15.0 "`convert` function"; its second argument is a type.
     ("convert", {"main.tf.json": {"locals": {"a": "${convert({a = 1}, object({a = string}))}",
                                              "b": "${convert(\"1\", number)}"}}}, "auto", None),
-    # variables and locals in module source/version: CHANGELOG 1.15.0.
+    # variables and locals in module source/version: CHANGELOG 1.15.0; the variable must be const
+    # (v1.15.9 internal/terraform/node_module_install.go:385-391, `module/non-const-source`).
     ("module-source-variables", {"main.tf.json": {
-        "variable": {"ver": {"type": "string", "default": "1.0.0"}}, "locals": {"src": "hashicorp/consul/aws"},
+        "variable": {"ver": {"type": "string", "default": "1.0.0", "const": True}}, "locals": {"src": "hashicorp/consul/aws"},
         "module": {"m": {"source": "${local.src}", "version": "${var.ver}"}}}}, "auto", None),
     # deprecated: CHANGELOG 1.15.0 "You can set a deprecated attribute on variable and output blocks".
     ("deprecated", {"main.tf.json": {"variable": {"v": {"type": "string", "default": "a", "deprecated": "use w"}},
