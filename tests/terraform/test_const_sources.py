@@ -93,6 +93,14 @@ def test_declaring_the_variable_const_in_another_file_clears_it(tmp_path) -> Non
     assert _diagnostics(ws, "/main.tf.json") == []
 
 
+def test_an_override_file_may_make_a_variable_const(tmp_path) -> None:
+    # Terraform merges `const` from override files (v1.15.9 internal/configs/module_merge.go:56-58).
+    fixture = parse_fixture(MODULE + '//- /variables_override.tf.json\n{"variable": {"plain": {"const": true}, "off": {"const": true}}}\n')
+    ws = fixture.workspace(tmp_path, open=["/main.tf.json"], engine="terraform")
+    ws.workspace.set_engine_version("1.15")
+    assert _diagnostics(ws, "/main.tf.json") == []
+
+
 def _range(text: str, start: int, end: int) -> dict:
     def position(offset: int) -> dict:
         line = text.count("\n", 0, offset)

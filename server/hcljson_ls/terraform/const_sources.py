@@ -17,15 +17,17 @@ Code (docs/diagnostics.md, "Const variables in module sources"):
 Contract
 --------
 * Only as strict as Terraform, never more: nothing under OpenTofu (it evaluates root variables
-  given to it), nor before Terraform 1.15 (`language/newer-version` warns there); nothing where
-  the expression calls a function (a few functions make a known result from an unknown argument),
-  refers to anything Terraform rejects there first (a resource, `count`, ...: another error of
+  given to it), nor before Terraform 1.15 (`language/newer-version` warns there); only where the
+  value is surely unknown: literal text and interpolations that each hold one bare reference
+  (`"./m/${var.x}"`; no function call, operator, conditional, index into a literal or directive,
+  which could make a known value of an unknown one); nothing where it refers to anything Terraform rejects there first (a resource, `count`, ...: another error of
   Terraform's), or to a variable that no file of the module declares (`reference/undeclared`).
   A variable counts as const when any of its declarations sets `const` to anything but a literal
-  `false` (Terraform decodes `"true"` too). Locals derived from non-const variables are not
-  followed (only direct `var.x` references).
+  `false` (Terraform decodes `"true"` too). Nothing is said in a module with an override file
+  (`scope.has_override_files`: it may set `const`, and the index holds no declaration of it).
+  Locals derived from non-const variables are not followed (only direct `var.x` references).
 * Variables are module-wide: the facts of the file (`own`) and of the other files (`scope.keys`).
-  `uses` holds `("variable-const",)`'s undeclared key and each variable read, so a change of any
+  `uses` holds `(UNDECLARED, "variable-const")` and each variable read, so a change of any
   `const` re-checks the calls (`resolve.affected` maps a changed key to `(UNDECLARED, kind)`).
 * Pure: no I/O; never raises.
 """
@@ -72,6 +74,8 @@ def check_const_sources(blocks: Iterable[Block], text: str, language: Language, 
     """See the module doc; `blocks` are module calls in current positions."""
     if language.engine != TERRAFORM or not available(("module", "source", "template"), language):
         return [], set()
+    if getattr(scope, "has_override_files", False):
+        return [], set()  # an override file may make a variable const: not known here
     out: list[Diagnostic] = []
     uses: set = {("reference/undeclared", VARIABLE_CONST)}
     for block in blocks:

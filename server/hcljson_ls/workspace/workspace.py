@@ -1233,6 +1233,12 @@ class ModuleScope:
         return self._workspace.engine_version
 
     @property
+    def has_override_files(self) -> bool:
+        """Whether the module has an override file (it may change what a declaration says, e.g. make
+        a variable const, and declares nothing the index holds)."""
+        return any(catalogue.is_override_file(n) for n in self._workspace.effective_names(self._key))
+
+    @property
     def provider_schemas(self) -> Any:
         """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
         return self._workspace.provider_schemas(self._key)
