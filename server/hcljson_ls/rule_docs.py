@@ -111,6 +111,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A variable of the child without a "default" that the call does not set.',
         'A variable of the child without a "default" that the call does not set. Range: the call body\'s closing brace (as Terraform).',
     ),
+    'module/non-const-source': (
+        'const-variables-in-module-sources-issue-19',
+        'A module call\'s "source" or "version" that refers to an input variable of the module (declared in any of its files, JSON or native) that is not declared "const = true", read by Terraform 1.15 or later.',
+        'A module call\'s "source" or "version" that refers to an input variable of the module (declared in any of its files, JSON or native) that is not declared "const = true", read by Terraform 1.15 or later. Terraform evaluates "source" and "version" while "init" installs modules, when every other variable is unknown (hashicorp/terraform v1.15.9 internal/terraform/node_module_install.go, node_root_variable.go). An error, "Unknown module source" (or version), on the whole value, as Terraform reports it. Only where the value is surely unknown: literal text and interpolations of bare references ("./m/${var.x}"); nothing under OpenTofu (it evaluates the variables given to it), before Terraform 1.15 ("language/newer-version"), in a module with an override file (it may set "const"), for undeclared variables ("reference/undeclared"), or for locals derived from such variables.',
+    ),
     'module/unknown-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
         'An argument of a module call that is neither a meta-argument nor a variable of the child module (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json").',
