@@ -2,8 +2,9 @@
 Terraform 1.15+, a module call's `source` or `version` may use only const input variables
 (hashicorp/terraform v1.15.9 internal/terraform/node_module_install.go:264-272 and 385-391, "Unknown
 module source"/"Unknown module version" on the whole expression; node_root_variable.go:129, every
-other variable is unknown during init). Variables are module-wide; OpenTofu and older Terraform
-say nothing; the quick open agrees with the full analysis."""
+other variable is unknown during init). Variables are module-wide; older Terraform and OpenTofu
+say nothing, except that OpenTofu 1.12+ rejects a variable declared `const = false` there; the
+quick open agrees with the full analysis."""
 
 from __future__ import annotations
 
@@ -70,10 +71,20 @@ def test_only_surely_unknown_non_const_variables_are_reported(tmp_path, version)
     assert source.severity == version_.severity == ERROR
 
 
-@pytest.mark.parametrize(("engine", "version"), [("terraform", "1.14"), ("opentofu", "1.11"), ("opentofu", "1.12")])
-def test_opentofu_and_older_terraform_say_nothing(tmp_path, engine, version) -> None:
+@pytest.mark.parametrize(("engine", "version"), [("terraform", "1.14"), ("opentofu", "1.11")])
+def test_opentofu_before_const_and_older_terraform_say_nothing(tmp_path, engine, version) -> None:
     _, ws = _open(tmp_path, version, engine)
     assert _diagnostics(ws, "/main.tf.json") == []
+
+
+def test_opentofu_rejects_only_a_variable_declared_const_false(tmp_path) -> None:
+    # OpenTofu v1.12.0 internal/configs/static_scope.go:263-270: "Unable to use variable in static
+    # context" on the reference, whatever the expression around it; a variable without `const` is fine.
+    _, ws = _open(tmp_path, "1.12", "opentofu")
+    [d] = _diagnostics(ws, "/main.tf.json")
+    text = ws.workspace.get(ws.uri("/main.tf.json")).text
+    assert text[d.start : d.end] == "var.off"
+    assert d.message.startswith("Unable to use variable in static context: ")
 
 
 def test_declaring_the_variable_const_in_another_file_clears_it(tmp_path) -> None:

@@ -13,11 +13,14 @@ Code (docs/diagnostics.md, "Const variables in module sources"):
   literal values and const variables can be evaluated during init.") on the whole expression
   (hashicorp/terraform internal/terraform/node_module_install.go evalSource and
   evalVersionConstraint; node_root_variable.go: "All non-const variables are unknown during init").
+  Under OpenTofu 1.12 and later, each reference there to a variable declared `const = false`:
+  "Unable to use variable in static context", on the reference (opentofu v1.12.0
+  internal/configs/static_scope.go:263-270; OpenTofu evaluates the other variables it is given).
 
 Contract
 --------
-* Only as strict as Terraform, never more: nothing under OpenTofu (it evaluates root variables
-  given to it), nor before Terraform 1.15 (`language/newer-version` warns there); only where the
+* Only as strict as Terraform, never more: under OpenTofu only a literal `const = false` (and no
+  declaration setting it otherwise), nothing before Terraform 1.15 (`language/newer-version` warns there); only where the
   value is surely unknown: literal text and interpolations that each hold one bare reference
   (`"./m/${var.x}"`; no function call, operator, conditional, index into a literal or directive,
   which could make a known value of an unknown one); nothing where it refers to anything Terraform rejects there first (a resource, `count`, ...: another error of
@@ -41,7 +44,7 @@ from typing import Any
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block
 from ..jsonsyntax.tree import FALSE
-from .language import TERRAFORM, Language, available
+from .language import OPENTOFU, TERRAFORM, Language, available
 from .reference_walk import expression_references
 from .references import Reference
 
@@ -54,28 +57,38 @@ _WHAT = {"source": "source", "version": "version"}
 
 
 def const_fact(block: Block) -> tuple | None:
-    """The fact of a JSON `variable` block with one label whose `const` is set to anything but a
-    literal `false`."""
+    """The fact of a JSON `variable` block with one label that sets `const`: `("variable-const",
+    name, const)`, `const` False only for a literal `false` (anything else may decode to true)."""
     if block.type_name != "variable" or len(block.labels) != 1:
         return None
     a = block.body.attribute("const")
-    if a is None or a.expr is None or a.expr.node.kind == FALSE:
+    if a is None or a.expr is None:
         return None
-    return (VARIABLE_CONST, block.labels[0].value)
+    return (VARIABLE_CONST, block.labels[0].value, a.expr.node.kind != FALSE)
 
 
-def _declared(kind: str, name: str, own: frozenset, scope: Any) -> bool:
-    key = (kind, name)
-    return key in own or any(k[:2] == key for k in scope.keys(kind))
+def _declared(name: str, own: frozenset, scope: Any) -> bool:
+    key = ("variable", name)
+    return key in own or bool(scope.declared(key))
+
+
+def _const_settings(name: str, own: frozenset, scope: Any) -> set[bool]:
+    """What the declarations of variable `name` set `const` to (empty: none sets it)."""
+    facts = [k for k in own if k[0] == VARIABLE_CONST]
+    facts.extend(scope.keys(VARIABLE_CONST))
+    return {bool(k[2]) for k in facts if len(k) == 3 and k[1] == name}
 
 
 def check_const_sources(blocks: Iterable[Block], text: str, language: Language, own: frozenset,
                         scope: Any) -> tuple[list[Diagnostic], set]:
     """See the module doc; `blocks` are module calls in current positions."""
-    if language.engine != TERRAFORM or not available(("module", "source", "template"), language):
+    if language.engine == TERRAFORM:
+        if not available(("module", "source", "template"), language):
+            return [], set()
+    elif language.engine != OPENTOFU or not available(("variable", "const"), language):
         return [], set()
     if getattr(scope, "has_override_files", False):
-        return [], set()  # an override file may make a variable const: not known here
+        return [], set()  # an override file may set const: not known here
     out: list[Diagnostic] = []
     uses: set = {("reference/undeclared", VARIABLE_CONST)}
     for block in blocks:
@@ -85,6 +98,9 @@ def check_const_sources(blocks: Iterable[Block], text: str, language: Language, 
                 continue
             e = attr.expr
             refs = expression_references(text, e)
+            if language.engine == OPENTOFU:
+                out.extend(_declared_not_const(refs, own, scope, uses))
+                continue
             if not _only_interpolated_references(text, e.start, e.end, refs):
                 continue
             found = _non_const(refs, name, own, scope, uses)
@@ -95,6 +111,23 @@ def check_const_sources(blocks: Iterable[Block], text: str, language: Language, 
                     f"\"{found}\" is not declared with const = true.",
                 ))
     return out, uses
+
+
+def _declared_not_const(refs: list, own: frozenset, scope: Any, uses: set) -> list[Diagnostic]:
+    """OpenTofu: each reference to a variable declared `const = false` (and nowhere const)."""
+    out = []
+    for r in refs:
+        if type(r) is not Reference or r.root != "var" or not r.steps or r.steps[0].index:
+            continue
+        var = r.steps[0].name
+        uses.add(("variable", var))
+        if _const_settings(var, own, scope) == {False}:
+            out.append(Diagnostic(
+                r.start, r.steps[0].end, ERROR, NON_CONST_SOURCE, "Unable to use variable in static context",
+                f"The variable \"{var}\" cannot be used in a module's source or version, which are evaluated "
+                "while the configuration loads, because it is declared with const = false.",
+            ))
+    return out
 
 
 #: What is left of an interpolation once its reference is taken out: `${ }`, `${~ ~}`.
@@ -133,9 +166,8 @@ def _non_const(refs: list, name: str, own: frozenset, scope: Any, uses: set) -> 
             continue
         var = r.steps[0].name
         uses.add(("variable", var))
-        uses.add((VARIABLE_CONST, var))
-        if not _declared("variable", var, own, scope):
+        if not _declared(var, own, scope):
             return None
-        if first is None and not _declared(VARIABLE_CONST, var, own, scope):
+        if first is None and True not in _const_settings(var, own, scope):
             first = var
     return first

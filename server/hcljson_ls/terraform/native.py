@@ -483,8 +483,9 @@ class _Walk:
                 type_text = " ".join(self.name(type_expr).split()) if type_expr is not None else ""
                 add(Declaration(input_fact(values[0], type_text, "default" not in attributes), *self.span(labels[-1])))
                 const_expr = _expression_of(attributes["const"]) if "const" in attributes else None
-                if const_expr is not None and self.name(const_expr).strip() != "false":
-                    add(Declaration((VARIABLE_CONST, values[0]), *self.span(labels[-1])))
+                if const_expr is not None:
+                    const = self.name(const_expr).strip() != "false"
+                    add(Declaration((VARIABLE_CONST, values[0], const), *self.span(labels[-1])))
             if type_name in INSTANCED:
                 for mode in REPETITION:
                     if mode in attributes:
