@@ -200,9 +200,11 @@ def test_override_files_are_analysed_as_overrides():
     plain = [d.code for d in collect(DocumentState.open("file:///m/main.tf.json", text))]
     override = [d.code for d in collect(DocumentState.open("file:///m/main_override.tf.json", text))]
     # (aws_instance.web is declared nowhere: a reference error in the plain file; an override file's
-    # names are merged into declarations made elsewhere, so it resolves nothing)
+    # names are merged into declarations made elsewhere, so it resolves nothing: no duplicate, no
+    # missing argument, only that its variable overrides no declaration of a primary file, once per
+    # block, as Terraform says "Missing base variable declaration to override")
     assert plain == ["structure/duplicate-block", "reference/undeclared", "structure/missing-argument"]  # the last at the `}`
-    assert override == []
+    assert override == ["structure/override-without-base", "structure/override-without-base"]
 
 
 SAMPLE = """{
