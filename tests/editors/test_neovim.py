@@ -818,10 +818,11 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
     targets = {link["target"] for link in got["links"]}
     assert "https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance" in targets, probe.explain()
     assert "https://developer.hashicorp.com/terraform/language/values/variables" in targets, probe.explain()
-    assert sorted(got["code_lenses"]) == [[1, "1 reference", "editor.action.showReferences"],
+    # `region`: `var.region`, and the value terraform.tfvars.json sets (references list it)
+    assert sorted(got["code_lenses"]) == [[1, "2 references", "editor.action.showReferences"],
                                           [2, "0 references", "editor.action.showReferences"]], probe.explain()
     # The documented mapping (docs/editors/neovim.md, `tested: lens`) puts the references in the quickfix list.
     assert got["run_error"] is None, probe.explain()
     byte_column = line_col(LENS_MAIN.text.index("var.region"), "utf-8", LENS_MAIN.text)[1]
-    assert got["quickfix"] == [[3, byte_column + 1, "main.tf.json"]], probe.explain()
-    assert got["quickfix_title"] == "1 reference", probe.explain()
+    assert sorted(got["quickfix"]) == [[1, 2, "terraform.tfvars.json"], [3, byte_column + 1, "main.tf.json"]], probe.explain()
+    assert got["quickfix_title"] == "2 references", probe.explain()
