@@ -26,6 +26,8 @@
 //   "formatOnSave": [{"file", "path"}]: done last: open each file from the Explorer, type a space at the end
 //             of its first line (the formatter removes it), save with Ctrl+S and wait until the file at
 //             `path` changes on disk; record its language mode and its text (result.formatOnSave[file]),
+//   "problemsInclude": [text, ...]: before reading the Problems panel, wait (up to "timeoutMs") for a row
+//             containing each text (a diagnostic that arrives late); the rows are read either way,
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -228,6 +230,13 @@ async function main() {
         await page.locator('#status\\.problems').click();
         const markerRows = page.locator('.markers-panel .monaco-list-row');
         await markerRows.first().waitFor();
+        for (const text of config.problemsInclude ?? []) {
+            // A diagnostic that arrives later (e.g. once provider schemas are fetched): wait for its row.
+            await page.locator('.markers-panel .monaco-list-row', { hasText: text }).first()
+                .waitFor({ timeout })
+                .catch(() => undefined);
+            step(`problem: ${text}`);
+        }
         await sleep(300);
         result.problemRows = (await markerRows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 

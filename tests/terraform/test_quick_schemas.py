@@ -184,6 +184,26 @@ def test_schemas_arriving_after_the_open_are_checked_by_the_quick_open(tmp_path:
     assert schema_codes(text, full) == [("schema/unknown-argument", '"cidr_blok"')]
 
 
+def test_fetched_schemas_reach_a_document_whose_tree_another_request_built(tmp_path: Path) -> None:
+    """The order real VS Code gives: the diagnostics of the quick open are pulled, another request
+    (symbols, links) builds the tree, then the module's fetched schemas arrive. The diagnostics come
+    from the analysis, schemas included, never from the quick result of before the schemas."""
+    from hcljson_ls.features import diagnostics
+
+    text = json.dumps({"resource": {"random_string": {"id": {"lenght": 8, "length": 8}}}}, indent=2)
+    path = tmp_path / "main.tf.json"
+    path.write_text(text, encoding="utf-8")
+    uri = uri_of_path(str(path))
+    ws = Workspace([str(tmp_path)])
+    state = ws.open(uri, text, 1, "terraform-json")
+    assert state.quick() is not None and file_diagnostics(state) == []
+    _ = state.analysis  # built by another request, not by `prepare`
+    ws.set_module_schemas(str(tmp_path), ps.load(RANDOM_SCHEMA))
+    assert state.quick() is None
+    assert schema_codes(text, file_diagnostics(state)) == [("schema/unknown-argument", '"lenght"')]
+    assert diagnostics.prepare(state) is False  # nothing to disagree with
+
+
 # ---- mutations: every schema code, through the blocks analysed on their own ---------------------------
 
 

@@ -183,12 +183,12 @@ class DocumentState:
                 except Exception:
                     log.exception("quick open failed for %s; analysing in full", self.uri)
             self._quick = q
-        return q if self._analysis is None else None
+        return q if self._engine is None else None
 
     def definitions(self) -> tuple[list, Callable[[int], tuple[int, int]]]:
         """What this version declares (`FileResult.definitions`), from the quick result before the
         analysis is built."""
-        q = self.quick() if self._analysis is None else None
+        q = self.quick() if self._engine is None else None
         if q is not None:
             return q.definitions()
         return self.analysis.definitions()
@@ -271,7 +271,7 @@ class DocumentState:
     def declarations_stamp(self) -> tuple[Any, ...]:
         """Changes exactly when what this document declares may have changed: its engine and the
         engine's definitions revision (computes the analysis), or its quick result."""
-        q = self.quick() if self._analysis is None else None
+        q = self.quick() if self._engine is None else None
         if q is not None:
             return ("quick", id(q))
         analysis = self.analysis
