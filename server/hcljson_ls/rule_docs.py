@@ -148,8 +148,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'reference/constant-condition': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
-        'A "condition" of a variable\'s "validation", a "precondition", a "postcondition" or a check\'s "assert" that refers to nothing (a literal, "${1 == 1}").',
-        'A "condition" of a variable\'s "validation", a "precondition", a "postcondition" or a check\'s "assert" that refers to nothing (a literal, "${1 == 1}"). Range: the condition\'s value.',
+        'A "condition" of a variable\'s "validation", a "precondition", a "postcondition", a check\'s "assert" or a test run\'s "assert" that refers to nothing (a literal, "${1 == 1}").',
+        'A "condition" of a variable\'s "validation", a "precondition", a "postcondition", a check\'s "assert" or a test run\'s "assert" that refers to nothing (a literal, "${1 == 1}"). Range: the condition\'s value.',
     ),
     'reference/depends-on-attribute': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',

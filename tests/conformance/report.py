@@ -92,7 +92,10 @@ def corpus_results(root: Path) -> list[dict[str, Any]] | None:
     where: dict[Path, str] = {}
     for i, (_key, members) in enumerate(sorted(corpus_modules(rows).items())):
         for row in members:
-            target = root / f"m{i:03d}" / row["path"].rpartition("/")[2]
+            name = row["path"].rpartition("/")[2]
+            if not name.endswith(".json"):  # a generated stand-in: `path` names its generator script
+                name = row["file"].rpartition("__")[2]
+            target = root / f"m{i:03d}" / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(shared_data.REAL_CORPUS / row["file"], target)
             where[target.resolve()] = row["file"]

@@ -210,8 +210,9 @@ def test_missing_required_arguments_are_reported():
     workspace = Workspace()
     workspace.open(URI, text, 1, "json")
     codes = [(d.code, d.message) for d in collect(workspace.snapshot(), URI)]
-    assert [c for c, _ in codes] == ["structure/missing-argument"] * 3
-    assert all(any(n in m for n in ('"error_message"', '"source"', '"target"')) for _, m in codes)
+    # and the condition that refers to nothing (Terraform: "Invalid assert expression")
+    assert [c for c, _ in codes] == ["reference/constant-condition"] + ["structure/missing-argument"] * 3
+    assert all(any(n in m for n in ('"error_message"', '"source"', '"target"')) for _, m in codes[1:])
 
 
 def test_a_change_of_the_module_under_test_reaches_the_open_test_file(tmp_path):
@@ -414,3 +415,19 @@ def test_an_opentofu_test_file_has_none_of_terraforms_newer_test_syntax(tmp_path
     found, f = _found(NEWER_SYNTAX.replace("~> 1.11.0", ">= 1.0").replace("new.tftest.json", "new.tofutest.json")
                       .replace('"state_key": "k"', '⟨"state_key"⟩: "k"'), tmp_path, "/mod/tests/new.tofutest.json")
     assert [(s, e, code) for s, e, code, *_ in found] == [(s, e, "language/other-engine") for s, e in f.ranges]
+
+
+def test_a_run_assert_that_refers_to_nothing_is_reported_as_terraform_reports_it(tmp_path):
+    # terraform test (1.11.4): Invalid assert expression: The condition expression must refer to at least one
+    # object from elsewhere in the configuration (tests/conformance: test-files/assert-no-message).
+    found, f = _found(MODULE + """\
+//- /mod/tests/constant.tftest.json
+{
+  "run": {
+    "first": {"assert": [{"condition": ⟨"${true}"⟩, "error_message": "always"},
+                         {"condition": "${terraform_data.web.input == \\"a\\"}", "error_message": "ok"}]}
+  }
+}
+""", tmp_path, "/mod/tests/constant.tftest.json")
+    assert [(s, e, code, message.partition(":")[0]) for s, e, code, _, message in found] == [
+        (*f.ranges[0], "reference/constant-condition", "Invalid assert expression")]

@@ -39,9 +39,10 @@ CODES = {
     "Invalid override target": "test/unknown-override-target",
     "Missing provider definition for terraform.fak": "test/unknown-provider",
     "Failed to read mock data directory": "test/missing-mock-source",
+    "Invalid assert expression": "reference/constant-condition",  # a condition that refers to nothing
 }
-#: Summaries that only follow from another one (init's wrapper; an assert without its message).
-CONSEQUENCES = {"Terraform encountered problems during initialisation, including problems", "Invalid assert expression"}
+#: Summaries that only follow from another one (init's wrapper).
+CONSEQUENCES = {"Terraform encountered problems during initialisation, including problems"}
 #: Reported by Terraform only when the run fails, so a warning here (docs/diagnostics.md says why).
 RUNTIME = {"test/unknown-checkable"}
 

@@ -58,6 +58,7 @@ from ..hcljson.schema import (
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import STRING
 from . import catalogue
+from .conditions import condition_rules
 from .language import Language, check_sites, test_file_sites
 from .schema import PROVIDER, VARIABLE
 from .templates import check_block
@@ -242,6 +243,7 @@ def block_rules(text: str, block: Block) -> list[Diagnostic]:
                                       "The skip_cleanup attribute is only available in experimental builds of Terraform."))
         if b.type_name == "run" and b is block:
             out.extend(_backend_in_plan(text, b))
+            out.extend(condition_rules(text, b))  # its asserts, decoded as the configuration's check rules
         stack.extend(b.body.blocks)
     return out
 
