@@ -794,6 +794,17 @@ def _sensitive_ephemeral_cases() -> Iterator[Case]:
         # merge keeps a nested mark of an object literal (`merge(var.m, {})` of a sensitive map is not marked in validate).
         "sensitive-output-merge": ({"output": {"o": {"value": "${merge({a = var.s}, {})}"}}}, "sensitive value nested through merge"),
         "sensitive-output-length-of-tuple": ({"output": {"o": {"value": "${length([var.s])}"}}}, VALID),
+        # Functions that keep every element keep its marks; a later merge argument may replace one.
+        "sensitive-output-merge-replaced": ({"output": {"o": {"value": "${merge({a = var.s}, {a = \"x\"})}"}}}, VALID),
+        "sensitive-output-merge-quoted-key": ({"output": {"o": {"value": "${merge({\"a\" = var.s}, {b = 1})}"}}}, "sensitive value nested through merge"),
+        "sensitive-output-merge-local-last": ({"locals": {"o": {"a": "${var.s}"}}, "output": {"o": {"value": "${merge({}, local.o)}"}}}, "sensitive value nested through merge"),
+        "sensitive-output-concat": ({"output": {"o": {"value": "${concat([var.s], [])}"}}}, "sensitive value nested through concat"),
+        "sensitive-output-concat-whole": ({"output": {"o": {"value": "${concat(tolist([var.s]), [])}"}}}, "sensitive value nested through concat"),
+        "sensitive-output-flatten": ({"output": {"o": {"value": "${flatten([[var.s]])}"}}}, "sensitive value nested through flatten"),
+        "sensitive-output-values": ({"output": {"o": {"value": "${values({a = var.s})}"}}}, "sensitive value nested through values"),
+        "sensitive-output-zipmap": ({"output": {"o": {"value": "${zipmap([\"a\"], [var.s])}"}}}, "sensitive value nested through zipmap"),
+        "sensitive-output-keys-of-object": ({"output": {"o": {"value": "${keys({a = var.s})}"}}}, VALID),
+        "sensitive-output-try-tuple": ({"output": {"o": {"value": "${try([var.s], [])}"}}}, VALID),
         "ephemeral-output-applying": ({"output": {"o": {"value": "${terraform.applying}"}}}, "ephemeral value in an output"),
         "ephemeral-and-sensitive-output": ({"output": {"o": {"value": "${var.e}${var.s}"}}}, "sensitive error first"),
         "ephemeral-in-data-source": ({"data": {"terraform_remote_state": {"r": {"backend": "local", "config": {"path": "${var.e}"}}}}}, "ephemeral value in a data source argument"),

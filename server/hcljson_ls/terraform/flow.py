@@ -38,9 +38,11 @@ Contract
   index or splat of a marked value is marked), templates (interpolations and `%{if}` conditions),
   the arithmetic and comparison operators, conditionals (the condition and both results), the
   functions of `PROPAGATING`, `sensitive`, `nonsensitive`, `ephemeralasnull`, and into tuples and
-  objects (JSON arrays and objects too) as nested marks. They do not flow through `!`, unary `-`,
-  `&&`, `||`, `for` expressions, `%{for}`, other functions (`merge`, `try`, `can`, `keys` of an
-  object literal, ...) or module outputs (Terraform's validate does not mark a child's outputs).
+  objects (JSON arrays and objects too) as nested marks; the nested marks of the elements of the
+  arguments of `KEEPING_ELEMENTS` functions and of `merge` (what no later argument replaces) become
+  nested marks of their result. They do not flow through `!`, unary `-`, `&&`, `||`, `for`
+  expressions, `%{for}`, other functions (`try`, `can`, `keys` of an object literal, `element`, ...)
+  or module outputs (Terraform's validate does not mark a child's outputs).
 * A value has top marks (the value itself is marked) and nested marks (somewhere inside it, top
   marks included). Outputs, resource arguments and module inputs look at nested marks; `count`
   and `for_each` at top marks; a function or operator turns its operands' top marks into the
@@ -82,6 +84,7 @@ from ..template.nodes import (
     Traversal,
     Tuple,
 )
+from ..template.nodes import String as QuotedString
 from .templates import expression_strings, string_tree
 
 __all__ = [
@@ -117,6 +120,18 @@ EPHEMERAL_INPUT = "flow/ephemeral-input"
 #: an ephemeral one too). Functions not listed here carry no marks here (several do not in
 #: Terraform either: `merge`, `element`, `concat`, `reverse`, `flatten`, `values`, `slice`,
 #: `zipmap`, `abs`, `templatestring`, `try`, `can`, `issensitive`).
+#: Built-in functions whose result holds every element (or attribute value) of its collection
+#: arguments: a marked element of an argument is a marked element of the result (Terraform 1.11.4's
+#: validate, each checked with `[var.s]` / `{a = var.s}` arguments of a sensitive `s` in a root
+#: output). An argument marked as a whole (`concat(var.l, [])`) passes no marks through most of
+#: them, so only nested marks are taken. `merge` keeps what no later argument replaces (`_merge`);
+#: functions that may drop an element (`compact`, `distinct`, `element`, `slice`, `try`) are not
+#: here: a dropped marked element would be a false error.
+KEEPING_ELEMENTS = frozenset({
+    "chunklist", "concat", "flatten", "reverse", "setproduct", "sort", "tolist", "toset", "transpose",
+    "values", "zipmap",
+})
+
 PROPAGATING = frozenset({
     "abspath", "base64decode", "base64encode", "basename", "chomp", "cidrhost", "coalesce",
     "coalescelist", "compact", "contains", "distinct", "endswith", "file", "format", "formatlist",
@@ -139,7 +154,7 @@ class Dep:
 
     source: tuple
     top: bool = True
-    nested: str = "nested"  # or "top"
+    nested: str = "nested"  # or "top", or "inner": the source's nested marks but its top ones
     removed: frozenset = _NONE
 
 
@@ -380,9 +395,55 @@ def _call(node: FunctionCall) -> set[Dep]:
         return _without(args[0], SENSITIVE)
     if name == "ephemeralasnull" and len(args) == 1:
         return _without(args[0], EPHEMERAL)
-    if name in PROPAGATING:
-        return _top(d for a in args for d in a)
-    return set()
+    out = _top(d for a in args for d in a) if name in PROPAGATING else set()
+    if name in KEEPING_ELEMENTS:
+        out |= {k for a in args for k in _kept(a)}
+    elif name == "merge":
+        out |= _merge(node.args, args)
+    return out
+
+
+def _merge(nodes: Sequence, args: Sequence[set[Dep]]) -> set[Dep]:
+    """The nested marks `merge(...)` keeps: the attributes of its arguments that no later argument
+    can replace (every later one an object written out with static keys), and all of the last's."""
+    out: set[Dep] = set()
+    later: set[str] = set()
+    for i in range(len(nodes) - 1, -1, -1):
+        node, deps = nodes[i], args[i]
+        if i == len(nodes) - 1:
+            out |= _kept(deps)
+        elif type(node) is Object:
+            for item in node.items:
+                key = _static_key(item.key)
+                if key is not None and key not in later:
+                    out |= _nest(_expr(item.value))
+        keys = [_static_key(item.key) for item in node.items] if type(node) is Object else [None]
+        if None in keys:
+            break  # this argument may replace any attribute of the earlier ones
+        later.update(k for k in keys if k is not None)
+    return out
+
+
+def _kept(deps: Iterable[Dep]) -> set[Dep]:
+    """The marks of an argument's elements, as the nested marks of a result that holds them all:
+    what is nested in the argument, never the marks of the argument as a whole (see
+    `KEEPING_ELEMENTS`)."""
+    out: set[Dep] = set()
+    for d in deps:
+        if not d.top:
+            out.add(Dep(d.source, False, d.nested, d.removed))
+        elif d.nested == "nested":  # the argument is the source itself: its nested marks but its top ones
+            out.add(Dep(d.source, False, "inner", d.removed))
+    return out
+
+
+def _static_key(node) -> str | None:
+    """The attribute name an object key gives, when written out: `a` or `"a"`."""
+    if type(node) is Traversal and not node.steps:
+        return node.root
+    if type(node) is QuotedString:
+        return node.value
+    return None
 
 
 # ---- the module: marks of sources, and the rules --------------------------------------------------
@@ -435,7 +496,8 @@ class _Marks:
             s_top, s_nested = self.source(d.source)
             if d.top:
                 top |= s_top - d.removed
-            nested |= (s_nested if d.nested == "nested" else s_top) - d.removed
+            taken = s_nested if d.nested == "nested" else s_top if d.nested == "top" else s_nested - s_top
+            nested |= taken - d.removed
         nested |= top
         return frozenset(top), frozenset(nested)
 
