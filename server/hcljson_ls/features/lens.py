@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostic import HINT, Diagnostic
+from ..terraform import catalogue
 from ..terraform.schema import is_override_file
 from ..terraform.validate import definitions
 from ..workspace import Snapshot
@@ -33,9 +34,9 @@ from ..workspace.files import file_name
 from .navigation import Location, references
 
 #: Declaration kinds that get a reference count.
-COUNTED = frozenset({"variable", "local", "output", "module", "resource", "data", "ephemeral"})
+COUNTED = catalogue.COUNTED_KINDS
 #: Declaration kinds that are unnecessary when nothing refers to them (TFLint's choice).
-UNUSED_KINDS = frozenset({"variable", "local", "data"})
+UNUSED_KINDS = catalogue.UNUSED_KINDS
 UNUSED = "reference/unused"
 
 

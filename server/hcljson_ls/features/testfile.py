@@ -106,7 +106,7 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | N
     sites = definition(snapshot, uri, offset) if key is not None else []
     if not sites:
         return None
-    named = 2 if ref.root in ("data", "ephemeral", "resource") else 1  # type: ignore[union-attr]  # steps naming it
+    named = 2 if ref.root in catalogue.RESOURCE_MODES else 1  # type: ignore[union-attr]  # steps naming it
     end = ref.steps[min(named, len(ref.steps)) - 1].end  # type: ignore[union-attr]
     where = "this test file" if key[0] == "run" else f"`{snapshot.display_name(sites[0][0])}` of the module under test"  # type: ignore[index]
     return f"```hcl\n{definition_title(key)}\n```\n\nDeclared in {where}.", ref.start, end  # type: ignore[union-attr, arg-type]

@@ -32,6 +32,7 @@ from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Attribute, Block
 from ..hcljson.values import quoted
 from ..jsonsyntax.tree import STRING
+from . import catalogue
 
 INVALID_ADDRESS = "structure/invalid-address"
 
@@ -55,10 +56,8 @@ class _Address:
     reserved: _Step | None = None  # a reserved word where a resource type goes (`var.a`)
 
 
-#: Words that are no resource type where a resource address is parsed for `moved` and `import`
-#: (internal/addrs/parse_target.go parseResourceInstanceUnderModule, v1.11.4); `resource.<type>`
-#: is the way to name a resource type spelled like one.
-RESERVED_ROOTS = frozenset({"count", "each", "local", "module", "path", "self", "terraform", "var", "template", "lazy", "arg"})
+#: Words that are no resource type where a resource address is parsed (the catalogue's).
+RESERVED_ROOTS = catalogue.RESERVED_ADDRESS_ROOTS
 
 
 def _parse(text: str, attr: Attribute | None) -> _Address | None:
@@ -114,8 +113,8 @@ def address_rules(block: Block, text: str) -> list[Diagnostic]:
     t = block.type_name
     body = block.body
     out: list[Diagnostic] = []
-    if t in ("import", "moved"):
-        for name in ("to",) if t == "import" else ("from", "to"):
+    if t in catalogue.RESOURCE_ADDRESS_ARGUMENTS:
+        for name in catalogue.RESOURCE_ADDRESS_ARGUMENTS[t]:
             address = _parse(text, body.attribute(name))
             if address is not None and address.reserved is not None:
                 word = address.reserved

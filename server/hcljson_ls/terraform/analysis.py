@@ -47,6 +47,7 @@ from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
+from . import catalogue
 from .addresses import address_rules
 from .catalogue import is_opentofu_file
 from .conditions import condition_rules
@@ -73,7 +74,7 @@ _SITES = (SchemaSite, CallSite)
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
 #: Blocks whose addresses `addresses.address_rules` checks.
-_ADDRESSED = frozenset({"moved", "import", "removed"})
+_ADDRESSED = catalogue.ADDRESS_BLOCKS
 #: What every resolution of a block with a language site uses: the module's chosen language.
 _LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 

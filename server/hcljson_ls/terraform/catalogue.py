@@ -356,6 +356,63 @@ NAMESPACES: Mapping[str, Namespace] = MappingProxyType({n.name: n for n in (
 CONTEXT_OBJECTS = frozenset(n for n, ns in NAMESPACES.items() if ns.kind == CONTEXT)
 
 
+# ---- sets of block types -----------------------------------------------------------------------
+# Every set of block-type names the server reads lives here (tests/terraform/test_catalogue_home.py
+# fails on such a literal elsewhere): a rule needing another set adds it here, with what it means.
+
+#: Blocks declaring an object of a provider-defined type, labelled (type, name): resource, data,
+#: ephemeral, action.
+TYPED_BLOCKS = tuple(t for t, b in BLOCKS.items() if b.labels and b.labels[0].role == LABEL_TYPE)
+#: The modes of a provider-defined resource (managed, data, ephemeral): the typed blocks taking the
+#: resource meta-arguments.
+RESOURCE_MODES = tuple(t for t in TYPED_BLOCKS if BLOCKS[t].meta_arguments == RESOURCE_META_ARGUMENTS)
+#: Managed resources and data sources: the typed blocks whose bodies are read against provider
+#: schemas (their types completed, hovered and checked; ephemeral and action schemas are not read).
+RESOURCE_AND_DATA = ("resource", "data")
+#: Reference namespaces whose next step is a provider-defined type (`data.<type>.<name>`).
+TYPED_NAMESPACES = tuple(n for n, ns in NAMESPACES.items() if ns.step == STEP_TYPE)
+#: Namespaces an expression may start with in any block (not `action`: only an action trigger's
+#: `actions` names actions; context objects only in their blocks), besides resource types.
+EXPRESSION_NAMESPACES = tuple(n for n, ns in NAMESPACES.items() if ns.kind != CONTEXT and n != "action")
+#: Namespaces of a static address (`depends_on`, `replace_triggered_by`) besides resource types.
+STATIC_ADDRESS_NAMESPACES = ("data", "module")
+#: First names of addresses of the CLI and of tests that expressions cannot use: `output`, `check`.
+ADDRESS_ONLY_NAMESPACES = tuple(b.namespace for b in BLOCKS.values() if b.namespace and not b.referenceable)
+#: Declarations whose references take an instance key when the block has `count` or `for_each`.
+INSTANCED_BLOCKS = frozenset({*RESOURCE_MODES, "module"})
+#: Blocks whose literal `count` / `for_each` Terraform evaluates at validate time (alike for all three).
+EVALUATED_REPETITION_BLOCKS = frozenset({"resource", "data", "module"})
+#: What a test's `override_resource`, `override_data` and `override_module` blocks target.
+TEST_OVERRIDE_TARGETS = ("resource", "data", "module")
+#: The top-level blocks an override file may only override, never declare (Terraform's mergeFile).
+OVERRIDABLE_BLOCKS = frozenset({"variable", "locals", "output", "module", "resource", "data", "provider"})
+#: Blocks whose arguments are addresses (`addresses.address_rules`): moved, import, removed.
+ADDRESS_BLOCKS = frozenset({"moved", "import", "removed"})
+#: The arguments of those that hold a resource address in which a reserved word is no resource type.
+RESOURCE_ADDRESS_ARGUMENTS: Mapping[str, tuple[str, ...]] = MappingProxyType({"import": ("to",), "moved": ("from", "to")})
+#: Top-level blocks whose expressions `terraform validate` does not evaluate (a check's assertions
+#: run at plan time; a removed block's destroy provisioners at apply).
+UNEVALUATED_BLOCKS = frozenset({"check", "removed"})
+#: Nested blocks of a resource that Terraform itself defines, not the provider's schema.
+CORE_NESTED_BLOCKS = frozenset({"lifecycle", "dynamic", "provisioner", "connection"})
+#: Root names an address cannot take as a resource type: reference namespaces and reserved words
+#: (internal/addrs/parse_target.go parseResourceInstanceUnderModule, v1.11.4); `resource.<type>`
+#: is the way to name a resource type spelled like one.
+RESERVED_ADDRESS_ROOTS = frozenset({"count", "each", "local", "module", "path", "self", "terraform", "var", "template", "lazy", "arg"})
+#: The roots a test's `expect_failures` accepts (checkable objects); a root neither there nor in
+#: `TEST_UNCHECKABLE_ROOTS` is a resource type.
+TEST_CHECKABLE_ROOTS = frozenset({"var", "output", "check", "data", "resource"})
+TEST_UNCHECKABLE_ROOTS = frozenset({"local", "module", "run", "ephemeral", "action", "path", "terraform", "count", "each", "self"})
+
+# Declaration kinds: the first element of a declaration key (`("local", "x")`: `local`, not `locals`).
+#: The kinds of the names a module declares (a rename may change them).
+DECLARATION_KINDS = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
+#: The kinds whose references the editor counts (code lens).
+COUNTED_KINDS = frozenset({"variable", "local", "output", "module", "resource", "data", "ephemeral"})
+#: The kinds that are unnecessary when nothing refers to them (TFLint's choice).
+UNUSED_KINDS = frozenset({"variable", "local", "data"})
+
+
 # ---- file names --------------------------------------------------------------------------------
 
 CONFIG_JSON = "config-json"  # .tf.json, .tofu.json: what this server reads

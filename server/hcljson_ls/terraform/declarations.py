@@ -36,6 +36,7 @@ from ..diagnostic import ERROR, Diagnostic, Related
 from ..hcljson.incremental import FileChecks, IncrementalFile
 from ..hcljson.model import Block
 from ..jsonsyntax.tree import Node
+from . import catalogue
 from .catalogue import is_opentofu_file
 from .language import constraint_keys
 from .reference_walk import block_references
@@ -112,7 +113,7 @@ _OVERRIDABLE = {
     "variable": "variable declaration", "local": "local value definition", "output": "output definition",
     "module": "module call", "resource": "resource", "data": "data resource", "provider": "provider configuration",
 }
-_OVERRIDE_BLOCKS = frozenset({"variable", "locals", "output", "module", "resource", "data", "provider"})
+_OVERRIDE_BLOCKS = catalogue.OVERRIDABLE_BLOCKS
 
 
 def overrides_without_base(text: str, blocks: Sequence[Block], declared: Callable[[Hashable], bool]) -> list[Diagnostic]:

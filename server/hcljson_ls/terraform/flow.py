@@ -82,6 +82,7 @@ from ..template.nodes import (
     Traversal,
     Tuple,
 )
+from . import catalogue
 from .templates import expression_strings, string_tree
 
 __all__ = [
@@ -253,7 +254,7 @@ def file_flow(text: str, blocks: Sequence[Block]) -> FileFlow:
             decl = (body.start, body.start + 1) if body.end > body.start else block.header_range
             outputs.append(Output(labels[0], decl, value.expr.range, _flag(text, body.attribute(SENSITIVE)),
                                   _flag(text, body.attribute(EPHEMERAL)), expression_deps(text, value.expr)))
-        elif t in ("resource", "data", "module") and len(labels) == len(block.schema.labels):
+        elif t in catalogue.EVALUATED_REPETITION_BLOCKS and len(labels) == len(block.schema.labels):
             for meta in ("count", "for_each"):
                 given = body.attribute(meta)
                 if given is not None and given.expr is not None:

@@ -45,6 +45,7 @@ from typing import Any
 
 from ..hcljson.model import Block
 from ..hcljson.values import string_text
+from . import catalogue
 from .provider_schema import (
     MAP,
     SINGLE,
@@ -99,7 +100,7 @@ def block_schema(
     engine: str = TERRAFORM,
 ) -> SchemaBlock | None:
     """The schema of the body of resource or data block `block`, or None."""
-    if schemas is None or block.type_name not in ("resource", "data") or len(block.labels) < 2:
+    if schemas is None or block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
         return None
     address = block_address(block, text, required_providers, engine)
     type_name = block.labels[0].value

@@ -68,6 +68,7 @@ from ..jsonsyntax.tree import (
     Node,
     String,
 )
+from . import catalogue
 from .provider_lookup import meta_provider, placeholder
 from .provider_schema import (
     BUILTIN_TERRAFORM,
@@ -647,7 +648,7 @@ class SchemaSite:
 
 def schema_sites(block: Block) -> list[SchemaSite]:
     """The sites of top-level `block` (one for a labelled resource, data or ephemeral block, else none)."""
-    if block.type_name in ("resource", "data", "ephemeral") and len(block.labels) >= 2:
+    if block.type_name in catalogue.RESOURCE_MODES and len(block.labels) >= 2:
         return [SchemaSite(block)]
     return []
 
@@ -698,7 +699,7 @@ def validate_block(
 ) -> list[Diagnostic]:
     """Every provider-schema diagnostic of one decoded `resource` or `data` block (labels type and
     name): its provider resolved with `provider_for`, the type checked, then the body."""
-    if block.type_name not in ("resource", "data") or len(block.labels) < 2:
+    if block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
         return []
     return _validate_block(block, schemas, text, required_providers, engine, meta_provider(block, text))
 

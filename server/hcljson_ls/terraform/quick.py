@@ -69,6 +69,7 @@ from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from . import catalogue
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
 from .language import LanguageSite, versioned_names
@@ -103,7 +104,7 @@ _LIFECYCLE_BOOLEANS = frozenset({"create_before_destroy", "prevent_destroy"})
 # Names whose existence depends on the module's language (`language.FEATURES`) are never certified.
 _OUTPUT_LITERALS = frozenset({"description", "deprecated"}) - versioned_names("output")
 _OUTPUT_BOOLEANS = frozenset({"sensitive", "ephemeral"}) - versioned_names("output")
-_RESOURCE_LIKE = frozenset({"resource", "data"})
+_RESOURCE_LIKE = frozenset(catalogue.RESOURCE_AND_DATA)
 _KEYWORDS = frozenset({"null", "true", "false"})
 
 
@@ -440,7 +441,7 @@ def _certify(b: Skimmed, found: list) -> str | None:
                 if t != "resource":  # a data source's lifecycle has only conditions (`schema.DATA`)
                     raise _Unsure(k)
                 _lifecycle(v)
-            elif k in ("dynamic", "provisioner", "connection"):
+            elif k in catalogue.CORE_NESTED_BLOCKS:  # `lifecycle`: above
                 raise _Unsure(k)
             else:  # `_expression` inline for the commonest values: a string, a number, a boolean
                 tv = type(v)

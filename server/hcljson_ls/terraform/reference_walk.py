@@ -57,6 +57,7 @@ from ..template.nodes import (
     children,
 )
 from ..template.nodes import String as StringLiteral
+from . import catalogue
 from .catalogue import literal_settings_block
 from .references import ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, UNEVALUATED, Call, Reference, Step
 from .templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
@@ -141,7 +142,7 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
     return out
 
 
-_PROVIDER_OWNERS = frozenset({"resource", "data", "ephemeral", "action", "list"})  # `list`: a query file's list blocks
+_PROVIDER_OWNERS = frozenset({*catalogue.TYPED_BLOCKS, "list"})  # `list`: a query file's list blocks
 #: The names OpenTofu's `terraform.encryption` block defines for its own expressions
 #: (`key_provider.pbkdf2.k`, `method.aes_gcm.m`): not objects of the module.
 _ENCRYPTION_ROOTS = frozenset({"key_provider", "method"})

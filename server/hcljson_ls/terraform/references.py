@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from . import catalogue
+
 IN_COUNT = 1
 IN_FOR_EACH = 2
 IN_SELF = 4
@@ -67,7 +69,7 @@ UNEVALUATED = 512
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
 #: key kinds) whose references take an instance key because of them.
 REPETITION = ("count", "for_each")
-INSTANCED = frozenset({"resource", "data", "ephemeral", "module"})
+INSTANCED = catalogue.INSTANCED_BLOCKS
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from . import catalogue
 from .tfvars import conversion_problem, type_of
 
 __all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "repetition_diagnostics"]
@@ -36,7 +37,7 @@ INVALID_COUNT = "meta-argument/invalid-count"
 INVALID_FOR_EACH = "meta-argument/invalid-for-each"
 
 #: The blocks whose literal `count`/`for_each` this module judges (Terraform evaluates them alike).
-REPETITION_BLOCKS = frozenset({"resource", "data", "module"})
+REPETITION_BLOCKS = catalogue.EVALUATED_REPETITION_BLOCKS
 
 _TYPE_NAMES = {ARRAY: "tuple", NUMBER: "number", TRUE: "bool", FALSE: "bool", STRING: "string"}
 

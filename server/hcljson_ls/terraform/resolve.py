@@ -59,7 +59,7 @@ from typing import Any, Protocol
 from ..diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted
-from . import functions
+from . import catalogue, functions
 from .catalogue import NAMESPACES, STEP_TYPE
 from .evaluate import DYNAMIC, INVALID_INDEX, UNSUPPORTED_ATTRIBUTE, Val, get_attr, get_index, type_value
 from .language import (
@@ -298,7 +298,7 @@ def _context(ref: Reference) -> Diagnostic | None:
     return None
 
 
-_TYPED_ROOTS = frozenset({"data", "ephemeral", "action", "resource"})
+_TYPED_ROOTS = frozenset(catalogue.TYPED_BLOCKS)
 #: What the type step of a typed namespace names, as Terraform's messages say it.
 _TYPE_NOUN = {"data": "data source", "ephemeral": "ephemeral resource", "action": "action", "resource": "resource"}
 
@@ -812,7 +812,7 @@ def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) 
         uses.add(INPUTS_OF)
         type_text = _variable_type(key[1], own, scope)
         return None if type_text is None else _walk(type_value(type_text), steps, ref.start)
-    if kind not in ("resource", "data"):
+    if kind not in catalogue.RESOURCE_AND_DATA:
         return None
     schemas = builtin_schemas()
     schema = (schemas.resource if kind == "resource" else schemas.data_source)(BUILTIN_TERRAFORM, key[1])

@@ -97,6 +97,7 @@ from ..template.nodes import (
 )
 from ..template.parse import parse_expression_relative, parse_template_relative, remap_diagnostic
 from ..template.types import parse_type_relative
+from . import catalogue
 from .catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
 from .evaluate import CODES as EVALUATION_CODES
 from .evaluate import constant_problems
@@ -535,9 +536,8 @@ def check_block(text: str, block: Block, counts: dict[str, int] | None = None, e
     return out
 
 
-#: Top-level blocks whose expressions `terraform validate` does not evaluate (a check's assertions
-#: run at plan time; a removed block's destroy provisioners at apply).
-UNEVALUATED_BLOCKS = frozenset({"check", "removed"})
+#: Top-level blocks whose expressions `terraform validate` does not evaluate (the catalogue's).
+UNEVALUATED_BLOCKS = catalogue.UNEVALUATED_BLOCKS
 
 
 def unevaluated_nested(parent: Body, nested: Block) -> bool:

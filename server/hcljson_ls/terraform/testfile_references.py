@@ -57,6 +57,7 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.problems import suggestion
 from ..hcljson.values import quoted, string_text
 from ..jsonsyntax.tree import STRING
+from . import catalogue
 from .functions import is_provider_function
 from .reference_walk import block_references
 from .references import STATIC, UNEVALUATED, Reference, subject
@@ -79,10 +80,10 @@ MISSING_MOCK_SOURCE = "test/missing-mock-source"
 UNKNOWN_RUN_OUTPUT = "test/unknown-run-output"
 
 
-#: The roots `expect_failures` accepts (checkable objects); a root not listed and not a built-in
-#: namespace is a resource type.
-_CHECKABLE_ROOTS = frozenset({"var", "output", "check", "data", "resource"})
-_NOT_CHECKABLE = frozenset({"local", "module", "run", "ephemeral", "action", "path", "terraform", "count", "each", "self"})
+#: The roots `expect_failures` accepts (checkable objects), and those it does not; any other root
+#: is a resource type.
+_CHECKABLE_ROOTS = catalogue.TEST_CHECKABLE_ROOTS
+_NOT_CHECKABLE = catalogue.TEST_UNCHECKABLE_ROOTS
 
 
 def _diag(start: int, end: int, code: str, summary: str, detail: str, severity: str = ERROR,
@@ -154,7 +155,7 @@ def declared_key(ref: Reference) -> tuple | None:
 def _module_key(ref: Reference) -> tuple | None:
     """The declaration key of the module under test `ref` names (`output.x` -> ("output", "x"),
     `check.c` -> ("check", "c")), else `references.subject`'s."""
-    if ref.root in ("output", "check"):
+    if ref.root in catalogue.ADDRESS_ONLY_NAMESPACES:
         return (ref.root, ref.steps[0].name) if ref.steps else None
     found = subject(ref)
     return found[0] if found is not None else None
@@ -330,7 +331,7 @@ def _expected_failure(ref: Reference, scope: Scope | None) -> list[Diagnostic]:
 
 def _override_target(ref: Reference, scope: Scope) -> list[Diagnostic]:
     key = _module_key(ref)
-    if key is None or key[0] not in ("resource", "data", "module") or scope.declared(key):
+    if key is None or key[0] not in catalogue.TEST_OVERRIDE_TARGETS or scope.declared(key):
         return []
     end = ref.steps[1].end if key[0] == "data" and len(ref.steps) > 1 else ref.steps[0].end
     return [_diag(ref.start, end, UNKNOWN_OVERRIDE_TARGET, "Invalid override target",

@@ -63,6 +63,7 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import kind_phrase, quoted, string_text
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
+from . import catalogue
 from .catalogue import (
     BLOCKS,
     IDENTIFIER,
@@ -97,7 +98,7 @@ INVALID_TRIGGER = "reference/invalid-replace-trigger"
 _TRIGGER_ATTRIBUTES = {"count": "index", "each": "key"}
 #: What Terraform's reference parser reads as a resource there (`action.t.n` is a resource of type
 #: "action" before actions existed).
-_TRIGGER_KINDS = frozenset({"resource", "data", "ephemeral", "action"})
+_TRIGGER_KINDS = frozenset(catalogue.TYPED_BLOCKS)
 VALUE_TYPE = P.VALUE_TYPE
 MISSING_ARGUMENT = P.MISSING_ARGUMENT
 TEMPLATE_IN_LITERAL = P.TEMPLATE_IN_LITERAL
