@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..diagnostic import HINT, Diagnostic
 from ..terraform import catalogue
-from ..terraform.schema import is_override_file
+from ..terraform.schema import is_json_override_file
 from ..terraform.validate import definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
@@ -81,7 +81,7 @@ def _label(key: tuple) -> str:
 
 
 def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
-    if is_override_file(file_name(uri)):
+    if is_json_override_file(file_name(uri)):
         return []
     out = []
     for key, start, end in _declarations(snapshot, uri):

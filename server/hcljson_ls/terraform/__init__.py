@@ -2,7 +2,7 @@
 
     catalogue                  the one home of Terraform/OpenTofu knowledge: block types, labels,
                                meta-arguments, reference namespaces, file-name rules
-    schema.CONFIG_SCHEMA / OVERRIDE_SCHEMA / schema_for_path(path) / is_override_file(path)
+    schema.CONFIG_SCHEMA / OVERRIDE_SCHEMA / schema_for_path(path) / is_json_override_file(path)
     analysis.file_engine(path) -> IncrementalFile          one per open document, incremental
     analysis.analyze_file(text, root, path=None) -> FileResult            the same from scratch
     declarations.declarations(text, root, path) / duplicates_across_files(...)   module-wide rules

@@ -32,11 +32,12 @@ from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Attribute, Block
 from ..hcljson.values import quoted
 from ..jsonsyntax.tree import STRING
+from ..template.lexer import IDENTIFIER_PATTERN
 from . import catalogue
 
 INVALID_ADDRESS = "structure/invalid-address"
 
-_STEP = re.compile(r"([^\W\d][\w-]*)|\.|(\[[^\]]*\])")
+_STEP = re.compile(rf"({IDENTIFIER_PATTERN})|\.|(\[[^\]]*\])")
 
 
 @dataclass(frozen=True, slots=True)

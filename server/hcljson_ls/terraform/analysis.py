@@ -22,7 +22,7 @@ Contract
 * The owner of a document (`workspace.document.DocumentState`) keeps one engine per document, tells
   it every edit (`note_edit`) and calls `update(text_buffer, root)` once per version; if a bug makes
   `update` raise, the owner calls `reset()` so the next version starts afresh.
-* The schema follows the file's path (override files: `schema.is_override_file`).
+* The schema follows the file's path (override files: `schema.is_json_override_file`).
 * The language (engine and version) is the module's (`resolve.module_language`): each block's
   `language.LanguageSite`s (versioned names, a `required_version`) come last in its refs and are
   checked in `resolve` against it, with the key `language.LANGUAGE_CHANGED` in the block's `uses`,
@@ -61,7 +61,7 @@ from .provider_schema import TERRAFORM
 from .queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
 from .reference_walk import block_references
 from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
-from .schema import is_override_file, schema_for_path
+from .schema import is_json_override_file, schema_for_path
 from .templates import check_block, check_root
 from .testfile import TEST_SCHEMA, TestFileChecks, is_test_file
 from .tfvars import TFVARS_SCHEMA, is_tfvars
@@ -255,7 +255,7 @@ def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str |
         return IncrementalFile(MOCK_SCHEMA, TestFileChecks())
     if is_query_file(path):
         return IncrementalFile(QUERY_SCHEMA, QueryChecks(scope))
-    override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
+    override = bool(path) and is_json_override_file(path)  # type: ignore[arg-type]
     return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path), engine_hint))  # type: ignore[arg-type]
 
 

@@ -17,13 +17,14 @@ Contract
   written as a JSON string (`"a b" = string`), so the text stays unambiguous.
 * `render_type` raises `ValueError` for anything that is not a well-formed cty JSON type; check
   untrusted input (a provider schema read from disk) with `is_type` first, or catch the error.
-* Pure functions of plain JSON values; imports nothing from the package.
+* Pure functions of plain JSON values; imports only the catalogue (what an identifier is).
 """
 
 from __future__ import annotations
 
 import json
-import re
+
+from .catalogue import IDENTIFIER
 
 __all__ = ["render_type", "is_type", "PRIMITIVES", "DYNAMIC"]
 
@@ -33,7 +34,6 @@ PRIMITIVES = frozenset({"string", "number", "bool"})
 DYNAMIC = "dynamic"
 
 _COLLECTIONS = frozenset({"list", "set", "map"})
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 
 
 def render_type(t: object) -> str:
@@ -59,7 +59,7 @@ def render_type(t: object) -> str:
                 rendered = render_type(attribute_type)
                 if name in optional:
                     rendered = f"optional({rendered})"
-                key = name if _IDENTIFIER.match(name) else json.dumps(name, ensure_ascii=False)
+                key = name if name.isascii() and IDENTIFIER.match(name) else json.dumps(name, ensure_ascii=False)
                 attributes.append(f"{key} = {rendered}")
             return "object({" + ", ".join(attributes) + "})"
     raise ValueError(f"not a cty type: {t!r}")

@@ -41,7 +41,7 @@ from .catalogue import is_opentofu_file
 from .language import constraint_keys
 from .reference_walk import block_references
 from .references import Call, Reference
-from .schema import is_override_file, schema_for_path
+from .schema import is_json_override_file, schema_for_path
 from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions
 
 
@@ -71,7 +71,7 @@ def declarations(text: str, root: Node | None, path: str | None = None) -> list[
 
 def declarations_and_references(text: str, root: Node | None, path: str | None = None) -> tuple[list[Declaration], list[Reference | Call]]:
     """What the file declares (nothing for an override file) and every reference and call in it."""
-    override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
+    override = bool(path) and is_json_override_file(path)  # type: ignore[arg-type]
     tofu = bool(path) and is_opentofu_file(path)  # type: ignore[arg-type]
     result = IncrementalFile(schema_for_path(path), _DefinitionsOnly(override, tofu)).update(text, root)
     keys, place = result.definitions()

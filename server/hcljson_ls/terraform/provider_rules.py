@@ -68,6 +68,7 @@ from ..jsonsyntax.tree import (
     Node,
     String,
 )
+from ..template.lexer import IDENTIFIER_PATTERN
 from . import catalogue
 from .provider_lookup import meta_provider, placeholder
 from .provider_schema import (
@@ -727,7 +728,7 @@ def _validate_block(
 
 
 #: The first step of an `ignore_changes` element: a name, then the end, `.` or `[`.
-_IGNORED_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)(?=$|[.\[])")
+_IGNORED_NAME = re.compile(rf"({IDENTIFIER_PATTERN})(?=$|[.\[])")
 
 
 def _ignore_changes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnostic]:
@@ -747,7 +748,7 @@ def _ignore_changes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnost
             start = e.start + v.start + 1
             value = text[start : e.start + v.end - 1]
             match = _IGNORED_NAME.match(value)
-            if match is None:
+            if match is None or not catalogue.IDENTIFIER.match(match.group(1)):
                 continue
             name = match.group(1)
             if name in schema.attributes or name in schema.block_types:

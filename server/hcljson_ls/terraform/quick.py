@@ -69,6 +69,7 @@ from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from ..template.lexer import IDENTIFIER_PATTERN
 from . import catalogue
 from .analysis import TerraformChecks, file_engine, required_providers
 from .catalogue import IDENTIFIER
@@ -80,7 +81,7 @@ from .provider_schema import MAP, TERRAFORM, SchemaBlock
 from .reference_walk import string_refs
 from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolve import Scope, module_language, resolve
-from .schema import is_override_file, schema_for_path
+from .schema import is_json_override_file, schema_for_path
 from .templates import STATIC_REFERENCE, template_raw
 from .testfile import is_own_kind, is_test_file
 from .tfvars import is_tfvars
@@ -92,7 +93,7 @@ _IDENT = IDENTIFIER.match
 _TEMPLATE = "template"
 _NATIVE = "native"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
-_NAME = r"[^\W\d][\w-]*"
+_NAME = IDENTIFIER_PATTERN
 _TRAVERSAL = rf"{_NAME}(?:\.{_NAME}|\[[0-9]+\])*"
 _PLAIN_TEXT = r"(?:[^$%\\]|\$(?![{$])|%(?![{%]))*"
 _SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{{_TRAVERSAL}\}}{_PLAIN_TEXT})*")
@@ -134,7 +135,7 @@ class QuickResult:
 
 def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -> QuickResult | None:
     """See the module doc."""
-    if is_tfvars(path) or is_test_file(path) or (path and (is_override_file(path) or is_own_kind(path))):
+    if is_tfvars(path) or is_test_file(path) or (path and (is_json_override_file(path) or is_own_kind(path))):
         return None
     schema = schema_for_path(path)
     found = skim(text, schema)

@@ -2,7 +2,7 @@
 
     CONFIG_SCHEMA                 root body schema of a `.tf.json` / `.tofu.json` file
     OVERRIDE_SCHEMA               the same for override files: nothing is required
-    is_override_file(path)        `override.tf.json`, `*_override.tf.json` (and `.tofu.json`)
+    is_json_override_file(path)   `override.tf.json`, `*_override.tf.json` (and `.tofu.json`)
     is_config_file(path)          `*.tf.json` / `*.tofu.json` (CDKTF `cdk.tf.json` included)
     schema_for_path(path)         CONFIG_SCHEMA or OVERRIDE_SCHEMA
 
@@ -533,7 +533,7 @@ def is_config_file(path: str) -> bool:
     return catalogue.file_kind(path) == catalogue.CONFIG_JSON
 
 
-def is_override_file(path: str) -> bool:
+def is_json_override_file(path: str) -> bool:
     """True for `override.tf.json`, `*_override.tf.json` and their `.tofu.json` twins (JSON
     configuration files only: `catalogue.is_override_file` covers native files too).
 
@@ -543,5 +543,5 @@ def is_override_file(path: str) -> bool:
 
 def schema_for_path(path: str | None) -> BodySchema:
     """The root schema to decode the file at `path` with (`OVERRIDE_SCHEMA` for override files)."""
-    return OVERRIDE_SCHEMA if path and is_override_file(path) else CONFIG_SCHEMA
+    return OVERRIDE_SCHEMA if path and is_json_override_file(path) else CONFIG_SCHEMA
 

@@ -80,6 +80,7 @@ from ..hcljson.values import quoted
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import OBJECT, STRING, Array, Container, FlaggedString, Object, String
 from ..template import parse_type, template_diagnostics
+from ..template.lexer import IDENTIFIER_PATTERN
 from ..template.nodes import (
     Bool,
     FunctionCall,
@@ -292,7 +293,7 @@ def _reference_relative(value: str, smode: str, name: str) -> tuple[Diagnostic, 
 # Fast paths for the commonest valid shapes (checked against the parsers by tests): a template
 # whose only sequences are `${name.attr[0]...}` interpolations, and a static reference. A match
 # means "no diagnostics" without building a tree; anything else goes to the parsers.
-_IDENT = r"[^\W\d][\w-]*"
+_IDENT = IDENTIFIER_PATTERN
 _REFERENCE = rf"{_IDENT}(?:\.{_IDENT}|\[[0-9]+\])*"
 _SIMPLE_TEMPLATE = re.compile(rf"(?:[^$%\\]|\$(?![{{$])|%(?![{{%])|\$\{{{_REFERENCE}\}})*")
 _STATIC_REFERENCE = re.compile(_REFERENCE)

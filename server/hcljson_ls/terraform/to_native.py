@@ -89,7 +89,7 @@ from ..jsonsyntax.tree import Literal as JsonLiteral
 from ..template.nodes import ForDirective, IfDirective, Interpolation, Literal
 from ..template.parse import parse_expression_relative, parse_template_relative
 from ..template.types import parse_type_relative
-from .catalogue import literal_settings_block
+from .catalogue import IDENTIFIER, literal_settings_block
 from .provider_schema import MAP, SchemaBlock
 from .schema import PROVIDER_DEFINED_BODY, schema_for_path
 from .templates import string_content
@@ -220,12 +220,11 @@ def _file_text(items: list) -> str:
 _ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
 _ESCAPES.update({c: f"\\u{c:04x}" for c in range(0x20) if c not in _ESCAPES})
 _ESCAPES[0x7F] = "\\u007f"
-#: An object key written bare; anything else is quoted. (`for` would start a `for` expression, the
-#: literal words would be values.)
-_BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+#: Identifiers never written bare as an object key (`for` would start a `for` expression, the
+#: literal words would be values); any other ASCII identifier is, anything else is quoted.
 _RESERVED = frozenset({"true", "false", "null", "for", "in", "if"})
 #: An argument or block type name native syntax can write (HCL identifiers).
-_IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
+_IDENTIFIER = IDENTIFIER
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 _COMMENT_CONTROLS = {c: f"\\u{c:04x}" for c in range(0x20) if c != 9}
 
@@ -251,7 +250,7 @@ def _literal(s: str) -> str:
 
 
 def _literal_key(s: str) -> str:
-    return s if _BARE_KEY.match(s) and s not in _RESERVED else _literal(s)
+    return s if s.isascii() and IDENTIFIER.match(s) and s not in _RESERVED else _literal(s)
 
 
 def _literal_spans(parts: Sequence[Any], out: list[tuple[int, int]]) -> None:
