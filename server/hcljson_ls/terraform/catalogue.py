@@ -289,6 +289,30 @@ VALUE_SHAPES: Mapping[tuple[str, str], str] = MappingProxyType({
     ("lifecycle", "replace_triggered_by"): "[]",
 })
 
+#: How the strings of an argument refer, (block type at any depth, argument) -> role; an argument
+#: not listed refers plainly (its templates' references). Roles: "skip" (keywords, a type, a bound
+#: name, or addresses of what no longer exists: no references), "provider" (a provider
+#: configuration), "provider-values" (a module's `providers` map: its values name provider
+#: configurations), "address" (an address written as an expression), "may-be-undeclared" (an
+#: address no block need declare: `moved.to`, Terraform internal/configs/moved.go),
+#: "literal-if-broken" (a template that does not parse is read as a literal: it refers to nothing;
+#: Terraform internal/configs/named_values.go decodeVariableValidationBlock). Read by both the JSON
+#: side (`reference_walk`) and native files (`native`).
+ARGUMENT_REFERENCES: Mapping[tuple[str, str], str] = MappingProxyType({
+    **{key: "skip" for key in KEYWORD_ARGUMENTS},
+    ("variable", "type"): "skip",
+    ("moved", "from"): "skip",
+    ("removed", "from"): "skip",
+    ("lifecycle", "ignore_changes"): "skip",
+    ("dynamic", "iterator"): "skip",
+    ("moved", "to"): "may-be-undeclared",
+    ("import", "provider"): "provider",
+    ("lifecycle", "replace_triggered_by"): "address",
+    ("import", "to"): "address",
+    ("module", "providers"): "provider-values",
+    ("validation", "error_message"): "literal-if-broken",
+})
+
 # Arguments whose references name provider configurations (`"aws.west"`), not objects: the
 # `provider` of a resource, data source, ephemeral resource, action or import, a module's `providers`.
 PROVIDER_REFERENCE_ARGUMENTS = frozenset({"provider", "providers"})

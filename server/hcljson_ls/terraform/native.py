@@ -629,28 +629,23 @@ def _string_index(index: Any) -> Any:
 
 
 _SKIP, _STATIC, _PROVIDER, _PROVIDER_VALUES = "skip", "static", "provider", "provider values"
-#: (block type, argument) -> how a top-level block's argument refers (see the module doc).
-_TOP_ARGUMENTS = {
-    ("variable", "type"): _SKIP,
-    ("moved", "from"): _SKIP,
-    ("removed", "from"): _SKIP,
-    ("moved", "to"): _STATIC,
-    ("import", "to"): _STATIC,
-    ("import", "provider"): _PROVIDER,
-    ("module", "providers"): _PROVIDER_VALUES,
-    **{(t, "provider"): _PROVIDER for t, b in catalogue.BLOCKS.items() if "provider" in b.meta_arguments},
+#: The catalogue's reference roles (`catalogue.ARGUMENT_REFERENCES`) as native syntax reads them: an
+#: address of a top-level block (`moved.to`, `import.to`) is a static traversal; any other address
+#: (`replace_triggered_by`) and a message template are plain expressions.
+_ROLE_MODES = {"skip": _SKIP, "provider": _PROVIDER, "provider-values": _PROVIDER_VALUES, "may-be-undeclared": _STATIC}
+#: (block type, argument) -> how the argument refers, at any depth.
+_ARGUMENTS = {
+    key: _STATIC if role == "address" else _ROLE_MODES[role]
+    for key, role in catalogue.ARGUMENT_REFERENCES.items()
+    if role in _ROLE_MODES or (role == "address" and key[0] in catalogue.BLOCKS)
 }
-#: (block type, argument) -> how a nested block's argument refers.
-_NESTED_ARGUMENTS = {
-    ("lifecycle", "ignore_changes"): _SKIP,
-    ("dynamic", "iterator"): _SKIP,
-    **{key: _SKIP for key in catalogue.KEYWORD_ARGUMENTS},
-}
+#: (block type, argument) -> how a top-level block's argument refers besides: the `provider` meta-argument.
+_TOP_ARGUMENTS = {(t, "provider"): _PROVIDER for t, b in catalogue.BLOCKS.items() if "provider" in b.meta_arguments}
 
 
 def _argument_mode(block: str, parent: str | None, top: bool, name: str) -> str | None:
     """How the value of argument `name` of a `block` refers (see the module doc); None: plainly."""
-    mode = _NESTED_ARGUMENTS.get((block, name))
+    mode = _ARGUMENTS.get((block, name))
     if mode is None and top:
         if parent is None:
             mode = _TOP_ARGUMENTS.get((block, name))

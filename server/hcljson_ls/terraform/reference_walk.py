@@ -63,29 +63,9 @@ from .references import ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_
 from .templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
 
 #: Nested blocks inside which `self` is the enclosing resource.
-_SELF_BLOCKS = frozenset({"provisioner", "connection", "postcondition"})
-#: (block type or None for any, argument) -> how its strings refer: "provider", "provider-values",
-#: "skip", "address" (an address written as an expression: its references get `ADDRESS`),
-#: "literal-if-broken" (a template that does not parse refers to nothing).
-_SPECIAL = {
-    ("moved", "from"): "skip",
-    ("moved", "to"): "may-be-undeclared",  # an address no block need declare (Terraform internal/configs/moved.go)
-    ("removed", "from"): "skip",
-    ("lifecycle", "ignore_changes"): "skip",
-    ("dynamic", "iterator"): "skip",
-    # Keywords written like names (`"destroy"`, `"before_create"`): no references.
-    ("provisioner", "when"): "skip",
-    ("provisioner", "on_failure"): "skip",
-    ("action_trigger", "events"): "skip",
-    ("import", "provider"): "provider",
-    # Addresses written as expressions: rules of their own, not those of references.
-    ("lifecycle", "replace_triggered_by"): "address",
-    ("import", "to"): "address",
-    ("module", "providers"): "provider-values",
-    # A message template that does not parse is read as a literal string (both engines warn):
-    # it refers to nothing (Terraform internal/configs/named_values.go decodeVariableValidationBlock).
-    ("validation", "error_message"): "literal-if-broken",
-}
+_SELF_BLOCKS = catalogue.NAMESPACES["self"].valid_in
+#: (block type, argument) -> how its strings refer (the catalogue's table: roles there).
+_SPECIAL = catalogue.ARGUMENT_REFERENCES
 _PROVIDER_ARGUMENT = "provider"  # in resource-like blocks
 
 
