@@ -127,7 +127,7 @@ def _parameter(raw: dict) -> Parameter:
 @cache
 def _engines() -> Mapping[str, _Engine]:
     """The packaged data, read and indexed once."""
-    text = resources.files(__package__).joinpath(_DATA).read_text(encoding="utf-8")
+    text = resources.files("hcljson_ls.terraform").joinpath(_DATA).read_text(encoding="utf-8")
     data = json.loads(text)
     if data.get("format_version") != 1:
         raise RuntimeError(f"{_DATA}: unsupported format_version {data.get('format_version')!r}")

@@ -737,7 +737,7 @@ def combine(*schemas: ProviderSchemas) -> ProviderSchemas:
 @functools.cache
 def builtin() -> ProviderSchemas:
     """The schema of the built-in `terraform` provider (see the module doc)."""
-    return loads(resources.files(__package__).joinpath("data/builtin-terraform.schema.json").read_text(encoding="utf-8"))
+    return loads(resources.files("hcljson_ls.terraform").joinpath("data/builtin-terraform.schema.json").read_text(encoding="utf-8"))
 
 
 # ---- addresses and resolution ----------------------------------------------------------------------

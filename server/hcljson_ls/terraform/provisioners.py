@@ -66,7 +66,7 @@ _ONE_OF = {
 
 @functools.cache
 def _data() -> dict:
-    return json.loads(resources.files(__package__).joinpath("data/builtin-provisioners.schema.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files("hcljson_ls.terraform").joinpath("data/builtin-provisioners.schema.json").read_text(encoding="utf-8"))
 
 
 @functools.cache

@@ -53,7 +53,7 @@ _TYPE = "terraform_remote_state"
 
 @functools.cache
 def _data() -> dict:
-    return json.loads(resources.files(__package__).joinpath("data/backends.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files("hcljson_ls.terraform").joinpath("data/backends.json").read_text(encoding="utf-8"))
 
 
 def backends() -> Mapping[str, frozenset[str] | None]:
