@@ -8,8 +8,8 @@ from types import MappingProxyType
 
 import pytest
 
-from hcljson_ls.terraform import catalogue as C
-from hcljson_ls.terraform import schema as T
+from hcljson_ls.terraform.definition import catalogue as C
+from hcljson_ls.terraform.definition import schema as T
 
 # ---- file names ----------------------------------------------------------------------------------
 

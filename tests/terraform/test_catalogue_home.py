@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from hcljson_ls.terraform import catalogue
+from hcljson_ls.terraform.definition import catalogue
 
 PACKAGE = Path(__file__).resolve().parents[2] / "server" / "hcljson_ls"
 

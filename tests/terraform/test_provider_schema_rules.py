@@ -11,9 +11,9 @@ import shared_data
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.hcljson.model import Block
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import provider_rules as pr
-from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.terraform.rules import provider_rules as pr
+from hcljson_ls.terraform.schemas import provider_schema as ps
 
 AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hcljson_ls.hcljson import schema as S
-from hcljson_ls.terraform import catalogue as C
-from hcljson_ls.terraform import schema as T
+from hcljson_ls.terraform.definition import catalogue as C
+from hcljson_ls.terraform.definition import schema as T
 
 
 def walk(body: S.BodySchema):

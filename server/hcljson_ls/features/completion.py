@@ -83,13 +83,13 @@ from ..hcljson.schema import (
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
-from ..terraform import catalogue, functions
-from ..terraform.language import action_trigger_events, available, function_available
-from ..terraform.provider_lookup import body_at, placeholder, steps_of
-from ..terraform.provider_schema import SchemaBlock, provider_for
-from ..terraform.provisioners import provisioner_schema, provisioner_types
-from ..terraform.tfvars import is_tfvars
-from ..terraform.tfvars import placeholder as type_placeholder
+from ..terraform.definition import catalogue, functions
+from ..terraform.definition.language import action_trigger_events, available, function_available
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.filekinds.tfvars import placeholder as type_placeholder
+from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
+from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
+from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
 from . import module_inputs, tfvars
 from .hover import resource_schema, variable_summary

@@ -44,16 +44,16 @@ from ..hcljson.incremental import FileView
 from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
-from ..terraform import catalogue, functions
-from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
-from ..terraform.docs import absolute_links
-from ..terraform.language import introduced
-from ..terraform.native import declaration_details
-from ..terraform.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
-from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
-from ..terraform.references import Call, Reference, output_step
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
+from ..terraform.definition import catalogue, functions
+from ..terraform.definition.catalogue import LABEL_DESCRIPTIONS, meta_arguments
+from ..terraform.definition.docs import absolute_links
+from ..terraform.definition.language import introduced
+from ..terraform.filekinds.testfile import is_test_file
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.nativehcl.native import declaration_details
+from ..terraform.resolution.references import Call, Reference, output_step
+from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
+from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..workspace import Snapshot
 from . import module_inputs, testfile, tfvars
 from .cdktf import construct_hover

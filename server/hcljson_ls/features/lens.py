@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostic import HINT, Diagnostic
-from ..terraform import catalogue
-from ..terraform.schema import is_json_override_file
-from ..terraform.validate import definitions
+from ..terraform.definition import catalogue
+from ..terraform.definition.schema import is_json_override_file
+from ..terraform.rules.validate import definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 from .navigation import Location, references

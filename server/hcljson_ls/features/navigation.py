@@ -42,11 +42,11 @@ from dataclasses import dataclass
 from ..hcljson.values import key_text
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import OBJECT, Container
-from ..terraform import catalogue
-from ..terraform.references import Call, Reference, name_step, output_step, subject
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
-from ..terraform.validate import UNNAMED, definitions
+from ..terraform.definition import catalogue
+from ..terraform.filekinds.testfile import is_test_file
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.resolution.references import Call, Reference, name_step, output_step, subject
+from ..terraform.rules.validate import UNNAMED, definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 from . import module_inputs, testfile, tfvars

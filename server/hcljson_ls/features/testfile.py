@@ -35,11 +35,10 @@ from __future__ import annotations
 import os
 
 from ..diagnostic import Diagnostic
-from ..terraform import catalogue
-from ..terraform.language import OPENTOFU, Language, choose
-from ..terraform.resolve import module_language
-from ..terraform.testfile import version_problems
-from ..terraform.testfile_references import (
+from ..terraform.definition import catalogue
+from ..terraform.definition.language import OPENTOFU, Language, choose
+from ..terraform.filekinds.testfile import version_problems
+from ..terraform.filekinds.testfile_references import (
     check_references,
     declared_key,
     missing_mock_source,
@@ -47,7 +46,8 @@ from ..terraform.testfile_references import (
     reference_at,
     run_module_sources,
 )
-from ..terraform.validate import definition_title
+from ..terraform.resolution.resolve import module_language
+from ..terraform.rules.validate import definition_title
 from ..workspace import Snapshot
 
 

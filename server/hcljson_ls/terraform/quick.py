@@ -70,22 +70,22 @@ from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..template.lexer import IDENTIFIER_PATTERN
-from . import catalogue
 from .analysis import TerraformChecks, file_engine, required_providers
-from .catalogue import IDENTIFIER
-from .language import LanguageSite, versioned_names
-from .language import check_sites as check_language
-from .module_calls import CallSite
-from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
-from .provider_schema import MAP, TERRAFORM, SchemaBlock
-from .reference_walk import string_refs
-from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
-from .resolve import Scope, module_language, resolve
-from .schema import is_json_override_file, schema_for_path
-from .templates import STATIC_REFERENCE, template_raw
-from .testfile import is_own_kind, is_test_file
-from .tfvars import is_tfvars
-from .validate import DUPLICATE_BLOCK, duplicates
+from .definition import catalogue
+from .definition.catalogue import IDENTIFIER
+from .definition.language import LanguageSite, versioned_names
+from .definition.language import check_sites as check_language
+from .definition.schema import is_json_override_file, schema_for_path
+from .expressions.templates import STATIC_REFERENCE, template_raw
+from .filekinds.testfile import is_own_kind, is_test_file
+from .filekinds.tfvars import is_tfvars
+from .resolution.module_calls import CallSite
+from .resolution.reference_walk import string_refs
+from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
+from .resolution.resolve import Scope, module_language, resolve
+from .rules.provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
+from .rules.validate import DUPLICATE_BLOCK, duplicates
+from .schemas.provider_schema import MAP, TERRAFORM, SchemaBlock
 
 __all__ = ["QuickResult", "quick_file"]
 
