@@ -55,7 +55,7 @@ from hcljson_ls.features.hover import hover
 from hcljson_ls.features.semantic_tokens import semantic_tokens
 from hcljson_ls.gcpolicy import paused_gc
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import templates
+from hcljson_ls.terraform.expressions import templates
 from hcljson_ls.workspace import DocumentState, Workspace
 
 SIZES = [("50 KB", 50_000), ("500 KB", 500_000), ("5 MB", 5_000_000)]
@@ -83,7 +83,7 @@ def clear_content_caches() -> None:
     for f in (tparse.parse_template_relative, tparse.parse_expression_relative, ttypes.parse_type_relative,
               templates._template_raw, templates._other_raw, templates._reference_relative):
         f.cache_clear()
-    from hcljson_ls.terraform import resolve
+    from hcljson_ls.terraform.resolution import resolve
 
     resolve._CANDIDATES.clear()  # suggestions remembered by content: each run finds its own
     resolve._CANDIDATES_BY_CONTENT.clear()

@@ -63,7 +63,7 @@ from bench_open import (
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.gcpolicy import paused_gc
-from hcljson_ls.terraform import provider_schema
+from hcljson_ls.terraform.schemas import provider_schema
 from hcljson_ls.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]

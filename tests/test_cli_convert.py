@@ -166,7 +166,7 @@ def test_a_tfvars_file_becomes_a_native_tfvars_file(cli, tmp_path):
 @pytest.mark.skipif(shutil.which("terraform") is None and os.environ.get("CI") != "true", reason="needs terraform on PATH")
 def test_terraform_reads_the_same_values_from_both_tfvars_files(tmp_path):
     """The JSON and the converted native file give Terraform the same variable values."""
-    from hcljson_ls.terraform.to_native import tfvars_to_native
+    from hcljson_ls.terraform.nativehcl.to_native import tfvars_to_native
 
     (tmp_path / "main.tf").write_text(
         'variable "region" {}\nvariable "tags" { type = map(string) }\nvariable "sizes" { type = list(number) }\n'

@@ -17,7 +17,7 @@ its new functions in function_descriptions.json, run this script, and commit the
 The build fails when a function has no description, when a description is left over for a
 function no engine has, or when a namespaced name is not an exact alias of its bare function.
 
-Output (format_version 1; read by `hcljson_ls.terraform.functions`)
+Output (format_version 1; read by `hcljson_ls.terraform.definition.functions`)
     {"format_version": 1, "generated_by": ...,
      "engines": {ENGINE: {"version", "source", "alias_prefix"}},
      "functions": {NAME: {"description", "signatures": [

@@ -95,8 +95,8 @@ from .features.diagnostics import collect
 from .gcpolicy import short_lived_gc
 from .rule_docs import RULES
 from .template.grammars import set_table_cache
-from .terraform import catalogue
-from .terraform.language import parse_version
+from .terraform.definition import catalogue
+from .terraform.definition.language import parse_version
 from .text.decoding import NotUtf8, decode_utf8
 from .text.line_index import LineIndex
 from .workspace import Workspace, ignore_paths

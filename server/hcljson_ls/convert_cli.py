@@ -36,8 +36,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .terraform import catalogue
-from .terraform.to_native import NativeText, tfvars_to_native, to_native
+from .terraform.definition import catalogue
+from .terraform.nativehcl.to_native import NativeText, tfvars_to_native, to_native
 from .text import LineIndex
 from .text.decoding import NotUtf8, decode_utf8
 from .workspace.regular_file import NotRegularFile, read_regular_file

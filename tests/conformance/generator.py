@@ -176,7 +176,7 @@ EXPRESSIONS: tuple[tuple[str, str, str, str], ...] = (
     ("templates", "for-expression-bad-var", "${[for s in var.list : upper(t)]}", "unknown name in a for expression"),
     ("templates", "heredoc-free-string", "plain string", VALID),
     ("templates", "index-out-of-range", "${[1, 2][5]}", "constant index out of range"),
-    # static evaluation (terraform/evaluate.py): what Terraform's validate suppresses or converts
+    # static evaluation (terraform/expressions/evaluate.py): what Terraform's validate suppresses or converts
     ("references", "var-attr-in-try", '${try(var.v.attr, "")}', VALID),
     ("references", "var-attr-in-branch", '${var.n > 1 ? var.obj.b : "x"}', VALID),
     ("references", "var-list-attr", "${var.list.x}", "attribute of a list"),

@@ -14,8 +14,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from hcljson_ls.terraform.native import parse_native
-from hcljson_ls.terraform.to_native import to_native
+from hcljson_ls.terraform.nativehcl.native import parse_native
+from hcljson_ls.terraform.nativehcl.to_native import to_native
 from hcljson_ls.workspace.files import path_of_uri, uri_of_path
 
 from .conftest import make_client

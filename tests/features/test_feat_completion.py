@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features.completion import CompletionItem, complete
-from hcljson_ls.terraform import functions
+from hcljson_ls.terraform.definition import functions
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fixture import parse_fixture
 
 from hcljson_ls.features.links import document_links
-from hcljson_ls.terraform.docs import absolute_links
+from hcljson_ls.terraform.definition.docs import absolute_links
 
 LOCK = """# This file is maintained automatically by "terraform init".
 provider "registry.terraform.io/hashicorp/aws" {

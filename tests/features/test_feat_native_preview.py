@@ -12,8 +12,8 @@ from fixture import parse_fixture
 
 from hcljson_ls.features.hover import hover
 from hcljson_ls.features.native_preview import MAX_LINES, block_preview, file_native
-from hcljson_ls.terraform.native import parse_native
-from hcljson_ls.terraform.to_native import to_native
+from hcljson_ls.terraform.nativehcl.native import parse_native
+from hcljson_ls.terraform.nativehcl.to_native import to_native
 
 SRC = """
 //- /main.tf.json

@@ -29,7 +29,7 @@ import shared_data
 from fixture import parse_fixture
 
 from hcljson_ls.features import completion, diagnostics, hover, signature_help
-from hcljson_ls.terraform import provider_schema
+from hcljson_ls.terraform.schemas import provider_schema
 
 CODES = ("reference/unknown-provider-function", "reference/argument-count", "reference/unknown-function")
 BUILTIN = '"terraform": {"source": "terraform.io/builtin/terraform"}'

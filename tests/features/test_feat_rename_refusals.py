@@ -11,7 +11,7 @@ from fixture import parse_fixture
 
 from hcljson_ls.features import diagnostics, navigation
 from hcljson_ls.features.navigation import RenameError
-from hcljson_ls.terraform.catalogue import IDENTIFIER, RESERVED_VARIABLE_NAMES
+from hcljson_ls.terraform.definition.catalogue import IDENTIFIER, RESERVED_VARIABLE_NAMES
 
 MODULE = """
 //- /stack/main.tf.json

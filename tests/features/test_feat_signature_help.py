@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features.signature_help import SignatureHelp, help_for, signature_help
-from hcljson_ls.terraform import functions
+from hcljson_ls.terraform.definition import functions
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

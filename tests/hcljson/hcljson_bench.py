@@ -73,7 +73,7 @@ def main(size: int) -> None:
     from hcljson_ls.hcljson.incremental import IncrementalFile
     from hcljson_ls.jsonsyntax import parse
     from hcljson_ls.jsonsyntax.reparse import reparse
-    from hcljson_ls.terraform.schema import CONFIG_SCHEMA
+    from hcljson_ls.terraform.definition.schema import CONFIG_SCHEMA
     from hcljson_ls.text.document import Edit
 
     text = make_cdktf(size)

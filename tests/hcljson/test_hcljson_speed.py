@@ -11,7 +11,7 @@ from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.incremental import IncrementalFile
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
-from hcljson_ls.terraform.schema import CONFIG_SCHEMA
+from hcljson_ls.terraform.definition.schema import CONFIG_SCHEMA
 from hcljson_ls.text.document import Edit
 
 TEXT = make_cdktf(1_000_000)

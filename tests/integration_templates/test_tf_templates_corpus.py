@@ -9,7 +9,7 @@ from tf_tpl_corpus import CORPUS, COUNTS, FILES, KNOWN, config_files
 from tf_tpl_support import open_state, semantic_tokens
 
 from hcljson_ls.lsp.semantic_encoding import encode
-from hcljson_ls.terraform.templates import check_strings, new_counts
+from hcljson_ls.terraform.expressions.templates import check_strings, new_counts
 
 shared_data.require(shared_data.REAL_SOURCES)
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tf_tpl_support import open_state
 
-from hcljson_ls.terraform.templates import check_strings, new_counts
+from hcljson_ls.terraform.expressions.templates import check_strings, new_counts
 
 PIECES = ["plain", "${var.a}", "${", "%{ if x }y%{ endif }", "%{", "${1 +}", "$${x}", "\\u0024{x", "${var.}",
           "}", "${ [for x in y : x] }", "\\n", "${\"a\"}"]

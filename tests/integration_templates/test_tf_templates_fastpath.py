@@ -7,7 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.template import template_diagnostics
-from hcljson_ls.terraform import templates as T
+from hcljson_ls.terraform.expressions import templates as T
 
 _PIECES = st.sampled_from(["${", "}", "$", "%", "%{", "{", "$$", "a", "b_c", "d-e", "é", "²", "9", ".", "[", "]", "0",
                            "[0]", "~", " ", "\\", "\\u0024", "for", "in", "if", "true", "null", "*", "(", ")", "\"", "x.y"])

@@ -8,7 +8,7 @@ import pytest
 from fixture import parse_fixture
 from tf_tpl_support import check, template_diags
 
-from hcljson_ls.terraform.templates import IGNORE_CHANGES_WILDCARD, INTERPOLATION, NOT_STATIC
+from hcljson_ls.terraform.expressions.templates import IGNORE_CHANGES_WILDCARD, INTERPOLATION, NOT_STATIC
 
 # ---- templates (full-expression strings) ----------------------------------------------------------
 

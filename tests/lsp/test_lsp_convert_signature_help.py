@@ -13,7 +13,7 @@ from hcljson_ls.features.signature_help import (
     help_for,
 )
 from hcljson_ls.lsp import convert
-from hcljson_ls.terraform import functions
+from hcljson_ls.terraform.definition import functions
 
 
 def _help(label: str, names: list[str], active: int | None) -> SignatureHelp:

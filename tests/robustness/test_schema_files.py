@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hcljson_ls.lsp.config import DEFAULT, settings_from
-from hcljson_ls.terraform.provider_schema import BUILTIN_TERRAFORM
+from hcljson_ls.terraform.schemas.provider_schema import BUILTIN_TERRAFORM
 from hcljson_ls.workspace.files import MB
 from hcljson_ls.workspace.schema_fetch import LOCK_FILE, cache_key
 from hcljson_ls.workspace.schemas import SCHEMA_MAX_BYTES, load_schema_file

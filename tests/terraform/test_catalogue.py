@@ -8,8 +8,8 @@ from types import MappingProxyType
 
 import pytest
 
-from hcljson_ls.terraform import catalogue as C
-from hcljson_ls.terraform import schema as T
+from hcljson_ls.terraform.definition import catalogue as C
+from hcljson_ls.terraform.definition import schema as T
 
 # ---- file names ----------------------------------------------------------------------------------
 
@@ -72,7 +72,7 @@ def test_override_files(name: str, override: bool) -> None:
 
 def test_schema_override_rule_is_the_json_part_of_the_catalogue_rule() -> None:
     for name in ("override.tf.json", "a_override.tofu.json", "override.tf", "x.tf.json", "x.tf"):
-        assert T.is_override_file(name) is (C.is_override_file(name) and C.file_kind(name) == C.CONFIG_JSON)
+        assert T.is_json_override_file(name) is (C.is_override_file(name) and C.file_kind(name) == C.CONFIG_JSON)
         assert T.is_config_file(name) is (C.file_kind(name) == C.CONFIG_JSON)
 
 

@@ -11,7 +11,7 @@ import pytest
 import shared_data
 from tf_support import diagnostics
 
-from hcljson_ls.terraform.cdktf import (
+from hcljson_ls.terraform.filekinds.cdktf import (
     ConstructMetadata,
     Frame,
     NoUserFrame,

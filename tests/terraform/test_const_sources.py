@@ -13,8 +13,8 @@ from fixture import parse_fixture
 
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
-from hcljson_ls.terraform.const_sources import NON_CONST_SOURCE
 from hcljson_ls.terraform.quick import quick_file
+from hcljson_ls.terraform.rules.const_sources import NON_CONST_SOURCE
 
 CODE = NON_CONST_SOURCE
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hcljson_ls.terraform.docs import exact_version, language_doc, module_source_doc, provider_doc
-from hcljson_ls.terraform.native_values import assignments, lock_versions, written_at
+from hcljson_ls.terraform.definition.docs import exact_version, language_doc, module_source_doc, provider_doc
+from hcljson_ls.terraform.nativehcl.native_values import assignments, lock_versions, written_at
 
 REGISTRY = "https://registry.terraform.io/modules/"
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.template.parse import parse_template_relative
-from hcljson_ls.terraform.evaluate import DYNAMIC, Val, constant_problems, get_attr, get_index, type_value
+from hcljson_ls.terraform.expressions.evaluate import DYNAMIC, Val, constant_problems, get_attr, get_index, type_value
 
 
 def problems(template: str) -> list[tuple[str, str, str]]:

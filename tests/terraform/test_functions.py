@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from shared_data import FUNCTION_SIGNATURES, requires, schema_files
 
-from hcljson_ls.terraform import functions as fn
-from hcljson_ls.terraform.ctytypes import is_type, render_type
-from hcljson_ls.terraform.functions import Function, Parameter
+from hcljson_ls.terraform.definition import functions as fn
+from hcljson_ls.terraform.definition.ctytypes import is_type, render_type
+from hcljson_ls.terraform.definition.functions import Function, Parameter
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "server" / "hcljson_ls" / "terraform" / "data" / "functions.json"

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
-from hcljson_ls.terraform import language as L
+from hcljson_ls.terraform.definition import language as L
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.features.hover import hover
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import catalogue
 from hcljson_ls.terraform.analysis import analyze_file
-from hcljson_ls.terraform.mockfile import MOCK_SCHEMA, is_mock_file
-from hcljson_ls.terraform.queryfile import QUERY_SCHEMA, is_query_file
-from hcljson_ls.terraform.testfile_references import check_references
+from hcljson_ls.terraform.definition import catalogue
+from hcljson_ls.terraform.filekinds.mockfile import MOCK_SCHEMA, is_mock_file
+from hcljson_ls.terraform.filekinds.queryfile import QUERY_SCHEMA, is_query_file
+from hcljson_ls.terraform.filekinds.testfile_references import check_references
 from hcljson_ls.workspace import DocumentState, Workspace
 
 

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features.diagnostics import collect
-from hcljson_ls.terraform import native
-from hcljson_ls.terraform.native import NativeFile, parse_native
-from hcljson_ls.terraform.references import (
+from hcljson_ls.terraform.nativehcl import native
+from hcljson_ls.terraform.nativehcl.native import NativeFile, parse_native
+from hcljson_ls.terraform.resolution.references import (
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,

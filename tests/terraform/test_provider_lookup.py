@@ -11,9 +11,9 @@ import pytest
 import shared_data
 
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import provider_lookup as pl
-from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.terraform.schemas import provider_lookup as pl
+from hcljson_ls.terraform.schemas import provider_schema as ps
 
 AWS, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 

@@ -12,9 +12,9 @@ import pytest
 import shared_data
 
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import provider_rules as pr
-from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.terraform.rules import provider_rules as pr
+from hcljson_ls.terraform.schemas import provider_schema as ps
 
 AWS = shared_data.AWS_SCHEMA
 shared_data.require(AWS)

@@ -8,7 +8,7 @@ import json
 import pytest
 import shared_data
 
-from hcljson_ls.terraform import provider_schema as ps
+from hcljson_ls.terraform.schemas import provider_schema as ps
 
 AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 

@@ -16,9 +16,9 @@ from tf_corpus import classify, read, rows
 from hcljson_ls.features import diagnostics
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import provider_rules as pr
-from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.terraform.rules import provider_rules as pr
+from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

@@ -11,9 +11,9 @@ import shared_data
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.hcljson.model import Block
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import provider_rules as pr
-from hcljson_ls.terraform import provider_schema as ps
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.terraform.rules import provider_rules as pr
+from hcljson_ls.terraform.schemas import provider_schema as ps
 
 AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 
@@ -349,3 +349,21 @@ def test_synthetic_map_and_group_blocks_and_nested_map_attributes() -> None:
     no_step = {k: v for k, v in ok.items() if k != "step"}
     assert got(no_step) == [("schema/too-few-blocks", "}")]
     assert got({**ok, "settings": {"b": 1}}) == [("schema/unknown-argument", '"b"')]
+
+
+@pytest.mark.parametrize(
+    ("element", "expected"),
+    [
+        ("tags", []),
+        ("tagz", [("schema/unknown-ignored-attribute", "tagz")]),
+        # A name of Unicode letters is an identifier to Terraform, which reports it like any other
+        # ("Unsupported attribute", checked with Terraform 1.11.4 on terraform_data).
+        ("étiquettes", [("schema/unknown-ignored-attribute", "étiquettes")]),
+        ("x²", []),  # no identifier: Terraform's traversal parser rejects it, not this rule
+    ],
+)
+def test_ignore_changes_names_are_identifiers_of_the_catalogue(element: str, expected: list) -> None:
+    config = resource("aws_instance", {"ami": "a", "instance_type": "t3.micro", "lifecycle": {"ignore_changes": [element]}})
+    text = json.dumps(config, ensure_ascii=False)  # the letters themselves, not `\u` escapes
+    diags = [d for b in blocks(text) for d in pr.validate_block(b, SCHEMAS, text)]
+    assert [(d.code, text[d.start : d.end]) for d in diags if d.code == "schema/unknown-ignored-attribute"] == expected

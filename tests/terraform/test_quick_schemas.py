@@ -28,7 +28,7 @@ from shared_data import (
 )
 
 from hcljson_ls.features.diagnostics import file_diagnostics
-from hcljson_ls.terraform import provider_schema as ps
+from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

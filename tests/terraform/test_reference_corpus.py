@@ -12,8 +12,8 @@ import shared_data
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform.declarations import declarations_and_references
-from hcljson_ls.terraform.references import Reference
+from hcljson_ls.terraform.resolution.references import Reference
+from hcljson_ls.terraform.rules.declarations import declarations_and_references
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

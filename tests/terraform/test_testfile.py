@@ -15,7 +15,7 @@ from shared_data import REAL_CORPUS, require
 from hcljson_ls.features.completion import complete
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.features.hover import hover
-from hcljson_ls.terraform.testfile import TEST_SCHEMA, is_test_file
+from hcljson_ls.terraform.filekinds.testfile import TEST_SCHEMA, is_test_file
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.workspace import is_ours
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hcljson_ls.hcljson import schema as S
-from hcljson_ls.terraform import catalogue as C
-from hcljson_ls.terraform import schema as T
+from hcljson_ls.terraform.definition import catalogue as C
+from hcljson_ls.terraform.definition import schema as T
 
 
 def walk(body: S.BodySchema):
@@ -160,7 +160,7 @@ def test_the_override_schema_has_the_same_shape_and_requires_nothing() -> None:
 )
 def test_file_names(path: str, config: bool, override: bool) -> None:
     assert T.is_config_file(path) is config
-    assert T.is_override_file(path) is override
+    assert T.is_json_override_file(path) is override
     assert T.schema_for_path(path) is (T.OVERRIDE_SCHEMA if override else T.CONFIG_SCHEMA)
 
 

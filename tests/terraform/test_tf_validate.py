@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from tf_support import check, diagnostics
 
-from hcljson_ls.terraform.validate import valid_identifier
+from hcljson_ls.terraform.rules.validate import valid_identifier
 
 MISSING = "structure/missing-argument"
 CONFLICT = "structure/conflicting-arguments"

@@ -12,9 +12,9 @@ from fixture import parse_fixture
 
 from hcljson_ls.diagnostic import ERROR, WARNING
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import tfvars
 from hcljson_ls.terraform.analysis import analyze_file
-from hcljson_ls.terraform.tfvars import (
+from hcljson_ls.terraform.filekinds import tfvars
+from hcljson_ls.terraform.filekinds.tfvars import (
     UNDECLARED_VARIABLE,
     WRONG_TYPE,
     Variable,

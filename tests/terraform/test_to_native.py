@@ -23,12 +23,10 @@ from shared_data import REAL_SOURCES, params
 from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.values import key_text
 from hcljson_ls.jsonsyntax import parse
-from hcljson_ls.terraform import native
-from hcljson_ls.terraform.declarations import declarations
-from hcljson_ls.terraform.native import parse_native
-from hcljson_ls.terraform.provider_schema import SchemaBlock, SchemaBlockType
-from hcljson_ls.terraform.schema import schema_for_path
-from hcljson_ls.terraform.to_native import (
+from hcljson_ls.terraform.definition.schema import schema_for_path
+from hcljson_ls.terraform.nativehcl import native
+from hcljson_ls.terraform.nativehcl.native import parse_native
+from hcljson_ls.terraform.nativehcl.to_native import (
     MISSING_VALUE,
     NOT_AN_IDENTIFIER,
     UNREADABLE_STRING,
@@ -36,6 +34,8 @@ from hcljson_ls.terraform.to_native import (
     block_to_native,
     to_native,
 )
+from hcljson_ls.terraform.rules.declarations import declarations
+from hcljson_ls.terraform.schemas.provider_schema import SchemaBlock, SchemaBlockType
 
 
 def hcl(text: str) -> str:

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features import diagnostics
-from hcljson_ls.terraform import provider_schema as ps
+from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

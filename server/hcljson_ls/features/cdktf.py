@@ -38,8 +38,8 @@ from typing import Any, TypeVar
 
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Block, Body
-from ..terraform.cdktf import ConstructMetadata, metadata_of
-from ..terraform.validate import definitions
+from ..terraform.filekinds.cdktf import ConstructMetadata, metadata_of
+from ..terraform.rules.validate import definitions
 from ..text import LineIndex
 from ..workspace import Snapshot
 from ..workspace.cdktf import construct_source

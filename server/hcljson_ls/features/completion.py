@@ -83,13 +83,13 @@ from ..hcljson.schema import (
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
-from ..terraform import catalogue, functions
-from ..terraform.language import action_trigger_events, available, function_available
-from ..terraform.provider_lookup import body_at, placeholder, steps_of
-from ..terraform.provider_schema import SchemaBlock, provider_for
-from ..terraform.provisioners import provisioner_schema, provisioner_types
-from ..terraform.tfvars import is_tfvars
-from ..terraform.tfvars import placeholder as type_placeholder
+from ..terraform.definition import catalogue, functions
+from ..terraform.definition.language import action_trigger_events, available, function_available
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.filekinds.tfvars import placeholder as type_placeholder
+from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
+from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
+from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
 from . import module_inputs, tfvars
 from .hover import resource_schema, variable_summary
@@ -115,7 +115,7 @@ class CompletionItem:
 
 _DECLARED, _NAMESPACE, _FUNCTION, _KEYWORD = "0", "1", "2", "3"
 _PROVIDED = "1"  # names a provider schema offers after the module's own
-_NAMESPACES = ("var", "local", "module", "data", "ephemeral", "path", "terraform")
+_NAMESPACES = catalogue.EXPRESSION_NAMESPACES
 _TYPE_WORDS = (
     ("string", "string"), ("number", "number"), ("bool", "bool"), ("any", "any"),
     ("list", "list(${1:string})"), ("map", "map(${1:string})"), ("set", "set(${1:string})"),
@@ -260,7 +260,7 @@ def _root_schema(state):
 
 def _schema_body(snapshot: Snapshot, uri: str, ctx, tail: tuple, text) -> SchemaBlock | None:
     """The provider schema of the body at `tail` below the innermost decoded block of `ctx`."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in ("resource", "data") or snapshot.provider_schemas(uri) is None:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.RESOURCE_AND_DATA or snapshot.provider_schemas(uri) is None:
         return None
     steps = steps_of(ctx.blocks, tail)
     if steps is None:
@@ -522,7 +522,7 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
     names: list[str] = []
     t = ctx.type_name
     provided: list[CompletionItem] = []
-    if ctx.label_index == 0 and t in ("resource", "data", "ephemeral"):
+    if ctx.label_index == 0 and t in catalogue.RESOURCE_MODES:
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
         if t != "ephemeral":
             provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
@@ -537,7 +537,7 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
 
 
 #: The blocks whose type label completes to a whole block (`_skeletons`).
-_SKELETON_BLOCKS = ("resource", "data", "ephemeral")
+_SKELETON_BLOCKS = catalogue.RESOURCE_MODES
 #: How deep required nested blocks are written out in a skeleton (a guard: real schemas need 4).
 _SKELETON_DEPTH = 8
 
@@ -731,7 +731,7 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     if root == "module" and len(steps) == 1:
         return [CompletionItem(o, "Property", 0, 0, o, detail=f"output of module {steps[0]}", sort=_DECLARED)
                 for o in snapshot.module_outputs(uri, steps[0])]
-    if root in ("data", "ephemeral"):
+    if root in catalogue.TYPED_NAMESPACES and root in catalogue.EXPRESSION_NAMESPACES:
         keys = sorted(snapshot.declared(uri, root))
         if not steps:
             return [CompletionItem(t, "Class", 0, 0, t, detail=f"{root} type", sort=_DECLARED) for t in sorted({k[1] for k in keys})]
@@ -801,7 +801,7 @@ def _static_reference(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list
     elif ctx.attribute is not None and ctx.attribute.name == "ignore_changes":
         return []
     elif len(parts) == 1:
-        names = {k[1] for k in snapshot.declared(uri, "resource")} | {"data", "module"}
+        names = {k[1] for k in snapshot.declared(uri, "resource")} | set(catalogue.STATIC_ADDRESS_NAMESPACES)
         items = [CompletionItem(n, "Class", start, end, n, sort=_DECLARED) for n in sorted(names)]
     else:
         items = [CompletionItem(i.label, i.kind, start, end, i.insert_text, detail=i.detail, sort=i.sort,

@@ -43,9 +43,9 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from ..diagnostic import Diagnostic
+from ..terraform.filekinds.testfile import is_test_file
+from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.quick import QuickResult
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
 from ..workspace import DocumentState, Snapshot
 from . import flow, testfile, tfvars
 from .lens import unused_declarations

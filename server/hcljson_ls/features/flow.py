@@ -16,8 +16,8 @@ Contract
 from __future__ import annotations
 
 from ..diagnostic import Diagnostic
-from ..terraform.flow import check
-from ..terraform.provider_schema import BUILTIN_TERRAFORM, builtin, provider_for
+from ..terraform.rules.flow import check
+from ..terraform.schemas.provider_schema import BUILTIN_TERRAFORM, builtin, provider_for
 from ..workspace import Snapshot
 
 __all__ = ["diagnostics"]

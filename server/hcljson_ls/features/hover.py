@@ -44,16 +44,16 @@ from ..hcljson.incremental import FileView
 from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
-from ..terraform import catalogue, functions
-from ..terraform.catalogue import LABEL_DESCRIPTIONS, meta_arguments
-from ..terraform.docs import absolute_links
-from ..terraform.language import introduced
-from ..terraform.native import declaration_details
-from ..terraform.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
-from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
-from ..terraform.references import Call, Reference, output_step
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
+from ..terraform.definition import catalogue, functions
+from ..terraform.definition.catalogue import LABEL_DESCRIPTIONS, meta_arguments
+from ..terraform.definition.docs import absolute_links
+from ..terraform.definition.language import introduced
+from ..terraform.filekinds.testfile import is_test_file
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.nativehcl.native import declaration_details
+from ..terraform.resolution.references import Call, Reference, output_step
+from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
+from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..workspace import Snapshot
 from . import module_inputs, testfile, tfvars
 from .cdktf import construct_hover
@@ -211,7 +211,7 @@ def resource_schema(snapshot: Snapshot, uri: str, block: Block, text) -> SchemaB
 def provider_steps(ctx: Context) -> tuple[tuple[str | int, ...], tuple[int, int]] | None:
     """(steps from the resource body, range) of the provider-defined key under a located offset
     (`provider_lookup.steps_of`), or None when it is not such a key."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in ("resource", "data"):
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.RESOURCE_AND_DATA:
         return None
     attr = ctx.attribute
     if attr is not None and attr.schema is not None:
@@ -250,7 +250,7 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
 
 
 def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, offset: int) -> Hover | None:
-    if block.type_name not in ("resource", "data") or len(block.labels) < 2:
+    if block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
         return None
     lab = block.labels[0]
     schema = resource_schema(snapshot, uri, block, text)
@@ -426,7 +426,7 @@ def _details(key: tuple, text: str, block: Block, start: int, end: int) -> list[
         source = body.attribute("source")
         if source is not None and source.expr is not None:
             out.append(f"source: `{_value(text, source.expr.start, source.expr.end)}`")
-    elif kind in ("resource", "data", "ephemeral"):
+    elif kind in catalogue.RESOURCE_MODES:
         for meta in ("count", "for_each"):
             if body.attribute(meta) is not None:
                 out.append(f"Has `{meta}`: refer to one instance with "

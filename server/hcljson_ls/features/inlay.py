@@ -28,9 +28,9 @@ import os
 import re
 from dataclasses import dataclass
 
-from ..terraform import catalogue
-from ..terraform.native_values import assignments, written_at
-from ..terraform.references import Reference
+from ..terraform.definition import catalogue
+from ..terraform.nativehcl.native_values import assignments, written_at
+from ..terraform.resolution.references import Reference
 from ..workspace import Snapshot
 from ..workspace.files import list_directory, uri_of_path
 from .tfvars import Declared, module_variables

@@ -26,16 +26,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostic import HINT, Diagnostic
-from ..terraform.schema import is_override_file
-from ..terraform.validate import definitions
+from ..terraform.definition import catalogue
+from ..terraform.definition.schema import is_json_override_file
+from ..terraform.rules.validate import definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 from .navigation import Location, references
 
 #: Declaration kinds that get a reference count.
-COUNTED = frozenset({"variable", "local", "output", "module", "resource", "data", "ephemeral"})
+COUNTED = catalogue.COUNTED_KINDS
 #: Declaration kinds that are unnecessary when nothing refers to them (TFLint's choice).
-UNUSED_KINDS = frozenset({"variable", "local", "data"})
+UNUSED_KINDS = catalogue.UNUSED_KINDS
 UNUSED = "reference/unused"
 
 
@@ -80,7 +81,7 @@ def _label(key: tuple) -> str:
 
 
 def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
-    if is_override_file(file_name(uri)):
+    if is_json_override_file(file_name(uri)):
         return []
     out = []
     for key, start, end in _declarations(snapshot, uri):

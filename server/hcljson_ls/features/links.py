@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 from ..hcljson.model import Block
 from ..hcljson.values import string_text
-from ..terraform import docs
-from ..terraform.catalogue import CONFIG_JSON_SUFFIXES, CONFIG_NATIVE_SUFFIXES
-from ..terraform.native_values import lock_versions as parse_lock
-from ..terraform.provider_lookup import block_address
-from ..terraform.provider_schema import normalize_address
+from ..terraform.definition import docs
+from ..terraform.definition.catalogue import CONFIG_JSON_SUFFIXES, CONFIG_NATIVE_SUFFIXES
+from ..terraform.nativehcl.native_values import lock_versions as parse_lock
+from ..terraform.schemas.provider_lookup import block_address
+from ..terraform.schemas.provider_schema import normalize_address
 from ..workspace import Snapshot
 from ..workspace.files import list_directory, path_of_uri, read_bytes, uri_of_path
 

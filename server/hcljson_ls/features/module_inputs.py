@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..hcljson.locate import ARGUMENT_NAME, UNKNOWN_NAME, Context, locate
-from ..terraform import catalogue
+from ..terraform.definition import catalogue
 from ..workspace import Snapshot
 from .tfvars import module_variables
 

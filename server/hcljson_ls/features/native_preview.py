@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..hcljson.model import Block
-from ..terraform import catalogue
-from ..terraform.provider_lookup import block_schema
-from ..terraform.to_native import TEXT_COMMENTS, block_to_native, to_native
+from ..terraform.definition import catalogue
+from ..terraform.nativehcl.to_native import TEXT_COMMENTS, block_to_native, to_native
+from ..terraform.schemas.provider_lookup import block_schema
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 

@@ -42,18 +42,18 @@ from dataclasses import dataclass
 from ..hcljson.values import key_text
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import OBJECT, Container
-from ..terraform import catalogue
-from ..terraform.references import Call, Reference, name_step, output_step, subject
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
-from ..terraform.validate import UNNAMED, definitions
+from ..terraform.definition import catalogue
+from ..terraform.filekinds.testfile import is_test_file
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.resolution.references import Call, Reference, name_step, output_step, subject
+from ..terraform.rules.validate import UNNAMED, definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
 from . import module_inputs, testfile, tfvars
 from .cdktf import construct_definition, construct_paths
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
-RENAMEABLE = frozenset({"variable", "local", "module", "resource", "data", "ephemeral", "action", "output", "check"})
+RENAMEABLE = catalogue.DECLARATION_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +382,7 @@ def _refused_name(snapshot: Snapshot, uri: str, target: Target, new_name: str) -
     if not sites:
         return None
     what = _WHAT.get(kind, kind)
-    if kind in ("resource", "data", "ephemeral", "action") and len(key) == 3 and target.kind != "output":
+    if kind in catalogue.TYPED_BLOCKS and len(key) == 3 and target.kind != "output":
         what = f'{what} of type "{key[1]}"'
     article = "an" if what[0] in "aeiou" else "a"
     return f'The module already declares {article} {what} named "{new_name}" (in {file_name(sites[0][0])}): renaming would declare it twice.'
@@ -439,7 +439,7 @@ def _symbol_name(key: tuple) -> str:
         return f"module.{key[1]}"
     if kind == "resource":
         return f"{key[1]}.{key[2]}"
-    if kind in ("data", "ephemeral", "action"):
+    if kind in catalogue.TYPED_NAMESPACES:
         return f"{kind}.{key[1]}.{key[2]}"
     if kind == "provider":
         return f"provider.{key[1]}" + (f".{key[2]}" if key[2] else "")

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ..terraform import functions
-from ..terraform.functions import Function
-from ..terraform.provider_schema import provider_address
+from ..terraform.definition import functions
+from ..terraform.definition.functions import Function
+from ..terraform.schemas.provider_schema import provider_address
 from ..workspace import Snapshot
 
 

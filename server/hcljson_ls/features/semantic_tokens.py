@@ -75,7 +75,7 @@ from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, OBJECT, Array, Container, FlaggedString, Object, String
 from ..template import TOKEN_MODIFIERS, TOKEN_TYPES, classify
 from ..template.nodes import Attr, Traversal, walk
-from ..terraform.catalogue import (
+from ..terraform.definition.catalogue import (
     BLOCKS,
     CONTEXT,
     KEYWORD_ARGUMENTS,
@@ -91,11 +91,11 @@ from ..terraform.catalogue import (
     literal_settings_block,
     meta_arguments,
 )
-from ..terraform.provider_lookup import block_schema, nested_body, resolution_key
-from ..terraform.provider_schema import MAP, ProviderSchemas, SchemaBlock
-from ..terraform.reference_walk import iterator_name
-from ..terraform.templates import expression_strings, string_tree
-from ..terraform.tfvars import is_tfvars
+from ..terraform.expressions.templates import expression_strings, string_tree
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.resolution.reference_walk import iterator_name
+from ..terraform.schemas.provider_lookup import block_schema, nested_body, resolution_key
+from ..terraform.schemas.provider_schema import MAP, ProviderSchemas, SchemaBlock
 from ..workspace import Snapshot
 from . import tfvars
 

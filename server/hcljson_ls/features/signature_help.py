@@ -46,8 +46,8 @@ from ..hcljson.locate import locate
 from ..hcljson.schema import STRING_NATIVE, STRING_TEMPLATE
 from ..template.lexer import QUOTE_CLOSE, QUOTE_OPEN, tokenize
 from ..template.partial import CallContext, context_at
-from ..terraform import functions
-from ..terraform.tfvars import is_tfvars
+from ..terraform.definition import functions
+from ..terraform.filekinds.tfvars import is_tfvars
 from ..workspace import Snapshot
 from .provider_functions import function_named
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
-from ..terraform.catalogue import BLOCKS
-from ..terraform.tfvars import is_tfvars
+from ..terraform.definition.catalogue import BLOCKS
+from ..terraform.filekinds.tfvars import is_tfvars
 from ..workspace import Snapshot
 from . import tfvars
 from .cdktf import group_by_construct

@@ -35,11 +35,10 @@ from __future__ import annotations
 import os
 
 from ..diagnostic import Diagnostic
-from ..terraform import catalogue
-from ..terraform.language import OPENTOFU, Language, choose
-from ..terraform.resolve import module_language
-from ..terraform.testfile import version_problems
-from ..terraform.testfile_references import (
+from ..terraform.definition import catalogue
+from ..terraform.definition.language import OPENTOFU, Language, choose
+from ..terraform.filekinds.testfile import version_problems
+from ..terraform.filekinds.testfile_references import (
     check_references,
     declared_key,
     missing_mock_source,
@@ -47,7 +46,8 @@ from ..terraform.testfile_references import (
     reference_at,
     run_module_sources,
 )
-from ..terraform.validate import definition_title
+from ..terraform.resolution.resolve import module_language
+from ..terraform.rules.validate import definition_title
 from ..workspace import Snapshot
 
 
@@ -106,7 +106,7 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | N
     sites = definition(snapshot, uri, offset) if key is not None else []
     if not sites:
         return None
-    named = 2 if ref.root in ("data", "ephemeral", "resource") else 1  # type: ignore[union-attr]  # steps naming it
+    named = 2 if ref.root in catalogue.RESOURCE_MODES else 1  # type: ignore[union-attr]  # steps naming it
     end = ref.steps[min(named, len(ref.steps)) - 1].end  # type: ignore[union-attr]
     where = "this test file" if key[0] == "run" else f"`{snapshot.display_name(sites[0][0])}` of the module under test"  # type: ignore[index]
     return f"```hcl\n{definition_title(key)}\n```\n\nDeclared in {where}.", ref.start, end  # type: ignore[union-attr, arg-type]

@@ -39,9 +39,9 @@ from ..hcljson.locate import ARGUMENT_NAME, BODY, UNKNOWN_NAME, locate
 from ..hcljson.model import Attribute, Body
 from ..hcljson.values import string_text
 from ..jsonsyntax.tree import FALSE, OBJECT, STRING
-from ..terraform import catalogue
-from ..terraform.native import declarations_details
-from ..terraform.tfvars import Variable, check, placeholder
+from ..terraform.definition import catalogue
+from ..terraform.filekinds.tfvars import Variable, check, placeholder
+from ..terraform.nativehcl.native import declarations_details
 from ..workspace import Snapshot
 
 _MAX_VALUE = 300  # characters of a default shown in hover

@@ -25,7 +25,7 @@ from typing import Any
 import cattrs
 
 from ..features.diagnostics import DEFAULT_MAX_PER_CODE
-from ..terraform.language import parse_version
+from ..terraform.definition.language import parse_version
 
 SECTION = "hcljson"
 

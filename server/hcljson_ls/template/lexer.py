@@ -60,13 +60,20 @@ TYPE_WORDS = {
     "optional": "TY_OPTIONAL",
 }
 
+#: HCL's identifier token as the lexer scans it: a letter or `_` (not a digit), then word characters
+#: and `-`. The one copy of the pattern; a whole name is checked by `terraform.catalogue.IDENTIFIER`
+#: (exact about Unicode classes: `\w` also takes `²`, which no identifier holds).
+IDENTIFIER_PATTERN = r"[^\W\d][\w-]*"
+
 _EXPR_RE = re.compile(
     r"""
     (?P<ws>[ \t\r]+)
   | (?P<nl>\n)
   | (?P<comment>\#[^\n]*|//[^\n]*|/\*.*?\*/)
   | (?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
-  | (?P<name>[^\W\d][\w-]*)
+  | (?P<name>"""
+    + IDENTIFIER_PATTERN
+    + r""")
   | (?P<strip>~\})
   | (?P<bad>\*\*|/\*)
   | (?P<punct>\.\.\.|::|=>|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:=.,()\[\]{}])

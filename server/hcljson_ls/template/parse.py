@@ -698,7 +698,7 @@ def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: 
 # ---------------------------------------------------------------------------------------------
 # fast paths
 
-_IDENT = r"[^\W\d][\w-]*"
+_IDENT = lx.IDENTIFIER_PATTERN
 _SIMPLE_TRAV = rf"({_IDENT})((?:\.{_IDENT}|\[[0-9]+\])*)"
 _SIMPLE_INTERP_RE = re.compile(r"\$\{" + _SIMPLE_TRAV + r"\}")
 _SIMPLE_EXPR_RE = re.compile(_SIMPLE_TRAV)

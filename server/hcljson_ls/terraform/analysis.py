@@ -22,7 +22,7 @@ Contract
 * The owner of a document (`workspace.document.DocumentState`) keeps one engine per document, tells
   it every edit (`note_edit`) and calls `update(text_buffer, root)` once per version; if a bug makes
   `update` raise, the owner calls `reset()` so the next version starts afresh.
-* The schema follows the file's path (override files: `schema.is_override_file`).
+* The schema follows the file's path (override files: `schema.is_json_override_file`).
 * The language (engine and version) is the module's (`resolve.module_language`): each block's
   `language.LanguageSite`s (versioned names, a `required_version`) come last in its refs and are
   checked in `resolve` against it, with the key `language.LANGUAGE_CHANGED` in the block's `uses`,
@@ -47,24 +47,25 @@ from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileChecks, FileResult, IncrementalFile
 from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
-from .addresses import address_rules
-from .catalogue import is_opentofu_file
-from .conditions import condition_rules
-from .const_sources import check_const_sources
-from .language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
-from .language import check_sites as check_language
-from .mockfile import MOCK_SCHEMA, is_mock_file
-from .module_calls import CallSite, call_sites, check_calls
-from .provider_rules import SchemaSite, check_sites, schema_sites
-from .provider_schema import TERRAFORM
-from .queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
-from .reference_walk import block_references
-from .resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
-from .schema import is_override_file, schema_for_path
-from .templates import check_block, check_root
-from .testfile import TEST_SCHEMA, TestFileChecks, is_test_file
-from .tfvars import TFVARS_SCHEMA, is_tfvars
-from .validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
+from .definition import catalogue
+from .definition.catalogue import is_opentofu_file
+from .definition.language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
+from .definition.language import check_sites as check_language
+from .definition.schema import is_json_override_file, schema_for_path
+from .expressions.templates import check_block, check_root
+from .filekinds.mockfile import MOCK_SCHEMA, is_mock_file
+from .filekinds.queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
+from .filekinds.testfile import TEST_SCHEMA, TestFileChecks, is_test_file
+from .filekinds.tfvars import TFVARS_SCHEMA, is_tfvars
+from .resolution.addresses import address_rules
+from .resolution.module_calls import CallSite, call_sites, check_calls
+from .resolution.reference_walk import block_references
+from .resolution.resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
+from .rules.conditions import condition_rules
+from .rules.const_sources import check_const_sources
+from .rules.provider_rules import SchemaSite, check_sites, schema_sites
+from .rules.validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
+from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
 
@@ -73,7 +74,7 @@ _SITES = (SchemaSite, CallSite)
 #: What every resolution of a block with a schema site uses: the module's provider schemas.
 _SCHEMAS_USED = frozenset({SCHEMAS_CHANGED})
 #: Blocks whose addresses `addresses.address_rules` checks.
-_ADDRESSED = frozenset({"moved", "import", "removed"})
+_ADDRESSED = catalogue.ADDRESS_BLOCKS
 #: What every resolution of a block with a language site uses: the module's chosen language.
 _LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 
@@ -254,7 +255,7 @@ def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str |
         return IncrementalFile(MOCK_SCHEMA, TestFileChecks())
     if is_query_file(path):
         return IncrementalFile(QUERY_SCHEMA, QueryChecks(scope))
-    override = bool(path) and is_override_file(path)  # type: ignore[arg-type]
+    override = bool(path) and is_json_override_file(path)  # type: ignore[arg-type]
     return IncrementalFile(schema_for_path(path), TerraformChecks(override, scope, bool(path) and is_opentofu_file(path), engine_hint))  # type: ignore[arg-type]
 
 

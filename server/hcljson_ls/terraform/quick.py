@@ -69,21 +69,23 @@ from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
-from .catalogue import IDENTIFIER
-from .language import LanguageSite, versioned_names
-from .language import check_sites as check_language
-from .module_calls import CallSite
-from .provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
-from .provider_schema import MAP, TERRAFORM, SchemaBlock
-from .reference_walk import string_refs
-from .references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
-from .resolve import Scope, module_language, resolve
-from .schema import is_override_file, schema_for_path
-from .templates import STATIC_REFERENCE, template_raw
-from .testfile import is_own_kind, is_test_file
-from .tfvars import is_tfvars
-from .validate import DUPLICATE_BLOCK, duplicates
+from .definition import catalogue
+from .definition.catalogue import IDENTIFIER
+from .definition.language import LanguageSite, versioned_names
+from .definition.language import check_sites as check_language
+from .definition.schema import is_json_override_file, schema_for_path
+from .expressions.templates import STATIC_REFERENCE, template_raw
+from .filekinds.testfile import is_own_kind, is_test_file
+from .filekinds.tfvars import is_tfvars
+from .resolution.module_calls import CallSite
+from .resolution.reference_walk import string_refs
+from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
+from .resolution.resolve import Scope, module_language, resolve
+from .rules.provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
+from .rules.validate import DUPLICATE_BLOCK, duplicates
+from .schemas.provider_schema import MAP, TERRAFORM, SchemaBlock
 
 __all__ = ["QuickResult", "quick_file"]
 
@@ -91,7 +93,7 @@ _IDENT = IDENTIFIER.match
 _TEMPLATE = "template"
 _NATIVE = "native"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
-_NAME = r"[^\W\d][\w-]*"
+_NAME = IDENTIFIER_PATTERN
 _TRAVERSAL = rf"{_NAME}(?:\.{_NAME}|\[[0-9]+\])*"
 _PLAIN_TEXT = r"(?:[^$%\\]|\$(?![{$])|%(?![{%]))*"
 _SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{{_TRAVERSAL}\}}{_PLAIN_TEXT})*")
@@ -103,7 +105,7 @@ _LIFECYCLE_BOOLEANS = frozenset({"create_before_destroy", "prevent_destroy"})
 # Names whose existence depends on the module's language (`language.FEATURES`) are never certified.
 _OUTPUT_LITERALS = frozenset({"description", "deprecated"}) - versioned_names("output")
 _OUTPUT_BOOLEANS = frozenset({"sensitive", "ephemeral"}) - versioned_names("output")
-_RESOURCE_LIKE = frozenset({"resource", "data"})
+_RESOURCE_LIKE = frozenset(catalogue.RESOURCE_AND_DATA)
 _KEYWORDS = frozenset({"null", "true", "false"})
 
 
@@ -133,7 +135,7 @@ class QuickResult:
 
 def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -> QuickResult | None:
     """See the module doc."""
-    if is_tfvars(path) or is_test_file(path) or (path and (is_override_file(path) or is_own_kind(path))):
+    if is_tfvars(path) or is_test_file(path) or (path and (is_json_override_file(path) or is_own_kind(path))):
         return None
     schema = schema_for_path(path)
     found = skim(text, schema)
@@ -440,7 +442,7 @@ def _certify(b: Skimmed, found: list) -> str | None:
                 if t != "resource":  # a data source's lifecycle has only conditions (`schema.DATA`)
                     raise _Unsure(k)
                 _lifecycle(v)
-            elif k in ("dynamic", "provisioner", "connection"):
+            elif k in catalogue.CORE_NESTED_BLOCKS:  # `lifecycle`: above
                 raise _Unsure(k)
             else:  # `_expression` inline for the commonest values: a string, a number, a boolean
                 tv = type(v)

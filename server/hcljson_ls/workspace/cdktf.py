@@ -31,7 +31,17 @@ import os
 import posixpath
 from dataclasses import dataclass
 
-from ..terraform.cdktf import Frame, data_url_text, is_absolute, local_path, original_position, parse_source_map, path_parts, source_map_reference, user_frame
+from ..terraform.filekinds.cdktf import (
+    Frame,
+    data_url_text,
+    is_absolute,
+    local_path,
+    original_position,
+    parse_source_map,
+    path_parts,
+    source_map_reference,
+    user_frame,
+)
 from .files import read_text
 
 PROJECT_FILE = "cdktf.json"

@@ -66,7 +66,7 @@ from ..jsonsyntax.parser import parse_steps
 from ..jsonsyntax.reparse import reparse
 from ..terraform.analysis import file_engine
 from ..terraform.quick import QuickResult, quick_file
-from ..terraform.resolve import Scope
+from ..terraform.resolution.resolve import Scope
 from ..text.buffer import TextBuffer
 from ..text.document import Document, Edit
 from ..text.encodings import UTF16

@@ -25,9 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..jsonsyntax import parse
-from ..terraform import catalogue, references
-from ..terraform.declarations import Declaration, declarations_and_references
-from ..terraform.native import parse_native
+from ..terraform.definition import catalogue
+from ..terraform.nativehcl.native import parse_native
+from ..terraform.resolution import references
+from ..terraform.rules.declarations import Declaration, declarations_and_references
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..terraform.provider_schema import ProviderSchemas
+from ..terraform.schemas.provider_schema import ProviderSchemas
 from .files import read_bytes, user_cache_dir
 from .schemas import read_schemas
 

@@ -45,7 +45,7 @@ import logging
 import os
 from collections.abc import Callable, Iterable, Sequence
 
-from ..terraform.provider_schema import ProviderSchemaError, ProviderSchemas, builtin, combine, loads
+from ..terraform.schemas.provider_schema import ProviderSchemaError, ProviderSchemas, builtin, combine, loads
 from .files import MB, read_bytes
 
 log = logging.getLogger(__name__)

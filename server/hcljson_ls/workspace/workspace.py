@@ -53,18 +53,18 @@ from typing import Any
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
-from ..terraform import catalogue
 from ..terraform.analysis import analyze_file, provider_sources
-from ..terraform.declarations import duplicates_across_files, overrides_without_base
-from ..terraform.flow import FileFlow, file_flow, may_mark
-from ..terraform.language import LANGUAGE_CHANGED, Language
-from ..terraform.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
-from ..terraform.native import declaration_details, parse_native
-from ..terraform.references import Reference, name_step, output_step, subject
-from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
-from ..terraform.testfile import is_test_file
-from ..terraform.tfvars import is_tfvars
-from ..terraform.validate import definitions
+from ..terraform.definition import catalogue
+from ..terraform.definition.language import LANGUAGE_CHANGED, Language
+from ..terraform.filekinds.testfile import is_test_file
+from ..terraform.filekinds.tfvars import is_tfvars
+from ..terraform.nativehcl.native import declaration_details, parse_native
+from ..terraform.resolution.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
+from ..terraform.resolution.references import Reference, name_step, output_step, subject
+from ..terraform.resolution.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
+from ..terraform.rules.declarations import duplicates_across_files, overrides_without_base
+from ..terraform.rules.flow import FileFlow, file_flow, may_mark
+from ..terraform.rules.validate import definitions
 from ..text.line_index import LineIndex
 from . import ignore_paths
 from .document import DocumentState

@@ -1,0 +1,510 @@
+"""Static evaluation of template expressions: the errors Terraform's `validate` finds from types
+alone, when it evaluates each expression with unknown values of known types.
+
+    Val(type, value=UNKNOWN)                 a cty-like value: a cty JSON type, a known value or not
+    DYNAMIC                                  an unknown value of unknown type (the answer when unsure)
+    type_value(type_text) -> Val             an unknown value of a `variable.type` constraint as written
+    get_attr(val, name) -> (Val, problem)    `.name` on a value (problem: `(summary, detail)` or None)
+    get_index(val, key) -> (Val, problem)    `[key]` on a value
+    constant_problems(tree) -> tuple[Diagnostic, ...]   the errors of a parsed template, evaluated alone
+
+Values
+------
+Types are cty's JSON encoding (`ctytypes`): `"string"`, `"number"`, `"bool"`, `"dynamic"`,
+`["list", T]`, `["set", T]`, `["map", T]`, `["tuple", [T...]]`, `["object", {name: T}]`. A known
+value is Python data: `str`, `int`/`float`, `bool`, `None` (null, of type dynamic), a tuple of
+`Val` (a tuple's elements) or a dict name -> `Val` (an object's attributes). A tuple's or an
+object's type is known even when its elements are not.
+
+Rules (each checked against Terraform 1.11.4's `validate`; wording in our words where it is not
+cty's or HCL's short phrase, the summary and subject range are Terraform's):
+
+* `expression/unsupported-attribute` -- `.name` on a primitive value ("Can't access attributes on a
+  primitive-typed value (string)."), on a list, set or tuple, or on an object type without that
+  attribute; the range is the step, dot included.
+* `expression/invalid-index` -- `[key]` on a primitive value, a whole-number key outside a
+  tuple's length, a known object without that key; the range is the step with its brackets.
+* `expression/invalid-function-argument` -- an argument that cannot convert to its primitive
+  parameter type (number -> string converts, `"1"` -> number too, a tuple -> string does not);
+  the range is the start of the argument (HCL's `StartRange`: a tuple's `[`, a string's content).
+* `expression/invalid-operand` -- an operand of `+ - * / % < > <= >=` or unary `-` that cannot
+  convert to a number, of `&& || !` that cannot convert to a bool; the range is the operand.
+
+What is never reported (Terraform does not, or we cannot be sure): anything inside the arguments
+of `try` and `can`; the branches of a conditional whose condition is not a known bool (the branch a
+known condition does not take); the body of a `for` expression or directive, unless its collection
+is a known non-empty tuple or object and it has no `if` condition (the elements are unknowns here);
+splats; nulls (a different error); functions whose engines disagree on a parameter's type, calls
+with `...` expansion or the wrong number of arguments (their own rule); anything of a reference when
+the evaluation has no context (`constant_problems`: every reference is an unknown of unknown type).
+Only primitive parameter types are checked. After an error the value is `DYNAMIC`, so one mistake
+gives one diagnostic (Terraform repeats a `for` body's error per element; we say it once).
+
+Pure functions of the tree; cached by the callers (per string content).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ...diagnostic import ERROR, Diagnostic
+from ...template.nodes import (
+    Attr,
+    Binary,
+    Bool,
+    Conditional,
+    ForDirective,
+    ForExpr,
+    FunctionCall,
+    IfDirective,
+    Index,
+    Interpolation,
+    Null,
+    Number,
+    Object,
+    Parens,
+    RelativeTraversal,
+    String,
+    Template,
+    TemplateExpr,
+    Traversal,
+    Tuple,
+    Unary,
+)
+from ...template.types import CollectionType, ObjectType, PrimitiveType, TupleType, parse_type_relative
+from ..definition import functions
+
+__all__ = [
+    "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "CODES",
+    "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
+]
+
+UNSUPPORTED_ATTRIBUTE = "expression/unsupported-attribute"
+INVALID_INDEX = "expression/invalid-index"
+INVALID_ARGUMENT = "expression/invalid-function-argument"
+INVALID_OPERAND = "expression/invalid-operand"
+#: The codes of this module (a caller drops them where Terraform does not evaluate).
+CODES = frozenset({UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, INVALID_ARGUMENT, INVALID_OPERAND})
+
+
+class _Unknown:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+_PRIMITIVES = ("string", "number", "bool")
+
+
+@dataclass(frozen=True, slots=True)
+class Val:
+    type: object
+    value: object = UNKNOWN
+
+    @property
+    def known(self) -> bool:
+        return self.value is not UNKNOWN
+
+
+DYNAMIC = Val("dynamic")
+_NUMBER = Val("number")
+_BOOL = Val("bool")
+_STRING = Val("string")
+
+Problem = tuple[str, str]  # (summary, detail)
+
+
+# ---- types of type constraints ------------------------------------------------------------------
+
+
+def _cty(node) -> object:
+    """The cty JSON type of a type node (`template.types`); dynamic where unsure."""
+    t = type(node)
+    if t is PrimitiveType:
+        return "dynamic" if node.name == "any" else node.name
+    if t is CollectionType:
+        return [node.kind, _cty(node.element) if node.element is not None else "dynamic"]
+    if t is TupleType:
+        return ["tuple", [_cty(e) for e in node.elements]]
+    if t is ObjectType:
+        return ["object", {a.name: _cty(a.type) for a in node.attributes}]
+    return "dynamic"
+
+
+@lru_cache(maxsize=1024)
+def _type_of_text(type_text: str) -> object:
+    if not type_text:
+        return "dynamic"
+    tree, diags = parse_type_relative(type_text)
+    if any(d.severity == ERROR for d in diags):
+        return "dynamic"
+    return _cty(tree)
+
+
+def type_value(type_text: str) -> Val:
+    """An unknown value of the type constraint `type_text` as written ("" or one that does not
+    parse: `DYNAMIC`); what Terraform's `validate` gives an input variable."""
+    t = _type_of_text(type_text)
+    return DYNAMIC if t == "dynamic" else Val(t)
+
+
+# ---- steps ------------------------------------------------------------------------------------
+
+
+def _kind(t: object) -> str:
+    return t if isinstance(t, str) else t[0]  # type: ignore[index]
+
+
+def get_attr(val: Val, name: str) -> tuple[Val, Problem | None]:
+    """`.name` on `val` (HCL's GetAttr on a value of that type)."""
+    t = val.type
+    kind = _kind(t)
+    if kind == "dynamic" or val.value is None:
+        return DYNAMIC, None  # null: another error Terraform words differently; left alone
+    if kind in _PRIMITIVES:
+        return DYNAMIC, ("Unsupported attribute", f"Can't access attributes on a primitive-typed value ({kind}).")
+    if kind == "object":
+        attrs = t[1]  # type: ignore[index]
+        if name not in attrs:
+            return DYNAMIC, ("Unsupported attribute", f'This object does not have an attribute named "{name}".')
+        if val.known:
+            return val.value[name], None  # type: ignore[index]
+        return _unknown_of(attrs[name]), None
+    if kind == "map":
+        return _unknown_of(t[1]), None  # type: ignore[index]
+    if kind in ("list", "set", "tuple"):
+        return DYNAMIC, ("Unsupported attribute", "This value does not have any attributes.")
+    return DYNAMIC, None
+
+
+def _unknown_of(t: object) -> Val:
+    return DYNAMIC if t == "dynamic" else Val(t)
+
+
+_KEY_OUTSIDE = "The given key does not identify an element in this collection value"
+
+
+def _whole(key: Val) -> int | None:
+    """A known key as a whole number (a number, or a string that is one), else None."""
+    v = key.value
+    if type(v) is int:
+        return v
+    if type(v) is float and v.is_integer():
+        return int(v)
+    if type(v) is str and re.fullmatch(r"-?[0-9]+", v):
+        return int(v)
+    return None
+
+
+def get_index(val: Val, key: Val) -> tuple[Val, Problem | None]:
+    """`[key]` on `val` (HCL's Index)."""
+    t = val.type
+    kind = _kind(t)
+    if kind == "dynamic" or val.value is None or key.value is None:
+        return DYNAMIC, None
+    if kind in _PRIMITIVES:
+        return DYNAMIC, ("Invalid index", "This value does not have any indices.")
+    if not key.known:
+        return DYNAMIC, None
+    if kind == "tuple":
+        n = _whole(key)
+        if n is None:
+            return DYNAMIC, None
+        elements = t[1]  # type: ignore[index]
+        if n < 0:
+            return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: a negative number is not a valid index for a sequence.")
+        if n >= len(elements):
+            if not val.known:  # cty's wording for an unknown tuple (a variable's `tuple([...])` type)
+                return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: the given index is greater than or equal to "
+                                                  "the length of the collection.")
+            return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}.")
+        return (val.value[n] if val.known else _unknown_of(elements[n])), None  # type: ignore[index]
+    if kind == "list":
+        n = _whole(key)
+        return (_unknown_of(t[1]) if n is not None and n >= 0 and not val.known else DYNAMIC), None  # type: ignore[index]
+    if kind == "map":
+        return (_unknown_of(t[1]) if not val.known else DYNAMIC), None  # type: ignore[index]
+    if kind == "object" and val.known and type(key.value) is str:
+        found = val.value.get(key.value)  # type: ignore[attr-defined]
+        if found is None:
+            return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}.")
+        return found, None
+    return DYNAMIC, None
+
+
+# ---- conversions ------------------------------------------------------------------------------
+
+
+def _is_number_text(value: str) -> bool:
+    """What Go's `big.Float.Parse(value, 10)` accepts: a decimal number, an exponent, `Inf`."""
+    if value.lstrip("+-") in ("Inf", "inf"):
+        return True
+    return re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", value) is not None
+
+
+def _conversion_problem(val: Val, want: str) -> str | None:
+    """Why `val` cannot convert to primitive type `want` (cty's phrase), or None when it can or
+    may. Unknown strings may hold anything; null is left to other rules."""
+    kind = _kind(val.type)
+    if kind == "dynamic" or kind == want or val.value is None:
+        return None
+    if kind in _PRIMITIVES:
+        if want == "string":
+            return None  # numbers and bools convert to strings
+        if kind == "string":
+            if not val.known:
+                return None
+            text = val.value
+            if want == "number":
+                return None if _is_number_text(text) else "a number is required"  # type: ignore[arg-type]
+            return None if text in ("true", "false", "1", "0") else "a bool is required"
+        return f"{want} required"  # number <-> bool
+    return f"{want} required"
+
+
+def _parameter_type(name: str, index: int) -> str | None:
+    """The primitive type of parameter `index` of built-in function `name`, when every engine that
+    has the function agrees on it; else None (nothing to check)."""
+    seen: set[str] = set()
+    for engine in functions.ENGINES:
+        fn = functions.lookup(name, engine)
+        if fn is None:
+            continue
+        p = functions.parameter_at(fn, index)
+        seen.add(p.type if p is not None else "")
+    if len(seen) != 1:
+        return None
+    only = seen.pop()
+    return only if only in _PRIMITIVES else None
+
+
+def _parameter_name(name: str, index: int) -> str:
+    fn = functions.lookup(name, None)
+    p = functions.parameter_at(fn, index) if fn is not None else None
+    return p.name if p is not None else ""
+
+
+def _return_value(name: str) -> Val:
+    types = {fn.return_type for e in functions.ENGINES if (fn := functions.lookup(name, e)) is not None}
+    if len(types) == 1:
+        only = types.pop()
+        if only in _PRIMITIVES:
+            return Val(only)
+    return DYNAMIC
+
+
+def _arity_ok(name: str, count: int) -> bool:
+    found = [fn for e in functions.ENGINES if (fn := functions.lookup(name, e)) is not None]
+    return bool(found) and all(functions.accepts(fn, count) for fn in found)
+
+
+# ---- evaluation -------------------------------------------------------------------------------
+
+
+def _non_empty(val: Val) -> bool:
+    """A known tuple or object with at least one element."""
+    return type(val.value) in (tuple, dict) and len(val.value) > 0  # type: ignore[arg-type]
+
+
+def _start_range(node) -> tuple[int, int]:
+    """HCL's `StartRange` of an expression: where a function argument error points."""
+    t = type(node)
+    if t is Tuple or t is Object:
+        return node.start, node.start + 1
+    if t is TemplateExpr:
+        parts = node.parts
+        if parts:
+            return parts[0].start, parts[0].end
+        return node.start, node.end
+    if t is String:
+        return (node.start + 1, node.end - 1) if node.end - node.start > 2 else (node.start, node.end)
+    if t is FunctionCall:
+        return node.name_span[0], node.open_span[1]
+    if t is Parens:
+        return node.start, node.start + 1
+    return node.start, node.end
+
+
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "<", ">", "<=", ">="})
+_COMPARISON = frozenset({"<", ">", "<=", ">="})
+_LOGICAL = frozenset({"&&", "||"})
+_SUPPRESSING = frozenset({"try", "can", "core::try", "core::can"})
+
+
+class _Evaluator:
+    __slots__ = ("out",)
+
+    def __init__(self) -> None:
+        self.out: list[Diagnostic] = []
+
+    def problem(self, span: tuple[int, int], code: str, problem: Problem) -> None:
+        self.out.append(Diagnostic(span[0], span[1], ERROR, code, problem[0], problem[1]))
+
+    def parts(self, parts) -> None:
+        for p in parts:
+            t = type(p)
+            if t is Interpolation:
+                self.value(p.expr)
+            elif t is IfDirective:
+                cond = self.value(p.condition)
+                if type(cond.value) is bool:
+                    self.parts(p.then_parts if cond.value else (p.else_parts or ()))
+            elif t is ForDirective:
+                if _non_empty(self.value(p.collection)):
+                    self.parts(p.body)
+
+    def value(self, node) -> Val:
+        t = type(node)
+        if t is Number:
+            return Val("number", node.value)
+        if t is String:
+            return Val("string", node.value)
+        if t is Bool:
+            return Val("bool", node.value)
+        if t is Null:
+            return Val("dynamic", None)
+        if t is Parens:
+            return self.value(node.expr)
+        if t is TemplateExpr:
+            self.parts(node.parts)
+            return _STRING
+        if t is Traversal:
+            return self.steps(DYNAMIC, node.steps)
+        if t is RelativeTraversal:
+            return self.steps(self.value(node.source), node.steps)
+        if t is Index:
+            collection = self.value(node.collection)
+            key = self.value(node.key)
+            got, problem = get_index(collection, key)
+            if problem is not None:
+                self.problem(node.bracket_span, INVALID_INDEX, problem)
+            return got
+        if t is Tuple:
+            items = tuple(self.value(i) for i in node.items)
+            return Val(["tuple", [i.type for i in items]], items)
+        if t is Object:
+            return self.object(node)
+        if t is FunctionCall:
+            return self.call(node)
+        if t is Binary:
+            return self.binary(node)
+        if t is Unary:
+            operand = self.value(node.operand)
+            want = "number" if node.op == "-" else "bool"
+            why = _conversion_problem(operand, want)
+            if why is not None:
+                self.problem((node.operand.start, node.operand.end), INVALID_OPERAND,
+                             ("Invalid operand", f"Unsuitable value for unary operand: {why}."))
+                return Val(want)
+            v = operand.value
+            if node.op == "-" and isinstance(v, (int, float)) and not isinstance(v, bool):
+                return Val("number", -v)  # `[1, 2][-1]`: a known negative index
+            return Val(want)
+        if t is Conditional:
+            cond = self.value(node.condition)
+            c = cond.value
+            if type(c) is str and c in ("true", "false", "1", "0"):
+                c = c in ("true", "1")
+            if type(c) is bool:
+                self.value(node.true_result if c else node.false_result)
+            return DYNAMIC
+        if t is ForExpr:
+            # The body is evaluated per element: over a known non-empty collection, without a
+            # condition (the element is an unknown here, so a condition's value is too), once.
+            if _non_empty(self.value(node.collection)) and node.condition is None:
+                if node.key is not None:
+                    self.value(node.key)
+                self.value(node.value)
+            return DYNAMIC
+        return DYNAMIC  # splats, invalid pieces, anything else
+
+    def steps(self, val: Val, steps) -> Val:
+        for s in steps:
+            if type(s) is Attr:
+                val, problem = get_attr(val, s.name)
+                code = UNSUPPORTED_ATTRIBUTE
+            else:
+                val, problem = get_index(val, self.value(s.key))
+                code = INVALID_INDEX
+            if problem is not None:
+                self.problem((s.start, s.end), code, problem)
+                return DYNAMIC
+        return val
+
+    def object(self, node: Object) -> Val:
+        attrs: dict[str, Val] = {}
+        literal = True
+        for item in node.items:
+            k: Any = item.key  # (dispatched on its exact type)
+            tk = type(k)
+            if tk is Traversal and not k.steps:
+                name = k.root
+            elif tk is String:
+                name = k.value
+            else:
+                self.value(k)
+                literal = False
+                name = None
+            v = self.value(item.value)
+            if name is not None:
+                if name in attrs:
+                    literal = False
+                attrs[name] = v
+        if not literal:
+            return DYNAMIC
+        return Val(["object", {n: v.type for n, v in attrs.items()}], attrs)
+
+    def call(self, node: FunctionCall) -> Val:
+        name = node.name
+        if name in _SUPPRESSING:
+            return Val("bool") if name.endswith("can") else DYNAMIC
+        before = len(self.out)
+        args = [self.value(a) for a in node.args]
+        if len(self.out) > before:
+            return DYNAMIC  # HCL calls nothing when an argument has errors
+        if node.expand_final or functions.is_provider_function(name) or not _arity_ok(name, len(args)):
+            return DYNAMIC
+        for i, (arg, val) in enumerate(zip(node.args, args)):
+            want = _parameter_type(name, i)
+            if want is None:
+                continue
+            why = _conversion_problem(val, want)
+            if why is not None:
+                self.problem(_start_range(arg), INVALID_ARGUMENT, (
+                    "Invalid function argument", f'Invalid value for "{_parameter_name(name, i)}" parameter: {why}.'))
+                return DYNAMIC
+        return _return_value(name)
+
+    def binary(self, node: Binary) -> Val:
+        lhs = self.value(node.lhs)
+        rhs = self.value(node.rhs)
+        op = node.op
+        if op in _ARITHMETIC:
+            want = "number"
+        elif op in _LOGICAL:
+            want = "bool"
+        else:
+            return _BOOL  # == and !=
+        for side, operand, val in (("left", node.lhs, lhs), ("right", node.rhs, rhs)):
+            why = _conversion_problem(val, want)
+            if why is not None:
+                self.problem((operand.start, operand.end), INVALID_OPERAND,
+                             ("Invalid operand", f"Unsuitable value for {side} operand: {why}."))
+        return _BOOL if op in _COMPARISON or op in _LOGICAL else _NUMBER
+
+
+def constant_problems(tree) -> tuple[Diagnostic, ...]:
+    """The errors of template `tree` (a `Template` or an expression without parse errors) that
+    follow from its constants and the types of its operations alone: every reference is an unknown
+    value of unknown type. Positions are the tree's."""
+    ev = _Evaluator()
+    if type(tree) is Template:
+        ev.parts(tree.parts)
+    else:
+        ev.value(tree)
+    return tuple(ev.out)

@@ -1,0 +1,121 @@
+"""The literal values of `count` and `for_each` of a resource, data source or module call, checked as
+`terraform validate` evaluates them.
+
+    repetition_diagnostics(block, text) -> list[Diagnostic]     one resource/data/module block
+
+Contract
+--------
+Only values known without evaluating anything are judged: a JSON number, boolean, null, array or
+object, or a string without a template sequence (`${`/`%{` anywhere in its decoded value, an
+escaped `$${` included, leaves the string alone: its value is an expression's, judged elsewhere or
+unknown until plan). Terraform 1.11.4 (checked with `terraform validate -json` on each variant):
+
+* `meta-argument/invalid-count` (error, on the value): `count` null ("Invalid count argument"), a
+  boolean, array or object, or a string cty cannot read as a number ("Incorrect value type"), a
+  negative number or one that is not whole ("Invalid count argument"). A numeric string counts as
+  its number (`"3"`, `"1e1"` are fine; `" 3"`, `"0x10"` are not numbers).
+* `meta-argument/invalid-for-each` (error, on the value): `for_each` other than a JSON object: an
+  array (a tuple, even empty), a string, a number, a boolean or null. A set or map comes only from
+  an expression (`${toset(...)}`), which is never judged here.
+* Not in override files (the merged block is what Terraform judges); never raises.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from ...diagnostic import ERROR, Diagnostic
+from ...hcljson.model import Block
+from ...hcljson.values import quoted, string_text
+from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from ..definition import catalogue
+from ..filekinds.tfvars import conversion_problem, type_of
+
+__all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "repetition_diagnostics"]
+
+INVALID_COUNT = "meta-argument/invalid-count"
+INVALID_FOR_EACH = "meta-argument/invalid-for-each"
+
+#: The blocks whose literal `count`/`for_each` this module judges (Terraform evaluates them alike).
+REPETITION_BLOCKS = catalogue.EVALUATED_REPETITION_BLOCKS
+
+_TYPE_NAMES = {ARRAY: "tuple", NUMBER: "number", TRUE: "bool", FALSE: "bool", STRING: "string"}
+
+
+def _is_template(value: str) -> bool:
+    return "${" in value or "%{" in value
+
+
+def _count(text: str, node, start: int, end: int) -> Diagnostic | None:
+    kind = node.kind
+    if kind == NULL:
+        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
+                          "The \"count\" argument is null, but it needs a whole number of instances (0 or more).")
+    if kind in (TRUE, FALSE, ARRAY, OBJECT):
+        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Incorrect value type",
+                          f"The \"count\" argument needs a number, but this is {_what(kind)}.")
+    if kind == STRING:
+        value = string_text(text, node, start)
+        if _is_template(value):
+            return None
+        if conversion_problem(text, node, start, type_of("number")) is not None:
+            return Diagnostic(start, end, ERROR, INVALID_COUNT, "Incorrect value type",
+                              f"The \"count\" argument needs a number, but {quoted(value)} is not one.")
+    elif kind == NUMBER:
+        value = text[start:end]
+    else:
+        return None  # broken: the syntax layer reports it
+    try:
+        number = Decimal(value)
+    except InvalidOperation:
+        return None
+    if not number.is_finite() or abs(number.adjusted()) > 400:
+        return None  # far beyond any count (and beyond what Decimal rounds): not judged
+    if number != number.to_integral_value():
+        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
+                          f"The \"count\" argument must be a whole number, but this is {value}.")
+    if number < 0:
+        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
+                          f"The \"count\" argument must be 0 or more, but this is {value}.")
+    return None
+
+
+def _what(kind: str) -> str:
+    return {TRUE: "a boolean", FALSE: "a boolean", ARRAY: "a JSON array", OBJECT: "a JSON object"}[kind]
+
+
+def _for_each(text: str, node, start: int, end: int) -> Diagnostic | None:
+    kind = node.kind
+    if kind == OBJECT:
+        return None
+    if kind == NULL:
+        return Diagnostic(start, end, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
+                          "The \"for_each\" argument is null, but it needs a map or a set of strings.")
+    if kind == STRING and _is_template(string_text(text, node, start)):
+        return None
+    name = _TYPE_NAMES.get(kind)
+    what = "JSON array (a tuple)" if kind == ARRAY else name
+    if name is None:
+        return None  # broken: the syntax layer reports it
+    hint = " To make one instance per element of a list, turn it into a set with toset()." if kind == ARRAY else ""
+    return Diagnostic(start, end, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
+                      f"The \"for_each\" argument needs a map or a set of strings, but this value is a {what}.{hint}")
+
+
+def repetition_diagnostics(block: Block, text: str) -> list[Diagnostic]:
+    """The diagnostics of the literal `count` and `for_each` of `block` (see the module doc)."""
+    if block.type_name not in REPETITION_BLOCKS:
+        return []
+    body = block.body
+    if body.attribute("count") is not None and body.attribute("for_each") is not None:
+        return []  # `structure/conflicting-arguments`: Terraform reads neither
+    out: list[Diagnostic] = []
+    for name, check in (("count", _count), ("for_each", _for_each)):
+        attr = body.attribute(name)
+        if attr is None or attr.expr is None:
+            continue
+        e = attr.expr
+        d = check(text, e.node, e.start, e.end)
+        if d is not None:
+            out.append(d)
+    return out

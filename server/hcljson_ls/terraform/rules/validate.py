@@ -1,0 +1,727 @@
+"""Terraform-specific structural diagnostics on a decoded configuration file.
+
+    block_diagnostics(block, text, override=False) -> list[Diagnostic]   one top-level block
+    definitions(block, text) / duplicates(keys, place)             the duplicate check, per block / across
+    valid_identifier(name) -> bool
+
+Contract
+--------
+`block` is a top-level block of the root `hcljson.model.Body` decoded with `schema.CONFIG_SCHEMA`
+(or `OVERRIDE_SCHEMA`); `terraform.analysis` runs these rules on every block of a file. The
+generic HCL JSON checks (unknown names, JSON shapes, missing labels, missing required arguments,
+literal-only strings holding `${`) are the decoder's; this module adds what only Terraform knows.
+Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
+
+* `structure/conflicting-arguments`  `count` with `for_each`; `import` with both `id` and `identity`
+* `structure/invalid-name`           a resource/data/ephemeral/action type or name, variable, output,
+                                     module, check, local value name or provider alias that is
+                                     not an identifier (letters, digits, `_`, `-`; first a letter
+                                     or `_`)
+* `structure/reserved-name`          a variable named like a module meta-argument
+* `structure/duplicate-block`        the same resource/data/variable/output/module/check/provider
+                                     configuration (or local value) defined twice in the file
+                                     (not in override files, which are meant to repeat names)
+* `structure/invalid-keyword`        `provisioner.when` / `on_failure`, the `ignore_changes` keyword
+* `structure/value-type`             a resource `provider`, `import.to` or `replace_triggered_by`
+                                     element that is not a string; a boolean setting that is not
+                                     a boolean; a `required_providers` entry that is not an object
+                                     or a version string
+* `reference/invalid-replace-trigger` an element of `replace_triggered_by` that refers to something
+                                     other than one resource, `count.index` and `each.key`
+* `module/invalid-source`            a module call with `version` whose `source` is a local path
+                                     (Terraform then reads it as a registry address)
+* `structure/missing-argument`       an `import` with neither `id` nor `identity` (not in override files)
+* `structure/unknown-argument`       a `required_providers` entry key other than `source`, `version`,
+                                     `configuration_aliases`
+* `variable/invalid-default`         a variable's `default` that does not fit its `type`
+                                     (`variable_rules`)
+* `meta-argument/invalid-count`, `meta-argument/invalid-for-each`   a literal `count` / `for_each`
+                                     Terraform cannot use (`repetition_values`)
+* `remote-state/unknown-backend`, `remote-state/unknown-config`   a `terraform_remote_state`'s
+                                     backend and config keys (`remote_state`)
+* `schema/...`, `provisioner/invalid-config`   the bodies of built-in provisioners and of
+                                     `connection` blocks (`provisioners`)
+* `structure/invalid-version-constraint`, `structure/invalid-provider-source`   a `terraform`
+                                     block's requirements (`requirement_rules`)
+* `structure/template-in-literal`    (warning) `${`/`%{` in backend or cloud settings, which
+                                     Terraform reads literally
+
+Blocks are visited iteratively; the cost is linear in the number of blocks and attributes. The rules
+of a top-level block depend on that block alone (`block_diagnostics`), except the duplicate check,
+which compares position-free keys (`definitions`) across blocks; `terraform.analysis` keeps both per
+block across edits. Never raises on any body the decoder produces (attributes may lack a value
+mid-edit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from ...diagnostic import ERROR, WARNING, Diagnostic, Related
+from ...hcljson import problems as P
+from ...hcljson.model import Attribute, Block, Body
+from ...hcljson.values import kind_phrase, quoted, string_text
+from ...jsonsyntax import strings
+from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
+from ..definition import catalogue
+from ..definition.catalogue import (
+    BLOCKS,
+    IDENTIFIER,
+    IGNORE_CHANGES_KEYWORDS,
+    KEYWORD_ARGUMENTS,
+    LOCAL_MODULE_PREFIXES,
+    MULTI_INSTANCE_BLOCKS,
+    NAMED_BLOCKS,
+    REMOVED_PROVISIONERS,
+    RESERVED_VARIABLE_NAMES,
+    literal_settings_block,
+)
+from ..definition.language import CONSTRAINT_KIND
+from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
+from ..resolution.reference_walk import expression_references
+from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
+from .const_sources import VARIABLE_CONST, const_fact
+from .provisioners import provisioner_diagnostics
+from .remote_state import remote_state_diagnostics
+from .repetition_values import repetition_diagnostics
+from .requirement_rules import requirement_diagnostics
+from .variable_rules import variable_diagnostics
+
+CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
+INVALID_NAME = "structure/invalid-name"
+RESERVED_NAME = "structure/reserved-name"
+DUPLICATE_BLOCK = "structure/duplicate-block"
+INVALID_KEYWORD = "structure/invalid-keyword"
+INVALID_MODULE_SOURCE = "module/invalid-source"
+INVALID_TRIGGER = "reference/invalid-replace-trigger"
+#: `replace_triggered_by`: the context objects it may use, with the one attribute each.
+_TRIGGER_ATTRIBUTES = {"count": "index", "each": "key"}
+#: What Terraform's reference parser reads as a resource there (`action.t.n` is a resource of type
+#: "action" before actions existed).
+_TRIGGER_KINDS = frozenset(catalogue.TYPED_BLOCKS)
+VALUE_TYPE = P.VALUE_TYPE
+MISSING_ARGUMENT = P.MISSING_ARGUMENT
+TEMPLATE_IN_LITERAL = P.TEMPLATE_IN_LITERAL
+
+_IDENTIFIER = IDENTIFIER
+
+# What the labels of a declaring block name, for messages: block type -> one phrase per label.
+_LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLOCKS}
+_INSTANCE_BLOCKS = MULTI_INSTANCE_BLOCKS
+_INSTANCE_PHRASE = {t: "A module block" if t == "module" else f"A {quoted(t)} block" for t in _INSTANCE_BLOCKS}
+_BOOLEAN_SETTINGS = {
+    "variable": ("sensitive", "nullable", "ephemeral"),
+    "output": ("sensitive", "ephemeral"),
+    "lifecycle": ("create_before_destroy", "prevent_destroy", "destroy"),
+}
+_REQUIREMENT_KEYS = ("source", "version", "configuration_aliases")
+
+
+def valid_identifier(name: str) -> bool:
+    """Terraform's identifier rule: letters, digits, `_` and `-`, starting with a letter or `_`
+    (letters and digits in the Unicode sense, so `π` is a valid name)."""
+    return bool(_IDENTIFIER.match(name))
+
+
+def _identifier_suggestion(name: str) -> str | None:
+    # Spaces and punctuation become "_"; symbols such as an emoji are dropped (not "_" each).
+    fixed = "".join(c if _IDENTIFIER.match("a" + c) else "_" if c.isspace() or c in ".,:;/+" else "" for c in name)
+    if fixed and not _IDENTIFIER.match(fixed):
+        fixed = "_" + fixed
+    return fixed if fixed and fixed != name and _IDENTIFIER.match(fixed) else None
+
+
+def _why_invalid(name: str) -> str:
+    if not name:
+        return "it is empty"
+    if not _IDENTIFIER.match(name[0]):
+        return f"it starts with {quoted(name[0])}"
+    for c in name:
+        if not _IDENTIFIER.match("a" + c):
+            return f"it contains {quoted(c)}"
+    return "it is not an identifier"  # pragma: no cover - unreachable for invalid names
+
+
+def _invalid_name(start: int, end: int, name: str, what: str) -> Diagnostic:
+    s = _identifier_suggestion(name)
+    hint = f" Did you mean {quoted(s)}?" if s else ""
+    return Diagnostic(
+        start, end, ERROR, INVALID_NAME, f"Invalid {what}",
+        f"A {what} must start with a letter or underscore and contain only letters, digits, underscores "
+        f"and dashes, but {quoted(name)} is not valid: {_why_invalid(name)}.{hint}",
+        (), P.quoted_fix(start, end, s) if s else (),
+    )
+
+
+def _first_attributes(body: Body) -> dict[str, Attribute]:
+    """The first attribute of each name in `body` (what `Body.attribute` returns, for many names)."""
+    out: dict[str, Attribute] = {}
+    for a in reversed(body.attributes):
+        out[a.name] = a
+    return out
+
+
+
+class _Validator:
+    __slots__ = ("text", "override", "diags")
+
+    def __init__(self, text: str, override: bool) -> None:
+        self.text = text
+        self.override = override
+        self.diags: list[Diagnostic] = []
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def string_value(self, node: Node, start: int) -> str:
+        return string_text(self.text, node, start)
+
+    def check_name(self, name: str, start: int, end: int, what: str) -> None:
+        if not _IDENTIFIER.match(name):
+            self.diags.append(_invalid_name(start, end, name, what))
+
+    def conflicts(self, attrs: dict[str, Attribute], a: str, b: str, where: str, why: str) -> None:
+        x, y = attrs.get(a), attrs.get(b)
+        if x is None or y is None:
+            return
+        first, second = (x, y) if x.name_start <= y.name_start else (y, x)
+        self.diags.append(
+            Diagnostic(
+                second.name_start, second.name_end, ERROR, CONFLICTING_ARGUMENTS,
+                f"Invalid combination of {quoted(a)} and {quoted(b)}",
+                f"{where} cannot use both {quoted(a)} and {quoted(b)}: {why}",
+                (Related(first.name_start, first.name_end, f"{quoted(first.name)} is set here"),),
+            )
+        )
+
+    def expect_string(self, attr: Attribute | None, expected: str) -> None:
+        if attr is None or attr.expr is None:
+            return
+        e = attr.expr
+        if e.kind != STRING:
+            self.diags.append(P.value_type(e.node, e.start, e.end, attr.name, expected))
+
+    def expect_booleans(self, attrs: dict[str, Attribute], names: Iterable[str]) -> None:
+        for name in names:
+            attr = attrs.get(name)
+            if attr is None or attr.expr is None or attr.schema is None:
+                continue
+            e = attr.expr
+            if type(e.node) is Literal:  # true, false, null
+                continue
+            kind = e.kind
+            if kind == STRING and self.string_value(e.node, e.start) in ("true", "false"):
+                continue
+            if kind == STRING and name == "prevent_destroy" and "${" in self.string_value(e.node, e.start):
+                continue  # an expression (OpenTofu 1.12+): `language` checks the version
+            self.diags.append(
+                Diagnostic(
+                    e.start, e.end, ERROR, VALUE_TYPE, "Expected a boolean",
+                    f"The argument {quoted(name)} takes true or false, but this is {kind_phrase(e.node)}.",
+                )
+            )
+
+    def keyword(self, attr: Attribute | None, allowed: tuple[str, ...] | None) -> None:
+        """A keyword argument's value is one of `allowed` (None: any keyword is read, none checked)."""
+        if attr is None or attr.expr is None or attr.expr.kind != STRING or allowed is None:
+            return  # the decoder reports non-strings
+        e = attr.expr
+        value = self.string_value(e.node, e.start)
+        if value in allowed:
+            return
+        s = P.suggestion(value, allowed)
+        hint = f" Did you mean {quoted(s)}?" if s else ""
+        choices = " or ".join(quoted(k) for k in allowed)
+        self.diags.append(
+            Diagnostic(
+                e.start, e.end, ERROR, INVALID_KEYWORD, f"Invalid {quoted(attr.name)} keyword",
+                f"The argument {quoted(attr.name)} takes {choices}, but this is {quoted(value)}.{hint}",
+                (), P.quoted_fix(e.start, e.end, s) if s else (),
+            )
+        )
+
+    def literal_strings(self, attr: Attribute, where: str) -> None:
+        """Warn about `${`/`%{` in strings anywhere in an open attribute read literally."""
+        e = attr.expr
+        if e is None:
+            return
+        text = self.text
+        stack: list[tuple[Node, int]] = [(e.node, e.start - e.node.start)]
+        while stack:
+            node, base = stack.pop()
+            if node.kind == STRING:
+                start = base + node.start
+                raw = text[start : base + node.end]
+                if "{" not in raw and "\\u" not in raw:
+                    continue
+                decoded = strings.decode(text, start, node)  # type: ignore[arg-type]
+                found = [j for j in (decoded.value.find("${"), decoded.value.find("%{")) if j >= 0]
+                if found:
+                    i = min(found)
+                    self.diags.append(
+                        Diagnostic(
+                            decoded.offsets[i], decoded.offsets[i + 2], WARNING, TEMPLATE_IN_LITERAL,
+                            "Template sequence in a literal value",
+                            f"Terraform reads {where} literally, so this template sequence in "
+                            f"{quoted(attr.name)} is not evaluated and stays in the value as written.",
+                        )
+                    )
+            elif isinstance(node, Container):
+                inner = base + node.start
+                for m in node.items:
+                    if m.value is not None:
+                        stack.append((m.value, inner))
+
+    # ---- per block -------------------------------------------------------------------------
+    def block(self, block: Block, parent: str | None) -> None:
+        t = block.type_name
+        body = block.body
+        labels = block.labels
+        # The first attribute of each name, looked up by the rules below (several per block).
+        attrs = _first_attributes(body)
+        attribute = attrs.get
+        what = _LABEL_WHAT.get(t) if parent in (None, "check") else None
+        if what is not None:
+            for lab, w in zip(labels, what):
+                self.check_name(lab.value, lab.start, lab.end, w)
+        if parent is None or (parent == "check" and t == "data"):
+            if t in _INSTANCE_BLOCKS:
+                self.conflicts(
+                    attrs, "count", "for_each", _INSTANCE_PHRASE[t],
+                    "\"count\" makes a numbered list of instances and \"for_each\" one instance per element. Keep one of them.",
+                )
+                if t != "module":
+                    self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
+                if not self.override:
+                    self.diags.extend(repetition_diagnostics(block, self.text))
+            if t == "variable":
+                self.diags.extend(variable_diagnostics(block, self.text))
+            elif t == "data":
+                self.diags.extend(remote_state_diagnostics(block, self.text))
+            elif t == "resource" and parent is None:
+                self.diags.extend(provisioner_diagnostics(block, self.text))
+            if t == "variable" and labels:
+                lab = labels[0]
+                if lab.value in RESERVED_VARIABLE_NAMES:
+                    self.diags.append(
+                        Diagnostic(
+                            lab.start, lab.end, ERROR, RESERVED_NAME, "Invalid variable name",
+                            f"The name {quoted(lab.value)} is reserved: a module call uses it as a meta-argument, "
+                            "so no input variable can have it. Choose another name.",
+                        )
+                    )
+            elif t == "provider":
+                alias = attribute("alias")
+                if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
+                    value = self.string_value(alias.expr.node, alias.expr.start)
+                    self.check_name(value, alias.expr.start, alias.expr.end, "provider alias")
+            elif t == "locals":
+                for a in body.attributes:
+                    self.check_name(a.name, a.name_start, a.name_end, "local value name")
+            elif t == "import":
+                self.expect_string(attribute("to"), "a resource address given as a string")
+                self.conflicts(
+                    attrs, "id", "identity", "An import block",
+                    "\"id\" names the object by its import ID and \"identity\" by its resource identity. Keep one of them.",
+                )
+                if not self.override and attribute("id") is None and attribute("identity") is None and body.node is not None:
+                    h = body.missing_item_range
+                    self.diags.append(
+                        Diagnostic(
+                            h[0], h[1], ERROR, MISSING_ARGUMENT, "Missing required argument \"id\"",
+                            "An import block must say which existing object to import, with \"id\" (its import ID) "
+                            "or \"identity\" (its resource identity), but neither is set.",
+                        )
+                    )
+        booleans = _BOOLEAN_SETTINGS.get(t)
+        if booleans is not None and block.schema.body is not None:
+            self.expect_booleans(attrs, booleans)
+        if t == "lifecycle":
+            rtb = attribute("replace_triggered_by")
+            if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
+                e = rtb.expr
+                for m in e.node.items:  # type: ignore[attr-defined]
+                    v = m.value
+                    if v is not None and v.kind not in (STRING, "error", "bare"):
+                        self.diags.append(
+                            P.element_type(v, e.start + v.start, e.start + v.end, rtb.name, "a reference given as a string, such as \"aws_instance.web.id\"")
+                        )
+            if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
+                self.replace_triggers(rtb)
+            ic = attribute("ignore_changes")
+            if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
+                self.keyword(ic, IGNORE_CHANGES_KEYWORDS)
+        elif t == "module" and parent is None:
+            # An expression since Terraform 1.15 / OpenTofu 1.8, but still one that gives a string.
+            for name in ("source", "version"):
+                given = attribute(name)
+                if given is not None and given.expr is not None and given.expr.kind in (ARRAY, OBJECT):
+                    self.diags.append(P.value_type(given.expr.node, given.expr.start, given.expr.end, name, "a string"))
+            self.registry_source(attribute("source"), attribute("version"))
+        elif t == "provisioner" and not (labels and labels[0].value in REMOVED_PROVISIONERS):
+            # (a removed provisioner: Terraform reads nothing of it; `provisioners` says so)
+            self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
+            self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
+        elif t == "terraform" and parent is None:
+            self.diags.extend(requirement_diagnostics(block, self.text))
+            rp = attribute("required_providers")
+            if rp is not None and rp.expr is not None:
+                self.required_providers(rp)
+        elif literal_settings_block(t, parent):
+            where = "backend settings" if t == "backend" else "cloud settings"
+            for a in body.attributes:
+                if a.schema is None:
+                    self.literal_strings(a, where)
+
+    def replace_triggers(self, rtb: Attribute) -> None:
+        """Each string of `replace_triggered_by` must name exactly one resource (or data source, or
+        ephemeral resource) and otherwise only `count.index` and `each.key` (Terraform's
+        `decodeReplaceTriggeredBy`). Elements with a template sequence, or a reference too short
+        to parse, are left to the reference rules."""
+        e = rtb.expr
+        assert e is not None
+        elements: list[tuple[int, int, list[Reference]]] = []
+        for m in e.node.items:  # type: ignore[attr-defined]
+            v = m.value
+            if v is None or v.kind != STRING:
+                continue
+            start, end = e.start + v.start, e.start + v.end
+            if "${" in self.text[start:end] or "%{" in self.text[start:end]:
+                continue
+            elements.append((start, end, []))
+        if not elements:
+            return
+        for ref in expression_references(self.text, e):
+            if isinstance(ref, Reference):
+                for start, end, refs in elements:
+                    if start <= ref.start < end:
+                        refs.append(ref)
+        for start, end, refs in elements:
+            resources = 0
+            wrong: list[str] = []
+            what = ""  # "count" or "each" when the first wrong reference is one of them
+            for ref in refs:
+                root = ref.root
+                if root in _TRIGGER_ATTRIBUTES:
+                    if not ref.steps:
+                        break  # a parse error in Terraform: not judged here
+                    if ref.steps[0].name != _TRIGGER_ATTRIBUTES[root]:
+                        wrong.append(f"{root}.{ref.steps[0].name}")
+                        what = root if len(wrong) == 1 else what
+                    continue
+                found = subject(ref) if root not in BUILTIN_ROOTS else None
+                if found is not None and found[0][0] in _TRIGGER_KINDS:
+                    resources += 1
+                elif found is None and root not in BUILTIN_ROOTS:
+                    break  # too short to parse (`var`, `aws_instance`): the reference rules say so
+                else:
+                    wrong.append(".".join([root, *(s.name for s in ref.steps if not s.index)]))
+                    what = what if len(wrong) > 1 else ""
+            else:
+                if not wrong and resources == 1:
+                    continue
+                if not refs:
+                    continue  # a literal, or a string that does not parse: other rules speak of it
+                if wrong:
+                    kind = f"{what} " if what else ""
+                    summary = f"Invalid {kind}reference in replace_triggered_by expression"
+                    detail = (f"Only resources, count.index and each.key may be used in replace_triggered_by, "
+                              f"but this refers to {quoted(wrong[0])}.")
+                elif resources == 0:
+                    summary, detail = "Invalid replace_triggered_by expression", \
+                        "Each element of replace_triggered_by must refer to a resource, such as \"aws_instance.web\" or \"aws_instance.web.id\"."
+                else:
+                    summary, detail = "Invalid replace_triggered_by expression", \
+                        "Each element of replace_triggered_by must refer to exactly one resource, but this refers to several."
+                if wrong and resources != 1:
+                    detail += " It must refer to exactly one resource."
+                self.diags.append(Diagnostic(start, end, ERROR, INVALID_TRIGGER, summary, detail))
+
+    def registry_source(self, source: Attribute | None, version: Attribute | None) -> None:
+        """With `version`, Terraform reads `source` as a registry address, which a local path is not."""
+        if source is None or version is None or source.expr is None:
+            return
+        e = source.expr
+        if e.kind != STRING:
+            return
+        value = self.string_value(e.node, e.start)
+        if not value.startswith(LOCAL_MODULE_PREFIXES):  # (a template too: whatever it makes starts so)
+            return
+        self.diags.append(
+            Diagnostic(
+                e.start, e.end, ERROR, INVALID_MODULE_SOURCE, "Invalid registry module source address",
+                f"The module call sets \"version\", which only registry modules have, so its source must be a "
+                f"registry address, but {quoted(value)} is a local directory. Remove \"version\": a local module "
+                "is used as it is on disk.",
+            )
+        )
+
+    def required_providers(self, attr: Attribute) -> None:
+        """`required_providers`: local name -> version string (legacy) or an object with
+        `source`, `version` and `configuration_aliases` only."""
+        e = attr.expr
+        assert e is not None
+        node = e.node
+        objects = _requirement_objects(node, e.start)
+        if node.kind == ARRAY:  # several required_providers blocks written as an array
+            for m in node.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is not None and v.kind not in (OBJECT, "error", "bare"):
+                    self.diags.append(P.element_type(v, e.start + v.start, e.start + v.end, attr.name, "a JSON object of provider requirements"))
+        elif node.kind != OBJECT:
+            if node.kind != NULL:
+                self.diags.append(P.value_type(node, e.start, e.end, attr.name, "a JSON object of provider requirements"))
+            return
+        text = self.text
+        for obj, start in objects:
+            for m in obj.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is None or v.kind in (STRING, "error", "bare"):
+                    continue
+                if v.kind != OBJECT:
+                    self.diags.append(
+                        Diagnostic(
+                            start + v.start, start + v.end, ERROR, VALUE_TYPE, "Expected a provider requirement",
+                            "Each provider in \"required_providers\" takes an object such as "
+                            "{\"source\": \"hashicorp/aws\", \"version\": \"~> 5.0\"} (or a version string), "
+                            f"but this is {kind_phrase(v)}.",
+                        )
+                    )
+                    continue
+                inner = start + v.start
+                for mm in v.items:
+                    k = mm.key
+                    if k is None or k.kind != STRING:
+                        continue
+                    name = string_text(text, k, inner + k.start)
+                    if name in _REQUIREMENT_KEYS:
+                        if name == "configuration_aliases" and mm.value is not None:
+                            self.aliases_list(mm.value, inner)
+                        continue
+                    hint = P.suggestion(name, _REQUIREMENT_KEYS)
+                    self.diags.append(
+                        Diagnostic(
+                            inner + k.start, inner + k.end, ERROR, P.UNKNOWN_ARGUMENT, f"Unsupported argument {quoted(name)}",
+                            "A provider requirement takes only \"source\", \"version\" and \"configuration_aliases\"."
+                            + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                            (), P.quoted_fix(inner + k.start, inner + k.end, hint) if hint else (),
+                        )
+                    )
+
+    def aliases_list(self, node: Node, base: int) -> None:
+        start = base + node.start
+        if node.kind != ARRAY:
+            if node.kind not in ("error", "bare"):
+                self.diags.append(P.value_type(node, start, base + node.end, "configuration_aliases", "an array of provider references given as strings"))
+            return
+        for m in node.items:  # type: ignore[attr-defined]
+            v = m.value
+            if v is not None and v.kind not in (STRING, "error", "bare"):
+                self.diags.append(P.element_type(v, start + v.start, start + v.end, "configuration_aliases", "a provider reference given as a string, such as \"aws.west\""))
+
+    def tree(self, block: Block) -> list[Diagnostic]:
+        """The rules for top-level `block` and every block nested in it, in visiting order."""
+        stack: list[tuple[Block, str | None]] = [(block, None)]
+        while stack:
+            b, parent = stack.pop()
+            self.block(b, parent)
+            nested = b.body.blocks
+            if nested:
+                t = b.type_name
+                stack.extend((x, t) for x in reversed(nested))
+        return self.diags
+
+
+# ---- duplicates --------------------------------------------------------------------------------
+
+_NAMED_BLOCKS = NAMED_BLOCKS
+_LOCAL = "local"
+
+
+def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
+    """What top-level `block` defines, for the duplicate check: `(key, start, end)` per name, `key`
+    a position-free tuple and `start`/`end` the range a duplicate is reported on (the block's
+    header key, or a local value's name). Empty for blocks that define nothing checkable."""
+    t = block.type_name
+    if t == "locals":
+        return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
+    if t == "terraform":
+        return _provider_requirements(block, text) + _state_storage(block)
+    if t in _NAMED_BLOCKS:
+        if len(block.labels) != len(block.schema.labels):
+            return []
+        key: tuple = (t, *block.label_values)
+    elif t == "provider" and block.labels:
+        alias = block.body.attribute("alias")
+        if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
+            return []
+        alias_value = string_text(text, alias.expr.node, alias.expr.start) if alias is not None and alias.expr is not None else None
+        if block.body.attribute("for_each") is not None:
+            # Instances of one configuration (OpenTofu): it declares its alias, never a duplicate.
+            return [(("provider-alias", block.labels[0].value, alias_value), *block.header_range)]
+        key = (t, block.labels[0].value, alias_value)
+    else:
+        return []
+    h = block.header_range
+    out = [(key, h[0], h[1])]
+    if t == "variable":
+        fact = variable_fact(block, text)
+        if fact is not None:
+            out.append((fact, h[0], h[1]))
+        const = const_fact(block)
+        if const is not None:
+            out.append((const, h[0], h[1]))
+    if t in INSTANCED:  # the instance keys its references take
+        out.extend((repetition_key(key, mode), h[0], h[1]) for mode in REPETITION if block.body.attribute(mode) is not None)
+    if t == "output":  # `deprecated` (Terraform 1.15, OpenTofu 1.10): callers using it get a warning
+        dep = block.body.attribute("deprecated")
+        if dep is not None and dep.expr is not None and dep.expr.kind == STRING:
+            out.append((("output-deprecated", key[1], string_text(text, dep.expr.node, dep.expr.start)), h[0], h[1]))
+    if t == "check":  # its scoped data sources are data sources of the module (Terraform's module.go)
+        for d in block.body.blocks_of("data"):
+            if len(d.labels) == 2:
+                out.append((("data", *d.label_values), *d.header_range))
+    if t == "module":
+        source = block.body.attribute("source")
+        if source is not None and source.expr is not None and source.expr.kind == STRING:
+            value = string_text(text, source.expr.node, source.expr.start)
+            out.append((("module-source", key[1], value), source.expr.start, source.expr.end))
+    return out
+
+
+#: Definitions that are facts about a declaration rather than declarations (a module lists the provider
+#: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
+REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
+                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST})
+
+
+def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
+    """The objects of a `required_providers` value (absolute start `start`): the value itself, or
+    the objects of an array of them (several blocks written as an array), with their starts."""
+    if node.kind == OBJECT:
+        return [(node, start)]
+    if node.kind == ARRAY:
+        return [(m.value, start + m.value.start) for m in node.items if m.value is not None and m.value.kind == OBJECT]  # type: ignore[attr-defined]
+    return []
+
+
+def _requirement_source(text: str, node: Node, start: int) -> str | None:
+    """The `source` string of one `required_providers` entry (absolute start `start`), or None (a
+    bare version string, no source, a template)."""
+    if node.kind != OBJECT:
+        return None
+    for m in node.items:  # type: ignore[attr-defined]
+        k, v = m.key, m.value
+        if k is None or k.kind != STRING or v is None or v.kind != STRING:
+            continue
+        if string_text(text, k, start + k.start) == "source":
+            value = string_text(text, v, start + v.start)
+            return value if value and "${" not in value else None
+    return None
+
+
+def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, int]]:
+    """What the block's `required_providers` declares: `("provider-requirement", name, source)` for each
+    provider's local name, and `("provider-alias", name, alias)` for each `"name.alias"` string of
+    `configuration_aliases` (provider configurations the module's callers pass in)."""
+    attr = block.body.attribute("required_providers")
+    if attr is None or attr.expr is None:
+        return []
+    out: list[tuple[tuple, int, int]] = []
+    for obj, at in _requirement_objects(attr.expr.node, attr.expr.start):
+        for m in obj.items:  # type: ignore[attr-defined]
+            v, key = m.value, m.key
+            if key is not None and key.kind == STRING:
+                # The provider's local name the module requires and its source (None: implied by
+                # the name), for completion and for finding its schema; never a duplicate.
+                local = string_text(text, key, at + key.start)
+                source = _requirement_source(text, v, at + v.start) if v is not None else None
+                out.append((("provider-requirement", local, source), at + key.start, at + key.end))
+            if v is None or v.kind != OBJECT:
+                continue
+            inner = at + v.start
+            for mm in v.items:
+                k, aliases = mm.key, mm.value
+                if k is None or k.kind != STRING or aliases is None or aliases.kind != ARRAY:
+                    continue
+                if string_text(text, k, inner + k.start) != "configuration_aliases":
+                    continue
+                base = inner + aliases.start
+                for el in aliases.items:
+                    sv = el.value
+                    if sv is None or sv.kind != STRING:
+                        continue
+                    value = string_text(text, sv, base + sv.start)
+                    if value and value.count(".") == 1:
+                        name, alias = value.split(".")
+                        out.append((("provider-alias", name, alias), base + sv.start, base + sv.end))
+    return out
+
+
+#: The key of a `backend` or `cloud` block: a module stores its state in one place, so any two of
+#: them, in one file or across files, are duplicates (Terraform's module.go: "Duplicate backend
+#: configuration", "Both a backend and cloud configuration are present").
+STATE_STORAGE = ("state-storage",)
+
+
+#: Definition kinds that name nothing a reference, a rename or a symbol reaches: the facts
+#: (`REPEATABLE`) and the one-per-module marker of state storage.
+UNNAMED = REPEATABLE | {STATE_STORAGE[0]}
+
+
+def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
+    return [(STATE_STORAGE, *b.header_range) for b in block.body.blocks if b.type_name in ("backend", "cloud")]
+
+
+def definition_title(key: tuple) -> str:
+    """How a definition key reads in a message: `variable "region"`, `local value "x"`,
+    `provider "aws" with alias "west"`, `resource "aws_instance" "web"`."""
+    if key[0] == _LOCAL:
+        return f"local value {quoted(key[1])}"
+    if key == STATE_STORAGE:
+        return "backend or cloud configuration"
+    if key[0] == "provider":
+        alias_value = key[2]
+        return f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
+    return " ".join([key[0], *(quoted(v) for v in key[1:])])
+
+
+def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
+    """`structure/duplicate-block` for every definition whose key an earlier one has. `keys` are
+    the definitions' keys in source order (see `definitions`); `place(i)` gives the range of
+    definition `i`, asked only for the definitions a diagnostic is about."""
+    seen: dict[tuple, int] = {}
+    out: list[Diagnostic] = []
+    for i, key in enumerate(keys):
+        if key[0] in REPEATABLE:
+            continue
+        first = seen.get(key)
+        if first is None:
+            seen[key] = i
+            continue
+        start, end = place(i)
+        prev = place(first)
+        if key[0] == _LOCAL:
+            name = key[1]
+            out.append(
+                Diagnostic(
+                    start, end, ERROR, DUPLICATE_BLOCK, f"Duplicate local value {quoted(name)}",
+                    f"The local value {quoted(name)} is already defined in this file; each local value "
+                    "name can be defined only once in a module.",
+                    (Related(prev[0], prev[1], f"{quoted(name)} first defined here"),),
+                )
+            )
+            continue
+        title = definition_title(key)
+        out.append(
+            Diagnostic(
+                start, end, ERROR, DUPLICATE_BLOCK, f"Duplicate {title}",
+                f"{title[0].upper()}{title[1:]} is already defined in this file; each must be defined only once in a module.",
+                (Related(prev[0], prev[1], "first defined here"),),
+            )
+        )
+    return out
+
+
+def block_diagnostics(block: Block, text: str, override: bool = False) -> list[Diagnostic]:
+    """The Terraform rules for one top-level `block` and its nested blocks (not the duplicate
+    check, which spans blocks: `definitions` / `duplicates`), in visiting order."""
+    return _Validator(text, override).tree(block)

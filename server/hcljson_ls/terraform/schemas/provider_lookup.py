@@ -1,0 +1,221 @@
+"""What a provider schema says at a place inside a `resource` or `data` block: the one lookup hover,
+completion and semantic tokens share.
+
+    block_address(block, text, required_providers=None, engine=TERRAFORM) -> str
+    block_schema(block, schemas, text, required_providers=None, engine=TERRAFORM) -> SchemaBlock | None
+    body_at(schema, steps) -> SchemaBlock | None
+    name_at(schema, steps) -> SchemaAttribute | SchemaBlockType | None
+    steps_of(blocks, tail=()) -> tuple[str | int, ...] | None
+    nested_body(attribute) -> SchemaBlock | None
+    placeholder(attribute) -> str
+    resolution_key(schemas, required_providers, engine) -> Hashable
+
+Contract
+--------
+* `block` is a decoded top-level `resource` or `data` block (labels type and name); its provider is
+  `provider_schema.provider_for` of its type label, its `provider` meta-argument (a plain JSON
+  string; one with `${` is ignored) and the module's `required_providers` (`block_address`).
+  `block_schema` is None for any other block, or when the schema of that provider or type is not
+  loaded.
+* `steps` is a path from the block's body: JSON object keys (`str`) and array indexes (`int`) as
+  the configuration writes them, read the way Terraform reads JSON blocks: an index is skipped
+  (a list or set block may be one object or an array of objects); after the name of a `map`-nested
+  block type or nested attribute type comes its key; `"dynamic", "<type>", "content"` leads to the
+  body of block type `<type>` (other keys of a `dynamic` block lead nowhere). A protocol-6
+  `nested_type` attribute's objects are bodies of attributes (`nested_body`). A key that is not in
+  the schema, or a step into the value of a plain attribute, leads nowhere (None).
+* `body_at(schema, steps)` is the schema of the body whose JSON object `steps` reaches;
+  `name_at(schema, steps)` the schema of the name `steps[-1]` in the body `steps[:-1]` reaches.
+* `steps_of(blocks, tail)` turns a chain of decoded blocks (`hcljson.locate.Context.blocks`:
+  the resource or data block first, then `dynamic` and `content` blocks) and the steps below the
+  innermost one into steps from the resource body; None when the chain passes through a block the
+  provider does not define (`lifecycle`, `provisioner`, ...).
+* `placeholder(a)` is a value of `a`'s kind to write for it: `""`, `0`, `false`, `[]` or `{}`.
+* `resolution_key` changes whenever what `block_schema` answers for some block may change (other
+  schemas, engine, a `required_providers` entry that resolves to another loaded provider); it
+  holds the `ProviderSchemas` object itself, so it never matches a later object at the same
+  address.
+* Pure: no I/O, no state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from ...hcljson.model import Block
+from ...hcljson.values import string_text
+from ..definition import catalogue
+from .provider_schema import (
+    MAP,
+    SINGLE,
+    TERRAFORM,
+    ProviderSchemas,
+    SchemaAttribute,
+    SchemaBlock,
+    SchemaBlockType,
+    provider_for,
+)
+
+__all__ = [
+    "block_address",
+    "block_schema",
+    "body_at",
+    "meta_provider",
+    "name_at",
+    "nested_body",
+    "placeholder",
+    "resolution_key",
+    "steps_of",
+]
+
+_DYNAMIC = "dynamic"
+_CONTENT = "content"
+
+# States of the walk along `steps`.
+_BODY, _KEY, _DYNAMIC_TYPE, _DYNAMIC_BODY = range(4)
+
+
+def meta_provider(block: Block, text: Any) -> str | None:
+    """The string value of the block's `provider` meta-argument (as written), or None."""
+    meta = block.body.attribute("provider")
+    if meta is None or meta.expr is None or meta.expr.kind != "string":
+        return None
+    return string_text(text, meta.expr.node, meta.expr.start)
+
+
+def block_address(
+    block: Block, text: Any, required_providers: Mapping[str, Any] | None = None, engine: str = TERRAFORM
+) -> str:
+    """The provider address of resource or data block `block` (see the module doc)."""
+    meta = meta_provider(block, text)
+    return provider_for(block.labels[0].value, meta if meta and "${" not in meta else None, required_providers, engine)
+
+
+def block_schema(
+    block: Block,
+    schemas: ProviderSchemas | None,
+    text: Any,
+    required_providers: Mapping[str, Any] | None = None,
+    engine: str = TERRAFORM,
+) -> SchemaBlock | None:
+    """The schema of the body of resource or data block `block`, or None."""
+    if schemas is None or block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
+        return None
+    address = block_address(block, text, required_providers, engine)
+    type_name = block.labels[0].value
+    return schemas.data_source(address, type_name) if block.type_name == "data" else schemas.resource(address, type_name)
+
+
+def nested_body(attribute: SchemaAttribute) -> SchemaBlock | None:
+    """The objects of a nested-type attribute as a body of attributes (None for other attributes)."""
+    nested = attribute.nested
+    if nested is None:
+        return None
+    return SchemaBlock(nested.attributes, deprecated=attribute.deprecated)
+
+
+def _walk(schema: SchemaBlock | None, steps: Sequence[str | int]) -> SchemaBlock | None:
+    """The body `steps` reaches, or None (see the module doc)."""
+    if schema is None:
+        return None
+    state, block = _BODY, schema
+    for step in steps:
+        if isinstance(step, int):
+            continue
+        if state == _KEY:
+            state = _BODY
+        elif state == _DYNAMIC_TYPE:
+            bt = block.block_types.get(step)
+            if bt is None:
+                return None
+            state, block = _DYNAMIC_BODY, bt.block
+        elif state == _DYNAMIC_BODY:
+            if step != _CONTENT:
+                return None
+            state = _BODY
+        else:
+            bt = block.block_types.get(step)
+            if bt is not None:
+                state, block = (_KEY if bt.nesting == MAP else _BODY), bt.block
+                continue
+            a = block.attributes.get(step)
+            if a is not None:
+                inner = nested_body(a)
+                if inner is None or a.nested is None:
+                    return None
+                state, block = (_KEY if a.nested.nesting == MAP else _BODY), inner
+                continue
+            if step != _DYNAMIC:
+                return None
+            state = _DYNAMIC_TYPE
+    return block if state == _BODY else None
+
+
+def body_at(schema: SchemaBlock | None, steps: Sequence[str | int]) -> SchemaBlock | None:
+    """The schema of the body whose JSON object `steps` reaches from `schema`'s body, or None."""
+    return _walk(schema, steps)
+
+
+def name_at(schema: SchemaBlock | None, steps: Sequence[str | int]) -> SchemaAttribute | SchemaBlockType | None:
+    """The attribute or nested block type named `steps[-1]` in the body `steps[:-1]` reaches."""
+    if not steps or not isinstance(steps[-1], str):
+        return None
+    body = _walk(schema, steps[:-1])
+    if body is None:
+        return None
+    name = steps[-1]
+    return body.attributes.get(name) or body.block_types.get(name)
+
+
+def steps_of(blocks: Sequence[Block], tail: Sequence[str | int] = ()) -> tuple[str | int, ...] | None:
+    """Steps from the body of `blocks[0]` to `tail` under the innermost block (see the module doc)."""
+    out: list[str | int] = []
+    inside_dynamic = False
+    for blk in blocks[1:]:
+        if blk.type_name == _DYNAMIC and blk.labels and not inside_dynamic:
+            out.extend((_DYNAMIC, blk.labels[-1].value))
+            inside_dynamic = True
+        elif blk.type_name == _CONTENT and inside_dynamic:
+            out.append(_CONTENT)
+            inside_dynamic = False
+        else:
+            return None
+    if inside_dynamic:
+        return None if tail else tuple(out)  # the dynamic block's own arguments: no schema
+    return (*out, *tail)
+
+
+def placeholder(attribute: SchemaAttribute) -> str:
+    """A value of the attribute's kind: `""`, `0`, `false`, `[]` or `{}`."""
+    nested = attribute.nested
+    if nested is not None:
+        return "{}" if nested.nesting in (SINGLE, MAP) else "[]"
+    cty = attribute.cty
+    if cty == "number":
+        return "0"
+    if cty == "bool":
+        return "false"
+    if isinstance(cty, list) and cty:
+        return "[]" if cty[0] in ("list", "set", "tuple") else "{}"
+    return '""'
+
+
+def resolution_key(
+    schemas: ProviderSchemas | None, required_providers: Mapping[str, Any] | None, engine: str
+) -> Hashable:
+    """A key equal for two calls only if `block_schema` answers the same for every block (see the
+    module doc). A `required_providers` entry counts only when it leads to another loaded provider
+    than the implied one, so typing a source does not make a new key per keystroke."""
+    if schemas is None:
+        return None
+    differs = []
+    for local in sorted(required_providers or {}):
+        given = provider_for(local, local, required_providers, engine)
+        implied = provider_for(local, local, None, engine)
+        if given == implied:
+            continue
+        effective = given if schemas.has_provider(given) else None
+        if effective != (implied if schemas.has_provider(implied) else None):
+            differs.append((local, effective))
+    return (schemas, engine, tuple(differs))
