@@ -57,7 +57,7 @@ from ..terraform import catalogue
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.declarations import duplicates_across_files, overrides_without_base
 from ..terraform.flow import FileFlow, file_flow, may_mark
-from ..terraform.language import LANGUAGE_CHANGED, Language
+from ..terraform.language import CONSTRAINT_KIND, LANGUAGE_CHANGED, Language
 from ..terraform.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
 from ..terraform.native import declaration_details, parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
@@ -1174,9 +1174,10 @@ class Snapshot:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
 
     def language(self, uri: str) -> Language:
-        """The engine and version the module of `uri` is read by (`resolve.module_language`)."""
-        state = self._workspace.get(uri)
-        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        """The engine and version the module of `uri` is read by (`resolve.module_language`). Its own
+        version constraints come from `own_keys`, kept while its declarations stay: an edit or a request
+        elsewhere in a large document does not gather its definitions again."""
+        own = self._workspace.own_keys(uri).get(CONSTRAINT_KIND, frozenset())
         return module_language(own, ModuleScope(self._workspace, uri))
 
     def engine(self, uri: str) -> str:
