@@ -24,25 +24,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "features"))  # feat_support
 
 from cdktf_doc import make
+from feat_support import apply_edits
 
 from hcljson_ls.features.formatting import Layout, document_edits
 from hcljson_ls.gcpolicy import paused_gc
 from hcljson_ls.lsp.convert import to_text_edits
 from hcljson_ls.text.line_index import LineIndex
-
-
-def apply(text: str, edits) -> str:
-    """`text` with the (sorted, disjoint) edits `(start, end, new_text)` applied, as a client does."""
-    out: list[str] = []
-    pos = 0
-    for start, end, new in edits:
-        out.append(text[pos:start])
-        out.append(new)
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
 
 SIZES = [("500 KB", 500_000), ("5 MB", 5_000_000)]
 TARGET = 2.0
@@ -70,7 +60,7 @@ def main() -> None:
     layout = Layout()
     for label, size in SIZES[:1] if quick else SIZES:
         text = make(size)
-        formatted = apply(text, document_edits(text, layout))
+        formatted = apply_edits(text, document_edits(text, layout))
         minified = json.dumps(json.loads(text), separators=(",", ":"))
         print(f"{label} ({len(text):,} characters):")
         for name, doc in [("as cdktf synth writes it", text), ("already formatted", formatted), ("minified", minified)]:

@@ -87,8 +87,9 @@ def test_the_readme_features_are_one_short_line_each() -> None:
 def test_untrusted_workspaces_restrict_every_setting_that_names_files_or_commands() -> None:
     restricted = set(EXTENSION["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"])
     settings = EXTENSION["contributes"]["configuration"]["properties"]
-    risky = {k for k in settings if k.startswith("hcljson.server.") or k.endswith((".files", ".file", ".runTerraform", ".path", ".command"))}
-    assert "hcljson.providerSchemas.files" in risky
+    risky = {k for k in settings if k.startswith("hcljson.server.")
+             or k.endswith((".files", ".file", ".runTerraform", ".path", ".command", "validateOnSave", ".initIfNeeded"))}
+    assert {"hcljson.providerSchemas.files", "hcljson.validateOnSave", "hcljson.validate.initIfNeeded"} <= risky
     assert risky <= restricted, risky - restricted
     assert restricted <= set(settings)
 

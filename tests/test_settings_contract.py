@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 from hcljson_ls.lsp.config import DEFAULT, Settings, _camel
@@ -33,3 +34,41 @@ def test_the_extension_declares_exactly_the_server_settings_with_their_defaults(
     assert set(declared) - EXTENSION_ONLY == set(server)
     for key, default in server.items():
         assert declared[key].get("default") == default, key
+
+
+def _documented(markdown: str, prefix: str = "") -> dict[str, object]:
+    """The settings of the markdown tables whose rows read "| `key` | `default` | meaning |": key -> default
+    ("none"/"unset" is null)."""
+    rows: dict[str, object] = {}
+    for match in re.finditer(r"^\| `([A-Za-z.]+)` \| (`[^`]*`|none|unset) \|", markdown, re.MULTILINE):
+        key, default = match.groups()
+        rows[prefix + key] = None if default in ("none", "unset") else json.loads(default.strip("`"))
+    return rows
+
+
+def test_the_readme_documents_every_server_setting_with_its_default() -> None:
+    documented = _documented((ROOT / "README.md").read_text(encoding="utf-8"), prefix="hcljson.")
+    assert documented == _server_settings()
+
+
+def test_the_extension_readme_documents_every_setting_of_the_extension_with_its_default() -> None:
+    declared = PACKAGE["contributes"]["configuration"]["properties"]
+    documented = _documented((ROOT / "vscode-extension" / "README.md").read_text(encoding="utf-8"))
+    assert set(documented) == set(declared)
+    for key, spec in declared.items():
+        assert documented[key] == spec.get("default"), key
+
+
+def test_every_setting_of_the_extension_has_a_type_a_description_and_the_scope_the_server_reads_it_in() -> None:
+    # The server asks for the whole `hcljson` section once, for no folder (`workspace/configuration` without a
+    # scopeUri): a folder's own value of a `resource` setting would be silently ignored in a multi-root workspace.
+    for key, spec in PACKAGE["contributes"]["configuration"]["properties"].items():
+        assert spec.get("type") and (spec.get("markdownDescription") or spec.get("description")), key
+        wanted = "machine-overridable" if key.startswith("hcljson.server.") else "window"
+        assert spec.get("scope") == wanted, key
+
+
+def test_unused_declaration_hints_are_off_by_default_everywhere() -> None:
+    assert DEFAULT.diagnostics.unused_declarations is False
+    assert PACKAGE["contributes"]["configuration"]["properties"]["hcljson.diagnostics.unusedDeclarations"]["default"] is False
+    assert _documented((ROOT / "README.md").read_text(encoding="utf-8"))["diagnostics.unusedDeclarations"] is False

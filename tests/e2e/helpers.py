@@ -1,16 +1,22 @@
-"""Helpers for the end-to-end LSP tests: client capabilities, waiting, reference positions, edits.
+"""Helpers for the end-to-end LSP tests: client capabilities, starting a server on a workspace folder with
+its own environment (the tests that run tools), waiting, reference positions, edits.
 
 (Fixture markers are read by tests/fixture.py.)"""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
+
+from .conftest import make_client
 
 PULL = types.DiagnosticClientCapabilities(dynamic_registration=False, related_document_support=False)
 
@@ -33,6 +39,37 @@ def capabilities(
             diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
         ),
     )
+
+
+def tool_capabilities(*, pull: bool) -> types.ClientCapabilities:
+    """A client of the tests that run tools (`terraform providers schema`, `validate`): it saves, watches
+    files (dynamic registration), shows work-done progress; pushed diagnostics unless `pull`."""
+    return types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+            diagnostic=PULL if pull else None,
+        ),
+        workspace=types.WorkspaceClientCapabilities(
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True),
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+        ),
+        window=types.WindowClientCapabilities(work_done_progress=True),
+    )
+
+
+async def start_in_folder(env: dict, root, *, pull: bool = False, options: dict | None = None) -> LanguageClient:
+    """A server started with environment `env` (e.g. a stand-in tool first on PATH), initialized with
+    `tool_capabilities` and the one workspace folder `root`."""
+    config = ClientServerConfig(
+        server_command=[sys.executable, "-m", "hcljson_ls", "--stdio"], client_factory=make_client, server_env=env
+    )
+    client = await config.start()
+    folder = types.WorkspaceFolder(uri=uri_of_path(str(root)), name="work")
+    await client.initialize_session(
+        types.InitializeParams(capabilities=tool_capabilities(pull=pull), workspace_folders=[folder], initialization_options=options)
+    )
+    return client
 
 
 async def initialize(

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from pathlib import Path
 
 import pytest
 import shared_data
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 from stand_in_terraform import StandIn
 
 from hcljson_ls.workspace.files import uri_of_path
 
-from .conftest import make_client
-from .helpers import PULL, open_document, published_for, wait_for
+from .helpers import open_document, published_for, start_in_folder, wait_for
 
 SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
@@ -44,32 +42,6 @@ def setup(tmp_path: Path):
     return stack, tool, env
 
 
-def _capabilities(*, pull: bool) -> types.ClientCapabilities:
-    return types.ClientCapabilities(
-        text_document=types.TextDocumentClientCapabilities(
-            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
-            diagnostic=PULL if pull else None,
-        ),
-        workspace=types.WorkspaceClientCapabilities(
-            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True),
-            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
-        ),
-        window=types.WindowClientCapabilities(work_done_progress=True),
-    )
-
-
-async def _start(env: dict, root: Path, *, pull: bool = False, options: dict | None = None) -> LanguageClient:
-    config = ClientServerConfig(
-        server_command=[sys.executable, "-m", "hcljson_ls", "--stdio"], client_factory=make_client, server_env=env
-    )
-    client = await config.start()
-    folder = types.WorkspaceFolder(uri=uri_of_path(str(root)), name="work")
-    await client.initialize_session(
-        types.InitializeParams(capabilities=_capabilities(pull=pull), workspace_folders=[folder], initialization_options=options)
-    )
-    return client
-
-
 def _pushed_codes(client: LanguageClient, uri: str) -> list[list[str]]:
     return [[d.code for d in p.diagnostics] for p in published_for(client, uri)]
 
@@ -82,7 +54,7 @@ async def test_schemas_are_fetched_in_the_background_cached_and_fetched_again_fo
     stack, tool, env = setup
     uri = uri_of_path(str(stack / "main.tf.json"))
 
-    client = await _start(env, stack.parent)
+    client = await start_in_folder(env, stack.parent)
     try:
         # The lock file is watched along with the configuration files.
         [registration] = await wait_for(lambda: client.registrations, what="registerCapability")
@@ -121,7 +93,7 @@ async def test_schemas_are_fetched_in_the_background_cached_and_fetched_again_fo
         await client.shutdown_session()
 
     # A second server with the same cache, a pulling client: the cached schemas, no run.
-    client = await _start(env, stack.parent, pull=True)
+    client = await start_in_folder(env, stack.parent, pull=True)
     try:
         open_document(client, uri, MAIN)
         first = await client.text_document_diagnostic_async(
@@ -142,7 +114,7 @@ async def test_schemas_are_fetched_in_the_background_cached_and_fetched_again_fo
 async def test_run_terraform_false_runs_nothing_and_turning_it_off_forgets_the_fetched_schemas(setup):
     stack, tool, env = setup
     uri = uri_of_path(str(stack / "main.tf.json"))
-    client = await _start(env, stack.parent, options={"providerSchemas": {"runTerraform": False}})
+    client = await start_in_folder(env, stack.parent, options={"providerSchemas": {"runTerraform": False}})
     try:
         open_document(client, uri, MAIN)
         await wait_for(lambda: published_for(client, uri), what="diagnostics")
@@ -165,7 +137,7 @@ async def test_run_terraform_false_runs_nothing_and_turning_it_off_forgets_the_f
 async def test_a_failing_tool_is_shown_to_the_user_once(setup):
     stack, tool, env = setup
     tool.install("terraform", body="echo 'Error: Inconsistent dependency lock file' >&2; exit 1")
-    client = await _start(env, stack.parent)
+    client = await start_in_folder(env, stack.parent)
     try:
         open_document(client, uri_of_path(str(stack / "main.tf.json")), MAIN)
         messages = await wait_for(lambda: [m for m in client.messages if "providers schema" in m.message], what="showMessage")

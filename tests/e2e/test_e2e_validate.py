@@ -14,51 +14,23 @@ import asyncio
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 from stand_in_terraform import StandIn
 
 from hcljson_ls.workspace.files import uri_of_path
 
-from .conftest import make_client
-from .helpers import PULL, change_document, edit, lsp_position, lsp_range, open_document, published_for, wait_for
+from .helpers import change_document, edit, lsp_position, lsp_range, open_document, published_for, start_in_folder, wait_for
 
 CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 #: "é" is two bytes in UTF-8: Terraform's byte offsets and our characters differ after it.
 MAIN = '{\n  "resource": {\n    "terraform_data": {\n      "x": {\n        "input": "é",\n        "bogus": 1\n      }\n    }\n  }\n}\n'
 BOGUS = MAIN.index('"bogus"')
-
-
-def _capabilities(*, pull: bool) -> types.ClientCapabilities:
-    return types.ClientCapabilities(
-        text_document=types.TextDocumentClientCapabilities(
-            synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
-            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
-            diagnostic=PULL if pull else None,
-        ),
-        workspace=types.WorkspaceClientCapabilities(
-            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
-        ),
-        window=types.WindowClientCapabilities(work_done_progress=True),
-    )
-
-
-async def _start(env: dict, root: Path, *, pull: bool = False, options: dict | None = None) -> LanguageClient:
-    config = ClientServerConfig(
-        server_command=[sys.executable, "-m", "hcljson_ls", "--stdio"], client_factory=make_client, server_env=env
-    )
-    client = await config.start()
-    folder = types.WorkspaceFolder(uri=uri_of_path(str(root)), name="work")
-    await client.initialize_session(
-        types.InitializeParams(capabilities=_capabilities(pull=pull), workspace_folders=[folder], initialization_options=options)
-    )
-    return client
 
 
 async def _validate(client: LanguageClient, uri: str):
@@ -97,7 +69,7 @@ async def test_real_terraform_validate_maps_an_unknown_argument_to_its_exact_jso
     env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(terraform), "/usr/bin", "/bin"]),
            "XDG_CACHE_HOME": str(tmp_path / "cache")}
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent)
+    client = await start_in_folder(env, module.parent)
     try:
         open_document(client, uri, MAIN)
         await wait_for(lambda: published_for(client, uri), what="our diagnostics")
@@ -138,7 +110,7 @@ async def test_findings_are_pulled_with_progress_and_a_rangeless_one_is_shown_as
     output.write_text(json.dumps(WARNING_OUTPUT), encoding="utf-8")
     tool.install("terraform", prints=output)
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent, pull=True)
+    client = await start_in_folder(env, module.parent, pull=True)
     try:
         open_document(client, uri, MAIN)
         first = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -166,7 +138,7 @@ async def test_the_timeout_kills_the_tool_and_says_so(module, stand_in, tmp_path
     pid_file = tmp_path / "pid"
     tool.install("terraform", body=f"echo $$ > {pid_file}; exec sleep 30")
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent, options={"validate": {"timeoutSeconds": 1}})
+    client = await start_in_folder(env, module.parent, options={"validate": {"timeoutSeconds": 1}})
     try:
         open_document(client, uri, MAIN)
         result = await _validate(client, uri)
@@ -182,7 +154,7 @@ async def test_cancelling_the_progress_kills_the_tool(module, stand_in, tmp_path
     pid_file = tmp_path / "pid"
     tool.install("terraform", body=f"echo $$ > {pid_file}; exec sleep 30")
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent)
+    client = await start_in_folder(env, module.parent)
     try:
         open_document(client, uri, MAIN)
         running = asyncio.ensure_future(_validate(client, uri))
@@ -201,7 +173,7 @@ async def test_cancel_request_kills_the_tool(module, stand_in, tmp_path):
     pid_file = tmp_path / "pid"
     tool.install("terraform", body=f"echo $$ > {pid_file}; exec sleep 30")
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent)
+    client = await start_in_folder(env, module.parent)
     try:
         open_document(client, uri, MAIN)
         params = types.ExecuteCommandParams(command="hcljson.validate", arguments=[uri])
@@ -223,7 +195,7 @@ async def test_garbage_output_is_a_message_not_a_diagnostic(module, stand_in):
     tool, env = stand_in
     tool.install("terraform", body="echo 'panic: oh no' >&2; echo '{not json'; exit 1")
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent)
+    client = await start_in_folder(env, module.parent)
     try:
         open_document(client, uri, MAIN)
         result = await _validate(client, uri)
@@ -237,7 +209,7 @@ async def test_an_untrusted_workspace_runs_nothing(module, stand_in, tmp_path):
     tool, env = stand_in
     tool.install("terraform", prints=tmp_path / "none")
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent, options={"providerSchemas": {"runTerraform": False}, "validateOnSave": True})
+    client = await start_in_folder(env, module.parent, options={"providerSchemas": {"runTerraform": False}, "validateOnSave": True})
     try:
         open_document(client, uri, MAIN)
         with pytest.raises(Exception, match="turned off"):
@@ -255,7 +227,7 @@ async def test_validate_on_save_runs_the_tool_and_pushes_its_findings(module, st
     output.write_text(json.dumps(WARNING_OUTPUT), encoding="utf-8")
     tool.install("terraform", prints=output)
     uri = uri_of_path(str(module / "main.tf.json"))
-    client = await _start(env, module.parent, options={"validateOnSave": True})
+    client = await start_in_folder(env, module.parent, options={"validateOnSave": True})
     try:
         open_document(client, uri, MAIN)
         client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))

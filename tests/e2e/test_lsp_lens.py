@@ -119,6 +119,12 @@ async def test_unused_declarations_are_faded_hints_when_asked_for(client: Langua
     ]
 
 
+async def test_unused_declarations_are_not_reported_by_default(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)  # "spare" is unused, as above
+    published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
+    assert [d.code for d in published[-1].diagnostics] == []
+
+
 async def test_changed_settings_make_the_client_ask_again(client: LanguageClient, tmp_path):
     asked: list[str] = []
     client.feature(types.WORKSPACE_CODE_LENS_REFRESH)(lambda params: asked.append("codeLens"))

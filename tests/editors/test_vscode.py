@@ -10,6 +10,11 @@ module the editor never opened; and typing `${var.` in a string value suggests t
 Enter writes into the document. The screenshots go to test-artifacts/vscode.png (the error hover) and
 test-artifacts/vscode-reference-hover.png.
 
+A second workspace (FEATURE_FILES) has code lenses and inlay hints on, which the first keeps off (they move
+and widen lines): the reference-count lens above a variable, clicked, opens the references peek; the inlay
+hints beside its references show its default; and a new key in a module call suggests the inputs of the
+local child module, the required one first with type and description (test-artifacts/vscode-features.png).
+
 Tools come from `.ci/install-editors.sh` (code-server and playwright-core in $HCLJSON_EDITORS_CACHE,
 default ~/.cache/hcljson-ls-ci; Debian's chromium; `npm ci` in vscode-extension/). A missing tool skips
 locally, but fails under CI=true so that CI can never pass by skipping.
@@ -89,6 +94,38 @@ FORMATTED = {
                        '    }\n  }\n}\n',
     # VS Code detects the file's 4-space indentation (`editor.detectIndentation`) and sends tabSize 4.
     "terraform.tfvars.json": '{\n    "region": "eu-west-1"\n}\n',
+}
+
+# The workspace of the features test (lenses and inlay hints on): a variable referred to twice, and a call
+# of a local child module whose inputs are one optional (`az`, first by name) and one required (`cidr`).
+FEATURE_FILES = {
+    "main.tf.json": """\
+{
+  "variable": {
+    "region": {
+      "type": "string",
+      "default": "eu-west-1"
+    }
+  },
+  "module": {
+    "net": {
+      "source": "./net"
+    }
+  },
+  "output": {
+    "where": {
+      "value": "${var.region}"
+    },
+    "again": {
+      "value": "in ${var.region}"
+    }
+  }
+}
+""",
+    "net/variables.tf.json": json.dumps({"variable": {
+        "az": {"type": "string", "default": "a", "description": "The availability zone."},
+        "cidr": {"type": "string", "description": "The network's range."},
+    }}, indent=2) + "\n",
 }
 
 
@@ -180,13 +217,14 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.Fixture
     it is trusted but no `hcljson-ls` is on its PATH or in its settings (the extension must install it)."""
     param = getattr(request, "param", True)
     no_server = param == "no server"
-    trusted = True if no_server else param
+    features = param == "features"  # FEATURE_FILES, with code lenses and inlay hints on
+    trusted = True if no_server or features else param
     user, ext, workspace = tmp_path / "user", tmp_path / "ext", tmp_path / "workspace"
     (user / "User").mkdir(parents=True)
     workspace.mkdir()
-    (workspace / "main.tf.json").write_text(MAIN_TF_JSON, encoding="utf-8")
-    (workspace / "variables.tf.json").write_text(VARIABLES_TF_JSON, encoding="utf-8")
-    for name, text in FORMAT_FILES.items():
+    files = FEATURE_FILES if features else {"main.tf.json": MAIN_TF_JSON, "variables.tf.json": VARIABLES_TF_JSON, **FORMAT_FILES}
+    for name, text in files.items():
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
         (workspace / name).write_text(text, encoding="utf-8")
     settings = {
         "workbench.startupEditor": "none",
@@ -203,10 +241,10 @@ def code_server(tools: dict, vsix: Path, tmp_path: Path, request: pytest.Fixture
         "editor.minimap.enabled": False,
         # Inlay hints render inside the line (`${var.region = "eu-west-1"}`): the driver finds words by the
         # text of rendered lines, so they are off here (tests/editors/test_neovim.py checks them).
-        "editor.inlayHints.enabled": "off",
+        "editor.inlayHints.enabled": "on" if features else "off",
         # Reference-count lenses arrive after the first layout (resolved lazily) and move the lines below
-        # them, so a squiggle's measured box no longer holds it: off here too.
-        "editor.codeLens": False,
+        # them, so a squiggle's measured box no longer holds it: off here too (the features test has both).
+        "editor.codeLens": features,
         "window.commandCenter": False,
         "workbench.colorTheme": "Default Dark Modern",
         # Format on save is off by default in VS Code; the formatter is the extension's default one.
@@ -376,3 +414,42 @@ def test_vscode_extension_end_to_end(tools: dict, code_server: dict) -> None:
         reference = seen["hovers"]["reference"]
         assert reference and REGION_DESCRIPTION in reference, "no variable description in the hover" + context
         assert 'variable "region"' in reference and code.group(1) not in reference, context
+
+
+@pytest.mark.parametrize("code_server", ["features"], indirect=True)
+def test_vscode_code_lens_inlay_hints_and_module_inputs(tools: dict, code_server: dict) -> None:
+    """With lenses and inlay hints on: the lens above `region` counts its two references and clicking it
+    opens VS Code's references peek on them; each `${var.region}` shows its default beside it; typing a
+    new key in the module call suggests the child module's inputs, the required one first, with its type
+    and description."""
+    screenshot = ARTIFACTS / "vscode-features.png"
+    config = code_server["workspace"].parent / "driver.json"
+    config.write_text(json.dumps({
+        "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"], "file": "main.tf.json",
+        "screenshot": str(screenshot), "timeoutMs": 60000,
+        "features": {"lensTitle": "2 references", "hintLine": "${var.region", "hint": '= "eu-west-1"',
+                     "complete": {"line": '"source": "./net"', "word": '"./net"', "pick": "cidr"}},
+    }))
+    seen, context = run_driver(tools, config, code_server["user"], screenshot)
+    got = seen["features"]
+
+    # One lens a declaration: the variable (2 references), the module call and the two outputs (none).
+    assert sorted(got["lenses"]) == ["0 references", "0 references", "0 references", "2 references"], context
+    # Clicking it runs the extension's editor.action.showReferences with VS Code's own types: the peek lists
+    # both uses (the lines with `${var.region}`).
+    assert "main.tf.json" in got["peekHead"] and "(2)" in got["peekHead"], context
+    uses = [row for row in got["peekRows"] if "var.region" in row]
+    assert len(uses) == 2 and any("in ${var.region" in row for row in uses), context
+
+    # Inlay hints: both references show the default, right after the name (after a hair space, the padding).
+    assert len(got["hintLines"]) == 2, context
+    assert all('${var.region= "eu-west-1"}' in line.replace("\u200a", "") for line in got["hintLines"]), context
+
+    # Module inputs: the required `cidr` first (though `az` comes first by name), focused, with its type.
+    labels = [row["text"] for row in got["completionRows"]]
+    first_input = next(i for i, row in enumerate(labels) if row.startswith(("az", "cidr")))
+    assert labels[first_input].startswith("cidr") and "string, required" in labels[first_input], context
+    assert any(row.startswith("az") for row in labels[first_input + 1:]), context
+    assert not any(row.startswith("source") for row in labels), "`source` is written already" + context
+    assert got["focused"] and got["focused"].startswith("cidr"), context
+    assert got["details"] and "The network's range." in got["details"], context

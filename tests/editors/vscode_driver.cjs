@@ -28,6 +28,13 @@
 //             `path` changes on disk; record its language mode and its text (result.formatOnSave[file]),
 //   "problemsInclude": [text, ...]: before reading the Problems panel, wait (up to "timeoutMs") for a row
 //             containing each text (a diagnostic that arrives late); the rows are read either way,
+//   "features": {"lensTitle", "hintLine", "hint", "complete": {"line", "word", "pick"}}: instead of every
+//             other step (the workspace has no error to wait for; lenses and inlay hints are on): wait for a
+//             code lens reading `lensTitle`, record every lens (result.features.lenses), click that one and
+//             record the references peek it opens (peekHead, peekRows); record each rendered line holding
+//             `hintLine` once one of them shows the inlay hint `hint` (hintLines); then click after `word`
+//             in the line `line`, type `,` Enter `"`, ask for suggestions, wait for `pick` and record the
+//             rows (completionRows: aria-label and text), the focused row and its details pane,
 //   "scenarios": [{"name", "settingsPath", "settings", "notification", "squiggles"}]: after the main checks,
 //               write each settings file in turn, wait for a notification containing "notification" (if
 //               given) and for the squiggle to be there or not ("squiggles": true/false, if given), then
@@ -120,6 +127,78 @@ async function hoverWithRetry(page, box) {
     return null;
 }
 
+const clean = (text) => text.replace(/\s+/g, ' ').trim();
+
+/** The "features" scenario (see CONFIG): code lens and its references peek, inlay hints, module inputs. */
+async function features(page, spec) {
+    const out = {};
+    result.features = out;
+    // Lenses are resolved lazily (the count arrives after the lens): wait for the one that names the count.
+    const lens = page.locator('.codelens-decoration a', { hasText: spec.lensTitle }).first();
+    await lens.waitFor({ timeout });
+    await sleep(500);
+    out.lenses = (await page.locator('.codelens-decoration').allInnerTexts()).map(clean);
+    step('lens');
+    await lens.click();
+    const rows = page.locator('.peekview-widget .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15000 });
+    await sleep(800);
+    out.peekHead = clean(await page.locator('.peekview-widget .head').first().innerText());
+    out.peekRows = (await rows.allInnerTexts()).map(clean);
+    step('lens peek');
+    await page.keyboard.press('Escape');
+    await sleep(300);
+
+    // Inlay hints are text injected into the rendered line.
+    const linesWith = (needle) => page.evaluate((needle) => [...document.querySelectorAll('.editor-instance .view-line')]
+        .map((line) => line.textContent.replace(/\u00a0/g, ' '))
+        .filter((text) => text.includes(needle)), needle);
+    const deadline = Date.now() + timeout;
+    while (Date.now() < deadline && !(await linesWith(spec.hintLine)).some((text) => text.includes(spec.hint))) {
+        await sleep(200);
+    }
+    out.hintLines = await linesWith(spec.hintLine);
+    step('inlay hints');
+
+    // A new member of the module call's body: its child module's inputs are suggested.
+    const box = await wordInLineBox(page, spec.complete.line, spec.complete.word);
+    if (!box) {
+        throw new Error(`no rendered line contains ${JSON.stringify(spec.complete.line)}`);
+    }
+    await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
+    await page.keyboard.press('End');
+    await page.keyboard.type(',');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('"');
+    await sleep(500);
+    const suggestions = page.locator('.suggest-widget.visible .monaco-list-row');
+    // `"` may have opened the suggestions already (a trigger character): then Ctrl+Space would toggle details.
+    if (!(await suggestions.count())) {
+        await page.keyboard.press('Control+Space');
+    }
+    await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: spec.complete.pick }).first()
+        .waitFor({ timeout: 15000 })
+        .catch(() => undefined); // recorded below
+    await sleep(500);
+    out.completionRows = await suggestions.evaluateAll((els) => els.map((e) => ({
+        label: e.getAttribute('aria-label'),
+        text: e.textContent.replace(/\s+/g, ' ').trim(),
+    })));
+    const focused = page.locator('.suggest-widget.visible .monaco-list-row.focused').first();
+    out.focused = (await focused.count()) ? clean(await focused.innerText()) : null;
+    // Ctrl+Space while the suggestions show toggles the focused one's details (its documentation).
+    const details = page.locator('.suggest-details-container .suggest-details').first();
+    if (!(await details.isVisible())) {
+        await page.keyboard.press('Control+Space');
+    }
+    out.details = await details.waitFor({ state: 'visible', timeout: 5000 })
+        .then(async () => { await sleep(300); return clean(await details.innerText()); }, () => null);
+    step('module input completion');
+    fs.mkdirSync(path.dirname(config.screenshot), { recursive: true });
+    await page.screenshot({ path: config.screenshot });
+    await page.keyboard.press('Escape');
+}
+
 async function main() {
     const browser = await chromium.launch({
         executablePath: config.chromium,
@@ -145,6 +224,11 @@ async function main() {
         await page.locator('.editor-instance .view-lines').first().waitFor();
         await page.locator('.view-lines .view-line').first().waitFor();
         step('editor');
+        if (config.features) {
+            await features(page, config.features);
+            step('done');
+            return; // (the result is written after `finally`)
+        }
 
         // No server yet: accept the extension's offer to install it.
         let squiggleTimeout = timeout;
@@ -386,9 +470,9 @@ async function main() {
             }
         }
         await browser.close();
+        process.stdout.write(JSON.stringify(result) + '\n');
+        process.exit(result.error ? 1 : 0);
     }
-    process.stdout.write(JSON.stringify(result) + '\n');
-    process.exit(result.error ? 1 : 0);
 }
 
 main().catch((error) => {

@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from feat_support import apply_edits
 from fixture import parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,18 +18,6 @@ from hypothesis import strategies as st
 from hcljson_ls.features.formatting import MAX_TAB_SIZE, WIDTH, Layout, document_edits, format_document, format_range, range_edits
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.scanner import WS, scan
-
-
-def apply(text: str, edits) -> str:
-    """`text` with the (sorted, disjoint) edits `(start, end, new_text)` applied, as a client does."""
-    out: list[str] = []
-    pos = 0
-    for start, end, new in edits:
-        out.append(text[pos:start])
-        out.append(new)
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
 
 # -- generated documents: a tree of raw lexemes ------------------------------------------------------
 
@@ -107,7 +96,7 @@ def values(text: str):
 
 
 def formatted(text: str, layout: Layout = Layout()) -> str:
-    return apply(text, document_edits(text, layout))
+    return apply_edits(text, document_edits(text, layout))
 
 
 def first_break(text: str) -> str:
@@ -131,7 +120,7 @@ def test_formatting_follows_the_layout_keeps_every_token_and_is_idempotent(tree,
     for start, end, new in edits:  # only whitespace between tokens, sorted and disjoint
         assert not text[start:end].strip(WS) and not new.strip(WS)
     assert all(a[1] <= b[0] for a, b in zip(edits, edits[1:]))
-    out = apply(text, edits)
+    out = apply_edits(text, edits)
     assert lexemes(out) == lexemes(text)  # keys, strings with their escapes, numbers as written
     assert values(out) == values(text)
     eol = first_break(text)
@@ -159,10 +148,10 @@ def test_range_formatting_edits_only_the_range_lines_and_agrees_with_the_whole(t
     for start, end, new in edits:
         assert first <= start <= end <= line_end
         assert not text[start:end].strip(WS) and not new.strip(WS)
-    out = apply(text, edits)
+    out = apply_edits(text, edits)
     assert lexemes(out) == lexemes(text)
     # a formatted document has nothing left to format in any range
-    formatted = apply(text, document_edits(text, Layout()))
+    formatted = apply_edits(text, document_edits(text, Layout()))
     assert range_edits(formatted, parse(formatted, require_body=False).root, min(a, len(formatted)),
                        min(b, len(formatted)), Layout()) == []
 
@@ -174,7 +163,7 @@ def test_layout_of_a_cdktf_like_document():
     text = ('{"//":{"metadata":{"version":"0.20.0","stackName":"app"}},"terraform":{"required_providers":{}},'
             '"resource":{"terraform_data":{"a":{"triggers_replace":["${var.a}","${var.b}"],"input":[]},'
             '"a":{"depends_on":["terraform_data.b"]}}}}\n')
-    out = apply(text, document_edits(text, Layout()))
+    out = apply_edits(text, document_edits(text, Layout()))
     assert out == """{
   "//": {
     "metadata": {
@@ -215,18 +204,18 @@ def test_a_scalar_array_goes_on_one_line_exactly_when_its_line_fits_in_80_column
 def test_the_comma_after_an_array_counts_and_arrays_of_containers_are_one_per_line():
     row = "[" + ", ".join(['"xxxxxxxxx"'] * 6) + "]"  # 78 columns, 80 with its indentation
     text = "[" + row + ',[1],[{}],[[]]]'
-    assert apply(text, document_edits(text, Layout())) == (
+    assert apply_edits(text, document_edits(text, Layout())) == (
         '[\n  [\n' + ',\n'.join(['    "xxxxxxxxx"'] * 6) + '\n  ],\n'  # 81 columns with its comma
         '  [1],\n  [\n    {}\n  ],\n  [\n    []\n  ]\n]'
     )
     text = "[" + row + "]"  # without the comma it fits
-    assert apply(text, document_edits(text, Layout())) == "[\n  " + row + "\n]"
+    assert apply_edits(text, document_edits(text, Layout())) == "[\n  " + row + "\n]"
 
 
 def test_edits_are_minimal():
     text = '{\n  "a": 1,\n    "b": [1,2],\n  "c": {}\n}\n'
     assert document_edits(text, Layout()) == [(14, 16, ""), (24, 24, " ")]
-    assert document_edits(apply(text, document_edits(text, Layout())), Layout()) == []
+    assert document_edits(apply_edits(text, document_edits(text, Layout())), Layout()) == []
 
 
 def test_line_breaks_follow_the_document():
@@ -237,10 +226,10 @@ def test_line_breaks_follow_the_document():
 
 def test_final_newlines():
     text = '{}\n\n\n'
-    assert apply(text, document_edits(text, Layout())) == text
-    assert apply(text, document_edits(text, Layout(trim_final_newlines=True))) == "{}\n"
-    assert apply("{}", document_edits("{}", Layout(insert_final_newline=True))) == "{}\n"
-    assert apply("{}  ", document_edits("{}  ", Layout())) == "{}"
+    assert apply_edits(text, document_edits(text, Layout())) == text
+    assert apply_edits(text, document_edits(text, Layout(trim_final_newlines=True))) == "{}\n"
+    assert apply_edits("{}", document_edits("{}", Layout(insert_final_newline=True))) == "{}\n"
+    assert apply_edits("{}  ", document_edits("{}  ", Layout())) == "{}"
 
 
 def test_documents_with_syntax_errors_get_no_edit_and_others_do(tmp_path):
@@ -260,10 +249,10 @@ def test_documents_with_syntax_errors_get_no_edit_and_others_do(tmp_path):
         assert format_document(snap, ws.uri(path), Layout()) == []
         assert format_range(snap, ws.uri(path), 0, 3, Layout()) == []
     text = snap.document(ws.uri("/array.tf.json")).text
-    assert apply(text, format_document(snap, ws.uri("/array.tf.json"), Layout())) == '[\n  {\n    "a": 1\n  }\n]\n'
+    assert apply_edits(text, format_document(snap, ws.uri("/array.tf.json"), Layout())) == '[\n  {\n    "a": 1\n  }\n]\n'
     # not an HCL body (`syntax/root-not-body`), but valid JSON: still formatted
     text = snap.document(ws.uri("/list.tfvars.json")).text
-    assert apply(text, format_document(snap, ws.uri("/list.tfvars.json"), Layout())) == '["x", 1]\n'
+    assert apply_edits(text, format_document(snap, ws.uri("/list.tfvars.json"), Layout())) == '["x", 1]\n'
     assert format_document(snap, "file:///nowhere.tf.json", Layout()) is None
 
 
@@ -271,7 +260,7 @@ def test_range_formatting_uses_the_current_indentation_of_the_container():
     fixture = parse_fixture('{\n    "locals": {"a": [1,2],\n$0"b":{"c":1}$0}}\n').only
     text = fixture.text
     start, end = fixture.selection
-    out = apply(text, range_edits(text, parse(text).root, start, end, Layout()))
+    out = apply_edits(text, range_edits(text, parse(text).root, start, end, Layout()))
     assert out == '{\n    "locals": {"a": [1,2],\n      "b": {\n        "c": 1\n      }\n    }}\n'
 
 
@@ -279,7 +268,7 @@ def test_range_formatting_uses_the_current_indentation_of_the_container():
 def test_cursor_ranges_in_single_line_documents(text):
     for offset in range(len(text) + 1):
         edits = range_edits(text, parse(text, require_body=False).root, offset, offset, Layout())
-        assert lexemes(apply(text, edits)) == lexemes(text)
+        assert lexemes(apply_edits(text, edits)) == lexemes(text)
 
 
 def test_absurd_nesting_gives_no_edit_and_a_huge_tab_size_is_clamped():

@@ -14,13 +14,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from feat_support import apply_edits
 from fixture import FixtureWorkspace, parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features import diagnostics, navigation
 from hcljson_ls.features.hover import hover
-from hcljson_ls.features.navigation import Highlight, RenameError, TextEdit
+from hcljson_ls.features.navigation import Highlight, RenameError
 
 # ---- helpers ------------------------------------------------------------------------------------
 
@@ -63,12 +64,6 @@ def located(fw: FixtureWorkspace, locations) -> list[tuple[str, int, int]]:
 def marked(fw: FixtureWorkspace, *paths: str) -> list[tuple[str, int, int]]:
     """Every `⟨⟩` range of the files `paths`, as (path, start, end)."""
     return [(p, s, e) for p in paths for s, e in ranges(fw, p)]
-
-
-def apply_edits(source: str, edits: list[TextEdit]) -> str:
-    for e in sorted(edits, key=lambda e: e.start, reverse=True):
-        source = source[: e.start] + e.new_text + source[e.end :]
-    return source
 
 
 # ---- reference/undeclared -----------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from feat_support import apply_edits
 from fixture import parse_fixture
 
 from hcljson_ls.features import diagnostics, navigation
@@ -64,9 +65,7 @@ def test_rename_edits_the_tfvars_files_and_the_callers_and_leaves_nothing_undecl
     assert all(e.new_text == "cidr_block" for es in edits.values() for e in es)
     # Applied as a client applies a workspace edit: to the open buffers, and to the files on disk.
     for u, es in edits.items():
-        text = fw.fixture.files[path_of[u]].text
-        for e in sorted(es, key=lambda e: e.start, reverse=True):
-            text = text[: e.start] + e.new_text + text[e.end :]
+        text = apply_edits(fw.fixture.files[path_of[u]].text, es)
         assert json.loads(text)
         (tmp_path / path_of[u].lstrip("/")).write_text(text, encoding="utf-8")
         if u in fw.workspace.uris():

@@ -695,10 +695,26 @@ def _contexts(ctx) -> set[str]:
     return out
 
 
+_TYPES_OF: dict[int, tuple[frozenset, list[str]]] = {}
+
+
+def _resource_types(keys: frozenset) -> list[str]:
+    """The sorted types of resource keys `keys`; remembered for the same set (`Snapshot.declared`
+    keeps it per module revision), so a completion does not go through every resource of a large module."""
+    cached = _TYPES_OF.get(id(keys))
+    if cached is not None and cached[0] is keys:
+        return cached[1]
+    types = sorted({k[1] for k in keys})
+    if len(_TYPES_OF) > 16:
+        _TYPES_OF.clear()
+    _TYPES_OF[id(keys)] = (keys, types)
+    return types
+
+
 def _names(snapshot: Snapshot, uri: str, ctx, snippets: bool) -> list[CompletionItem]:
     out = [CompletionItem(n, "Module", 0, 0, n, detail=catalogue.NAMESPACES[n].description, sort=_NAMESPACE)
            for n in (*_NAMESPACES, *sorted(_contexts(ctx)))]
-    for t in sorted({k[1] for k in snapshot.declared(uri, "resource")}):
+    for t in _resource_types(snapshot.declared(uri, "resource")):
         out.append(CompletionItem(t, "Class", 0, 0, t, detail="resource type", sort=_DECLARED))
     engine = "opentofu" if snapshot.is_opentofu(uri) else "terraform"
     language = snapshot.language(uri)

@@ -55,7 +55,7 @@ from ..hcljson.incremental import FileView
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.definition import catalogue
-from ..terraform.definition.language import LANGUAGE_CHANGED, Language
+from ..terraform.definition.language import CONSTRAINT_KIND, LANGUAGE_CHANGED, Language
 from ..terraform.filekinds.testfile import is_test_file
 from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.nativehcl.native import declaration_details, parse_native
@@ -1174,9 +1174,10 @@ class Snapshot:
         return self._workspace.is_opentofu(self._workspace.module_key(uri))
 
     def language(self, uri: str) -> Language:
-        """The engine and version the module of `uri` is read by (`resolve.module_language`)."""
-        state = self._workspace.get(uri)
-        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
+        """The engine and version the module of `uri` is read by (`resolve.module_language`). Its own
+        version constraints come from `own_keys`, kept while its declarations stay: an edit or a request
+        elsewhere in a large document does not gather its definitions again."""
+        own = self._workspace.own_keys(uri).get(CONSTRAINT_KIND, frozenset())
         return module_language(own, ModuleScope(self._workspace, uri))
 
     def engine(self, uri: str) -> str:
