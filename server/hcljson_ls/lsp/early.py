@@ -15,9 +15,10 @@ first, then imports the server: the thread reads the first message off stdin and
 `initialize` request whose params have the shape LSP gives them, writes the answer at once, from
 `capabilities.json` (the full server's capabilities, precomputed: `python -m hcljson_ls.lsp.early`
 writes the file) with the position encoding chosen by `text.negotiate_encoding`, as the full server
-chooses it. Of the client's capabilities only ``textDocument.rename.prepareSupport`` changes our
-capabilities (pygls's `ServerCapabilitiesBuilder` answers `RenameOptions` then), so the file holds
-both answers. `tests/lsp/test_early.py` compares `answer` with `computed_answer` for the real
+chooses it. Three client capabilities change our answer (`FACETS`: ``rename.prepareSupport`` makes
+pygls answer `RenameOptions`; ``willSave`` and ``willSaveWaitUntil`` add a ``false``): the file holds
+the answer to a client without them and a patch for each of them set to false or true; a client
+that gives one of them a value of another type is left to the server. `tests/lsp/test_early.py` compares `answer` with `computed_answer` for the real
 clients' capabilities pytest-lsp ships and for random ones.
 
 Nothing is lost or answered twice: the bytes read (the `FrameReader` with what it holds, the
@@ -155,14 +156,47 @@ def answer(params: dict[str, Any]) -> dict[str, Any] | None:
     answers = _precomputed()
     capabilities = params["capabilities"]
     encodings = _path(capabilities, "general", "positionEncodings")
-    prepare = _path(capabilities, "textDocument", "rename", "prepareSupport")
     if answers is None or not (encodings is None or (isinstance(encodings, list) and all(isinstance(e, str) for e in encodings))):
         return None
-    if not (prepare is None or isinstance(prepare, bool)):
-        return None
-    result = json.loads(json.dumps(answers["prepareSupport" if prepare else "default"]))
+    result = json.loads(json.dumps(answers["default"]))
+    for facet in FACETS:
+        value = _path(capabilities, *facet.split("."))
+        if value is None:
+            continue
+        if not isinstance(value, bool):
+            return None
+        _merge(result, answers["facets"][facet][json.dumps(value)])
     result["capabilities"]["positionEncoding"] = negotiate_encoding(encodings)
     return result
+
+
+#: The client capabilities that change the answer (those pygls's `ServerCapabilitiesBuilder` reads
+#: for the methods we have): each, set alone to false or true, changes it by a patch stored in
+#: `capabilities.json` (the tests check that the patches combine into the full server's answer).
+FACETS = ("textDocument.rename.prepareSupport", "textDocument.synchronization.willSave",
+          "textDocument.synchronization.willSaveWaitUntil")
+
+
+def _merge(into: dict[str, Any], patch: dict[str, Any]) -> None:
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _patch(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """What `_merge` needs to make `other` of `base` (keys only added or changed)."""
+    if set(base) - set(other):
+        raise ValueError(f"a client capability removes {sorted(set(base) - set(other))}: not a patch")
+    return {key: (_patch(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value)
+            for key, value in other.items() if base.get(key) != value}
+
+
+def _nested(path: str, value: Any) -> dict[str, Any]:
+    for name in reversed(path.split(".")):
+        value = {name: value}
+    return value
 
 
 def computed_answer(params: dict[str, Any]) -> dict[str, Any]:
@@ -187,11 +221,13 @@ def computed_answer(params: dict[str, Any]) -> dict[str, Any]:
 
 def write_capabilities(path: str = CAPABILITIES_FILE) -> None:
     """Write `capabilities.json` from the full server's answers."""
-    answers = {"default": computed_answer({"processId": None, "capabilities": {}}),
-               "prepareSupport": computed_answer({"processId": None,
-                                                  "capabilities": {"textDocument": {"rename": {"prepareSupport": True}}}})}
-    for result in answers.values():
-        del result["capabilities"]["positionEncoding"]  # the client's choice: set per answer
+    default = computed_answer({"processId": None, "capabilities": {}})
+    answers: dict[str, Any] = {"default": default, "facets": {}}
+    for facet in FACETS:
+        answers["facets"][facet] = {
+            json.dumps(value): _patch(default, computed_answer({"processId": None, "capabilities": _nested(facet, value)}))
+            for value in (False, True)}
+    del default["capabilities"]["positionEncoding"]  # the client's choice: set per answer
     with open(path, "w", encoding="utf-8") as file:
         json.dump(answers, file, indent=1, sort_keys=True)
         file.write("\n")
