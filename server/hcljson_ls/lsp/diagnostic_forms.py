@@ -9,8 +9,9 @@
 Contract
 --------
 * `encode` returns, for each diagnostic, exactly ``json.dumps`` of what pygls sends for
-  `convert.to_diagnostic(d, ...)` (the lsprotocol object unstructured by pygls's converter): a
-  property test compares them after random edits. The texts are ASCII (``ensure_ascii``), so a
+  `convert.to_diagnostic(d, ...)` (the lsprotocol object unstructured by pygls's converter), made
+  from `convert.diagnostic_json` without lsprotocol objects or cattrs: a property test compares
+  them after random edits. The texts are ASCII (``ensure_ascii``), so a
   message's length in characters is its length in bytes.
 * Reuse is by a line-relative key: the diagnostic's content (severity, code, summary, detail, its
   related locations' and quick fixes' texts) and every position it holds converted to LSP, with
@@ -146,7 +147,7 @@ class Forms:
         append = out.append
         for d, span in zip(found, spans):
             if span is None:
-                append(serialise(convert.to_diagnostic(d, index, encoding, uri, docs_url, index_of)))
+                append(json.dumps(convert.diagnostic_json(d, index, encoding, uri, docs_url, index_of)))
                 continue
             at, n = span
             first = lines[at]
@@ -185,7 +186,7 @@ def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | Non
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
               first: int) -> tuple[str, tuple[int, ...]]:
     """The JSON text of `d` with each line number a ``%d`` to fill in, and those lines relative to `first`."""
-    value = _CONVERTER.unstructure(convert.to_diagnostic(d, index, encoding, uri, docs_url))
+    value = convert.diagnostic_json(d, index, encoding, uri, docs_url)
     marked: list[tuple[str, int]] = []
 
     def mark(rng: dict) -> None:
