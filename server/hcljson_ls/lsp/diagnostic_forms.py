@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -117,7 +117,7 @@ class Forms:
                     continue
                 hit = old.get(key) or new.get(key)
                 if hit is None:
-                    hit = _template(d, index, encoding, uri, docs_url, line)
+                    hit = _one_line_template(d, base, encoding, uri, docs_url)
                 new[key] = hit
                 template, rel = hit
                 append(template % ((line,) * len(rel)))
@@ -181,6 +181,33 @@ def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | Non
             return None
         key += (f.new_text, f.title, f.start - base, f.end - base)
     return tuple(key)
+
+
+#: The line number of every position in a one-line template while it is made: no document has it, and
+#: in the JSON text ``"line": <it>`` can only be a position's (in a string the quotes are escaped).
+_LINE = -987654321
+_LINE_FIELD = f'"line": {_LINE}'
+
+
+class _OneLine:
+    """What `convert.diagnostic_json` asks a `LineIndex` (`position`), for a diagnostic that lies on
+    the line starting at `base` where columns are offsets from it (`Positions.simple`)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+
+    def position(self, offset: int, encoding: str) -> tuple[int, int]:
+        return _LINE, offset - self.base
+
+
+def _one_line_template(d: Diagnostic, base: int, encoding: str, uri: str,
+                       docs_url: str | None) -> tuple[str, tuple[int, ...]]:
+    """`_template` of a diagnostic `_one_line_key` accepts, without converting any offset."""
+    text = json.dumps(convert.diagnostic_json(d, cast(LineIndex, _OneLine(base)), encoding, uri, docs_url))
+    text = text.replace("%", "%%")
+    return text.replace(_LINE_FIELD, '"line": %d'), (0,) * text.count(_LINE_FIELD)
 
 
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
