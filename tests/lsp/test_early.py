@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+import pytest_lsp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import pytest_lsp
 
 from hcljson_ls.entry import is_stdio_server
 from hcljson_ls.lsp.early import answer, computed_answer

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import OPTIONS, VALID, still_right
+from .conftest import OPTIONS, still_right
 from .wire import Wire, encode, frame
 
 URI = "file:///nonexistent-hcljson-test/early/main.tf.json"

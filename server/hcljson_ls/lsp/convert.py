@@ -121,11 +121,12 @@ def to_diagnostic(
     index_of: Callable[[str], LineIndex | None] | None = None,
 ) -> types.Diagnostic:
     """`diagnostic_json` as an lsprotocol object."""
-    return _converter().structure(diagnostic_json(d, index, encoding, uri, docs_url, index_of), types.Diagnostic)
+    return converter().structure(diagnostic_json(d, index, encoding, uri, docs_url, index_of), types.Diagnostic)
 
 
 @functools.cache
-def _converter() -> Any:
+def converter() -> Any:
+    """pygls's converter of lsprotocol objects, made on first need (building one takes 20-80 ms)."""
     return default_converter()
 
 

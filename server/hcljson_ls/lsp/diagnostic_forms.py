@@ -35,7 +35,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from lsprotocol import types
-from pygls.protocol import default_converter
 
 from ..diagnostic import Diagnostic
 from ..text.line_index import LineIndex
@@ -43,14 +42,13 @@ from . import convert
 from .positions import Positions
 from .protocol import RawJSON
 
-_CONVERTER = default_converter()
 #: What stands for the i-th line number while a template is made (never in a real message: NUL bytes).
 _SENTINEL = "\u0000hcljson-line-{}\u0000"
 
 
 def serialise(value: Any) -> str:
     """`value` (an lsprotocol object, or plain data) as pygls would write it."""
-    return json.dumps(_CONVERTER.unstructure(value))
+    return json.dumps(convert.converter().unstructure(value))
 
 
 def report_json(items: Sequence[str], result_id: str) -> RawJSON:
@@ -236,4 +234,4 @@ def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url
 
 def to_lsp(items: Sequence[str]) -> list[types.Diagnostic]:
     """The lsprotocol objects of JSON texts (for tests and code that inspects diagnostics)."""
-    return [_CONVERTER.structure(json.loads(x), types.Diagnostic) for x in items]
+    return [convert.converter().structure(json.loads(x), types.Diagnostic) for x in items]

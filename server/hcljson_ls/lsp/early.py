@@ -212,9 +212,9 @@ def computed_answer(params: dict[str, Any]) -> dict[str, Any]:
         def close(self) -> None:
             pass
 
-    server = create_server()
-    server.protocol.set_writer(Capture())
-    server.protocol.receive(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}).encode())
+    protocol = create_server()._hcljson_protocol
+    protocol.set_writer(Capture())
+    protocol.receive(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}).encode())
     [response] = [m for m in sent if m.get("id") == 1]
     return response["result"]
 
