@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,3 +64,14 @@ def test_the_early_answer_is_the_full_servers_for_any_capabilities(encodings, pr
 ])
 def test_only_a_stdio_server_answers_early(argv, expected):
     assert is_stdio_server(argv) is expected
+
+
+def test_the_early_path_imports_neither_the_server_nor_its_libraries():
+    # What `entry` imports before answering is all the early answer waits for: a heavy import added
+    # there (pygls, lsprotocol, cattrs, `cli` and its layers) would bring the slow start-up back.
+    probe = ("import sys, hcljson_ls.entry, hcljson_ls.lsp.early as e; e.answer({'capabilities': {}});"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'attrs')"
+             " or m in ('hcljson_ls.cli', 'hcljson_ls.lsp.server', 'hcljson_ls.workspace', 'hcljson_ls.terraform')))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout
