@@ -88,6 +88,16 @@ def test_wheel_ships_the_function_signatures(wheel: Path):
     assert zipfile.ZipFile(wheel).read("hcljson_ls/terraform/data/functions.json") == source.read_bytes()
 
 
+def test_wheel_ships_the_early_initialize_answer_and_starts_with_it(wheel: Path):
+    """`lsp/capabilities.json` (read by `lsp.early` to answer `initialize` before the server is imported)
+    is in the wheel, unchanged, and the console script starts at `hcljson_ls.entry`."""
+    archive = zipfile.ZipFile(wheel)
+    source = REPO / "server" / "hcljson_ls" / "lsp" / "capabilities.json"
+    assert archive.read("hcljson_ls/lsp/capabilities.json") == source.read_bytes()
+    [entry_points] = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
+    assert "hcljson-ls = hcljson_ls.entry:main" in archive.read(entry_points).decode()
+
+
 def test_wheel_ships_the_diagnostics_reference(wheel: Path):
     """`hcljson_ls/docs/diagnostics.md` (setup.py's build step): what an installed `check --format
     sarif` links its rules to."""

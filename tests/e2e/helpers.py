@@ -84,8 +84,11 @@ async def initialize(
     return await client.initialize_session(types.InitializeParams(capabilities=caps, initialization_options=options))
 
 
-async def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-    """Poll `predicate` until it returns something truthy (and return that) or fail after `timeout`."""
+async def wait_for(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    """Poll `predicate` until it returns something truthy (and return that) or fail after `timeout`.
+
+    30 s: the server answers `initialize` before importing its features (`lsp.early`), so the first
+    diagnostics a test waits for include that import (~1 s quiet, 5-7 s on a loaded 2-core machine)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()

@@ -51,7 +51,7 @@ def test_reused_forms_are_a_fresh_conversion_after_random_edits(edits, encoding,
     assert any(d.fixes for d in found) and any(d.related for d in found)  # the forms under test
     for version, (where, length, text) in enumerate(edits, start=2):
         encoded = forms.encode(found, state.line_index, encoding, URI, docs_url, workspace.line_index)
-        assert [json.loads(x) for x in encoded] == fresh(found, workspace, encoding, docs_url)
+        assert encoded == [json.dumps(x) for x in fresh(found, workspace, encoding, docs_url)]  # the very text
         assert all(x.isascii() for x in encoded)
         current = state.text
         start = int(where * len(current))

@@ -128,7 +128,8 @@ def test_a_deprecated_argument_is_tagged_deprecated_and_nothing_else_is() -> Non
     index = LineIndex(text)
     deprecated = Diagnostic(1, 9, WARNING, "schema/deprecated", 'Deprecated attribute "bucket"', "It is deprecated.")
     unknown = Diagnostic(1, 9, ERROR, "schema/unknown-argument", 'Unsupported argument "bucket"', "No such argument.")
-    assert convert.to_diagnostic(deprecated, index, "utf-16", "file:///x.tf.json").tags == [types.DiagnosticTag.Deprecated]
+    assert list(convert.to_diagnostic(deprecated, index, "utf-16", "file:///x.tf.json").tags or ()) == [types.DiagnosticTag.Deprecated]
+    assert convert.diagnostic_json(deprecated, index, "utf-16", "file:///x.tf.json")["tags"] == [types.DiagnosticTag.Deprecated.value]
     assert convert.to_diagnostic(unknown, index, "utf-16", "file:///x.tf.json").tags is None
 
 

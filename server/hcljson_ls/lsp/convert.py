@@ -1,6 +1,7 @@
 """Core data <-> lsprotocol types. Offsets become positions here and nowhere else in `lsp/`.
 
     to_range(index, start, end, encoding) -> types.Range
+    diagnostic_json(d, index, encoding, uri, docs_url=None, index_of=None) -> dict (the wire form)
     to_diagnostic(d, index, encoding, uri, docs_url=None, index_of=None) -> types.Diagnostic
     code_anchor(code) -> str
     to_document_symbols(symbols, index, encoding) -> Json (DocumentSymbol[])
@@ -44,11 +45,13 @@ Contract
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeGuard
 
 from lsprotocol import types
+from pygls.protocol import default_converter
 
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
@@ -61,12 +64,6 @@ from .positions import Positions
 
 SOURCE = "hcljson-ls"
 
-_SEVERITY = {
-    core.ERROR: types.DiagnosticSeverity.Error,
-    core.WARNING: types.DiagnosticSeverity.Warning,
-    core.INFORMATION: types.DiagnosticSeverity.Information,
-    core.HINT: types.DiagnosticSeverity.Hint,
-}
 
 
 def to_position(index: LineIndex, offset: int, encoding: str) -> types.Position:
@@ -82,11 +79,24 @@ def code_anchor(code: str) -> str:
     return re.sub(r"[^\w\- ]", "", code.lower()).replace(" ", "-")
 
 
-def to_diagnostic(
+def diagnostic_json(
     d: core.Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None = None,
     index_of: Callable[[str], LineIndex | None] | None = None,
-) -> types.Diagnostic:
-    related = None
+) -> dict[str, Any]:
+    """The LSP `Diagnostic` of `d` as JSON data, exactly as pygls writes the lsprotocol object
+    (`to_diagnostic`): its fields in lsprotocol's order, none that is None. Built directly: the wire
+    form of tens of thousands of diagnostics is made here (`lsp.diagnostic_forms`)."""
+    out: dict[str, Any] = {"range": _range_json(index, d.start, d.end, encoding), "message": d.plain_message,
+                           "severity": _SEVERITY.get(d.severity, types.DiagnosticSeverity.Error.value)}
+    if d.code:
+        out["code"] = d.code
+        if docs_url:
+            out["codeDescription"] = {"href": f"{docs_url}#{code_anchor(d.code)}"}
+    out["source"] = SOURCE
+    if d.code in _DEPRECATED_CODES:
+        out["tags"] = [types.DiagnosticTag.Deprecated.value]  # the client strikes it through
+    elif d.code in _UNNECESSARY_CODES:
+        out["tags"] = [types.DiagnosticTag.Unnecessary.value]  # the client fades it
     if d.related:
         related = []
         for r in d.related:
@@ -96,33 +106,33 @@ def to_diagnostic(
                 if other is None:
                     continue  # that file cannot be read now: its place cannot be shown
                 where, where_index = r.uri, other
-            related.append(
-                types.DiagnosticRelatedInformation(
-                    location=types.Location(uri=where, range=to_range(where_index, r.start, r.end, encoding)),
-                    message=core.plain(r.message),
-                )
-            )
-    description = None
-    if docs_url and d.code:
-        description = types.CodeDescription(href=f"{docs_url}#{code_anchor(d.code)}")
-    data = None
+            related.append({"location": {"uri": where, "range": _range_json(where_index, r.start, r.end, encoding)},
+                            "message": core.plain(r.message)})
+        out["relatedInformation"] = related
     if d.fixes:
         # The quick fixes travel with the diagnostic (`data`), so a code action needs no recomputation.
-        data = {"fixes": [{"range": _range_json(index, f.start, f.end, encoding), "newText": f.new_text, "title": f.title}
-                          for f in d.fixes]}
-    return types.Diagnostic(
-        range=to_range(index, d.start, d.end, encoding),
-        message=d.plain_message,  # LSP messages are plain text: VS Code would show backticks as typed
-        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
-        code=d.code or None,
-        code_description=description,
-        source=SOURCE,
-        related_information=related,
-        data=data,
-        tags=[types.DiagnosticTag.Deprecated] if d.code in _DEPRECATED_CODES
-        else [types.DiagnosticTag.Unnecessary] if d.code in _UNNECESSARY_CODES else None,
-    )
+        out["data"] = {"fixes": [{"range": _range_json(index, f.start, f.end, encoding), "newText": f.new_text,
+                                  "title": f.title} for f in d.fixes]}
+    return out
 
+
+def to_diagnostic(
+    d: core.Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None = None,
+    index_of: Callable[[str], LineIndex | None] | None = None,
+) -> types.Diagnostic:
+    """`diagnostic_json` as an lsprotocol object."""
+    return converter().structure(diagnostic_json(d, index, encoding, uri, docs_url, index_of), types.Diagnostic)
+
+
+@functools.cache
+def converter() -> Any:
+    """pygls's converter of lsprotocol objects, made on first need (building one takes 20-80 ms)."""
+    return default_converter()
+
+
+#: LSP's `DiagnosticSeverity` of each of ours.
+_SEVERITY = {core.ERROR: types.DiagnosticSeverity.Error.value, core.WARNING: types.DiagnosticSeverity.Warning.value,
+             core.INFORMATION: types.DiagnosticSeverity.Information.value, core.HINT: types.DiagnosticSeverity.Hint.value}
 
 #: Codes whose subject is deprecated: the client strikes it through (`DiagnosticTag.Deprecated`).
 _DEPRECATED_CODES = frozenset({"schema/deprecated"})

@@ -9,8 +9,9 @@
 Contract
 --------
 * `encode` returns, for each diagnostic, exactly ``json.dumps`` of what pygls sends for
-  `convert.to_diagnostic(d, ...)` (the lsprotocol object unstructured by pygls's converter): a
-  property test compares them after random edits. The texts are ASCII (``ensure_ascii``), so a
+  `convert.to_diagnostic(d, ...)` (the lsprotocol object unstructured by pygls's converter), made
+  from `convert.diagnostic_json` without lsprotocol objects or cattrs: a property test compares
+  them after random edits. The texts are ASCII (``ensure_ascii``), so a
   message's length in characters is its length in bytes.
 * Reuse is by a line-relative key: the diagnostic's content (severity, code, summary, detail, its
   related locations' and quick fixes' texts) and every position it holds converted to LSP, with
@@ -31,10 +32,9 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
-from pygls.protocol import default_converter
 
 from ..diagnostic import Diagnostic
 from ..text.line_index import LineIndex
@@ -42,14 +42,13 @@ from . import convert
 from .positions import Positions
 from .protocol import RawJSON
 
-_CONVERTER = default_converter()
 #: What stands for the i-th line number while a template is made (never in a real message: NUL bytes).
 _SENTINEL = "\u0000hcljson-line-{}\u0000"
 
 
 def serialise(value: Any) -> str:
     """`value` (an lsprotocol object, or plain data) as pygls would write it."""
-    return json.dumps(_CONVERTER.unstructure(value))
+    return json.dumps(convert.converter().unstructure(value))
 
 
 def report_json(items: Sequence[str], result_id: str) -> RawJSON:
@@ -116,7 +115,7 @@ class Forms:
                     continue
                 hit = old.get(key) or new.get(key)
                 if hit is None:
-                    hit = _template(d, index, encoding, uri, docs_url, line)
+                    hit = _one_line_template(d, base, encoding, uri, docs_url)
                 new[key] = hit
                 template, rel = hit
                 append(template % ((line,) * len(rel)))
@@ -146,7 +145,7 @@ class Forms:
         append = out.append
         for d, span in zip(found, spans):
             if span is None:
-                append(serialise(convert.to_diagnostic(d, index, encoding, uri, docs_url, index_of)))
+                append(json.dumps(convert.diagnostic_json(d, index, encoding, uri, docs_url, index_of)))
                 continue
             at, n = span
             first = lines[at]
@@ -182,10 +181,37 @@ def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | Non
     return tuple(key)
 
 
+#: The line number of every position in a one-line template while it is made: no document has it, and
+#: in the JSON text ``"line": <it>`` can only be a position's (in a string the quotes are escaped).
+_LINE = -987654321
+_LINE_FIELD = f'"line": {_LINE}'
+
+
+class _OneLine:
+    """What `convert.diagnostic_json` asks a `LineIndex` (`position`), for a diagnostic that lies on
+    the line starting at `base` where columns are offsets from it (`Positions.simple`)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+
+    def position(self, offset: int, encoding: str) -> tuple[int, int]:
+        return _LINE, offset - self.base
+
+
+def _one_line_template(d: Diagnostic, base: int, encoding: str, uri: str,
+                       docs_url: str | None) -> tuple[str, tuple[int, ...]]:
+    """`_template` of a diagnostic `_one_line_key` accepts, without converting any offset."""
+    text = json.dumps(convert.diagnostic_json(d, cast(LineIndex, _OneLine(base)), encoding, uri, docs_url))
+    text = text.replace("%", "%%")
+    return text.replace(_LINE_FIELD, '"line": %d'), (0,) * text.count(_LINE_FIELD)
+
+
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
               first: int) -> tuple[str, tuple[int, ...]]:
     """The JSON text of `d` with each line number a ``%d`` to fill in, and those lines relative to `first`."""
-    value = _CONVERTER.unstructure(convert.to_diagnostic(d, index, encoding, uri, docs_url))
+    value = convert.diagnostic_json(d, index, encoding, uri, docs_url)
     marked: list[tuple[str, int]] = []
 
     def mark(rng: dict) -> None:
@@ -208,4 +234,4 @@ def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url
 
 def to_lsp(items: Sequence[str]) -> list[types.Diagnostic]:
     """The lsprotocol objects of JSON texts (for tests and code that inspects diagnostics)."""
-    return [_CONVERTER.structure(json.loads(x), types.Diagnostic) for x in items]
+    return [convert.converter().structure(json.loads(x), types.Diagnostic) for x in items]

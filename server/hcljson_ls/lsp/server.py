@@ -151,7 +151,7 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import MB, path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, diagnostic_forms, transport
+from . import convert, diagnostic_forms, early, transport
 from .config import DEFAULT, SECTION, Settings, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
@@ -225,7 +225,10 @@ class HcljsonServer(LanguageServer):
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
         stdin_fd = (stdin or sys.stdin).fileno()
-        return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer)
+        handoff = early.take() if stdin is None else None  # what `lsp.early` read (and answered) first
+        if handoff is not None and handoff.answered_id is not None:
+            self._hcljson_protocol.answered_early(handoff.answered_id, handoff.answer)
+        return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
         """Serve one client over TCP (`lsp.transport`); the exit status."""

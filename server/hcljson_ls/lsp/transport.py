@@ -1,6 +1,6 @@
 """Serving one client over stdio or TCP: whole messages in, the exit status out.
 
-    serve_stdio(protocol, stdin_fd, stdout) -> exit status
+    serve_stdio(protocol, stdin_fd, stdout, handoff=None) -> exit status   (handoff: what `lsp.early` read first)
     serve_tcp(protocol, host, port) -> exit status
     Inbox.waiting                       messages read and not yet handled (for the background scan)
 
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import BinaryIO, Protocol
 
 from . import timing
+from .early import Handoff
 from .framing import Body, Event, FrameReader, Problem
 from .protocol import HcljsonProtocol
 
@@ -116,11 +117,13 @@ class _Writer:
         pass
 
 
-def serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, stdout: BinaryIO) -> int:
-    return asyncio.run(_serve_stdio(protocol, inbox, stdin_fd, stdout))
+def serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, stdout: BinaryIO,
+                handoff: Handoff | None = None) -> int:
+    return asyncio.run(_serve_stdio(protocol, inbox, stdin_fd, stdout, handoff))
 
 
-async def _serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, stdout: BinaryIO) -> int:
+async def _serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, stdout: BinaryIO,
+                       handoff: Handoff | None) -> int:
     session = _Session(protocol, inbox)
     protocol.set_writer(_Writer(stdout, lambda: session.end(0)))
     loop = session.loop
@@ -139,7 +142,10 @@ async def _serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, s
         return True
 
     def pump() -> None:
-        frames = FrameReader()
+        frames = handoff.frames if handoff is not None else FrameReader()
+        for event in handoff.events if handoff is not None else ():  # read by `lsp.early` before us
+            if not post(event) or event is None:
+                return
         while True:
             try:
                 chunk = os.read(stdin_fd, CHUNK)

@@ -1,0 +1,39 @@
+"""The `hcljson-ls` command's entry point (and `python -m hcljson_ls`): answer `initialize` first.
+
+    main(argv=None) -> exit status        `cli.main`, with the early `initialize` answer started first
+
+A server started over stdio (no arguments, or only ``--stdio``, ``--log-file F``, ``--log-level L``)
+starts `lsp.early`'s reader before importing anything else (`cli` imports every layer, `lsp.server`
+pygls and lsprotocol: most of a second), so an editor has its `initialize` answer while the rest is
+imported (issue 22 §4). Every other command line goes to `cli.main` as it is, unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+#: Options a stdio server may be given, with whether each takes a value (as `cli.build_parser` has them).
+SERVER_OPTIONS = {"--stdio": False, "--log-file": True, "--log-level": True}
+
+
+def is_stdio_server(argv: Sequence[str]) -> bool:
+    """Whether `argv` (without the program) starts the server over stdio; False when unsure."""
+    i = 0
+    while i < len(argv):
+        name, has_value, _ = argv[i].partition("=")
+        if name not in SERVER_OPTIONS:
+            return False
+        i += 1 if has_value or not SERVER_OPTIONS[name] else 2
+    return i == len(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None and is_stdio_server(args):
+        from .lsp import early  # lazy: only a stdio server answers early (json, os and threading only)
+
+        early.started = early.start(sys.stdin.fileno(), sys.stdout.buffer)
+    from .cli import main as cli_main  # lazy: every layer; imported while the early reader answers
+
+    return cli_main(argv)
