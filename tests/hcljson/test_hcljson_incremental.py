@@ -120,7 +120,7 @@ class Doc:
         if text == self.text:
             return  # nothing changed: no reparse (an unnoted re-parse of the same text would go unseen)
         e = Edit(start, end, start + len(new))
-        self.tree = reparse(self.tree, self.text, text, e)
+        self.tree = reparse(self.tree, text, e)
         if note:
             self.engine.note_edit(e)
         self.text = text

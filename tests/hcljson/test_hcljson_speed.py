@@ -33,7 +33,7 @@ def test_edit_decodes_only_the_touched_block():
     at = text.index('"t3.micro"', len(text) // 2) + 2
     new = text[:at] + "x" + text[at:]
     edit = Edit(at, at, at + 1)
-    tree = reparse(tree, text, new, edit)
+    tree = reparse(tree, new, edit)
     engine.note_edit(edit)
     engine.hits = engine.misses = 0
     result = engine.update(new, tree.root)
