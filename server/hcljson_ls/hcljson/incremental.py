@@ -396,12 +396,12 @@ class IncrementalFile:
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
                  "_resolved", "_own", "_owners", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
-                 "fast", "walks", "resolutions", "_kept", "_uses_pool")
+                 "fast", "walks", "_kept", "_uses_pool")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
         self.checks = checks if checks is not None else FileChecks()
-        self.hits = self.misses = self.fast = self.walks = self.resolutions = 0
+        self.hits = self.misses = self.fast = self.walks = 0
         self.definitions_revision = 0  # bumped when the definitions' keys change (see `FileResult`)
         self.reset()
 
@@ -488,7 +488,6 @@ class IncrementalFile:
 
     def _resolve(self, e: _Entry, text: Any, delta: int) -> None:
         """Resolve `e`'s refs; `text` is the current text, where `e`'s body has moved by `delta`."""
-        self.resolutions += 1
         if e.refs:
             resolved, uses = self.checks.resolve(e.refs, self._own or _NO_KEYS, _seen_from(text, delta))
             e.resolved = tuple(resolved) or _NONE

@@ -1208,11 +1208,10 @@ class ModuleScope:
     """`terraform.resolve.Scope` for one document: what the other files of its module declare
     (`Workspace.key_index`), and the outputs of the local modules it calls."""
 
-    __slots__ = ("_workspace", "_uri", "_name", "_key")
+    __slots__ = ("_workspace", "_name", "_key")
 
     def __init__(self, workspace: Workspace, uri: str, key: str | None = None) -> None:
         self._workspace = workspace
-        self._uri = uri
         self._name = file_name(uri)
         # asked once per reference resolved: computed once; `key`: another module (a test file's)
         self._key = workspace.module_key(uri) if key is None else key
