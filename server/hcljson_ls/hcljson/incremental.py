@@ -42,7 +42,7 @@ Contract
 * Positions of kept blocks are never rewritten per edit: records hold live references into the
   tree (`decode.TopBlock`), whose container-relative positions the JSON layer keeps current, and a
   kept body is re-based (`Body.shifted`) only when a view asks for it (`FileView.blocks`,
-  `blocks_at`, `materialize`), then remembered at that position.
+  `blocks_at`), then remembered at that position.
 * A `FileView` (and what it returns) describes the version it was made for: use it before the next
   change, like the tree's nodes. `FileView.blocks_at(offset)` finds the top-level blocks a cursor
   can be on or in by a binary search (O(log n) probes, each O(depth)), so hover and `locate` never
@@ -843,11 +843,6 @@ class FileView:
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
 
-    @property
-    def block_count(self) -> int:
-        """The number of top-level blocks (without building them)."""
-        return len(self._records)
-
     def _block(self, rec: _Record) -> Block:
         top = rec.current()
         body = rec.entry.body_at(top, self.text, self._kept)
@@ -867,10 +862,6 @@ class FileView:
 
     def blocks_of(self, type_name: str) -> tuple[Block, ...]:
         return tuple(b for b in self.blocks if b.type_name == type_name)
-
-    def materialize(self) -> Body:
-        """The whole decoded root body as a plain `Body`."""
-        return Body(self.node, self.start, self.end, self.schema, self.attributes, self.blocks)
 
     def blocks_at(self, offset: int) -> tuple[Block, ...]:
         """The top-level blocks whose header keys or body can hold `offset`, in source order: the
