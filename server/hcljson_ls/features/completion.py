@@ -306,8 +306,7 @@ def _core_values(ctx, s, offset: int) -> list[CompletionItem]:
     name = ctx.attribute.name
     keywords = catalogue.KEYWORD_ARGUMENTS.get((owner, name))
     if keywords and s is not None and not s.is_key:
-        start = s.decoded.offsets[0]
-        end = s.decoded.offsets[len(s.value)]
+        start, end = s.decoded.source_range(0, len(s.value))
         typed = s.value[: s.index].lower()
         return [CompletionItem(k, "EnumMember", start, end, k, sort=_KEYWORD) for k in keywords if k.startswith(typed)]
     if catalogue.VALUE_SHAPES.get((owner, name)) not in ("true", "false") or s is not None:
@@ -327,7 +326,7 @@ def _events(snapshot: Snapshot, uri: str, ctx, s, text) -> list[CompletionItem]:
     (`language.action_trigger_events`), not those the list has already."""
     typed = s.value[: s.index]
     listed = _list_strings(text, ctx.attribute.expr) - {s.value}
-    start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
+    start, end = s.decoded.source_range(0, len(s.value))
     return [CompletionItem(e, "EnumMember", start, end, e, sort=_KEYWORD)
             for e in action_trigger_events(snapshot.language(uri)) if e.startswith(typed.lower()) and e not in listed]
 

@@ -99,10 +99,6 @@ class BlockType:
     referenceable: bool  # expressions of the same module refer to it by `address`
     meta_arguments: frozenset[str]
 
-    @property
-    def label_names(self) -> tuple[str, ...]:
-        return tuple(lab.name for lab in self.labels)
-
 
 RESOURCE_META_ARGUMENTS = frozenset({"count", "for_each", "provider", "depends_on", "lifecycle"})
 MODULE_META_ARGUMENTS = frozenset({"source", "version", "providers", "count", "for_each", "depends_on"})
@@ -437,11 +433,9 @@ def file_kind(name: str, ignore_case: bool = False) -> str | None:
 def is_override_file(name: str) -> bool:
     """True for a configuration file (JSON or native) Terraform merges over the rest of the module:
     stem `override` or ending in `_override` (`override.tf.json`, `db_override.tofu`, ...)."""
-    name = base_name(name)
-    ext = extension(name)
-    if ext not in _CONFIG_EXTENSIONS:
+    if extension(base_name(name)) not in _CONFIG_EXTENSIONS:
         return False
-    s = name[: len(name) - len(ext)]
+    s = stem(name)
     return s == "override" or s.endswith("_override")
 
 
