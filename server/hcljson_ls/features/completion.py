@@ -65,7 +65,7 @@ Contract
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import cast
 
 from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, VALUE, locate
@@ -88,29 +88,14 @@ from ..terraform.language import action_trigger_events, available, function_avai
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.provider_schema import SchemaBlock, provider_for
 from ..terraform.provisioners import provisioner_schema, provisioner_types
-from ..terraform.tfvars import is_tfvars
 from ..terraform.tfvars import placeholder as type_placeholder
 from ..workspace import Snapshot
-from . import module_inputs, tfvars
+from . import kinds, module_inputs
 from .hover import resource_schema, variable_summary
 from .provider_functions import functions_of, local_names
+from .results import CompletionItem
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class CompletionItem:
-    label: str
-    kind: str  # an LSP `CompletionItemKind` member name
-    start: int  # the range the item replaces (the typed part of the word)
-    end: int
-    insert_text: str
-    snippet: bool = False
-    detail: str = ""
-    documentation: str = ""
-    sort: str = "5"  # relevance group, then the label
-    filter: str = ""  # what a client matches the typed text against (default: the label)
-    deprecated: bool = False  # shown struck through (LSP `CompletionItemTag.Deprecated`)
 
 
 _DECLARED, _NAMESPACE, _FUNCTION, _KEYWORD = "0", "1", "2", "3"
@@ -126,8 +111,8 @@ _TYPE_WORDS = (
 def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True,
              prefill_required: bool = True) -> list[CompletionItem]:
     try:
-        if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
-            return [CompletionItem(**item) for item in tfvars.completions(snapshot, uri, offset, snippets)]
+        if (own := kinds.answer("completion", snapshot, uri, offset, snippets)) is not kinds.CONFIGURATION:
+            return own
         return _complete(snapshot, uri, offset, snippets, prefill_required)
     except Exception:  # completion is asked at every keystroke: never an error for the user
         log.exception("completion failed at %d in %s", offset, uri)
