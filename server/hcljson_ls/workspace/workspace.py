@@ -56,7 +56,7 @@ from ..jsonsyntax import parse
 from ..terraform import catalogue
 from ..terraform.analysis import analyze_file
 from ..terraform.declarations import duplicates_across_files, overrides_without_base
-from ..terraform.flow import FileFlow, file_flow, may_mark
+from ..terraform.flow import FileFlow
 from ..terraform.language import LANGUAGE_CHANGED
 from ..terraform.module_calls import VARIABLE_INPUT
 from ..terraform.native import parse_native
@@ -69,6 +69,7 @@ from ..text.line_index import LineIndex
 from . import ignore_paths
 from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
+from .flow_facts import FlowFacts
 from .ignore_paths import IgnorePaths
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
@@ -132,7 +133,7 @@ class Workspace:
         self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
         self._ignore_patterns: tuple[str, ...] = ()  # `indexing.ignorePaths`
         self._ignore = ignore_paths.NONE
-        self._flows: dict[str, tuple[Any, list]] = {}  # uri -> (what it was computed from, `_flow_entry`)
+        self._flows = FlowFacts()  # each JSON configuration file's flow facts until it changes
         self._flow_active: set[str] = set()  # modules whose flow facts hold marks (see `_flow_may_differ`)
         #: Module directories that a module outside this workspace calls (`check` is told the modules of
         #: its run that other modules of the run call): never root modules (see `is_root_module`).
@@ -432,7 +433,7 @@ class Workspace:
         return True
 
     def _forget(self, uri: str) -> None:
-        self._flows.pop(uri, None)
+        self._flows.forget(uri)
         self._own_keys.pop(uri, None)
         self._declared_cache.pop(uri, None)
         self._across.pop(uri, None)
@@ -744,11 +745,11 @@ class Workspace:
             if disk_file is None or not os.path.isabs(key):
                 continue
             files.append((uri_of_path(os.path.join(key, name)), self._summary(module, disk_file), os.path.join(key, name)))
-        entries = [self._flow_entry(uri, stamp, source) for uri, stamp, source in files]
+        entries = [self._flows.entry(uri, stamp, source, self.max_file_bytes) for uri, stamp, source in files]
         if not always and not any(marking for marking, _ in entries):
             self._flow_active.discard(key)
             return []
-        out = [(uri, self._flow_of(uri, entry)) for (uri, _, _), entry in zip(files, entries)]
+        out = [(uri, FlowFacts.facts(entry)) for (uri, _, _), entry in zip(files, entries)]
         if any(f.has_marks for _, f in out):
             if key not in self._flow_active:  # marks appeared without a declaration changing: the others again
                 self._flow_active.add(key)
@@ -756,33 +757,6 @@ class Workspace:
         else:
             self._flow_active.discard(key)
         return out
-
-    def _flow_entry(self, uri: str, stamp: Any, source: Any) -> list:
-        """The remembered `[may mark, facts or the text/state to compute them from]` of one file."""
-        cached = self._flows.get(uri)
-        if cached is not None and (cached[0] is stamp or cached[0] == stamp):
-            return cached[1]
-        if isinstance(source, DocumentState):
-            entry = [may_mark(source.document.buffer), source]  # the buffer: no join of a large text per version
-        else:
-            got = read_text(source, self.max_file_bytes)
-            entry = [got.text is not None and may_mark(got.text), (got.text, source)]
-        self._flows[uri] = (stamp, entry)
-        return entry
-
-    @staticmethod
-    def _flow_of(uri: str, entry: list) -> FileFlow:
-        """The facts of one file's entry (`_flow_entry`), computed once."""
-        got = entry[1]
-        if isinstance(got, FileFlow):
-            return got
-        if isinstance(got, DocumentState):
-            flow = file_flow(got.text, got.analysis.body.blocks)
-        else:
-            text, path = got
-            flow = file_flow(text, analyze_file(text, parse(text).root, path).body.blocks) if text is not None else FileFlow()
-        entry[1] = flow
-        return flow
 
     def is_root_module(self, key: str) -> bool:
         """Whether module `key` is a root module: no module of the workspace calls it with a local
