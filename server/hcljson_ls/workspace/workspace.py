@@ -61,7 +61,7 @@ from ..terraform.language import LANGUAGE_CHANGED
 from ..terraform.module_calls import VARIABLE_INPUT
 from ..terraform.native import parse_native
 from ..terraform.references import Reference, name_step, output_step, subject
-from ..terraform.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED
+from ..terraform.resolve import OUTPUT_KINDS
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
@@ -73,6 +73,7 @@ from .flow_facts import FlowFacts
 from .ignore_paths import IgnorePaths
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
+from .schema_settings import ProviderSchemaSettings
 from .schemas import SchemaStore
 from .scope import ModuleScope
 from .snapshot import Snapshot
@@ -109,7 +110,7 @@ class ScanStep:
     what: str
 
 
-class Workspace:
+class Workspace(ProviderSchemaSettings):
     def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
         self.folders: tuple[str, ...] = ()
         self.engine = engine if engine in ENGINES else "auto"
@@ -160,62 +161,6 @@ class Workspace:
         for key in [k for k in self._modules if self._ignore.skips(k) and not self._open_in(k)]:
             del self._modules[key]
         return True
-
-    # -- provider schemas -----------------------------------------------------------------------
-
-    def set_schema_files(self, paths: Iterable[str]) -> None:
-        """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
-        self._schema_paths = tuple(paths)
-        if self._schemas.set_files(self._schema_paths, self.folders):
-            self._all_schemas_changed()
-
-    def set_schema_max_bytes(self, max_bytes: int) -> None:
-        """`providerSchemas.maxFileSizeMB`, in bytes: the files are read again under the new limit."""
-        if self._schemas.set_max_bytes(max_bytes):
-            self._all_schemas_changed()
-
-    def set_schema_loader(self, start: Any) -> None:
-        """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
-        hands each result to `schema_file_loaded`; None: read where first needed."""
-        self._schemas.set_loader(start)
-        self._all_schemas_changed()
-
-    def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
-        """A schema file read by the loader: True when the open documents may now say something else
-        (they are stale)."""
-        if not self._schemas.file_loaded(path, schemas, problems, generation):
-            return False
-        self._all_schemas_changed()
-        return True
-
-    def _all_schemas_changed(self) -> None:
-        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
-            self._schemas_changed(key)
-
-    def set_module_schemas(self, key: str, schemas: Any) -> None:
-        """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
-        if self._schemas.set_module(key, schemas):
-            self._schemas_changed(key)
-
-    def provider_schemas(self, key: str) -> Any:
-        """The `ProviderSchemas` module `key` sees, or None."""
-        return self._schemas.for_module(key)
-
-    def module_schemas(self, key: str) -> Any:
-        """The schemas fetched for module `key` itself (no configured files), or None."""
-        return self._schemas.module_schemas(key)
-
-    def schema_problems(self) -> list[str]:
-        """Schema files that could not be loaded since the last call (one sentence each)."""
-        return self._schemas.problems()
-
-    def _schemas_changed(self, key: str) -> None:
-        """What the provider schemas say may differ for every open document of module `key`: each
-        resolves its schema sites again, is stale, and gets a new `result_id`."""
-        for uri in self._open_in(key):
-            self._documents[uri].rescope(frozenset({SCHEMAS_CHANGED}))
-            self._revisions[uri] = next(self._counter)
-            self._stale.add(uri)
 
     def set_engine(self, engine: str) -> None:
         """Change the engine rule (every module's files may change)."""
