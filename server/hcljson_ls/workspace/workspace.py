@@ -52,9 +52,7 @@ from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileView
-from ..jsonsyntax import parse
 from ..terraform import catalogue
-from ..terraform.analysis import analyze_file
 from ..terraform.declarations import duplicates_across_files, overrides_without_base
 from ..terraform.flow import FileFlow
 from ..terraform.language import LANGUAGE_CHANGED
@@ -67,6 +65,7 @@ from ..terraform.tfvars import is_tfvars
 from ..terraform.validate import definitions
 from ..text.line_index import LineIndex
 from . import ignore_paths
+from .disk_reads import DiskReads
 from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .flow_facts import FlowFacts
@@ -121,9 +120,8 @@ class Workspace(ProviderSchemaSettings):
         self._keys_of: dict[str, frozenset] = {}  # uri -> its declaration keys when last seen (see sync_declarations)
         self._modules: dict[str, Module] = {}
         self._counter = itertools.count(1)
-        self._disk_indexes: dict[str, tuple[tuple[int, int], LineIndex]] = {}
+        self._disk = DiskReads()  # views and line indexes of files on disk read for requests
         self._stale: set[str] = set()
-        self._views: dict[str, tuple] = {}
         self._own_keys: dict[str, tuple] = {}
         self._declared_cache: dict[str, tuple] = {}  # uri -> ((module revision, own keys, kind), keys)  # uri -> ((engine id, definitions revision), kind -> keys)  # path -> (stamp, text, FileView): the last few files read for a request
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
@@ -482,7 +480,7 @@ class Workspace(ProviderSchemaSettings):
             return
         path = os.path.normpath(path)
         name = os.path.basename(path)
-        self._disk_indexes.pop(path, None)
+        self._disk.forget(path)
         # Trust the disk, not the event: a "created" or "changed" file that is not there is gone (no
         # phantom file that declares nothing, or hides another by its name), and a "deleted" one
         # that is there was replaced.
@@ -865,19 +863,7 @@ class Workspace(ProviderSchemaSettings):
             # The text buffer, not a joined `str` (slices and indexing are all a view's readers do).
             return state.document.buffer, state.analysis.body  # type: ignore[return-value]
         path = path_of_uri(uri)
-        if path is None or catalogue.file_kind(path) != catalogue.CONFIG_JSON:
-            return None
-        got = read_text(path, self.max_file_bytes)
-        if got.text is None:
-            return None
-        cached = self._views.get(path)
-        if cached is not None and cached[0] == got.stamp:
-            return cached[1], cached[2]
-        view = analyze_file(got.text, parse(got.text).root, path).body
-        if len(self._views) >= 4:
-            self._views.pop(next(iter(self._views)))
-        self._views[path] = (got.stamp, got.text, view)
-        return got.text, view
+        return self._disk.view(path, self.max_file_bytes) if path is not None else None
 
     # -- positions in files that are not open -----------------------------------------------------
 
@@ -897,19 +883,7 @@ class Workspace(ProviderSchemaSettings):
         if state is not None:
             return state.line_index
         path = path_of_uri(uri)
-        if path is None:
-            return None
-        got = read_text(path, self.max_file_bytes)
-        if got.text is None or got.stamp is None:
-            return None
-        cached = self._disk_indexes.get(path)
-        if cached is not None and cached[0] == got.stamp:
-            return cached[1]
-        index = LineIndex(got.text)
-        if len(self._disk_indexes) > 64:
-            self._disk_indexes.clear()
-        self._disk_indexes[path] = (got.stamp, index)
-        return index
+        return self._disk.line_index(path, self.max_file_bytes) if path is not None else None
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self)
