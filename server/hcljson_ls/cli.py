@@ -315,7 +315,7 @@ class Source:
 
 #: What `check` reads, as the server does: configuration, variable definitions, test, mock data
 #: and query files.
-_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON)
+_CHECKED_KINDS = catalogue.JSON_KINDS
 _CHECKED_SUFFIXES = (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES,
                      *catalogue.MOCK_JSON_SUFFIXES, *catalogue.QUERY_JSON_SUFFIXES)
 _CHECKED_NAMES = ", ".join(_CHECKED_SUFFIXES[:-1]) + " or " + _CHECKED_SUFFIXES[-1]
@@ -399,7 +399,7 @@ def _walk(root: Path, problems: list[str], ignored: IgnorePaths = ignore_paths.N
 
 #: A local module source in a JSON (`"source": "./x"`) or native (`source = "../x"`) file.
 _LOCAL_SOURCE = re.compile(r'\bsource"?\s*[:=]\s*"(\.\.?/[^"\\]*)"')
-_CALLER_KINDS = (catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE)
+_CALLER_KINDS = catalogue.MODULE_KINDS
 _CALLER_MAX_BYTES = 20 * 1024 * 1024
 
 

@@ -360,6 +360,11 @@ TFVARS_JSON = "tfvars-json"  # *.tfvars.json: variable definitions
 TEST_JSON = "test-json"  # *.tftest.json, *.tofutest.json: test files
 MOCK_JSON = "mock-json"  # *.tfmock.json: mock data for a test's `mock_provider`
 QUERY_JSON = "query-json"  # *.tfquery.json: `list` blocks of `terraform query` (Terraform 1.14)
+#: The kinds this server reads (JSON files); those that make up a module (JSON and native
+#: configuration); the JSON kinds that are none of a module's files (each read with its own schema).
+JSON_KINDS = frozenset({CONFIG_JSON, TFVARS_JSON, TEST_JSON, MOCK_JSON, QUERY_JSON})
+MODULE_KINDS = frozenset({CONFIG_JSON, CONFIG_NATIVE})
+NOT_CONFIGURATION_KINDS = JSON_KINDS - {CONFIG_JSON}
 
 CONFIG_JSON_SUFFIXES = (".tf.json", ".tofu.json")
 CONFIG_NATIVE_SUFFIXES = (".tf", ".tofu")

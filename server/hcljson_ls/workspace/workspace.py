@@ -96,7 +96,7 @@ def is_ours(uri: str, language_id: str | None) -> bool:
     definitions or test file name (`*.tfvars.json`, `*.tftest.json`, whatever the language id)."""
     if language_id in LANGUAGE_IDS:
         return True
-    return catalogue.file_kind(file_name(uri), ignore_case=True) in _OURS
+    return catalogue.file_kind(file_name(uri), ignore_case=True) in catalogue.JSON_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +247,7 @@ class Workspace(ProviderSchemaSettings):
             log.info("%s", listing.problem)
             return
         for name in listing.files:
-            if catalogue.file_kind(name) in _MODULE_KINDS and name not in module.disk:
+            if catalogue.file_kind(name) in catalogue.MODULE_KINDS and name not in module.disk:
                 module.disk[name] = DiskFile(name)
 
     def scan(self) -> Iterator[ScanStep]:
@@ -267,7 +267,7 @@ class Workspace(ProviderSchemaSettings):
             if listing.problem:
                 log.info("%s", listing.problem)
                 continue
-            names = [n for n in listing.files if catalogue.file_kind(n) in _MODULE_KINDS]
+            names = [n for n in listing.files if catalogue.file_kind(n) in catalogue.MODULE_KINDS]
             if names:
                 module = self._modules.get(directory)
                 if module is None:
@@ -489,7 +489,7 @@ class Workspace(ProviderSchemaSettings):
         if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
-        if catalogue.file_kind(name) not in _MODULE_KINDS:
+        if catalogue.file_kind(name) not in catalogue.MODULE_KINDS:
             return
         key = os.path.dirname(path)
         self._values_may_differ(key)
@@ -542,7 +542,7 @@ class Workspace(ProviderSchemaSettings):
         after the engine's rule (see the module doc)."""
         module = self.module(key)
         # Open tfvars, test, mock data and query files are none of the module's files.
-        names = set(module.disk) | {n for u in self._open_in(key) if catalogue.file_kind(n := file_name(u), ignore_case=True) not in _NOT_MODULE_KINDS}
+        names = set(module.disk) | {n for u in self._open_in(key) if catalogue.file_kind(n := file_name(u), ignore_case=True) not in catalogue.NOT_CONFIGURATION_KINDS}
         opentofu = self.engine == "opentofu" or (
             self.engine == "auto" and any(catalogue.is_opentofu_file(n) for n in names)
         )
@@ -889,8 +889,5 @@ class Workspace(ProviderSchemaSettings):
         return Snapshot(self)
 
 
-_MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
 #: How a local module source starts (a path relative to the calling module's directory).
 _LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
-_NOT_MODULE_KINDS = frozenset({catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
-_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
