@@ -114,7 +114,7 @@ def edit_time(text: str, where: str, repeat: int) -> float:
         (edit,) = doc.apply_changes([change])
         update_times.append(time.process_time() - t0)
         with paused_gc():
-            state["result"] = reparse(state["result"], None, doc.buffer, edit)
+            state["result"] = reparse(state["result"], doc.buffer, edit)
 
     total = median(one_edit, repeat, collect=False)
     return total, statistics.median(update_times)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from internals import materialize
 
 from hcljson_ls.diagnostic import ERROR, WARNING, Diagnostic
 from hcljson_ls.features import diagnostics
@@ -168,7 +169,7 @@ def _fresh(text, uri="file:///m/main.tf.json"):
     from hcljson_ls.terraform.analysis import analyze_file
 
     result = analyze_file(text, parse(text).root, DocumentState.open(uri, text).path)
-    return result.body.materialize(), result.structure
+    return materialize(result.body), result.structure
 
 
 def terraform_analysis(s: DocumentState):

@@ -315,7 +315,7 @@ class Source:
 
 #: What `check` reads, as the server does: configuration, variable definitions, test, mock data
 #: and query files.
-_CHECKED_KINDS = (catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON)
+_CHECKED_KINDS = catalogue.JSON_KINDS
 _CHECKED_SUFFIXES = (*catalogue.CONFIG_JSON_SUFFIXES, *catalogue.TFVARS_JSON_SUFFIXES, *catalogue.TEST_JSON_SUFFIXES,
                      *catalogue.MOCK_JSON_SUFFIXES, *catalogue.QUERY_JSON_SUFFIXES)
 _CHECKED_NAMES = ", ".join(_CHECKED_SUFFIXES[:-1]) + " or " + _CHECKED_SUFFIXES[-1]
@@ -399,7 +399,7 @@ def _walk(root: Path, problems: list[str], ignored: IgnorePaths = ignore_paths.N
 
 #: A local module source in a JSON (`"source": "./x"`) or native (`source = "../x"`) file.
 _LOCAL_SOURCE = re.compile(r'\bsource"?\s*[:=]\s*"(\.\.?/[^"\\]*)"')
-_CALLER_KINDS = (catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE)
+_CALLER_KINDS = catalogue.MODULE_KINDS
 _CALLER_MAX_BYTES = 20 * 1024 * 1024
 
 
@@ -667,22 +667,8 @@ def run_check(
     for stream in (out, err):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")  # never die on an odd terminal encoding
-    skipped: list[str] = []
     try:
-        sources = find_sources(paths, skipped, config)
-        modules = by_module(sources)
-        if shard is not None:
-            modules = shard_of(modules, *shard)
-            if shard[0] != 1:
-                skipped = []  # what the walk met is shard 1's to report: once in the union of the shards
-        settings, setting_problems = module_settings(modules, schemas, config)
-        called = called_directories(paths)
-        if called:
-            settings = [replace(s, called=True) if os.path.dirname(m[0].real) in called else s
-                        for s, m in zip(settings, modules)]
-        if engine is not None or engine_version is not None:  # the flags win over the configuration
-            settings = [replace(s, engine=engine or s.engine, engine_version=engine_version or s.engine_version)
-                        for s in settings]
+        modules, settings, skipped, setting_problems = _plan(paths, schemas, config, shard, engine, engine_version)
     except UsageError as exc:
         for line in str(exc).splitlines():
             print(f"{PROG} check: error: {printable(line)}", file=err)
@@ -699,7 +685,7 @@ def run_check(
     writer = _WRITERS[output_format](out, docs_url)
     progress = _Progress(err, len(modules))
     problems = [*skipped, *setting_problems]
-    errors = warnings = checked = failed = hidden_warnings = hidden_others = 0
+    counts = _Counts(reported, failing)
     results = check_all(modules, resolve_jobs(jobs), settings)
     try:
         for module in results:
@@ -709,29 +695,19 @@ def run_check(
                     print(f"{PROG} check: error: {printable(result.problem)}", file=err)
                     problems.append(result.problem)
                     continue
-                checked += 1
-                shown = [f for f in result.findings if reported is None or f.severity in reported]
-                if reported is not None:  # what --severity left out, for the summary
-                    hidden = [f.severity for f in result.findings if f.severity not in reported]
-                    hidden_warnings += hidden.count(WARNING)
-                    hidden_others += len(hidden) - hidden.count(WARNING)
-                for f in shown:
-                    errors += f.severity == ERROR
-                    warnings += f.severity == WARNING
-                    failed += f.severity in failing
-                writer.file(shown)
+                writer.file(counts.shown(result.findings))
             progress.step()
         progress.clear()
         writer.end(problems)
         if writer.summary:
-            print(f"{PROG}: {summary(errors, warnings, checked, hidden_warnings, hidden_others, severity)}", file=err)
+            print(f"{PROG}: {counts.summary(severity)}", file=err)
         out.flush()
     except BrokenPipeError:  # e.g. `hcljson-ls check . | head`
         try:  # no second "Broken pipe" when the interpreter flushes stdout at exit
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-        return EXIT_ERRORS if failed else EXIT_OK
+        return EXIT_ERRORS if counts.failed else EXIT_OK
     except BrokenProcessPool:
         progress.clear()
         print(f"{PROG} check: error: a worker process died (out of memory?); try fewer --jobs", file=err)
@@ -744,7 +720,58 @@ def run_check(
         results.close()  # stops the pool
     if problems:
         return EXIT_USAGE
-    return EXIT_ERRORS if failed else EXIT_OK
+    return EXIT_ERRORS if counts.failed else EXIT_OK
+
+
+def _plan(
+    paths: Sequence[str], schemas: Sequence[str], config: str | None, shard: tuple[int, int] | None,
+    engine: str | None, engine_version: str | None,
+) -> tuple[list, list, list[str], list[str]]:
+    """What `run_check` checks: the modules (of the shard), the settings of each, the sources the
+    walk skipped (shard 1 reports them: once in the union of the shards) and the settings' problems.
+    Raises `UsageError`."""
+    skipped: list[str] = []
+    modules = by_module(find_sources(paths, skipped, config))
+    if shard is not None:
+        modules = shard_of(modules, *shard)
+        if shard[0] != 1:
+            skipped = []
+    settings, setting_problems = module_settings(modules, schemas, config)
+    called = called_directories(paths)
+    if called:
+        settings = [replace(s, called=True) if os.path.dirname(m[0].real) in called else s
+                    for s, m in zip(settings, modules)]
+    if engine is not None or engine_version is not None:  # the flags win over the configuration
+        settings = [replace(s, engine=engine or s.engine, engine_version=engine_version or s.engine_version)
+                    for s in settings]
+    return modules, settings, skipped, setting_problems
+
+
+class _Counts:
+    """`run_check`'s tally: the findings shown (those `--severity` reports), counted by severity, and
+    those it left out, for the summary; `failed` counts the findings that fail the run."""
+
+    def __init__(self, reported: frozenset[str] | None, failing: frozenset[str]) -> None:
+        self.reported, self.failing = reported, failing
+        self.errors = self.warnings = self.checked = self.failed = self.hidden_warnings = self.hidden_others = 0
+
+    def shown(self, findings: Sequence[Any]) -> list[Any]:
+        """The findings of one checked file that are shown, counted."""
+        self.checked += 1
+        reported = self.reported
+        shown = [f for f in findings if reported is None or f.severity in reported]
+        if reported is not None:  # what --severity left out, for the summary
+            hidden = [f.severity for f in findings if f.severity not in reported]
+            self.hidden_warnings += hidden.count(WARNING)
+            self.hidden_others += len(hidden) - hidden.count(WARNING)
+        for f in shown:
+            self.errors += f.severity == ERROR
+            self.warnings += f.severity == WARNING
+            self.failed += f.severity in self.failing
+        return shown
+
+    def summary(self, severity: str | None) -> str:
+        return summary(self.errors, self.warnings, self.checked, self.hidden_warnings, self.hidden_others, severity)
 
 
 def summary(errors: int, warnings: int, files: int, hidden_warnings: int = 0, hidden_others: int = 0,

@@ -16,10 +16,10 @@ import json
 import logging
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pytest_lsp import LanguageClient
 
 from hcljson_ls.features.diagnostics import collect
-from hcljson_ls.lsp import diagnostic_forms
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import Workspace, document
 from hcljson_ls.workspace.files import uri_of_path
@@ -336,7 +336,7 @@ def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_w
     assert server.store.result_id(uri) != result_id  # a pulling client gets the new diagnostics
     version, diagnostics = server.compute_diagnostics(uri)  # their JSON texts
     assert version == 1
-    assert _described(diagnostic_forms.to_lsp(diagnostics)) == _expected(STACK)
+    assert _described([get_converter().structure(json.loads(x), types.Diagnostic) for x in diagnostics]) == _expected(STACK)
     republished = wire.notifications("textDocument/publishDiagnostics")[1:]  # a push client gets them again
     assert [(p["version"], [d["code"] for d in p["diagnostics"]]) for p in republished] == [
         (1, [code for code, _, _ in _planted(STACK)])

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from internals import materialize
+
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
 
@@ -10,7 +12,7 @@ from hcljson_ls.terraform.analysis import analyze_file
 def decoded(text: str, path: str | None = None):
     """(JSON root, decoded root body) of `text`."""
     root = parse(text).root
-    body = analyze_file(text, root, path).body.materialize()
+    body = materialize(analyze_file(text, root, path).body)
     return root, body
 
 

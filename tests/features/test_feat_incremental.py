@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from internals import materialize
 
 from hcljson_ls.features.diagnostics import file_diagnostics as collect
 from hcljson_ls.features.hover import hover_in as hover
@@ -60,16 +61,16 @@ def assert_like_fresh(state: DocumentState, offsets=None) -> None:
     assert collect(state) == collect(again)
     view = state.analysis.body
     fresh_view = again.analysis.body
-    body = fresh_view.materialize()
+    body = materialize(fresh_view)
     assert document_symbols(view) == document_symbols(body) == document_symbols(fresh_view)
     text = state.text
-    own = view.materialize()  # the same tree as the view (contexts hold nodes, compared by identity)
+    own = materialize(view)  # the same tree as the view (contexts hold nodes, compared by identity)
     for offset in offsets if offsets is not None else range(0, len(text) + 1, 3):
         assert hover(view, text, offset) == hover(body, text, offset), offset
         assert _root_free(locate(text, view, offset), view) == _root_free(locate(text, own, offset), own), offset
     tokens = tokens_for_body(text, view)
     assert tokens == tokens_for_body(text, fresh_view) == tokens_for_body(text, body)  # kept per block == one walk
-    assert view.materialize() == view.materialize()  # re-based bodies are stable
+    assert materialize(view) == materialize(view)  # re-based bodies are stable
 
 
 def _root_free(context, root):

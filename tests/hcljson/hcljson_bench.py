@@ -90,7 +90,7 @@ def main(size: int) -> None:
         new = text[:at] + "x" + text[at:]
         edit = Edit(at, at, at + 1)
         with paused_gc():
-            tree = reparse(tree, text, new, edit)
+            tree = reparse(tree, new, edit)
         engine.note_edit(edit)
         text = new
         t0 = time.perf_counter()

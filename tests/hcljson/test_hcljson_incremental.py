@@ -7,6 +7,7 @@ from __future__ import annotations
 from hcljson_fixtures import SCHEMAS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from internals import materialize
 
 from hcljson_ls.diagnostic import ERROR, Diagnostic, Related
 from hcljson_ls.hcljson.decode import decode_file
@@ -93,7 +94,7 @@ def assert_same(result, text: str, schema=ROOT) -> None:
     assert result.structure == expected.structure
     assert result.strings == expected.strings
     tree_root = result.body.node
-    body = result.body.materialize()
+    body = materialize(result.body)
     decoded, decode_diags = decode_file(text, tree_root, schema)
     assert body == decoded
     assert set(decode_diags) <= set(result.structure)
@@ -120,7 +121,7 @@ class Doc:
         if text == self.text:
             return  # nothing changed: no reparse (an unnoted re-parse of the same text would go unseen)
         e = Edit(start, end, start + len(new))
-        self.tree = reparse(self.tree, self.text, text, e)
+        self.tree = reparse(self.tree, text, e)
         if note:
             self.engine.note_edit(e)
         self.text = text
@@ -221,7 +222,7 @@ def test_memo_results_move_with_their_block_and_are_computed_once() -> None:
         return [items for _, items in result.body.memo("k", compute, shift)]
 
     def expected(result):
-        return [compute(b) for b in result.body.materialize().blocks]
+        return [compute(b) for b in materialize(result.body).blocks]
 
     result = doc.update()
     assert memo(result) == expected(result)

@@ -124,7 +124,7 @@ def test_random_edits_on_corpus_files_match_a_full_parse(row):
         end = min(len(text), start + rnd.choice([0, 0, 1, 3]))
         insert = "".join(rnd.choice(alphabet) for _ in range(rnd.choice([0, 1, 1, 2])))
         new_text = text[:start] + insert + text[end:]
-        current = reparse(current, text, new_text, Edit(start, end, start + len(insert)))
+        current = reparse(current, new_text, Edit(start, end, start + len(insert)))
         text = new_text
         full = parse(text)
         assert snapshot(current.root) == snapshot(full.root)

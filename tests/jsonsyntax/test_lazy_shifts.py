@@ -50,7 +50,7 @@ def _edit(doc: Document, result, start: int, end: int, new: str):
     change = {"range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
                         "end": dict(zip(("line", "character"), pos(end, "utf-32")))}, "text": new}
     (edit,) = doc.apply_changes([change], "utf-32")
-    return reparse(result, None, doc.buffer, edit)
+    return reparse(result, doc.buffer, edit)
 
 
 @settings(max_examples=150, deadline=None)

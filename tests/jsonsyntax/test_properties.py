@@ -109,6 +109,6 @@ def test_incremental_reparse_equals_full_parse(steps):
         start = int(frac * len(text))
         end = min(len(text), start + length)
         new_text = text[:start] + insert + text[end:]
-        current = reparse(current, text, new_text, Edit(start, end, start + len(insert)))
+        current = reparse(current, new_text, Edit(start, end, start + len(insert)))
         text = new_text
         assert signature(current) == signature(parse(text))

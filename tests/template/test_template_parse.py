@@ -65,7 +65,7 @@ CONSTRUCTS = [
     ("${⟨f(1,)⟩}", N.FunctionCall, lambda n: len(n.args) == 1),
     # for expressions
     ("${⟨[for k, v in x : v if v != null]⟩}", N.ForExpr, lambda n: not n.is_object and n.key_var.name == "k"),
-    ("${⟨{for k, v in x : k => v...}⟩}", N.ForExpr, lambda n: n.is_object and n.grouped),
+    ("${⟨{for k, v in x : k => v...}⟩}", N.ForExpr, lambda n: n.is_object and n.group_span is not None),
     ("${⟨{\\nfor s in var.l : s => upper(s)\\n}⟩}", N.ForExpr, lambda n: n.is_object),
     # operators
     ("${⟨!a⟩}", N.Unary, lambda n: n.op == "!"),

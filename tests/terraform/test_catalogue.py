@@ -195,7 +195,7 @@ def test_catalogue_block_types_are_the_schema_top_level_blocks() -> None:
     assert list(C.BLOCKS) == list(T.CONFIG_SCHEMA.blocks)
     for t, b in C.BLOCKS.items():
         assert b.name == t
-        assert b.label_names == T.CONFIG_SCHEMA.blocks[t].labels, t
+        assert tuple(lab.name for lab in b.labels) == T.CONFIG_SCHEMA.blocks[t].labels, t
 
 
 def _labelled_nested_blocks() -> dict[str, set[tuple[str, ...]]]:

@@ -9,6 +9,7 @@ import json
 
 import pytest
 import shared_data
+from internals import materialize
 
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
@@ -66,7 +67,7 @@ def demo(schemas: ps.ProviderSchemas) -> ps.SchemaBlock:
 
 def top_blocks(config: object):
     text = json.dumps(config)
-    return text, analyze_file(text, parse(text).root, "main.tf.json").body.materialize().blocks
+    return text, materialize(analyze_file(text, parse(text).root, "main.tf.json").body).blocks
 
 
 # ---- names and bodies along JSON paths ------------------------------------------------------------------

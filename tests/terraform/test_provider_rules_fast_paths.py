@@ -10,6 +10,7 @@ import random
 
 import pytest
 import shared_data
+from internals import materialize, validate_block
 
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
@@ -68,7 +69,7 @@ def random_body(rng: random.Random, names: list[str], depth: int) -> dict:
 
 def diagnostics(text: str) -> list:
     result = analyze_file(text, parse(text).root, "main.tf.json")
-    return [d for b in result.body.materialize().blocks for d in pr.validate_block(b, SCHEMAS, text)]
+    return [d for b in materialize(result.body).blocks for d in validate_block(b, SCHEMAS, text)]
 
 
 @pytest.mark.parametrize("seed", range(8))

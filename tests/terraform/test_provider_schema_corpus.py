@@ -1,6 +1,6 @@
 """The real corpus against the real provider schemas: every resource and data source of a provider
 whose schema is loaded (AWS 4.13, null, random, local), in every file Terraform accepts, is checked
-with `provider_rules.validate_block`. The only `schema/unknown-argument` reports are arguments AWS
+with `validate_block` (tests/internals.py). The only `schema/unknown-argument` reports are arguments AWS
 4.13 genuinely lacks (listed below with the version that added them) or that are invalid in every
 version; every other error is listed too, with why it is right. So the schemas and the checks are
 real: nothing else in hundreds of real resources is flagged."""
@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import shared_data
+from internals import materialize, validate_block
 from tf_corpus import classify, read, rows
 
 from hcljson_ls.features import diagnostics
@@ -77,7 +78,7 @@ def _results():
             continue
         name = row["file"]
         text = read(name)
-        body = analyze_file(text, parse(text).root, name).body.materialize()
+        body = materialize(analyze_file(text, parse(text).root, name).body)
         rp = _required_providers(text, body)
         engine = ps.OPENTOFU if ".tofu." in name else ps.TERRAFORM
         for block in body.blocks:
@@ -85,7 +86,7 @@ def _results():
                 continue
             if schemas.has_provider(ps.provider_for(block.labels[0].value, None, rp, engine)):
                 checked += 1
-            for d in pr.validate_block(block, schemas, text, rp, engine):
+            for d in validate_block(block, schemas, text, rp, engine):
                 found.append((name, d.code, block.labels[0].value, text[d.start : d.end], d.detail))
     return checked, found
 
@@ -132,7 +133,7 @@ def test_deprecations_are_real_aws_4_13_deprecations() -> None:
 
 def test_the_corpus_through_the_workspace_reports_what_the_rules_report(tmp_path: Path) -> None:
     """Each accepted corpus file alone in a module with the AWS, random and local schemas: the
-    workspace's `schema/` diagnostics equal `provider_rules.validate_block` over its blocks with the
+    workspace's `schema/` diagnostics equal `validate_block` (tests/internals.py) over its blocks with the
     file's own `required_providers` (so the wiring finds providers as the rules' own test does)."""
     files = FILES
     schemas = ps.combine(*(ps.load(f) for f in files))
@@ -148,10 +149,10 @@ def test_the_corpus_through_the_workspace_reports_what_the_rules_report(tmp_path
         uri = uri_of_path(str(folder / file_name))
         ws.open(uri, text, 1, "terraform-json")
         got = sorted((d.code, d.start, d.end) for d in diagnostics.collect(ws.snapshot(), uri) if d.code.startswith("schema/"))
-        body = analyze_file(text, parse(text).root, file_name).body.materialize()
+        body = materialize(analyze_file(text, parse(text).root, file_name).body)
         required = ws.snapshot().required_providers(uri)
         engine = ps.OPENTOFU if file_name.endswith(".tofu.json") else ps.TERRAFORM
-        want = sorted((d.code, d.start, d.end) for b in body.blocks for d in pr.validate_block(b, schemas, text, required, engine))
+        want = sorted((d.code, d.start, d.end) for b in body.blocks for d in validate_block(b, schemas, text, required, engine))
         assert got == want, name
         checked += bool(want) or any(b.type_name == "resource" for b in body.blocks)
     assert checked >= 40

@@ -7,6 +7,7 @@ import json
 
 import pytest
 import shared_data
+from internals import materialize, validate_block
 
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.hcljson.model import Block
@@ -24,14 +25,14 @@ SCHEMAS = ps.combine(ps.load(AWS), ps.load(RANDOM), ps.load(LOCAL), ps.load(TOFU
 
 def blocks(text: str) -> tuple[Block, ...]:
     result = analyze_file(text, parse(text).root, "main.tf.json")
-    return result.body.materialize().blocks
+    return materialize(result.body).blocks
 
 
 def check(config: object, **kw) -> tuple[str, list[Diagnostic]]:
     text = json.dumps(config, indent=2)
     diags: list[Diagnostic] = []
     for b in blocks(text):
-        diags.extend(pr.validate_block(b, SCHEMAS, text, **kw))
+        diags.extend(validate_block(b, SCHEMAS, text, **kw))
     return text, diags
 
 
@@ -79,7 +80,7 @@ def test_unknown_argument_with_did_you_mean_and_fix() -> None:
     [fix] = d.fixes
     assert (fix.start, fix.end, fix.new_text) == (d.start, d.end, '"instance_type"')
     fixed = text[: fix.start] + fix.new_text + text[fix.end :]
-    assert [b for b in blocks(fixed) for _ in pr.validate_block(b, SCHEMAS, fixed)] == []
+    assert [b for b in blocks(fixed) for _ in validate_block(b, SCHEMAS, fixed)] == []
     assert "`" not in d.message
 
 
@@ -115,7 +116,7 @@ def test_missing_required_argument_with_fix() -> None:
     assert fix.new_text == '"owners": [], '
     fixed = text[: fix.start] + fix.new_text + text[fix.end :]
     json.loads(fixed)
-    assert [x for b in blocks(fixed) for x in pr.validate_block(b, SCHEMAS, fixed)] == []
+    assert [x for b in blocks(fixed) for x in validate_block(b, SCHEMAS, fixed)] == []
 
 
 def test_missing_argument_in_nested_block_and_empty_body() -> None:
@@ -277,7 +278,7 @@ def test_validate_resource_directly_with_missing_at() -> None:
 def test_array_form_bodies() -> None:
     """HCL JSON allows a block body as an array of objects; the checks see the same members."""
     text = '{"resource": {"aws_instance": {"x": [{"ami": "a"}, {"instance_typo": "t"}]}}}'
-    diags = [d for b in blocks(text) for d in pr.validate_block(b, SCHEMAS, text)]
+    diags = [d for b in blocks(text) for d in validate_block(b, SCHEMAS, text)]
     assert [(d.code, text[d.start : d.end]) for d in diags] == [("schema/unknown-argument", '"instance_typo"')]
 
 
@@ -326,7 +327,7 @@ def test_synthetic_map_and_group_blocks_and_nested_map_attributes() -> None:
 
     def got(body: object) -> list[tuple[str, str]]:
         text = json.dumps(resource("x_thing", body), indent=1)
-        return sorted((d.code, text[d.start : d.end]) for b in blocks(text) for d in pr.validate_block(b, schemas, text, rp))
+        return sorted((d.code, text[d.start : d.end]) for b in blocks(text) for d in validate_block(b, schemas, text, rp))
 
     ok = {
         "name": "n",

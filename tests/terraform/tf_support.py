@@ -10,6 +10,7 @@ which HCL JSON defines to mean the same thing.
 from __future__ import annotations
 
 from fixture import parse_fixture
+from internals import materialize
 
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
@@ -21,7 +22,7 @@ def diagnostics(text: str, path: str | None = None):
     """All diagnostics of `text`: syntax, then HCL structure and Terraform, sorted."""
     result = parse(text)
     analysis = analyze_file(text, result.root, path)
-    body, diags = analysis.body.materialize(), analysis.structure
+    body, diags = materialize(analysis.body), analysis.structure
     return body, sorted([*result.diagnostics, *diags], key=lambda d: (d.start, d.end, d.code))
 
 

@@ -65,7 +65,7 @@ Contract
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import cast
 
 from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, VALUE, locate
@@ -85,32 +85,17 @@ from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform.definition import catalogue, functions
 from ..terraform.definition.language import action_trigger_events, available, function_available
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.filekinds.tfvars import placeholder as type_placeholder
 from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
 from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
-from . import module_inputs, tfvars
+from . import kinds, module_inputs
 from .hover import resource_schema, variable_summary
 from .provider_functions import functions_of, local_names
+from .results import CompletionItem
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class CompletionItem:
-    label: str
-    kind: str  # an LSP `CompletionItemKind` member name
-    start: int  # the range the item replaces (the typed part of the word)
-    end: int
-    insert_text: str
-    snippet: bool = False
-    detail: str = ""
-    documentation: str = ""
-    sort: str = "5"  # relevance group, then the label
-    filter: str = ""  # what a client matches the typed text against (default: the label)
-    deprecated: bool = False  # shown struck through (LSP `CompletionItemTag.Deprecated`)
 
 
 _DECLARED, _NAMESPACE, _FUNCTION, _KEYWORD = "0", "1", "2", "3"
@@ -126,8 +111,8 @@ _TYPE_WORDS = (
 def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True,
              prefill_required: bool = True) -> list[CompletionItem]:
     try:
-        if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
-            return [CompletionItem(**item) for item in tfvars.completions(snapshot, uri, offset, snippets)]
+        if (own := kinds.answer("completion", snapshot, uri, offset, snippets)) is not kinds.CONFIGURATION:
+            return own
         return _complete(snapshot, uri, offset, snippets, prefill_required)
     except Exception:  # completion is asked at every keystroke: never an error for the user
         log.exception("completion failed at %d in %s", offset, uri)
@@ -306,8 +291,7 @@ def _core_values(ctx, s, offset: int) -> list[CompletionItem]:
     name = ctx.attribute.name
     keywords = catalogue.KEYWORD_ARGUMENTS.get((owner, name))
     if keywords and s is not None and not s.is_key:
-        start = s.decoded.offsets[0]
-        end = s.decoded.offsets[len(s.value)]
+        start, end = s.decoded.source_range(0, len(s.value))
         typed = s.value[: s.index].lower()
         return [CompletionItem(k, "EnumMember", start, end, k, sort=_KEYWORD) for k in keywords if k.startswith(typed)]
     if catalogue.VALUE_SHAPES.get((owner, name)) not in ("true", "false") or s is not None:
@@ -327,7 +311,7 @@ def _events(snapshot: Snapshot, uri: str, ctx, s, text) -> list[CompletionItem]:
     (`language.action_trigger_events`), not those the list has already."""
     typed = s.value[: s.index]
     listed = _list_strings(text, ctx.attribute.expr) - {s.value}
-    start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
+    start, end = s.decoded.source_range(0, len(s.value))
     return [CompletionItem(e, "EnumMember", start, end, e, sort=_KEYWORD)
             for e in action_trigger_events(snapshot.language(uri)) if e.startswith(typed.lower()) and e not in listed]
 

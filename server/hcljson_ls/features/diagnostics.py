@@ -43,11 +43,9 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from ..diagnostic import Diagnostic
-from ..terraform.filekinds.testfile import is_test_file
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.quick import QuickResult
 from ..workspace import DocumentState, Snapshot
-from . import flow, testfile, tfvars
+from . import flow, kinds
 from .lens import unused_declarations
 
 log = logging.getLogger(__name__)
@@ -191,10 +189,9 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: in
         # First: it brings every open document of the module up to date, so a declaration changed in
         # another one reaches this document's references before they are read below.
         across = snapshot.module_diagnostics(uri)
-        if is_tfvars(uri):  # its values against the module's variables (other files: never cached per version)
-            across = [*across, *tfvars.diagnostics(snapshot, uri)]
-        elif is_test_file(uri):  # its references against the module under test (other files: never cached per version)
-            across = [*across, *testfile.diagnostics(snapshot, uri)]
+        own = kinds.answer("diagnostics", snapshot, uri)  # other files count: never cached per version
+        if own is not kinds.CONFIGURATION:
+            across = [*across, *own]
         else:
             # Where sensitive and ephemeral values flow: other files and modules count (never cached per version).
             found = flow.diagnostics(snapshot, uri)

@@ -37,8 +37,6 @@ Contract
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..hcljson import schema as S
 from ..hcljson.incremental import FileView
 from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
@@ -48,28 +46,19 @@ from ..terraform.definition import catalogue, functions
 from ..terraform.definition.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform.definition.docs import absolute_links
 from ..terraform.definition.language import introduced
-from ..terraform.filekinds.testfile import is_test_file
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.nativehcl.native import declaration_details
 from ..terraform.resolution.references import Call, Reference, output_step
 from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
 from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
 from ..workspace import Snapshot
-from . import module_inputs, testfile, tfvars
+from . import kinds, module_inputs
 from .cdktf import construct_hover
 from .links import Link, docs_link_at, type_doc
 from .native_preview import NativePreview, block_preview
 from .navigation import Target, child_output, target_at
 from .provider_functions import function_named
+from .results import Hover
 from .symbols import block_title
-
-
-@dataclass(frozen=True, slots=True)
-class Hover:
-    markdown: str
-    start: int
-    end: int
-
 
 _MODE_NOTES = {
     S.EXPRESSION: "An expression: strings are templates, so `\"${...}\"` is evaluated.",
@@ -158,10 +147,8 @@ def _attribute_hover(attr: Attribute, body: Body | FileView, chain: list[Block])
 
 def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     """Hover for the reference, call or key at `offset` of open document `uri` (see module doc), or None."""
-    if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
-        return Hover(*answer) if (answer := tfvars.hover(snapshot, uri, offset)) is not None else None
-    if is_test_file(uri) and (answer := testfile.hover(snapshot, uri, offset)) is not None:  # the module under test's
-        return Hover(*answer)
+    if (own := kinds.answer("hover", snapshot, uri, offset)) is not kinds.CONFIGURATION:
+        return own
     state = snapshot.document(uri)
     if state is None:
         return None

@@ -74,8 +74,8 @@ def _is_literal_json(value: object) -> bool:
 
 def _tfvars_files(directory: str) -> list[str]:
     names = list_directory(directory).files
-    auto = sorted(n for n in names if n.endswith((".auto.tfvars", ".auto.tfvars.json")))
-    return [n for n in ("terraform.tfvars", "terraform.tfvars.json") if n in names] + auto
+    # Terraform loads terraform.tfvars, then terraform.tfvars.json, then the *.auto.tfvars(.json) files in name order
+    return sorted((n for n in names if catalogue.is_auto_tfvars(n)), key=lambda n: (catalogue.stem(n) != "terraform", n))
 
 
 def tfvars_values(snapshot: Snapshot, directory: str) -> dict[str, tuple[str, str]]:

@@ -90,7 +90,4 @@ def file_native(snapshot: Snapshot, uri: str) -> str | None:
 def applies_to(uri: str) -> bool:
     """Whether a document can be shown as native HCL: configuration, not variable definitions, test,
     mock data or query files (whose native forms the converter does not write)."""
-    return catalogue.file_kind(file_name(uri), ignore_case=True) not in _NOT_CONFIGURATION
-
-
-_NOT_CONFIGURATION = frozenset({catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
+    return catalogue.file_kind(file_name(uri), ignore_case=True) not in catalogue.NOT_CONFIGURATION_KINDS

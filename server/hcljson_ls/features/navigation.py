@@ -43,24 +43,16 @@ from ..hcljson.values import key_text
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import OBJECT, Container
 from ..terraform.definition import catalogue
-from ..terraform.filekinds.testfile import is_test_file
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.resolution.references import Call, Reference, name_step, output_step, subject
 from ..terraform.rules.validate import UNNAMED, definitions
 from ..workspace import Snapshot
 from ..workspace.files import file_name
-from . import module_inputs, testfile, tfvars
+from . import kinds, module_inputs
 from .cdktf import construct_definition, construct_paths
+from .results import Location
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
 RENAMEABLE = catalogue.DECLARATION_KINDS
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    uri: str
-    start: int
-    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +146,8 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
-    if is_tfvars(uri):  # a variable definitions file: `features.tfvars`
-        return [Location(*site) for site in tfvars.definition(snapshot, uri, offset)]
-    if is_test_file(uri):  # a test file: its references name the module under test (`features.testfile`)
-        return [Location(*site) for site in testfile.definition(snapshot, uri, offset)]
+    if (own := kinds.answer("definition", snapshot, uri, offset)) is not kinds.CONFIGURATION:
+        return own
     construct = construct_definition(snapshot, uri, offset)  # a CDKTF block's name: its source
     if construct is not None:
         return [Location(*construct)]

@@ -92,16 +92,15 @@ from ..terraform.definition.catalogue import (
     meta_arguments,
 )
 from ..terraform.expressions.templates import expression_strings, string_tree
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..terraform.resolution.reference_walk import iterator_name
 from ..terraform.schemas.provider_lookup import block_schema, nested_body, resolution_key
 from ..terraform.schemas.provider_schema import MAP, ProviderSchemas, SchemaBlock
 from ..workspace import Snapshot
-from . import tfvars
+from . import kinds
+from .results import Token
 
 __all__ = ["legend", "semantic_tokens", "tokens_for_body", "Schemas", "TOKEN_TYPES_ALL", "TOKEN_MODIFIERS_ALL", "Token"]
 
-Token = tuple[int, int, str, tuple[str, ...]]
 
 TOKEN_TYPES_ALL: tuple[str, ...] = (*TOKEN_TYPES, "comment")
 TOKEN_MODIFIERS_ALL: tuple[str, ...] = (*TOKEN_MODIFIERS, "deprecated")
@@ -510,8 +509,8 @@ def _merge(few: list[Token], stream: list[Token]) -> list[Token]:
 def semantic_tokens(snapshot: Snapshot, uri: str, start: int | None = None, end: int | None = None) -> list[Token]:
     """Tokens of open document `uri`, all of them or those intersecting ``[start, end)``; see the
     module doc. Empty for an unknown document."""
-    if is_tfvars(uri):  # a variable definitions file: its names only (its strings are literal)
-        return tfvars.semantic_tokens(snapshot, uri, start, end)
+    if (own := kinds.answer("semantic_tokens", snapshot, uri, start, end)) is not kinds.CONFIGURATION:
+        return own
     state = snapshot.document(uri)
     if state is None:
         return []

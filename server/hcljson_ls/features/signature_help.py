@@ -47,8 +47,8 @@ from ..hcljson.schema import STRING_NATIVE, STRING_TEMPLATE
 from ..template.lexer import QUOTE_CLOSE, QUOTE_OPEN, tokenize
 from ..template.partial import CallContext, context_at
 from ..terraform.definition import functions
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..workspace import Snapshot
+from . import kinds
 from .provider_functions import function_named
 
 #: The string modes whose content is an expression where a function may be called.
@@ -74,8 +74,8 @@ class SignatureHelp:
 
 def signature_help(snapshot: Snapshot, uri: str, offset: int) -> SignatureHelp | None:
     """The signature help at `offset` of open document `uri` (see module doc), or None."""
-    if is_tfvars(uri):  # a variable definitions file: its strings are literal, never calls
-        return None
+    if (own := kinds.answer("signature_help", snapshot, uri, offset)) is not kinds.CONFIGURATION:
+        return own
     state = snapshot.document(uri)
     if state is None:
         return None

@@ -25,34 +25,20 @@ Contract
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
 from ..terraform.definition.catalogue import BLOCKS
-from ..terraform.filekinds.tfvars import is_tfvars
 from ..workspace import Snapshot
-from . import tfvars
+from . import kinds
 from .cdktf import group_by_construct
+from .results import DocumentSymbol
 
 # Symbol kinds (names of lsprotocol.types.SymbolKind members): top-level blocks' from the catalogue.
 _BLOCK_KINDS = {t: b.symbol_kind for t, b in BLOCKS.items()}
 NESTED_BLOCK_KIND = "Struct"
 ARGUMENT_KIND = "Field"
 LOCAL_KIND = "Constant"
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentSymbol:
-    name: str
-    kind: str
-    start: int
-    end: int
-    selection_start: int
-    selection_end: int
-    detail: str = ""
-    children: tuple[DocumentSymbol, ...] = ()
 
 
 def block_title(block: Block) -> str:
@@ -94,8 +80,8 @@ def document_symbols(snapshot: Snapshot, uri: str, group_by_construct_path: bool
     state = snapshot.document(uri)
     if state is None:
         return ()
-    if is_tfvars(uri):  # a variable definitions file: one symbol per variable set
-        return tuple(DocumentSymbol(*s) for s in tfvars.symbols(snapshot, uri))
+    if (own := kinds.answer("symbols", snapshot, uri)) is not kinds.CONFIGURATION:
+        return own
     found = symbols_in(state.analysis.body)
     return group_by_construct(state.analysis.body, state.text, found) if group_by_construct_path else found
 

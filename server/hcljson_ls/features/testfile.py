@@ -2,12 +2,12 @@
 tests: its references resolved against that module's declarations.
 
     diagnostics(snapshot, uri) -> list[Diagnostic]     `terraform.testfile.check_references` of the document
-    definition(snapshot, uri, offset) -> [(uri, start, end)]   where a reference of the file is declared
-    hover(snapshot, uri, offset) -> (markdown, start, end) | None    what a reference of the file names
+    definition(snapshot, uri, offset) -> [Location]   where a reference of the file is declared
+    hover(snapshot, uri, offset) -> Hover | None    what a reference of the file names
 
 Contract
 --------
-* Only for documents `terraform.testfile.is_test_file` names; `features.diagnostics.collect` adds
+* Only for test files (`features.kinds` hands them here); `features.diagnostics.collect` adds
   these to the document's own. The module under test is `Snapshot.module_under_test` (the directory
   above `tests/`, else the file's own); with no configuration file there, nothing is reported as
   undeclared (`Snapshot.test_scope` is None).
@@ -49,6 +49,7 @@ from ..terraform.filekinds.testfile_references import (
 from ..terraform.resolution.resolve import module_language
 from ..terraform.rules.validate import definition_title
 from ..workspace import Snapshot
+from .results import Hover, Location
 
 
 def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
@@ -83,7 +84,7 @@ def _language(snapshot: Snapshot, uri: str, scope, opentofu: bool) -> Language:
     return language
 
 
-def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int, int]]:
+def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -93,11 +94,11 @@ def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int
     if key is None:
         return []
     if key[0] == "run":
-        return [(uri, *b.header_range) for b in blocks if b.type_name == "run" and b.label_values[:1] == (key[1],)]
-    return snapshot.declaration_sites_in(snapshot.module_under_test(uri), key)
+        return [Location(uri, *b.header_range) for b in blocks if b.type_name == "run" and b.label_values[:1] == (key[1],)]
+    return [Location(*site) for site in snapshot.declaration_sites_in(snapshot.module_under_test(uri), key)]
 
 
-def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | None:
+def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     state = snapshot.document(uri)
     if state is None:
         return None
@@ -108,5 +109,5 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | N
         return None
     named = 2 if ref.root in catalogue.RESOURCE_MODES else 1  # type: ignore[union-attr]  # steps naming it
     end = ref.steps[min(named, len(ref.steps)) - 1].end  # type: ignore[union-attr]
-    where = "this test file" if key[0] == "run" else f"`{snapshot.display_name(sites[0][0])}` of the module under test"  # type: ignore[index]
-    return f"```hcl\n{definition_title(key)}\n```\n\nDeclared in {where}.", ref.start, end  # type: ignore[union-attr, arg-type]
+    where = "this test file" if key[0] == "run" else f"`{snapshot.display_name(sites[0].uri)}` of the module under test"  # type: ignore[index]
+    return Hover(f"```hcl\n{definition_title(key)}\n```\n\nDeclared in {where}.", ref.start, end)  # type: ignore[union-attr, arg-type]

@@ -3,18 +3,16 @@ the module of its directory declares (in its JSON and native files, open or not)
 
     module_variables(snapshot, uri) -> dict[str, Declared]    name -> what the module declares of it
     diagnostics(snapshot, uri) -> list[Diagnostic]            `terraform.tfvars.check` of the document
-    hover(snapshot, uri, offset) -> (markdown, start, end) | None
-    definition(snapshot, uri, offset) -> [(uri, start, end)]
-    completions(snapshot, uri, offset, snippets) -> [dict]    `features.completion.CompletionItem` fields
-    symbols(snapshot, uri) -> [tuple]                         `features.symbols.DocumentSymbol` fields
+    hover(snapshot, uri, offset) -> Hover | None
+    definition(snapshot, uri, offset) -> [Location]
+    completions(snapshot, uri, offset, snippets) -> [CompletionItem]
+    symbols(snapshot, uri) -> (DocumentSymbol, ...)
     semantic_tokens(snapshot, uri, start, end) -> [Token]
 
 Contract
 --------
-* Only for documents `terraform.tfvars.is_tfvars` names; the feature entry points (`diagnostics`,
-  `hover`, `navigation.definition`, `completion.complete`, `symbols.document_symbols`,
-  `semantic_tokens`) hand such documents here first. Results are plain tuples and dicts the entry
-  points wrap in their own types, so this module imports none of them (no import cycle).
+* Only for variable definitions files: `features.kinds` hands them here, and the feature entry
+  points never see them. Results are the requests' own (`features.results`).
 * The document's analysis decodes it as one attribute per variable (`tfvars.TFVARS_SCHEMA`). A
   variable is read where the module declares it (`Snapshot.declaration_sites`): a JSON file's
   `variable` block (its `type` string, `default` as written, `description`, `nullable = false`), or
@@ -43,6 +41,7 @@ from ..terraform.definition import catalogue
 from ..terraform.filekinds.tfvars import Variable, check, placeholder
 from ..terraform.nativehcl.native import declarations_details
 from ..workspace import Snapshot
+from .results import CompletionItem, DocumentSymbol, Hover, Location, Token
 
 _MAX_VALUE = 300  # characters of a default shown in hover
 
@@ -145,7 +144,7 @@ def _name_at(snapshot: Snapshot, uri: str, offset: int) -> Attribute | None:
     return None
 
 
-def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | None:
+def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     """Markdown for the variable whose name is at `offset`, with the name's range; None elsewhere."""
     attr = _name_at(snapshot, uri, offset)
     if attr is None:
@@ -163,20 +162,20 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> tuple[str, int, int] | N
         declared.description,
         f"Declared in `{snapshot.display_name(sites[0][0])}`" + (f" and {len(sites) - 1} more place(s)" if len(sites) > 1 else "") + ".",
     ]
-    return "\n\n".join(p for p in parts if p), attr.name_start, attr.name_end
+    return Hover("\n\n".join(p for p in parts if p), attr.name_start, attr.name_end)
 
 
-def definition(snapshot: Snapshot, uri: str, offset: int) -> list[tuple[str, int, int]]:
+def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     """Where the module declares the variable whose name is at `offset`."""
     attr = _name_at(snapshot, uri, offset)
     if attr is None:
         return []
-    return list(snapshot.declaration_sites(uri, ("variable", attr.name)))
+    return [Location(*site) for site in snapshot.declaration_sites(uri, ("variable", attr.name))]
 
 
-def completions(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True) -> list[dict]:
+def completions(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True) -> list[CompletionItem]:
     """The declared variables not yet set, for a key being typed at the root or an empty place of the
-    root object (see the module doc); fields of `features.completion.CompletionItem`."""
+    root object (see the module doc)."""
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -196,7 +195,7 @@ def completions(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True
         colon = _next(text, s.end) == ":"
         items = _items(snapshot, uri, have - {ctx.name}, s.start, s.end, "", "" if colon else _comma_after(text, s.end),
                        snippets and not colon, key_only=colon)
-        return [i for i in items if i["label"].lower().startswith(typed)]
+        return [i for i in items if i.label.lower().startswith(typed)]
     if top and s is None and ctx.kind == BODY and body.start < offset < body.end:
         before = _comma_before(text, offset)
         return _items(snapshot, uri, have, offset, offset, before, _comma_after(text, offset), snippets)
@@ -204,7 +203,7 @@ def completions(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True
 
 
 def _items(snapshot: Snapshot, uri: str, have: set[str], start: int, end: int, before: str, after: str,
-           snippets: bool, key_only: bool = False) -> list[dict]:
+           snippets: bool, key_only: bool = False) -> list[CompletionItem]:
     out = []
     for name, declared in module_variables(snapshot, uri).items():
         if name in have:
@@ -219,11 +218,10 @@ def _items(snapshot: Snapshot, uri: str, have: set[str], start: int, end: int, b
             insert = f"{before}{key}: {inner}{after}"
         else:
             insert = f"{before}{key}: {value}{after}"
-        out.append({
-            "label": name, "kind": "Variable", "start": start, "end": end, "insert_text": insert,
-            "snippet": snippets and not key_only, "detail": v.type or "any", "documentation": declared.description,
-            "sort": "0", "filter": key,
-        })
+        out.append(CompletionItem(
+            name, "Variable", start, end, insert, snippet=snippets and not key_only, detail=v.type or "any",
+            documentation=declared.description, sort="0", filter=key,
+        ))
     return out
 
 
@@ -243,16 +241,16 @@ def _comma_before(text: str, i: int) -> str:
     return ", " if last and last not in ",{[:" else ""
 
 
-def symbols(snapshot: Snapshot, uri: str) -> list[tuple[str, str, int, int, int, int, str]]:
-    """One `(name, "Variable", start, end, name start, name end, detail)` per name set in `uri`."""
+def symbols(snapshot: Snapshot, uri: str) -> tuple[DocumentSymbol, ...]:
+    """One `Variable` symbol per name set in `uri`."""
     state = snapshot.document(uri)
     if state is None:
-        return []
-    return [(a.name, "Variable", a.name_start, a.expr.end if a.expr is not None else a.name_end, a.name_start, a.name_end, "")
-            for a in state.analysis.body.attributes if a.name]
+        return ()
+    return tuple(DocumentSymbol(a.name, "Variable", a.name_start, a.expr.end if a.expr is not None else a.name_end, a.name_start, a.name_end)
+                 for a in state.analysis.body.attributes if a.name)
 
 
-def semantic_tokens(snapshot: Snapshot, uri: str, start: int | None = None, end: int | None = None) -> list[tuple]:
+def semantic_tokens(snapshot: Snapshot, uri: str, start: int | None = None, end: int | None = None) -> list[Token]:
     """A `variable` token inside the quotes of each name set in `uri` (meeting `[start, end)` when given)."""
     state = snapshot.document(uri)
     if state is None:
@@ -260,7 +258,7 @@ def semantic_tokens(snapshot: Snapshot, uri: str, start: int | None = None, end:
     lo = -1 if start is None else start
     hi = float("inf") if end is None else end
     text = state.text
-    out = []
+    out: list[Token] = []
     for a in state.analysis.body.attributes:
         s, e = a.name_start, a.name_end
         if text[s : s + 1] == '"' and e - s >= 2 and text[e - 1] == '"':

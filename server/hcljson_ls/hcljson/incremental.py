@@ -42,7 +42,7 @@ Contract
 * Positions of kept blocks are never rewritten per edit: records hold live references into the
   tree (`decode.TopBlock`), whose container-relative positions the JSON layer keeps current, and a
   kept body is re-based (`Body.shifted`) only when a view asks for it (`FileView.blocks`,
-  `blocks_at`, `materialize`), then remembered at that position.
+  `blocks_at`), then remembered at that position.
 * A `FileView` (and what it returns) describes the version it was made for: use it before the next
   change, like the tree's nodes. `FileView.blocks_at(offset)` finds the top-level blocks a cursor
   can be on or in by a binary search (O(log n) probes, each O(depth)), so hover and `locate` never
@@ -396,12 +396,12 @@ class IncrementalFile:
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
                  "_resolved", "_own", "_owners", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
-                 "fast", "walks", "resolutions", "_kept", "_uses_pool")
+                 "fast", "walks", "_kept", "_uses_pool")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
         self.checks = checks if checks is not None else FileChecks()
-        self.hits = self.misses = self.fast = self.walks = self.resolutions = 0
+        self.hits = self.misses = self.fast = self.walks = 0
         self.definitions_revision = 0  # bumped when the definitions' keys change (see `FileResult`)
         self.reset()
 
@@ -488,7 +488,6 @@ class IncrementalFile:
 
     def _resolve(self, e: _Entry, text: Any, delta: int) -> None:
         """Resolve `e`'s refs; `text` is the current text, where `e`'s body has moved by `delta`."""
-        self.resolutions += 1
         if e.refs:
             resolved, uses = self.checks.resolve(e.refs, self._own or _NO_KEYS, _seen_from(text, delta))
             e.resolved = tuple(resolved) or _NONE
@@ -844,11 +843,6 @@ class FileView:
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
 
-    @property
-    def block_count(self) -> int:
-        """The number of top-level blocks (without building them)."""
-        return len(self._records)
-
     def _block(self, rec: _Record) -> Block:
         top = rec.current()
         body = rec.entry.body_at(top, self.text, self._kept)
@@ -868,10 +862,6 @@ class FileView:
 
     def blocks_of(self, type_name: str) -> tuple[Block, ...]:
         return tuple(b for b in self.blocks if b.type_name == type_name)
-
-    def materialize(self) -> Body:
-        """The whole decoded root body as a plain `Body`."""
-        return Body(self.node, self.start, self.end, self.schema, self.attributes, self.blocks)
 
     def blocks_at(self, offset: int) -> tuple[Block, ...]:
         """The top-level blocks whose header keys or body can hold `offset`, in source order: the

@@ -237,31 +237,10 @@ def locate(text: str, body: Body | FileView, offset: int) -> Context:
         if on_key:
             first = next((b for b in _blocks_near(cur, offset) if b.type_start == kstart), None)
             return Context(BLOCK_TYPE, offset, name=name, name_range=(kstart, kend), string=key_string, block=first, **header)
-        v, vbase = m.value, inner
-        labels: list[Label] = []
-        for level in range(len(bs.labels)):
-            if not _within(v, vbase, offset):
-                return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
-            lhit = _property_in(v, vbase, offset)
-            if lhit is None or lhit[0].key is None:
-                return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
-            lm, linner = lhit
-            lk = lm.key
-            lstart = linner + lk.start  # type: ignore[union-attr]
-            lval = key_text(text, lk, lstart)
-            if lval is None:
-                return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
-            lab = Label(lval, lstart, linner + lk.end)  # type: ignore[union-attr]
-            labels.append(lab)
-            if lab.start <= offset <= lab.end:
-                s = _string_at(text, lk, lstart, offset, STRING_LITERAL, True) if lk.kind == STRING else None  # type: ignore[arg-type, union-attr]
-                first = next(
-                    (b for b in _blocks_near(cur, offset) if b.type_start == kstart and len(b.labels) > level and b.labels[level].start == lstart),
-                    None,
-                )
-                return Context(LABEL, offset, labels=tuple(labels), label_index=level, name=lval,
-                               name_range=lab.range, string=s, block=first, **header)
-            v, vbase = lm.value, linner
+        walked = _walk_labels(text, cur, offset, m.value, inner, len(bs.labels), kstart, header)
+        if isinstance(walked, Context):
+            return walked
+        labels, v, vbase = walked
         if not _within(v, vbase, offset):
             return Context(BODY_SLOT, offset, labels=tuple(labels), label_index=len(bs.labels), **header)
         body_node, body_base = v, vbase
@@ -280,6 +259,39 @@ def locate(text: str, body: Body | FileView, offset: int) -> Context:
         chain.append(block)
         cur = block.body
         node, base = body_node, body_base
+
+
+def _walk_labels(
+    text: str, cur: Body | FileView, offset: int, v: Node | None, vbase: int, count: int, kstart: int, header: dict[str, Any],
+) -> Context | tuple[list[Label], Node | None, int]:
+    """Down the `count` label levels of a block property whose value `v` is at `vbase` (the type
+    name at `kstart`): the context when `offset` is on a label or where one goes, else the labels
+    and the value under them (the body, or what stands in its place) with its base."""
+    labels: list[Label] = []
+    for level in range(count):
+        if not _within(v, vbase, offset):
+            return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
+        lhit = _property_in(v, vbase, offset)
+        if lhit is None or lhit[0].key is None:
+            return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
+        lm, linner = lhit
+        lk = lm.key
+        lstart = linner + lk.start  # type: ignore[union-attr]
+        lval = key_text(text, lk, lstart)
+        if lval is None:
+            return Context(LABEL_SLOT, offset, labels=tuple(labels), label_index=level, **header)
+        lab = Label(lval, lstart, linner + lk.end)  # type: ignore[union-attr]
+        labels.append(lab)
+        if lab.start <= offset <= lab.end:
+            s = _string_at(text, lk, lstart, offset, STRING_LITERAL, True) if lk.kind == STRING else None  # type: ignore[arg-type, union-attr]
+            first = next(
+                (b for b in _blocks_near(cur, offset) if b.type_start == kstart and len(b.labels) > level and b.labels[level].start == lstart),
+                None,
+            )
+            return Context(LABEL, offset, labels=tuple(labels), label_index=level, name=lval,
+                           name_range=lab.range, string=s, block=first, **header)
+        v, vbase = lm.value, linner
+    return labels, v, vbase
 
 
 def _blocks_near(body: Body | FileView, offset: int) -> tuple[Block, ...]:

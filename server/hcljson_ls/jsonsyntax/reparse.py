@@ -1,8 +1,8 @@
-"""Incremental reparse: `reparse(old, old_text, new_text, edit) -> ParseResult`, always equal to
+"""Incremental reparse: `reparse(old, new_text, edit) -> ParseResult`, always equal to
 `parse(new_text)` (same tree shape, same positions, same diagnostics), but usually much cheaper.
 
 `edit` is any object with `start`, `old_end`, `new_end` (absolute offsets; see `text.Edit`): the
-characters `old_text[start:old_end]` were replaced by `new_text[start:new_end]`. `new_text` is a
+characters `[start:old_end]` of the old text were replaced by `new_text[start:new_end]`. `new_text` is a
 `str` or anything that slices like one and has `full()` for the whole `str` (`text.TextBuffer`):
 the reparse reads only slices around the edit, and the whole text only for a full parse.
 
@@ -36,8 +36,8 @@ from .tree import Container, Member, Node, String, make_string, member_at
 _Slot = tuple
 
 
-def reparse(old: ParseResult, old_text: str | None, new_text, edit) -> ParseResult:
-    """See the module doc. `old_text` is not needed (the old tree says all) and may be None."""
+def reparse(old: ParseResult, new_text, edit) -> ParseResult:
+    """See the module doc. The old text is not needed: the old tree says all."""
     start, old_end, new_end = edit.start, edit.old_end, edit.new_end
     delta = new_end - old_end
     root = old.root

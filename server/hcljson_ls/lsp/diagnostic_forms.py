@@ -34,8 +34,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from lsprotocol import types
-
 from ..diagnostic import Diagnostic
 from ..text.line_index import LineIndex
 from . import convert
@@ -230,8 +228,3 @@ def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url
     for sentinel, _ in marked:
         text = text.replace(sentinel, "%d")
     return text, tuple(line for _, line in marked)
-
-
-def to_lsp(items: Sequence[str]) -> list[types.Diagnostic]:
-    """The lsprotocol objects of JSON texts (for tests and code that inspects diagnostics)."""
-    return [convert.converter().structure(json.loads(x), types.Diagnostic) for x in items]

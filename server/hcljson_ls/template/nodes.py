@@ -138,10 +138,6 @@ class Traversal(_Node):
     root_end: int
     steps: tuple[Step, ...] = ()
 
-    @property
-    def root_span(self) -> Span:
-        return (self.start, self.root_end)
-
 
 @dataclass(frozen=True, slots=True)
 class RelativeTraversal(_Node):
@@ -302,10 +298,6 @@ class ForExpr(_Node):
     arrow_span: Span | None
     group_span: Span | None
     if_span: Span | None
-
-    @property
-    def grouped(self) -> bool:
-        return self.group_span is not None
 
 
 # ---------------------------------------------------------------------------------------------

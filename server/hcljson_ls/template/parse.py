@@ -563,10 +563,49 @@ def _frame_kind(tokens: list, k: int) -> str:
     return {"INTERP_OPEN": "interp", "DIRECTIVE_OPEN": "directive", "QUOTE_OPEN": "quoted"}[t]
 
 
+@dataclass(frozen=True, slots=True)
+class _ErrorSite:
+    """Where Lark stopped: the unexpected token `tok` (index `idx` in `tokens`, range `start`-`end`),
+    the one before it, what Lark expected, and the innermost open construct (`frames`)."""
+
+    tokens: list
+    idx: int
+    tok: Token
+    start: int
+    end: int
+    prev: Token | None
+    expected: frozenset[str]
+    frames: list[int]
+
+    @property
+    def ptype(self) -> str:
+        return self.prev.type if self.prev is not None else ""
+
+    @property
+    def desc(self) -> str:
+        return describe(self.tok)
+
+    @property
+    def at_end(self) -> bool:
+        return self.tok.type == "$END" or (self.tok.type == "TEMPLATE_CLOSE" and not self.tok.value)
+
+    @property
+    def closing(self) -> bool:
+        """The token closes something (or the text ends) where more was expected."""
+        return self.tok.type in _CLOSERS or self.at_end
+
+    def types_since_opener(self) -> list[str]:
+        return [self.tokens[k].type for k in range(self.frames[-1], self.idx)]
+
+    def d(self, code: str, summary: str, detail: str) -> Diagnostic:
+        return _diag(self.start, self.end, code, summary, detail)
+
+
 def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: str = "base") -> Diagnostic | None:
-    """An HCL-like diagnostic for a Lark error (None when the lexer already reported the cause)."""
+    """An HCL-like diagnostic for a Lark error (None when the lexer already reported the cause).
+    Checks that hold whatever the construct come first, then the innermost open construct's own
+    (`_KIND_ERRORS`)."""
     tok = getattr(err, "token", None)
-    expected = accepted(err)
     if tok is None or tok.type == "$END":
         idx = len(tokens)
         start = end = value_len
@@ -576,40 +615,25 @@ def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: 
         start, end = tok.start_pos, tok.end_pos
     if tok.type == "INVALID":
         return None
-    prev = tokens[idx - 1] if idx > 0 else None
-    ptype = prev.type if prev is not None else ""
-    desc = describe(tok)
-    at_end = tok.type in ("$END",) or (tok.type == "TEMPLATE_CLOSE" and not tok.value)
-
-    def d(code, summary, detail):
-        return _diag(start, end, code, summary, detail)
-
     frames = _frames(tokens, idx)
+    site = _ErrorSite(tokens, idx, tok, start, end, tokens[idx - 1] if idx > 0 else None, frozenset(accepted(err)), frames)
     kind = _frame_kind(tokens, frames[-1]) if frames else kind_hint
+    expected, d = site.expected, site.d
 
-    if ptype == "DOT" and "NAME" in expected:
+    if site.ptype == "DOT" and "NAME" in expected:
         return d("template/invalid-attribute-name", "Invalid attribute name", "An attribute name is required after a dot.")
     if kind == "quoted":
-        q = tokens[frames[-1]]
-        return _diag(q.start_pos, end, "template/unterminated-string", "Unterminated template string",
+        return _diag(tokens[frames[-1]].start_pos, end, "template/unterminated-string", "Unterminated template string",
                      "No closing quote was found for this string.")
-    if kind == "for":
-        opener = frames[-1]
-        seen = {tokens[k].type for k in range(opener, idx)}
-        if "NAME" in expected and ptype in ("FOR", "COMMA") and "IN" not in seen:
-            what = "variable name after 'for'" if ptype == "FOR" else "value variable name after comma"
-            return d("template/invalid-for-expression", "Invalid 'for' expression", f"For expression requires {what}.")
-        if "IN" in expected:
-            return d("template/invalid-for-expression", "Invalid 'for' expression",
-                     "For expression requires the 'in' keyword after its name declarations.")
+    if kind == "for" and (found := _for_names_error(site)) is not None:
+        return found
     if "NAME" in expected and "NUMBER" in expected and "QMARK" not in expected:
-        if at_end:
+        if site.at_end:
             return d("template/missing-expression", "Missing expression",
                      "Expected the start of an expression, but found the end of the string.")
-        return d("template/invalid-expression", "Invalid expression", f"Expected the start of an expression, but found {desc}.")
+        return d("template/invalid-expression", "Invalid expression", f"Expected the start of an expression, but found {site.desc}.")
     if kind == "for":
-        opener = frames[-1]
-        types = [tokens[k].type for k in range(opener, idx)]
+        types = site.types_since_opener()
         if "COLON" in expected and types.count("COLON") == types.count("QMARK"):
             return d("template/invalid-for-expression", "Invalid 'for' expression",
                      "For expression requires a colon after the collection expression.")
@@ -617,82 +641,121 @@ def syntax_error(tokens: list, err: UnexpectedInput, value_len: int, kind_hint: 
         # an unfinished conditional at this nesting level
         return d("template/missing-false-expression", "Missing false expression in conditional",
                  "The conditional operator (...?...:...) requires a false expression, delimited by a colon.")
-    if kind == "call":
-        name = tokens[frames[-1] - 1].value
-        if ptype == "ELLIPSIS" and prev is not None:
-            start, end = _span(prev)
-            return d("template/missing-closing-parenthesis", "Missing closing parenthesis",
+    by_kind = _KIND_ERRORS.get(kind)
+    if by_kind is not None:
+        return by_kind(site)
+    return d("template/invalid-expression", "Invalid expression", f"Unexpected {site.desc}.")
+
+
+def _for_names_error(site: _ErrorSite) -> Diagnostic | None:
+    """A `for` expression's names or its `in` keyword missing (checked before any other error)."""
+    expected, ptype = site.expected, site.ptype
+    if "NAME" in expected and ptype in ("FOR", "COMMA") and "IN" not in site.types_since_opener():
+        what = "variable name after 'for'" if ptype == "FOR" else "value variable name after comma"
+        return site.d("template/invalid-for-expression", "Invalid 'for' expression", f"For expression requires {what}.")
+    if "IN" in expected:
+        return site.d("template/invalid-for-expression", "Invalid 'for' expression",
+                      "For expression requires the 'in' keyword after its name declarations.")
+    return None
+
+
+def _call_error(site: _ErrorSite) -> Diagnostic:
+    name = site.tokens[site.frames[-1] - 1].value
+    if site.ptype == "ELLIPSIS" and site.prev is not None:
+        return _diag(*_span(site.prev), "template/missing-closing-parenthesis", "Missing closing parenthesis",
                      "An expanded function argument (with ...) must be immediately followed by closing parentheses.")
-        if tok.type in _CLOSERS or at_end:
-            return d("template/unterminated-call", "Unterminated function call",
-                     f'Expected a comma or a closing parenthesis to end the call of "{name}", but found {desc}.')
-        return d("template/missing-argument-separator", "Missing argument separator",
-                 "A comma is required to separate each function argument from the next.")
-    if kind == "parens":
-        return d("template/unbalanced-parentheses", "Unbalanced parentheses",
-                 f"Expected a closing parenthesis to terminate the expression, but found {desc}.")
-    if kind == "tuple":
-        if tok.type in _CLOSERS or at_end:
-            return d("template/unterminated-tuple", "Unterminated tuple constructor expression",
-                     f"Expected a comma or a closing bracket to end the tuple, but found {desc}.")
-        return d("template/missing-item-separator", "Missing item separator",
-                 "Expected a comma to mark the beginning of the next item.")
-    if kind == "index":
-        if ptype == "STAR":
-            return d("template/missing-close-bracket", "Missing close bracket on splat index",
-                     'The star for a full splat operator must be immediately followed by a closing bracket ("]").')
-        return d("template/missing-close-bracket", "Missing close bracket on index",
-                 'The index operator must end with a closing bracket ("]").')
-    if kind == "object":
-        if tok.type in _CLOSERS or at_end:
-            return d("template/unterminated-object", "Unterminated object constructor expression",
-                     f"Expected a closing brace to end the object, but found {desc}.")
-        if "EQUALS" in expected:
-            if tok.type in ("_NL", "COMMA"):
-                return d("template/missing-attribute-value", "Missing attribute value",
-                         'Expected an attribute value, introduced by an equals sign ("=").')
-            hint = (" If you intended to give an attribute name containing periods or spaces, write the name in "
-                    "quotes to create a string literal." if tok.type == "NAME" else "")
-            return d("template/missing-key-value-separator", "Missing key/value separator",
-                     f'Expected an equals sign ("=") to mark the beginning of the attribute value.{hint}')
-        return d("template/missing-attribute-separator", "Missing attribute separator",
-                 "Expected a newline or comma to mark the beginning of the next attribute.")
-    if kind == "for":
-        return d("template/invalid-for-expression", "Invalid 'for' expression",
-                 "Extra characters after the end of the 'for' expression.")
-    if kind == "interp":
-        if tok.type == "COLON":
-            return d("template/extra-characters", "Extra characters after interpolation expression",
-                     "Template interpolation doesn't expect a colon at this location. Did you intend this to be a "
-                     "literal sequence to be processed as part of another language? " + _ESCAPE_HINT)
-        return d("template/extra-characters", "Extra characters after interpolation expression",
-                 f"Expected a closing brace to end the interpolation expression, but found {desc}. " + _ESCAPE_HINT)
-    if kind == "directive":
-        opener = frames[-1]
-        kw = tokens[opener + 1] if opener + 1 < len(tokens) else None
-        if idx == opener + 1:
-            if tok.type == "NAME":
-                sugg = difflib.get_close_matches(tok.value, ["if", "for", "else", "endif", "endfor"], n=1)
-                extra = f' Did you mean "{sugg[0]}"?' if sugg else ""
-                return d("template/invalid-directive", "Invalid template control keyword",
-                         f'"{tok.value}" is not a valid template control keyword.{extra}')
-            return d("template/invalid-directive", "Invalid template directive",
-                     'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.')
-        if kw is not None and kw.type == "FOR":
-            types = [tokens[k].type for k in range(opener, idx)]
-            if "IN" not in types:
-                if "NAME" in expected:
-                    what = "variable name after 'for'" if ptype == "FOR" else "value variable name after comma"
-                    return d("template/invalid-for-directive", "Invalid 'for' directive", f"For directive requires {what}.")
-                return d("template/invalid-for-directive", "Invalid 'for' directive",
-                         "For directive requires 'in' keyword after names.")
-        word = kw.value if kw is not None else "directive"
-        return d("template/extra-characters", f"Extra characters in {word} marker",
-                 f"Expected a closing brace to end the sequence, but found {desc}.")
-    if kind == "base":
-        return d("template/extra-characters", "Extra characters after expression",
-                 f"An expression was successfully parsed, but extra characters were found after it: {desc}.")
-    return d("template/invalid-expression", "Invalid expression", f"Unexpected {desc}.")
+    if site.closing:
+        return site.d("template/unterminated-call", "Unterminated function call",
+                      f'Expected a comma or a closing parenthesis to end the call of "{name}", but found {site.desc}.')
+    return site.d("template/missing-argument-separator", "Missing argument separator",
+                  "A comma is required to separate each function argument from the next.")
+
+
+def _parens_error(site: _ErrorSite) -> Diagnostic:
+    return site.d("template/unbalanced-parentheses", "Unbalanced parentheses",
+                  f"Expected a closing parenthesis to terminate the expression, but found {site.desc}.")
+
+
+def _tuple_error(site: _ErrorSite) -> Diagnostic:
+    if site.closing:
+        return site.d("template/unterminated-tuple", "Unterminated tuple constructor expression",
+                      f"Expected a comma or a closing bracket to end the tuple, but found {site.desc}.")
+    return site.d("template/missing-item-separator", "Missing item separator",
+                  "Expected a comma to mark the beginning of the next item.")
+
+
+def _index_error(site: _ErrorSite) -> Diagnostic:
+    if site.ptype == "STAR":
+        return site.d("template/missing-close-bracket", "Missing close bracket on splat index",
+                      'The star for a full splat operator must be immediately followed by a closing bracket ("]").')
+    return site.d("template/missing-close-bracket", "Missing close bracket on index",
+                  'The index operator must end with a closing bracket ("]").')
+
+
+def _object_error(site: _ErrorSite) -> Diagnostic:
+    tok = site.tok
+    if site.closing:
+        return site.d("template/unterminated-object", "Unterminated object constructor expression",
+                      f"Expected a closing brace to end the object, but found {site.desc}.")
+    if "EQUALS" in site.expected:
+        if tok.type in ("_NL", "COMMA"):
+            return site.d("template/missing-attribute-value", "Missing attribute value",
+                          'Expected an attribute value, introduced by an equals sign ("=").')
+        hint = (" If you intended to give an attribute name containing periods or spaces, write the name in "
+                "quotes to create a string literal." if tok.type == "NAME" else "")
+        return site.d("template/missing-key-value-separator", "Missing key/value separator",
+                      f'Expected an equals sign ("=") to mark the beginning of the attribute value.{hint}')
+    return site.d("template/missing-attribute-separator", "Missing attribute separator",
+                  "Expected a newline or comma to mark the beginning of the next attribute.")
+
+
+def _for_error(site: _ErrorSite) -> Diagnostic:
+    return site.d("template/invalid-for-expression", "Invalid 'for' expression",
+                  "Extra characters after the end of the 'for' expression.")
+
+
+def _interp_error(site: _ErrorSite) -> Diagnostic:
+    if site.tok.type == "COLON":
+        return site.d("template/extra-characters", "Extra characters after interpolation expression",
+                      "Template interpolation doesn't expect a colon at this location. Did you intend this to be a "
+                      "literal sequence to be processed as part of another language? " + _ESCAPE_HINT)
+    return site.d("template/extra-characters", "Extra characters after interpolation expression",
+                  f"Expected a closing brace to end the interpolation expression, but found {site.desc}. " + _ESCAPE_HINT)
+
+
+def _directive_error(site: _ErrorSite) -> Diagnostic:
+    tokens, tok, opener = site.tokens, site.tok, site.frames[-1]
+    kw = tokens[opener + 1] if opener + 1 < len(tokens) else None
+    if site.idx == opener + 1:
+        if tok.type == "NAME":
+            sugg = difflib.get_close_matches(tok.value, ["if", "for", "else", "endif", "endfor"], n=1)
+            extra = f' Did you mean "{sugg[0]}"?' if sugg else ""
+            return site.d("template/invalid-directive", "Invalid template control keyword",
+                          f'"{tok.value}" is not a valid template control keyword.{extra}')
+        return site.d("template/invalid-directive", "Invalid template directive",
+                      'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.')
+    if kw is not None and kw.type == "FOR" and "IN" not in site.types_since_opener():
+        if "NAME" in site.expected:
+            what = "variable name after 'for'" if site.ptype == "FOR" else "value variable name after comma"
+            return site.d("template/invalid-for-directive", "Invalid 'for' directive", f"For directive requires {what}.")
+        return site.d("template/invalid-for-directive", "Invalid 'for' directive",
+                      "For directive requires 'in' keyword after names.")
+    word = kw.value if kw is not None else "directive"
+    return site.d("template/extra-characters", f"Extra characters in {word} marker",
+                  f"Expected a closing brace to end the sequence, but found {site.desc}.")
+
+
+def _base_error(site: _ErrorSite) -> Diagnostic:
+    return site.d("template/extra-characters", "Extra characters after expression",
+                  f"An expression was successfully parsed, but extra characters were found after it: {site.desc}.")
+
+
+#: The error of each kind of open construct (`_frame_kind`), once no general check matched.
+_KIND_ERRORS = {
+    "call": _call_error, "parens": _parens_error, "tuple": _tuple_error, "index": _index_error,
+    "object": _object_error, "for": _for_error, "interp": _interp_error, "directive": _directive_error,
+    "base": _base_error,
+}
 
 
 # ---------------------------------------------------------------------------------------------

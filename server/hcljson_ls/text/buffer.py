@@ -54,10 +54,6 @@ class TextBuffer:
     def __repr__(self) -> str:
         return f"TextBuffer(len={self._len}, chunks={len(self._chunks)})"
 
-    @property
-    def chunk_count(self) -> int:
-        return len(self._chunks)
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TextBuffer):
             other = other.full()

@@ -17,7 +17,7 @@ Contract
 * `state.document` is the `text.Document` (text buffer, version, language id, `LineIndex`).
 * `apply_changes` applies LSP content changes one by one (each relative to the text left by the
   previous one; see `text.document`) and, for each resulting `Edit`, updates the parse with
-  `jsonsyntax.reparse.reparse(old_result, None, document.buffer, edit)` (slices only: no copy of
+  `jsonsyntax.reparse.reparse(old_result, document.buffer, edit)` (slices only: no copy of
   the whole text) and tells the analysis engine (`terraform.analysis.file_engine`) the very same
   edit, so the next analysis recomputes only what the edit touched. A full-text replacement arrives
   as the smallest covering edit, so it goes through `reparse` too, which falls back to a full parse
@@ -346,18 +346,11 @@ class DocumentState:
         if old is None:
             return  # already dropped: the next read of `syntax` parses in full
         try:
-            self._syntax = reparse(old, None, new_text, edit)
+            self._syntax = reparse(old, new_text, edit)
         except Exception:
             log.exception("incremental reparse failed for %s (%r); parsing in full next time", self.uri, edit)
             self._syntax = None
             self._engine = None  # its tree is gone: the next analysis starts afresh
-
-    def _full_parse(self) -> ParseResult | None:
-        try:
-            return parse(self.document.text)
-        except Exception:
-            log.exception("parse failed for %s", self.document.uri)
-            return None
 
     def __repr__(self) -> str:
         return f"DocumentState({self.uri!r}, version={self.version}, len={len(self.text)})"

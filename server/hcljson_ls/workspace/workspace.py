@@ -52,27 +52,30 @@ from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileView
-from ..jsonsyntax import parse
-from ..terraform.analysis import analyze_file, provider_sources
 from ..terraform.definition import catalogue
-from ..terraform.definition.language import CONSTRAINT_KIND, LANGUAGE_CHANGED, Language
+from ..terraform.definition.language import LANGUAGE_CHANGED
 from ..terraform.filekinds.testfile import is_test_file
 from ..terraform.filekinds.tfvars import is_tfvars
-from ..terraform.nativehcl.native import declaration_details, parse_native
-from ..terraform.resolution.module_calls import NOT_INSTALLED, VARIABLE_INPUT, ChildVariable, child_variables
+from ..terraform.nativehcl.native import parse_native
+from ..terraform.resolution.module_calls import VARIABLE_INPUT
 from ..terraform.resolution.references import Reference, name_step, output_step, subject
-from ..terraform.resolution.resolve import OUTPUT_KINDS, SCHEMAS_CHANGED, module_language
+from ..terraform.resolution.resolve import OUTPUT_KINDS
 from ..terraform.rules.declarations import duplicates_across_files, overrides_without_base
-from ..terraform.rules.flow import FileFlow, file_flow, may_mark
+from ..terraform.rules.flow import FileFlow
 from ..terraform.rules.validate import definitions
 from ..text.line_index import LineIndex
 from . import ignore_paths
+from .disk_reads import DiskReads
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, relative_name, uri_of_path
+from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
+from .flow_facts import FlowFacts
 from .ignore_paths import IgnorePaths
 from .installed_modules import installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
+from .schema_settings import ProviderSchemaSettings
 from .schemas import SchemaStore
+from .scope import ModuleScope
+from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,7 @@ def is_ours(uri: str, language_id: str | None) -> bool:
     definitions or test file name (`*.tfvars.json`, `*.tftest.json`, whatever the language id)."""
     if language_id in LANGUAGE_IDS:
         return True
-    return catalogue.file_kind(file_name(uri), ignore_case=True) in _OURS
+    return catalogue.file_kind(file_name(uri), ignore_case=True) in catalogue.JSON_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +109,7 @@ class ScanStep:
     what: str
 
 
-class Workspace:
+class Workspace(ProviderSchemaSettings):
     def __init__(self, folders: Sequence[str] = (), engine: str = "auto") -> None:
         self.folders: tuple[str, ...] = ()
         self.engine = engine if engine in ENGINES else "auto"
@@ -117,9 +120,8 @@ class Workspace:
         self._keys_of: dict[str, frozenset] = {}  # uri -> its declaration keys when last seen (see sync_declarations)
         self._modules: dict[str, Module] = {}
         self._counter = itertools.count(1)
-        self._disk_indexes: dict[str, tuple[tuple[int, int], LineIndex]] = {}
+        self._disk = DiskReads()  # views and line indexes of files on disk read for requests
         self._stale: set[str] = set()
-        self._views: dict[str, tuple] = {}
         self._own_keys: dict[str, tuple] = {}
         self._declared_cache: dict[str, tuple] = {}  # uri -> ((module revision, own keys, kind), keys)  # uri -> ((engine id, definitions revision), kind -> keys)  # path -> (stamp, text, FileView): the last few files read for a request
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
@@ -130,7 +132,7 @@ class Workspace:
         self._tests: set[str] = set()  # the open test files (stale when the module they test changes)
         self._ignore_patterns: tuple[str, ...] = ()  # `indexing.ignorePaths`
         self._ignore = ignore_paths.NONE
-        self._flows: dict[str, tuple[Any, list]] = {}  # uri -> (what it was computed from, `_flow_entry`)
+        self._flows = FlowFacts()  # each JSON configuration file's flow facts until it changes
         self._flow_active: set[str] = set()  # modules whose flow facts hold marks (see `_flow_may_differ`)
         #: Module directories that a module outside this workspace calls (`check` is told the modules of
         #: its run that other modules of the run call): never root modules (see `is_root_module`).
@@ -157,62 +159,6 @@ class Workspace:
         for key in [k for k in self._modules if self._ignore.skips(k) and not self._open_in(k)]:
             del self._modules[key]
         return True
-
-    # -- provider schemas -----------------------------------------------------------------------
-
-    def set_schema_files(self, paths: Iterable[str]) -> None:
-        """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
-        self._schema_paths = tuple(paths)
-        if self._schemas.set_files(self._schema_paths, self.folders):
-            self._all_schemas_changed()
-
-    def set_schema_max_bytes(self, max_bytes: int) -> None:
-        """`providerSchemas.maxFileSizeMB`, in bytes: the files are read again under the new limit."""
-        if self._schemas.set_max_bytes(max_bytes):
-            self._all_schemas_changed()
-
-    def set_schema_loader(self, start: Any) -> None:
-        """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
-        hands each result to `schema_file_loaded`; None: read where first needed."""
-        self._schemas.set_loader(start)
-        self._all_schemas_changed()
-
-    def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
-        """A schema file read by the loader: True when the open documents may now say something else
-        (they are stale)."""
-        if not self._schemas.file_loaded(path, schemas, problems, generation):
-            return False
-        self._all_schemas_changed()
-        return True
-
-    def _all_schemas_changed(self) -> None:
-        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
-            self._schemas_changed(key)
-
-    def set_module_schemas(self, key: str, schemas: Any) -> None:
-        """The schemas fetched for module directory `key` (`ProviderSchemas`, or None to forget)."""
-        if self._schemas.set_module(key, schemas):
-            self._schemas_changed(key)
-
-    def provider_schemas(self, key: str) -> Any:
-        """The `ProviderSchemas` module `key` sees, or None."""
-        return self._schemas.for_module(key)
-
-    def module_schemas(self, key: str) -> Any:
-        """The schemas fetched for module `key` itself (no configured files), or None."""
-        return self._schemas.module_schemas(key)
-
-    def schema_problems(self) -> list[str]:
-        """Schema files that could not be loaded since the last call (one sentence each)."""
-        return self._schemas.problems()
-
-    def _schemas_changed(self, key: str) -> None:
-        """What the provider schemas say may differ for every open document of module `key`: each
-        resolves its schema sites again, is stale, and gets a new `result_id`."""
-        for uri in self._open_in(key):
-            self._documents[uri].rescope(frozenset({SCHEMAS_CHANGED}))
-            self._revisions[uri] = next(self._counter)
-            self._stale.add(uri)
 
     def set_engine(self, engine: str) -> None:
         """Change the engine rule (every module's files may change)."""
@@ -301,7 +247,7 @@ class Workspace:
             log.info("%s", listing.problem)
             return
         for name in listing.files:
-            if catalogue.file_kind(name) in _MODULE_KINDS and name not in module.disk:
+            if catalogue.file_kind(name) in catalogue.MODULE_KINDS and name not in module.disk:
                 module.disk[name] = DiskFile(name)
 
     def scan(self) -> Iterator[ScanStep]:
@@ -321,7 +267,7 @@ class Workspace:
             if listing.problem:
                 log.info("%s", listing.problem)
                 continue
-            names = [n for n in listing.files if catalogue.file_kind(n) in _MODULE_KINDS]
+            names = [n for n in listing.files if catalogue.file_kind(n) in catalogue.MODULE_KINDS]
             if names:
                 module = self._modules.get(directory)
                 if module is None:
@@ -430,7 +376,7 @@ class Workspace:
         return True
 
     def _forget(self, uri: str) -> None:
-        self._flows.pop(uri, None)
+        self._flows.forget(uri)
         self._own_keys.pop(uri, None)
         self._declared_cache.pop(uri, None)
         self._across.pop(uri, None)
@@ -534,7 +480,7 @@ class Workspace:
             return
         path = os.path.normpath(path)
         name = os.path.basename(path)
-        self._disk_indexes.pop(path, None)
+        self._disk.forget(path)
         # Trust the disk, not the event: a "created" or "changed" file that is not there is gone (no
         # phantom file that declares nothing, or hides another by its name), and a "deleted" one
         # that is there was replaced.
@@ -543,7 +489,7 @@ class Workspace:
         if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
-        if catalogue.file_kind(name) not in _MODULE_KINDS:
+        if catalogue.file_kind(name) not in catalogue.MODULE_KINDS:
             return
         key = os.path.dirname(path)
         self._values_may_differ(key)
@@ -596,7 +542,7 @@ class Workspace:
         after the engine's rule (see the module doc)."""
         module = self.module(key)
         # Open tfvars, test, mock data and query files are none of the module's files.
-        names = set(module.disk) | {n for u in self._open_in(key) if catalogue.file_kind(n := file_name(u), ignore_case=True) not in _NOT_MODULE_KINDS}
+        names = set(module.disk) | {n for u in self._open_in(key) if catalogue.file_kind(n := file_name(u), ignore_case=True) not in catalogue.NOT_CONFIGURATION_KINDS}
         opentofu = self.engine == "opentofu" or (
             self.engine == "auto" and any(catalogue.is_opentofu_file(n) for n in names)
         )
@@ -742,11 +688,11 @@ class Workspace:
             if disk_file is None or not os.path.isabs(key):
                 continue
             files.append((uri_of_path(os.path.join(key, name)), self._summary(module, disk_file), os.path.join(key, name)))
-        entries = [self._flow_entry(uri, stamp, source) for uri, stamp, source in files]
+        entries = [self._flows.entry(uri, stamp, source, self.max_file_bytes) for uri, stamp, source in files]
         if not always and not any(marking for marking, _ in entries):
             self._flow_active.discard(key)
             return []
-        out = [(uri, self._flow_of(uri, entry)) for (uri, _, _), entry in zip(files, entries)]
+        out = [(uri, FlowFacts.facts(entry)) for (uri, _, _), entry in zip(files, entries)]
         if any(f.has_marks for _, f in out):
             if key not in self._flow_active:  # marks appeared without a declaration changing: the others again
                 self._flow_active.add(key)
@@ -754,33 +700,6 @@ class Workspace:
         else:
             self._flow_active.discard(key)
         return out
-
-    def _flow_entry(self, uri: str, stamp: Any, source: Any) -> list:
-        """The remembered `[may mark, facts or the text/state to compute them from]` of one file."""
-        cached = self._flows.get(uri)
-        if cached is not None and (cached[0] is stamp or cached[0] == stamp):
-            return cached[1]
-        if isinstance(source, DocumentState):
-            entry = [may_mark(source.document.buffer), source]  # the buffer: no join of a large text per version
-        else:
-            got = read_text(source, self.max_file_bytes)
-            entry = [got.text is not None and may_mark(got.text), (got.text, source)]
-        self._flows[uri] = (stamp, entry)
-        return entry
-
-    @staticmethod
-    def _flow_of(uri: str, entry: list) -> FileFlow:
-        """The facts of one file's entry (`_flow_entry`), computed once."""
-        got = entry[1]
-        if isinstance(got, FileFlow):
-            return got
-        if isinstance(got, DocumentState):
-            flow = file_flow(got.text, got.analysis.body.blocks)
-        else:
-            text, path = got
-            flow = file_flow(text, analyze_file(text, parse(text).root, path).body.blocks) if text is not None else FileFlow()
-        entry[1] = flow
-        return flow
 
     def is_root_module(self, key: str) -> bool:
         """Whether module `key` is a root module: no module of the workspace calls it with a local
@@ -944,19 +863,7 @@ class Workspace:
             # The text buffer, not a joined `str` (slices and indexing are all a view's readers do).
             return state.document.buffer, state.analysis.body  # type: ignore[return-value]
         path = path_of_uri(uri)
-        if path is None or catalogue.file_kind(path) != catalogue.CONFIG_JSON:
-            return None
-        got = read_text(path, self.max_file_bytes)
-        if got.text is None:
-            return None
-        cached = self._views.get(path)
-        if cached is not None and cached[0] == got.stamp:
-            return cached[1], cached[2]
-        view = analyze_file(got.text, parse(got.text).root, path).body
-        if len(self._views) >= 4:
-            self._views.pop(next(iter(self._views)))
-        self._views[path] = (got.stamp, got.text, view)
-        return got.text, view
+        return self._disk.view(path, self.max_file_bytes) if path is not None else None
 
     # -- positions in files that are not open -----------------------------------------------------
 
@@ -976,340 +883,11 @@ class Workspace:
         if state is not None:
             return state.line_index
         path = path_of_uri(uri)
-        if path is None:
-            return None
-        got = read_text(path, self.max_file_bytes)
-        if got.text is None or got.stamp is None:
-            return None
-        cached = self._disk_indexes.get(path)
-        if cached is not None and cached[0] == got.stamp:
-            return cached[1]
-        index = LineIndex(got.text)
-        if len(self._disk_indexes) > 64:
-            self._disk_indexes.clear()
-        self._disk_indexes[path] = (got.stamp, index)
-        return index
+        return self._disk.line_index(path, self.max_file_bytes) if path is not None else None
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self)
 
 
-_MODULE_KINDS = frozenset({catalogue.CONFIG_JSON, catalogue.CONFIG_NATIVE})
 #: How a local module source starts (a path relative to the calling module's directory).
 _LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
-_NOT_MODULE_KINDS = frozenset({catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
-_OURS = frozenset({catalogue.CONFIG_JSON, catalogue.TFVARS_JSON, catalogue.TEST_JSON, catalogue.MOCK_JSON, catalogue.QUERY_JSON})
-
-
-class Snapshot:
-    """What a feature reads: the open documents, their modules, and module-wide results, as they
-    are now (valid until the next change; features never change it)."""
-
-    __slots__ = ("_workspace",)
-
-    def __init__(self, workspace: Workspace) -> None:
-        self._workspace = workspace
-
-    def document(self, uri: str) -> DocumentState | None:
-        return self._workspace.get(uri)
-
-    def module_files(self, uri: str) -> list[str]:
-        """The names of the files of the module `uri` belongs to (see `Workspace.effective_names`)."""
-        return self._workspace.effective_names(self._workspace.module_key(uri))
-
-    def module_diagnostics(self, uri: str) -> list[Diagnostic]:
-        return self._workspace.module_diagnostics(uri)
-
-    def module_key(self, uri: str) -> str:
-        """The directory of the module of `uri` (for a non-file URI: the URI itself)."""
-        return self._workspace.module_key(uri)
-
-    def declaration_sites(self, uri: str, declared: tuple) -> list[tuple[str, int, int]]:
-        """Where the module of `uri` declares `declared`: `(uri, start, end)` each."""
-        return self._workspace.declaration_sites(self._workspace.module_key(uri), declared)
-
-    def reference_sites(self, uri: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
-        """Where the module of `uri` refers to `declared`: `(uri, start, end, name_start, name_end)`."""
-        return self._workspace.reference_sites(self._workspace.module_key(uri), declared)
-
-    def module_call_child(self, uri: str, name: str) -> str | None:
-        """The directory of the module that module call `name` of the module of `uri` calls (a local
-        `source`, or where `terraform init` installed it), or None when it is not known."""
-        state = self._workspace.get(uri)
-        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
-        scope = ModuleScope(self._workspace, uri)
-        return self._workspace.child_directory(scope._key, name, scope._source(name, own))
-
-    def child_variables(self, directory: str) -> list[tuple[ChildVariable, tuple[str, int, int] | None]]:
-        """The input variables module directory `directory` declares, by name: each
-        `module_calls.ChildVariable` (name, type as written, required) with where it is declared
-        (`(uri, start, end)` of its name, or None) -- what a caller's diagnostics, completion, hover
-        and navigation of module inputs read. Descriptions and defaults: `declaration_sites` and
-        `view_of` / `native.declaration_details` at that place."""
-        out = []
-        for name, variable in sorted(child_variables(self._workspace.key_index(directory)).items()):
-            sites = self._workspace.declaration_sites(directory, ("variable", name))
-            out.append((variable, sites[0] if sites else None))
-        return out
-
-    def child_outputs(self, directory: str) -> dict[str, tuple[str, int, int]]:
-        """output name -> where module directory `directory` declares it."""
-        out = {}
-        for k in self._workspace.key_index(directory):
-            if k[0] == "output":
-                sites = self._workspace.declaration_sites(directory, k)
-                if sites:
-                    out[k[1]] = sites[0]
-        return out
-
-    def display_name(self, uri: str) -> str:
-        """How a message names the file of `uri`: its path relative to the workspace folder holding
-        it (`files.relative_name`), else its bare name."""
-        return relative_name(uri, self._workspace.folders)
-
-    def text_of(self, uri: str) -> str | None:
-        return self._workspace.text_of(uri)
-
-    def test_scope(self, uri: str) -> Any:
-        """The `resolve.Scope` of the module test file `uri` tests, or None (`Workspace.test_scope`)."""
-        return self._workspace.test_scope(uri)
-
-    def module_under_test(self, uri: str) -> str:
-        """The directory of the module test file `uri` tests (`Workspace.module_under_test`)."""
-        return self._workspace.module_under_test(uri)
-
-    def directory_scope(self, uri: str, directory: str) -> Any:
-        """The `resolve.Scope` of module directory `directory` for references of `uri` made from
-        outside it, or None (`Workspace.directory_scope`)."""
-        return self._workspace.directory_scope(uri, directory)
-
-    def declared(self, uri: str, kind: str) -> frozenset:
-        """Every declaration key of `kind` in the module of `uri`: its own current ones (open `uri`)
-        and the other files' (`Workspace.key_index`)."""
-        return self._workspace.declared(uri, kind)
-
-    def module_outputs(self, uri: str, name: str) -> list[str]:
-        """The outputs of module call `name` of the module of `uri`, when its source is local."""
-        state = self._workspace.get(uri)
-        own = frozenset(state.definitions()[0]) if state is not None else frozenset()
-        return sorted(ModuleScope(self._workspace, uri).module_outputs(name, own) or ())
-
-    def resource_arguments(self, uri: str, key: tuple) -> set[str]:
-        """The argument and nested block names written in the declaration of `key` (JSON files)."""
-        out: set[str] = set()
-        for site_uri, start, _ in self._workspace.declaration_sites(self._workspace.module_key(uri), key):
-            if catalogue.file_kind(file_name(site_uri)) == catalogue.CONFIG_NATIVE:
-                out |= set(declaration_details(self._workspace.text_of(site_uri) or "", start))
-                continue
-            view = self._workspace.view_of(site_uri)
-            if view is None:
-                continue
-            for block in view[1].blocks_at(start):
-                if block.header_range[0] <= start < block.header_range[1]:
-                    out |= {a.name for a in block.body.attributes if a.name != "//"} | {b.type_name for b in block.body.blocks}
-        return out
-
-    def variable_files(self, uri: str) -> list[str]:
-        """The URIs of the variable definitions files (`*.tfvars.json`) in the directory of the
-        module of `uri`, open or on disk, in name order: the values Terraform gives its variables."""
-        key = self._workspace.module_key(uri)
-        found = {u for u in self._workspace.uris() if is_tfvars(u) and self._workspace.module_key(u) == key}
-        if os.path.isabs(key):
-            listing = list_directory(key)
-            found |= {uri_of_path(os.path.join(key, n)) for n in listing.files if is_tfvars(n)}
-        return sorted(found, key=file_name)
-
-    def callers(self, uri: str) -> list[tuple[str, str]]:
-        """`(module directory, call name)` of the modules that call the module of `uri`."""
-        return self._workspace.callers(self._workspace.module_key(uri))
-
-    def module_flow(self, uri: str) -> tuple[FileFlow, list[FileFlow]] | None:
-        """The flow facts (`terraform.flow`) of configuration file `uri` and of every JSON file of
-        its module, or None: `uri` is no file of its module (an override file, a file the engine
-        leaves out), or the module cannot be judged (`Workspace.flow_facts`)."""
-        facts = self._workspace.flow_facts(self._workspace.module_key(uri))
-        if facts is None:
-            return None
-        own = next((f for u, f in facts if u == uri), None)
-        return None if own is None else (own, [f for _, f in facts])
-
-    def child_flow_variables(self, uri: str, name: str) -> dict[str, bool] | None:
-        """variable name -> declared ephemeral, for the JSON files of the local child module that
-        module call `name` of the module of `uri` calls; None when that module is not known or has a
-        native file (whose variables this does not read)."""
-        directory = self.module_call_child(uri, name)
-        if directory is None:
-            return None
-        names = self._workspace.effective_names(directory)
-        if any(catalogue.file_kind(n) != catalogue.CONFIG_JSON for n in names):
-            return None
-        facts = self._workspace.flow_facts(directory, always=True)
-        if facts is None:
-            return None
-        out: dict[str, bool] = {}
-        for _, f in facts:
-            for variable, marks in f.variables:
-                out[variable] = out.get(variable, False) or "ephemeral" in marks
-        return out
-
-    def is_root_module(self, uri: str) -> bool:
-        """Whether the module of `uri` is a root module (`Workspace.is_root_module`)."""
-        return self._workspace.is_root_module(self._workspace.module_key(uri))
-
-    def declaration_sites_in(self, directory: str, declared: tuple) -> list[tuple[str, int, int]]:
-        """`declaration_sites` in module directory `directory` (a test file's module under test)."""
-        return self._workspace.declaration_sites(directory, declared)
-
-    def reference_sites_in(self, directory: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
-        """`reference_sites` in module directory `directory`."""
-        return self._workspace.reference_sites(directory, declared)
-
-    def override_declarations(self, uri: str, declared: tuple) -> list[tuple[str, int, int]]:
-        return self._workspace.override_declarations(self._workspace.module_key(uri), declared)
-
-    def view_of(self, uri: str) -> tuple[str, FileView] | None:
-        return self._workspace.view_of(uri)
-
-    def is_opentofu(self, uri: str) -> bool:
-        return self._workspace.is_opentofu(self._workspace.module_key(uri))
-
-    def language(self, uri: str) -> Language:
-        """The engine and version the module of `uri` is read by (`resolve.module_language`). Its own
-        version constraints come from `own_keys`, kept while its declarations stay: an edit or a request
-        elsewhere in a large document does not gather its definitions again."""
-        own = self._workspace.own_keys(uri).get(CONSTRAINT_KIND, frozenset())
-        return module_language(own, ModuleScope(self._workspace, uri))
-
-    def engine(self, uri: str) -> str:
-        """"opentofu" or "terraform": who reads the module of `uri`."""
-        return "opentofu" if self.is_opentofu(uri) else "terraform"
-
-    def provider_schemas(self, uri: str) -> Any:
-        """The `ProviderSchemas` the module of `uri` sees (`Workspace.provider_schemas`), or None."""
-        return self._workspace.provider_schemas(self._workspace.module_key(uri))
-
-    def required_providers(self, uri: str) -> dict[str, str]:
-        """local name -> source of the `required_providers` of the module of `uri` (its files, this
-        one's current version included); a name written without a source is left out."""
-        return provider_sources(self.declared(uri, "provider-requirement"))
-
-    def modules(self) -> list[str]:
-        """The directories of every module known (scanned or holding an open document)."""
-        return [m.directory for m in self._workspace.modules()]
-
-    def declarations_of_module(self, key: str) -> list[tuple[str, tuple, int, int]]:
-        """`(uri, key, start, end)` of every declaration of module directory `key`."""
-        return self._workspace.declarations_of_module(key)
-
-    def line_index(self, uri: str) -> LineIndex | None:
-        return self._workspace.line_index(uri)
-
-
-class ModuleScope:
-    """`terraform.resolve.Scope` for one document: what the other files of its module declare
-    (`Workspace.key_index`), and the outputs of the local modules it calls."""
-
-    __slots__ = ("_workspace", "_uri", "_name", "_key")
-
-    def __init__(self, workspace: Workspace, uri: str, key: str | None = None) -> None:
-        self._workspace = workspace
-        self._uri = uri
-        self._name = file_name(uri)
-        # asked once per reference resolved: computed once; `key`: another module (a test file's)
-        self._key = workspace.module_key(uri) if key is None else key
-
-    @property
-    def revision(self) -> int:
-        """Changes whenever what the module declares changes (`Module.revision`)."""
-        return self._workspace.module(self._key).revision
-
-    @property
-    def engine(self) -> str:
-        """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
-        return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
-
-    @property
-    def engine_version(self) -> str | None:
-        """The `engineVersion` setting (`Workspace.engine_version`), or None."""
-        return self._workspace.engine_version
-
-    @property
-    def has_override_files(self) -> bool:
-        """Whether the module has an override file (it may change what a declaration says, e.g. make
-        a variable const, and declares nothing the index holds)."""
-        return any(catalogue.is_override_file(n) for n in self._workspace.effective_names(self._key))
-
-    @property
-    def provider_schemas(self) -> Any:
-        """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
-        return self._workspace.provider_schemas(self._key)
-
-    def _index(self) -> dict[tuple, frozenset[str]]:
-        return self._workspace.key_index(self._key)
-
-    def declared(self, key: tuple) -> bool:
-        names = self._index().get(key)
-        return names is not None and len(names) > 0 and (len(names) > 1 or self._name not in names)
-
-    def keys(self, kind: str) -> list[tuple]:
-        return [k for k in self._kinds().get(kind, ()) if self.declared(k)]
-
-    def _kinds(self) -> dict[str, list[tuple]]:
-        """The module's declaration keys by kind, per module revision."""
-        workspace = self._workspace
-        key = self._key
-        module = workspace.module(key)
-        cached = module.kinds_cache
-        if cached is None or cached[0] != module.revision:
-            kinds: dict[str, list[tuple]] = {}
-            for k in workspace.key_index(key):
-                kinds.setdefault(k[0], []).append(k)
-            cached = module.kinds_cache = (module.revision, kinds)
-        return cached[1]
-
-    def _source(self, name: str, own: frozenset) -> str | None:
-        """The one literal source of module call `name`, else None."""
-        sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
-        sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
-        if len(sources) != 1:
-            return None
-        source = next(iter(sources))
-        return source if isinstance(source, str) else None
-
-    def _local_child(self, name: str, own: frozenset) -> str | None:
-        """The directory of module call `name` when its one source is a local directory, else None."""
-        source = self._source(name, own)
-        if source is None or not source.startswith(("./", "../")):
-            return None
-        here = self._key
-        if not os.path.isabs(here):
-            return None
-        child = os.path.normpath(os.path.join(here, source))
-        return child if os.path.isdir(child) else None
-
-    def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
-        """The outputs of module call `name` when its one source is a local directory, else None."""
-        child = self._local_child(name, own)
-        if child is None:
-            return None
-        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
-
-    def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
-        """output name -> deprecation message of the outputs of module call `name` that are
-        `deprecated`, when its one source is a local directory (else empty)."""
-        child = self._local_child(name, own)
-        if child is None:
-            return {}
-        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
-
-    def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
-        """The input variables of module call `name` when its child is a local directory or a module
-        installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
-        source = self._source(name, own)
-        child = self._workspace.child_directory(self._key, name, source)
-        if child is None and self._workspace.missing_local_directory(self._key, source):
-            return NOT_INSTALLED  # type: ignore[return-value]
-        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):
-            return None  # an override file may give a variable a default or another type: not known here
-        return child_variables(self._workspace.key_index(child))
-

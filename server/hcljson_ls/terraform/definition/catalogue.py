@@ -99,10 +99,6 @@ class BlockType:
     referenceable: bool  # expressions of the same module refer to it by `address`
     meta_arguments: frozenset[str]
 
-    @property
-    def label_names(self) -> tuple[str, ...]:
-        return tuple(lab.name for lab in self.labels)
-
 
 RESOURCE_META_ARGUMENTS = frozenset({"count", "for_each", "provider", "depends_on", "lifecycle"})
 MODULE_META_ARGUMENTS = frozenset({"source", "version", "providers", "count", "for_each", "depends_on"})
@@ -445,6 +441,11 @@ TFVARS_JSON = "tfvars-json"  # *.tfvars.json: variable definitions
 TEST_JSON = "test-json"  # *.tftest.json, *.tofutest.json: test files
 MOCK_JSON = "mock-json"  # *.tfmock.json: mock data for a test's `mock_provider`
 QUERY_JSON = "query-json"  # *.tfquery.json: `list` blocks of `terraform query` (Terraform 1.14)
+#: The kinds this server reads (JSON files); those that make up a module (JSON and native
+#: configuration); the JSON kinds that are none of a module's files (each read with its own schema).
+JSON_KINDS = frozenset({CONFIG_JSON, TFVARS_JSON, TEST_JSON, MOCK_JSON, QUERY_JSON})
+MODULE_KINDS = frozenset({CONFIG_JSON, CONFIG_NATIVE})
+NOT_CONFIGURATION_KINDS = JSON_KINDS - {CONFIG_JSON}
 
 CONFIG_JSON_SUFFIXES = (".tf.json", ".tofu.json")
 CONFIG_NATIVE_SUFFIXES = (".tf", ".tofu")
@@ -518,11 +519,9 @@ def file_kind(name: str, ignore_case: bool = False) -> str | None:
 def is_override_file(name: str) -> bool:
     """True for a configuration file (JSON or native) Terraform merges over the rest of the module:
     stem `override` or ending in `_override` (`override.tf.json`, `db_override.tofu`, ...)."""
-    name = base_name(name)
-    ext = extension(name)
-    if ext not in _CONFIG_EXTENSIONS:
+    if extension(base_name(name)) not in _CONFIG_EXTENSIONS:
         return False
-    s = name[: len(name) - len(ext)]
+    s = stem(name)
     return s == "override" or s.endswith("_override")
 
 

@@ -2,7 +2,6 @@
 
     validate_resource(body, schema, text, missing_at=None, where="this block") -> list[Diagnostic]
     check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
-    validate_block(block, schemas, text, required_providers=None, engine=TERRAFORM) -> list[Diagnostic]
 
 Contract
 --------
@@ -68,7 +67,6 @@ from ..schemas.provider_schema import (
     GROUP,
     MAP,
     SINGLE,
-    TERRAFORM,
     NestedAttributes,
     ProviderSchemas,
     SchemaAttribute,
@@ -654,7 +652,7 @@ def _local_name(block: Block, meta_value: str | None) -> str:
 def check_sites(
     sites: list[SchemaSite], schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str
 ) -> tuple[list[Diagnostic], set]:
-    """The diagnostics of `sites` (`validate_block`) and the keys they used: `("provider-source",
+    """The diagnostics of `sites` (`_validate_block` each) and the keys they used: `("provider-source",
     local name)` per site (a `required_providers` entry of that name coming or going changes the
     answer)."""
     out: list[Diagnostic] = []
@@ -678,20 +676,6 @@ def _provider_address(type_name: str, meta: str | None, required_providers: Mapp
         return _address(type_name, meta, tuple(required_providers.items()) if required_providers else (), engine)
     except TypeError:  # an unhashable entry (an object with `source`): not memoized
         return provider_for(type_name, meta, required_providers, engine)
-
-
-def validate_block(
-    block: Block,
-    schemas: ProviderSchemas,
-    text: str,
-    required_providers: Mapping[str, Any] | None = None,
-    engine: str = TERRAFORM,
-) -> list[Diagnostic]:
-    """Every provider-schema diagnostic of one decoded `resource` or `data` block (labels type and
-    name): its provider resolved with `provider_for`, the type checked, then the body."""
-    if block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
-        return []
-    return _validate_block(block, schemas, text, required_providers, engine, meta_provider(block, text))
 
 
 def _validate_block(

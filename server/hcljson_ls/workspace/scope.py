@@ -1,0 +1,123 @@
+"""`ModuleScope`: the `terraform.resolve.Scope` of one document, what the analysis of one file sees
+of the rest of its module (and of the local modules it calls), read from the `Workspace`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ..terraform.definition import catalogue
+from ..terraform.resolution.module_calls import NOT_INSTALLED, ChildVariable, child_variables
+from .files import file_name
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+
+class ModuleScope:
+    """`terraform.resolve.Scope` for one document: what the other files of its module declare
+    (`Workspace.key_index`), and the outputs of the local modules it calls."""
+
+    __slots__ = ("_workspace", "_name", "_key")
+
+    def __init__(self, workspace: Workspace, uri: str, key: str | None = None) -> None:
+        self._workspace = workspace
+        self._name = file_name(uri)
+        # asked once per reference resolved: computed once; `key`: another module (a test file's)
+        self._key = workspace.module_key(uri) if key is None else key
+
+    @property
+    def revision(self) -> int:
+        """Changes whenever what the module declares changes (`Module.revision`)."""
+        return self._workspace.module(self._key).revision
+
+    @property
+    def engine(self) -> str:
+        """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
+        return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
+
+    @property
+    def engine_version(self) -> str | None:
+        """The `engineVersion` setting (`Workspace.engine_version`), or None."""
+        return self._workspace.engine_version
+
+    @property
+    def has_override_files(self) -> bool:
+        """Whether the module has an override file (it may change what a declaration says, e.g. make
+        a variable const, and declares nothing the index holds)."""
+        return any(catalogue.is_override_file(n) for n in self._workspace.effective_names(self._key))
+
+    @property
+    def provider_schemas(self) -> Any:
+        """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
+        return self._workspace.provider_schemas(self._key)
+
+    def _index(self) -> dict[tuple, frozenset[str]]:
+        return self._workspace.key_index(self._key)
+
+    def declared(self, key: tuple) -> bool:
+        names = self._index().get(key)
+        return names is not None and len(names) > 0 and (len(names) > 1 or self._name not in names)
+
+    def keys(self, kind: str) -> list[tuple]:
+        return [k for k in self._kinds().get(kind, ()) if self.declared(k)]
+
+    def _kinds(self) -> dict[str, list[tuple]]:
+        """The module's declaration keys by kind, per module revision."""
+        workspace = self._workspace
+        key = self._key
+        module = workspace.module(key)
+        cached = module.kinds_cache
+        if cached is None or cached[0] != module.revision:
+            kinds: dict[str, list[tuple]] = {}
+            for k in workspace.key_index(key):
+                kinds.setdefault(k[0], []).append(k)
+            cached = module.kinds_cache = (module.revision, kinds)
+        return cached[1]
+
+    def _source(self, name: str, own: frozenset) -> str | None:
+        """The one literal source of module call `name`, else None."""
+        sources = {k[2] for k in own if k[0] == "module-source" and k[1] == name}
+        sources |= {k[2] for k in self.keys("module-source") if k[1] == name}
+        if len(sources) != 1:
+            return None
+        source = next(iter(sources))
+        return source if isinstance(source, str) else None
+
+    def _local_child(self, name: str, own: frozenset) -> str | None:
+        """The directory of module call `name` when its one source is a local directory, else None."""
+        source = self._source(name, own)
+        if source is None or not source.startswith(("./", "../")):
+            return None
+        here = self._key
+        if not os.path.isabs(here):
+            return None
+        child = os.path.normpath(os.path.join(here, source))
+        return child if os.path.isdir(child) else None
+
+    def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
+        """The outputs of module call `name` when its one source is a local directory, else None."""
+        child = self._local_child(name, own)
+        if child is None:
+            return None
+        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+
+    def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
+        """output name -> deprecation message of the outputs of module call `name` that are
+        `deprecated`, when its one source is a local directory (else empty)."""
+        child = self._local_child(name, own)
+        if child is None:
+            return {}
+        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
+
+    def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
+        """The input variables of module call `name` when its child is a local directory or a module
+        installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
+        source = self._source(name, own)
+        child = self._workspace.child_directory(self._key, name, source)
+        if child is None and self._workspace.missing_local_directory(self._key, source):
+            return NOT_INSTALLED  # type: ignore[return-value]
+        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):
+            return None  # an override file may give a variable a default or another type: not known here
+        return child_variables(self._workspace.key_index(child))
