@@ -64,13 +64,13 @@ def test_root_outputs_holding_sensitive_values(tmp_path: Path) -> None:
   "nonsensitive": {"value": "${nonsensitive(var.s)}"},
   "plain": {"value": "${var.p}"},
   "attribute": {"value": "${local.obj.a}"},
-  "merge": {"value": "${merge({a = var.s}, {})}"},
+  "merge": ⟨{⟩"value": "${merge({a = var.s}, {})}"},
   "try": {"value": "${try(var.s, \\"\\")}"},
   "length_of_tuple": {"value": "${length([var.s])}"},
   "not": {"value": "${!(var.s == \\"\\")}"}
  }}
 """)
-    found = expect(fw, ["flow/sensitive-output"] * 8)
+    found = expect(fw, ["flow/sensitive-output"] * 9)
     # terraform: error "Output refers to sensitive values" on the output's declaration range (the `{`)
     assert {d.summary for d in found} == {"Output refers to sensitive values"}
     assert '"sensitive": true' in found[0].detail
