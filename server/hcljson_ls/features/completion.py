@@ -68,7 +68,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import cast
 
-from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, VALUE, locate
+from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, LABEL_SLOT, UNKNOWN_NAME, VALUE, locate
 from ..hcljson.schema import (
     KEYWORD_OR_TRAVERSAL_LIST,
     MAP_OF_LITERAL_STRINGS,
@@ -84,6 +84,8 @@ from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform import catalogue, functions
+from ..terraform.docs import backend_doc
+from ..terraform.remote_state import backends
 from ..terraform.language import action_trigger_events, available, function_available
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.provider_schema import SchemaBlock, provider_for
@@ -153,6 +155,9 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     s = ctx.string
     if s is not None and not _inside_content(s, offset):
         return []  # on a quote, or inside an escape sequence: no word is being typed there
+    backend_items = _backend_completions(snapshot, uri, ctx, s, offset, text, snippets)
+    if backend_items is not None:
+        return backend_items
     if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.schema is not None and not ctx.path:
         values = _core_values(ctx, s, offset)
         if values:
@@ -511,6 +516,83 @@ def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, star
     # The range starts at the key's opening quote: clients match from there, so the quote is part
     # of what they filter on.
     return CompletionItem(name, kind, start, end, insert, snippet, "", doc, group, f'"{name}"')
+
+
+# ---- state backends ------------------------------------------------------------------------------------
+
+#: Backends Terraform refuses in a `backend` block (HCP Terraform is the `cloud` block's).
+_NO_BACKEND_BLOCK = frozenset({"cloud"})
+
+
+def _backend_completions(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem] | None:
+    """The state backends (`remote_state.backends`: names only) where one is named: the type key of
+    `terraform.backend` and `terraform_remote_state`'s `backend` value; a backend's configuration
+    keys in the `backend` block's body and in `terraform_remote_state`'s `config` object. None: not
+    such a place."""
+    opentofu = snapshot.is_opentofu(uri)
+    blocks = ctx.blocks
+    if ctx.type_name == "backend" and blocks and blocks[-1].type_name == "terraform" and ctx.label_index == 0:
+        names = sorted(n for n in backends() if n not in _NO_BACKEND_BLOCK)
+        if ctx.kind == LABEL and s is not None and s.is_key:
+            colon = _colon_follows(text, s.end)
+            after = "" if colon else _comma_after(text, s.end)
+            typed = s.value[: s.index].lower()
+            return [_backend_item(n, "Module", "{}", s.start, s.end, colon, snippets, after, "", opentofu)
+                    for n in names if n.startswith(typed)]
+        if ctx.kind == LABEL_SLOT and s is None:
+            after, before = _comma_after(text, offset), _comma_before(text, offset)
+            return [_backend_item(n, "Module", "{}", offset, offset, False, snippets, after, before, opentofu) for n in names]
+        return None
+    if blocks and blocks[-1].type_name == "backend" and len(blocks) >= 2 and blocks[-2].type_name == "terraform":
+        backend = blocks[-1].labels[0].value if blocks[-1].labels else None
+        return _backend_keys(backend, ctx, s, offset, text, snippets, _names_in(ctx.body), opentofu)
+    if ctx.kind != VALUE or ctx.attribute is None or not blocks or blocks[0].type_name != "data" \
+            or not blocks[0].labels or blocks[0].labels[0].value != "terraform_remote_state" or len(blocks) != 1:
+        return None
+    name = ctx.attribute.name
+    if name == "backend" and s is not None and not s.is_key and not ctx.path:
+        start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
+        typed = s.value[: s.index].lower()
+        return [CompletionItem(n, "Module", start, end, n, detail="state backend", documentation=_backend_link(n, opentofu), sort=_KEYWORD)
+                for n in sorted(backends()) if n.startswith(typed)]
+    if name == "config" and ctx.attribute.expr is not None and ctx.attribute.expr.kind == OBJECT \
+            and (ctx.path[:-1] if s is not None else ctx.path) == ():
+        chosen = blocks[0].body.attribute("backend")
+        backend = string_text(text, chosen.expr.node, chosen.expr.start) if chosen is not None and chosen.expr is not None \
+            and chosen.expr.kind == STRING else None
+        have = _object_keys(text, ctx.attribute.expr.node, ctx.attribute.expr.start)
+        return _backend_keys(backend, ctx, s, offset, text, snippets, have, opentofu)
+    return None
+
+
+def _backend_keys(backend: str | None, ctx, s, offset: int, text, snippets: bool, have: set[str],
+                  opentofu: bool) -> list[CompletionItem] | None:
+    names = backends().get(backend or "")
+    if names is None or backend is None:
+        return None
+    if s is not None and s.is_key:
+        have = have - {s.value}
+        colon = _colon_follows(text, s.end)
+        after = "" if colon else _comma_after(text, s.end)
+        typed = s.value[: s.index].lower()
+        return [_backend_item(n, "Property", '""', s.start, s.end, colon, snippets, after, "", opentofu, backend)
+                for n in sorted(names - have) if n.lower().startswith(typed)]
+    if s is None and ctx.kind in (BODY, VALUE) and (ctx.node is None or ctx.node.kind == OBJECT):
+        after, before = _comma_after(text, offset), _comma_before(text, offset)
+        return [_backend_item(n, "Property", '""', offset, offset, False, snippets, after, before, opentofu, backend)
+                for n in sorted(names - have)]
+    return None
+
+
+def _backend_item(name: str, kind: str, placeholder: str, start: int, end: int, colon: bool, snippets: bool,
+                  after: str, before: str, opentofu: bool, backend: str | None = None) -> CompletionItem:
+    item = _key_item(name, kind, placeholder, _backend_link(backend or name, opentofu), "1", start, end, colon, snippets, after, before)
+    return replace(item, detail=f"{backend} backend setting" if backend else "state backend")
+
+
+def _backend_link(backend: str, opentofu: bool) -> str:
+    url = backend_doc(backend, opentofu)
+    return f"The `{backend}` backend: [documentation]({url})" if url else ""
 
 
 # ---- labels ------------------------------------------------------------------------------------------
