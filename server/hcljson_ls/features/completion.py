@@ -195,16 +195,23 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
         provided = _schema_body(snapshot, uri, ctx, (), text)
         items = (_schema_keys(provided, have, start, end, colon, snippets, after) + _input_keys(snapshot, uri, ctx, have, start, end, colon, snippets, after)
                  + _available(snapshot, uri, ctx, items))
-        return [i for i in items if i.label.lower().startswith(prefix.lower())]
+        return [i for i in _unique(items) if i.label.lower().startswith(prefix.lower())]
     if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
         top = ctx.body is not None and ctx.body.node is body.node
         have = _names_in(ctx.body)
         after, before = _comma_after(text, offset), _comma_before(text, offset)
         items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
         provided = _schema_body(snapshot, uri, ctx, (), text)
-        return (_schema_keys(provided, have, offset, offset, False, snippets, after, before)
-                + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
+        return _unique(_schema_keys(provided, have, offset, offset, False, snippets, after, before)
+                       + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
     return []
+
+
+def _unique(items: list[CompletionItem]) -> list[CompletionItem]:
+    """`items` without a later item of a label already offered (an action's `config` is both the
+    core's block and its provider schema's)."""
+    seen: set[str] = set()
+    return [i for i in items if not (i.label in seen or seen.add(i.label))]  # type: ignore[func-returns-value]
 
 
 def _available(snapshot: Snapshot, uri: str, ctx, items: list[CompletionItem]) -> list[CompletionItem]:
@@ -265,7 +272,7 @@ def _root_schema(state):
 
 def _schema_body(snapshot: Snapshot, uri: str, ctx, tail: tuple, text) -> SchemaBlock | None:
     """The provider schema of the body at `tail` below the innermost decoded block of `ctx`."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in ("resource", "data") or snapshot.provider_schemas(uri) is None:
+    if not ctx.blocks or ctx.blocks[0].type_name not in ("resource", "data", "ephemeral", "action") or snapshot.provider_schemas(uri) is None:
         return None
     steps = steps_of(ctx.blocks, tail)
     if steps is None:
