@@ -104,3 +104,18 @@ def test_the_action_body_offers_config_once(tmp_path):
     fw = _fw(tmp_path, '{"action": {"example_restart": {"r": {$0}}}}')
     labels = [i.label for i in complete(fw.snapshot(), *fw.cursor)]
     assert labels.count("config") == 1, labels
+
+
+def test_ephemeral_reference_attributes_are_completed_from_the_schema(tmp_path):
+    fw = _fw(tmp_path, '{"ephemeral": {"example_token": {"t": {"audience": "x"}}}, '
+                       '"provider": {"example": {"token": "${ephemeral.example_token.t.$0}"}}}')
+    items = complete(fw.snapshot(), *fw.cursor)
+    assert {i.label: i.detail for i in items} == {"audience": "string", "ttl": "number", "value": "string", "scope": "nested block (list)"}
+
+
+@pytest.mark.parametrize("typed, expected", [("action.", ["example_restart"]), ("action.example_restart.", ["r"])])
+def test_action_references_in_action_trigger_are_completed(tmp_path, typed, expected):
+    doc = ('{"action": {"example_restart": {"r": {"config": {"server_id": "a"}}}}, "resource": {"example_server": {"s": '
+           '{"name": "a", "lifecycle": {"action_trigger": {"events": ["after_create"], "actions": ["%s$0"]}}}}}}' % typed)
+    fw = _fw(tmp_path, doc)
+    assert [i.label for i in complete(fw.snapshot(), *fw.cursor)] == expected

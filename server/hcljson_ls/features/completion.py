@@ -54,7 +54,7 @@ Contract
     type's required arguments and the nested blocks it needs (`min_items` of each) with placeholders
     of their types, tab stops with snippets (`_skeletons`). This parses the schema of every type
     offered (once per loaded schema: about 0.3 s for AWS's 981 types on the first request);
-  - after `<type>.<name>.` and `data.<type>.<name>.`: every attribute of the type (computed ones
+  - after `<type>.<name>.`, `data.<type>.<name>.` and `ephemeral.<type>.<name>.`: every attribute of the type (computed ones
     included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
   offsets, through JSON escapes), and is filtered by it (case-insensitive prefix). Items sort
@@ -820,14 +820,14 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     if root == "module" and len(steps) == 1:
         return [CompletionItem(o, "Property", 0, 0, o, detail=f"output of module {steps[0]}", sort=_DECLARED)
                 for o in snapshot.module_outputs(uri, steps[0])]
-    if root in ("data", "ephemeral"):
+    if root in ("data", "ephemeral", "action"):
         keys = sorted(snapshot.declared(uri, root))
         if not steps:
             return [CompletionItem(t, "Class", 0, 0, t, detail=f"{root} type", sort=_DECLARED) for t in sorted({k[1] for k in keys})]
         if len(steps) == 1:
             return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root}.{k[1]}", sort=_DECLARED) for k in keys if k[1] == steps[0]]
-        if root == "data" and len(steps) == 2:
-            return _schema_attributes(snapshot, uri, steps[0], True, set())
+        if len(steps) == 2 and root != "action":  # an action has no attributes to refer to
+            return _schema_attributes(snapshot, uri, steps[0], root, set())
         return []
     if root in catalogue.NAMESPACES:
         return []
@@ -836,20 +836,21 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
         return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root} resource", sort=_DECLARED) for k in keys]
     if len(steps) == 1:
         names = snapshot.resource_arguments(uri, ("resource", root, steps[0])) | {"id"}
-        provided = _schema_attributes(snapshot, uri, root, False, names)
+        provided = _schema_attributes(snapshot, uri, root, "resource", names)
         names -= {i.label for i in provided}
         return [CompletionItem(a, "Field", 0, 0, a, detail=f"{root}.{steps[0]}", sort=_DECLARED) for a in sorted(names)] + provided
     return []
 
 
-def _schema_attributes(snapshot: Snapshot, uri: str, type_name: str, data: bool, written: set[str]) -> list[CompletionItem]:
-    """Every attribute (computed ones included) and nested block type of resource type (data source)
-    `type_name` as its provider schema has it; the arguments `written` sort first."""
+def _schema_attributes(snapshot: Snapshot, uri: str, type_name: str, kind: str, written: set[str]) -> list[CompletionItem]:
+    """Every attribute (computed ones included) and nested block type of `kind` ("resource", "data"
+    or "ephemeral") type `type_name` as its provider schema has it; the arguments `written` sort first."""
     schemas = snapshot.provider_schemas(uri)
     if schemas is None:
         return []
     address = provider_for(type_name, None, snapshot.required_providers(uri), snapshot.engine(uri))
-    schema = schemas.data_source(address, type_name) if data else schemas.resource(address, type_name)
+    lookup = {"data": schemas.data_source, "ephemeral": schemas.ephemeral_resource}.get(kind, schemas.resource)
+    schema = lookup(address, type_name)
     if schema is None:
         return []
     out = [CompletionItem(n, "Field", 0, 0, n, detail=a.type, documentation=a.description, deprecated=a.deprecated,
