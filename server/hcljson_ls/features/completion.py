@@ -85,11 +85,11 @@ from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform import catalogue, functions
 from ..terraform.docs import backend_doc
-from ..terraform.remote_state import backends
 from ..terraform.language import action_trigger_events, available, function_available
 from ..terraform.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.provider_schema import SchemaBlock, provider_for
 from ..terraform.provisioners import provisioner_schema, provisioner_types
+from ..terraform.remote_state import backends
 from ..terraform.tfvars import is_tfvars
 from ..terraform.tfvars import placeholder as type_placeholder
 from ..workspace import Snapshot

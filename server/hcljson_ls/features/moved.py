@@ -160,10 +160,10 @@ def moved_entry_edits(text: str, old: str, new: str) -> list[TextEdit]:
         if not items:
             inner = f"\n{unit * 2}{_entry(old, new, unit * 2, unit, True)}\n{unit}" if multiline else _entry(old, new, "", unit, False)
             return [TextEdit(at + 1, base + value.end - 1, inner)]
-        first_start = at + items[0].value.start  # type: ignore[union-attr]
+        first_start = at + items[0].value.start
         lead = text[at + 1 : first_start]
         indent = lead.rsplit("\n", 1)[1] if "\n" in lead else None
-        last_end = at + items[-1].value.end  # type: ignore[union-attr]
+        last_end = at + items[-1].value.end
         if indent is not None:
             return [TextEdit(last_end, last_end, f",\n{indent}{_entry(old, new, indent, unit or '  ', True)}")]
         return [TextEdit(last_end, last_end, f", {_entry(old, new, '', unit, False)}")]

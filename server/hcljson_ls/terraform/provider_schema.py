@@ -720,7 +720,9 @@ class ProviderSchemas:
 
 
 def _identity(raw: object) -> SchemaBlock | None:
-    attributes = raw.get("attributes") if isinstance(raw, Mapping) else None
+    if not isinstance(raw, Mapping):
+        return None
+    attributes = raw.get("attributes")
     if not isinstance(attributes, Mapping):
         return None
     out: dict[str, SchemaAttribute] = {}
@@ -731,7 +733,7 @@ def _identity(raw: object) -> SchemaBlock | None:
         description = a.get("description")
         out[name] = SchemaAttribute(name, render_type(a["type"]), a["type"], required=required, optional=not required,
                                     description=description if isinstance(description, str) else "")
-    version = raw.get("version")  # type: ignore[union-attr]
+    version = raw.get("version")
     return SchemaBlock(MappingProxyType(out), version=version if isinstance(version, int) else 0)
 
 
