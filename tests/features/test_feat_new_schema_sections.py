@@ -119,3 +119,19 @@ def test_action_references_in_action_trigger_are_completed(tmp_path, typed, expe
            '{"name": "a", "lifecycle": {"action_trigger": {"events": ["after_create"], "actions": ["%s$0"]}}}}}}' % typed)
     fw = _fw(tmp_path, doc)
     assert [i.label for i in complete(fw.snapshot(), *fw.cursor)] == expected
+
+
+def _query_problems(tmp_path, doc: str) -> list[tuple[str, str]]:
+    fw = parse_fixture("//- /m/main.tf.json\n{}\n//- /m/find.tfquery.json\n" + doc).workspace(tmp_path, open=["/m/find.tfquery.json"])
+    fw.workspace.set_schema_files([SCHEMA])
+    text = fw.fixture.files["/m/find.tfquery.json"].text
+    return [(d.code, text[d.start:d.end]) for d in collect(fw.snapshot(), fw.uri("/m/find.tfquery.json")) if d.code.startswith("schema/")]
+
+
+def test_a_query_list_config_is_checked_against_the_list_resource_schema(tmp_path):
+    ok = '{"list": {"example_server": {"all": {"provider": "example", "config": {"name_prefix": "web"}}}}}'
+    assert _query_problems(tmp_path, ok) == []
+    bad = '{"list": {"example_server": {"all": {"provider": "example", "config": {"name_prefx": "web"}}}}}'
+    assert _query_problems(tmp_path / "b", bad) == [("schema/unknown-argument", '"name_prefx"')]
+    unknown = '{"list": {"example_servr": {"all": {"provider": "example"}}}}'
+    assert _query_problems(tmp_path / "c", unknown) == [("schema/unknown-resource-type", '"example_servr"')]

@@ -723,8 +723,8 @@ def _validate_block(
         if schema is None:
             return _check_ephemeral_type(schemas, address, type_label.value, type_label.start, type_label.end)
         return validate_resource(block.body, schema, text, where=f"ephemeral resource {_q(type_label.value)}")
-    if block.type_name == "action":
-        return _validate_action(block, schemas, address, text)
+    if block.type_name in ("action", "list"):
+        return _validate_config(block, schemas, address, text)
     data = block.type_name == "data"
     schema = schemas.data_source(address, type_label.value) if data else schemas.resource(address, type_label.value)
     if schema is None:  # an unknown type of a loaded provider, or a provider not loaded (nothing to say)
@@ -739,25 +739,28 @@ def _validate_block(
     return found
 
 
-def _validate_action(block: Block, schemas: ProviderSchemas, address: str, text: str) -> list[Diagnostic]:
-    """An `action` block: its type among the provider's actions (when its schema lists them), and
-    its `config` block's body against the action's schema (a missing `config` when the schema
-    requires an argument: `schema/missing-argument` on the block's type label)."""
+def _validate_config(block: Block, schemas: ProviderSchemas, address: str, text: str) -> list[Diagnostic]:
+    """An `action` block (or a query file's `list` block): its type among the provider's actions
+    (list resources) when its schema lists them, and its `config` block's body against that type's
+    schema (a missing `config` when the schema requires an argument: `schema/missing-argument` on
+    the block's type label)."""
     type_label = block.labels[0]
-    schema = schemas.action(address, type_label.value)
+    action = block.type_name == "action"
+    what = "action type" if action else "list resource type"
+    schema = schemas.action(address, type_label.value) if action else schemas.list_resource(address, type_label.value)
     if schema is None:
-        known = schemas.action_types(address)
+        known = schemas.action_types(address) if action else schemas.list_resource_types(address)
         if known is None or type_label.value in known:
             return []
         s = suggestion(type_label.value, known)
         hint = f" Did you mean {_q(s)}?" if s is not None else ""
         return [Diagnostic(
-            type_label.start, type_label.end, ERROR, UNKNOWN_RESOURCE_TYPE, f"Invalid action type {_q(type_label.value)}",
-            f"The provider {address} does not support the action type {_q(type_label.value)}"
+            type_label.start, type_label.end, ERROR, UNKNOWN_RESOURCE_TYPE, f"Invalid {what} {_q(type_label.value)}",
+            f"The provider {address} does not support the {what} {_q(type_label.value)}"
             + ("; it has none." if not known else ".") + hint,
             (), (Fix(type_label.start, type_label.end, _q(s), f"Change to {_q(s)}"),) if s is not None else (),
         )]
-    where = f"the config of action {_q(type_label.value)}"
+    where = f"the config of {block.type_name} {_q(type_label.value)}"
     configs = block.body.blocks_of("config")
     if not configs:
         missing = [n for n, a in schema.attributes.items() if a.required]
@@ -765,7 +768,7 @@ def _validate_action(block: Block, schemas: ProviderSchemas, address: str, text:
             return []
         return [Diagnostic(
             type_label.start, type_label.end, ERROR, MISSING_ARGUMENT, "Missing required argument",
-            f"The action {_q(type_label.value)} needs a \"config\" block with the argument {_q(missing[0])}.",
+            f"The {what} {_q(type_label.value)} needs a \"config\" block with the argument {_q(missing[0])}.",
         )]
     out: list[Diagnostic] = []
     for config in configs:

@@ -668,6 +668,13 @@ class ProviderSchemas:
         blocks), or None."""
         return self._section(address, _LIST_RESOURCES, type_name)
 
+    def list_resource_types(self, address: str) -> tuple[str, ...] | None:
+        """The list resource types of provider `address`; None when it is not loaded or its schema
+        has no `list_resource_schemas` section."""
+        p = self._provider(address)
+        found = p.spans.get(_LIST_RESOURCES) if p is not None else None
+        return tuple(found) if found is not None else None
+
     def resource_identity(self, address: str, type_name: str) -> SchemaBlock | None:
         """The identity of managed resource type `type_name` of provider `address` as a body of
         attributes (required: `required_for_import`, else optional), or None when its schema has
