@@ -135,3 +135,17 @@ def test_a_query_list_config_is_checked_against_the_list_resource_schema(tmp_pat
     assert _query_problems(tmp_path / "b", bad) == [("schema/unknown-argument", '"name_prefx"')]
     unknown = '{"list": {"example_servr": {"all": {"provider": "example"}}}}'
     assert _query_problems(tmp_path / "c", unknown) == [("schema/unknown-resource-type", '"example_servr"')]
+
+
+@pytest.mark.parametrize("doc, said", [
+    ('{"ephemeral": {"example_token": {"t": {"audience": "x"}}}, '
+     '"provider": {"example": {"token": "${ephemeral.example_token.t.va$0lue}"}}}', "The token."),
+    ('{"resource": {"example_server": {"s": {"name": "a"}}}, "output": {"o": {"value": "${example_server.s.na$0me}"}}}',
+     "The server's name."),
+])
+def test_hover_on_the_attribute_step_of_a_reference(tmp_path, doc, said):
+    fw = _fw(tmp_path, doc)
+    found = hover(fw.snapshot(), *fw.cursor)
+    assert found is not None and said in found.markdown, found
+    text = fw.fixture.files[MAIN].text
+    assert text[found.start:found.end] in ("value", "name")

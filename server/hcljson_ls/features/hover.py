@@ -50,7 +50,7 @@ from ..terraform.docs import absolute_links
 from ..terraform.language import introduced
 from ..terraform.native import declaration_details
 from ..terraform.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
-from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
+from ..terraform.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType, provider_for
 from ..terraform.references import Call, Reference, output_step
 from ..terraform.testfile import is_test_file
 from ..terraform.tfvars import is_tfvars
@@ -166,6 +166,8 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     if state is None:
         return None
     target = target_at(snapshot, uri, offset)
+    if target is not None and target.kind == "reference" and (found := _attribute_step_hover(snapshot, uri, target, offset)):
+        return found
     if target is not None and target.kind != "declaration":
         found = _reference_hover(snapshot, uri, target)
         if found is not None:
@@ -178,6 +180,37 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     found = _with_native(hover_in(state.analysis.body, state.text, offset), block_preview(snapshot, uri, offset))
     construct = construct_hover(snapshot, uri, offset, found.markdown if found is not None else None)
     return Hover(*construct) if construct is not None else _with_docs(found, docs_link_at(snapshot, uri, offset))
+
+
+#: The schema lookups of the objects whose attributes a reference reads (`<type>.<name>.<attribute>`).
+_SCHEMA_KINDS = {"resource": "resource", "data": "data_source", "ephemeral": "ephemeral_resource"}
+
+
+def _attribute_step_hover(snapshot: Snapshot, uri: str, target: Target, offset: int) -> Hover | None:
+    """Hover on the attribute step of a reference to a resource, data source or ephemeral resource
+    (`ephemeral.example_token.t.value`, cursor on `value`): the attribute as its provider schema
+    describes it; None elsewhere or without the schema."""
+    ref, key = target.item, target.key
+    if not isinstance(ref, Reference) or key is None or key[0] not in _SCHEMA_KINDS or len(key) != 3:
+        return None
+    steps = list(ref.steps)
+    at = next((i for i, st in enumerate(steps) if st.start == target.name_start), None)
+    if at is None or at + 1 >= len(steps):
+        return None
+    step = steps[at + 1]
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None or not step.start <= offset <= step.end:
+        return None
+    address = provider_for(key[1], None, snapshot.required_providers(uri), snapshot.engine(uri))
+    schema = getattr(schemas, _SCHEMA_KINDS[key[0]])(address, key[1])
+    if schema is None:
+        return None
+    where = f"`{'' if key[0] == 'resource' else key[0] + '.'}{key[1]}`"
+    if step.name in schema.attributes:
+        return Hover(_schema_attribute_md(step.name, schema.attributes[step.name], where), step.start, step.end)
+    if step.name in schema.block_types:
+        return Hover(_schema_block_md(step.name, schema.block_types[step.name], where), step.start, step.end)
+    return None
 
 
 def _with_docs(found: Hover | None, link: Link | None) -> Hover | None:
