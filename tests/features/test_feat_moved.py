@@ -215,3 +215,20 @@ def test_terraform_keeps_the_state_of_the_renamed_resource(tmp_path):
     assert "Plan: 0 to add, 0 to change, 0 to destroy." in plan.stdout  # moved, not replaced
     assert "terraform_data.web has moved to terraform_data.app" in plan.stdout
     assert "module.net.terraform_data.inner has moved to module.network.terraform_data.inner" in plan.stdout
+
+
+@pytest.mark.parametrize("entries, left", [
+    ('[{"from": "terraform_data.web", "to": "terraform_data.app"}]', []),
+    ('[{"from": "terraform_data.web", "to": "terraform_data.app"}, {"from": "terraform_data.x", "to": "terraform_data.y"}]',
+     [{"from": "terraform_data.x", "to": "terraform_data.y"}]),
+    ('[{"from": "terraform_data.x", "to": "terraform_data.y"}, {"from": "terraform_data.web", "to": "terraform_data.app"}]',
+     [{"from": "terraform_data.x", "to": "terraform_data.y"}]),
+])
+def test_a_rename_back_deletes_the_entry(tmp_path, entries, left):
+    """Renaming `app` back to `web` with `web -> app` recorded: the entry goes, since Terraform's plan
+    rejects a move to the same address ("Redundant move statement")."""
+    src = '//- /m/main.tf.json\n{"resource": {"terraform_data": {"app": {}, "y": {}}}, "moved": %s}\n' % entries
+    files = _renamed(tmp_path, src, '"app"', "web")
+    doc = json.loads(files[MAIN])
+    assert doc["moved"] == left
+    assert set(doc["resource"]["terraform_data"]) == {"web", "y"}

@@ -20,7 +20,8 @@ Contract
   native `.tf` declaration gets a native `moved` block at the end of its file.
 * A rename of a rename stays one step: when a `moved` entry of the module (JSON files) already has
   the old address as its `to`, the rename rewrites that `to` (it is a reference like any other), and
-  no second entry is added. Terraform also accepts the chain (`a -> b`, `b -> c`); we keep one
+  no second entry is added; when its `from` is the new name (a rename back), the entry is deleted
+  instead (Terraform's plan rejects a move to the same address: "Redundant move statement"). Terraform also accepts the chain (`a -> b`, `b -> c`); we keep one
   step because the usual case is renaming twice before applying. See docs/features.md, "Rename
   with a moved block", for the case where the first rename was already applied.
 * Never raises; a target that is not movable is refused with the reason.
@@ -84,8 +85,13 @@ def rename_with_moved(snapshot: Snapshot, uri: str, offset: int, new_name: str) 
     if isinstance(edits, RenameError) or new_name == found.name:
         return edits
     old, new = found.address, address(found.key, new_name)
-    if _already_moved_to(snapshot, uri, found.key, old):
+    earlier = _moved_to(snapshot, uri, found.key, old, new)
+    if earlier is True:
         return edits  # the rename rewrites that entry's `to`: still one step
+    if earlier:  # a rename back to where the object was: the entry goes (no move to the same address)
+        where, start, end = earlier  # type: ignore[misc]
+        kept = [e for e in edits.get(where, []) if e.end <= start or e.start >= end]
+        return {**edits, where: sorted([*kept, TextEdit(start, end, "")], key=lambda e: (e.start, e.end))}
     sites = snapshot.declaration_sites(uri, found.key)
     home = sites[0][0] if sites else uri
     text = snapshot.text_of(home)
@@ -99,8 +105,10 @@ def rename_with_moved(snapshot: Snapshot, uri: str, offset: int, new_name: str) 
     return edits
 
 
-def _already_moved_to(snapshot: Snapshot, uri: str, key: tuple, old: str) -> bool:
-    """Whether a `moved` entry of a JSON file of the module has `old` as its `to`."""
+def _moved_to(snapshot: Snapshot, uri: str, key: tuple, old: str, new: str) -> tuple[str, int, int] | None | bool:
+    """Whether a `moved` entry of a JSON file of the module has `old` as its `to`: False when none
+    has; when that entry's `from` is `new` (a rename back), the range `(uri, start, end)` that
+    deletes it with its comma (Terraform rejects a move to the same address); else True."""
     files = {u for u, *_ in snapshot.reference_sites(uri, key)}
     for u in sorted(files):
         text = snapshot.text_of(u)
@@ -111,11 +119,26 @@ def _already_moved_to(snapshot: Snapshot, uri: str, key: tuple, old: str) -> boo
             continue
         for _member, start, value in _moved_members(text, root):
             entries = value.items if value.kind == ARRAY else [None]
-            for item in entries:
+            for i, item in enumerate(entries):
                 node, base = (value, start) if item is None else (item.value, start + value.start)
-                if isinstance(node, Container) and node.kind == OBJECT and _to_of(text, node, base + node.start) == old:
+                if not (isinstance(node, Container) and node.kind == OBJECT and _field(text, node, base + node.start, "to") == old):
+                    continue
+                if _field(text, node, base + node.start, "from") != new or item is None:
                     return True
+                return (u, *_element_span(value, start + value.start, i))
     return False
+
+
+def _element_span(array: Container, at: int, i: int) -> tuple[int, int]:
+    """The range that deletes element `i` of `array` (absolute start `at`) and one comma beside it."""
+    items = [m for m in array.items if m.value is not None]
+    this = items[i].value
+    assert this is not None
+    if i + 1 < len(items):
+        return at + this.start, at + items[i + 1].value.start  # type: ignore[union-attr]
+    if i > 0:
+        return at + items[i - 1].value.end, at + this.end  # type: ignore[union-attr]
+    return at + this.start, at + this.end
 
 
 def _moved_members(text: str, root: Container):
@@ -127,9 +150,9 @@ def _moved_members(text: str, root: Container):
                 yield m, root.start, m.value
 
 
-def _to_of(text: str, entry: Container, start: int) -> str | None:
+def _field(text: str, entry: Container, start: int, name: str) -> str | None:
     for m in entry.items:
-        if m.key is not None and key_text(text, m.key, start + m.key.start) == "to" and m.value is not None and m.value.kind == STRING:
+        if m.key is not None and key_text(text, m.key, start + m.key.start) == name and m.value is not None and m.value.kind == STRING:
             return string_text(text, m.value, start + m.value.start).strip()
     return None
 
