@@ -89,7 +89,7 @@ def rename_with_moved(snapshot: Snapshot, uri: str, offset: int, new_name: str) 
     if earlier is True:
         return edits  # the rename rewrites that entry's `to`: still one step
     if earlier:  # a rename back to where the object was: the entry goes (no move to the same address)
-        where, start, end = earlier  # type: ignore[misc]
+        where, start, end = earlier
         kept = [e for e in edits.get(where, []) if e.end <= start or e.start >= end]
         return {**edits, where: sorted([*kept, TextEdit(start, end, "")], key=lambda e: (e.start, e.end))}
     sites = snapshot.declaration_sites(uri, found.key)
