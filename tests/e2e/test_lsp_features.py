@@ -95,8 +95,10 @@ async def test_capabilities_advertise_the_registered_features(client: LanguageCl
     assert caps.definition_provider and caps.declaration_provider and caps.references_provider
     assert caps.document_highlight_provider and caps.workspace_symbol_provider
     assert caps.rename_provider  # with prepareRename for clients that announce prepareSupport
-    assert list(caps.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix, "source.showAsNativeHcl"]
-    assert list(caps.execute_command_provider.commands) == ["hcljson.showAsNativeHcl", "hcljson.validate"]
+    assert list(caps.code_action_provider.code_action_kinds) == [
+        types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, "source.showAsNativeHcl"]
+    assert list(caps.execute_command_provider.commands) == [
+        "hcljson.showAsNativeHcl", "hcljson.validate", "hcljson.applyRenameWithMoved"]
 
 
 # -------------------------------------------------------------------------------------------- symbols

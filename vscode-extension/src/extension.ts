@@ -65,6 +65,9 @@ export function activate(context: vscode.ExtensionContext): void {
         vscode.commands.registerCommand('hcljson.restartServer', () => queue(restart)),
         vscode.commands.registerCommand('hcljson.showOutput', () => output.show(true)),
         vscode.commands.registerCommand('hcljson.validateWithTerraform', () => validateActiveDocument()),
+        vscode.commands.registerCommand('hcljson.renameWithMoved', (uri: unknown, position: unknown, oldName: unknown) =>
+            renameWithMoved(uri, position, oldName),
+        ),
         vscode.workspace.onDidGrantWorkspaceTrust(() => {
             log('The workspace is trusted now: restarting the server with its settings.');
             void queue(restart);
@@ -299,6 +302,41 @@ async function validateActiveDocument(): Promise<void> {
         });
     } catch (error) {
         void vscode.window.showErrorMessage(`Validate with terraform: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
+
+/**
+ * "Rename and add a moved block" (the server's code action on a resource's or module call's name): asks for
+ * the new name, prefilled with the old one, then runs the server's `hcljson.applyRenameWithMoved` with
+ * (uri, position, new name); the server sends the rename and the `moved` entry as one `workspace/applyEdit`.
+ * A name the server refuses (taken, reserved, no identifier) is shown with the server's reason.
+ */
+async function renameWithMoved(uri: unknown, position: unknown, oldName: unknown): Promise<void> {
+    if (typeof uri !== 'string' || typeof position !== 'object' || position === null) {
+        return;
+    }
+    if (client === undefined || !client.isRunning()) {
+        void vscode.window.showWarningMessage('Rename and add a moved block: the HCL JSON server is not running.');
+        return;
+    }
+    const old = typeof oldName === 'string' ? oldName : '';
+    const newName = await vscode.window.showInputBox({
+        title: 'Rename and add a moved block',
+        prompt: 'The new name; a moved block keeps the object in the Terraform state.',
+        value: old,
+        valueSelection: [0, old.length],
+        validateInput: (value) => (/^[\p{L}_][\p{L}\p{N}_-]*$/u.test(value) ? undefined : 'Use letters, digits, underscores and dashes, starting with a letter or underscore.'),
+    });
+    if (newName === undefined || newName === old) {
+        return;
+    }
+    try {
+        await client.sendRequest('workspace/executeCommand', {
+            command: 'hcljson.applyRenameWithMoved',
+            arguments: [uri, position, newName],
+        });
+    } catch (error) {
+        void vscode.window.showErrorMessage(`Rename: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
 

@@ -54,7 +54,7 @@ Contract
     type's required arguments and the nested blocks it needs (`min_items` of each) with placeholders
     of their types, tab stops with snippets (`_skeletons`). This parses the schema of every type
     offered (once per loaded schema: about 0.3 s for AWS's 981 types on the first request);
-  - after `<type>.<name>.` and `data.<type>.<name>.`: every attribute of the type (computed ones
+  - after `<type>.<name>.`, `data.<type>.<name>.` and `ephemeral.<type>.<name>.`: every attribute of the type (computed ones
     included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
   offsets, through JSON escapes), and is filtered by it (case-insensitive prefix). Items sort
@@ -68,7 +68,7 @@ import logging
 from dataclasses import replace
 from typing import cast
 
-from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, UNKNOWN_NAME, VALUE, locate
+from ..hcljson.locate import ARGUMENT_NAME, BLOCK_TYPE, BODY, LABEL, LABEL_SLOT, UNKNOWN_NAME, VALUE, locate
 from ..hcljson.schema import (
     KEYWORD_OR_TRAVERSAL_LIST,
     MAP_OF_LITERAL_STRINGS,
@@ -84,9 +84,11 @@ from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform.definition import catalogue, functions
+from ..terraform.definition.docs import backend_doc
 from ..terraform.definition.language import action_trigger_events, available, function_available
 from ..terraform.filekinds.tfvars import placeholder as type_placeholder
 from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
+from ..terraform.rules.remote_state import backends
 from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
@@ -138,6 +140,9 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     s = ctx.string
     if s is not None and not _inside_content(s, offset):
         return []  # on a quote, or inside an escape sequence: no word is being typed there
+    backend_items = _backend_completions(snapshot, uri, ctx, s, offset, text, snippets)
+    if backend_items is not None:
+        return backend_items
     if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.schema is not None and not ctx.path:
         values = _core_values(ctx, s, offset)
         if values:
@@ -175,16 +180,23 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
         provided = _schema_body(snapshot, uri, ctx, (), text)
         items = (_schema_keys(provided, have, start, end, colon, snippets, after) + _input_keys(snapshot, uri, ctx, have, start, end, colon, snippets, after)
                  + _available(snapshot, uri, ctx, items))
-        return [i for i in items if i.label.lower().startswith(prefix.lower())]
+        return [i for i in _unique(items) if i.label.lower().startswith(prefix.lower())]
     if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
         top = ctx.body is not None and ctx.body.node is body.node
         have = _names_in(ctx.body)
         after, before = _comma_after(text, offset), _comma_before(text, offset)
         items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
         provided = _schema_body(snapshot, uri, ctx, (), text)
-        return (_schema_keys(provided, have, offset, offset, False, snippets, after, before)
-                + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
+        return _unique(_schema_keys(provided, have, offset, offset, False, snippets, after, before)
+                       + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
     return []
+
+
+def _unique(items: list[CompletionItem]) -> list[CompletionItem]:
+    """`items` without a later item of a label already offered (an action's `config` is both the
+    core's block and its provider schema's)."""
+    seen: set[str] = set()
+    return [i for i in items if not (i.label in seen or seen.add(i.label))]  # type: ignore[func-returns-value]
 
 
 def _available(snapshot: Snapshot, uri: str, ctx, items: list[CompletionItem]) -> list[CompletionItem]:
@@ -245,7 +257,7 @@ def _root_schema(state):
 
 def _schema_body(snapshot: Snapshot, uri: str, ctx, tail: tuple, text) -> SchemaBlock | None:
     """The provider schema of the body at `tail` below the innermost decoded block of `ctx`."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.RESOURCE_AND_DATA or snapshot.provider_schemas(uri) is None:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.TYPED_BLOCKS or snapshot.provider_schemas(uri) is None:
         return None
     steps = steps_of(ctx.blocks, tail)
     if steps is None:
@@ -497,6 +509,83 @@ def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, star
     return CompletionItem(name, kind, start, end, insert, snippet, "", doc, group, f'"{name}"')
 
 
+# ---- state backends ------------------------------------------------------------------------------------
+
+#: Backends Terraform refuses in a `backend` block (HCP Terraform is the `cloud` block's).
+_NO_BACKEND_BLOCK = frozenset({"cloud"})
+
+
+def _backend_completions(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem] | None:
+    """The state backends (`remote_state.backends`: names only) where one is named: the type key of
+    `terraform.backend` and `terraform_remote_state`'s `backend` value; a backend's configuration
+    keys in the `backend` block's body and in `terraform_remote_state`'s `config` object. None: not
+    such a place."""
+    opentofu = snapshot.is_opentofu(uri)
+    blocks = ctx.blocks
+    if ctx.type_name == "backend" and blocks and blocks[-1].type_name == "terraform" and ctx.label_index == 0:
+        names = sorted(n for n in backends() if n not in _NO_BACKEND_BLOCK)
+        if ctx.kind == LABEL and s is not None and s.is_key:
+            colon = _colon_follows(text, s.end)
+            after = "" if colon else _comma_after(text, s.end)
+            typed = s.value[: s.index].lower()
+            return [_backend_item(n, "Module", "{}", s.start, s.end, colon, snippets, after, "", opentofu)
+                    for n in names if n.startswith(typed)]
+        if ctx.kind == LABEL_SLOT and s is None:
+            after, before = _comma_after(text, offset), _comma_before(text, offset)
+            return [_backend_item(n, "Module", "{}", offset, offset, False, snippets, after, before, opentofu) for n in names]
+        return None
+    if blocks and blocks[-1].type_name == "backend" and len(blocks) >= 2 and blocks[-2].type_name == "terraform":
+        backend = blocks[-1].labels[0].value if blocks[-1].labels else None
+        return _backend_keys(backend, ctx, s, offset, text, snippets, _names_in(ctx.body), opentofu)
+    if ctx.kind != VALUE or ctx.attribute is None or not blocks or blocks[0].type_name != "data" \
+            or not blocks[0].labels or blocks[0].labels[0].value != "terraform_remote_state" or len(blocks) != 1:
+        return None
+    name = ctx.attribute.name
+    if name == "backend" and s is not None and not s.is_key and not ctx.path:
+        start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
+        typed = s.value[: s.index].lower()
+        return [CompletionItem(n, "Module", start, end, n, detail="state backend", documentation=_backend_link(n, opentofu), sort=_KEYWORD)
+                for n in sorted(backends()) if n.startswith(typed)]
+    if name == "config" and ctx.attribute.expr is not None and ctx.attribute.expr.kind == OBJECT \
+            and (ctx.path[:-1] if s is not None else ctx.path) == ():
+        chosen = blocks[0].body.attribute("backend")
+        backend = string_text(text, chosen.expr.node, chosen.expr.start) if chosen is not None and chosen.expr is not None \
+            and chosen.expr.kind == STRING else None
+        have = _object_keys(text, ctx.attribute.expr.node, ctx.attribute.expr.start)
+        return _backend_keys(backend, ctx, s, offset, text, snippets, have, opentofu)
+    return None
+
+
+def _backend_keys(backend: str | None, ctx, s, offset: int, text, snippets: bool, have: set[str],
+                  opentofu: bool) -> list[CompletionItem] | None:
+    names = backends().get(backend or "")
+    if names is None or backend is None:
+        return None
+    if s is not None and s.is_key:
+        have = have - {s.value}
+        colon = _colon_follows(text, s.end)
+        after = "" if colon else _comma_after(text, s.end)
+        typed = s.value[: s.index].lower()
+        return [_backend_item(n, "Property", '""', s.start, s.end, colon, snippets, after, "", opentofu, backend)
+                for n in sorted(names - have) if n.lower().startswith(typed)]
+    if s is None and ctx.kind in (BODY, VALUE) and (ctx.node is None or ctx.node.kind == OBJECT):
+        after, before = _comma_after(text, offset), _comma_before(text, offset)
+        return [_backend_item(n, "Property", '""', offset, offset, False, snippets, after, before, opentofu, backend)
+                for n in sorted(names - have)]
+    return None
+
+
+def _backend_item(name: str, kind: str, placeholder: str, start: int, end: int, colon: bool, snippets: bool,
+                  after: str, before: str, opentofu: bool, backend: str | None = None) -> CompletionItem:
+    item = _key_item(name, kind, placeholder, _backend_link(backend or name, opentofu), "1", start, end, colon, snippets, after, before)
+    return replace(item, detail=f"{backend} backend setting" if backend else "state backend")
+
+
+def _backend_link(backend: str, opentofu: bool) -> str:
+    url = backend_doc(backend, opentofu)
+    return f"The `{backend}` backend: [documentation]({url})" if url else ""
+
+
 # ---- labels ------------------------------------------------------------------------------------------
 
 
@@ -731,14 +820,14 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
     if root == "module" and len(steps) == 1:
         return [CompletionItem(o, "Property", 0, 0, o, detail=f"output of module {steps[0]}", sort=_DECLARED)
                 for o in snapshot.module_outputs(uri, steps[0])]
-    if root in catalogue.TYPED_NAMESPACES and root in catalogue.EXPRESSION_NAMESPACES:
+    if root in catalogue.TYPED_NAMESPACES:
         keys = sorted(snapshot.declared(uri, root))
         if not steps:
             return [CompletionItem(t, "Class", 0, 0, t, detail=f"{root} type", sort=_DECLARED) for t in sorted({k[1] for k in keys})]
         if len(steps) == 1:
             return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root}.{k[1]}", sort=_DECLARED) for k in keys if k[1] == steps[0]]
-        if root == "data" and len(steps) == 2:
-            return _schema_attributes(snapshot, uri, steps[0], True, set())
+        if len(steps) == 2 and root != "action":  # an action has no attributes to refer to
+            return _schema_attributes(snapshot, uri, steps[0], root, set())
         return []
     if root in catalogue.NAMESPACES:
         return []
@@ -747,20 +836,21 @@ def _after_dot(snapshot: Snapshot, uri: str, ctx, root: str, steps: tuple) -> li
         return [CompletionItem(k[2], "Variable", 0, 0, k[2], detail=f"{root} resource", sort=_DECLARED) for k in keys]
     if len(steps) == 1:
         names = snapshot.resource_arguments(uri, ("resource", root, steps[0])) | {"id"}
-        provided = _schema_attributes(snapshot, uri, root, False, names)
+        provided = _schema_attributes(snapshot, uri, root, "resource", names)
         names -= {i.label for i in provided}
         return [CompletionItem(a, "Field", 0, 0, a, detail=f"{root}.{steps[0]}", sort=_DECLARED) for a in sorted(names)] + provided
     return []
 
 
-def _schema_attributes(snapshot: Snapshot, uri: str, type_name: str, data: bool, written: set[str]) -> list[CompletionItem]:
-    """Every attribute (computed ones included) and nested block type of resource type (data source)
-    `type_name` as its provider schema has it; the arguments `written` sort first."""
+def _schema_attributes(snapshot: Snapshot, uri: str, type_name: str, kind: str, written: set[str]) -> list[CompletionItem]:
+    """Every attribute (computed ones included) and nested block type of `kind` ("resource", "data"
+    or "ephemeral") type `type_name` as its provider schema has it; the arguments `written` sort first."""
     schemas = snapshot.provider_schemas(uri)
     if schemas is None:
         return []
     address = provider_for(type_name, None, snapshot.required_providers(uri), snapshot.engine(uri))
-    schema = schemas.data_source(address, type_name) if data else schemas.resource(address, type_name)
+    lookup = {"data": schemas.data_source, "ephemeral": schemas.ephemeral_resource}.get(kind, schemas.resource)
+    schema = lookup(address, type_name)
     if schema is None:
         return []
     out = [CompletionItem(n, "Field", 0, 0, n, detail=a.type, documentation=a.description, deprecated=a.deprecated,

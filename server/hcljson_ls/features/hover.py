@@ -49,7 +49,7 @@ from ..terraform.definition.language import introduced
 from ..terraform.nativehcl.native import declaration_details
 from ..terraform.resolution.references import Call, Reference, output_step
 from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
-from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType
+from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType, provider_for
 from ..workspace import Snapshot
 from . import kinds, module_inputs
 from .cdktf import construct_hover
@@ -153,6 +153,8 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     if state is None:
         return None
     target = target_at(snapshot, uri, offset)
+    if target is not None and target.kind == "reference" and (found := _attribute_step_hover(snapshot, uri, target, offset)):
+        return found
     if target is not None and target.kind != "declaration":
         found = _reference_hover(snapshot, uri, target)
         if found is not None:
@@ -165,6 +167,37 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     found = _with_native(hover_in(state.analysis.body, state.text, offset), block_preview(snapshot, uri, offset))
     construct = construct_hover(snapshot, uri, offset, found.markdown if found is not None else None)
     return Hover(*construct) if construct is not None else _with_docs(found, docs_link_at(snapshot, uri, offset))
+
+
+#: The schema lookups of the objects whose attributes a reference reads (`<type>.<name>.<attribute>`).
+_SCHEMA_KINDS = {"resource": "resource", "data": "data_source", "ephemeral": "ephemeral_resource"}
+
+
+def _attribute_step_hover(snapshot: Snapshot, uri: str, target: Target, offset: int) -> Hover | None:
+    """Hover on the attribute step of a reference to a resource, data source or ephemeral resource
+    (`ephemeral.example_token.t.value`, cursor on `value`): the attribute as its provider schema
+    describes it; None elsewhere or without the schema."""
+    ref, key = target.item, target.key
+    if not isinstance(ref, Reference) or key is None or key[0] not in _SCHEMA_KINDS or len(key) != 3:
+        return None
+    steps = list(ref.steps)
+    at = next((i for i, st in enumerate(steps) if st.start == target.name_start), None)
+    if at is None or at + 1 >= len(steps):
+        return None
+    step = steps[at + 1]
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None or not step.start <= offset <= step.end:
+        return None
+    address = provider_for(key[1], None, snapshot.required_providers(uri), snapshot.engine(uri))
+    schema = getattr(schemas, _SCHEMA_KINDS[key[0]])(address, key[1])
+    if schema is None:
+        return None
+    where = f"`{'' if key[0] == 'resource' else key[0] + '.'}{key[1]}`"
+    if step.name in schema.attributes:
+        return Hover(_schema_attribute_md(step.name, schema.attributes[step.name], where), step.start, step.end)
+    if step.name in schema.block_types:
+        return Hover(_schema_block_md(step.name, schema.block_types[step.name], where), step.start, step.end)
+    return None
 
 
 def _with_docs(found: Hover | None, link: Link | None) -> Hover | None:
@@ -198,7 +231,7 @@ def resource_schema(snapshot: Snapshot, uri: str, block: Block, text) -> SchemaB
 def provider_steps(ctx: Context) -> tuple[tuple[str | int, ...], tuple[int, int]] | None:
     """(steps from the resource body, range) of the provider-defined key under a located offset
     (`provider_lookup.steps_of`), or None when it is not such a key."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.RESOURCE_AND_DATA:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.TYPED_BLOCKS:
         return None
     attr = ctx.attribute
     if attr is not None and attr.schema is not None:
@@ -237,7 +270,7 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
 
 
 def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, offset: int) -> Hover | None:
-    if block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
+    if block.type_name not in catalogue.TYPED_BLOCKS or len(block.labels) < 2:
         return None
     lab = block.labels[0]
     schema = resource_schema(snapshot, uri, block, text)
@@ -245,8 +278,8 @@ def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, off
         return None
     base = _label_hover(block, 0, [])
     address = block_address(block, text, snapshot.required_providers(uri), snapshot.engine(uri))
-    what = "data source" if block.type_name == "data" else "resource type"
-    parts = [base.markdown, f"A {what} of the provider `{address}`."]
+    what = {"data": "data source", "ephemeral": "ephemeral resource type", "action": "action type"}.get(block.type_name, "resource type")
+    parts = [base.markdown, f"{'An' if what[0] in 'aeiou' else 'A'} {what} of the provider `{address}`."]
     if schema.deprecated:
         parts.append("*Deprecated by the provider.*")
     parts.append(_schema_description(schema.description, schema.description_kind))

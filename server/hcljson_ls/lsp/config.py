@@ -127,6 +127,13 @@ class CompletionSettings:
     prefill_required: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class RenameSettings:
+    #: `textDocument/rename` of a resource or module call also adds a `moved` entry from the old
+    #: address to the new one (`features.moved`), so Terraform keeps the object in the state.
+    add_moved_block: bool = False
+
+
 #: Which tool reads the configuration: "auto" is OpenTofu in a module with `.tofu`/`.tofu.json` files.
 ENGINES = ("auto", "terraform", "opentofu")
 
@@ -151,6 +158,7 @@ class Settings:
     inlay_hints: InlayHintsSettings = field(default_factory=InlayHintsSettings)
     indexing: IndexingSettings = field(default_factory=IndexingSettings)
     completion: CompletionSettings = field(default_factory=CompletionSettings)
+    rename: RenameSettings = field(default_factory=RenameSettings)
 
 
 DEFAULT = Settings()

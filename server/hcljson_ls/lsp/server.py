@@ -83,7 +83,8 @@ workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data
 exactly the methods registered here.
 formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
 whitespace-only `TextEdit`s, none for a document with syntax errors.
-Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl" and "hcljson.validate"
+Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl", "hcljson.applyRenameWithMoved"
+(the server half of the code action "Rename and add a moved block", `features.moved`) and "hcljson.validate"
 (`lsp.validation`: `terraform validate -json` findings kept beside ours, also run on save with
 ``validateOnSave``).
 
@@ -140,6 +141,7 @@ from ..features import hover as hover_feature
 from ..features import inlay as inlay_feature
 from ..features import lens as lens_feature
 from ..features import links as links_feature
+from ..features import moved as moved_feature
 from ..features import native_preview, navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
@@ -797,7 +799,9 @@ def rename(ls: HcljsonServer, params: types.RenameParams):
     at = ls.at(params.text_document.uri, params.position)
     if at is None:
         return None
-    edits = navigation.rename(at.snapshot, at.uri, at.offset, params.new_name)
+    with_moved = ls.settings.rename.add_moved_block and moved_feature.movable(at.snapshot, at.uri, at.offset) is not None
+    rename_with = moved_feature.rename_with_moved if with_moved else navigation.rename
+    edits = rename_with(at.snapshot, at.uri, at.offset, params.new_name)
     if isinstance(edits, navigation.RenameError):
         raise JsonRpcException(edits.message, code=REQUEST_FAILED)  # the client shows the message
     return convert.to_workspace_edit(edits, ls.store.line_index, ls.position_encoding)
@@ -832,17 +836,28 @@ def completion_resolve(ls: HcljsonServer, item: types.CompletionItem):
 #: the cache dir (`workspace.previews`) and asks the client to open it (`window/showDocument`).
 SHOW_NATIVE = "hcljson.showAsNativeHcl"
 SHOW_NATIVE_KIND = "source.showAsNativeHcl"
+#: "Rename and add a moved block": the code action's command is the CLIENT's (it asks for the new
+#: name: the VS Code extension implements it), which then runs the SERVER's command with
+#: (uri, position, new name); that one sends the rename and the `moved` entry as one `workspace/applyEdit`.
+RENAME_WITH_MOVED = "hcljson.renameWithMoved"
+APPLY_RENAME_WITH_MOVED = "hcljson.applyRenameWithMoved"
+RENAME_WITH_MOVED_TITLE = "Rename and add a moved block"
 
 
 @feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, SHOW_NATIVE_KIND]),
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, SHOW_NATIVE_KIND]),
 )
 def code_action(ls: HcljsonServer, params: types.CodeActionParams):
     uri = params.text_document.uri
     if ls.store.get(uri) is None:
         return None
     actions = convert.quick_fixes(uri, params.context.diagnostics)
+    at = ls.at(uri, params.range.start)
+    found = moved_feature.movable(at.snapshot, uri, at.offset) if at is not None else None
+    if found is not None and found.on_declaration and convert.kind_wanted(types.CodeActionKind.RefactorRewrite, params.context.only):
+        command = types.Command(title=RENAME_WITH_MOVED_TITLE, command=RENAME_WITH_MOVED, arguments=[uri, params.range.start, found.name])
+        actions.append(types.CodeAction(title=RENAME_WITH_MOVED_TITLE, kind=types.CodeActionKind.RefactorRewrite, command=command))
     if native_preview.applies_to(uri) and convert.kind_wanted(SHOW_NATIVE_KIND, params.context.only):
         command = types.Command(title="Show as native HCL", command=SHOW_NATIVE, arguments=[uri])
         actions.append(types.CodeAction(title="Show as native HCL", kind=SHOW_NATIVE_KIND, command=command))
@@ -863,6 +878,26 @@ async def show_as_native(ls: HcljsonServer, arguments: tuple[Any, ...]):
     if path is not None and ls.window_capability("show_document", "support"):
         ls.protocol.send_request(types.WINDOW_SHOW_DOCUMENT, types.ShowDocumentParams(uri=uri_of_path(path), take_focus=True))
     return text
+
+
+async def apply_rename_with_moved(ls: HcljsonServer, arguments: tuple[Any, ...]):
+    """`APPLY_RENAME_WITH_MOVED` (uri, position, new name): the rename plus the `moved` entry sent as
+    one `workspace/applyEdit`; answers whether the client applied it. A refusal (a bad or taken
+    name, not a resource or module call) is a `RequestFailed` error with the reason."""
+    uri, position, new_name = (list(arguments) + [None, None, None])[:3]
+    line = position.get("line") if isinstance(position, dict) else getattr(position, "line", None)
+    character = position.get("character") if isinstance(position, dict) else getattr(position, "character", None)
+    if not isinstance(uri, str) or not isinstance(new_name, str) or not isinstance(line, int) or not isinstance(character, int):
+        raise JsonRpcException("Rename with a moved block needs (uri, position, new name) as its arguments.", code=INVALID_PARAMS)
+    at = ls.at(uri, types.Position(line=line, character=character))
+    if at is None:
+        raise JsonRpcException("Rename with a moved block: the document is not open.", code=REQUEST_FAILED)
+    edits = moved_feature.rename_with_moved(at.snapshot, at.uri, at.offset, new_name)
+    if isinstance(edits, navigation.RenameError):
+        raise JsonRpcException(edits.message, code=REQUEST_FAILED)
+    edit = convert.to_workspace_edit(edits, ls.store.line_index, ls.position_encoding)
+    result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=RENAME_WITH_MOVED_TITLE))
+    return {"applied": bool(result.applied)}
 
 
 @feature(
@@ -1031,4 +1066,5 @@ def create_server() -> HcljsonServer:
         server.feature(method, options)(_guarded(server, method, fn, fallback))
     server.command(SHOW_NATIVE)(_guarded_command(server, SHOW_NATIVE, show_as_native))
     server.command(VALIDATE)(_guarded_command(server, VALIDATE, validate_command))
+    server.command(APPLY_RENAME_WITH_MOVED)(_guarded_command(server, APPLY_RENAME_WITH_MOVED, apply_rename_with_moved))
     return server

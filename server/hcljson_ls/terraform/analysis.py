@@ -40,7 +40,6 @@ Contract
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from ..diagnostic import Diagnostic
@@ -60,7 +59,15 @@ from .filekinds.tfvars import TFVARS_SCHEMA, is_tfvars
 from .resolution.addresses import address_rules
 from .resolution.module_calls import CallSite, call_sites, check_calls
 from .resolution.reference_walk import block_references
-from .resolution.resolve import SCHEMAS_CHANGED, Scope, affected, module_language, resolve
+from .resolution.resolve import (  # the requirement readers live with the scope; named here too
+    SCHEMAS_CHANGED,
+    Scope,
+    affected,
+    module_language,
+    provider_sources,
+    required_providers,
+    resolve,
+)
 from .rules.conditions import condition_rules
 from .rules.const_sources import check_const_sources
 from .rules.provider_rules import SchemaSite, check_sites, schema_sites
@@ -81,22 +88,6 @@ _LANGUAGE_USED = frozenset({LANGUAGE_CHANGED})
 
 def _range(d: Diagnostic) -> tuple[int, int]:
     return (d.start, d.end)
-
-
-def required_providers(own: frozenset, scope: Scope | None) -> dict[str, str]:
-    """local name -> source of the module's `required_providers` (this file's `own` keys and the
-    other files'); see `provider_sources`."""
-    keys = [k for k in own if k[0] == "provider-requirement"]
-    if scope is not None:
-        keys.extend(scope.keys("provider-requirement"))
-    return provider_sources(keys)
-
-
-def provider_sources(keys: Iterable[tuple]) -> dict[str, str]:
-    """local name -> source from `("provider-requirement", name, source)` keys; a name without a
-    source is left out (its source is implied); when files disagree, the last key in `repr` order
-    wins, whatever order the keys come in."""
-    return {k[1]: k[2] for k in sorted(keys, key=repr) if len(k) > 2 and k[2]}
 
 
 class TerraformChecks(FileChecks):

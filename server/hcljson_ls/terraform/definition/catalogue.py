@@ -408,6 +408,9 @@ TEST_OVERRIDE_TARGETS = ("resource", "data", "module")
 OVERRIDABLE_BLOCKS = frozenset({"variable", "locals", "output", "module", "resource", "data", "provider"})
 #: Blocks whose arguments are addresses (`addresses.address_rules`): moved, import, removed.
 ADDRESS_BLOCKS = frozenset({"moved", "import", "removed"})
+#: Declaration kinds whose objects live in the state and that a `moved` block may name (a managed
+#: resource and a module call; Terraform's configs/moved.go: data sources have no state to move).
+MOVABLE_KINDS = frozenset({"resource", "module"})
 #: The arguments of those that hold a resource address in which a reserved word is no resource type.
 RESOURCE_ADDRESS_ARGUMENTS: Mapping[str, tuple[str, ...]] = MappingProxyType({"import": ("to",), "moved": ("from", "to")})
 #: Top-level blocks whose expressions `terraform validate` does not evaluate (a check's assertions

@@ -1,6 +1,7 @@
 """Where the documentation of a Terraform thing lives: the one place that knows the URLs.
 
     language_doc(block_type, opentofu=False) -> str | None     a top-level block type's language page
+    backend_doc(backend, opentofu=False) -> str | None         a state backend's page
     provider_doc(address, version=None, kind=None, type_name=None) -> str | None
     module_source_doc(source, version=None) -> str | None      a registry, git or http module source
     absolute_links(markdown) -> str                             relative Markdown links dropped
@@ -67,6 +68,18 @@ def language_doc(block_type: str, opentofu: bool = False) -> str | None:
     if page is None:
         return None
     return (OPENTOFU_LANGUAGE if opentofu else TERRAFORM_LANGUAGE) + page
+
+
+#: State backends without a page of their own (`inmem` is for tests, `cloud` is the `cloud` block's).
+_UNDOCUMENTED_BACKENDS = frozenset({"inmem", "cloud"})
+
+
+def backend_doc(backend: str, opentofu: bool = False) -> str | None:
+    if backend in _UNDOCUMENTED_BACKENDS or not re.fullmatch(r"[a-z0-9]+", backend):
+        return None
+    if opentofu:
+        return f"{OPENTOFU_LANGUAGE}settings/backends/{backend}/"
+    return f"{TERRAFORM_LANGUAGE}backend/{backend}"
 
 
 def exact_version(constraint: str | None) -> str | None:

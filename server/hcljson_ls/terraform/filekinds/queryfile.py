@@ -20,11 +20,16 @@ Contract
   reaches the module's other files (`workspace`: not one of its files). `list.<type>.<name>` must
   name a list block of the file (`reference/undeclared`). Duplicates within the file are the
   configuration's (`validate.duplicates`).
+* A list block's `config` body is checked against its provider's `list_resource_schemas` entry
+  (`provider_rules.check_sites`: the provider from the `provider` argument's local name and the
+  module's `required_providers`), when the module's schemas have it; an unknown type is reported
+  when the provider lists its list resources.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ...diagnostic import ERROR, Diagnostic, Fix, Related
 from ...hcljson.incremental import FileChecks
@@ -38,8 +43,10 @@ from ..definition.schema import COUNT, FOR_EACH, LOCALS, PROVIDER, PROVIDER_DEFI
 from ..expressions.templates import check_block
 from ..resolution.reference_walk import block_references
 from ..resolution.references import UNEVALUATED, Reference
-from ..resolution.resolve import Scope, affected, resolve
+from ..resolution.resolve import SCHEMAS_CHANGED, Scope, affected, required_providers, resolve
+from ..rules.provider_rules import SchemaSite, check_sites
 from ..rules.validate import CONFLICTING_ARGUMENTS, block_diagnostics, definitions, duplicates
+from ..schemas.provider_schema import TERRAFORM
 from .testfile import block_rules
 
 __all__ = ["QUERY_SCHEMA", "QueryChecks", "is_query_file"]
@@ -94,16 +101,29 @@ class QueryChecks(FileChecks):
         self.scope = scope
 
     def block(self, text: str, block: Block):
+        refs: list[Any] = list(block_references(text, block))
         if block.type_name == "list":
             rules = _list_rules(text, block)
             labels = block.label_values
             defs = [(("list", *labels), *block.header_range)] if len(labels) == 2 else []
+            if len(labels) == 2:
+                refs = [*refs, SchemaSite(block)]  # its `config` against the list resource's schema
         else:
             rules = block_diagnostics(block, text)
             defs = definitions(block, text)
-        return rules, check_block(text, block, evaluated=False), defs, block_references(text, block)
+        return rules, check_block(text, block, evaluated=False), defs, refs
 
     def resolve(self, refs, own: frozenset, text):
+        sites = [r for r in refs if type(r) is SchemaSite]
+        refs = [r for r in refs if type(r) is not SchemaSite]
+        out, uses = self._references(refs, own)
+        schemas = self.scope.provider_schemas if self.scope is not None else None
+        if not sites or schemas is None:
+            return out, (uses | {SCHEMAS_CHANGED}) if sites else uses
+        found, used = check_sites(sites, schemas, text, required_providers(own, self.scope), self.scope.engine or TERRAFORM)  # type: ignore[union-attr]
+        return sorted([*out, *found], key=lambda d: (d.start, d.end)), uses | used | {SCHEMAS_CHANGED}
+
+    def _references(self, refs, own: frozenset):
         lists = [r for r in refs if type(r) is Reference and r.root == "list"]
         # UNEVALUATED: what evaluation of a query file says of the types of values is not checked.
         others = [replace(r, context=r.context | UNEVALUATED) if type(r) is Reference else r

@@ -834,3 +834,19 @@ def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) 
     hint = f' Did you mean "{near}"?' if near is not None else ""
     return _diag(max(first.start - 1, ref.start), first.end, UNSUPPORTED_ATTRIBUTE, "Unsupported attribute",
                  f'This object has no argument, nested block, or exported attribute named "{first.name}".{hint}')
+
+
+def required_providers(own: frozenset, scope: Scope | None) -> dict[str, str]:
+    """local name -> source of the module's `required_providers` (this file's `own` keys and the
+    other files'); see `provider_sources`."""
+    keys = [k for k in own if k[0] == "provider-requirement"]
+    if scope is not None:
+        keys.extend(scope.keys("provider-requirement"))
+    return provider_sources(keys)
+
+
+def provider_sources(keys: Iterable[tuple]) -> dict[str, str]:
+    """local name -> source from `("provider-requirement", name, source)` keys; a name without a
+    source is left out (its source is implied); when files disagree, the last key in `repr` order
+    wins, whatever order the keys come in."""
+    return {k[1]: k[2] for k in sorted(keys, key=repr) if len(k) > 2 and k[2]}

@@ -635,8 +635,11 @@ class SchemaSite:
 
 
 def schema_sites(block: Block) -> list[SchemaSite]:
-    """The sites of top-level `block` (one for a labelled resource, data or ephemeral block, else none)."""
-    if block.type_name in catalogue.RESOURCE_MODES and len(block.labels) >= 2:
+    """The sites of top-level `block` (one for a labelled resource, data, ephemeral or action block,
+    or an `import` block with an `identity`; else none)."""
+    if block.type_name in catalogue.TYPED_BLOCKS and len(block.labels) >= 2:
+        return [SchemaSite(block)]
+    if block.type_name == "import" and block.body.attribute("identity") is not None:
         return [SchemaSite(block)]
     return []
 
@@ -659,6 +662,12 @@ def check_sites(
     uses: set = set()
     for site in sites:
         block = site.block
+        if block.type_name == "import":
+            found = _import_identity(block, schemas, text, required_providers, engine)
+            if found is not None:
+                uses.add(("provider-source", found[0]))
+                out.extend(found[1])
+            continue
         meta_value = meta_provider(block, text)
         uses.add(("provider-source", _local_name(block, meta_value)))
         out.extend(_validate_block(block, schemas, text, required_providers, engine, meta_value))
@@ -685,7 +694,12 @@ def _validate_block(
     type_label = block.labels[0]
     address = _provider_address(type_label.value, meta_value, required_providers, engine)
     if block.type_name == "ephemeral":
-        return _check_ephemeral_type(schemas, address, type_label.value, type_label.start, type_label.end)
+        schema = schemas.ephemeral_resource(address, type_label.value)
+        if schema is None:
+            return _check_ephemeral_type(schemas, address, type_label.value, type_label.start, type_label.end)
+        return validate_resource(block.body, schema, text, where=f"ephemeral resource {_q(type_label.value)}")
+    if block.type_name in ("action", "list"):
+        return _validate_config(block, schemas, address, text)
     data = block.type_name == "data"
     schema = schemas.data_source(address, type_label.value) if data else schemas.resource(address, type_label.value)
     if schema is None:  # an unknown type of a loaded provider, or a provider not loaded (nothing to say)
@@ -698,6 +712,78 @@ def _validate_block(
     if data and (address, type_label.value) in _COMPUTED_SETTABLE:
         found = [d for d in found if d.code != COMPUTED_ONLY]
     return found
+
+
+def _validate_config(block: Block, schemas: ProviderSchemas, address: str, text: str) -> list[Diagnostic]:
+    """An `action` block (or a query file's `list` block): its type among the provider's actions
+    (list resources) when its schema lists them, and its `config` block's body against that type's
+    schema (a missing `config` when the schema requires an argument: `schema/missing-argument` on
+    the block's type label)."""
+    type_label = block.labels[0]
+    action = block.type_name == "action"
+    what = "action type" if action else "list resource type"
+    schema = schemas.action(address, type_label.value) if action else schemas.list_resource(address, type_label.value)
+    if schema is None:
+        known = schemas.action_types(address) if action else schemas.list_resource_types(address)
+        if known is None or type_label.value in known:
+            return []
+        s = suggestion(type_label.value, known)
+        hint = f" Did you mean {_q(s)}?" if s is not None else ""
+        return [Diagnostic(
+            type_label.start, type_label.end, ERROR, UNKNOWN_RESOURCE_TYPE, f"Invalid {what} {_q(type_label.value)}",
+            f"The provider {address} does not support the {what} {_q(type_label.value)}"
+            + ("; it has none." if not known else ".") + hint,
+            (), (Fix(type_label.start, type_label.end, _q(s), f"Change to {_q(s)}"),) if s is not None else (),
+        )]
+    where = f"the config of {block.type_name} {_q(type_label.value)}"
+    configs = block.body.blocks_of("config")
+    if not configs:
+        missing = [n for n, a in schema.attributes.items() if a.required]
+        if not missing:
+            return []
+        return [Diagnostic(
+            type_label.start, type_label.end, ERROR, MISSING_ARGUMENT, "Missing required argument",
+            f"The {what} {_q(type_label.value)} needs a \"config\" block with the argument {_q(missing[0])}.",
+        )]
+    out: list[Diagnostic] = []
+    for config in configs:
+        out.extend(validate_resource(config.body, schema, text, where=where))
+    return out
+
+
+def _import_identity(
+    block: Block, schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str
+) -> tuple[str, list[Diagnostic]] | None:
+    """(provider local name, diagnostics) of an `import` block's `identity` object checked against
+    the identity schema of the resource type its `to` names (a plain `<type>.<name>` address, with
+    `module.` steps or instance keys: the type is the step before the name), or None when the type
+    cannot be read."""
+    to = block.body.attribute("to")
+    identity = block.body.attribute("identity")
+    if to is None or to.expr is None or to.expr.kind != STRING or identity is None or identity.expr is None:
+        return None
+    address_text = string_text(text, to.expr.node, to.expr.start)
+    if _TEMPLATE.search(address_text):
+        return None
+    steps = [p for p in re.split(r"\[[^\]]*\]", address_text) if p]
+    parts = ".".join(steps).split(".")
+    while len(parts) >= 2 and parts[0] == "module":
+        parts = parts[2:]
+    if len(parts) != 2 or not parts[0]:
+        return None
+    type_name = parts[0]
+    meta = block.body.attribute("provider")
+    meta_value = text[meta.expr.start : meta.expr.end].strip('"') if meta is not None and meta.expr is not None else None
+    local = meta_value.split(".", 1)[0] if meta_value and "${" not in meta_value else type_name.split("_", 1)[0]
+    address = _provider_address(type_name, meta_value if meta_value and "${" not in meta_value else None, required_providers, engine)
+    schema = schemas.resource_identity(address, type_name)
+    node = identity.expr
+    if schema is None or node.kind != OBJECT:
+        return local, []
+    diags: list[Diagnostic] = []
+    _check_object_attributes(text, schema.attributes, node.node, node.start, f"the identity of {_q(type_name)}", diags)
+    diags.sort(key=lambda d: (d.start, d.end, d.code))
+    return local, diags
 
 
 #: The first step of an `ignore_changes` element: a name, then the end, `.` or `[`.

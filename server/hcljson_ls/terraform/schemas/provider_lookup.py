@@ -12,7 +12,8 @@ completion and semantic tokens share.
 
 Contract
 --------
-* `block` is a decoded top-level `resource` or `data` block (labels type and name); its provider is
+* `block` is a decoded top-level `resource`, `data`, `ephemeral` or `action` block (labels type and
+  name; an action's schema is the body of its one `config` block); its provider is
   `provider_schema.provider_for` of its type label, its `provider` meta-argument (a plain JSON
   string; one with `${` is ignored) and the module's `required_providers` (`block_address`).
   `block_schema` is None for any other block, or when the schema of that provider or type is not
@@ -41,6 +42,7 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ...hcljson.model import Block
@@ -99,12 +101,26 @@ def block_schema(
     required_providers: Mapping[str, Any] | None = None,
     engine: str = TERRAFORM,
 ) -> SchemaBlock | None:
-    """The schema of the body of resource or data block `block`, or None."""
-    if schemas is None or block.type_name not in catalogue.RESOURCE_AND_DATA or len(block.labels) < 2:
+    """The schema of the body of resource, data, ephemeral or action block `block`, or None (for an
+    action: a body whose one nested block type, `config`, holds the action's schema)."""
+    if schemas is None or block.type_name not in _SCHEMA_BLOCKS or len(block.labels) < 2:
         return None
     address = block_address(block, text, required_providers, engine)
     type_name = block.labels[0].value
-    return schemas.data_source(address, type_name) if block.type_name == "data" else schemas.resource(address, type_name)
+    kind = block.type_name
+    if kind == "action":
+        config = schemas.action(address, type_name)
+        if config is None:
+            return None
+        return SchemaBlock(block_types=MappingProxyType({"config": SchemaBlockType("config", SINGLE, config, None, 1)}),
+                           description=config.description, description_kind=config.description_kind)
+    if kind == "ephemeral":
+        return schemas.ephemeral_resource(address, type_name)
+    return schemas.data_source(address, type_name) if kind == "data" else schemas.resource(address, type_name)
+
+
+#: The top-level blocks whose bodies a provider schema describes.
+_SCHEMA_BLOCKS = frozenset(catalogue.TYPED_BLOCKS)
 
 
 def nested_body(attribute: SchemaAttribute) -> SchemaBlock | None:
@@ -172,8 +188,10 @@ def steps_of(blocks: Sequence[Block], tail: Sequence[str | int] = ()) -> tuple[s
     """Steps from the body of `blocks[0]` to `tail` under the innermost block (see the module doc)."""
     out: list[str | int] = []
     inside_dynamic = False
-    for blk in blocks[1:]:
-        if blk.type_name == _DYNAMIC and blk.labels and not inside_dynamic:
+    for i, blk in enumerate(blocks[1:]):
+        if i == 0 and blk.type_name == "config" and blocks[0].type_name == "action":
+            out.append("config")  # an action's schema is its `config` block's (`block_schema`)
+        elif blk.type_name == _DYNAMIC and blk.labels and not inside_dynamic:
             out.extend((_DYNAMIC, blk.labels[-1].value))
             inside_dynamic = True
         elif blk.type_name == _CONTENT and inside_dynamic:

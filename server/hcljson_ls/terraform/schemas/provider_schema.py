@@ -61,6 +61,12 @@ Contract
   packaged built-in schema has the `terraform` provider's `encode_tfvars`, `decode_tfvars` and
   `encode_expr`.
 * `write_only` (Terraform 1.11+: an argument the provider never stores) is `SchemaAttribute.write_only`.
+* Newer sections (Terraform 1.10-1.14): `ephemeral_resource_schemas`, `action_schemas` (the body of
+  an action's `config` block) and `list_resource_schemas` are indexed like resources when present
+  (`ephemeral_resource`, `action`, `list_resource`; `action_types` is None without the section);
+  `resource_identity_schemas` (`{"version", "attributes": {name: {"type", "required_for_import",
+  "optional_for_import", "description"}}}`) is read on demand as a body of attributes
+  (`resource_identity`), leniently: an entry of the wrong shape counts as absent.
 * Pure: imports nothing from the package but `ctytypes` and `functions` (and reads its own packaged
   data).
 """
@@ -438,6 +444,12 @@ _SPAN_SECTIONS = ("resource_schemas", "data_source_schemas")
 #: Indexed like them when present (Terraform 1.10+ writes it only for providers that have some;
 #: the built-in provider's packaged schema says it has none with an empty one).
 _EPHEMERAL = "ephemeral_resource_schemas"
+#: Indexed like them when present: Terraform 1.14's `action` blocks and `.tfquery` `list` blocks.
+_ACTIONS = "action_schemas"
+_LIST_RESOURCES = "list_resource_schemas"
+_OPTIONAL_SPAN_SECTIONS = (_EPHEMERAL, _ACTIONS, _LIST_RESOURCES)
+#: Parsed with the provider (small: a few attributes per resource type), read leniently.
+_IDENTITIES = "resource_identity_schemas"
 
 
 def _ws(text: str, i: int) -> int:
@@ -511,7 +523,7 @@ def _index(text: str) -> tuple[str, dict[str, _Provider]]:
         other: dict[str, Any] = {}
 
         def section(key: str, _key_at: int, vstart: int) -> int:
-            if key == _EPHEMERAL:
+            if key in _OPTIONAL_SPAN_SECTIONS:
                 spans.setdefault(key, {})
             if key in spans and text.startswith("{", vstart):
                 # Offsets only while the values are parsed and dropped (nothing small is kept
@@ -621,7 +633,7 @@ class ProviderSchemas:
         if key in memo:
             return memo[key]
         result = None
-        span = p.spans[section].get(type_name)
+        span = p.spans.get(section, {}).get(type_name)
         if span is not None:
             raw, _ = _skip(p.text, span[0])
             result = _schema(raw)
@@ -635,6 +647,47 @@ class ProviderSchemas:
     def data_source(self, address: str, type_name: str) -> SchemaBlock | None:
         """The schema of data source `type_name` of provider `address`, or None."""
         return self._section(address, "data_source_schemas", type_name)
+
+    def ephemeral_resource(self, address: str, type_name: str) -> SchemaBlock | None:
+        """The schema of ephemeral resource type `type_name` of provider `address`, or None."""
+        return self._section(address, _EPHEMERAL, type_name)
+
+    def action(self, address: str, type_name: str) -> SchemaBlock | None:
+        """The schema of the `config` body of action type `type_name` of provider `address`, or None."""
+        return self._section(address, _ACTIONS, type_name)
+
+    def action_types(self, address: str) -> tuple[str, ...] | None:
+        """The action types of provider `address`; None when it is not loaded or its schema has no
+        `action_schemas` section."""
+        p = self._provider(address)
+        found = p.spans.get(_ACTIONS) if p is not None else None
+        return tuple(found) if found is not None else None
+
+    def list_resource(self, address: str, type_name: str) -> SchemaBlock | None:
+        """The schema of list resource type `type_name` of provider `address` (`.tfquery` `list`
+        blocks), or None."""
+        return self._section(address, _LIST_RESOURCES, type_name)
+
+    def list_resource_types(self, address: str) -> tuple[str, ...] | None:
+        """The list resource types of provider `address`; None when it is not loaded or its schema
+        has no `list_resource_schemas` section."""
+        p = self._provider(address)
+        found = p.spans.get(_LIST_RESOURCES) if p is not None else None
+        return tuple(found) if found is not None else None
+
+    def resource_identity(self, address: str, type_name: str) -> SchemaBlock | None:
+        """The identity of managed resource type `type_name` of provider `address` as a body of
+        attributes (required: `required_for_import`, else optional), or None when its schema has
+        none or one of the wrong shape (read leniently: nothing is reported from it)."""
+        p = self._provider(address)
+        if p is None:
+            return None
+        key = (p, _IDENTITIES, type_name)
+        if key not in self._memo:
+            section = p.other.get(_IDENTITIES)
+            raw = section.get(type_name) if isinstance(section, Mapping) else None
+            self._memo[key] = _identity(raw)
+        return self._memo[key]
 
     def resource_types(self, address: str) -> tuple[str, ...]:
         p = self._provider(address)
@@ -671,6 +724,24 @@ class ProviderSchemas:
         if key not in self._memo:
             self._memo[key] = _schema(p.other["provider"])
         return self._memo[key]
+
+
+def _identity(raw: object) -> SchemaBlock | None:
+    if not isinstance(raw, Mapping):
+        return None
+    attributes = raw.get("attributes")
+    if not isinstance(attributes, Mapping):
+        return None
+    out: dict[str, SchemaAttribute] = {}
+    for name, a in attributes.items():
+        if not isinstance(a, Mapping) or not is_type(a.get("type")):
+            return None
+        required = a.get("required_for_import") is True
+        description = a.get("description")
+        out[name] = SchemaAttribute(name, render_type(a["type"]), a["type"], required=required, optional=not required,
+                                    description=description if isinstance(description, str) else "")
+    version = raw.get("version")
+    return SchemaBlock(MappingProxyType(out), version=version if isinstance(version, int) else 0)
 
 
 def _function_parameter(raw: object) -> Parameter | None:

@@ -1,0 +1,60 @@
+"""End to end over stdio: the newer provider schema sections (`ephemeral_resource_schemas`,
+`action_schemas`, `resource_identity_schemas`) of a schema file given with `providerSchemas.files`
+(the hand-written `tests/data/provider-schemas/new-sections.handwritten.schemas.json`): the pulled
+diagnostics of an ephemeral body, an action's `config` and an import's `identity`, and completion in
+an ephemeral body."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from hcljson_ls.workspace.files import uri_of_path
+
+from .helpers import PULL, lsp_position, open_document
+
+SCHEMA = str(Path(__file__).resolve().parents[1] / "data" / "provider-schemas" / "new-sections.handwritten.schemas.json")
+TEXT = """{
+  "ephemeral": {"example_token": {"t": {"audiense": "x"}}},
+  "action": {"example_restart": {"r": {"config": {"server_id": "a", "forse": true}}}},
+  "resource": {"example_server": {"s": {"name": "a"}}},
+  "import": [{"to": "example_server.s", "identity": {"regoin": "eu"}}]
+}
+"""
+
+
+async def test_new_sections_are_checked_and_completed(client: LanguageClient, tmp_path: Path):
+    (tmp_path / "main.tf.json").write_text(TEXT, encoding="utf-8")
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    item = types.ClientCompletionItemOptions(documentation_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText])
+    caps = types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
+        diagnostic=PULL, completion=types.CompletionClientCapabilities(completion_item=item)))
+    folder = types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")
+    await client.initialize_session(types.InitializeParams(
+        capabilities=caps, workspace_folders=[folder],
+        initialization_options={"providerSchemas": {"files": [SCHEMA], "runTerraform": False}}))
+    open_document(client, uri, TEXT)
+    lines = TEXT.split("\n")
+    found: list = []
+    for _ in range(100):  # the schema file is read in the background: pull until its findings come
+        report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+        found = sorted((d.code, lines[d.range.start.line][d.range.start.character:d.range.end.character])
+                       for d in report.items if str(d.code).startswith("schema/"))
+        if found:
+            break
+        await asyncio.sleep(0.1)
+    assert found == [
+        ("schema/missing-argument", "{"),  # the identity's required_for_import "id"
+        ("schema/missing-argument", "}"),  # the ephemeral body's required "audience", at its closing brace
+        ("schema/unknown-argument", '"audiense"'),
+        ("schema/unknown-argument", '"forse"'),
+        ("schema/unknown-argument", '"regoin"'),
+    ]
+    at = lsp_position(TEXT, TEXT.index('"audiense"'))
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=at.line, character=at.character + 1)))
+    items = result.items if isinstance(result, types.CompletionList) else result
+    assert {"audience", "ttl", "scope"} <= {i.label for i in items}
