@@ -20,16 +20,17 @@ Contract
   test_quick_schemas.py).
   None means "not answered here": the caller takes the full path. It is None for text
   `hcljson.skim` refuses, and for tfvars, test and override files.
-* A block is *certified* when it is a `resource`, `data` or `output` body whose every member has
-  one of the shapes below; its references are then read from the values and resolved with the
+* A block is *certified* when it is a `resource`, `data` or `output` body for which every rule of
+  `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
+  and asks nothing the values cannot answer, and whose every member has one of the shapes below; its references are then read from the values and resolved with the
   module's declarations (`resolve.resolve`). A certified block whose references resolve with a
   diagnostic has those references placed in its raw text (`_locate`: the strings that make them, as
   `json.dumps` writes them) and resolved there; when they cannot be placed for sure, the block is
   analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
-  - `"//"` (anything), `count` (a whole number of 0 or more, or a template string) / `for_each` (a
-    template string), not both,
+  - `"//"` (anything), `count` / `for_each` (not both; any expression value: their literal values
+    are judged by the body rules),
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
   - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
     (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings whose first
@@ -67,9 +68,11 @@ from typing import Any
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
+from ..hcljson.view import VALUES, Unanswerable
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .analysis import TerraformChecks, file_engine, required_providers
+from .body_rules import body_findings
 from .catalogue import IDENTIFIER
 from .language import LanguageSite, versioned_names
 from .language import check_sites as check_language
@@ -412,6 +415,11 @@ def _certify(b: Skimmed, found: list) -> str | None:
     names = dict(body)  # in C: a set comprehension here was 5% of a 20 MB quick open
     if len(names) != len(body):
         raise _Unsure("repeated name")
+    try:  # the rules written once over `hcljson.view`: a finding is the full analysis's to place
+        if body_findings(VALUES, t, tuple([lab.value for lab in b.labels]), body):
+            raise _Unsure("body rule")
+    except Unanswerable:
+        raise _Unsure("body rule") from None
     if t in _RESOURCE_LIKE:
         if t == "data" and b.labels and b.labels[0].value == "terraform_remote_state":
             raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`
@@ -422,12 +430,7 @@ def _certify(b: Skimmed, found: list) -> str | None:
         for k, v in body:
             if k == "//":
                 continue
-            if k == "count" or k == "for_each":
-                # Only a template (judged by the full path's rules alike) or a whole count of 0 or
-                # more; any other literal goes to `repetition_values` through the full path.
-                tv = type(v)
-                if not (tv is str and ("${" in v or "%{" in v)) and not (k == "count" and tv is int and v >= 0):
-                    raise _Unsure(k)
+            if k == "count" or k == "for_each":  # (their literal values: `body_rules`)
                 _expression(v, ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH), found)
             elif k == "provider":
                 if type(v) is not str or not STATIC_REFERENCE.fullmatch(v):

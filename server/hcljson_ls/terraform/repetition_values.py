@@ -1,7 +1,11 @@
 """The literal values of `count` and `for_each` of a resource, data source or module call, checked as
 `terraform validate` evaluates them.
 
-    repetition_diagnostics(block, text) -> list[Diagnostic]     one resource/data/module block
+    repetition_findings(view, block_type, labels, body) -> list[Finding]   one resource/data/module body
+    repetition_diagnostics(block, text) -> list[Diagnostic]                the same on a decoded block
+
+The rule is written once over `hcljson.view` (a body rule of `body_rules.BODY_RULES`): the full
+analysis runs it on the tree, the quick open on the C scanner's values.
 
 Contract
 --------
@@ -23,14 +27,16 @@ unknown until plan). Terraform 1.11.4 (checked with `terraform validate -json` o
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from ..diagnostic import ERROR, Diagnostic
 from ..hcljson.model import Block
-from ..hcljson.values import quoted, string_text
+from ..hcljson.values import quoted
+from ..hcljson.view import ABSENT, NO_VALUE, Finding, TreeView, ValueView, diagnostics_of
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
-from .tfvars import conversion_problem, type_of
+from .tfvars import is_number_string
 
-__all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "repetition_diagnostics"]
+__all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "repetition_diagnostics", "repetition_findings"]
 
 INVALID_COUNT = "meta-argument/invalid-count"
 INVALID_FOR_EACH = "meta-argument/invalid-for-each"
@@ -45,23 +51,23 @@ def _is_template(value: str) -> bool:
     return "${" in value or "%{" in value
 
 
-def _count(text: str, node, start: int, end: int) -> Diagnostic | None:
-    kind = node.kind
+def _count(view: ValueView, v: Any) -> Finding | None:
+    kind = view.kind(v)
     if kind == NULL:
-        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
-                          "The \"count\" argument is null, but it needs a whole number of instances (0 or more).")
+        return Finding(v, ERROR, INVALID_COUNT, "Invalid count argument",
+                       "The \"count\" argument is null, but it needs a whole number of instances (0 or more).")
     if kind in (TRUE, FALSE, ARRAY, OBJECT):
-        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Incorrect value type",
-                          f"The \"count\" argument needs a number, but this is {_what(kind)}.")
+        return Finding(v, ERROR, INVALID_COUNT, "Incorrect value type",
+                       f"The \"count\" argument needs a number, but this is {_what(kind)}.")
     if kind == STRING:
-        value = string_text(text, node, start)
+        value = view.string(v)
         if _is_template(value):
             return None
-        if conversion_problem(text, node, start, type_of("number")) is not None:
-            return Diagnostic(start, end, ERROR, INVALID_COUNT, "Incorrect value type",
-                              f"The \"count\" argument needs a number, but {quoted(value)} is not one.")
+        if not is_number_string(value):
+            return Finding(v, ERROR, INVALID_COUNT, "Incorrect value type",
+                           f"The \"count\" argument needs a number, but {quoted(value)} is not one.")
     elif kind == NUMBER:
-        value = text[start:end]
+        value = view.number_text(v)
     else:
         return None  # broken: the syntax layer reports it
     try:
@@ -71,11 +77,11 @@ def _count(text: str, node, start: int, end: int) -> Diagnostic | None:
     if not number.is_finite() or abs(number.adjusted()) > 400:
         return None  # far beyond any count (and beyond what Decimal rounds): not judged
     if number != number.to_integral_value():
-        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
-                          f"The \"count\" argument must be a whole number, but this is {value}.")
+        return Finding(v, ERROR, INVALID_COUNT, "Invalid count argument",
+                       f"The \"count\" argument must be a whole number, but this is {value}.")
     if number < 0:
-        return Diagnostic(start, end, ERROR, INVALID_COUNT, "Invalid count argument",
-                          f"The \"count\" argument must be 0 or more, but this is {value}.")
+        return Finding(v, ERROR, INVALID_COUNT, "Invalid count argument",
+                       f"The \"count\" argument must be 0 or more, but this is {value}.")
     return None
 
 
@@ -83,38 +89,41 @@ def _what(kind: str) -> str:
     return {TRUE: "a boolean", FALSE: "a boolean", ARRAY: "a JSON array", OBJECT: "a JSON object"}[kind]
 
 
-def _for_each(text: str, node, start: int, end: int) -> Diagnostic | None:
-    kind = node.kind
+def _for_each(view: ValueView, v: Any) -> Finding | None:
+    kind = view.kind(v)
     if kind == OBJECT:
         return None
     if kind == NULL:
-        return Diagnostic(start, end, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
-                          "The \"for_each\" argument is null, but it needs a map or a set of strings.")
-    if kind == STRING and _is_template(string_text(text, node, start)):
+        return Finding(v, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
+                       "The \"for_each\" argument is null, but it needs a map or a set of strings.")
+    if kind == STRING and _is_template(view.string(v)):
         return None
     name = _TYPE_NAMES.get(kind)
     what = "JSON array (a tuple)" if kind == ARRAY else name
     if name is None:
         return None  # broken: the syntax layer reports it
     hint = " To make one instance per element of a list, turn it into a set with toset()." if kind == ARRAY else ""
-    return Diagnostic(start, end, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
-                      f"The \"for_each\" argument needs a map or a set of strings, but this value is a {what}.{hint}")
+    return Finding(v, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
+                   f"The \"for_each\" argument needs a map or a set of strings, but this value is a {what}.{hint}")
+
+
+def repetition_findings(view: ValueView, block_type: str, labels: tuple[str, ...], body: Any) -> list[Finding]:
+    """The findings on the literal `count` and `for_each` of a top-level body (see the module doc)."""
+    if block_type not in REPETITION_BLOCKS:
+        return []
+    count, for_each = view.member(body, "count"), view.member(body, "for_each")
+    if count is not ABSENT and for_each is not ABSENT:
+        return []  # `structure/conflicting-arguments`: Terraform reads neither
+    out: list[Finding] = []
+    for v, check in ((count, _count), (for_each, _for_each)):
+        if v is not ABSENT and v is not NO_VALUE:
+            f = check(view, v)
+            if f is not None:
+                out.append(f)
+    return out
 
 
 def repetition_diagnostics(block: Block, text: str) -> list[Diagnostic]:
     """The diagnostics of the literal `count` and `for_each` of `block` (see the module doc)."""
-    if block.type_name not in REPETITION_BLOCKS:
-        return []
-    body = block.body
-    if body.attribute("count") is not None and body.attribute("for_each") is not None:
-        return []  # `structure/conflicting-arguments`: Terraform reads neither
-    out: list[Diagnostic] = []
-    for name, check in (("count", _count), ("for_each", _for_each)):
-        attr = body.attribute(name)
-        if attr is None or attr.expr is None:
-            continue
-        e = attr.expr
-        d = check(text, e.node, e.start, e.end)
-        if d is not None:
-            out.append(d)
-    return out
+    view = TreeView(text)
+    return diagnostics_of(view, repetition_findings(view, block.type_name, tuple(lab.value for lab in block.labels), block.body))

@@ -75,6 +75,7 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
+from .body_rules import body_diagnostics
 from .const_sources import VARIABLE_CONST, const_fact
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
@@ -82,7 +83,6 @@ from .provisioners import provisioner_diagnostics
 from .reference_walk import expression_references
 from .references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
 from .remote_state import remote_state_diagnostics
-from .repetition_values import repetition_diagnostics
 from .requirement_rules import requirement_diagnostics
 from .variable_rules import variable_diagnostics
 
@@ -289,8 +289,8 @@ class _Validator:
                 )
                 if t != "module":
                     self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
-                if not self.override:
-                    self.diags.extend(repetition_diagnostics(block, self.text))
+            if not self.override:  # the rules written once over `hcljson.view` (`body_rules`)
+                self.diags.extend(body_diagnostics(block, self.text))
             if t == "variable":
                 self.diags.extend(variable_diagnostics(block, self.text))
             elif t == "data":

@@ -1,0 +1,173 @@
+"""One small read-only interface over a block body's JSON values, implemented by the tree (the full
+analysis) and by the C scanner's values (`hcljson.skim`, the quick open), so that a Terraform rule
+is written once and runs on both.
+
+    TreeView(text)    bodies: decoded `model.Body`; values: `TreeValue(node, start)`
+    VALUES            bodies: `skim.Pairs`; values: what `json.loads` builds (`Pairs`, lists, ...)
+    Finding(at, severity, code, summary, detail)     what a rule reports, at a value handle
+    diagnostics_of(view, findings) -> list[Diagnostic]   findings placed (`view.range`)
+
+Contract
+--------
+* A view answers, for a value handle: `kind(v)` (a `jsonsyntax.tree` kind: OBJECT, ARRAY, STRING,
+  NUMBER, TRUE, FALSE, NULL; a broken tree value gives its own kind, which rules leave alone),
+  `string(v)` (a string's decoded value), `number_text(v)` (a number as written), `members(v)` (an
+  object's `(key, value)` pairs in document order, keys decoded), `items(v)` (an array's values);
+  for a body: `member(body, name)` (the value of its first member called `name`, or `ABSENT`: a
+  JSON null is a value, None on the values view; `NO_VALUE` for a member written without a value,
+  mid-edit, which only the tree has: rules count the name and leave the value alone).
+* Positions only on demand: `range(v)` is the value's `[start, end)` in the document. A view that
+  cannot answer a question for sure raises `Unanswerable`: the values view has no positions, and no
+  exact text for a float (`json.loads` rounded it). A caller of a rule on values treats
+  `Unanswerable` as "this block needs the full analysis", which can answer everything.
+* Reading only; no view changes what it reads. Never raises anything but `Unanswerable` on the
+  values `decode`/`skim` produce.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
+
+from ..diagnostic import Diagnostic
+from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
+from .model import Body
+from .skim import Pairs
+from .values import key_text, string_text
+
+__all__ = ["ABSENT", "NO_VALUE", "VALUES", "Finding", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
+
+
+#: What `member` returns for a name the body does not have.
+ABSENT: Any = object()
+#: What `member` returns for a name written without a value (a broken tree).
+NO_VALUE: Any = object()
+
+
+class Unanswerable(Exception):
+    """The view cannot answer this question for sure (a position, a float's text on values)."""
+
+
+class ValueView(Protocol):
+    def kind(self, v: Any) -> str: ...
+    def string(self, v: Any) -> str: ...
+    def number_text(self, v: Any) -> str: ...
+    def members(self, v: Any) -> Iterable[tuple[str, Any]]: ...
+    def items(self, v: Any) -> Iterable[Any]: ...
+    def member(self, body: Any, name: str) -> Any: ...
+    def range(self, v: Any) -> tuple[int, int]: ...
+
+
+class TreeValue(NamedTuple):
+    """A tree node and its absolute start (a node's own offsets are relative to its parent's start)."""
+
+    node: Node
+    start: int
+
+
+class TreeView:
+    """The view of decoded bodies and tree nodes of document `text` (positions exact)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def kind(self, v: TreeValue) -> str:
+        return v.node.kind
+
+    def string(self, v: TreeValue) -> str:
+        return string_text(self.text, v.node, v.start)
+
+    def number_text(self, v: TreeValue) -> str:
+        return self.text[v.start : v.start + (v.node.end - v.node.start)]
+
+    def members(self, v: TreeValue) -> Iterator[tuple[str, TreeValue]]:
+        node, base = v
+        if node.kind != OBJECT or not isinstance(node, Container):
+            return
+        for m in node.items:
+            k, x = m.key, m.value
+            if k is None or x is None:
+                continue
+            key = key_text(self.text, k, base + k.start)
+            if key is not None:
+                yield key, TreeValue(x, base + x.start)
+
+    def items(self, v: TreeValue) -> Iterator[TreeValue]:
+        node, base = v
+        if node.kind != ARRAY or not isinstance(node, Container):
+            return
+        for m in node.items:
+            if m.value is not None:
+                yield TreeValue(m.value, base + m.value.start)
+
+    def member(self, body: Body, name: str) -> Any:
+        a = body.attribute(name)
+        if a is None:
+            return ABSENT
+        if a.expr is None:
+            return NO_VALUE
+        return TreeValue(a.expr.node, a.expr.start)
+
+    def range(self, v: TreeValue) -> tuple[int, int]:
+        return v.start, v.start + (v.node.end - v.node.start)
+
+
+_KINDS = {str: STRING, int: NUMBER, float: NUMBER, type(None): NULL, Pairs: OBJECT, list: ARRAY}
+
+
+class _Values:
+    """The view of the values `hcljson.skim` reads with the C scanner (no positions)."""
+
+    __slots__ = ()
+
+    def kind(self, v: Any) -> str:
+        if v is True:
+            return TRUE
+        if v is False:
+            return FALSE
+        return _KINDS[type(v)]
+
+    def string(self, v: str) -> str:
+        return v
+
+    def number_text(self, v: int | float) -> str:
+        if type(v) is int:
+            return str(v)
+        raise Unanswerable("a float's text")
+
+    def members(self, v: Any) -> Iterable[tuple[str, Any]]:
+        return v if type(v) is Pairs else ()
+
+    def items(self, v: Any) -> Iterable[Any]:
+        return v if type(v) is list else ()
+
+    def member(self, body: Pairs, name: str) -> Any:
+        for k, x in body:
+            if k == name:
+                return x
+        return ABSENT
+
+    def range(self, v: Any) -> tuple[int, int]:
+        raise Unanswerable("a position")
+
+
+VALUES = _Values()
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A diagnostic of a rule written over a view, on value handle `at` (placed by the caller)."""
+
+    at: Any
+    severity: str
+    code: str
+    summary: str
+    detail: str
+
+
+def diagnostics_of(view: ValueView, findings: Iterable[Finding]) -> list[Diagnostic]:
+    """`findings` as diagnostics on their values' ranges (a view with positions: `TreeView`)."""
+    return [Diagnostic(*view.range(f.at), f.severity, f.code, f.summary, f.detail) for f in findings]
