@@ -5,8 +5,8 @@ tree, incrementally), on a real Workspace over a temporary directory (issue 21 Â
 from __future__ import annotations
 
 import pytest
-
 from fixture import parse_fixture
+
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson.view import ABSENT, NO_VALUE, Finding, ValueView

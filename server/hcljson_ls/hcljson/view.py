@@ -13,7 +13,9 @@ Contract
   NUMBER, TRUE, FALSE, NULL; a broken tree value gives its own kind, which rules leave alone),
   `string(v)` (a string's decoded value), `number_text(v)` (a number as written), `members(v)` (an
   object's `(key, value)` pairs in document order, keys decoded), `items(v)` (an array's values);
-  for a body: `member(body, name)` (the value of its first member called `name`, or `ABSENT`: a
+  `plain_string(v)` (written with no escape and terminated: its text is its value), `block(body,
+  name)` (the body of the first nested block `name` as the decoder reads it: an object, or the first
+  object of an array; `ABSENT` without one); for a body: `member(body, name)` (the value of its first member called `name`, or `ABSENT`: a
   JSON null is a value, None on the values view; `NO_VALUE` for a member written without a value,
   mid-edit, which only the tree has: rules count the name and leave the value alone).
 * Positions only on demand: `range(v)` is the value's `[start, end)` in the document. A view that
@@ -30,11 +32,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from ..diagnostic import Diagnostic
-from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
+from ..diagnostic import Diagnostic, Fix
+from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node, String
 from .model import Body
 from .skim import Pairs
-from .values import key_text, string_text
+from .values import string_text
 
 __all__ = ["ABSENT", "NO_VALUE", "VALUES", "Finding", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
 
@@ -55,7 +57,9 @@ class ValueView(Protocol):
     def number_text(self, v: Any) -> str: ...
     def members(self, v: Any) -> Iterable[tuple[str, Any]]: ...
     def items(self, v: Any) -> Iterable[Any]: ...
+    def plain_string(self, v: Any) -> bool: ...
     def member(self, body: Any, name: str) -> Any: ...
+    def block(self, body: Any, name: str) -> Any: ...
     def range(self, v: Any) -> tuple[int, int]: ...
 
 
@@ -89,11 +93,9 @@ class TreeView:
             return
         for m in node.items:
             k, x = m.key, m.value
-            if k is None or x is None:
+            if k is None or x is None or k.kind != STRING:
                 continue
-            key = key_text(self.text, k, base + k.start)
-            if key is not None:
-                yield key, TreeValue(x, base + x.start)
+            yield string_text(self.text, k, base + k.start), TreeValue(x, base + x.start)
 
     def items(self, v: TreeValue) -> Iterator[TreeValue]:
         node, base = v
@@ -102,6 +104,14 @@ class TreeView:
         for m in node.items:
             if m.value is not None:
                 yield TreeValue(m.value, base + m.value.start)
+
+    def plain_string(self, v: TreeValue) -> bool:
+        node = v.node
+        return isinstance(node, String) and not node.escaped and node.terminated
+
+    def block(self, body: Body, name: str) -> Any:
+        found = body.blocks_of(name)
+        return found[0].body if found else ABSENT
 
     def member(self, body: Body, name: str) -> Any:
         a = body.attribute(name)
@@ -144,6 +154,17 @@ class _Values:
     def items(self, v: Any) -> Iterable[Any]:
         return v if type(v) is list else ()
 
+    def plain_string(self, v: str) -> bool:
+        raise Unanswerable("how a string is written")
+
+    def block(self, body: Pairs, name: str) -> Any:
+        for k, x in body:
+            if k == name:
+                if type(x) is list:
+                    x = x[0] if x else None
+                return x if type(x) is Pairs else ABSENT
+        return ABSENT
+
     def member(self, body: Pairs, name: str) -> Any:
         for k, x in body:
             if k == name:
@@ -166,8 +187,19 @@ class Finding:
     code: str
     summary: str
     detail: str
+    #: The part of the value's text meant (offsets from its start), or None: the whole value.
+    span: tuple[int, int] | None = None
+    #: Replacements of that range: (new text, title).
+    fixes: tuple[tuple[str, str], ...] = ()
 
 
 def diagnostics_of(view: ValueView, findings: Iterable[Finding]) -> list[Diagnostic]:
     """`findings` as diagnostics on their values' ranges (a view with positions: `TreeView`)."""
-    return [Diagnostic(*view.range(f.at), f.severity, f.code, f.summary, f.detail) for f in findings]
+    out: list[Diagnostic] = []
+    for f in findings:
+        start, end = view.range(f.at)
+        if f.span is not None:
+            start, end = start + f.span[0], start + f.span[1]
+        fixes = tuple(Fix(start, end, new, title) for new, title in f.fixes)
+        out.append(Diagnostic(start, end, f.severity, f.code, f.summary, f.detail, (), fixes))
+    return out

@@ -63,6 +63,7 @@ from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import kind_phrase, quoted, string_text
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
+from .body_rules import body_diagnostics
 from .catalogue import (
     BLOCKS,
     IDENTIFIER,
@@ -75,7 +76,6 @@ from .catalogue import (
     RESERVED_VARIABLE_NAMES,
     literal_settings_block,
 )
-from .body_rules import body_diagnostics
 from .const_sources import VARIABLE_CONST, const_fact
 from .language import CONSTRAINT_KIND
 from .module_calls import VARIABLE_INPUT, variable_fact
