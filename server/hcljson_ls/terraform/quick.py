@@ -611,7 +611,10 @@ def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
 
 def _value_test(cty: Any) -> Callable[[object], bool]:
     """A test of values of type `cty`: True when the one rule, `provider_rules.wrong_kinds`, finds
-    nothing in the value (run on the values view; the full path places what it finds)."""
+    nothing in the value (run on the values view; the full path places what it finds). A list, set
+    or map of a primitive type whose elements all are of kinds the type always takes (`ALWAYS_OK`,
+    where the rule returns at once) passes without the call: `provider_rules._plainly_ok` on values,
+    the commonest case (tags, security group ids)."""
     def test(v: object) -> bool:
         found: list = []
         try:
@@ -619,7 +622,21 @@ def _value_test(cty: Any) -> Callable[[object], bool]:
         except Unanswerable:
             return False
         return not found
-    return test
+
+    if type(cty) is not list or len(cty) != 2 or cty[0] not in ("list", "set", "map") or type(cty[1]) is not str:
+        return test
+    always = _ALWAYS_TYPES.get(cty[1])
+    if always is None:
+        return test
+    want = Pairs if cty[0] == "map" else list
+
+    def plain_elements(v: object) -> bool:
+        if type(v) is want:
+            elements = v if want is list else [x for _, x in v]
+            if all(type(x) in always for x in elements):
+                return True
+        return test(v)
+    return plain_elements
 
 
 # Keys of what a block refers to: (kind, text, context flags).
