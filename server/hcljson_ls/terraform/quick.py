@@ -22,10 +22,11 @@ Contract
   `hcljson.skim` refuses, and for tfvars, test and override files.
 * A block is *certified* when it is a `resource`, `data` or `output` body for which every rule of
   `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
-  and asks nothing the values cannot answer, and whose every member has one of the shapes below; its references are then read from the values and resolved with the
-  module's declarations (`resolve.resolve`). A certified block whose references resolve with a
-  diagnostic has those references placed in its raw text (`_locate`: the strings that make them, as
-  `json.dumps` writes them) and resolved there; when they cannot be placed for sure, the block is
+  and asks nothing the values cannot answer, and whose every member has one of the shapes below;
+  its references are then read from the values and resolved with the module's declarations
+  (`resolve.resolve`). A certified block whose references resolve with a diagnostic has those
+  references placed in its raw text (`_locate`: the strings that make them, as `json.dumps` writes
+  them) and resolved there; when they cannot be placed for sure, the block is
   analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
@@ -47,9 +48,9 @@ Contract
   engine); then either that provider's schema is not loaded (nothing is checked), or its body is
   checked on the values (`_body_ok`): every provider-defined name a configurable, not deprecated
   attribute whose value its type plainly takes (the one rule `provider_rules.wrong_kinds`, run on
-  the values, finds nothing: `_value_test`; null always), or a nested block type (not map-nested, not deprecated, no
-  `dynamic`) written as an object or an array of objects, each body certified the same way, within
-  the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
+  the values, finds nothing: `_value_test`; null always), or a nested block type (not map-nested,
+  not deprecated, no `dynamic`) written as an object or an array of objects, each body certified
+  the same way, within the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
   anything else, sends the block to the full analysis of its small document, whose schema sites are
   resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
   their diagnostics mapped back.
