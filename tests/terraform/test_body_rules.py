@@ -101,3 +101,20 @@ def test_a_literal_count_is_judged_on_open_and_on_edit_by_the_one_rule(tmp_path)
     edit(state, at, at, '"for_each": [], ')
     value = state.text.index("[]", at)
     assert found(state) == [("meta-argument/invalid-for-each", value, value + 2)]
+
+
+def test_a_question_the_values_cannot_answer_sends_the_block_to_the_full_analysis(tmp_path) -> None:
+    # A float's text is not in the values (`json.loads` rounded it): `count` 1.5 and 2.0 are judged
+    # on the tree, through the small document of their block.
+    ws = parse_fixture("""
+    //- /main.tf.json
+    {"resource": {"terraform_data": {"a": {"count": ⟨1.5⟩}, "b": {"count": 2.0}, "c": {"count": 2}}}}
+    """).workspace(tmp_path)
+    state = ws.workspace.get(ws.uri("/main.tf.json"))
+    assert state is not None
+    quick = state.quick()
+    assert quick is not None and quick.analysed == 2 and quick.certified == 1
+    (at,) = ws.fixture.files["/main.tf.json"].ranges
+    assert found(state) == [("meta-argument/invalid-count", *at)]
+    state.prepare()
+    assert found(state) == [("meta-argument/invalid-count", *at)]
