@@ -118,3 +118,27 @@ def test_a_question_the_values_cannot_answer_sends_the_block_to_the_full_analysi
     assert found(state) == [("meta-argument/invalid-count", *at)]
     state.prepare()
     assert found(state) == [("meta-argument/invalid-count", *at)]
+
+
+def test_count_with_for_each_is_one_rule_on_open_and_on_edit(tmp_path) -> None:
+    ws = parse_fixture("""
+    //- /main.tf.json
+    {"resource": {"terraform_data": {"a": {⟨"for_each"⟩: {"k": 1}, ⟨"count"⟩: 1}, "b": {"count": 1}}}}
+    """).workspace(tmp_path)
+    state = ws.workspace.get(ws.uri("/main.tf.json"))
+    assert state is not None
+    first, second = ws.fixture.files["/main.tf.json"].ranges
+
+    def conflicts() -> list[tuple[int, int, list[tuple[int, int]]]]:
+        return [(d.start, d.end, [(r.start, r.end) for r in d.related]) for d in file_diagnostics(state)
+                if d.code == "structure/conflicting-arguments"]
+
+    assert state.quick() is not None and not state.built
+    assert conflicts() == [(*second, [first])]
+    state.prepare()
+    at = state.text.index('"count": 1}}}}')
+    edit(state, at, at, '"for_each": {}, ')
+    assert state.built
+    b_for_each = (at, at + len('"for_each"'))
+    b_count = (at + len('"for_each": {}, '), at + len('"for_each": {}, "count"'))
+    assert conflicts() == [(*second, [first]), (*b_count, [b_for_each])]

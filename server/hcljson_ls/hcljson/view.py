@@ -15,7 +15,8 @@ Contract
   object's `(key, value)` pairs in document order, keys decoded), `items(v)` (an array's values);
   `plain_string(v)` (written with no escape and terminated: its text is its value), `block(body,
   name)` (the body of the first nested block `name` as the decoder reads it: an object, or the first
-  object of an array; `ABSENT` without one); for a body: `member(body, name)` (the value of its first member called `name`, or `ABSENT`: a
+  object of an array; `ABSENT` without one); for a body: `key(body, name)` (a handle of the key
+  of its first member `name`, for `range`; `ABSENT` without one), `member(body, name)` (the value of its first member called `name`, or `ABSENT`: a
   JSON null is a value, None on the values view; `NO_VALUE` for a member written without a value,
   mid-edit, which only the tree has: rules count the name and leave the value alone).
 * Positions only on demand: `range(v)` is the value's `[start, end)` in the document. A view that
@@ -32,13 +33,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from ..diagnostic import Diagnostic, Fix
+from ..diagnostic import Diagnostic, Fix, Related
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node, String
 from .model import Body
 from .skim import Pairs
 from .values import string_text
 
-__all__ = ["ABSENT", "NO_VALUE", "VALUES", "Finding", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
+__all__ = ["ABSENT", "NO_VALUE", "VALUES", "Finding", "Span", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
 
 
 #: What `member` returns for a name the body does not have.
@@ -60,6 +61,7 @@ class ValueView(Protocol):
     def plain_string(self, v: Any) -> bool: ...
     def member(self, body: Any, name: str) -> Any: ...
     def block(self, body: Any, name: str) -> Any: ...
+    def key(self, body: Any, name: str) -> Any: ...
     def range(self, v: Any) -> tuple[int, int]: ...
 
 
@@ -68,6 +70,13 @@ class TreeValue(NamedTuple):
 
     node: Node
     start: int
+
+
+class Span(NamedTuple):
+    """A range of the document: the tree view's handle of a member's key."""
+
+    start: int
+    end: int
 
 
 class TreeView:
@@ -109,6 +118,10 @@ class TreeView:
         node = v.node
         return isinstance(node, String) and not node.escaped and node.terminated
 
+    def key(self, body: Body, name: str) -> Any:
+        a = body.attribute(name)
+        return ABSENT if a is None else Span(a.name_start, a.name_end)
+
     def block(self, body: Body, name: str) -> Any:
         found = body.blocks_of(name)
         return found[0].body if found else ABSENT
@@ -121,8 +134,10 @@ class TreeView:
             return NO_VALUE
         return TreeValue(a.expr.node, a.expr.start)
 
-    def range(self, v: TreeValue) -> tuple[int, int]:
-        return v.start, v.start + (v.node.end - v.node.start)
+    def range(self, v: TreeValue | Span) -> tuple[int, int]:
+        if type(v) is Span:
+            return v.start, v.end
+        return v.start, v.start + (v.node.end - v.node.start)  # type: ignore[union-attr]
 
 
 _KINDS = {str: STRING, int: NUMBER, float: NUMBER, type(None): NULL, Pairs: OBJECT, list: ARRAY}
@@ -156,6 +171,12 @@ class _Values:
 
     def plain_string(self, v: str) -> bool:
         raise Unanswerable("how a string is written")
+
+    def key(self, body: Pairs, name: str) -> Any:
+        for k, _ in body:
+            if k == name:
+                return k
+        return ABSENT
 
     def block(self, body: Pairs, name: str) -> Any:
         for k, x in body:
@@ -191,6 +212,8 @@ class Finding:
     span: tuple[int, int] | None = None
     #: Replacements of that range: (new text, title).
     fixes: tuple[tuple[str, str], ...] = ()
+    #: Related places: (handle, message).
+    related: tuple[tuple[Any, str], ...] = ()
 
 
 def diagnostics_of(view: ValueView, findings: Iterable[Finding]) -> list[Diagnostic]:
@@ -201,5 +224,6 @@ def diagnostics_of(view: ValueView, findings: Iterable[Finding]) -> list[Diagnos
         if f.span is not None:
             start, end = start + f.span[0], start + f.span[1]
         fixes = tuple(Fix(start, end, new, title) for new, title in f.fixes)
-        out.append(Diagnostic(start, end, f.severity, f.code, f.summary, f.detail, (), fixes))
+        related = tuple(Related(*view.range(at), message) for at, message in f.related)
+        out.append(Diagnostic(start, end, f.severity, f.code, f.summary, f.detail, related, fixes))
     return out

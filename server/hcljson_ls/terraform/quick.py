@@ -30,8 +30,8 @@ Contract
   analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
-  - `"//"` (anything), `count` / `for_each` (not both; any expression value: their literal values
-    are judged by the body rules),
+  - `"//"` (anything), `count` / `for_each` (any expression value: both together, and their
+    literal values, are judged by the body rules),
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
   - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
     (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings; with the
@@ -424,8 +424,6 @@ def _certify(b: Skimmed, found: list) -> str | None:
     if t in _RESOURCE_LIKE:
         if t == "data" and b.labels and b.labels[0].value == "terraform_remote_state":
             raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`
-        if "count" in names and "for_each" in names:
-            raise _Unsure("count and for_each")
         ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
         meta = None
         for k, v in body:

@@ -2,6 +2,7 @@
 `terraform validate` evaluates them.
 
     repetition_findings(view, block_type, labels, body) -> list[Finding]   one resource/data/module body
+    conflict_findings(view, block_type, labels, body) -> list[Finding]     `count` with `for_each`
     repetition_diagnostics(block, text) -> list[Diagnostic]                the same on a decoded block
 
 The rule is written once over `hcljson.view` (a body rule of `body_rules.BODY_RULES`): the full
@@ -21,6 +22,10 @@ unknown until plan). Terraform 1.11.4 (checked with `terraform validate -json` o
 * `meta-argument/invalid-for-each` (error, on the value): `for_each` other than a JSON object: an
   array (a tuple, even empty), a string, a number, a boolean or null. A set or map comes only from
   an expression (`${toset(...)}`), which is never judged here.
+* `structure/conflicting-arguments` (error, on the later of the two names, the first related): a
+  block that takes both `count` and `for_each` (`catalogue.MULTI_INSTANCE_BLOCKS`) given both
+  (Terraform then reads neither; nor does `repetition_findings`). Which name is later is a position:
+  on values (`hcljson.view.VALUES`) that is `Unanswerable`, and the block goes to the full analysis.
 * Not in override files (the merged block is what Terraform judges); never raises.
 """
 
@@ -34,10 +39,13 @@ from ..hcljson.model import Block
 from ..hcljson.values import quoted
 from ..hcljson.view import ABSENT, NO_VALUE, Finding, TreeView, ValueView, diagnostics_of
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from .catalogue import MULTI_INSTANCE_BLOCKS
 from .tfvars import is_number_string
 
-__all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "repetition_diagnostics", "repetition_findings"]
+__all__ = ["CONFLICTING_ARGUMENTS", "INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "conflict_findings", "repetition_diagnostics",
+           "repetition_findings"]
 
+CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_COUNT = "meta-argument/invalid-count"
 INVALID_FOR_EACH = "meta-argument/invalid-for-each"
 
@@ -121,6 +129,24 @@ def repetition_findings(view: ValueView, block_type: str, labels: tuple[str, ...
             if f is not None:
                 out.append(f)
     return out
+
+
+def conflict_findings(view: ValueView, block_type: str, labels: tuple[str, ...], body: Any) -> list[Finding]:
+    """`count` with `for_each` in a block that takes both (see the module doc)."""
+    if block_type not in MULTI_INSTANCE_BLOCKS:
+        return []
+    count, for_each = view.key(body, "count"), view.key(body, "for_each")
+    if count is ABSENT or for_each is ABSENT:
+        return []
+    first, second = (count, for_each) if view.range(count) <= view.range(for_each) else (for_each, count)
+    first_name = "count" if first is count else "for_each"
+    what = "A module block" if block_type == "module" else f"A {quoted(block_type)} block"
+    return [Finding(
+        second, ERROR, CONFLICTING_ARGUMENTS, f"Invalid combination of {quoted('count')} and {quoted('for_each')}",
+        f"{what} cannot use both {quoted('count')} and {quoted('for_each')}: \"count\" makes a numbered list of "
+        "instances and \"for_each\" one instance per element. Keep one of them.",
+        related=((first, f"{quoted(first_name)} is set here"),),
+    )]
 
 
 def repetition_diagnostics(block: Block, text: str) -> list[Diagnostic]:
