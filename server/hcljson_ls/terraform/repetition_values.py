@@ -3,9 +3,8 @@
 
     repetition_findings(view, block_type, labels, body) -> list[Finding]   one resource/data/module body
     conflict_findings(view, block_type, labels, body) -> list[Finding]     `count` with `for_each`
-    repetition_diagnostics(block, text) -> list[Diagnostic]                the same on a decoded block
 
-The rule is written once over `hcljson.view` (a body rule of `body_rules.BODY_RULES`): the full
+The rules are written once over `hcljson.view` (body rules of `body_rules.BODY_RULES`): the full
 analysis runs it on the tree, the quick open on the C scanner's values.
 
 Contract
@@ -34,15 +33,14 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ..diagnostic import ERROR, Diagnostic
-from ..hcljson.model import Block
+from ..diagnostic import ERROR
 from ..hcljson.values import quoted
-from ..hcljson.view import ABSENT, NO_VALUE, Finding, TreeView, ValueView, diagnostics_of
+from ..hcljson.view import ABSENT, NO_VALUE, Finding, ValueView
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from .catalogue import MULTI_INSTANCE_BLOCKS
 from .tfvars import is_number_string
 
-__all__ = ["CONFLICTING_ARGUMENTS", "INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "conflict_findings", "repetition_diagnostics",
+__all__ = ["CONFLICTING_ARGUMENTS", "INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "conflict_findings",
            "repetition_findings"]
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
@@ -147,9 +145,3 @@ def conflict_findings(view: ValueView, block_type: str, labels: tuple[str, ...],
         "instances and \"for_each\" one instance per element. Keep one of them.",
         related=((first, f"{quoted(first_name)} is set here"),),
     )]
-
-
-def repetition_diagnostics(block: Block, text: str) -> list[Diagnostic]:
-    """The diagnostics of the literal `count` and `for_each` of `block` (see the module doc)."""
-    view = TreeView(text)
-    return diagnostics_of(view, repetition_findings(view, block.type_name, tuple(lab.value for lab in block.labels), block.body))
