@@ -20,20 +20,22 @@ Contract
   test_quick_schemas.py).
   None means "not answered here": the caller takes the full path. It is None for text
   `hcljson.skim` refuses, and for tfvars, test and override files.
-* A block is *certified* when it is a `resource`, `data` or `output` body whose every member has
-  one of the shapes below; its references are then read from the values and resolved with the
-  module's declarations (`resolve.resolve`). A certified block whose references resolve with a
-  diagnostic has those references placed in its raw text (`_locate`: the strings that make them, as
-  `json.dumps` writes them) and resolved there; when they cannot be placed for sure, the block is
+* A block is *certified* when it is a `resource`, `data` or `output` body for which every rule of
+  `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
+  and asks nothing the values cannot answer, and whose every member has one of the shapes below;
+  its references are then read from the values and resolved with the module's declarations
+  (`resolve.resolve`). A certified block whose references resolve with a diagnostic has those
+  references placed in its raw text (`_locate`: the strings that make them, as `json.dumps` writes
+  them) and resolved there; when they cannot be placed for sure, the block is
   analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
-  - `"//"` (anything), `count` (a whole number of 0 or more, or a template string) / `for_each` (a
-    template string), not both,
+  - `"//"` (anything), `count` / `for_each` (any expression value: both together, and their
+    literal values, are judged by the body rules),
     `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
   - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
-    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings whose first
-    names the provider's schema, when loaded, has);
+    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings; with the
+    provider's schema loaded, `provider_rules.unknown_ignored` finds nothing in them);
   - resource/data: any other name is a provider-defined argument: any JSON value whose object
     keys are distinct and hold no template sequence, whose strings are templates without
     diagnostics;
@@ -45,10 +47,10 @@ Contract
   module's `required_providers`, this file's from its `terraform` blocks, analysed first; the
   engine); then either that provider's schema is not loaded (nothing is checked), or its body is
   checked on the values (`_body_ok`): every provider-defined name a configurable, not deprecated
-  attribute whose value its type plainly takes (`provider_rules._check_value` would say nothing:
-  `_value_test`; null always), or a nested block type (not map-nested, not deprecated, no
-  `dynamic`) written as an object or an array of objects, each body certified the same way, within
-  the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
+  attribute whose value its type plainly takes (the one rule `provider_rules.wrong_kinds`, run on
+  the values, finds nothing: `_value_test`; null always), or a nested block type (not map-nested,
+  not deprecated, no `dynamic`) written as an object or an array of objects, each body certified
+  the same way, within the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
   anything else, sends the block to the full analysis of its small document, whose schema sites are
   resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
   their diagnostics mapped back.
@@ -67,6 +69,7 @@ from typing import Any
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
+from ..hcljson.view import VALUES, Unanswerable
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..template.lexer import IDENTIFIER_PATTERN
@@ -83,7 +86,8 @@ from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
-from .rules.provider_rules import ALWAYS_OK, BOOL_STRINGS, SchemaSite, body_plan, numeric, plainly_checked, provider_address
+from .rules.body_rules import body_findings
+from .rules.provider_rules import ALWAYS_OK, SchemaSite, body_plan, plainly_checked, provider_address, unknown_ignored, wrong_kinds
 from .rules.validate import DUPLICATE_BLOCK, duplicates
 from .schemas.provider_schema import MAP, TERRAFORM, SchemaBlock
 
@@ -414,22 +418,20 @@ def _certify(b: Skimmed, found: list) -> str | None:
     names = dict(body)  # in C: a set comprehension here was 5% of a 20 MB quick open
     if len(names) != len(body):
         raise _Unsure("repeated name")
+    try:  # the rules written once over `hcljson.view`: a finding is the full analysis's to place
+        if body_findings(VALUES, t, tuple([lab.value for lab in b.labels]), body):
+            raise _Unsure("body rule")
+    except Unanswerable:
+        raise _Unsure("body rule") from None
     if t in _RESOURCE_LIKE:
         if t == "data" and b.labels and b.labels[0].value == "terraform_remote_state":
             raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`
-        if "count" in names and "for_each" in names:
-            raise _Unsure("count and for_each")
         ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
         meta = None
         for k, v in body:
             if k == "//":
                 continue
-            if k == "count" or k == "for_each":
-                # Only a template (judged by the full path's rules alike) or a whole count of 0 or
-                # more; any other literal goes to `repetition_values` through the full path.
-                tv = type(v)
-                if not (tv is str and ("${" in v or "%{" in v)) and not (k == "count" and tv is int and v >= 0):
-                    raise _Unsure(k)
+            if k == "count" or k == "for_each":  # (their literal values: `body_rules`)
                 _expression(v, ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH), found)
             elif k == "provider":
                 if type(v) is not str or not STATIC_REFERENCE.fullmatch(v):
@@ -501,7 +503,7 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
         else:
             schema = schemas.resource(address, type_name)
         if schema is not None:
-            plan = _schema_plan(schema)
+            plan = (_schema_plan(schema), schema)
         elif schemas.has_provider(address):
             plan = _UNKNOWN_TYPE  # `schema/unknown-resource-type`
         else:
@@ -511,21 +513,14 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
         return
     if plan is _UNKNOWN_TYPE:
         raise _Unsure("unknown resource type")
-    _body_ok(b.value, plan, True)  # type: ignore[arg-type]
+    body_plan_, schema = plan
+    _body_ok(b.value, body_plan_, True)  # type: ignore[arg-type]
     if b.type_name == "resource":
-        _ignored_ok(b.value, plan[-1])  # type: ignore[arg-type]
-
-
-def _ignored_ok(body: Pairs, names: frozenset) -> None:
-    """Every `lifecycle.ignore_changes` element of certified resource `body` (`_lifecycle`: dotted
-    names) starts with a name of the schema (`provider_rules._ignore_changes`), or `_Unsure`."""
-    for k, v in body:
-        if k == "lifecycle":
-            for lk, x in v:
-                if lk == "ignore_changes" and type(x) is list:
-                    for e in x:
-                        if e.split(".", 1)[0] not in names:
-                            raise _Unsure("ignore_changes")
+        try:  # the one rule of `ignore_changes` names (`provider_rules.unknown_ignored`)
+            if unknown_ignored(VALUES, b.value, schema):
+                raise _Unsure("ignore_changes")
+        except Unanswerable:
+            raise _Unsure("ignore_changes") from None
 
 
 _UNKNOWN_TYPE = ()
@@ -540,7 +535,7 @@ def _schema_plan(schema: SchemaBlock) -> tuple:
     the block types followed (not map-nested, not deprecated); the required names; whether one of
     them is a meta-argument's name (always missing from a resource body); block bounds by name
     (at least, at most or None); the names of the block types with a minimum; every attribute and
-    block type name (`_ignored_ok`)."""
+    block type name."""
     required, bounded, minimum, _, _ = body_plan(schema)
     plain: dict[str, frozenset] = {}
     tests: dict[str, Callable[[object], bool]] = {}
@@ -615,84 +610,34 @@ def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
             raise _Unsure(n)
 
 
-def _never(v: object) -> bool:
-    return v is None
-
-
 def _value_test(cty: Any) -> Callable[[object], bool]:
-    """A test of values of type `cty`: True when `provider_rules._check_value` reports nothing for
-    the value (False when it may: the caller is then unsure)."""
-    if type(cty) is str:
-        ok = _ALWAYS_TYPES.get(cty)
-        if ok is None:
-            return _never
-        if cty == "number":
-            def number(v: object) -> bool:
-                if type(v) in ok:
-                    return True
-                if type(v) is not str:
-                    return False
-                if "${" in v or "%{" in v:
-                    return True
-                return numeric(v)
-            return number
-        if cty == "bool":
-            def boolean(v: object) -> bool:
-                if type(v) in ok:
-                    return True
-                return type(v) is str and ("${" in v or "%{" in v or v in BOOL_STRINGS)
-            return boolean
-        def primitive(v: object) -> bool:  # string, dynamic: a string is always fine
-            return type(v) in ok
-        return primitive
-    if type(cty) is not list or len(cty) != 2:
-        return _never
-    kind, inner = cty
-    if kind in ("list", "set", "map"):
-        want = list if kind != "map" else Pairs
-        element = _value_test(inner)
-        always = _ALWAYS_TYPES.get(inner) if type(inner) is str else None
-        if always is not None:
-            def primitives(v: object) -> bool:
-                tv = type(v)
-                if tv is want:
-                    for x in (v if want is list else [x for _, x in v]):  # type: ignore[attr-defined]
-                        if type(x) not in always and not element(x):
-                            return False
-                    return True
-                return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
-            return primitives
-        def collection(v: object) -> bool:
-            tv = type(v)
-            if tv is want:
-                return all(element(x) for x in (v if want is list else [x for _, x in v]))  # type: ignore[attr-defined]
-            return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
-        return collection
-    if kind == "tuple":
-        elements = [_value_test(t) for t in inner] if type(inner) is list else None
-        def tuple_(v: object) -> bool:
-            tv = type(v)
-            if tv is list:
-                return elements is None or all(test(x) for x, test in zip(v, elements))  # type: ignore[call-overload]
-            return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
-        return tuple_
-    if kind == "object" and type(inner) is dict:
-        fields = {n: _value_test(t) for n, t in inner.items()}
-        always_fields = {n: _ALWAYS_TYPES[t] for n, t in inner.items() if type(t) is str and t in _ALWAYS_TYPES}
-        def object_(v: object) -> bool:
-            tv = type(v)
-            if tv is Pairs:
-                for k, x in v:  # type: ignore[attr-defined]
-                    ok = always_fields.get(k)
-                    if ok is not None and type(x) in ok:
-                        continue
-                    test = fields.get(k)
-                    if test is not None and not test(x):
-                        return False
+    """A test of values of type `cty`: True when the one rule, `provider_rules.wrong_kinds`, finds
+    nothing in the value (run on the values view; the full path places what it finds). A list, set
+    or map of a primitive type whose elements all are of kinds the type always takes (`ALWAYS_OK`,
+    where the rule returns at once) passes without the call: `provider_rules._plainly_ok` on values,
+    the commonest case (tags, security group ids)."""
+    def test(v: object) -> bool:
+        found: list = []
+        try:
+            wrong_kinds(VALUES, v, cty, "", found)
+        except Unanswerable:
+            return False
+        return not found
+
+    if type(cty) is not list or len(cty) != 2 or cty[0] not in ("list", "set", "map") or type(cty[1]) is not str:
+        return test
+    always = _ALWAYS_TYPES.get(cty[1])
+    if always is None:
+        return test
+    want = Pairs if cty[0] == "map" else list
+
+    def plain_elements(v: object) -> bool:
+        if type(v) is want:
+            elements = v if want is list else [x for _, x in v]
+            if all(type(x) in always for x in elements):
                 return True
-            return v is None or (tv is str and ("${" in v or "%{" in v))  # type: ignore[operator]
-        return object_
-    return _never
+        return test(v)
+    return plain_elements
 
 
 # Keys of what a block refers to: (kind, text, context flags).
@@ -757,7 +702,7 @@ def _lifecycle(v: object) -> None:
         elif k == "ignore_changes":
             if x == "all":
                 continue
-            # (names: `_ignored_ok` against the provider's schema, when it is loaded)
+            # (names: `provider_rules.unknown_ignored`, when the provider's schema is loaded)
             if type(x) is not list or not all(type(e) is str and _DOTTED.fullmatch(e) for e in x):
                 raise _Unsure(k)
         else:

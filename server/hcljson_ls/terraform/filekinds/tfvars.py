@@ -59,6 +59,7 @@ __all__ = [
     "Variable",
     "check",
     "conversion_problem",
+    "is_number_string",
     "is_tfvars",
     "placeholder",
     "type_of",
@@ -223,6 +224,10 @@ def _is_number(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+#: `_is_number`, for the rules written over `hcljson.view` (`repetition_values`).
+is_number_string = _is_number
 
 
 def _mismatch(node: Node, start: int, end: int, path: str, message: str) -> Problem:

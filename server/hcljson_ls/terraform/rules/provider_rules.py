@@ -45,7 +45,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,7 @@ from ...hcljson.model import Attribute, Block, Body
 from ...hcljson.problems import duplicate_argument, suggestion
 from ...hcljson.schema import BlockSchema
 from ...hcljson.values import string_text
+from ...hcljson.view import ABSENT, NO_VALUE, Finding, TreeValue, TreeView, ValueView, diagnostics_of
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node, String
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -155,16 +156,15 @@ def _numeric(value: str) -> bool:
     return True
 
 
-def _kind_ok(text: str, node: Node, start: int, cty: Any) -> bool:
-    """Whether the JSON value `node` (absolute start `start`) can be converted to `cty`, as far as
-    its own kind tells (not its elements)."""
-    kind = node.kind
+def _kind_ok(view: ValueView, v: Any, kind: str, cty: Any) -> bool:
+    """Whether the JSON value `v` (of `kind`) can be converted to `cty`, as far as its own kind
+    tells (not its elements)."""
     if kind == NULL or cty == "dynamic" or kind not in _KIND_PHRASE:
         return True
     if kind == STRING:
         if cty == "string":  # before decoding: most values are strings for strings
             return True
-        value = string_text(text, node, start)
+        value = view.string(v)
         if _TEMPLATE.search(value):
             return True
         if cty == "number":
@@ -209,51 +209,54 @@ def _plainly_ok(node: Node, cty: Any) -> bool:
     return all(m.value is None or m.value.kind in ok for m in node.items)  # type: ignore[attr-defined]
 
 
-def _check_elements(text: str, members, base: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
-    """`_check_value` of each member's value (all of type `cty`), skipping the plain ones `cty` takes."""
+def wrong_kinds(view: ValueView, v: Any, cty: Any, name: str, out: list[Finding]) -> None:
+    """`schema/wrong-kind` for value `v` of attribute `name` of type `cty` and, recursively, its
+    elements, appended to `out`: the one rule, run on the tree (`_check_value`) and on the C
+    scanner's values (`terraform.quick`)."""
+    kind = view.kind(v)
+    if type(cty) is str and kind in _ALWAYS_OK.get(cty, _NOTHING_OK):
+        return
+    if not _kind_ok(view, v, kind, cty):
+        out.append(Finding(v, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
+                           f"The argument {_q(name)} needs {_expected(cty)}, but this is {_KIND_PHRASE[kind]}."))
+        return
+    if not isinstance(cty, list) or kind not in (ARRAY, OBJECT):
+        return
+    outer = cty[0]
+    if kind == ARRAY and outer in ("list", "set"):
+        _elements(view, view.items(v), cty[1], name, out)
+    elif kind == ARRAY and outer == "tuple" and isinstance(cty[1], list):
+        for x, t in zip(view.items(v), cty[1]):
+            wrong_kinds(view, x, t, name, out)
+    elif kind == OBJECT and outer == "map":
+        _elements(view, [x for _, x in view.members(v)], cty[1], name, out)
+    elif kind == OBJECT and outer == "object" and isinstance(cty[1], Mapping):
+        types = cty[1]
+        kind_of = view.kind
+        for key, x in view.members(v):
+            t = types.get(key)
+            if t is None or (type(t) is str and kind_of(x) in _ALWAYS_OK.get(t, _NOTHING_OK)):
+                continue  # (the first test of the call, without the call: the commonest field)
+            wrong_kinds(view, x, t, f"{name}.{key}", out)
+
+
+def _elements(view: ValueView, values: Iterable[Any], cty: Any, name: str, out: list[Finding]) -> None:
+    """`wrong_kinds` of each of `values` (all of type `cty`), skipping the plain kinds `cty` takes."""
     ok = _ALWAYS_OK.get(cty, _NOTHING_OK) if type(cty) is str else _NOTHING_OK
-    for m in members:
-        v = m.value
-        if v is not None and v.kind not in ok:
-            _check_value(text, v, base + v.start, cty, name, diags)
+    kind = view.kind
+    for x in values:
+        if kind(x) not in ok:
+            wrong_kinds(view, x, cty, name, out)
 
 
 def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
-    """`schema/wrong-kind` for `node` and, recursively, its elements."""
+    """`schema/wrong-kind` for `node` and, recursively, its elements (`wrong_kinds` on the tree)."""
     if type(cty) is str and node.kind in _ALWAYS_OK.get(cty, _NOTHING_OK):
         return
-    if not _kind_ok(text, node, start, cty):
-        end = start + (node.end - node.start)
-        diags.append(
-            Diagnostic(
-                start, end, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
-                f"The argument {_q(name)} needs {_expected(cty)}, but this is {_KIND_PHRASE[node.kind]}.",
-            )
-        )
-        return
-    if not isinstance(cty, list) or node.kind not in (ARRAY, OBJECT):
-        return
-    base = start
-    kind = cty[0]
-    if node.kind == ARRAY and kind in ("list", "set"):
-        _check_elements(text, _items(node), base, cty[1], name, diags)
-    elif node.kind == ARRAY and kind == "tuple" and isinstance(cty[1], list):
-        for m, t in zip(_items(node), cty[1]):
-            if m.value is not None:
-                _check_value(text, m.value, base + m.value.start, t, name, diags)
-    elif node.kind == OBJECT and kind == "map":
-        _check_elements(text, _items(node), base, cty[1], name, diags)
-    elif node.kind == OBJECT and kind == "object" and isinstance(cty[1], Mapping):
-        types = cty[1]
-        for m in _items(node):
-            v, k = m.value, m.key
-            if v is None or k is None or k.kind != STRING:
-                continue
-            key = text[base + k.start + 1 : base + k.end - 1] if type(k) is String else string_text(text, k, base + k.start)
-            t = types.get(key)
-            if t is None or (v.kind in _ALWAYS_OK.get(t, _NOTHING_OK) if type(t) is str else _plainly_ok(v, t)):
-                continue
-            _check_value(text, v, base + v.start, t, f"{name}.{key}", diags)
+    found: list[Finding] = []
+    view = TreeView(text)
+    wrong_kinds(view, TreeValue(node, start), cty, name, found)
+    diags.extend(diagnostics_of(view, found))
 
 
 # ---- attributes ------------------------------------------------------------------------------------------
@@ -791,35 +794,40 @@ _IGNORED_NAME = re.compile(rf"({IDENTIFIER_PATTERN})(?=$|[.\[])")
 
 
 def _ignore_changes(body: Body, schema: SchemaBlock, text: str) -> list[Diagnostic]:
-    """`schema/unknown-ignored-attribute`: an element of `lifecycle.ignore_changes` whose first name
-    is neither an attribute nor a block type of the resource (Terraform's `StaticValidateTraversal`
-    in validate: "Unsupported attribute", on the name). Only plain strings (no escape) are read."""
-    out: list[Diagnostic] = []
-    for lifecycle in body.blocks_of("lifecycle")[:1]:
-        attr = lifecycle.body.attribute("ignore_changes")
-        if attr is None or attr.expr is None or attr.expr.kind != ARRAY:
+    """`unknown_ignored` on the tree."""
+    view = TreeView(text)
+    return diagnostics_of(view, unknown_ignored(view, body, schema))
+
+
+def unknown_ignored(view: ValueView, body: Any, schema: SchemaBlock) -> list[Finding]:
+    """`schema/unknown-ignored-attribute`: an element of `lifecycle.ignore_changes` of resource
+    `body` whose first name is neither an attribute nor a block type of the resource (Terraform's
+    `StaticValidateTraversal` in validate: "Unsupported attribute", on the name). Only plain strings
+    (no escape) are judged; that is asked only of a name that would be reported. The one rule, run
+    on the tree and on the C scanner's values (`terraform.quick`)."""
+    lifecycle = view.block(body, "lifecycle")
+    if lifecycle is ABSENT:
+        return []
+    listed = view.member(lifecycle, "ignore_changes")
+    if listed is ABSENT or listed is NO_VALUE or view.kind(listed) != ARRAY:
+        return []
+    out: list[Finding] = []
+    for v in view.items(listed):
+        if view.kind(v) != STRING:
             continue
-        e = attr.expr
-        for m in e.node.items:  # type: ignore[attr-defined]
-            v = m.value
-            if not isinstance(v, String) or v.escaped or not v.terminated:
-                continue
-            start = e.start + v.start + 1
-            value = text[start : e.start + v.end - 1]
-            match = _IGNORED_NAME.match(value)
-            if match is None or not catalogue.IDENTIFIER.match(match.group(1)):
-                continue
-            name = match.group(1)
-            if name in schema.attributes or name in schema.block_types:
-                continue
-            hint = suggestion(name, sorted(schema.names()))
-            end = start + len(name)
-            out.append(Diagnostic(
-                start, end, ERROR, UNKNOWN_IGNORED, "Unsupported attribute",
-                f"The resource has no argument, nested block or exported attribute named {_q(name)}, so "
-                "ignore_changes cannot name it." + (f" Did you mean {_q(hint)}?" if hint else ""),
-                (), (Fix(start, end, hint, f"Change to {_q(hint)}"),) if hint else (),
-            ))
+        match = _IGNORED_NAME.match(view.string(v))
+        if match is None or not catalogue.IDENTIFIER.match(match.group(1)):
+            continue
+        name = match.group(1)
+        if name in schema.attributes or name in schema.block_types or not view.plain_string(v):
+            continue
+        hint = suggestion(name, sorted(schema.names()))
+        out.append(Finding(
+            v, ERROR, UNKNOWN_IGNORED, "Unsupported attribute",
+            f"The resource has no argument, nested block or exported attribute named {_q(name)}, so "
+            "ignore_changes cannot name it." + (f" Did you mean {_q(hint)}?" if hint else ""),
+            (1, 1 + len(name)), ((hint, f"Change to {_q(hint)}"),) if hint else (),
+        ))
     return out
 
 

@@ -80,14 +80,14 @@ from ..definition.language import CONSTRAINT_KIND
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
+from .body_rules import body_diagnostics
 from .const_sources import VARIABLE_CONST, const_fact
 from .provisioners import provisioner_diagnostics
 from .remote_state import remote_state_diagnostics
-from .repetition_values import repetition_diagnostics
+from .repetition_values import CONFLICTING_ARGUMENTS
 from .requirement_rules import requirement_diagnostics
 from .variable_rules import variable_diagnostics
 
-CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
 INVALID_NAME = "structure/invalid-name"
 RESERVED_NAME = "structure/reserved-name"
 DUPLICATE_BLOCK = "structure/duplicate-block"
@@ -108,7 +108,6 @@ _IDENTIFIER = IDENTIFIER
 # What the labels of a declaring block name, for messages: block type -> one phrase per label.
 _LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLOCKS}
 _INSTANCE_BLOCKS = MULTI_INSTANCE_BLOCKS
-_INSTANCE_PHRASE = {t: "A module block" if t == "module" else f"A {quoted(t)} block" for t in _INSTANCE_BLOCKS}
 _BOOLEAN_SETTINGS = {
     "variable": ("sensitive", "nullable", "ephemeral"),
     "output": ("sensitive", "ephemeral"),
@@ -283,15 +282,10 @@ class _Validator:
             for lab, w in zip(labels, what):
                 self.check_name(lab.value, lab.start, lab.end, w)
         if parent is None or (parent == "check" and t == "data"):
-            if t in _INSTANCE_BLOCKS:
-                self.conflicts(
-                    attrs, "count", "for_each", _INSTANCE_PHRASE[t],
-                    "\"count\" makes a numbered list of instances and \"for_each\" one instance per element. Keep one of them.",
-                )
-                if t != "module":
-                    self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
-                if not self.override:
-                    self.diags.extend(repetition_diagnostics(block, self.text))
+            if t in _INSTANCE_BLOCKS and t != "module":
+                self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
+            # The rules written once over `hcljson.view` (`body_rules`: `count` with `for_each`, their literals).
+            self.diags.extend(body_diagnostics(block, self.text, self.override))
             if t == "variable":
                 self.diags.extend(variable_diagnostics(block, self.text))
             elif t == "data":
