@@ -366,5 +366,5 @@ def test_synthetic_map_and_group_blocks_and_nested_map_attributes() -> None:
 def test_ignore_changes_names_are_identifiers_of_the_catalogue(element: str, expected: list) -> None:
     config = resource("aws_instance", {"ami": "a", "instance_type": "t3.micro", "lifecycle": {"ignore_changes": [element]}})
     text = json.dumps(config, ensure_ascii=False)  # the letters themselves, not `\u` escapes
-    diags = [d for b in blocks(text) for d in pr.validate_block(b, SCHEMAS, text)]
+    diags = [d for b in blocks(text) for d in validate_block(b, SCHEMAS, text)]
     assert [(d.code, text[d.start : d.end]) for d in diags if d.code == "schema/unknown-ignored-attribute"] == expected
