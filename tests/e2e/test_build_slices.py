@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+
+import pytest
+from shared_data import RANDOM_SCHEMA, require
 
 from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.workspace import DocumentState
 
 from .test_lsp_inprocess import URI, _open, server_and_wire  # noqa: F401
+
+require(RANDOM_SCHEMA)
 
 #: A CDKTF-like document of about 2 MB: its build takes ten to a hundred slices.
 DOC = json.dumps(
@@ -110,3 +116,55 @@ def test_a_build_that_fails_is_not_retried_without_end(server_and_wire, monkeypa
     assert not state.built
     state.analysis  # a request: built on first need (by the one-piece path, which does not use parse_steps)
     assert state.built
+
+
+#: `random_string` resources (about 300 KB: a build of a few to tens of slices), one of them with an
+#: argument misspelt that only the random provider's schema reports.
+SCHEMA_DOC = json.dumps(
+    {"resource": {"random_string": {**{f"s{i}": {"length": 8, "special": False, "keepers": {"k": f"${{var.v}}-{i}"}}
+                                       for i in range(3_000)},
+                                    "bad": {"lenght": 8, "length": 8}}},
+     "variable": {"v": {"type": "string"}}},
+    indent=2,
+)
+
+
+@pytest.mark.parametrize("request_first", [False, True], ids=["schemas", "request-then-schemas"])
+def test_schemas_arriving_during_the_build_reach_a_pulling_client_without_disagreement(
+        server_and_wire, tmp_path, caplog, request_first: bool) -> None:
+    """Provider schemas applied in the middle of the stepped build (as `SchemaJobs._apply` does:
+    `set_module_schemas`, then `refresh_stale`), optionally just after a request finished the build
+    (the order real VS Code gave): the pull that follows has the schema diagnostic, the build's check
+    against the quick result finds nothing to disagree with, and the last pull has it too."""
+    from hcljson_ls.terraform import provider_schema as ps
+
+    server, wire = server_and_wire
+    path = tmp_path / "main.tf.json"
+    path.write_text(SCHEMA_DOC, encoding="utf-8")
+    uri = path.as_uri()
+    _open(server, SCHEMA_DOC, uri=uri)
+    state = server.store.get(uri)
+    pulled: list = []
+
+    async def session() -> None:
+        assert server.compute_diagnostics(uri) == (1, [])  # the quick open's answer, no schemas yet
+        while state._build is None:  # the build has started (50 ms after the answer) and yielded
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(0.005)
+        assert not state.built and uri in server._preparing
+        if request_first:
+            state.analysis  # what a symbols or links request does: the build is finished
+        server.store.set_module_schemas(server.store.module_key(uri), ps.load(RANDOM_SCHEMA))
+        server.refresh_stale()
+        pulled.append((server.compute_diagnostics(uri), state.built))  # the client pulls after the refresh
+        while uri in server._preparing:
+            await asyncio.sleep(0.005)
+
+    with caplog.at_level(logging.INFO):
+        asyncio.get_event_loop().run_until_complete(asyncio.wait_for(session(), 120))
+    [((version, during), built_by_pull)] = pulled
+    assert built_by_pull == request_first  # the pull answered without finishing the build
+    assert [json.loads(d)["code"] for d in during] == ["schema/unknown-argument"]
+    assert state.built
+    assert "disagreed" not in caplog.text
+    assert server.compute_diagnostics(uri) == (1, during)

@@ -366,10 +366,16 @@ class HcljsonServer(LanguageServer):
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
             while (state := self.store.get(uri)) is not None and not state.built:
-                quick = state.quick(compute=False)  # of this version (no edit comes during a slice)
+                # The quick result the build replaces, checked against it only when this task's own
+                # slice ends the build: nothing (an edit, schemas, a request building the tree) can
+                # come between. After an await it may be stale (schemas came after a request built
+                # the tree), so it is taken again, or not at all when the state is built meanwhile.
+                quick = state.quick(compute=False)
                 if not self._run_slice(state.build_steps()):
+                    quick = None
                     await asyncio.sleep(0)  # requests and edits that came meanwhile are answered now
                 elif not state.built:
+                    quick = None
                     ended += 1
                     if ended == self.BUILD_ATTEMPTS:
                         return  # (logged by the state) built on first need instead, never retried in a loop
