@@ -128,15 +128,14 @@ def test_schemas_forgotten_during_the_build_leave_no_schema_diagnostic(tmp_path:
     key = ws.module_key(state.uri)
     ws.set_module_schemas(key, ps.load(RANDOM_SCHEMA))
     assert codes(state) == [TYPO]
-    quick = None
     steps = state.build_steps()
-    for ran in range(10):
-        quick = state.quick(compute=False)
+    for _ in range(10):
         next(steps)
     ws.set_module_schemas(key, None)
     assert codes(state) == [] and not state.built  # a pull: the quick result again, without schemas
+    quick = None
     while not state.built:
-        quick = state.quick(compute=False)
+        quick = state.quick(compute=False)  # taken again before each slice, as the server does
         next(steps, None)
     assert diagnostics.prepare(state, quick) is False
     assert codes(state) == []
