@@ -24,6 +24,9 @@ then measured, wall clock from the client's side:
            has not built the tree and analysis its quick open did without yet (it builds them in
            slices from 50 ms after answering the open, `lsp.server.HcljsonServer._prepare_later`),
            and answers that edit by the quick path on the new text
+* first hover  the document closed and opened again (a fresh quick open), then a hover over the same
+           property name as the key completion sent the moment the open's diagnostics arrive (issue 21
+           §2: answered in <= 50 ms at 5 MB while the tree is still being built in slices)
 * complete a completion inside a property name in the middle of the document (`"cou|nt"` of a resource:
            we offer the block's arguments, the peer, without a schema, nothing) and one inside a
            `depends_on` element (`"aws_security_group.r|3"`: both offer ~30 items, we the declared
@@ -299,6 +302,7 @@ class Figures:
     first_edit: float
     complete_key: float
     complete_value: float
+    first_hover: float
     rss: float
     diagnostics: int
     start: float  # process started -> initialize answered
@@ -361,10 +365,18 @@ def session(server: Server, text: str, edits: int, completions: int, options: di
             return statistics.median(times)
 
         key, value = complete(at["key"]), complete(at["value"])
+
+        conn.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        conn.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": server.language_id,
+                                                               "version": 1, "text": text}})
+        conn.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        t0 = time.perf_counter()
+        conn.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at["key"]})
+        hovered = time.perf_counter() - t0
         rss = conn.peak_rss_mb()
     finally:
         conn.close()
-    return Figures(opened, statistics.median(edit_times), edit_times[0], key, value, rss, found, started, first,
+    return Figures(opened, statistics.median(edit_times), edit_times[0], key, value, hovered, rss, found, started, first,
                    spawn_first, overhead(conn.stderr_lines))
 
 
@@ -378,8 +390,8 @@ def measure(server: Server, text: str, repeat: int, edits: int, completions: int
     runs = [session(server, text, edits, completions, options) for _ in range(repeat)]
     med = lambda name: statistics.median(getattr(r, name) for r in runs)  # noqa: E731
     overheads = [r.overhead for r in runs if r.overhead is not None]
-    return Figures(med("open"), med("edit"), med("first_edit"), med("complete_key"), med("complete_value"), max(r.rss for r in runs),
-                   runs[-1].diagnostics, med("start"), med("first"), med("spawn_first"),
+    return Figures(med("open"), med("edit"), med("first_edit"), med("complete_key"), med("complete_value"), med("first_hover"),
+                   max(r.rss for r in runs), runs[-1].diagnostics, med("start"), med("first"), med("spawn_first"),
                    statistics.median(overheads) if overheads else None)
 
 
@@ -411,6 +423,7 @@ def table(results: dict[str, dict[str, Figures]], sizes: list[str]) -> str:
                                  ("first_edit", "first edit, sent as the open's diagnostics arrive", ms),
                                  ("complete_key", "completion in a key", ms),
                                  ("complete_value", "completion in a value", ms),
+                                 ("first_hover", "first hover, sent as a new open's diagnostics arrive", ms),
                                  ("rss", "peak RSS", lambda v: f"{v:.0f} MB"),
                                  ("start", "start-up: process started -> initialize answered", ms),
                                  ("first", "then the first document (2 KB) -> its diagnostics", ms),
@@ -420,6 +433,10 @@ def table(results: dict[str, dict[str, Figures]], sizes: list[str]) -> str:
             ratio = f"{ov / pv:.2f}x{verdict(name, size, ov / pv)}" if ov is not None and pv else "-"
             rows.append(f"| {size} | {label} | {fmt(ov) if ov is not None else '-'} | "
                         f"{fmt(pv) if pv is not None else '-'} | {ratio} |")
+        if o is not None and p is not None and p.edit:
+            ratio = o.first_edit / p.edit  # issue 21 §2: our first edit after an open against the peer's edit
+            rows.append(f"| {size} | our first edit against the peer's edit | {ms(o.first_edit)} | {ms(p.edit)} | "
+                        f"{ratio:.2f}x{' (<= 1x: PASS)' if ratio <= 1 else ' (<= 1x: FAIL)'} |")
         if o is not None:
             rows.append(f"| {size} | our overhead before our handler (didOpen read, decoded, structured) | "
                         f"{ms(o.overhead)} | | |")

@@ -330,7 +330,11 @@ def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_w
     result_id = server.store.result_id(uri)
 
     with caplog.at_level(logging.ERROR):
-        server._prepare(uri)  # what the server's 50 ms timer calls
+        async def build_then_publish() -> None:  # the background build the server starts after answering
+            await server._prepare(uri)
+            await asyncio.sleep(server.settings.diagnostics.debounce_ms / 1000 + 0.05)  # the debounced push
+
+        asyncio.run(build_then_publish())
     [error] = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "disagreed" in error.getMessage() and uri in error.getMessage()
     assert server.store.result_id(uri) != result_id  # a pulling client gets the new diagnostics

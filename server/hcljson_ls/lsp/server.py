@@ -215,7 +215,7 @@ class HcljsonServer(LanguageServer):
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
         self.schema_jobs = SchemaJobs(self)
         self.store.set_schema_loader(self.schema_jobs.load_files)  # schema files: read off the event loop
-        self._preparing: dict[str, asyncio.TimerHandle] = {}  # builds to come (`_prepare_later`)
+        self._preparing: dict[str, asyncio.Task] = {}  # background builds (`_prepare_later`)
         self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
         self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
         self._forms: dict[str, diagnostic_forms.Forms] = {}  # per open document: LSP forms reused across edits
@@ -347,15 +347,15 @@ class HcljsonServer(LanguageServer):
         self._results.pop(uri, None)
         self._pushed.pop(uri, None)
 
-    #: How long after answering a quick open's diagnostics its tree and analysis are built: long
-    #: enough for the answer to be written first, short enough to be done before most first edits.
-    #: (In one piece: the build in steps, `DocumentState.build_steps`, lost a pulling client's
-    #: diagnostics of provider schemas fetched during it, found by the real VS Code test; until that
-    #: is understood the server builds as before.)
+    #: How long after answering a quick open's diagnostics its tree and analysis start being built:
+    #: long enough for the answer to be written first.
     PREPARE_DELAY = 0.05
+    #: How many builds of one document a background task starts (one more after an abandoned one).
+    BUILD_ATTEMPTS = 3
 
     def _prepare_later(self, uri: str) -> None:
-        """Build the tree and analysis of quick-opened `uri` once the loop is idle
+        """Build the tree and analysis of quick-opened `uri` in the background, in slices that
+        yield to requests (`DocumentState.build_steps`), then check them against the quick result
         (`features.diagnostics.prepare`), publishing again if they disagree."""
         if uri in self._preparing:
             return
@@ -363,27 +363,60 @@ class HcljsonServer(LanguageServer):
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop (tests calling handlers directly): built on first need
-        self._preparing[uri] = loop.call_later(self.PREPARE_DELAY, self._prepare, uri)
+        self._preparing[uri] = loop.create_task(self._prepare(uri))
 
-    def _prepare(self, uri: str) -> None:
-        self._preparing.pop(uri, None)
-        state = self.store.get(uri)
-        if state is None or state.quick() is None:
-            return
+    async def _prepare(self, uri: str) -> None:
         try:
+            await asyncio.sleep(self.PREPARE_DELAY)
+            if (state := self.store.get(uri)) is not None and not state.built:
+                # The line starts (found by `prepare` otherwise, in the build's last slice: 10 ms of
+                # a 5 MB document, 40 ms of 20 MB, on a quiet machine) get a slice of their own.
+                with paused_gc():
+                    _ = state.line_index.line_count
+                await asyncio.sleep(0)
+            quick = None
+            ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
+            while (state := self.store.get(uri)) is not None and not state.built:
+                # The quick result the build replaces, checked against it only when this task's own
+                # slice ends the build: nothing (an edit, schemas, a request building the tree) can
+                # come between. After an await it may be stale (schemas came after a request built
+                # the tree), so it is taken again, or not at all when the state is built meanwhile.
+                quick = state.quick(compute=False)
+                if not self._run_slice(state.build_steps()):
+                    quick = None
+                    await asyncio.sleep(0)  # requests and edits that came meanwhile are answered now
+                elif not state.built:
+                    quick = None
+                    ended += 1
+                    if ended == self.BUILD_ATTEMPTS:
+                        return  # (logged by the state) built on first need instead, never retried in a loop
+                    await asyncio.sleep(0)
+            if state is None:
+                return
             with paused_gc():
-                disagreed = diagnostics_feature.prepare(state)
+                disagreed = diagnostics_feature.prepare(state, quick)  # built: this compares
         except Exception:
             log.exception("building the analysis of %s failed", uri)
             return
+        finally:
+            self._preparing.pop(uri, None)
         if disagreed:
             self.store.results_changed(uri)
             self.refresh_stale()
 
+    def _run_slice(self, steps: Any) -> bool:
+        """Run `steps` for at most `SCAN_SLICE`, less when a message waits; True when they ended."""
+        slice_end = time.perf_counter() + SCAN_SLICE
+        with paused_gc():
+            for _ in steps:
+                if time.perf_counter() >= slice_end or self.inbox.waiting:
+                    return False
+        return True
+
     def cancel_builds(self) -> None:
-        """Stop the builds not started yet (`shutdown`): nothing more is answered that needs them."""
-        for handle in self._preparing.values():
-            handle.cancel()
+        """Stop the background builds (`shutdown`): nothing more is answered that needs them."""
+        for task in self._preparing.values():
+            task.cancel()
 
     def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport | RawJSON:
         if self.store.get(uri) is None and uri not in self.oversized:
