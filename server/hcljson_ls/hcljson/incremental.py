@@ -614,7 +614,7 @@ class IncrementalFile:
 
         def place(i: int) -> tuple[int, int]:
             o = owners[i]
-            r, j = (o, 0) if type(o) is _Record else o
+            r, j = (o, 0) if isinstance(o, _Record) else o
             e = r.entry
             _, where, s, t = e.defs[j]
             if where is _ABSOLUTE:
