@@ -136,7 +136,7 @@ def test_schemas_arriving_during_the_build_reach_a_pulling_client_without_disagr
     `set_module_schemas`, then `refresh_stale`), optionally just after a request finished the build
     (the order real VS Code gave): the pull that follows has the schema diagnostic, the build's check
     against the quick result finds nothing to disagree with, and the last pull has it too."""
-    from hcljson_ls.terraform import provider_schema as ps
+    from hcljson_ls.terraform.schemas import provider_schema as ps
 
     server, wire = server_and_wire
     path = tmp_path / "main.tf.json"

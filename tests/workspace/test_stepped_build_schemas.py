@@ -23,7 +23,7 @@ from hcljson_ls.features import diagnostics
 from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson import incremental
 from hcljson_ls.jsonsyntax import fastparse
-from hcljson_ls.terraform import provider_schema as ps
+from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import DocumentState, Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

@@ -21,6 +21,7 @@ everything). A text that was never spliced answers every read from the `str` it 
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import cast
 
 __all__ = ["TextBuffer", "CHUNK"]
 
@@ -31,17 +32,25 @@ class TextBuffer:
     __slots__ = ("_chunks", "_starts", "_len", "_joined", "_nonascii", "_chunk")
 
     def __init__(self, text: str = "", chunk: int = CHUNK) -> None:
-        n = len(text)
-        size = self._chunk = max(1, chunk)
-        if n <= size:
-            chunks = [text]
-        else:
-            chunks = [text[i : i + size] for i in range(0, n, size)]
-        self._chunks: list[str] = chunks
-        self._starts: list[int] = list(range(0, n, size)) if n > size else [0]
-        self._len = n
+        self._chunk = max(1, chunk)
+        self._len = len(text)
         self._joined: str | None = text
-        self._nonascii = 0 if text.isascii() else sum(1 for c in chunks if not c.isascii())
+        # The chunks are cut on the first splice (`_chunked`): until then every read is answered by
+        # `_joined`, and cutting them at once kept a second copy of every opened document's text
+        # (1x its size: 50 MB for a 50 MB document, ~1/15 of the memory target; bench_memory).
+        self._chunks: list[str] | None = None
+        self._starts: list[int] | None = None
+        self._nonascii: int | None = None  # non-ASCII chunks, counted with the chunks
+
+    def _chunked(self) -> tuple[list[str], list[int]]:
+        """The chunks and their start offsets, cut from the joined text on first need."""
+        chunks, starts = self._chunks, self._starts
+        if chunks is None or starts is None:
+            text, size, n = self._joined or "", self._chunk, self._len
+            chunks = self._chunks = [text[i : i + size] for i in range(0, n, size)] if n > size else [text]
+            starts = self._starts = list(range(0, n, size)) if n > size else [0]
+            self._nonascii = 0 if text.isascii() else sum(1 for c in chunks if not c.isascii())
+        return chunks, starts
 
     # ---- reading ------------------------------------------------------------------------------
 
@@ -52,7 +61,7 @@ class TextBuffer:
         return self.full()
 
     def __repr__(self) -> str:
-        return f"TextBuffer(len={self._len}, chunks={len(self._chunks)})"
+        return f"TextBuffer(len={self._len}, chunks={self.chunk_count})"
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TextBuffer):
@@ -64,10 +73,13 @@ class TextBuffer:
     def full(self) -> str:
         joined = self._joined
         if joined is None:
-            joined = self._joined = "".join(self._chunks)
+            joined = self._joined = "".join(self._chunked()[0])
         return joined
 
     def isascii(self) -> bool:
+        joined = self._joined
+        if joined is not None:
+            return joined.isascii()  # (O(1): a flag of the `str`)
         return self._nonascii == 0
 
     def __getitem__(self, key):
@@ -84,15 +96,14 @@ class TextBuffer:
             key += n
         if not 0 <= key < n:
             raise IndexError("TextBuffer index out of range")
-        starts = self._starts
+        chunks, starts = self._chunked()
         c = bisect_right(starts, key) - 1
-        return self._chunks[c][key - starts[c]]
+        return chunks[c][key - starts[c]]
 
     def _slice(self, start: int, stop: int) -> str:
         if stop <= start:
             return ""
-        starts = self._starts
-        chunks = self._chunks
+        chunks, starts = self._chunked()
         c = bisect_right(starts, start) - 1
         cs = starts[c]
         chunk = chunks[c]
@@ -131,7 +142,7 @@ class TextBuffer:
         end = min(max(end, 0), n)
         if start == end and not new:
             return
-        chunks, starts = self._chunks, self._starts
+        chunks, starts = self._chunked()
         c1 = bisect_right(starts, start) - 1
         c2 = bisect_right(starts, end) - 1
         if c2 > c1 and end == starts[c2]:
@@ -159,4 +170,4 @@ class TextBuffer:
         starts[c1:] = offs + ([s + delta for s in tail] if delta else tail)
         self._len = n + delta
         self._joined = None
-        self._nonascii += sum(1 for p in repl if not p.isascii()) - sum(1 for p in old if not p.isascii())
+        self._nonascii = cast(int, self._nonascii) + sum(1 for p in repl if not p.isascii()) - sum(1 for p in old if not p.isascii())
