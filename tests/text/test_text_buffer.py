@@ -15,7 +15,7 @@ TEXTS = st.text(ALPHABET, max_size=60)
 def test_reads_like_a_str_across_chunks():
     text = "0123456789" * 5
     buf = TextBuffer(text, chunk=7)
-    assert len(buf._chunks) == 8
+    assert len(buf._chunked()[0]) == 8
     buf.splice(0, 0, "")  # a no-op keeps the joined text
     buf.splice(3, 3, "X")  # now reads go through the chunks
     model = text[:3] + "X" + text[3:]
@@ -40,7 +40,7 @@ def test_emptied_chunks_disappear_and_the_text_can_become_empty():
     buf = TextBuffer("abcdefghij", chunk=3)
     buf.splice(3, 6, "")  # exactly the second chunk
     assert buf.full() == "abcghij"
-    assert len(buf._chunks) == 3
+    assert len(buf._chunked()[0]) == 3
     buf.splice(0, len(buf), "")
     assert buf.full() == "" and len(buf) == 0 and buf[0:5] == ""
     buf.splice(0, 0, "new")
@@ -107,7 +107,7 @@ def test_a_document_edit_does_not_join_the_text():
     doc = Document("file:///big.tf.json", text, 1)
     (edit,) = doc.apply_changes([{"range": {"start": {"line": 0, "character": 10}, "end": {"line": 0, "character": 10}}, "text": "y"}])
     buf = doc.buffer
-    assert len(buf._chunks) > 1
+    assert len(buf._chunked()[0]) > 1
     assert buf._joined is None  # the splice rewrote one chunk; nothing asked for the whole text yet
     assert buf[8:12] == "xxyx"
     assert doc.text == text[:10] + "y" + text[10:]

@@ -61,7 +61,7 @@ class TextBuffer:
         return self.full()
 
     def __repr__(self) -> str:
-        return f"TextBuffer(len={self._len}, chunks={self.chunk_count})"
+        return f"TextBuffer(len={self._len}, chunks={len(self._chunks) if self._chunks is not None else 'not cut yet'})"
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TextBuffer):
