@@ -37,7 +37,9 @@ Contract
 * Without a schema nothing is reported. Pure: no state, no I/O (memos of immutable inputs only).
 * Speed: ~7.5 us per AWS resource block (bench/bench_schemas.py: opening 5 MB of AWS resources costs
   1.15-1.17x the open without schemas, target 1.2x). The shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`) skip
-  only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py).
+  only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py). `schema/wrong-kind`
+  (`wrong_kinds`, on the tree and on the quick open's values) runs a check compiled once per type
+  (`kind_checker`, memo by the type object's identity; tests/terraform/test_kind_checker.py).
 """
 
 from __future__ import annotations
