@@ -259,7 +259,7 @@ def measure_load(schema_file: Path, repeat: int) -> dict:
 
 _RSS_CHILD = """
 import json, os, sys
-from hcljson_ls.terraform import provider_schema  # noqa: E402
+from hcljson_ls.terraform.schemas import provider_schema  # noqa: E402
 def resident():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -87,7 +87,7 @@ from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
-from .rules.provider_rules import ALWAYS_OK, SchemaSite, body_plan, plainly_checked, provider_address, unknown_ignored, wrong_kinds
+from .rules.provider_rules import ALWAYS_OK, SchemaSite, body_plan, kind_checker, plainly_checked, provider_address, unknown_ignored
 from .rules.validate import DUPLICATE_BLOCK, duplicates
 from .schemas.provider_schema import MAP, TERRAFORM, SchemaBlock
 
@@ -611,15 +611,18 @@ def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
 
 
 def _value_test(cty: Any) -> Callable[[object], bool]:
-    """A test of values of type `cty`: True when the one rule, `provider_rules.wrong_kinds`, finds
-    nothing in the value (run on the values view; the full path places what it finds). A list, set
+    """A test of values of type `cty`: True when the one rule, `provider_rules.wrong_kinds` (its check
+    compiled for `cty`: `kind_checker`), finds nothing in the value (run on the values view; the
+    full path places what it finds). A list, set
     or map of a primitive type whose elements all are of kinds the type always takes (`ALWAYS_OK`,
     where the rule returns at once) passes without the call: `provider_rules._plainly_ok` on values,
     the commonest case (tags, security group ids)."""
+    check = kind_checker(cty)
+
     def test(v: object) -> bool:
         found: list = []
         try:
-            wrong_kinds(VALUES, v, cty, "", found)
+            check(VALUES, v, "", found)
         except Unanswerable:
             return False
         return not found

@@ -37,7 +37,9 @@ Contract
 * Without a schema nothing is reported. Pure: no state, no I/O (memos of immutable inputs only).
 * Speed: ~7.5 us per AWS resource block (bench/bench_schemas.py: opening 5 MB of AWS resources costs
   1.15-1.17x the open without schemas, target 1.2x). The shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`) skip
-  only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py).
+  only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py). `schema/wrong-kind`
+  (`wrong_kinds`, on the tree and on the quick open's values) runs a check compiled once per type
+  (`kind_checker`, memo by the type object's identity; tests/terraform/test_kind_checker.py).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -209,44 +211,135 @@ def _plainly_ok(node: Node, cty: Any) -> bool:
     return all(m.value is None or m.value.kind in ok for m in node.items)  # type: ignore[attr-defined]
 
 
+#: What `kind_checker` compiles: `check(view, v, name, out)`, `wrong_kinds` for one type.
+KindCheck = Callable[[ValueView, Any, str, list[Finding]], None]
+#: The compiled checks, by type (a string, or the identity of a type's list, kept alive with it).
+_CHECKS: dict[Any, tuple[Any, KindCheck]] = {}
+_CHECKS_LIMIT = 8192
+
+
 def wrong_kinds(view: ValueView, v: Any, cty: Any, name: str, out: list[Finding]) -> None:
     """`schema/wrong-kind` for value `v` of attribute `name` of type `cty` and, recursively, its
     elements, appended to `out`: the one rule, run on the tree (`_check_value`) and on the C
-    scanner's values (`terraform.quick`)."""
-    kind = view.kind(v)
-    if type(cty) is str and kind in _ALWAYS_OK.get(cty, _NOTHING_OK):
-        return
-    if not _kind_ok(view, v, kind, cty):
-        out.append(Finding(v, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
-                           f"The argument {_q(name)} needs {_expected(cty)}, but this is {_KIND_PHRASE[kind]}."))
-        return
-    if not isinstance(cty, list) or kind not in (ARRAY, OBJECT):
-        return
-    outer = cty[0]
-    if kind == ARRAY and outer in ("list", "set"):
-        _elements(view, view.items(v), cty[1], name, out)
-    elif kind == ARRAY and outer == "tuple" and isinstance(cty[1], list):
-        for x, t in zip(view.items(v), cty[1]):
-            wrong_kinds(view, x, t, name, out)
-    elif kind == OBJECT and outer == "map":
-        _elements(view, [x for _, x in view.members(v)], cty[1], name, out)
-    elif kind == OBJECT and outer == "object" and isinstance(cty[1], Mapping):
-        types = cty[1]
-        kind_of = view.kind
-        for key, x in view.members(v):
-            t = types.get(key)
-            if t is None or (type(t) is str and kind_of(x) in _ALWAYS_OK.get(t, _NOTHING_OK)):
-                continue  # (the first test of the call, without the call: the commonest field)
-            wrong_kinds(view, x, t, f"{name}.{key}", out)
+    scanner's values (`terraform.quick`). Runs the check `kind_checker(cty)` compiled."""
+    kind_checker(cty)(view, v, name, out)
 
 
-def _elements(view: ValueView, values: Iterable[Any], cty: Any, name: str, out: list[Finding]) -> None:
-    """`wrong_kinds` of each of `values` (all of type `cty`), skipping the plain kinds `cty` takes."""
-    ok = _ALWAYS_OK.get(cty, _NOTHING_OK) if type(cty) is str else _NOTHING_OK
-    kind = view.kind
-    for x in values:
-        if kind(x) not in ok:
-            wrong_kinds(view, x, cty, name, out)
+def kind_checker(cty: Any) -> KindCheck:
+    """The rule `wrong_kinds` for values of type `cty`, compiled once per type (a memo by the type's
+    identity: schemas' types are not changed once read) so that a value's check does not dispatch on
+    the type again: its value's kind, then its elements' checks, compiled likewise."""
+    key = cty if type(cty) is str else id(cty)
+    hit = _CHECKS.get(key)
+    if hit is not None and hit[0] is cty:
+        return hit[1]
+    check = _compile(cty)
+    if len(_CHECKS) >= _CHECKS_LIMIT:
+        _CHECKS.clear()
+    _CHECKS[key] = (cty, check)
+    return check
+
+
+def _wrong_kind(v: Any, cty: Any, name: str, kind: str) -> Finding:
+    return Finding(v, ERROR, WRONG_KIND, f"Incorrect value for {_q(name)}",
+                   f"The argument {_q(name)} needs {_expected(cty)}, but this is {_KIND_PHRASE[kind]}.")
+
+
+def _compile(cty: Any) -> KindCheck:
+    """`wrong_kinds` for type `cty`: a value of the kind the type's elements are read from (an array
+    for a list, set or tuple; an object for a map or object) has its elements checked; any other
+    kind is tested by `_kind_ok` (a primitive type first by the kinds it always takes)."""
+    if type(cty) is str:
+        ok = _ALWAYS_OK.get(cty, _NOTHING_OK)
+
+        def primitive(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+            kind = view.kind(v)
+            if kind not in ok and not _kind_ok(view, v, kind, cty):
+                out.append(_wrong_kind(v, cty, name, kind))
+        return primitive
+    inner = _elements_check(cty) if isinstance(cty, list) and len(cty) >= 2 else None
+    if inner is None:
+        def shape_only(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+            kind = view.kind(v)
+            if not _kind_ok(view, v, kind, cty):
+                out.append(_wrong_kind(v, cty, name, kind))
+        return shape_only
+    container, elements = inner
+
+    def collection(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+        kind = view.kind(v)
+        if kind == container:  # (`_kind_ok` holds: the kind the type is read from)
+            elements(view, v, name, out)
+        elif not _kind_ok(view, v, kind, cty):
+            out.append(_wrong_kind(v, cty, name, kind))
+    return collection
+
+
+def _skip(cty: Any) -> frozenset:
+    """The kinds an element of type `cty` needs no call for: those a primitive type always takes."""
+    return _ALWAYS_OK.get(cty, _NOTHING_OK) if type(cty) is str else _NOTHING_OK
+
+
+def _plain_collection(cty: Any) -> tuple[str, frozenset] | None:
+    """For a list, set or map of a primitive type: the JSON kind of its values and the kinds of
+    elements its check returns at once for (`_skip`); None for other types."""
+    if type(cty) is list and len(cty) >= 2 and cty[0] in ("list", "set", "map") and type(cty[1]) is str:
+        ok = _skip(cty[1])
+        if ok:
+            return (OBJECT if cty[0] == "map" else ARRAY), ok
+    return None
+
+
+def _elements_check(cty: list) -> tuple[str, KindCheck] | None:
+    """The JSON kind that `cty`'s values' elements are read from and the check of those elements;
+    None for a type whose elements are not checked."""
+    outer, of = cty[0], cty[1]
+    if outer in ("list", "set", "map"):
+        check, ok = kind_checker(of), _skip(of)
+        if outer == "map":
+            def map_values(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+                kind = view.kind
+                for _, x in view.members(v):
+                    if kind(x) not in ok:
+                        check(view, x, name, out)
+            return OBJECT, map_values
+
+        def items(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+            kind = view.kind
+            for x in view.items(v):
+                if kind(x) not in ok:
+                    check(view, x, name, out)
+        return ARRAY, items
+    if outer == "tuple" and isinstance(of, list):
+        checks = [kind_checker(t) for t in of]
+
+        def tuple_items(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+            for x, check in zip(view.items(v), checks):
+                check(view, x, name, out)
+        return ARRAY, tuple_items
+    if outer == "object" and isinstance(of, Mapping):
+        fields = {key: (kind_checker(t), _skip(t), _plain_collection(t)) for key, t in of.items() if t is not None}
+
+        def object_fields(view: ValueView, v: Any, name: str, out: list[Finding]) -> None:
+            kind = view.kind
+            for key, x in view.members(v):
+                field = fields.get(key)
+                if field is None:
+                    continue
+                k = kind(x)
+                if k in field[1]:
+                    continue
+                plain = field[2]
+                if plain is not None and k == plain[0]:  # a list/set/map of a primitive type:
+                    ok = plain[1]  # nothing to find when its elements all are of kinds it takes
+                    for e in view.items(x) if k == ARRAY else (e for _, e in view.members(x)):
+                        if kind(e) not in ok:
+                            break
+                    else:
+                        continue
+                field[0](view, x, f"{name}.{key}", out)
+        return OBJECT, object_fields
+    return None
 
 
 def _check_value(text: str, node: Node, start: int, cty: Any, name: str, diags: list[Diagnostic]) -> None:
