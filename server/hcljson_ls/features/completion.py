@@ -257,7 +257,7 @@ def _root_schema(state):
 
 def _schema_body(snapshot: Snapshot, uri: str, ctx, tail: tuple, text) -> SchemaBlock | None:
     """The provider schema of the body at `tail` below the innermost decoded block of `ctx`."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.TYPED_BLOCKS or snapshot.provider_schemas(uri) is None:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.SCHEMA_BODY_BLOCKS or snapshot.provider_schemas(uri) is None:
         return None
     steps = steps_of(ctx.blocks, tail)
     if steps is None:
@@ -599,6 +599,8 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
         if t != "ephemeral":
             provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
+    elif ctx.label_index == 0 and t in catalogue.CONFIG_SCHEMA_BLOCKS and t != "action":
+        provided = _list_types(snapshot, uri, prefix, start, end)
     elif ctx.label_index == 0 and t == "provisioner":
         return [CompletionItem(n, "Class", start, end, n, detail="built-in provisioner", sort=_DECLARED)
                 for n in provisioner_types() if n.startswith(prefix.lower()) and n != prefix]
@@ -693,6 +695,24 @@ def _schema_types(snapshot: Snapshot, uri: str, data: bool, prefix: str, declare
                                   documentation=schema.description if schema is not None else "",
                                   deprecated=schema is not None and schema.deprecated))
     return out
+
+
+def _list_types(snapshot: Snapshot, uri: str, prefix: str, start: int, end: int) -> list[CompletionItem]:
+    """The list resource types (`list_resource_schemas`) of every loaded provider starting with
+    `prefix`: a query file's `list` block type label."""
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None:
+        return []
+    low = prefix.lower()
+    out: list[CompletionItem] = []
+    for address in schemas.providers():
+        for name in schemas.list_resource_types(address) or ():
+            if name.lower().startswith(low) and name != prefix:
+                schema = schemas.list_resource(address, name)
+                out.append(CompletionItem(name, "Class", start, end, name, detail=address, sort=_PROVIDED,
+                                          documentation=schema.description if schema is not None else "",
+                                          deprecated=schema is not None and schema.deprecated))
+    return _unique(out)
 
 
 # ---- inside ${...} ------------------------------------------------------------------------------------

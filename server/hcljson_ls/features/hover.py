@@ -231,7 +231,7 @@ def resource_schema(snapshot: Snapshot, uri: str, block: Block, text) -> SchemaB
 def provider_steps(ctx: Context) -> tuple[tuple[str | int, ...], tuple[int, int]] | None:
     """(steps from the resource body, range) of the provider-defined key under a located offset
     (`provider_lookup.steps_of`), or None when it is not such a key."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.TYPED_BLOCKS:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.SCHEMA_BODY_BLOCKS:
         return None
     attr = ctx.attribute
     if attr is not None and attr.schema is not None:
@@ -270,7 +270,7 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
 
 
 def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, offset: int) -> Hover | None:
-    if block.type_name not in catalogue.TYPED_BLOCKS or len(block.labels) < 2:
+    if block.type_name not in catalogue.SCHEMA_BODY_BLOCKS or len(block.labels) < 2:
         return None
     lab = block.labels[0]
     schema = resource_schema(snapshot, uri, block, text)
@@ -278,7 +278,8 @@ def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, off
         return None
     base = _label_hover(block, 0, [])
     address = block_address(block, text, snapshot.required_providers(uri), snapshot.engine(uri))
-    what = {"data": "data source", "ephemeral": "ephemeral resource type", "action": "action type"}.get(block.type_name, "resource type")
+    what = {"data": "data source", "ephemeral": "ephemeral resource type", "action": "action type",
+            "list": "list resource type"}.get(block.type_name, "resource type")
     parts = [base.markdown, f"{'An' if what[0] in 'aeiou' else 'A'} {what} of the provider `{address}`."]
     if schema.deprecated:
         parts.append("*Deprecated by the provider.*")
