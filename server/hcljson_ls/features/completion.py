@@ -93,7 +93,7 @@ from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
 from . import kinds, module_inputs
-from .hover import resource_schema, variable_summary
+from .hover import identity_schema, in_identity, resource_schema, variable_summary
 from .provider_functions import functions_of, local_names
 from .results import CompletionItem
 
@@ -143,6 +143,8 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     backend_items = _backend_completions(snapshot, uri, ctx, s, offset, text, snippets)
     if backend_items is not None:
         return backend_items
+    if in_identity(ctx) and (s is None or s.is_key):
+        return _identity_keys(snapshot, uri, ctx, s, offset, text, snippets)
     if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.schema is not None and not ctx.path:
         values = _core_values(ctx, s, offset)
         if values:
@@ -293,6 +295,33 @@ def _value_keys(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippet
     items = _schema_keys(provided, have, start, end, colon, snippets, after, before)
     prefix = s.value[: s.index].lower() if s is not None else ""
     return [i for i in items if i.label.lower().startswith(prefix)]
+
+
+def _identity_keys(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem]:
+    """The identity attributes (`resource_identity_schemas`) of the resource type an `import` block's
+    `to` names, inside its `identity` object: a key being typed (`s`) or an empty place."""
+    found = identity_schema(snapshot, uri, ctx, text)
+    attr = ctx.attribute
+    if found is None or attr.expr is None or attr.expr.kind != OBJECT:
+        return []
+    if s is not None:
+        if len(ctx.path) != 1:
+            return []
+        start, end = s.start, s.end
+        colon = _colon_follows(text, end)
+        after, before = ("" if colon else _comma_after(text, end)), ""
+    else:
+        if ctx.path or ctx.node is None or ctx.node.kind != OBJECT:
+            return []
+        start = end = offset
+        colon = False
+        after, before = _comma_after(text, offset), _comma_before(text, offset)
+    have = _object_keys(text, attr.expr.node, attr.expr.start)
+    if s is not None:
+        have.discard(s.value)
+    prefix = s.value[: s.index].lower() if s is not None else ""
+    return [i for i in _schema_keys(found[1], have, start, end, colon, snippets, after, before)
+            if i.label.lower().startswith(prefix)]
 
 
 def _core_values(ctx, s, offset: int) -> list[CompletionItem]:

@@ -48,6 +48,7 @@ from ..terraform.definition.docs import absolute_links
 from ..terraform.definition.language import introduced
 from ..terraform.nativehcl.native import declaration_details
 from ..terraform.resolution.references import Call, Reference, output_step
+from ..terraform.rules.provider_rules import import_identity
 from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
 from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType, provider_for
 from ..workspace import Snapshot
@@ -255,6 +256,8 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     ctx = locate(text, state.analysis.body, offset)
     if ctx.kind == LABEL and not ctx.blocks and ctx.label_index == 0 and ctx.block is not None:
         return _type_label_hover(snapshot, uri, text, ctx.block, offset)
+    if in_identity(ctx):
+        return _identity_hover(snapshot, uri, text, ctx, offset)
     found = provider_steps(ctx)
     if found is None:
         return None
@@ -267,6 +270,37 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     name = str(steps[-1])
     md = _schema_attribute_md(name, item, where) if isinstance(item, SchemaAttribute) else _schema_block_md(name, item, where)
     return Hover(md, start, end)
+
+
+def in_identity(ctx: Context) -> bool:
+    """The located offset is inside the value of an `import` block's `identity` argument."""
+    attr = ctx.attribute
+    return (ctx.kind == VALUE and attr is not None and attr.name == "identity" and len(ctx.blocks) == 1
+            and ctx.blocks[0].type_name == "import")
+
+
+def identity_schema(snapshot: Snapshot, uri: str, ctx: Context, text) -> tuple[str, SchemaBlock] | None:
+    """(resource type, identity schema) of the `import` block around a located offset
+    (`provider_rules.import_identity`: the type its `to` names), or None."""
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None or not ctx.blocks:
+        return None
+    found = import_identity(ctx.blocks[0], schemas, text, snapshot.required_providers(uri), snapshot.engine(uri))
+    if found is None or found[2] is None:
+        return None
+    return found[1], found[2]
+
+
+def _identity_hover(snapshot: Snapshot, uri: str, text: str, ctx: Context, offset: int) -> Hover | None:
+    """An identity attribute's key inside `"identity": {...}` of an `import` block."""
+    s = ctx.string
+    if s is None or not s.is_key or len(ctx.path) != 1 or not _touches(s.start, s.end, offset):
+        return None
+    found = identity_schema(snapshot, uri, ctx, text)
+    item = found[1].attributes.get(str(ctx.path[0])) if found is not None else None
+    if found is None or item is None:
+        return None
+    return Hover(_schema_attribute_md(str(ctx.path[0]), item, f"the identity of `{found[0]}`"), s.start, s.end)
 
 
 def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, offset: int) -> Hover | None:
