@@ -54,6 +54,10 @@ Contract
     type's required arguments and the nested blocks it needs (`min_items` of each) with placeholders
     of their types, tab stops with snippets (`_skeletons`). This parses the schema of every type
     offered (once per loaded schema: about 0.3 s for AWS's 981 types on the first request);
+  - inside an `import` block's `"identity": {...}`: the identity attributes of the resource type its
+    `to` names (`provider_rules.import_identity`), `required_for_import` ones first as required;
+  - a query file's `list` block: its type label, the list resource types of the loaded providers
+    (`list_resource_types`); its `config` body, as an action's, from the list resource's schema;
   - after `<type>.<name>.`, `data.<type>.<name>.` and `ephemeral.<type>.<name>.`: every attribute of the type (computed ones
     included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute

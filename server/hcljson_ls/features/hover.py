@@ -28,7 +28,9 @@ Contract
   type, required / optional / computed, sensitive, write-only and deprecated, and the schema's description
   (Markdown when its `description_kind` is `markdown`, else plain text escaped for Markdown); a
   nested block key its nesting mode and bounds. The resource or data type label gets the label
-  hover plus the provider's address and the type's description. Keys the schema does not know,
+  hover plus the provider's address and the type's description (so do an ephemeral, action or query
+  file `list` body and type label, and the keys of an `import` block's `identity` object: the
+  identity attributes of the type its `to` names). Keys the schema does not know,
   and every key without a loaded schema, get the hover they had without schemas (usually none).
 * `Hover.markdown` is Markdown; `start`/`end` the exact range of the hovered key string.
 * On the name key of a block of CDKTF output, its construct path and unique id come first (`cdktf`).
