@@ -148,7 +148,9 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     if backend_items is not None:
         return backend_items
     if in_identity(ctx) and (s is None or s.is_key):
-        return _identity_keys(snapshot, uri, ctx, s, offset, text, snippets)
+        identity = _identity_keys(snapshot, uri, ctx, s, offset, text, snippets)
+        if identity:
+            return identity
     if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.schema is not None and not ctx.path:
         values = _core_values(ctx, s, offset)
         if values:
