@@ -58,3 +58,38 @@ async def test_new_sections_are_checked_and_completed(client: LanguageClient, tm
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=at.line, character=at.character + 1)))
     items = result.items if isinstance(result, types.CompletionList) else result
     assert {"audience", "ttl", "scope"} <= {i.label for i in items}
+
+
+QUERY_TEXT = '{"list": {"example_server": {"all": {"provider": "example", "config": {"name_prefix": "web"}}}}}\n'
+
+
+async def test_identity_and_list_bodies_are_completed_and_hovered(client: LanguageClient, tmp_path: Path):
+    (tmp_path / "main.tf.json").write_text(TEXT, encoding="utf-8")
+    (tmp_path / "find.tfquery.json").write_text(QUERY_TEXT, encoding="utf-8")
+    uri, query = (uri_of_path(str(tmp_path / n)) for n in ("main.tf.json", "find.tfquery.json"))
+    folder = types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), workspace_folders=[folder],
+        initialization_options={"providerSchemas": {"files": [SCHEMA], "runTerraform": False}}))
+    open_document(client, uri, TEXT)
+    open_document(client, query, QUERY_TEXT)
+
+    async def labels(doc: str, text: str, offset: int) -> set[str]:
+        at = lsp_position(text, offset)
+        result = await client.text_document_completion_async(types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=doc), position=at))
+        items = result.items if isinstance(result, types.CompletionList) else result or []
+        return {i.label for i in items}
+
+    identity_key = TEXT.index('"regoin"') + 3  # after `"re`
+    for _ in range(100):  # the schema file is read in the background
+        if await labels(uri, TEXT, identity_key):
+            break
+        await asyncio.sleep(0.1)
+    assert await labels(uri, TEXT, identity_key) == {"region"}
+    assert await labels(query, QUERY_TEXT, QUERY_TEXT.index("example_server") + 3) == {"example_server"}
+    assert "name_prefix" in await labels(query, QUERY_TEXT, QUERY_TEXT.index("name_prefix") + 2)
+
+    at = lsp_position(QUERY_TEXT, QUERY_TEXT.index("name_prefix") + 2)
+    found = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=query), position=at))
+    assert found is not None and "name_prefix" in str(found.contents)

@@ -149,3 +149,68 @@ def test_hover_on_the_attribute_step_of_a_reference(tmp_path, doc, said):
     assert found is not None and said in found.markdown, found
     text = fw.fixture.files[MAIN].text
     assert text[found.start:found.end] in ("value", "name")
+
+
+# ---- completion and hover of an import's identity and a query file's list block ----------------
+
+IMPORT = '{"resource": {"example_server": {"s": {"name": "a"}}}, "import": [{"to": "%s", "identity": %s}]}'
+
+
+def _items(fw) -> list[tuple[str, str]]:
+    return [(i.label, i.detail) for i in complete(fw.snapshot(), *fw.cursor)]
+
+
+@pytest.mark.parametrize("to, identity, expected", [
+    ("example_server.s", "{$0}", [("id", "string, required"), ("region", "string")]),
+    ("example_server.s", '{"id": "i-1", $0}', [("region", "string")]),
+    ("example_server.s", '{"re$0"}', [("region", "string")]),
+    ('module.m.example_server.s[\\"k\\"]', "{$0}", [("id", "string, required"), ("region", "string")]),
+    ("example_servr.s", "{$0}", []),  # no such type: nothing rather than a guess
+])
+def test_completion_inside_an_import_identity(tmp_path, to, identity, expected):
+    assert _items(_fw(tmp_path, IMPORT % (to, identity))) == expected
+
+
+def test_an_identity_attribute_completes_as_a_json_member(tmp_path):
+    fw = _fw(tmp_path, IMPORT % ("example_server.s", '{"id": "i-1" $0}'))
+    (item,) = complete(fw.snapshot(), *fw.cursor)
+    assert (item.label, item.insert_text, item.snippet) == ("region", ', "region": "$1"', True)
+
+
+def test_hover_on_an_identity_attribute(tmp_path):
+    fw = _fw(tmp_path, IMPORT % ("example_server.s", '{"i$0d": "i-1"}'))
+    found = hover(fw.snapshot(), *fw.cursor)
+    assert found is not None and "The server's id." in found.markdown and "required" in found.markdown, found
+    assert fw.fixture.files[MAIN].text[found.start:found.end] == '"id"'
+    other = _fw(tmp_path / "b", IMPORT % ("example_server.s", '{"x$0x": "i-1"}'))
+    assert hover(other.snapshot(), *other.cursor) is None
+
+
+QUERY = "/m/find.tfquery.json"
+
+
+def _query_fw(tmp_path, doc: str):
+    fw = parse_fixture(f"//- /m/main.tf.json\n{{}}\n//- {QUERY}\n" + doc).workspace(tmp_path, open=[QUERY])
+    fw.workspace.set_schema_files([SCHEMA])
+    return fw
+
+
+@pytest.mark.parametrize("doc, expected", [
+    ('{"list": {"ex$0": {}}}', [("example_server", "registry.terraform.io/hashicorp/example")]),
+    ('{"list": {"zz$0": {}}}', []),
+    ('{"list": {"example_server": {"all": {"provider": "example", "config": {$0}}}}}', [("name_prefix", "string")]),
+    ('{"list": {"example_server": {"all": {"provider": "example", "config": {"na$0"}}}}}', [("name_prefix", "string")]),
+])
+def test_completion_in_a_query_list_block(tmp_path, doc, expected):
+    got = _items(_query_fw(tmp_path, doc))
+    assert [g for g in got if g[0] != "dynamic"] == expected, got
+
+
+@pytest.mark.parametrize("doc, said", [
+    ('{"list": {"example_se$0rver": {"all": {"provider": "example"}}}}', "A list resource type of the provider"),
+    ('{"list": {"example_server": {"all": {"provider": "example", "config": {"name_pr$0efix": "w"}}}}}', "optional argument of `config`"),
+])
+def test_hover_in_a_query_list_block(tmp_path, doc, said):
+    fw = _query_fw(tmp_path, doc)
+    found = hover(fw.snapshot(), *fw.cursor)
+    assert found is not None and said in found.markdown, found

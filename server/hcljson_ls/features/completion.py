@@ -54,6 +54,10 @@ Contract
     type's required arguments and the nested blocks it needs (`min_items` of each) with placeholders
     of their types, tab stops with snippets (`_skeletons`). This parses the schema of every type
     offered (once per loaded schema: about 0.3 s for AWS's 981 types on the first request);
+  - inside an `import` block's `"identity": {...}`: the identity attributes of the resource type its
+    `to` names (`provider_rules.import_identity`), `required_for_import` ones first as required;
+  - a query file's `list` block: its type label, the list resource types of the loaded providers
+    (`list_resource_types`); its `config` body, as an action's, from the list resource's schema;
   - after `<type>.<name>.`, `data.<type>.<name>.` and `ephemeral.<type>.<name>.`: every attribute of the type (computed ones
     included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
@@ -93,7 +97,7 @@ from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
 from . import kinds, module_inputs
-from .hover import resource_schema, variable_summary
+from .hover import identity_schema, in_identity, resource_schema, variable_summary
 from .provider_functions import functions_of, local_names
 from .results import CompletionItem
 
@@ -143,6 +147,10 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     backend_items = _backend_completions(snapshot, uri, ctx, s, offset, text, snippets)
     if backend_items is not None:
         return backend_items
+    if in_identity(ctx) and (s is None or s.is_key):
+        identity = _identity_keys(snapshot, uri, ctx, s, offset, text, snippets)
+        if identity:
+            return identity
     if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.schema is not None and not ctx.path:
         values = _core_values(ctx, s, offset)
         if values:
@@ -257,7 +265,7 @@ def _root_schema(state):
 
 def _schema_body(snapshot: Snapshot, uri: str, ctx, tail: tuple, text) -> SchemaBlock | None:
     """The provider schema of the body at `tail` below the innermost decoded block of `ctx`."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.TYPED_BLOCKS or snapshot.provider_schemas(uri) is None:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.SCHEMA_BODY_BLOCKS or snapshot.provider_schemas(uri) is None:
         return None
     steps = steps_of(ctx.blocks, tail)
     if steps is None:
@@ -293,6 +301,33 @@ def _value_keys(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippet
     items = _schema_keys(provided, have, start, end, colon, snippets, after, before)
     prefix = s.value[: s.index].lower() if s is not None else ""
     return [i for i in items if i.label.lower().startswith(prefix)]
+
+
+def _identity_keys(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem]:
+    """The identity attributes (`resource_identity_schemas`) of the resource type an `import` block's
+    `to` names, inside its `identity` object: a key being typed (`s`) or an empty place."""
+    found = identity_schema(snapshot, uri, ctx, text)
+    attr = ctx.attribute
+    if found is None or attr.expr is None or attr.expr.kind != OBJECT:
+        return []
+    if s is not None:
+        if len(ctx.path) != 1:
+            return []
+        start, end = s.start, s.end
+        colon = _colon_follows(text, end)
+        after, before = ("" if colon else _comma_after(text, end)), ""
+    else:
+        if ctx.path or ctx.node is None or ctx.node.kind != OBJECT:
+            return []
+        start = end = offset
+        colon = False
+        after, before = _comma_after(text, offset), _comma_before(text, offset)
+    have = _object_keys(text, attr.expr.node, attr.expr.start)
+    if s is not None:
+        have.discard(s.value)
+    prefix = s.value[: s.index].lower() if s is not None else ""
+    return [i for i in _schema_keys(found[1], have, start, end, colon, snippets, after, before)
+            if i.label.lower().startswith(prefix)]
 
 
 def _core_values(ctx, s, offset: int) -> list[CompletionItem]:
@@ -599,6 +634,8 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
         if t != "ephemeral":
             provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
+    elif ctx.label_index == 0 and t in catalogue.CONFIG_SCHEMA_BLOCKS and t != "action":
+        provided = _list_types(snapshot, uri, prefix, start, end)
     elif ctx.label_index == 0 and t == "provisioner":
         return [CompletionItem(n, "Class", start, end, n, detail="built-in provisioner", sort=_DECLARED)
                 for n in provisioner_types() if n.startswith(prefix.lower()) and n != prefix]
@@ -693,6 +730,24 @@ def _schema_types(snapshot: Snapshot, uri: str, data: bool, prefix: str, declare
                                   documentation=schema.description if schema is not None else "",
                                   deprecated=schema is not None and schema.deprecated))
     return out
+
+
+def _list_types(snapshot: Snapshot, uri: str, prefix: str, start: int, end: int) -> list[CompletionItem]:
+    """The list resource types (`list_resource_schemas`) of every loaded provider starting with
+    `prefix`: a query file's `list` block type label."""
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None:
+        return []
+    low = prefix.lower()
+    out: list[CompletionItem] = []
+    for address in schemas.providers():
+        for name in schemas.list_resource_types(address) or ():
+            if name.lower().startswith(low) and name != prefix:
+                schema = schemas.list_resource(address, name)
+                out.append(CompletionItem(name, "Class", start, end, name, detail=address, sort=_PROVIDED,
+                                          documentation=schema.description if schema is not None else "",
+                                          deprecated=schema is not None and schema.deprecated))
+    return _unique(out)
 
 
 # ---- inside ${...} ------------------------------------------------------------------------------------

@@ -28,7 +28,9 @@ Contract
   type, required / optional / computed, sensitive, write-only and deprecated, and the schema's description
   (Markdown when its `description_kind` is `markdown`, else plain text escaped for Markdown); a
   nested block key its nesting mode and bounds. The resource or data type label gets the label
-  hover plus the provider's address and the type's description. Keys the schema does not know,
+  hover plus the provider's address and the type's description (so do an ephemeral, action or query
+  file `list` body and type label, and the keys of an `import` block's `identity` object: the
+  identity attributes of the type its `to` names). Keys the schema does not know,
   and every key without a loaded schema, get the hover they had without schemas (usually none).
 * `Hover.markdown` is Markdown; `start`/`end` the exact range of the hovered key string.
 * On the name key of a block of CDKTF output, its construct path and unique id come first (`cdktf`).
@@ -48,6 +50,7 @@ from ..terraform.definition.docs import absolute_links
 from ..terraform.definition.language import introduced
 from ..terraform.nativehcl.native import declaration_details
 from ..terraform.resolution.references import Call, Reference, output_step
+from ..terraform.rules.provider_rules import import_identity
 from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
 from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType, provider_for
 from ..workspace import Snapshot
@@ -231,7 +234,7 @@ def resource_schema(snapshot: Snapshot, uri: str, block: Block, text) -> SchemaB
 def provider_steps(ctx: Context) -> tuple[tuple[str | int, ...], tuple[int, int]] | None:
     """(steps from the resource body, range) of the provider-defined key under a located offset
     (`provider_lookup.steps_of`), or None when it is not such a key."""
-    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.TYPED_BLOCKS:
+    if not ctx.blocks or ctx.blocks[0].type_name not in catalogue.SCHEMA_BODY_BLOCKS:
         return None
     attr = ctx.attribute
     if attr is not None and attr.schema is not None:
@@ -255,6 +258,8 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     ctx = locate(text, state.analysis.body, offset)
     if ctx.kind == LABEL and not ctx.blocks and ctx.label_index == 0 and ctx.block is not None:
         return _type_label_hover(snapshot, uri, text, ctx.block, offset)
+    if in_identity(ctx):
+        return _identity_hover(snapshot, uri, text, ctx, offset)
     found = provider_steps(ctx)
     if found is None:
         return None
@@ -269,8 +274,39 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     return Hover(md, start, end)
 
 
+def in_identity(ctx: Context) -> bool:
+    """The located offset is inside the value of an `import` block's `identity` argument."""
+    attr = ctx.attribute
+    return (ctx.kind == VALUE and attr is not None and attr.name == "identity" and len(ctx.blocks) == 1
+            and ctx.blocks[0].type_name == "import")
+
+
+def identity_schema(snapshot: Snapshot, uri: str, ctx: Context, text) -> tuple[str, SchemaBlock] | None:
+    """(resource type, identity schema) of the `import` block around a located offset
+    (`provider_rules.import_identity`: the type its `to` names), or None."""
+    schemas = snapshot.provider_schemas(uri)
+    if schemas is None or not ctx.blocks:
+        return None
+    found = import_identity(ctx.blocks[0], schemas, text, snapshot.required_providers(uri), snapshot.engine(uri))
+    if found is None or found[2] is None:
+        return None
+    return found[1], found[2]
+
+
+def _identity_hover(snapshot: Snapshot, uri: str, text: str, ctx: Context, offset: int) -> Hover | None:
+    """An identity attribute's key inside `"identity": {...}` of an `import` block."""
+    s = ctx.string
+    if s is None or not s.is_key or len(ctx.path) != 1 or not _touches(s.start, s.end, offset):
+        return None
+    found = identity_schema(snapshot, uri, ctx, text)
+    item = found[1].attributes.get(str(ctx.path[0])) if found is not None else None
+    if found is None or item is None:
+        return None
+    return Hover(_schema_attribute_md(str(ctx.path[0]), item, f"the identity of `{found[0]}`"), s.start, s.end)
+
+
 def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, offset: int) -> Hover | None:
-    if block.type_name not in catalogue.TYPED_BLOCKS or len(block.labels) < 2:
+    if block.type_name not in catalogue.SCHEMA_BODY_BLOCKS or len(block.labels) < 2:
         return None
     lab = block.labels[0]
     schema = resource_schema(snapshot, uri, block, text)
@@ -278,7 +314,8 @@ def _type_label_hover(snapshot: Snapshot, uri: str, text: str, block: Block, off
         return None
     base = _label_hover(block, 0, [])
     address = block_address(block, text, snapshot.required_providers(uri), snapshot.engine(uri))
-    what = {"data": "data source", "ephemeral": "ephemeral resource type", "action": "action type"}.get(block.type_name, "resource type")
+    what = {"data": "data source", "ephemeral": "ephemeral resource type", "action": "action type",
+            "list": "list resource type"}.get(block.type_name, "resource type")
     parts = [base.markdown, f"{'An' if what[0] in 'aeiou' else 'A'} {what} of the provider `{address}`."]
     if schema.deprecated:
         parts.append("*Deprecated by the provider.*")

@@ -383,6 +383,11 @@ CONTEXT_OBJECTS = frozenset(n for n, ns in NAMESPACES.items() if ns.kind == CONT
 #: Blocks declaring an object of a provider-defined type, labelled (type, name): resource, data,
 #: ephemeral, action.
 TYPED_BLOCKS = tuple(t for t, b in BLOCKS.items() if b.labels and b.labels[0].role == LABEL_TYPE)
+#: Blocks whose provider schema is the body of their one `config` block: an `action`, a query file's
+#: `list` (`filekinds.queryfile`; not a configuration block, so not in `BLOCKS`).
+CONFIG_SCHEMA_BLOCKS = ("action", "list")
+#: Blocks whose bodies (or `config` body) a provider schema describes: the typed blocks and `list`.
+SCHEMA_BODY_BLOCKS = (*TYPED_BLOCKS, "list")
 #: The modes of a provider-defined resource (managed, data, ephemeral): the typed blocks taking the
 #: resource meta-arguments.
 RESOURCE_MODES = tuple(t for t in TYPED_BLOCKS if BLOCKS[t].meta_arguments == RESOURCE_META_ARGUMENTS)

@@ -2,6 +2,7 @@
 
     validate_resource(body, schema, text, missing_at=None, where="this block") -> list[Diagnostic]
     check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
+    import_identity(block, schemas, text, required_providers, engine) -> (local, type, identity) | None
 
 Contract
 --------
@@ -851,9 +852,30 @@ def _import_identity(
     block: Block, schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str
 ) -> tuple[str, list[Diagnostic]] | None:
     """(provider local name, diagnostics) of an `import` block's `identity` object checked against
-    the identity schema of the resource type its `to` names (a plain `<type>.<name>` address, with
-    `module.` steps or instance keys: the type is the step before the name), or None when the type
-    cannot be read."""
+    the identity schema of the resource type its `to` names (`import_identity`), or None when the
+    type cannot be read."""
+    identity = block.body.attribute("identity")
+    found = import_identity(block, schemas, text, required_providers, engine)
+    if found is None or identity is None or identity.expr is None:
+        return None
+    local, type_name, schema = found
+    node = identity.expr
+    if schema is None or node.kind != OBJECT:
+        return local, []
+    diags: list[Diagnostic] = []
+    _check_object_attributes(text, schema.attributes, node.node, node.start, f"the identity of {_q(type_name)}", diags)
+    diags.sort(key=lambda d: (d.start, d.end, d.code))
+    return local, diags
+
+
+def import_identity(
+    block: Block, schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any] | None, engine: str
+) -> tuple[str, str, SchemaBlock | None] | None:
+    """(provider local name, resource type, identity schema or None) of `import` block `block`: the
+    type is the one its `to` names (a plain `<type>.<name>` address, with `module.` steps or
+    instance keys: the step before the name), the provider that of its `provider` argument or the
+    type; None when it has an `identity` argument but the type cannot be read, or no `identity`.
+    The one lookup the check, completion and hover share."""
     to = block.body.attribute("to")
     identity = block.body.attribute("identity")
     if to is None or to.expr is None or to.expr.kind != STRING or identity is None or identity.expr is None:
@@ -872,14 +894,7 @@ def _import_identity(
     meta_value = text[meta.expr.start : meta.expr.end].strip('"') if meta is not None and meta.expr is not None else None
     local = meta_value.split(".", 1)[0] if meta_value and "${" not in meta_value else type_name.split("_", 1)[0]
     address = _provider_address(type_name, meta_value if meta_value and "${" not in meta_value else None, required_providers, engine)
-    schema = schemas.resource_identity(address, type_name)
-    node = identity.expr
-    if schema is None or node.kind != OBJECT:
-        return local, []
-    diags: list[Diagnostic] = []
-    _check_object_attributes(text, schema.attributes, node.node, node.start, f"the identity of {_q(type_name)}", diags)
-    diags.sort(key=lambda d: (d.start, d.end, d.code))
-    return local, diags
+    return local, type_name, schemas.resource_identity(address, type_name)
 
 
 #: The first step of an `ignore_changes` element: a name, then the end, `.` or `[`.

@@ -12,8 +12,9 @@ completion and semantic tokens share.
 
 Contract
 --------
-* `block` is a decoded top-level `resource`, `data`, `ephemeral` or `action` block (labels type and
-  name; an action's schema is the body of its one `config` block); its provider is
+* `block` is a decoded top-level `resource`, `data`, `ephemeral` or `action` block, or a query
+  file's `list` block (labels type and name; an action's or a list's schema is the body of its one
+  `config` block: `list_resource_schemas` for a list); its provider is
   `provider_schema.provider_for` of its type label, its `provider` meta-argument (a plain JSON
   string; one with `${` is ignored) and the module's `required_providers` (`block_address`).
   `block_schema` is None for any other block, or when the schema of that provider or type is not
@@ -108,8 +109,8 @@ def block_schema(
     address = block_address(block, text, required_providers, engine)
     type_name = block.labels[0].value
     kind = block.type_name
-    if kind == "action":
-        config = schemas.action(address, type_name)
+    if kind in catalogue.CONFIG_SCHEMA_BLOCKS:
+        config = schemas.action(address, type_name) if kind == "action" else schemas.list_resource(address, type_name)
         if config is None:
             return None
         return SchemaBlock(block_types=MappingProxyType({"config": SchemaBlockType("config", SINGLE, config, None, 1)}),
@@ -120,7 +121,7 @@ def block_schema(
 
 
 #: The top-level blocks whose bodies a provider schema describes.
-_SCHEMA_BLOCKS = frozenset(catalogue.TYPED_BLOCKS)
+_SCHEMA_BLOCKS = frozenset(catalogue.SCHEMA_BODY_BLOCKS)
 
 
 def nested_body(attribute: SchemaAttribute) -> SchemaBlock | None:
@@ -189,8 +190,8 @@ def steps_of(blocks: Sequence[Block], tail: Sequence[str | int] = ()) -> tuple[s
     out: list[str | int] = []
     inside_dynamic = False
     for i, blk in enumerate(blocks[1:]):
-        if i == 0 and blk.type_name == "config" and blocks[0].type_name == "action":
-            out.append("config")  # an action's schema is its `config` block's (`block_schema`)
+        if i == 0 and blk.type_name == "config" and blocks[0].type_name in catalogue.CONFIG_SCHEMA_BLOCKS:
+            out.append("config")  # an action's (a list's) schema is its `config` block's (`block_schema`)
         elif blk.type_name == _DYNAMIC and blk.labels and not inside_dynamic:
             out.extend((_DYNAMIC, blk.labels[-1].value))
             inside_dynamic = True
