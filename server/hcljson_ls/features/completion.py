@@ -634,7 +634,7 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
         if t != "ephemeral":
             provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
-    elif ctx.label_index == 0 and t in catalogue.CONFIG_SCHEMA_BLOCKS and t != "action":
+    elif ctx.label_index == 0 and t == "list":  # a query file's list resource type
         provided = _list_types(snapshot, uri, prefix, start, end)
     elif ctx.label_index == 0 and t == "provisioner":
         return [CompletionItem(n, "Class", start, end, n, detail="built-in provisioner", sort=_DECLARED)

@@ -39,8 +39,6 @@ from ..workspace import Snapshot
 from ..workspace.files import file_name
 from .navigation import RenameError, TextEdit, prepare_rename, rename, target_at
 
-MOVABLE_KINDS = catalogue.MOVABLE_KINDS
-
 NOT_MOVABLE = "Only a resource or a module call can be renamed with a moved block: other objects have no state to keep."
 
 
@@ -69,7 +67,7 @@ def movable(snapshot: Snapshot, uri: str, offset: int) -> Movable | None:
     target = target_at(snapshot, uri, offset)
     if target is None or target.key is None or target.kind not in ("declaration", "reference"):
         return None
-    if target.key[0] not in MOVABLE_KINDS or prepare_rename(snapshot, uri, offset) is None:
+    if target.key[0] not in catalogue.MOVABLE_KINDS or prepare_rename(snapshot, uri, offset) is None:
         return None
     key = target.key
     return Movable(key, address(key), key[-1], target.kind == "declaration")

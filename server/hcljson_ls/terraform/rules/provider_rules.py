@@ -795,7 +795,7 @@ def _validate_block(
         if schema is None:
             return _check_ephemeral_type(schemas, address, type_label.value, type_label.start, type_label.end)
         return validate_resource(block.body, schema, text, where=f"ephemeral resource {_q(type_label.value)}")
-    if block.type_name in ("action", "list"):
+    if block.type_name in catalogue.CONFIG_SCHEMA_BLOCKS:
         return _validate_config(block, schemas, address, text)
     data = block.type_name == "data"
     schema = schemas.data_source(address, type_label.value) if data else schemas.resource(address, type_label.value)

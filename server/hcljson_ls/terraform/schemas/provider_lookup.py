@@ -104,7 +104,7 @@ def block_schema(
 ) -> SchemaBlock | None:
     """The schema of the body of resource, data, ephemeral or action block `block`, or None (for an
     action: a body whose one nested block type, `config`, holds the action's schema)."""
-    if schemas is None or block.type_name not in _SCHEMA_BLOCKS or len(block.labels) < 2:
+    if schemas is None or block.type_name not in catalogue.SCHEMA_BODY_BLOCKS or len(block.labels) < 2:
         return None
     address = block_address(block, text, required_providers, engine)
     type_name = block.labels[0].value
@@ -118,10 +118,6 @@ def block_schema(
     if kind == "ephemeral":
         return schemas.ephemeral_resource(address, type_name)
     return schemas.data_source(address, type_name) if kind == "data" else schemas.resource(address, type_name)
-
-
-#: The top-level blocks whose bodies a provider schema describes.
-_SCHEMA_BLOCKS = frozenset(catalogue.SCHEMA_BODY_BLOCKS)
 
 
 def nested_body(attribute: SchemaAttribute) -> SchemaBlock | None:
