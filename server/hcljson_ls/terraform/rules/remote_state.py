@@ -6,12 +6,12 @@ provider checks them in `terraform validate`.
 
 Data
 ----
-`data/backends.json`: the state backends (`internal/backend/init/init.go`) of Terraform 1.11.4,
-of Terraform's main branch and of OpenTofu's latest release, the top-level names of each one's
-configuration (attributes and nested blocks of its `ConfigSchema`; the union over those releases,
-so no engine or version gets a false error; null when not read) and the backends all of them
-removed, with Terraform's reason; written by `tools/backend_schemas.py` from their source (the
-file says which commits).
+`data/backends.json` (`terraform.backend_schema` reads its keys' facts): the state backends
+(`internal/backend/init/init.go`) of the Terraform and OpenTofu releases it was read from, the keys
+of each one's configuration; here the union of the top-level names over all of them, so no engine or
+version gets a false error (null when not read), and the backends all of them removed, with
+Terraform's reason; written by `tools/backend_schemas.py` from their source (`backends.NOTICE.md`
+says which commits).
 
 Contract
 --------
@@ -63,7 +63,15 @@ def backends() -> Mapping[str, frozenset[str] | None]:
 
 @functools.cache
 def _backends() -> dict[str, frozenset[str] | None]:
-    return {name: frozenset(names) if names is not None else None for name, names in _data()["backends"].items()}
+    out: dict[str, frozenset[str] | None] = {}
+    for engine in _data()["engines"].values():  # the union over engines and releases: no false error
+        for name, backend in engine["backends"].items():
+            keys = backend["keys"]
+            if name in out and out[name] is None or keys is None:
+                out[name] = None
+            else:
+                out[name] = (out.get(name) or frozenset()) | frozenset(keys)
+    return out
 
 
 def _template_free(text: str, start: int, end: int) -> bool:
