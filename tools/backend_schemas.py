@@ -108,8 +108,8 @@ def _cty(expr: str) -> str | None:
 
 
 def _field(top: str, name: str) -> str | None:
-    m = re.search(rf"(?m)^\s*{name}:\s*(.+?),?\s*$", top)
-    return m.group(1).strip().rstrip(",") if m else None
+    m = re.search(rf"(?:^|[\s,{{]){name}:\s*([^,\n}}]+)", top)
+    return m.group(1).strip() if m else None
 
 
 def _maps(body: str) -> list[tuple[str, str]]:
@@ -122,7 +122,7 @@ def _maps(body: str) -> list[tuple[str, str]]:
     return out
 
 
-def _entries(inside: str, ctx: "_Package") -> list[tuple[str, str, str]]:
+def _entries(inside: str, ctx: _Package) -> list[tuple[str, str, str]]:
     """The entries of a map's inside: (name, the kind of literal, its inside). A key may be a
     package constant; a value a literal, a function of the package returning one, or an s3-style
     `<var>.SchemaAttribute()` (a nested object)."""
@@ -161,7 +161,7 @@ class _Package:
 
     def __init__(self, files: list[str]) -> None:
         src = "\n".join(files)
-        self.consts = dict(re.findall(r"(?m)^\s*([A-Z]\w*)\s*=\s*\"([a-z0-9_]+)\"", src))
+        self.consts = dict(re.findall(r"(?m)^\s*(?:const\s+)?([A-Z]\w*)\s*=\s*\"([a-z0-9_]+)\"", src))
         self.funcs: dict[str, str] = {}
         for m in re.finditer(r"(?m)^func (\w+)\(\) \*schema\.Schema \{", src):
             r = src.index("return &schema.Schema{", m.end())

@@ -1,7 +1,8 @@
-"""Completion of state backends (`remote_state.backends`, the packaged `data/backends.json`): the
-backend type key of `terraform.backend`, a backend's configuration keys in its body, and the same
-for `terraform_remote_state`'s `backend` value and `config` object; each with or without a typed
-`"`. Real files in a real `Workspace`; `$0` is the cursor."""
+"""Completion of state backends (`definition.backends`, the packaged `data/backends.json`): the
+backend type key of `terraform.backend`, a backend's configuration keys in its body (type and
+required as the detail, required first, for the module's engine and version), and the same for
+`terraform_remote_state`'s `backend` value and `config` object; each with or without a typed `"`.
+Real files in a real `Workspace`; `$0` is the cursor."""
 
 from __future__ import annotations
 
@@ -10,9 +11,14 @@ from fixture import parse_fixture
 
 from hcljson_ls.features.completion import complete
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.terraform.definition.backends import backend_keys
 from hcljson_ls.terraform.rules.remote_state import UNKNOWN_CONFIG, backends
 
-S3 = sorted(backends()["s3"])
+S3 = sorted(backend_keys("terraform", None, "s3"))
+
+
+def _order(items):
+    return [i.label for i in sorted(items, key=lambda i: (i.sort, i.label))]
 
 
 def _complete(tmp_path, doc: str, name: str = "main.tf.json"):
@@ -47,14 +53,47 @@ def test_a_typed_prefix_filters_backend_types(tmp_path):
 ])
 def test_the_keys_of_a_backend_body(tmp_path, doc):
     fw, offset, items = _complete(tmp_path, doc)
-    assert [i.label for i in items] == S3
+    assert sorted(i.label for i in items) == S3
+    assert _order(items)[:2] == ["bucket", "key"]  # the required ones first
     bucket = next(i for i in items if i.label == "bucket")
-    assert (bucket.insert_text, bucket.detail) == ('"bucket": "$1"', "s3 backend setting")
+    assert (bucket.insert_text, bucket.detail) == ('"bucket": "$1"', "string, required")
+    assert bucket.documentation.startswith("S3 bucket that holds the state.")
+    lockfile, encrypt = (next(i for i in items if i.label == n) for n in ("use_lockfile", "encrypt"))
+    assert (lockfile.insert_text, lockfile.detail) == ('"use_lockfile": ${1:false}', "bool")
+    endpoint = next(i for i in items if i.label == "endpoint")  # replaced by `endpoints`
+    assert (endpoint.detail, endpoint.deprecated, _order(items)[-1] in {i.label for i in items if i.deprecated}) \
+        == ("string, deprecated", True, True)
+    sse = next(i for i in items if i.label == "sse_customer_key")
+    assert sse.detail == "string, sensitive"
+
+
+def test_each_engine_gets_its_own_backend_keys(tmp_path):
+    """OpenTofu's s3 backend still has `assume_role_duration_seconds`; Terraform's dropped it."""
+    _, _, tf = _complete(tmp_path / "tf", '{"terraform": {"backend": {"s3": {$0}}}}')
+    _, _, tofu = _complete(tmp_path / "tofu", '{"terraform": {"backend": {"s3": {$0}}}}', "main.tofu.json")
+    assert "assume_role_duration_seconds" not in {i.label for i in tf}
+    assert "assume_role_duration_seconds" in {i.label for i in tofu}
+    assert {"bucket", "key", "use_lockfile"} <= {i.label for i in tf} & {i.label for i in tofu}
+
+
+@pytest.mark.parametrize("version, has_oci", [("~> 1.11.0", False), (">= 1.12", True)])
+def test_the_backends_follow_the_terraform_version(tmp_path, version, has_oci):
+    """The `oci` backend came with Terraform 1.12: `required_version` picks the release read."""
+    doc = '{"terraform": {"required_version": "%s", "backend": {"$0"}}}' % version
+    _, _, items = _complete(tmp_path, doc)
+    assert ("oci" in {i.label for i in items}) is has_oci
+    assert "s3" in {i.label for i in items}
+
+
+def test_a_nested_object_key_inserts_an_object(tmp_path):
+    _, _, items = _complete(tmp_path, '{"terraform": {"backend": {"s3": {$0}}}}')
+    assume = next(i for i in items if i.label == "assume_role")
+    assert (assume.insert_text, assume.detail) == ('"assume_role": {$1}', "object")
 
 
 def test_written_keys_are_not_offered_again_and_commas_are_added(tmp_path):
     fw, offset, items = _complete(tmp_path, '{"terraform": {"backend": {"local": {"path": "x", $0}}}}')
-    assert [i.label for i in items] == sorted(backends()["local"] - {"path"})
+    assert sorted(i.label for i in items) == ["workspace_dir"]
     _, _, items = _complete(tmp_path / "b", '{"terraform": {"backend": {"local": {$0 "path": "x"}}}}')
     assert all(i.insert_text.endswith(",") for i in items)
 
@@ -77,7 +116,8 @@ def test_remote_state_backend_value(tmp_path):
 ])
 def test_remote_state_config_keys(tmp_path, doc):
     _, _, items = _complete(tmp_path, doc)
-    assert [i.label for i in items] == S3
+    assert sorted(i.label for i in items) == S3
+    assert _order(items)[:2] == ["bucket", "key"]
 
 
 def test_no_config_keys_without_a_known_backend(tmp_path):

@@ -88,11 +88,11 @@ from ..hcljson.values import string_text
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform.definition import catalogue, functions
+from ..terraform.definition.backends import BackendKey, backend_keys, backend_names
 from ..terraform.definition.docs import backend_doc
 from ..terraform.definition.language import action_trigger_events, available, function_available
 from ..terraform.filekinds.tfvars import placeholder as type_placeholder
 from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
-from ..terraform.rules.remote_state import backends
 from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
 from ..workspace import Snapshot
@@ -551,14 +551,16 @@ _NO_BACKEND_BLOCK = frozenset({"cloud"})
 
 
 def _backend_completions(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem] | None:
-    """The state backends (`remote_state.backends`: names only) where one is named: the type key of
-    `terraform.backend` and `terraform_remote_state`'s `backend` value; a backend's configuration
-    keys in the `backend` block's body and in `terraform_remote_state`'s `config` object. None: not
-    such a place."""
-    opentofu = snapshot.is_opentofu(uri)
+    """The state backends of the module's engine and version (`definition.backends`) where one is
+    named: the type key of `terraform.backend` and `terraform_remote_state`'s `backend` value; a
+    backend's configuration keys (type, required first, description) in the `backend` block's body
+    and in `terraform_remote_state`'s `config` object. None: not such a place."""
+    language = snapshot.language(uri)
+    opentofu = language.engine == "opentofu"
+    known = backend_names(language.engine, language.version)
     blocks = ctx.blocks
     if ctx.type_name == "backend" and blocks and blocks[-1].type_name == "terraform" and ctx.label_index == 0:
-        names = sorted(n for n in backends() if n not in _NO_BACKEND_BLOCK)
+        names = [n for n in known if n not in _NO_BACKEND_BLOCK]
         if ctx.kind == LABEL and s is not None and s.is_key:
             colon = _colon_follows(text, s.end)
             after = "" if colon else _comma_after(text, s.end)
@@ -571,7 +573,8 @@ def _backend_completions(snapshot: Snapshot, uri: str, ctx, s, offset: int, text
         return None
     if blocks and blocks[-1].type_name == "backend" and len(blocks) >= 2 and blocks[-2].type_name == "terraform":
         backend = blocks[-1].labels[0].value if blocks[-1].labels else None
-        return _backend_keys(backend, ctx, s, offset, text, snippets, _names_in(ctx.body), opentofu)
+        keys = backend_keys(language.engine, language.version, backend) if backend else None
+        return _backend_keys(backend, keys, ctx, s, offset, text, snippets, _names_in(ctx.body), opentofu)
     if ctx.kind != VALUE or ctx.attribute is None or not blocks or blocks[0].type_name != "data" \
             or not blocks[0].labels or blocks[0].labels[0].value != "terraform_remote_state" or len(blocks) != 1:
         return None
@@ -580,40 +583,51 @@ def _backend_completions(snapshot: Snapshot, uri: str, ctx, s, offset: int, text
         start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
         typed = s.value[: s.index].lower()
         return [CompletionItem(n, "Module", start, end, n, detail="state backend", documentation=_backend_link(n, opentofu), sort=_KEYWORD)
-                for n in sorted(backends()) if n.startswith(typed)]
+                for n in known if n.startswith(typed)]
     if name == "config" and ctx.attribute.expr is not None and ctx.attribute.expr.kind == OBJECT \
             and (ctx.path[:-1] if s is not None else ctx.path) == ():
         chosen = blocks[0].body.attribute("backend")
         backend = string_text(text, chosen.expr.node, chosen.expr.start) if chosen is not None and chosen.expr is not None \
             and chosen.expr.kind == STRING else None
+        keys = backend_keys(language.engine, language.version, backend) if backend else None
         have = _object_keys(text, ctx.attribute.expr.node, ctx.attribute.expr.start)
-        return _backend_keys(backend, ctx, s, offset, text, snippets, have, opentofu)
+        return _backend_keys(backend, keys, ctx, s, offset, text, snippets, have, opentofu)
     return None
 
 
-def _backend_keys(backend: str | None, ctx, s, offset: int, text, snippets: bool, have: set[str],
+def _backend_keys(backend: str | None, keys, ctx, s, offset: int, text, snippets: bool, have: set[str],
                   opentofu: bool) -> list[CompletionItem] | None:
-    names = backends().get(backend or "")
-    if names is None or backend is None:
+    if keys is None or backend is None:
         return None
     if s is not None and s.is_key:
         have = have - {s.value}
         colon = _colon_follows(text, s.end)
         after = "" if colon else _comma_after(text, s.end)
         typed = s.value[: s.index].lower()
-        return [_backend_item(n, "Property", '""', s.start, s.end, colon, snippets, after, "", opentofu, backend)
-                for n in sorted(names - have) if n.lower().startswith(typed)]
+        return [_backend_key_item(k, s.start, s.end, colon, snippets, after, "", opentofu)
+                for n, k in sorted(keys.items()) if n not in have and n.lower().startswith(typed)]
     if s is None and ctx.kind in (BODY, VALUE) and (ctx.node is None or ctx.node.kind == OBJECT):
         after, before = _comma_after(text, offset), _comma_before(text, offset)
-        return [_backend_item(n, "Property", '""', offset, offset, False, snippets, after, before, opentofu, backend)
-                for n in sorted(names - have)]
+        return [_backend_key_item(k, offset, offset, False, snippets, after, before, opentofu)
+                for n, k in sorted(keys.items()) if n not in have]
     return None
 
 
+def _backend_key_item(key: BackendKey, start: int, end: int, colon: bool, snippets: bool, after: str, before: str,
+                      opentofu: bool) -> CompletionItem:
+    """A backend setting: its type and flags as the detail, required ones first, deprecated ones
+    last and struck through; the description and the backend's page as documentation."""
+    link = _backend_link(key.backend, opentofu)
+    doc = "\n\n".join(p for p in (key.description, link) if p)
+    item = _key_item(key.name, "Property", key.placeholder, doc, "0" if key.required else "2" if key.deprecated else "1",
+                     start, end, colon, snippets, after, before)
+    return replace(item, detail=key.signature, deprecated=key.deprecated)
+
+
 def _backend_item(name: str, kind: str, placeholder: str, start: int, end: int, colon: bool, snippets: bool,
-                  after: str, before: str, opentofu: bool, backend: str | None = None) -> CompletionItem:
-    item = _key_item(name, kind, placeholder, _backend_link(backend or name, opentofu), "1", start, end, colon, snippets, after, before)
-    return replace(item, detail=f"{backend} backend setting" if backend else "state backend")
+                  after: str, before: str, opentofu: bool) -> CompletionItem:
+    item = _key_item(name, kind, placeholder, _backend_link(name, opentofu), "1", start, end, colon, snippets, after, before)
+    return replace(item, detail="state backend")
 
 
 def _backend_link(backend: str, opentofu: bool) -> str:

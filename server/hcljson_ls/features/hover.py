@@ -44,7 +44,9 @@ from ..hcljson.incremental import FileView
 from ..hcljson.locate import ARGUMENT_NAME, LABEL, UNKNOWN_NAME, VALUE, Context, locate
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted, string_text
+from ..jsonsyntax.tree import STRING
 from ..terraform.definition import catalogue, functions
+from ..terraform.definition.backends import backend_keys
 from ..terraform.definition.catalogue import LABEL_DESCRIPTIONS, meta_arguments
 from ..terraform.definition.docs import absolute_links
 from ..terraform.definition.language import introduced
@@ -162,7 +164,7 @@ def hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
         found = _reference_hover(snapshot, uri, target)
         if found is not None:
             return found
-    found = provider_hover(snapshot, uri, offset)
+    found = provider_hover(snapshot, uri, offset) or backend_hover(snapshot, uri, offset)
     if found is not None:
         return _with_docs(found, docs_link_at(snapshot, uri, offset))
     if (answer := module_inputs.hover(snapshot, uri, offset)) is not None:  # the child module's variable
@@ -272,6 +274,51 @@ def provider_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
     name = str(steps[-1])
     md = _schema_attribute_md(name, item, where) if isinstance(item, SchemaAttribute) else _schema_block_md(name, item, where)
     return Hover(md, start, end)
+
+
+def backend_hover(snapshot: Snapshot, uri: str, offset: int) -> Hover | None:
+    """A state backend's setting (`definition.backends`, for the module's engine and version): a
+    key of the `terraform.backend.<type>` body, or of `terraform_remote_state`'s literal `config`
+    object, at any depth of nested objects: its type, required / sensitive / deprecated and our
+    description. None elsewhere or for a key the backend does not have."""
+    state = snapshot.document(uri)
+    if state is None:
+        return None
+    text = state.text
+    ctx = locate(text, state.analysis.body, offset)
+    blocks, attr, s = ctx.blocks, ctx.attribute, ctx.string
+    if attr is None:
+        return None
+    steps: tuple[str | int, ...]
+    if len(blocks) >= 2 and blocks[-1].type_name == "backend" and blocks[-2].type_name == "terraform" and blocks[-1].labels:
+        backend = blocks[-1].labels[0].value
+        if ctx.kind == ARGUMENT_NAME and ctx.name_range is not None:
+            steps, (start, end) = (attr.name,), ctx.name_range
+        elif ctx.kind == VALUE and s is not None and s.is_key:
+            steps, (start, end) = (attr.name, *ctx.path), (s.start, s.end)
+        else:
+            return None
+    elif (len(blocks) == 1 and blocks[0].type_name == "data" and blocks[0].labels
+          and blocks[0].labels[0].value == "terraform_remote_state" and attr.name == "config"
+          and ctx.kind == VALUE and s is not None and s.is_key and ctx.path):
+        chosen = blocks[0].body.attribute("backend")
+        if chosen is None or chosen.expr is None or chosen.expr.kind != STRING:
+            return None
+        backend = string_text(text, chosen.expr.node, chosen.expr.start)
+        steps, (start, end) = tuple(ctx.path), (s.start, s.end)
+    else:
+        return None
+    if not _touches(start, end, offset) or not all(isinstance(step, str) for step in steps):
+        return None
+    language = snapshot.language(uri)
+    keys = backend_keys(language.engine, language.version, backend)
+    key = None
+    for step in steps:
+        key = keys.get(str(step)) if keys is not None else None
+        if key is None:
+            return None
+        keys = {k.name: k for k in key.nested}
+    return Hover(key.markdown, start, end) if key is not None else None
 
 
 def in_identity(ctx: Context) -> bool:

@@ -2,11 +2,11 @@
 provider checks them in `terraform validate`.
 
     remote_state_diagnostics(block, text) -> list[Diagnostic]    one `data` block
-    BACKENDS                                                    backend name -> its config's top-level names
+    backends() -> Mapping                                       backend name -> its config's top-level names (the union)
 
 Data
 ----
-`data/backends.json` (`terraform.backend_schema` reads its keys' facts): the state backends
+`data/backends.json`, read by `definition.backends`: the state backends
 (`internal/backend/init/init.go`) of the Terraform and OpenTofu releases it was read from, the keys
 of each one's configuration; here the union of the top-level names over all of them, so no engine or
 version gets a false error (null when not read), and the backends all of them removed, with
@@ -32,16 +32,14 @@ text. Only data sources of type `terraform_remote_state` without a `provider` me
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Mapping
-from importlib import resources
 
 from ...diagnostic import ERROR, Diagnostic
 from ...hcljson import problems as P
 from ...hcljson.model import Block
 from ...hcljson.values import key_text, quoted, string_text
 from ...jsonsyntax.tree import FALSE, NUMBER, OBJECT, STRING, TRUE
+from ..definition.backends import aliases, all_backend_keys, removed
 
 __all__ = ["UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "backends", "remote_state_diagnostics"]
 
@@ -51,27 +49,9 @@ UNKNOWN_CONFIG = "remote-state/unknown-config"
 _TYPE = "terraform_remote_state"
 
 
-@functools.cache
-def _data() -> dict:
-    return json.loads(resources.files("hcljson_ls.terraform").joinpath("data/backends.json").read_text(encoding="utf-8"))
-
-
 def backends() -> Mapping[str, frozenset[str] | None]:
     """Backend name -> the top-level names of its configuration (None: not known)."""
-    return _backends()
-
-
-@functools.cache
-def _backends() -> dict[str, frozenset[str] | None]:
-    out: dict[str, frozenset[str] | None] = {}
-    for engine in _data()["engines"].values():  # the union over engines and releases: no false error
-        for name, backend in engine["backends"].items():
-            keys = backend["keys"]
-            if name in out and out[name] is None or keys is None:
-                out[name] = None
-            else:
-                out[name] = (out.get(name) or frozenset()) | frozenset(keys)
-    return out
+    return all_backend_keys()
 
 
 def _template_free(text: str, start: int, end: int) -> bool:
@@ -99,13 +79,12 @@ def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
         name = text[e.start : e.end]
     else:
         return []  # null: the missing argument is reported elsewhere; an object or array: the schema rules
-    data = _data()
-    known = _backends()
-    name = data["aliases"].get(name, name)
+    known = all_backend_keys()
+    name = aliases().get(name, name)
     if name not in known:
-        removed = data["removed"].get(name)
+        gone = removed().get(name)
         hint = P.suggestion(name, sorted(known)) if e.kind == STRING else None
-        detail = removed if removed else f"There is no backend type named {quoted(name)}."
+        detail = gone if gone else f"There is no backend type named {quoted(name)}."
         if hint:
             detail += f" Did you mean {quoted(hint)}?"
         return [Diagnostic(e.start, e.end, ERROR, UNKNOWN_BACKEND, "Invalid backend configuration", detail,

@@ -1,0 +1,172 @@
+"""The state backends and their configuration, per engine and version: the one place that reads
+the packaged backend schema.
+
+    backend_names(engine, version) -> list[str]                  the backends that engine and version know
+    backend_keys(engine, version, backend) -> dict | None        a backend's keys there (name -> BackendKey)
+    all_backend_keys() -> dict[str, frozenset[str] | None]       every name any engine and release accepts
+    aliases() / removed()                                         "_local" -> "local"; removed backends' reasons
+    BackendKey.signature / .markdown                              "string, required" / hover text
+
+Data
+----
+`data/backends.json`, written by `tools/backend_schemas.py` from the Go source of Terraform 1.11 to
+main and OpenTofu 1.10 to main (`data/backends.NOTICE.md`: the commits and licenses): per engine
+the releases read and per backend its keys, each with its type ("string", "list(string)",
+"object" for a nested object attribute, "block" for a nested block), whether it is required,
+sensitive or deprecated, its nested keys, and `since`/`until`, the first and last release read
+that have it (`until` null: still in the newest). `data/backend_descriptions.json`: our own
+one-line description of each key (`<backend>.<key>`).
+
+Contract
+--------
+* `version` is a `language.Version` or None (the newest). A version older than the first release
+  read sees that release's keys; one between two releases sees what the older has plus what was
+  added up to it; an unknown engine is Terraform.
+* A backend whose schema was not read has keys None (its configuration is not described).
+* Pure: reads only its packaged data (once); never raises.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+__all__ = ["BackendKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "removed"]
+
+
+@dataclass(frozen=True)
+class BackendKey:
+    """One key of a backend's configuration."""
+
+    backend: str
+    name: str
+    type: str
+    required: bool = False
+    sensitive: bool = False
+    deprecated: bool = False
+    description: str = ""
+    nested: tuple[BackendKey, ...] = ()
+
+    @property
+    def signature(self) -> str:
+        """The type and flags in a few words: "string, required", "bool, deprecated"."""
+        words = [self.type if self.type != "block" else "block"]
+        words += [w for w, on in (("required", self.required), ("sensitive", self.sensitive),
+                                  ("deprecated", self.deprecated)) if on]
+        return ", ".join(words)
+
+    @property
+    def placeholder(self) -> str:
+        """A JSON value of the key's type to insert: '""', "false", "0", "[]" or "{}"."""
+        if self.type == "bool":
+            return "false"
+        if self.type == "number":
+            return "0"
+        if self.type.startswith(("list(", "set(")):
+            return "[]"
+        if self.type in ("string",):
+            return '""'
+        return "{}" if self.type != "any" else '""'
+
+    @property
+    def markdown(self) -> str:
+        """Hover text: the key and its signature, then the description."""
+        head = f"**{self.name}** ({self.signature}): `{self.backend}` backend setting"
+        return head + (f"\n\n{self.description}" if self.description else "")
+
+
+def _read(name: str) -> Any:
+    return json.loads(resources.files("hcljson_ls.terraform").joinpath(f"data/{name}").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _data() -> dict:
+    return _read("backends.json")
+
+
+@functools.cache
+def _descriptions() -> dict[str, str]:
+    return _read("backend_descriptions.json")["descriptions"]
+
+
+def aliases() -> Mapping[str, str]:
+    return _data()["aliases"]
+
+
+def removed() -> Mapping[str, str]:
+    """Backends no engine has any more -> the reason Terraform gives."""
+    return _data()["removed"]
+
+
+def _engine(engine: str | None) -> dict:
+    engines = _data()["engines"]
+    return engines.get(engine or "terraform") or engines["terraform"]
+
+
+def _minor(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _release(engine: dict, version: Any) -> tuple[int, int]:
+    """The release `version` is read as: clamped to the releases read."""
+    releases = [_minor(r) for r in engine["releases"]]
+    if version is None:
+        return releases[-1]
+    wanted = (version.major, version.minor)
+    return max(releases[0], min(wanted, releases[-1]))
+
+
+def _present(facts: dict, at: tuple[int, int]) -> bool:
+    return _minor(facts["since"]) <= at and (facts["until"] is None or at <= _minor(facts["until"]))
+
+
+def backend_names(engine: str | None, version: Any = None) -> list[str]:
+    """The backends `engine` at `version` accepts in a `backend` block or `terraform_remote_state`."""
+    e = _engine(engine)
+    at = _release(e, version)
+    return sorted(n for n, b in e["backends"].items() if _present(b, at))
+
+
+def _keys(backend: str, keys: dict, at: tuple[int, int], prefix: str) -> dict[str, BackendKey]:
+    out = {}
+    descriptions = _descriptions()
+    for name, f in keys.items():
+        if not _present(f, at):
+            continue
+        nested = _keys(backend, f.get("keys") or {}, at, f"{prefix}{name}.")
+        out[name] = BackendKey(backend, name, f["type"], f["required"], f.get("sensitive", False),
+                               f.get("deprecated", False), descriptions.get(f"{backend}.{prefix}{name}", ""),
+                               tuple(nested.values()))
+    return out
+
+
+@functools.cache
+def backend_keys(engine: str | None, version: Any, backend: str) -> Mapping[str, BackendKey] | None:
+    """The keys of `backend`'s configuration for `engine` at `version` (None: an unknown backend,
+    or one whose schema was not read)."""
+    e = _engine(engine)
+    backend = aliases().get(backend, backend)
+    b = e["backends"].get(backend)
+    if b is None or b["keys"] is None:
+        return None
+    return _keys(backend, b["keys"], _release(e, version), "")
+
+
+@functools.cache
+def all_backend_keys() -> dict[str, frozenset[str] | None]:
+    """Backend -> the top-level names any engine and release accepts (None: a schema not read
+    somewhere): the union, so that a check built on it gives no engine or version a false error."""
+    out: dict[str, frozenset[str] | None] = {}
+    for engine in _data()["engines"].values():
+        for name, backend in engine["backends"].items():
+            keys = backend["keys"]
+            if (name in out and out[name] is None) or keys is None:
+                out[name] = None
+            else:
+                out[name] = (out.get(name) or frozenset()) | frozenset(keys)
+    return out
