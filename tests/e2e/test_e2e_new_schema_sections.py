@@ -87,9 +87,51 @@ async def test_identity_and_list_bodies_are_completed_and_hovered(client: Langua
             break
         await asyncio.sleep(0.1)
     assert await labels(uri, TEXT, identity_key) == {"region"}
-    assert await labels(query, QUERY_TEXT, QUERY_TEXT.index("example_server") + 3) == {"example_server"}
+    assert await labels(query, QUERY_TEXT, QUERY_TEXT.index("example_server") + 3) == {"example_server", "example_volume"}
     assert "name_prefix" in await labels(query, QUERY_TEXT, QUERY_TEXT.index("name_prefix") + 2)
 
     at = lsp_position(QUERY_TEXT, QUERY_TEXT.index("name_prefix") + 2)
     found = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=query), position=at))
     assert found is not None and "name_prefix" in str(found.contents)
+
+
+async def test_a_list_type_completes_to_its_whole_block_until_the_setting_is_off(client: LanguageClient, tmp_path: Path):
+    """Picking a list resource type inserts the whole `list` block (`provider` and the `config`
+    arguments it requires, tab stops in each); `completion.prefillRequired` off: the type alone."""
+    text = '{"list": {"example_vo"}}\n'
+    (tmp_path / "main.tf.json").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "find.tfquery.json").write_text(text, encoding="utf-8")
+    query = uri_of_path(str(tmp_path / "find.tfquery.json"))
+    snippets = types.CompletionClientCapabilities(completion_item=types.ClientCompletionItemOptions(snippet_support=True))
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(completion=snippets)),
+        workspace_folders=[types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")],
+        initialization_options={"providerSchemas": {"files": [SCHEMA], "runTerraform": False}}))
+    open_document(client, query, text)
+    params = types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=query),
+                                    position=lsp_position(text, text.index("example_vo") + len("example_vo")))
+
+    async def volume() -> types.CompletionItem | None:
+        result = await client.text_document_completion_async(params)
+        items = result.items if isinstance(result, types.CompletionList) else result or []
+        return next((i for i in items if i.label == "example_volume"), None)
+
+    item = None
+    for _ in range(100):  # the schema file is read in the background
+        if (item := await volume()) is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert item is not None and item.text_edit is not None
+    assert item.insert_text_format == types.InsertTextFormat.Snippet
+    assert item.text_edit.new_text == '"example_volume": {"${1:name}": {"provider": "${2:example}", "config": {"zone": "$3"}}}'
+    start = text.index('"example_vo"')
+    assert (item.text_edit.range.start.character, item.text_edit.range.end.character) == (start, start + len('"example_vo"'))
+
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"hcljson": {"completion": {"prefillRequired": False}}}))
+    for _ in range(100):
+        item = await volume()
+        if item is not None and item.text_edit is not None and item.text_edit.new_text == "example_volume":
+            break
+        await asyncio.sleep(0.1)
+    assert item is not None and item.text_edit is not None and item.text_edit.new_text == "example_volume"

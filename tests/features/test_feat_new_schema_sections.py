@@ -196,7 +196,8 @@ def _query_fw(tmp_path, doc: str):
 
 
 @pytest.mark.parametrize("doc, expected", [
-    ('{"list": {"ex$0": {}}}', [("example_server", "registry.terraform.io/hashicorp/example")]),
+    ('{"list": {"ex$0": {}}}', [("example_server", "registry.terraform.io/hashicorp/example"),
+                                ("example_volume", "registry.terraform.io/hashicorp/example")]),
     ('{"list": {"zz$0": {}}}', []),
     ('{"list": {"example_server": {"all": {"provider": "example", "config": {$0}}}}}', [("name_prefix", "string")]),
     ('{"list": {"example_server": {"all": {"provider": "example", "config": {"na$0"}}}}}', [("name_prefix", "string")]),
@@ -204,6 +205,38 @@ def _query_fw(tmp_path, doc: str):
 def test_completion_in_a_query_list_block(tmp_path, doc, expected):
     got = _items(_query_fw(tmp_path, doc))
     assert [g for g in got if g[0] != "dynamic"] == expected, got
+
+
+@pytest.mark.parametrize("doc, snippets, inserted", [
+    ('{"list": {"example_vo$0"}}', True,
+     '"example_volume": {"${1:name}": {"provider": "${2:example}", "config": {"zone": "$3"}}}'),
+    ('{"list": {"example_vo$0"}}', False, '"example_volume": {"name": {"provider": "example", "config": {"zone": ""}}}'),
+    ('{"list": {"example_se$0"}}', True, '"example_server": {"${1:name}": {"provider": "${2:example}"}}'),  # nothing required in config
+    ('{"list": {"example_vo$0"\n "example_server": {}}}', False,
+     '"example_volume": {"name": {"provider": "example", "config": {"zone": ""}}},'),
+])
+def test_a_list_type_completes_to_its_whole_block(tmp_path, doc, snippets, inserted):
+    fw = _query_fw(tmp_path, doc)
+    uri, offset = fw.cursor
+    items = complete(fw.snapshot(), uri, offset, snippets=snippets)
+    (item,) = items
+    text = fw.fixture.files[QUERY].text
+    assert (item.insert_text, item.snippet, text[item.start:item.end]) == (inserted, snippets, text[text.index('"example_'):text.index('"', text.index('"example_') + 1) + 1])
+
+
+def test_a_list_type_skeleton_names_the_provider_by_its_local_name(tmp_path):
+    doc = ('//- /m/main.tf.json\n{"terraform": {"required_providers": {"ex": {"source": "hashicorp/example"}}}}\n'
+           f'//- {QUERY}\n' + '{"list": {"example_vo$0"}}')
+    fw = parse_fixture(doc).workspace(tmp_path, open=[QUERY])
+    fw.workspace.set_schema_files([SCHEMA])
+    (item,) = complete(fw.snapshot(), *fw.cursor, snippets=False)
+    assert item.insert_text == '"example_volume": {"name": {"provider": "ex", "config": {"zone": ""}}}'
+
+
+def test_without_prefill_a_list_type_is_the_name_alone(tmp_path):
+    fw = _query_fw(tmp_path, '{"list": {"example_vo$0"}}')
+    (item,) = complete(fw.snapshot(), *fw.cursor, snippets=False, prefill_required=False)
+    assert item.insert_text == "example_volume"
 
 
 @pytest.mark.parametrize("doc, said", [

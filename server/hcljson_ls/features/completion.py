@@ -32,6 +32,11 @@ Contract
   - a `provisioner` type label: the built-in provisioners (`provisioners.provisioner_types`), with
     `prefill_required` written with their required arguments like a resource type below;
   - a variable's `type` string: the type constraint keywords;
+  - state backends (`definition.backends`, for the module's engine and version): the type key of
+    `terraform.backend` and `terraform_remote_state`'s `backend` value; a backend's settings in its
+    body and in `terraform_remote_state`'s `config` object, each with its type and flags as detail
+    ("string, required"), required ones first, deprecated ones last (tagged), a value of its type,
+    and our one-line description with the backend's documentation link;
   - a key being typed in a body (`""`, `"fo`, or an empty place in an object): what the body's
     schema accepts and the body does not have yet (block types at the root, arguments and nested
     blocks of core blocks, meta-arguments), required ones first; accepting one writes the key, `: `
@@ -57,7 +62,9 @@ Contract
   - inside an `import` block's `"identity": {...}`: the identity attributes of the resource type its
     `to` names (`provider_rules.import_identity`), `required_for_import` ones first as required;
   - a query file's `list` block: its type label, the list resource types of the loaded providers
-    (`list_resource_types`); its `config` body, as an action's, from the list resource's schema;
+    (`list_resource_types`), with `prefill_required` typed as a key with no colon after it written
+    as the whole block, `provider` (the local name) and the `config` arguments it requires
+    (`_list_skeletons`); its `config` body, as an action's, from the list resource's schema;
   - after `<type>.<name>.`, `data.<type>.<name>.` and `ephemeral.<type>.<name>.`: every attribute of the type (computed ones
     included) with its type as detail, and its nested block types.
 * Every item replaces exactly the typed part of the word under the cursor (`start`..`end`, absolute
@@ -94,7 +101,7 @@ from ..terraform.definition.language import action_trigger_events, available, fu
 from ..terraform.filekinds.tfvars import placeholder as type_placeholder
 from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
 from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
-from ..terraform.schemas.provider_schema import SchemaBlock, provider_for
+from ..terraform.schemas.provider_schema import SchemaBlock, provider_address, provider_for
 from ..workspace import Snapshot
 from . import kinds, module_inputs
 from .hover import identity_schema, in_identity, resource_schema, variable_summary
@@ -174,6 +181,8 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
         if prefill_required and s.is_key and ctx.label_index == 0 and not _colon_follows(text, s.end):
             if ctx.type_name in _SKELETON_BLOCKS:
                 return _skeletons(snapshot, uri, ctx.type_name, items, s, text, snippets)
+            if ctx.type_name == "list" and not ctx.blocks:  # a query file's list resource type
+                return _list_skeletons(snapshot, uri, items, s, text, snippets)
             if ctx.type_name == "provisioner":
                 return [_provisioner_skeleton(i, s, text, snippets) for i in items]
         return items
@@ -686,6 +695,29 @@ def _skeletons(snapshot: Snapshot, uri: str, block: str, items: list[CompletionI
         body = _required_body(schema, snippets, stops, _SKELETON_DEPTH)
         name = "${1:name}" if snippets else "name"
         insert = f'"{item.label}": {{"{name}": {{{body}}}}}{after}'
+        out.append(replace(item, start=s.start, end=s.end, insert_text=insert, snippet=snippets, filter=f'"{item.label}"'))
+    return out
+
+
+def _list_skeletons(snapshot: Snapshot, uri: str, items: list[CompletionItem], s, text, snippets: bool) -> list[CompletionItem]:
+    """A query file's list resource type items (`_list_types`, detail: the provider address) written
+    as the whole block, as `_skeletons` does for a resource type: `"<type>": {"<name>": {"provider":
+    "<local name>", "config": {<required arguments>}}}`, `provider` being required in a list block
+    and `config` written only when the list resource's schema requires something in it."""
+    schemas = snapshot.provider_schemas(uri)
+    after = _comma_after(text, s.end)
+    required, engine = snapshot.required_providers(uri), snapshot.engine(uri)
+    out = []
+    for item in items:
+        schema = schemas.list_resource(item.detail, item.label) if schemas is not None and item.detail else None
+        implied = item.label.split("_", 1)[0]
+        named = sorted(n for n in required if provider_address(n, required, engine) == item.detail)
+        local = implied if implied in named or not named else named[0]  # required_providers' name first
+        stops = iter(range(3, 10_000))
+        body = _required_body(schema, snippets, stops, _SKELETON_DEPTH)
+        name, provider = ("${1:name}", f"${{2:{local}}}") if snippets else ("name", local)
+        config = f', "config": {{{body}}}' if body else ""
+        insert = f'"{item.label}": {{"{name}": {{"provider": "{provider}"{config}}}}}{after}'
         out.append(replace(item, start=s.start, end=s.end, insert_text=insert, snippet=snippets, filter=f'"{item.label}"'))
     return out
 
