@@ -84,6 +84,27 @@ def test_completion_of_the_new_bodies(tmp_path, doc, expected):
     assert labels[: len(expected)] == expected, labels
 
 
+@pytest.mark.parametrize("doc, expected", [
+    ('{"ephemeral": {"exa": {}}}', ("ephemeral", "example_token")),
+    ('{"action": {"exa": {}}}', ("action", "example_restart")),
+])
+def test_ephemeral_and_action_type_labels_are_completed(tmp_path, doc, expected):
+    text = doc.replace('"exa"', '"exa$0"')
+    fw = _fw(tmp_path, text)
+    got = [(i.label, i.detail) for i in complete(fw.snapshot(), *fw.cursor)]
+    assert got == [(expected[1], "registry.terraform.io/hashicorp/example")]
+
+
+@pytest.mark.parametrize("doc, inserted", [
+    ('{"ephemeral": {"example_to$0"}}', '"example_token": {"name": {"audience": ""}}'),
+    ('{"action": {"example_re$0"}}', '"example_restart": {"name": {"config": {"server_id": ""}}}'),
+])
+def test_ephemeral_and_action_types_complete_to_their_whole_block(tmp_path, doc, inserted):
+    fw = _fw(tmp_path, doc)
+    (item,) = complete(fw.snapshot(), *fw.cursor, snippets=False)
+    assert item.insert_text == inserted
+
+
 def test_hover_on_an_ephemeral_argument(tmp_path):
     fw = _fw(tmp_path, '{"ephemeral": {"example_token": {"t": {"aud$0ience": "x"}}}}')
     found = hover(fw.snapshot(), *fw.cursor)

@@ -49,15 +49,17 @@ Contract
     does not have yet, computed-only attributes left out; required arguments first (detail says
     "required"), then optional arguments, nested blocks, and deprecated names last (tagged
     deprecated); the value placeholder fits the type (`""`, `0`, `false`, `[]`, `{}`);
-  - the type label under `"resource"` / `"data"`: also every resource type / data source of the
-    loaded providers (detail: the provider address; documentation: the type's description, given
-    when at most `_DOCUMENTED_TYPES` types match what is typed, since reading a description parses
-    that type's schema);
-  - a resource / data / ephemeral type label typed as a key with no colon after it yet (the block is
-    not written): with `prefill_required` (setting `completion.prefillRequired`) each type item
+  - the type label under `"resource"` / `"data"` / `"ephemeral"` / `"action"`: also every resource
+    type / data source / ephemeral resource type / action type of the loaded providers (detail: the
+    provider address; documentation: the type's description, given when at most
+    `_DOCUMENTED_TYPES` types match what is typed, since reading a description parses that type's
+    schema);
+  - a resource / data / ephemeral / action type label typed as a key with no colon after it yet (the
+    block is not written): with `prefill_required` (setting `completion.prefillRequired`) each type item
     replaces the whole key string with the whole block, `"<type>": {"<name>": {...}}`, holding the
     type's required arguments and the nested blocks it needs (`min_items` of each) with placeholders
-    of their types, tab stops with snippets (`_skeletons`). This parses the schema of every type
+    of their types, tab stops with snippets (`_skeletons`; an action's required arguments go in its
+    `config`, written only when there are some). This parses the schema of every type
     offered (once per loaded schema: about 0.3 s for AWS's 981 types on the first request);
   - inside an `import` block's `"identity": {...}`: the identity attributes of the resource type its
     `to` names (`provider_rules.import_identity`), `required_for_import` ones first as required;
@@ -653,10 +655,9 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
     names: list[str] = []
     t = ctx.type_name
     provided: list[CompletionItem] = []
-    if ctx.label_index == 0 and t in catalogue.RESOURCE_MODES:
+    if ctx.label_index == 0 and (t in catalogue.RESOURCE_MODES or t == "action"):
         names = sorted({k[1] for k in snapshot.declared(uri, t)})
-        if t != "ephemeral":
-            provided = _schema_types(snapshot, uri, t == "data", prefix, set(names), start, end)
+        provided = _schema_types(snapshot, uri, t, prefix, set(names), start, end)
     elif ctx.label_index == 0 and t == "list":  # a query file's list resource type
         provided = _list_types(snapshot, uri, prefix, start, end)
     elif ctx.label_index == 0 and t == "provisioner":
@@ -670,7 +671,7 @@ def _labels(snapshot: Snapshot, uri: str, ctx, s, offset: int) -> list[Completio
 
 
 #: The blocks whose type label completes to a whole block (`_skeletons`).
-_SKELETON_BLOCKS = catalogue.RESOURCE_MODES
+_SKELETON_BLOCKS = (*catalogue.RESOURCE_MODES, "action")
 #: How deep required nested blocks are written out in a skeleton (a guard: real schemas need 4).
 _SKELETON_DEPTH = 8
 
@@ -687,12 +688,14 @@ def _skeletons(snapshot: Snapshot, uri: str, block: str, items: list[CompletionI
     out = []
     for item in items:
         schema = None
-        if schemas is not None and block != "ephemeral":
+        if schemas is not None:
             # A loaded type's item names its provider; a declared type's provider is the one it implies.
             address = item.detail or provider_for(item.label, None, snapshot.required_providers(uri), snapshot.engine(uri))
-            schema = schemas.data_source(address, item.label) if block == "data" else schemas.resource(address, item.label)
+            schema = getattr(schemas, _TYPE_LOOKUPS[block][1])(address, item.label)
         stops = iter(range(2, 10_000))
         body = _required_body(schema, snippets, stops, _SKELETON_DEPTH)
+        if block == "action":  # the schema is the `config` body's: written only when it requires something
+            body = f'"config": {{{body}}}' if body else ""
         name = "${1:name}" if snippets else "name"
         insert = f'"{item.label}": {{"{name}": {{{body}}}}}{after}'
         out.append(replace(item, start=s.start, end=s.end, insert_text=insert, snippet=snippets, filter=f'"{item.label}"'))
@@ -756,22 +759,31 @@ def _required_body(schema: SchemaBlock | None, snippets: bool, stops, depth: int
 _DOCUMENTED_TYPES = 60
 
 
-def _schema_types(snapshot: Snapshot, uri: str, data: bool, prefix: str, declared: set[str], start: int,
+#: Block type -> (the provider schema's types of that kind, the schema of one type).
+_TYPE_LOOKUPS = {
+    "resource": ("resource_types", "resource"), "data": ("data_source_types", "data_source"),
+    "ephemeral": ("ephemeral_resource_types", "ephemeral_resource"), "action": ("action_types", "action"),
+}
+
+
+def _schema_types(snapshot: Snapshot, uri: str, block: str, prefix: str, declared: set[str], start: int,
                   end: int) -> list[CompletionItem]:
-    """The resource types (data sources) of every loaded provider starting with `prefix`."""
+    """The types of block type `block` (resource types, data sources, ephemeral resource types,
+    action types) of every loaded provider starting with `prefix`."""
     schemas = snapshot.provider_schemas(uri)
-    if schemas is None:
+    if schemas is None or block not in _TYPE_LOOKUPS:
         return []
+    types_of, schema_of = (getattr(schemas, n) for n in _TYPE_LOOKUPS[block])
     low = prefix.lower()
     found: dict[str, str] = {}
     for address in schemas.providers():
-        for name in schemas.data_source_types(address) if data else schemas.resource_types(address):
+        for name in types_of(address) or ():
             if name.lower().startswith(low) and name != prefix and name not in declared:
                 found.setdefault(name, address)
     document = len(found) <= _DOCUMENTED_TYPES
     out = []
     for name, address in found.items():
-        schema = (schemas.data_source(address, name) if data else schemas.resource(address, name)) if document else None
+        schema = schema_of(address, name) if document else None
         out.append(CompletionItem(name, "Class", start, end, name, detail=address, sort=_PROVIDED,
                                   documentation=schema.description if schema is not None else "",
                                   deprecated=schema is not None and schema.deprecated))
