@@ -87,3 +87,25 @@ def test_hover_and_definition_on_an_input(tmp_path):
     declared = fixture.files["/net/variables.tf.json"]
     assert loc.uri == fw.uri("/net/variables.tf.json") and (loc.start, loc.end) == declared.ranges[0]
     assert hover(fw.snapshot(), uri, text.index('"source"') + 2).markdown.startswith("**source**")  # a meta-argument
+
+
+def test_definition_on_a_source_opens_the_called_module(tmp_path):
+    """A local path: the first configuration file of that directory (by name); a module `terraform
+    init` installed (`.terraform/modules/modules.json`): its installed directory; no directory: nothing."""
+    fixture, fw = _workspace(tmp_path, """\
+//- /live/.terraform/modules/vpc/main.tf.json
+{"variable": {"cidr": {"type": "string"}}}
+//- /live/.terraform/modules/modules.json
+{"Modules": [{"Key": "", "Source": "", "Dir": "."},
+             {"Key": "vpc", "Source": "registry.terraform.io/acme/vpc/aws", "Version": "1.0.0", "Dir": ".terraform/modules/vpc"}]}
+//- /live/main.tf.json
+{"module": {"net": {"source": "../n$0et"}, "vpc": {"source": "acme/vpc/aws", "version": "1.0.0"},
+            "gone": {"source": "./nowhere"}}}
+""")
+    uri, offset = fw.cursor
+    text = fixture.files["/live/main.tf.json"].text
+    [loc] = navigation.definition(fw.snapshot(), uri, offset)
+    assert (loc.uri, loc.start, loc.end) == (fw.uri("/net/more.tf"), 0, 0)  # "more.tf" sorts first
+    [loc] = navigation.definition(fw.snapshot(), uri, text.index("acme/vpc") + 2)
+    assert loc.uri == fw.uri("/live/.terraform/modules/vpc/main.tf.json")
+    assert navigation.definition(fw.snapshot(), uri, text.index("./nowhere") + 2) == []

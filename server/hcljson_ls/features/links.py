@@ -4,6 +4,7 @@
     docs_link_at(snapshot, uri, offset) -> Link | None         the documentation link hover adds
     lock_versions(directory) -> {provider address: version}     the module's `.terraform.lock.hcl`
     type_doc(snapshot, uri, block) -> str | None                the registry page of a resource or data type
+    module_source_file(snapshot, uri, offset) -> str | None     definition of a module call's `source`
 
 Contract
 --------
@@ -18,6 +19,9 @@ Contract
 * A link's range is the key string or the string value, inside its quotes.
 * The lock file is read from disk (never more than 1 MB, never a non-regular file), parsed once per
   change of its size or modification time. A missing or broken lock file pins nothing.
+* `module_source_file`: on a module call's literal `source` value (quotes included), the URI of the
+  first configuration file of the directory of the module it calls (`Snapshot.module_call_child`: a
+  local path, or a registry or git module `terraform init` installed), for "go to definition".
 * Never raises on odd input; a document that is not ours has no links.
 """
 
@@ -174,4 +178,22 @@ def docs_link_at(snapshot: Snapshot, uri: str, offset: int) -> Link | None:
         for link in _block_links(snapshot, uri, state.text, block, opentofu):
             if link.start - 1 <= offset <= link.end and link.target.startswith("https://"):
                 return link
+    return None
+
+
+def module_source_file(snapshot: Snapshot, uri: str, offset: int) -> str | None:
+    """The URI of the first configuration file of the module that the module call whose literal
+    `source` holds `offset` calls, or None (see the module doc)."""
+    state = snapshot.document(uri)
+    if state is None or path_of_uri(uri) is None:
+        return None
+    for block in state.analysis.body.blocks_at(offset):
+        if block.type_name != "module" or not block.labels:
+            continue
+        found = _string(state.text, block, "source")
+        if found is None or not found[1] <= offset <= found[2]:
+            continue
+        directory = snapshot.module_call_child(uri, block.labels[0].value)
+        first = _first_config_file(directory) if directory is not None else None
+        return uri_of_path(first) if first else None
     return None

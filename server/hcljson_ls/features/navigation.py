@@ -16,6 +16,8 @@ Contract
   `local.x`, a provider reference `aws.west`, a static reference in `depends_on`), the declaration
   of one (a top-level block's header key, a local value's name), a module output step
   (`module.net.vpc_id`: the output in the child module), or a function call.
+* Definition on a module call's literal `source` value is the first configuration file of the
+  module it calls (`links.module_source_file`: a local path or an installed module).
 * Locations are `(uri, start, end)` character offsets into that file's text; the LSP edge turns them
   into ranges with the file's own `LineIndex` (`Snapshot.line_index`).
 * The name part of a target (what prepare-rename returns and rename rewrites) is exactly the
@@ -49,6 +51,7 @@ from ..workspace import Snapshot
 from ..workspace.files import file_name
 from . import kinds, module_inputs
 from .cdktf import construct_definition, construct_paths
+from .links import module_source_file
 from .results import Location
 
 #: Declaration kinds whose name a rename may change (types come from providers: not ours to rename).
@@ -154,6 +157,9 @@ def definition(snapshot: Snapshot, uri: str, offset: int) -> list[Location]:
     sites = module_inputs.definition(snapshot, uri, offset)  # a module call's input: the child's variable
     if sites:
         return [Location(*site) for site in sites]
+    child = module_source_file(snapshot, uri, offset)  # a module call's `source`: the child's first file
+    if child is not None:
+        return [Location(child, 0, 0)]
     target = target_at(snapshot, uri, offset)
     if target is None or target.key is None:
         return []
