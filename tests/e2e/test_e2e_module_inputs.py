@@ -1,7 +1,8 @@
 """End to end over stdio: a module call's inputs come from the module it calls, a directory the
 client never opened. Completion in the call's body offers the inputs it lacks (required first, with
 type and description), hover on an input says what the child's variable is and where, definition
-goes there (and from the `source` value to the module's first file), and references from the child's variable include the call's input."""
+goes there (and from the `source` value to the module's first file; the value completes to local
+directories), and references from the child's variable include the call's input."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ async def test_module_inputs_over_stdio(client: LanguageClient, tmp_path):
     assert 'variable "cidr"' in hover.contents.value and "`net/variables.tf.json`" in hover.contents.value
     [loc] = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=at))
     assert loc.uri == uri_of_path(str(paths["/net/variables.tf.json"]))
+    # Completion in the `source` value offers the local directories ("../net" has configuration files).
+    got = await client.text_document_completion_async(types.CompletionParams(
+        text_document=doc, position=lsp_position(text, text.index("../net") + 3)))
+    items = got.items if isinstance(got, types.CompletionList) else got
+    assert [(i.label, i.detail) for i in items] == [("../net", "module")]
     # Definition on the `source` value: the called module's (first) file.
     at_source = lsp_position(text, text.index("../net") + 2)
     [loc] = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=at_source))

@@ -709,13 +709,14 @@ def _open_alone(root: Path, text: str) -> tuple[Workspace, str]:
 
 def _check_items(text: str, offset: int, items: list[CompletionItem]) -> None:
     """Every item replaces a range of the text that ends at the cursor, or covers it: a key (the whole
-    key string), a keyword value (the whole string content) or a bool value (the whole literal)."""
+    key string), a keyword value or a module source directory (the whole string content) or a bool
+    value (the whole literal)."""
     for i in items:
         where = f"{i.label!r} {i.start}..{i.end} at {offset}: {text[max(0, offset - 40):offset]!r}‸{text[offset:offset + 10]!r}"
         assert 0 <= i.start <= i.end <= len(text), where
         assert i.start <= offset <= i.end, where
         if i.end != offset:
-            whole_value = i.kind in ("Value", "EnumMember") and i.insert_text == i.label
+            whole_value = i.kind in ("Value", "EnumMember", "Folder") and i.insert_text == i.label
             assert whole_value or (i.insert_text.startswith('"') and text[i.start] == '"'), where
         assert i.label and i.insert_text, where
 

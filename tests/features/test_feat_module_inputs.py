@@ -109,3 +109,37 @@ def test_definition_on_a_source_opens_the_called_module(tmp_path):
     [loc] = navigation.definition(fw.snapshot(), uri, text.index("acme/vpc") + 2)
     assert loc.uri == fw.uri("/live/.terraform/modules/vpc/main.tf.json")
     assert navigation.definition(fw.snapshot(), uri, text.index("./nowhere") + 2) == []
+
+
+def _sources(tmp_path, typed: str):
+    fixture, fw = _workspace(tmp_path, """\
+//- /live/main.tf.json
+{"module": {"x": {"source": "%s$0"}}}
+//- /live/modules/vpc/main.tf
+variable "a" {}
+//- /live/modules/docs/README.md
+not a module
+//- /live/.terraform/modules/modules.json
+{"Modules": []}
+//- /other/main.tf.json
+{}
+""" % typed)
+    text = fixture.files["/live/main.tf.json"].text
+    return text, complete(fw.snapshot(), *fw.cursor)
+
+
+def test_source_completion_offers_local_directories(tmp_path):
+    text, items = _sources(tmp_path / "a", "")
+    assert [(i.label, i.detail) for i in sorted(items, key=lambda i: (i.sort, i.label))] == [
+        ("../net", "module"), ("../other", "module"), ("./modules", "directory")]  # not ../live itself, nor .terraform
+    value = text.index('""')
+    assert (items[0].start, items[0].end) == (value + 1, value + 1)
+    text, items = _sources(tmp_path / "b", "./modules/")
+    assert [(i.label, i.detail, i.insert_text) for i in sorted(items, key=lambda i: (i.sort, i.label))] == [
+        ("./modules/vpc", "module", "./modules/vpc"), ("./modules/docs", "directory", "./modules/docs")]
+    first = text.index("./modules/")
+    assert (items[0].start, items[0].end) == (first, first + len("./modules/"))  # the whole value
+    _, items = _sources(tmp_path / "c", "../o")
+    assert [i.label for i in items] == ["../other"]
+    _, items = _sources(tmp_path / "d", "hashicorp/")
+    assert items == []

@@ -32,6 +32,9 @@ Contract
   - a `provisioner` type label: the built-in provisioners (`provisioners.provisioner_types`), with
     `prefill_required` written with their required arguments like a resource type below;
   - a variable's `type` string: the type constraint keywords;
+  - a module call's `source` typed as a local path (empty, `.`, `..`, `./...`, `../...`): the
+    directories there (`_module_sources`; hidden ones left out), those with configuration files
+    first (detail "module"), each replacing the whole value;
   - state backends (`definition.backends`, for the module's engine and version): the type key of
     `terraform.backend` and `terraform_remote_state`'s `backend` value; a backend's settings in its
     body and in `terraform_remote_state`'s `config` object, each with its type and flags as detail
@@ -78,6 +81,7 @@ Contract
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import replace
 from typing import cast
 
@@ -105,6 +109,7 @@ from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
 from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
 from ..terraform.schemas.provider_schema import SchemaBlock, provider_address, provider_for
 from ..workspace import Snapshot
+from ..workspace.files import list_directory
 from . import kinds, module_inputs
 from .hover import identity_schema, in_identity, resource_schema, variable_summary
 from .provider_functions import functions_of, local_names
@@ -156,6 +161,9 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     backend_items = _backend_completions(snapshot, uri, ctx, s, offset, text, snippets)
     if backend_items is not None:
         return backend_items
+    if s is not None and not s.is_key and ctx.kind == VALUE and not ctx.path and ctx.attribute is not None \
+            and ctx.attribute.name == "source" and len(ctx.blocks) == 1 and ctx.blocks[0].type_name == "module":
+        return _module_sources(snapshot, uri, s)
     if in_identity(ctx) and (s is None or s.is_key):
         identity = _identity_keys(snapshot, uri, ctx, s, offset, text, snippets)
         if identity:
@@ -553,6 +561,48 @@ def _key_item(name: str, kind: str, placeholder: str, doc: str, group: str, star
     # The range starts at the key's opening quote: clients match from there, so the quote is part
     # of what they filter on.
     return CompletionItem(name, kind, start, end, insert, snippet, "", doc, group, f'"{name}"')
+
+
+# ---- module sources ------------------------------------------------------------------------------------
+
+#: Directories never offered as a module source (besides hidden ones: `.terraform`, `.git`, ...).
+_NOT_SOURCES = frozenset({"node_modules"})
+
+
+def _module_sources(snapshot: Snapshot, uri: str, s) -> list[CompletionItem]:
+    """A module call's `source` being typed as a local path: the directories beside what is typed
+    (`./` and `../` of the module's directory at first, then the directory typed so far), each
+    replacing the whole string value; a directory with configuration files first (detail "module").
+    Nothing for a registry or remote source, or a module that is not on disk."""
+    here = snapshot.module_key(uri)
+    typed = s.value[: s.index]
+    if not os.path.isabs(here) or "${" in s.value or (s.value and not s.value.startswith(".")):
+        return []  # a template, or a registry or remote source being edited
+    if "/" in typed:
+        base = typed[: typed.rindex("/") + 1]
+        if not base.startswith(("./", "../")):
+            return []
+        bases = [base]
+    elif typed in ("", ".", ".."):
+        bases = ["./", "../"]
+    else:
+        return []
+    own = os.path.basename(os.path.normpath(here))
+    start, end = s.decoded.offsets[0], s.decoded.offsets[len(s.value)]
+    out = []
+    for base in bases:
+        directory = os.path.normpath(os.path.join(here, base))
+        for name in list_directory(directory).directories:
+            path = base + name
+            if name.startswith(".") or name in _NOT_SOURCES or not path.startswith(typed):
+                continue
+            if base == "../" and name == own:
+                continue  # the module itself
+            files = list_directory(os.path.join(directory, name)).files
+            module = any(f.endswith(catalogue.CONFIG_JSON_SUFFIXES + catalogue.CONFIG_NATIVE_SUFFIXES) for f in files)
+            out.append(CompletionItem(path, "Folder", start, end, path, detail="module" if module else "directory",
+                                      sort=_DECLARED if module else _KEYWORD))
+    return out
 
 
 # ---- state backends ------------------------------------------------------------------------------------
