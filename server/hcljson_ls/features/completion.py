@@ -32,6 +32,9 @@ Contract
   - a `provisioner` type label: the built-in provisioners (`provisioners.provisioner_types`), with
     `prefill_required` written with their required arguments like a resource type below;
   - a variable's `type` string: the type constraint keywords;
+  - `terraform.required_providers`: as an entry's key, the local names the module uses and does
+    not require yet, written with their `source` (a loaded provider's, else `hashicorp/<name>`) and
+    a `version` tab stop; inside an entry, `source`, `version`, `configuration_aliases`;
   - a module call's `source` typed as a local path (empty, `.`, `..`, `./...`, `../...`): the
     directories there (`_module_sources`; hidden ones left out), those with configuration files
     first (detail "module"), each replacing the whole value;
@@ -164,6 +167,9 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
     if s is not None and not s.is_key and ctx.kind == VALUE and not ctx.path and ctx.attribute is not None \
             and ctx.attribute.name == "source" and len(ctx.blocks) == 1 and ctx.blocks[0].type_name == "module":
         return _module_sources(snapshot, uri, s)
+    if ctx.kind == VALUE and ctx.attribute is not None and ctx.attribute.name == "required_providers" \
+            and [b.type_name for b in ctx.blocks] == ["terraform"] and (s is None or s.is_key):
+        return _required_providers(snapshot, uri, ctx, s, offset, text, snippets)
     if in_identity(ctx) and (s is None or s.is_key):
         identity = _identity_keys(snapshot, uri, ctx, s, offset, text, snippets)
         if identity:
@@ -580,11 +586,11 @@ def _module_sources(snapshot: Snapshot, uri: str, s) -> list[CompletionItem]:
         return []  # a template, or a registry or remote source being edited
     if "/" in typed:
         base = typed[: typed.rindex("/") + 1]
-        if not base.startswith(("./", "../")):
+        if not base.startswith(catalogue.LOCAL_MODULE_PREFIXES):
             return []
         bases = [base]
     elif typed in ("", ".", ".."):
-        bases = ["./", "../"]
+        bases = list(catalogue.LOCAL_MODULE_PREFIXES)
     else:
         return []
     own = os.path.basename(os.path.normpath(here))
@@ -603,6 +609,56 @@ def _module_sources(snapshot: Snapshot, uri: str, s) -> list[CompletionItem]:
             out.append(CompletionItem(path, "Folder", start, end, path, detail="module" if module else "directory",
                                       sort=_DECLARED if module else _KEYWORD))
     return out
+
+
+# ---- required_providers ------------------------------------------------------------------------------
+
+#: The keys of a `required_providers` entry (Terraform's `internal/configs/provider_requirements.go`).
+_REQUIREMENT_KEYS = (("source", '""', "Where the provider comes from: `[host/]namespace/type`."),
+                     ("version", '""', "The provider versions this module accepts, as a version constraint."),
+                     ("configuration_aliases", "[]", "The provider configurations a caller must pass in, as `[\"<name>.<alias>\"]`."))
+
+
+def _required_providers(snapshot: Snapshot, uri: str, ctx, s, offset: int, text, snippets: bool) -> list[CompletionItem]:
+    """In `terraform.required_providers` (an object): as an entry's key, the local names the module
+    uses (resource, data and ephemeral type prefixes, `provider` blocks) and does not require yet,
+    written with their `source` (`hashicorp/<name>`, or the loaded provider of that name) and a
+    `version` tab stop; inside an entry, its keys `source`, `version`, `configuration_aliases`."""
+    expr = ctx.attribute.expr
+    if expr is None or expr.kind != OBJECT:
+        return []
+    depth = len(ctx.path) - (1 if s is not None else 0)
+    if s is None and (ctx.node is None or ctx.node.kind != OBJECT):
+        return []
+    if s is not None:
+        colon = _colon_follows(text, s.end)
+        start, end, after, before = s.start, s.end, "" if colon else _comma_after(text, s.end), ""
+        typed = s.value[: s.index].lower()
+    else:
+        colon, start, end = False, offset, offset
+        after, before, typed = _comma_after(text, offset), _comma_before(text, offset), ""
+    if depth == 0:
+        have = _object_keys(text, expr.node, expr.start) - ({s.value} if s is not None else set())
+        used = {k[1].split("_", 1)[0] for kind in ("resource", "data", "ephemeral") for k in snapshot.declared(uri, kind)}
+        used |= {k[1] for k in snapshot.declared(uri, "provider")}
+        schemas = snapshot.provider_schemas(uri)
+        loaded = {a.rsplit("/", 1)[-1]: a for a in schemas.providers()} if schemas is not None else {}
+        out = []
+        for name in sorted(n for n in used - have - {"terraform"} if n.lower().startswith(typed) and catalogue.IDENTIFIER.match(n)):
+            source = "/".join(loaded[name].split("/")[-2:]) if name in loaded else f"hashicorp/{name}"
+            version = '"$1"' if snippets else '""'
+            insert = f'"{name}"' if colon else f'{before}"{name}": {{"source": "{source}", "version": {version}}}{after}'
+            out.append(CompletionItem(name, "Module", start, end, insert, snippets and not colon, f"provider {source}",
+                                      "", _DECLARED, f'"{name}"' if s is not None else ""))
+        return out
+    if depth != 1 or not isinstance(ctx.path[0], str):
+        return []
+    entry = next((m.value for m in expr.node.items if m.key is not None and m.key.kind == STRING
+                  and string_text(text, m.key, expr.start + m.key.start) == ctx.path[0]), None)
+    have = _object_keys(text, entry, expr.start + entry.start) if entry is not None else set()
+    have -= {s.value} if s is not None else set()
+    return [_key_item(name, "Property", placeholder, doc, _DECLARED, start, end, colon, snippets, after, before)
+            for name, placeholder, doc in _REQUIREMENT_KEYS if name not in have and name.startswith(typed)]
 
 
 # ---- state backends ------------------------------------------------------------------------------------
