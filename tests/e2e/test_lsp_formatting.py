@@ -140,7 +140,9 @@ async def test_variable_and_test_files_are_formatted(client: LanguageClient, tmp
     text = '{"zones":["a","b"],"tags":{"team":"platform"}}\n'
     expected = '{\n  "zones": ["a", "b"],\n  "tags": {\n    "team": "platform"\n  }\n}\n'
     for name, language_id in [("terraform.tfvars.json", "json"), ("prod.auto.tfvars.json", "terraform-json"),
-                              ("main.tftest.json", "terraform-json")]:
+                              ("main.tftest.json", "terraform-json"), ("main.tofu.json", "terraform-json"),
+                              ("cdk.tf.json", "terraform-json"), ("find.tfquery.json", "terraform-json"),
+                              ("aws.tfmock.json", "terraform-json"), ("main.tofutest.json", "terraform-json")]:
         uri = (tmp_path / name).as_uri()
         open_document(client, uri, text, language_id=language_id)
         assert await _format_and_again(client, uri, text) == expected, name
