@@ -135,3 +135,31 @@ async def test_a_list_type_completes_to_its_whole_block_until_the_setting_is_off
             break
         await asyncio.sleep(0.1)
     assert item is not None and item.text_edit is not None and item.text_edit.new_text == "example_volume"
+
+
+async def test_ephemeral_action_and_required_provider_names_are_completed(client: LanguageClient, tmp_path: Path):
+    """The type labels of `ephemeral` and `action` blocks from the loaded schema, and a
+    `required_providers` entry for a provider the module uses, written with its source."""
+    text = ('{"terraform": {"required_providers": {"ex": {}}},\n'
+            ' "ephemeral": {"exa": {}},\n "action": {"exam": {}},\n "resource": {"example_server": {"s": {"name": "a"}}}}\n')
+    (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")],
+        initialization_options={"providerSchemas": {"files": [SCHEMA], "runTerraform": False}}))
+    open_document(client, uri, text)
+
+    async def items(after: str) -> dict[str, types.CompletionItem]:
+        got = await client.text_document_completion_async(types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=lsp_position(text, text.index(after) + len(after))))
+        return {i.label: i for i in (got.items if isinstance(got, types.CompletionList) else got or [])}
+
+    for _ in range(100):  # the schema file is read in the background
+        if await items('"ephemeral": {"exa'):
+            break
+        await asyncio.sleep(0.1)
+    assert set(await items('"ephemeral": {"exa')) == {"example_token"}
+    assert set(await items('"action": {"exam')) == {"example_restart"}
+    entry = (await items('"required_providers": {"ex'))["example"]
+    assert entry.text_edit is not None and entry.text_edit.new_text == '"example"'  # a colon follows: the name only
