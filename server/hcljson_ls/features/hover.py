@@ -32,6 +32,10 @@ Contract
   file `list` body and type label, and the keys of an `import` block's `identity` object: the
   identity attributes of the type its `to` names). Keys the schema does not know,
   and every key without a loaded schema, get the hover they had without schemas (usually none).
+* State backend settings (`backend_hover`, `definition.backends` for the module's engine and
+  version): a key of a `terraform.backend.<type>` body or of `terraform_remote_state`'s literal
+  `config` object (nested objects too) gets its type, required / sensitive / deprecated and our
+  one-line description; a key the backend does not have gets nothing.
 * `Hover.markdown` is Markdown; `start`/`end` the exact range of the hovered key string.
 * On the name key of a block of CDKTF output, its construct path and unique id come first (`cdktf`).
 * Pure; no recursion along the document (a loop down the block chain).

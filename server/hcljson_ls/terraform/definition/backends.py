@@ -54,7 +54,7 @@ class BackendKey:
     @property
     def signature(self) -> str:
         """The type and flags in a few words: "string, required", "bool, deprecated"."""
-        words = [self.type if self.type != "block" else "block"]
+        words = [self.type]
         words += [w for w, on in (("required", self.required), ("sensitive", self.sensitive),
                                   ("deprecated", self.deprecated)) if on]
         return ", ".join(words)
@@ -68,9 +68,9 @@ class BackendKey:
             return "0"
         if self.type.startswith(("list(", "set(")):
             return "[]"
-        if self.type in ("string",):
-            return '""'
-        return "{}" if self.type != "any" else '""'
+        if self.type.startswith("map(") or self.type in ("object", "block"):
+            return "{}"
+        return '""'  # a string, or any type
 
     @property
     def markdown(self) -> str:
