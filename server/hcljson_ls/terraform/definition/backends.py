@@ -23,6 +23,10 @@ Contract
   read sees that release's keys; one between two releases sees what the older has plus what was
   added up to it; an unknown engine is Terraform.
 * A backend whose schema was not read has keys None (its configuration is not described).
+* `required` is the schema's flag. For OpenTofu's legacy-schema backends (http, consul, pg, ...) a
+  required key with an environment default is required only while that variable is unset (the
+  legacy helper turns it optional when the default is there), so a check built on `required` must
+  leave those out; completion and hover only show it.
 * Pure: reads only its packaged data (once); never raises.
 """
 
