@@ -133,6 +133,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..diagnostic import plain
+from ..features import around
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
@@ -781,7 +782,8 @@ def hover(ls: HcljsonServer, params: types.HoverParams):
     at = ls.at(params.text_document.uri, params.position)
     if at is None:
         return None
-    return convert.to_hover(hover_feature.hover(at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
+    # Before the tree is built, from the blocks around the offset (`features.around`): same answer.
+    return convert.to_hover(around.answer(hover_feature.hover, at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
 
 
 @feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -790,7 +792,8 @@ def definition(ls: HcljsonServer, params: types.DefinitionParams | types.Declara
     at = ls.at(params.text_document.uri, params.position)
     if at is None:
         return None
-    return convert.to_locations(navigation.definition(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+    found = around.answer(navigation.definition, at.snapshot, at.uri, at.offset)
+    return convert.to_locations(found, ls.store.line_index, ls.position_encoding)
 
 
 @feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -856,7 +859,7 @@ def completion(ls: HcljsonServer, params: types.CompletionParams):
     if at is None:
         return types.CompletionList(is_incomplete=False, items=[])
     snippets = bool(ls.text_document_capability("completion", "completion_item", "snippet_support"))
-    items = completion_feature.complete(at.snapshot, at.uri, at.offset, snippets, ls.settings.completion.prefill_required)
+    items = around.answer(completion_feature.complete, at.snapshot, at.uri, at.offset, snippets, ls.settings.completion.prefill_required)
     return convert.to_completion_list(items, at.index, ls.position_encoding)
 
 
@@ -942,7 +945,7 @@ def signature_help(ls: HcljsonServer, params: types.SignatureHelpParams):
     if at is None:
         return None
     offsets = ls.text_document_capability("signature_help", "signature_information", "parameter_information", "label_offset_support")
-    return convert.to_signature_help(signature_feature.signature_help(at.snapshot, at.uri, at.offset), bool(offsets))
+    return convert.to_signature_help(around.answer(signature_feature.signature_help, at.snapshot, at.uri, at.offset), bool(offsets))
 
 
 _TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()

@@ -74,6 +74,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
+from .around import Spans
 from .definition import catalogue
 from .definition.catalogue import IDENTIFIER
 from .definition.language import LanguageSite, versioned_names
@@ -121,7 +122,7 @@ class QuickResult:
     """The file's diagnostics (see the module doc) and its definitions, like
     `hcljson.incremental.FileResult.definitions`."""
 
-    __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics", "located")
+    __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics", "located", "spans")
 
     def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: list[tuple[int, int]],
                  certified: int, analysed: int, located: int = 0) -> None:
@@ -131,6 +132,7 @@ class QuickResult:
         self.certified = certified  # blocks read from values
         self.analysed = analysed  # blocks sent through the full analysis
         self.located = located  # certified blocks whose references were placed in the raw text (`_locate`)
+        self.spans: Spans | None = None  # where the skim found each block (`terraform.around`)
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         places = self._places
@@ -145,7 +147,10 @@ def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -
     found = skim(text, schema)
     if found is None:
         return None
-    return _Quick(text, path, scope, found).run()
+    result = _Quick(text, path, scope, found).run()
+    if result is not None:
+        result.spans = Spans.of(found)
+    return result
 
 
 class _Quick:
