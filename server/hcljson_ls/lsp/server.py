@@ -377,23 +377,26 @@ class HcljsonServer(LanguageServer):
                 await asyncio.sleep(0)
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
+            started, own = time.perf_counter(), False  # `own`: this task's slice ended the build
             while (state := self.store.get(uri)) is not None and not state.built:
                 # The quick result the build replaces, checked against it only when this task's own
                 # slice ends the build: nothing (an edit, schemas, a request building the tree) can
                 # come between. After an await it may be stale (schemas came after a request built
                 # the tree), so it is taken again, or not at all when the state is built meanwhile.
                 quick = state.quick(compute=False)
-                if not self._run_slice(state.build_steps()):
+                own = self._run_slice(state.build_steps())
+                if not own:
                     quick = None
                     await asyncio.sleep(0)  # requests and edits that came meanwhile are answered now
                 elif not state.built:
-                    quick = None
+                    quick, own = None, False
                     ended += 1
                     if ended == self.BUILD_ATTEMPTS:
                         return  # (logged by the state) built on first need instead, never retried in a loop
                     await asyncio.sleep(0)
             if state is None:
                 return
+            self._log_build(uri, own, time.perf_counter() - started)
             with paused_gc():
                 disagreed = diagnostics_feature.prepare(state, quick)  # built: this compares
         except Exception:
@@ -404,6 +407,14 @@ class HcljsonServer(LanguageServer):
         if disagreed:
             self.store.results_changed(uri)
             self.refresh_stale()
+
+    def _log_build(self, uri: str, own: bool, seconds: float) -> None:
+        """Say in the client's log who built the tree of quick-opened `uri`: the background build
+        (requests before it were answered from the blocks around them: `features.around`) or a
+        request that could not be answered that way (it finished what was left)."""
+        how = f"in the background in {seconds:.2f} s" if own else f"by a request after {seconds:.2f} s"
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log,
+                                                       message=f"{NAME}: built the tree of {uri} {how}"))
 
     def _run_slice(self, steps: Any) -> bool:
         """Run `steps` for at most `SCAN_SLICE`, less when a message waits; True when they ended."""
