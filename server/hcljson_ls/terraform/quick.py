@@ -54,6 +54,9 @@ Contract
   anything else, sends the block to the full analysis of its small document, whose schema sites are
   resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
   their diagnostics mapped back.
+* `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
+  requests answered from the blocks around their offset before the tree is built; None after a
+  syntax error.
 * Never raises on any text (a bug in it is the caller's to log; it then takes the full path).
 """
 
