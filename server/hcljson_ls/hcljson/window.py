@@ -73,7 +73,7 @@ class PartialView(FileView):
         return self._window(offset).refs_at(offset)
 
     @property
-    def blocks(self) -> tuple[Block, ...]:  # type: ignore[override]
+    def blocks(self) -> tuple[Block, ...]:
         raise NeedsTree("blocks")
 
     def attribute(self, name: str) -> NoReturn:

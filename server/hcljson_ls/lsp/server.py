@@ -133,7 +133,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..diagnostic import plain
-from ..features import around
+from ..features import around, native_preview, navigation
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
@@ -143,7 +143,6 @@ from ..features import inlay as inlay_feature
 from ..features import lens as lens_feature
 from ..features import links as links_feature
 from ..features import moved as moved_feature
-from ..features import native_preview, navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature

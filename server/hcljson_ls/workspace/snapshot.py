@@ -6,7 +6,7 @@ change the workspace and see nothing else of it.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileView
@@ -43,7 +43,7 @@ class Snapshot:
     def document(self, uri: str) -> DocumentState | None:
         found = self._around.get(uri)
         if found is not None:
-            return found  # type: ignore[return-value]  (it answers as a state does, or raises `NeedsTree`)
+            return cast(DocumentState, found)  # it answers as a state does, or raises `NeedsTree`
         return self._workspace.get(uri)
 
     def around(self, uri: str, offset: int) -> Snapshot | None:
