@@ -221,7 +221,12 @@ class DocumentState:
                 return None
             view = windows.get(found, _UNSET)
             if view is _UNSET:
-                view = windows[found] = window_view(text, self.path, self._scope, spans, *found)
+                try:
+                    view = window_view(text, self.path, self._scope, spans, *found)
+                except Exception:  # a bug: logged, and the request is answered from the whole tree
+                    log.exception("analysing the blocks %s of %s failed", found, self.uri)
+                    view = None
+                windows[found] = view
             return view
 
         try:
