@@ -242,3 +242,20 @@ def test_what_needs_every_block_is_answered_from_the_whole_tree(tmp_path) -> Non
     items = around.answer(completion.complete, ws.snapshot(), uri, offset, True, True)
     assert state.built
     assert "resource" in {i.label for i in items}
+
+
+def test_a_bug_of_the_early_path_is_logged_and_the_whole_tree_answers(tmp_path, monkeypatch, caplog) -> None:
+    from hcljson_ls.workspace import document
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in the window")
+
+    monkeypatch.setattr(document, "window_view", broken)
+    fixture = parse_fixture(FIXTURE)
+    ws = fixture.workspace(tmp_path, open=["/main.tf.json"])
+    uri = ws.uri("/main.tf.json")
+    offset = _at(fixture.files["/main.tf.json"].text, '"count"', 3)
+    found = around.answer(hover.hover, ws.snapshot(), uri, offset)
+    assert found is not None and found.markdown.startswith("**count** — optional meta-argument")
+    assert ws.snapshot().document(uri).built  # answered by the whole tree
+    assert "a bug in the window" in caplog.text
