@@ -81,6 +81,10 @@ documentHighlight, prepareRename / rename (a refused rename answers `RequestFail
 name that is not renameable, at prepareRename; a new name Terraform would reject, at rename),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
+Hover, completion, definition / declaration and signature help sent before a quick-opened
+document's tree is built are answered from the top-level blocks around their position
+(`features.around`, the same answers), not after building the tree; the client's log says who built
+each such tree (`_log_build`).
 formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
 whitespace-only `TextEdit`s, none for a document with syntax errors.
 Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl", "hcljson.applyRenameWithMoved"
