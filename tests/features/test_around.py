@@ -259,3 +259,27 @@ def test_a_bug_of_the_early_path_is_logged_and_the_whole_tree_answers(tmp_path, 
     assert found is not None and found.markdown.startswith("**count** — optional meta-argument")
     assert ws.snapshot().document(uri).built  # answered by the whole tree
     assert "a bug in the window" in caplog.text
+
+
+def test_after_the_first_edit_the_blocks_around_are_those_of_the_new_text(tmp_path) -> None:
+    """The first edit before the tree has the quick result computed again for the new text (the
+    tree is not built): the windows are cut from the new text, and answer what its tree answers."""
+    fixture = parse_fixture(FIXTURE)
+    ws = fixture.workspace(tmp_path, open=["/main.tf.json"])
+    uri = ws.uri("/main.tf.json")
+    text = fixture.files["/main.tf.json"].text
+    at = text.index('"ami-1"') + 1
+    ws.workspace.change(uri, 2, [{"range": {"start": _position(text, at), "end": _position(text, at)},
+                                  "text": "${var.region}-"}], "utf-16")
+    state = ws.snapshot().document(uri)
+    assert state is not None and not state.built and state.quick() is not None
+    edited = state.text
+    offsets = [edited.index("var.region}-ami") + 5, edited.index('"count"', at) + 2, edited.index("var.other") + 5]
+    local, full = _answers(ws.workspace, uri, offsets)
+    assert len({o for _, o in local}) == len(offsets)
+    assert local == full
+
+
+def _position(text: str, offset: int) -> dict:
+    line = text.count("\n", 0, offset)
+    return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
