@@ -14,8 +14,9 @@ Contract
   document's path: the rules of the full path) of a window of the document: the block value
   holding `offset` (in its value, or on one of its header keys) and the one on each side of it,
   parsed alone at their places in the text (`jsonsyntax.window`), analysed as the quick open
-  analyses a block alone (the module's engine, no scope: nothing resolved against the module). A top-level block's decoded body
-  and refs depend on the block alone (`hcljson.incremental`: they are computed per block), so its
+  analyses a block alone (the module's engine, no scope: nothing resolved against the module). A
+  top-level block's decoded body and refs depend on the block alone (`hcljson.incremental`: they
+  are computed per block), so its
   `blocks_at(offset)`, `refs_at(offset)` and `locate(text, view, offset)` are those of the full
   view: the window holds the blocks `blocks_at` looks at (the last one whose body starts before
   `offset` and the next two), each value holds exactly one block (an object), and `offset` is in a
