@@ -101,6 +101,7 @@ from ..hcljson.schema import (
     TRAVERSAL_MAP,
 )
 from ..hcljson.values import string_text
+from ..hcljson.window import NeedsTree
 from ..jsonsyntax.tree import ARRAY, FALSE, OBJECT, STRING, TRUE
 from ..template.partial import context_at
 from ..terraform.definition import catalogue, functions
@@ -137,6 +138,8 @@ def complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool = True,
         if (own := kinds.answer("completion", snapshot, uri, offset, snippets)) is not kinds.CONFIGURATION:
             return own
         return _complete(snapshot, uri, offset, snippets, prefill_required)
+    except NeedsTree:
+        raise  # seen around the offset only (`features.around`): answered from the whole tree instead
     except Exception:  # completion is asked at every keystroke: never an error for the user
         log.exception("completion failed at %d in %s", offset, uri)
         return []

@@ -53,6 +53,7 @@ from .schema import (
     string_mode,
 )
 from .values import key_text
+from .window import NeedsTree, PartialView
 
 OUTSIDE = "outside"
 BODY = "body"
@@ -190,6 +191,8 @@ def _within(node: Node | None, base: int, offset: int) -> TypeGuard[Node]:
 
 def locate(text: str, body: Body | FileView, offset: int) -> Context:
     """What is at `offset` (see the module docstring)."""
+    if isinstance(body, PartialView) and not body.holds(offset):
+        raise NeedsTree(offset)  # a view of the blocks around another offset (`hcljson.window`)
     node = body.node
     if node is None or not (body.start <= offset <= body.end):
         return Context(OUTSIDE, offset)

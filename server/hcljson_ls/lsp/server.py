@@ -81,6 +81,10 @@ documentHighlight, prepareRename / rename (a refused rename answers `RequestFail
 name that is not renameable, at prepareRename; a new name Terraform would reject, at rename),
 workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
 exactly the methods registered here.
+Hover, completion, definition / declaration and signature help sent before a quick-opened
+document's tree is built are answered from the top-level blocks around their position
+(`features.around`, the same answers), not after building the tree; the client's log says who built
+each such tree (`_log_build`).
 formatting and rangeFormatting (`features.formatting`, the client's `FormattingOptions`) answer
 whitespace-only `TextEdit`s, none for a document with syntax errors.
 Commands (`workspace/executeCommand`): "hcljson.showAsNativeHcl", "hcljson.applyRenameWithMoved"
@@ -133,6 +137,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..diagnostic import plain
+from ..features import around, native_preview, navigation
 from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
@@ -142,7 +147,6 @@ from ..features import inlay as inlay_feature
 from ..features import lens as lens_feature
 from ..features import links as links_feature
 from ..features import moved as moved_feature
-from ..features import native_preview, navigation
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature
@@ -376,23 +380,26 @@ class HcljsonServer(LanguageServer):
                 await asyncio.sleep(0)
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
+            started, own = time.perf_counter(), False  # `own`: this task's slice ended the build
             while (state := self.store.get(uri)) is not None and not state.built:
                 # The quick result the build replaces, checked against it only when this task's own
                 # slice ends the build: nothing (an edit, schemas, a request building the tree) can
                 # come between. After an await it may be stale (schemas came after a request built
                 # the tree), so it is taken again, or not at all when the state is built meanwhile.
                 quick = state.quick(compute=False)
-                if not self._run_slice(state.build_steps()):
+                own = self._run_slice(state.build_steps())
+                if not own:
                     quick = None
                     await asyncio.sleep(0)  # requests and edits that came meanwhile are answered now
                 elif not state.built:
-                    quick = None
+                    quick, own = None, False
                     ended += 1
                     if ended == self.BUILD_ATTEMPTS:
                         return  # (logged by the state) built on first need instead, never retried in a loop
                     await asyncio.sleep(0)
             if state is None:
                 return
+            self._log_build(uri, own, time.perf_counter() - started)
             with paused_gc():
                 disagreed = diagnostics_feature.prepare(state, quick)  # built: this compares
         except Exception:
@@ -403,6 +410,14 @@ class HcljsonServer(LanguageServer):
         if disagreed:
             self.store.results_changed(uri)
             self.refresh_stale()
+
+    def _log_build(self, uri: str, own: bool, seconds: float) -> None:
+        """Say in the client's log who built the tree of quick-opened `uri`: the background build
+        (requests before it were answered from the blocks around them: `features.around`) or a
+        request that could not be answered that way (it finished what was left)."""
+        how = f"in the background in {seconds:.2f} s" if own else f"by a request after {seconds:.2f} s"
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log,
+                                                       message=f"{NAME}: built the tree of {uri} {how}"))
 
     def _run_slice(self, steps: Any) -> bool:
         """Run `steps` for at most `SCAN_SLICE`, less when a message waits; True when they ended."""
@@ -781,7 +796,8 @@ def hover(ls: HcljsonServer, params: types.HoverParams):
     at = ls.at(params.text_document.uri, params.position)
     if at is None:
         return None
-    return convert.to_hover(hover_feature.hover(at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
+    # Before the tree is built, from the blocks around the offset (`features.around`): same answer.
+    return convert.to_hover(around.answer(hover_feature.hover, at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
 
 
 @feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -790,7 +806,8 @@ def definition(ls: HcljsonServer, params: types.DefinitionParams | types.Declara
     at = ls.at(params.text_document.uri, params.position)
     if at is None:
         return None
-    return convert.to_locations(navigation.definition(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+    found = around.answer(navigation.definition, at.snapshot, at.uri, at.offset)
+    return convert.to_locations(found, ls.store.line_index, ls.position_encoding)
 
 
 @feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -856,7 +873,7 @@ def completion(ls: HcljsonServer, params: types.CompletionParams):
     if at is None:
         return types.CompletionList(is_incomplete=False, items=[])
     snippets = bool(ls.text_document_capability("completion", "completion_item", "snippet_support"))
-    items = completion_feature.complete(at.snapshot, at.uri, at.offset, snippets, ls.settings.completion.prefill_required)
+    items = around.answer(completion_feature.complete, at.snapshot, at.uri, at.offset, snippets, ls.settings.completion.prefill_required)
     return convert.to_completion_list(items, at.index, ls.position_encoding)
 
 
@@ -942,7 +959,7 @@ def signature_help(ls: HcljsonServer, params: types.SignatureHelpParams):
     if at is None:
         return None
     offsets = ls.text_document_capability("signature_help", "signature_information", "parameter_information", "label_offset_support")
-    return convert.to_signature_help(signature_feature.signature_help(at.snapshot, at.uri, at.offset), bool(offsets))
+    return convert.to_signature_help(around.answer(signature_feature.signature_help, at.snapshot, at.uri, at.offset), bool(offsets))
 
 
 _TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()

@@ -54,6 +54,9 @@ Contract
   anything else, sends the block to the full analysis of its small document, whose schema sites are
   resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
   their diagnostics mapped back.
+* `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
+  requests answered from the blocks around their offset before the tree is built; None after a
+  syntax error.
 * Never raises on any text (a bug in it is the caller's to log; it then takes the full path).
 """
 
@@ -74,6 +77,7 @@ from ..jsonsyntax import parse
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
+from .around import Spans
 from .definition import catalogue
 from .definition.catalogue import IDENTIFIER
 from .definition.language import LanguageSite, versioned_names
@@ -121,7 +125,7 @@ class QuickResult:
     """The file's diagnostics (see the module doc) and its definitions, like
     `hcljson.incremental.FileResult.definitions`."""
 
-    __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics", "located")
+    __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics", "located", "spans")
 
     def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: list[tuple[int, int]],
                  certified: int, analysed: int, located: int = 0) -> None:
@@ -131,6 +135,7 @@ class QuickResult:
         self.certified = certified  # blocks read from values
         self.analysed = analysed  # blocks sent through the full analysis
         self.located = located  # certified blocks whose references were placed in the raw text (`_locate`)
+        self.spans: Spans | None = None  # where the skim found each block (`terraform.around`)
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         places = self._places
@@ -145,7 +150,10 @@ def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -
     found = skim(text, schema)
     if found is None:
         return None
-    return _Quick(text, path, scope, found).run()
+    result = _Quick(text, path, scope, found).run()
+    if result is not None:
+        result.spans = Spans.of(found)
+    return result
 
 
 class _Quick:

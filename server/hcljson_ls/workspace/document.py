@@ -8,6 +8,7 @@ for every file the editor has open.
     state.quick()                  the opened text's diagnostics without a tree, or None (see below)
     state.definitions()            what it declares: the analysis's, or the quick result's before it
     state.build_steps()            build them in short steps (a generator), answering between steps
+    state.around(offset)           before the tree: the blocks around `offset` alone, or None (below)
     state.prepare()                build the parse and the analysis now (finishing a stepped build)
     state.cached(key, compute)     a feature's result for the current version, computed once
     state.path                     the file system path of a `file:` URI (else the URI's path), or None
@@ -51,6 +52,13 @@ Contract
   text and no edit is lost. Declarations changed elsewhere meanwhile (`rescope`) are resolved
   again on the next read of `analysis`; `restart_analysis` abandons the build. Reading `syntax` or
   `analysis`, or `prepare()`, finishes a build in progress first (never two builds).
+* Before the tree (issue 21 §2): `around(offset)` is the analysis of the top-level blocks around
+  `offset` alone (`hcljson.window.PartialView` over `terraform.around` windows, kept per window
+  until the next change), while the quick result stands for the analysis (it has the skim's
+  spans); None once the tree is built or being adopted, or where no window is exact.
+  `AroundDocument` is the state as a request answered that way sees it: its `analysis` is a
+  `PartialResult`, its `syntax` raises `NeedsTree`, `cached` stores nothing (a partial answer is
+  never kept), and everything else is the state's own.
 * Not thread-safe: one owner (the LSP event loop, or the CLI) mutates a state.
 """
 
@@ -60,11 +68,13 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from ..hcljson.incremental import FileResult, IncrementalFile
+from ..hcljson.incremental import FileResult, FileView, IncrementalFile
+from ..hcljson.window import NeedsTree, PartialResult, PartialView
 from ..jsonsyntax import ParseResult, parse
 from ..jsonsyntax.parser import parse_steps
 from ..jsonsyntax.reparse import reparse
 from ..terraform.analysis import file_engine
+from ..terraform.around import window_of, window_view
 from ..terraform.quick import QuickResult, quick_file
 from ..terraform.resolution.resolve import Scope
 from ..text.buffer import TextBuffer
@@ -192,6 +202,37 @@ class DocumentState:
         if q is not None:
             return q.definitions()
         return self.analysis.definitions()
+
+    def around(self, offset: int) -> PartialView | None:
+        """The decoded file seen around `offset` alone, while the tree is not built (see "Before
+        the tree"); else None."""
+        if self._engine is not None or self._syntax is not None:
+            return None
+        q = self.quick()
+        spans = q.spans if q is not None else None
+        if spans is None:
+            return None
+        text = self.document.text
+        windows: dict = self.cached("workspace.document.around", lambda _: {})
+
+        def view_at(at: int) -> FileView | None:
+            found = window_of(text, spans, at)
+            if found is None:
+                return None
+            view = windows.get(found, _UNSET)
+            if view is _UNSET:
+                try:
+                    view = window_view(text, self.path, self._scope, spans, *found)
+                except Exception:  # a bug: logged, and the request is answered from the whole tree
+                    log.exception("analysing the blocks %s of %s failed", found, self.uri)
+                    view = None
+                windows[found] = view
+            return view
+
+        try:
+            return PartialView(view_at, offset)
+        except NeedsTree:
+            return None
 
     def forget_results(self) -> None:
         """Drop the features' per-version results (`cached`): they are computed again."""
@@ -354,6 +395,29 @@ class DocumentState:
 
     def __repr__(self) -> str:
         return f"DocumentState({self.uri!r}, version={self.version}, len={len(self.text)})"
+
+
+class AroundDocument:
+    """An open document as a request answered before its tree sees it (see "Before the tree")."""
+
+    __slots__ = ("_state", "analysis")
+
+    def __init__(self, state: DocumentState, view: PartialView) -> None:
+        self._state = state
+        self.analysis = PartialResult(view)
+
+    @property
+    def syntax(self) -> ParseResult:
+        raise NeedsTree("syntax")
+
+    def cached(self, key: str, compute: Callable[[Any], T]) -> T:
+        return compute(self)
+
+    def __getattr__(self, name: str) -> Any:  # the text, its index, the quick result, ...
+        return getattr(self._state, name)
+
+    def __repr__(self) -> str:
+        return f"AroundDocument({self._state!r}, offset={self.analysis.body.offset})"
 
 
 def _composed(cover: tuple[int, int, int] | None, edit: Edit) -> tuple[int, int, int]:

@@ -6,7 +6,7 @@ change the workspace and see nothing else of it.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..diagnostic import Diagnostic
 from ..hcljson.incremental import FileView
@@ -19,7 +19,7 @@ from ..terraform.resolution.module_calls import ChildVariable, child_variables
 from ..terraform.resolution.resolve import module_language
 from ..terraform.rules.flow import FileFlow
 from ..text.line_index import LineIndex
-from .document import DocumentState
+from .document import AroundDocument, DocumentState
 from .files import file_name, list_directory, relative_name, uri_of_path
 from .scope import ModuleScope
 
@@ -27,17 +27,37 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 
+_NONE: dict = {}
+
+
 class Snapshot:
     """What a feature reads: the open documents, their modules, and module-wide results, as they
     are now (valid until the next change; features never change it)."""
 
-    __slots__ = ("_workspace",)
+    __slots__ = ("_workspace", "_around")
 
     def __init__(self, workspace: Workspace) -> None:
         self._workspace = workspace
+        self._around: dict[str, AroundDocument] = _NONE  # (never changed: `around` makes a new one)
 
     def document(self, uri: str) -> DocumentState | None:
+        found = self._around.get(uri)
+        if found is not None:
+            return cast(DocumentState, found)  # it answers as a state does, or raises `NeedsTree`
         return self._workspace.get(uri)
+
+    def around(self, uri: str, offset: int) -> Snapshot | None:
+        """This snapshot with open document `uri` seen around `offset` alone
+        (`DocumentState.around`: before its tree is built), or None when it cannot be: a feature
+        run on it answers exactly what it answers on the whole document, or raises
+        `hcljson.window.NeedsTree` (`features.around`)."""
+        state = self._workspace.get(uri)
+        view = state.around(offset) if state is not None else None
+        if state is None or view is None:
+            return None
+        local = Snapshot(self._workspace)
+        local._around = {**self._around, uri: AroundDocument(state, view)}
+        return local
 
     def module_files(self, uri: str) -> list[str]:
         """The names of the files of the module `uri` belongs to (see `Workspace.effective_names`)."""
@@ -127,7 +147,7 @@ class Snapshot:
             if catalogue.file_kind(file_name(site_uri)) == catalogue.CONFIG_NATIVE:
                 out |= set(declaration_details(self._workspace.text_of(site_uri) or "", start))
                 continue
-            view = self._workspace.view_of(site_uri)
+            view = self.view_of(site_uri)
             if view is None:
                 continue
             for block in view[1].blocks_at(start):
@@ -194,6 +214,9 @@ class Snapshot:
         return self._workspace.override_declarations(self._workspace.module_key(uri), declared)
 
     def view_of(self, uri: str) -> tuple[str, FileView] | None:
+        found = self._around.get(uri)
+        if found is not None:
+            return found.document.buffer, found.analysis.body
         return self._workspace.view_of(uri)
 
     def is_opentofu(self, uri: str) -> bool:

@@ -1,0 +1,114 @@
+"""The analysis of the top-level blocks around an offset, alone: what hover, completion, definition
+and signature help read before a quick-opened document's tree is built (issue 21 §2).
+
+    Spans.of(skim) -> Spans | None               where the skim found each top-level block
+    window_of(text, spans, offset) -> (lo, hi) | None     the window of blocks around `offset`
+    window_view(text, path, scope, spans, lo, hi) -> FileView | None     its analysis
+
+Contract
+--------
+* `Spans` keeps, for a document `hcljson.skim` read in full (no syntax error: no `tail`), each
+  block value's header keys and range and the root's `{`, without the values (kept by
+  `terraform.quick.QuickResult` while the document's tree is not built).
+* `window_of` and `window_view` give the `FileView` of the analysis (`analysis.file_engine` with the
+  document's path: the rules of the full path) of a window of the document: the block value
+  holding `offset` (in its value, or on one of its header keys) and the one on each side of it,
+  parsed alone at their places in the text (`jsonsyntax.window`), analysed as the quick open
+  analyses a block alone (the module's engine, no scope: nothing resolved against the module). A
+  top-level block's decoded body and refs depend on the block alone (`hcljson.incremental`: they
+  are computed per block), so its
+  `blocks_at(offset)`, `refs_at(offset)` and `locate(text, view, offset)` are those of the full
+  view: the window holds the blocks `blocks_at` looks at (the last one whose body starts before
+  `offset` and the next two), each value holds exactly one block (an object), and `offset` is in a
+  value or on a key of the window, where `locate` walks only members of the window.
+* None (the caller then needs the tree) when `offset` is elsewhere (between members, on a `"//"`
+  comment at the root), when a value of the window is an array (several blocks, or none), or when
+  the window does not parse cleanly. The analysis's diagnostics and definitions are those of the
+  window alone: not to be read (`hcljson.window.PartialView` refuses them).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import Any
+
+from ..hcljson.incremental import FileView
+from ..hcljson.model import Label
+from ..hcljson.skim import Skim
+from ..jsonsyntax.window import parse_window
+from .analysis import file_engine
+from .resolution.resolve import Scope
+
+__all__ = ["Spans", "window_view"]
+
+#: `:` then the `{` of the object a label level's key opens; `:` before a block's value.
+_OPENS = re.compile(r"[ \t\n\r]*(:)[ \t\n\r]*(\{)")
+_COLON = re.compile(r"[ \t\n\r]*(:)[ \t\n\r]*")
+
+Span = tuple[str, int, int, tuple[Label, ...], int, int]  # `hcljson.skim.Skimmed` without its value
+
+
+@dataclass(frozen=True, slots=True)
+class Spans:
+    """Where each top-level block value of a skimmed document is (see the module doc)."""
+
+    root_start: int
+    blocks: tuple[Span, ...]
+    starts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, found: Skim) -> Spans | None:
+        if found.tail is not None:
+            return None
+        blocks = tuple(b[:6] for b in found.blocks)
+        return cls(found.root_start, blocks, tuple(b[4] for b in blocks))
+
+
+def window_view(text: str, path: str | None, scope: Scope | None, spans: Spans, lo: int, hi: int) -> FileView | None:
+    """The analysis of window `[lo, hi)` (`window_of`) alone, or None when it does not parse cleanly."""
+    root = _tree(text, spans, lo, hi)
+    if root is None:
+        return None
+    # Without the scope, as the quick open analyses a block alone: nothing is resolved against the
+    # module (its diagnostics are not read), but the engine, which decides what a block refers to.
+    return file_engine(path, None, scope.engine if scope is not None else None).update(text, root).body
+
+
+def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
+    """The indexes `[lo, hi)` of the blocks of the window around `offset`, or None (module doc):
+    one window answers every offset it is given for, so a caller can keep one per window."""
+    starts, blocks = spans.starts, spans.blocks
+    n = len(starts)
+    i = bisect_left(starts, offset)  # the values before it start before `offset`
+    if i > 0 and offset < blocks[i - 1][5]:
+        pass  # inside the value before (it starts before `offset`)
+    elif i < n and (starts[i] == offset or _on_key(blocks[i], offset)):
+        pass  # on the next value's opening bracket or on one of its header keys
+    else:
+        return None
+    lo, hi = max(0, i - 1), min(n, i + 2)
+    for b in blocks[lo:hi]:
+        if text[b[4]] != "{":  # an array: several blocks or none, `blocks_at` may look further
+            return None
+    return lo, hi
+
+
+def _on_key(b: Any, offset: int) -> bool:
+    if b[1] <= offset <= b[2]:
+        return True
+    return any(lab.start <= offset <= lab.end for lab in b[3])
+
+
+def _tree(text: str, spans: Spans, lo: int, hi: int) -> Any:
+    first, last = spans.blocks[lo], spans.blocks[hi - 1]
+    heads = ((first[1], first[2]), *((lab.start, lab.end) for lab in first[3]))
+    keys = []
+    for n, (s, e) in enumerate(heads):
+        opens = n < len(heads) - 1
+        m = (_OPENS if opens else _COLON).match(text, e)
+        if m is None or (not opens and m.end() != first[4]):
+            return None
+        keys.append((s, e, m.start(1), m.start(2) if opens else -1))
+    return parse_window(text, spans.root_start, tuple(keys), first[4], last[5], 1 + len(last[3]))
