@@ -110,8 +110,8 @@ async def test_settings_turn_lenses_and_hints_off(client: LanguageClient, tmp_pa
     assert not await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=whole(text)))
 
 
-async def test_unused_declarations_are_faded_hints_when_asked_for(client: LanguageClient, tmp_path):
-    uris, text = await start(client, tmp_path, options={"diagnostics": {"unusedDeclarations": True}})
+async def test_unused_declarations_are_faded_hints_by_default(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
     published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
     assert [(d.code, d.severity, list(d.tags or ()), d.range) for d in published[-1].diagnostics] == [
         ("reference/unused", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary],
@@ -119,8 +119,8 @@ async def test_unused_declarations_are_faded_hints_when_asked_for(client: Langua
     ]
 
 
-async def test_unused_declarations_are_not_reported_by_default(client: LanguageClient, tmp_path):
-    uris, text = await start(client, tmp_path)  # "spare" is unused, as above
+async def test_unused_declarations_are_not_reported_when_turned_off(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path, options={"diagnostics": {"unusedDeclarations": False}})  # "spare" is unused, as above
     published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
     assert [d.code for d in published[-1].diagnostics] == []
 
