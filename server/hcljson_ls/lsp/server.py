@@ -400,7 +400,8 @@ class HcljsonServer(LanguageServer):
             return
         finally:
             self._preparing.pop(uri, None)
-        if disagreed:
+        # Built now: the unused-declaration hints, left out of the quick answer, are published too.
+        if disagreed or self.settings.diagnostics.unused_declarations:
             self.store.results_changed(uri)
             self.refresh_stale()
 
