@@ -406,7 +406,7 @@ class HcljsonServer(LanguageServer):
         elif self.settings.diagnostics.unused_declarations:
             # Built now: the unused-declaration hints, left out of the quick answer, are published if
             # there are any (looked for after the build's task, in a loop turn of their own).
-            await asyncio.sleep(0)
+            await asyncio.sleep(self.settings.diagnostics.debounce_ms / 1000)
             try:
                 found = self.store.get(uri) is not None and lens_feature.unused_declarations(self.snapshot(), uri)
             except Exception:
