@@ -403,6 +403,18 @@ class HcljsonServer(LanguageServer):
         if disagreed:
             self.store.results_changed(uri)
             self.refresh_stale()
+        elif self.settings.diagnostics.unused_declarations:
+            # Built now: the unused-declaration hints, left out of the quick answer, are published if
+            # there are any (looked for after the build's task, in a loop turn of their own).
+            await asyncio.sleep(self.settings.diagnostics.debounce_ms / 1000)
+            try:
+                found = self.store.get(uri) is not None and lens_feature.unused_declarations(self.snapshot(), uri)
+            except Exception:
+                log.exception("looking for unused declarations of %s failed", uri)
+                return
+            if found:
+                self.store.results_changed(uri)
+                self.refresh_stale()
 
     def _run_slice(self, steps: Any) -> bool:
         """Run `steps` for at most `SCAN_SLICE`, less when a message waits; True when they ended."""
