@@ -125,6 +125,7 @@ class Workspace(ProviderSchemaSettings):
         self._own_keys: dict[str, tuple] = {}
         self._declared_cache: dict[str, tuple] = {}  # uri -> ((module revision, own keys, kind), keys)  # uri -> ((engine id, definitions revision), kind -> keys)  # path -> (stamp, text, FileView): the last few files read for a request
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
+        self._referenced: dict[str, tuple[tuple, frozenset]] = {}  # module -> (its files' parts, union), see referenced
         self._schemas = SchemaStore()
         self._schema_paths: tuple[str, ...] = ()
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
@@ -769,6 +770,31 @@ class Workspace(ProviderSchemaSettings):
             file_uri = uri_of_path(os.path.join(key, name))
             out.extend((file_uri, *site) for site in self._summary(module, disk_file).references.get(declared, ()))
         return out
+
+    def referenced(self, key: str) -> frozenset:
+        """Every declaration key some file of module `key` refers to (`reference_sites`' files:
+        open buffers over the files on disk, override files included; variable definitions and
+        test files are none of them): the union of each open document's `FileResult.named` and
+        each other file's summary, remembered until one of these objects changes (an edit that
+        adds or removes no reference keeps them all)."""
+        module = self.module(key)
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        parts: list[Any] = []
+        for name in self.effective_names(key):
+            uri = open_docs.get(name)
+            if uri is not None:
+                parts.append(self._documents[uri].analysis.named())
+                continue
+            disk_file = module.disk.get(name)
+            if disk_file is not None:
+                parts.append(self._summary(module, disk_file))
+        cached = self._referenced.get(key)
+        if cached is not None and len(cached[0]) == len(parts) and all(a is b for a, b in zip(cached[0], parts)):
+            return cached[1]
+        sets = [p if isinstance(p, frozenset) else p.references.keys() for p in parts]
+        union = sets[0] if len(sets) == 1 and isinstance(sets[0], frozenset) else frozenset().union(*sets)
+        self._referenced[key] = (tuple(parts), union)
+        return union
 
     def declared(self, uri: str, kind: str) -> frozenset:
         """The declaration keys of `kind` in the module of `uri`, its own current ones included;
