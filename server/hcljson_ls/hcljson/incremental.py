@@ -503,7 +503,7 @@ class IncrementalFile:
             n = named.get(k, 0) + sign
             if n > 0:
                 named[k] = n
-                changed = changed or n == 1
+                changed = changed or n == sign  # (1: it appeared)
             else:
                 named.pop(k, None)
                 changed = True

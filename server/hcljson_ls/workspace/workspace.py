@@ -441,6 +441,9 @@ class Workspace(ProviderSchemaSettings):
             # (3.4 MB for 30,000 tiny outputs, tracemalloc); the names index holds them too.
             self._keys_of[uri] = keys
             module.key_index_cache = None
+            # Same keys, but the list may differ (one declared twice now, or in another order): the
+            # places index holds indexes into it.
+            module.index_cache = None
             return
         if before is None:  # until now the module saw the file on disk (or nothing)
             disk_file = module.disk.get(file_name(uri))
