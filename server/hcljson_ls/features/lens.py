@@ -85,13 +85,16 @@ def _label(key: tuple) -> str:
 
 
 def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
-    if is_json_override_file(file_name(uri)) or snapshot.document(uri) is None:
+    if snapshot.document(uri) is None:
+        return []
+    # Asked first, whatever the document declares (an override file too: it refers like any
+    # other): when what the module refers to changed (an edit of this document), its other
+    # documents learn here that they are stale.
+    referenced = snapshot.referenced(uri)
+    if is_json_override_file(file_name(uri)):
         return []
     own = snapshot.own_keys(uri)
     candidates = [k for kind in UNUSED_KINDS for k in own.get(kind, ())]
-    if not candidates:
-        return []
-    referenced = snapshot.referenced(uri)
     out = []
     for key in candidates:
         if key in referenced:

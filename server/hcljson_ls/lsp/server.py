@@ -414,7 +414,7 @@ class HcljsonServer(LanguageServer):
                 return
             if found:
                 self.store.results_changed(uri)
-                self.refresh_stale()
+            self.refresh_stale()  # what this document refers to may leave others' hints stale
 
     def _run_slice(self, steps: Any) -> bool:
         """Run `steps` for at most `SCAN_SLICE`, less when a message waits; True when they ended."""

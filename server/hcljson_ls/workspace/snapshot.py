@@ -60,8 +60,9 @@ class Snapshot:
 
     def referenced(self, uri: str) -> frozenset:
         """Every declaration key some configuration file of the module of `uri` refers to (the keys
-        of `reference_sites`; `Workspace.referenced`): the same object while none comes or goes."""
-        return self._workspace.referenced(self._workspace.module_key(uri))
+        of `reference_sites`; `Workspace.referenced`): the same object while none comes or goes.
+        (When it changed, the module's other open documents are stale: their hints may differ.)"""
+        return self._workspace.referenced(self._workspace.module_key(uri), uri)
 
     def own_keys(self, uri: str) -> dict[str, frozenset]:
         """The declaration keys of open `uri` by kind (`Workspace.own_keys`), as its current version declares them."""

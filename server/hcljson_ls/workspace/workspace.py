@@ -516,13 +516,17 @@ class Workspace(ProviderSchemaSettings):
                     self._rescope_all(module)
             return
         disk_file = module.disk.get(name)
-        before = disk_file.summary.keys if disk_file is not None and disk_file.summary is not None else None
+        old = disk_file.summary if disk_file is not None else None
+        before = old.keys if old is not None else None
         if disk_file is None:
             disk_file = module.disk[name] = DiskFile(name)
         disk_file.summary = None
         if any(path_of_uri(u) == path for u in self._open_in(key)):
             return  # the open buffer wins; the file is read again when it closes
-        after = self._read(module, disk_file).keys
+        new = self._read(module, disk_file)
+        after = new.keys
+        if old is not None and before == after and old.references.keys() != new.references.keys():
+            self._references_changed(key)  # the unused hints of the open documents may differ
         if before is None or before != after:
             self._bump(module)
             if before is None:
@@ -774,12 +778,14 @@ class Workspace(ProviderSchemaSettings):
             out.extend((file_uri, *site) for site in self._summary(module, disk_file).references.get(declared, ()))
         return out
 
-    def referenced(self, key: str) -> frozenset:
+    def referenced(self, key: str, but: str | None = None) -> frozenset:
         """Every declaration key some file of module `key` refers to (`reference_sites`' files:
         open buffers over the files on disk, override files included; variable definitions and
         test files are none of them): the union of each open document's `FileResult.named` and
         each other file's summary, remembered until one of these objects changes (an edit that
-        adds or removes no reference keeps them all)."""
+        adds or removes no reference keeps them all). When the union differs from the one found
+        last, the module's other open documents (but `but`, asking) are stale: their unused hints
+        may differ."""
         module = self.module(key)
         open_docs = {file_name(u): u for u in self._open_in(key)}
         parts: list[Any] = []
@@ -797,7 +803,17 @@ class Workspace(ProviderSchemaSettings):
         sets = [p if isinstance(p, frozenset) else p.references.keys() for p in parts]
         union = sets[0] if len(sets) == 1 and isinstance(sets[0], frozenset) else frozenset().union(*sets)
         self._referenced[key] = (tuple(parts), union)
+        if cached is not None and cached[1] != union:
+            self._references_changed(key, but)
         return union
+
+    def _references_changed(self, key: str, but: str | None = None) -> None:
+        """What the files of module `key` refer to changed (no declaration did): its open documents
+        (but `but`) get a new revision and are stale."""
+        stale = self._open_in(key, but)
+        for uri in stale:
+            self._revisions[uri] = next(self._counter)
+        self._stale |= stale
 
     def declared(self, uri: str, kind: str) -> frozenset:
         """The declaration keys of `kind` in the module of `uri`, its own current ones included;
