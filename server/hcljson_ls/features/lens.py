@@ -21,7 +21,7 @@ Contract
   diagnostic). It reads only what the analysis keeps: the document's own keys by kind
   (`Snapshot.own_keys`) and the keys the module refers to (`Snapshot.referenced`, counted per
   block as blocks change), so it costs a set lookup per declaration of those kinds, and places
-  only the hints (`Snapshot.declaration_sites`).
+  only the hints (`Snapshot.declaration_sites_of`).
 * Never raises on odd input; a document that is not ours has none.
 """
 
@@ -95,11 +95,11 @@ def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
         return []
     own = snapshot.own_keys(uri)
     candidates = [k for kind in UNUSED_KINDS for k in own.get(kind, ())]
+    unreferenced = [k for k in candidates if k not in referenced]
+    if not unreferenced:
+        return []
     out = []
-    for key in candidates:
-        if key in referenced:
-            continue
-        sites = snapshot.declaration_sites(uri, key)
+    for key, sites in snapshot.declaration_sites_of(uri, unreferenced).items():
         if len(sites) == 1 and sites[0][0] == uri:  # declared twice: the duplicate is the diagnostic
             out.append(Diagnostic(sites[0][1], sites[0][2], HINT, UNUSED, _label(key)))
     out.sort(key=lambda d: d.start)

@@ -54,6 +54,10 @@ class Snapshot:
         """Where the module of `uri` declares `declared`: `(uri, start, end)` each."""
         return self._workspace.declaration_sites(self._workspace.module_key(uri), declared)
 
+    def declaration_sites_of(self, uri: str, keys: list[tuple]) -> dict[tuple, list[tuple[str, int, int]]]:
+        """`declaration_sites` of each of `keys`, asked at once."""
+        return self._workspace.declaration_sites_of(self._workspace.module_key(uri), keys)
+
     def reference_sites(self, uri: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """Where the module of `uri` refers to `declared`: `(uri, start, end, name_start, name_end)`."""
         return self._workspace.reference_sites(self._workspace.module_key(uri), declared)

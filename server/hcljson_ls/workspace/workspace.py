@@ -748,6 +748,13 @@ class Workspace(ProviderSchemaSettings):
             self.sync_declarations(other)
         return [(uri, start, end) for uri, _, start, end in map(self._place, self._index(key).get(declared, ()))]
 
+    def declaration_sites_of(self, key: str, keys: Iterable[tuple]) -> dict[tuple, list[tuple[str, int, int]]]:
+        """`declaration_sites` of each of `keys` at once (the open documents brought up to date once)."""
+        for other in self._open_in(key):
+            self.sync_declarations(other)
+        index = self._index(key)
+        return {k: [(uri, start, end) for uri, _, start, end in map(self._place, index.get(k, ()))] for k in keys}
+
     def reference_sites(self, key: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """`(uri, start, end, name_start, name_end)` of every reference to `declared` in the files of
         module `key`, open or not (override files included: they refer like any other file)."""
