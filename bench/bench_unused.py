@@ -24,7 +24,13 @@ pauses it) of `features.lens.unused_declarations` on `main.tf.json`, as a ratio 
              built again (what typing a new name pays)
 
 Target: at 5 MB each row <= 50 ms (the event loop held at most that long), and `neutral` about
-nothing. Nothing is asserted: figures are printed.
+nothing.
+
+Then, in-process through the real server (`lsp.server.create_server`, JSON-RPC messages in), the
+main document alone: `textDocument/diagnostic` (a pull: one handler, one loop turn, so its CPU
+time is how long it holds the event loop) after a one-character edit, with the setting
+`diagnostics.unusedDeclarations` on and off, medians of 5 and the longest. Nothing is asserted:
+figures are printed.
 """
 
 from __future__ import annotations
@@ -144,11 +150,82 @@ def run(size: int) -> None:
         print(f"  {name:8} {m * 1000:9.2f} ms  {m / loads:7.3f}x json.loads  (max {max(values) * 1000:.2f} ms)")
 
 
+class _Wire:
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+
+    def close(self) -> None:
+        pass
+
+
+def server_pull(text: str, unused: bool) -> list[float]:
+    """CPU seconds of a diagnostics pull after each of 5 one-character edits, through the server."""
+    import asyncio
+
+    from hcljson_ls.lsp.server import create_server
+
+    server = create_server()
+    wire = _Wire()
+    server.protocol.set_writer(wire)
+    loop = asyncio.new_event_loop()
+    ids = iter(range(1, 1_000_000))
+    uri = "file:///bench/unused/main.tf.json"
+
+    async def answered(writes: int) -> None:
+        while wire.writes == writes:
+            await asyncio.sleep(0)
+
+    def send(method: str, params: dict, request: bool = False) -> float:
+        message: dict = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            message["id"] = next(ids)
+        structured = json.loads(json.dumps(message), object_hook=server.protocol.structure_message)
+        writes = wire.writes
+        asyncio.set_event_loop(loop)
+        with paused_gc():
+            t0 = time.process_time()
+            server.protocol.handle_message(structured)
+            if request:
+                loop.run_until_complete(answered(writes))
+            return time.process_time() - t0
+
+    caps = {"textDocument": {"diagnostic": {"dynamicRegistration": False}}}
+    send("initialize", {"capabilities": caps, "initializationOptions": {"diagnostics": {"unusedDeclarations": unused}}},
+         request=True)
+    send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "terraform-json", "version": 1, "text": text}})
+    with paused_gc():
+        server.store.get(uri).prepare()
+    send("textDocument/diagnostic", {"textDocument": {"uri": uri}}, request=True)
+    at = text.index('"ami-0c55b159cbfafe1f0"', len(text) // 2) + 5
+    index = server.store.get(uri).line_index
+    line, character = index.position(at)
+    times = []
+    for i in range(5):
+        start = {"line": line, "character": character}
+        end = {"line": line, "character": character + (i % 2)}
+        send("textDocument/didChange", {"textDocument": {"uri": uri, "version": i + 2},
+                                         "contentChanges": [{"range": {"start": start, "end": end}, "text": "" if i % 2 else "x"}]})
+        times.append(send("textDocument/diagnostic", {"textDocument": {"uri": uri}}, request=True))
+    server.publisher.cancel_all()
+    asyncio.set_event_loop(None)
+    loop.close()
+    return times
+
+
 def main() -> int:
     sizes = [float(a) for a in sys.argv[1:]] or [1.5, 5.0]
     gc.collect()
     for mb in sizes:
         run(int(mb * 1_000_000))
+    for mb in sizes:
+        text = document(int(mb * 1_000_000))
+        on, off = server_pull(text, True), server_pull(text, False)
+        print(f"{len(text) / 1e6:.1f} MB through the server, diagnostics pull after an edit: "
+              f"hints on {statistics.median(on) * 1000:.1f} ms (longest {max(on) * 1000:.1f}), "
+              f"off {statistics.median(off) * 1000:.1f} ms (longest {max(off) * 1000:.1f})")
     return 0
 
 
