@@ -21,8 +21,8 @@ from .helpers import (
     lsp_range,
     open_document,
     published_for,
-    without_unused,
     wait_for,
+    without_unused,
 )
 
 # A missing comma (range: the gap) after a string that holds 1-, 2- and 4-byte characters (😀 and 🎉

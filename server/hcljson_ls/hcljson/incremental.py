@@ -65,7 +65,7 @@ from __future__ import annotations
 
 from bisect import bisect_right, insort
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
