@@ -68,7 +68,8 @@ def test_every_setting_of_the_extension_has_a_type_a_description_and_the_scope_t
         assert spec.get("scope") == wanted, key
 
 
-def test_unused_declaration_hints_are_off_by_default_everywhere() -> None:
-    assert DEFAULT.diagnostics.unused_declarations is False
-    assert PACKAGE["contributes"]["configuration"]["properties"]["hcljson.diagnostics.unusedDeclarations"]["default"] is False
-    assert _documented((ROOT / "README.md").read_text(encoding="utf-8"))["diagnostics.unusedDeclarations"] is False
+def test_unused_declaration_hints_are_on_by_default_everywhere() -> None:
+    # Issue 20 §3: a declaration nothing refers to is faded unless the user turns the hints off.
+    assert DEFAULT.diagnostics.unused_declarations is True
+    assert PACKAGE["contributes"]["configuration"]["properties"]["hcljson.diagnostics.unusedDeclarations"]["default"] is True
+    assert _documented((ROOT / "README.md").read_text(encoding="utf-8"))["diagnostics.unusedDeclarations"] is True

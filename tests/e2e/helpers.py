@@ -139,3 +139,11 @@ def change_document(client: LanguageClient, uri: str, version: int, *changes: ty
 
 def edit(start: types.Position, end: types.Position, text: str) -> types.TextDocumentContentChangeEvent:
     return types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=text)
+
+
+UNUSED = "reference/unused"
+
+
+def without_unused(diagnostics):
+    """The diagnostics other than the `reference/unused` hints (on by default), for tests about something else."""
+    return [d for d in diagnostics if d.code != UNUSED]

@@ -4,13 +4,15 @@ and the settings that turn lenses and hints off."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from hcljson_ls.workspace.files import uri_of_path
 
-from .helpers import initialize, lsp_position, lsp_range, open_document, published_for, wait_for
+from .helpers import change_document, edit, initialize, lsp_position, lsp_range, open_document, published_for, wait_for
 
 MODULE = r"""
 //- /m/main.tf.json
@@ -110,19 +112,63 @@ async def test_settings_turn_lenses_and_hints_off(client: LanguageClient, tmp_pa
     assert not await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=whole(text)))
 
 
-async def test_unused_declarations_are_faded_hints_when_asked_for(client: LanguageClient, tmp_path):
-    uris, text = await start(client, tmp_path, options={"diagnostics": {"unusedDeclarations": True}})
-    published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
+async def test_unused_declarations_are_faded_hints_by_default(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    # The quick open answers first without them; they follow once the background build ends.
+    published = await wait_for(lambda: [p for p in published_for(client, uris[MAIN]) if p.diagnostics], what="unused hints")
     assert [(d.code, d.severity, list(d.tags or ()), d.range) for d in published[-1].diagnostics] == [
         ("reference/unused", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary],
          lsp_range(text, text.index('"spare"'), text.index('"spare"') + 7)),
     ]
 
 
-async def test_unused_declarations_are_not_reported_by_default(client: LanguageClient, tmp_path):
-    uris, text = await start(client, tmp_path)  # "spare" is unused, as above
-    published = await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
-    assert [d.code for d in published[-1].diagnostics] == []
+async def test_unused_declarations_are_not_reported_when_turned_off(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path, options={"diagnostics": {"unusedDeclarations": False}})  # "spare" is unused, as above
+    await wait_for(lambda: published_for(client, uris[MAIN]), what="diagnostics")
+    # A request that needs the tree, then time for the background build and a debounced publish.
+    await client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN])))
+    await asyncio.sleep(0.5)
+    assert [[d.code for d in p.diagnostics] for p in published_for(client, uris[MAIN])] == [[]]
+
+
+def spare_hints(client: LanguageClient, uri: str, text: str) -> list | None:
+    """The last diagnostics published for `uri` when they are the one unused hint on "spare", [] when
+    they are empty, else None (nothing published yet, or something else)."""
+    published = published_for(client, uri)
+    if not published:
+        return None
+    last = published[-1].diagnostics
+    at = text.index('"spare"')
+    if [(d.code, d.range) for d in last] == [("reference/unused", lsp_range(text, at, at + 7))]:
+        return last
+    return [] if not last else None
+
+
+async def test_unused_hints_follow_references_edited_in_another_open_file(client: LanguageClient, tmp_path):
+    (tmp_path / "m").mkdir()
+    uses_text = '{"output": {"u": {"value": "x"}}}'
+    (tmp_path / "m" / "uses.tf.json").write_text(uses_text)
+    uris, text = await start(client, tmp_path)
+    await wait_for(lambda: spare_hints(client, uris[MAIN], text), what="the unused hint on local.spare")
+    uses = uri_of_path(str(tmp_path / "m" / "uses.tf.json"))
+    open_document(client, uses, uses_text)
+    at = uses_text.index('"x"')
+    reference = '"${local.spare}"'
+    change_document(client, uses, 2, edit(lsp_position(uses_text, at), lsp_position(uses_text, at + 3), reference))
+    # The other file now refers to local.spare: the main document is published again, without the hint.
+    await wait_for(lambda: spare_hints(client, uris[MAIN], text) == [], what="main's hint gone")
+    edited = uses_text[:at] + reference + uses_text[at + 3:]
+    change_document(client, uses, 3, edit(lsp_position(edited, at), lsp_position(edited, at + len(reference)), '"y"'))
+    await wait_for(lambda: spare_hints(client, uris[MAIN], text), what="main's hint back")
+    assert not [d for p in published_for(client, uses) for d in p.diagnostics]  # the other file has no hint of its own
+
+
+async def test_turning_the_setting_off_removes_published_hints(client: LanguageClient, tmp_path):
+    uris, text = await start(client, tmp_path)
+    await wait_for(lambda: spare_hints(client, uris[MAIN], text), what="the unused hint on local.spare")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"hcljson": {"diagnostics": {"unusedDeclarations": False}}}))
+    await wait_for(lambda: spare_hints(client, uris[MAIN], text) == [], what="the hint removed")
 
 
 async def test_changed_settings_make_the_client_ask_again(client: LanguageClient, tmp_path):

@@ -48,7 +48,10 @@ async def _start(client: LanguageClient, root: Path, *, pull: bool = False):
     paths = fixture.write(root)
     folder = types.WorkspaceFolder(uri=uri_of_path(str(root)), name="root")
     await client.initialize_session(
-        types.InitializeParams(capabilities=_capabilities(pull=pull), workspace_folders=[folder])
+        # These tests follow module-wide state through files opened, changed and deleted; the unused
+        # declaration hints (on by default, tested in test_lsp_lens.py) would change with every step.
+        types.InitializeParams(capabilities=_capabilities(pull=pull), workspace_folders=[folder],
+                               initialization_options={"diagnostics": {"unusedDeclarations": False}})
     )
     uris = {name: uri_of_path(str(path)) for name, path in paths.items()}
     return fixture, paths, uris

@@ -7,6 +7,8 @@ Fixtures: `//- /path` starts a file, `⟨⟩` mark ranges (tests/fixture.py).
 from __future__ import annotations
 
 from fixture import parse_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hcljson_ls.features.inlay import shorten, value_hints
 from hcljson_ls.features.lens import code_lenses, lens_references, references_title, unused_declarations
@@ -107,3 +109,61 @@ def test_shorten_elides_long_values() -> None:
     assert shorten("x" * 30) == "x" * 30
     assert shorten("x" * 31) == "x" * 29 + "…"
     assert shorten("a\n   b") == "a b"
+
+
+# -- the hints equal the straightforward search, across edits ------------------------------------
+
+EDITED = r"""
+//- /e/main.tf.json
+{
+  "variable": {"a": {}, "b": {}, "c": {}},
+  "locals": {"x": "${var.a}", "y": "${local.x}"},
+  "data": {"terraform_remote_state": {"s": {"backend": "local"}}},
+  "resource": {"terraform_data": {"t": {"input": "${var.b}"}}}
+}
+//- /e/other.tf.json
+{"output": {"o": {"value": "${local.y}"}}}
+//- /e/on_disk.tf.json
+{"output": {"p": {"value": "${var.c}"}}}
+"""
+
+_EDIT_TEXTS = st.sampled_from([
+    "${var.a}", "${var.b}", "${var.c}", "${local.x}", "${local.y}", "${data.terraform_remote_state.s.outputs}",
+    '"variable": {"a": {}}, ', '"locals": {"x": 1}, ', "x", "", '"', "}", ', "z": "${var.c}"',
+])
+
+
+def _straightforward(snapshot, uri) -> list[tuple[int, int, str]]:
+    """Every declaration of the kinds that can be unused, asked one by one where it is declared and
+    referred to (`declaration_sites`, `reference_sites`: what the hints meant before they were
+    counted per block)."""
+    from hcljson_ls.features.lens import UNUSED_KINDS
+
+    out = []
+    for lens in code_lenses(snapshot, uri):
+        key = lens.key
+        if key[0] in UNUSED_KINDS and len(snapshot.declaration_sites(uri, key)) == 1 \
+                and not snapshot.reference_sites(uri, key):
+            out.append((lens.start, lens.end, key))
+    return sorted(out)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["/e/main.tf.json", "/e/other.tf.json"]), st.floats(0, 1),
+                          st.integers(0, 6), _EDIT_TEXTS), min_size=1, max_size=6))
+def test_hints_after_edits_in_any_open_file_equal_the_straightforward_search(tmp_path_factory, edits) -> None:
+    fw = parse_fixture(EDITED).workspace(tmp_path_factory.mktemp("e"), open=["/e/main.tf.json", "/e/other.tf.json"])
+    workspace, main = fw.workspace, fw.uri("/e/main.tf.json")
+    for n, (path, where, length, new) in enumerate(edits, 2):
+        uri = fw.uri(path)
+        state = workspace.get(uri)
+        start = int(where * len(state.text))
+        end = min(len(state.text), start + length)
+        rng = {"start": dict(zip(("line", "character"), state.line_index.position(start, "utf-32"))),
+               "end": dict(zip(("line", "character"), state.line_index.position(end, "utf-32")))}
+        workspace.change(uri, n, [{"range": rng, "text": new}], "utf-32")
+        for u in (main, fw.uri("/e/other.tf.json")):
+            workspace.sync_declarations(u)
+        got = [(d.start, d.end, d.message) for d in unused_declarations(fw.snapshot(), main)]
+        expected = _straightforward(fw.snapshot(), main)
+        assert [(s, e) for s, e, _ in got] == [(s, e) for s, e, _ in expected], workspace.get(main).text

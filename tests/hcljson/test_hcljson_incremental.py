@@ -4,6 +4,8 @@ top-level block only that block is computed again."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from hcljson_fixtures import SCHEMAS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,12 +28,24 @@ def _diag(start: int, end: int, code: str, related: tuple[Related, ...] = ()) ->
     return Diagnostic(start, end, ERROR, code, code.upper(), f"{code} here.", related)
 
 
+@dataclass(frozen=True)
+class Ref:
+    """A test layer's reference: a string holding "!" refers to ("ref", its argument's name)."""
+
+    name: str
+    start: int
+    end: int
+
+    def shifted(self, delta: int) -> Ref:
+        return Ref(self.name, self.start + delta, self.end + delta)
+
+
 class Checks(FileChecks):
-    """A later layer for the tests: a rule in the body, a rule on a label, string findings, and
-    duplicate names across blocks."""
+    """A later layer for the tests: a rule in the body, a rule on a label, string findings,
+    duplicate names across blocks, and references (`Ref`)."""
 
     def block(self, text: str, block: Block):
-        structure, strings = [], []
+        structure, strings, refs = [], [], []
         for i, lab in enumerate(block.labels):
             if lab.value.startswith("x"):
                 structure.append(_diag(lab.start, lab.end, f"test/label-{i}"))  # on a header key
@@ -45,11 +59,15 @@ class Checks(FileChecks):
                     for n, s, e in walk(a.expr.node, a.expr.start - a.expr.node.start):
                         if n.kind == STRING and "!" in text[s:e]:
                             strings.append(_diag(s, e, "test/bang"))
+                            refs.append(Ref(a.name, s, e))
             stack.extend(x.body for x in b.blocks)
         defs = [((block.type_name, *block.label_values), *block.header_range)]
         if block.type_name == "vars":
             defs = [(("var", a.name), a.name_start, a.name_end) for a in block.body.attributes]
-        return structure, strings, defs
+        return structure, strings, defs, refs
+
+    def names(self, refs):
+        return [("ref", r.name) for r in refs]
 
     def root(self, text, attributes):
         return [], [_diag(a.name_start, a.name_end, "test/root-bang") for a in attributes
@@ -93,6 +111,7 @@ def assert_same(result, text: str, schema=ROOT) -> None:
     expected = fresh(text, schema)
     assert result.structure == expected.structure
     assert result.strings == expected.strings
+    assert result.named() == expected.named()
     tree_root = result.body.node
     body = materialize(result.body)
     decoded, decode_diags = decode_file(text, tree_root, schema)
@@ -139,6 +158,26 @@ def test_a_fresh_update_is_the_analysis() -> None:
     assert "structure/duplicate-key" in codes and "structure/too-many-blocks" in codes
     assert [d.code for d in result.strings].count("test/bang") == 5
     assert doc.engine.misses == len(result.body.blocks) == 13  # vars: 1 + 3 (a null body is a block)
+
+
+def test_named_keys_follow_the_refs_and_keep_their_identity_while_none_comes_or_goes() -> None:
+    doc = Doc(DOC)
+    first = doc.update().named()
+    assert first == {("ref", n) for n in ("doc", "weight", "size", "anything", "v2")}  # not the root's "name"
+    at = doc.text.index('"size": 3') + len('"size": ')
+    doc.edit(at, at + 1, "33")  # no reference changes
+    assert doc.update().named() is first
+    at = doc.text.index('"d!"') + 2
+    doc.edit(at, at, " again!")  # one more reference to a key referred to already
+    assert doc.update().named() is first
+    at = doc.text.index('"w!"') + 2
+    doc.edit(at, at + 1, "?")  # the only reference to "weight" goes
+    result = doc.update()
+    assert doc.engine.fast == 3
+    assert result.named() == first - {("ref", "weight")}
+    assert_same(result, doc.text)
+    doc.edit(0, 0, " ")  # afresh: a walk counts every block
+    assert doc.update().named() == first - {("ref", "weight")}
 
 
 def test_an_edit_inside_one_block_computes_that_block_alone() -> None:

@@ -234,3 +234,51 @@ def _range(text: str, start: int, end: int) -> dict:
         return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
 
     return {"start": position(start), "end": position(end)}
+
+
+def test_references_changed_in_another_file_make_the_open_documents_stale_and_move_the_hints(tmp_path):
+    """What the module refers to (`Workspace.referenced`) follows open buffers and files on disk; when
+    it changes with no declaration changing, the other open documents are stale (their unused hints)."""
+    from hcljson_ls.features.lens import unused_declarations
+
+    ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json", "/app/outputs.tf.json"])
+    main, outputs = ws.uri("/app/main.tf.json"), ws.uri("/app/outputs.tf.json")
+    workspace = ws.workspace
+
+    def hinted() -> list[str]:
+        return [d.message for d in unused_declarations(ws.snapshot(), main)]
+
+    # main's "region" is declared twice (no hint); "zone" is on disk, not main's.
+    assert hinted() == []
+    assert ("resource", "aws_instance", "web") in ws.snapshot().referenced(main)
+    workspace.take_stale()
+    variables = tmp_path / "app" / "variables.tf.json"
+    variables.write_text('{"variable": {"zone": {}}, "locals": {"r": "x"}}')
+    workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
+    assert hinted() == ["Variable 'region' is declared but not used."]
+    workspace.take_stale()
+    # A file on disk that starts referring to it, its declarations the same: main is stale.
+    variables.write_text('{"variable": {"zone": {}}, "locals": {"r": "${var.region}"}}')
+    workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
+    assert workspace.take_stale() == {main, outputs}
+    assert hinted() == []
+    workspace.take_stale()
+    # The open buffer of outputs.tf.json refers to it too: nothing more is referred to, nothing stale.
+    text = workspace.get(outputs).text
+    at = text.index('"${aws') + 1
+    workspace.change(outputs, 2, [{"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at}},
+                                   "text": "${var.region}"}], "utf-32")
+    ws.snapshot().referenced(outputs)
+    assert workspace.take_stale() == set()
+    # The file on disk stops referring to it: still used by the buffer.
+    variables.write_text('{"variable": {"zone": {}}, "locals": {"r": "x"}}')
+    workspace.file_changed(ws.uri("/app/variables.tf.json"), CHANGED)
+    assert workspace.take_stale() == {main, outputs}
+    assert hinted() == []
+    workspace.take_stale()
+    # The buffer's reference goes: asked from outputs, main is stale (not outputs), and its hint is back.
+    workspace.change(outputs, 3, [{"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at + 13}},
+                                   "text": ""}], "utf-32")
+    ws.snapshot().referenced(outputs)
+    assert workspace.take_stale() == {main}
+    assert hinted() == ["Variable 'region' is declared but not used."]

@@ -180,7 +180,8 @@ def collapse(found: list[Diagnostic], max_per_code: int) -> list[Diagnostic]:
 
 def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: int = 0) -> list[Diagnostic]:
     """The diagnostics of open document `uri`: its own, then what its module adds, sorted; with
-    `unused`, the hints on declarations nothing refers to; with `max_per_code`, runaway repeats of one
+    `unused`, the hints on declarations nothing refers to (once the document is built: not from a quick
+    open); with `max_per_code`, runaway repeats of one
     code folded (`collapse`)."""
     state = snapshot.document(uri)
     if state is None:
@@ -197,7 +198,10 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: in
             found = flow.diagnostics(snapshot, uri)
             if found:
                 across = [*across, *found]
-            if unused:  # references in other files count: never cached per version
+            # References in other files count: never cached per version. Not while the document is
+            # quick-opened (no tree yet): finding its declarations would build the tree the quick open
+            # saves; the hints come with the next publish, once the background build ends.
+            if unused and state.built:
                 across = [*across, *unused_declarations(snapshot, uri)]
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)

@@ -16,8 +16,12 @@ Contract
   not; for an output, the `module.<call>.<output>` references of the modules that call it).
 * `unused_declarations`, as TFLint's `terraform_unused_declarations`: a variable, local value or
   data source of the document that no file of its module refers to gets a hint (code
-  `reference/unused`, tagged unnecessary) on its name. Not in override files (they change
-  declarations made elsewhere), nor for a name declared twice (its duplicate is the diagnostic).
+  `reference/unused`, tagged unnecessary) on its name, in source order. Not in override files
+  (they change declarations made elsewhere), nor for a name declared twice (its duplicate is the
+  diagnostic). It reads only what the analysis keeps: the document's own keys by kind
+  (`Snapshot.own_keys`) and the keys the module refers to (`Snapshot.referenced`, counted per
+  block as blocks change), so it costs a set lookup per declaration of those kinds, and places
+  only the hints (`Snapshot.declaration_sites_of`).
 * Never raises on odd input; a document that is not ours has none.
 """
 
@@ -81,12 +85,22 @@ def _label(key: tuple) -> str:
 
 
 def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
+    if snapshot.document(uri) is None:
+        return []
+    # Asked first, whatever the document declares (an override file too: it refers like any
+    # other): when what the module refers to changed (an edit of this document), its other
+    # documents learn here that they are stale.
+    referenced = snapshot.referenced(uri)
     if is_json_override_file(file_name(uri)):
         return []
+    own = snapshot.own_keys(uri)
+    candidates = [k for kind in UNUSED_KINDS for k in own.get(kind, ())]
+    unreferenced = [k for k in candidates if k not in referenced]
+    if not unreferenced:
+        return []
     out = []
-    for key, start, end in _declarations(snapshot, uri):
-        if key[0] not in UNUSED_KINDS or len(snapshot.declaration_sites(uri, key)) > 1:
-            continue
-        if not snapshot.reference_sites(uri, key):
-            out.append(Diagnostic(start, end, HINT, UNUSED, _label(key)))
+    for key, sites in snapshot.declaration_sites_of(uri, unreferenced).items():
+        if len(sites) == 1 and sites[0][0] == uri:  # declared twice: the duplicate is the diagnostic
+            out.append(Diagnostic(sites[0][1], sites[0][2], HINT, UNUSED, _label(key)))
+    out.sort(key=lambda d: d.start)
     return out

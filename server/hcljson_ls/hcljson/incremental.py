@@ -50,6 +50,10 @@ Contract
 * `text` is a `str` or a `text.TextBuffer` (the document's own, edited in place: it is then taken
   as unchanged when it is the same object and no edit was noted). The fast path only slices it, so
   an edit never joins a buffer into one `str`; a walk joins it once.
+* `FileResult.named()`: the keys the refs of every block name (`FileChecks.names`), counted per
+  key as blocks are computed and dropped (the fast path counts the edited block's refs in and its
+  old ones out; a walk, the blocks it computed and those it dropped), so an edit costs the refs of
+  the blocks it touched; the frozenset is the same object until a key appears or goes.
 * `build_steps(text, root)` is a first `update` cut into steps of `BUILD_STEP` blocks (decoded,
   checked, resolved; 4 x `BUILD_STEP` blocks and label keys walked): a generator, for an owner that
   answers requests between steps. It returns the very `FileResult` `update` would (same walk).
@@ -61,7 +65,7 @@ from __future__ import annotations
 
 from bisect import bisect_right, insort
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -138,6 +142,11 @@ class FileChecks:
         went (by default the changed keys themselves)."""
         return changed
 
+    def names(self, refs: Sequence[Any]) -> Iterable[Hashable]:
+        """The keys of what one block's `refs` name (one per ref naming something; by default
+        none): what `FileResult.named` gathers over the file."""
+        return ()
+
 
 class FileResult:
     """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
@@ -146,15 +155,16 @@ class FileResult:
     order `structure` is sorted in, for a reader merging it with others), `definitions_revision`,
     a number that changes exactly when the definitions' keys (the `FileChecks` definitions of every
     block, in order) changed since the engine's previous update; `definitions()` lists them (for
-    rules across files)."""
+    rules across files); `named()`, the keys the blocks' refs name (`FileChecks.names`)."""
 
     __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions",
-                 "structure_groups")
+                 "structure_groups", "_named")
 
     def __init__(self, body: FileView, structure: list[Diagnostic], strings: list[Diagnostic],
                  definitions_revision: int = 0,
                  definitions: Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None = None,
-                 resolved: list[Diagnostic] | None = None, structure_groups: list[int] | None = None) -> None:
+                 resolved: list[Diagnostic] | None = None, structure_groups: list[int] | None = None,
+                 named: Callable[[], frozenset] | None = None) -> None:
         self.body = body
         self.structure = structure
         self.structure_groups = structure_groups if structure_groups is not None else []
@@ -163,6 +173,12 @@ class FileResult:
         self.definitions_revision = definitions_revision
         # How to compute them until asked for, then what they are (`definitions`).
         self._definitions: Any = definitions
+        self._named = named
+
+    def named(self) -> frozenset:
+        """The keys the file's refs name (`FileChecks.names` over every block): the same object
+        until one appears or goes, so a reader may remember what it derived from it by identity."""
+        return self._named() if self._named is not None else _NO_KEYS
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         """Every definition's key in source order, and `place(i)`: where definition `i` is in this
@@ -396,7 +412,7 @@ class IncrementalFile:
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
                  "_resolved", "_own", "_owners", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
-                 "fast", "walks", "_kept", "_uses_pool")
+                 "fast", "walks", "_kept", "_uses_pool", "_named", "_named_keys")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
@@ -421,6 +437,8 @@ class IncrementalFile:
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
         self._kept = _Kept(KEPT_BODIES)  # the entries that keep their decoded body
         self._uses_pool: dict[frozenset, frozenset] = {}  # one copy of each blocks' `uses` set
+        self._named: dict[Hashable, int] = {}  # key -> how many refs name it (`FileChecks.names`)
+        self._named_keys: frozenset | None = _NO_KEYS  # its keys, None until asked for again
 
     def note_edit(self, edit: Any) -> None:
         """`old[edit.start:edit.old_end]` became `new[edit.start:edit.new_end]`; edits compose."""
@@ -463,8 +481,33 @@ class IncrementalFile:
             self._current_definitions,
             [item[0] for item in self._resolved],
             [item[1] for item in self._structure],
+            self._named_now,
         )
         return self._result
+
+    def _named_now(self) -> frozenset:
+        """`FileResult.named`: the keys of `_named`, one frozenset until a key appears or goes."""
+        keys = self._named_keys
+        if keys is None:
+            keys = self._named_keys = frozenset(self._named)
+        return keys
+
+    def _count(self, named: dict[Hashable, int], refs: Sequence[Any], sign: int) -> bool:
+        """Count what `refs` name into `named` (`sign` 1) or out of it (-1); True when a key
+        appeared or went. (Count a block's new refs in before its old ones out: a key both name
+        then never goes and comes back.)"""
+        if not refs:
+            return False
+        changed = False
+        for k in self.checks.names(refs):
+            n = named.get(k, 0) + sign
+            if n > 0:
+                named[k] = n
+                changed = changed or n == sign  # (1: it appeared)
+            else:
+                named.pop(k, None)
+                changed = True
+        return changed
 
     def rescope(self, changed: frozenset) -> FileResult | None:
         """Declarations outside the file `changed` (appeared or went): resolve again the blocks
@@ -685,6 +728,7 @@ class IncrementalFile:
             records.append(_Record(top, e))  # type: ignore[arg-type]
             if not e.quiet:  # type: ignore[union-attr]
                 self._placed(e, top, structure, strings)  # type: ignore[arg-type]
+        named, named_changed = self._walk_named(old, entries, computed, cover is None)  # type: ignore[arg-type]
         keys, place = self._definitions(records, False)
         if keys != self._keys:
             self._keys = keys
@@ -714,6 +758,29 @@ class IncrementalFile:
         self._attributes = walk.attributes
         self._structure = structure
         self._strings = strings
+        self._named = named
+        if named_changed:
+            self._named_keys = None
+
+    def _walk_named(self, old: dict[int, _Entry], entries: list[_Entry], computed: set[int],
+                    afresh: bool) -> tuple[dict[Hashable, int], bool]:
+        """`_named` after a walk -- afresh, or the current counts with the computed entries' refs
+        in and those of the old entries not kept out -- and whether a key appeared or went."""
+        if afresh:
+            named: dict[Hashable, int] = {}
+            for e in entries:
+                self._count(named, e.refs, 1)
+            return named, True
+        named = dict(self._named)
+        changed = False
+        for e in entries:
+            if id(e) in computed and e.refs:
+                changed = self._count(named, e.refs, 1) or changed
+        kept = {id(e) for e in entries if id(e) not in computed}
+        for e in old.values():
+            if id(e) not in kept and e.refs:
+                changed = self._count(named, e.refs, -1) or changed
+        return named, changed
 
     def _check(self, text: str, todo: list[tuple[int, TopBlock, Block, list[Diagnostic]]],
                entries: list[_Entry | None], computed: set[int]) -> None:
@@ -744,6 +811,8 @@ class IncrementalFile:
         old = rec.entry
         current = rec.current()
         e = rec.entry = self._compute(text, current)
+        if (e.refs or old.refs) and (self._count(self._named, e.refs, 1) | self._count(self._named, old.refs, -1)):
+            self._named_keys = None
         delta = ne - oe
         redo_cross = [d[0] for d in old.defs] != [d[0] for d in e.defs]
         structure = [

@@ -64,7 +64,7 @@ class DiagnosticsSettings:
     #: When set, each diagnostic links to ``<docsUrl>#<anchor of its code>`` (`codeDescription`).
     docs_url: str | None = None
     #: Hints (`reference/unused`, faded) on variables, locals and data sources nothing refers to.
-    unused_declarations: bool = False
+    unused_declarations: bool = True
     #: At most this many diagnostics of one code per file; the rest are one `limit/too-many` (0: all).
     max_per_code: int = field(default=DEFAULT_MAX_PER_CODE, metadata={"check": _between(0, 10_000_000)})
 

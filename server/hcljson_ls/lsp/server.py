@@ -410,6 +410,18 @@ class HcljsonServer(LanguageServer):
         if disagreed:
             self.store.results_changed(uri)
             self.refresh_stale()
+        elif self.settings.diagnostics.unused_declarations:
+            # Built now: the unused-declaration hints, left out of the quick answer, are published if
+            # there are any (looked for after the build's task, in a loop turn of their own).
+            await asyncio.sleep(self.settings.diagnostics.debounce_ms / 1000)
+            try:
+                found = self.store.get(uri) is not None and lens_feature.unused_declarations(self.snapshot(), uri)
+            except Exception:
+                log.exception("looking for unused declarations of %s failed", uri)
+                return
+            if found:
+                self.store.results_changed(uri)
+            self.refresh_stale()  # what this document refers to may leave others' hints stale
 
     def _log_build(self, uri: str, own: bool, seconds: float) -> None:
         """Say in the client's log who built the tree of quick-opened `uri`: the background build

@@ -10,7 +10,8 @@ it is computed, incrementally across edits.
 type constraints: `template/...`, `type/...`, `reference/...`), `resolved` (what references mean:
 `resolve`'s `reference/...` codes) and `definitions()` (what the file declares, for the rules
 across the files of a module: `validate.definitions` keys). `body.refs_at(offset)` and
-`body.refs(key)` give the references themselves (`terraform.references`).
+`body.refs(key)` give the references themselves (`terraform.references`); `named()` the keys of
+what they refer to (`references.subject`, as `references.index` counts them for files not open).
 
 Contract
 --------
@@ -59,6 +60,7 @@ from .filekinds.tfvars import TFVARS_SCHEMA, is_tfvars
 from .resolution.addresses import address_rules
 from .resolution.module_calls import CallSite, call_sites, check_calls
 from .resolution.reference_walk import block_references
+from .resolution.references import Reference, subject
 from .resolution.resolve import (  # the requirement readers live with the scope; named here too
     SCHEMAS_CHANGED,
     Scope,
@@ -203,6 +205,10 @@ class TerraformChecks(FileChecks):
 
     def affected(self, changed: frozenset) -> frozenset:
         return affected(changed)
+
+    def names(self, refs):
+        # What `references.index` and `Workspace.reference_sites` count: a reference's subject.
+        return [found[0] for r in refs if type(r) is Reference and (found := subject(r)) is not None and found[1]]
 
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
         return [], check_root(text, attributes)

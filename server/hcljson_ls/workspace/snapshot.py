@@ -74,9 +74,23 @@ class Snapshot:
         """Where the module of `uri` declares `declared`: `(uri, start, end)` each."""
         return self._workspace.declaration_sites(self._workspace.module_key(uri), declared)
 
+    def declaration_sites_of(self, uri: str, keys: list[tuple]) -> dict[tuple, list[tuple[str, int, int]]]:
+        """`declaration_sites` of each of `keys`, asked at once."""
+        return self._workspace.declaration_sites_of(self._workspace.module_key(uri), keys)
+
     def reference_sites(self, uri: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """Where the module of `uri` refers to `declared`: `(uri, start, end, name_start, name_end)`."""
         return self._workspace.reference_sites(self._workspace.module_key(uri), declared)
+
+    def referenced(self, uri: str) -> frozenset:
+        """Every declaration key some configuration file of the module of `uri` refers to (the keys
+        of `reference_sites`; `Workspace.referenced`): the same object while none comes or goes.
+        (When it changed, the module's other open documents are stale: their hints may differ.)"""
+        return self._workspace.referenced(self._workspace.module_key(uri), uri)
+
+    def own_keys(self, uri: str) -> dict[str, frozenset]:
+        """The declaration keys of open `uri` by kind (`Workspace.own_keys`), as its current version declares them."""
+        return self._workspace.own_keys(uri)
 
     def module_call_child(self, uri: str, name: str) -> str | None:
         """The directory of the module that module call `name` of the module of `uri` calls (a local

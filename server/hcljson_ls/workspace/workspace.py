@@ -125,6 +125,7 @@ class Workspace(ProviderSchemaSettings):
         self._own_keys: dict[str, tuple] = {}
         self._declared_cache: dict[str, tuple] = {}  # uri -> ((module revision, own keys, kind), keys)  # uri -> ((engine id, definitions revision), kind -> keys)  # path -> (stamp, text, FileView): the last few files read for a request
         self._across: dict[str, tuple[tuple, dict]] = {}  # uri -> (stamp, key -> other places), see module_diagnostics
+        self._referenced: dict[str, tuple[tuple, frozenset]] = {}  # module -> (its files' parts, union), see referenced
         self._schemas = SchemaStore()
         self._schema_paths: tuple[str, ...] = ()
         self.max_file_bytes = MAX_FILE_BYTES  # files on disk above it are skipped (the maxFileSizeMB setting)
@@ -440,6 +441,9 @@ class Workspace(ProviderSchemaSettings):
             # (3.4 MB for 30,000 tiny outputs, tracemalloc); the names index holds them too.
             self._keys_of[uri] = keys
             module.key_index_cache = None
+            # Same keys, but the list may differ (one declared twice now, or in another order): the
+            # places index holds indexes into it.
+            module.index_cache = None
             return
         if before is None:  # until now the module saw the file on disk (or nothing)
             disk_file = module.disk.get(file_name(uri))
@@ -512,13 +516,17 @@ class Workspace(ProviderSchemaSettings):
                     self._rescope_all(module)
             return
         disk_file = module.disk.get(name)
-        before = disk_file.summary.keys if disk_file is not None and disk_file.summary is not None else None
+        old = disk_file.summary if disk_file is not None else None
+        before = old.keys if old is not None else None
         if disk_file is None:
             disk_file = module.disk[name] = DiskFile(name)
         disk_file.summary = None
         if any(path_of_uri(u) == path for u in self._open_in(key)):
             return  # the open buffer wins; the file is read again when it closes
-        after = self._read(module, disk_file).keys
+        new = self._read(module, disk_file)
+        after = new.keys
+        if old is not None and before == after and old.references.keys() != new.references.keys():
+            self._references_changed(key)  # the unused hints of the open documents may differ
         if before is None or before != after:
             self._bump(module)
             if before is None:
@@ -740,6 +748,13 @@ class Workspace(ProviderSchemaSettings):
             self.sync_declarations(other)
         return [(uri, start, end) for uri, _, start, end in map(self._place, self._index(key).get(declared, ()))]
 
+    def declaration_sites_of(self, key: str, keys: Iterable[tuple]) -> dict[tuple, list[tuple[str, int, int]]]:
+        """`declaration_sites` of each of `keys` at once (the open documents brought up to date once)."""
+        for other in self._open_in(key):
+            self.sync_declarations(other)
+        index = self._index(key)
+        return {k: [(uri, start, end) for uri, _, start, end in map(self._place, index.get(k, ()))] for k in keys}
+
     def reference_sites(self, key: str, declared: tuple) -> list[tuple[str, int, int, int, int]]:
         """`(uri, start, end, name_start, name_end)` of every reference to `declared` in the files of
         module `key`, open or not (override files included: they refer like any other file)."""
@@ -769,6 +784,43 @@ class Workspace(ProviderSchemaSettings):
             file_uri = uri_of_path(os.path.join(key, name))
             out.extend((file_uri, *site) for site in self._summary(module, disk_file).references.get(declared, ()))
         return out
+
+    def referenced(self, key: str, but: str | None = None) -> frozenset:
+        """Every declaration key some file of module `key` refers to (`reference_sites`' files:
+        open buffers over the files on disk, override files included; variable definitions and
+        test files are none of them): the union of each open document's `FileResult.named` and
+        each other file's summary, remembered until one of these objects changes (an edit that
+        adds or removes no reference keeps them all). When the union differs from the one found
+        last, the module's other open documents (but `but`, asking) are stale: their unused hints
+        may differ."""
+        module = self.module(key)
+        open_docs = {file_name(u): u for u in self._open_in(key)}
+        parts: list[Any] = []
+        for name in self.effective_names(key):
+            uri = open_docs.get(name)
+            if uri is not None:
+                parts.append(self._documents[uri].analysis.named())
+                continue
+            disk_file = module.disk.get(name)
+            if disk_file is not None:
+                parts.append(self._summary(module, disk_file))
+        cached = self._referenced.get(key)
+        if cached is not None and len(cached[0]) == len(parts) and all(a is b for a, b in zip(cached[0], parts)):
+            return cached[1]
+        sets = [p if isinstance(p, frozenset) else p.references.keys() for p in parts]
+        union = sets[0] if len(sets) == 1 and isinstance(sets[0], frozenset) else frozenset().union(*sets)
+        self._referenced[key] = (tuple(parts), union)
+        if cached is not None and cached[1] != union:
+            self._references_changed(key, but)
+        return union
+
+    def _references_changed(self, key: str, but: str | None = None) -> None:
+        """What the files of module `key` refer to changed (no declaration did): its open documents
+        (but `but`) get a new revision and are stale."""
+        stale = self._open_in(key, but)
+        for uri in stale:
+            self._revisions[uri] = next(self._counter)
+        self._stale |= stale
 
     def declared(self, uri: str, kind: str) -> frozenset:
         """The declaration keys of `kind` in the module of `uri`, its own current ones included;
