@@ -27,7 +27,9 @@ Contract
   writes, as the decoder re-reads them: `decode.decode_blocks_from_attribute`), `dynamic_blocks(body)` (its
   `dynamic` blocks: `(label handle, label, content bodies)`), `missing_place(body)` (where a missing
   item is reported, the insertion point after its `{` or None, and whether it has no member) and
-  `point(v, offset)` (an empty range `offset` characters into `v`). The values view answers the
+  `point(v, offset)` (an empty range `offset` characters into `v`), `whole_members(v)` /
+  `whole_items(v)` (`members` / `items` of an object / array none of whose members is broken, as
+  lists; else None). The values view answers the
   first two and, for plain shapes, `nested_bodies` and `dynamic_blocks`; the rest only on the tree.
 * Positions only on demand: `range(v)` is the value's `[start, end)` in the document. A view that
   cannot answer a question for sure raises `Unanswerable`: the values view has no positions, and no
@@ -81,6 +83,8 @@ class ValueView(Protocol):
     def dynamic_blocks(self, body: Any) -> Sequence[tuple[Any, str, Sequence[Any]]]: ...
     def missing_place(self, body: Any) -> tuple[Any, Any, bool]: ...
     def point(self, v: Any, offset: int) -> Any: ...
+    def whole_members(self, v: Any) -> Sequence[tuple[str, Any]] | None: ...
+    def whole_items(self, v: Any) -> Sequence[Any] | None: ...
 
 
 class TreeValue(NamedTuple):
@@ -198,6 +202,25 @@ class TreeView:
     def point(self, v: TreeValue, offset: int) -> Span:
         return Span(v.start + offset, v.start + offset)
 
+    def whole_members(self, v: TreeValue) -> list[tuple[str, TreeValue]] | None:
+        node, base = v
+        out = []
+        for m in node.items:  # type: ignore[attr-defined]
+            k, x = m.key, m.value
+            if type(k) is not String or x is None:
+                return None
+            out.append((string_text(self.text, k, base + k.start), TreeValue(x, base + x.start)))
+        return out
+
+    def whole_items(self, v: TreeValue) -> list[TreeValue] | None:
+        node, base = v
+        out = []
+        for m in node.items:  # type: ignore[attr-defined]
+            if m.value is None:
+                return None
+            out.append(TreeValue(m.value, base + m.value.start))
+        return out
+
 
 _KINDS = {str: STRING, int: NUMBER, float: NUMBER, type(None): NULL, Pairs: OBJECT, list: ARRAY}
 
@@ -284,6 +307,12 @@ class _Values:
 
     def point(self, v: Any, offset: int) -> Any:
         raise Unanswerable("a position")
+
+    def whole_members(self, v: Pairs) -> Sequence[tuple[str, Any]]:
+        return v
+
+    def whole_items(self, v: list) -> Sequence[Any]:
+        return v
 
 
 VALUES = _Values()
