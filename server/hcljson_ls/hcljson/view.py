@@ -19,10 +19,12 @@ Contract
   of its first member `name`, for `range`; `ABSENT` without one), `member(body, name)` (the value of its first member called `name`, or `ABSENT`: a
   JSON null is a value, None on the values view; `NO_VALUE` for a member written without a value,
   mid-edit, which only the tree has: rules count the name and leave the value alone).
-* For the rules of a body against a schema (`terraform.rules.schema_rules`): `arguments(body,
-  decoded_by)` (a body's members as `(name, key handle, value or NO_VALUE, known)`, `known` when the
-  decoder reads the name itself: on values, a name of `decoded_by` (the `BodySchema` the tree was
-  decoded with) or `"//"`), `fields(v)` (an object value's members, the same way, without `known`),
+* For the rules of a body against its provider's schema (`terraform.rules.provider_rules`):
+  `arguments(body, decoded_by, also=())` (the body's members the decoder does not read itself, and
+  those of names in `also`, as `(name, value or NO_VALUE)` pairs in document order, with the key
+  handle of each: a list in the same order, or None when a key's handle is its name (values); on
+  values a name the decoder reads is one of `decoded_by`, the `BodySchema` the tree was decoded
+  with, or `"//"`; a body with a `dynamic` member is `Unanswerable` there), `fields(v)` (an object value's members, the same way, without `known`),
   `nested_bodies(key, value, schema)` (the bodies of the nested blocks of `schema` a member's value
   writes, as the decoder re-reads them: `decode.decode_blocks_from_attribute`), `dynamic_blocks(body)` (its
   `dynamic` blocks: `(label handle, label, content bodies)`), `missing_place(body)` (where a missing
@@ -41,6 +43,7 @@ Contract
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
@@ -49,11 +52,11 @@ from ..diagnostic import Diagnostic, Fix, Related
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node, String
 from .decode import decode_blocks_from_attribute
 from .model import Attribute, Body
-from .schema import BlockSchema
+from .schema import BlockSchema, BodySchema
 from .skim import Pairs
 from .values import string_text
 
-__all__ = ["ABSENT", "NO_VALUE", "VALUES", "Finding", "Span", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
+__all__ = ["ABSENT", "NO_VALUE", "VALUES", "python_types", "Finding", "Span", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
 
 
 #: What `member` returns for a name the body does not have.
@@ -67,6 +70,8 @@ class Unanswerable(Exception):
 
 
 class ValueView(Protocol):
+    by_type: bool
+
     def kind(self, v: Any) -> str: ...
     def string(self, v: Any) -> str: ...
     def number_text(self, v: Any) -> str: ...
@@ -77,7 +82,7 @@ class ValueView(Protocol):
     def block(self, body: Any, name: str) -> Any: ...
     def key(self, body: Any, name: str) -> Any: ...
     def range(self, v: Any) -> tuple[int, int]: ...
-    def arguments(self, body: Any, decoded_by: Any) -> Iterable[tuple[str, Any, Any, bool]]: ...
+    def arguments(self, body: Any, decoded_by: Any, also: Any = ()) -> tuple[Sequence[tuple[str, Any]], Sequence[Any] | None]: ...
     def fields(self, v: Any) -> Iterable[tuple[str, Any, Any]]: ...
     def nested_bodies(self, key: Any, value: Any, schema: BlockSchema) -> Sequence[Any]: ...
     def dynamic_blocks(self, body: Any) -> Sequence[tuple[Any, str, Sequence[Any]]]: ...
@@ -105,6 +110,8 @@ class TreeView:
     """The view of decoded bodies and tree nodes of document `text` (positions exact)."""
 
     __slots__ = ("text",)
+    #: Whether a value's Python type tells its kind (`python_types`): not for tree nodes.
+    by_type = False
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -164,10 +171,16 @@ class TreeView:
             return v.name_start, v.name_end  # type: ignore[union-attr]
         return v.start, v.start + (v.node.end - v.node.start)  # type: ignore[union-attr]
 
-    def arguments(self, body: Body, decoded_by: Any) -> Iterator[tuple[str, Attribute, Any, bool]]:
+    def arguments(self, body: Body, decoded_by: Any, also: Any = ()) -> tuple[list[tuple[str, Any]], list[Attribute]]:
+        pairs: list[tuple[str, Any]] = []
+        keys: list[Attribute] = []
         for a in body.attributes:
+            if a.schema is not None and a.name not in also:
+                continue
             e = a.expr
-            yield a.name, a, (NO_VALUE if e is None else TreeValue(e.node, e.start)), a.schema is not None
+            pairs.append((a.name, NO_VALUE if e is None else TreeValue(e.node, e.start)))
+            keys.append(a)
+        return pairs, keys
 
     def fields(self, v: TreeValue) -> Iterator[tuple[str, Span, Any]]:
         node, base = v
@@ -229,6 +242,9 @@ class _Values:
     """The view of the values `hcljson.skim` reads with the C scanner (no positions)."""
 
     __slots__ = ()
+    #: A value's Python type tells its kind: a rule may test `type(v) in python_types(kinds)`, compiled
+    #: once, instead of asking `kind` of each value.
+    by_type = True
 
     def kind(self, v: Any) -> str:
         if v is True:
@@ -277,10 +293,16 @@ class _Values:
     def range(self, v: Any) -> tuple[int, int]:
         raise Unanswerable("a position")
 
-    def arguments(self, body: Pairs, decoded_by: Any) -> Iterator[tuple[str, str, Any, bool]]:
-        attributes, blocks = decoded_by.attributes, decoded_by.blocks
-        for k, x in body:
-            yield k, k, x, (k in attributes or k in blocks or k == "//")
+    def arguments(self, body: Pairs, decoded_by: Any, also: Any = ()) -> tuple[Sequence[tuple[str, Any]], None]:
+        known = _decoded_names(decoded_by)
+        names = dict(body)
+        if "dynamic" in names:  # its blocks are the tree's to read (`dynamic_blocks`)
+            raise Unanswerable("dynamic blocks")
+        if known.isdisjoint(names):  # (in C)
+            return body, None
+        if also:
+            return [m for m in body if m[0] not in known or m[0] in also], None
+        return [m for m in body if m[0] not in known], None
 
     def fields(self, v: Any) -> Iterable[tuple[str, str, Any]]:
         return ((k, k, x) for k, x in v) if type(v) is Pairs else ()
@@ -297,10 +319,7 @@ class _Values:
         raise Unanswerable("nested blocks")
 
     def dynamic_blocks(self, body: Pairs) -> Sequence[tuple[Any, str, Sequence[Any]]]:
-        for k, _ in body:
-            if k == "dynamic":
-                raise Unanswerable("dynamic blocks")
-        return ()
+        return ()  # (a body with a `dynamic` member is `Unanswerable` from `arguments` on)
 
     def missing_place(self, body: Any) -> tuple[Any, Any, bool]:
         raise Unanswerable("a position")
@@ -316,6 +335,23 @@ class _Values:
 
 
 VALUES = _Values()
+
+
+@functools.lru_cache(maxsize=256)
+def _decoded_names(schema: BodySchema) -> frozenset[str]:
+    """The names a body of `schema` has the decoder read itself (its attributes and blocks, and the
+    `"//"` comments)."""
+    return frozenset(schema.attributes) | frozenset(schema.blocks) | {"//"}
+
+
+@functools.lru_cache(maxsize=256)
+def python_types(kinds: frozenset[str]) -> frozenset[type]:
+    """The Python types of the values view every value of which has one of `kinds` (a bool only
+    when both TRUE and FALSE are among them)."""
+    out = {t for t, k in _KINDS.items() if k in kinds}
+    if TRUE in kinds and FALSE in kinds:
+        out.add(bool)
+    return frozenset(out)
 
 
 

@@ -56,8 +56,9 @@ from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ...hcljson.model import Block, Body
 from ...hcljson.problems import duplicate_argument, suggestion
 from ...hcljson.schema import BlockSchema, BodySchema
+from ...hcljson.skim import Pairs
 from ...hcljson.values import string_text
-from ...hcljson.view import ABSENT, NO_VALUE, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of
+from ...hcljson.view import ABSENT, NO_VALUE, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of, python_types
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -491,21 +492,31 @@ def _validate_body(
     required, bounded, minimum, plain, collections = _plan(schema)
     attributes = schema.attributes
     kind = view.kind
-    firsts: dict[str, Any] = {}
-    seen: set[str] | None = set() if required else None
+    # On the values view, the kinds an attribute always takes as Python types (`_by_type`).
+    typed, typed_collections = _by_type(schema) if view.by_type else (None, None)
+    args, keys = view.arguments(body, decoded_by, attributes if known else ())
+    names = dict(args)  # (in C) the names set, for `required`; fewer than the members: a name repeated
+    repeated: dict[str, Any] | None = {} if len(names) != len(args) else None
 
-    for name, key, v, decoded in view.arguments(body, decoded_by):
-        if decoded and not (known and name in attributes):
-            continue  # a meta-argument the decoder knows (see `validate_resource` for `known`)
-        if seen is not None:
-            seen.add(name)
-        first = firsts.get(name)
-        if first is None:
-            firsts[name] = key
-        elif name in attributes:
-            # A repeated key names blocks again (HCL JSON), never an attribute twice.
-            out.append(_duplicate(key, name, first))
-            continue
+    for i, (name, v) in enumerate(args):
+        if repeated is not None:
+            first = repeated.get(name)
+            if first is None:
+                repeated[name] = i
+            elif name in attributes:
+                # A repeated key names blocks again (HCL JSON), never an attribute twice.
+                out.append(_duplicate(name if keys is None else keys[i], name, name if keys is None else keys[first]))
+                continue
+        if typed is not None:  # the two tests below, on the values' Python types
+            ok = typed.get(name)
+            if ok is not None:
+                if type(v) in ok:
+                    continue
+            else:
+                col = typed_collections.get(name)
+                if col is not None and type(v) is col[0] and all(
+                        type(x) in col[1] for x in (v if col[0] is list else [x for _, x in v])):
+                    continue
         if v is not NO_VALUE:
             k = kind(v)
             if k in plain.get(name, _NOTHING_OK):
@@ -513,6 +524,7 @@ def _validate_body(
             cty = collections.get(name)
             if cty is not None and _plainly_ok(view, v, k, cty):
                 continue  # the same for a collection of primitives
+        key = name if keys is None else keys[i]
         a = attributes.get(name)
         if a is not None:
             _set_attribute(view, a, name, key, v, where, out)
@@ -547,31 +559,42 @@ def _validate_body(
             _validate_body(view, content, bt.block, None, f"a {_q(label)} block", PROVIDER_DEFINED_BODY, out)
 
     place = None
-    if seen is not None:
+    if required:
         for n, a in required:
-            if n not in seen:
+            if n not in names:
                 if place is None:
                     place = view.missing_place(body)
                 out.append(_missing(n, a, where, missing_at or place[0], place[1], place[2]))
-    for n, low, high in bounded if counts else minimum:  # no block: only a minimum can be missed
+    for n, low, _ in minimum:
         if n in dynamic_types:
             continue
-        count = counts.get(n, 0)
-        if count < low:
+        if counts.get(n, 0) < low:
             if place is None:
                 place = view.missing_place(body)
             out.append(Finding(
                 missing_at or place[0], ERROR, TOO_FEW_BLOCKS, f"Insufficient {_q(n)} blocks",
                 f"At least {low} {_q(n)} block{'s' if low != 1 else ''} {'are' if low != 1 else 'is'} required in {where}.",
             ))
-        elif high is not None and count > high:
-            for name, key, _, decoded in view.arguments(body, decoded_by):
-                if name == n and not decoded:
+    if counts:
+        bounds = _bounds(schema)
+        for n, count in counts.items():
+            bound = bounds.get(n)
+            if bound is None or n in dynamic_types or count < bound[0] or bound[1] is None or count <= bound[1]:
+                continue
+            high = bound[1]
+            for i, (name, _) in enumerate(args):
+                if name == n and name not in attributes:
                     out.append(Finding(
-                        key, ERROR, TOO_MANY_BLOCKS, f"Too many {_q(n)} blocks",
+                        name if keys is None else keys[i], ERROR, TOO_MANY_BLOCKS, f"Too many {_q(n)} blocks",
                         f"No more than {high} {_q(n)} block{'s are' if high != 1 else ' is'} allowed in {where}, but there are {count}.",
                     ))
                     break
+
+
+@functools.lru_cache(maxsize=4096)
+def _bounds(schema: SchemaBlock) -> dict[str, tuple[int, int | None]]:
+    """`_plan`'s bounded block types of `schema` by name: (at least, at most or None)."""
+    return {n: (low, high) for n, low, high in _plan(schema)[1]}
 
 
 def _plain_blocks(view: ValueView, v: Any, bt: SchemaBlockType) -> int | None:
@@ -597,6 +620,7 @@ def _plain_blocks(view: ValueView, v: Any, bt: SchemaBlockType) -> int | None:
             return None
     else:
         return None
+    typed = _by_type(bt.block)[0] if view.by_type else None
     for obj in objects:
         members = view.whole_members(obj)
         if members is None:
@@ -605,6 +629,11 @@ def _plain_blocks(view: ValueView, v: Any, bt: SchemaBlockType) -> int | None:
         for name, x in members:
             if name in names or name == "dynamic":
                 return None
+            if typed is not None:
+                ok = typed.get(name)
+                if ok is not None and type(x) in ok:
+                    names.add(name)
+                    continue
             xk = kind(x)
             if xk not in plain.get(name, _NOTHING_OK):
                 cty = collections.get(name)
@@ -622,6 +651,11 @@ def _plainly_ok(view: ValueView, v: Any, kind: str, cty: list) -> bool:
     if kind != (ARRAY if cty[0] in ("list", "set") else OBJECT if cty[0] == "map" else None):
         return False
     ok = _ALWAYS_OK[cty[1]]
+    if view.by_type:
+        types = python_types(ok)
+        if kind == ARRAY:
+            return all(type(x) in types for x in view.items(v))
+        return all(type(x) in types for _, x in view.members(v))
     k = view.kind
     if kind == ARRAY:
         return all(k(x) in ok for x in view.items(v))
@@ -662,6 +696,19 @@ def _plan(schema: SchemaBlock) -> tuple[tuple, tuple, tuple, dict[str, frozenset
         if low or high is not None:
             bounded.append((n, low, high))
     return required, tuple(bounded), tuple(b for b in bounded if b[1]), plain, collections
+
+
+@functools.lru_cache(maxsize=4096)
+def _by_type(schema: SchemaBlock) -> tuple[dict[str, frozenset], dict[str, tuple[type, frozenset]]]:
+    """`_plan`'s tests of `schema`'s bodies compiled for the values view, once per schema: each plain
+    attribute's kinds as Python types (`view.python_types`), and each list/set/map-of-primitive
+    attribute's container type and element types (`_plainly_ok`): a value's first test without a
+    call. Measured on the 5 MB AWS document's 5,645 resource bodies (quick open, best of 7):
+    the schema body rule on values went from 59 ms (generic `kind` calls) to ~30 ms."""
+    _, _, _, plain, collections = _plan(schema)
+    containers = {"list": list, "set": list, "map": Pairs}
+    return ({n: python_types(kinds) for n, kinds in plain.items()},
+            {n: (containers[cty[0]], python_types(_ALWAYS_OK[cty[1]])) for n, cty in collections.items()})
 
 
 @functools.lru_cache(maxsize=1024)
