@@ -42,18 +42,16 @@ Contract
   - output: `value` (required; as above), `description` / `deprecated` (strings without a template
     sequence, or null), `sensitive` / `ephemeral` (booleans or null).
 * Provider schemas (`Scope.provider_schemas`): a resource or data block is certified only when
-  `provider_rules.check_sites` has nothing to report for it. Its provider is found as there
-  (`provider_rules.provider_address`: the type's prefix or the `provider` meta-argument, the
+  `provider_rules.check_sites` has nothing to report for it. Its provider and schema are found as
+  there (`provider_rules.block_schema`: the type's prefix or the `provider` meta-argument, the
   module's `required_providers`, this file's from its `terraform` blocks, analysed first; the
-  engine); then either that provider's schema is not loaded (nothing is checked), or its body is
-  checked on the values (`_body_ok`): every provider-defined name a configurable, not deprecated
-  attribute whose value its type plainly takes (the one rule `provider_rules.wrong_kinds`, run on
-  the values, finds nothing: `_value_test`; null always), or a nested block type (not map-nested,
-  not deprecated, no `dynamic`) written as an object or an array of objects, each body certified
-  the same way, within the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
-  anything else, sends the block to the full analysis of its small document, whose schema sites are
-  resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
-  their diagnostics mapped back.
+  engine); then either that provider's schema is not loaded (nothing is checked), or every rule of
+  `provider_rules.SCHEMA_RULES` (written once over `hcljson.view`, run here on the values: the body
+  against the schema, `ignore_changes` names, `self` names) finds nothing and asks nothing the
+  values cannot answer (`_check_schema`). An unknown type of a loaded provider, a finding, and
+  anything unanswerable send the block to the full analysis of its small document, whose schema
+  sites are resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's
+  scope) and their diagnostics mapped back. No schema rule is written here.
 * Never raises on any text (a bug in it is the caller's to log; it then takes the full path).
 """
 

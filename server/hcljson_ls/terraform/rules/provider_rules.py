@@ -1,6 +1,10 @@
 """Checking a resource or data source body against its provider's schema (`provider_schema`).
 
     validate_resource(body, schema, text, missing_at=None, where="this block") -> list[Diagnostic]
+    SCHEMA_RULES: [rule(view, block_type, body, schema, where) -> list[Finding]]   over `hcljson.view`
+    schema_findings(view, block_type, body, schema, where) -> list[Finding]   every rule of SCHEMA_RULES
+    body_findings(view, body, schema, where, decoded_by, known=False, missing_at=None) -> list[Finding]
+    block_schema(schemas, block_type, type_name, meta, required_providers, engine) -> (address, schema | None)
     check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
     import_identity(block, schemas, text, required_providers, engine) -> (local, type, identity) | None
 
@@ -36,11 +40,17 @@ Contract
   the JSON object(s) of the value have their keys checked (unknown, missing required, computed
   only, deprecated, kinds).
 * Without a schema nothing is reported. Pure: no state, no I/O (memos of immutable inputs only).
-* Speed: ~7.5 us per AWS resource block (bench/bench_schemas.py: opening 5 MB of AWS resources costs
-  1.15-1.17x the open without schemas, target 1.2x). The shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`) skip
-  only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py). `schema/wrong-kind`
-  (`wrong_kinds`, on the tree and on the quick open's values) runs a check compiled once per type
-  (`kind_checker`, memo by the type object's identity; tests/terraform/test_kind_checker.py).
+* Written once over `hcljson.view` (issue 21 §1): the rules of a resource or data body against its
+  schema are the registry `SCHEMA_RULES` (`resource_body_findings`: `body_findings`, the body
+  check; `ignored_name_findings`: `unknown_ignored`; `self_attribute_findings`), run by
+  `check_sites` on the tree (`TreeView`, placed by `diagnostics_of`, each rule's diagnostics sorted
+  by place) and by `terraform.quick` on the C scanner's values (`VALUES`: a block is certified only
+  when every rule finds nothing and asks nothing `Unanswerable`). `validate_resource` (provisioner,
+  connection, ephemeral and config bodies) is `body_findings` on the tree.
+* Speed: the shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`; on values `_by_type`, compiled once
+  per schema) skip only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py).
+  `schema/wrong-kind` (`wrong_kinds`) runs a check compiled once per type (`kind_checker`, memo by
+  the type object's identity; tests/terraform/test_kind_checker.py). Figures: docs/performance.md.
 """
 
 from __future__ import annotations
