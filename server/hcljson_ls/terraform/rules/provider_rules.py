@@ -517,17 +517,17 @@ def _validate_body(
                 # A repeated key names blocks again (HCL JSON), never an attribute twice.
                 out.append(_duplicate(name if keys is None else keys[i], name, name if keys is None else keys[first]))
                 continue
-        if typed is not None:  # the two tests below, on the values' Python types
+        if typed is not None:  # the two tests below, on the values' Python types (the same answers)
             ok = typed.get(name)
             if ok is not None:
                 if type(v) in ok:
                     continue
             else:
                 col = typed_collections.get(name)
-                if col is not None and type(v) is col[0] and all(
-                        type(x) in col[1] for x in (v if col[0] is list else [x for _, x in v])):
+                if col is not None and type(v) is col[0] and (
+                        all(type(x) in col[1] for x in v) if col[0] is list else all(type(x) in col[1] for _, x in v)):
                     continue
-        if v is not NO_VALUE:
+        elif v is not NO_VALUE:
             k = kind(v)
             if k in plain.get(name, _NOTHING_OK):
                 continue  # a plain value its (configurable, current, primitive) attribute takes
@@ -554,9 +554,10 @@ def _validate_body(
         if bt.block.deprecated and plain_count:
             out.append(Finding(key, WARNING, DEPRECATED, f"Deprecated block type {_q(name)}",
                                f"The provider marks the block type {_q(name)} of {where} as deprecated."))
-        inner = f"a {_q(name)} block"
-        for nested in bodies:
-            _validate_body(view, nested, bt.block, None, inner, PROVIDER_DEFINED_BODY, out)
+        if bodies:
+            inner = f"a {_q(name)} block"
+            for nested in bodies:
+                _validate_body(view, nested, bt.block, None, inner, PROVIDER_DEFINED_BODY, out)
 
     dynamic_types: set[str] = set()
     for at, label, contents in view.dynamic_blocks(body):
@@ -1012,9 +1013,9 @@ def self_attribute_findings(view: ValueView, block_type: str, body: Any, schema:
     if block_type != "resource":
         return []
     if type(view) is not TreeView:
-        lifecycle = view.block(body, "lifecycle")
-        if view.member(body, "provisioner") is not ABSENT or (
-                lifecycle is not ABSENT and view.member(lifecycle, "postcondition") is not ABSENT):
+        names = dict(view.members(body))  # (in C)
+        if "provisioner" in names or ("lifecycle" in names and (
+                lifecycle := view.block(body, "lifecycle")) is not ABSENT and view.member(lifecycle, "postcondition") is not ABSENT):
             raise Unanswerable("self references")
         return []
     text = view.text
@@ -1043,7 +1044,9 @@ def self_attribute_findings(view: ValueView, block_type: str, body: Any, schema:
 
 def resource_body_findings(view: ValueView, block_type: str, body: Any, schema: SchemaBlock, where: str) -> list[Finding]:
     """`body_findings` of a resource or data source body (decoded as `terraform.schema` decodes it)."""
-    return body_findings(view, body, schema, where, CONFIG_SCHEMA.blocks[block_type].body)  # type: ignore[arg-type]
+    out: list[Finding] = []
+    _validate_body(view, body, schema, None, where, CONFIG_SCHEMA.blocks[block_type].body, out)  # type: ignore[arg-type]
+    return out
 
 
 def ignored_name_findings(view: ValueView, block_type: str, body: Any, schema: SchemaBlock, where: str) -> list[Finding]:
