@@ -208,20 +208,6 @@ _ALWAYS_OK = {
 _NOTHING_OK: frozenset = frozenset()
 
 
-def _plainly_ok(node: Node, cty: Any) -> bool:
-    """Whether `node` needs no check against `cty`: a plain kind its primitive type always takes, or a
-    list/set (JSON array) or map (JSON object) of a primitive type whose elements all are."""
-    if type(cty) is str:
-        return node.kind in _ALWAYS_OK.get(cty, _NOTHING_OK)
-    if len(cty) != 2 or type(cty[1]) is not str or cty[1] not in _ALWAYS_OK:
-        return False
-    kind = node.kind
-    if kind != (ARRAY if cty[0] in ("list", "set") else OBJECT if cty[0] == "map" else None):
-        return False
-    ok = _ALWAYS_OK[cty[1]]
-    return all(m.value is None or m.value.kind in ok for m in node.items)  # type: ignore[attr-defined]
-
-
 #: What `kind_checker` compiles: `check(view, v, name, out)`, `wrong_kinds` for one type.
 KindCheck = Callable[[ValueView, Any, str, list[Finding]], None]
 #: The compiled checks, by type (a string, or the identity of a type's list, kept alive with it).
@@ -503,7 +489,7 @@ def _validate_body(
     attributes = schema.attributes
     kind = view.kind
     # On the values view, the kinds an attribute always takes as Python types (`_by_type`).
-    typed, typed_collections = _by_type(schema) if view.by_type else (None, None)
+    typed, typed_collections = _by_type(schema) if view.by_type else (None, {})
     args, keys = view.arguments(body, decoded_by, attributes if known else ())
     names = dict(args)  # (in C) the names set, for `required`; fewer than the members: a name repeated
     repeated: dict[str, Any] | None = {} if len(names) != len(args) else None
@@ -525,7 +511,7 @@ def _validate_body(
             else:
                 col = typed_collections.get(name)
                 if col is not None and type(v) is col[0] and (
-                        all(type(x) in col[1] for x in v) if col[0] is list else all(type(x) in col[1] for _, x in v)):
+                        all(type(x) in col[1] for x in v) if col[0] is list else all(type(x) in col[1] for _, x in v)):  # type: ignore[attr-defined]
                     continue
         elif v is not NO_VALUE:
             k = kind(v)
@@ -921,9 +907,9 @@ def _import_identity(
     if schema is None or node.kind != OBJECT:
         return local, []
     view = TreeView(text)
-    found: list[Finding] = []
-    _check_object_attributes(view, schema.attributes, TreeValue(node.node, node.start), f"the identity of {_q(type_name)}", found)
-    diags = diagnostics_of(view, found)
+    findings: list[Finding] = []
+    _check_object_attributes(view, schema.attributes, TreeValue(node.node, node.start), f"the identity of {_q(type_name)}", findings)
+    diags = diagnostics_of(view, findings)
     diags.sort(key=_by_place)
     return local, diags
 
