@@ -1,5 +1,5 @@
 """A rule of a top-level body is written once (`terraform.body_rules.BODY_RULES`, over
-`hcljson.view`) and reported alike by the quick open (values, no tree) and by the edit path (the
+`hcljson.view`; a rule against the provider's schema: `provider_rules.SCHEMA_RULES`) and reported alike by the quick open (values, no tree) and by the edit path (the
 tree, incrementally), on a real Workspace over a temporary directory (issue 21 §1)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson.view import ABSENT, NO_VALUE, Finding, ValueView
 from hcljson_ls.jsonsyntax.tree import STRING
-from hcljson_ls.terraform.rules import body_rules
+from hcljson_ls.terraform.rules import body_rules, provider_rules
+from hcljson_ls.terraform.schemas.provider_schema import SchemaBlock
 from hcljson_ls.workspace import DocumentState
 
 FORBIDDEN = "test/forbidden-name"
@@ -142,3 +143,66 @@ def test_count_with_for_each_is_one_rule_on_open_and_on_edit(tmp_path) -> None:
     b_for_each = (at, at + len('"for_each"'))
     b_count = (at + len('"for_each": {}, '), at + len('"for_each": {}, "count"'))
     assert conflicts() == [(*second, [first]), (*b_count, [b_for_each])]
+
+
+# ---- a rule against the provider's schema (`provider_rules.SCHEMA_RULES`) ----------------------------------
+
+NO_DOGS = "test/no-dogs"
+
+
+def no_dogs(view: ValueView, block_type: str, body: object, schema: SchemaBlock, where: str) -> list[Finding]:
+    """A test-only schema rule: an argument `input` of the schema must not be the string "dog"."""
+    if "input" not in schema.attributes:
+        return []
+    v = view.member(body, "input")
+    if v is ABSENT or v is NO_VALUE or view.kind(v) != STRING or view.string(v) != "dog":
+        return []
+    return [Finding(v, ERROR, NO_DOGS, "No dogs", f"This test's rule forbids the input \"dog\" in {where}.")]
+
+
+@pytest.fixture
+def extra_schema_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(provider_rules, "SCHEMA_RULES", [*provider_rules.SCHEMA_RULES, no_dogs])
+
+
+def test_a_registered_schema_rule_is_reported_by_the_quick_open_and_the_edit_path(tmp_path, extra_schema_rule) -> None:
+    # `terraform_data`'s schema is the built-in provider's, which every module has.
+    state, (_, count) = opened(tmp_path)
+    quick = state.quick()
+    assert quick is not None and not state.built
+    assert quick.analysed == 2  # the rule found "dog" in b's values: b analysed (c for its count)
+    dog = state.text.index('"dog"')
+    on_open = found(state)
+    assert on_open == [(NO_DOGS, dog, dog + 5), ("meta-argument/invalid-count", *count)]
+
+    state.prepare()
+    assert state.built and found(state) == on_open
+    at = state.text.index('"cat"')
+    edit(state, at, at + 5, '"dog"')
+    assert found(state) == [(NO_DOGS, at, at + 5), (NO_DOGS, dog, dog + 5), ("meta-argument/invalid-count", *count)]
+    edit(state, dog, dog + 5, '"emu"')
+    assert found(state) == [(NO_DOGS, at, at + 5), ("meta-argument/invalid-count", *count)]
+
+
+def test_without_the_schema_rule_the_values_certify_the_block(tmp_path) -> None:
+    state, (_, count) = opened(tmp_path)
+    quick = state.quick()
+    assert quick is not None and quick.analysed == 1  # a, b and the output certified on their values
+    assert found(state) == [("meta-argument/invalid-count", *count)]
+
+
+def test_the_schema_rules_run_on_the_values_of_a_certified_block(tmp_path) -> None:
+    # The built-in schema's rule of unknown names, on values: a misspelt argument sends b to the full
+    # analysis, which places it (with its "Did you mean" fix).
+    ws = parse_fixture("""
+    //- /main.tf.json
+    {"resource": {"terraform_data": {"a": {"input": 1}, "b": {⟨"imput"⟩: 2}}}}
+    """).workspace(tmp_path)
+    state = ws.workspace.get(ws.uri("/main.tf.json"))
+    assert state is not None
+    quick = state.quick()
+    assert quick is not None and quick.certified == 1 and quick.analysed == 1
+    (at,) = ws.fixture.files["/main.tf.json"].ranges
+    diags = file_diagnostics(state)
+    assert [(d.code, d.start, d.end) for d in diags] == [("schema/unknown-argument", *at)]
+    assert [(f.start, f.end, f.new_text) for f in diags[0].fixes] == [(*at, '"input"')]

@@ -42,18 +42,16 @@ Contract
   - output: `value` (required; as above), `description` / `deprecated` (strings without a template
     sequence, or null), `sensitive` / `ephemeral` (booleans or null).
 * Provider schemas (`Scope.provider_schemas`): a resource or data block is certified only when
-  `provider_rules.check_sites` has nothing to report for it. Its provider is found as there
-  (`provider_rules.provider_address`: the type's prefix or the `provider` meta-argument, the
+  `provider_rules.check_sites` has nothing to report for it. Its provider and schema are found as
+  there (`provider_rules.block_schema`: the type's prefix or the `provider` meta-argument, the
   module's `required_providers`, this file's from its `terraform` blocks, analysed first; the
-  engine); then either that provider's schema is not loaded (nothing is checked), or its body is
-  checked on the values (`_body_ok`): every provider-defined name a configurable, not deprecated
-  attribute whose value its type plainly takes (the one rule `provider_rules.wrong_kinds`, run on
-  the values, finds nothing: `_value_test`; null always), or a nested block type (not map-nested,
-  not deprecated, no `dynamic`) written as an object or an array of objects, each body certified
-  the same way, within the block type's bounds; every required attribute set. An unknown type of a loaded provider, and
-  anything else, sends the block to the full analysis of its small document, whose schema sites are
-  resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's scope) and
-  their diagnostics mapped back.
+  engine); then either that provider's schema is not loaded (nothing is checked), or every rule of
+  `provider_rules.SCHEMA_RULES` (written once over `hcljson.view`, run here on the values: the body
+  against the schema, `ignore_changes` names, `self` names) finds nothing and asks nothing the
+  values cannot answer (`_check_schema`). An unknown type of a loaded provider, a finding, and
+  anything unanswerable send the block to the full analysis of its small document, whose schema
+  sites are resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's
+  scope) and their diagnostics mapped back. No schema rule is written here.
 * `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
   requests answered from the blocks around their offset before the tree is built; None after a
   syntax error.
@@ -74,7 +72,6 @@ from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..hcljson.view import VALUES, Unanswerable
 from ..jsonsyntax import parse
-from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
 from .around import Spans
@@ -91,9 +88,9 @@ from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
-from .rules.provider_rules import ALWAYS_OK, SchemaSite, body_plan, kind_checker, plainly_checked, provider_address, unknown_ignored
+from .rules.provider_rules import SchemaSite, block_schema, schema_findings, where_of
 from .rules.validate import DUPLICATE_BLOCK, duplicates
-from .schemas.provider_schema import MAP, TERRAFORM, SchemaBlock
+from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["QuickResult", "quick_file"]
 
@@ -487,168 +484,36 @@ def _certify(b: Skimmed, found: list) -> str | None:
 # ---- provider schemas ---------------------------------------------------------------------------
 
 
-#: The Python types `hcljson.skim` gives a JSON value of each kind (`jsonsyntax.tree`).
-_PY_TYPES = {STRING: (str,), NUMBER: (int, float), TRUE: (bool,), FALSE: (bool,), NULL: (type(None),),
-             OBJECT: (Pairs,), ARRAY: (list,)}
-#: `provider_rules.ALWAYS_OK` in Python types: the values a primitive type always takes.
-_ALWAYS_TYPES = {cty: frozenset(t for kind in kinds for t in _PY_TYPES[kind]) for cty, kinds in ALWAYS_OK.items()}
-#: Names of a resource or data body the decoder knows (never provider-defined; `_certify` checks them).
-_META = frozenset({"//", "count", "for_each", "provider", "depends_on", "lifecycle"})
 _NO_SCHEMA = object()
+_UNKNOWN_TYPE = object()
 
 
 def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, engine: str, lookups: dict) -> None:
     """Nothing to report against its provider's schema in certified resource or data block `b`
-    (whose `provider` meta-argument is `meta`): what `provider_rules.check_sites` reports for it is
-    nothing; or `_Unsure`. `lookups` remembers each type's schema plan for the file."""
+    (whose `provider` meta-argument is `meta`): every rule of `provider_rules.SCHEMA_RULES` (written
+    once over `hcljson.view`, run here on the values) finds nothing and asks nothing the values
+    cannot answer; or `_Unsure`. `lookups` remembers each type's schema for the file."""
     type_name = b.labels[0].value
     key = (b.type_name, type_name, meta)
-    plan = lookups.get(key, _NO_SCHEMA)
-    if plan is _NO_SCHEMA:
-        address = provider_address(type_name, meta, providers, engine)
-        if b.type_name == "data":
-            schema = schemas.data_source(address, type_name)
-        else:
-            schema = schemas.resource(address, type_name)
+    found = lookups.get(key, _NO_SCHEMA)
+    if found is _NO_SCHEMA:
+        address, schema = block_schema(schemas, b.type_name, type_name, meta, providers, engine)
         if schema is not None:
-            plan = (_schema_plan(schema), schema)
+            found = (schema, where_of(b.type_name, type_name))
         elif schemas.has_provider(address):
-            plan = _UNKNOWN_TYPE  # `schema/unknown-resource-type`
+            found = _UNKNOWN_TYPE  # `schema/unknown-resource-type`
         else:
-            plan = None  # the provider's schema is not loaded: nothing is reported
-        lookups[key] = plan
-    if plan is None:
+            found = None  # the provider's schema is not loaded: nothing is reported
+        lookups[key] = found
+    if found is None:
         return
-    if plan is _UNKNOWN_TYPE:
+    if found is _UNKNOWN_TYPE:
         raise _Unsure("unknown resource type")
-    body_plan_, schema = plan
-    _body_ok(b.value, body_plan_, True)  # type: ignore[arg-type]
-    if b.type_name == "resource":
-        try:  # the one rule of `ignore_changes` names (`provider_rules.unknown_ignored`)
-            if unknown_ignored(VALUES, b.value, schema):
-                raise _Unsure("ignore_changes")
-        except Unanswerable:
-            raise _Unsure("ignore_changes") from None
-
-
-_UNKNOWN_TYPE = ()
-
-
-@lru_cache(maxsize=1024)
-def _schema_plan(schema: SchemaBlock) -> tuple:
-    """What `_body_ok` checks a body of `schema` for, worked out once per schema (see
-    `provider_rules.body_plan`): for each configurable, not deprecated attribute of a primitive type,
-    the Python types it always takes (`ALWAYS_OK`); for each such attribute, a test of any value
-    (`_value_test`); the other attributes (computed only, deprecated, nested: certified when null);
-    the block types followed (not map-nested, not deprecated); the required names; whether one of
-    them is a meta-argument's name (always missing from a resource body); block bounds by name
-    (at least, at most or None); the names of the block types with a minimum; every attribute and
-    block type name."""
-    required, bounded, minimum, _, _ = body_plan(schema)
-    plain: dict[str, frozenset] = {}
-    tests: dict[str, Callable[[object], bool]] = {}
-    for n, a in schema.attributes.items():
-        if not plainly_checked(a):
-            continue
-        cty = a.cty
-        if type(cty) is str and cty in _ALWAYS_TYPES:
-            plain[n] = _ALWAYS_TYPES[cty]
-        tests[n] = _value_test(cty)
-    others = frozenset(n for n in schema.attributes if n not in tests)
-    blocks = {n: bt.block for n, bt in schema.block_types.items()
-              if n not in schema.attributes and bt.nesting != MAP and not bt.block.deprecated and n != "dynamic"}
-    names = frozenset(n for n, _ in required)
-    return (plain, tests, others, blocks, names, not names.isdisjoint(_META),
-            {n: (low, high) for n, low, high in bounded}, tuple(n for n, _, _ in minimum),
-            frozenset(schema.attributes) | frozenset(schema.block_types))
-
-
-def _body_ok(body: Pairs, plan: tuple, top: bool) -> None:
-    """Nothing to report in `body` against the schema of `plan` (`_schema_plan`), as
-    `provider_rules._validate_body` checks it (unknown names, computed-only, deprecated, wrong
-    kinds, missing required, block counts), or `_Unsure`. `top`: a resource or data body (its
-    meta-arguments are the decoder's); else a nested block's body, where `dynamic` is the decoder's
-    (and is not followed here)."""
-    plain, tests, others, blocks, required, required_meta, bounds, minimum, _ = plan
-    counts: dict[str, int] | None = None
-    for k, v in body:
-        ok = plain.get(k)
-        if ok is not None and type(v) in ok:
-            continue
-        if k in _META if top else k == "//":
-            continue
-        test = tests.get(k)
-        if test is not None:
-            if test(v):
-                continue
-            raise _Unsure(k)
-        if k in others:  # computed only, deprecated or nested: reported unless null
-            if v is None:
-                continue
-            raise _Unsure(k)
-        nested = blocks.get(k)
-        if nested is None:  # unknown, map-nested, deprecated, `dynamic`
-            raise _Unsure(k)
-        tv = type(v)
-        if tv is Pairs:
-            _body_ok(v, _schema_plan(nested), False)
-            n = 1
-        elif tv is list:
-            inner = _schema_plan(nested)
-            for x in v:
-                if type(x) is not Pairs:
-                    raise _Unsure(k)
-                _body_ok(x, inner, False)
-            n = len(v)
-        else:  # null included: no block, but the name counts (left to the full path)
-            raise _Unsure(k)
-        bound = bounds.get(k)
-        if bound is not None and (n < bound[0] or (bound[1] is not None and n > bound[1])):
-            raise _Unsure(k)
-        if counts is None:
-            counts = {}
-        counts[k] = n
-    if required:
-        if top and required_meta:
-            raise _Unsure("required meta-argument name")
-        if not required.issubset([k for k, _ in body]):
-            raise _Unsure("missing required argument")
-    for n in minimum:
-        if counts is None or n not in counts:
-            raise _Unsure(n)
-
-
-def _value_test(cty: Any) -> Callable[[object], bool]:
-    """A test of values of type `cty`: True when the one rule, `provider_rules.wrong_kinds` (its check
-    compiled for `cty`: `kind_checker`), finds nothing in the value (run on the values view; the
-    full path places what it finds). A list, set
-    or map of a primitive type whose elements all are of kinds the type always takes (`ALWAYS_OK`,
-    where the rule returns at once) passes without the call: `provider_rules._plainly_ok` on values,
-    the commonest case (tags, security group ids)."""
-    check = kind_checker(cty)
-
-    def test(v: object) -> bool:
-        found: list = []
-        try:
-            check(VALUES, v, "", found)
-        except Unanswerable:
-            return False
-        return not found
-
-    if type(cty) is not list or len(cty) != 2 or cty[0] not in ("list", "set", "map") or type(cty[1]) is not str:
-        return test
-    always = _ALWAYS_TYPES.get(cty[1])
-    if always is None:
-        return test
-    want = Pairs if cty[0] == "map" else list
-
-    def plain_elements(v: object) -> bool:
-        if type(v) is want:
-            elements = v if want is list else [x for _, x in v]
-            if all(type(x) in always for x in elements):
-                return True
-        return test(v)
-    return plain_elements
+    try:
+        if schema_findings(VALUES, b.type_name, b.value, *found):
+            raise _Unsure("schema rule")
+    except Unanswerable:
+        raise _Unsure("schema rule") from None
 
 
 # Keys of what a block refers to: (kind, text, context flags).

@@ -19,6 +19,9 @@ Contract
   which reports it with its range. So a rule added to `BODY_RULES` is reported by the open and by
   every edit alike (tests/terraform/test_body_rules.py), with no second copy of it in `quick`.
 * Rules never raise on what the decoder or `skim` produce, except `Unanswerable` on values.
+* The rules of a resource or data body against its provider's schema have a registry of the same
+  kind, `provider_rules.SCHEMA_RULES` (rule(view, block_type, body, schema, where) -> [Finding]),
+  run by `provider_rules.check_sites` on the tree and by `quick` on values.
 """
 
 from __future__ import annotations
