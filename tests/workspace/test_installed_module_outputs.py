@@ -28,8 +28,8 @@ from pathlib import Path
 
 from fixture import parse_fixture
 
-from hcljson_ls.features import completion, hover, navigation
 from hcljson_ls.diagnostic import ERROR
+from hcljson_ls.features import completion, hover, navigation
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CHANGED, Workspace
 from hcljson_ls.workspace.files import uri_of_path
