@@ -853,13 +853,15 @@ class Workspace(ProviderSchemaSettings):
         for key in list(self._modules):
             if not os.path.isabs(key):
                 continue
+            # `init` installs under the root's `.terraform` (the manifest is read only for such a child)
+            installs_here = child.startswith(os.path.join(key, ".terraform") + os.sep)
             for k in self.key_index(key):
                 if k[0] != "module-source" or not isinstance(k[2], str):
                     continue
                 if k[2].startswith(("./", "../")):
                     if os.path.normpath(os.path.join(key, k[2])) == child:
                         out.append((key, k[1]))
-                elif installed_module_dir(key, k[1]) == child:
+                elif installs_here and installed_module_dir(key, k[1]) == child:
                     out.append((key, k[1]))
         return sorted(set(out))
 
