@@ -13,7 +13,9 @@ Terraform's verdicts on the same modules (Terraform 1.11.4, offline) are stored 
 
 "git": a module with source `git::file://<repo>` (a local git repository), installed by `terraform
 init -backend=false`; "registry": a hand-written registry-shaped manifest entry (`validate` reads the
-manifest without any registry).
+manifest without any registry); "nested": an installed git module that calls another git module (its
+manifest key `net.sub`), the unknown output used inside the installed module (Terraform validates
+installed modules too).
 """
 
 from __future__ import annotations
@@ -91,6 +93,45 @@ def test_the_unknown_output_error_agrees_with_terraform(tmp_path: Path) -> None:
         end = sum(len(line) + 1 for line in lines[: theirs["end"][0] - 1]) + theirs["end"][1] - 1
         assert (ours.start, ours.end) == (start, end) and text[start:end] == ".vpc_idd", case
         assert 'Did you mean "vpc_id"?' in ours.detail and [f.new_text for f in ours.fixes] == ["vpc_id"]
+
+
+NESTED_LEAF = '{"output": {"leaf": {"value": 1}}}\n'
+
+
+def nested_text(repo_b: str) -> str:
+    """The installed module `net`: uses an output that `sub` (another git module) lacks (the call
+    written last, so that the columns do not depend on the repository's path)."""
+    return '{"output": {"mid": {"value": "${module.sub.leaff}"}}, "module": {"sub": {"source": "git::file://' + repo_b + '"}}}\n'
+
+
+def test_a_module_installed_by_an_installed_module(tmp_path: Path) -> None:
+    [theirs] = json.loads(VERDICTS.read_text())["cases"]["nested"]["diagnostics"]
+    root = tmp_path / "root"
+    modules = root / ".terraform" / "modules"
+    (modules / "net").mkdir(parents=True)
+    (modules / "net.sub").mkdir()
+    (modules / "net.sub" / "o.tf.json").write_text(NESTED_LEAF)
+    net = modules / "net" / "o.tf.json"
+    net.write_text(nested_text("/nonexistent/b"))
+    (modules / "modules.json").write_text(json.dumps({"Modules": [
+        {"Key": "", "Source": "", "Dir": "."},
+        {"Key": "net", "Source": "git::file:///nonexistent/a", "Dir": ".terraform/modules/net"},
+        {"Key": "net.sub", "Source": "git::file:///nonexistent/b", "Dir": ".terraform/modules/net.sub"}]}))
+    (root / "main.tf.json").write_text('{"module": {"net": {"source": "git::file:///nonexistent/a"}}}\n')
+    assert theirs["file"] == ".terraform/modules/net/o.tf.json" and theirs["start"][0] == theirs["end"][0] == 1
+    ws = Workspace([str(root)])
+    uri = uri_of_path(str(net))
+    text = net.read_text()
+    ws.open(uri, text, 1, "terraform-json")
+    [ours] = [d for d in collect(ws.snapshot(), uri) if d.severity == ERROR]
+    assert (ours.code, ours.summary) == ("reference/undeclared-output", theirs["summary"])
+    assert (ours.start, ours.end) == (theirs["start"][1] - 1, theirs["end"][1] - 1) and text[ours.start:ours.end] == ".leaff"
+    assert 'Did you mean "leaf"?' in ours.detail
+    # The installed modules are called (by the root, through the manifest): no root modules.
+    list(ws.scan())  # the root becomes known (the scan never enters `.terraform`)
+    assert ws.snapshot().callers(uri_of_path(str(modules / "net.sub" / "o.tf.json"))) == [(str(modules / "net"), "sub")]
+    assert ws.snapshot().callers(uri) == [(str(root), "net")]
+    assert not ws.is_root_module(str(modules / "net")) and ws.is_root_module(str(root))
 
 
 FIXTURE = """
@@ -176,11 +217,7 @@ def _terraform_verdict(case: str, scratch: Path) -> dict:
     root.mkdir(parents=True)
     if case == "git":
         repo = scratch / case / "repo"
-        repo.mkdir()
-        (repo / "outputs.tf.json").write_text(OUTPUTS)
-        git = ["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t"]
-        for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "module"]):
-            subprocess.run([*git, *args], check=True)
+        _git_repo(repo, "outputs.tf.json", OUTPUTS)
         (root / "main.tf.json").write_text(main_text(CASES[case][0].format(repo=repo), REFERENCE))
         subprocess.run(["terraform", "init", "-backend=false", "-input=false", "-no-color"], cwd=root, env=env,
                        check=True, capture_output=True)
@@ -188,6 +225,34 @@ def _terraform_verdict(case: str, scratch: Path) -> dict:
         assert {m["Key"]: m["Source"] for m in got["Modules"]}["net"] == CASES[case][1].format(repo=repo)
     else:
         write_installed(root, case)
+    return _validate(root)
+
+
+def _git_repo(path: Path, name: str, text: str) -> None:
+    path.mkdir(parents=True)
+    (path / name).write_text(text)
+    git = ["git", "-C", str(path), "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "module"]):
+        subprocess.run([*git, *args], check=True)
+
+
+def _nested_verdict(scratch: Path) -> dict:
+    """Root -> git module `net` -> git module `sub`, installed by `init` (keys `net`, `net.sub`)."""
+    b, a, root = scratch / "nested" / "b", scratch / "nested" / "a", scratch / "nested" / "root"
+    _git_repo(b, "o.tf.json", NESTED_LEAF)
+    _git_repo(a, "o.tf.json", nested_text(str(b)))
+    root.mkdir()
+    (root / "main.tf.json").write_text('{"module": {"net": {"source": "git::file://' + str(a) + '"}}}\n')
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1", "CHECKPOINT_DISABLE": "1"}
+    subprocess.run(["terraform", "init", "-backend=false", "-input=false", "-no-color"], cwd=root, env=env,
+                   check=True, capture_output=True)
+    keys = {m["Key"]: m["Dir"] for m in json.loads((root / ".terraform/modules/modules.json").read_text())["Modules"]}
+    assert keys == {"": ".", "net": ".terraform/modules/net", "net.sub": ".terraform/modules/net.sub"}, keys
+    return _validate(root)
+
+
+def _validate(root: Path) -> dict:
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1", "CHECKPOINT_DISABLE": "1"}
     out = subprocess.run(["terraform", "validate", "-json", "-no-color"], cwd=root, env=env, capture_output=True, text=True)
     result = json.loads(out.stdout)
     version = json.loads(subprocess.run(["terraform", "version", "-json"], capture_output=True, text=True).stdout)
@@ -201,6 +266,7 @@ def refresh() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="installed-verdicts-"))
     try:
         cases = {case: _terraform_verdict(case, scratch) for case in CASES}
+        cases["nested"] = _nested_verdict(scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     VERDICTS.write_text(json.dumps({"reference": REFERENCE, "cases": cases}, indent=1, sort_keys=True) + "\n")

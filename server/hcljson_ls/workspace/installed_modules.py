@@ -1,13 +1,16 @@
 """Where `terraform init` installed the modules a root module calls: its
 `.terraform/modules/modules.json` manifest.
 
-    installed_module_dir(root, call_name) -> str | None
+    installed_module_dir(directory, call_name) -> str | None
 
 Contract
 --------
 * The manifest lists `{"Key": ..., "Source": ..., "Dir": ...}` per installed module; the key of a
-  module call of the root module is the call's name (nested calls are `parent.child` and are not
-  looked up here). `Dir` is relative to the root module's directory (or absolute).
+  module call of the root module is the call's name, that of a call made by an installed module is
+  `parent key.call name` (`net.sub`), in the root's one manifest. `Dir` is relative to the root
+  module's directory (or absolute).
+* `directory` is the calling module: a root module (its own manifest), or a module installed under
+  a root's `.terraform/modules/` (that root's manifest, the key of the entry whose `Dir` it is).
 * The answer is an existing directory, or None: no manifest, an unreadable or malformed one, no
   entry for the call. Never raises; reads the manifest again only when its stamp (size, mtime)
   changed.
@@ -54,9 +57,19 @@ def _entries(root: str) -> dict[str, str]:
     return entries
 
 
-def installed_module_dir(root: str, call_name: str) -> str | None:
-    """The directory where module call `call_name` of root module `root` was installed, or None."""
-    d = _entries(root).get(call_name)
+def installed_module_dir(directory: str, call_name: str) -> str | None:
+    """The directory where module call `call_name` of module `directory` (a root module, or one
+    installed under a root's `.terraform/modules/`) was installed, or None."""
+    root, key = directory, call_name
+    marker = os.sep + os.path.dirname(MANIFEST) + os.sep
+    if marker in directory + os.sep:
+        root = directory[: (directory + os.sep).index(marker)]
+        entries = _entries(root)
+        parents = [k for k, d in entries.items() if k and os.path.normpath(os.path.join(root, d)) == directory]
+        if len(parents) != 1:
+            return None
+        key = f"{parents[0]}.{call_name}"
+    d = _entries(root).get(key)
     if d is None:
         return None
     d = os.path.normpath(os.path.join(root, d))

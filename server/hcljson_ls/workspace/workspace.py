@@ -853,8 +853,10 @@ class Workspace(ProviderSchemaSettings):
         for key in list(self._modules):
             if not os.path.isabs(key):
                 continue
-            # `init` installs under the root's `.terraform` (the manifest is read only for such a child)
-            installs_here = child.startswith(os.path.join(key, ".terraform") + os.sep)
+            # `init` installs under the root's `.terraform` (the manifest is read only for such a child);
+            # a module installed there calls through the same root's manifest
+            root = (key + os.sep).split(_INSTALLED, 1)[0] if _INSTALLED in key + os.sep else key
+            installs_here = child.startswith(os.path.join(root, ".terraform") + os.sep)
             for k in self.key_index(key):
                 if k[0] != "module-source" or not isinstance(k[2], str):
                     continue
@@ -929,6 +931,9 @@ class Workspace(ProviderSchemaSettings):
     def snapshot(self) -> Snapshot:
         return Snapshot(self)
 
+
+#: Where `terraform init` installs modules, under a root module's directory.
+_INSTALLED = os.sep + os.path.join(".terraform", "modules") + os.sep
 
 #: How a local module source starts (a path relative to the calling module's directory).
 _LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
