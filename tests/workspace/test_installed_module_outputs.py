@@ -15,7 +15,8 @@ Terraform's verdicts on the same modules (Terraform 1.11.4, offline) are stored 
 init -backend=false`; "registry": a hand-written registry-shaped manifest entry (`validate` reads the
 manifest without any registry); "nested": an installed git module that calls another git module (its
 manifest key `net.sub`), the unknown output used inside the installed module (Terraform validates
-installed modules too).
+installed modules too); "changed-source": the "git" case after its call's `source` changed without a
+new `init` (Terraform judges nothing of the module then: "Module source has changed").
 """
 
 from __future__ import annotations
@@ -93,6 +94,18 @@ def test_the_unknown_output_error_agrees_with_terraform(tmp_path: Path) -> None:
         end = sum(len(line) + 1 for line in lines[: theirs["end"][0] - 1]) + theirs["end"][1] - 1
         assert (ours.start, ours.end) == (start, end) and text[start:end] == ".vpc_idd", case
         assert 'Did you mean "vpc_id"?' in ours.detail and [f.new_text for f in ours.fixes] == ["vpc_id"]
+
+
+def test_a_source_changed_since_init_is_not_judged(tmp_path: Path) -> None:
+    theirs = json.loads(VERDICTS.read_text())["cases"]["changed-source"]["diagnostics"]
+    assert [d["summary"] for d in theirs] == ["Module source has changed"]  # and no "Unsupported attribute"
+    main = write_installed(tmp_path, "git", repo="/somewhere/repo")
+    main.write_text(main_text("git::file:///somewhere/repo2", REFERENCE))
+    ws = Workspace([str(tmp_path)])
+    uri = uri_of_path(str(main))
+    ws.open(uri, main.read_text(), 1, "terraform-json")
+    assert [d.code for d in collect(ws.snapshot(), uri) if d.code.startswith("reference/")] == []
+    assert ws.snapshot().module_call_child(uri, "net") is None
 
 
 NESTED_LEAF = '{"output": {"leaf": {"value": 1}}}\n'
@@ -267,6 +280,10 @@ def refresh() -> None:
     try:
         cases = {case: _terraform_verdict(case, scratch) for case in CASES}
         cases["nested"] = _nested_verdict(scratch)
+        # The "git" case's root with its call's source changed since `init`.
+        root = scratch / "git" / "root"
+        (root / "main.tf.json").write_text(main_text(CASES["git"][0].format(repo=scratch / "git" / "repo2"), REFERENCE))
+        cases["changed-source"] = _validate(root)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     VERDICTS.write_text(json.dumps({"reference": REFERENCE, "cases": cases}, indent=1, sort_keys=True) + "\n")

@@ -834,7 +834,7 @@ class Workspace(ProviderSchemaSettings):
         if source.startswith(("./", "../")):
             child = os.path.normpath(os.path.join(key, source))
             return child if os.path.isdir(child) else None
-        return installed_module_dir(key, name)
+        return installed_module_dir(key, name, source)
 
     def missing_local_directory(self, key: str, source: str | None) -> bool:
         """True when `source`, of a call in module `key`, is a local path (no template sequence)
@@ -863,7 +863,7 @@ class Workspace(ProviderSchemaSettings):
                 if k[2].startswith(("./", "../")):
                     if os.path.normpath(os.path.join(key, k[2])) == child:
                         out.append((key, k[1]))
-                elif installs_here and installed_module_dir(key, k[1]) == child:
+                elif installs_here and installed_module_dir(key, k[1], k[2]) == child:
                     out.append((key, k[1]))
         return sorted(set(out))
 
