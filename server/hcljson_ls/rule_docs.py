@@ -158,8 +158,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'reference/deprecated-output': (
         'deprecated-outputs',
-        '"module.m.x" where output "x" of the local child module "m" sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+).',
-        '"module.m.x" where output "x" of the local child module "m" sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+). A warning, "Deprecated value used", with the output\'s message as detail, as Terraform reports the use of a deprecated value. Range: the reference. Only for local modules ("source: "./...""), whose files are known.',
+        '"module.m.x" where output "x" of the child module "m" (local, or installed by "terraform init") sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+).',
+        '"module.m.x" where output "x" of the child module "m" (local, or installed by "terraform init") sets "deprecated" (Terraform 1.15+, OpenTofu 1.10+). A warning, "Deprecated value used", with the output\'s message as detail, as Terraform reports the use of a deprecated value. Range: the reference. Only for local modules ("source: "./..."") and those "terraform init" installed, whose files are known.',
     ),
     'reference/ignore-changes-wildcard': (
         'reference-diagnostics',
@@ -203,8 +203,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'reference/undeclared-output': (
         'reference-resolution-diagnostics',
-        '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, and no file of that directory declares output "OUTPUT".',
-        '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, and no file of that directory declares output "OUTPUT". Also after an instance key ("module.m[0].out", "module.m["k"].out"), except on a call without "count" or "for_each", which Terraform\'s validate leaves to the plan. Range: the output name with its dot (".vpc_idd"), as Terraform\'s; the fix replaces the name. Suggests a close output name. Module calls from a registry or a repository are not checked.',
+        '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, or is a module "terraform init" installed (listed in the root module\'s ".terraform/modules/modules.json", a registry or git source), and no file of that directory declares output "OUTPUT".',
+        '"module.NAME.OUTPUT", where module "NAME" has a single local "source" ("./..." or "../...") naming an existing directory, or is a module "terraform init" installed (listed in the root module\'s ".terraform/modules/modules.json", a registry or git source), and no file of that directory declares output "OUTPUT". Also after an instance key ("module.m[0].out", "module.m["k"].out"), except on a call without "count" or "for_each", which Terraform\'s validate leaves to the plan. Range: the output name with its dot (".vpc_idd"), as Terraform\'s; the fix replaces the name. Suggests a close output name. Module calls from a registry or a repository that "init" has not installed are not checked.',
     ),
     'reference/unexpected-instance-key': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',

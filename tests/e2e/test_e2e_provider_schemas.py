@@ -59,7 +59,7 @@ async def test_schemas_are_fetched_in_the_background_cached_and_fetched_again_fo
         # The lock file is watched along with the configuration files.
         [registration] = await wait_for(lambda: client.registrations, what="registerCapability")
         assert [w["globPattern"] for w in registration.register_options["watchers"]] == [
-            "**/*.{tf.json,tofu.json,tf,tofu}", "**/.terraform.lock.hcl"
+            "**/*.{tf.json,tofu.json,tf,tofu}", "**/.terraform.lock.hcl", "**/.terraform/modules/modules.json"
         ]
         open_document(client, uri, MAIN)
         # First without schemas, then pushed again once the stand-in has printed them.

@@ -73,7 +73,8 @@ async def test_a_module_of_unopened_files_and_the_watched_files_path_push(client
     [registration] = await wait_for(lambda: client.registrations, what="registerCapability")
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     assert [w["globPattern"] for w in registration.register_options["watchers"]] == [
-        "**/*.{tf.json,tofu.json,tf,tofu}", "**/.terraform.lock.hcl"  # the lock file: provider schemas are fetched again
+        "**/*.{tf.json,tofu.json,tf,tofu}", "**/.terraform.lock.hcl",  # the lock file: provider schemas are fetched again
+        "**/.terraform/modules/modules.json",  # installed modules: calls find their children again
     ]
     reports = await wait_for(lambda: [r for rs in client.progress_reports.values() for r in rs if r.kind == "end"] and client.progress_reports, what="progress end")
     [[begin, *_, end]] = reports.values()

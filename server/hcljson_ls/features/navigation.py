@@ -38,7 +38,6 @@ Contract
 from __future__ import annotations
 
 import heapq
-import os
 from dataclasses import dataclass
 
 from ..hcljson.values import key_text
@@ -174,27 +173,10 @@ def child_output(snapshot: Snapshot, uri: str, target: Target) -> tuple[str, int
     step = output_step(item) if isinstance(item, Reference) else None
     if step is None:
         return None
-    directory = _child_directory(snapshot, uri, item.steps[0].name)  # type: ignore[union-attr]
+    directory = snapshot.module_call_child(uri, item.steps[0].name)  # type: ignore[union-attr]
     if directory is None:
         return None
     return snapshot.child_outputs(directory).get(step.name)
-
-
-def _child_directory(snapshot: Snapshot, uri: str, module_name: str) -> str | None:
-    for site_uri, start, _end in snapshot.declaration_sites(uri, ("module", module_name)):
-        view = snapshot.view_of(site_uri)
-        if view is None:
-            continue
-        text, body = view
-        for block in body.blocks_at(start):
-            source = block.body.attribute("source") if block.type_name == "module" else None
-            if source is None or source.expr is None or source.expr.kind != "string":
-                continue
-            value = text[source.expr.start + 1 : source.expr.end - 1]
-            if value.startswith(("./", "../")):
-                here = snapshot.module_key(uri)
-                return os.path.normpath(os.path.join(here, value)) if os.path.isabs(here) else None
-    return None
 
 
 def _sites(snapshot: Snapshot, uri: str, target: Target) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int, int, int]]]:

@@ -183,6 +183,9 @@ WORKSPACE_SYMBOL_LIMIT = 5000
 WATCHED_GLOB = "**/*.{tf.json,tofu.json,tf,tofu}"
 #: The lock file: when it changes, the module's provider schemas are fetched again (`schema_jobs`).
 LOCK_GLOB = "**/.terraform.lock.hcl"
+#: The manifest of the modules `terraform init` installed: when it changes, module calls find their
+#: children again (`Workspace.file_changed`).
+MANIFEST_GLOB = "**/.terraform/modules/modules.json"
 
 #: The background scan yields to the event loop at least this often (seconds), and at once when a
 #: message has arrived (`transport.Inbox`), so requests wait at most about one scan step behind it.
@@ -522,11 +525,11 @@ class HcljsonServer(LanguageServer):
     # -- the files on disk ----------------------------------------------------------------------
 
     async def watch_files(self) -> None:
-        """Ask the client to report changes of Terraform files and lock files (when it registers
-        watchers dynamically)."""
+        """Ask the client to report changes of Terraform files, lock files and installed modules'
+        manifests (when it registers watchers dynamically)."""
         if not self.workspace_capability("did_change_watched_files", "dynamic_registration"):
             return
-        watchers = [types.FileSystemWatcher(glob_pattern=WATCHED_GLOB), types.FileSystemWatcher(glob_pattern=LOCK_GLOB)]
+        watchers = [types.FileSystemWatcher(glob_pattern=g) for g in (WATCHED_GLOB, LOCK_GLOB, MANIFEST_GLOB)]
         registration = types.Registration(
             id=str(uuid.uuid4()),
             method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,

@@ -1,15 +1,19 @@
 """Where `terraform init` installed the modules a root module calls: its
 `.terraform/modules/modules.json` manifest.
 
-    installed_module_dir(root, call_name) -> str | None
+    installed_module_dir(directory, call_name, source=None) -> str | None
 
 Contract
 --------
 * The manifest lists `{"Key": ..., "Source": ..., "Dir": ...}` per installed module; the key of a
-  module call of the root module is the call's name (nested calls are `parent.child` and are not
-  looked up here). `Dir` is relative to the root module's directory (or absolute).
+  module call of the root module is the call's name, that of a call made by an installed module is
+  `parent key.call name` (`net.sub`), in the root's one manifest. `Dir` is relative to the root
+  module's directory (or absolute).
+* `directory` is the calling module: a root module (its own manifest), or a module installed under
+  a root's `.terraform/modules/` (that root's manifest, the key of the entry whose `Dir` it is).
 * The answer is an existing directory, or None: no manifest, an unreadable or malformed one, no
-  entry for the call. Never raises; reads the manifest again only when its stamp (size, mtime)
+  entry for the call, or (given the call's `source`) an entry installed from another source
+  (`same_source`: Terraform then says "Module source has changed" and judges nothing of the module). Never raises; reads the manifest again only when its stamp (size, mtime)
   changed.
 """
 
@@ -25,10 +29,13 @@ __all__ = ["installed_module_dir", "MANIFEST"]
 #: The manifest's path under a root module's directory.
 MANIFEST = os.path.join(".terraform", "modules", "modules.json")
 
-_cache: dict[str, tuple[tuple[int, int] | None, dict[str, str]]] = {}
+_cache: dict[str, tuple[tuple[int, int] | None, dict[str, tuple[str, str | None]]]] = {}
+
+#: The registries a registry source without a host means (Terraform's, OpenTofu's).
+_REGISTRIES = ("registry.terraform.io/", "registry.opentofu.org/")
 
 
-def _entries(root: str) -> dict[str, str]:
+def _entries(root: str) -> dict[str, tuple[str, str | None]]:
     path = os.path.join(root, MANIFEST)
     try:
         st = os.stat(path)
@@ -40,7 +47,7 @@ def _entries(root: str) -> dict[str, str]:
     if cached is not None and cached[0] == stamp:
         return cached[1]
     found = read_text(path)
-    entries: dict[str, str] = {}
+    entries: dict[str, tuple[str, str | None]] = {}
     if found.text is not None:
         try:
             data = json.loads(found.text)
@@ -49,15 +56,38 @@ def _entries(root: str) -> dict[str, str]:
         modules = data.get("Modules") if isinstance(data, dict) else None
         for m in modules if isinstance(modules, list) else ():
             if isinstance(m, dict) and isinstance(m.get("Key"), str) and isinstance(m.get("Dir"), str) and m["Key"]:
-                entries[m["Key"]] = m["Dir"]
+                source = m.get("Source")
+                entries[m["Key"]] = (m["Dir"], source if isinstance(source, str) else None)
     _cache[path] = (stamp, entries)
     return entries
 
 
-def installed_module_dir(root: str, call_name: str) -> str | None:
-    """The directory where module call `call_name` of root module `root` was installed, or None."""
-    d = _entries(root).get(call_name)
-    if d is None:
+def same_source(written: str, installed: str | None) -> bool:
+    """Whether a call's literal `source` is the one its module was installed from (the manifest's
+    `Source`): the same text, or a registry address without its host (`acme/net/aws` for
+    `registry.terraform.io/acme/net/aws`). Other spellings of one address (`github.com/o/r` for
+    `git::https://github.com/o/r.git`) are not recognised: not judged, as if not installed."""
+    if installed is None:
+        return False
+    return installed == written or any(installed == host + written for host in _REGISTRIES)
+
+
+def installed_module_dir(directory: str, call_name: str, source: str | None = None) -> str | None:
+    """The directory where module call `call_name` of module `directory` (a root module, or one
+    installed under a root's `.terraform/modules/`) was installed, or None; with `source` (the
+    call's), None too when the module was installed from another source (Terraform's "Module source
+    has changed": `init` must run again, nothing is known of the new one)."""
+    root, key = directory, call_name
+    marker = os.sep + os.path.dirname(MANIFEST) + os.sep
+    if marker in directory + os.sep:
+        root = directory[: (directory + os.sep).index(marker)]
+        entries = _entries(root)
+        parents = [k for k, (d, _) in entries.items() if k and os.path.normpath(os.path.join(root, d)) == directory]
+        if len(parents) != 1:
+            return None
+        key = f"{parents[0]}.{call_name}"
+    entry = _entries(root).get(key)
+    if entry is None or (source is not None and not same_source(source, entry[1])):
         return None
-    d = os.path.normpath(os.path.join(root, d))
+    d = os.path.normpath(os.path.join(root, entry[0]))
     return d if os.path.isdir(d) else None

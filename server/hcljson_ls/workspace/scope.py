@@ -1,10 +1,10 @@
 """`ModuleScope`: the `terraform.resolve.Scope` of one document, what the analysis of one file sees
-of the rest of its module (and of the local modules it calls), read from the `Workspace`.
+of the rest of its module (and of the modules it calls: local directories, or installed by
+`terraform init`), read from the `Workspace`.
 """
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 class ModuleScope:
     """`terraform.resolve.Scope` for one document: what the other files of its module declare
-    (`Workspace.key_index`), and the outputs of the local modules it calls."""
+    (`Workspace.key_index`), and the inputs and outputs of the modules it calls (local or installed:
+`Workspace.child_directory`)."""
 
     __slots__ = ("_workspace", "_name", "_key")
 
@@ -85,28 +86,22 @@ class ModuleScope:
         source = next(iter(sources))
         return source if isinstance(source, str) else None
 
-    def _local_child(self, name: str, own: frozenset) -> str | None:
-        """The directory of module call `name` when its one source is a local directory, else None."""
-        source = self._source(name, own)
-        if source is None or not source.startswith(("./", "../")):
-            return None
-        here = self._key
-        if not os.path.isabs(here):
-            return None
-        child = os.path.normpath(os.path.join(here, source))
-        return child if os.path.isdir(child) else None
+    def _child(self, name: str, own: frozenset) -> str | None:
+        """The directory of the module that call `name` calls: its one literal source a local
+        directory, or where `terraform init` installed it (`Workspace.child_directory`), else None."""
+        return self._workspace.child_directory(self._key, name, self._source(name, own))
 
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
-        """The outputs of module call `name` when its one source is a local directory, else None."""
-        child = self._local_child(name, own)
+        """The outputs of module call `name` when its child is known (`_child`), else None."""
+        child = self._child(name, own)
         if child is None:
             return None
         return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
 
     def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
         """output name -> deprecation message of the outputs of module call `name` that are
-        `deprecated`, when its one source is a local directory (else empty)."""
-        child = self._local_child(name, own)
+        `deprecated`, when its child is known (`_child`; else empty)."""
+        child = self._child(name, own)
         if child is None:
             return {}
         return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
@@ -115,7 +110,7 @@ class ModuleScope:
         """The input variables of module call `name` when its child is a local directory or a module
         installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
         source = self._source(name, own)
-        child = self._workspace.child_directory(self._key, name, source)
+        child = self._workspace.child_directory(self._key, name, source)  # as `_child`, the source kept
         if child is None and self._workspace.missing_local_directory(self._key, source):
             return NOT_INSTALLED  # type: ignore[return-value]
         if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):

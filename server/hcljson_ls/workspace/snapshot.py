@@ -149,7 +149,8 @@ class Snapshot:
         return self._workspace.declared(uri, kind)
 
     def module_outputs(self, uri: str, name: str) -> list[str]:
-        """The outputs of module call `name` of the module of `uri`, when its source is local."""
+        """The outputs of module call `name` of the module of `uri`, when its child is known (a local
+        source, or where `terraform init` installed it: `module_call_child`)."""
         state = self._workspace.get(uri)
         own = frozenset(state.definitions()[0]) if state is not None else frozenset()
         return sorted(ModuleScope(self._workspace, uri).module_outputs(name, own) or ())

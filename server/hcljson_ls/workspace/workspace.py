@@ -9,7 +9,8 @@ open, laid over the files on disk.
       .open(uri, text, version, language_id) -> DocumentState | None
       .change(uri, version, changes, encoding) -> DocumentState | None
       .close(uri) -> bool
-      .file_changed(uri, kind)            a watched file was created / changed / deleted
+      .file_changed(uri, kind)            a watched file was created / changed / deleted (a module's
+                                          files, or `.terraform/modules/modules.json`)
       .sync_declarations(uri)             after an analysis: notice changed declarations
       .take_stale() -> set[str]           open documents whose diagnostics changed through another
                                           file since the last call (to re-diagnose them)
@@ -70,7 +71,7 @@ from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .flow_facts import FlowFacts
 from .ignore_paths import IgnorePaths
-from .installed_modules import installed_module_dir
+from .installed_modules import MANIFEST, installed_module_dir
 from .module import DiskFile, FileSummary, Module, summarize
 from .schema_settings import ProviderSchemaSettings
 from .schemas import SchemaStore
@@ -498,6 +499,9 @@ class Workspace(ProviderSchemaSettings):
         if vanished and any(k == path or k.startswith(path + os.sep) for k in self._modules):
             self._directory_deleted(path)
             return
+        if path.endswith(os.sep + MANIFEST):
+            self._manifest_changed(path[: -len(os.sep + MANIFEST)])
+            return
         if catalogue.file_kind(name) not in catalogue.MODULE_KINDS:
             return
         key = os.path.dirname(path)
@@ -535,6 +539,25 @@ class Workspace(ProviderSchemaSettings):
                 self._tell_callers(module, after, force=len(module.disk) == 1)
             else:
                 self._declarations_changed(module, frozenset(before) ^ frozenset(after))
+
+    def _manifest_changed(self, root: str) -> None:
+        """`terraform init` wrote (or removed) module `root`'s `.terraform/modules/modules.json`: the
+        modules it installed are listed and read again when next needed (init may have replaced
+        their files without an event for each), and the open documents of `root` and of the modules
+        installed under it resolve their calls' inputs and outputs again."""
+        installed = os.path.join(root, ".terraform", "modules")
+        for key in [k for k in self._modules if k.startswith(installed + os.sep) and not self._open_in(k)]:
+            del self._modules[key]
+        seen = frozenset({("output", ""), (VARIABLE_INPUT, "")})
+        module = self._modules.get(root)
+        if module is not None:
+            self._bump(module)
+        for uri, state in self._documents.items():
+            key = self.module_key(uri)
+            if key == root or key.startswith(installed + os.sep):
+                state.rescope(seen)
+                self._revisions[uri] = next(self._counter)
+                self._stale.add(uri)
 
     def _rescope_all(self, module: Module) -> None:
         """What a file declared is not known: resolve every reference of the module again."""
@@ -863,7 +886,7 @@ class Workspace(ProviderSchemaSettings):
         if source.startswith(("./", "../")):
             child = os.path.normpath(os.path.join(key, source))
             return child if os.path.isdir(child) else None
-        return installed_module_dir(key, name)
+        return installed_module_dir(key, name, source)
 
     def missing_local_directory(self, key: str, source: str | None) -> bool:
         """True when `source`, of a call in module `key`, is a local path (no template sequence)
@@ -876,16 +899,25 @@ class Workspace(ProviderSchemaSettings):
 
     def callers(self, child: str) -> list[tuple[str, str]]:
         """`(module directory, module call name)` of every known module that calls directory `child`
-        with a local source (`source: "./..."`)."""
+        with a local source (`source: "./..."`), or whose `terraform init` installed it there
+        (`child_directory`)."""
         out = []
         for key in list(self._modules):
             if not os.path.isabs(key):
                 continue
+            # `init` installs under the root's `.terraform` (the manifest is read only for such a child);
+            # a module installed there calls through the same root's manifest
+            root = (key + os.sep).split(_INSTALLED, 1)[0] if _INSTALLED in key + os.sep else key
+            installs_here = child.startswith(os.path.join(root, ".terraform") + os.sep)
             for k in self.key_index(key):
-                if k[0] == "module-source" and isinstance(k[2], str) and k[2].startswith(("./", "../")):
+                if k[0] != "module-source" or not isinstance(k[2], str):
+                    continue
+                if k[2].startswith(("./", "../")):
                     if os.path.normpath(os.path.join(key, k[2])) == child:
                         out.append((key, k[1]))
-        return sorted(out)
+                elif installs_here and installed_module_dir(key, k[1], k[2]) == child:
+                    out.append((key, k[1]))
+        return sorted(set(out))
 
     def override_declarations(self, key: str, declared: tuple) -> list[tuple[str, int, int]]:
         """`(uri, start, end)` where the override files of module `key` name `declared` (they merge
@@ -951,6 +983,9 @@ class Workspace(ProviderSchemaSettings):
     def snapshot(self) -> Snapshot:
         return Snapshot(self)
 
+
+#: Where `terraform init` installs modules, under a root module's directory.
+_INSTALLED = os.sep + os.path.join(".terraform", "modules") + os.sep
 
 #: How a local module source starts (a path relative to the calling module's directory).
 _LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
