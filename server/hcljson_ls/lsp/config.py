@@ -20,12 +20,16 @@ from __future__ import annotations
 import dataclasses
 import typing
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cattrs
 
 from ..features.diagnostics import DEFAULT_MAX_PER_CODE
 from ..terraform.definition.language import parse_version
+from ..workspace.files import MB
+
+if TYPE_CHECKING:
+    from ..workspace import Workspace
 
 SECTION = "hcljson"
 
@@ -248,3 +252,14 @@ def settings_from(raw: Any, previous: Settings = DEFAULT) -> tuple[Settings, lis
         raw = raw[SECTION]
     settings = _merge(Settings, raw, previous, "", problems)
     return settings, problems
+
+
+def configure_workspace(store: Workspace, settings: Settings) -> bool:
+    """Give `store` what `settings` say about the files (engine, sizes, schema files, ignored paths);
+    True when the ignored paths changed (what the old patterns hid is to be found)."""
+    store.set_engine(settings.engine)
+    store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
+    store.set_engine_version(settings.engine_version)
+    store.set_schema_files(settings.provider_schemas.files)
+    store.max_file_bytes = settings.max_file_size_mb * MB
+    return store.set_ignore_paths(settings.indexing.ignore_paths)

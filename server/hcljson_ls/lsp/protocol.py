@@ -75,23 +75,12 @@ from pygls.protocol.language_server import lsp_method
 
 from ..text.encodings import negotiate_encoding
 from . import timing
+from .rawjson import RawJSON
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
 log = logging.getLogger(__name__)
-
-class RawJSON:
-    """A JSON value already written as (ASCII) text: sent as it is (see "Sending" above)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"RawJSON({len(self.text)} characters)"
-
 
 #: What an internal error says to the client (the traceback goes to the log only).
 INTERNAL_ERROR_MESSAGE = "Internal error: the server failed on this request (its log has the details)."
