@@ -153,7 +153,7 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, diagnostic_forms, early, transport
+from . import convert, diagnostic_forms, early, first_open, transport
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
@@ -228,6 +228,13 @@ class HcljsonServer(LanguageServer):
         handoff = early.take() if stdin is None else None  # what `lsp.early` read (and answered) first
         if handoff is not None and handoff.answered_id is not None:
             self._hcljson_protocol.answered_early(handoff.answered_id, handoff.answer)
+        if handoff is not None and handoff.first is not None:  # the first document's diagnostics (`lsp.first_open`)
+            for msg_id, result in handoff.first.answered.items():
+                self._hcljson_protocol.answered_early(msg_id, result)
+            self._pushed.update(handoff.first.pushed)
+            self.result_ids = handoff.first.result_ids
+            if handoff.first.answered or handoff.first.pushed:
+                log.info("the first document's diagnostics were sent before the server was imported (lsp.first_open)")
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
@@ -544,12 +551,7 @@ def _progress(step: Any) -> types.WorkDoneProgressReport:
 
 
 def _folders(params: types.InitializeParams) -> list[str]:
-    if params.workspace_folders:
-        return [p for f in params.workspace_folders if (p := path_of_uri(f.uri))]
-    if params.root_uri:
-        path = path_of_uri(params.root_uri)
-        return [path] if path else []
-    return [params.root_path] if params.root_path else []
+    return first_open.folders([f.uri for f in params.workspace_folders or ()] or None, params.root_uri, params.root_path)
 
 
 # ---------------------------------------------------------------------------------------------
