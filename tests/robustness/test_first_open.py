@@ -73,6 +73,20 @@ def test_a_pull_right_after_initialize_is_answered_early_with_the_servers_answer
     assert " ERROR " not in wire.log() and "Traceback" not in wire.log(), wire.log()
 
 
+def test_document_requests_before_the_pull_are_answered_by_the_full_server(wire: Wire):
+    symbols = _message("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, 103)
+    folding = _message("textDocument/foldingRange", {"textDocument": {"uri": URI}}, 104)
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), symbols, folding, _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    assert len(early["items"]) == 2
+    names = [s["name"] for s in wire.response(103, timeout=60)["result"]]  # flat: no hierarchy support
+    assert {'variable "region"', 'output "o"', 'output "p"'} <= set(names), names
+    assert wire.response(104, timeout=60)["result"]
+    assert EARLY in wire.log()
+    assert wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"] == early
+    assert " ERROR " not in wire.log(), wire.log()
+
+
 def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
     _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), _pull(102))
     early = wire.response(102, timeout=60)["result"]

@@ -18,13 +18,17 @@ document, and answers them the way the server does:
   `config.settings_from` and `config.configure_workspace`); pushed at once (`publishDiagnostics`
   with its version) to a client that does not pull, which ends the session;
 * ``textDocument/diagnostic`` for that document (no ``previousResultId``): answered with the
-  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`), which ends it.
+  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`), which ends it;
+* other document requests (``textDocument/...``: they read, nothing changes), ``$/cancelRequest``
+  and ``$/setTrace``: read past, left to the server (an editor asks for a new document's symbols,
+  folding ranges, semantic tokens... around its diagnostics). JSON-RPC lets responses come in
+  any order.
 
-Anything else ends the session without an answer: another message (a method not listed, a second
-document, a malformed message, a framing problem, the end of input), settings with problems or with
-provider schema files (the server reports and loads those), a document over ``maxFileSizeMB``, a
-document not ours, schema problems, an exception; and no message within `IDLE` seconds (the server
-then imports at once, as before). Windows pipes cannot be waited on with `select`: no session there.
+Anything else ends the session without an answer: another message (one that may change the
+server's state: a method not listed, an edit, a second document; a malformed message, a framing
+problem, the end of input), settings with problems or with provider schema files (the server
+reports and loads those), a document over ``maxFileSizeMB``, a document not ours, schema problems,
+an exception; and no message within `IDLE` seconds (the server then imports at once, as before). Windows pipes cannot be waited on with `select`: no session there.
 
 Nothing is lost, reordered or answered twice: every message read stays in the handoff
 (`lsp.early.Handoff`), and the server handles all of them from the first, in order, as if nothing
@@ -126,7 +130,7 @@ class _Session:
                 self._send({"id": message["id"]}, "result", text)
                 self.first.answered[message["id"]] = json.loads(text)
                 return
-            else:
+            elif not _leaves_state(message):
                 return
 
     def _messages(self):
@@ -206,6 +210,19 @@ class _Session:
             self.stdout.flush()
         except (OSError, ValueError):
             raise _Stop from None  # the client is gone: the server finds out
+
+
+def _leaves_state(message: dict[str, Any]) -> bool:
+    """Whether the server's state after `message` is the one before it: a document request (they
+    only read), a cancel or a trace setting. The session reads past those (they are the server's to
+    answer, in order, after the first diagnostics): an editor asks for symbols, folding ranges and
+    semantic tokens of the document it opens, before or after its diagnostics."""
+    method = message.get("method")
+    if not isinstance(method, str):
+        return False
+    if "id" in message:
+        return method.startswith("textDocument/")
+    return method in ("$/cancelRequest", "$/setTrace")
 
 
 def _is_first_pull(message: dict[str, Any], uri: str) -> bool:
