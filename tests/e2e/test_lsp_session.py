@@ -277,8 +277,11 @@ async def test_settings_are_read_with_workspace_configuration(client: LanguageCl
     await initialize(client, configuration=True)
     open_document(client, URI, TRAILING)
     await wait_for(lambda: published_for(client, URI), what="a publish")
+    # turned off by the client's configuration (asked for after `initialized`: a publish before its
+    # answer has the settings of `initializationOptions`, longer when it comes from `lsp.first_open`)
+    await wait_for(lambda: published_for(client, URI)[-1].diagnostics == [], what="diagnostics turned off")
     await asyncio.sleep(0.2)
-    assert published_for(client, URI)[-1].diagnostics == []  # turned off by the client's configuration
+    assert published_for(client, URI)[-1].diagnostics == []
 
     # a "pull style" didChangeConfiguration (no settings) makes the server ask again
     client.set_configuration({"diagnostics": {"enable": True}}, section="hcljson")
