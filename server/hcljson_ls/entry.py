@@ -5,7 +5,9 @@
 A server started over stdio (no arguments, or only ``--stdio``, ``--log-file F``, ``--log-level L``)
 starts `lsp.early`'s reader before importing anything else (`cli` imports every layer, `lsp.server`
 pygls and lsprotocol: most of a second), so an editor has its `initialize` answer while the rest is
-imported (issue 22 §4). Every other command line goes to `cli.main` as it is, unchanged.
+imported (issue 22 §4); then `lsp.first_open` answers the first document's diagnostics when they are
+asked for at once, before pygls and lsprotocol are imported. Every other command line goes to
+`cli.main` as it is, unchanged.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .lsp import early  # lazy: only a stdio server answers early (json, os and threading only)
 
         early.started = early.start(sys.stdin.fileno(), sys.stdout.buffer)
+        if not sys.stdin.isatty():  # (in a terminal `cli` first says that it waits for a client)
+            from .lsp import first_open  # lazy: the analysis layers, imported while `initialize` is answered
+
+            first_open.serve(early.started, sys.stdin.fileno(), sys.stdout.buffer)
     from .cli import main as cli_main  # lazy: every layer; imported while the early reader answers
 
     return cli_main(argv)

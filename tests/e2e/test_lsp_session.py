@@ -173,6 +173,8 @@ async def test_close_during_debounce_never_publishes_stale_diagnostics(client: L
     await diagnostics_of(client, URI, version=1)
     change_document(client, URI, 2, edit(types.Position(line=0, character=1), types.Position(line=0, character=1), "x"))
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=URI)))
+    # (The first push may come before the full server runs, `lsp.first_open`: the close's is awaited.)
+    await wait_for(lambda: any(p.version is None for p in published_for(client, URI)), what="the close's empty list")
     await asyncio.sleep(0.6)
     last = published_for(client, URI)[-1]
     assert last.diagnostics == [] and last.version is None
@@ -276,8 +278,11 @@ async def test_settings_are_read_with_workspace_configuration(client: LanguageCl
     await initialize(client, configuration=True)
     open_document(client, URI, TRAILING)
     await wait_for(lambda: published_for(client, URI), what="a publish")
+    # turned off by the client's configuration (asked for after `initialized`: a publish before its
+    # answer has the settings of `initializationOptions`, longer when it comes from `lsp.first_open`)
+    await wait_for(lambda: published_for(client, URI)[-1].diagnostics == [], what="diagnostics turned off")
     await asyncio.sleep(0.2)
-    assert published_for(client, URI)[-1].diagnostics == []  # turned off by the client's configuration
+    assert published_for(client, URI)[-1].diagnostics == []
 
     # a "pull style" didChangeConfiguration (no settings) makes the server ask again
     client.set_configuration({"diagnostics": {"enable": True}}, section="hcljson")

@@ -75,3 +75,15 @@ def test_the_early_path_imports_neither_the_server_nor_its_libraries():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_the_first_documents_path_imports_neither_pygls_nor_lsprotocol():
+    # `lsp.first_open` answers the first diagnostics before the server is imported: its imports (the
+    # analysis, `lsp.diagnostic_forms`, `lsp.config`) must not bring pygls, lsprotocol or cattrs back
+    # (two thirds of the start-up), nor `cli` or `lsp.server`, which import them.
+    probe = ("import sys, hcljson_ls.entry, hcljson_ls.lsp.first_open;"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs', 'attrs')"
+             " or m in ('hcljson_ls.cli', 'hcljson_ls.lsp.server', 'hcljson_ls.lsp.protocol', 'hcljson_ls.lsp.convert')))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout

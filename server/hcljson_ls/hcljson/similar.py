@@ -21,11 +21,10 @@ Contract
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
-
-from rapidfuzz import process
-from rapidfuzz.distance import Indel
+from typing import Any
 
 #: Float slack when comparing the C bound with difflib's ratio (both are 2k/n fractions).
 _EPSILON = 1e-9
@@ -33,12 +32,21 @@ _EPSILON = 1e-9
 _SLACK = 0.02
 
 
+@functools.cache
+def _bounds() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """rapidfuzz's `process.extract` and its Indel similarity, imported on the first question."""
+    from rapidfuzz import process  # lazy: ~20 ms of the server's start-up, needed only when a name is misspelt
+    from rapidfuzz.distance import Indel  # lazy: as above
+
+    return process.extract, Indel.normalized_similarity
+
+
 def close_match(word: str, names: Sequence[str], cutoff: float = 0.6) -> str | None:
     """See the module doc."""
     if not names:
         return None
-    bounded = process.extract(word, names, scorer=Indel.normalized_similarity,
-                              score_cutoff=max(0.0, cutoff - _SLACK), limit=None)
+    extract, similarity = _bounds()
+    bounded = extract(word, names, scorer=similarity, score_cutoff=max(0.0, cutoff - _SLACK), limit=None)
     matcher = SequenceMatcher()
     matcher.set_seq2(word)
     best: tuple[float, str] | None = None

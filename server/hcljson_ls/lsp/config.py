@@ -18,14 +18,19 @@ Contract
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from dataclasses import dataclass, field
-from typing import Any
-
-import cattrs
+from typing import TYPE_CHECKING, Any
 
 from ..features.diagnostics import DEFAULT_MAX_PER_CODE
 from ..terraform.definition.language import parse_version
+from ..workspace.files import MB
+
+if TYPE_CHECKING:
+    import cattrs
+
+    from ..workspace import Workspace
 
 SECTION = "hcljson"
 
@@ -169,7 +174,11 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+@functools.cache
 def _converter() -> cattrs.Converter:
+    """The converter, made when a client first sends settings (none: the defaults need none)."""
+    import cattrs  # lazy: ~40 ms with attrs, off the start-up path (`lsp.first_open`) of a client that sends no settings
+
     conv = cattrs.Converter(forbid_extra_keys=False)
     # bool("false") would be True: accept only real booleans, numbers only when integral.
     def _bool(value: Any, _: type) -> bool:
@@ -202,8 +211,6 @@ def _converter() -> cattrs.Converter:
     return conv
 
 
-_CONVERTER = _converter()
-
 
 def _merge(cls: type, raw: Any, previous: Any, where: str, problems: list[str]) -> Any:
     """Build `cls` from `raw` field by field, keeping `previous` for missing or invalid fields."""
@@ -225,7 +232,7 @@ def _merge(cls: type, raw: Any, previous: Any, where: str, problems: list[str]) 
             values[f.name] = _merge(type(old), value, old, here, problems)
             continue
         try:
-            new = _CONVERTER.structure(value, typing.get_type_hints(cls)[f.name])
+            new = _converter().structure(value, typing.get_type_hints(cls)[f.name])
             if (check := f.metadata.get("check")) is not None:
                 check(new)
             values[f.name] = new
@@ -236,6 +243,8 @@ def _merge(cls: type, raw: Any, previous: Any, where: str, problems: list[str]) 
 
 
 def _reason(exc: Exception) -> str:
+    import cattrs  # lazy: see `_converter` (imported by then)
+
     if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions:
         return _reason(exc.exceptions[0])
     return str(exc)
@@ -248,3 +257,14 @@ def settings_from(raw: Any, previous: Settings = DEFAULT) -> tuple[Settings, lis
         raw = raw[SECTION]
     settings = _merge(Settings, raw, previous, "", problems)
     return settings, problems
+
+
+def configure_workspace(store: Workspace, settings: Settings) -> bool:
+    """Give `store` what `settings` say about the files (engine, sizes, schema files, ignored paths);
+    True when the ignored paths changed (what the old patterns hid is to be found)."""
+    store.set_engine(settings.engine)
+    store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
+    store.set_engine_version(settings.engine_version)
+    store.set_schema_files(settings.provider_schemas.files)
+    store.max_file_bytes = settings.max_file_size_mb * MB
+    return store.set_ignore_paths(settings.indexing.ignore_paths)

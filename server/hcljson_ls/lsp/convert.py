@@ -46,7 +46,6 @@ Contract
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeGuard
 
@@ -60,10 +59,8 @@ from ..features.selection import SelectionRange
 from ..features.signature_help import SignatureHelp
 from ..features.symbols import DocumentSymbol
 from ..text.line_index import LineIndex
+from .diagnostic_json import SOURCE, code_anchor, diagnostic_json  # noqa: F401 (re-exported: part of this module's API)
 from .positions import Positions
-
-SOURCE = "hcljson-ls"
-
 
 
 def to_position(index: LineIndex, offset: int, encoding: str) -> types.Position:
@@ -73,47 +70,6 @@ def to_position(index: LineIndex, offset: int, encoding: str) -> types.Position:
 
 def to_range(index: LineIndex, start: int, end: int, encoding: str) -> types.Range:
     return types.Range(start=to_position(index, start, encoding), end=to_position(index, end, encoding))
-
-
-def code_anchor(code: str) -> str:
-    return re.sub(r"[^\w\- ]", "", code.lower()).replace(" ", "-")
-
-
-def diagnostic_json(
-    d: core.Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None = None,
-    index_of: Callable[[str], LineIndex | None] | None = None,
-) -> dict[str, Any]:
-    """The LSP `Diagnostic` of `d` as JSON data, exactly as pygls writes the lsprotocol object
-    (`to_diagnostic`): its fields in lsprotocol's order, none that is None. Built directly: the wire
-    form of tens of thousands of diagnostics is made here (`lsp.diagnostic_forms`)."""
-    out: dict[str, Any] = {"range": _range_json(index, d.start, d.end, encoding), "message": d.plain_message,
-                           "severity": _SEVERITY.get(d.severity, types.DiagnosticSeverity.Error.value)}
-    if d.code:
-        out["code"] = d.code
-        if docs_url:
-            out["codeDescription"] = {"href": f"{docs_url}#{code_anchor(d.code)}"}
-    out["source"] = SOURCE
-    if d.code in _DEPRECATED_CODES:
-        out["tags"] = [types.DiagnosticTag.Deprecated.value]  # the client strikes it through
-    elif d.code in _UNNECESSARY_CODES:
-        out["tags"] = [types.DiagnosticTag.Unnecessary.value]  # the client fades it
-    if d.related:
-        related = []
-        for r in d.related:
-            where, where_index = uri, index
-            if r.uri is not None and r.uri != uri:
-                other = index_of(r.uri) if index_of is not None else None
-                if other is None:
-                    continue  # that file cannot be read now: its place cannot be shown
-                where, where_index = r.uri, other
-            related.append({"location": {"uri": where, "range": _range_json(where_index, r.start, r.end, encoding)},
-                            "message": core.plain(r.message)})
-        out["relatedInformation"] = related
-    if d.fixes:
-        # The quick fixes travel with the diagnostic (`data`), so a code action needs no recomputation.
-        out["data"] = {"fixes": [{"range": _range_json(index, f.start, f.end, encoding), "newText": f.new_text,
-                                  "title": f.title} for f in d.fixes]}
-    return out
 
 
 def to_diagnostic(
@@ -128,21 +84,6 @@ def to_diagnostic(
 def converter() -> Any:
     """pygls's converter of lsprotocol objects, made on first need (building one takes 20-80 ms)."""
     return default_converter()
-
-
-#: LSP's `DiagnosticSeverity` of each of ours.
-_SEVERITY = {core.ERROR: types.DiagnosticSeverity.Error.value, core.WARNING: types.DiagnosticSeverity.Warning.value,
-             core.INFORMATION: types.DiagnosticSeverity.Information.value, core.HINT: types.DiagnosticSeverity.Hint.value}
-
-#: Codes whose subject is deprecated: the client strikes it through (`DiagnosticTag.Deprecated`).
-_DEPRECATED_CODES = frozenset({"schema/deprecated"})
-#: Codes whose subject could go: the client fades it (`DiagnosticTag.Unnecessary`).
-_UNNECESSARY_CODES = frozenset({"reference/unused"})
-
-
-def _range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:
-    (sl, sc), (el, ec) = index.position(start, encoding), index.position(end, encoding)
-    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
 def kind_wanted(kind: str, only: Sequence[str] | None) -> bool:

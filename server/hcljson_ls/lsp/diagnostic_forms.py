@@ -5,12 +5,15 @@
                                                   the JSON text of each LSP `Diagnostic` of `found`
     report_json(items, result_id) -> RawJSON      a full `textDocument/diagnostic` report
     publish_json(uri, version, items) -> RawJSON  `publishDiagnostics` params
+    document_forms(store, uri, settings, forms, encoding) -> list[str]
+                                                  the forms of open document `uri`'s diagnostics (ours)
+    ResultIds().of(uri, items) -> str             a pull's `resultId` for `items` (see `ResultIds`)
 
 Contract
 --------
 * `encode` returns, for each diagnostic, exactly ``json.dumps`` of what pygls sends for
   `convert.to_diagnostic(d, ...)` (the lsprotocol object unstructured by pygls's converter), made
-  from `convert.diagnostic_json` without lsprotocol objects or cattrs: a property test compares
+  from `lsp.diagnostic_json` without lsprotocol objects or cattrs (neither is imported here): a property test compares
   them after random edits. The texts are ASCII (``ensure_ascii``), so a
   message's length in characters is its length in bytes.
 * Reuse is by a line-relative key: the diagnostic's content (severity, code, summary, detail, its
@@ -29,16 +32,23 @@ Contract
 
 from __future__ import annotations
 
+import itertools
 import json
+import uuid
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..diagnostic import Diagnostic
+from ..features import diagnostics as diagnostics_feature
 from ..text.line_index import LineIndex
-from . import convert
+from .diagnostic_json import diagnostic_json
 from .positions import Positions
-from .protocol import RawJSON
+from .rawjson import RawJSON
+
+if TYPE_CHECKING:
+    from ..workspace import Workspace
+    from .config import DiagnosticsSettings
 
 #: What stands for the i-th line number while a template is made (never in a real message: NUL bytes).
 _SENTINEL = "\u0000hcljson-line-{}\u0000"
@@ -46,7 +56,9 @@ _SENTINEL = "\u0000hcljson-line-{}\u0000"
 
 def serialise(value: Any) -> str:
     """`value` (an lsprotocol object, or plain data) as pygls would write it."""
-    return json.dumps(convert.converter().unstructure(value))
+    from .convert import converter  # lazy: lsprotocol and cattrs, not needed for our own diagnostics' forms
+
+    return json.dumps(converter().unstructure(value))
 
 
 def report_json(items: Sequence[str], result_id: str) -> RawJSON:
@@ -58,6 +70,37 @@ def publish_json(uri: str, version: int | None, items: Sequence[str]) -> RawJSON
     """`PublishDiagnosticsParams` of `items` (JSON texts)."""
     head = f'{{"uri": {json.dumps(uri)}, ' + (f'"version": {version}, ' if version is not None else "")
     return RawJSON(f'{head}"diagnostics": [{", ".join(items)}]}}')
+
+
+def document_forms(store: Workspace, uri: str, settings: DiagnosticsSettings, forms: Forms, encoding: str) -> list[str]:
+    """The forms of our diagnostics of open document `uri` (`features.diagnostics.collect` with
+    `settings`), reusing `forms`: what the server answers, and `lsp.first_open` before it."""
+    found = diagnostics_feature.collect(store.snapshot(), uri, settings.unused_declarations, settings.max_per_code)
+    state = store.get(uri)
+    assert state is not None, uri
+    return forms.encode(found, state.line_index, encoding, uri, settings.docs_url, store.line_index)
+
+
+class ResultIds:
+    """A pull's `resultId` per document: the same while its items are the same (the client is then
+    answered "unchanged"), a new one, never given before, when they differ. `instance` makes the
+    ids of another server process differ from ours."""
+
+    def __init__(self, instance: str | None = None) -> None:
+        self.instance = instance or uuid.uuid4().hex[:8]
+        self._last: dict[str, tuple[Sequence[str], str]] = {}
+        self._count = itertools.count(1)
+
+    def of(self, uri: str, items: Sequence[str]) -> str:
+        last = self._last.get(uri)
+        if last is not None and last[0] == items:
+            return last[1]
+        result_id = f"{self.instance}.{next(self._count)}"
+        self._last[uri] = (items, result_id)
+        return result_id
+
+    def forget(self, uri: str) -> None:
+        self._last.pop(uri, None)
 
 
 def _offsets(d: Diagnostic, uri: str) -> list[int] | None:
@@ -143,7 +186,7 @@ class Forms:
         append = out.append
         for d, span in zip(found, spans):
             if span is None:
-                append(json.dumps(convert.diagnostic_json(d, index, encoding, uri, docs_url, index_of)))
+                append(json.dumps(diagnostic_json(d, index, encoding, uri, docs_url, index_of)))
                 continue
             at, n = span
             first = lines[at]
@@ -201,7 +244,7 @@ class _OneLine:
 def _one_line_template(d: Diagnostic, base: int, encoding: str, uri: str,
                        docs_url: str | None) -> tuple[str, tuple[int, ...]]:
     """`_template` of a diagnostic `_one_line_key` accepts, without converting any offset."""
-    text = json.dumps(convert.diagnostic_json(d, cast(LineIndex, _OneLine(base)), encoding, uri, docs_url))
+    text = json.dumps(diagnostic_json(d, cast(LineIndex, _OneLine(base)), encoding, uri, docs_url))
     text = text.replace("%", "%%")
     return text.replace(_LINE_FIELD, '"line": %d'), (0,) * text.count(_LINE_FIELD)
 
@@ -209,7 +252,7 @@ def _one_line_template(d: Diagnostic, base: int, encoding: str, uri: str,
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
               first: int) -> tuple[str, tuple[int, ...]]:
     """The JSON text of `d` with each line number a ``%d`` to fill in, and those lines relative to `first`."""
-    value = convert.diagnostic_json(d, index, encoding, uri, docs_url)
+    value = diagnostic_json(d, index, encoding, uri, docs_url)
     marked: list[tuple[str, int]] = []
 
     def mark(rng: dict) -> None:

@@ -54,6 +54,7 @@ class Handoff:
     events: list[Event | None] = field(default_factory=list)  # None: the end of input
     answered_id: int | str | None = None  # the id of the `initialize` answered early
     answer: dict[str, Any] | None = None  # the result sent for it
+    first: Any = None  # what `lsp.first_open` answered next (its `First`), if anything
 
     @property
     def ended(self) -> bool:
@@ -71,6 +72,11 @@ class Early:
     def wait(self) -> Handoff:
         self._thread.join()
         return self.handoff
+
+    def read_first(self, timeout: float) -> bool:
+        """Whether the first message was read (and answered when it could be) within `timeout` seconds."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     def _run(self, stdin_fd: int, stdout: BinaryIO) -> None:
         handoff = self.handoff

@@ -37,7 +37,7 @@ from lsprotocol import types
 
 from ..diagnostic import ERROR, WARNING, Diagnostic
 from ..text.line_index import LineIndex
-from ..workspace.files import MB, file_name, too_large
+from ..workspace.files import MB, file_name, too_large, utf8_size
 from . import convert
 
 log = logging.getLogger(__name__)
@@ -62,13 +62,6 @@ def first_syntax_error(text: str) -> tuple[int, str] | None:
     except (ValueError, RecursionError) as e:  # nesting deeper than the reader's recursion limit
         return 0, str(e) or type(e).__name__
     return None
-
-
-def utf8_size(text: str, limit: int) -> int:
-    """The UTF-8 length of `text`, encoded only when its length in characters cannot decide."""
-    if len(text) > limit or 4 * len(text) <= limit:
-        return len(text)  # over for sure (a character is at least a byte), or under for sure
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 class Oversized:

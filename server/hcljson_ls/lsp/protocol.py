@@ -45,9 +45,9 @@ Sending: a response's result or a notification's params that is a `RawJSON` (JSO
 as text: diagnostics, `lsp.diagnostic_forms`) is spliced into the message as it is, instead of being
 unstructured by cattrs and serialised again; it must be ASCII JSON (the header counts characters).
 
-An `initialize` answered by `lsp.early` before the server was imported (`answered_early`) is
-handled as any other, and its response is not sent: an error is logged when it differs from the
-early answer.
+A request answered before the server was imported (`answered_early`: `initialize` by `lsp.early`,
+the first document's diagnostics by `lsp.first_open`) is handled as any other, and its response is
+not sent: an error is logged when it differs from the early answer.
 
 `$/cancelRequest` of a `workspace/executeCommand` cancels the command's handler (an async one sees
 `asyncio.CancelledError`), not only the reply (`_run_generator`).
@@ -75,23 +75,12 @@ from pygls.protocol.language_server import lsp_method
 
 from ..text.encodings import negotiate_encoding
 from . import timing
+from .rawjson import RawJSON
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
 log = logging.getLogger(__name__)
-
-class RawJSON:
-    """A JSON value already written as (ASCII) text: sent as it is (see "Sending" above)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"RawJSON({len(self.text)} characters)"
-
 
 #: What an internal error says to the client (the traceback goes to the log only).
 INTERNAL_ERROR_MESSAGE = "Internal error: the server failed on this request (its log has the details)."
@@ -128,6 +117,10 @@ class HcljsonProtocol(LanguageServerProtocol):
     #: The exit status once `exit` has arrived.
     exit_code: int | None = None
     initialized = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._early: dict[int | str, Any] = {}  # requests answered before the server was imported: their results
 
     # -- receiving --------------------------------------------------------------------------------
 
@@ -226,18 +219,18 @@ class HcljsonProtocol(LanguageServerProtocol):
             log.exception("sending data failed")
             self._server._report_server_error(error, JsonRpcInternalError)
 
-    def answered_early(self, msg_id: int | str, result: dict[str, Any] | None) -> None:
-        """`initialize` request `msg_id` was answered with `result` by `lsp.early`: its response is not sent again."""
-        self._early = (msg_id, result)
-
-    _early: tuple[int | str, dict[str, Any] | None] | None = None
+    def answered_early(self, msg_id: int | str, result: Any) -> None:
+        """Request `msg_id` was answered with `result` (JSON data) before the server was imported
+        (`lsp.early`, `lsp.first_open`): its response is not sent again."""
+        self._early[msg_id] = result
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
-        if self._early is not None and msg_id == self._early[0]:
-            sent, self._early = self._early[1], None
-            ours = json.loads(json.dumps(result, default=self._serialize_message)) if error is None else None
-            if ours != sent:  # `capabilities.json` is stale (`python -m hcljson_ls.lsp.early` writes it)
-                log.error("initialize was answered early with %s; the server's answer is %s",
+        if msg_id in self._early:
+            sent = self._early.pop(msg_id)
+            if error is None:
+                ours = json.loads(result.text if isinstance(result, RawJSON) else json.dumps(result, default=self._serialize_message))
+            if error is not None or ours != sent:  # `capabilities.json` is stale, or the early answer was not the server's
+                log.error("request %s was answered early with %s; the server's answer is %s", msg_id,
                           json.dumps(sent), json.dumps(ours) if error is None else error.message)
             return
         if error is not None and isinstance(error.data, dict) and "traceback" in error.data:

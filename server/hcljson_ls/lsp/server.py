@@ -155,10 +155,10 @@ from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
-from ..workspace.files import MB, path_of_uri, uri_of_path
+from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, diagnostic_forms, early, transport
-from .config import DEFAULT, SECTION, Settings, settings_from
+from . import convert, diagnostic_forms, early, first_open, transport
+from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
 from .publish import Publisher
@@ -226,10 +226,8 @@ class HcljsonServer(LanguageServer):
         self.inbox = transport.Inbox()  # messages read and not yet handled: the scan yields to them
         self.validation = Validation(self)  # `hcljson.validate`: the tool's findings, beside ours
         self._forms: dict[str, diagnostic_forms.Forms] = {}  # per open document: LSP forms reused across edits
-        self._results: dict[str, tuple[list[str], str]] = {}  # per document: the last items and their result id
+        self.result_ids = diagnostic_forms.ResultIds()  # per document: the last items and their result id
         self._pushed: dict[str, Sequence[str]] = {}  # per document: what was last pushed
-        self._result_ids = itertools.count(1)
-        self._instance = uuid.uuid4().hex[:8]  # result ids of another server process never match ours
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
@@ -237,6 +235,13 @@ class HcljsonServer(LanguageServer):
         handoff = early.take() if stdin is None else None  # what `lsp.early` read (and answered) first
         if handoff is not None and handoff.answered_id is not None:
             self._hcljson_protocol.answered_early(handoff.answered_id, handoff.answer)
+        if handoff is not None and handoff.first is not None:  # the first document's diagnostics (`lsp.first_open`)
+            for msg_id, result in handoff.first.answered.items():
+                self._hcljson_protocol.answered_early(msg_id, result)
+            self._pushed.update(handoff.first.pushed)
+            self.result_ids = handoff.first.result_ids
+            if handoff.first.answered or handoff.first.pushed:
+                log.info("the first document's diagnostics were sent before the server was imported (lsp.first_open)")
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
@@ -323,14 +328,11 @@ class HcljsonServer(LanguageServer):
         if not self.settings.diagnostics.enable:
             return state.version, []
         with paused_gc():
-            found = diagnostics_feature.collect(self.snapshot(), uri, self.settings.diagnostics.unused_declarations,
-                                                self.settings.diagnostics.max_per_code)
-            self.schema_jobs.report(self.store.schema_problems())
             forms = self._forms.get(uri)
             if forms is None:
                 forms = self._forms[uri] = diagnostic_forms.Forms()
-            items = forms.encode(found, state.line_index, self.position_encoding, uri,
-                                 self.settings.diagnostics.docs_url, self.store.line_index)
+            items = diagnostic_forms.document_forms(self.store, uri, self.settings.diagnostics, forms, self.position_encoding)
+            self.schema_jobs.report(self.store.schema_problems())
             items += [diagnostic_forms.serialise(d) for d in self.validation.diagnostics(uri, state, self.position_encoding)]
             result = state.version, items
         if state.quick() is not None:
@@ -341,17 +343,12 @@ class HcljsonServer(LanguageServer):
     def result_id(self, uri: str, items: list[str]) -> str:
         """The result id of `items` for `uri`: the same as last time while they are the same (so a
         pulling client is answered "unchanged"), a new one, never given before, when they differ."""
-        last = self._results.get(uri)
-        if last is not None and last[0] == items:
-            return last[1]
-        result_id = f"{self._instance}.{next(self._result_ids)}"
-        self._results[uri] = (items, result_id)
-        return result_id
+        return self.result_ids.of(uri, items)
 
     def forget_diagnostics(self, uri: str) -> None:
         """`uri` was closed: its kept forms, result id and pushed list go."""
         self._forms.pop(uri, None)
-        self._results.pop(uri, None)
+        self.result_ids.forget(uri)
         self._pushed.pop(uri, None)
 
     #: How long after answering a quick open's diagnostics its tree and analysis start being built:
@@ -483,12 +480,7 @@ class HcljsonServer(LanguageServer):
         was_pushing, before = self.pushes_diagnostics, self.settings
         self.settings = settings
         self.settings_revision = next(self._settings_revision)
-        self.store.set_engine(settings.engine)
-        self.store.set_schema_max_bytes(settings.provider_schemas.max_file_size_mb * MB)
-        self.store.set_engine_version(settings.engine_version)
-        self.store.set_schema_files(settings.provider_schemas.files)
-        self.store.max_file_bytes = settings.max_file_size_mb * MB
-        if self.store.set_ignore_paths(settings.indexing.ignore_paths) and self.scan_task is not None:
+        if configure_workspace(self.store, settings) and self.scan_task is not None:
             self.start_scan()  # what the old patterns hid is found
         self.schema_jobs.settings_changed(before, settings)
         self.store.take_stale()  # every document is published again below
@@ -589,12 +581,7 @@ def _progress(step: Any) -> types.WorkDoneProgressReport:
 
 
 def _folders(params: types.InitializeParams) -> list[str]:
-    if params.workspace_folders:
-        return [p for f in params.workspace_folders if (p := path_of_uri(f.uri))]
-    if params.root_uri:
-        path = path_of_uri(params.root_uri)
-        return [path] if path else []
-    return [params.root_path] if params.root_path else []
+    return first_open.folders([f.uri for f in params.workspace_folders or ()] or None, params.root_uri, params.root_path)
 
 
 # ---------------------------------------------------------------------------------------------

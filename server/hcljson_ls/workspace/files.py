@@ -11,6 +11,7 @@
     too_large(name, size, max_bytes) -> str | None
                                           why a file of `size` bytes is not analysed (the
                                           `maxFileSizeMB` setting), or None when it is small enough
+    utf8_size(text, limit) -> int         the UTF-8 length of `text`, exact where `limit` needs it
     list_directory(path) -> DirListing    the entries of one directory, or why not (never raises)
     user_cache_dir(*parts) -> str         where the server may write: the user cache dir (`platformdirs`)
 
@@ -100,6 +101,13 @@ def relative_name(uri: str, folders: tuple[str, ...]) -> str:
 #: The default of the `maxFileSizeMB` setting, in bytes.
 MB = 1024 * 1024
 MAX_FILE_BYTES = 40 * MB
+
+
+def utf8_size(text: str, limit: int) -> int:
+    """The UTF-8 length of `text`, encoded only when its length in characters cannot decide."""
+    if len(text) > limit or 4 * len(text) <= limit:
+        return len(text)  # over for sure (a character is at least a byte), or under for sure
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def too_large(name: str, size: int, max_bytes: int) -> str | None:

@@ -1,0 +1,238 @@
+"""The first document's diagnostics before the server is imported (issue 22 §4: start-up).
+
+    serve(early, stdin_fd, stdout) -> None     go on from `lsp.early`'s answered `initialize`; sets `handoff.first`
+    First                                      what was answered and pushed (for `lsp.server` to take over)
+    folders(folder_uris, root_uri, root_path) -> paths     the workspace folders `initialize` gives
+
+Contract
+--------
+Importing pygls and lsprotocol (~1,000 attrs classes) is about two thirds of the server's start-up;
+the first diagnostics need neither. `hcljson_ls.entry` imports this module (the analysis layers
+and `lsp.diagnostic_forms`) while `lsp.early` answers `initialize`, then calls `serve`, which
+reads on (on the main thread) as long as the messages are the ones an editor sends to open its first
+document, and answers them the way the server does:
+
+* ``initialized``: nothing to do here;
+* ``textDocument/didOpen`` of the first document: opened in a `workspace.Workspace` made as the
+  server makes its own (`initialize`'s folders and `initializationOptions` settings, through
+  `config.settings_from` and `config.configure_workspace`); pushed at once (`publishDiagnostics`
+  with its version) to a client that does not pull, which ends the session;
+* ``textDocument/diagnostic`` for that document (no ``previousResultId``): answered with the
+  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`), which ends it;
+* other document requests (``textDocument/...``: they read, nothing changes), ``$/cancelRequest``
+  and ``$/setTrace``: read past, left to the server (an editor asks for a new document's symbols,
+  folding ranges, semantic tokens... around its diagnostics). JSON-RPC lets responses come in
+  any order.
+
+Anything else ends the session without an answer: another message (one that may change the
+server's state: a method not listed, an edit, a second document; a malformed message, a framing
+problem, the end of input), settings with problems or with provider schema files (the server
+reports and loads those), a document over ``maxFileSizeMB``, a document not ours, schema problems,
+an exception; and no message within `IDLE` seconds (the server then imports at once, as before). Windows pipes cannot be waited on with `select`: no session there.
+
+Nothing is lost, reordered or answered twice: every message read stays in the handoff
+(`lsp.early.Handoff`), and the server handles all of them from the first, in order, as if nothing
+had been answered; `First` tells it what was: `lsp.protocol` drops its own responses to the
+requests answered here (logging an error when one differs), the server's last-pushed list for the
+document is the one pushed here (so the same list is not pushed twice), and it goes on with the
+`ResultIds` used here (so its answer's `resultId` is the one the client holds). The analysis is the
+server's own functions: this module decides nothing about diagnostics.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import select
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from ..gcpolicy import paused_gc
+from ..template.grammars import set_table_cache
+from ..workspace import Workspace
+from ..workspace.files import MB, file_name, path_of_uri, too_large, user_cache_dir, utf8_size
+from .config import DEFAULT, configure_workspace, settings_from
+from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, report_json
+from .early import CHUNK, Early, Handoff
+from .framing import Body
+
+log = logging.getLogger(__name__)
+
+#: How long (seconds) the session waits for the next message before leaving the rest to the server.
+IDLE = 0.1
+
+
+@dataclass
+class First:
+    """What the session sent before the server was imported."""
+
+    answered: dict[int | str, Any] = field(default_factory=dict)  # request id -> the result sent (JSON data)
+    pushed: dict[str, list[str]] = field(default_factory=dict)  # uri -> the diagnostics' forms pushed
+    result_ids: ResultIds = field(default_factory=ResultIds)
+
+
+def folders(folder_uris: list[str] | None, root_uri: str | None, root_path: str | None) -> list[str]:
+    """The workspace folders of `initialize`: its ``workspaceFolders``, else ``rootUri``, else ``rootPath``."""
+    if folder_uris:
+        return [p for uri in folder_uris if (p := path_of_uri(uri))]
+    if root_uri:
+        path = path_of_uri(root_uri)
+        return [path] if path else []
+    return [root_path] if root_path else []
+
+
+class _Stop(Exception):
+    """The session ends here; the server handles everything read."""
+
+
+def serve(early: Early, stdin_fd: int, stdout: BinaryIO) -> None:
+    """Answer the first document's diagnostics when the client asks for them at once (see above)."""
+    if os.name != "posix" or not early.read_first(IDLE):
+        return
+    handoff = early.handoff
+    if handoff.answered_id is None:
+        return
+    handoff.first = First()
+    try:
+        _Session(handoff, handoff.first, stdin_fd, stdout).run()
+    except _Stop:
+        pass
+    except Exception:  # the server handles it all again, and logs what fails then
+        log.debug("the first document's early diagnostics failed", exc_info=True)
+
+
+class _Session:
+    def __init__(self, handoff: Handoff, first: First, stdin_fd: int, stdout: BinaryIO) -> None:
+        self.handoff, self.first, self.stdin_fd, self.stdout = handoff, first, stdin_fd, stdout
+        assert isinstance(handoff.events[0], Body) and handoff.answer is not None
+        self.params = json.loads(handoff.events[0].data)["params"]
+        self.encoding = handoff.answer["capabilities"]["positionEncoding"]
+        self.settings, problems = settings_from(self.params.get("initializationOptions"), DEFAULT)
+        if problems or self.settings.provider_schemas.files:
+            raise _Stop  # the server says what is wrong; schema files load in its background
+        pulls = _path(self.params, "capabilities", "textDocument", "diagnostic") is not None
+        mode = self.settings.diagnostics.push
+        self.pushes = mode == "always" or (mode == "auto" and not pulls)
+        self.store: Workspace | None = None
+        self.uri: str | None = None
+
+    def run(self) -> None:
+        for message in self._messages():
+            method = message.get("method")
+            if method == "initialized" and "id" not in message:
+                continue
+            if method == "textDocument/didOpen" and "id" not in message and self.uri is None:
+                self._open(_path(message, "params", "textDocument"))
+            elif method == "textDocument/diagnostic" and self.uri is not None and _is_first_pull(message, self.uri):
+                items = self._diagnostics()
+                text = report_json(items, self.first.result_ids.of(self.uri, items)).text
+                self._send({"id": message["id"]}, "result", text)
+                self.first.answered[message["id"]] = json.loads(text)
+                return
+            elif not _leaves_state(message):
+                return
+
+    def _messages(self):
+        """The messages after `initialize`, read as they come (JSON objects of JSON-RPC 2.0)."""
+        events, index = self.handoff.events, 1
+        while True:
+            while index == len(events):
+                if self.handoff.ended or not self._read():
+                    return
+            event, index = events[index], index + 1
+            if not isinstance(event, Body):
+                return
+            try:
+                message = json.loads(event.data)
+            except (ValueError, RecursionError):
+                return
+            if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+                return
+            yield message
+
+    def _read(self) -> bool:
+        """Read what comes within `IDLE` into the handoff; False when nothing came."""
+        try:
+            ready, _, _ = select.select([self.stdin_fd], [], [], IDLE)
+            if not ready:
+                return False
+            chunk = os.read(self.stdin_fd, CHUNK)
+        except (OSError, ValueError):
+            return False
+        if not chunk:
+            self.handoff.events.append(None)
+        else:
+            self.handoff.events.extend(self.handoff.frames.feed(chunk))
+        return True
+
+    def _open(self, doc: Any) -> None:
+        if not (isinstance(doc, dict) and isinstance(uri := doc.get("uri"), str) and isinstance(text := doc.get("text"), str)
+                and isinstance(language := doc.get("languageId"), str)
+                and isinstance(version := doc.get("version"), int) and not isinstance(version, bool)):
+            raise _Stop
+        limit = self.settings.max_file_size_mb * MB
+        if too_large(file_name(uri) or uri, utf8_size(text, limit), limit) is not None:
+            raise _Stop  # the server says so (`lsp.limits`)
+        set_table_cache(user_cache_dir("parser-tables"))  # as `cli.run_server`: the template parsers' tables
+        store = self.store = Workspace()
+        params = self.params
+        uris = [f.get("uri") for f in params.get("workspaceFolders") or () if isinstance(f, dict)]
+        store.set_folders(folders([u for u in uris if isinstance(u, str)] or None, params.get("rootUri"), params.get("rootPath")))
+        if self.settings != DEFAULT:  # as `HcljsonServer.apply_settings`: a fresh workspace has the defaults
+            configure_workspace(store, self.settings)
+        with paused_gc():
+            if store.open(uri, text, version, language) is None:
+                raise _Stop
+        self.uri = uri
+        if self.pushes:
+            items = self._diagnostics()
+            self._send({"method": "textDocument/publishDiagnostics"}, "params", publish_json(uri, version, items).text)
+            self.first.pushed[uri] = items
+            raise _Stop  # pushed: the rest is the server's
+
+    def _diagnostics(self) -> list[str]:
+        assert self.store is not None and self.uri is not None
+        if not self.settings.diagnostics.enable:
+            return []
+        with paused_gc():
+            items = document_forms(self.store, self.uri, self.settings.diagnostics, Forms(), self.encoding)
+        if self.store.schema_problems():
+            raise _Stop  # the server shows them
+        return items
+
+    def _send(self, head: dict[str, Any], name: str, raw: str) -> None:
+        """Write a message whose `name` member is the JSON text `raw`, framed as `lsp.protocol` frames."""
+        body = f'{{"jsonrpc": "2.0", {json.dumps(head)[1:-1]}, "{name}": {raw}}}'.encode()
+        header = f"Content-Length: {len(body)}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
+        try:
+            self.stdout.write(header.encode("ascii") + body)
+            self.stdout.flush()
+        except (OSError, ValueError):
+            raise _Stop from None  # the client is gone: the server finds out
+
+
+def _leaves_state(message: dict[str, Any]) -> bool:
+    """Whether the server's state after `message` is the one before it: a document request (they
+    only read), a cancel or a trace setting. The session reads past those (they are the server's to
+    answer, in order, after the first diagnostics): an editor asks for symbols, folding ranges and
+    semantic tokens of the document it opens, before or after its diagnostics."""
+    method = message.get("method")
+    if not isinstance(method, str):
+        return False
+    if "id" in message:
+        return method.startswith("textDocument/")
+    return method in ("$/cancelRequest", "$/setTrace")
+
+
+def _is_first_pull(message: dict[str, Any], uri: str) -> bool:
+    msg_id = message.get("id")
+    params = message.get("params")
+    return (isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) and isinstance(params, dict)
+            and _path(params, "textDocument", "uri") == uri and params.get("previousResultId") is None)
+
+
+def _path(value: Any, *names: str) -> Any:
+    for name in names:
+        value = value.get(name) if isinstance(value, dict) else None
+    return value

@@ -1,0 +1,150 @@
+"""The real server answers the first document's diagnostics before importing pygls and lsprotocol
+(`lsp.first_open`), with what the full server answers later, and loses or reorders nothing that
+arrives meanwhile (issue 22 §4)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from .conftest import OPTIONS, VALID, still_right
+from .wire import SERVER, Wire, encode, frame
+
+URI = "file:///nonexistent-hcljson-test/first/main.tf.json"
+#: Two undeclared references, one of them with a quick fix ("Did you mean var.region?").
+BROKEN = '{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.regio}"}, "p": {"value": "${local.nope}"}}\n}\n'
+EARLY = "the first document's diagnostics were sent before the server was imported"
+
+
+@pytest.fixture
+def wire(env: dict[str, str], home) -> Iterator[Wire]:
+    with Wire.start(env=env, cwd=str(home), command=[*SERVER, "--log-level", "info"]) as started:
+        yield started
+
+
+def _message(method: str, params: object, msg_id: int | None = None) -> dict:
+    return {"jsonrpc": "2.0", "method": method, "params": params, **({} if msg_id is None else {"id": msg_id})}
+
+
+def _initialize(msg_id: int, pull: bool) -> dict:
+    document: dict = {"publishDiagnostics": {"versionSupport": True}}
+    if pull:
+        document["diagnostic"] = {"dynamicRegistration": False}
+    return _message("initialize", {"processId": None, "rootUri": None, "initializationOptions": OPTIONS,
+                                   "capabilities": {"textDocument": document}}, msg_id)
+
+
+def _opened(text: str, version: int = 1) -> dict:
+    return _message("textDocument/didOpen",
+                    {"textDocument": {"uri": URI, "languageId": "terraform-json", "version": version, "text": text}})
+
+
+def _pull(msg_id: int, previous: str | None = None) -> dict:
+    return _message("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": previous}, msg_id)
+
+
+def _insert(version: int, line: int, character: int, text: str) -> dict:
+    at = {"line": line, "character": character}
+    return _message("textDocument/didChange", {"textDocument": {"uri": URI, "version": version},
+                                               "contentChanges": [{"range": {"start": at, "end": at}, "text": text}]})
+
+
+def _send(wire: Wire, *messages: dict) -> None:  # (ids from 101: `Wire.request` counts from 1)
+    """All of `messages` in one write, as an editor restoring a session sends them."""
+    wire.send_raw(b"".join(frame(encode(m)) for m in messages))
+
+
+def test_a_pull_right_after_initialize_is_answered_early_with_the_servers_answer(wire: Wire):
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    assert early["kind"] == "full"
+    assert sorted(d["code"] for d in early["items"]) == ["reference/undeclared", "reference/undeclared"], early
+    [fixable] = [d for d in early["items"] if "data" in d]
+    assert fixable["data"]["fixes"][0]["newText"] == "region"
+    # The full server, asked again, answers the same: the same items, and "unchanged" for the same result id.
+    later = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"]
+    assert later == early
+    unchanged = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": early["resultId"]})
+    assert unchanged["result"] == {"kind": "unchanged", "resultId": early["resultId"]}
+    assert len([m for m in wire.received if m.get("id") == 102]) == 1  # answered once
+    assert EARLY in wire.log(), wire.log()  # by `lsp.first_open`, not by the full server
+    assert " ERROR " not in wire.log() and "Traceback" not in wire.log(), wire.log()
+
+
+def test_document_requests_before_the_pull_are_answered_by_the_full_server(wire: Wire):
+    symbols = _message("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, 103)
+    folding = _message("textDocument/foldingRange", {"textDocument": {"uri": URI}}, 104)
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), symbols, folding, _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    assert len(early["items"]) == 2
+    names = [s["name"] for s in wire.response(103, timeout=60)["result"]]  # flat: no hierarchy support
+    assert {'variable "region"', 'output "o"', 'output "p"'} <= set(names), names
+    assert wire.response(104, timeout=60)["result"]
+    assert EARLY in wire.log()
+    assert wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"] == early
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    # Sent the moment the early answer arrives (the server is still importing): each edit builds on
+    # the one before (`local.nope` -> `local.nopexyz`), so any loss or reordering shows.
+    line = BROKEN.splitlines()[2]
+    column = line.index("local.nope") + len("local.nope")
+    _send(wire, *(_insert(2 + i, 2, column + i, letter) for i, letter in enumerate("xyz")), _pull(103, early["resultId"]))
+    after = wire.response(103, timeout=60)["result"]
+    assert after["kind"] == "full" and after["resultId"] != early["resultId"]
+    messages = sorted(d["message"] for d in after["items"])
+    assert any("local.nopexyz" in m for m in messages), messages
+    assert not any("local.nope\"" in m or "local.nope " in m for m in messages), messages
+    assert EARLY in wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_a_push_client_gets_the_first_diagnostics_once_then_every_edit(wire: Wire):
+    line = BROKEN.splitlines()[2]
+    column = line.index("local.nope") + len("local.nope")
+    _send(wire, _initialize(101, pull=False), _message("initialized", {}), _opened(BROKEN),
+          _insert(2, 2, column, "x"), _insert(3, 2, column + 1, "y"))
+    wire.diagnostics(URI, version=3, timeout=60)
+    versions = [p["version"] for p in wire.published(URI)]
+    assert versions == sorted(versions) and versions[-1] == 3, versions
+    assert versions.count(1) == 1, versions  # pushed early, and not again by the full server
+    final = wire.published(URI)[-1]["diagnostics"]
+    assert any("local.nopexy" in d["message"] for d in final), final
+    assert EARLY in wire.log(), wire.log()
+    still_right(wire)
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_a_client_that_waits_before_opening_is_served_by_the_full_server(wire: Wire):
+    wire.initialize(options=OPTIONS)
+    wire.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}}, timeout=60)
+    wire.open(URI, BROKEN)
+    assert len(wire.diagnostics(URI, version=1, timeout=60)) == 2
+    assert EARLY not in wire.log()
+    still_right(wire)
+
+
+def test_settings_the_early_answer_cannot_apply_leave_it_to_the_server(wire: Wire):
+    initialize = _initialize(101, pull=True)
+    initialize["params"]["initializationOptions"] = {**OPTIONS, "maxFileSizeMB": "big"}  # a problem to report
+    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN), _pull(102))
+    assert len(wire.response(102, timeout=60)["result"]["items"]) == 2
+    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    assert EARLY not in wire.log()
+    assert "ignoring invalid settings" in wire.log()
+
+
+def test_settings_from_initialization_options_apply_to_the_early_answer(wire: Wire):
+    initialize = _initialize(101, pull=True)
+    initialize["params"]["initializationOptions"] = {**OPTIONS, "diagnostics": {"docsUrl": "https://example.com/d"}}
+    _send(wire, initialize, _message("initialized", {}), _opened(VALID.replace("var.region", "var.nope")), _pull(102))
+    [item] = wire.response(102, timeout=60)["result"]["items"]
+    assert item["codeDescription"]["href"] == "https://example.com/d#referenceundeclared", json.dumps(item)
+    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)  # the full server's
+    assert EARLY in wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
