@@ -4,7 +4,7 @@ split at their header lines, and malformed fixtures are errors."""
 from __future__ import annotations
 
 import pytest
-from fixture import CLOSE, CURSOR, DEFAULT_PATH, OPEN, Fixture, FixtureError, parse_fixture
+from fixture import CLOSE, CURSOR, DEFAULT_PATH, MARK, OPEN, Fixture, FixtureError, parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +14,7 @@ PLAIN = st.text(alphabet='${}"a1 \n\r\té😀/', min_size=1, max_size=6)
 
 
 def strip_markers(marked: str) -> str:
-    return marked.replace(CURSOR, "").replace(OPEN, "").replace(CLOSE, "")
+    return MARK.sub("", marked.replace(CURSOR, "")).replace(OPEN, "").replace(CLOSE, "")
 
 
 @st.composite
@@ -152,6 +152,51 @@ def test_write_puts_every_file_under_the_root_byte_for_byte(tmp_path) -> None:
     assert written["/modules/net/x.tf.json"].read_bytes() == b"{}"
 
 
+@settings(max_examples=100, deadline=None)
+@given(marked_texts(), st.data())
+def test_named_marks_are_removed_and_keep_their_offsets(case, data) -> None:
+    src, _, _ = case
+    names = data.draw(st.lists(st.from_regex(r"[A-Za-z0-9_.-]{1,6}", fullmatch=True), max_size=4, unique=True))
+    # each mark goes between two tokens of the generated text (never inside `$0`)
+    cuts = sorted(data.draw(st.lists(st.sampled_from(_boundaries(src)), min_size=len(names), max_size=len(names))))
+    marked, last, expected = "", 0, {}
+    for name, cut in zip(names, cuts):
+        marked += src[last:cut]
+        expected[name] = len(strip_markers(marked))
+        marked += f"$[{name}]"
+        last = cut
+    marked += src[last:]
+    f = parse_fixture(marked).only
+    assert f.marks == expected and list(f.marks) == names
+    assert f.text == strip_markers(src) == parse_fixture(src).only.text
+    assert f.ranges == parse_fixture(src).only.ranges and f.cursor == parse_fixture(src).only.cursor
+
+
+def _boundaries(src: str) -> list[int]:
+    """Offsets of `src` that split no `$0` (and no `$` from a following `0`)."""
+    return [i for i in range(len(src) + 1) if not (0 < i < len(src) and src[i - 1] == "$")]
+
+
+def test_named_marks_in_several_files() -> None:
+    fixture = parse_fixture(
+        "//- /a.tf.json\n"
+        '{"locals": {$[name]"x": $[value]1}}\n'
+        "//- /b.tf.json\n"
+        '{"output": {$[name]"o": {"value": "${local.$0x}"}}}\n'
+    )
+    a, b = fixture.files.values()
+    assert a.marks == {"name": 12, "value": 17} and b.marks == {"name": 12}
+    assert fixture.mark("value") == ("/a.tf.json", 17)
+    assert fixture.mark("name", "/b.tf.json") == ("/b.tf.json", 12) and b.text[12:15] == '"o"'
+    with pytest.raises(FixtureError, match="in 2 files"):
+        fixture.mark("name")
+    with pytest.raises(FixtureError, match="in 0 files"):
+        fixture.mark("missing")
+    with pytest.raises(FixtureError, match="has no mark"):
+        fixture.mark("value", "/b.tf.json")
+    assert b.cursor == b.text.index('x}"') and fixture.cursor_file is b
+
+
 @pytest.mark.parametrize(
     ("src", "message"),
     [
@@ -169,6 +214,9 @@ def test_write_puts_every_file_under_the_root_byte_for_byte(tmp_path) -> None:
         ('{"a": 1}\n//- /b.tf.json\n{}', "before the first"),
         ("  //- /a.tf.json\n  {}\n []", "indented less"),
         ("//- /a.tf.json\n{⟨}\n//- /b.tf.json\n⟩", "never closed"),
+        ('{"a": $[x]1, "b": $[x]2}', "appears twice"),
+        ('{"a": "$[]"}', "not a mark"),
+        ('{"a": "$[a b]"}', "not a mark"),
     ],
 )
 def test_malformed_fixtures_are_errors(src: str, message: str) -> None:
@@ -258,3 +306,11 @@ def test_workspace_opens_only_files_of_the_fixture(tmp_path) -> None:
     # Any file of the fixture opens when named: its language id is terraform-json whatever its name.
     ws = parse_fixture(MODULE).workspace(tmp_path / "named", open=["/app/notes.json"])
     assert ws.workspace.uris() == [ws.uri("/app/notes.json")]
+
+
+def test_workspace_mark_is_the_uri_and_offset_of_a_named_mark(tmp_path) -> None:
+    fixture = parse_fixture('//- /m/a.tf.json\n{"locals": {"x": $[one]1}}\n//- /m/b.tf.json\n{"locals": {$[two]"y": 2}}')
+    ws = fixture.workspace(tmp_path)
+    assert ws.mark("one") == (ws.uri("/m/a.tf.json"), 17)
+    assert ws.mark("two") == (ws.uri("/m/b.tf.json"), 12)
+    assert ws.snapshot().document(ws.uri("/m/b.tf.json")).text == '{"locals": {"y": 2}}'
