@@ -3,6 +3,9 @@ split at their header lines, and malformed fixtures are errors."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from fixture import CLOSE, CURSOR, DEFAULT_PATH, MARK, OPEN, Fixture, FixtureError, parse_fixture
 from hypothesis import given, settings
@@ -314,3 +317,65 @@ def test_workspace_mark_is_the_uri_and_offset_of_a_named_mark(tmp_path) -> None:
     assert ws.mark("one") == (ws.uri("/m/a.tf.json"), 17)
     assert ws.mark("two") == (ws.uri("/m/b.tf.json"), 12)
     assert ws.snapshot().document(ws.uri("/m/b.tf.json")).text == '{"locals": {"y": 2}}'
+
+
+# ------------------------------------------------------------------------------- one dialect, suite-wide
+
+TESTS = Path(__file__).parent
+#: Names a test module gives to its own way of marking a position (issue 21 §4).
+POSITION_HELPERS = {"at", "_at"}
+#: Modules still marking positions with a local helper: each is to be converted to marks (`$0`,
+#: `$[name]`, `⟨⟩`); the list only shrinks (a module that no longer needs its entry fails the test).
+NOT_YET_CONVERTED = {
+    "features/test_feat_cdktf.py",
+    "features/test_feat_module_semantics.py",
+    "e2e/test_lsp_features.py",
+    "e2e/test_lsp_lens.py",
+}
+
+
+def _own_position_helpers(path: Path) -> list[str]:
+    """What in the module at `path` marks a position outside the fixture dialect: a function named
+    like a position helper, a `|` split into a before/after cursor, or a `$0` glued to a computed
+    offset (`text[:i] + "$0" + text[i:]`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in POSITION_HELPERS:
+            found.append(f"line {node.lineno}: def {node.name}(")
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Constant) and side.value in (CURSOR, "$["):
+                    found.append(f"line {node.lineno}: {side.value!r} added to a computed text")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+              and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value == "|"
+              and isinstance(node.func.value, ast.Name) and node.func.value.id in ("marker", "needle", "cursor")):
+            found.append(f"line {node.lineno}: a | cursor in {node.func.value.id}")
+    return found
+
+
+def _test_modules() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py")
+                  if p.name != "fixture.py" and "data" not in p.relative_to(TESTS).parts[:1])
+
+
+def test_no_test_module_marks_positions_its_own_way() -> None:
+    own = {p.relative_to(TESTS).as_posix(): h for p in _test_modules() if (h := _own_position_helpers(p))}
+    new = {path: helpers for path, helpers in own.items() if path not in NOT_YET_CONVERTED}
+    assert not new, f"mark positions with tests/fixture.py ($0, $[name], ⟨⟩), not a helper of your own: {new}"
+    assert sorted(NOT_YET_CONVERTED - set(own)) == [], "converted: take it off NOT_YET_CONVERTED"
+
+
+def test_the_helper_detector_finds_each_way(tmp_path) -> None:
+    ways = {
+        "def at(needle):\n    return DOC.index(needle)\n": "def at(",
+        "def f():\n    def _at(n):\n        return 1\n": "def _at(",
+        'def f(marker):\n    before, after = marker.split("|")\n': "| cursor",
+        'x = DOC[:i] + "$0" + DOC[i:]\n': "'$0' added",
+    }
+    for n, (source, what) in enumerate(ways.items()):
+        module = tmp_path / f"m{n}.py"
+        module.write_text(source)
+        assert [what in line for line in _own_position_helpers(module)] == [True], source
+    fine = tmp_path / "fine.py"
+    fine.write_text('rows = line.strip("|").split("|")\nf = parse_fixture(\'{"a": $01}\')\ni = text.index("x")\n')
+    assert _own_position_helpers(fine) == []
