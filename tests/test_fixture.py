@@ -327,7 +327,6 @@ POSITION_HELPERS = {"at", "_at"}
 #: Modules still marking positions with a local helper: each is to be converted to marks (`$0`,
 #: `$[name]`, `⟨⟩`); the list only shrinks (a module that no longer needs its entry fails the test).
 NOT_YET_CONVERTED = {
-    "features/test_feat_cdktf.py",
     "features/test_feat_module_semantics.py",
     "e2e/test_lsp_features.py",
     "e2e/test_lsp_lens.py",
