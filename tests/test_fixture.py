@@ -329,7 +329,6 @@ POSITION_HELPERS = {"at", "_at"}
 NOT_YET_CONVERTED = {
     "features/test_feat_module_semantics.py",
     "e2e/test_lsp_features.py",
-    "e2e/test_lsp_lens.py",
 }
 
 
