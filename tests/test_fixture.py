@@ -324,11 +324,6 @@ def test_workspace_mark_is_the_uri_and_offset_of_a_named_mark(tmp_path) -> None:
 TESTS = Path(__file__).parent
 #: Names a test module gives to its own way of marking a position (issue 21 §4).
 POSITION_HELPERS = {"at", "_at"}
-#: Modules still marking positions with a local helper: each is to be converted to marks (`$0`,
-#: `$[name]`, `⟨⟩`); the list only shrinks (a module that no longer needs its entry fails the test).
-NOT_YET_CONVERTED = {
-    "features/test_feat_module_semantics.py",
-}
 
 
 def _own_position_helpers(path: Path) -> list[str]:
@@ -357,9 +352,7 @@ def _test_modules() -> list[Path]:
 
 def test_no_test_module_marks_positions_its_own_way() -> None:
     own = {p.relative_to(TESTS).as_posix(): h for p in _test_modules() if (h := _own_position_helpers(p))}
-    new = {path: helpers for path, helpers in own.items() if path not in NOT_YET_CONVERTED}
-    assert not new, f"mark positions with tests/fixture.py ($0, $[name], ⟨⟩), not a helper of your own: {new}"
-    assert sorted(NOT_YET_CONVERTED - set(own)) == [], "converted: take it off NOT_YET_CONVERTED"
+    assert not own, f"mark positions with tests/fixture.py ($0, $[name], ⟨⟩), not a helper of your own: {own}"
 
 
 def test_the_helper_detector_finds_each_way(tmp_path) -> None:
