@@ -378,7 +378,7 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
 NATIVE_DUPLICATES = r"""
 //- /m/main.tf.json
 {
-  "terraform": {⟨"cloud"⟩: {"organization": "o"}},
+  "terraform": {⟨"c$[cloud]loud"⟩: {"organization": "o"}},
   "locals": {⟨"name"⟩: 1},
   "output": {⟨"o"⟩: {"value": 1}},
   "module": {⟨"net"⟩: {"source": "./net"}},
@@ -432,8 +432,7 @@ def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
 def test_a_backend_or_cloud_block_is_no_declaration_to_navigate_to(tmp_path):
     # The one-per-module marker of state storage names nothing: no target, no rename, no symbol.
     fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
-    uri = fw.uri("/m/main.tf.json")
-    offset = text(fw, "/m/main.tf.json").index('"cloud"') + 2
+    uri, offset = fw.mark("cloud")
     snapshot = fw.snapshot()
     assert navigation.target_at(snapshot, uri, offset) is None
     assert navigation.prepare_rename(snapshot, uri, offset) is None
@@ -578,29 +577,31 @@ NAV = r"""
 //- /stack/main.tf.json
 {
   "locals": {$[greeting.0]⟨"g$[greeting.2]r$[greeting.3]e$[greeting.4]eting"⟩: "G$[plain_text]rüße 🌍 ${$[var.region.0]var.r$[var.region.5]e$[var.region.6]gion}", "twice": "${local.g$[ref.0]reeting}${local.g$[ref.1]r$[local.greeting]eeting}"},
-  "module": {"net": {"source": "./net", "cidr": "${var.ci$[var.cidr]dr}"}},
+  "module": {⟨"net"⟩: {"source": "./net", "cidr": "${var.ci$[var.cidr]dr}"}},
   "resource": {"aws_instance": {"$[web]web": {
     "$[ami]ami": "${da$[data.aws_ami.ubuntu.2]ta.aws_ami.ub$[data.aws_ami.ubuntu.15]u$[data.aws_ami.ubuntu.16]ntu.id}",
     "subnet_id": "${module.n$[module.net.vpc_id.8]et.v$[module.net.vpc_id.12]p$[module.net.vpc_id.13]c_id}",
     "provider": "a$[aws.west.1]ws.w$[aws.west.5]est",
     "tags": {"Name": "${local.g$[ref.2]reeting} ${var[\"$[var.index]region\"]} ${u$[upper.1]p$[upper.2]per(var.region)}"},
     "depends_on": ["aw$[aws_instance.db.3]s_instance.d$[aws_instance.db.15]b"]
-  }, "db": {"ami": "${var.\u$[var.escaped.6]00$[var.escaped.8]72egion}"}}},
+  }, ⟨"db"⟩: {"ami": "${var.\u$[var.escaped.6]00$[var.escaped.8]72egion}"}}},
   "moved": [{"from": "aws_instance.o$[aws_instance.old]ld", "to": "aws_instance.$[to_aws_instance.db]db"}]
 }
 //- /stack/variables.tf
-variable "region" {
+variable ⟨"region"⟩ {
   description = "Where it runs"
   default     = "eu-west-1"
 }
-variable "cidr" {}
+variable ⟨"cidr"⟩ {}
 //- /stack/data.tf.json
-{"data": {"aws_ami": {"ubuntu": {"most_recent": true}}},
- "provider": {"aws": [{"alias": "west"}]},
+{"data": {"aws_ami": {⟨"ubuntu"⟩: {"most_recent": true}}},
+ "provider": {⟨"aws"⟩: [{"alias": "west"}]},
  "output": {"region": {"value": "${var.region}"}}}
 //- /stack/net/outputs.tf.json
-{"output": {"vpc_id": {"value": "vpc-1", "description": "The VPC's id"}}}
+{"output": {⟨"vpc_id"⟩: {"value": "vpc-1", "description": "The VPC's id"}}}
 """
+# ⟨⟩ in NAV: main's local "greeting", module "net" and resource "db"; the declarations the
+# definitions land on in the other files.
 
 
 def _definition(fw, mark):
@@ -611,35 +612,27 @@ def _definition(fw, mark):
 def test_definition_into_files_not_open_json_and_native(tmp_path):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     main = "/stack/main.tf.json"
-    vt = text(fw, "/stack/variables.tf")
-    dt = text(fw, "/stack/data.tf.json")
-    region = vt.index('"region"')
-    assert _definition(fw, "var.region.5") == [("/stack/variables.tf", region, region + 8)]
-    assert _definition(fw, "var.region.0") == [("/stack/variables.tf", region, region + 8)]  # on `var`
-    assert _definition(fw, "var.index") == [("/stack/variables.tf", region, region + 8)]
-    assert _definition(fw, "var.escaped.8") == [("/stack/variables.tf", region, region + 8)]
-    cidr = vt.index('"cidr"')
-    assert _definition(fw, "var.cidr") == [("/stack/variables.tf", cidr, cidr + 6)]
-    ubuntu = dt.index('"ubuntu"')
-    assert _definition(fw, "data.aws_ami.ubuntu.15") == [("/stack/data.tf.json", ubuntu, ubuntu + 8)]
-    aws = dt.index('"aws"')
-    assert _definition(fw, "aws.west.5") == [("/stack/data.tf.json", aws, aws + 5)]
+    region, cidr = ranges(fw, "/stack/variables.tf")
+    ubuntu, aws = ranges(fw, "/stack/data.tf.json")
+    assert _definition(fw, "var.region.5") == [("/stack/variables.tf", *region)]
+    assert _definition(fw, "var.region.0") == [("/stack/variables.tf", *region)]  # on `var`
+    assert _definition(fw, "var.index") == [("/stack/variables.tf", *region)]
+    assert _definition(fw, "var.escaped.8") == [("/stack/variables.tf", *region)]
+    assert _definition(fw, "var.cidr") == [("/stack/variables.tf", *cidr)]
+    assert _definition(fw, "data.aws_ami.ubuntu.15") == [("/stack/data.tf.json", *ubuntu)]
+    assert _definition(fw, "aws.west.5") == [("/stack/data.tf.json", *aws)]
     # The local value in the same file, from each of its references.
-    [(s, e)] = ranges(fw, main)
+    greeting, net, db = ranges(fw, main)
     for nth in range(3):
-        assert _definition(fw, f"ref.{nth}") == [(main, s, e)]
+        assert _definition(fw, f"ref.{nth}") == [(main, *greeting)]
     # Static references: depends_on and moved.to; moved.from names nothing.
-    t = text(fw, main)
-    db = t.index('"db"')
-    assert _definition(fw, "aws_instance.db.15") == [(main, db, db + 4)]
-    assert _definition(fw, "to_aws_instance.db") == [(main, db, db + 4)]
+    assert _definition(fw, "aws_instance.db.15") == [(main, *db)]
+    assert _definition(fw, "to_aws_instance.db") == [(main, *db)]
     assert _definition(fw, "aws_instance.old") == []
     # The module call, and a step into its child module's output.
-    net = t.index('"net"')
-    assert _definition(fw, "module.net.vpc_id.8") == [(main, net, net + 5)]
-    ot = text(fw, "/stack/net/outputs.tf.json")
-    vpc = ot.index('"vpc_id"')
-    assert _definition(fw, "module.net.vpc_id.12") == [("/stack/net/outputs.tf.json", vpc, vpc + 8)]
+    assert _definition(fw, "module.net.vpc_id.8") == [(main, *net)]
+    [vpc] = ranges(fw, "/stack/net/outputs.tf.json")
+    assert _definition(fw, "module.net.vpc_id.12") == [("/stack/net/outputs.tf.json", *vpc)]
     # Functions and built-ins have no definition; nor has plain text.
     assert _definition(fw, "upper.1") == []
     assert _definition(fw, "plain_text") == []
@@ -678,8 +671,7 @@ def test_references_across_files_with_and_without_the_declaration(tmp_path):
     uri, offset = fw.mark("var.region.6")
     without = located(fw, navigation.references(snap, uri, offset, include_declaration=False))
     withd = located(fw, navigation.references(snap, uri, offset, include_declaration=True))
-    vt = text(fw, "/stack/variables.tf")
-    decl = ("/stack/variables.tf", vt.index('"region"'), vt.index('"region"') + 8)
+    decl = ("/stack/variables.tf", *ranges(fw, "/stack/variables.tf")[0])
     assert withd == [decl] + without
     t = text(fw, main)
     dt = text(fw, "/stack/data.tf.json")
@@ -718,7 +710,7 @@ def test_highlights_in_the_document_reads_and_writes(tmp_path):
     uri, offset = fw.mark("local.greeting")
     got = navigation.highlights(fw.snapshot(), uri, offset)
     starts = [m.start() + len("local.") for m in re.finditer(r"local\.greeting", t)]
-    [(s, e)] = ranges(fw, main)
+    s, e = ranges(fw, main)[0]  # "greeting"
     assert got == sorted([Highlight(s, e, True)] + [Highlight(x, x + len("greeting"), False) for x in starts], key=lambda h: h.start)
     # A variable declared in another file: only the reads of this document.
     uri, offset = fw.mark("var.region.5")
@@ -946,7 +938,7 @@ def test_hover_on_an_output_declared_in_a_native_child_shows_its_description(tmp
 
 EDITED = r"""
 //- /m/a.tf.json
-{"variable": {"région_x": {"description": "ünï"}, "zone": {}}, "locals": {"l1": "${var.zone}"}}
+{"variable": {"région_x": {"description": "ünï"}, "$[zone]zone": {}}, "locals": {"l1": "${var.zone}"}}
 //- /m/b.tf.json
 {"output": {"o": {"value": "Ω ${var.zone} ${local.l1} ${var.zoen} ${var.area} ${local.l2}"}}}
 //- /m/c.tf
@@ -956,9 +948,8 @@ locals { l2 = var.zone }
 
 def _rename_zone_in_a(fw):
     """Rename the declaration of `zone` to `area` in a.tf.json by an incremental change."""
-    a = fw.uri("/m/a.tf.json")
+    a, i = fw.mark("zone")
     t = text(fw, "/m/a.tf.json")
-    i = t.index('"zone"') + 1
     change = {"range": {"start": {"line": 0, "character": i}, "end": {"line": 0, "character": i + 4}}, "text": "area"}
     fw.workspace.change(a, 2, [change], "utf-32")
     return t[:i] + "area" + t[i + 4 :]
@@ -998,8 +989,7 @@ def test_incremental_rename_of_a_declaration_equals_a_fresh_workspace_changed_fi
     assert _summary(after_b) == _summary(diagnostics.collect(ws.snapshot(), uris["b.tf.json"]))
     assert _summary(after_a) == _summary(diagnostics.collect(ws.snapshot(), uris["a.tf.json"]))
     # Renamed back: the first state again, with the suggestion.
-    a = fw.uri("/m/a.tf.json")
-    i = new_a.index('"area"') + 1
+    a, i = fw.mark("zone")  # where "area" now is: the same length as "zone"
     fw.workspace.change(a, 3, [{"range": {"start": {"line": 0, "character": i}, "end": {"line": 0, "character": i + 4}}, "text": "zone"}], "utf-32")
     diagnostics.collect(fw.snapshot(), a)
     assert _summary(diagnostics.collect(fw.snapshot(), b)) == _summary(before)
@@ -1019,7 +1009,7 @@ def test_incremental_rename_of_a_declaration_seen_by_the_other_document_first(tm
 
 
 def test_a_new_fixture_with_the_renamed_text_agrees(tmp_path):
-    renamed = EDITED.replace('"zone": {}', '"area": {}')
+    renamed = EDITED.replace('"$[zone]zone": {}', '"area": {}')
     fw = build(tmp_path, renamed, open=["/m/a.tf.json", "/m/b.tf.json"])
     bt = text(fw, "/m/b.tf.json")
     assert [bt[d.start : d.end] for d in diags(fw, "/m/b.tf.json")] == ["var.zone", "var.zoen"]
