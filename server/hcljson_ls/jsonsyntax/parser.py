@@ -230,9 +230,9 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
     # Split from one 365-line loop (issue 21). The fast paths stay inline, and so does a number or a
     # word in a value's place (without it the split cost 5-6 %). Measured with the robust loop reading
     # a CDKTF-like document from its first member on (an error near the start; and one with an error
-    # every 200 lines), the old and the new code alternately in one process, 41 runs each on a loaded
-    # 2-core machine: 0.5 MB median 1.01x and 1.00x the single loop. 3,000 randomly broken documents
-    # gave the same trees and diagnostics as the single loop.
+    # every 200 lines), the old and the new code alternately in one process, 31 runs each on a loaded
+    # 2-core machine: 0.5 MB median 1.01x and 1.02x (best 1.00x and 1.02x) the single loop. Twice
+    # 3,000 randomly broken documents gave the same trees and diagnostics as the single loop.
     has_ctrl = _CONTROL_BESIDES_WS.search(text) is not None
     stack: list[tuple] = []
     # The state `st` says which of these are set: an open container whenever `st` is an object or
@@ -473,82 +473,108 @@ def _open(frame: tuple, stack: list[tuple], c: str, tpos: int, back_to: int, mem
 
 def _object_token(frame: tuple, stack: list[tuple], text: str, offset: int, tok: str, c: str, tpos: int,
                   token: _Token, diags: list) -> tuple:
-    """A token inside an object that the fast paths did not take: the frame after it."""
+    """A token inside an object that the fast paths did not take: the frame after it. A container
+    where a key or a colon belongs is reported, then read as the member's value (`done` False)."""
+    st = frame[2]
+    if st == _O_KEY:
+        frame, done = _object_key(frame, tok, c, tpos, token, diags)
+    elif st == _O_COLON:
+        frame, done = _object_colon(frame, text, offset, tok, c, tpos, token, diags)
+    elif st == _O_COMMA:
+        return _object_comma(frame, stack, tok, c, tpos, token, diags)
+    else:
+        done = False
+    return frame if done else _object_value(frame, stack, tok, c, tpos, token, diags)
+
+
+def _object_key(frame: tuple, tok: str, c: str, tpos: int, token: _Token, diags: list) -> tuple[tuple, bool]:
+    """A token where a property name belongs: (the frame after it, done)."""
+    fnode, base, _, _, _, opener = frame
+    kind, value_end, factory = token
+    if kind == _VALUE:
+        member = Member(_make_leaf(factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
+        fnode.items.append(member)
+        return (fnode, base, _O_COLON, member, -1, opener), True
+    if c == ",":
+        _err(diags, tpos, tpos + 1, "syntax/extra-comma", "Unexpected comma",
+             "Expected a property name here; remove the extra `,`.")
+        return frame, True
+    if c == ":" or c == "=":
+        _err(diags, tpos, tpos + 1, "syntax/missing-key", "Missing property name",
+             f"Expected a property name in quotes before this {_q(tok)}.")
+        member = Member(None, tpos - base, None, -1)
+        fnode.items.append(member)
+        return (fnode, base, _O_VALUE, member, -1, opener), True
+    if c != "{" and c != "[":
+        _junk(diags, tpos, value_end, tok)
+        return frame, True
+    _err(diags, tpos, tpos + 1, "syntax/missing-key", "Missing property name",
+         f"Expected a property name in quotes followed by `:` before this {_q(tok)}.")
+    member = Member(None, -1, None, -1)
+    fnode.items.append(member)
+    return (fnode, base, _O_VALUE, member, -1, opener), False
+
+
+def _object_colon(frame: tuple, text: str, offset: int, tok: str, c: str, tpos: int, token: _Token,
+                  diags: list) -> tuple[tuple, bool]:
+    """A token where the `:` after a property name belongs: (the frame after it, done)."""
+    fnode, base, _, member, last_comma, opener = frame
+    kind, value_end, _ = token
+    if c == ":" or c == "=":
+        if c == "=":
+            _err(diags, tpos, tpos + 1, "syntax/equals-not-colon", "Expected `:`, found `=`",
+                 "JSON separates a property name from its value with `:`, not `=`.")
+        member.colon = tpos - base
+        return (fnode, base, _O_VALUE, member, last_comma, opener), True
+    kend = base + member.key.end if member.key is not None else tpos
+    if c == ",":
+        _err(diags, kend, kend, "syntax/missing-colon", "Missing `:` and value",
+             "Expected `:` and a value after this property name.")
+        member.comma = tpos - base
+        return (fnode, base, _O_KEY, member, tpos, opener), True
+    if kind != _VALUE and c != "{" and c != "[":
+        _junk(diags, tpos, value_end, tok)
+        return frame, True
+    _err(diags, kend, _gap_end(text, offset, kend, tpos), "syntax/missing-colon", "Missing `:`",
+         "Expected `:` between the property name and its value.")
+    return (fnode, base, _O_VALUE, member, last_comma, opener), False
+
+
+def _object_comma(frame: tuple, stack: list[tuple], tok: str, c: str, tpos: int, token: _Token, diags: list) -> tuple:
+    """A token where the `,` after a member (or the `}`) belongs: the frame after it."""
     fnode, base, st, member, last_comma, opener = frame
     kind, value_end, factory = token
-    if st == _O_KEY:
-        if kind == _VALUE:
-            member = Member(_make_leaf(factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
-            fnode.items.append(member)
-            return fnode, base, _O_COLON, member, -1, opener
-        if c == ",":
-            _err(diags, tpos, tpos + 1, "syntax/extra-comma", "Unexpected comma",
-                 "Expected a property name here; remove the extra `,`.")
-            return frame
-        if c == ":" or c == "=":
-            _err(diags, tpos, tpos + 1, "syntax/missing-key", "Missing property name",
-                 f"Expected a property name in quotes before this {_q(tok)}.")
-            member = Member(None, tpos - base, None, -1)
-            fnode.items.append(member)
-            return fnode, base, _O_VALUE, member, -1, opener
-        if c != "{" and c != "[":
-            _junk(diags, tpos, value_end, tok)
-            return frame
-        _err(diags, tpos, tpos + 1, "syntax/missing-key", "Missing property name",
-             f"Expected a property name in quotes followed by `:` before this {_q(tok)}.")
-        member = Member(None, -1, None, -1)
+    if c == ",":
+        member.comma = tpos - base
+        return fnode, base, _O_KEY, member, tpos, opener
+    if c == ":" or c == "=":
+        _unexpected(diags, tpos, tpos + 1, tok, "Expected `,` or `}` after this property's value.")
+        return frame
+    if kind != _VALUE and c != "{" and c != "[":
+        _junk(diags, tpos, value_end, tok)
+        return frame
+    _err(diags, tpos, value_end if kind == _VALUE else tpos + 1, "syntax/missing-comma", "Missing comma",
+         "Expected `,` between the previous property and this one.")
+    if kind == _VALUE:
+        member = Member(_make_leaf(factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
         fnode.items.append(member)
-        last_comma = -1
-        st = _O_VALUE  # and on as a value, below
+        return fnode, base, _O_COLON, member, last_comma, opener
+    _err(diags, tpos, tpos + 1, "syntax/missing-key", "Missing property name",
+         f"Expected a property name in quotes followed by `:` before this {_q(tok)}.")
+    member = Member(None, -1, None, -1)
+    fnode.items.append(member)
+    return _open((fnode, base, st, member, last_comma, opener), stack, c, tpos, _O_COMMA, member)
 
-    elif st == _O_COLON:
-        if c == ":" or c == "=":
-            if c == "=":
-                _err(diags, tpos, tpos + 1, "syntax/equals-not-colon", "Expected `:`, found `=`",
-                     "JSON separates a property name from its value with `:`, not `=`.")
-            member.colon = tpos - base
-            return fnode, base, _O_VALUE, member, last_comma, opener
-        kend = base + member.key.end if member.key is not None else tpos
-        if c == ",":
-            _err(diags, kend, kend, "syntax/missing-colon", "Missing `:` and value",
-                 "Expected `:` and a value after this property name.")
-            member.comma = tpos - base
-            return fnode, base, _O_KEY, member, tpos, opener
-        if kind != _VALUE and c != "{" and c != "[":
-            _junk(diags, tpos, value_end, tok)
-            return frame
-        _err(diags, kend, _gap_end(text, offset, kend, tpos), "syntax/missing-colon", "Missing `:`",
-             "Expected `:` between the property name and its value.")
-        st = _O_VALUE  # and on as a value, below
 
-    elif st == _O_COMMA:
-        if c == ",":
-            member.comma = tpos - base
-            return fnode, base, _O_KEY, member, tpos, opener
-        if c == ":" or c == "=":
-            _unexpected(diags, tpos, tpos + 1, tok, "Expected `,` or `}` after this property's value.")
-            return frame
-        if kind != _VALUE and c != "{" and c != "[":
-            _junk(diags, tpos, value_end, tok)
-            return frame
-        _err(diags, tpos, value_end if kind == _VALUE else tpos + 1, "syntax/missing-comma", "Missing comma",
-             "Expected `,` between the previous property and this one.")
-        if kind == _VALUE:
-            member = Member(_make_leaf(factory, tpos - base, value_end - base, tok, tpos, diags, "key"), -1, None, -1)
-            fnode.items.append(member)
-            return fnode, base, _O_COLON, member, last_comma, opener
-        _err(diags, tpos, tpos + 1, "syntax/missing-key", "Missing property name",
-             f"Expected a property name in quotes followed by `:` before this {_q(tok)}.")
-        member = Member(None, -1, None, -1)
-        fnode.items.append(member)
-        return _open((fnode, base, st, member, last_comma, opener), stack, c, tpos, _O_COMMA, member)
-
-    # _O_VALUE
+def _object_value(frame: tuple, stack: list[tuple], tok: str, c: str, tpos: int, token: _Token, diags: list) -> tuple:
+    """A token where a member's value belongs: the frame after it."""
+    fnode, base, _, member, last_comma, opener = frame
+    kind, value_end, factory = token
     if kind == _VALUE:
         member.value = _make_leaf(factory, tpos - base, value_end - base, tok, tpos, diags, "value")
         return fnode, base, _O_COMMA, member, last_comma, opener
     if c == "{" or c == "[":
-        return _open((fnode, base, st, member, last_comma, opener), stack, c, tpos, _O_COMMA, member)
+        return _open(frame, stack, c, tpos, _O_COMMA, member)
     if c == ",":
         at = base + (member.colon + 1 if member.colon >= 0 else member.key.end if member.key is not None else tpos - base)
         _err(diags, at, tpos, "syntax/missing-value", "Missing value",
@@ -557,7 +583,7 @@ def _object_token(frame: tuple, stack: list[tuple], text: str, offset: int, tok:
         return fnode, base, _O_KEY, member, tpos, opener
     if c == ":" or c == "=":
         _unexpected(diags, tpos, tpos + 1, tok, "Expected a value here.")
-        return fnode, base, st, member, last_comma, opener
+        return frame
     _junk(diags, tpos, value_end, tok)
     member.value = Error(tpos - base, value_end - base)  # the junk stands for the value
     return fnode, base, _O_COMMA, member, last_comma, opener
