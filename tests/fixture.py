@@ -5,6 +5,9 @@ text, and every offset below is an offset into the text without them:
 
 * `$0` marks the cursor. At most one per fixture; two `$0` in the same file mark a selection
   (start..end) instead.
+* `$[name]` marks a named position (`name`: letters, digits, `_`, `-`, `.`), for a text with
+  several positions of interest (a case table over one document). Names are unique within a file;
+  the same name may mark a position in several files (`Fixture.mark` then wants the path).
 * `⟨` ... `⟩` mark an expected range. Ranges may nest; they are listed in the order of their
   opening marker.
 * A line `//- /path/to/file.tf.json` starts a file: everything up to the next such line is that
@@ -29,12 +32,17 @@ text, and every offset below is an offset into the text without them:
     ws.uri("/net/variables.tf.json")     # open (with a $0, only its file; `ws.cursor` is (uri, offset))
     ws.snapshot().module_files(ws.uri("/main.tf.json"))
 
-A fixture text cannot contain `$0`, `⟨` or `⟩` literally (build such a text without this module).
+    fixture = parse_fixture('{"a": $[key]"k", "b": [1, $[second]2]}')
+    fixture.only.marks                   # {'key': 6, 'second': 20}
+    fixture.mark("second")               # ('/main.tf.json', 20); FixtureWorkspace.mark gives (uri, offset)
+
+A fixture text cannot contain `$0`, `$[`, `⟨` or `⟩` literally (build such a text without this module).
 Text before the first header line may only be blank. Malformed fixtures raise `FixtureError`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +52,9 @@ if TYPE_CHECKING:
     from hcljson_ls.workspace import Snapshot, Workspace
 
 CURSOR = "$0"
+#: A named mark: `$[name]`.
+MARK = re.compile(r"\$\[([A-Za-z0-9_.-]+)\]")
+MARK_OPEN = "$["
 OPEN, CLOSE = "⟨", "⟩"
 HEADER = "//- "
 #: The file of a fixture without header lines.
@@ -70,6 +81,8 @@ class FixtureFile:
     cursor: int | None = None
     #: (start, end) of two `$0` in this file, else None.
     selection: tuple[int, int] | None = None
+    #: The offset of each named mark `$[name]`, in the order they were written.
+    marks: dict[str, int] = field(default_factory=dict)
 
     @property
     def range_texts(self) -> list[str]:
@@ -97,6 +110,18 @@ class Fixture:
             if f.cursor is not None or f.selection is not None:
                 return f
         raise FixtureError("the fixture has no $0 cursor")
+
+    def mark(self, name: str, path: str | None = None) -> tuple[str, int]:
+        """(path, offset) of the named mark `$[name]`: in the file `path`, or in the one file that has it."""
+        if path is not None:
+            f = self.files[path]
+            if name not in f.marks:
+                raise FixtureError(f"{path} has no mark $[{name}]: {list(f.marks)}")
+            return path, f.marks[name]
+        holders = [p for p, f in self.files.items() if name in f.marks]
+        if len(holders) != 1:
+            raise FixtureError(f"the mark $[{name}] is in {len(holders)} files {holders}: name the path")
+        return holders[0], self.files[holders[0]].marks[name]
 
     def write(self, root: Path) -> dict[str, Path]:
         """Write every file under the directory `root` (`/a/b.tf.json` -> `root/a/b.tf.json`),
@@ -159,6 +184,11 @@ class FixtureWorkspace:
         if f.cursor is None:
             raise FixtureError(f"{f.path} holds a selection (two $0), not a cursor")
         return self.uris[f.path], f.cursor
+
+    def mark(self, name: str, path: str | None = None) -> tuple[str, int]:
+        """(uri, offset) of the named mark `$[name]` (see `Fixture.mark`)."""
+        where, offset = self.fixture.mark(name, path)
+        return self.uris[where], offset
 
     @property
     def selection(self) -> tuple[str, tuple[int, int]]:
@@ -223,11 +253,21 @@ def _unmark(path: str, marked: str) -> FixtureFile:
     open_ranges: list[int] = []  # indexes into `ranges`
     starts: list[int] = []
     cursors: list[int] = []
+    marks: dict[str, int] = {}
     pos = i = 0
     while i < len(marked):
         if marked.startswith(CURSOR, i):
             cursors.append(pos)
             i += len(CURSOR)
+            continue
+        if marked.startswith(MARK_OPEN, i):
+            named = MARK.match(marked, i)
+            if named is None:
+                raise FixtureError(f"{path}: $[ at marked offset {i} is not a mark $[name]")
+            if named.group(1) in marks:
+                raise FixtureError(f"{path}: the mark $[{named.group(1)}] appears twice")
+            marks[named.group(1)] = pos
+            i = named.end()
             continue
         ch = marked[i]
         if ch == OPEN:
@@ -249,4 +289,4 @@ def _unmark(path: str, marked: str) -> FixtureFile:
         raise FixtureError(f"{path}: {len(cursors)} $0 markers (one cursor, or two for a selection)")
     cursor = cursors[0] if len(cursors) == 1 else None
     selection = (cursors[0], cursors[1]) if len(cursors) == 2 else None
-    return FixtureFile(path, "".join(out), [r for r in ranges if r is not None], cursor, selection)
+    return FixtureFile(path, "".join(out), [r for r in ranges if r is not None], cursor, selection, marks)

@@ -3,8 +3,11 @@ split at their header lines, and malformed fixtures are errors."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
-from fixture import CLOSE, CURSOR, DEFAULT_PATH, OPEN, Fixture, FixtureError, parse_fixture
+from fixture import CLOSE, CURSOR, DEFAULT_PATH, MARK, OPEN, Fixture, FixtureError, parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +17,7 @@ PLAIN = st.text(alphabet='${}"a1 \n\r\té😀/', min_size=1, max_size=6)
 
 
 def strip_markers(marked: str) -> str:
-    return marked.replace(CURSOR, "").replace(OPEN, "").replace(CLOSE, "")
+    return MARK.sub("", marked.replace(CURSOR, "")).replace(OPEN, "").replace(CLOSE, "")
 
 
 @st.composite
@@ -152,6 +155,51 @@ def test_write_puts_every_file_under_the_root_byte_for_byte(tmp_path) -> None:
     assert written["/modules/net/x.tf.json"].read_bytes() == b"{}"
 
 
+@settings(max_examples=100, deadline=None)
+@given(marked_texts(), st.data())
+def test_named_marks_are_removed_and_keep_their_offsets(case, data) -> None:
+    src, _, _ = case
+    names = data.draw(st.lists(st.from_regex(r"[A-Za-z0-9_.-]{1,6}", fullmatch=True), max_size=4, unique=True))
+    # each mark goes between two tokens of the generated text (never inside `$0`)
+    cuts = sorted(data.draw(st.lists(st.sampled_from(_boundaries(src)), min_size=len(names), max_size=len(names))))
+    marked, last, expected = "", 0, {}
+    for name, cut in zip(names, cuts):
+        marked += src[last:cut]
+        expected[name] = len(strip_markers(marked))
+        marked += f"$[{name}]"
+        last = cut
+    marked += src[last:]
+    f = parse_fixture(marked).only
+    assert f.marks == expected and list(f.marks) == names
+    assert f.text == strip_markers(src) == parse_fixture(src).only.text
+    assert f.ranges == parse_fixture(src).only.ranges and f.cursor == parse_fixture(src).only.cursor
+
+
+def _boundaries(src: str) -> list[int]:
+    """Offsets of `src` that split no `$0` (and no `$` from a following `0`)."""
+    return [i for i in range(len(src) + 1) if not (0 < i < len(src) and src[i - 1] == "$")]
+
+
+def test_named_marks_in_several_files() -> None:
+    fixture = parse_fixture(
+        "//- /a.tf.json\n"
+        '{"locals": {$[name]"x": $[value]1}}\n'
+        "//- /b.tf.json\n"
+        '{"output": {$[name]"o": {"value": "${local.$0x}"}}}\n'
+    )
+    a, b = fixture.files.values()
+    assert a.marks == {"name": 12, "value": 17} and b.marks == {"name": 12}
+    assert fixture.mark("value") == ("/a.tf.json", 17)
+    assert fixture.mark("name", "/b.tf.json") == ("/b.tf.json", 12) and b.text[12:15] == '"o"'
+    with pytest.raises(FixtureError, match="in 2 files"):
+        fixture.mark("name")
+    with pytest.raises(FixtureError, match="in 0 files"):
+        fixture.mark("missing")
+    with pytest.raises(FixtureError, match="has no mark"):
+        fixture.mark("value", "/b.tf.json")
+    assert b.cursor == b.text.index('x}"') and fixture.cursor_file is b
+
+
 @pytest.mark.parametrize(
     ("src", "message"),
     [
@@ -169,6 +217,9 @@ def test_write_puts_every_file_under_the_root_byte_for_byte(tmp_path) -> None:
         ('{"a": 1}\n//- /b.tf.json\n{}', "before the first"),
         ("  //- /a.tf.json\n  {}\n []", "indented less"),
         ("//- /a.tf.json\n{⟨}\n//- /b.tf.json\n⟩", "never closed"),
+        ('{"a": $[x]1, "b": $[x]2}', "appears twice"),
+        ('{"a": "$[]"}', "not a mark"),
+        ('{"a": "$[a b]"}', "not a mark"),
     ],
 )
 def test_malformed_fixtures_are_errors(src: str, message: str) -> None:
@@ -258,3 +309,63 @@ def test_workspace_opens_only_files_of_the_fixture(tmp_path) -> None:
     # Any file of the fixture opens when named: its language id is terraform-json whatever its name.
     ws = parse_fixture(MODULE).workspace(tmp_path / "named", open=["/app/notes.json"])
     assert ws.workspace.uris() == [ws.uri("/app/notes.json")]
+
+
+def test_workspace_mark_is_the_uri_and_offset_of_a_named_mark(tmp_path) -> None:
+    fixture = parse_fixture('//- /m/a.tf.json\n{"locals": {"x": $[one]1}}\n//- /m/b.tf.json\n{"locals": {$[two]"y": 2}}')
+    ws = fixture.workspace(tmp_path)
+    assert ws.mark("one") == (ws.uri("/m/a.tf.json"), 17)
+    assert ws.mark("two") == (ws.uri("/m/b.tf.json"), 12)
+    assert ws.snapshot().document(ws.uri("/m/b.tf.json")).text == '{"locals": {"y": 2}}'
+
+
+# ------------------------------------------------------------------------------- one dialect, suite-wide
+
+TESTS = Path(__file__).parent
+#: Names a test module gives to its own way of marking a position (issue 21 §4).
+POSITION_HELPERS = {"at", "_at"}
+
+
+def _own_position_helpers(path: Path) -> list[str]:
+    """What in the module at `path` marks a position outside the fixture dialect: a function named
+    like a position helper, a `|` split into a before/after cursor, or a `$0` glued to a computed
+    offset (`text[:i] + "$0" + text[i:]`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in POSITION_HELPERS:
+            found.append(f"line {node.lineno}: def {node.name}(")
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Constant) and side.value in (CURSOR, "$["):
+                    found.append(f"line {node.lineno}: {side.value!r} added to a computed text")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+              and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value == "|"
+              and isinstance(node.func.value, ast.Name) and node.func.value.id in ("marker", "needle", "cursor")):
+            found.append(f"line {node.lineno}: a | cursor in {node.func.value.id}")
+    return found
+
+
+def _test_modules() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py")
+                  if p.name != "fixture.py" and "data" not in p.relative_to(TESTS).parts[:1])
+
+
+def test_no_test_module_marks_positions_its_own_way() -> None:
+    own = {p.relative_to(TESTS).as_posix(): h for p in _test_modules() if (h := _own_position_helpers(p))}
+    assert not own, f"mark positions with tests/fixture.py ($0, $[name], ⟨⟩), not a helper of your own: {own}"
+
+
+def test_the_helper_detector_finds_each_way(tmp_path) -> None:
+    ways = {
+        "def at(needle):\n    return DOC.index(needle)\n": "def at(",
+        "def f():\n    def _at(n):\n        return 1\n": "def _at(",
+        'def f(marker):\n    before, after = marker.split("|")\n': "| cursor",
+        'x = DOC[:i] + "$0" + DOC[i:]\n': "'$0' added",
+    }
+    for n, (source, what) in enumerate(ways.items()):
+        module = tmp_path / f"m{n}.py"
+        module.write_text(source)
+        assert [what in line for line in _own_position_helpers(module)] == [True], source
+    fine = tmp_path / "fine.py"
+    fine.write_text('rows = line.strip("|").split("|")\nf = parse_fixture(\'{"a": $01}\')\ni = text.index("x")\n')
+    assert _own_position_helpers(fine) == []

@@ -1,13 +1,15 @@
 """End-to-end over stdio: document symbols, folding, selection ranges, hover and structure diagnostics.
 
-Every expected range is computed from the fixture text with plain string arithmetic
-(`helpers.lsp_range` on offsets found with `str.index`), never with the server's position code. The
-fixture has 2-byte (é) and 4-byte / surrogate-pair (😀) characters before the positions that matter.
+Every expected position and range is marked in the fixture text (tests/fixture.py: `⟨⟩`, `$0`,
+`$[name]`) and turned into LSP positions with plain string arithmetic (`helpers.lsp_range`), never
+with the server's position code. The fixture has 2-byte (é) and 4-byte / surrogate-pair (😀)
+characters before the positions that matter.
 """
 
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -15,8 +17,31 @@ from .helpers import capabilities, lsp_position, lsp_range, open_document, publi
 
 URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
 
-DOC = """\
+# Marked: ⟨⟩ are the document symbols, each symbol's full range then its name, in document order;
+# `$[fold_...]` where folds start and end, `$[hover_...]` hover positions.
+MARKED = parse_fixture("""\
 {
+  "//": "généré par cdktf 😀",
+  "variable": {$[fold_variable]
+    ⟨⟨"région"⟩: {$[fold_region]
+      ⟨⟨"type"⟩: "string"⟩,
+      ⟨⟨"default"⟩: "eu-west-1"⟩
+    }⟩
+  },
+  "resource": {$[fold_resource] "aws_instance": {
+      ⟨⟨"wéb"⟩: {$[fold_web] ⟨⟨"ami"⟩: "a$[hover_ami_value]mi-😀"⟩,
+        ⟨⟨"tags"⟩: {$[fold_tags] "Név": "é😀",
+          "Env": "😀" $[fold_tags_end]}⟩,
+        ⟨⟨"$[hover_lifecycle]lifecycle"⟩: { ⟨⟨"prevent_destroy"⟩: true⟩ }⟩
+      }⟩
+  } $[fold_resource_end]},
+  ⟨⟨"locals"⟩: { ⟨⟨"préfixe"⟩: "é😀"⟩, ⟨⟨"n$[hover_name]ame"⟩: "${local.préfixe}"⟩ }⟩
+}
+""").only
+DOC = MARKED.text
+# The same text with the selection ranges around the cursor in "Env" (outermost first).
+SELECTION = parse_fixture("""\
+⟨{
   "//": "généré par cdktf 😀",
   "variable": {
     "région": {
@@ -24,36 +49,16 @@ DOC = """\
       "default": "eu-west-1"
     }
   },
-  "resource": { "aws_instance": {
-      "wéb": { "ami": "ami-😀",
-        "tags": { "Név": "é😀",
-          "Env": "😀" },
+  ⟨"resource": ⟨{ ⟨"aws_instance": ⟨{
+      ⟨"wéb": ⟨{ "ami": "ami-😀",
+        ⟨"tags": ⟨{ "Név": "é😀",
+          ⟨"Env": ⟨"⟨😀⟩$0"⟩⟩ }⟩⟩,
         "lifecycle": { "prevent_destroy": true }
-      }
-  } },
+      }⟩⟩
+  }⟩⟩ }⟩⟩,
   "locals": { "préfixe": "é😀", "name": "${local.préfixe}" }
-}
-"""
-
-
-def at(needle: str, nth: int = 0, text: str = DOC) -> int:
-    """Offset of the `nth` occurrence of `needle` in `text`."""
-    i = -1
-    for _ in range(nth + 1):
-        i = text.index(needle, i + 1)
-    return i
-
-
-def span(needle: str, nth: int = 0, text: str = DOC) -> tuple[int, int]:
-    start = at(needle, nth, text)
-    return start, start + len(needle)
-
-
-def through(start_needle: str, end_needle: str, text: str = DOC) -> tuple[int, int]:
-    """From `start_needle` to the end of the first `end_needle` after it."""
-    start = at(start_needle, text=text)
-    end = text.index(end_needle, start) + len(end_needle)
-    return start, end
+}⟩
+""").only
 
 
 async def start(
@@ -103,53 +108,55 @@ async def test_capabilities_advertise_the_registered_features(client: LanguageCl
 
 # -------------------------------------------------------------------------------------------- symbols
 
-# (name, kind, full range, selection range, children) with ranges as offset pairs.
+# (name, kind, full range, selection range, children) with ranges as offset pairs: MARKED's ranges,
+# two per symbol in document order.
 ATTRIBUTE = types.SymbolKind.Field
+_SYMBOL_RANGES = iter(MARKED.ranges)
 
 
-def _attr(name: str, full: tuple[int, int], kind=ATTRIBUTE):
-    return (name, kind, full, span(f'"{name}"', text=DOC[: full[1]], nth=DOC[: full[1]].count(f'"{name}"') - 1), [])
+def _ranges() -> tuple[tuple[int, int], tuple[int, int]]:
+    """The full and the name range of the next symbol."""
+    return next(_SYMBOL_RANGES), next(_SYMBOL_RANGES)
 
 
 EXPECTED_SYMBOLS = [
     (
         'variable "région"',
         types.SymbolKind.Variable,
-        through('"région"', "}"),
-        span('"région"'),
+        *_ranges(),
         [
-            ("type", ATTRIBUTE, span('"type": "string"'), span('"type"'), []),
-            ("default", ATTRIBUTE, span('"default": "eu-west-1"'), span('"default"'), []),
+            ("type", ATTRIBUTE, *_ranges(), []),
+            ("default", ATTRIBUTE, *_ranges(), []),
         ],
     ),
     (
         'resource "aws_instance" "wéb"',
         types.SymbolKind.Class,
-        through('"wéb"', "}\n      }"),
-        span('"wéb"'),
+        *_ranges(),
         [
-            ("ami", ATTRIBUTE, span('"ami": "ami-😀"'), span('"ami"'), []),
-            ("tags", ATTRIBUTE, through('"tags"', '"😀" }'), span('"tags"'), []),
+            ("ami", ATTRIBUTE, *_ranges(), []),
+            ("tags", ATTRIBUTE, *_ranges(), []),
             (
                 "lifecycle",
                 types.SymbolKind.Struct,
-                through('"lifecycle"', "true }"),
-                span('"lifecycle"'),
-                [("prevent_destroy", ATTRIBUTE, span('"prevent_destroy": true'), span('"prevent_destroy"'), [])],
+                *_ranges(),
+                [("prevent_destroy", ATTRIBUTE, *_ranges(), [])],
             ),
         ],
     ),
     (
         "locals",
         types.SymbolKind.Namespace,
-        through('"locals"', '}" }'),
-        span('"locals"'),
+        *_ranges(),
         [
-            ("préfixe", types.SymbolKind.Constant, span('"préfixe": "é😀"'), span('"préfixe"'), []),
-            ("name", types.SymbolKind.Constant, through('"name"', 'préfixe}"'), span('"name"'), []),
+            ("préfixe", types.SymbolKind.Constant, *_ranges(), []),
+            ("name", types.SymbolKind.Constant, *_ranges(), []),
         ],
     ),
 ]
+assert next(_SYMBOL_RANGES, None) is None  # every marked range is a symbol's
+LIFECYCLE = EXPECTED_SYMBOLS[1][4][2]  # its full and name ranges
+NAME = EXPECTED_SYMBOLS[2][4][1]
 
 
 def _expected(symbols, encoding):
@@ -186,7 +193,7 @@ async def test_document_symbols_flat_for_clients_without_hierarchy(client: Langu
     assert flat[:3] == [('variable "région"', None), ("type", 'variable "région"'), ("default", 'variable "région"')]
     assert ("prevent_destroy", "lifecycle") in flat
     lifecycle = next(s for s in symbols if s.name == "lifecycle")
-    assert lifecycle.location == types.Location(uri=URI, range=lsp_range(DOC, *through('"lifecycle"', "true }")))
+    assert lifecycle.location == types.Location(uri=URI, range=lsp_range(DOC, *LIFECYCLE[2]))
 
 
 # -------------------------------------------------------------------------------------------- folding
@@ -197,25 +204,22 @@ async def test_folding_ranges_from_bracket_lines(client: LanguageClient, encodin
     await start(client, encoding=encoding)
     ranges = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc_id()))
 
-    def after(needle: str, nth: int = 0) -> int:  # the character just after an opening bracket
-        return lsp_position(DOC, at(needle, nth) + len(needle), encoding).character
-
-    def column(needle: str, inside: int) -> int:
-        return lsp_position(DOC, at(needle) + inside, encoding).character
+    def column(mark: str) -> int:  # `$[fold_x]`: just after an opening bracket; `$[fold_x_end]`: on a closing one
+        return lsp_position(DOC, MARKED.marks[mark], encoding).character
 
     expected = [
         # root: its closing bracket starts the last line, which stays visible
         types.FoldingRange(start_line=0, end_line=15, start_character=1),
-        types.FoldingRange(start_line=2, end_line=6, start_character=after('"variable": {')),
-        types.FoldingRange(start_line=3, end_line=5, start_character=after('"région": {')),
+        types.FoldingRange(start_line=2, end_line=6, start_character=column("fold_variable")),
+        types.FoldingRange(start_line=3, end_line=5, start_character=column("fold_region")),
         # `"resource": { "aws_instance": {` : one range per line, the outer one; `} },` ends it
         # after the inner bracket, so the line stays in the fold and the end character is given
         types.FoldingRange(
-            start_line=8, end_line=14, start_character=after('"resource": {'), end_character=column("  } },", 4)
+            start_line=8, end_line=14, start_character=column("fold_resource"), end_character=column("fold_resource_end")
         ),
-        types.FoldingRange(start_line=9, end_line=12, start_character=after('"wéb": {')),
+        types.FoldingRange(start_line=9, end_line=12, start_character=column("fold_web")),
         types.FoldingRange(
-            start_line=10, end_line=11, start_character=after('"tags": {'), end_character=column('"😀" }', 4)
+            start_line=10, end_line=11, start_character=column("fold_tags"), end_character=column("fold_tags_end")
         ),
     ]
     assert list(ranges) == expected
@@ -244,7 +248,8 @@ async def test_folding_lines_only_when_the_client_says_so(client: LanguageClient
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
 async def test_selection_ranges_expand_outwards(client: LanguageClient, encoding):
     await start(client, encoding=encoding)
-    cursor = at('😀" }') + 1  # inside the string "😀" of "Env", after its surrogate pair
+    assert SELECTION.text == DOC
+    cursor = SELECTION.cursor  # inside the string "😀" of "Env", after its surrogate pair
     positions = [lsp_position(DOC, cursor, encoding), lsp_position(DOC, 0, encoding)]
     [inner, root] = await client.text_document_selection_range_async(
         types.SelectionRangeParams(text_document=doc_id(), positions=positions)
@@ -254,24 +259,11 @@ async def test_selection_ranges_expand_outwards(client: LanguageClient, encoding
     while r is not None:
         chain.append(r.range)
         r = r.parent
-    env = at('"😀" }')
-    expected = [
-        (env + 1, env + 2),  # string content
-        (env, env + 3),  # the string token
-        through('"Env"', '"😀"'),  # the member
-        through('{ "Név"', '"😀" }'),  # the object
-        through('"tags"', '"😀" }'),  # "tags": {...}
-        through('{ "ami"', "}\n      }"),  # the block body
-        through('"wéb"', "}\n      }"),
-        through('{\n      "wéb"', "}\n  }"),
-        through('"aws_instance"', "}\n  }"),
-        through('{ "aws_instance"', "} }"),
-        through('"resource"', "} }"),
-        (0, DOC.rindex("}") + 1),  # the root object
-        (0, len(DOC)),  # the whole document
-    ]
+    # string content, the string token, the member, the object, "tags": {...}, the block body, the
+    # block, ..., "resource": {...}, the root object; then the whole document
+    expected = [*reversed(SELECTION.ranges), (0, len(DOC))]
     assert chain == [lsp_range(DOC, s, e, encoding) for s, e in expected]
-    assert root.range == lsp_range(DOC, 0, DOC.rindex("}") + 1, encoding)
+    assert root.range == lsp_range(DOC, *SELECTION.ranges[0], encoding)
     assert root.parent is not None and root.parent.range == lsp_range(DOC, 0, len(DOC), encoding)
 
 
@@ -285,45 +277,47 @@ def _hover_params(offset: int, encoding: str = "utf-16", text: str = DOC) -> typ
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
 async def test_hover_on_a_key_after_non_ascii_text(client: LanguageClient, encoding):
     await start(client, encoding=encoding)
-    hover = await client.text_document_hover_async(_hover_params(at('"name"') + 2, encoding))
+    hover = await client.text_document_hover_async(_hover_params(MARKED.marks["hover_name"], encoding))
     assert hover is not None and hover.contents.kind == types.MarkupKind.Markdown
     assert "local.name" in hover.contents.value
-    assert hover.range == lsp_range(DOC, *span('"name"'), encoding)
-    lifecycle = await client.text_document_hover_async(_hover_params(at('"lifecycle"') + 1, encoding))
+    assert hover.range == lsp_range(DOC, *NAME[3], encoding)
+    lifecycle = await client.text_document_hover_async(_hover_params(MARKED.marks["hover_lifecycle"], encoding))
     assert "**lifecycle** block" in lifecycle.contents.value
-    assert lifecycle.range == lsp_range(DOC, *span('"lifecycle"'), encoding)
-    assert await client.text_document_hover_async(_hover_params(at('"ami-😀"') + 2, encoding)) is None  # a value
+    assert lifecycle.range == lsp_range(DOC, *LIFECYCLE[3], encoding)
+    assert await client.text_document_hover_async(_hover_params(MARKED.marks["hover_ami_value"], encoding)) is None  # a value
 
 
-ERRORS = """\
+# ⟨⟩: the unknown block type and the invalid name; `$[...]`: hover positions.
+ERRORS_MARKED = parse_fixture("""\
 {
-  "resources": { "aws_instance": { "wéb": {} } },
-  "locals": { "é😀": 1 },
+  ⟨"re$[resources_hover]sources"⟩: { "aws_instance": { "wéb": {} } },
+  "locals": { ⟨"é$[local_hover]😀"⟩: 1 },
   "variable": { "v": { "type": "string", "default": "x" } }
 }
-"""
+""").only
+ERRORS = ERRORS_MARKED.text
 
 
 async def test_hover_does_not_repeat_the_diagnostics_under_the_cursor(client: LanguageClient):
     # Editors show a diagnostic beside the hover already: hover says what the key is, nothing more.
     await start(client, text=ERRORS)
-    hover = await client.text_document_hover_async(_hover_params(at('"resources"', text=ERRORS) + 3, text=ERRORS))
+    hover = await client.text_document_hover_async(_hover_params(ERRORS_MARKED.marks["resources_hover"], text=ERRORS))
     assert hover is None  # an unknown block type is nothing to explain but the error itself
 
-    local = at('"é😀"', text=ERRORS)
-    hover = await client.text_document_hover_async(_hover_params(local + 2, text=ERRORS))
+    hover = await client.text_document_hover_async(_hover_params(ERRORS_MARKED.marks["local_hover"], text=ERRORS))
     text = hover.contents.value
     assert "local value" in text and "structure/" not in text
-    assert hover.range == lsp_range(ERRORS, local, local + len('"é😀"'))
+    assert hover.range == lsp_range(ERRORS, *ERRORS_MARKED.ranges[1])
 
-    text = '{\n  "locals": { "é😀x": [1, 2,] }\n}\n'
+    changed = parse_fixture('{\n  "locals": { "é😀x": [1, 2$0,] }\n}\n').only
+    text = changed.text
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=2),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
         )
     )
-    hover = await client.text_document_hover_async(_hover_params(text.index(",]"), text=text))
+    hover = await client.text_document_hover_async(_hover_params(changed.cursor, text=text))
     assert hover is None
 
 
@@ -337,12 +331,12 @@ async def test_structure_diagnostics_are_pushed_with_a_suggestion(client: Langua
     by_code = {d.code: d for d in diagnostics}
     assert [d.code for d in diagnostics] == ["structure/unknown-block-type", "structure/invalid-name"]
     unknown = by_code["structure/unknown-block-type"]
-    assert unknown.range == lsp_range(ERRORS, *span('"resources"', text=ERRORS))
+    assert unknown.range == lsp_range(ERRORS, *ERRORS_MARKED.ranges[0])
     assert 'Did you mean "resource"?' in unknown.message
     assert unknown.severity == types.DiagnosticSeverity.Error
     invalid = by_code["structure/invalid-name"]
     # `"é😀"`: 4 code points, 5 UTF-16 units
-    assert invalid.range == lsp_range(ERRORS, *span('"é😀"', text=ERRORS))
+    assert invalid.range == lsp_range(ERRORS, *ERRORS_MARKED.ranges[1])
     assert invalid.range.end.character - invalid.range.start.character == 5
 
 
@@ -350,7 +344,7 @@ async def test_structure_diagnostics_pulled_in_utf8(client: LanguageClient):
     await start(client, text=ERRORS, encoding="utf-8", pull=True)
     report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc_id()))
     invalid = [d for d in report.items if d.code == "structure/invalid-name"]
-    assert [d.range for d in invalid] == [lsp_range(ERRORS, *span('"é😀"', text=ERRORS), "utf-8")]
+    assert [d.range for d in invalid] == [lsp_range(ERRORS, *ERRORS_MARKED.ranges[1], "utf-8")]
     assert invalid[0].range.end.character - invalid[0].range.start.character == 8  # 1 + 2 + 4 + 1 bytes
 
 
@@ -365,31 +359,33 @@ async def test_unknown_documents_answer_nothing(client: LanguageClient):
 
 # -------------------------------------------------------------------------------------------- semantic tokens
 
-TOKENS_DOC = """\
+# ⟨⟩: each semantic token, in document order; `$[ami_line]`: the line of "ami".
+TOKENS_MARKED = parse_fixture("""\
 {
-  "variable": { "région": { "type": "string" } },
-  "resource": { "aws_instance": { "wéb": {
-    "ami": "ami-😀-${var.région}", "count": 2
+  "⟨variable⟩": { "⟨région⟩": { "⟨type⟩": "⟨string⟩" } },
+  "⟨resource⟩": { "⟨aws_instance⟩": { "⟨wéb⟩": {
+    $[ami_line]"⟨ami⟩": "ami-😀-⟨${⟩⟨var⟩.⟨région⟩⟨}⟩", "⟨count⟩": 2
   } } }
 }
-"""
+""").only
+TOKENS_DOC = TOKENS_MARKED.text
 
-# (text of the token, which occurrence of it, type, modifiers), in document order. Keys get tokens on
-# their content (no quotes); template text outside `${...}` gets none.
+# (type, modifiers) of each marked token. Keys get tokens on their content (no quotes); template text
+# outside `${...}` gets none.
 EXPECTED_TOKENS = [
-    ("variable", 0, "keyword", ()),
-    ("région", 0, "variable", ("declaration",)),
-    ("type", 0, "property", ()),
-    ("string", 0, "type", ()),
-    ("resource", 0, "keyword", ()),
-    ("aws_instance", 0, "type", ()),
-    ("wéb", 0, "variable", ("declaration",)),
-    ("ami", 0, "property", ()),
-    ("${", 0, "macro", ()),
-    ("var", 1, "namespace", ("defaultLibrary",)),  # the first "var" is inside "variable"
-    ("région", 1, "variable", ()),
-    ("}", None, "macro", ()),  # the `}` that closes `${var.région}`
-    ("count", 0, "property", ("defaultLibrary",)),
+    ("keyword", ()),  # variable
+    ("variable", ("declaration",)),  # région
+    ("property", ()),  # type
+    ("type", ()),  # string
+    ("keyword", ()),  # resource
+    ("type", ()),  # aws_instance
+    ("variable", ("declaration",)),  # wéb
+    ("property", ()),  # ami
+    ("macro", ()),  # ${
+    ("namespace", ("defaultLibrary",)),  # var
+    ("variable", ()),  # région
+    ("macro", ()),  # the `}` that closes `${var.région}`
+    ("property", ("defaultLibrary",)),  # count
 ]
 
 
@@ -407,13 +403,10 @@ def _decode_tokens(data: list[int], legend: types.SemanticTokensLegend) -> list[
 
 def _expected_tokens(encoding: str) -> list[tuple]:
     out = []
-    for needle, nth, kind, modifiers in EXPECTED_TOKENS:
-        if nth is None:
-            start = TOKENS_DOC.index("}", TOKENS_DOC.index("${"))
-        else:
-            start = at(needle, nth, TOKENS_DOC)
+    assert len(TOKENS_MARKED.ranges) == len(EXPECTED_TOKENS)
+    for (start, end), (kind, modifiers) in zip(TOKENS_MARKED.ranges, EXPECTED_TOKENS):
         first = lsp_position(TOKENS_DOC, start, encoding)
-        last = lsp_position(TOKENS_DOC, start + len(needle), encoding)
+        last = lsp_position(TOKENS_DOC, end, encoding)
         out.append((first.line, first.character, last.character - first.character, kind, modifiers))
     return out
 
@@ -434,7 +427,7 @@ async def test_semantic_tokens_full_and_range(client: LanguageClient, encoding):
     assert région[2] == (7 if encoding == "utf-8" else 6)  # é is two bytes
 
     # the line of "ami": only its tokens, positions still absolute
-    line = lsp_position(TOKENS_DOC, at('"ami"', text=TOKENS_DOC), encoding).line
+    line = lsp_position(TOKENS_DOC, TOKENS_MARKED.marks["ami_line"], encoding).line
     span_ = types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line + 1, character=0))
     ranged = await client.text_document_semantic_tokens_range_async(
         types.SemanticTokensRangeParams(text_document=doc_id(), range=span_)

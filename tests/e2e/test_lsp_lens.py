@@ -17,11 +17,11 @@ from .helpers import change_document, edit, initialize, lsp_position, lsp_range,
 MODULE = r"""
 //- /m/main.tf.json
 {
-  "variable": {"region": {"default": "eu-west-1"}, "zone": {"default": "a"}},
-  "locals": {"name": "web 🌍", "spare": 1},
-  "resource": {"aws_instance": {"web": {"ami": "${var.region}/${var.zone}", "tags": {"Name": "${local.name}"}}}},
-  "module": {"net": {"source": "./net"}},
-  "output": {"o": {"value": "${aws_instance.web.id}-${var.region}"}}
+  "$[link_variable]variable": {⟨"region"⟩: {"default": "eu-west-1"}, ⟨"zone"⟩: {"default": "a"}},
+  "$[link_locals]locals": {⟨"name"⟩: "web 🌍", ⟨"spare"⟩: 1},
+  $[from]"$[link_resource]resource": {"$[link_aws_instance]aws_instance": {⟨"web"⟩: {"ami": "${var.region$[hint_region]}/${var.zone$[hint_zone]}", "tags": {"Name": "${local.name$[hint_name]}"}}}},
+  $[to]"$[link_module]module": {⟨"net"⟩: {"source": "$[link_net]./net"}},
+  "$[link_output]output": {⟨"o"⟩: {"value": "${aws_instance.web.id}-${var.region$[hint_region_again]}"}}
 }
 //- /m/other.tf
 output "r" {
@@ -49,6 +49,13 @@ async def start(client: LanguageClient, tmp_path, options=None):
     return uris, text
 
 
+MARKED = parse_fixture(MODULE).files[MAIN]  # its marks: links `$[link_...]`, hints `$[hint_...]`; ⟨⟩: the lensed names
+
+
+def position(mark: str) -> types.Position:
+    return lsp_position(MARKED.text, MARKED.marks[mark])
+
+
 def whole(text: str) -> types.Range:
     return lsp_range(text, 0, len(text))
 
@@ -58,14 +65,14 @@ async def test_document_links(client: LanguageClient, tmp_path):
     got = await client.text_document_document_link_async(types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN])))
     links = {(link.range.start.line, link.range.start.character): link.target for link in got}
 
-    def at(needle: str) -> tuple[int, int]:
-        p = lsp_position(text, text.index(needle) + 1)
-        return (p.line, p.character)
+    def link_at(mark: str) -> tuple[int, int]:
+        p = position(mark)
+        return p.line, p.character
 
-    assert links[at('"aws_instance"')] == "https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance"
-    assert links[at('"resource"')] == "https://developer.hashicorp.com/terraform/language/resources/syntax"
-    assert links[at('"./net"')] == uris["/m/net/main.tf.json"]
-    assert set(links) == {at(f'"{key}"') for key in ("variable", "locals", "resource", "aws_instance", "module", "./net", "output")}
+    assert links[link_at("link_aws_instance")] == "https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance"
+    assert links[link_at("link_resource")] == "https://developer.hashicorp.com/terraform/language/resources/syntax"
+    assert links[link_at("link_net")] == uris["/m/net/main.tf.json"]
+    assert set(links) == {link_at(f"link_{key}") for key in ("variable", "locals", "resource", "aws_instance", "module", "net", "output")}
     assert [link.tooltip for link in got] == [None] * 7  # the client did not say it shows tooltips
 
 
@@ -73,10 +80,7 @@ async def test_code_lens_counts_lazily_and_opens_the_references(client: Language
     uris, text = await start(client, tmp_path)
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN])))
     assert [lens.command for lens in lenses] == [None] * len(lenses)  # counted on resolve
-    assert [lens.range for lens in lenses] == [
-        lsp_range(text, text.index(f'"{name}"'), text.index(f'"{name}"') + len(name) + 2)
-        for name in ("region", "zone", "name", "spare", "web", "net", "o")
-    ]
+    assert [lens.range for lens in lenses] == [lsp_range(text, *r) for r in MARKED.ranges]  # region zone name spare web net o
     resolved = await client.code_lens_resolve_async(lenses[0])
     assert resolved.command.title == "4 references"  # the value set in terraform.tfvars.json is one
     assert resolved.command.command == "editor.action.showReferences"
@@ -92,16 +96,14 @@ async def test_inlay_hints_show_values(client: LanguageClient, tmp_path):
     got = await client.text_document_inlay_hint_async(
         types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=whole(text)))
     shown = [(h.position, h.label) for h in got]
-    end = lambda needle, nth=0: lsp_position(text, [i for i in range(len(text)) if text.startswith(needle, i)][nth] + len(needle))  # noqa: E731
     assert shown == [
-        (end("var.region"), '= "us-east-1"'),
-        (end("var.zone"), '= "a"'),
-        (end("local.name"), '= "web 🌍"'),
-        (end("var.region", 1), '= "us-east-1"'),
+        (position("hint_region"), '= "us-east-1"'),
+        (position("hint_zone"), '= "a"'),
+        (position("hint_name"), '= "web 🌍"'),
+        (position("hint_region_again"), '= "us-east-1"'),
     ]
-    line = text.index('"resource"')
-    part = await client.text_document_inlay_hint_async(
-        types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=lsp_range(text, line, text.index('"module"'))))
+    part = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=uris[MAIN]), range=lsp_range(text, MARKED.marks["from"], MARKED.marks["to"])))
     assert [h.label for h in part] == ['= "us-east-1"', '= "a"', '= "web 🌍"']
 
 
@@ -118,7 +120,7 @@ async def test_unused_declarations_are_faded_hints_by_default(client: LanguageCl
     published = await wait_for(lambda: [p for p in published_for(client, uris[MAIN]) if p.diagnostics], what="unused hints")
     assert [(d.code, d.severity, list(d.tags or ()), d.range) for d in published[-1].diagnostics] == [
         ("reference/unused", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary],
-         lsp_range(text, text.index('"spare"'), text.index('"spare"') + 7)),
+         lsp_range(text, *MARKED.ranges[3])),  # "spare"
     ]
 
 

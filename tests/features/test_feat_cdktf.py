@@ -29,10 +29,10 @@ WINDOWS_TRACE = [line.replace("/tmp/tsgen/proj/", "C:\\Users\\alice\\proj\\").re
 STACK = """{
   "//": {"metadata": {"backend": "local", "stackName": "STACK", "version": "0.20.8"}},
   "resource": {
-    "aws_s3_bucket": {
-      "Logs_Bucket_83BEA1D6": {
+    "$[bucket_type]aws_s3_bucket": {
+      "Lo$[bucket]gs_Bucket_83BEA1D6": {
         "//": {"metadata": {"path": "STACK/Logs/Bucket", "uniqueId": "Logs_Bucket_83BEA1D6", "stackTrace": TRACE}},
-        "bucket_prefix": "logs-"
+        "$[prefix]bucket_prefix": "logs-"
       }
     },
     "aws_iam_role": {
@@ -42,7 +42,7 @@ STACK = """{
       }
     },
     "aws_s3_bucket_policy": {
-      "Logs_Policy_0A1B2C3D": {
+      "Lo$[policy]gs_Policy_0A1B2C3D": {
         "//": {"metadata": {"path": "STACK/Logs/Policy", "uniqueId": "Logs_Policy_0A1B2C3D"}},
         "bucket": "${aws_s3_bucket.Logs_Bucket_83BEA1D6.id}"
       }
@@ -53,7 +53,7 @@ STACK = """{
       }
     }
   },
-  "output": {"bucket": {"value": "${aws_s3_bucket.Logs_Bucket_83BEA1D6.bucket}"}}
+  "$[output]output": {"bucket": {"value": "${aws_s3_bucket.Logs_Bucket_83BEA1D6.bucket}"}}
 }
 """
 
@@ -64,10 +64,11 @@ def _stack(name: str, trace: list[str]) -> str:
 
 def project(cursor: str | None = None, main_ts: str | None = None) -> str:
     """The fixture text of the project; `cursor` (`$0` markers and all) replaces the dev stack's
-    `"Logs_Bucket_83BEA1D6": {` line, `main_ts` the TypeScript source (with markers)."""
+    `"Logs_Bucket_83BEA1D6": {` line, `main_ts` the TypeScript source (with markers). Both stacks
+    have the marks of STACK (`$[bucket]`, ...)."""
     dev = _stack("dev", TRACE)
     if cursor is not None:
-        dev = dev.replace('"Logs_Bucket_83BEA1D6": {\n', cursor + "\n", 1)
+        dev = dev.replace('"Lo$[bucket]gs_Bucket_83BEA1D6": {\n', cursor + "\n", 1)
     files = {
         "/app/cdktf.json": '{"language": "typescript", "app": "npx ts-node main.ts", "projectId": "p"}\n',
         "/app/main.ts": main_ts if main_ts is not None else (TSC / "main.ts").read_text(encoding="utf-8"),
@@ -85,10 +86,6 @@ def build(tmp_path: Path, src: str, open: list[str] | None = None) -> FixtureWor
 
 DEV = "/app/cdktf.out/stacks/dev/cdk.tf.json"
 PROD = "/app/cdktf.out/stacks/prod/cdk.tf.json"
-
-
-def at(fw: FixtureWorkspace, path: str, needle: str, inside: int = 1) -> tuple[str, int]:
-    return fw.uri(path), fw.fixture.files[path].text.index(needle) + inside
 
 
 # ---- hover ---------------------------------------------------------------------------------------------
@@ -110,10 +107,10 @@ def test_hover_on_a_resource_name_shows_the_construct_above_the_label_hover(tmp_
 def test_hover_elsewhere_is_unchanged(tmp_path):
     fw = build(tmp_path, project(), open=[DEV])
     snap = fw.snapshot()
-    for needle in ('"aws_s3_bucket"', '"bucket_prefix"', '"output"'):
-        uri, offset = at(fw, DEV, needle)
+    for mark in ("bucket_type", "prefix", "output"):
+        uri, offset = fw.mark(mark, DEV)
         got = hover(snap, uri, offset)
-        assert got is None or "CDKTF" not in got.markdown, needle
+        assert got is None or "CDKTF" not in got.markdown, mark
 
 
 # ---- go to definition ------------------------------------------------------------------------------------
@@ -133,7 +130,7 @@ def test_definition_lands_on_the_typescript_line_that_created_the_construct(tmp_
 
 def test_definition_from_a_stack_synthesized_on_windows(tmp_path):
     fw = build(tmp_path, project(main_ts=_marked_main_ts()), open=[PROD])
-    uri, offset = at(fw, PROD, '"Logs_Bucket_83BEA1D6": {', 3)
+    uri, offset = fw.mark("bucket", PROD)
     (found,) = navigation.definition(fw.snapshot(), uri, offset)
     assert (found.uri, found.start, found.end) == (fw.uri("/app/main.ts"), *fw.fixture.files["/app/main.ts"].ranges[0])
 
@@ -144,7 +141,7 @@ def test_definition_without_a_source_map_is_the_script_line(tmp_path):
     js = files["/app/main.js"].text.replace("//# sourceMappingURL=main.js.map", "")
     src = src.replace(files["/app/main.js"].text, js).replace("//- /app/main.js.map\n" + files["/app/main.js.map"].text, "")
     fw = build(tmp_path, src, open=[DEV])
-    uri, offset = at(fw, DEV, '"Logs_Bucket_83BEA1D6": {', 3)
+    uri, offset = fw.mark("bucket", DEV)
     (found,) = navigation.definition(fw.snapshot(), uri, offset)
     assert found.uri == fw.uri("/app/main.js")
     assert js[found.start : found.end] == "new s3_bucket_1.S3Bucket"  # main.js:9:9
@@ -152,12 +149,12 @@ def test_definition_without_a_source_map_is_the_script_line(tmp_path):
 
 def test_definition_falls_back_to_the_name_without_a_stack_trace_or_project(tmp_path):
     fw = build(tmp_path, project(), open=[DEV])
-    uri, offset = at(fw, DEV, '"Logs_Policy_0A1B2C3D": {', 3)  # no stack trace: the declaration itself
+    uri, offset = fw.mark("policy", DEV)  # no stack trace: the declaration itself
     text = fw.fixture.files[DEV].text
     (found,) = navigation.definition(fw.snapshot(), uri, offset)
     assert (found.uri, text[found.start : found.end]) == (uri, '"Logs_Policy_0A1B2C3D"')
     (tmp_path / "app" / "cdktf.json").unlink()  # no project: the same
-    uri, offset = at(fw, DEV, '"Logs_Bucket_83BEA1D6": {', 3)
+    uri, offset = fw.mark("bucket", DEV)
     (found,) = navigation.definition(fw.snapshot(), uri, offset)
     assert (found.uri, text[found.start : found.end]) == (uri, '"Logs_Bucket_83BEA1D6"')
 

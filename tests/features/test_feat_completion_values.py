@@ -13,18 +13,17 @@ PROVISIONER = '{"resource": {"terraform_data": {"a": {"provisioner": {"local-exe
 
 
 @pytest.mark.parametrize(("body", "expected"), [
-    ('"when": "$0"', ["create", "destroy"]),
-    ('"when": "de$0"', ["destroy"]),
-    ('"on_failure": "$0"', ["continue", "fail"]),
+    ('"when": "⟨$0⟩"', ["create", "destroy"]),
+    ('"when": "⟨de$0⟩"', ["destroy"]),
+    ('"on_failure": "⟨$0⟩"', ["continue", "fail"]),
 ])
 def test_keywords_inside_the_string_of_a_keyword_argument(tmp_path, body, expected):
     fw = parse_fixture("//- /m/main.tf.json\n" + PROVISIONER % body).workspace(tmp_path)
     uri, offset = fw.cursor
     items = complete(fw.snapshot(), uri, offset)
     assert [i.label for i in items] == expected
-    text = fw.fixture.files["/m/main.tf.json"].text
-    opening = text.rindex('"', 0, offset)
-    assert all((i.start, i.end) == (opening + 1, text.index('"', offset)) for i in items)  # the string's content
+    [content] = fw.fixture.files["/m/main.tf.json"].ranges  # the string's content
+    assert all((i.start, i.end) == content for i in items)
 
 
 @pytest.mark.parametrize("doc", [
@@ -40,12 +39,11 @@ def test_true_and_false_where_a_bool_argument_goes(tmp_path, doc):
 
 
 def test_a_written_bool_is_replaced_whole_and_strings_of_bools_get_nothing(tmp_path):
-    fw = parse_fixture('//- /m/main.tf.json\n{"variable": {"v": {"nullable": fa$0lse}}}').workspace(tmp_path)
+    fw = parse_fixture('//- /m/main.tf.json\n{"variable": {"v": {"nullable": ⟨fa$0lse⟩}}}').workspace(tmp_path)
     uri, offset = fw.cursor
-    text = fw.fixture.files["/m/main.tf.json"].text
-    start = text.index("false")
+    [written] = fw.fixture.files["/m/main.tf.json"].ranges
     assert [(i.label, i.start, i.end) for i in complete(fw.snapshot(), uri, offset)] == [
-        ("true", start, start + 5), ("false", start, start + 5)]
+        ("true", *written), ("false", *written)]
     fw = parse_fixture('//- /m/main.tf.json\n{"variable": {"v": {"nullable": "$0"}}}').workspace(tmp_path / "b")
     assert [i.label for i in complete(fw.snapshot(), *fw.cursor)] == []
 

@@ -23,7 +23,7 @@ provider "registry.terraform.io/hashicorp/aws" {
 MAIN = r"""
 //- /app/main.tf.json
 {
-  "⟨resource⟩": {"⟨aws_instance⟩": {"web": {"ami": "x"}}},
+  "⟨r$[type]esource⟩": {"⟨a$[label]ws_instance⟩": {"w$[name]eb": {"ami": "x"}}},
   "⟨data⟩": {"⟨random_id⟩": {"x": {}}},
   "⟨module⟩": {
     "net": {"source": "⟨./net⟩"},
@@ -32,7 +32,7 @@ MAIN = r"""
     "dyn": {"source": "./${var.x}"}
   },
   "⟨provider⟩": {"⟨aws⟩": {"region": "eu-west-1"}},
-  "⟨output⟩": {"id": {"value": "${aws_instance.web.id}"}},
+  "⟨output⟩": {"id": {"value": "${aws$[reference]_instance.web.id}"}},
   "⟨locals⟩": {"a": 1}
 }
 //- /app/net/b.tf.json
@@ -99,13 +99,11 @@ def test_hover_carries_the_documentation_link(tmp_path) -> None:
 
     fw = parse_fixture(MAIN).workspace(tmp_path, open=["/app/main.tf.json"])
     (fw.paths["/app/main.tf.json"].parent / ".terraform.lock.hcl").write_text(LOCK)
-    uri = fw.uri("/app/main.tf.json")
-    text = fw.fixture.files["/app/main.tf.json"].text
-    on_type = hover(fw.snapshot(), uri, text.index('"resource"') + 2)
+    on_type = hover(fw.snapshot(), *fw.mark("type"))
     assert "[Documentation](https://developer.hashicorp.com/terraform/language/resources/syntax)" in on_type.markdown
-    on_label = hover(fw.snapshot(), uri, text.index('"aws_instance"') + 2)
+    on_label = hover(fw.snapshot(), *fw.mark("label"))
     assert on_label.markdown.split("\n\n---\n\n")[0].endswith(
         "[Documentation](https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance)")
-    assert "Documentation" not in hover(fw.snapshot(), uri, text.index('"web"') + 2).markdown
-    on_reference = hover(fw.snapshot(), uri, text.index("aws_instance.web.id") + 3)
+    assert "Documentation" not in hover(fw.snapshot(), *fw.mark("name")).markdown
+    on_reference = hover(fw.snapshot(), *fw.mark("reference"))
     assert "[Documentation](https://registry.terraform.io/providers/hashicorp/aws/5.31.0/docs/resources/instance)" in on_reference.markdown

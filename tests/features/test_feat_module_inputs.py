@@ -71,7 +71,7 @@ def test_no_inputs_where_the_child_is_unknown_or_outside_a_call(tmp_path):
 def test_hover_and_definition_on_an_input(tmp_path):
     fixture, fw = _workspace(tmp_path, """\
 //- /live/main.tf.json
-{"module": {"net": {"source": "../net", "ci$0dr": "10.0.0.0/8", "zone": [], "count_of": 2}}}
+{"module": {"net": {"s$[source]ource": "../net", "ci$0dr": "10.0.0.0/8", "z$[zone]one": [], "c$[count_of]ount_of": 2}}}
 """)
     uri, offset = fw.cursor
     got = hover(fw.snapshot(), uri, offset)
@@ -79,14 +79,14 @@ def test_hover_and_definition_on_an_input(tmp_path):
     assert text[got.start : got.end] == '"cidr"'
     assert got.markdown == ('```hcl\nvariable "cidr"\n```\n\ntype: `string`\n\nrequired: the call must set it\n\n'
                             "The network's range.\n\nDeclared in `net/variables.tf.json` of the called module.")
-    zone = hover(fw.snapshot(), uri, text.index('"zone"') + 2)
+    zone = hover(fw.snapshot(), *fw.mark("zone"))
     assert 'default: `["a", "b"]`' in zone.markdown and "type: `list(string)`" in zone.markdown
-    native = hover(fw.snapshot(), uri, text.index('"count_of"') + 2)
+    native = hover(fw.snapshot(), *fw.mark("count_of"))
     assert "How many (native)." in native.markdown and "`net/more.tf`" in native.markdown
     [loc] = navigation.definition(fw.snapshot(), uri, offset)
     declared = fixture.files["/net/variables.tf.json"]
     assert loc.uri == fw.uri("/net/variables.tf.json") and (loc.start, loc.end) == declared.ranges[0]
-    assert hover(fw.snapshot(), uri, text.index('"source"') + 2).markdown.startswith("**source**")  # a meta-argument
+    assert hover(fw.snapshot(), *fw.mark("source")).markdown.startswith("**source**")  # a meta-argument
 
 
 def test_definition_on_a_source_opens_the_called_module(tmp_path):

@@ -46,15 +46,6 @@ def spans(fw: FixtureWorkspace, path: str, prefix: str = "reference/") -> list[t
     return [(d.code, d.start, d.end) for d in diags(fw, path, prefix)]
 
 
-def at(fw: FixtureWorkspace, path: str, needle: str, inside: int = 1, nth: int = 0) -> tuple[str, int]:
-    """(uri, offset) `inside` characters into the `nth` occurrence of `needle` in file `path`."""
-    t = text(fw, path)
-    i = -1
-    for _ in range(nth + 1):
-        i = t.index(needle, i + 1)
-    return fw.uri(path), i + inside
-
-
 def located(fw: FixtureWorkspace, locations) -> list[tuple[str, int, int]]:
     """Locations as (fixture path, start, end)."""
     path_of = {u: p for p, u in fw.uris.items()}
@@ -387,7 +378,7 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
 NATIVE_DUPLICATES = r"""
 //- /m/main.tf.json
 {
-  "terraform": {⟨"cloud"⟩: {"organization": "o"}},
+  "terraform": {⟨"c$[cloud]loud"⟩: {"organization": "o"}},
   "locals": {⟨"name"⟩: 1},
   "output": {⟨"o"⟩: {"value": 1}},
   "module": {⟨"net"⟩: {"source": "./net"}},
@@ -441,8 +432,7 @@ def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
 def test_a_backend_or_cloud_block_is_no_declaration_to_navigate_to(tmp_path):
     # The one-per-module marker of state storage names nothing: no target, no rename, no symbol.
     fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
-    uri = fw.uri("/m/main.tf.json")
-    offset = text(fw, "/m/main.tf.json").index('"cloud"') + 2
+    uri, offset = fw.mark("cloud")
     snapshot = fw.snapshot()
     assert navigation.target_at(snapshot, uri, offset) is None
     assert navigation.prepare_rename(snapshot, uri, offset) is None
@@ -558,7 +548,7 @@ def test_references_inside_a_dynamic_block_still_resolve_outside_names(tmp_path)
 
 OVERRIDE = r"""
 //- /m/main.tf.json
-{"resource": {"aws_instance": {"web": {"ami": "${var.region} ${⟨var.only_in_override⟩}"}}}}
+{"resource": {"aws_instance": {"web": {"ami": "${var.r$[var.region]egion} ${⟨var.only_in_override⟩}"}}}}
 //- /m/variables.tf
 variable "region" {}
 //- /m/main_override.tf.json
@@ -576,7 +566,7 @@ def test_an_override_file_declares_nothing_but_refers(tmp_path):
     main = "/m/main.tf.json"
     assert spans(fw, main, "") == [("reference/undeclared", *ranges(fw, main)[0])]
     # `references` of var.region reaches the override files (JSON and native), open or not.
-    uri, offset = at(fw, main, "var.region", inside=5)
+    uri, offset = fw.mark("var.region")
     refs = located(fw, navigation.references(fw.snapshot(), uri, offset, include_declaration=False))
     assert sorted(p for p, _, _ in refs) == ["/m/main.tf.json", "/m/main_override.tf.json", "/m/override.tf"]
 
@@ -586,72 +576,66 @@ def test_an_override_file_declares_nothing_but_refers(tmp_path):
 NAV = r"""
 //- /stack/main.tf.json
 {
-  "locals": {⟨"greeting"⟩: "Grüße 🌍 ${var.region}", "twice": "${local.greeting}${local.greeting}"},
-  "module": {"net": {"source": "./net", "cidr": "${var.cidr}"}},
-  "resource": {"aws_instance": {"web": {
-    "ami": "${data.aws_ami.ubuntu.id}",
-    "subnet_id": "${module.net.vpc_id}",
-    "provider": "aws.west",
-    "tags": {"Name": "${local.greeting} ${var[\"region\"]} ${upper(var.region)}"},
-    "depends_on": ["aws_instance.db"]
-  }, "db": {"ami": "${var.\u0072egion}"}}},
-  "moved": [{"from": "aws_instance.old", "to": "aws_instance.db"}]
+  "locals": {$[greeting.0]⟨"g$[greeting.2]r$[greeting.3]e$[greeting.4]eting"⟩: "G$[plain_text]rüße 🌍 ${$[var.region.0]var.r$[var.region.5]e$[var.region.6]gion}", "twice": "${local.g$[ref.0]reeting}${local.g$[ref.1]r$[local.greeting]eeting}"},
+  "module": {⟨"net"⟩: {"source": "./net", "cidr": "${var.ci$[var.cidr]dr}"}},
+  "resource": {"aws_instance": {"$[web]web": {
+    "$[ami]ami": "${da$[data.aws_ami.ubuntu.2]ta.aws_ami.ub$[data.aws_ami.ubuntu.15]u$[data.aws_ami.ubuntu.16]ntu.id}",
+    "subnet_id": "${module.n$[module.net.vpc_id.8]et.v$[module.net.vpc_id.12]p$[module.net.vpc_id.13]c_id}",
+    "provider": "a$[aws.west.1]ws.w$[aws.west.5]est",
+    "tags": {"Name": "${local.g$[ref.2]reeting} ${var[\"$[var.index]region\"]} ${u$[upper.1]p$[upper.2]per(var.region)}"},
+    "depends_on": ["aw$[aws_instance.db.3]s_instance.d$[aws_instance.db.15]b"]
+  }, ⟨"db"⟩: {"ami": "${var.\u$[var.escaped.6]00$[var.escaped.8]72egion}"}}},
+  "moved": [{"from": "aws_instance.o$[aws_instance.old]ld", "to": "aws_instance.$[to_aws_instance.db]db"}]
 }
 //- /stack/variables.tf
-variable "region" {
+variable ⟨"region"⟩ {
   description = "Where it runs"
   default     = "eu-west-1"
 }
-variable "cidr" {}
+variable ⟨"cidr"⟩ {}
 //- /stack/data.tf.json
-{"data": {"aws_ami": {"ubuntu": {"most_recent": true}}},
- "provider": {"aws": [{"alias": "west"}]},
+{"data": {"aws_ami": {⟨"ubuntu"⟩: {"most_recent": true}}},
+ "provider": {⟨"aws"⟩: [{"alias": "west"}]},
  "output": {"region": {"value": "${var.region}"}}}
 //- /stack/net/outputs.tf.json
-{"output": {"vpc_id": {"value": "vpc-1", "description": "The VPC's id"}}}
+{"output": {⟨"vpc_id"⟩: {"value": "vpc-1", "description": "The VPC's id"}}}
 """
+# ⟨⟩ in NAV: main's local "greeting", module "net" and resource "db"; the declarations the
+# definitions land on in the other files.
 
 
-def _definition(fw, path, needle, inside=1, nth=0):
-    uri, offset = at(fw, path, needle, inside, nth)
+def _definition(fw, mark):
+    uri, offset = fw.mark(mark)
     return located(fw, navigation.definition(fw.snapshot(), uri, offset))
 
 
 def test_definition_into_files_not_open_json_and_native(tmp_path):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     main = "/stack/main.tf.json"
-    vt = text(fw, "/stack/variables.tf")
-    dt = text(fw, "/stack/data.tf.json")
-    region = vt.index('"region"')
-    assert _definition(fw, main, "var.region", 5) == [("/stack/variables.tf", region, region + 8)]
-    assert _definition(fw, main, "var.region", 0) == [("/stack/variables.tf", region, region + 8)]  # on `var`
-    assert _definition(fw, main, 'var[\\"region', 6) == [("/stack/variables.tf", region, region + 8)]
-    assert _definition(fw, main, "var.\\u0072egion", 8) == [("/stack/variables.tf", region, region + 8)]
-    cidr = vt.index('"cidr"')
-    assert _definition(fw, main, "var.cidr", 6) == [("/stack/variables.tf", cidr, cidr + 6)]
-    ubuntu = dt.index('"ubuntu"')
-    assert _definition(fw, main, "data.aws_ami.ubuntu", 15) == [("/stack/data.tf.json", ubuntu, ubuntu + 8)]
-    aws = dt.index('"aws"')
-    assert _definition(fw, main, "aws.west", 5) == [("/stack/data.tf.json", aws, aws + 5)]
+    region, cidr = ranges(fw, "/stack/variables.tf")
+    ubuntu, aws = ranges(fw, "/stack/data.tf.json")
+    assert _definition(fw, "var.region.5") == [("/stack/variables.tf", *region)]
+    assert _definition(fw, "var.region.0") == [("/stack/variables.tf", *region)]  # on `var`
+    assert _definition(fw, "var.index") == [("/stack/variables.tf", *region)]
+    assert _definition(fw, "var.escaped.8") == [("/stack/variables.tf", *region)]
+    assert _definition(fw, "var.cidr") == [("/stack/variables.tf", *cidr)]
+    assert _definition(fw, "data.aws_ami.ubuntu.15") == [("/stack/data.tf.json", *ubuntu)]
+    assert _definition(fw, "aws.west.5") == [("/stack/data.tf.json", *aws)]
     # The local value in the same file, from each of its references.
-    [(s, e)] = ranges(fw, main)
+    greeting, net, db = ranges(fw, main)
     for nth in range(3):
-        assert _definition(fw, main, "local.greeting", 7, nth) == [(main, s, e)]
+        assert _definition(fw, f"ref.{nth}") == [(main, *greeting)]
     # Static references: depends_on and moved.to; moved.from names nothing.
-    t = text(fw, main)
-    db = t.index('"db"')
-    assert _definition(fw, main, '"aws_instance.db"]', 15) == [(main, db, db + 4)]
-    assert _definition(fw, main, '"to": "aws_instance.db', 20) == [(main, db, db + 4)]
-    assert _definition(fw, main, "aws_instance.old", 14) == []
+    assert _definition(fw, "aws_instance.db.15") == [(main, *db)]
+    assert _definition(fw, "to_aws_instance.db") == [(main, *db)]
+    assert _definition(fw, "aws_instance.old") == []
     # The module call, and a step into its child module's output.
-    net = t.index('"net"')
-    assert _definition(fw, main, "module.net.vpc_id", 8) == [(main, net, net + 5)]
-    ot = text(fw, "/stack/net/outputs.tf.json")
-    vpc = ot.index('"vpc_id"')
-    assert _definition(fw, main, "module.net.vpc_id", 12) == [("/stack/net/outputs.tf.json", vpc, vpc + 8)]
+    assert _definition(fw, "module.net.vpc_id.8") == [(main, *net)]
+    [vpc] = ranges(fw, "/stack/net/outputs.tf.json")
+    assert _definition(fw, "module.net.vpc_id.12") == [("/stack/net/outputs.tf.json", *vpc)]
     # Functions and built-ins have no definition; nor has plain text.
-    assert _definition(fw, main, "upper(", 1) == []
-    assert _definition(fw, main, "Grüße", 1) == []
+    assert _definition(fw, "upper.1") == []
+    assert _definition(fw, "plain_text") == []
 
 
 def test_target_at_kinds_and_name_ranges(tmp_path):
@@ -660,21 +644,21 @@ def test_target_at_kinds_and_name_ranges(tmp_path):
     t = text(fw, main)
     snap = fw.snapshot()
 
-    def target(needle, inside=1, nth=0):
-        uri, offset = at(fw, main, needle, inside, nth)
+    def target(mark):
+        uri, offset = fw.mark(mark)
         got = navigation.target_at(snap, uri, offset)
         return None if got is None else (got.kind, got.key, t[got.start : got.end], t[got.name_start : got.name_end])
 
-    assert target("var.region", 5) == ("reference", ("variable", "region"), "var.region", "region")
-    assert target('var[\\"region', 6) == ("reference", ("variable", "region"), 'var[\\"region\\"]'[:-1], '\\"region\\"')
-    assert target("var.\\u0072egion", 6) == ("reference", ("variable", "region"), "var.\\u0072egion", "\\u0072egion")
-    assert target("data.aws_ami.ubuntu", 2) == ("reference", ("data", "aws_ami", "ubuntu"), "data.aws_ami.ubuntu.id", "ubuntu")
-    assert target("module.net.vpc_id", 13) == ("output", ("module", "net"), "module.net.vpc_id", "vpc_id")
-    assert target("aws.west", 1) == ("reference", ("provider", "aws", "west"), "aws.west", "west")
-    assert target('"greeting"', 3) == ("declaration", ("local", "greeting"), '"greeting"', "greeting")
-    assert target('"web"', 1) == ("declaration", ("resource", "aws_instance", "web"), '"web"', "web")
-    assert target("upper(", 2)[0:1] == ("call",)
-    assert target("Grüße", 1) is None
+    assert target("var.region.5") == ("reference", ("variable", "region"), "var.region", "region")
+    assert target("var.index") == ("reference", ("variable", "region"), 'var[\\"region\\"]'[:-1], '\\"region\\"')
+    assert target("var.escaped.6") == ("reference", ("variable", "region"), "var.\\u0072egion", "\\u0072egion")
+    assert target("data.aws_ami.ubuntu.2") == ("reference", ("data", "aws_ami", "ubuntu"), "data.aws_ami.ubuntu.id", "ubuntu")
+    assert target("module.net.vpc_id.13") == ("output", ("module", "net"), "module.net.vpc_id", "vpc_id")
+    assert target("aws.west.1") == ("reference", ("provider", "aws", "west"), "aws.west", "west")
+    assert target("greeting.3") == ("declaration", ("local", "greeting"), '"greeting"', "greeting")
+    assert target("web") == ("declaration", ("resource", "aws_instance", "web"), '"web"', "web")
+    assert target("upper.2")[0:1] == ("call",)
+    assert target("plain_text") is None
 
 
 # ---- references, highlights ----------------------------------------------------------------------
@@ -684,11 +668,10 @@ def test_references_across_files_with_and_without_the_declaration(tmp_path):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     main = "/stack/main.tf.json"
     snap = fw.snapshot()
-    uri, offset = at(fw, main, "var.region", 6)
+    uri, offset = fw.mark("var.region.6")
     without = located(fw, navigation.references(snap, uri, offset, include_declaration=False))
     withd = located(fw, navigation.references(snap, uri, offset, include_declaration=True))
-    vt = text(fw, "/stack/variables.tf")
-    decl = ("/stack/variables.tf", vt.index('"region"'), vt.index('"region"') + 8)
+    decl = ("/stack/variables.tf", *ranges(fw, "/stack/variables.tf")[0])
     assert withd == [decl] + without
     t = text(fw, main)
     dt = text(fw, "/stack/data.tf.json")
@@ -699,7 +682,7 @@ def test_references_across_files_with_and_without_the_declaration(tmp_path):
     ])
     # From the declaration in a native file that is not open: `references` asks the module.
     # (The cursor must be in an open document; the declaration key of a local in JSON works the same.)
-    uri, offset = at(fw, main, '"greeting"', 2)
+    uri, offset = fw.mark("greeting.2")
     refs = located(fw, navigation.references(snap, uri, offset, include_declaration=False))
     assert [t[s:e] for _, s, e in refs] == ["local.greeting"] * 3
     assert located(fw, navigation.references(snap, uri, offset, include_declaration=True))[0] == (main, *ranges(fw, main)[0])
@@ -710,11 +693,11 @@ def test_references_of_a_module_and_of_a_static_reference(tmp_path):
     main = "/stack/main.tf.json"
     t = text(fw, main)
     snap = fw.snapshot()
-    uri, offset = at(fw, main, '"aws_instance.db"]', 3)
+    uri, offset = fw.mark("aws_instance.db.3")
     refs = located(fw, navigation.references(snap, uri, offset, include_declaration=True))
     assert [t[s:e] for _, s, e in refs] == ['"db"', "aws_instance.db", "aws_instance.db"]
     # The output step of `module.net.vpc_id`: the child's output declaration, then the callers' references.
-    uri, offset = at(fw, main, "module.net.vpc_id", 13)
+    uri, offset = fw.mark("module.net.vpc_id.13")
     found = located(fw, navigation.references(snap, uri, offset))
     assert found[0][0] == "/stack/net/outputs.tf.json" and text(fw, found[0][0])[found[0][1]:found[0][2]] == '"vpc_id"'
     assert [t[s:e] for p, s, e in found[1:]] == ["module.net.vpc_id"] * (len(found) - 1) and len(found) > 1
@@ -724,13 +707,13 @@ def test_highlights_in_the_document_reads_and_writes(tmp_path):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     main = "/stack/main.tf.json"
     t = text(fw, main)
-    uri, offset = at(fw, main, "local.greeting", 8, nth=1)
+    uri, offset = fw.mark("local.greeting")
     got = navigation.highlights(fw.snapshot(), uri, offset)
     starts = [m.start() + len("local.") for m in re.finditer(r"local\.greeting", t)]
-    [(s, e)] = ranges(fw, main)
+    s, e = ranges(fw, main)[0]  # "greeting"
     assert got == sorted([Highlight(s, e, True)] + [Highlight(x, x + len("greeting"), False) for x in starts], key=lambda h: h.start)
     # A variable declared in another file: only the reads of this document.
-    uri, offset = at(fw, main, "var.region", 5)
+    uri, offset = fw.mark("var.region.5")
     got = navigation.highlights(fw.snapshot(), uri, offset)
     assert all(not h.write for h in got)
     assert [t[h.start : h.end] for h in got] == ["region", '\\"region\\"', "region", "\\u0072egion"]
@@ -745,30 +728,30 @@ def test_prepare_rename_gives_the_name_part_or_none(tmp_path):
     t = text(fw, main)
     snap = fw.snapshot()
 
-    def prepared(needle, inside=1, nth=0):
-        uri, offset = at(fw, main, needle, inside, nth)
+    def prepared(mark):
+        uri, offset = fw.mark(mark)
         got = navigation.prepare_rename(snap, uri, offset)
         return None if got is None else t[got.start : got.end]
 
-    assert prepared("var.region", 6) == "region"
-    assert prepared('var[\\"region', 6) == '\\"region\\"'
-    assert prepared("var.\\u0072egion", 6) == "\\u0072egion"
-    assert prepared('"greeting"', 0) == "greeting"
-    assert prepared("data.aws_ami.ubuntu", 16) == "ubuntu"
-    assert prepared("module.net.vpc_id", 8) == "net"
-    assert prepared('"aws_instance.db"]', 15) == "db"
+    assert prepared("var.region.6") == "region"
+    assert prepared("var.index") == '\\"region\\"'
+    assert prepared("var.escaped.6") == "\\u0072egion"
+    assert prepared("greeting.0") == "greeting"
+    assert prepared("data.aws_ami.ubuntu.16") == "ubuntu"
+    assert prepared("module.net.vpc_id.8") == "net"
+    assert prepared("aws_instance.db.15") == "db"
     # An output of a child module renames its declaration there and every caller's reference.
-    assert prepared("module.net.vpc_id", 13) == "vpc_id"
+    assert prepared("module.net.vpc_id.13") == "vpc_id"
     # Not renameable: a provider configuration, a function, a built-in argument, plain text.
-    assert prepared("aws.west", 5) is None
-    assert prepared("upper(", 1) is None
-    assert prepared('"ami"', 1) is None
-    assert prepared("Grüße", 1) is None
+    assert prepared("aws.west.5") is None
+    assert prepared("upper.1") is None
+    assert prepared("ami") is None
+    assert prepared("plain_text") is None
 
 
 def test_prepare_rename_refuses_an_undeclared_name(tmp_path):
-    fw = build(tmp_path, '{"locals": {"a": "${var.nowhere}"}}')
-    uri, offset = at(fw, "/main.tf.json", "nowhere", 1)
+    fw = build(tmp_path, '{"locals": {"a": "${var.n$0owhere}"}}')
+    uri, offset = fw.cursor
     assert navigation.prepare_rename(fw.snapshot(), uri, offset) is None
     assert isinstance(navigation.rename(fw.snapshot(), uri, offset, "x"), RenameError)
 
@@ -776,7 +759,7 @@ def test_prepare_rename_refuses_an_undeclared_name(tmp_path):
 @pytest.mark.parametrize("bad", ["", "1abc", "a b", "a.b", 'a"b', "a\\b", "${x}"])
 def test_rename_refuses_names_that_are_not_identifiers(tmp_path, bad):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
-    uri, offset = at(fw, "/stack/main.tf.json", "var.region", 5)
+    uri, offset = fw.mark("var.region.5")
     got = navigation.rename(fw.snapshot(), uri, offset, bad)
     assert isinstance(got, RenameError) and got.message
 
@@ -784,7 +767,7 @@ def test_rename_refuses_names_that_are_not_identifiers(tmp_path, bad):
 def test_rename_edits_every_file_and_keeps_string_steps_quoted(tmp_path):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     main = "/stack/main.tf.json"
-    uri, offset = at(fw, main, "var.region", 5)
+    uri, offset = fw.mark("var.region.5")
     edits = navigation.rename(fw.snapshot(), uri, offset, "area")
     assert not isinstance(edits, RenameError)
     path_of = {u: p for p, u in fw.uris.items()}
@@ -804,7 +787,7 @@ def test_rename_edits_every_file_and_keeps_string_steps_quoted(tmp_path):
 def test_rename_from_the_declaration_key(tmp_path):
     fw = build(tmp_path, NAV, open=["/stack/main.tf.json"])
     main = "/stack/main.tf.json"
-    uri, offset = at(fw, main, '"greeting"', 4)
+    uri, offset = fw.mark("greeting.4")
     edits = navigation.rename(fw.snapshot(), uri, offset, "salutation")
     assert list(edits) == [fw.uri(main)]
     new = apply_edits(text(fw, main), edits[fw.uri(main)])
@@ -816,7 +799,7 @@ def test_rename_also_renames_the_override_of_a_declaration(tmp_path):
     """An override file refers to its base declaration by name: renaming `var.region` must rename
     the override too (Terraform rejects an override of a variable that is not declared)."""
     fw = build(tmp_path, OVERRIDE, open=["/m/main.tf.json"])
-    uri, offset = at(fw, "/m/main.tf.json", "var.region", 5)
+    uri, offset = fw.mark("var.region")
     edits = navigation.rename(fw.snapshot(), uri, offset, "area")
     assert not isinstance(edits, RenameError)
     override = fw.uri("/m/main_override.tf.json")
@@ -857,10 +840,10 @@ def test_workspace_symbols_from_every_module_and_file(tmp_path):
 HOVER = r"""
 //- /stack/main.tf.json
 {
-  "locals": {"name": "${upper(var.region)}-${var.size}", "n": "${local.name}"},
+  "locals": {"name": "${up$[upper]per(var.r$[var.region]egion)}-${var.s$[var.size]ize}", "n": "${local.n$[local.name]ame}"},
   "module": {"net": {"source": "./net"}},
-  "resource": {"aws_instance": {"web": {"count": 2, "ami": "${data.aws_ami.ubuntu.id} ${module.net.vpc_id} ${count.index} ${path.module}"}}},
-  "output": {"o": {"value": "${aws_instance.web[0].id} ${var.native} ${module.net.subnet}"}}
+  "resource": {"aws_instance": {"web": {"count": 2, "ami": "${data.aws_ami.u$[data.aws_ami.ubuntu]buntu.id} ${module.n$[module.net.vpc_id.8]et.v$[module.net.vpc_id.12]pc_id} ${co$[count.index]unt.index} ${pa$[path.module]th.module}"}}},
+  "output": {"o": {"value": "${aws_instance.w$[aws_instance.web]eb[0].id} ${var.n$[var.native]ative} ${module.net.s$[module.net.subnet]ubnet}"}}
 }
 //- /stack/variables.tf.json
 {"variable": {"region": {"type": "string", "default": "eu-west-1", "description": "Where it runs — région"},
@@ -882,46 +865,47 @@ output "subnet" {
 """
 
 
-def _hover(fw, needle, inside=1, nth=0, path="/stack/main.tf.json"):
-    uri, offset = at(fw, path, needle, inside, nth)
+def _hover(fw, mark):
+    path, _ = fw.fixture.mark(mark)
+    uri, offset = fw.mark(mark)
     got = hover(fw.snapshot(), uri, offset)
     return None if got is None else (got.markdown, text(fw, path)[got.start : got.end])
 
 
 def test_hover_on_references_reads_files_not_open(tmp_path):
     fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
-    md, hovered = _hover(fw, "var.region", 5)
+    md, hovered = _hover(fw, "var.region")
     assert hovered == "var.region"
     for part in ('variable "region"', "type: `string`", "default: `\"eu-west-1\"`", "Where it runs — région", "variables.tf.json"):
         assert part in md
-    md, _ = _hover(fw, "var.size", 5)
+    md, _ = _hover(fw, "var.size")
     assert 'variable "size"' in md and "type: `number`" in md and "default" not in md
-    md, hovered = _hover(fw, "local.name", 7)
+    md, hovered = _hover(fw, "local.name")
     assert hovered == "local.name" and "local.name" in md and "${upper(var.region)}-${var.size}" in md
-    md, hovered = _hover(fw, "module.net.vpc_id", 8)
+    md, hovered = _hover(fw, "module.net.vpc_id.8")
     assert 'module "net"' in md and "source: `\"./net\"`" in md
-    md, hovered = _hover(fw, "module.net.vpc_id", 12)
+    md, hovered = _hover(fw, "module.net.vpc_id.12")
     assert 'output "vpc_id"' in md and "The VPC's id" in md and 'module called "net"' in md
-    md, hovered = _hover(fw, "data.aws_ami.ubuntu", 14)
+    md, hovered = _hover(fw, "data.aws_ami.ubuntu")
     assert hovered == "data.aws_ami.ubuntu.id" and 'data "aws_ami" "ubuntu"' in md and "data.tf.json" in md
-    md, hovered = _hover(fw, "aws_instance.web", 14)
+    md, hovered = _hover(fw, "aws_instance.web")
     assert 'resource "aws_instance" "web"' in md and "`count`" in md
-    md, hovered = _hover(fw, "upper(", 2)
+    md, hovered = _hover(fw, "upper")
     assert hovered == "upper" and "upper(" in md and "string" in md
-    md, hovered = _hover(fw, "count.index", 2)
+    md, hovered = _hover(fw, "count.index")
     assert md.startswith("**count**")
-    md, hovered = _hover(fw, "path.module", 2)
+    md, hovered = _hover(fw, "path.module")
     assert md.startswith("**path**")
 
 
 def test_hover_names_the_declaring_file_by_its_path_in_the_workspace(tmp_path):
     """In a monorepo `variables.tf.json` says little: the path from the workspace folder says which."""
     fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
-    md, _ = _hover(fw, "var.region", 5)
+    md, _ = _hover(fw, "var.region")
     assert "Declared in `stack/variables.tf.json`." in md
-    md, _ = _hover(fw, "data.aws_ami.ubuntu", 14)
+    md, _ = _hover(fw, "data.aws_ami.ubuntu")
     assert "`stack/data.tf.json`" in md
-    md, _ = _hover(fw, "module.net.vpc_id", 12)
+    md, _ = _hover(fw, "module.net.vpc_id.12")
     assert "`stack/net/outputs.tf.json`" in md
 
 
@@ -938,7 +922,7 @@ def test_a_file_outside_every_workspace_folder_is_named_by_its_bare_name(tmp_pat
 
 def test_hover_on_a_variable_declared_in_a_native_file_shows_its_description(tmp_path):
     fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
-    md, hovered = _hover(fw, "var.native", 5)
+    md, hovered = _hover(fw, "var.native")
     assert hovered == "var.native" and 'variable "native"' in md
     assert "Declared natively" in md
     assert "type:" in md and "string" in md.split("```", 2)[2]
@@ -946,7 +930,7 @@ def test_hover_on_a_variable_declared_in_a_native_file_shows_its_description(tmp
 
 def test_hover_on_an_output_declared_in_a_native_child_shows_its_description(tmp_path):
     fw = build(tmp_path, HOVER, open=["/stack/main.tf.json"])
-    md, _ = _hover(fw, "module.net.subnet", 12)
+    md, _ = _hover(fw, "module.net.subnet")
     assert 'output "subnet"' in md and "A native output" in md
 
 
@@ -954,7 +938,7 @@ def test_hover_on_an_output_declared_in_a_native_child_shows_its_description(tmp
 
 EDITED = r"""
 //- /m/a.tf.json
-{"variable": {"région_x": {"description": "ünï"}, "zone": {}}, "locals": {"l1": "${var.zone}"}}
+{"variable": {"région_x": {"description": "ünï"}, "$[zone]zone": {}}, "locals": {"l1": "${var.zone}"}}
 //- /m/b.tf.json
 {"output": {"o": {"value": "Ω ${var.zone} ${local.l1} ${var.zoen} ${var.area} ${local.l2}"}}}
 //- /m/c.tf
@@ -964,9 +948,8 @@ locals { l2 = var.zone }
 
 def _rename_zone_in_a(fw):
     """Rename the declaration of `zone` to `area` in a.tf.json by an incremental change."""
-    a = fw.uri("/m/a.tf.json")
+    a, i = fw.mark("zone")
     t = text(fw, "/m/a.tf.json")
-    i = t.index('"zone"') + 1
     change = {"range": {"start": {"line": 0, "character": i}, "end": {"line": 0, "character": i + 4}}, "text": "area"}
     fw.workspace.change(a, 2, [change], "utf-32")
     return t[:i] + "area" + t[i + 4 :]
@@ -1006,8 +989,7 @@ def test_incremental_rename_of_a_declaration_equals_a_fresh_workspace_changed_fi
     assert _summary(after_b) == _summary(diagnostics.collect(ws.snapshot(), uris["b.tf.json"]))
     assert _summary(after_a) == _summary(diagnostics.collect(ws.snapshot(), uris["a.tf.json"]))
     # Renamed back: the first state again, with the suggestion.
-    a = fw.uri("/m/a.tf.json")
-    i = new_a.index('"area"') + 1
+    a, i = fw.mark("zone")  # where "area" now is: the same length as "zone"
     fw.workspace.change(a, 3, [{"range": {"start": {"line": 0, "character": i}, "end": {"line": 0, "character": i + 4}}, "text": "zone"}], "utf-32")
     diagnostics.collect(fw.snapshot(), a)
     assert _summary(diagnostics.collect(fw.snapshot(), b)) == _summary(before)
@@ -1027,7 +1009,7 @@ def test_incremental_rename_of_a_declaration_seen_by_the_other_document_first(tm
 
 
 def test_a_new_fixture_with_the_renamed_text_agrees(tmp_path):
-    renamed = EDITED.replace('"zone": {}', '"area": {}')
+    renamed = EDITED.replace('"$[zone]zone": {}', '"area": {}')
     fw = build(tmp_path, renamed, open=["/m/a.tf.json", "/m/b.tf.json"])
     bt = text(fw, "/m/b.tf.json")
     assert [bt[d.start : d.end] for d in diags(fw, "/m/b.tf.json")] == ["var.zone", "var.zoen"]
@@ -1040,11 +1022,11 @@ def test_a_new_fixture_with_the_renamed_text_agrees(tmp_path):
 ROUND_TRIP = r"""
 //- /app/main.tf.json
 {
-  "locals": {"prefix": "Ünï 🚀 ${var.env}-${var.\u0065nv}", "tags": {"Env": "${local.prefix} ${var[\"env\"]}"}},
+  "locals": {"p$[to-head]refix": "Ünï 🚀 ${var.e$[to-stage]nv}-${var.\u0065nv}", "tags": {"Env": "${local.prefix} ${var[\"env\"]}"}},
   "module": {"net": {"source": "./net", "env": "${var.env}"}},
-  "resource": {"aws_instance": {"web": {"count": 2, "ami": "${data.aws_ami.ubuntu.id}",
-    "subnet_id": "${module.net.vpc_id}", "tags": "${local.tags}",
-    "depends_on": ["aws_security_group.sg", "module.net"],
+  "resource": {"aws_instance": {"w$[to-server]eb": {"count": 2, "ami": "${data.aws_ami.u$[to-image]buntu.id}",
+    "subnet_id": "${module.n$[to-network]et.vpc_id}", "tags": "${local.t$[to-labels]ags}",
+    "depends_on": ["aws_security_group.s$[to-firewall]g", "module.net"],
     "lifecycle": {"replace_triggered_by": ["aws_security_group.sg.id"]}}}},
   "moved": [{"from": "aws_instance.old", "to": "aws_instance.web"}],
   "output": {"ip": {"value": "${aws_instance.web[0].private_ip}"}}
@@ -1054,27 +1036,27 @@ variable "env" {
   default = "dev"
 }
 //- /app/sg.tf.json
-{"resource": {"aws_security_group": {"sg": {"name": "Ω ${var.env}-${local.prefix} ${var.\u0065nv} ${var[\"env\"]}"}}},
+{"resource": {"aws_security_group": {"$[to-group-1]sg": {"name": "Ω ${var.env}-${local.prefix} ${var.\u0065nv} ${var[\"env\"]}"}}},
  "data": {"aws_ami": {"ubuntu": {"owners": ["${var.env}"]}}}}
 //- /app/refs.tf
 locals {
   all = [aws_instance.web[0].id, aws_security_group.sg.id, data.aws_ami.ubuntu.id, module.net.vpc_id, local.tags]
 }
 //- /app/net/main.tf.json
-{"variable": {"env": {}}, "output": {"vpc_id": {"value": "vpc-${var.env}"}}}
+{"variable": {"env": {}}, "output": {"v$[to-id]pc_id": {"value": "vpc-${var.env}"}}}
 """
 
 RENAMES = [
-    # (file, needle, offset into it, new name)
-    ("/app/main.tf.json", "var.env", 5, "stage"),
-    ("/app/main.tf.json", '"prefix"', 2, "head"),
-    ("/app/main.tf.json", "local.tags", 7, "labels"),
-    ("/app/main.tf.json", "module.net", 8, "network"),
-    ("/app/main.tf.json", '"web"', 2, "server"),
-    ("/app/main.tf.json", "data.aws_ami.ubuntu", 14, "image"),
-    ("/app/main.tf.json", '"aws_security_group.sg"', 21, "firewall"),
-    ("/app/sg.tf.json", '"sg"', 1, "group-1"),
-    ("/app/net/main.tf.json", '"vpc_id"', 2, "id"),
+    # (mark `$[to-<new name>]` in ROUND_TRIP, new name)
+    ("to-stage", "stage"),
+    ("to-head", "head"),
+    ("to-labels", "labels"),
+    ("to-network", "network"),
+    ("to-server", "server"),
+    ("to-image", "image"),
+    ("to-firewall", "firewall"),
+    ("to-group-1", "group-1"),
+    ("to-id", "id"),
 ]
 
 
@@ -1085,13 +1067,14 @@ def _reference_diagnostics(ws, uris):
                 if d.code.startswith("reference/") and d.code != "reference/invalid"] for u in uris}
 
 
-@pytest.mark.parametrize("path,needle,inside,new_name", RENAMES, ids=[r[3] for r in RENAMES])
-def test_rename_round_trip(tmp_path, path, needle, inside, new_name):
+@pytest.mark.parametrize("mark,new_name", RENAMES, ids=[r[1] for r in RENAMES])
+def test_rename_round_trip(tmp_path, mark, new_name):
+    path, _ = parse_fixture(ROUND_TRIP).mark(mark)
     json_files = [p for p in parse_fixture(ROUND_TRIP).files if p.endswith(".tf.json")]
     opened = ["/app/main.tf.json", path] if path != "/app/main.tf.json" else [path]
     fw = build(tmp_path / "before", ROUND_TRIP, open=opened)
     assert all(v == [] for v in _reference_diagnostics(fw.workspace, [fw.uri(p) for p in json_files if p in opened]).values())
-    uri, offset = at(fw, path, needle, inside)
+    uri, offset = fw.mark(mark)
     snap = fw.snapshot()
     before = navigation.references(snap, uri, offset, include_declaration=True)
     edits = navigation.rename(snap, uri, offset, new_name)

@@ -24,7 +24,7 @@ MODULE = """
 {
   "resource": {
     "terraform_data": {
-      "web": {"input": 1}
+      "$0web": {"input": 1}
     }
   },
   "module": {
@@ -35,7 +35,7 @@ MODULE = """
   }
 }
 //- /m/other.tf.json
-{"output": {"n": {"value": "${module.net.x}"}}}
+{"output": {"n": {"value": "${module.n$[net]et.x}"}}}
 //- /m/net/main.tf.json
 {"output": {"x": {"value": 1}}}
 """
@@ -47,16 +47,16 @@ def _apply(text: str, edits) -> str:
     return text
 
 
-def _renamed(tmp_path, src: str, needle: str, new_name: str, inside: int = 1) -> dict[str, str]:
+def _renamed(tmp_path, src: str, new_name: str) -> dict[str, str]:
+    """Every file of the fixture `src` after renaming to `new_name` at its `$0` (in MAIN)."""
     fw = parse_fixture(src).workspace(tmp_path, open=[MAIN])
-    text = fw.fixture.files[MAIN].text
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), text.index(needle) + inside, new_name)
+    got = moved.rename_with_moved(fw.snapshot(), *fw.cursor, new_name)
     assert not isinstance(got, RenameError), got
     return {path: _apply(f.text, got.get(fw.uri(path), [])) for path, f in fw.fixture.files.items()}
 
 
 def test_a_resource_rename_adds_a_moved_member_indented_like_the_document(tmp_path):
-    files = _renamed(tmp_path, MODULE, '"web"', "app")
+    files = _renamed(tmp_path, MODULE, "app")
     doc = json.loads(files[MAIN])
     assert doc["resource"]["terraform_data"] == {"app": {"input": 1}}
     assert doc["output"]["id"]["value"] == "${terraform_data.app.id}"
@@ -68,7 +68,7 @@ def test_a_resource_rename_adds_a_moved_member_indented_like_the_document(tmp_pa
 def test_a_module_call_rename_moves_the_module_and_its_references_in_other_files(tmp_path):
     fw = parse_fixture(MODULE).workspace(tmp_path, open=[MAIN, "/m/other.tf.json"])
     other = fw.fixture.files["/m/other.tf.json"].text
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri("/m/other.tf.json"), other.index("module.net") + 8, "network")
+    got = moved.rename_with_moved(fw.snapshot(), *fw.mark("net"), "network")
     assert not isinstance(got, RenameError), got
     main = json.loads(_apply(fw.fixture.files[MAIN].text, got[fw.uri(MAIN)]))
     assert main["moved"] == [{"from": "module.net", "to": "module.network"}]
@@ -80,13 +80,13 @@ def test_an_existing_moved_array_gets_the_entry_appended(tmp_path):
     src = """
 //- /m/main.tf.json
 {
-  "resource": {"terraform_data": {"web": {}, "db": {}}},
+  "resource": {"terraform_data": {"$0web": {}, "db": {}}},
   "moved": [
     {"from": "terraform_data.old", "to": "terraform_data.db"}
   ]
 }
 """
-    files = _renamed(tmp_path, src, '"web"', "app")
+    files = _renamed(tmp_path, src, "app")
     assert json.loads(files[MAIN])["moved"] == [
         {"from": "terraform_data.old", "to": "terraform_data.db"},
         {"from": "terraform_data.web", "to": "terraform_data.app"},
@@ -96,9 +96,9 @@ def test_an_existing_moved_array_gets_the_entry_appended(tmp_path):
 def test_a_single_moved_object_becomes_an_array(tmp_path):
     src = """
 //- /m/main.tf.json
-{"resource": {"terraform_data": {"web": {}, "db": {}}}, "moved": {"from": "terraform_data.old", "to": "terraform_data.db"}}
+{"resource": {"terraform_data": {"$0web": {}, "db": {}}}, "moved": {"from": "terraform_data.old", "to": "terraform_data.db"}}
 """
-    files = _renamed(tmp_path, src, '"web"', "app")
+    files = _renamed(tmp_path, src, "app")
     assert json.loads(files[MAIN])["moved"] == [
         {"from": "terraform_data.old", "to": "terraform_data.db"},
         {"from": "terraform_data.web", "to": "terraform_data.app"},
@@ -109,9 +109,9 @@ def test_a_single_moved_object_becomes_an_array(tmp_path):
 def test_a_one_line_document_stays_on_one_line(tmp_path):
     src = """
 //- /m/main.tf.json
-{"resource": {"terraform_data": {"web": {}}}}
+{"resource": {"terraform_data": {"$0web": {}}}}
 """
-    files = _renamed(tmp_path, src, '"web"', "app")
+    files = _renamed(tmp_path, src, "app")
     assert files[MAIN] == ('{"resource": {"terraform_data": {"app": {}}}, '
                            '"moved": [{"from": "terraform_data.web", "to": "terraform_data.app"}]}\n')
 
@@ -120,38 +120,36 @@ def test_a_rename_of_a_rename_stays_one_step(tmp_path):
     src = """
 //- /m/main.tf.json
 {
-  "resource": {"terraform_data": {"app": {}}},
+  "resource": {"terraform_data": {"$0app": {}}},
   "moved": [{"from": "terraform_data.web", "to": "terraform_data.app"}]
 }
 """
-    files = _renamed(tmp_path, src, '"app"', "site")
+    files = _renamed(tmp_path, src, "site")
     assert json.loads(files[MAIN])["moved"] == [{"from": "terraform_data.web", "to": "terraform_data.site"}]
 
 
-@pytest.mark.parametrize("needle, why", [
-    ('"v"', "Only a resource or a module call"),  # a variable: no state
-    ('"d"', "Only a resource or a module call"),  # a data source: no state to keep
+@pytest.mark.parametrize("mark, why", [
+    ("variable", "Only a resource or a module call"),  # a variable: no state
+    ("data", "Only a resource or a module call"),  # a data source: no state to keep
 ])
-def test_objects_without_state_are_refused(tmp_path, needle, why):
+def test_objects_without_state_are_refused(tmp_path, mark, why):
     src = """
 //- /m/main.tf.json
-{"variable": {"v": {}}, "data": {"terraform_remote_state": {"d": {"backend": "local"}}}}
+{"variable": {"$[variable]v": {}}, "data": {"terraform_remote_state": {"$[data]d": {"backend": "local"}}}}
 """
     fw = parse_fixture(src).workspace(tmp_path, open=[MAIN])
-    text = fw.fixture.files[MAIN].text
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), text.index(needle) + 1, "x")
+    got = moved.rename_with_moved(fw.snapshot(), *fw.mark(mark), "x")
     assert isinstance(got, RenameError) and why in got.message
-    assert moved.movable(fw.snapshot(), fw.uri(MAIN), text.index(needle) + 1) is None
+    assert moved.movable(fw.snapshot(), *fw.mark(mark)) is None
 
 
 def test_a_duplicate_name_is_refused_like_a_rename(tmp_path):
     src = """
 //- /m/main.tf.json
-{"resource": {"terraform_data": {"web": {}, "db": {}}}}
+{"resource": {"terraform_data": {"$0web": {}, "db": {}}}}
 """
     fw = parse_fixture(src).workspace(tmp_path, open=[MAIN])
-    text = fw.fixture.files[MAIN].text
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), text.index('"web"') + 1, "db")
+    got = moved.rename_with_moved(fw.snapshot(), *fw.cursor, "db")
     assert isinstance(got, RenameError) and "already declares" in got.message
 
 
@@ -161,11 +159,10 @@ def test_a_native_declaration_gets_a_native_moved_block(tmp_path):
 resource "terraform_data" "web" {
 }
 //- /m/main.tf.json
-{"output": {"o": {"value": "${terraform_data.web.id}"}}}
+{"output": {"o": {"value": "${terraform_data.$0web.id}"}}}
 """
     fw = parse_fixture(src).workspace(tmp_path, open=[MAIN])
-    text = fw.fixture.files[MAIN].text
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), text.index("web"), "app")
+    got = moved.rename_with_moved(fw.snapshot(), *fw.cursor, "app")
     assert not isinstance(got, RenameError), got
     native = _apply(fw.fixture.files["/m/main.tf"].text, got[fw.uri("/m/main.tf")])
     assert native.endswith('}\n\nmoved {\n  from = terraform_data.web\n  to   = terraform_data.app\n}\n')
@@ -178,7 +175,7 @@ def test_terraform_keeps_the_state_of_the_renamed_resource(tmp_path):
     src = """
 //- /m/main.tf.json
 {
-  "resource": {"terraform_data": {"web": {"input": "x"}}},
+  "resource": {"terraform_data": {"$0web": {"input": "x"}}},
   "moved": [{"from": "terraform_data.gone", "to": "terraform_data.other"}],
   "module": {"net": {"source": "./net"}},
   "output": {"id": {"value": "${terraform_data.web.id}"}}
@@ -198,7 +195,7 @@ def test_terraform_keeps_the_state_of_the_renamed_resource(tmp_path):
     assert tf("init", "-backend=false").returncode == 0
     assert tf("apply", "-auto-approve", "-input=false").returncode == 0
     text = fw.fixture.files[MAIN].text
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), text.index('"web"') + 1, "app")
+    got = moved.rename_with_moved(fw.snapshot(), *fw.cursor, "app")
     assert not isinstance(got, RenameError), got
     text = _apply(text, got[fw.uri(MAIN)])
     (module / "main.tf.json").write_text(text)
@@ -227,8 +224,8 @@ def test_terraform_keeps_the_state_of_the_renamed_resource(tmp_path):
 def test_a_rename_back_deletes_the_entry(tmp_path, entries, left):
     """Renaming `app` back to `web` with `web -> app` recorded: the entry goes, since Terraform's plan
     rejects a move to the same address ("Redundant move statement")."""
-    src = '//- /m/main.tf.json\n{"resource": {"terraform_data": {"app": {}, "y": {}}}, "moved": %s}\n' % entries
-    files = _renamed(tmp_path, src, '"app"', "web")
+    src = '//- /m/main.tf.json\n{"resource": {"terraform_data": {"$0app": {}, "y": {}}}, "moved": %s}\n' % entries
+    files = _renamed(tmp_path, src, "web")
     doc = json.loads(files[MAIN])
     assert doc["moved"] == left
     assert set(doc["resource"]["terraform_data"]) == {"web", "y"}

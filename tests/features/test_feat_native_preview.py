@@ -17,10 +17,10 @@ from hcljson_ls.terraform.nativehcl.to_native import to_native
 
 SRC = """
 //- /main.tf.json
-{"resource": {"aws_instance": {"w$0eb": {"ami": "ami-1", "tags": {"Name": "${var.env}-web"},
+{"$[resource]resource": {"$[type]aws_instance": {"w$0eb": {"$[ami]ami": "ami-1", "tags": {"Name": "${var.env}-web"},
   "ebs_block_device": [{"device_name": "/dev/sdb"}], "depends_on": ["aws_s3_bucket.b"], "//": "a note"}}},
- "variable": {"env": {"type": "string", "default": "dev"}},
- "terraform": {"required_version": ">= 1.5"}}
+ "variable": {"$[env]env": {"type": "string", "default": "dev"}},
+ "t$[terraform]erraform": {"required_version": ">= 1.5"}}
 """
 
 WEB_NATIVE = '''resource "aws_instance" "web" {
@@ -65,14 +65,14 @@ def test_with_the_provider_schema_nested_blocks_are_blocks(tmp_path: Path) -> No
 
 def test_blocks_without_labels_preview_on_their_type_key_and_nothing_elsewhere(tmp_path: Path) -> None:
     fw, uri, _ = _ws(tmp_path)
-    text = fw.fixture.files["/main.tf.json"].text
+    marks = fw.fixture.files["/main.tf.json"].marks
     snap = fw.snapshot()
-    p = block_preview(snap, uri, text.index('"terraform"') + 2)
+    p = block_preview(snap, uri, marks["terraform"])
     assert p is not None and p.text == 'terraform {\n  required_version = ">= 1.5"\n}'
-    assert block_preview(snap, uri, text.index('"env"') + 1).text.startswith('variable "env" {')
-    assert block_preview(snap, uri, text.index('"ami"') + 1) is None  # an argument: not a block's name
-    assert block_preview(snap, uri, text.index('"aws_instance"') + 1) is None  # the type label, not the name
-    assert block_preview(snap, uri, text.index('"resource"') + 1) is None  # shared by every resource
+    assert block_preview(snap, uri, marks["env"]).text.startswith('variable "env" {')
+    assert block_preview(snap, uri, marks["ami"]) is None  # an argument: not a block's name
+    assert block_preview(snap, uri, marks["type"]) is None  # the type label, not the name
+    assert block_preview(snap, uri, marks["resource"]) is None  # shared by every resource
 
 
 def test_a_long_block_is_cut_with_a_note(tmp_path: Path) -> None:
@@ -100,11 +100,10 @@ def test_file_native_is_the_convert_output_and_parses_as_hcl(tmp_path: Path) -> 
 
 
 def test_a_broken_document_still_previews_what_it_can(tmp_path: Path) -> None:
-    src = '//- /main.tf.json\n{"variable": {"a": {"default": 1}}, "locals": {"x": "${var.a"\n'
+    src = '//- /main.tf.json\n{"variable": {"$0a": {"default": 1}}, "locals": {"x": "${var.a"\n'
     fw = parse_fixture(src).workspace(tmp_path)
-    uri = fw.uri("/main.tf.json")
-    text = fw.fixture.files["/main.tf.json"].text
-    p = block_preview(fw.snapshot(), uri, text.index('"a"') + 1)
+    uri, offset = fw.cursor
+    p = block_preview(fw.snapshot(), uri, offset)
     assert p is not None and p.text == 'variable "a" {\n  default = 1\n}'
     assert 'variable "a"' in file_native(fw.snapshot(), uri)
 

@@ -129,13 +129,12 @@ terraform {
   }
 }
 //- /m/other.tf.json
-{"terraform": {"required_providers": {"tf": {"source": "terraform.io/builtin/terraform"}}}}
+{"terraform": {"required_providers": {"$[tf]tf": {"source": "terraform.io/builtin/terraform"}}}}
 """).workspace(tmp_path, open=["/m/main.tf.json", "/m/other.tf.json"])
     assert _found(fw) == []
     other = fw.uri("/m/other.tf.json")
-    old = fw.fixture.files["/m/other.tf.json"].text
-    at = old.index('"tf"')
-    fw.workspace.change(other, 2, [{"range": {"start": {"line": 0, "character": at + 1}, "end": {"line": 0, "character": at + 3}},
+    _, at = fw.mark("tf")  # on line 0
+    fw.workspace.change(other, 2, [{"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at + 2}},
                                     "text": "tt"}], "utf-16")
     assert _found(fw) == [("reference/unknown-provider-function", "provider::tf::encode_expr")]
     (tmp_path / "m" / "versions.tf").write_text("")
@@ -178,7 +177,7 @@ def test_a_loaded_schema_s_functions_are_checked_completed_hovered_and_signed(tm
     fw = parse_fixture(r"""
 //- /m/main.tf.json
 {"terraform": {"required_providers": {"ex": {"source": "hashicorp/example"}}},
- "locals": {"a": "${provider::ex::example(\"x\", $0)}", "b": "${⟨provider::ex::exampel⟩(1)}"}}
+ "locals": {"a": "${provider::$[namespace]ex::$[name]ex$[hover]ample($[first]\"x\", $0)}", "b": "${⟨provider::ex::exampel⟩(1)}"}}
 """).workspace(tmp_path, open=["/m/main.tf.json"])
     fw.workspace.set_schema_files([str(EXAMPLE)])
     snapshot = fw.snapshot()
@@ -192,18 +191,17 @@ def test_a_loaded_schema_s_functions_are_checked_completed_hovered_and_signed(tm
     help_ = signature_help.signature_help(snapshot, uri, offset)
     assert help_ is not None and help_.label == "provider::ex::example(input string) string"
     assert help_.documentation == "Echoes given argument as result" and help_.active_parameter is None
-    first = signature_help.signature_help(snapshot, uri, text.index("example(") + len("example("))
+    marks = fw.fixture.files["/m/main.tf.json"].marks
+    first = signature_help.signature_help(snapshot, uri, marks["first"])
     assert first is not None and first.active_parameter == 0
 
-    at = text.index("example(")
-    shown = hover.hover(snapshot, uri, at + 2)
+    shown = hover.hover(snapshot, uri, marks["hover"])
     assert shown is not None and shown.markdown.startswith("```hcl\nprovider::ex::example(input string) string\n```")
     assert "Echoes given argument as result" in shown.markdown
 
-    after_namespace = text.index("provider::ex::") + len("provider::")
-    names = completion.complete(snapshot, uri, after_namespace)
+    names = completion.complete(snapshot, uri, marks["namespace"])
     assert [(i.label, i.insert_text) for i in names if i.label in ("ex", "terraform")] == [("ex", "ex::")]
-    items = completion.complete(snapshot, uri, at)
+    items = completion.complete(snapshot, uri, marks["name"])
     assert [(i.label, i.detail, i.documentation) for i in items] == [
         ("example", "provider::ex::example(input string) string", "Echoes given argument as result")]
 
@@ -211,11 +209,11 @@ def test_a_loaded_schema_s_functions_are_checked_completed_hovered_and_signed(tm
 def test_hover_says_write_only(tmp_path: Path) -> None:
     fw = parse_fixture(r"""
 //- /m/main.tf.json
-{"resource": {"terraform_example": {"x": {"foo": "a", "wo_$0attr": "secret"}}}}
+{"resource": {"terraform_example": {"x": {"$[foo]foo": "a", "wo_$0attr": "secret"}}}}
 """).workspace(tmp_path, open=["/m/main.tf.json"])
     fw.workspace.set_schema_files([str(WRITE_ONLY)])
     uri, offset = fw.cursor
     shown = hover.hover(fw.snapshot(), uri, offset)
     assert shown is not None and "write-only" in shown.markdown
-    plain = hover.hover(fw.snapshot(), uri, fw.snapshot().document(uri).text.index('"foo"') + 1)
+    plain = hover.hover(fw.snapshot(), *fw.mark("foo"))
     assert plain is not None and "write-only" not in plain.markdown

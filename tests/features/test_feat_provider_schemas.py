@@ -143,16 +143,15 @@ def test_no_schema_hover_where_the_schema_says_nothing(tmp_path: Path, src: str)
 
 
 def test_without_schemas_hover_is_as_before(tmp_path: Path) -> None:
-    src = '{"resource": {"aws_instance": {"web": {"instance_t$0ype": "t3.micro", "count": 1}}}}'
+    src = '{"resource": {"$[label]aws_instance": {"web": {"instance_t$0ype": "t3.micro", "c$[count]ount": 1}}}}'
     fw = open_fixture(tmp_path, src, schemas=False)
     uri, offset = fw.cursor
     assert hover(fw.snapshot(), uri, offset) is None
-    label = fw.fixture.cursor_file.text.index("aws_instance")
-    plain = hover(fw.snapshot(), uri, label)
+    plain = hover(fw.snapshot(), *fw.mark("label"))
     assert plain is not None and "of the provider" not in plain.markdown
     # Core arguments keep their hover with schemas loaded.
     fw.workspace.set_schema_files(SCHEMA_FILES)
-    meta = hover(fw.snapshot(), uri, fw.fixture.cursor_file.text.index('"count"') + 2)
+    meta = hover(fw.snapshot(), *fw.mark("count"))
     assert meta is not None and "meta-argument" in meta.markdown
 
 
@@ -353,7 +352,7 @@ def tokens(root: Path, src: str, schemas: bool = True) -> dict[str, list[tuple[s
 
 
 SEMANTIC = (
-    '{"resource": {"aws_instance": {"web": {"ami": "a", "ebs_block_device": [{"volume_size": 8, "bogus": 1}],'
+    '{"resource": {"aws_instance": {"web": {"ami": "a", "$[ebs]ebs_block_device": [{"volume_size": 8, "bogus": 1}],'
     ' "dynamic": {"root_block_device": {"content": {"encrypted": true}}}, "count": 1}},'
     ' "random_string": {"r": {"length": 16, "number": true}},'
     ' "test_instance": {"t": {"volumes": [{"size": "1"}]}},'
@@ -387,8 +386,7 @@ def test_semantic_tokens_follow_a_schema_change(tmp_path: Path) -> None:
     """The per-block memo is keyed by the schemas: loading, changing and dropping them is seen at once."""
     fw = open_fixture(tmp_path, SEMANTIC, schemas=False)
     uri = fw.uri("/main.tf.json")
-    text = fw.fixture.files["/main.tf.json"].text
-    at = text.index("ebs_block_device")
+    _, at = fw.mark("ebs")
 
     def kind() -> str:
         return next(k for s, _, k, _ in semantic_tokens(fw.snapshot(), uri) if s == at)

@@ -17,10 +17,10 @@ MODULE = """
 //- /stack/main.tf.json
 {
   "variable": {"region": {}, "zone": {}},
-  "locals": {"a": "${var.region}", "b": 1},
-  "resource": {"aws_instance": {"web": {}, "db": {}}, "aws_s3_bucket": {"logs": {}}},
+  "locals": {"$[local.a]a": "${var.r$[var.region]egion}", "$[local.b]b": 1},
+  "resource": {"aws_instance": {"$[web]web": {}, "db": {}}, "aws_s3_bucket": {"logs": {}}},
   "module": {"net": {"source": "./net"}},
-  "output": {"o": {"value": "${module.net.vpc_id}"}}
+  "output": {"o": {"value": "${module.n$[module.net]et.v$[vpc_id]pc_id}"}}
 }
 //- /stack/other.tf
 locals {
@@ -32,33 +32,33 @@ locals {
 MAIN = "/stack/main.tf.json"
 
 
-def _rename(tmp_path, needle: str, inside: int, new_name: str):
+def _rename(tmp_path, mark: str, new_name: str):
+    """Rename to `new_name` at the mark `$[mark]` of MODULE."""
     fw = parse_fixture(MODULE).workspace(tmp_path, open=[MAIN])
-    text = fw.fixture.files[MAIN].text
-    return navigation.rename(fw.snapshot(), fw.uri(MAIN), text.index(needle) + inside, new_name)
+    return navigation.rename(fw.snapshot(), *fw.mark(mark), new_name)
 
 
 @pytest.mark.parametrize("reserved", sorted(RESERVED_VARIABLE_NAMES))
 def test_a_variable_is_not_renamed_to_a_reserved_name(tmp_path, reserved):
-    got = _rename(tmp_path, "var.region", 5, reserved)
+    got = _rename(tmp_path, "var.region", reserved)
     assert isinstance(got, RenameError), got
     assert f'"{reserved}" is reserved' in got.message
 
 
 def test_a_reserved_variable_name_is_fine_for_a_local(tmp_path):
-    got = _rename(tmp_path, '"b"', 1, "count")
+    got = _rename(tmp_path, "local.b", "count")
     assert not isinstance(got, RenameError), got
 
 
-@pytest.mark.parametrize("needle, inside, taken, said", [
-    ("var.region", 5, "zone", 'a variable named "zone" (in main.tf.json)'),
-    ('"a"', 1, "c", 'a local value named "c" (in other.tf)'),  # declared in a native file
-    ('"web"', 1, "db", 'a resource of type "aws_instance" named "db"'),
-    ("module.net", 8, "net", None),  # its own name: nothing to refuse
-    ("module.net.vpc_id", 12, "subnet", 'an output named "subnet"'),  # the child module's output
+@pytest.mark.parametrize("mark, taken, said", [
+    ("var.region", "zone", 'a variable named "zone" (in main.tf.json)'),
+    ("local.a", "c", 'a local value named "c" (in other.tf)'),  # declared in a native file
+    ("web", "db", 'a resource of type "aws_instance" named "db"'),
+    ("module.net", "net", None),  # its own name: nothing to refuse
+    ("vpc_id", "subnet", 'an output named "subnet"'),  # the child module's output
 ], ids=["variable", "local-in-native-file", "resource", "same-name", "child-output"])
-def test_a_name_already_declared_is_refused(tmp_path, needle, inside, taken, said):
-    got = _rename(tmp_path, needle, inside, taken)
+def test_a_name_already_declared_is_refused(tmp_path, mark, taken, said):
+    got = _rename(tmp_path, mark, taken)
     if said is None:
         assert not isinstance(got, RenameError), got
         return
@@ -68,13 +68,13 @@ def test_a_name_already_declared_is_refused(tmp_path, needle, inside, taken, sai
 
 
 def test_the_same_name_for_another_resource_type_is_fine(tmp_path):
-    got = _rename(tmp_path, '"web"', 1, "logs")  # aws_s3_bucket.logs is another type
+    got = _rename(tmp_path, "web", "logs")  # aws_s3_bucket.logs is another type
     assert not isinstance(got, RenameError), got
 
 
 @pytest.mark.parametrize("bad", ["²x", "x²", "-x", "x y", "٣x"])
 def test_names_that_are_no_hcl_identifier_are_refused(tmp_path, bad):
-    got = _rename(tmp_path, "var.region", 5, bad)
+    got = _rename(tmp_path, "var.region", bad)
     assert isinstance(got, RenameError) and "not a valid name" in got.message
 
 
@@ -91,18 +91,18 @@ def test_terraforms_invalid_name_is_reported_for_a_superscript(tmp_path):
     assert sorted(text[d.start : d.end] for d in found) == ['"x²"', '"²x"']
 
 
-@pytest.mark.parametrize("needle, inside, said", [
-    ("var.region", 5, None),  # renameable
-    ("${var", 0, None),  # nothing there
-    ("var.nowhere", 6, "Nothing in this module declares this name"),
-    ("path.module", 2, "built into Terraform"),
-    ("upper(", 2, "A built-in function cannot be renamed"),
+@pytest.mark.parametrize("mark, said", [
+    ("renameable", None),
+    ("nothing", None),  # nothing there
+    ("undeclared", "Nothing in this module declares this name"),
+    ("builtin", "built into Terraform"),
+    ("function", "A built-in function cannot be renamed"),
 ], ids=["renameable", "nothing", "undeclared", "builtin", "function"])
-def test_why_a_name_cannot_be_renamed(tmp_path, needle, inside, said):
-    src = '//- /m/main.tf.json\n{"variable": {"region": {}}, "locals": {"a": "${var.region}", "b": "${var.nowhere}", "c": "${path.module}", "d": "${upper(var.region)}"}}\n'
+def test_why_a_name_cannot_be_renamed(tmp_path, mark, said):
+    src = ('//- /m/main.tf.json\n{"variable": {"region": {}}, "locals": {"a": "$[nothing]${var.r$[renameable]egion}", '
+           '"b": "${var.no$[undeclared]where}", "c": "${pa$[builtin]th.module}", "d": "${up$[function]per(var.region)}"}}\n')
     fw = parse_fixture(src).workspace(tmp_path, open=["/m/main.tf.json"])
-    text = fw.fixture.files["/m/main.tf.json"].text
-    offset = text.index(needle) + inside
+    _, offset = fw.mark(mark)
     why = navigation.why_not_renamed(fw.snapshot(), fw.uri("/m/main.tf.json"), offset)
     assert (why is None) if said is None else (said in why), why
     if said is not None:

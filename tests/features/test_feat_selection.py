@@ -22,7 +22,8 @@ def chain(src: str) -> list[str]:
     return [text[s:e] for s, e in r.chain()]
 
 
-DOC = '{"resource": {"aws_instance": {"web": {"ami": "abc", "tags": [1, 2]}}}}'
+MARKED = parse_fixture('{"resource": {"aws_instance": {"web": {"ami": "$[abc]abc", "tags": [1, 2]}}}}').only
+DOC = MARKED.text
 
 CASES = [
     (
@@ -64,8 +65,9 @@ def test_broken_input_still_gives_a_chain() -> None:
 
 def test_many_offsets_at_once() -> None:
     root = parse(DOC).root
-    got = selection_ranges_in(root, DOC, [0, DOC.index("abc"), len(DOC) + 10])
-    assert [r.start for r in got] == [0, DOC.index("abc"), 0]
+    abc = MARKED.marks["abc"]
+    got = selection_ranges_in(root, DOC, [0, abc, len(DOC) + 10])
+    assert [r.start for r in got] == [0, abc, 0]
     assert got[2].end == len(DOC)
 
 

@@ -131,14 +131,12 @@ def test_an_engine_setting_of_opentofu_applies_to_json_files(tmp_path: Path) -> 
 def test_each_offset_of_a_call(tmp_path: Path) -> None:
     """Walking through `"${join(",", a, b)}"`: no help before `(` and after `)`, the separator up
     to the first comma at the call's level, then the variadic lists."""
-    text = r'{"locals": {"a": "${join(\",\", a, b)}"}}'
+    marked = parse_fixture(r'{"locals": {"a": "${join$[open](\",\"$[comma], a, b$[close])}"}}').only
+    text, open_paren, close_paren, first_comma = marked.text, *(marked.marks[m] for m in ("open", "close", "comma"))
     fw = parse_fixture(text).workspace(tmp_path, open=["/main.tf.json"])
     uri = fw.uri("/main.tf.json")
     snap = fw.snapshot()
     got = [shown(signature_help(snap, uri, o)) for o in range(len(text) + 1)]
-    open_paren = text.index("(")
-    close_paren = text.rindex(")")
-    first_comma = text.index(",", text.index(r'\",\"') + 4)
     for o, g in enumerate(got):
         if o <= open_paren or o > close_paren:
             assert g is None, (o, text[:o])

@@ -22,7 +22,7 @@ MODULE = r"""
 //- /env/variables.tf.json
 {"variable": {
   ⟨"region"⟩: {"type": "string", "default": "eu-west-1", "description": "Where it runs — région"},
-  ⟨"port"⟩: {"type": "number"},
+  ⟨"port"⟩: {"type": $[port.type]"number"},
   ⟨"tags"⟩: {"type": "map(string)", "default": {"team": "core"}},
   ⟨"server"⟩: {"type": "object({name = string, size = optional(number, 1)})"}
 }}
@@ -143,7 +143,7 @@ def test_editing_a_declaration_in_another_open_file_makes_the_tfvars_document_st
     before = ws.result_id(tfvars_uri)
     # The type of `port` changes from number to bool: no declaration key changes.
     text = fw.fixture.files[VARS].text
-    at = text.index('"number"')
+    _, at = fw.mark("port.type")
     ws.change(vars_uri, 2, [{"range": lsp_range(text, at, at + len('"number"')), "text": '"bool"'}], "utf-32")
     assert tfvars_uri in ws.take_stale()
     assert ws.result_id(tfvars_uri) != before
@@ -192,9 +192,8 @@ def test_no_hover_on_values_or_undeclared_names(tmp_path) -> None:
 
 @pytest.mark.parametrize("name, path", [("region", VARS), ("tags", VARS), ("zones", NATIVE), ("debug", NATIVE)])
 def test_definition_jumps_to_the_declaration(tmp_path, name: str, path: str) -> None:
-    fw = build(tmp_path, '{"region": 1, "tags": {}, "zones": [], "debug": true}')
-    text = fw.fixture.files[TFVARS].text
-    locations = navigation.definition(fw.snapshot(), fw.uri(TFVARS), text.index(f'"{name}"') + 2)
+    fw = build(tmp_path, '{"r$[region]egion": 1, "t$[tags]ags": {}, "z$[zones]ones": [], "d$[debug]ebug": true}')
+    locations = navigation.definition(fw.snapshot(), *fw.mark(name))
     assert [(loc.uri, loc.start, loc.end) for loc in locations] == [declared_at(fw, path, name)]
 
 

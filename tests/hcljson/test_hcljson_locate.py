@@ -1,5 +1,5 @@
-"""Navigation fixtures: `$0` marks the offset (tests/fixture.py); the expected context is a compact
-description.
+"""Navigation fixtures: a named mark `$[name]` in DOC, or `$0`, marks the offset (tests/fixture.py);
+the expected context is a compact description.
 
 Each expectation is a dict of the Context fields to check:
   kind, chain (blocks from the root as "type label label"), type, labels, index (label_index),
@@ -16,81 +16,74 @@ from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.locate import locate
 from hcljson_ls.jsonsyntax import parse
 
-DOC = """{
-  "//": "generated",
-  "name": "n-${var.x}",
-  "thing": {
-    "kind": {
-      "one": {
-        "size": {"a": ["x", "y${z}"], "b": {"c": "d"}},
-        "refs": ["aws.a", "b.c"],
-        "doc": "lit ${x}",
-        "tags": {"k": "v"},
-        "links": {"aws": "aws.west"},
-        "ignore": "all",
-        "triggers": ["a.b", {"k": "t"}],
-        "part": [{"p1": {"weight": 1}}, {"p2": {"note": "x"}}],
-        "unknwn": "u",
-        "count": 
+DOC = """$[root]{
+  "//$[comment]": "generated",
+  "na$[name_key]me": "n-${v$[name_template]ar.x}",
+  "thi$[thing_key]ng": {$[thing_slot]
+    "ki$[kind_label]nd": {$[kind_slot]
+      "o$[one_label]ne": {$[one_body]
+        "si$[size_key]ze": {"$[size_a_key]a": ["x",$[size_a_comma] $[size_a_1_quote]"y${$[size_a_1]z}"], "b": {"c": "$[size_b_c]d"}},
+        "refs": ["aws.a", "b$[refs_1].c"],
+        "doc": "lit $$[doc_dollar]{x}",
+        "tags": {"k$[tags_k]": "v"},
+        "links": {"aws": "aws.we$[links_aws]st"},
+        "ignore": "a$[ignore_value]ll",
+        "triggers": ["a$[triggers_0].b", {"k": "$[triggers_1_k]t"}],
+        "part": [$[part_slot]{"p$[part_p1]1": {"we$[weight_key]ight": 1}}, {"p2": {"no$[note_key]te": "$[note_value]x"}}],
+        "unk$[unknwn_key]nwn": "u",
+        "count": $[count_value]
       }
     }
   },
-  "vars": {"v": "${a}"},
-  "free": {"f": {"anything": {"deep": ["s"]}}},
-  "nope": 1
+  "vars": {"v": "${$[vars_v]a}"},
+  "free": {"f": {"an$[anything_key]ything": {"deep": ["$[deep_0]s"]}}},
+  "no$[nope_key]pe": $[nope_value]1
 }"""
-
-
-def at(marker: str) -> str:
-    """DOC with `$0` placed at the first occurrence of `marker` where marker's own `|` shows the
-    cursor position (e.g. `"si|ze"`)."""
-    before, after = marker.split("|")
-    i = DOC.index(before + after)
-    return DOC[: i + len(before)] + "$0" + DOC[i + len(before) :]
+DOC_FILE = parse_fixture(DOC).only
 
 
 CASES = [
     # root body
-    (at('"//|": "generated"'), dict(kind="comment", chain=[], name="//")),
-    (at('"na|me"'), dict(kind="argument_name", chain=[], name="name", attr="name", string="name", at=2, mode="literal")),
-    (at('"n-${v|ar.x}"'), dict(kind="value", attr="name", string="n-${var.x}", at=5, mode="template", path=())),
-    (at('"no|pe"'), dict(kind="unknown_name", name="nope", chain=[])),
-    (at('"nope": |1'), dict(kind="value", attr=None, name="nope")),
-    (at('|{\n  "//"'), dict(kind="body", chain=[])),
+    ("comment", dict(kind="comment", chain=[], name="//")),
+    ("name_key", dict(kind="argument_name", chain=[], name="name", attr="name", string="name", at=2, mode="literal")),
+    ("name_template", dict(kind="value", attr="name", string="n-${var.x}", at=5, mode="template", path=())),
+    ("nope_key", dict(kind="unknown_name", name="nope", chain=[])),
+    ("nope_value", dict(kind="value", attr=None, name="nope")),
+    ("root", dict(kind="body", chain=[])),
     # block type and labels
-    (at('"thi|ng"'), dict(kind="block_type", type="thing", name="thing", chain=[])),
-    (at('"ki|nd"'), dict(kind="label", type="thing", labels=["kind"], index=0, string="kind", at=2)),
-    (at('"o|ne"'), dict(kind="label", type="thing", labels=["kind", "one"], index=1, string="one", at=1)),
-    (at('"kind": {|\n'), dict(kind="label_slot", type="thing", labels=["kind"], index=1)),
-    (at('"thing": {|\n'), dict(kind="label_slot", type="thing", labels=[], index=0)),
+    ("thing_key", dict(kind="block_type", type="thing", name="thing", chain=[])),
+    ("kind_label", dict(kind="label", type="thing", labels=["kind"], index=0, string="kind", at=2)),
+    ("one_label", dict(kind="label", type="thing", labels=["kind", "one"], index=1, string="one", at=1)),
+    ("kind_slot", dict(kind="label_slot", type="thing", labels=["kind"], index=1)),
+    ("thing_slot", dict(kind="label_slot", type="thing", labels=[], index=0)),
     # inside a block body
-    (at('"si|ze"'), dict(kind="argument_name", chain=["thing kind one"], attr="size", name="size")),
-    (at('"one": {|\n'), dict(kind="body", chain=["thing kind one"])),
-    (at('"unk|nwn"'), dict(kind="unknown_name", chain=["thing kind one"], name="unknwn")),
-    (at('"count": |\n'), dict(kind="value", attr="count", chain=["thing kind one"])),
+    ("size_key", dict(kind="argument_name", chain=["thing kind one"], attr="size", name="size")),
+    ("one_body", dict(kind="body", chain=["thing kind one"])),
+    ("unknwn_key", dict(kind="unknown_name", chain=["thing kind one"], name="unknwn")),
+    ("count_value", dict(kind="value", attr="count", chain=["thing kind one"])),
     # expressions: keys, nested values, modes
-    (at('{"|a": ["x"'), dict(kind="value", attr="size", path=("a",), string="a", at=0, mode="template")),
-    (at('["x", "y${|z}"]'), dict(kind="value", attr="size", path=("a", 1), string="y${z}", at=3, mode="template")),
-    (at('{"c": "|d"}'), dict(kind="value", attr="size", path=("b", "c"), string="d", at=0, mode="template")),
-    (at('["aws.a", "b|.c"]'), dict(kind="value", attr="refs", path=(1,), string="b.c", at=1, mode="traversal")),
-    (at('"lit $|{x}"'), dict(kind="value", attr="doc", string="lit ${x}", at=5, mode="literal")),
-    (at('{"k|": "v"}'), dict(kind="value", attr="tags", path=("k",), string="k", at=1, mode="literal")),
-    (at('{"aws": "aws.we|st"}'), dict(kind="value", attr="links", path=("aws",), string="aws.west", at=6, mode="traversal")),
-    (at('"ignore": "a|ll"'), dict(kind="value", attr="ignore", string="all", at=1, mode="keyword")),
-    (at('["a|.b", {"k"'), dict(kind="value", attr="triggers", path=(0,), string="a.b", at=1, mode="native")),
-    (at('{"k": "|t"}'), dict(kind="value", attr="triggers", path=(1, "k"), string="t", mode="template")),
-    (at('["x", |"y${z}"]'), dict(kind="value", attr="size", path=("a", 1), string="y${z}", at=0)),
-    (at('["x",| "y'), dict(kind="value", attr="size", path=("a",), string=None)),
+    ("size_a_key", dict(kind="value", attr="size", path=("a",), string="a", at=0, mode="template")),
+    ("size_a_1", dict(kind="value", attr="size", path=("a", 1), string="y${z}", at=3, mode="template")),
+    ("size_b_c", dict(kind="value", attr="size", path=("b", "c"), string="d", at=0, mode="template")),
+    ("refs_1", dict(kind="value", attr="refs", path=(1,), string="b.c", at=1, mode="traversal")),
+    ("doc_dollar", dict(kind="value", attr="doc", string="lit ${x}", at=5, mode="literal")),
+    ("tags_k", dict(kind="value", attr="tags", path=("k",), string="k", at=1, mode="literal")),
+    ("links_aws", dict(kind="value", attr="links", path=("aws",), string="aws.west", at=6, mode="traversal")),
+    ("ignore_value", dict(kind="value", attr="ignore", string="all", at=1, mode="keyword")),
+    ("triggers_0", dict(kind="value", attr="triggers", path=(0,), string="a.b", at=1, mode="native")),
+    ("triggers_1_k", dict(kind="value", attr="triggers", path=(1, "k"), string="t", mode="template")),
+    ("size_a_1_quote", dict(kind="value", attr="size", path=("a", 1), string="y${z}", at=0)),
+    ("size_a_comma", dict(kind="value", attr="size", path=("a",), string=None)),
     # nested blocks with array forms
-    (at('"p|1"'), dict(kind="label", type="part", labels=["p1"], chain=["thing kind one"])),
-    (at('"we|ight"'), dict(kind="argument_name", chain=["thing kind one", "part p1"], attr="weight")),
-    (at('"no|te"'), dict(kind="argument_name", chain=["thing kind one", "part p2"], attr="note")),
-    (at('{"note": "|x"}'), dict(kind="value", attr="note", string="x", mode="literal", chain=["thing kind one", "part p2"])),
-    (at('"part": [|{'), dict(kind="label_slot", type="part", index=0)),
+    ("part_p1", dict(kind="label", type="part", labels=["p1"], chain=["thing kind one"])),
+    ("weight_key", dict(kind="argument_name", chain=["thing kind one", "part p1"], attr="weight")),
+    ("note_key", dict(kind="argument_name", chain=["thing kind one", "part p2"], attr="note")),
+    ("note_value", dict(kind="value", attr="note", string="x", mode="literal", chain=["thing kind one", "part p2"])),
+    ("part_slot", dict(kind="label_slot", type="part", index=0)),
     # dynamic and open bodies
-    (at('{"v": "${|a}"}'), dict(kind="value", chain=["vars"], attr="v", string="${a}", at=2, mode="template")),
-    (at('"an|ything"'), dict(kind="argument_name", chain=["free f"], attr="anything")),
-    (at('["|s"]'), dict(kind="value", chain=["free f"], attr="anything", path=("deep", 0), string="s", mode="template")),
+    ("vars_v", dict(kind="value", chain=["vars"], attr="v", string="${a}", at=2, mode="template")),
+    ("anything_key", dict(kind="argument_name", chain=["free f"], attr="anything")),
+    ("deep_0", dict(kind="value", chain=["free f"], attr="anything", path=("deep", 0), string="s", mode="template")),
 ]
 
 
@@ -98,11 +91,9 @@ def _describe(block) -> str:
     return " ".join([block.type_name, *block.label_values])
 
 
-@pytest.mark.parametrize("annotated,expected", CASES, ids=[str(i) for i in range(len(CASES))])
-def test_locate(annotated, expected):
-    f = parse_fixture(annotated).only
-    text, offset = f.text, f.cursor
-    assert offset is not None
+@pytest.mark.parametrize("mark,expected", CASES, ids=[mark for mark, _ in CASES])
+def test_locate(mark, expected):
+    text, offset = DOC_FILE.text, DOC_FILE.marks[mark]
     tree = parse(text)
     body, _ = decode_file(text, tree.root, SCHEMAS["root"])
     ctx = locate(text, body, offset)
@@ -123,9 +114,9 @@ def test_locate(annotated, expected):
 
 
 def test_locate_string_offsets_through_escapes():
-    text = '{"name": "a\\nb${x}"}'
+    f = parse_fixture('{"name": "a\\nb${$0x}"}').only
+    text, off = f.text, f.cursor
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
-    off = text.index("${x}") + 2  # on `x`
     ctx = locate(text, body, off)
     s = ctx.string
     assert s is not None and s.value == "a\nb${x}" and s.index == 5
@@ -133,32 +124,35 @@ def test_locate_string_offsets_through_escapes():
 
 
 def test_locate_outside_and_context_blocks_are_decoded_objects():
-    text = '  {"thing": {"k": {"n": {"size": 1}}}}  '
+    f = parse_fixture('$[start]  {"thing": {"k": {"n": {"$0size": 1}}}}  $[end]').only
+    text = f.text
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
-    assert locate(text, body, 0).kind == "outside"
-    assert locate(text, body, len(text)).kind == "outside"
-    ctx = locate(text, body, text.index('"size"') + 1)
+    assert locate(text, body, f.marks["start"]).kind == "outside"
+    assert locate(text, body, f.marks["end"]).kind == "outside"
+    ctx = locate(text, body, f.cursor)
     assert ctx.blocks[0] is body.blocks[0] and ctx.body is body.blocks[0].body
     assert ctx.attribute is body.blocks[0].body.attributes[0]
     assert ctx.schema is SCHEMAS["root"].blocks["thing"].body
 
 
 def test_locate_label_and_type_key_name_their_first_block():
-    text = '{"thing": {"k": {"a": {"size": 1}, "b": {"size": 2}}}}'
+    f = parse_fixture('{"$[type]thing": {"$[k]k": {"a": {"size": 1}, "$[b]b": {"size": 2}}}}').only
+    text = f.text
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
-    ctx = locate(text, body, text.index('"k"') + 1)
+    ctx = locate(text, body, f.marks["k"])
     assert ctx.kind == "label" and ctx.block is body.blocks[0]
-    ctx = locate(text, body, text.index('"b"') + 1)
+    ctx = locate(text, body, f.marks["b"])
     assert ctx.kind == "label" and ctx.block is body.blocks[1]
-    ctx = locate(text, body, 2)
+    ctx = locate(text, body, f.marks["type"])
     assert ctx.kind == "block_type" and ctx.block is body.blocks[0] and ctx.block_schema.labels == ("kind", "name")
 
 
 def test_locate_deep_expression_iteratively():
     depth = 20_000
-    text = '{"name": ' + "[" * depth + '"x"' + "]" * depth + "}"
+    f = parse_fixture('{"name": ' + "[" * depth + '"$0x"' + "]" * depth + "}").only
+    text = f.text
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
-    ctx = locate(text, body, text.index('"x"') + 1)
+    ctx = locate(text, body, f.cursor)
     assert ctx.kind == "value" and len(ctx.path) == depth and ctx.string.value == "x"
 
 
@@ -178,11 +172,11 @@ KINDS = {"outside", "body", "comment", "block_type", "label", "label_slot", "bod
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, len(DOC)), st.integers(0, 40), st.sampled_from(["", "{", "}", "[", '"', ":", ",", "x"]),
-       st.lists(st.integers(0, len(DOC) + 40), min_size=1, max_size=8))
+@given(st.integers(0, len(DOC_FILE.text)), st.integers(0, 40), st.sampled_from(["", "{", "}", "[", '"', ":", ",", "x"]),
+       st.lists(st.integers(0, len(DOC_FILE.text) + 40), min_size=1, max_size=8))
 def test_locate_total_on_mangled_documents(start, length, insert, offsets):
     """Whatever the edit, every offset gets a context, with ranges inside the text."""
-    text = DOC[:start] + insert + DOC[start + length :]
+    text = DOC_FILE.text[:start] + insert + DOC_FILE.text[start + length :]
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
     for off in offsets:
         off = min(off, len(text))

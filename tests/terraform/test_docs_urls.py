@@ -5,6 +5,7 @@ read with tree-sitter-hcl."""
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
 
 from hcljson_ls.terraform.definition.docs import exact_version, language_doc, module_source_doc, provider_doc
 from hcljson_ls.terraform.nativehcl.native_values import assignments, lock_versions, written_at
@@ -65,7 +66,7 @@ provider "registry.terraform.io/hashicorp/null" {
     assert lock_versions("") == {} and lock_versions("\x00{{") == {}
     tfvars = 'region = "eu-west-1"\nzones  = ["a",\n  "b"]\nbroken =\n'
     assert assignments(tfvars) == {"region": '"eu-west-1"', "zones": '["a",\n  "b"]'}
-    native = 'variable "é" {\n  default = { a = 1 }\n}\nlocals {\n  x = "y"\n}\n'
-    assert written_at(native, native.index('"é"'), "default") == "{ a = 1 }"
-    assert written_at(native, native.index("x =")) == '"y"'
-    assert written_at(native, 0) is None
+    native = parse_fixture('variable $[label]"é" {\n  default = { a = 1 }\n}\nlocals {\n  $[x]x = "y"\n}\n').only
+    assert written_at(native.text, native.marks["label"], "default") == "{ a = 1 }"
+    assert written_at(native.text, native.marks["x"]) == '"y"'
+    assert written_at(native.text, 0) is None

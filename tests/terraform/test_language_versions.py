@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from fixture import parse_fixture
 
 from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
 from hcljson_ls.terraform.definition import language as L
@@ -427,16 +428,17 @@ def test_hover_says_which_versions_have_a_block_or_argument(tmp_path) -> None:
     from hcljson_ls.features.hover import hover
 
     main = tmp_path / "main.tf.json"
-    text = '{"action": {"local_command": {"a": {}}}, "output": {"o": {"value": 1, "deprecated": "x"}}}'
+    f = parse_fixture('{"a$[action]ction": {"local_command": {"a": {}}}, "output": {"o": {"v$[value]alue": 1, "d$[deprecated]eprecated": "x"}}}').only
+    text = f.text
     main.write_text(text)
     ws = Workspace([str(tmp_path)])
     uri = uri_of_path(str(main))
     ws.open(uri, text, 1, "terraform-json")
-    on_action = hover(ws.snapshot(), uri, text.index('"action"') + 2)
+    on_action = hover(ws.snapshot(), uri, f.marks["action"])
     assert on_action is not None and "Terraform 1.14+; not in OpenTofu" in on_action.markdown
-    on_deprecated = hover(ws.snapshot(), uri, text.index('"deprecated"') + 2)
+    on_deprecated = hover(ws.snapshot(), uri, f.marks["deprecated"])
     assert on_deprecated is not None and "Terraform 1.15+; OpenTofu 1.10+" in on_deprecated.markdown
-    on_value = hover(ws.snapshot(), uri, text.index('"value"') + 2)
+    on_value = hover(ws.snapshot(), uri, f.marks["value"])
     assert on_value is not None and "Available in" not in on_value.markdown
 
 

@@ -114,13 +114,14 @@ def test_a_query_file_declares_nothing_for_the_configuration(tmp_path):
 
 
 def test_hover_on_a_list_block():
-    text = '{"list": {"aws_instance": {"all": {"provider": "aws", "config": {}}}}}'
+    f = parse_fixture('{"l$[list]ist": {"aws_instance": {"all": {"p$[provider]rovider": "aws", "config": {}}}}}').only
+    text = f.text
     workspace = Workspace()
     uri = "file:///nonexistent-hcljson-test/m/find.tfquery.json"
     workspace.open(uri, text, 1, "json")
     snapshot = workspace.snapshot()
-    assert "terraform query" in hover(snapshot, uri, text.index("list") + 1).markdown
-    assert "provider configuration" in hover(snapshot, uri, text.index("provider") + 1).markdown
+    assert "terraform query" in hover(snapshot, uri, f.marks["list"]).markdown
+    assert "provider configuration" in hover(snapshot, uri, f.marks["provider"]).markdown
     assert collect(snapshot, uri) == []
 
 

@@ -246,13 +246,13 @@ def test_an_open_test_file_declares_nothing_for_the_module(tmp_path):
 
 
 def test_hover_and_completion_come_from_the_test_file_schema():
-    text = '{"run": {"one": {"command": "plan", "": 1}}}'
+    f = parse_fixture('{"run": {"one": {"c$[key]ommand": "plan", "$[empty]": 1}}}').only
     workspace = Workspace()
-    workspace.open(URI, text, 1, "json")
+    workspace.open(URI, f.text, 1, "json")
     snapshot = workspace.snapshot()
-    found = hover(snapshot, URI, text.index("command") + 1)
+    found = hover(snapshot, URI, f.marks["key"])
     assert found is not None and '"plan"' in found.markdown and "run" in found.markdown
-    labels = {item.label for item in complete(snapshot, URI, text.index('""') + 1)}
+    labels = {item.label for item in complete(snapshot, URI, f.marks["empty"])}
     assert {"assert", "expect_failures", "plan_options", "variables", "module", "state_key"} <= labels
     assert "command" not in labels  # already set
 
@@ -265,25 +265,24 @@ def test_definition_goes_to_the_module_under_test_and_to_earlier_runs(tmp_path):
 {"variable": {⟨"name"⟩: {}}, "output": {⟨"out"⟩: {"value": 1}}, "resource": {"terraform_data": {⟨"web"⟩: {}}}}
 //- /mod/tests/a.tftest.json
 {"run": {⟨"first"⟩: {},
-         "second": {"assert": {"condition": "${output.o$0ut == var.name && terraform_data.web.id == run.first.out}",
-                               "error_message": "x"}}}}
+         "second": {"assert": {"condition": "${output.o$0ut == var.n$[var]ame && terraform_data.w$[resource]eb.id == run.f$[run]irst.out}",
+                               "e$[key]rror_message": "x"}}}}
 """)
     ws = fixture.workspace(tmp_path)
     uri, offset = ws.cursor
-    text = fixture.files["/mod/tests/a.tftest.json"].text
     main, test = fixture.files["/mod/main.tf.json"], fixture.files["/mod/tests/a.tftest.json"]
     main_uri = ws.uri("/mod/main.tf.json")
     snapshot = ws.snapshot()
 
-    def at(needle: str) -> list[tuple[str, int, int]]:
-        return [(loc.uri, loc.start, loc.end) for loc in definition(snapshot, uri, text.index(needle) + 1)]
+    def found(offset: int) -> list[tuple[str, int, int]]:
+        return [(loc.uri, loc.start, loc.end) for loc in definition(snapshot, uri, offset)]
 
     variable, output, resource = main.ranges
-    assert [(loc.uri, loc.start, loc.end) for loc in definition(snapshot, uri, offset)] == [(main_uri, *output)]
-    assert at("name &&") == [(main_uri, *variable)]
-    assert at("web.id") == [(main_uri, *resource)]
-    assert at("first.out") == [(uri, *test.ranges[0])]
-    assert at("error_message") == []
+    assert found(offset) == [(main_uri, *output)]
+    assert found(test.marks["var"]) == [(main_uri, *variable)]
+    assert found(test.marks["resource"]) == [(main_uri, *resource)]
+    assert found(test.marks["run"]) == [(uri, *test.ranges[0])]
+    assert found(test.marks["key"]) == []
 
 
 def test_a_mock_provider_source_must_be_a_directory_of_the_module_under_test(tmp_path):
@@ -314,7 +313,7 @@ def test_hover_on_a_reference_names_its_declaration_in_the_module_under_test(tmp
     fixture = parse_fixture(MODULE + """\
 //- /mod/tests/a.tftest.json
 {"run": {"first": {},
-         "second": {"assert": {"condition": "${⟨terraform_data.web⟩.output == ⟨run.first⟩.out && ⟨var.name⟩ != \\"\\"}",
+         "second": {"assert": {"c$[key]ondition": "${⟨terraform_data.web⟩.output == ⟨run.first⟩.out && ⟨var.name⟩ != \\"\\"}",
                                "error_message": "${⟨output.out⟩}"}}}}
 """)
     ws = fixture.workspace(tmp_path, open=["/mod/tests/a.tftest.json"])
@@ -325,7 +324,7 @@ def test_hover_on_a_reference_names_its_declaration_in_the_module_under_test(tmp
     titles = [h.markdown.split("\n")[1] for h in found]
     assert titles == ['resource "terraform_data" "web"', 'run "first"', 'variable "name"', 'output "out"']
     assert "`mod/main.tf.json` of the module under test" in found[0].markdown and "this test file" in found[1].markdown
-    assert hover(ws.snapshot(), uri, f.text.index("condition") + 1) is not None  # the schema's, as before
+    assert hover(ws.snapshot(), uri, f.marks["key"]) is not None  # the schema's, as before
 
 
 @pytest.mark.parametrize("name, codes", [
@@ -346,13 +345,12 @@ def test_file_variables_may_refer_to_runs_in_opentofu_only(tmp_path, name, codes
 def test_completion_of_references_offers_the_module_under_test_and_the_file_variables(tmp_path):
     fixture = parse_fixture(MODULE + """\
 //- /mod/tests/a.tftest.json
-{"variable": {"extra": {}}, "run": {"a": {"assert": {"condition": "${var.$0}", "error_message": "${terraform_data.}"}}}}
+{"variable": {"extra": {}}, "run": {"a": {"assert": {"condition": "${var.$0}", "error_message": "${terraform_data.$[data]}"}}}}
 """)
     ws = fixture.workspace(tmp_path)
     uri, offset = ws.cursor
-    text = fixture.files["/mod/tests/a.tftest.json"].text
     assert {item.label for item in complete(ws.snapshot(), uri, offset)} == {"extra", "name"}
-    assert [item.label for item in complete(ws.snapshot(), uri, text.index('data.}"') + len("data."))] == ["web"]
+    assert [item.label for item in complete(ws.snapshot(), *ws.mark("data"))] == ["web"]
 
 
 def test_a_run_of_a_local_module_resolves_against_that_module(tmp_path):

@@ -590,18 +590,19 @@ def test_never_raises_on_any_text(text: str) -> None:
 
 # ---- one block, a range ------------------------------------------------------------------------------
 
-FILE = '{"variable": {"a": {"default": 1}}, "locals": {"x": "${var.a}", "y": "${"}, "output": {"o": {"value": 2}}}'
+MARKED = parse_fixture('{"variable": {$[a]"a": {"default": 1}}, "locals": {$[x]"x": "${var.a}", "y": ⟨"${"⟩}, "output": {$[o]"o": {"value": 2}}}').only
+FILE = MARKED.text
+VAR_A, LOCAL_X, OUTPUT_O = (MARKED.marks[name] for name in ("a", "x", "o"))
 
 
 def test_a_range_converts_the_top_level_blocks_it_meets() -> None:
-    at = FILE.index('"x"')
-    result = to_native(FILE, start=at, end=at)
+    result = to_native(FILE, start=LOCAL_X, end=LOCAL_X)
     assert result.text == 'locals {\n  x = var.a\n  y = "$${"\n}\n'
     assert [p.code for p in result.problems] == [UNREADABLE_STRING]
-    both = to_native(FILE, start=FILE.index('"a"'), end=FILE.index('"o"'))
+    both = to_native(FILE, start=VAR_A, end=OUTPUT_O)
     assert [line for line in both.text.splitlines() if line.endswith("{")] == ['variable "a" {', "locals {", 'output "o" {']
-    assert to_native(FILE, start=FILE.index('"o"')).text == 'output "o" {\n  value = 2\n}\n'
-    assert to_native(FILE, end=FILE.index('"a"')).text.startswith('variable "a" {')
+    assert to_native(FILE, start=OUTPUT_O).text == 'output "o" {\n  value = 2\n}\n'
+    assert to_native(FILE, end=VAR_A).text.startswith('variable "a" {')
 
 
 def test_problems_outside_the_range_are_left_out() -> None:
@@ -614,7 +615,7 @@ def test_block_to_native_converts_one_decoded_block() -> None:
     locals_block = body.blocks[1]
     result = block_to_native(FILE, locals_block)
     assert result.text == 'locals {\n  x = var.a\n  y = "$${"\n}\n'
-    assert [(p.start, p.end) for p in result.problems] == [(FILE.index('"${"}'), FILE.index('"${"}') + 4)]
+    assert [(p.start, p.end) for p in result.problems] == MARKED.ranges  # the unreadable "${"
 
 
 def test_a_failing_schema_callback_is_a_problem_not_an_exception() -> None:

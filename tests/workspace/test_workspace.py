@@ -14,7 +14,7 @@ from hcljson_ls.workspace.files import read_text, uri_of_path
 
 MODULE = """
 //- /app/main.tf.json
-{"variable": {⟨"region"⟩: {}}, "resource": {"aws_instance": {"web": {"ami": "x"}}}}
+{"variable": {⟨"region"⟩: {}}, "resource": {"aws_instance": {$[web]"web": {"ami": $[x]"x"}}}}
 //- /app/variables.tf.json
 {"variable": {⟨"region"⟩: {"default": "eu-west-1"}, "zone": {}}}
 //- /app/outputs.tf.json
@@ -59,8 +59,8 @@ def test_an_open_buffer_wins_over_the_file_on_disk(tmp_path):
     main, variables = ws.uri("/app/main.tf.json"), ws.uri("/app/variables.tf.json")
     assert codes(ws, main) == ["structure/duplicate-block"]
     text = ws.fixture.files["/app/variables.tf.json"].text
-    start = text.index('"region"')
-    ws.workspace.change(variables, 2, [{"range": _range(text, start, start + 8), "text": '"zone2"'}], "utf-32")
+    region = ws.fixture.files["/app/variables.tf.json"].ranges[0]
+    ws.workspace.change(variables, 2, [{"range": _range(text, *region), "text": '"zone2"'}], "utf-32")
     assert codes(ws, main) == []  # the unsaved buffer, not the disk, counts
     assert main in ws.workspace.take_stale()
     ws.workspace.close(variables)  # the disk's version (still declaring "region") counts again
@@ -75,14 +75,14 @@ def test_a_declaration_edit_makes_the_other_open_documents_stale_and_moves_the_r
     ws.workspace.take_stale()
     before = ws.workspace.result_id(outputs)
     text = ws.workspace.get(main).text
-    at = text.index('"web"')
+    _, at = ws.mark("web")
     ws.workspace.change(main, 2, [{"range": _range(text, at, at + 5), "text": '"app"'}], "utf-32")  # renames a declaration
     collect(ws.snapshot(), main)
     assert ws.workspace.take_stale() == {outputs}
     assert ws.workspace.result_id(outputs) != before
     # An edit that declares nothing new changes no other document.
     text = ws.workspace.get(main).text
-    at = text.index('"x"')
+    _, at = ws.mark("x")  # where it was: "web" became "app", of the same length
     ws.workspace.change(main, 3, [{"range": _range(text, at, at + 3), "text": '"y"'}], "utf-32")
     collect(ws.snapshot(), main)
     assert ws.workspace.take_stale() == set()

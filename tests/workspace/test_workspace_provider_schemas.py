@@ -106,7 +106,7 @@ def test_a_local_name_with_an_unknown_source_is_not_checked(tmp_path: Path) -> N
 def test_editing_required_providers_in_another_open_file_rechecks(tmp_path: Path) -> None:
     fw = build(tmp_path, """
 //- /versions.tf.json
-{"terraform": {"required_providers": {"random": {"source": "example.com/acme/random"}}}}
+{"terraform": {"required_providers": {"random": {"source": "⟨example.com/acme/random⟩"}}}}
 //- /main.tf.json
 {"resource": {"random_string": {"x": {"lenght": 4}}}}
 """, open=["/versions.tf.json", "/main.tf.json"])
@@ -115,8 +115,8 @@ def test_editing_required_providers_in_another_open_file_rechecks(tmp_path: Path
     assert schema_diags(fw, "/main.tf.json") == []
     ws.take_stale()
     text = fw.fixture.files["/versions.tf.json"].text
-    start = text.index("example.com/acme/random")
-    ws.change(versions, 2, [_change(text, start, start + len("example.com/acme/random"), "hashicorp/random")], "utf-16")
+    [source] = fw.fixture.files["/versions.tf.json"].ranges
+    ws.change(versions, 2, [_change(text, *source, "hashicorp/random")], "utf-16")
     diagnostics.collect(fw.snapshot(), versions)  # the edited file's analysis notices the change
     assert main in ws.take_stale()
     assert [c for c, _ in schema_diags(fw, "/main.tf.json")] == ["schema/unknown-argument", "schema/missing-argument"]
