@@ -168,6 +168,10 @@ class TerraformChecks(FileChecks):
                 language = check_language(sites, module_language(own, self.scope))
                 used_language = True
         out, uses = self._resolve(refs, own, scope, text)
+        if refs and type(refs[-1]) in _SITES:
+            for r in refs:
+                if type(r) is SchemaSite:
+                    r.release()  # resolved once with its decoded block: decoded again when resolved again
         if not used_language:
             return out, uses
         if language:
