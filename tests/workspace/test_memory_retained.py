@@ -36,3 +36,20 @@ def test_diagnostics_keep_at_most_the_kept_bodies(tmp_path):
     assert [d.code for d in found if "sensitive" in d.message.lower()], found  # the flow facts ran over every block
     kept = _live_bodies() - before
     assert kept <= KEPT_BODIES + 10, f"{kept} decoded bodies alive for {n} blocks"
+
+
+def test_resources_keep_no_decoded_body_for_their_schema_checks(tmp_path):
+    # Every resource is a schema site (checked when the provider's schema is known): the site let
+    # its decoded block go once resolved, schemas known or not (`provider_rules.SchemaSite`).
+    n = KEPT_BODIES * 3
+    doc = {"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(n)}}}
+    path = tmp_path / "main.tf.json"
+    uri = path.as_uri()
+    before = _live_bodies()
+    ws = Workspace([str(tmp_path)])
+    state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
+    state.prepare()
+    assert diagnostics.collect(ws.snapshot(), uri) == []
+    assert len(state.analysis.body.blocks_at(0)) == 1  # (the analysis is alive: what it holds counts)
+    kept = _live_bodies() - before
+    assert kept <= KEPT_BODIES + 10, f"{kept} decoded bodies alive for {n} blocks"
