@@ -138,6 +138,10 @@ class FileChecks:
         went (by default the changed keys themselves)."""
         return changed
 
+    def let_go(self, refs: Sequence[Any]) -> None:
+        """The engine let a block's decoded body go (see `KEPT_BODIES`): drop what the block's
+        `refs` hold of it, if anything (a ref resolved later then reads the tree again)."""
+
 
 class FileResult:
     """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
@@ -270,10 +274,11 @@ class _Kept:
     file of 495,000 tiny blocks took 3 GB; requests need only the bodies of the blocks they look
     at, and whole-file requests keep per-block results of their own (`FileView.memo`)."""
 
-    __slots__ = ("_entries", "limit")
+    __slots__ = ("_entries", "limit", "let_go")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, let_go: Callable[[Sequence[Any]], None] | None = None) -> None:
         self.limit = limit
+        self.let_go = let_go  # told the refs of an entry whose body goes (`FileChecks.let_go`)
         self._entries: OrderedDict[int, _Entry] = OrderedDict()
 
     def add(self, entry: _Entry) -> None:
@@ -283,6 +288,8 @@ class _Kept:
         while len(entries) > self.limit:
             _, old = entries.popitem(last=False)
             old.vbody = None
+            if old.refs and self.let_go is not None:
+                self.let_go(old.refs)
 
 
 class _Record:
@@ -419,7 +426,7 @@ class IncrementalFile:
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
-        self._kept = _Kept(KEPT_BODIES)  # the entries that keep their decoded body
+        self._kept = _Kept(KEPT_BODIES, self.checks.let_go)  # the entries that keep their decoded body
         self._uses_pool: dict[frozenset, frozenset] = {}  # one copy of each blocks' `uses` set
 
     def note_edit(self, edit: Any) -> None:

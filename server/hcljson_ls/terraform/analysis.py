@@ -155,6 +155,11 @@ class TerraformChecks(FileChecks):
         spans = _reserved_spans(block)
         return _outside(found, spans) if spans else found
 
+    def let_go(self, refs) -> None:
+        for r in refs:
+            if type(r) is SchemaSite:
+                r.release()  # decoded again from the tree when resolved (`SchemaSite.block_in`)
+
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
         scope = None if self.override else self.scope
