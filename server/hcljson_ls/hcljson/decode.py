@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
@@ -62,7 +63,7 @@ from .values import key_text, string_text
 
 __all__ = [
     "Frame", "TopBlock", "FileWalk", "walk_file", "decode_top", "decode_file", "decode_body",
-    "decode_blocks_from_attribute", "check_expression",
+    "decode_blocks_from_attribute", "check_expression", "decode_top_again",
 ]
 
 _COMMENT = "//"
@@ -647,6 +648,14 @@ def decode_top(text: str, top: TopBlock) -> tuple[Block, list[Diagnostic]]:
     block = Block(top.type_name, top.type_start, top.type_end, top.labels, body, top.schema)  # type: ignore[arg-type]
     d.header_checks(body, top.type_name)  # type: ignore[arg-type]
     return block, d.diags
+
+
+def decode_top_again(text: Any, node: Node, start: int, schema: BodySchema, type_name: str) -> Body:
+    """The body of a top-level block as `decode_top` decoded it, again: `node` its JSON value (the
+    same object, its content untouched since), `start` the absolute start it had in the frame of
+    `text` (the node's own `start` may have moved with its container since)."""
+    d = _Decoder(text)
+    return d.run(d.body_gen(node, start - node.start, schema, type_name, 1))  # type: ignore[return-value]
 
 
 def decode_file(text: str, root: Node | None, schema: BodySchema) -> tuple[Body, list[Diagnostic]]:

@@ -147,6 +147,10 @@ class FileChecks:
         none): what `FileResult.named` gathers over the file."""
         return ()
 
+    def let_go(self, refs: Sequence[Any]) -> None:
+        """The engine let a block's decoded body go (see `KEPT_BODIES`): drop what the block's
+        `refs` hold of it, if anything (a ref resolved later then reads the tree again)."""
+
 
 class FileResult:
     """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
@@ -286,10 +290,11 @@ class _Kept:
     file of 495,000 tiny blocks took 3 GB; requests need only the bodies of the blocks they look
     at, and whole-file requests keep per-block results of their own (`FileView.memo`)."""
 
-    __slots__ = ("_entries", "limit")
+    __slots__ = ("_entries", "limit", "let_go")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, let_go: Callable[[Sequence[Any]], None] | None = None) -> None:
         self.limit = limit
+        self.let_go = let_go  # told the refs of an entry whose body goes (`FileChecks.let_go`)
         self._entries: OrderedDict[int, _Entry] = OrderedDict()
 
     def add(self, entry: _Entry) -> None:
@@ -299,6 +304,8 @@ class _Kept:
         while len(entries) > self.limit:
             _, old = entries.popitem(last=False)
             old.vbody = None
+            if old.refs and self.let_go is not None:
+                self.let_go(old.refs)
 
 
 class _Record:
@@ -435,7 +442,7 @@ class IncrementalFile:
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
-        self._kept = _Kept(KEPT_BODIES)  # the entries that keep their decoded body
+        self._kept = _Kept(KEPT_BODIES, self.checks.let_go)  # the entries that keep their decoded body
         self._uses_pool: dict[frozenset, frozenset] = {}  # one copy of each blocks' `uses` set
         self._named: dict[Hashable, int] = {}  # key -> how many refs name it (`FileChecks.names`)
         self._named_keys: frozenset | None = _NO_KEYS  # its keys, None until asked for again
@@ -937,6 +944,17 @@ class FileView:
         if self._blocks is None:
             self._blocks = tuple(self._block(r) for r in self._records)
         return self._blocks
+
+    def each_block(self) -> Iterator[Block]:
+        """The top-level blocks in source order, like `blocks`, one at a time: for a reader that
+        passes once over the whole file. Nothing is kept beyond `_Kept`'s bodies (`blocks` keeps
+        every decoded body of the file while the view lives: ~1 KB a small block, 2x the text of a
+        CDKTF-like document)."""
+        if self._blocks is not None:
+            yield from self._blocks
+            return
+        for r in self._records:
+            yield self._block(r)
 
     def attribute(self, name: str) -> Attribute | None:
         for a in self.attributes:

@@ -157,6 +157,11 @@ class TerraformChecks(FileChecks):
         spans = _reserved_spans(block)
         return _outside(found, spans) if spans else found
 
+    def let_go(self, refs) -> None:
+        for r in refs:
+            if type(r) is SchemaSite:
+                r.release()  # decoded again from the tree when resolved (`SchemaSite.block_in`)
+
     def resolve(self, refs, own: frozenset, text):
         # Override files are merged into declarations made elsewhere: their names are not theirs to check.
         scope = None if self.override else self.scope
@@ -170,6 +175,10 @@ class TerraformChecks(FileChecks):
                 language = check_language(sites, module_language(own, self.scope))
                 used_language = True
         out, uses = self._resolve(refs, own, scope, text)
+        if refs and type(refs[-1]) in _SITES:
+            for r in refs:
+                if type(r) is SchemaSite:
+                    r.release()  # resolved once with its decoded block: decoded again when resolved again
         if not used_language:
             return out, uses
         if language:

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -124,7 +125,7 @@ class QuickResult:
 
     __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics", "located", "spans")
 
-    def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: list[tuple[int, int]],
+    def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: Places,
                  certified: int, analysed: int, located: int = 0) -> None:
         self.diagnostics = diagnostics
         self._keys = keys
@@ -137,6 +138,27 @@ class QuickResult:
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         places = self._places
         return self._keys, places.__getitem__
+
+
+class Places:
+    """The places of a file's definitions, `places[i]` the `(start, end)` of the i-th: two ints a
+    definition in one array. The quick result is alive while the tree is built; a list of tuples
+    cost ~120 B a definition (3.6 MB of 30,000 tiny outputs' peak), this 16 B."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self) -> None:
+        self._flat = array("q")
+
+    def append(self, place: tuple[int, int]) -> None:
+        self._flat.extend(place)
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        flat = self._flat
+        return (flat[2 * i], flat[2 * i + 1])
+
+    def __len__(self) -> int:
+        return len(self._flat) // 2
 
 
 def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -> QuickResult | None:
@@ -289,9 +311,9 @@ class _Quick:
         out.sort(key=_range)
         return QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed), len(located))
 
-    def definitions(self, blocks: Sequence[Skimmed], analysed: dict) -> tuple[list, list]:
+    def definitions(self, blocks: Sequence[Skimmed], analysed: dict) -> tuple[list, Places]:
         keys: list[Hashable] = []
-        places: list[tuple[int, int]] = []
+        places = Places()
         for i, b in enumerate(blocks):
             got = analysed.get(i)
             if got is None:
@@ -306,8 +328,9 @@ class _Quick:
                             keys.append(repetition_key(key, mode))
                             places.append((lab.start, lab.end))
             else:
-                keys.extend(k for k, _ in got[3])
-                places.extend(p for _, p in got[3])
+                for k, p in got[3]:
+                    keys.append(k)
+                    places.append(p)
         return keys, places
 
     def analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple | None:

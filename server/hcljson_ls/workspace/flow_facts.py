@@ -52,7 +52,7 @@ class FlowFacts:
         if isinstance(got, FileFlow):
             return got
         if isinstance(got, DocumentState):
-            flow = file_flow(got.text, got.analysis.body.blocks)
+            flow = file_flow(got.text, got.analysis.body.each_block())  # not `blocks`: every body kept
         else:
             text, path = got
             flow = file_flow(text, analyze_file(text, parse(text).root, path).body.blocks) if text is not None else FileFlow()

@@ -247,7 +247,7 @@ def _flag(text: str, attr: Attribute | None) -> bool:
     return e.kind == STRING and string_text(text, e.node, e.start) == "true"
 
 
-def file_flow(text: str, blocks: Sequence[Block]) -> FileFlow:
+def file_flow(text: str, blocks: Iterable[Block]) -> FileFlow:
     """The facts of a JSON configuration file (top-level `blocks` of its decoded body)."""
     variables, locals_, outputs, arguments, repetitions, inputs = [], [], [], [], [], []
     for block in blocks:

@@ -59,10 +59,10 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
+from ...hcljson.decode import decode_top_again
 from ...hcljson.model import Block, Body
 from ...hcljson.problems import duplicate_argument, suggestion
 from ...hcljson.schema import BlockSchema, BodySchema
@@ -756,21 +756,46 @@ def _check_ephemeral_type(schemas: ProviderSchemas, address: str, type_name: str
     ]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class SchemaSite:
     """A `resource`, `data` or `ephemeral` block to check against its provider's schema when the module's
-    schemas and `required_providers` are known: one of a block's `FileChecks` refs (its positions
-    are `block`'s moved by `delta`, applied only when `current` is asked)."""
+    schemas and `required_providers` are known: one of a block's `FileChecks` refs (`delta`: how far
+    its block has moved since, for a reader of refs at their current places).
 
-    block: Block
-    delta: int = 0
+    The decoded block is held only until the site is first resolved (`release`, by the checks'
+    `resolve`, whether schemas are known or not); `block_in(text)` decodes it again after that, from
+    its JSON node, in the frame of `text` the refs are resolved in. Holding it for every resource
+    kept every decoded body of a file alive (~2x the text of a CDKTF-like document)."""
+
+    __slots__ = ("_block", "_recipe", "delta")
+
+    def __init__(self, block: Block | None, delta: int = 0, recipe: tuple | None = None) -> None:
+        self._block = block
+        self.delta = delta
+        if recipe is None:
+            assert block is not None
+            body = block.body
+            recipe = (block.type_name, block.type_start, block.type_end, block.labels, block.schema,
+                      body.node, body.start, body.schema)
+        self._recipe = recipe
 
     def shifted(self, delta: int) -> SchemaSite:
-        return self if delta == 0 else SchemaSite(self.block, self.delta + delta)
+        return self if delta == 0 else SchemaSite(self._block, self.delta + delta, self._recipe)
 
-    @property
-    def current(self) -> Block:
-        return self.block.shifted(self.delta) if self.delta else self.block
+    def block_in(self, text: Any) -> Block:
+        """The block, at the positions it had when the site was made (read in `text`, seen in that frame)."""
+        block = self._block
+        if block is not None:
+            return block
+        type_name, type_start, type_end, labels, schema, node, start, body_schema = self._recipe
+        if node is None:
+            body = Body(None, start, start, body_schema)
+        else:
+            body = decode_top_again(text, node, start, body_schema, type_name)
+        return Block(type_name, type_start, type_end, labels, body, schema)
+
+    def release(self) -> None:
+        """Let the decoded block go (`block_in` decodes it again when asked)."""
+        self._block = None
 
 
 def schema_sites(block: Block) -> list[SchemaSite]:
@@ -800,7 +825,7 @@ def check_sites(
     out: list[Diagnostic] = []
     uses: set = set()
     for site in sites:
-        block = site.block
+        block = site.block_in(text)
         if block.type_name == "import":
             found = _import_identity(block, schemas, text, required_providers, engine)
             if found is not None:

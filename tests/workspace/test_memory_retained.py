@@ -1,0 +1,55 @@
+"""What an open document keeps alive after its diagnostics: the decoded bodies of its top-level blocks
+are kept for the last `KEPT_BODIES` only (`hcljson.incremental._Kept`), whatever reads the whole file.
+
+The flow facts (sensitive and ephemeral values) read every top-level block once; they used to read
+`FileView.blocks`, which keeps every decoded body while the analysis lives (2x the text of a
+CDKTF-like document)."""
+
+from __future__ import annotations
+
+import gc
+import json
+
+from hcljson_ls.features import diagnostics
+from hcljson_ls.hcljson.incremental import KEPT_BODIES
+from hcljson_ls.hcljson.model import Body
+from hcljson_ls.workspace.workspace import Workspace
+
+
+def _live_bodies() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if type(o) is Body)
+
+
+def test_diagnostics_keep_at_most_the_kept_bodies(tmp_path):
+    n = KEPT_BODIES * 3
+    doc = {"variable": {"secret": {"sensitive": True}},
+           "output": {f"o{i}": {"value": "${var.secret}", "sensitive": True} for i in range(n)}}
+    doc["output"]["o7"]["sensitive"] = False  # one output shows the sensitive value: the flow facts run
+    path = tmp_path / "main.tf.json"
+    uri = path.as_uri()
+    before = _live_bodies()
+    ws = Workspace([str(tmp_path)])
+    state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
+    state.prepare()
+    found = diagnostics.collect(ws.snapshot(), uri)
+    assert [d.code for d in found if "sensitive" in d.message.lower()], found  # the flow facts ran over every block
+    kept = _live_bodies() - before
+    assert kept <= KEPT_BODIES + 10, f"{kept} decoded bodies alive for {n} blocks"
+
+
+def test_resources_keep_no_decoded_body_for_their_schema_checks(tmp_path):
+    # Every resource is a schema site (checked when the provider's schema is known): the site let
+    # its decoded block go once resolved, schemas known or not (`provider_rules.SchemaSite`).
+    n = KEPT_BODIES * 3
+    doc = {"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(n)}}}
+    path = tmp_path / "main.tf.json"
+    uri = path.as_uri()
+    before = _live_bodies()
+    ws = Workspace([str(tmp_path)])
+    state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
+    state.prepare()
+    assert diagnostics.collect(ws.snapshot(), uri) == []
+    assert len(state.analysis.body.blocks_at(0)) == 1  # (the analysis is alive: what it holds counts)
+    kept = _live_bodies() - before
+    assert kept <= KEPT_BODIES + 10, f"{kept} decoded bodies alive for {n} blocks"
