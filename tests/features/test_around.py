@@ -182,8 +182,8 @@ FIXTURE = """
   "variable": {"region": {"type": "string", "default": "eu-west-1", "description": "Where"}},
   "resource": {
     "aws_instance": {
-      "web": {"ami": "ami-1", "count": 2, "availability_zone": "${var.region}a"},
-      "api": {"ami": "${upper(aws_instance.web[0].ami)}", "count": 1, "subnet_id": "${var.other}"}
+      "web": {"ami": "ami-1", "co$[count]unt": 2, "availability_zone": "${var.re$[region]gion}a"},
+      "api": {"ami": "${up$[upper]per(aw$[upper-arg]s_instance.w$[web]eb[0].ami)}", "count": 1, "subnet_id": "${var.ot$[other]her}"}
     }
   },
   "output": {"zone": {"value": "${aws_instance.api.availability_zone}"}}
@@ -193,25 +193,20 @@ FIXTURE = """
 """
 
 
-def _at(text: str, needle: str, into: int = 0) -> int:
-    return text.index(needle) + into
-
-
-@pytest.mark.parametrize(("needle", "into", "feature", "expected"), [
-    ('"count"', 3, "hover", "**count** — optional meta-argument"),
-    ("var.region}a", 6, "hover", '```hcl\nvariable "region"\n```'),  # declared in another block: a second window
-    ("var.other", 6, "hover", '```hcl\nvariable "other"\n```'),  # declared in another file
-    ("upper(", 2, "hover", "```hcl\nupper("),
-    ("aws_instance.web[0]", 14, "definition", None),
-    ("var.region}a", 6, "completion", None),
-    ("upper(aws", 8, "signature help", None),
+@pytest.mark.parametrize(("needle", "feature", "expected"), [
+    ("count", "hover", "**count** — optional meta-argument"),
+    ("region", "hover", '```hcl\nvariable "region"\n```'),  # declared in another block: a second window
+    ("other", "hover", '```hcl\nvariable "other"\n```'),  # declared in another file
+    ("upper", "hover", "```hcl\nupper("),
+    ("web", "definition", None),
+    ("region", "completion", None),
+    ("upper-arg", "signature help", None),
 ])
-def test_the_first_request_after_an_open_is_answered_around_its_offset(tmp_path, needle, into, feature, expected) -> None:
+def test_the_first_request_after_an_open_is_answered_around_its_offset(tmp_path, needle, feature, expected) -> None:
     fixture = parse_fixture(FIXTURE)
     ws = fixture.workspace(tmp_path, open=["/main.tf.json"])
     uri = ws.uri("/main.tf.json")
-    text = fixture.files["/main.tf.json"].text
-    offset = _at(text, needle, into)
+    offset = fixture.files["/main.tf.json"].marks[needle]
     snapshot = ws.snapshot()
     state = snapshot.document(uri)
     assert state is not None and not state.built
@@ -254,7 +249,7 @@ def test_a_bug_of_the_early_path_is_logged_and_the_whole_tree_answers(tmp_path, 
     fixture = parse_fixture(FIXTURE)
     ws = fixture.workspace(tmp_path, open=["/main.tf.json"])
     uri = ws.uri("/main.tf.json")
-    offset = _at(fixture.files["/main.tf.json"].text, '"count"', 3)
+    offset = fixture.files["/main.tf.json"].marks["count"]
     found = around.answer(hover.hover, ws.snapshot(), uri, offset)
     assert found is not None and found.markdown.startswith("**count** — optional meta-argument")
     assert ws.snapshot().document(uri).built  # answered by the whole tree

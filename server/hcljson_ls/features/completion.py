@@ -642,7 +642,7 @@ def _required_providers(snapshot: Snapshot, uri: str, ctx, s, offset: int, text,
         after, before, typed = _comma_after(text, offset), _comma_before(text, offset), ""
     if depth == 0:
         have = _object_keys(text, expr.node, expr.start) - ({s.value} if s is not None else set())
-        used = {k[1].split("_", 1)[0] for kind in ("resource", "data", "ephemeral") for k in snapshot.declared(uri, kind)}
+        used = {k[1].split("_", 1)[0] for kind in catalogue.RESOURCE_MODES for k in snapshot.declared(uri, kind)}
         used |= {k[1] for k in snapshot.declared(uri, "provider")}
         schemas = snapshot.provider_schemas(uri)
         loaded = {a.rsplit("/", 1)[-1]: a for a in schemas.providers()} if schemas is not None else {}
