@@ -4,12 +4,19 @@ Positions are absolute character offsets into the document text (Python `str` in
 Conversion to lines/columns happens only at the edges (`text.LineIndex`).
 Every diagnostic has a stable `code` (documented in docs/diagnostics.md), a short
 `summary`, and a full-sentence `detail`.
+
+`Deferred` is a `Diagnostic` whose last sentence ("Did you mean ...?") and quick fixes are worked
+out on first read of `detail`, `fixes` or `message`: a file with 25,000 misspelt references shows
+1,000 of them (`diagnostics.maxPerCode`), and the others' suggestions are never looked for. It is
+a `Diagnostic` in every respect a reader can see (fields, equality, hash, repr); equality between
+two not yet worked out compares what they will say (their `Later`s), without working it out.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 _CODE_SPAN = re.compile(r"`([^`\n]*)`")
 
@@ -89,3 +96,81 @@ class Diagnostic:
             ),
             fixes=tuple(replace(f, start=f.start + delta, end=f.end + delta) for f in self.fixes),
         )
+
+
+class Later(Protocol):
+    """What a `Deferred` diagnostic adds on first read: `(text, fixes)` for a diagnostic whose range
+    starts at `base` (`text` is appended to its detail). Equal `Later`s (`==`) must give equal
+    answers at the same base; calling one twice gives the same answer."""
+
+    def __call__(self, base: int) -> tuple[str, tuple[Fix, ...]]: ...
+
+
+_DETAIL = Diagnostic.__dict__["detail"]  # the slots under the properties of `Deferred`
+_FIXES = Diagnostic.__dict__["fixes"]
+_FIELDS = ("start", "end", "severity", "code", "summary", "detail", "related", "fixes")
+
+
+class Deferred(Diagnostic):
+    """A `Diagnostic` whose `later` part is worked out on first read (see the module doc). Moved
+    (`shifted`, `at`) before that, it stays deferred: its fixes are placed from its start."""
+
+    __slots__ = ("_later",)
+
+    def __init__(self, start: int, end: int, severity: str, code: str, summary: str, detail: str = "",
+                 related: tuple[Related, ...] = (), fixes: tuple[Fix, ...] = (), later: Later | None = None) -> None:
+        Diagnostic.__init__(self, start, end, severity, code, summary, detail, related, fixes)
+        object.__setattr__(self, "_later", later)
+
+    @property
+    def pending(self) -> bool:
+        """True until the deferred part is worked out."""
+        return self._later is not None
+
+    def _work_out(self) -> None:
+        later = self._later
+        if later is not None:
+            text, fixes = later(self.start)
+            _DETAIL.__set__(self, _DETAIL.__get__(self) + text)
+            _FIXES.__set__(self, _FIXES.__get__(self) + fixes)
+            object.__setattr__(self, "_later", None)
+
+    def _get_detail(self) -> str:
+        if self._later is not None:
+            self._work_out()
+        return _DETAIL.__get__(self)
+
+    def _get_fixes(self) -> tuple[Fix, ...]:
+        if self._later is not None:
+            self._work_out()
+        return _FIXES.__get__(self)
+
+    # `Diagnostic.__init__` (and `dataclasses.replace`) set the fields through these setters.
+    detail = property(_get_detail, _DETAIL.__set__)  # type: ignore[assignment]
+    fixes = property(_get_fixes, _FIXES.__set__)  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic):
+            return NotImplemented
+        if (type(other) is Deferred and self._later is not None and other._later is not None  # type: ignore[attr-defined]
+                and self._later == other._later  # type: ignore[attr-defined]
+                and self.start == other.start and self.end == other.end and self.severity == other.severity
+                and self.code == other.code and self.summary == other.summary and self.related == other.related
+                and _DETAIL.__get__(self) == _DETAIL.__get__(other) and _FIXES.__get__(self) == _FIXES.__get__(other)):
+            return True  # equal `Later`s at the same start: equal when worked out, without working out
+        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
+
+    __hash__ = Diagnostic.__hash__
+
+    def shifted(self, delta: int) -> Diagnostic:
+        if self._later is None or delta == 0:
+            return Diagnostic.shifted(self, delta)
+        return Deferred(
+            self.start + delta, self.end + delta, self.severity, self.code, self.summary, _DETAIL.__get__(self),
+            tuple(replace(r, start=r.start + delta, end=r.end + delta) if r.uri is None else r for r in self.related),
+            _FIXES.__get__(self), self._later,
+        )
+
+    def at(self, start: int) -> Diagnostic:
+        """The same diagnostic moved to start at `start` (its length, related places and fixes with it)."""
+        return self.shifted(start - self.start)

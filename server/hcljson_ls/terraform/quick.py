@@ -66,7 +66,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from ..diagnostic import Diagnostic
+from ..diagnostic import Deferred, Diagnostic
 from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..hcljson.view import VALUES, Unanswerable
@@ -384,6 +384,8 @@ class _Quick:
 
 def _moved(d: Diagnostic, move: Callable[[int, int], tuple[int, int]]) -> Diagnostic:
     start, end = move(d.start, d.end)
+    if type(d) is Deferred and d.pending and not d.related and end - start == d.end - d.start:
+        return d.at(start)  # its suggestion not looked for yet (`diagnostic.Deferred`): it stays so
     return replace(
         d, start=start, end=end,
         related=tuple(replace(r, start=x, end=y) if r.uri is None else r for r in d.related for x, y in (move(r.start, r.end),)),

@@ -53,10 +53,10 @@ Contract
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
+from ...diagnostic import ERROR, WARNING, Deferred, Diagnostic, Fix
 from ...hcljson.problems import suggestion
 from ...hcljson.values import quoted
 from ..definition import catalogue, functions
@@ -425,34 +425,61 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
     else:
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
     by_type, names = _candidates(own, scope, kind)
-    fix: tuple[Fix, ...] = ()
-    hint = None
-    if kind == "resource" or len(key) == 3:
-        same_type = by_type.get(key[1])
-        name = _near(key[2], same_type)
-        if name is not None:
-            hint = f"{_PREFIX.get(kind, '')}{key[1]}.{name}"
-            last = name_steps[-1]
-            fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
-        elif kind == "resource":
-            # No such name of this type: maybe the type is misspelled.
-            t = _near(key[1], _types_declaring(by_type, key[2]))
-            if t is not None:
-                hint = f"{t}.{key[2]}"
-                # The type: the root, or the first step after a `resource.` prefix.
-                ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
-                fix = (Fix(ts, te, t, f"Change to {quoted(hint)}"),)
-    else:
-        name = _near(key[1], names)
-        if name is not None:
-            hint = f"{_PREFIX.get(kind, '')}{name}"
-            last = name_steps[-1]
-            fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
+    last = name_steps[-1]
+    # The type: the root, or the first step after a `resource.` prefix.
+    ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
+    later = _Suggestion(kind, key, by_type if kind == "resource" or len(key) == 3 else names,
+                        last.start - start, last.end - start, ts - start, te - start)
     summary = f"Reference to undeclared {_TERRAFORM_WHAT.get(kind, what)}"  # Terraform's words
     detail = f"No file of this module declares the {what} {quoted(written)}."
-    if hint:
-        detail += f" Did you mean {quoted(hint)}?"
-    return _diag(start, end, UNDECLARED, summary, detail, fix)
+    return Deferred(start, end, ERROR, UNDECLARED, summary, detail, (), (), later)
+
+
+@dataclass(frozen=True, slots=True)
+class _Suggestion:
+    """The "Did you mean ...?" of an undeclared reference and its quick fix, looked for when its
+    diagnostic is read (`diagnostic.Deferred`: only shown diagnostics are): the closest declared
+    name of the same kind (and type), else, for a resource, a type that declares the name.
+    `declared` is the `_candidates` answer it searches (by type, or the names); the spans are the
+    last name step's and the type's, from the diagnostic's start. Equal when asked of the same
+    candidates (by identity: they are immutable)."""
+
+    kind: str
+    key: tuple
+    declared: Any = field(compare=False)
+    name_from: int
+    name_to: int
+    type_from: int
+    type_to: int
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is _Suggestion and self.declared is other.declared and self.key == other.key
+                and self.kind == other.kind and self.name_from == other.name_from and self.name_to == other.name_to
+                and self.type_from == other.type_from and self.type_to == other.type_to)
+
+    def __call__(self, base: int) -> tuple[str, tuple[Fix, ...]]:
+        kind, key, prefix = self.kind, self.key, _PREFIX.get(self.kind, "")
+        if kind == "resource" or len(key) == 3:
+            name = _near(key[2], self.declared.get(key[1]))
+            if name is not None:
+                hint = f"{prefix}{key[1]}.{name}"
+                return _did_you_mean(hint, Fix(base + self.name_from, base + self.name_to, name, f"Change to {quoted(hint)}"))
+            if kind == "resource":
+                # No such name of this type: maybe the type is misspelled.
+                t = _near(key[1], _types_declaring(self.declared, key[2]))
+                if t is not None:
+                    hint = f"{t}.{key[2]}"
+                    return _did_you_mean(hint, Fix(base + self.type_from, base + self.type_to, t, f"Change to {quoted(hint)}"))
+            return "", ()
+        name = _near(key[1], self.declared)
+        if name is None:
+            return "", ()
+        hint = f"{prefix}{name}"
+        return _did_you_mean(hint, Fix(base + self.name_from, base + self.name_to, name, f"Change to {quoted(hint)}"))
+
+
+def _did_you_mean(hint: str, fix: Fix) -> tuple[str, tuple[Fix, ...]]:
+    return f" Did you mean {quoted(hint)}?", (fix,)
 
 
 # Candidates for suggestions, per (own declarations, scope revision, kind): a file with many undeclared
