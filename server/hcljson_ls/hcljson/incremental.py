@@ -354,7 +354,7 @@ def _tkey(item: tuple) -> tuple[int, int]:
 
 def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     """`d` (outside the edited range) as it is after `[s, oe)` was replaced (length + `delta`)."""
-    if type(d) is Deferred and d.pending and not d.related:
+    if type(d) is Deferred and d.deferred and not d.related:
         # Its suggestion not looked for yet (`diagnostic.Deferred`): moved whole, it stays so.
         if d.end < s:
             return d

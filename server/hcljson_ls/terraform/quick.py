@@ -384,7 +384,7 @@ class _Quick:
 
 def _moved(d: Diagnostic, move: Callable[[int, int], tuple[int, int]]) -> Diagnostic:
     start, end = move(d.start, d.end)
-    if type(d) is Deferred and d.pending and not d.related and end - start == d.end - d.start:
+    if type(d) is Deferred and d.deferred and not d.related and end - start == d.end - d.start:
         return d.at(start)  # its suggestion not looked for yet (`diagnostic.Deferred`): it stays so
     return replace(
         d, start=start, end=end,
@@ -828,8 +828,7 @@ def _locate(text: str, b: Skimmed, keys: set[tuple]) -> list | None:
             return None
         for place in places:
             for r in made:
-                r = r.shifted(place)
-                out.append(replace(r, context=r.context | flags) if flags and type(r) is Reference else r)
+                out.append(r.shifted(place, flags) if type(r) is Reference else r.shifted(place))
     return out
 
 

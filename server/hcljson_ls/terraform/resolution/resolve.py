@@ -222,6 +222,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     out: list[Diagnostic] = []
     uses: set = set()
     engine = scope.engine if scope is not None else None
+    candidates: dict[str, tuple] = {}  # kind -> `_candidates`, for this call's undeclared references
     for ref in refs:
         if type(ref) is not Reference:
             if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
@@ -270,7 +271,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                     out.append(problem)
             continue
         uses.add((UNDECLARED, key[0]))
-        out.append(_undeclared(ref, key, used, own, scope))
+        kind = key[0]
+        declared = candidates.get(kind)
+        if declared is None:
+            declared = candidates[kind] = _candidates(own, scope, kind)
+        out.append(_undeclared(ref, key, used, declared))
     return out, frozenset(uses)
 
 
@@ -413,7 +418,9 @@ def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, sco
                  "for a specific element of the list, or across all elements of the list?")
 
 
-def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope) -> Diagnostic:
+def _undeclared(ref: Reference, key: tuple, used: int, declared: tuple[dict[str, Candidates], Candidates]) -> Diagnostic:
+    """`reference/undeclared` on `ref` (`key` with its `used` steps), its suggestion deferred (to
+    look for among `declared`, `_candidates` of its kind)."""
     kind = key[0]
     what = _WHAT.get(kind, kind)
     name_steps = ref.steps[:used]
@@ -424,7 +431,7 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
         written = f"{key[1]}.{key[2]}"
     else:
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
-    by_type, names = _candidates(own, scope, kind)
+    by_type, names = declared
     last = name_steps[-1]
     # The type: the root, or the first step after a `resource.` prefix.
     ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
