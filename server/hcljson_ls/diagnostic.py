@@ -119,6 +119,8 @@ class Deferred(Diagnostic):
     its `later` (and what it worked out, moved): its fixes are placed from its start."""
 
     __slots__ = ("_later", "_worked")
+    _later: Later | None
+    _worked: tuple[str, tuple[Fix, ...]] | None
 
     def __init__(self, start: int, end: int, severity: str, code: str, summary: str, detail: str = "",
                  related: tuple[Related, ...] = (), fixes: tuple[Fix, ...] = (), later: Later | None = None) -> None:
@@ -160,13 +162,13 @@ class Deferred(Diagnostic):
         return self._work_out()[1] if self._later is not None else _FIXES.__get__(self)
 
     # `Diagnostic.__init__` (and `dataclasses.replace`) set the fields through these setters.
-    detail = property(_get_detail, _DETAIL.__set__)  # type: ignore[assignment]
-    fixes = property(_get_fixes, _FIXES.__set__)  # type: ignore[assignment]
+    detail = property(_get_detail, _DETAIL.__set__)
+    fixes = property(_get_fixes, _FIXES.__set__)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Diagnostic):
             return NotImplemented
-        if (type(other) is Deferred and self._later is not None and self._later == other._later  # type: ignore[attr-defined]
+        if (type(other) is Deferred and self._later is not None and self._later == other._later
                 and self.start == other.start and self.end == other.end and self.severity == other.severity
                 and self.code == other.code and self.summary == other.summary and self.related == other.related
                 and _DETAIL.__get__(self) == _DETAIL.__get__(other) and _FIXES.__get__(self) == _FIXES.__get__(other)):

@@ -61,7 +61,6 @@ Contract
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
