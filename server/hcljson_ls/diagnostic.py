@@ -183,11 +183,11 @@ class Deferred(Diagnostic):
         moved = Deferred(
             self.start + delta, self.end + delta, self.severity, self.code, self.summary, _DETAIL.__get__(self),
             tuple(replace(r, start=r.start + delta, end=r.end + delta) if r.uri is None else r for r in self.related),
-            tuple(replace(f, start=f.start + delta, end=f.end + delta) for f in _FIXES.__get__(self)), self._later,
+            tuple([Fix(f.start + delta, f.end + delta, f.new_text, f.title) for f in _FIXES.__get__(self)]), self._later,
         )
         worked = self._worked
         if worked is not None:
-            _WORKED(moved, (worked[0], tuple(replace(f, start=f.start + delta, end=f.end + delta) for f in worked[1])))
+            _WORKED(moved, (worked[0], tuple([Fix(f.start + delta, f.end + delta, f.new_text, f.title) for f in worked[1]])))
         return moved
 
     def at(self, start: int) -> Diagnostic:
