@@ -203,3 +203,24 @@ def _range(text: str, start: int, end: int) -> dict:
 def test_marks_flow_through_functions_and_operators(tmp_path: Path, value: str) -> None:
     fw = build(tmp_path, VARS + '//- /app/main.tf.json\n{"output": {"o": {"value": "' + value + '"}}}\n')
     assert [d.code for d in flow(fw)] == ["flow/sensitive-output"]
+
+
+def test_escaped_non_ascii_text_keeps_the_quick_open_and_an_escaped_mark_still_counts(tmp_path: Path) -> None:
+    # `json.dumps` (ensure_ascii) writes "café" as "caf\u00e9": no letter escape, so no mark can be
+    # spelt, and the open is answered without building the analysis (it was built for any `\u`).
+    fw = build(tmp_path, """
+//- /app/main.tf.json
+{"variable": {"p": {"type": "string", "default": "caf\\u00e9"}},
+ "output": {"plain": {"value": "${var.p}"}}}
+""")
+    state = fw.snapshot().document(fw.uri("/app/main.tf.json"))
+    assert flow(fw) == []
+    assert state.quick(compute=False) is not None  # its diagnostics came from the quick open
+
+    # "sen\u0073itive" is "sensitive": a letter escape still makes the facts computed.
+    fw = build(tmp_path / "escaped", """
+//- /app/main.tf.json
+{"variable": {"s": {"type": "string", "default": "x", "sen\\u0073itive": true}},
+ "output": {"direct": ⟨{⟩"value": "${var.s}"}}}
+""")
+    expect(fw, ["flow/sensitive-output"])

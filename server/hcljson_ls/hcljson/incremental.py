@@ -69,7 +69,7 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, S
 from dataclasses import replace
 from typing import Any, cast
 
-from ..diagnostic import Diagnostic, Fix, Related
+from ..diagnostic import Deferred, Diagnostic, Fix, Related
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
 from .decode import TopBlock, decode_top, walk_file, walk_file_steps
@@ -377,6 +377,12 @@ def _tkey(item: tuple) -> tuple[int, int]:
 
 def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     """`d` (outside the edited range) as it is after `[s, oe)` was replaced (length + `delta`)."""
+    if type(d) is Deferred and d.deferred and not d.related:
+        # Its suggestion not looked for yet (`diagnostic.Deferred`): moved whole, it stays so.
+        if d.end < s:
+            return d
+        if d.start >= oe:
+            return d.shifted(delta)
     if d.end < s and all(r.end < s for r in d.related) and all(f.end < s for f in d.fixes):
         return d
     if d.start >= oe and not d.related and not d.fixes:

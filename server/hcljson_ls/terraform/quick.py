@@ -68,7 +68,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from ..diagnostic import Diagnostic
+from ..diagnostic import Deferred, Diagnostic
 from ..hcljson.incremental import structure_key
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..hcljson.view import VALUES, Unanswerable
@@ -412,6 +412,8 @@ class _Quick:
 
 def _moved(d: Diagnostic, move: Callable[[int, int], tuple[int, int]]) -> Diagnostic:
     start, end = move(d.start, d.end)
+    if type(d) is Deferred and d.deferred and not d.related and end - start == d.end - d.start:
+        return d.at(start)  # its suggestion not looked for yet (`diagnostic.Deferred`): it stays so
     return replace(
         d, start=start, end=end,
         related=tuple(replace(r, start=x, end=y) if r.uri is None else r for r in d.related for x, y in (move(r.start, r.end),)),
@@ -722,8 +724,7 @@ def _locate(text: str, b: Skimmed, keys: set[tuple]) -> list | None:
             return None
         for place in places:
             for r in made:
-                r = r.shifted(place)
-                out.append(replace(r, context=r.context | flags) if flags and type(r) is Reference else r)
+                out.append(r.shifted(place, flags) if type(r) is Reference else r.shifted(place))
     return out
 
 

@@ -110,15 +110,15 @@ class Reference:
         """From the root to the end of the last static step."""
         return (self.start, self.steps[-1].end if self.steps else self.end)
 
-    def shifted(self, delta: int) -> Reference:
-        if not delta:
+    def shifted(self, delta: int, flags: int = 0) -> Reference:
+        """The same reference `delta` characters further on, its context widened by `flags`."""
+        if not delta and not flags:
             return self
-        return replace(
-            self,
-            start=self.start + delta,
-            end=self.end + delta,
-            steps=tuple(s.shifted(delta) for s in self.steps),
-            rest=tuple(s.shifted(delta) for s in self.rest),
+        # A direct constructor: `dataclasses.replace` cost twice as much (25,000 references placed
+        # by the quick open of a file with a misspelt reference in every resource).
+        return Reference(
+            self.root, self.start + delta, self.end + delta, tuple([s.shifted(delta) for s in self.steps]),
+            self.context | flags, tuple([s.shifted(delta) for s in self.rest]) if self.rest else (),
         )
 
     @property

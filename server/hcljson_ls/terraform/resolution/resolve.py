@@ -54,9 +54,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
+from ...diagnostic import ERROR, WARNING, Deferred, Diagnostic, Fix
 from ...hcljson.problems import suggestion
 from ...hcljson.values import quoted
 from ..definition import catalogue, functions
@@ -222,6 +222,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     out: list[Diagnostic] = []
     uses: set = set()
     engine = scope.engine if scope is not None else None
+    candidates: dict[str, tuple] = {}  # kind -> `_candidates`, for this call's undeclared references
     for ref in refs:
         if type(ref) is not Reference:
             if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
@@ -270,7 +271,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                     out.append(problem)
             continue
         uses.add((UNDECLARED, key[0]))
-        out.append(_undeclared(ref, key, used, own, scope))
+        kind = key[0]
+        declared = candidates.get(kind)
+        if declared is None:
+            declared = candidates[kind] = _candidates(own, scope, kind)
+        out.append(_undeclared(ref, key, used, declared))
     return out, frozenset(uses)
 
 
@@ -413,7 +418,9 @@ def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, sco
                  "for a specific element of the list, or across all elements of the list?")
 
 
-def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope) -> Diagnostic:
+def _undeclared(ref: Reference, key: tuple, used: int, declared: tuple[dict[str, Candidates], Candidates]) -> Diagnostic:
+    """`reference/undeclared` on `ref` (`key` with its `used` steps), its suggestion deferred (to
+    look for among `declared`, `_candidates` of its kind)."""
     kind = key[0]
     what = _WHAT.get(kind, kind)
     name_steps = ref.steps[:used]
@@ -424,35 +431,57 @@ def _undeclared(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
         written = f"{key[1]}.{key[2]}"
     else:
         written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
-    by_type, names = _candidates(own, scope, kind)
-    fix: tuple[Fix, ...] = ()
-    hint = None
-    if kind == "resource" or len(key) == 3:
-        same_type = by_type.get(key[1])
-        name = _near(key[2], same_type)
-        if name is not None:
-            hint = f"{_PREFIX.get(kind, '')}{key[1]}.{name}"
-            last = name_steps[-1]
-            fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
-        elif kind == "resource":
-            # No such name of this type: maybe the type is misspelled.
-            t = _near(key[1], _types_declaring(by_type, key[2]))
-            if t is not None:
-                hint = f"{t}.{key[2]}"
-                # The type: the root, or the first step after a `resource.` prefix.
-                ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
-                fix = (Fix(ts, te, t, f"Change to {quoted(hint)}"),)
-    else:
-        name = _near(key[1], names)
-        if name is not None:
-            hint = f"{_PREFIX.get(kind, '')}{name}"
-            last = name_steps[-1]
-            fix = (Fix(last.start, last.end, name, f"Change to {quoted(hint)}"),)
+    by_type, names = declared
+    last = name_steps[-1]
+    # The type: the root, or the first step after a `resource.` prefix.
+    ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
+    later = _Suggestion(kind, key, by_type if kind == "resource" or len(key) == 3 else names,
+                        last.start - start, last.end - start, ts - start, te - start)
     summary = f"Reference to undeclared {_TERRAFORM_WHAT.get(kind, what)}"  # Terraform's words
     detail = f"No file of this module declares the {what} {quoted(written)}."
-    if hint:
-        detail += f" Did you mean {quoted(hint)}?"
-    return _diag(start, end, UNDECLARED, summary, detail, fix)
+    return Deferred(start, end, ERROR, UNDECLARED, summary, detail, (), (), later)
+
+
+class _Suggestion(NamedTuple):
+    """The "Did you mean ...?" of an undeclared reference and its quick fix, looked for when its
+    diagnostic is read (`diagnostic.Deferred`: only shown diagnostics are): the closest declared
+    name of the same kind (and type), else, for a resource, a type that declares the name.
+    `declared` is the `_candidates` answer it searches (by type, or the names); the spans are the
+    last name step's and the type's, from the diagnostic's start. A tuple (made 25,000 times by the
+    open of a file with a misspelt reference in every resource: a frozen dataclass cost 3x more);
+    equal when asked of the same candidates (tuple equality: the same object, or equal content)."""
+
+    kind: str
+    key: tuple
+    declared: Any
+    name_from: int
+    name_to: int
+    type_from: int
+    type_to: int
+
+    def __call__(self, base: int) -> tuple[str, tuple[Fix, ...]]:
+        kind, key, prefix = self.kind, self.key, _PREFIX.get(self.kind, "")
+        if kind == "resource" or len(key) == 3:
+            name = _near(key[2], self.declared.get(key[1]))
+            if name is not None:
+                hint = f"{prefix}{key[1]}.{name}"
+                return _did_you_mean(hint, Fix(base + self.name_from, base + self.name_to, name, f"Change to {quoted(hint)}"))
+            if kind == "resource":
+                # No such name of this type: maybe the type is misspelled.
+                t = _near(key[1], _types_declaring(self.declared, key[2]))
+                if t is not None:
+                    hint = f"{t}.{key[2]}"
+                    return _did_you_mean(hint, Fix(base + self.type_from, base + self.type_to, t, f"Change to {quoted(hint)}"))
+            return "", ()
+        name = _near(key[1], self.declared)
+        if name is None:
+            return "", ()
+        hint = f"{prefix}{name}"
+        return _did_you_mean(hint, Fix(base + self.name_from, base + self.name_to, name, f"Change to {quoted(hint)}"))
+
+
+def _did_you_mean(hint: str, fix: Fix) -> tuple[str, tuple[Fix, ...]]:
+    return f" Did you mean {quoted(hint)}?", (fix,)
 
 
 # Candidates for suggestions, per (own declarations, scope revision, kind): a file with many undeclared

@@ -60,6 +60,7 @@ Contract
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -223,17 +224,26 @@ class FileFlow:
 
 # ---- facts of one file ----------------------------------------------------------------------------
 
-#: Words without which a file cannot mark a value nor declare an ephemeral output (`\\u`: a name
-#: may be written with JSON escapes).
-_MARKING_WORDS = ("sensitive", "ephemeral", "applying", "\\u")
+#: Words without which a file cannot mark a value nor declare an ephemeral output.
+_MARKING_WORDS = ("sensitive", "ephemeral", "applying")
+#: A JSON escape of an ASCII letter (`\u0073`): a name may be written with them. Escapes of other
+#: characters (`\u00e9`, as `json.dumps` writes non-ASCII text by default) cannot spell those words.
+_LETTER_ESCAPE = re.compile(r"\\u00(?:[46][1-9a-fA-F]|[57][0-9aA])")
 
 
 def may_mark(text) -> bool:
     """Whether the text of a file (a `str`, or anything with `str.find`: a document's text buffer,
-    searched without joining it) may mark a value (a cheap search: `FileFlow.has_marks` is False
-    for the facts of a file for which this is False)."""
-    return any(text.find(w) >= 0 for w in _MARKING_WORDS)
+    searched without joining it unless it holds a `\\u` escape) may mark a value (a cheap search:
+    `FileFlow.has_marks` is False for the facts of a file for which this is False).
 
+    Why the escapes are read: any `\\u` made every file with escaped non-ASCII text (a CDKTF stack
+    written with `ensure_ascii`) compute its flow facts, which builds the analysis of an open
+    document: its quick open was lost (`bench/bench_undeclared.py` measured the full analysis)."""
+    if any(text.find(w) >= 0 for w in _MARKING_WORDS):
+        return True
+    if text.find("\\u") < 0:
+        return False
+    return _LETTER_ESCAPE.search(text if isinstance(text, str) else str(text)) is not None
 
 
 def _flag(text: str, attr: Attribute | None) -> bool:
