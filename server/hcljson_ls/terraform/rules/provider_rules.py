@@ -68,7 +68,7 @@ from ...hcljson.problems import duplicate_argument, suggestion
 from ...hcljson.schema import BlockSchema, BodySchema
 from ...hcljson.skim import Pairs
 from ...hcljson.values import string_text
-from ...hcljson.view import ABSENT, NO_VALUE, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of, python_types
+from ...hcljson.view import ABSENT, NO_VALUE, VALUES, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of, python_types
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -1056,6 +1056,134 @@ def schema_findings(view: ValueView, block_type: str, body: Any, schema: SchemaB
     for rule in SCHEMA_RULES:
         out.extend(rule(view, block_type, body, schema, where))
     return out
+
+
+# ---- the quick open's one-pass test of a whole body on values -------------------------------------------
+#
+# Running the three rules on each body's values costs a call per rule and per body, a list of members,
+# and bookkeeping for findings (docs/performance.md, session 9). `quiet_test` compiles, once per schema,
+# one pass over a top-level body's members from the rules' own pieces (`_plan`/`_by_type`,
+# `_plain_blocks`, `kind_checker`): it answers True only when every rule of `SCHEMA_RULES` surely finds
+# nothing and asks nothing `Unanswerable`, and False when it cannot say (the caller then runs the rules).
+# It covers exactly the rules below; with any other registry there is no test (None).
+
+#: The rules `quiet_test` was written for.
+_QUIET_COVERS = (resource_body_findings, ignored_name_findings, self_attribute_findings)
+
+_SKIP, _PLAIN, _COLLECTION, _CHECKED, _BLOCK, _LIFECYCLE = range(6)
+
+
+def quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool] | None:
+    """For `resource`/`data` bodies of `schema` on the values view (`VALUES`): a test `quiet(body)`
+    that is True only when `schema_findings(VALUES, block_type, body, schema, ...)` would return
+    nothing without raising `Unanswerable` (False: it cannot say; run the rules). None when
+    `SCHEMA_RULES` is not exactly the rules it covers. Compiled once per (block type, schema)."""
+    if tuple(SCHEMA_RULES) != _QUIET_COVERS or block_type not in ("resource", "data"):
+        return None
+    return _quiet_test(block_type, schema)
+
+
+@functools.lru_cache(maxsize=4096)  # by the schema's identity (`SchemaBlock` compares by identity)
+def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
+    """`quiet_test`, compiled. Per member name, what `_validate_body` needs for it to find nothing:
+    a name the decoder reads itself is skipped (`view.arguments`), except `dynamic` (unanswerable on
+    values) and, in a resource, `lifecycle` and `provisioner` (what `unknown_ignored` and the `self`
+    rule read: `provisioner` is left to the rules, `lifecycle` has those two rules run on the body);
+    a plain attribute's value of a Python type it always takes
+    (`_by_type`); a list/set/map of a primitive type whose elements all are; another configurable,
+    current, non-nested attribute whose compiled kind check (`kind_checker`) finds nothing; a block
+    type, not deprecated, whose value `_plain_blocks` counts. Any other name, a name given twice, a
+    missing required attribute, or a block count out of its bounds: False."""
+    required, bounded, _, _, _ = _plan(schema)
+    typed, typed_collections = _by_type(schema)
+    table: dict[str, tuple] = {}
+    for n, a in schema.attributes.items():
+        if n in typed:
+            table[n] = (_PLAIN, typed[n])
+        elif n in typed_collections:
+            table[n] = (_COLLECTION, *typed_collections[n])
+        elif _plainly_checked(a) and a.cty is not None:
+            table[n] = (_CHECKED, kind_checker(a.cty))
+    for n, bt in schema.block_types.items():
+        if not bt.block.deprecated and n not in schema.attributes:
+            table[n] = (_BLOCK, bt)
+    known = set(CONFIG_SCHEMA.blocks[block_type].body.attributes) | set(CONFIG_SCHEMA.blocks[block_type].body.blocks) | {"//"}
+    known.discard("dynamic")
+    if block_type == "resource":
+        known -= {"lifecycle", "provisioner"}
+    for n in known:
+        table[n] = (_SKIP,)
+    for n in ("dynamic", *(("lifecycle", "provisioner") if block_type == "resource" else ())):
+        table.pop(n, None)
+    if block_type == "resource":
+        table["lifecycle"] = (_LIFECYCLE,)
+    required_names = frozenset(n for n, _ in required)
+    bounds = {n: (low, high) for n, low, high in bounded}
+    get = table.get
+
+    def quiet(body: Any) -> bool:
+        if type(body) is not Pairs:
+            return False
+        seen: set[str] = set()
+        counts: dict[str, int] | None = None
+        lifecycle = False
+        for name, v in body:
+            entry = get(name)
+            if entry is None:
+                return False
+            tag = entry[0]
+            if tag == _SKIP:
+                continue
+            if tag == _LIFECYCLE:  # what the two rules reading it find: asked of them
+                lifecycle = True
+                continue
+            if name in seen:
+                return False
+            seen.add(name)
+            if tag == _PLAIN:
+                if type(v) not in entry[1]:
+                    return False
+            elif tag == _COLLECTION:
+                if type(v) is not entry[1]:
+                    return False
+                types = entry[2]
+                if entry[1] is list:
+                    for x in v:
+                        if type(x) not in types:
+                            return False
+                else:
+                    for _, x in v:
+                        if type(x) not in types:
+                            return False
+            elif tag == _CHECKED:
+                found: list[Finding] = []
+                try:
+                    entry[1](VALUES, v, name, found)
+                except Unanswerable:
+                    return False
+                if found:
+                    return False
+            else:
+                count = _plain_blocks(VALUES, v, entry[1])
+                if count is None:
+                    return False
+                if counts is None:
+                    counts = {}
+                counts[name] = count
+        if required_names and not required_names <= seen:
+            return False
+        for n, (low, high) in bounds.items():
+            count = counts.get(n, 0) if counts is not None else 0
+            if count < low or (high is not None and count > high):
+                return False
+        if lifecycle:
+            try:
+                return not ignored_name_findings(VALUES, block_type, body, schema, "") and \
+                    not self_attribute_findings(VALUES, block_type, body, schema, "")
+            except Unanswerable:
+                return False
+        return True
+    return quiet
 
 
 def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta: str | None,
