@@ -1070,7 +1070,7 @@ def schema_findings(view: ValueView, block_type: str, body: Any, schema: SchemaB
 #: The rules `quiet_test` was written for.
 _QUIET_COVERS = (resource_body_findings, ignored_name_findings, self_attribute_findings)
 
-_SKIP, _PLAIN, _COLLECTION, _CHECKED, _BLOCK, _LIFECYCLE = range(6)
+_SKIP, _COLLECTION, _CHECKED, _BLOCK, _LIFECYCLE = range(5)
 
 
 def quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool] | None:
@@ -1092,42 +1092,54 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
     a plain attribute's value of a Python type it always takes
     (`_by_type`); a list/set/map of a primitive type whose elements all are; another configurable,
     current, non-nested attribute whose compiled kind check (`kind_checker`) finds nothing; a block
-    type, not deprecated, whose value `_plain_blocks` counts. Any other name, a name given twice, a
-    missing required attribute, or a block count out of its bounds: False."""
+    type, not deprecated, whose value `_plain_blocks` counts. Any other name, a name given twice
+    (any member: one `dict` of the body), a missing required attribute, or a block count out of its
+    bounds: False."""
     required, bounded, _, _, _ = _plan(schema)
     typed, typed_collections = _by_type(schema)
+    decoded = CONFIG_SCHEMA.blocks[block_type].body
+    decoded_names = set(decoded.attributes) | set(decoded.blocks) | {"//"}  # (`view.arguments` leaves them out)
+    skipped = decoded_names - {"dynamic"}
+    if block_type == "resource":
+        skipped -= {"lifecycle", "provisioner"}
+    # A plain attribute's Python types, tested first (most members); then the other names.
+    plain = {n: types for n, types in typed.items() if n not in skipped}
     table: dict[str, tuple] = {}
     for n, a in schema.attributes.items():
-        if n in typed:
-            table[n] = (_PLAIN, typed[n])
-        elif n in typed_collections:
+        if n in typed_collections:
             table[n] = (_COLLECTION, *typed_collections[n])
-        elif _plainly_checked(a) and a.cty is not None:
+        elif n not in typed and _plainly_checked(a) and a.cty is not None:
             table[n] = (_CHECKED, kind_checker(a.cty))
     for n, bt in schema.block_types.items():
         if not bt.block.deprecated and n not in schema.attributes:
             table[n] = (_BLOCK, bt)
-    known = set(CONFIG_SCHEMA.blocks[block_type].body.attributes) | set(CONFIG_SCHEMA.blocks[block_type].body.blocks) | {"//"}
-    known.discard("dynamic")
-    if block_type == "resource":
-        known -= {"lifecycle", "provisioner"}
-    for n in known:
+    for n in skipped:
         table[n] = (_SKIP,)
-    for n in ("dynamic", *(("lifecycle", "provisioner") if block_type == "resource" else ())):
-        table.pop(n, None)
+    table.pop("dynamic", None)
+    table.pop("provisioner", None) if block_type == "resource" else None
     if block_type == "resource":
         table["lifecycle"] = (_LIFECYCLE,)
     required_names = frozenset(n for n, _ in required)
+    never = bool(required_names & decoded_names)  # a required name the decoder reads itself: always missing
     bounds = {n: (low, high) for n, low, high in bounded}
-    get = table.get
+    plain_get, get = plain.get, table.get
 
     def quiet(body: Any) -> bool:
-        if type(body) is not Pairs:
+        if never or type(body) is not Pairs:
             return False
-        seen: set[str] = set()
+        names = dict(body)  # (in C)
+        if len(names) != len(body):  # a name given twice (even a comment's): left to the rules
+            return False
+        if required_names and not names.keys() >= required_names:
+            return False
         counts: dict[str, int] | None = None
         lifecycle = False
         for name, v in body:
+            types = plain_get(name)
+            if types is not None:
+                if type(v) in types:
+                    continue
+                return False
             entry = get(name)
             if entry is None:
                 return False
@@ -1136,13 +1148,6 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
                 continue
             if tag == _LIFECYCLE:  # what the two rules reading it find: asked of them
                 lifecycle = True
-                continue
-            if name in seen:
-                return False
-            seen.add(name)
-            if tag == _PLAIN:
-                if type(v) not in entry[1]:
-                    return False
             elif tag == _COLLECTION:
                 if type(v) is not entry[1]:
                     return False
@@ -1170,8 +1175,6 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
                 if counts is None:
                     counts = {}
                 counts[name] = count
-        if required_names and not required_names <= seen:
-            return False
         for n, (low, high) in bounds.items():
             count = counts.get(n, 0) if counts is not None else 0
             if count < low or (high is not None and count > high):
