@@ -1098,7 +1098,7 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
     required, bounded, _, _, _ = _plan(schema)
     typed, typed_collections = _by_type(schema)
     decoded = CONFIG_SCHEMA.blocks[block_type].body
-    decoded_names = set(decoded.attributes) | set(decoded.blocks) | {"//"}  # (`view.arguments` leaves them out)
+    decoded_names = {"//"} | (set() if decoded is None else set(decoded.attributes) | set(decoded.blocks))  # (`view.arguments` leaves them out)
     skipped = decoded_names - {"dynamic"}
     if block_type == "resource":
         skipped -= {"lifecycle", "provisioner"}
