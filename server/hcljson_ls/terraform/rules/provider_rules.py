@@ -3,6 +3,7 @@
     validate_resource(body, schema, text, missing_at=None, where="this block") -> list[Diagnostic]
     SCHEMA_RULES: [rule(view, block_type, body, schema, where) -> list[Finding]]   over `hcljson.view`
     schema_findings(view, block_type, body, schema, where) -> list[Finding]   every rule of SCHEMA_RULES
+    quiet_test(block_type, schema) -> (values body -> bool) | None   "SCHEMA_RULES find nothing", one pass
     body_findings(view, body, schema, where, decoded_by, known=False, missing_at=None) -> list[Finding]
     block_schema(schemas, block_type, type_name, meta, required_providers, engine) -> (address, schema | None)
     check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
@@ -49,6 +50,10 @@ Contract
   connection, ephemeral and config bodies) is `body_findings` on the tree.
 * Speed: the shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`; on values `_by_type`, compiled once
   per schema) skip only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py).
+  `quiet_test(block_type, schema)`: for the quick open, one pass over a whole resource/data body on
+  values, compiled once per schema from those same pieces, True only when every rule of
+  `SCHEMA_RULES` finds nothing (False: cannot say, run the rules); None unless the registry is
+  exactly the three rules it was written for (tests/terraform/test_provider_rules_quiet.py).
   `schema/wrong-kind` (`wrong_kinds`) runs a check compiled once per type (`kind_checker`, memo by
   the type object's identity; tests/terraform/test_kind_checker.py). Figures: docs/performance.md.
 """
