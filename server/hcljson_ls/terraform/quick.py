@@ -89,7 +89,7 @@ from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
-from .rules.provider_rules import SchemaSite, block_schema, schema_findings, where_of
+from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
 from .rules.validate import DUPLICATE_BLOCK, duplicates
 from .schemas.provider_schema import TERRAFORM
 
@@ -517,14 +517,16 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
     """Nothing to report against its provider's schema in certified resource or data block `b`
     (whose `provider` meta-argument is `meta`): every rule of `provider_rules.SCHEMA_RULES` (written
     once over `hcljson.view`, run here on the values) finds nothing and asks nothing the values
-    cannot answer; or `_Unsure`. `lookups` remembers each type's schema for the file."""
+    cannot answer (first by the rules' own one-pass test, compiled once per schema:
+    `provider_rules.quiet_test`; when it cannot say, by running them); or `_Unsure`. `lookups`
+    remembers each type's schema and test for the file."""
     type_name = b.labels[0].value
     key = (b.type_name, type_name, meta)
     found = lookups.get(key, _NO_SCHEMA)
     if found is _NO_SCHEMA:
         address, schema = block_schema(schemas, b.type_name, type_name, meta, providers, engine)
         if schema is not None:
-            found = (schema, where_of(b.type_name, type_name))
+            found = (schema, where_of(b.type_name, type_name), quiet_test(b.type_name, schema))
         elif schemas.has_provider(address):
             found = _UNKNOWN_TYPE  # `schema/unknown-resource-type`
         else:
@@ -534,8 +536,11 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
         return
     if found is _UNKNOWN_TYPE:
         raise _Unsure("unknown resource type")
+    schema, where, quiet = found
+    if quiet is not None and quiet(b.value):  # the rules' own one-pass test: surely nothing to find
+        return
     try:
-        if schema_findings(VALUES, b.type_name, b.value, *found):
+        if schema_findings(VALUES, b.type_name, b.value, schema, where):
             raise _Unsure("schema rule")
     except Unanswerable:
         raise _Unsure("schema rule") from None

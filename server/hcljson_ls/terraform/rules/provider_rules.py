@@ -3,6 +3,7 @@
     validate_resource(body, schema, text, missing_at=None, where="this block") -> list[Diagnostic]
     SCHEMA_RULES: [rule(view, block_type, body, schema, where) -> list[Finding]]   over `hcljson.view`
     schema_findings(view, block_type, body, schema, where) -> list[Finding]   every rule of SCHEMA_RULES
+    quiet_test(block_type, schema) -> (values body -> bool) | None   "SCHEMA_RULES find nothing", one pass
     body_findings(view, body, schema, where, decoded_by, known=False, missing_at=None) -> list[Finding]
     block_schema(schemas, block_type, type_name, meta, required_providers, engine) -> (address, schema | None)
     check_resource_type(schemas, address, type_name, start, end, data=False) -> list[Diagnostic]
@@ -49,6 +50,10 @@ Contract
   connection, ephemeral and config bodies) is `body_findings` on the tree.
 * Speed: the shortcuts (`_plan`, `_plainly_ok`, `_plain_blocks`; on values `_by_type`, compiled once
   per schema) skip only what cannot be reported (tests/terraform/test_provider_rules_fast_paths.py).
+  `quiet_test(block_type, schema)`: for the quick open, one pass over a whole resource/data body on
+  values, compiled once per schema from those same pieces, True only when every rule of
+  `SCHEMA_RULES` finds nothing (False: cannot say, run the rules); None unless the registry is
+  exactly the three rules it was written for (tests/terraform/test_provider_rules_quiet.py).
   `schema/wrong-kind` (`wrong_kinds`) runs a check compiled once per type (`kind_checker`, memo by
   the type object's identity; tests/terraform/test_kind_checker.py). Figures: docs/performance.md.
 """
@@ -68,7 +73,7 @@ from ...hcljson.problems import duplicate_argument, suggestion
 from ...hcljson.schema import BlockSchema, BodySchema
 from ...hcljson.skim import Pairs
 from ...hcljson.values import string_text
-from ...hcljson.view import ABSENT, NO_VALUE, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of, python_types
+from ...hcljson.view import ABSENT, NO_VALUE, VALUES, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of, python_types
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -1081,6 +1086,137 @@ def schema_findings(view: ValueView, block_type: str, body: Any, schema: SchemaB
     for rule in SCHEMA_RULES:
         out.extend(rule(view, block_type, body, schema, where))
     return out
+
+
+# ---- the quick open's one-pass test of a whole body on values -------------------------------------------
+#
+# Running the three rules on each body's values costs a call per rule and per body, a list of members,
+# and bookkeeping for findings (docs/performance.md, session 9). `quiet_test` compiles, once per schema,
+# one pass over a top-level body's members from the rules' own pieces (`_plan`/`_by_type`,
+# `_plain_blocks`, `kind_checker`): it answers True only when every rule of `SCHEMA_RULES` surely finds
+# nothing and asks nothing `Unanswerable`, and False when it cannot say (the caller then runs the rules).
+# It covers exactly the rules below; with any other registry there is no test (None).
+
+#: The rules `quiet_test` was written for.
+_QUIET_COVERS = (resource_body_findings, ignored_name_findings, self_attribute_findings)
+
+_SKIP, _COLLECTION, _CHECKED, _BLOCK, _LIFECYCLE = range(5)
+
+
+def quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool] | None:
+    """For `resource`/`data` bodies of `schema` on the values view (`VALUES`): a test `quiet(body)`
+    that is True only when `schema_findings(VALUES, block_type, body, schema, ...)` would return
+    nothing without raising `Unanswerable` (False: it cannot say; run the rules). None when
+    `SCHEMA_RULES` is not exactly the rules it covers. Compiled once per (block type, schema)."""
+    if tuple(SCHEMA_RULES) != _QUIET_COVERS or block_type not in ("resource", "data"):
+        return None
+    return _quiet_test(block_type, schema)
+
+
+@functools.lru_cache(maxsize=4096)  # by the schema's identity (`SchemaBlock` compares by identity)
+def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
+    """`quiet_test`, compiled. Per member name, what `_validate_body` needs for it to find nothing:
+    a name the decoder reads itself is skipped (`view.arguments`), except `dynamic` (unanswerable on
+    values) and, in a resource, `lifecycle` and `provisioner` (what `unknown_ignored` and the `self`
+    rule read: `provisioner` is left to the rules, `lifecycle` has those two rules run on the body);
+    a plain attribute's value of a Python type it always takes
+    (`_by_type`); a list/set/map of a primitive type whose elements all are; another configurable,
+    current, non-nested attribute whose compiled kind check (`kind_checker`) finds nothing; a block
+    type, not deprecated, whose value `_plain_blocks` counts. Any other name, a name given twice
+    (any member: one `dict` of the body), a missing required attribute, or a block count out of its
+    bounds: False."""
+    required, bounded, _, _, _ = _plan(schema)
+    typed, typed_collections = _by_type(schema)
+    decoded = CONFIG_SCHEMA.blocks[block_type].body
+    decoded_names = {"//"} | (set() if decoded is None else set(decoded.attributes) | set(decoded.blocks))  # (`view.arguments` leaves them out)
+    skipped = decoded_names - {"dynamic"}
+    if block_type == "resource":
+        skipped -= {"lifecycle", "provisioner"}
+    # A plain attribute's Python types, tested first (most members); then the other names.
+    plain = {n: types for n, types in typed.items() if n not in skipped}
+    table: dict[str, tuple] = {}
+    for n, a in schema.attributes.items():
+        if n in typed_collections:
+            table[n] = (_COLLECTION, *typed_collections[n])
+        elif n not in typed and _plainly_checked(a) and a.cty is not None:
+            table[n] = (_CHECKED, kind_checker(a.cty))
+    for n, bt in schema.block_types.items():
+        if not bt.block.deprecated and n not in schema.attributes:
+            table[n] = (_BLOCK, bt)
+    for n in skipped:
+        table[n] = (_SKIP,)
+    table.pop("dynamic", None)
+    table.pop("provisioner", None) if block_type == "resource" else None
+    if block_type == "resource":
+        table["lifecycle"] = (_LIFECYCLE,)
+    required_names = frozenset(n for n, _ in required)
+    never = bool(required_names & decoded_names)  # a required name the decoder reads itself: always missing
+    bounds = {n: (low, high) for n, low, high in bounded}
+    plain_get, get = plain.get, table.get
+
+    def quiet(body: Any) -> bool:
+        if never or type(body) is not Pairs:
+            return False
+        names = dict(body)  # (in C)
+        if len(names) != len(body):  # a name given twice (even a comment's): left to the rules
+            return False
+        if required_names and not names.keys() >= required_names:
+            return False
+        counts: dict[str, int] | None = None
+        lifecycle = False
+        for name, v in body:
+            types = plain_get(name)
+            if types is not None:
+                if type(v) in types:
+                    continue
+                return False
+            entry = get(name)
+            if entry is None:
+                return False
+            tag = entry[0]
+            if tag == _SKIP:
+                continue
+            if tag == _LIFECYCLE:  # what the two rules reading it find: asked of them
+                lifecycle = True
+            elif tag == _COLLECTION:
+                if type(v) is not entry[1]:
+                    return False
+                types = entry[2]
+                if entry[1] is list:
+                    for x in v:
+                        if type(x) not in types:
+                            return False
+                else:
+                    for _, x in v:
+                        if type(x) not in types:
+                            return False
+            elif tag == _CHECKED:
+                found: list[Finding] = []
+                try:
+                    entry[1](VALUES, v, name, found)
+                except Unanswerable:
+                    return False
+                if found:
+                    return False
+            else:
+                count = _plain_blocks(VALUES, v, entry[1])
+                if count is None:
+                    return False
+                if counts is None:
+                    counts = {}
+                counts[name] = count
+        for n, (low, high) in bounds.items():
+            count = counts.get(n, 0) if counts is not None else 0
+            if count < low or (high is not None and count > high):
+                return False
+        if lifecycle:
+            try:
+                return not ignored_name_findings(VALUES, block_type, body, schema, "") and \
+                    not self_attribute_findings(VALUES, block_type, body, schema, "")
+            except Unanswerable:
+                return False
+        return True
+    return quiet
 
 
 def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta: str | None,
