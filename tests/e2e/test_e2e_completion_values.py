@@ -1,7 +1,8 @@
 """End to end over stdio: the typed and keyword values of issue 20 §6 in one document: `true` /
 `false` for a bool argument, `when` and `on_failure` keywords of a provisioner, the arguments of
-the resource in `ignore_changes`, the other managed resources in `replace_triggered_by`, and the
-built-in provisioner types for a provisioner label being typed."""
+the resource in `ignore_changes`, the other managed resources in `replace_triggered_by`, the
+built-in provisioner types for a provisioner label being typed, and the `action_trigger.events`
+keywords of the module's Terraform version (its `required_version`)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,37 @@ async def test_typed_and_keyword_values_over_stdio(client: LanguageClient, tmp_p
     assert await labels('"when": "') == {"create", "destroy"}
     assert await labels('"on_failure": "') == {"continue", "fail"}
     assert await labels('"fi') == {"file"}
+
+
+#: Terraform 1.14 (the module's `required_version`) has the create and update events, not the
+#: destroy ones (1.16): `language.ACTION_TRIGGER_EVENTS`.
+EVENTS = """{
+  "terraform": {"required_version": "~> 1.14.0"},
+  "resource": {"terraform_data": {"a": {"lifecycle": {"action_trigger": {
+    "events": ["after_create", "af_cr", ""], "actions": []}}}}}
+}
+"""
+
+
+async def test_action_trigger_events_are_the_keywords_of_the_module_version_over_stdio(client: LanguageClient, tmp_path: Path):
+    (tmp_path / "main.tf.json").write_text(EVENTS, encoding="utf-8")
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")]))
+    open_document(client, uri, EVENTS)
+
+    async def items(offset: int) -> list[types.CompletionItem]:
+        got = await client.text_document_completion_async(types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=lsp_position(EVENTS, offset)))
+        return got.items if isinstance(got, types.CompletionList) else got or []
+
+    empty = EVENTS.index('""') + 1
+    assert {i.label for i in await items(empty)} == {"before_create", "before_update", "after_update"}  # not listed ones
+    typed = EVENTS.index('"af_cr"') + 1
+    [after_update] = await items(typed + len("af"))
+    assert after_update.label == "after_update"
+    assert after_update.kind == types.CompletionItemKind.EnumMember
+    # It replaces the whole string, the part after the cursor too.
+    assert after_update.text_edit.range == types.Range(lsp_position(EVENTS, typed), lsp_position(EVENTS, typed + len("af_cr")))
+    assert after_update.text_edit.new_text == "after_update"

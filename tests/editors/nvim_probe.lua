@@ -37,6 +37,9 @@
 --   HCLJSON_LENS          optional '1': enable inlay hints (vim.lsp.inlay_hint) and record what Neovim
 --                         holds, ask textDocument/documentLink, refresh code lenses (vim.lsp.codelens)
 --                         and record their titles once Neovim has resolved them
+--   HCLJSON_VALIDATE      optional: keys to type in normal mode (a documented mapping of
+--                         `hcljson.validate`, e.g. '<leader>tv'); the probe types them and records the
+--                         buffer's diagnostics of source 'terraform validate' once Neovim has them
 --   HCLJSON_WAIT_MS       how long to wait for the client and for diagnostics (default 20000)
 --   HCLJSON_BUDGET_MS     timeout guard for the whole probe (default 45000)
 
@@ -436,6 +439,26 @@ local function format(client, buf)
   step('format')
 end
 
+-- The documented mapping of `hcljson.validate`, typed as a user types it; then the tool's findings as
+-- `vim.diagnostic.get()` holds them (0-based line, byte column).
+local function validate(buf)
+  local out = { desc = vim.fn.maparg(env.HCLJSON_VALIDATE, 'n', false, true).desc or vim.NIL }
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_feedkeys(vim.keycode(env.HCLJSON_VALIDATE), 'mx', false)
+  local found = {}
+  vim.wait(wait_ms, function()
+    found = vim.tbl_filter(function(d)
+      return d.source == 'terraform validate'
+    end, vim.diagnostic.get(buf))
+    return #found > 0
+  end, 50)
+  out.diagnostics = vim.tbl_map(function(d)
+    return { d.lnum, d.col, d.end_lnum, d.end_col, d.severity, d.message }
+  end, found)
+  result.validate = out
+  step('validate')
+end
+
 local function collect()
   if not ok_setup then
     error(result.error)
@@ -580,6 +603,10 @@ local function collect()
       lines = vim.fn.readfile(vim.api.nvim_buf_get_name(buf)),
     }
     step('write')
+  end
+
+  if env.HCLJSON_VALIDATE and env.HCLJSON_VALIDATE ~= '' then
+    validate(buf)
   end
 
   if parse_at(env.HCLJSON_NAV_AT) then

@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sysconfig
@@ -34,6 +35,7 @@ from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
+from stand_in_terraform import StandIn
 
 REPO = Path(__file__).resolve().parents[2]
 NVIM_DIR = REPO / "editors" / "neovim"
@@ -826,3 +828,49 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
     byte_column = line_col(LENS_MAIN.text.index("var.region"), "utf-8", LENS_MAIN.text)[1]
     assert sorted(got["quickfix"]) == [[1, 2, "terraform.tfvars.json"], [3, byte_column + 1, "main.tf.json"]], probe.explain()
     assert got["quickfix_title"] == "2 references", probe.explain()
+
+
+# ---------------------------------------------------------------------------------------------- validate
+
+# The documented mapping of `hcljson.validate` (docs/editors/neovim.md, `tested: validate`), typed as a
+# user types it. The tool is the stand-in `terraform` (tests/stand_in_terraform.py, first on PATH), so
+# the step runs where no terraform is installed: it answers `validate -json` with Terraform's finding
+# for "bogus" (byte offsets: "é" before it is two bytes) and fails anything else (the schema the
+# server asks for on open).
+VALIDATE_MAIN = '{\n  "resource": {"terraform_data": {"x": {\n    "input": "é", "bogus": 1\n  }}}\n}\n'
+VALIDATE_BOGUS = VALIDATE_MAIN.index('"bogus"')
+
+
+def _validate_output() -> dict:
+    start = len(VALIDATE_MAIN[:VALIDATE_BOGUS].encode())
+    line = VALIDATE_MAIN.count("\n", 0, VALIDATE_BOGUS) + 1
+    return {"format_version": "1.0", "valid": False, "error_count": 1, "warning_count": 0, "diagnostics": [{
+        "severity": "error", "summary": "Extraneous JSON object property",
+        "detail": 'No argument or block type is named "bogus".',
+        "range": {"filename": "main.tf.json",
+                  "start": {"line": line, "column": 0, "byte": start},  # the column is not what is read
+                  "end": {"line": line, "column": 0, "byte": start + len('"bogus"')}}}]}
+
+
+@pytest.fixture(scope="module")
+def validate_probe(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Probe:
+    workdir = tmp_path_factory.mktemp("nvim-validate")
+    output = workdir / "validate.json"
+    output.write_text(json.dumps(_validate_output()), encoding="utf-8")
+    tool = StandIn(workdir / "bin")
+    tool.install("terraform", body=f'case "$1" in validate) cat {shlex.quote(str(output))};; *) exit 1;; esac')
+    probe = run_probe(tools, workdir, "snippet", None, extra="validate", files={"main.tf.json": VALIDATE_MAIN},
+                      probe_env={"HCLJSON_HOVER_AT": "", "HCLJSON_SYNTAX_AT": "", "HCLJSON_VALIDATE": "<leader>tv",
+                                 "PATH": os.pathsep.join([str(tool.bin_dir), tools.path])})
+    return dataclasses.replace(probe, log=probe.log + f"\nstand-in runs: {tool.runs()}")
+
+
+def test_the_documented_validate_mapping_shows_the_tool_findings(validate_probe: Probe) -> None:
+    probe = ok({"validate": validate_probe}, "validate")
+    got = probe.data.get("validate")
+    assert got and got["desc"] == "Validate with terraform", probe.explain()
+    line, start = line_col(VALIDATE_BOGUS, "utf-8", VALIDATE_MAIN)
+    assert line_col(VALIDATE_BOGUS, "utf-16", VALIDATE_MAIN)[1] != start  # the byte column is what is checked
+    assert got["diagnostics"] == [[line, start, line, start + len('"bogus"'), 1,
+                                   'Extraneous JSON object property: No argument or block type is named "bogus".']], (
+        probe.explain())

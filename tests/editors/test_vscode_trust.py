@@ -8,11 +8,16 @@ starts the server and shows its diagnostics, but the stand-in never runs, and th
 settings cannot choose the server command (a broken `hcljson.server.command` there is ignored) nor the
 schema files the server reads (`hcljson.providerSchemas.files` there, naming the random provider's schema,
 is ignored: no schema diagnostic).
+
+In both, the command palette's "Terraform JSON: Validate with terraform" runs: trusted, the stand-in
+answers `validate -json` with Terraform's finding for the misspelt argument and the Problems panel lists
+it with source `terraform validate` at its place in the JSON file; restricted, nothing runs.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -35,6 +40,20 @@ MAIN_TF_JSON = """\
   "variable": { "region": { "type": "strin" } }
 }
 """
+
+LENGHT = MAIN_TF_JSON.index('"lenght"')
+LENGHT_LINE = MAIN_TF_JSON.count("\n", 0, LENGHT) + 1
+LENGHT_COLUMN = LENGHT - MAIN_TF_JSON.rfind("\n", 0, LENGHT)  # 1-based, as VS Code shows it
+#: What `terraform validate -json` says of the misspelt argument (byte offsets: the text is ASCII).
+VALIDATE_OUTPUT = {
+    "format_version": "1.0", "valid": False, "error_count": 1, "warning_count": 0,
+    "diagnostics": [{
+        "severity": "error", "summary": "Unsupported argument", "detail": 'An argument named "lenght" is not expected here.',
+        "range": {"filename": "main.tf.json",
+                  "start": {"line": LENGHT_LINE, "column": LENGHT_COLUMN, "byte": LENGHT},
+                  "end": {"line": LENGHT_LINE, "column": LENGHT_COLUMN + 8, "byte": LENGHT + len('"lenght"')}}}],
+}
+VALIDATE_ROW = f'Unsupported argument: An argument named "lenght" is not expected here. terraform validate [Ln {LENGHT_LINE}, Col {LENGHT_COLUMN}]'
 
 
 @pytest.fixture
@@ -68,6 +87,11 @@ def test_provider_schemas_are_fetched_only_in_a_trusted_workspace(stand_in: Stan
             "hcljson.providerSchemas.files": [str(SCHEMA)],
         }), encoding="utf-8")
 
+    # The stand-in answers `validate -json` with VALIDATE_OUTPUT, anything else with the schema.
+    validate_output = workspace.parent / "validate.json"
+    validate_output.write_text(json.dumps(VALIDATE_OUTPUT), encoding="utf-8")
+    stand_in.install("terraform", body=f'case "$1" in validate) cat {shlex.quote(str(validate_output))};; *) cat {shlex.quote(str(SCHEMA))};; esac')
+
     config = workspace.parent / "driver.json"
     config.write_text(json.dumps({
         "toolsDir": str(TOOLS), "chromium": tools["chromium"], "url": code_server["url"], "file": "main.tf.json",
@@ -75,15 +99,19 @@ def test_provider_schemas_are_fetched_only_in_a_trusted_workspace(stand_in: Stan
         "outline": False, "completion": False, "typeCompletion": None, "scenarios": [],
         # The schema diagnostic comes once the fetch ends, which on a loaded machine can be after the
         # first squiggle by seconds: wait for it (its absence, restricted, is shown by the stand-in's runs).
-        "problemsInclude": ["schema/unknown-argument"] if trusted else [],
+        "problemsInclude": ["schema/unknown-argument", "terraform validate"] if trusted else [],
+        "command": {"title": "Terraform JSON: Validate with terraform"},
     }))
     seen, context = run_driver(tools, config, code_server["user"])
 
     rows = " | ".join(seen["problemRows"])
     assert "type/invalid-type" in rows, context  # the server runs in both
+    assert seen["command"].startswith("Terraform JSON: Validate with terraform"), context
     if trusted:
-        assert stand_in.runs() == [f"{workspace} providers schema -json TF_IN_AUTOMATION=1"], context
+        assert stand_in.runs() == [f"{workspace} providers schema -json TF_IN_AUTOMATION=1",
+                                   f"{workspace} validate -json TF_IN_AUTOMATION=1"], context
         assert "schema/unknown-argument" in rows and 'Did you mean "length"?' in rows, context
+        assert [row for row in seen["problemRows"] if "terraform validate" in row] == [VALIDATE_ROW], context
     else:
         assert stand_in.runs() == [], context
         assert "schema/unknown-argument" not in rows, context

@@ -26,6 +26,8 @@
 //   "formatOnSave": [{"file", "path"}]: done last: open each file from the Explorer, type a space at the end
 //             of its first line (the formatter removes it), save with Ctrl+S and wait until the file at
 //             `path` changes on disk; record its language mode and its text (result.formatOnSave[file]),
+//   "command": {"title"}: before reading the Problems panel, run the command palette entry `title` (F1, type
+//             it, Enter) with the editor focused; result.command records the palette row chosen,
 //   "problemsInclude": [text, ...]: before reading the Problems panel, wait (up to "timeoutMs") for a row
 //             containing each text (a diagnostic that arrives late); the rows are read either way,
 //   "features": {"lensTitle", "hintLine", "hint", "complete": {"line", "word", "pick"}}: instead of every
@@ -308,6 +310,20 @@ async function main() {
             step(`hover: ${spec.name}`);
             await page.mouse.move(5, 5);
             await page.keyboard.press('Escape');
+        }
+
+        // A command from the palette, as a person runs it (its diagnostics are awaited by problemsInclude).
+        if (config.command) {
+            await page.locator('.editor-instance .view-line').first().click();
+            await page.keyboard.press('F1');
+            const input = page.locator('.quick-input-widget input').first();
+            await input.waitFor();
+            await input.fill(`>${config.command.title}`);
+            const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: config.command.title }).first();
+            await pick.waitFor();
+            result.command = clean(await pick.innerText());
+            await page.keyboard.press('Enter');
+            step(`command: ${config.command.title}`);
         }
 
         // The Problems panel lists every diagnostic of the file.
