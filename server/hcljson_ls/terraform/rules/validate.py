@@ -110,7 +110,7 @@ _LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLO
 _INSTANCE_BLOCKS = MULTI_INSTANCE_BLOCKS
 _BOOLEAN_SETTINGS = {
     "variable": ("sensitive", "nullable", "ephemeral"),
-    "output": ("sensitive", "ephemeral"),
+    # (an output's: `output_rules.boolean_findings`, a body rule)
     "lifecycle": ("create_before_destroy", "prevent_destroy", "destroy"),
 }
 _REQUIREMENT_KEYS = ("source", "version", "configuration_aliases")
