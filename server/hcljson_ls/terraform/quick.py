@@ -20,7 +20,8 @@ Contract
   test_quick_schemas.py).
   None means "not answered here": the caller takes the full path. It is None for text
   `hcljson.skim` refuses, and for tfvars, test and override files.
-* A block is *certified* when it is a `resource`, `data` or `output` body for which every rule of
+* A block is *certified* when it is a `resource`, `data` or `output` body whose labels are valid
+  names (`validate.invalid_labels`, the full path's own rule) and for which every rule of
   `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
   and asks nothing the values cannot answer, and whose every member has one of the shapes below;
   its references are then read from the values and resolved with the module's declarations
@@ -82,7 +83,6 @@ from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
 from .around import Spans
 from .definition import catalogue
-from .definition.catalogue import IDENTIFIER
 from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
 from .definition.schema import OUTPUT, is_json_override_file, schema_for_path
@@ -96,12 +96,11 @@ from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
 from .rules.output_rules import OUTPUT_BOOLEANS
 from .rules.provider_rules import SchemaSite, block_schema, schema_findings, where_of
-from .rules.validate import DUPLICATE_BLOCK, duplicates
+from .rules.validate import DUPLICATE_BLOCK, duplicates, invalid_labels
 from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["QuickResult", "quick_file"]
 
-_IDENT = IDENTIFIER.match
 _TEMPLATE = "template"
 _NATIVE = "native"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
@@ -449,14 +448,14 @@ def _certify(b: Skimmed, found: list) -> str | None:
     body = b.value
     if type(body) is not Pairs or not body:
         raise _Unsure(t)
-    for lab in b.labels:
-        if not _IDENT(lab.value):
-            raise _Unsure(lab.value)
+    labels = tuple([lab.value for lab in b.labels])
+    if invalid_labels(t, labels):  # (the full path's rule: `validate.invalid_labels`)
+        raise _Unsure("label")
     names = dict(body)  # in C: a set comprehension here was 5% of a 20 MB quick open
     if len(names) != len(body):
         raise _Unsure("repeated name")
     try:  # the rules written once over `hcljson.view`: a finding is the full analysis's to place
-        if body_findings(VALUES, t, tuple([lab.value for lab in b.labels]), body):
+        if body_findings(VALUES, t, labels, body):
             raise _Unsure("body rule")
     except Unanswerable:
         raise _Unsure("body rule") from None
