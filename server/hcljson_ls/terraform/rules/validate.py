@@ -130,6 +130,12 @@ def invalid_labels(block_type: str, labels: Sequence[str]) -> list[tuple[int, st
     what = _LABEL_WHAT.get(block_type)
     if what is None:
         return []
+    match = _IDENTIFIER.match
+    for name in labels:
+        if not match(name):
+            break
+    else:
+        return []  # (the usual case, without building pairs: the quick open asks for every block)
     return [(i, w) for i, (name, w) in enumerate(zip(labels, what)) if not _IDENTIFIER.match(name)]
 
 
