@@ -145,6 +145,31 @@ def test_count_with_for_each_is_one_rule_on_open_and_on_edit(tmp_path) -> None:
     assert conflicts() == [(*second, [first]), (*b_count, [b_for_each])]
 
 
+def test_an_outputs_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path) -> None:
+    # `output_rules.boolean_findings`: "true"/"false" strings and null are booleans to Terraform; a
+    # number is not. The good outputs are certified from their values; the bad one is reported with
+    # the decoder's message on its value, on open and after edits.
+    ws = parse_fixture("""
+    //- /main.tf.json
+    {"output": {"a": {"value": 1, "sensitive": "true"}, "b": {"value": 2, "sensitive": null},
+                "c": {"value": 3, "sensitive": ⟨1⟩}}}
+    """).workspace(tmp_path)
+    state = ws.workspace.get(ws.uri("/main.tf.json"))
+    assert state is not None
+    (bad,) = ws.fixture.files["/main.tf.json"].ranges
+    quick = state.quick()
+    assert quick is not None and quick.certified == 2 and quick.analysed == 1
+    assert [(d.code, d.start, d.end, d.summary) for d in file_diagnostics(state)] == [
+        ("structure/value-type", *bad, "Expected a boolean")]
+    state.prepare()
+    assert found(state) == [("structure/value-type", *bad)]
+    edit(state, bad[0], bad[1], "false")
+    assert found(state) == []
+    at = state.text.index('null')
+    edit(state, at, at + 4, '["x"]')
+    assert found(state) == [("structure/value-type", at, at + 5)]
+
+
 # ---- a rule against the provider's schema (`provider_rules.SCHEMA_RULES`) ----------------------------------
 
 NO_DOGS = "test/no-dogs"

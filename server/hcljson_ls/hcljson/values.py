@@ -30,6 +30,11 @@ def kind_phrase(node: Node) -> str:
     return _PHRASE.get(node.kind, "a value")
 
 
+def kind_phrase_of(kind: str) -> str:
+    """`kind_phrase` of a value of `jsonsyntax.tree` kind `kind` (as `hcljson.view` gives it)."""
+    return _PHRASE.get(kind, "a value")
+
+
 def key_text(text: str, node: Node | None, abs_start: int) -> str | None:
     """The decoded name given by key `node` whose absolute start is `abs_start`."""
     if isinstance(node, String):

@@ -20,7 +20,8 @@ Contract
   test_quick_schemas.py).
   None means "not answered here": the caller takes the full path. It is None for text
   `hcljson.skim` refuses, and for tfvars, test and override files.
-* A block is *certified* when it is a `resource`, `data` or `output` body for which every rule of
+* A block is *certified* when it is a `resource`, `data` or `output` body whose labels are valid
+  names (`validate.invalid_labels`, the full path's own rule) and for which every rule of
   `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
   and asks nothing the values cannot answer, and whose every member has one of the shapes below;
   its references are then read from the values and resolved with the module's declarations
@@ -39,8 +40,12 @@ Contract
   - resource/data: any other name is a provider-defined argument: any JSON value whose object
     keys are distinct and hold no template sequence, whose strings are templates without
     diagnostics;
-  - output: `value` (required; as above), `description` / `deprecated` (strings without a template
-    sequence, or null), `sensitive` / `ephemeral` (booleans or null).
+  - output: the arguments of the decoder's schema (`schema.OUTPUT`: its required ones present;
+    none whose existence `language.FEATURES` versions), read in their modes: an expression as
+    above; `sensitive` / `ephemeral` any value (judged by the body rule
+    `output_rules.boolean_findings`, whose findings cover the decoder's literal check there);
+    `description` / `deprecated` a string without a template sequence, or null (the decoder's
+    literal-string mode, still restated here: `check_expression` reads the tree's raw text).
 * Provider schemas (`Scope.provider_schemas`): a resource or data block is certified only when
   `provider_rules.check_sites` has nothing to report for it. Its provider and schema are found as
   there (`provider_rules.block_schema`: the type's prefix or the `provider` meta-argument, the
@@ -70,6 +75,7 @@ from typing import Any
 
 from ..diagnostic import Deferred, Diagnostic
 from ..hcljson.incremental import structure_key
+from ..hcljson.schema import EXPRESSION, LITERAL_STRING
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
 from ..hcljson.view import VALUES, Unanswerable
 from ..jsonsyntax import parse
@@ -77,10 +83,9 @@ from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
 from .around import Spans
 from .definition import catalogue
-from .definition.catalogue import IDENTIFIER
 from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
-from .definition.schema import is_json_override_file, schema_for_path
+from .definition.schema import OUTPUT, is_json_override_file, schema_for_path
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
@@ -89,13 +94,13 @@ from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
+from .rules.output_rules import OUTPUT_BOOLEANS
 from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
-from .rules.validate import DUPLICATE_BLOCK, duplicates
+from .rules.validate import DUPLICATE_BLOCK, duplicates, invalid_labels
 from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["QuickResult", "quick_file"]
 
-_IDENT = IDENTIFIER.match
 _TEMPLATE = "template"
 _NATIVE = "native"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
@@ -108,9 +113,11 @@ _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
 _DOTTED = re.compile(rf"{_NAME}(?:\.{_NAME})*")
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 _LIFECYCLE_BOOLEANS = frozenset({"create_before_destroy", "prevent_destroy"})
-# Names whose existence depends on the module's language (`language.FEATURES`) are never certified.
-_OUTPUT_LITERALS = frozenset({"description", "deprecated"}) - versioned_names("output")
-_OUTPUT_BOOLEANS = frozenset({"sensitive", "ephemeral"}) - versioned_names("output")
+# An output's arguments as the decoder reads them (`schema.OUTPUT`): name -> mode, those whose
+# existence depends on the module's language (`language.FEATURES`) left out (never certified).
+_OUTPUT_ATTRIBUTES = OUTPUT.body.attributes if OUTPUT.body is not None else {}
+_OUTPUT_MODES = {n: a.mode for n, a in _OUTPUT_ATTRIBUTES.items() if n not in versioned_names("output")}
+_OUTPUT_REQUIRED = tuple(n for n, a in _OUTPUT_ATTRIBUTES.items() if a.required)
 _RESOURCE_LIKE = frozenset(catalogue.RESOURCE_AND_DATA)
 _KEYWORDS = frozenset({"null", "true", "false"})
 
@@ -442,14 +449,14 @@ def _certify(b: Skimmed, found: list) -> str | None:
     body = b.value
     if type(body) is not Pairs or not body:
         raise _Unsure(t)
-    for lab in b.labels:
-        if not _IDENT(lab.value):
-            raise _Unsure(lab.value)
+    labels = tuple([lab.value for lab in b.labels])
+    if invalid_labels(t, labels):  # (the full path's rule: `validate.invalid_labels`)
+        raise _Unsure("label")
     names = dict(body)  # in C: a set comprehension here was 5% of a 20 MB quick open
     if len(names) != len(body):
         raise _Unsure("repeated name")
     try:  # the rules written once over `hcljson.view`: a finding is the full analysis's to place
-        if body_findings(VALUES, t, tuple([lab.value for lab in b.labels]), body):
+        if body_findings(VALUES, t, labels, body):
             raise _Unsure("body rule")
     except Unanswerable:
         raise _Unsure("body rule") from None
@@ -485,18 +492,22 @@ def _certify(b: Skimmed, found: list) -> str | None:
                     _expression(v, ctx, found)
         return meta
     if t == "output":
-        if "value" not in names:
-            raise _Unsure("value")
+        # The names, which are required and how each is read: the decoder's schema (`OUTPUT`).
+        for name in _OUTPUT_REQUIRED:
+            if name not in names:
+                raise _Unsure(name)
         for k, v in body:
             if k == "//":
                 continue
-            if k == "value":
+            mode = _OUTPUT_MODES.get(k)
+            if mode is None:  # unknown to the decoder (its diagnostic), versioned, or a nested block
+                raise _Unsure(k)
+            if k in OUTPUT_BOOLEANS:  # (their values: the body rule `boolean_findings`)
+                continue
+            if mode == EXPRESSION:
                 _expression(v, 0, found)
-            elif k in _OUTPUT_LITERALS:
+            elif mode == LITERAL_STRING:  # (the decoder's literal string, restated: see the module doc)
                 if v is not None and (type(v) is not str or "${" in v or "%{" in v):
-                    raise _Unsure(k)
-            elif k in _OUTPUT_BOOLEANS:
-                if v is not None and type(v) is not bool:
                     raise _Unsure(k)
             elif k == "depends_on":
                 _static_list(v, 0, found)

@@ -32,6 +32,7 @@ from typing import Any
 from ...diagnostic import Diagnostic
 from ...hcljson.model import Block
 from ...hcljson.view import Finding, TreeView, ValueView, diagnostics_of
+from .output_rules import boolean_findings
 from .repetition_values import conflict_findings, repetition_findings
 
 __all__ = ["BODY_RULES", "NOT_IN_OVERRIDES", "BodyRule", "body_diagnostics", "body_findings"]
@@ -39,7 +40,7 @@ __all__ = ["BODY_RULES", "NOT_IN_OVERRIDES", "BodyRule", "body_diagnostics", "bo
 BodyRule = Callable[[ValueView, str, tuple[str, ...], Any], list[Finding]]
 
 #: Every rule of a top-level body, in the order the full path reports them.
-BODY_RULES: list[BodyRule] = [conflict_findings, repetition_findings]
+BODY_RULES: list[BodyRule] = [conflict_findings, repetition_findings, boolean_findings]
 NOT_IN_OVERRIDES: frozenset[BodyRule] = frozenset({repetition_findings})
 
 

@@ -110,7 +110,7 @@ _LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLO
 _INSTANCE_BLOCKS = MULTI_INSTANCE_BLOCKS
 _BOOLEAN_SETTINGS = {
     "variable": ("sensitive", "nullable", "ephemeral"),
-    "output": ("sensitive", "ephemeral"),
+    # (an output's: `output_rules.boolean_findings`, a body rule)
     "lifecycle": ("create_before_destroy", "prevent_destroy", "destroy"),
 }
 _REQUIREMENT_KEYS = ("source", "version", "configuration_aliases")
@@ -120,6 +120,23 @@ def valid_identifier(name: str) -> bool:
     """Terraform's identifier rule: letters, digits, `_` and `-`, starting with a letter or `_`
     (letters and digits in the Unicode sense, so `π` is a valid name)."""
     return bool(_IDENTIFIER.match(name))
+
+
+def invalid_labels(block_type: str, labels: Sequence[str]) -> list[tuple[int, str]]:
+    """The labels of a `block_type` block (top-level, or in a `check`) that are not valid names
+    (`valid_identifier`): `(index, what the label names)` each, in order. The full path reports
+    each (`structure/invalid-name`, on the label); the quick open sends a
+    block with any to the full analysis (`quick._certify`)."""
+    what = _LABEL_WHAT.get(block_type)
+    if what is None:
+        return []
+    match = _IDENTIFIER.match
+    for name in labels:
+        if not match(name):
+            break
+    else:
+        return []  # (the usual case, without building pairs: the quick open asks for every block)
+    return [(i, w) for i, (name, w) in enumerate(zip(labels, what)) if not _IDENTIFIER.match(name)]
 
 
 def _identifier_suggestion(name: str) -> str | None:
@@ -277,10 +294,10 @@ class _Validator:
         # The first attribute of each name, looked up by the rules below (several per block).
         attrs = _first_attributes(body)
         attribute = attrs.get
-        what = _LABEL_WHAT.get(t) if parent in (None, "check") else None
-        if what is not None:
-            for lab, w in zip(labels, what):
-                self.check_name(lab.value, lab.start, lab.end, w)
+        if parent in (None, "check"):
+            for i, w in invalid_labels(t, [lab.value for lab in labels]):
+                lab = labels[i]
+                self.diags.append(_invalid_name(lab.start, lab.end, lab.value, w))
         if parent is None or (parent == "check" and t == "data"):
             if t in _INSTANCE_BLOCKS and t != "module":
                 self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
