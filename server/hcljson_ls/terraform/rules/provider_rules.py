@@ -1108,7 +1108,7 @@ def quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool] | 
     that is True only when `schema_findings(VALUES, block_type, body, schema, ...)` would return
     nothing without raising `Unanswerable` (False: it cannot say; run the rules). None when
     `SCHEMA_RULES` is not exactly the rules it covers. Compiled once per (block type, schema)."""
-    if tuple(SCHEMA_RULES) != _QUIET_COVERS or block_type not in ("resource", "data"):
+    if tuple(SCHEMA_RULES) != _QUIET_COVERS or block_type not in catalogue.RESOURCE_AND_DATA:
         return None
     return _quiet_test(block_type, schema)
 
