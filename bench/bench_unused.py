@@ -118,32 +118,21 @@ def run(size: int) -> None:
         hints = len(found[-1])
         for _ in range(5):
             rows["again"].append(cpu(lambda: unused_declarations(workspace.snapshot(), main_uri)))
-        at = text.index('"ami-0c55b159cbfafe1f0"', len(text) // 2) + 5
-        version = 2
-        for i in range(5):
-            if i % 2 == 0:
-                change(workspace, main_uri, version, at, at, "x")
-            else:
-                change(workspace, main_uri, version, at, at + 1, "")
-            version += 1
-            rows["neutral"].append(cpu(lambda: unused_declarations(workspace.snapshot(), main_uri)))
-        insert = ', "p": {"value": "${var.v298}"}'
-        at2 = OTHER.index("}}}") + 1  # after the object of output "o"
-        for i in range(5):
-            if i % 2 == 0:
-                change(workspace, other_uri, version, at2, at2, insert)
-            else:
-                change(workspace, other_uri, version, at2, at2 + len(insert), "")
-            version += 1
-            rows["ref"].append(cpu(lambda: unused_declarations(workspace.snapshot(), main_uri)))
-        at3 = text.index('"l0"') + 3  # the name of local l0: typing makes it l0x, then l0 again
-        for i in range(5):
-            if i % 2 == 0:
-                change(workspace, main_uri, version, at3, at3, "x")
-            else:
-                change(workspace, main_uri, version, at3, at3 + 1, "")
-            version += 1
-            rows["declared"].append(cpu(lambda: unused_declarations(workspace.snapshot(), main_uri)))
+        versions = iter(range(2, 10**6))
+
+        def toggle(row: str, uri: str, at: int, insert: str) -> None:
+            """Insert `insert` at `at` of `uri`, then take it out again, five edits in all, each
+            followed by the hint search (timed into `rows[row]`)."""
+            for i in range(5):
+                if i % 2 == 0:
+                    change(workspace, uri, next(versions), at, at, insert)
+                else:
+                    change(workspace, uri, next(versions), at, at + len(insert), "")
+                rows[row].append(cpu(lambda: unused_declarations(workspace.snapshot(), main_uri)))
+
+        toggle("neutral", main_uri, text.index('"ami-0c55b159cbfafe1f0"', len(text) // 2) + 5, "x")
+        toggle("ref", other_uri, OTHER.index("}}}") + 1, ', "p": {"value": "${var.v298}"}')  # after output "o"
+        toggle("declared", main_uri, text.index('"l0"') + 3, "x")  # the name of local l0: l0x, then l0 again
     print(f"{len(text) / 1e6:.1f} MB: json.loads {loads * 1000:.1f} ms, {hints} hints")
     for name, values in rows.items():
         m = statistics.median(values)
