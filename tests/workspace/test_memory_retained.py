@@ -21,17 +21,22 @@ def _live_bodies() -> int:
     return sum(1 for o in gc.get_objects() if type(o) is Body)
 
 
+def _opened(tmp_path, doc: dict):
+    """A real `Workspace` on `tmp_path` with `doc` open as main.tf.json, built: (workspace, state, uri)."""
+    uri = (tmp_path / "main.tf.json").as_uri()
+    ws = Workspace([str(tmp_path)])
+    state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
+    state.prepare()
+    return ws, state, uri
+
+
 def test_diagnostics_keep_at_most_the_kept_bodies(tmp_path):
     n = KEPT_BODIES * 3
     doc = {"variable": {"secret": {"sensitive": True}},
            "output": {f"o{i}": {"value": "${var.secret}", "sensitive": True} for i in range(n)}}
     doc["output"]["o7"]["sensitive"] = False  # one output shows the sensitive value: the flow facts run
-    path = tmp_path / "main.tf.json"
-    uri = path.as_uri()
     before = _live_bodies()
-    ws = Workspace([str(tmp_path)])
-    state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
-    state.prepare()
+    ws, state, uri = _opened(tmp_path, doc)
     found = diagnostics.collect(ws.snapshot(), uri)
     assert [d.code for d in found if "sensitive" in d.message.lower()], found  # the flow facts ran over every block
     kept = _live_bodies() - before
@@ -43,12 +48,8 @@ def test_resources_keep_no_decoded_body_for_their_schema_checks(tmp_path):
     # its decoded block go once resolved, schemas known or not (`provider_rules.SchemaSite`).
     n = KEPT_BODIES * 3
     doc = {"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(n)}}}
-    path = tmp_path / "main.tf.json"
-    uri = path.as_uri()
     before = _live_bodies()
-    ws = Workspace([str(tmp_path)])
-    state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
-    state.prepare()
+    ws, state, uri = _opened(tmp_path, doc)
     assert diagnostics.collect(ws.snapshot(), uri) == []
     assert len(state.analysis.body.blocks_at(0)) == 1  # (the analysis is alive: what it holds counts)
     kept = _live_bodies() - before
