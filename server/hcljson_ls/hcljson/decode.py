@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostic import Diagnostic
-from ..jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
+from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -59,7 +59,7 @@ from .schema import (
     BlockSchema,
     BodySchema,
 )
-from .values import key_text, string_text
+from .values import LITERAL_STRING_KINDS, has_template_sequence, key_text, string_text
 
 __all__ = [
     "Frame", "TopBlock", "FileWalk", "walk_file", "decode_top", "decode_file", "decode_body",
@@ -70,9 +70,8 @@ _COMMENT = "//"
 _BROKEN = ("error", "bare")
 _BROKEN_TYPES = (Error, Bare)  # the node classes of those kinds (a type test is cheaper than `kind`)
 
-#: JSON kinds a string-typed literal argument takes besides strings: null (absent), and numbers and
-#: booleans, which HCL converts to strings (`"description": 12` is "12").
-_CONVERTS_TO_STRING = frozenset({NULL, NUMBER, TRUE, FALSE})
+#: JSON kinds a string-typed literal argument takes besides strings (`values.LITERAL_STRING_KINDS`).
+_CONVERTS_TO_STRING = LITERAL_STRING_KINDS - {STRING}
 
 
 def _where(type_name: str | None) -> str:
@@ -851,16 +850,17 @@ def _walk_objects(text: str, node: Node, base: int, diags: list[Diagnostic], lit
 
 
 def _check_literal_string(text: str, node: String, abs_start: int, name: str, diags: list[Diagnostic]) -> None:
+    """`has_template_sequence` (the rule, written once) of a literal string, placed: on the first
+    `${` (else `%{`) of a string written without escapes (its text is its value), else on the string."""
     raw = text[abs_start : abs_start + node.end - node.start]
     if "{" not in raw:
         return
     if not node.escaped:
-        for seq in ("${", "%{"):
-            i = raw.find(seq)
-            if i >= 0:
-                diags.append(P.template_in_literal(abs_start + i, abs_start + i + 2, name))
-                return
+        if has_template_sequence(raw):
+            i = raw.find("${")
+            if i < 0:
+                i = raw.find("%{")
+            diags.append(P.template_in_literal(abs_start + i, abs_start + i + 2, name))
         return
-    value = string_text(text, node, abs_start)
-    if "${" in value or "%{" in value:
+    if has_template_sequence(string_text(text, node, abs_start)):
         diags.append(P.template_in_literal(abs_start, abs_start + node.end - node.start, name))

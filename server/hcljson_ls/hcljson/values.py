@@ -2,6 +2,15 @@
 
 `key_text(text, node, abs_start)` is the decoded name of a property key (a `String` node, or a
 `Bare` word as written, for recovery) or None when the node cannot name anything.
+
+The literal-string mode (`schema.LITERAL_STRING`), written once for the decoder (on the tree) and
+for the quick open (on the C scanner's values):
+
+    LITERAL_STRING_KINDS                 the kinds such an argument takes without a diagnostic
+    has_template_sequence(value) -> bool a string read literally that the decoder warns about
+
+A value of another kind is `structure/value-type`; a string whose decoded value holds `${` or
+`%{` is `structure/template-in-literal` (`decode.check_expression`, which places it).
 """
 
 from __future__ import annotations
@@ -11,6 +20,17 @@ from typing import cast
 
 from ..jsonsyntax import strings
 from ..jsonsyntax.tree import ARRAY, BARE, ERROR, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Bare, Node, String
+
+#: The JSON kinds a literal-string argument takes: a string (read literally), null (absent), and
+#: a number or a boolean, which HCL converts to the string it spells (`"description": 12` is "12").
+LITERAL_STRING_KINDS = frozenset({STRING, NULL, NUMBER, TRUE, FALSE})
+
+
+def has_template_sequence(value: str) -> bool:
+    """Whether string `value` (decoded), read literally, holds a template sequence (`${` or `%{`,
+    `$${` included): Terraform keeps it as written, the decoder warns."""
+    return "${" in value or "%{" in value
+
 
 _PHRASE = {
     OBJECT: "a JSON object",
