@@ -33,6 +33,10 @@ Contract
   `whole_items(v)` (`members` / `items` of an object / array none of whose members is broken, as
   lists; else None). The values view answers the
   first two and, for plain shapes, `nested_bodies` and `dynamic_blocks`; the rest only on the tree.
+* `tree_only(v, why)`: nothing on the tree; `Unanswerable` on values. A rule says so of a value it
+  leaves to another part of the full analysis (an expression where a literal is usual, whose
+  references and language site are read on the tree), so that a block holding one is never
+  certified from its values.
 * Positions only on demand: `range(v)` is the value's `[start, end)` in the document. A view that
   cannot answer a question for sure raises `Unanswerable`: the values view has no positions, and no
   exact text for a float (`json.loads` rounded it). A caller of a rule on values treats
@@ -90,6 +94,7 @@ class ValueView(Protocol):
     def point(self, v: Any, offset: int) -> Any: ...
     def whole_members(self, v: Any) -> Sequence[tuple[str, Any]] | None: ...
     def whole_items(self, v: Any) -> Sequence[Any] | None: ...
+    def tree_only(self, v: Any, why: str) -> None: ...
 
 
 class TreeValue(NamedTuple):
@@ -234,6 +239,9 @@ class TreeView:
             out.append(TreeValue(m.value, base + m.value.start))
         return out
 
+    def tree_only(self, v: TreeValue, why: str) -> None:
+        return None
+
 
 _KINDS = {str: STRING, int: NUMBER, float: NUMBER, type(None): NULL, Pairs: OBJECT, list: ARRAY}
 
@@ -332,6 +340,9 @@ class _Values:
 
     def whole_items(self, v: list) -> Sequence[Any]:
         return v
+
+    def tree_only(self, v: Any, why: str) -> None:
+        raise Unanswerable(why)
 
 
 VALUES = _Values()

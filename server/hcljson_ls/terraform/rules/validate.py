@@ -61,8 +61,9 @@ from ...diagnostic import ERROR, WARNING, Diagnostic, Related
 from ...hcljson import problems as P
 from ...hcljson.model import Attribute, Block, Body
 from ...hcljson.values import kind_phrase, quoted, string_text
+from ...hcljson.view import TreeView, diagnostics_of
 from ...jsonsyntax import strings
-from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Literal, Node
+from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node
 from ..definition import catalogue
 from ..definition.catalogue import (
     BLOCKS,
@@ -81,6 +82,7 @@ from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
 from .body_rules import body_diagnostics
+from .boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .const_sources import VARIABLE_CONST, const_fact
 from .provisioners import provisioner_diagnostics
 from .remote_state import remote_state_diagnostics
@@ -108,12 +110,24 @@ _IDENTIFIER = IDENTIFIER
 # What the labels of a declaring block name, for messages: block type -> one phrase per label.
 _LABEL_WHAT = {t: tuple(lab.what for lab in BLOCKS[t].labels) for t in NAMED_BLOCKS}
 _INSTANCE_BLOCKS = MULTI_INSTANCE_BLOCKS
-_BOOLEAN_SETTINGS = {
-    "variable": ("sensitive", "nullable", "ephemeral"),
-    # (an output's: `output_rules.boolean_findings`, a body rule)
-    "lifecycle": ("create_before_destroy", "prevent_destroy", "destroy"),
-}
+#: The blocks whose boolean settings `validate` checks (`boolean_settings`; an output's: the body
+#: rule `output_rules.boolean_findings`).
+_BOOLEAN_SETTINGS = {t: BOOLEAN_SETTINGS[t] for t in ("variable", "lifecycle")}
 _REQUIREMENT_KEYS = ("source", "version", "configuration_aliases")
+
+
+#: (block type, argument) -> the keywords a keyword argument accepts (`structure/invalid-keyword`
+#: for any other string; None: any keyword is read, none checked).
+_KEYWORDS = {**KEYWORD_ARGUMENTS, ("lifecycle", "ignore_changes"): IGNORE_CHANGES_KEYWORDS}
+#: The arguments whose rules here read the tree only (`replace_triggers`: what each element refers
+#: to): the quick open sends a block holding one to the full analysis (`quick._certify`).
+TREE_ONLY = frozenset({("lifecycle", "replace_triggered_by")})
+
+
+def keywords_of(block_type: str, name: str) -> tuple[str, ...] | None:
+    """The keywords argument `name` of a `block_type` block accepts as its string (the rule of
+    `keyword`, for the quick open too), or None when none is checked."""
+    return _KEYWORDS.get((block_type, name))
 
 
 def valid_identifier(name: str) -> bool:
@@ -215,25 +229,13 @@ class _Validator:
         if e.kind != STRING:
             self.diags.append(P.value_type(e.node, e.start, e.end, attr.name, expected))
 
-    def expect_booleans(self, attrs: dict[str, Attribute], names: Iterable[str]) -> None:
-        for name in names:
-            attr = attrs.get(name)
-            if attr is None or attr.expr is None or attr.schema is None:
-                continue
-            e = attr.expr
-            if type(e.node) is Literal:  # true, false, null
-                continue
-            kind = e.kind
-            if kind == STRING and self.string_value(e.node, e.start) in ("true", "false"):
-                continue
-            if kind == STRING and name == "prevent_destroy" and "${" in self.string_value(e.node, e.start):
-                continue  # an expression (OpenTofu 1.12+): `language` checks the version
-            self.diags.append(
-                Diagnostic(
-                    e.start, e.end, ERROR, VALUE_TYPE, "Expected a boolean",
-                    f"The argument {quoted(name)} takes true or false, but this is {kind_phrase(e.node)}.",
-                )
-            )
+    def expect_booleans(self, block: Block, attrs: dict[str, Attribute], names: Iterable[str]) -> None:
+        """`boolean_settings.boolean_findings` (the rule written once over the view) of the names the
+        decoder knows in `block`, placed."""
+        known = [n for n in names if (a := attrs.get(n)) is not None and a.expr is not None and a.schema is not None]
+        if known:
+            view = TreeView(self.text)
+            self.diags.extend(diagnostics_of(view, boolean_findings(view, block.type_name, block.body, known)))
 
     def keyword(self, attr: Attribute | None, allowed: tuple[str, ...] | None) -> None:
         """A keyword argument's value is one of `allowed` (None: any keyword is read, none checked)."""
@@ -344,7 +346,7 @@ class _Validator:
                     )
         booleans = _BOOLEAN_SETTINGS.get(t)
         if booleans is not None and block.schema.body is not None:
-            self.expect_booleans(attrs, booleans)
+            self.expect_booleans(block, attrs, booleans)
         if t == "lifecycle":
             rtb = attribute("replace_triggered_by")
             if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
@@ -359,7 +361,7 @@ class _Validator:
                 self.replace_triggers(rtb)
             ic = attribute("ignore_changes")
             if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
-                self.keyword(ic, IGNORE_CHANGES_KEYWORDS)
+                self.keyword(ic, keywords_of(t, "ignore_changes"))
         elif t == "module" and parent is None:
             # An expression since Terraform 1.15 / OpenTofu 1.8, but still one that gives a string.
             for name in ("source", "version"):
@@ -369,8 +371,8 @@ class _Validator:
             self.registry_source(attribute("source"), attribute("version"))
         elif t == "provisioner" and not (labels and labels[0].value in REMOVED_PROVISIONERS):
             # (a removed provisioner: Terraform reads nothing of it; `provisioners` says so)
-            self.keyword(attribute("when"), KEYWORD_ARGUMENTS[("provisioner", "when")])
-            self.keyword(attribute("on_failure"), KEYWORD_ARGUMENTS[("provisioner", "on_failure")])
+            self.keyword(attribute("when"), keywords_of(t, "when"))
+            self.keyword(attribute("on_failure"), keywords_of(t, "on_failure"))
         elif t == "terraform" and parent is None:
             self.diags.extend(requirement_diagnostics(block, self.text))
             rp = attribute("required_providers")
