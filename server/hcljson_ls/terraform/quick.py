@@ -23,29 +23,43 @@ Contract
 * A block is *certified* when it is a `resource`, `data` or `output` body whose labels are valid
   names (`validate.invalid_labels`, the full path's own rule) and for which every rule of
   `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
-  and asks nothing the values cannot answer, and whose every member has one of the shapes below;
-  its references are then read from the values and resolved with the module's declarations
-  (`resolve.resolve`). A certified block whose references resolve with a diagnostic has those
-  references placed in its raw text (`_locate`: the strings that make them, as `json.dumps` writes
-  them) and resolved there; when they cannot be placed for sure, the block is
-  analysed like any other block instead. Any other block (and any member outside
-  these shapes) is analysed by the full path on a document of its own, whose positions are mapped
-  back: inside the block's value by a shift, on its header keys key by key.
-  - `"//"` (anything), `count` / `for_each` (any expression value: both together, and their
-    literal values, are judged by the body rules),
-    `provider` (a static reference string), `depends_on` (an array of `name(.name)*` strings);
-  - resource: `lifecycle` as one object of `create_before_destroy` / `prevent_destroy`
-    (booleans) and `ignore_changes` (`"all"` or an array of `name(.name)*` strings; with the
-    provider's schema loaded, `provider_rules.unknown_ignored` finds nothing in them);
-  - resource/data: any other name is a provider-defined argument: any JSON value whose object
-    keys are distinct and hold no template sequence, whose strings are templates without
-    diagnostics;
-  - output: the arguments of the decoder's schema (`schema.OUTPUT`: its required ones present;
-    none whose existence `language.FEATURES` versions), read in their modes: an expression as
-    above; `sensitive` / `ephemeral` any value (judged by the body rule
-    `output_rules.boolean_findings`, whose findings cover the decoder's literal check there);
-    `description` / `deprecated` a string without a template sequence, or null (the decoder's
-    literal-string mode, still restated here: `check_expression` reads the tree's raw text).
+  and asks nothing the values cannot answer, and whose members are read as the decoder reads them
+  (`_certify`); its references are then read from the values and resolved with the module's
+  declarations (`resolve.resolve`). A certified block whose references resolve with a diagnostic
+  has those references placed in its raw text (`_locate`: the strings that make them, as
+  `json.dumps` writes them) and resolved there; when they cannot be placed for sure, the block is
+  analysed like any other block instead. Any other block (and any member read otherwise) is
+  analysed by the full path on a document of its own, whose positions are mapped back: inside the
+  block's value by a shift, on its header keys key by key.
+* How members are read: no rule is written here. The names, which are required and each one's mode
+  come from the decoder's schema of the block (`schema.RESOURCE`, `DATA`, `OUTPUT`: `_Reading`),
+  leaving out the names whose existence `language.FEATURES` versions; a name the schema does not
+  know is a provider-defined argument (an expression) where the body is open, else `_Unsure` (the
+  decoder's diagnostic). By mode:
+  - an expression (`count`, `for_each`, `value`, provider-defined arguments): any JSON value
+    whose object keys are distinct and hold no template sequence, whose strings are templates
+    without diagnostics (`templates.template_raw`, the strings check's own);
+  - a literal string (an output's `description`): a value of `values.LITERAL_STRING_KINDS`, a
+    string without `values.has_template_sequence` (both the decoder's rule, written once);
+  - the boolean settings (an output's `sensitive`, a lifecycle's `create_before_destroy` and
+    `prevent_destroy`): any value, judged by `boolean_settings.boolean_findings` (through the body
+    rule `output_rules.boolean_findings` for an output); a template in `prevent_destroy` is an
+    expression, which the rule says is `tree_only`, so such a block goes to the full analysis;
+  - the other modes (a resource's `provider`, `depends_on`, `ignore_changes`): strings where the
+    mode's table `schema.STRING_MODES` places them (the value, or the elements of an array), each
+    judged by the full path's own test for its string mode (`_quiet_string`: a keyword of
+    `validate.keywords_of`, a static reference by `templates.STATIC_REFERENCE`, the strings
+    check's test for "nothing to report"); their references are the full path's reading of them
+    (`reference_walk.string_refs`, the roles of `catalogue.ARGUMENT_REFERENCES`). A value of any
+    other shape is the decoder's or `validate`'s to report: `_Unsure`.
+  Nested blocks: only a resource's or data source's `lifecycle` is read here (`_nested`), by its
+  own schema as above, when it is one object of distinct names; another shape (an array of
+  blocks, a repeated name), a nested condition or action block, an argument whose rule reads the
+  tree (`validate.TREE_ONLY`: `replace_triggered_by`), and every other nested block (`dynamic`,
+  `provisioner`, `connection`: labels and content the decoder must see) send the block to the full
+  analysis, as does a `terraform_remote_state` data source (`remote_state`'s rules read the tree).
+  With the provider's schema loaded, `ignore_changes` names are judged by
+  `provider_rules.unknown_ignored` (below).
 * Provider schemas (`Scope.provider_schemas`): a resource or data block is certified only when
   `provider_rules.check_sites` has nothing to report for it. Its provider and schema are found as
   there (`provider_rules.block_schema`: the type's prefix or the `provider` meta-argument, the
@@ -75,34 +89,45 @@ from typing import Any
 
 from ..diagnostic import Deferred, Diagnostic
 from ..hcljson.incremental import structure_key
-from ..hcljson.schema import EXPRESSION, LITERAL_STRING
+from ..hcljson.schema import (
+    AT_ELEMENT,
+    AT_ROOT,
+    EXPRESSION,
+    LITERAL_STRING,
+    STRING_KEYWORD,
+    STRING_MODES,
+    STRING_NATIVE,
+    STRING_TRAVERSAL,
+    BlockSchema,
+)
 from ..hcljson.skim import Pairs, Skim, Skimmed, skim
-from ..hcljson.view import VALUES, Unanswerable
+from ..hcljson.values import LITERAL_STRING_KINDS, has_template_sequence
+from ..hcljson.view import VALUES, Unanswerable, python_types
 from ..jsonsyntax import parse
 from ..template.lexer import IDENTIFIER_PATTERN
 from .analysis import TerraformChecks, file_engine, required_providers
 from .around import Spans
 from .definition import catalogue
+from .definition.catalogue import ARGUMENT_REFERENCES
 from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
-from .definition.schema import OUTPUT, is_json_override_file, schema_for_path
+from .definition.schema import DATA, OUTPUT, RESOURCE, is_json_override_file, schema_for_path
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
 from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
-from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
+from .resolution.references import DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
-from .rules.output_rules import OUTPUT_BOOLEANS
+from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
-from .rules.validate import DUPLICATE_BLOCK, duplicates, invalid_labels
+from .rules.validate import DUPLICATE_BLOCK, TREE_ONLY, duplicates, invalid_labels, keywords_of
 from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["QuickResult", "quick_file"]
 
 _TEMPLATE = "template"
-_NATIVE = "native"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
 _NAME = IDENTIFIER_PATTERN
 _TRAVERSAL = rf"{_NAME}(?:\.{_NAME}|\[[0-9]+\])*"
@@ -110,14 +135,7 @@ _PLAIN_TEXT = r"(?:[^$%\\]|\$(?![{$])|%(?![{%]))*"
 _SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{{_TRAVERSAL}\}}{_PLAIN_TEXT})*")
 _INTERPOLATION = re.compile(rf"\$\{{({_TRAVERSAL})\}}")
 _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
-_DOTTED = re.compile(rf"{_NAME}(?:\.{_NAME})*")
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
-_LIFECYCLE_BOOLEANS = frozenset({"create_before_destroy", "prevent_destroy"})
-# An output's arguments as the decoder reads them (`schema.OUTPUT`): name -> mode, those whose
-# existence depends on the module's language (`language.FEATURES`) left out (never certified).
-_OUTPUT_ATTRIBUTES = OUTPUT.body.attributes if OUTPUT.body is not None else {}
-_OUTPUT_MODES = {n: a.mode for n, a in _OUTPUT_ATTRIBUTES.items() if n not in versioned_names("output")}
-_OUTPUT_REQUIRED = tuple(n for n, a in _OUTPUT_ATTRIBUTES.items() if a.required)
 _RESOURCE_LIKE = frozenset(catalogue.RESOURCE_AND_DATA)
 _KEYWORDS = frozenset({"null", "true", "false"})
 
@@ -447,7 +465,8 @@ def _certify(b: Skimmed, found: list) -> str | None:
     value of its `provider` meta-argument (None without one); or `_Unsure`."""
     t = b.type_name
     body = b.value
-    if type(body) is not Pairs or not body:
+    reading = _READINGS.get(t)
+    if reading is None or type(body) is not Pairs or not body:
         raise _Unsure(t)
     labels = tuple([lab.value for lab in b.labels])
     if invalid_labels(t, labels):  # (the full path's rule: `validate.invalid_labels`)
@@ -460,61 +479,145 @@ def _certify(b: Skimmed, found: list) -> str | None:
             raise _Unsure("body rule")
     except Unanswerable:
         raise _Unsure("body rule") from None
-    if t in _RESOURCE_LIKE:
-        if t == "data" and b.labels and b.labels[0].value == "terraform_remote_state":
-            raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`
-        ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
-        meta = None
-        for k, v in body:
-            if k == "//":
-                continue
-            if k == "count" or k == "for_each":  # (their literal values: `body_rules`)
-                _expression(v, ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH), found)
-            elif k == "provider":
-                if type(v) is not str or not STATIC_REFERENCE.fullmatch(v):
-                    raise _Unsure(k)
-                found.append((_PROVIDER, v, ctx))
-                meta = v
-            elif k == "depends_on":
-                _static_list(v, ctx, found)
-            elif k == "lifecycle":
-                if t != "resource":  # a data source's lifecycle has only conditions (`schema.DATA`)
-                    raise _Unsure(k)
-                _lifecycle(v)
-            elif k in catalogue.CORE_NESTED_BLOCKS:  # `lifecycle`: above
+    if t == "data" and labels and labels[0] == "terraform_remote_state":
+        raise _Unsure("terraform_remote_state")  # its backend and config: `remote_state`, on the tree
+    for name in reading.required:
+        if name not in names:
+            raise _Unsure(name)
+    ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
+    modes = reading.modes
+    named = reading.named
+    is_open = reading.open
+    meta = None
+    for k, v in body:
+        if k not in named:
+            if not is_open:
+                raise _Unsure(k)  # unknown to the decoder: its diagnostic
+            # A provider-defined argument: `_expression` inline for the commonest values.
+            tv = type(v)
+            if tv is str:
+                if "${" in v or "%{" in v:
+                    _template(v, ctx, found)
+            elif tv is Pairs or tv is list:
+                _expression(v, ctx, found)
+            continue
+        if k == "//":
+            continue
+        mode = modes.get(k)
+        if mode is None:  # a nested block (a `lifecycle` is read: `_nested`) or a versioned name
+            nested = reading.blocks.get(k)
+            if nested is None:
                 raise _Unsure(k)
-            else:  # `_expression` inline for the commonest values: a string, a number, a boolean
-                tv = type(v)
-                if tv is str:
-                    if "${" in v or "%{" in v:
-                        _template(v, ctx, found)
-                elif tv is Pairs or tv is list:
-                    _expression(v, ctx, found)
-        return meta
-    if t == "output":
-        # The names, which are required and how each is read: the decoder's schema (`OUTPUT`).
-        for name in _OUTPUT_REQUIRED:
-            if name not in names:
-                raise _Unsure(name)
-        for k, v in body:
-            if k == "//":
-                continue
-            mode = _OUTPUT_MODES.get(k)
-            if mode is None:  # unknown to the decoder (its diagnostic), versioned, or a nested block
-                raise _Unsure(k)
-            if k in OUTPUT_BOOLEANS:  # (their values: the body rule `boolean_findings`)
-                continue
-            if mode == EXPRESSION:
-                _expression(v, 0, found)
-            elif mode == LITERAL_STRING:  # (the decoder's literal string, restated: see the module doc)
-                if v is not None and (type(v) is not str or "${" in v or "%{" in v):
-                    raise _Unsure(k)
-            elif k == "depends_on":
-                _static_list(v, 0, found)
-            else:
-                raise _Unsure(k)
+            _nested(v, nested, t)
+        elif k in reading.booleans:
+            continue  # judged by the body rule (`boolean_settings`, through `output_rules`)
+        elif mode == EXPRESSION:
+            _expression(v, ctx & ~_OWN_CONTEXT.get(k, 0), found)
+        else:
+            meta = _moded(t, k, mode, v, ctx, found) or meta
+    return meta
+
+
+class _Reading:
+    """How `_certify` reads the body of one block type: from the decoder's schema of it."""
+
+    __slots__ = ("blocks", "booleans", "modes", "named", "open", "required")
+
+    def __init__(self, block: BlockSchema, *path: str) -> None:
+        body = block.body
+        assert body is not None
+        t = block.type_name
+        versioned = versioned_names(*path, t)
+        #: argument -> mode, for the arguments the decoder reads itself (not the versioned ones)
+        self.modes = {n: a.mode for n, a in body.attributes.items() if n not in versioned}
+        self.required = tuple(n for n, a in body.attributes.items() if a.required)
+        #: the boolean settings (`boolean_settings`, run here as a body rule or by `_nested`)
+        self.booleans = frozenset(BOOLEAN_SETTINGS.get(t, ()))
+        #: the nested blocks read here: only a resource's or data source's `lifecycle` (any other
+        #: nested block the decoder must see: labels, `dynamic` content, provisioners' rules)
+        self.blocks = {n: s for n, s in body.blocks.items() if n == "lifecycle" and n not in versioned}
+        self.open = body.open_attributes  # other names: provider-defined arguments (expressions)
+        #: the names the decoder reads itself, and comments (any other: `open` or unknown)
+        self.named = frozenset(body.attributes) | frozenset(body.blocks) | {"//"}
+
+
+_READINGS = {s.type_name: _Reading(s) for s in (RESOURCE, DATA, OUTPUT)}
+_LIFECYCLES = {t: _Reading(r.blocks["lifecycle"], t) for t, r in _READINGS.items() if "lifecycle" in r.blocks}
+#: The flags an argument's own references lose: `count` cannot use `count.index`, nor `for_each` `each.*`.
+_OWN_CONTEXT = {"count": IN_COUNT, "for_each": IN_FOR_EACH}
+_LITERAL_STRING_TYPES = python_types(LITERAL_STRING_KINDS)
+
+
+def _nested(v: object, block: BlockSchema, owner: str) -> None:
+    """A nested block of a certified body (a `lifecycle`), read by its schema: one object of
+    distinct names, each an argument of the decoder's schema read in its mode, the boolean settings
+    judged by their rule (`boolean_settings.boolean_findings`); or `_Unsure`. Any other shape (an
+    array of blocks, a repeated name, a nested condition block) is the decoder's to read, and a
+    name whose rule reads the tree (`validate.TREE_ONLY`) the full analysis's."""
+    if type(v) is not Pairs or len(dict(v)) != len(v):
+        raise _Unsure(block.type_name)
+    reading = _LIFECYCLES[owner]
+    try:
+        if boolean_findings(VALUES, block.type_name, v):
+            raise _Unsure("boolean setting")
+    except Unanswerable:
+        raise _Unsure("boolean setting") from None
+    for k, x in v:
+        if k == "//":
+            continue
+        mode = reading.modes.get(k)
+        if mode is None or (block.type_name, k) in TREE_ONLY:
+            raise _Unsure(k)
+        if k not in reading.booleans:
+            _moded(block.type_name, k, mode, x, 0, [])
+
+
+def _moded(owner: str, name: str, mode: str, v: object, ctx: int, found: list) -> str | None:
+    """Argument `name` of a `owner` block read in the decoder's `mode` (not an expression): its
+    strings where the mode's table (`schema.STRING_MODES`) places them, each judged by the full
+    path's own test for its string mode (`_quiet_string`); a value of any other shape (which the
+    decoder or `validate` reports, or reads as an expression) is `_Unsure`. Appends the keys of its
+    references; returns a resource's `provider` reference."""
+    if mode == LITERAL_STRING:  # (`values.LITERAL_STRING_KINDS`, `has_template_sequence`: the decoder's rule)
+        if type(v) not in _LITERAL_STRING_TYPES or (type(v) is str and has_template_sequence(v)):
+            raise _Unsure(name)
         return None
-    raise _Unsure(t)
+    places = STRING_MODES[mode]
+    if type(v) is str and AT_ROOT in places:
+        smode = places[AT_ROOT]
+        strings: list = [v]
+    elif type(v) is list and AT_ELEMENT in places:
+        smode = places[AT_ELEMENT]
+        strings = v
+    else:
+        raise _Unsure(name)
+    role = ARGUMENT_REFERENCES.get((owner, name))
+    for x in strings:
+        if type(x) is not str or not _quiet_string(owner, name, x, smode):
+            raise _Unsure(name)
+        if role == "skip" or smode == STRING_KEYWORD:
+            continue
+        if smode == STRING_NATIVE and name == "provider":  # (`reference_walk`: a provider reference)
+            found.append((_PROVIDER, x, ctx))
+            return x
+        if smode != STRING_TRAVERSAL or role is not None:
+            raise _Unsure(name)
+        found.append((_ADDRESS_KEY, x, ctx | (DEPENDS_ON if name == "depends_on" else 0)))
+    return None
+
+
+def _quiet_string(owner: str, name: str, value: str, smode: str) -> bool:
+    """Whether string `value` of argument `name`, read in string mode `smode`, surely has no
+    diagnostic of the full path: a keyword its rule accepts (`validate.keywords_of`); a traversal
+    or native string that is a static reference (`templates.STATIC_REFERENCE`: the strings check's
+    own test for "nothing to report", which also leaves out the values `language` reads as
+    features, such as a provider instance `aws.by_region[each.key]`); anything else is not sure."""
+    if smode == STRING_KEYWORD:
+        allowed = keywords_of(owner, name)
+        return allowed is not None and value in allowed
+    if smode == STRING_TRAVERSAL or smode == STRING_NATIVE:
+        return STATIC_REFERENCE.fullmatch(value) is not None
+    return False
 
 
 # ---- provider schemas ---------------------------------------------------------------------------
@@ -559,7 +662,7 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
 
 # Keys of what a block refers to: (kind, text, context flags).
 _TRAVERSAL_KEY = "traversal"  # a `${name.name[0]...}` interpolation
-_STATIC_KEY = "static"  # a static reference string (`depends_on`)
+_ADDRESS_KEY = "address"  # a static reference string read as an address (`depends_on`)
 _PROVIDER = "provider"  # a resource's `provider` string
 _TEMPLATE_KEY = "template"  # any other template without diagnostics: its text
 
@@ -567,7 +670,7 @@ _TEMPLATE_KEY = "template"  # any other template without diagnostics: its text
 def _refs_of(key: tuple, at: int) -> list:
     """The refs a key stands for, every position `at`."""
     kind, text, flags = key
-    if kind == _TRAVERSAL_KEY or kind == _STATIC_KEY:
+    if kind == _TRAVERSAL_KEY:
         head = _STEP.search(text)
         root = text if head is None else text[: head.start()]
         if head is None and root in _KEYWORDS:
@@ -584,7 +687,9 @@ def _refs_of(key: tuple, at: int) -> list:
         return [Reference(root, at, at, tuple(steps), flags, tuple(rest))]
     made: Sequence[Reference | Call] | None
     if kind == _PROVIDER:
-        made = string_refs(text, _NATIVE, True)
+        made = string_refs(text, STRING_NATIVE, True)
+    elif kind == _ADDRESS_KEY:  # (a static reference: its text is as JSON writes it)
+        made = string_refs(text, STRING_TRAVERSAL, False)
     else:
         made = _template_refs(text)
         assert made is not None
@@ -597,33 +702,6 @@ def _at(r: Any, at: int, flags: int) -> Any:
         return Reference(r.root, at, at, tuple([Step(s.name, at, at, s.index) for s in r.steps]), r.context | flags,
                          tuple([Step(s.name, at, at, s.index) for s in r.rest]))
     return replace(r, start=at, end=at)
-
-
-def _static_list(v: object, ctx: int, found: list) -> None:
-    if type(v) is not list:
-        raise _Unsure("static list")
-    flags = ctx | DEPENDS_ON | ADDRESS  # what the full path reads: no `STATIC`, context is checked there too
-    for x in v:
-        if type(x) is not str or not _DOTTED.fullmatch(x):
-            raise _Unsure("static reference")
-        found.append((_STATIC_KEY, x, flags))
-
-
-def _lifecycle(v: object) -> None:
-    if type(v) is not Pairs or len(dict(v)) != len(v):
-        raise _Unsure("lifecycle")
-    for k, x in v:
-        if k in _LIFECYCLE_BOOLEANS:
-            if type(x) is not bool:
-                raise _Unsure(k)
-        elif k == "ignore_changes":
-            if x == "all":
-                continue
-            # (names: `provider_rules.unknown_ignored`, when the provider's schema is loaded)
-            if type(x) is not list or not all(type(e) is str and _DOTTED.fullmatch(e) for e in x):
-                raise _Unsure(k)
-        else:
-            raise _Unsure(k)
 
 
 def _expression(v: Any, ctx: int, found: list) -> None:

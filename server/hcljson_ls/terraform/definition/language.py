@@ -368,10 +368,14 @@ def feature(path: Sequence[str]) -> Feature | None:
     return FEATURES.get(tuple(path))
 
 
-def versioned_names(block_type: str) -> frozenset[str]:
-    """The argument and nested block names directly under top-level `block_type` that not every
-    version has (for the quick open, which must not certify them)."""
-    return frozenset(p[1] for p in FEATURES if len(p) >= 2 and p[0] == block_type)
+def versioned_names(*path: str) -> frozenset[str]:
+    """The argument and nested block names directly under `path` (a top-level block type, then the
+    nested block types down) whose presence alone not every version accepts (for the quick open,
+    which must not certify them). A feature of a name's value (`prevent_destroy.template`,
+    `provider.instance`) or of something nested in it is not among them: the quick open reads
+    such values in shapes without it (`quick._certify`)."""
+    n = len(path)
+    return frozenset(p[n] for p in FEATURES if len(p) == n + 1 and p[:n] == path)
 
 
 def introduced(path: Sequence[str]) -> str:
