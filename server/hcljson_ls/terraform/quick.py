@@ -606,7 +606,7 @@ def _moded(owner: str, name: str, mode: str, v: object, ctx: int, found: list) -
     return None
 
 
-def _quiet_string(owner: str, name: str, value: str, smode: str) -> bool:
+def _quiet_string(owner: str, name: str, value: str, smode: str | None) -> bool:
     """Whether string `value` of argument `name`, read in string mode `smode`, surely has no
     diagnostic of the full path: a keyword its rule accepts (`validate.keywords_of`); a traversal
     or native string that is a static reference (`templates.STATIC_REFERENCE`: the strings check's
