@@ -4,6 +4,7 @@ the packaged backend schema.
     backend_names(engine, version) -> list[str]                  the backends that engine and version know
     backend_keys(engine, version, backend) -> dict | None        a backend's keys there (name -> BackendKey)
     all_backend_keys() -> dict[str, frozenset[str] | None]       every name any engine and release accepts
+    common_config(backend) -> dict | None                        its keys as every engine and release agree (CommonKey)
     aliases() / removed()                                         "_local" -> "local"; removed backends' reasons
     BackendKey.signature / .markdown                              "string, required" / hover text
 
@@ -27,6 +28,11 @@ Contract
   required key with an environment default is required only while that variable is unset (the
   legacy helper turns it optional when the default is there), so a check built on `required` must
   leave those out; completion and hover only show it.
+* `common_config` is for checks that must hold for every engine and release (no false error,
+  whatever the module's version): a key is `required` only when every engine and release that has
+  the backend requires it without an environment default (`env_default`: a legacy key the helper
+  makes optional when its default function gives a value); its `type` and `nesting` are None when
+  they differ somewhere (a check leaves such a value alone); `known` is every name any of them has.
 * Pure: reads only its packaged data (once); never raises.
 """
 
@@ -39,7 +45,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-__all__ = ["BackendKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "removed"]
+__all__ = ["BackendKey", "CommonKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "common_config", "removed"]
 
 
 @dataclass(frozen=True)
@@ -174,3 +180,51 @@ def all_backend_keys() -> dict[str, frozenset[str] | None]:
             else:
                 out[name] = (out.get(name) or frozenset()) | frozenset(keys)
     return out
+
+
+@dataclass(frozen=True)
+class CommonKey:
+    """One key of a backend's configuration as every engine and release having the backend sees it."""
+
+    name: str
+    #: "string", "list(string)", "object" (a nested object attribute), "block", "any"; None: they differ.
+    type: str | None
+    #: Required by every engine and release that has the backend, never from the environment.
+    required: bool
+    #: A block's nesting ("single", "list", "set"); None: not a block, or they differ.
+    nesting: str | None
+    #: Its nested keys (an object's or a block's), the same way.
+    keys: Mapping[str, CommonKey]
+
+
+def _all_releases(facts: dict, backend: dict) -> bool:
+    """Whether a key is in every release read that has its backend."""
+    return facts["since"] == backend["since"] and facts["until"] == backend["until"]
+
+
+def _common(found: list[tuple[dict, dict]]) -> dict[str, CommonKey]:
+    """The keys of one backend (or nested object) across engines: `found` pairs each engine's keys
+    with its backend's entry (for its releases)."""
+    names = sorted({n for keys, _ in found for n in keys})
+    out = {}
+    for name in names:
+        have = [(keys[name], b) for keys, b in found if name in keys]
+        types = {f["type"] for f, _ in have}
+        nestings = {f.get("nesting") for f, _ in have}
+        required = len(have) == len(found) and all(
+            f["required"] and not f.get("env_default") and _all_releases(f, b) for f, b in have)
+        nested = [(f.get("keys") or {}, b) for f, b in have]
+        out[name] = CommonKey(name, types.pop() if len(types) == 1 else None, required,
+                              nestings.pop() if len(nestings) == 1 else None, _common(nested))
+    return out
+
+
+@functools.cache
+def common_config(backend: str) -> Mapping[str, CommonKey] | None:
+    """`backend`'s configuration keys as every engine and release that has it agree (see the
+    contract); None for an unknown backend or one whose schema some engine's data lacks."""
+    backend = aliases().get(backend, backend)
+    found = [(b["keys"], b) for e in _data()["engines"].values() if (b := e["backends"].get(backend)) is not None]
+    if not found or any(keys is None for keys, _ in found):
+        return None
+    return _common(found)

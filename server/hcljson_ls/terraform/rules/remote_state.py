@@ -25,26 +25,61 @@ text. Only data sources of type `terraform_remote_state` without a `provider` me
   is read as "local"); a removed backend (etcd, swift, ...) says so, with "Did you mean ...?".
 * `remote-state/unknown-config` (error, on the key): a key of a literal `config` object that the
   backend's configuration does not have ("unexpected attribute" in Terraform, reported there on the
-  whole `config` value, first one only), with "Did you mean ...?" and a quick fix.
-* What the backend itself requires (a `bucket`, a `region` ...) and the types of the values are not
-  checked. Pure: reads only its packaged data (once); never raises.
+  whole `config` value, first one only), with "Did you mean ...?" and a quick fix. A `"//"` key
+  is a key like any other there (`config` is an expression, not a body: Terraform rejects it).
+  The keys of a nested block (`remote.workspaces`, `kubernetes.exec`, `cos.assume_role` ...) are
+  checked the same way; those of a nested object attribute (`s3.assume_role`) are not (cty drops
+  the attributes an object type lacks).
+
+What the backend's schema says of a literal `config` (Terraform: `CoerceValue` of the backend's
+configuration schema, "Invalid backend configuration", one problem only; we report each), checked
+as every engine and release with that backend agrees (`backends.common_config`), so the module's
+version never makes it a false error:
+
+* `remote-state/config-not-object` (error, on the value): `config` is not an object: a literal
+  string, number, bool or array, or a string with a template that is not one `${...}` alone (its
+  value is a string); likewise a nested block or nested object attribute given something else
+  than an object (a list or set of blocks: an array or object of objects), and `defaults` that is
+  not an object ("Invalid default values"; null and a lone `${...}` are fine).
+* `remote-state/missing-config` (error): a key every engine and release requires without an
+  environment default (`s3.bucket`, `remote.organization`, `assume_role.role_arn` ...), missing:
+  on the `config` value (`null` counts as `{}`), or where the block's missing items go when there
+  is no `config` (Terraform's ranges); a nested one on the nested object.
+* `remote-state/config-type` (error, on the value): a JSON literal the key's type cannot take, as
+  cty converts (`provider_rules.wrong_kinds`: a number or bool where a string is wanted is fine,
+  `"true"`/`"1"` for a bool, a numeric string for a number; elements of lists, sets and maps too).
+
+Not checked: what a backend's own validation adds once the schema accepts the value (an empty
+`path`, an ARN's shape, `remote.workspaces` name or prefix, a region from the environment), and
+keys whose type or presence differ between engines and releases. Pure: reads only its packaged
+data (once); never raises.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from typing import Any
 
 from ...diagnostic import ERROR, Diagnostic
 from ...hcljson import problems as P
 from ...hcljson.model import Block
 from ...hcljson.values import key_text, quoted, string_text
-from ...jsonsyntax.tree import FALSE, NUMBER, OBJECT, STRING, TRUE
-from ..definition.backends import aliases, all_backend_keys, removed
+from ...hcljson.view import NO_VALUE, Finding, TreeValue, TreeView, ValueView, diagnostics_of
+from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
+from ..definition.backends import CommonKey, aliases, all_backend_keys, common_config, removed
+from .provider_rules import wrong_kinds
 
-__all__ = ["UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "backends", "remote_state_diagnostics"]
+__all__ = ["CONFIG_NOT_OBJECT", "CONFIG_TYPE", "MISSING_CONFIG", "UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "backends",
+           "config_findings", "remote_state_diagnostics"]
 
 UNKNOWN_BACKEND = "remote-state/unknown-backend"
 UNKNOWN_CONFIG = "remote-state/unknown-config"
+CONFIG_NOT_OBJECT = "remote-state/config-not-object"
+MISSING_CONFIG = "remote-state/missing-config"
+CONFIG_TYPE = "remote-state/config-type"
+
+_SUMMARY = "Invalid backend configuration"
 
 _TYPE = "terraform_remote_state"
 
@@ -64,51 +99,209 @@ def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
     if block.type_name != "data" or not block.labels or block.labels[0].value != _TYPE:
         return []
     body = block.body
+    if body.attribute("provider") is not None:
+        return []
+    view = TreeView(text)
+    defaults = body.attribute("defaults")
+    out = diagnostics_of(view, _defaults_findings(view, _handle(defaults)))
     backend = body.attribute("backend")
-    if backend is None or backend.expr is None or body.attribute("provider") is not None:
-        return []
+    if backend is None or backend.expr is None:
+        return out
     config = body.attribute("config")
-    if config is not None and (config.expr is None or not _template_free(text, config.expr.start, config.expr.end)):
-        return []
     e = backend.expr
     if e.kind == STRING:
         name = string_text(text, e.node, e.start)
         if not _template_free(name, 0, len(name)):
-            return []
+            name = None  # known at plan time only: Terraform checks the config's type alone
     elif e.kind in (NUMBER, TRUE, FALSE):
         name = text[e.start : e.end]
     else:
-        return []  # null: the missing argument is reported elsewhere; an object or array: the schema rules
-    known = all_backend_keys()
-    name = aliases().get(name, name)
-    if name not in known:
-        gone = removed().get(name)
-        hint = P.suggestion(name, sorted(known)) if e.kind == STRING else None
-        detail = gone if gone else f"There is no backend type named {quoted(name)}."
-        if hint:
-            detail += f" Did you mean {quoted(hint)}?"
-        return [Diagnostic(e.start, e.end, ERROR, UNKNOWN_BACKEND, "Invalid backend configuration", detail,
-                           (), P.quoted_fix(e.start, e.end, hint) if hint else ())]
-    names = known[name]
-    if names is None or config is None or config.expr is None or config.expr.kind != OBJECT:
-        return []
-    out: list[Diagnostic] = []
-    c = config.expr
-    for m in c.node.items:  # type: ignore[attr-defined]
-        k = m.key
-        if k is None:
-            continue
-        start = c.start + k.start
-        key = key_text(text, k, start)
-        if key is None or key in names or key == "//":
-            continue
-        end = c.start + k.end
-        hint = P.suggestion(key, sorted(names))
-        out.append(Diagnostic(
-            start, end, ERROR, UNKNOWN_CONFIG, "Invalid backend configuration",
-            f"The configuration of backend {quoted(name)} has no argument {quoted(key)}."
-            + (f" Did you mean {quoted(hint)}?" if hint else ""),
-            (), P.quoted_fix(start, end, hint) if hint else (),
-        ))
+        return out  # null: the missing argument is reported elsewhere; an object or array: the schema rules
+    known = config is None or (config.expr is not None and _template_free(text, config.expr.start, config.expr.end))
+    if known and name is not None:
+        name = aliases().get(name, name)
+        if name not in all_backend_keys():
+            return out + _unknown_backend(name, e.start, e.end, e.kind == STRING)
+    if not known or name is None:  # Terraform then checks only that `config` is an object
+        if config is not None and config.expr is not None:
+            out.extend(diagnostics_of(view, _shape_findings(view, TreeValue(config.expr.node, config.expr.start))))
+        return out
+    missing_at = view.missing_place(body)[0]
+    findings = config_findings(view, name, _handle(config), missing_at)
+    out.extend(_unknown_keys(view, findings))
+    out.extend(diagnostics_of(view, [f for f in findings if f.code != UNKNOWN_CONFIG]))
     return out
 
+
+def _handle(attr: Any) -> Any:
+    """The value handle of an attribute (None: absent; `NO_VALUE`: written without a value)."""
+    if attr is None:
+        return None
+    return NO_VALUE if attr.expr is None else TreeValue(attr.expr.node, attr.expr.start)
+
+
+def _unknown_backend(name: str, start: int, end: int, is_string: bool) -> list[Diagnostic]:
+    known = all_backend_keys()
+    gone = removed().get(name)
+    hint = P.suggestion(name, sorted(known)) if is_string else None
+    detail = gone if gone else f"There is no backend type named {quoted(name)}."
+    if hint:
+        detail += f" Did you mean {quoted(hint)}?"
+    return [Diagnostic(start, end, ERROR, UNKNOWN_BACKEND, _SUMMARY, detail, (),
+                       P.quoted_fix(start, end, hint) if hint else ())]
+
+
+def _unknown_keys(view: TreeView, findings: list[Finding]) -> list[Diagnostic]:
+    """The unknown-key findings (on key spans) with "Did you mean ...?" and its quick fix."""
+    out = []
+    for f in findings:
+        if f.code != UNKNOWN_CONFIG:
+            continue
+        start, end = view.range(f.at)
+        hint = f.fixes[0][0] if f.fixes else None
+        out.append(Diagnostic(start, end, ERROR, UNKNOWN_CONFIG, f.summary,
+                              f.detail + (f" Did you mean {quoted(hint)}?" if hint else ""),
+                              (), P.quoted_fix(start, end, hint) if hint else ()))
+    return out
+
+
+# ---- the rule, over a view ---------------------------------------------------------------------
+
+#: A string that may be one interpolation alone (its value is then the expression's, of any type).
+_LONE_INTERPOLATION = re.compile(r"\A\$\{.*\}\Z", re.S)
+_KIND_WORDS = {ARRAY: "a JSON array", STRING: "a string", NUMBER: "a number", TRUE: "a bool", FALSE: "a bool"}
+
+
+def _string_typed(view: ValueView, v: Any) -> bool:
+    """Whether a string value is surely of type string (not one `${...}` alone)."""
+    return not _LONE_INTERPOLATION.match(view.string(v))
+
+
+def _not_object(view: ValueView, v: Any) -> str | None:
+    """What `v` is when it is surely no object (nor null, nor of a type known only later)."""
+    kind = view.kind(v)
+    if kind in (ARRAY, NUMBER, TRUE, FALSE) or (kind == STRING and _string_typed(view, v)):
+        return _KIND_WORDS[kind]
+    return None
+
+
+def _defaults_findings(view: ValueView, v: Any) -> list[Finding]:
+    if v is None or v is NO_VALUE:
+        return []
+    what = _not_object(view, v)
+    if what is None:
+        return []
+    return [Finding(v, ERROR, CONFIG_NOT_OBJECT, "Invalid default values",
+                    f"The default values of the outputs must be given as an object, not {what}.")]
+
+
+def _shape_findings(view: ValueView, v: Any, backend: str | None = None) -> list[Finding]:
+    what = _not_object(view, v)
+    if what is None:
+        return []
+    whose = f" of backend {quoted(backend)}" if backend else ""
+    return [Finding(v, ERROR, CONFIG_NOT_OBJECT, _SUMMARY,
+                    f"The configuration{whose} must be an object (a JSON object of its arguments), not {what}.")]
+
+
+def config_findings(view: ValueView, backend: str, config: Any, missing_at: Any) -> list[Finding]:
+    """What `backend`'s schema says of its literal configuration `config` (a value handle; None when
+    the block has none, when `missing_at` is where its missing keys are reported): the findings of
+    the codes of the module doc. Unknown keys are findings on their key, with the closest known name
+    as the fix's text."""
+    keys = common_config(backend)
+    if keys is None or config is NO_VALUE:
+        return []
+    if config is None or view.kind(config) == NULL:
+        at = missing_at if config is None else config
+        return _missing(keys, set(), at, backend, "")
+    if view.kind(config) != OBJECT:
+        return _shape_findings(view, config, backend)
+    return _object(view, config, keys, backend, "", config, unknown=True)
+
+
+def _object(view: ValueView, v: Any, keys: Mapping[str, CommonKey], backend: str, path: str, missing_at: Any,
+            unknown: bool) -> list[Finding]:
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for name, key_at, value in view.fields(v):
+        seen.add(name)
+        key = keys.get(name)
+        if key is None:
+            if unknown:
+                hint = P.suggestion(name, sorted(keys))
+                where = f"the {quoted(path.rstrip('.'))} block of " if path else ""
+                out.append(Finding(key_at, ERROR, UNKNOWN_CONFIG, _SUMMARY,
+                                   f"The configuration of {where}backend {quoted(backend)} has no argument {quoted(name)}.",
+                                   fixes=((hint, ""),) if hint else ()))
+            continue
+        if value is not NO_VALUE:
+            out.extend(_value(view, value, key, backend, f"{path}{name}"))
+    out.extend(_missing(keys, seen, missing_at, backend, path))
+    return out
+
+
+def _missing(keys: Mapping[str, CommonKey], seen: set[str], at: Any, backend: str, path: str) -> list[Finding]:
+    where = f"Its {quoted(path.rstrip('.'))} object" if path else f"The configuration of backend {quoted(backend)}"
+    return [Finding(at, ERROR, MISSING_CONFIG, _SUMMARY, f"{where} needs the argument {quoted(k.name)}.")
+            for k in keys.values() if k.required and k.name not in seen]
+
+
+def _value(view: ValueView, v: Any, key: CommonKey, backend: str, path: str) -> list[Finding]:
+    kind = view.kind(v)
+    if kind == NULL or key.type is None:
+        return []
+    if key.type == "block":
+        return _blocks(view, v, key, backend, path)
+    if key.type == "object":
+        if kind == OBJECT:
+            return _object(view, v, key.keys, backend, f"{path}.", v, unknown=False)
+        return _nested_not_object(view, v, backend, path)
+    found: list[Finding] = []
+    wrong_kinds(view, v, _cty(key.type), path, found)
+    return [Finding(f.at, ERROR, CONFIG_TYPE, _SUMMARY, f"In the configuration of backend {quoted(backend)}: {f.detail}")
+            for f in found]
+
+
+def _nested_not_object(view: ValueView, v: Any, backend: str, path: str, what: str = "an object") -> list[Finding]:
+    kind = view.kind(v)
+    if kind == OBJECT or kind not in _KIND_WORDS:
+        return []
+    return [Finding(v, ERROR, CONFIG_NOT_OBJECT, _SUMMARY,
+                    f"{quoted(path)} in the configuration of backend {quoted(backend)} must be {what}, "
+                    f"not {_KIND_WORDS[kind]}.")]
+
+
+def _blocks(view: ValueView, v: Any, key: CommonKey, backend: str, path: str) -> list[Finding]:
+    kind = view.kind(v)
+    if key.nesting == "single":
+        if kind == OBJECT:
+            return _object(view, v, key.keys, backend, f"{path}.", v, unknown=True)
+        return _nested_not_object(view, v, backend, path)
+    if key.nesting not in ("list", "set"):
+        return []
+    if kind == ARRAY:
+        elements = list(view.items(v))
+    elif kind == OBJECT:
+        elements = [x for _, x in view.members(v)]  # cty iterates an object's attribute values
+    else:
+        return _nested_not_object(view, v, backend, path, "a list of objects")
+    out: list[Finding] = []
+    for x in elements:
+        k = view.kind(x)
+        if k == OBJECT:
+            out.extend(_object(view, x, key.keys, backend, f"{path}.", x, unknown=True))
+        elif k != NULL:
+            out.extend(_nested_not_object(view, x, backend, f"{path}[...]"))
+    return out
+
+
+_COLLECTION = re.compile(r"(list|set|map)\((\w+)\)")
+
+
+def _cty(type_text: str) -> Any:
+    """A backend key's type (`backends.json`) as cty's JSON encoding ("any": dynamic)."""
+    m = _COLLECTION.fullmatch(type_text)
+    if m:
+        return [m.group(1), _cty(m.group(2))]
+    return "dynamic" if type_text == "any" else type_text
