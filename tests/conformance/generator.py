@@ -435,6 +435,12 @@ def _remote_state_config_cases(cat: str) -> Iterator[Case]:
         "defaults-template-text": ({"backend": "local", "defaults": "a${var.v}"}, "defaults a string"),
         "defaults-lone-template": ({"backend": "local", "defaults": "${var.v}"}, VALID),
         "defaults-null": ({"backend": "local", "defaults": None}, VALID),
+        # what only some engines or releases have: Terraform 1.11.4 judges by its own
+        "http-headers": ({"backend": "http", "config": {"address": "http://x", "headers": {"a": "b"}}}, "OpenTofu's key"),
+        "oss-tablestore": ({"backend": "oss", "config": {"bucket": "b", "tablestore_instance_name": "t"}}, "a key of Terraform 1.12+"),
+        "s3-assume-role-duration-seconds": (s3(assume_role_duration_seconds=1), "OpenTofu's key"),
+        "oci-backend": ({"backend": "oci", "config": {"bucket": "b", "namespace": "n"}}, "a backend of Terraform 1.12+"),
+        "cloud-workspaces-project": ({"backend": "cloud", "config": {"organization": "o", "workspaces": {"name": "w", "project": "p"}}}, VALID),
         "workspace-number": ({"backend": "local", "workspace": 1}, VALID),
         "workspace-object": ({"backend": "local", "workspace": {"a": 1}}, "an object where a string is wanted"),
     }

@@ -12,9 +12,12 @@ Fixtures (tests/fixture.py): `⟨⟩` marks each expected range, in order.
 from __future__ import annotations
 
 import pytest
+from fixture import parse_fixture
 from tf_support import check, diagnostics
 
+from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
 from hcljson_ls.terraform.definition.backends import common_config
+from hcljson_ls.terraform.quick import quick_file
 
 NOT_OBJECT = "remote-state/config-not-object"
 MISSING = "remote-state/missing-config"
@@ -113,3 +116,59 @@ def test_only_what_every_engine_and_release_agrees_on_is_checked() -> None:
     check(_rs('{"backend": "kubernetes", "config": {"secret_suffix": "s", "exec": [{"api_version": "a", "command": "c"}]}}'))
     # `headers` is OpenTofu's only: known to the union, so not an unknown key in any version here.
     check(_rs('{"backend": "http", "config": {"headers": {"a": "b"}}}'))
+
+
+# ---- per engine and version: what only some have is judged by the module's language ----------------
+
+VERSIONED = [
+    # (config's backend body, engine, version setting or None (required_version ~> 1.11.0 decides), errors)
+    # Terraform 1.11.4 (checked): http has no `headers` (OpenTofu's), oss no `tablestore_instance_name`
+    # before 1.12, s3 no `assume_role_duration_seconds` (OpenTofu's), no `oci` backend before 1.12.
+    ('{"backend": "http", "config": {⟨"headers"⟩: {"a": "b"}}}', "terraform", None, ["remote-state/unknown-config"]),
+    ('{"backend": "http", "config": {"headers": {"a": "b"}}}', "opentofu", "1.10", []),
+    ('{"backend": "oss", "config": {"bucket": "b", ⟨"tablestore_instance_name"⟩: "t"}}', "terraform", None,
+     ["remote-state/unknown-config"]),
+    ('{"backend": "oss", "config": {"bucket": "b", "tablestore_instance_name": "t"}}', "terraform", "1.13", []),
+    ('{"backend": "s3", "config": {' + S3 + ', ⟨"assume_role_duration_seconds"⟩: 1}}', "terraform", "1.14",
+     ["remote-state/unknown-config"]),
+    ('{"backend": ⟨"oci"⟩, "config": {"bucket": "b", "namespace": "n"}}', "terraform", None, ["remote-state/unknown-backend"]),
+    ('{"backend": "oci", "config": {"bucket": "b", "namespace": "n"}}', "terraform", "1.12", []),
+    # a nested block's key: cos `assume_role.external_id` is Terraform's, not OpenTofu's
+    ('{"backend": "cos", "config": {"bucket": "b", "assume_role": [{⟨"external_id"⟩: "x"}]}}', "opentofu", "1.12",
+     ["remote-state/unknown-config"]),
+    ('{"backend": "cos", "config": {"bucket": "b", "assume_role": [{"external_id": "x"}]}}', "terraform", None, []),
+]
+
+
+@pytest.mark.parametrize(("body", "engine", "version", "codes"), VERSIONED,
+                         ids=[f"{i}:{v[1]}-{v[2]}" for i, v in enumerate(VERSIONED)])
+def test_the_module_language_decides_what_some_releases_have(tmp_path, body, engine, version, codes) -> None:
+    constraint = '"terraform": {"required_version": "~> 1.11.0"}, ' if version is None else ""
+    source = '{' + constraint + '"data": {"terraform_remote_state": {"s": ' + body + "}}}"
+    fw = parse_fixture(source).workspace(tmp_path, engine=engine)
+    fw.workspace.set_engine_version(version)
+    uri, f = fw.uri("/main.tf.json"), fw.fixture.only
+    found = [(d.start, d.end, d.code) for d in collect(fw.snapshot(), uri)]
+    assert found == [(s, e, c) for (s, e), c in zip(f.ranges, codes)]
+    if codes:  # the message names the version that lacks it
+        [d] = collect(fw.snapshot(), uri)
+        assert ("Terraform" if engine == "terraform" else "OpenTofu") in d.message
+    # The quick open agrees (it sends these blocks to the full analysis of their small document).
+    state = fw.workspace.get(uri)
+    quick = quick_file(state.text, str(fw.paths["/main.tf.json"]), state._scope)
+    assert quick is not None and quick.diagnostics == file_diagnostics(state, PROVIDERS)
+
+
+def test_a_version_change_judges_the_keys_again(tmp_path) -> None:
+    fw = parse_fixture(_rs('{"backend": "oss", "config": {"bucket": "b", "tablestore_instance_name": "t"}}')).workspace(
+        tmp_path, engine="terraform")
+    uri = fw.uri("/main.tf.json")
+
+    def codes() -> list[str]:
+        return [d.code for d in collect(fw.snapshot(), uri)]
+
+    assert codes() == []  # the newest Terraform has it
+    fw.workspace.set_engine_version("1.11")
+    assert codes() == [UNKNOWN]
+    fw.workspace.set_engine_version(None)
+    assert codes() == []

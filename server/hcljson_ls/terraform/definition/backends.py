@@ -5,6 +5,7 @@ the packaged backend schema.
     backend_keys(engine, version, backend) -> dict | None        a backend's keys there (name -> BackendKey)
     all_backend_keys() -> dict[str, frozenset[str] | None]       every name any engine and release accepts
     common_config(backend) -> dict | None                        its keys as every engine and release agree (CommonKey)
+    everywhere(backend) / key_at(engine, version, backend, path)  what depends on the module's language
     aliases() / removed()                                         "_local" -> "local"; removed backends' reasons
     BackendKey.signature / .markdown                              "string, required" / hover text
 
@@ -45,7 +46,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-__all__ = ["BackendKey", "CommonKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "common_config", "removed"]
+__all__ = ["UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "BackendKey", "CommonKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "common_config",
+           "everywhere", "key_at", "removed"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,13 @@ class BackendKey:
         """Hover text: the key and its signature, then the description."""
         head = f"**{self.name}** ({self.signature}): `{self.backend}` backend setting"
         return head + (f"\n\n{self.description}" if self.description else "")
+
+
+#: The codes of a `terraform_remote_state` whose backend or config key the module's language lacks
+#: (`rules.remote_state` reports them when no engine or release has the name; `language.check_sites`
+#: when only some have it).
+UNKNOWN_BACKEND = "remote-state/unknown-backend"
+UNKNOWN_CONFIG = "remote-state/unknown-config"
 
 
 def _read(name: str) -> Any:
@@ -195,6 +204,8 @@ class CommonKey:
     nesting: str | None
     #: Its nested keys (an object's or a block's), the same way.
     keys: Mapping[str, CommonKey]
+    #: In every engine and release that has the backend (else the module's language decides).
+    everywhere: bool = True
 
 
 def _all_releases(facts: dict, backend: dict) -> bool:
@@ -214,8 +225,9 @@ def _common(found: list[tuple[dict, dict]]) -> dict[str, CommonKey]:
         required = len(have) == len(found) and all(
             f["required"] and not f.get("env_default") and _all_releases(f, b) for f, b in have)
         nested = [(f.get("keys") or {}, b) for f, b in have]
+        everywhere = len(have) == len(found) and all(_all_releases(f, b) for f, b in have)
         out[name] = CommonKey(name, types.pop() if len(types) == 1 else None, required,
-                              nestings.pop() if len(nestings) == 1 else None, _common(nested))
+                              nestings.pop() if len(nestings) == 1 else None, _common(nested), everywhere)
     return out
 
 
@@ -225,6 +237,32 @@ def common_config(backend: str) -> Mapping[str, CommonKey] | None:
     contract); None for an unknown backend or one whose schema some engine's data lacks."""
     backend = aliases().get(backend, backend)
     found = [(b["keys"], b) for e in _data()["engines"].values() if (b := e["backends"].get(backend)) is not None]
+    # (a nested key's releases are compared with its backend's: the same test as a top-level key's)
     if not found or any(keys is None for keys, _ in found):
         return None
     return _common(found)
+
+
+def everywhere(backend: str) -> bool:
+    """Whether every engine has `backend` in every release read (else the module's language decides)."""
+    backend = aliases().get(backend, backend)
+    for e in _data()["engines"].values():
+        b = e["backends"].get(backend)
+        if b is None or b["since"] != e["releases"][0] or b["until"] is not None:
+            return False
+    return True
+
+
+def key_at(engine: str | None, version: Any, backend: str, path: tuple[str, ...]) -> BackendKey | None:
+    """The key at `path` (names through nested blocks) of `backend`'s configuration for `engine` at
+    `version`, or None when that configuration has no such key (or no such backend)."""
+    keys = backend_keys(engine, version, backend)
+    found = None
+    for name in path:
+        if keys is None:
+            return None
+        found = keys.get(name)
+        if found is None:
+            return None
+        keys = {k.name: k for k in found.nested}
+    return found

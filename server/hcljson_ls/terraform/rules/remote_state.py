@@ -2,6 +2,8 @@
 provider checks them in `terraform validate`.
 
     remote_state_diagnostics(block, text) -> list[Diagnostic]    one `data` block
+    remote_state_sites(block, text) -> list[LanguageSite]        what only some engines or releases have
+    config_findings(view, backend, config, missing_at)          the config's rule, over `hcljson.view`
     backends() -> Mapping                                       backend name -> its config's top-level names (the union)
 
 Data
@@ -49,6 +51,14 @@ version never makes it a false error:
   cty converts (`provider_rules.wrong_kinds`: a number or bool where a string is wanted is fine,
   `"true"`/`"1"` for a bool, a numeric string for a number; elements of lists, sets and maps too).
 
+Per engine and version: a backend or a config key (top level or in a nested block) that only some
+engines or releases have is not judged here but sent as a `language.LanguageSite`
+(`remote_state_sites`, kinds `SITE_BACKEND` / `SITE_BACKEND_KEY`, added to the block's refs by
+`analysis`), which `language.check_sites` resolves against the module's language like a versioned
+block: the same codes, `unknown-backend` / `unknown-config`, naming the version that lacks it. The
+quick open sends every `terraform_remote_state` block to the full analysis of its small document
+(`quick`), which resolves these sites as the full path does.
+
 Not checked: what a backend's own validation adds once the schema accepts the value (an empty
 `path`, an ARN's shape, `remote.workspaces` name or prefix, a region from the environment), and
 keys whose type or presence differ between engines and releases. Pure: reads only its packaged
@@ -59,7 +69,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...diagnostic import ERROR, Diagnostic
 from ...hcljson import problems as P
@@ -67,14 +77,13 @@ from ...hcljson.model import Block
 from ...hcljson.values import key_text, quoted, string_text
 from ...hcljson.view import NO_VALUE, Finding, TreeValue, TreeView, ValueView, diagnostics_of
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
-from ..definition.backends import CommonKey, aliases, all_backend_keys, common_config, removed
+from ..definition.backends import UNKNOWN_BACKEND, UNKNOWN_CONFIG, CommonKey, aliases, all_backend_keys, common_config, everywhere, removed
+from ..definition.language import SITE_BACKEND, SITE_BACKEND_KEY, LanguageSite
 from .provider_rules import wrong_kinds
 
 __all__ = ["CONFIG_NOT_OBJECT", "CONFIG_TYPE", "MISSING_CONFIG", "UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "backends",
-           "config_findings", "remote_state_diagnostics"]
+           "config_findings", "remote_state_diagnostics", "remote_state_sites"]
 
-UNKNOWN_BACKEND = "remote-state/unknown-backend"
-UNKNOWN_CONFIG = "remote-state/unknown-config"
 CONFIG_NOT_OBJECT = "remote-state/config-not-object"
 MISSING_CONFIG = "remote-state/missing-config"
 CONFIG_TYPE = "remote-state/config-type"
@@ -94,43 +103,98 @@ def _template_free(text: str, start: int, end: int) -> bool:
     return "${" not in raw and "%{" not in raw
 
 
-def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
-    """The diagnostics of data source `block` when it is a `terraform_remote_state` (see the module doc)."""
+class _Judged(NamedTuple):
+    """A `terraform_remote_state` block as Terraform's validate sees it (`_judged`)."""
+
+    view: TreeView
+    body: Any
+    backend: Any  # its expression
+    name: str | None  # the backend's name (aliases resolved), None when not known during validate
+    config: Any  # the attribute, or None
+    known: bool  # config wholly known (absent, or no template sequence anywhere)
+
+
+def _judged(block: Block, text: str) -> _Judged | None:
     if block.type_name != "data" or not block.labels or block.labels[0].value != _TYPE:
-        return []
+        return None
     body = block.body
     if body.attribute("provider") is not None:
-        return []
+        return None
     view = TreeView(text)
-    defaults = body.attribute("defaults")
-    out = diagnostics_of(view, _defaults_findings(view, _handle(defaults)))
     backend = body.attribute("backend")
-    if backend is None or backend.expr is None:
-        return out
+    e = backend.expr if backend is not None else None
     config = body.attribute("config")
-    e = backend.expr
-    if e.kind == STRING:
+    known = config is None or (config.expr is not None and _template_free(text, config.expr.start, config.expr.end))
+    name: str | None
+    if e is None or e.kind not in (STRING, NUMBER, TRUE, FALSE):
+        name = None  # null: the missing argument is reported elsewhere; an object or array: the schema rules
+    elif e.kind == STRING:
         name = string_text(text, e.node, e.start)
         if not _template_free(name, 0, len(name)):
             name = None  # known at plan time only: Terraform checks the config's type alone
-    elif e.kind in (NUMBER, TRUE, FALSE):
-        name = text[e.start : e.end]
     else:
-        return out  # null: the missing argument is reported elsewhere; an object or array: the schema rules
-    known = config is None or (config.expr is not None and _template_free(text, config.expr.start, config.expr.end))
-    if known and name is not None:
+        name = text[e.start : e.end]
+    if name is not None:
         name = aliases().get(name, name)
-        if name not in all_backend_keys():
-            return out + _unknown_backend(name, e.start, e.end, e.kind == STRING)
-    if not known or name is None:  # Terraform then checks only that `config` is an object
+    return _Judged(view, body, e, name, config, known)
+
+
+def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
+    """The diagnostics of data source `block` when it is a `terraform_remote_state` (see the module doc)."""
+    j = _judged(block, text)
+    if j is None:
+        return []
+    view, e, config = j.view, j.backend, j.config
+    out = diagnostics_of(view, _defaults_findings(view, _handle(j.body.attribute("defaults"))))
+    if e is None or e.kind not in (STRING, NUMBER, TRUE, FALSE):
+        return out
+    if j.known and j.name is not None and j.name not in all_backend_keys():
+        return out + _unknown_backend(j.name, e.start, e.end, e.kind == STRING)
+    if not j.known or j.name is None:  # Terraform then checks only that `config` is an object
         if config is not None and config.expr is not None:
             out.extend(diagnostics_of(view, _shape_findings(view, TreeValue(config.expr.node, config.expr.start))))
         return out
-    missing_at = view.missing_place(body)[0]
-    findings = config_findings(view, name, _handle(config), missing_at)
+    findings = config_findings(view, j.name, _handle(config), view.missing_place(j.body)[0])
     out.extend(_unknown_keys(view, findings))
     out.extend(diagnostics_of(view, [f for f in findings if f.code != UNKNOWN_CONFIG]))
     return out
+
+
+def remote_state_sites(block: Block, text: str) -> list[LanguageSite]:
+    """What of a `terraform_remote_state` block only some engines or releases have, for the module's
+    language to judge (`language.check_sites`): its backend, and the keys of its literal `config`
+    (top level and nested blocks) that `backends.common_config` does not have everywhere."""
+    j = _judged(block, text)
+    if j is None or j.name is None or not j.known or j.name not in all_backend_keys():
+        return []
+    e = j.backend
+    out = [] if everywhere(j.name) else [LanguageSite(SITE_BACKEND, (j.name,), e.start, e.end)]
+    keys = common_config(j.name)
+    config = _handle(j.config)
+    if keys is not None and config is not None and config is not NO_VALUE:
+        _versioned_keys(j.view, config, keys, (j.name,), out)
+    return out
+
+
+def _versioned_keys(view: TreeView, v: Any, keys: Mapping[str, CommonKey], path: tuple[str, ...],
+                    out: list[LanguageSite]) -> None:
+    if view.kind(v) != OBJECT:
+        return
+    for name, key_at, value in view.fields(v):
+        key = keys.get(name)
+        if key is None:
+            continue  # unknown everywhere: `config_findings`
+        if not key.everywhere:
+            out.append(LanguageSite(SITE_BACKEND_KEY, (*path, name), *view.range(key_at)))
+        if key.type != "block" or value is NO_VALUE:
+            continue
+        if key.nesting == "single":
+            _versioned_keys(view, value, key.keys, (*path, name), out)
+        elif key.nesting in ("list", "set"):
+            kind = view.kind(value)
+            elements = view.items(value) if kind == ARRAY else (x for _, x in view.members(value)) if kind == OBJECT else ()
+            for x in elements:
+                _versioned_keys(view, x, key.keys, (*path, name), out)
 
 
 def _handle(attr: Any) -> Any:
