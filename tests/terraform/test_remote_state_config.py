@@ -172,3 +172,15 @@ def test_a_version_change_judges_the_keys_again(tmp_path) -> None:
     assert codes() == [UNKNOWN]
     fw.workspace.set_engine_version(None)
     assert codes() == []
+
+
+def test_a_missing_key_has_a_quick_fix_that_adds_it() -> None:
+    text = _rs('{"backend": "s3", "config": {"key": "k"}}')
+    [d] = diagnostics(text)[1]
+    [fix] = d.fixes
+    fixed = text[: fix.start] + fix.new_text + text[fix.end :]
+    assert fixed == _rs('{"backend": "s3", "config": {"bucket": "", "key": "k"}}')
+    assert diagnostics(fixed)[1] == []
+    text = _rs('{"backend": "remote", "config": {}}')
+    [d] = diagnostics(text)[1]
+    assert d.fixes[0].new_text == '"organization": ""'

@@ -47,7 +47,22 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "BackendKey", "CommonKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "common_config",
-           "everywhere", "key_at", "removed"]
+           "everywhere", "key_at", "placeholder_of", "removed"]
+
+
+def placeholder_of(type_text: str | None) -> str:
+    """A JSON value of a key's type to insert: '""', "false", "0", "[]" or "{}"."""
+    if type_text == "bool":
+        return "false"
+    if type_text == "number":
+        return "0"
+    if type_text is None:
+        return '""'
+    if type_text.startswith(("list(", "set(")):
+        return "[]"
+    if type_text.startswith("map(") or type_text in ("object", "block"):
+        return "{}"
+    return '""'  # a string, or any type
 
 
 @dataclass(frozen=True)
@@ -74,15 +89,7 @@ class BackendKey:
     @property
     def placeholder(self) -> str:
         """A JSON value of the key's type to insert: '""', "false", "0", "[]" or "{}"."""
-        if self.type == "bool":
-            return "false"
-        if self.type == "number":
-            return "0"
-        if self.type.startswith(("list(", "set(")):
-            return "[]"
-        if self.type.startswith("map(") or self.type in ("object", "block"):
-            return "{}"
-        return '""'  # a string, or any type
+        return placeholder_of(self.type)
 
     @property
     def markdown(self) -> str:

@@ -67,6 +67,7 @@ data (once); never raises.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -77,7 +78,17 @@ from ...hcljson.model import Block
 from ...hcljson.values import key_text, quoted, string_text
 from ...hcljson.view import NO_VALUE, Finding, TreeValue, TreeView, ValueView, diagnostics_of
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
-from ..definition.backends import UNKNOWN_BACKEND, UNKNOWN_CONFIG, CommonKey, aliases, all_backend_keys, common_config, everywhere, removed
+from ..definition.backends import (
+    UNKNOWN_BACKEND,
+    UNKNOWN_CONFIG,
+    CommonKey,
+    aliases,
+    all_backend_keys,
+    common_config,
+    everywhere,
+    placeholder_of,
+    removed,
+)
 from ..definition.language import SITE_BACKEND, SITE_BACKEND_KEY, LanguageSite
 from .provider_rules import wrong_kinds
 
@@ -278,7 +289,7 @@ def config_findings(view: ValueView, backend: str, config: Any, missing_at: Any)
         return []
     if config is None or view.kind(config) == NULL:
         at = missing_at if config is None else config
-        return _missing(keys, set(), at, backend, "")
+        return _missing(view, keys, set(), at, backend, "", None)
     if view.kind(config) != OBJECT:
         return _shape_findings(view, config, backend)
     return _object(view, config, keys, backend, "", config, unknown=True)
@@ -301,14 +312,27 @@ def _object(view: ValueView, v: Any, keys: Mapping[str, CommonKey], backend: str
             continue
         if value is not NO_VALUE:
             out.extend(_value(view, value, key, backend, f"{path}{name}"))
-    out.extend(_missing(keys, seen, missing_at, backend, path))
+    out.extend(_missing(view, keys, seen, missing_at, backend, path, v))
     return out
 
 
-def _missing(keys: Mapping[str, CommonKey], seen: set[str], at: Any, backend: str, path: str) -> list[Finding]:
+def _missing(view: ValueView, keys: Mapping[str, CommonKey], seen: set[str], at: Any, backend: str, path: str,
+             into: Any) -> list[Finding]:
+    """A finding per required key not in `seen`, at `at`; with a fix inserting it after the `{` of
+    object `into` (None: no fix)."""
     where = f"Its {quoted(path.rstrip('.'))} object" if path else f"The configuration of backend {quoted(backend)}"
-    return [Finding(at, ERROR, MISSING_CONFIG, _SUMMARY, f"{where} needs the argument {quoted(k.name)}.")
-            for k in keys.values() if k.required and k.name not in seen]
+    out = []
+    for k in keys.values():
+        if not k.required or k.name in seen:
+            continue
+        fixes: tuple[tuple[str, str], ...] = ()
+        fix_at = None
+        if into is not None:
+            new = f"{json.dumps(k.name)}: {placeholder_of(k.type)}" + (", " if seen else "")
+            fixes, fix_at = ((new, f"Add {quoted(k.name)}"),), view.point(into, 1)
+        out.append(Finding(at, ERROR, MISSING_CONFIG, _SUMMARY, f"{where} needs the argument {quoted(k.name)}.",
+                           fixes=fixes, fix_at=fix_at))
+    return out
 
 
 def _value(view: ValueView, v: Any, key: CommonKey, backend: str, path: str) -> list[Finding]:
