@@ -266,6 +266,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A JSON literal in "config" that the key\'s type cannot take, as cty converts: a number or bool is a fine string, "true"/"false"/"1"/"0" a fine bool, a numeric string a fine number; an array or object where a string is wanted, a bool where a number is wanted, a string that is no bool, a string where a list, set or map is wanted; the elements of lists, sets and maps too.',
         'A JSON literal in "config" that the key\'s type cannot take, as cty converts: a number or bool is a fine string, "true"/"false"/"1"/"0" a fine bool, a numeric string a fine number; an array or object where a string is wanted, a bool where a number is wanted, a string that is no bool, a string where a list, set or map is wanted; the elements of lists, sets and maps too. Range: the value.',
     ),
+    'remote-state/invalid-config': (
+        'a-terraform_remote_states-config-against-its-backends-schema-session-10',
+        'What a backend\'s own validation rejects once its schema accepts "config" (so only when none of the above is found), where Terraform 1.11 to main and OpenTofu 1.10 to main agree and no environment variable takes part ("backends.OWN_CHECKS"): "local" "path" or "workspace_dir" ""; "remote" "organization" "" or "null"; "remote" "workspaces" without exactly one of "name" and "prefix" set and not "" (no "workspaces" at all counts).',
+        'What a backend\'s own validation rejects once its schema accepts "config" (so only when none of the above is found), where Terraform 1.11 to main and OpenTofu 1.10 to main agree and no environment variable takes part ("backends.OWN_CHECKS"): "local" "path" or "workspace_dir" ""; "remote" "organization" "" or "null"; "remote" "workspaces" without exactly one of "name" and "prefix" set and not "" (no "workspaces" at all counts). Range: the block\'s closing brace (Terraform\'s). Summary: Terraform\'s ("Invalid workspaces configuration", ...).',
+    ),
     'remote-state/missing-config': (
         'a-terraform_remote_states-config-against-its-backends-schema-session-10',
         'A key the backend requires ("s3" "bucket" and "key", "gcs" "bucket", "azurerm" "storage_account_name", "container_name" and "key", "remote" "organization", "consul" "path", "kubernetes" "secret_suffix" ...) is not in "config"; ""config": null" counts as "{}".',

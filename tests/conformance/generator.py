@@ -435,6 +435,16 @@ def _remote_state_config_cases(cat: str) -> Iterator[Case]:
         "defaults-template-text": ({"backend": "local", "defaults": "a${var.v}"}, "defaults a string"),
         "defaults-lone-template": ({"backend": "local", "defaults": "${var.v}"}, VALID),
         "defaults-null": ({"backend": "local", "defaults": None}, VALID),
+        # the backend's own validation, once the schema accepts the configuration
+        "local-path-empty": ({"backend": "local", "config": {"path": ""}}, "an empty path"),
+        "local-workspace-dir-empty": ({"backend": "local", "config": {"workspace_dir": ""}}, "an empty workspace_dir"),
+        "local-path-null": ({"backend": "local", "config": {"path": None}}, VALID),
+        "remote-organization-empty": ({"backend": "remote", "config": {"organization": "", "workspaces": {"name": "w"}}}, "an empty organization"),
+        "remote-organization-null": ({"backend": "remote", "config": {"organization": None, "workspaces": {"name": "w"}}}, "a null organization"),
+        "remote-no-workspaces": ({"backend": "remote", "config": {"organization": "o"}}, "neither workspace name nor prefix"),
+        "remote-workspaces-both": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "w", "prefix": "p"}}}, "both name and prefix"),
+        "remote-workspaces-prefix": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"prefix": "p"}}}, VALID),
+        "remote-workspaces-empty-name-and-prefix": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "", "prefix": "p"}}}, VALID),
         # what only some engines or releases have: Terraform 1.11.4 judges by its own
         "http-headers": ({"backend": "http", "config": {"address": "http://x", "headers": {"a": "b"}}}, "OpenTofu's key"),
         "oss-tablestore": ({"backend": "oss", "config": {"bucket": "b", "tablestore_instance_name": "t"}}, "a key of Terraform 1.12+"),

@@ -83,6 +83,17 @@ CASES = [
     (_rs('{"backend": "local", "config": "${var.v}"}'), []),
     (_rs('{"backend": "s3", "config": {"bucket": "${var.v}"}}'), []),
     (_rs('{"backend": "${var.v}", "config": {"nope": 1}}'), []),
+    # ---- the backend's own validation once the schema accepts it (on the block's closing brace, Terraform's)
+    (_rs('{"backend": "local", "config": {"path": ""}⟨}⟩'), ["remote-state/invalid-config"]),
+    (_rs('{"backend": "local", "config": {"workspace_dir": ""}⟨}⟩'), ["remote-state/invalid-config"]),
+    (_rs('{"backend": "local", "config": {"path": null}}'), []),
+    (_rs('{"backend": "remote", "config": {"organization": null, "workspaces": {"name": "w"}}⟨}⟩'), ["remote-state/invalid-config"]),
+    (_rs('{"backend": "remote", "config": {"organization": "o"}⟨}⟩'), ["remote-state/invalid-config"]),
+    (_rs('{"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "w", "prefix": "p"}}⟨}⟩'),
+     ["remote-state/invalid-config"]),
+    (_rs('{"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "", "prefix": "p"}}}'), []),
+    (_rs('{"backend": "remote", "config": {"organization": "o", "workspaces": {"name": 1}}}'), []),
+    (_rs('{"backend": "remote", "config": ⟨{}⟩}'), [MISSING]),  # the schema first: its own validation not run
     # an unknown backend: that alone
     (_rs('{"backend": ⟨"nope"⟩, "config": "x"}'), ["remote-state/unknown-backend"]),
 ]

@@ -47,7 +47,32 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "BackendKey", "CommonKey", "aliases", "all_backend_keys", "backend_keys", "backend_names", "common_config",
-           "everywhere", "key_at", "placeholder_of", "removed"]
+           "everywhere", "key_at", "placeholder_of", "removed",
+           "OWN_CHECKS", "OwnCheck"]
+
+
+@dataclass(frozen=True)
+class OwnCheck:
+    """A check a backend's own validation (its `PrepareConfig`) makes once the schema accepts the
+    configuration, the same in Terraform 1.11 to main and OpenTofu 1.10 to main, and with no
+    environment taking part: `key` must not be "" (nor null, with `null_too`); or, for a nested
+    block `key`, exactly one of `one_of` must be set and not "" (absent or null block: none is)."""
+
+    backend: str
+    key: str
+    summary: str
+    null_too: bool = False
+    one_of: tuple[str, ...] = ()
+
+
+#: Read from `internal/backend/local/backend.go` and `internal/backend/remote/backend.go`
+#: (`PrepareConfig`) of every release in `backends.NOTICE.md`.
+OWN_CHECKS: tuple[OwnCheck, ...] = (
+    OwnCheck("local", "path", "Invalid local state file path"),
+    OwnCheck("local", "workspace_dir", "Invalid local workspace directory path"),
+    OwnCheck("remote", "organization", "Invalid organization value", null_too=True),
+    OwnCheck("remote", "workspaces", "Invalid workspaces configuration", one_of=("name", "prefix")),
+)
 
 
 def placeholder_of(type_text: str | None) -> str:

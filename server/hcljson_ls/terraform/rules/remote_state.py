@@ -59,8 +59,15 @@ block: the same codes, `unknown-backend` / `unknown-config`, naming the version 
 quick open sends every `terraform_remote_state` block to the full analysis of its small document
 (`quick`), which resolves these sites as the full path does.
 
-Not checked: what a backend's own validation adds once the schema accepts the value (an empty
-`path`, an ARN's shape, `remote.workspaces` name or prefix, a region from the environment), and
+* `remote-state/invalid-config` (error, on the block's closing brace, Terraform's range): what a
+  backend's own validation rejects once the schema accepts the configuration, where every engine
+  and release agree and no environment takes part (`backends.OWN_CHECKS`): `local` `path` or
+  `workspace_dir` "", `remote` `organization` "" or null, `remote` `workspaces` without exactly one
+  of `name` and `prefix`. Only when nothing above is found (Terraform validates a configuration
+  only once the schema accepts it).
+
+Not checked: the rest of a backend's own validation (an ARN's shape, an empty s3 `key`, a region
+from the environment, a null for a required key, which some backends accept), and
 keys whose type or presence differ between engines and releases. Pure: reads only its packaged
 data (once); never raises.
 """
@@ -79,6 +86,7 @@ from ...hcljson.values import key_text, quoted, string_text
 from ...hcljson.view import NO_VALUE, Finding, TreeValue, TreeView, ValueView, diagnostics_of
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..definition.backends import (
+    OWN_CHECKS,
     UNKNOWN_BACKEND,
     UNKNOWN_CONFIG,
     CommonKey,
@@ -92,11 +100,12 @@ from ..definition.backends import (
 from ..definition.language import SITE_BACKEND, SITE_BACKEND_KEY, LanguageSite
 from .provider_rules import wrong_kinds
 
-__all__ = ["CONFIG_NOT_OBJECT", "CONFIG_TYPE", "MISSING_CONFIG", "UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "backends",
+__all__ = ["CONFIG_NOT_OBJECT", "CONFIG_TYPE", "INVALID_CONFIG", "MISSING_CONFIG", "UNKNOWN_BACKEND", "UNKNOWN_CONFIG", "backends",
            "config_findings", "remote_state_diagnostics", "remote_state_sites"]
 
 CONFIG_NOT_OBJECT = "remote-state/config-not-object"
 MISSING_CONFIG = "remote-state/missing-config"
+INVALID_CONFIG = "remote-state/invalid-config"
 CONFIG_TYPE = "remote-state/config-type"
 
 _SUMMARY = "Invalid backend configuration"
@@ -292,7 +301,43 @@ def config_findings(view: ValueView, backend: str, config: Any, missing_at: Any)
         return _missing(view, keys, set(), at, backend, "", None)
     if view.kind(config) != OBJECT:
         return _shape_findings(view, config, backend)
-    return _object(view, config, keys, backend, "", config, unknown=True)
+    found = _object(view, config, keys, backend, "", config, unknown=True)
+    return found or _own_findings(view, backend, config, missing_at)
+
+
+def _own_findings(view: ValueView, backend: str, config: Any, missing_at: Any) -> list[Finding]:
+    """`backends.OWN_CHECKS` of a configuration the schema accepts (Terraform's range: the block's
+    closing brace, where its validation's attribute paths lead in the data source's body)."""
+    values = {name: value for name, _, value in view.fields(config)}
+
+    def text_of(v: Any) -> str | None:  # the value as a string ("" for null; None: not known here)
+        if v is None or v is NO_VALUE or view.kind(v) == NULL:
+            return ""
+        return view.string(v) if view.kind(v) == STRING else None if view.kind(v) not in (NUMBER, TRUE, FALSE) else "x"
+
+    out = []
+    for c in OWN_CHECKS:
+        if c.backend != backend:
+            continue
+        v = values.get(c.key)
+        if c.one_of:
+            fields = {n: x for n, _, x in view.fields(v)} if v is not None and v is not NO_VALUE and view.kind(v) == OBJECT else {}
+            given = [text_of(fields.get(n)) for n in c.one_of]
+            if None in given:
+                continue
+            names = " or ".join(quoted(n) for n in c.one_of)
+            count = sum(1 for g in given if g)
+            if count != 1:
+                detail = (f"{quoted(c.key)} of backend {quoted(backend)} needs one of {names} (not empty)." if count == 0
+                          else f"{quoted(c.key)} of backend {quoted(backend)} takes only one of {names}.")
+                out.append(Finding(missing_at, ERROR, INVALID_CONFIG, c.summary, detail))
+            continue
+        if v is None or (view.kind(v) == NULL and not c.null_too):
+            continue
+        if text_of(v) == "":
+            out.append(Finding(missing_at, ERROR, INVALID_CONFIG, c.summary,
+                               f"The {quoted(c.key)} of backend {quoted(backend)} must not be empty."))
+    return out
 
 
 def _object(view: ValueView, v: Any, keys: Mapping[str, CommonKey], backend: str, path: str, missing_at: Any,
