@@ -195,3 +195,11 @@ def test_a_missing_key_has_a_quick_fix_that_adds_it() -> None:
     text = _rs('{"backend": "remote", "config": {}}')
     [d] = diagnostics(text)[1]
     assert d.fixes[0].new_text == '"organization": ""'
+
+
+def test_an_override_file_without_config_leaves_the_merged_one_alone() -> None:
+    # Its `backend` is merged with another file's `config`: no key is known missing here.
+    assert diagnostics(_rs('{"backend": "s3"}'), "main_override.tf.json")[1] == []
+    # With its own `config`, that is the merged block's configuration (an override replaces the attribute).
+    [d] = diagnostics(_rs('{"backend": "gcs", "config": {}}'), "main_override.tf.json")[1]
+    assert d.code == MISSING

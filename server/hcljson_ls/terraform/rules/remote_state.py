@@ -159,10 +159,12 @@ def _judged(block: Block, text: str) -> _Judged | None:
     return _Judged(view, body, e, name, config, known)
 
 
-def remote_state_diagnostics(block: Block, text: str) -> list[Diagnostic]:
-    """The diagnostics of data source `block` when it is a `terraform_remote_state` (see the module doc)."""
+def remote_state_diagnostics(block: Block, text: str, override: bool = False) -> list[Diagnostic]:
+    """The diagnostics of data source `block` when it is a `terraform_remote_state` (see the module doc).
+    In an override file (`override`) the block is merged into another file's: without its own
+    `config`, the merged one's is not known here, so nothing of the configuration is judged."""
     j = _judged(block, text)
-    if j is None:
+    if j is None or (override and j.config is None):
         return []
     view, e, config = j.view, j.backend, j.config
     out = diagnostics_of(view, _defaults_findings(view, _handle(j.body.attribute("defaults"))))
