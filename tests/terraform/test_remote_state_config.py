@@ -203,3 +203,16 @@ def test_an_override_file_without_config_leaves_the_merged_one_alone() -> None:
     # With its own `config`, that is the merged block's configuration (an override replaces the attribute).
     [d] = diagnostics(_rs('{"backend": "gcs", "config": {}}'), "main_override.tf.json")[1]
     assert d.code == MISSING
+
+
+def test_a_half_typed_config_never_breaks_the_rule() -> None:
+    # A key written without its value (mid-edit) and broken nesting reach the rule: it says what it
+    # can and never raises (a key without a value once raised in the backend's own checks).
+    for config in ('{"organization": }', '{"organization": "o", "workspaces": }', '{"organization": "o", "workspaces": {"name": }}',
+                   '{"organization": "o", "workspaces": {"name": 1, "prefix": ', '{"organization": [}', '{"organization": "o", '):
+        found = diagnostics(_rs('{"backend": "remote", "config": ' + config + "}"))[1]
+        assert found and all(d.code.startswith(("syntax/", "structure/", "remote-state/")) for d in found), config
+    for config in ('{"path": }', '{"bucket": , "assume_role": [{"role_arn": }]}', '{"assume_role": {"tags": {"a": }}}'):
+        diagnostics(_rs('{"backend": "local", "config": ' + config + "}"))
+        diagnostics(_rs('{"backend": "cos", "config": ' + config + "}"))
+        diagnostics(_rs('{"backend": "s3", "config": ' + config + "}"))

@@ -334,7 +334,7 @@ def _own_findings(view: ValueView, backend: str, config: Any, missing_at: Any) -
                           else f"{quoted(c.key)} of backend {quoted(backend)} takes only one of {names}.")
                 out.append(Finding(missing_at, ERROR, INVALID_CONFIG, c.summary, detail))
             continue
-        if v is None or (view.kind(v) == NULL and not c.null_too):
+        if v is None or v is NO_VALUE or (view.kind(v) == NULL and not c.null_too):
             continue
         if text_of(v) == "":
             out.append(Finding(missing_at, ERROR, INVALID_CONFIG, c.summary,
