@@ -1,7 +1,7 @@
 """The `backend` and `config` of a `terraform_remote_state` data source, checked as the built-in
 provider checks them in `terraform validate`.
 
-    remote_state_diagnostics(block, text) -> list[Diagnostic]    one `data` block
+    remote_state_diagnostics(block, text, override=False) -> list[Diagnostic]    one `data` block
     remote_state_sites(block, text) -> list[LanguageSite]        what only some engines or releases have
     config_findings(view, backend, config, missing_at)          the config's rule, over `hcljson.view`
     backends() -> Mapping                                       backend name -> its config's top-level names (the union)
@@ -22,6 +22,9 @@ Terraform judges the two arguments only when both are known during validate (the
 when `backend` is a JSON string without a template sequence (or a number or boolean, which no
 backend is named) and `config` is absent, null or a JSON value with no `${`/`%{` anywhere in its
 text. Only data sources of type `terraform_remote_state` without a `provider` meta-argument count.
+When either is not known, Terraform checks only that `config` is an object (`config-not-object`
+below); `defaults` is always checked. In an override file, a block without its own `config` is not
+judged (the merged configuration is another file's).
 
 * `remote-state/unknown-backend` (error, on the `backend` value): no backend has that name ("_local"
   is read as "local"); a removed backend (etcd, swift, ...) says so, with "Did you mean ...?".
@@ -51,6 +54,13 @@ version never makes it a false error:
   cty converts (`provider_rules.wrong_kinds`: a number or bool where a string is wanted is fine,
   `"true"`/`"1"` for a bool, a numeric string for a number; elements of lists, sets and maps too).
 
+* `remote-state/invalid-config` (error, on the block's closing brace, Terraform's range): what a
+  backend's own validation rejects once the schema accepts the configuration, where every engine
+  and release agree and no environment takes part (`backends.OWN_CHECKS`): `local` `path` or
+  `workspace_dir` "", `remote` `organization` "" or null, `remote` `workspaces` without exactly one
+  of `name` and `prefix`. Only when nothing above is found (Terraform validates a configuration
+  only once the schema accepts it).
+
 Per engine and version: a backend or a config key (top level or in a nested block) that only some
 engines or releases have is not judged here but sent as a `language.LanguageSite`
 (`remote_state_sites`, kinds `SITE_BACKEND` / `SITE_BACKEND_KEY`, added to the block's refs by
@@ -59,17 +69,10 @@ block: the same codes, `unknown-backend` / `unknown-config`, naming the version 
 quick open sends every `terraform_remote_state` block to the full analysis of its small document
 (`quick`), which resolves these sites as the full path does.
 
-* `remote-state/invalid-config` (error, on the block's closing brace, Terraform's range): what a
-  backend's own validation rejects once the schema accepts the configuration, where every engine
-  and release agree and no environment takes part (`backends.OWN_CHECKS`): `local` `path` or
-  `workspace_dir` "", `remote` `organization` "" or null, `remote` `workspaces` without exactly one
-  of `name` and `prefix`. Only when nothing above is found (Terraform validates a configuration
-  only once the schema accepts it).
-
 Not checked: the rest of a backend's own validation (an ARN's shape, an empty s3 `key`, a region
-from the environment, a null for a required key, which some backends accept), and
-keys whose type or presence differ between engines and releases. Pure: reads only its packaged
-data (once); never raises.
+from the environment, a null for a required key, which some backends accept, a legacy block's
+item count), and values of keys whose type, nesting or requiredness differ between engines and
+releases (kubernetes `exec`). Pure: reads only its packaged data (once); never raises.
 """
 
 from __future__ import annotations
