@@ -14,8 +14,11 @@ Data
 `data/backends.json`, written by `tools/backend_schemas.py` from the Go source of Terraform 1.11 to
 main and OpenTofu 1.10 to main (`data/backends.NOTICE.md`: the commits and licenses): per engine
 the releases read and per backend its keys, each with its type ("string", "list(string)",
-"object" for a nested object attribute, "block" for a nested block), whether it is required,
-sensitive or deprecated, its nested keys, and `since`/`until`, the first and last release read
+"object" for a nested object attribute, "block" for a nested block, with its `nesting`: "single",
+or "list"/"set" for a legacy block, `max_items` 1 where the legacy schema says so), whether it is
+required (`env_default`: a required legacy key with a default function, which the legacy helper
+makes optional whenever that function, read from the environment, gives a value), sensitive or
+deprecated, its nested keys, and `since`/`until`, the first and last release read
 that have it (`until` null: still in the newest). `data/backend_descriptions.json`: our own
 one-line description of each key (`<backend>.<key>`).
 
@@ -25,15 +28,17 @@ Contract
   read sees that release's keys; one between two releases sees what the older has plus what was
   added up to it; an unknown engine is Terraform.
 * A backend whose schema was not read has keys None (its configuration is not described).
-* `required` is the schema's flag. For OpenTofu's legacy-schema backends (http, consul, pg, ...) a
-  required key with an environment default is required only while that variable is unset (the
-  legacy helper turns it optional when the default is there), so a check built on `required` must
-  leave those out; completion and hover only show it.
+* `required` is the schema's flag. For legacy-schema backends (cos, oss, OpenTofu's http, ...) a
+  required key with an environment default (`env_default`) is required only while that variable
+  is unset, so a check built on `required` leaves those out (`common_config`); completion and hover
+  only show it.
 * `common_config` is for checks that must hold for every engine and release (no false error,
   whatever the module's version): a key is `required` only when every engine and release that has
   the backend requires it without an environment default (`env_default`: a legacy key the helper
   makes optional when its default function gives a value); its `type` and `nesting` are None when
-  they differ somewhere (a check leaves such a value alone); `known` is every name any of them has.
+  they differ somewhere (a check leaves such a value alone); `everywhere` False when some engine
+  or release lacks the key (the module's language decides: `language.check_sites`).
+* `OWN_CHECKS`: the checks of a backend's own validation every engine and release make alike.
 * Pure: reads only its packaged data (once); never raises.
 """
 
