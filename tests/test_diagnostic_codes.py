@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "server" / "hcljson_ls"
 DOCS = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
 
-_CODE = re.compile(r"""["']((?:syntax|structure|template|type|reference|schema|limit|tfvars|language|test|module|variable|provisioner)/[a-z][a-z0-9-]*)["']""")
+_CODE = re.compile(r"""["']((?:syntax|structure|template|type|reference|schema|limit|tfvars|language|test|module|variable|provisioner|meta-argument|remote-state)/[a-z][a-z0-9-]*)["']""")
 
 
 def _codes() -> set[str]:

@@ -11,7 +11,9 @@ messages) and each backend's schema (`internal/backend/local`, `internal/backend
 `internal/cloud`, `internal/backend/remote-state/*`): the outermost `Attributes` and `BlockTypes`
 maps (configschema), or the outermost `Schema` map (the legacy helper/schema). Of each key only
 facts of the interface are taken: its name, type, whether it is required, sensitive or deprecated,
-and its nested keys; never the source's descriptions (ours are in `backend_descriptions.json`,
+and its nested keys (a legacy block's nesting as the legacy helper gives it to core: a list or set,
+with `max_items` 1 where it says so; `env_default` on a required legacy key with a `DefaultFunc`,
+which the helper makes optional whenever that function gives a value); never the source's descriptions (ours are in `backend_descriptions.json`,
 written by hand). A backend whose schema this tool cannot read has `null` keys.
 
 The output, per engine: the releases read (in order) and per backend the keys, each with `since`
@@ -207,13 +209,17 @@ def _key(kind: str, body: str, ctx: _Package) -> dict:
         if legacy in _LEGACY:
             out["type"] = _LEGACY[legacy]
         elif elem and elem.group(1) == "Resource":
-            out["type"] = "block"
-            out["nesting"] = "single" if _field(top, "MaxItems") == "1" else legacy.removeprefix("Type").lower()
+            out["type"] = "block"  # the legacy helper gives core a list or set of blocks, even of at most one
+            out["nesting"] = legacy.removeprefix("Type").lower()
+            if _field(top, "MaxItems") == "1":
+                out["max_items"] = 1
             out["keys"] = _block(elem_body, ctx)
         else:
             inner = _LEGACY.get((_field(_top(elem_body), "Type") or "").removeprefix("schema."), "string")
             out["type"] = f"{legacy.removeprefix('Type').lower()}({inner})"
     out["required"] = _flag(top, "Required")
+    if out["required"] and _field(top, "DefaultFunc") is not None:
+        out["env_default"] = True  # required only while its default function (the environment) gives nothing
     if _flag(top, "Sensitive"):
         out["sensitive"] = True
     if _flag(top, "Deprecated"):

@@ -32,7 +32,7 @@ OUTPUT = REPO / "server" / "hcljson_ls" / "rule_docs.py"
 
 _HEADING = re.compile(r"^(#{2,3})\s+(.*?)\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
-_CODE = re.compile(r"`([a-z]+/[a-z0-9-]+)`")
+_CODE = re.compile(r"`([a-z][a-z-]*/[a-z0-9-]+)`")
 _CODE_SPAN = re.compile(r"`([^`]*)`")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 #: The end of a sentence: a full stop (not of "e.g." or "i.e.") before a space and a capital.

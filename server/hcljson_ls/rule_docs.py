@@ -96,6 +96,16 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A file has more diagnostics of one code than the setting "diagnostics.maxPerCode" allows: one per such code, saying how many were not shown.',
         'A file has more diagnostics of one code than the setting "diagnostics.maxPerCode" allows: one per such code, saying how many were not shown. Range: the first one not shown (where the reader would look next), whose message it repeats. Severity: the most severe among those not shown.',
     ),
+    'meta-argument/invalid-count': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A literal "count" of a resource, data source or module call that Terraform cannot use: "null", a boolean, array or object, a string that is not a number ("Incorrect value type"), a negative number or one that is not whole ("Invalid count argument").',
+        'A literal "count" of a resource, data source or module call that Terraform cannot use: "null", a boolean, array or object, a string that is not a number ("Incorrect value type"), a negative number or one that is not whole ("Invalid count argument"). A numeric string is its number ("3", "1e1" are fine; " 3" is not). Range: the value.',
+    ),
+    'meta-argument/invalid-for-each': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A literal "for_each" of a resource, data source or module call that is not a JSON object: an array (a tuple, even empty), a string, a number, a boolean or "null".',
+        'A literal "for_each" of a resource, data source or module call that is not a JSON object: an array (a tuple, even empty), a string, a number, a boolean or "null". A set comes from an expression ("${toset([...])}"), never judged. Range: the value.',
+    ),
     'module/invalid-source': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
         'A module call with "version" (even "null") whose "source" is a local path ("./", "../"): Terraform then reads it as a registry address.',
@@ -115,6 +125,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'const-variables-in-module-sources-issue-19',
         'A module call\'s "source" or "version" that refers to an input variable of the module (declared in any of its files, JSON or native) that is not declared "const = true", read by Terraform 1.15 or later.',
         'A module call\'s "source" or "version" that refers to an input variable of the module (declared in any of its files, JSON or native) that is not declared "const = true", read by Terraform 1.15 or later. Terraform evaluates "source" and "version" while "init" installs modules, when every other variable is unknown (hashicorp/terraform v1.15.9 internal/terraform/node_module_install.go, node_root_variable.go). An error, "Unknown module source" (or version), on the whole value, as Terraform reports it. Only where the value is surely unknown: literal text and interpolations of bare references ("./m/${var.x}"). Under OpenTofu 1.12 and later (which evaluates the other variables it is given), each reference there to a variable declared with a literal "const = false": "Unable to use variable in static context", on the reference (opentofu internal/configs/static_scope.go). Nothing before Terraform 1.15 ("language/newer-version"), in a module with an override file (it may set "const"), for undeclared variables ("reference/undeclared"), or for locals derived from such variables.',
+    ),
+    'module/source-changed': (
+        'a-module-installed-from-another-source-session-10',
+        'A module call whose literal "source" is surely not the one "terraform init" installed its module from (the root module\'s ".terraform/modules/modules.json", the entry of that call): Terraform\'s "Module source has changed" ("terraform init" must run again), and nothing else is said of the call (its inputs and outputs are not known).',
+        'A module call whose literal "source" is surely not the one "terraform init" installed its module from (the root module\'s ".terraform/modules/modules.json", the entry of that call): Terraform\'s "Module source has changed" ("terraform init" must run again), and nothing else is said of the call (its inputs and outputs are not known). Compared only where Terraform\'s normalised form is certain: a "git::" address or a registry address (with or without its host; "registry.terraform.io" and "registry.opentofu.org" both count); other spellings ("github.com/o/r", "https://..."), a difference of letter case and local paths are not judged. Range: the "source" value (Terraform\'s).',
     ),
     'module/unknown-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
@@ -240,6 +255,36 @@ RULES: dict[str, tuple[str, str, str]] = {
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
         'A variable\'s "validation" condition that does not refer to the variable itself.',
         'A variable\'s "validation" condition that does not refer to the variable itself. Other references are allowed (Terraform 1.9 and OpenTofu 1.9 on, the default here; before, only the variable itself), but the rule that the variable itself is referred to holds in every version (Terraform and OpenTofu main branches, August 2026). Range: the condition\'s value. Reported together with "reference/constant-condition" when the condition refers to nothing.',
+    ),
+    'remote-state/config-not-object': (
+        'a-terraform_remote_states-config-against-its-backends-schema-session-10',
+        '"config" that is no object: a literal string, number, bool or array, or a string with a template sequence that is more than one "${...}" alone (its value is a string; Terraform checks the type even when the value is not known); a nested block ("remote" "workspaces") or nested object ("s3" "assume_role") given something else than an object (a legacy list of blocks, "cos" "assume_role": an array or object of objects); "defaults" that is no object ("Invalid default values"; "null" and a lone "${...}" are fine).',
+        '"config" that is no object: a literal string, number, bool or array, or a string with a template sequence that is more than one "${...}" alone (its value is a string; Terraform checks the type even when the value is not known); a nested block ("remote" "workspaces") or nested object ("s3" "assume_role") given something else than an object (a legacy list of blocks, "cos" "assume_role": an array or object of objects); "defaults" that is no object ("Invalid default values"; "null" and a lone "${...}" are fine). Range: the value.',
+    ),
+    'remote-state/config-type': (
+        'a-terraform_remote_states-config-against-its-backends-schema-session-10',
+        'A JSON literal in "config" that the key\'s type cannot take, as cty converts: a number or bool is a fine string, "true"/"false"/"1"/"0" a fine bool, a numeric string a fine number; an array or object where a string is wanted, a bool where a number is wanted, a string that is no bool, a string where a list, set or map is wanted; the elements of lists, sets and maps too.',
+        'A JSON literal in "config" that the key\'s type cannot take, as cty converts: a number or bool is a fine string, "true"/"false"/"1"/"0" a fine bool, a numeric string a fine number; an array or object where a string is wanted, a bool where a number is wanted, a string that is no bool, a string where a list, set or map is wanted; the elements of lists, sets and maps too. Range: the value.',
+    ),
+    'remote-state/invalid-config': (
+        'a-terraform_remote_states-config-against-its-backends-schema-session-10',
+        'What a backend\'s own validation rejects once its schema accepts "config" (so only when none of the above is found), where Terraform 1.11 to main and OpenTofu 1.10 to main agree and no environment variable takes part ("backends.OWN_CHECKS"): "local" "path" or "workspace_dir" ""; "remote" "organization" "" or "null"; "remote" "workspaces" without exactly one of "name" and "prefix" set and not "" (no "workspaces" at all counts).',
+        'What a backend\'s own validation rejects once its schema accepts "config" (so only when none of the above is found), where Terraform 1.11 to main and OpenTofu 1.10 to main agree and no environment variable takes part ("backends.OWN_CHECKS"): "local" "path" or "workspace_dir" ""; "remote" "organization" "" or "null"; "remote" "workspaces" without exactly one of "name" and "prefix" set and not "" (no "workspaces" at all counts). Range: the block\'s closing brace (Terraform\'s). Summary: Terraform\'s ("Invalid workspaces configuration", ...).',
+    ),
+    'remote-state/missing-config': (
+        'a-terraform_remote_states-config-against-its-backends-schema-session-10',
+        'A key the backend requires ("s3" "bucket" and "key", "gcs" "bucket", "azurerm" "storage_account_name", "container_name" and "key", "remote" "organization", "consul" "path", "kubernetes" "secret_suffix" ...) is not in "config"; ""config": null" counts as "{}".',
+        'A key the backend requires ("s3" "bucket" and "key", "gcs" "bucket", "azurerm" "storage_account_name", "container_name" and "key", "remote" "organization", "consul" "path", "kubernetes" "secret_suffix" ...) is not in "config"; ""config": null" counts as "{}". A required key the environment may give ("cos" "region", OpenTofu\'s "http" "address": a legacy default function) is never reported. Nested: a required key of a nested object ("s3" "assume_role.role_arn") or block. Range: the "config" value, or the block\'s closing brace without "config" (Terraform\'s); a nested one, the nested object. A quick fix adds the key (with a placeholder of its type) to the object that lacks it.',
+    ),
+    'remote-state/unknown-backend': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A "terraform_remote_state" data source whose "backend" is no backend of any Terraform release from 1.11 to main or OpenTofu release from 1.10 to main (a removed one, such as "etcd", says so), when "config" holds no template sequence (Terraform judges only a known configuration).',
+        'A "terraform_remote_state" data source whose "backend" is no backend of any Terraform release from 1.11 to main or OpenTofu release from 1.10 to main (a removed one, such as "etcd", says so), when "config" holds no template sequence (Terraform judges only a known configuration). "Did you mean ...?" with a quick fix. Range: the value.',
+    ),
+    'remote-state/unknown-config': (
+        'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
+        'A key of a literal "config" object that the backend\'s configuration does not have (the backends\' arguments, the union over those releases and engines: "terraform/data/backends.json", written by "tools/backend_schemas.py" from their source).',
+        'A key of a literal "config" object that the backend\'s configuration does not have (the backends\' arguments, the union over those releases and engines: "terraform/data/backends.json", written by "tools/backend_schemas.py" from their source). "Did you mean ...?" with a quick fix. Range: the key (Terraform: the whole "config", first key only).',
     ),
     'schema/computed-only': (
         'provider-schema-diagnostics',

@@ -351,6 +351,113 @@ def _builtin_cases() -> Iterator[Case]:
                   {"variable": {"v": {"default": "x"}},
                    "data": {"terraform_remote_state": {"s": {"backend": "nope", "config": {"nope": "${var.v}"}}}}})
 
+    yield from _remote_state_config_cases(cat)
+
+
+#: An ARN the s3 backend's own validation accepts (the cases' mistakes are elsewhere).
+_ARN = "arn:aws:iam::123456789012:role/r"
+_S3 = {"bucket": "b", "key": "k", "region": "eu-west-1"}
+
+
+def _remote_state_config_cases(cat: str) -> Iterator[Case]:
+    """A `terraform_remote_state`'s `config` against its backend's schema (Terraform's `CoerceValue`:
+    missing required keys, nested ones, literals of the wrong type, unknown keys) and the shapes of
+    `config` and `defaults`; each backend with required keys, and what cty converts silently."""
+    def s3(**extra: Any) -> dict[str, Any]:
+        return {"backend": "s3", "config": {**_S3, **extra}}
+
+    cases_: dict[str, tuple[dict[str, Any], str]] = {
+        "s3-ok": (s3(), VALID),
+        "s3-no-config": ({"backend": "s3"}, "missing required bucket and key"),
+        "s3-config-null": ({"backend": "s3", "config": None}, "missing required bucket and key"),
+        "s3-no-bucket": ({"backend": "s3", "config": {"key": "k", "region": "eu-west-1"}}, "missing required bucket"),
+        "s3-no-key": ({"backend": "s3", "config": {"bucket": "b", "region": "eu-west-1"}}, "missing required key"),
+        "s3-bucket-number": ({"backend": "s3", "config": {**_S3, "bucket": 1}}, VALID),
+        "s3-bucket-bool": ({"backend": "s3", "config": {**_S3, "bucket": True}}, VALID),
+        "s3-bucket-list": ({"backend": "s3", "config": {**_S3, "bucket": ["b"]}}, "a list where a string is wanted"),
+        "s3-bucket-object": ({"backend": "s3", "config": {**_S3, "bucket": {"a": 1}}}, "an object where a string is wanted"),
+        "s3-encrypt-string-true": (s3(encrypt="true"), VALID),
+        "s3-encrypt-string-1": (s3(encrypt="1"), VALID),
+        "s3-encrypt-word": (s3(encrypt="yes"), "a string that is no bool"),
+        "s3-encrypt-capital": (s3(encrypt="True"), "a bool in capitals"),
+        "s3-encrypt-number": (s3(encrypt=1), "a number where a bool is wanted"),
+        "s3-retries-numeric-string": (s3(max_retries="3"), VALID),
+        "s3-retries-word": (s3(max_retries="x"), "a string that is no number"),
+        "s3-retries-bool": (s3(max_retries=True), "a bool where a number is wanted"),
+        "s3-accounts-numbers": (s3(allowed_account_ids=[1, 2]), VALID),
+        "s3-accounts-string": (s3(allowed_account_ids="x"), "a string where a set is wanted"),
+        "s3-accounts-objects": (s3(allowed_account_ids=[{"a": 1}]), "an object as a set's element"),
+        "s3-assume-role-ok": (s3(assume_role={"role_arn": _ARN, "tags": {"a": 1}}), VALID),
+        "s3-assume-role-extra-key": (s3(assume_role={"role_arn": _ARN, "nope": 1}), VALID),
+        "s3-assume-role-null": (s3(assume_role=None), VALID),
+        "s3-assume-role-no-arn": (s3(assume_role={"duration": "1h"}), "nested required key missing"),
+        "s3-assume-role-string": (s3(assume_role="x"), "a string where an object is wanted"),
+        "s3-assume-role-tags-list": (s3(assume_role={"role_arn": _ARN, "tags": ["a"]}), "a list where a map is wanted"),
+        "s3-comment-key": ({"backend": "s3", "config": {"//": "c", **_S3}}, "a comment key is no comment in config"),
+        "s3-two-unknown": (s3(nope=1, nope2=2), "unknown keys"),
+        "azurerm-ok": ({"backend": "azurerm", "config": {"storage_account_name": "a", "container_name": "c", "key": "k"}}, VALID),
+        "azurerm-no-key": ({"backend": "azurerm", "config": {"storage_account_name": "a", "container_name": "c"}}, "missing required key"),
+        "gcs-ok": ({"backend": "gcs", "config": {"bucket": "b"}}, VALID),
+        "gcs-no-config": ({"backend": "gcs"}, "missing required bucket"),
+        "gcs-prefix-object": ({"backend": "gcs", "config": {"bucket": "b", "prefix": {}}}, "an object where a string is wanted"),
+        "consul-no-path": ({"backend": "consul", "config": {"address": "a"}}, "missing required path"),
+        "cos-no-bucket": ({"backend": "cos", "config": {"region": "r"}}, "missing required bucket"),
+        "cos-assume-role-list": ({"backend": "cos", "config": {"bucket": "b", "region": "r", "assume_role": [{"role_arn": "a", "session_name": "s"}]}}, VALID),
+        "cos-assume-role-object-of-strings": ({"backend": "cos", "config": {"bucket": "b", "region": "r", "assume_role": {"role_arn": "a"}}}, "a set of blocks read from an object's values"),
+        "cos-assume-role-unknown-key": ({"backend": "cos", "config": {"bucket": "b", "region": "r", "assume_role": [{"role_arn": "a", "session_name": "s", "nope": 1}]}}, "unknown key in a nested block"),
+        "cos-assume-role-string": ({"backend": "cos", "config": {"bucket": "b", "region": "r", "assume_role": "x"}}, "a string where blocks are wanted"),
+        "oss-no-bucket": ({"backend": "oss", "config": {}}, "missing required bucket"),
+        "kubernetes-no-secret-suffix": ({"backend": "kubernetes", "config": {"namespace": "n"}}, "missing required secret_suffix"),
+        "kubernetes-labels-list": ({"backend": "kubernetes", "config": {"secret_suffix": "s", "labels": ["a"]}}, "a list where a map is wanted"),
+        "kubernetes-paths-object": ({"backend": "kubernetes", "config": {"secret_suffix": "s", "config_paths": {"a": "b"}}}, "an object where a list is wanted"),
+        "remote-no-organization": ({"backend": "remote", "config": {"workspaces": {"name": "w"}}}, "missing required organization"),
+        "remote-ok": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "w"}}}, VALID),
+        "remote-organization-number": ({"backend": "remote", "config": {"organization": 1, "workspaces": {"name": "w"}}}, VALID),
+        "remote-workspaces-list": ({"backend": "remote", "config": {"organization": "o", "workspaces": [{"name": "w"}]}}, "a list where a block object is wanted"),
+        "remote-workspaces-unknown-key": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"nam": "w"}}}, "unknown key in a nested block (did you mean name?)"),
+        "cloud-ok": ({"backend": "cloud", "config": {"organization": "o", "workspaces": {"name": "w"}}}, VALID),
+        "cloud-workspaces-string": ({"backend": "cloud", "config": {"organization": "o", "workspaces": "w"}}, "a string where a block object is wanted"),
+        "cloud-organization-list": ({"backend": "cloud", "config": {"organization": ["o"]}}, "a list where a string is wanted"),
+        "local-path-number": ({"backend": "local", "config": {"path": 1}}, VALID),
+        "local-path-bool": ({"backend": "local", "config": {"path": True}}, VALID),
+        "local-path-list": ({"backend": "local", "config": {"path": ["a"]}}, "a list where a string is wanted"),
+        "local-config-string": ({"backend": "local", "config": "x"}, "config not an object"),
+        "local-config-number": ({"backend": "local", "config": 1}, "config not an object"),
+        "local-config-array": ({"backend": "local", "config": [{"path": "x"}]}, "config not an object"),
+        "local-config-template-text": ({"backend": "local", "config": "a${var.v}"}, "config a string (a template with text)"),
+        "local-config-template-array": ({"backend": "local", "config": ["${var.v}"]}, "config a tuple (not known, still no object)"),
+        "local-config-lone-template": ({"backend": "local", "config": "${var.v}"}, VALID),
+        "s3-config-templated-key": ({"backend": "s3", "config": {"bucket": "${var.v}"}}, VALID),
+        "backend-template-unknown-key": ({"backend": "${var.v}", "config": {"nope": 1}}, VALID),
+        "defaults-string": ({"backend": "local", "defaults": "x"}, "defaults not an object"),
+        "defaults-number": ({"backend": "local", "defaults": 1}, "defaults not an object"),
+        "defaults-array": ({"backend": "local", "defaults": ["x"]}, "defaults not an object"),
+        "defaults-template-text": ({"backend": "local", "defaults": "a${var.v}"}, "defaults a string"),
+        "defaults-lone-template": ({"backend": "local", "defaults": "${var.v}"}, VALID),
+        "defaults-null": ({"backend": "local", "defaults": None}, VALID),
+        # the backend's own validation, once the schema accepts the configuration
+        "local-path-empty": ({"backend": "local", "config": {"path": ""}}, "an empty path"),
+        "local-workspace-dir-empty": ({"backend": "local", "config": {"workspace_dir": ""}}, "an empty workspace_dir"),
+        "local-path-null": ({"backend": "local", "config": {"path": None}}, VALID),
+        "remote-organization-empty": ({"backend": "remote", "config": {"organization": "", "workspaces": {"name": "w"}}}, "an empty organization"),
+        "remote-organization-null": ({"backend": "remote", "config": {"organization": None, "workspaces": {"name": "w"}}}, "a null organization"),
+        "remote-no-workspaces": ({"backend": "remote", "config": {"organization": "o"}}, "neither workspace name nor prefix"),
+        "remote-workspaces-both": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "w", "prefix": "p"}}}, "both name and prefix"),
+        "remote-workspaces-prefix": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"prefix": "p"}}}, VALID),
+        "remote-workspaces-empty-name-and-prefix": ({"backend": "remote", "config": {"organization": "o", "workspaces": {"name": "", "prefix": "p"}}}, VALID),
+        # what only some engines or releases have: Terraform 1.11.4 judges by its own
+        "http-headers": ({"backend": "http", "config": {"address": "http://x", "headers": {"a": "b"}}}, "OpenTofu's key"),
+        "oss-tablestore": ({"backend": "oss", "config": {"bucket": "b", "tablestore_instance_name": "t"}}, "a key of Terraform 1.12+"),
+        "s3-assume-role-duration-seconds": (s3(assume_role_duration_seconds=1), "OpenTofu's key"),
+        "oci-backend": ({"backend": "oci", "config": {"bucket": "b", "namespace": "n"}}, "a backend of Terraform 1.12+"),
+        "cloud-workspaces-project": ({"backend": "cloud", "config": {"organization": "o", "workspaces": {"name": "w", "project": "p"}}}, VALID),
+        "workspace-number": ({"backend": "local", "workspace": 1}, VALID),
+        "workspace-object": ({"backend": "local", "workspace": {"a": 1}}, "an object where a string is wanted"),
+    }
+    for slug, (body, intent) in cases_.items():
+        yield _module(f"remote-state-config-{slug}", cat, intent,
+                      {"variable": {"v": {"default": "x"}}, "data": {"terraform_remote_state": {"s": body}}})
+
 
 # --- types: variable defaults, module inputs -------------------------------------------------------
 

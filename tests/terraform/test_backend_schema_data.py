@@ -127,6 +127,11 @@ func assumeSchema() *schema.Schema {
 		Elem: &schema.Resource{
 			Schema: map[string]*schema.Schema{
 				"role_arn": {Type: schema.TypeString, Required: true},
+				"session": {
+					Type:        schema.TypeString,
+					Required:    true,
+					DefaultFunc: schema.EnvDefaultFunc("SESSION", nil),
+				},
 			},
 		},
 	}
@@ -151,6 +156,7 @@ def test_the_tool_reads_legacy_schema_literals():
     assert keys == {
         "retries": {"type": "number", "required": False},
         "paths": {"type": "list(string)", "required": False},
-        "assume": {"type": "block", "nesting": "single", "required": False, "deprecated": True,
-                   "keys": {"role_arn": {"type": "string", "required": True}}},
+        "assume": {"type": "block", "nesting": "set", "max_items": 1, "required": False, "deprecated": True,
+                   "keys": {"role_arn": {"type": "string", "required": True},
+                            "session": {"type": "string", "required": True, "env_default": True}}},
     }

@@ -131,7 +131,7 @@ def test_messages_name_what_is_wrong_and_suggest_the_fix() -> None:
     assert 'Did you mean "local"?' in d.detail and d.fixes and d.fixes[0].new_text == '"local"'
     d = only('{"data": {"terraform_remote_state": {"s": {"backend": "etcd"}}}}')
     assert "not supported in Terraform v1.3 or later" in d.detail
-    d = only('{"data": {"terraform_remote_state": {"s": {"backend": "s3", "config": {"bucket": "b", "regoin": "x"}}}}}')
+    d = only('{"data": {"terraform_remote_state": {"s": {"backend": "s3", "config": {"bucket": "b", "key": "k", "regoin": "x"}}}}}')
     assert 'Did you mean "region"?' in d.detail
     d = only(_td('{"lifecycle": {"replace_triggered_by": ["count.nope"]}}'))
     assert d.summary == "Invalid count reference in replace_triggered_by expression"

@@ -103,9 +103,39 @@ def test_a_source_changed_since_init_is_not_judged(tmp_path: Path) -> None:
     main.write_text(main_text("git::file:///somewhere/repo2", REFERENCE))
     ws = Workspace([str(tmp_path)])
     uri = uri_of_path(str(main))
-    ws.open(uri, main.read_text(), 1, "terraform-json")
-    assert [d.code for d in collect(ws.snapshot(), uri) if d.code.startswith("reference/")] == []
+    text = main.read_text()
+    ws.open(uri, text, 1, "terraform-json")
+    found = collect(ws.snapshot(), uri)
+    assert [d.code for d in found if d.code.startswith("reference/")] == []
     assert ws.snapshot().module_call_child(uri, "net") is None
+    # ... and says so as Terraform does: on the source value (its start is Terraform's line and column)
+    [changed] = [d for d in found if d.severity == ERROR]
+    [theirs] = theirs
+    line, column = theirs["start"]
+    assert (changed.code, changed.summary) == ("module/source-changed", theirs["summary"])
+    assert text[changed.start:changed.end] == '"git::file:///somewhere/repo2"'
+    assert changed.start == sum(len(x) + 1 for x in text.split("\n")[: line - 1]) + column - 1
+
+
+def test_only_a_source_surely_not_the_installed_one_is_changed(tmp_path: Path) -> None:
+    from hcljson_ls.workspace.installed_modules import changed_source
+
+    assert changed_source("git::file:///a", "git::file:///b")
+    assert changed_source("acme/net/aws", "registry.terraform.io/acme/vpc/aws")
+    assert changed_source("acme/net/aws", "git::https://example.com/net.git")
+    assert not changed_source("acme/net/aws", "registry.opentofu.org/acme/net/aws")  # the same address
+    assert not changed_source("Acme/Net/aws", "registry.terraform.io/acme/net/aws")  # letter case: not judged
+    assert not changed_source("github.com/o/r", "git::https://github.com/o/r.git")  # normalised by Terraform
+    assert not changed_source("https://example.com/m.zip", "https://example.com/n.zip")  # not judged
+    assert not changed_source("git::file:///a", None)  # nothing recorded
+    # A call not in the manifest is "not installed", no change; a local source never reads the manifest.
+    main = write_installed(tmp_path, "registry")
+    main.write_text('{"module": {"other": {"source": "acme/other/aws", "version": "1.0.0"}, '
+                    '"local": {"source": "./net"}}}\n')
+    ws = Workspace([str(tmp_path)])
+    uri = uri_of_path(str(main))
+    ws.open(uri, main.read_text(), 1, "terraform-json")
+    assert [d.code for d in collect(ws.snapshot(), uri) if d.code == "module/source-changed"] == []
 
 
 NESTED_LEAF = '{"output": {"leaf": {"value": 1}}}\n'

@@ -73,6 +73,7 @@ from .resolution.resolve import (  # the requirement readers live with the scope
 from .rules.conditions import condition_rules
 from .rules.const_sources import check_const_sources
 from .rules.provider_rules import SchemaSite, check_sites, schema_sites
+from .rules.remote_state import remote_state_sites
 from .rules.validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
 from .schemas.provider_schema import TERRAFORM
 
@@ -149,6 +150,8 @@ class TerraformChecks(FileChecks):
                 facts.extend(schema_sites(b))
                 facts.extend(call_sites(b))
             facts.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end
+            if b.type_name == "data":
+                facts.extend(remote_state_sites(b, text))  # (language sites too)
         return list(zip(rules, strings, defs, refs))
 
     def decoded(self, block: Block, found: list[Diagnostic]) -> list[Diagnostic]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
-from ..terraform.resolution.module_calls import NOT_INSTALLED, ChildVariable, child_variables
+from ..terraform.resolution.module_calls import NOT_INSTALLED, SOURCE_CHANGED, ChildVariable, child_variables
 from .files import file_name
 
 if TYPE_CHECKING:
@@ -113,6 +113,8 @@ class ModuleScope:
         child = self._workspace.child_directory(self._key, name, source)  # as `_child`, the source kept
         if child is None and self._workspace.missing_local_directory(self._key, source):
             return NOT_INSTALLED  # type: ignore[return-value]
+        if child is None and self._workspace.changed_module_source(self._key, name, source):
+            return SOURCE_CHANGED  # type: ignore[return-value]
         if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):
             return None  # an override file may give a variable a default or another type: not known here
         return child_variables(self._workspace.key_index(child))

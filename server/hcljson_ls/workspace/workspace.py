@@ -71,7 +71,7 @@ from .document import DocumentState
 from .files import MAX_FILE_BYTES, file_name, is_file_on_disk, list_directory, path_of_uri, read_text, uri_of_path
 from .flow_facts import FlowFacts
 from .ignore_paths import IgnorePaths
-from .installed_modules import MANIFEST, installed_module_dir
+from .installed_modules import MANIFEST, changed_source, installed_module_dir, installed_source
 from .module import DiskFile, FileSummary, Module, summarize
 from .schema_settings import ProviderSchemaSettings
 from .schemas import SchemaStore
@@ -887,6 +887,14 @@ class Workspace(ProviderSchemaSettings):
             child = os.path.normpath(os.path.join(key, source))
             return child if os.path.isdir(child) else None
         return installed_module_dir(key, name, source)
+
+    def changed_module_source(self, key: str, name: str, source: str | None) -> bool:
+        """True when call `name` of module `key` has a literal, non-local `source` that is surely not
+        the one `terraform init` installed its module from: Terraform's "Module source has changed"
+        (`installed_modules.changed_source`)."""
+        if source is None or not os.path.isabs(key) or source.startswith(_LOCAL_PREFIXES):
+            return False
+        return changed_source(source, installed_source(key, name))
 
     def missing_local_directory(self, key: str, source: str | None) -> bool:
         """True when `source`, of a call in module `key`, is a local path (no template sequence)

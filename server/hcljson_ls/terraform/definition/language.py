@@ -69,6 +69,7 @@ from ...diagnostic import ERROR, Diagnostic
 from ...hcljson.model import Block, Body
 from ...hcljson.values import quoted, string_text
 from ...jsonsyntax.tree import FALSE, NUMBER, STRING, TRUE, Node
+from .backends import UNKNOWN_BACKEND, UNKNOWN_CONFIG, backend_keys, backend_names, key_at
 
 TERRAFORM = "terraform"
 OPENTOFU = "opentofu"
@@ -469,6 +470,8 @@ def function_available(name: str, language: Language | None) -> str | None:
 SITE_FEATURE = "feature"  # a versioned name was written
 SITE_CONSTRAINT = "constraint"  # a `required_version` to check against the chosen version
 SITE_CONST_CONFLICT = "const-conflict"  # a const variable also sensitive or ephemeral (`path[-1]` which)
+SITE_BACKEND = "backend"  # a `terraform_remote_state` backend only some engines or releases have (`path`: (name,))
+SITE_BACKEND_KEY = "backend-key"  # ... a config key likewise (`path`: backend, then names through nested blocks)
 
 #: The Terraform versions that reject a const variable that is also sensitive or ephemeral
 #: (internal/configs/named_values.go decodeVariableBlock, v1.15.0: "Const variable cannot be
@@ -657,10 +660,39 @@ def check_sites(sites: Sequence[LanguageSite], language: Language) -> list[Diagn
                 out.append(Diagnostic(s.start, s.end, ERROR, CONST_CONFLICT, f"Const variable cannot be {other}",
                                       f"A variable that is marked as \"const\" cannot also be marked as {quoted(other)}."))
             continue
+        if s.kind in (SITE_BACKEND, SITE_BACKEND_KEY):
+            found = _backend_problem(s, language)
+            if found is not None:
+                out.append(found)
+            continue
         problem = _feature_problem(s, language)
         if problem is not None:
             out.append(problem)
     return out
+
+
+def _backend_problem(s: LanguageSite, language: Language) -> Diagnostic | None:
+    """A `terraform_remote_state` backend or config key that `language` lacks (other engines or
+    releases have it: `rules.remote_state` sends only those here)."""
+    engine, version = language.engine, language.version
+    backend = s.path[0]
+    if s.kind == SITE_BACKEND:
+        if backend in backend_names(engine, version):
+            return None
+        return Diagnostic(s.start, s.end, ERROR, UNKNOWN_BACKEND, "Invalid backend configuration",
+                          f"There is no backend type named {quoted(backend)} in {language.name}, which reads this "
+                          f"module ({_why(language)}); other releases or engines have it.")
+    if (backend not in backend_names(engine, version) or backend_keys(engine, version, backend) is None
+            or key_at(engine, version, backend, s.path[1:]) is not None):
+        return None  # the backend itself is the problem there (SITE_BACKEND), or the key is known
+    parent = key_at(engine, version, backend, s.path[1:-1]) if len(s.path) > 2 else None
+    if len(s.path) > 2 and parent is None:
+        return None  # its block is what that version lacks: reported on the block's own key
+    where = f"the {quoted('.'.join(s.path[1:-1]))} block of " if len(s.path) > 2 else ""
+    return Diagnostic(s.start, s.end, ERROR, UNKNOWN_CONFIG, "Invalid backend configuration",
+                      f"The configuration of {where}backend {quoted(backend)} has no argument {quoted(s.path[-1])} "
+                      f"in {language.name}, which reads this module ({_why(language)}); other releases or "
+                      "engines have it.")
 
 
 def _feature_problem(s: LanguageSite, language: Language) -> Diagnostic | None:

@@ -35,6 +35,10 @@ Contract
   a local source (`./`, `../`) whose directory does not exist (or is a file): Terraform's "Module not
   installed" (its installer cannot read it; an empty directory is a module without configuration).
   Nothing else is said of that call.
+* `module/source-changed` (error, on the `source` value, as Terraform): `inputs_of(call name)` is
+  `SOURCE_CHANGED`: the root module's `.terraform/modules/modules.json` records the call's module
+  as installed from another source (Terraform's "Module source has changed": `init` must run
+  again). Nothing else is said of that call.
 * `uses` is `("inputs-of",)` for every site: any change of a child's facts or of a call's source
   resolves the sites again. Pure: no I/O.
 """
@@ -58,6 +62,7 @@ __all__ = [
     "MISSING_DIRECTORY",
     "MISSING_INPUT",
     "NOT_INSTALLED",
+    "SOURCE_CHANGED",
     "UNKNOWN_INPUT",
     "VARIABLE_INPUT",
     "WRONG_TYPE",
@@ -76,6 +81,7 @@ INPUTS_OF = ("inputs-of",)
 
 UNKNOWN_INPUT = "module/unknown-input"
 MISSING_DIRECTORY = "module/missing-directory"
+SOURCE_CHANGED_CODE = "module/source-changed"
 MISSING_INPUT = "module/missing-input"
 WRONG_TYPE = "module/wrong-type"
 
@@ -92,6 +98,20 @@ class _NotInstalled:
 #: What `Scope.module_inputs` answers for a call whose one source is a local path (`./`, `../`)
 #: without template sequences that names no directory on disk.
 NOT_INSTALLED = _NotInstalled()
+
+
+class _SourceChanged:
+    """The type of `SOURCE_CHANGED`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "SOURCE_CHANGED"
+
+
+#: What `Scope.module_inputs` answers for a call whose literal source is surely not the one
+#: `terraform init` installed its module from (the manifest's `Source`).
+SOURCE_CHANGED = _SourceChanged()
 
 
 def input_fact(name: str, type_text: str, required: bool) -> tuple:
@@ -164,6 +184,9 @@ def check_calls(
         if variables is NOT_INSTALLED:
             out.append(_not_installed(block, name, text))
             continue
+        if variables is SOURCE_CHANGED:
+            out.extend(_source_changed(block, name))
+            continue
         out.extend(_check_call(block, name, text, variables))
     return out, {INPUTS_OF} if sites else set()
 
@@ -179,6 +202,19 @@ def _not_installed(block: Block, name: str, text: str) -> Diagnostic:
         f"The source{written} of the module call {quoted(name)} is a local path, but no directory exists there "
         "(relative to this module's directory), so Terraform cannot read the module. Create the directory or fix the path.",
     )
+
+
+def _source_changed(block: Block, name: str) -> list[Diagnostic]:
+    source = block.body.attribute("source")
+    if source is None or source.expr is None:
+        return []
+    e = source.expr
+    return [Diagnostic(
+        e.start, e.end, ERROR, SOURCE_CHANGED_CODE, "Module source has changed",
+        f"The module of the call {quoted(name)} was installed from another source (.terraform/modules/modules.json "
+        "says which); Terraform reads nothing of it until it is installed again. Run \"terraform init\" (or "
+        "\"tofu init\") to install the modules this configuration calls.",
+    )]
 
 
 def _literal(text: str, start: int, end: int) -> bool:

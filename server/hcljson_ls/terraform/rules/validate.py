@@ -308,7 +308,7 @@ class _Validator:
             if t == "variable":
                 self.diags.extend(variable_diagnostics(block, self.text))
             elif t == "data":
-                self.diags.extend(remote_state_diagnostics(block, self.text))
+                self.diags.extend(remote_state_diagnostics(block, self.text, self.override))
             elif t == "resource" and parent is None:
                 self.diags.extend(provisioner_diagnostics(block, self.text))
             if t == "variable" and labels:
