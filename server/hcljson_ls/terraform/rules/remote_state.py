@@ -85,7 +85,7 @@ from typing import Any, NamedTuple
 from ...diagnostic import ERROR, Diagnostic
 from ...hcljson import problems as P
 from ...hcljson.model import Block
-from ...hcljson.values import key_text, quoted, string_text
+from ...hcljson.values import quoted, string_text
 from ...hcljson.view import NO_VALUE, Finding, TreeValue, TreeView, ValueView, diagnostics_of
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..definition.backends import (
