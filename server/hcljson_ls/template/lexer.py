@@ -145,77 +145,38 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
     while pos < n:
         if not stack:
             # ---- top-level template text
-            buf: list[str] = []
             start = pos
-            while True:
-                m = _TOP_SPECIAL.search(value, pos)
-                if m is None:
-                    buf.append(value[pos:])
-                    pos = n
-                    break
-                s = m.group()
-                if s == "$${" or s == "%%{":
-                    buf.append(value[pos:m.start()])
-                    buf.append(s[1:])
-                    pos = m.end()
-                    continue
-                buf.append(value[pos:m.start()])
-                pos = m.start()
-                break
+            text, pos, m = _template_text(value, pos)
             if pos > start:
                 segments.append(("text", len(toks), len(toks) + 1, True))
-                append(_tok(TEXT, "".join(buf), start, pos))
-            if pos < n:
-                s = m.group()  # type: ignore[union-attr]
+                append(_tok(TEXT, text, start, pos))
+            if m is not None:
+                s = m.group()
                 kind = "interp" if s[0] == "$" else "directive"
                 seg_start = len(toks)
-                append(_tok(INTERP_OPEN if kind == "interp" else DIRECTIVE_OPEN, s, pos, m.end()))  # type: ignore[union-attr]
+                append(_tok(INTERP_OPEN if kind == "interp" else DIRECTIVE_OPEN, s, pos, m.end()))
                 prev = toks[-1].type
-                pos = m.end()  # type: ignore[union-attr]
+                pos = m.end()
                 stack.append(_Frame(kind, False))
             continue
 
         top = stack[-1]
         if top.kind == "quoted":
             # ---- quoted template text inside an expression
-            buf = []
             start = pos
-            while True:
-                m = _Q_SPECIAL.search(value, pos)
-                if m is None:
-                    buf.append(value[pos:])
-                    pos = n
-                    break
-                s = m.group()
-                buf.append(value[pos:m.start()])
-                if s == "$${" or s == "%%{":
-                    buf.append(s[1:])
-                    pos = m.end()
-                    continue
-                if s == "\n":
-                    diags.append(_diag(m.start(), m.end(), "template/multiline-string", "Invalid multi-line string",
-                                       "Quoted strings may not be split over multiple lines. To produce a multi-line "
-                                       "string, use the \\n escape to represent a newline character."))
-                    buf.append("\n")
-                    pos = m.end()
-                    continue
-                if s == "\\":
-                    pos = _escape(value, m.start(), buf, diags)
-                    continue
-                pos = m.start()
-                break
+            text, pos, m = _quoted_text(value, pos, diags)
             if pos > start:
-                append(_tok(TEXT, "".join(buf), start, pos))
-            if pos < n:
-                s = m.group()  # type: ignore[union-attr]
+                append(_tok(TEXT, text, start, pos))
+            if m is not None:
+                s = m.group()
                 if s == '"':
                     stack.pop()
                     append(_tok(QUOTE_CLOSE, s, pos, pos + 1))
                     pos += 1
                 else:
-                    append(_tok(INTERP_OPEN if s[0] == "$" else DIRECTIVE_OPEN, s, pos, m.end()))  # type: ignore[union-attr]
+                    append(_tok(INTERP_OPEN if s[0] == "$" else DIRECTIVE_OPEN, s, pos, m.end()))
                     stack.append(_Frame("interp" if s[0] == "$" else "directive", False))
-                    pos = m.end()  # type: ignore[union-attr]
+                    pos = m.end()
             prev = toks[-1].type if toks else ""
             continue
 
@@ -245,30 +206,9 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
         if kind == "number":
             append(_tok(NUMBER, text, pos, end))
         elif kind == "name":
-            t = NAME
-            if prev != "DOT":
-                if prev == DIRECTIVE_OPEN and top.kind == "directive":
-                    t = DIRECTIVE_WORDS.get(text, NAME)
-                    if t == "FOR":
-                        top.fstate = 1
-                elif text == "for" and (prev == "LSQB" or prev == "LBRACE") and top.kind in ("bracket", "brace"):
-                    t = "FOR"
-                    top.fstate = 1
-                elif text == "in" and top.fstate == 1:
-                    t = "IN"
-                    top.fstate = 2
-                elif text == "if" and top.fstate == 2 and top.kind != "directive":
-                    t = "IF"
-                    top.fstate = 3
-                elif text in _LITERAL_WORDS:
-                    t = _LITERAL_WORDS[text]
-                elif type_mode and text in TYPE_WORDS:
-                    t = TYPE_WORDS[text]
-            append(_tok(t, text, pos, end))
+            append(_tok(NAME if prev == "DOT" else _word(text, prev, top, type_mode), text, pos, end))
         elif kind == "strip":
-            i = len(stack) - 1
-            while i >= 0 and stack[i].kind in ("paren", "bracket"):
-                i -= 1
+            i = _innermost_unabandoned(stack)
             if i >= 0 and stack[i].kind in ("interp", "directive"):
                 del stack[i:]
                 append(_tok(TEMPLATE_CLOSE, text, pos, end))
@@ -298,10 +238,7 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
                 if top.kind == ("paren" if t == "RPAR" else "bracket"):
                     stack.pop()
             elif t == "RBRACE":
-                # brace counting as hclsyntax does: unclosed ( and [ are abandoned
-                i = len(stack) - 1
-                while i >= 0 and stack[i].kind in ("paren", "bracket"):
-                    i -= 1
+                i = _innermost_unabandoned(stack)
                 if i >= 0 and stack[i].kind in ("interp", "directive", "brace"):
                     closing = stack[i].kind
                     del stack[i:]
@@ -316,6 +253,86 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
     if mode == "template" and stack:
         segments.append(("interp" if toks[seg_start].type == INTERP_OPEN else "directive", seg_start, len(toks), False))
     return Lexed(toks, diags, segments)
+
+
+def _template_text(value: str, pos: int) -> tuple[str, int, re.Match | None]:
+    """Top-level template text from `pos`: its decoded text (`$${` and `%%{` give `${` and `%{`),
+    where it stops, and the `${` or `%{` that stops it (None at the end of `value`)."""
+    buf: list[str] = []
+    while True:
+        m = _TOP_SPECIAL.search(value, pos)
+        if m is None:
+            buf.append(value[pos:])
+            return "".join(buf), len(value), None
+        s = m.group()
+        buf.append(value[pos:m.start()])
+        if s == "$${" or s == "%%{":
+            buf.append(s[1:])
+            pos = m.end()
+            continue
+        return "".join(buf), m.start(), m
+
+
+def _quoted_text(value: str, pos: int, diags: list) -> tuple[str, int, re.Match | None]:
+    """The text of a quoted template inside an expression, from `pos`: its decoded text (escapes,
+    `$${`, `%%{`; a line break is reported), where it stops, and the `"`, `${` or `%{` that stops
+    it (None at the end of `value`)."""
+    buf: list[str] = []
+    while True:
+        m = _Q_SPECIAL.search(value, pos)
+        if m is None:
+            buf.append(value[pos:])
+            return "".join(buf), len(value), None
+        s = m.group()
+        buf.append(value[pos:m.start()])
+        if s == "$${" or s == "%%{":
+            buf.append(s[1:])
+            pos = m.end()
+            continue
+        if s == "\n":
+            diags.append(_diag(m.start(), m.end(), "template/multiline-string", "Invalid multi-line string",
+                               "Quoted strings may not be split over multiple lines. To produce a multi-line "
+                               "string, use the \\n escape to represent a newline character."))
+            buf.append("\n")
+            pos = m.end()
+            continue
+        if s == "\\":
+            pos = _escape(value, m.start(), buf, diags)
+            continue
+        return "".join(buf), m.start(), m
+
+
+def _word(text: str, prev: str, top: _Frame, type_mode: bool) -> str:
+    """The terminal of a name not after a dot: a directive word after `%{`, `for`/`in`/`if` where a
+    `for` needs them (moving `top.fstate` on), a literal, a type keyword in a type, else NAME."""
+    if prev == DIRECTIVE_OPEN and top.kind == "directive":
+        t = DIRECTIVE_WORDS.get(text, NAME)
+        if t == "FOR":
+            top.fstate = 1
+        return t
+    if text == "for" and (prev == "LSQB" or prev == "LBRACE") and top.kind in ("bracket", "brace"):
+        top.fstate = 1
+        return "FOR"
+    if text == "in" and top.fstate == 1:
+        top.fstate = 2
+        return "IN"
+    if text == "if" and top.fstate == 2 and top.kind != "directive":
+        top.fstate = 3
+        return "IF"
+    if text in _LITERAL_WORDS:
+        return _LITERAL_WORDS[text]
+    if type_mode and text in TYPE_WORDS:
+        return TYPE_WORDS[text]
+    return NAME
+
+
+def _innermost_unabandoned(stack: list[_Frame]) -> int:
+    """The index of the innermost frame that a `}` or `~}` can close, -1 if none: brace counting as
+    hclsyntax does, unclosed `(` and `[` are abandoned."""
+    i = len(stack) - 1
+    while i >= 0 and stack[i].kind in ("paren", "bracket"):
+        i -= 1
+    return i
 
 
 _SIMPLE_ESC = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
