@@ -276,7 +276,12 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
     # One long function on purpose (issue 21): every op and every string is a few operations on
     # locals. Measured on the 5 MB CDKTF-like document of bench/: 348,024 ops and 203,040 strings,
     # fast_parse 321 ms; a 6-argument call returning a tuple costs 236 ns here, so one helper call
-    # per op or string would add about 130 ms, 41 % of the parse.
+    # per op or string would add about 130 ms, 41 % of the parse. Session 10 measured one such
+    # split (`bench/bench_split.py fastparse`, that 5 MB document, the split and this code
+    # alternately in one process, loaded 2-core machine): the string's place taken in a helper
+    # (`_take(node, st, key, colon, member, append, holder) -> (st, key, member)`, one call per
+    # string) made the parse 1.09x and 1.13x (medians of 11 and 15 turns). Only what runs once per
+    # parse (`_pieces`) or per string with a backslash (`_escaped_string`) is outside.
     budget = every
     it = iter((yield from _pieces(text, every)))
     cache = _SEGMENTS
