@@ -206,26 +206,37 @@ def _complete(snapshot: Snapshot, uri: str, offset: int, snippets: bool,
                 return [_provisioner_skeleton(i, s, text, snippets) for i in items]
         return items
     if ctx.kind in (ARGUMENT_NAME, UNKNOWN_NAME, BLOCK_TYPE) and s is not None and s.is_key:
-        have = _names_in(ctx.body) - {ctx.name}
-        start, end = s.start, s.end
-        colon = _colon_follows(text, end)
-        prefix = s.value[: s.index]
-        after = _comma_after(text, end) if not colon else ""
-        items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node,
-                      text, _owner(ctx), after)
-        provided = _schema_body(snapshot, uri, ctx, (), text)
-        items = (_schema_keys(provided, have, start, end, colon, snippets, after) + _input_keys(snapshot, uri, ctx, have, start, end, colon, snippets, after)
-                 + _available(snapshot, uri, ctx, items))
-        return [i for i in _unique(items) if i.label.lower().startswith(prefix.lower())]
+        return _key_being_typed(snapshot, uri, ctx, s, text, snippets, body)
     if ctx.kind == BODY and s is None and ctx.schema is not None and _in_object(ctx.body, offset):
-        top = ctx.body is not None and ctx.body.node is body.node
-        have = _names_in(ctx.body)
-        after, before = _comma_after(text, offset), _comma_before(text, offset)
-        items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
-        provided = _schema_body(snapshot, uri, ctx, (), text)
-        return _unique(_schema_keys(provided, have, offset, offset, False, snippets, after, before)
-                       + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
+        return _new_key(snapshot, uri, ctx, offset, text, snippets, body)
     return []
+
+
+def _key_being_typed(snapshot: Snapshot, uri: str, ctx, s, text: str, snippets: bool, body) -> list[CompletionItem]:
+    """The names a key being typed can take in its body (the core schema's, a provider schema's,
+    a module call's inputs), but those already there, that start with what is typed."""
+    have = _names_in(ctx.body) - {ctx.name}
+    start, end = s.start, s.end
+    colon = _colon_follows(text, end)
+    prefix = s.value[: s.index]
+    after = _comma_after(text, end) if not colon else ""
+    items = _keys(ctx.schema, have, start, end, colon, snippets, ctx.body is None or ctx.body.node is body.node,
+                  text, _owner(ctx), after)
+    provided = _schema_body(snapshot, uri, ctx, (), text)
+    items = (_schema_keys(provided, have, start, end, colon, snippets, after) + _input_keys(snapshot, uri, ctx, have, start, end, colon, snippets, after)
+             + _available(snapshot, uri, ctx, items))
+    return [i for i in _unique(items) if i.label.lower().startswith(prefix.lower())]
+
+
+def _new_key(snapshot: Snapshot, uri: str, ctx, offset: int, text: str, snippets: bool, body) -> list[CompletionItem]:
+    """Whole new members at `offset` between the members of a body: the names it does not have yet."""
+    top = ctx.body is not None and ctx.body.node is body.node
+    have = _names_in(ctx.body)
+    after, before = _comma_after(text, offset), _comma_before(text, offset)
+    items = _keys(ctx.schema, have, offset, offset, False, snippets, top, text, _owner(ctx), after, before)
+    provided = _schema_body(snapshot, uri, ctx, (), text)
+    return _unique(_schema_keys(provided, have, offset, offset, False, snippets, after, before)
+                   + _input_keys(snapshot, uri, ctx, have, offset, offset, False, snippets, after, before) + _available(snapshot, uri, ctx, items))
 
 
 def _unique(items: list[CompletionItem]) -> list[CompletionItem]:

@@ -131,6 +131,8 @@ class _Decoder:
         return []
 
     def body_gen(self, node: Node | None, base: int, schema: BodySchema, type_name: str | None, depth: int, report_shape: bool = True):
+        """`body` as a generator of the nested block bodies it needs decoded (`run` drives it):
+        each member of the body's groups is an argument, a block or an unknown name."""
         if node is None:
             return Body(None, base, base, schema)
         text = self.text
@@ -138,14 +140,7 @@ class _Decoder:
         start = base + node.start
         plan = _plan(schema)
         dynamic = schema.dynamic_attributes
-        if type(node) is Object:
-            groups = [(node.items, start)]
-        elif dynamic:
-            if node.kind not in _BROKEN and report_shape:
-                diags.append(P.dynamic_body_type(node, start, base + node.end, _where(type_name)))
-            groups = []
-        else:
-            groups = self.groups(node, base, type_name, report_shape)
+        groups = self.body_groups(node, base, schema, type_name, report_shape)
         # This loop runs for every argument of a document: one lookup per name in the schema's
         # merged table (`_plan`), the attribute built inline.
         known = plan.known
@@ -187,13 +182,7 @@ class _Decoder:
                         if v is not None:
                             yield from self.blocks_gen(v, inner, self.open_block_schema(name), name, kstart, kend, blocks, depth)
                         continue
-                    diags.append(
-                        P.unknown_name(
-                            kstart, kend, name, schema.names(), _where(type_name),
-                            blocks_only=not schema.attributes and bool(schema.blocks),
-                            attrs_only=not schema.blocks and bool(schema.attributes),
-                        )
-                    )
+                    diags.append(_unknown_name(kstart, kend, name, schema, type_name))
                     continue
                 if v is None or type(v) in _BROKEN_TYPES:
                     attr = Attribute(name, kstart, kend, None, a)
@@ -214,6 +203,16 @@ class _Decoder:
         if blocks and plan.max_items:
             _too_many_blocks(blocks, type_name, diags)
         return Body(node, start, base + node.end, schema, tuple(attributes), tuple(blocks))
+
+    def body_groups(self, node: Node, base: int, schema: BodySchema, type_name: str | None, report_shape: bool) -> list:
+        """`groups` of a body value; a body of dynamic attributes (a map) must be one object."""
+        if type(node) is Object:
+            return [(node.items, base + node.start)]
+        if schema.dynamic_attributes:
+            if node.kind not in _BROKEN and report_shape:
+                self.diags.append(P.dynamic_body_type(node, base + node.start, base + node.end, _where(type_name)))
+            return []
+        return self.groups(node, base, type_name, report_shape)
 
     def open_block_schema(self, name: str) -> BlockSchema:
         s = self._open_schemas.get(name)
@@ -371,6 +370,16 @@ def _plan(schema: BodySchema) -> _Plan:
     if p is None:
         p = _PLANS[schema] = _Plan(schema)
     return p
+
+
+def _unknown_name(start: int, end: int, name: str, schema: BodySchema, type_name: str | None) -> Diagnostic:
+    """A name that `schema` has not (nor takes any name): a suggestion among its names, said to be
+    a block type or an argument where the body has only those."""
+    return P.unknown_name(
+        start, end, name, schema.names(), _where(type_name),
+        blocks_only=not schema.attributes and bool(schema.blocks),
+        attrs_only=not schema.blocks and bool(schema.attributes),
+    )
 
 
 def _too_many_blocks(blocks: Sequence[Block | TopBlock], type_name: str | None, diags: list[Diagnostic]) -> None:

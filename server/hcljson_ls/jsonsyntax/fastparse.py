@@ -236,16 +236,13 @@ def fast_parse_steps(text: str, resume: bool = False):
         return None
 
 
-def _fast_parse_steps(text: str, resume: bool, every: int):
-    """The fast path; yields after every `every` objects closed (never when `every` is -1)."""
-    # One long function on purpose (issue 21): every op and every string is a few operations on
-    # locals. Measured on the 5 MB CDKTF-like document of bench/: 348,024 ops and 203,040 strings,
-    # fast_parse 321 ms; a 6-argument call returning a tuple costs 236 ns here, so one helper call
-    # per op or string would add about 130 ms, 41 % of the parse.
-    budget = every
+def _pieces(text: str, every: int):
+    """`text.split('"')` and `_END` after it: pairs of (outside segment, string content), the last
+    (segment, `_END`). A generator that returns the list; in steps (`every` > 0) a large text is
+    split part by part, pausing between (one split is one long C call)."""
     if every < 0 or len(text) <= SPLIT_CHUNK:
         pieces: list = text.split('"')
-    else:  # the split of a large text is one long C call: split it part by part, pausing between
+    else:
         pieces = []
         for at in range(0, len(text), SPLIT_CHUNK):
             part = text[at : at + SPLIT_CHUNK].split('"')
@@ -255,8 +252,38 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
             else:
                 pieces = part
             yield
-    pieces.append(_END)  # pairs are (segment, string content), the last is (segment, _END)
-    it = iter(pieces)
+    pieces.append(_END)
+    return pieces
+
+
+def _escaped_string(s: str, it, p: int) -> str:
+    """The content of a string with a backslash, its opening quote at `p`: joined with the next
+    pieces while its closing quote is escaped (an odd run of backslashes before it). Raises `_Stop`
+    on an invalid escape, a control character or no closing quote."""
+    if s[-1] == "\\":
+        while (len(s) - len(s.rstrip("\\"))) % 2:
+            nxt = next(it)
+            if nxt is _END:
+                raise _Stop(p)
+            s = s + '"' + nxt
+    if _BAD_ESCAPE(s.replace("\\\\", "_") if "\\\\" in s else s) or (not str.isprintable(s) and _CONTROL(s)):
+        raise _Stop(p)
+    return s
+
+
+def _fast_parse_steps(text: str, resume: bool, every: int):
+    """The fast path; yields after every `every` objects closed (never when `every` is -1)."""
+    # One long function on purpose (issue 21): every op and every string is a few operations on
+    # locals. Measured on the 5 MB CDKTF-like document of bench/: 348,024 ops and 203,040 strings,
+    # fast_parse 321 ms; a 6-argument call returning a tuple costs 236 ns here, so one helper call
+    # per op or string would add about 130 ms, 41 % of the parse. Session 10 measured one such
+    # split (`bench/bench_split.py fastparse`, that 5 MB document, the split and this code
+    # alternately in one process, loaded 2-core machine): the string's place taken in a helper
+    # (`_take(node, st, key, colon, member, append, holder) -> (st, key, member)`, one call per
+    # string) made the parse 1.09x and 1.13x (medians of 11 and 15 turns). Only what runs once per
+    # parse (`_pieces`) or per string with a backslash (`_escaped_string`) is outside.
+    budget = every
+    it = iter((yield from _pieces(text, every)))
     cache = _SEGMENTS
     compile_ = _compile
     stack: list = []
@@ -389,14 +416,7 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                 if s is END:
                     ended = True
                     break
-                if s[-1] == "\\":
-                    while (len(s) - len(s.rstrip("\\"))) % 2:  # the closing quote is escaped: join the next piece
-                        nxt = next(it)
-                        if nxt is END:
-                            raise _Stop(p)
-                        s = s + '"' + nxt
-                if _BAD_ESCAPE(s.replace("\\\\", "_") if "\\\\" in s else s) or (not printable(s) and _CONTROL(s)):
-                    raise _Stop(p)
+                s = _escaped_string(s, it, p)
                 node = FlaggedString(p, p + len(s) + 2, '"', True, True)
             else:
                 if not printable(s) and _CONTROL(s):

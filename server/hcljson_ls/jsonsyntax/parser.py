@@ -233,6 +233,11 @@ def _parse_value_tokens(text: str, toks: list[str], offset: int, diags: list, to
     # every 200 lines), the old and the new code alternately in one process, 31 runs each on a loaded
     # 2-core machine: 0.5 MB median 1.01x and 1.02x (best 1.00x and 1.02x) the single loop. Twice
     # 3,000 randomly broken documents gave the same trees and diagnostics as the single loop.
+    # Session 10 (`bench/bench_split.py parser`, the same 0.5 MB documents, alternately in one
+    # process): the string fast path in a helper (`_fast_string(tok, tpos, pos, base, st, fnode,
+    # member, last_comma) -> (st, member, last_comma) | None`, one call per string) made the loop
+    # 1.03-1.04x in four measurements (11 and 15 turns, well-formed and an error every 200 lines),
+    # a loss on every one: the fast paths stay inline, and the function is longer than 80 lines.
     has_ctrl = _CONTROL_BESIDES_WS.search(text) is not None
     stack: list[tuple] = []
     # The state `st` says which of these are set: an open container whenever `st` is an object or

@@ -129,6 +129,9 @@ class _Frame:
 
 
 def tokenize(value: str, mode: str = "template") -> Lexed:
+    """The tokens of `value` in `mode` (see the module's contract). One loop over the expression
+    tokens, with the frames of open brackets on a stack; template text is scanned a part at a time
+    (`_top_level_part`, `_quoted_part`)."""
     toks: list[Token] = []
     diags: list[Diagnostic] = []
     segments: list[tuple[str, int, int, bool]] = []
@@ -144,91 +147,23 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
 
     while pos < n:
         if not stack:
-            # ---- top-level template text
-            buf: list[str] = []
-            start = pos
-            while True:
-                m = _TOP_SPECIAL.search(value, pos)
-                if m is None:
-                    buf.append(value[pos:])
-                    pos = n
-                    break
-                s = m.group()
-                if s == "$${" or s == "%%{":
-                    buf.append(value[pos:m.start()])
-                    buf.append(s[1:])
-                    pos = m.end()
-                    continue
-                buf.append(value[pos:m.start()])
-                pos = m.start()
-                break
-            if pos > start:
-                segments.append(("text", len(toks), len(toks) + 1, True))
-                append(_tok(TEXT, "".join(buf), start, pos))
-            if pos < n:
-                s = m.group()  # type: ignore[union-attr]
-                kind = "interp" if s[0] == "$" else "directive"
-                seg_start = len(toks)
-                append(_tok(INTERP_OPEN if kind == "interp" else DIRECTIVE_OPEN, s, pos, m.end()))  # type: ignore[union-attr]
+            pos = _top_level_part(value, pos, toks, segments, stack)
+            if stack:  # a `${` or `%{` opened
+                seg_start = len(toks) - 1
                 prev = toks[-1].type
-                pos = m.end()  # type: ignore[union-attr]
-                stack.append(_Frame(kind, False))
             continue
 
         top = stack[-1]
         if top.kind == "quoted":
-            # ---- quoted template text inside an expression
-            buf = []
-            start = pos
-            while True:
-                m = _Q_SPECIAL.search(value, pos)
-                if m is None:
-                    buf.append(value[pos:])
-                    pos = n
-                    break
-                s = m.group()
-                buf.append(value[pos:m.start()])
-                if s == "$${" or s == "%%{":
-                    buf.append(s[1:])
-                    pos = m.end()
-                    continue
-                if s == "\n":
-                    diags.append(_diag(m.start(), m.end(), "template/multiline-string", "Invalid multi-line string",
-                                       "Quoted strings may not be split over multiple lines. To produce a multi-line "
-                                       "string, use the \\n escape to represent a newline character."))
-                    buf.append("\n")
-                    pos = m.end()
-                    continue
-                if s == "\\":
-                    pos = _escape(value, m.start(), buf, diags)
-                    continue
-                pos = m.start()
-                break
-            if pos > start:
-                append(_tok(TEXT, "".join(buf), start, pos))
-            if pos < n:
-                s = m.group()  # type: ignore[union-attr]
-                if s == '"':
-                    stack.pop()
-                    append(_tok(QUOTE_CLOSE, s, pos, pos + 1))
-                    pos += 1
-                else:
-                    append(_tok(INTERP_OPEN if s[0] == "$" else DIRECTIVE_OPEN, s, pos, m.end()))  # type: ignore[union-attr]
-                    stack.append(_Frame("interp" if s[0] == "$" else "directive", False))
-                    pos = m.end()  # type: ignore[union-attr]
+            pos = _quoted_part(value, pos, toks, stack, diags)
             prev = toks[-1].type if toks else ""
             continue
 
         # ---- expression tokens
         m = _EXPR_RE.match(value, pos)
-        if m is None:
-            # any other character (e.g. `$`, `@`, a control character)
-            ch = value[pos]
-            diags.append(_diag(pos, pos + 1, "template/invalid-character", "Invalid character",
-                               "This character is not used within the language."))
-            append(_tok(INVALID, ch, pos, pos + 1))
+        if m is None:  # any other character (e.g. `$`, `@`, a control character)
+            pos = _invalid(toks, diags, value[pos], pos, pos + 1)
             prev = INVALID
-            pos += 1
             continue
         kind = m.lastgroup or ""  # (every alternative of the pattern is a named group)
         end = m.end()
@@ -245,77 +180,192 @@ def tokenize(value: str, mode: str = "template") -> Lexed:
         if kind == "number":
             append(_tok(NUMBER, text, pos, end))
         elif kind == "name":
-            t = NAME
-            if prev != "DOT":
-                if prev == DIRECTIVE_OPEN and top.kind == "directive":
-                    t = DIRECTIVE_WORDS.get(text, NAME)
-                    if t == "FOR":
-                        top.fstate = 1
-                elif text == "for" and (prev == "LSQB" or prev == "LBRACE") and top.kind in ("bracket", "brace"):
-                    t = "FOR"
-                    top.fstate = 1
-                elif text == "in" and top.fstate == 1:
-                    t = "IN"
-                    top.fstate = 2
-                elif text == "if" and top.fstate == 2 and top.kind != "directive":
-                    t = "IF"
-                    top.fstate = 3
-                elif text in _LITERAL_WORDS:
-                    t = _LITERAL_WORDS[text]
-                elif type_mode and text in TYPE_WORDS:
-                    t = TYPE_WORDS[text]
-            append(_tok(t, text, pos, end))
+            append(_tok(NAME if prev == "DOT" else _word(text, prev, top, type_mode), text, pos, end))
         elif kind == "strip":
-            i = len(stack) - 1
-            while i >= 0 and stack[i].kind in ("paren", "bracket"):
-                i -= 1
+            i = _innermost_unabandoned(stack)
             if i >= 0 and stack[i].kind in ("interp", "directive"):
                 del stack[i:]
                 append(_tok(TEMPLATE_CLOSE, text, pos, end))
             else:
-                diags.append(_diag(pos, pos + 1, "template/invalid-character", *_BAD_DETAIL["~"]))
-                append(_tok(INVALID, "~", pos, pos + 1))
-                end = pos + 1
+                end = _invalid(toks, diags, "~", pos, pos + 1)
         elif kind == "bad" or kind == "bad1":
-            summary, detail = _BAD_DETAIL[text]
-            if text == "/*":
-                end = n
-            code = "template/unsupported-operator" if summary == "Unsupported operator" else "template/invalid-character"
-            diags.append(_diag(pos, end, code, summary, detail))
-            append(_tok(INVALID, text, pos, end))
+            end = _invalid(toks, diags, text, pos, n if text == "/*" else end)
         elif kind == "quote":
             append(_tok(QUOTE_OPEN, text, pos, end))
             stack.append(_Frame("quoted", False))
         else:  # punct
             t = _PUNCT[text]
-            if t == "LPAR":
-                stack.append(_Frame("paren", False))
-            elif t == "LSQB":
-                stack.append(_Frame("bracket", False))
-            elif t == "LBRACE":
-                stack.append(_Frame("brace", _FOR_AHEAD.match(value, end) is None))
-            elif t == "RPAR" or t == "RSQB":
-                if top.kind == ("paren" if t == "RPAR" else "bracket"):
-                    stack.pop()
-            elif t == "RBRACE":
-                # brace counting as hclsyntax does: unclosed ( and [ are abandoned
-                i = len(stack) - 1
-                while i >= 0 and stack[i].kind in ("paren", "bracket"):
-                    i -= 1
-                if i >= 0 and stack[i].kind in ("interp", "directive", "brace"):
-                    closing = stack[i].kind
-                    del stack[i:]
-                    if closing != "brace":
-                        t = TEMPLATE_CLOSE
+            if t in _BRACKETS:
+                t = _bracket(t, stack, value, end)
             append(_tok(t, text, pos, end))
         prev = toks[-1].type
         pos = end
         if prev == TEMPLATE_CLOSE and not stack and mode == "template":
-            segments.append(("interp" if toks[seg_start].type == INTERP_OPEN else "directive", seg_start, len(toks), True))
+            segments.append(_sequence(toks, seg_start, True))
 
     if mode == "template" and stack:
-        segments.append(("interp" if toks[seg_start].type == INTERP_OPEN else "directive", seg_start, len(toks), False))
+        segments.append(_sequence(toks, seg_start, False))
     return Lexed(toks, diags, segments)
+
+
+def _sequence(toks: list[Token], first: int, closed: bool) -> tuple[str, int, int, bool]:
+    """The segment of the `${` or `%{` sequence whose opening token is `toks[first]`, to the last token."""
+    return ("interp" if toks[first].type == INTERP_OPEN else "directive", first, len(toks), closed)
+
+
+_UNUSED_CHARACTER = ("Invalid character", "This character is not used within the language.")
+
+
+def _invalid(toks: list[Token], diags: list, text: str, start: int, end: int) -> int:
+    """An INVALID token for `text` at `start`..`end`, reported (as `_BAD_DETAIL` says, or as a
+    character the language does not use); returns `end`."""
+    summary, detail = _BAD_DETAIL.get(text, _UNUSED_CHARACTER)
+    code = "template/unsupported-operator" if summary == "Unsupported operator" else "template/invalid-character"
+    diags.append(_diag(start, end, code, summary, detail))
+    toks.append(_tok(INVALID, text, start, end))
+    return end
+
+
+_BRACKETS = frozenset(("LPAR", "LSQB", "LBRACE", "RPAR", "RSQB", "RBRACE"))
+
+
+def _bracket(t: str, stack: list[_Frame], value: str, end: int) -> str:
+    """Open or close a frame for the bracket `t` (its token ends at `end`); its terminal: `t`, or
+    TEMPLATE_CLOSE for a `}` that closes a `${` or `%{`. A `{` holds significant newlines unless a
+    `for` follows it; a `)` or `]` closes only its own kind of frame."""
+    if t == "LPAR":
+        stack.append(_Frame("paren", False))
+    elif t == "LSQB":
+        stack.append(_Frame("bracket", False))
+    elif t == "LBRACE":
+        stack.append(_Frame("brace", _FOR_AHEAD.match(value, end) is None))
+    elif t == "RPAR" or t == "RSQB":
+        if stack[-1].kind == ("paren" if t == "RPAR" else "bracket"):
+            stack.pop()
+    else:  # RBRACE
+        i = _innermost_unabandoned(stack)
+        if i >= 0 and stack[i].kind in ("interp", "directive", "brace"):
+            closing = stack[i].kind
+            del stack[i:]
+            if closing != "brace":
+                return TEMPLATE_CLOSE
+    return t
+
+
+def _top_level_part(value: str, pos: int, toks: list[Token], segments: list, stack: list[_Frame]) -> int:
+    """Top-level template text from `pos` (a TEXT token, its segment) and the `${` or `%{` that ends
+    it (its token, a frame opened); where the expression starts (the end of `value` without one)."""
+    start = pos
+    text, pos, m = _template_text(value, pos)
+    if pos > start:
+        segments.append(("text", len(toks), len(toks) + 1, True))
+        toks.append(_tok(TEXT, text, start, pos))
+    if m is None:
+        return pos
+    s = m.group()
+    kind = "interp" if s[0] == "$" else "directive"
+    toks.append(_tok(INTERP_OPEN if kind == "interp" else DIRECTIVE_OPEN, s, pos, m.end()))
+    stack.append(_Frame(kind, False))
+    return m.end()
+
+
+def _quoted_part(value: str, pos: int, toks: list[Token], stack: list[_Frame], diags: list) -> int:
+    """The text of a quoted template from `pos` (a TEXT token) and what ends it: the closing `"`
+    (its frame closed) or a `${` or `%{` (a frame opened); where the lexer goes on."""
+    start = pos
+    text, pos, m = _quoted_text(value, pos, diags)
+    if pos > start:
+        toks.append(_tok(TEXT, text, start, pos))
+    if m is None:
+        return pos
+    s = m.group()
+    if s == '"':
+        stack.pop()
+        toks.append(_tok(QUOTE_CLOSE, s, pos, pos + 1))
+        return pos + 1
+    toks.append(_tok(INTERP_OPEN if s[0] == "$" else DIRECTIVE_OPEN, s, pos, m.end()))
+    stack.append(_Frame("interp" if s[0] == "$" else "directive", False))
+    return m.end()
+
+
+def _template_text(value: str, pos: int) -> tuple[str, int, re.Match | None]:
+    """Top-level template text from `pos`: its decoded text (`$${` and `%%{` give `${` and `%{`),
+    where it stops, and the `${` or `%{` that stops it (None at the end of `value`)."""
+    buf: list[str] = []
+    while True:
+        m = _TOP_SPECIAL.search(value, pos)
+        if m is None:
+            buf.append(value[pos:])
+            return "".join(buf), len(value), None
+        s = m.group()
+        buf.append(value[pos:m.start()])
+        if s == "$${" or s == "%%{":
+            buf.append(s[1:])
+            pos = m.end()
+            continue
+        return "".join(buf), m.start(), m
+
+
+def _quoted_text(value: str, pos: int, diags: list) -> tuple[str, int, re.Match | None]:
+    """The text of a quoted template inside an expression, from `pos`: its decoded text (escapes,
+    `$${`, `%%{`; a line break is reported), where it stops, and the `"`, `${` or `%{` that stops
+    it (None at the end of `value`)."""
+    buf: list[str] = []
+    while True:
+        m = _Q_SPECIAL.search(value, pos)
+        if m is None:
+            buf.append(value[pos:])
+            return "".join(buf), len(value), None
+        s = m.group()
+        buf.append(value[pos:m.start()])
+        if s == "$${" or s == "%%{":
+            buf.append(s[1:])
+            pos = m.end()
+            continue
+        if s == "\n":
+            diags.append(_diag(m.start(), m.end(), "template/multiline-string", "Invalid multi-line string",
+                               "Quoted strings may not be split over multiple lines. To produce a multi-line "
+                               "string, use the \\n escape to represent a newline character."))
+            buf.append("\n")
+            pos = m.end()
+            continue
+        if s == "\\":
+            pos = _escape(value, m.start(), buf, diags)
+            continue
+        return "".join(buf), m.start(), m
+
+
+def _word(text: str, prev: str, top: _Frame, type_mode: bool) -> str:
+    """The terminal of a name not after a dot: a directive word after `%{`, `for`/`in`/`if` where a
+    `for` needs them (moving `top.fstate` on), a literal, a type keyword in a type, else NAME."""
+    if prev == DIRECTIVE_OPEN and top.kind == "directive":
+        t = DIRECTIVE_WORDS.get(text, NAME)
+        if t == "FOR":
+            top.fstate = 1
+        return t
+    if text == "for" and (prev == "LSQB" or prev == "LBRACE") and top.kind in ("bracket", "brace"):
+        top.fstate = 1
+        return "FOR"
+    if text == "in" and top.fstate == 1:
+        top.fstate = 2
+        return "IN"
+    if text == "if" and top.fstate == 2 and top.kind != "directive":
+        top.fstate = 3
+        return "IF"
+    if text in _LITERAL_WORDS:
+        return _LITERAL_WORDS[text]
+    if type_mode and text in TYPE_WORDS:
+        return TYPE_WORDS[text]
+    return NAME
+
+
+def _innermost_unabandoned(stack: list[_Frame]) -> int:
+    """The index of the innermost frame that a `}` or `~}` can close, -1 if none: brace counting as
+    hclsyntax does, unclosed `(` and `[` are abandoned."""
+    i = len(stack) - 1
+    while i >= 0 and stack[i].kind in ("paren", "bracket"):
+        i -= 1
+    return i
 
 
 _SIMPLE_ESC = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}

@@ -90,121 +90,181 @@ def _marker(m: Marker, out):
 
 
 def _visit(n, out: list, scope: tuple[str, ...]) -> None:
+    """Append the tokens of `n` (any template, expression or type node, or None) to `out`;
+    `scope` holds the `for` variables visible there."""
     if n is None:
         return
-    t = type(n)
-    if t is Template or t is TemplateExpr:
-        if t is TemplateExpr:
-            first = n.parts[0].start if n.parts else n.end - 1
-            out.append((n.start, first, "string", ()))  # opening quote
-            last = n.parts[-1].end if n.parts else n.end - 1
-            out.append((last, n.end, "string", ()))
-        for p in n.parts:
-            if type(p) is Literal:
-                if t is TemplateExpr:
-                    out.append((p.start, p.end, "string", ()))
-            else:
-                _visit(p, out, scope)
-    elif t is Interpolation:
-        _span(out, n.open_span, "macro")
-        _visit(n.expr, out, scope)
-        _span(out, n.close_span, "macro")
-    elif t is Marker:
-        _marker(n, out)
-    elif t is IfDirective:
-        _marker(n.if_marker, out)
-        _visit(n.condition, out, scope)
-        for p in n.then_parts:
-            _visit_part(p, out, scope)
-        if n.else_marker is not None:
-            _marker(n.else_marker, out)
-        for p in n.else_parts or ():
-            _visit_part(p, out, scope)
-        if n.endif_marker is not None:
-            _marker(n.endif_marker, out)
-    elif t is ForDirective:
-        _marker(n.for_marker, out)
-        inner = scope + tuple(x.name for x in (n.key_var, n.value_var) if x is not None)
-        for v in (n.key_var, n.value_var):
-            if v is not None:
-                out.append((v.start, v.end, "parameter", _DECL))
-        _span(out, n.in_span, "keyword")
-        _visit(n.collection, out, scope)
-        for p in n.body:
-            _visit_part(p, out, inner)
-        if n.endfor_marker is not None:
-            _marker(n.endfor_marker, out)
-    elif t is Traversal:
-        out.append((n.start, n.root_end, "parameter" if n.root in scope else "variable", ()))
-        _steps(n.steps, out, scope)
-    elif t is RelativeTraversal:
-        _visit(n.source, out, scope)
-        _steps(n.steps, out, scope)
-    elif t is Number:
-        out.append((n.start, n.end, "number", ()))
-    elif t is Bool or t is Null:
-        out.append((n.start, n.end, "keyword", ()))
-    elif t is String:
-        out.append((n.start, n.end, "string", ()))
-    elif t is FunctionCall:
-        for p in n.name_parts[:-1]:
-            out.append((p.start, p.end, "namespace", ()))
-        last = n.name_parts[-1]
-        out.append((last.start, last.end, "function", ()))
-        for a in n.args:
-            _visit(a, out, scope)
-        _span(out, n.ellipsis_span, "operator")
-    elif t is Conditional:
-        _visit(n.condition, out, scope)
-        _span(out, n.question_span, "operator")
-        _visit(n.true_result, out, scope)
-        _span(out, n.colon_span, "operator")
-        _visit(n.false_result, out, scope)
-    elif t is Binary:
-        _visit(n.lhs, out, scope)
-        _span(out, n.op_span, "operator")
-        _visit(n.rhs, out, scope)
-    elif t is Unary:
-        _span(out, n.op_span, "operator")
-        _visit(n.operand, out, scope)
-    elif t is Parens:
-        _visit(n.expr, out, scope)
-    elif t is Tuple:
-        for x in n.items:
-            _visit(x, out, scope)
-    elif t is Object:
-        for it in n.items:
-            k = it.key
-            if type(k) is Traversal and not k.steps:
-                out.append((k.start, k.end, "property", _DECL))
-            else:
-                _visit(k, out, scope)
-            _visit(it.value, out, scope)
-    elif t is ForExpr:
-        inner = scope + tuple(x.name for x in (n.key_var, n.value_var) if x is not None)
-        _span(out, n.for_span, "keyword")
-        for v in (n.key_var, n.value_var):
-            if v is not None:
-                out.append((v.start, v.end, "parameter", _DECL))
-        _span(out, n.in_span, "keyword")
-        _visit(n.collection, out, scope)
-        _visit(n.key, out, inner)
-        _span(out, n.arrow_span, "operator")
-        _visit(n.value, out, inner)
-        _span(out, n.group_span, "operator")
-        _span(out, n.if_span, "keyword")
-        _visit(n.condition, out, inner)
-    elif t is Index:
-        _visit(n.collection, out, scope)
-        _visit(n.key, out, scope)
-    elif t is Splat:
-        _visit(n.source, out, scope)
-        _span(out, n.marker_span, "operator")
-        _visit(n.each, out, scope)
-    elif t is Name:
-        out.append((n.start, n.end, "variable", ()))
-    else:
+    visit = _VISITORS.get(type(n))
+    if visit is None:
         _visit_type(n, out)
+    else:
+        visit(n, out, scope)
+
+
+def _template(n, out, scope) -> None:
+    quoted = type(n) is TemplateExpr  # a quoted template inside an expression: its text is a string
+    if quoted:
+        first = n.parts[0].start if n.parts else n.end - 1
+        out.append((n.start, first, "string", ()))  # opening quote
+        last = n.parts[-1].end if n.parts else n.end - 1
+        out.append((last, n.end, "string", ()))
+    for p in n.parts:
+        if type(p) is Literal:
+            if quoted:
+                out.append((p.start, p.end, "string", ()))
+        else:
+            _visit(p, out, scope)
+
+
+def _interpolation(n, out, scope) -> None:
+    _span(out, n.open_span, "macro")
+    _visit(n.expr, out, scope)
+    _span(out, n.close_span, "macro")
+
+
+def _if_directive(n, out, scope) -> None:
+    _marker(n.if_marker, out)
+    _visit(n.condition, out, scope)
+    for p in n.then_parts:
+        _visit_part(p, out, scope)
+    if n.else_marker is not None:
+        _marker(n.else_marker, out)
+    for p in n.else_parts or ():
+        _visit_part(p, out, scope)
+    if n.endif_marker is not None:
+        _marker(n.endif_marker, out)
+
+
+def _for_variables(n, out, scope) -> tuple[str, ...]:
+    """Declare a `for`'s key and value variables; the scope of its body."""
+    for v in (n.key_var, n.value_var):
+        if v is not None:
+            out.append((v.start, v.end, "parameter", _DECL))
+    return scope + tuple(x.name for x in (n.key_var, n.value_var) if x is not None)
+
+
+def _for_directive(n, out, scope) -> None:
+    _marker(n.for_marker, out)
+    inner = _for_variables(n, out, scope)
+    _span(out, n.in_span, "keyword")
+    _visit(n.collection, out, scope)
+    for p in n.body:
+        _visit_part(p, out, inner)
+    if n.endfor_marker is not None:
+        _marker(n.endfor_marker, out)
+
+
+def _traversal(n, out, scope) -> None:
+    out.append((n.start, n.root_end, "parameter" if n.root in scope else "variable", ()))
+    _steps(n.steps, out, scope)
+
+
+def _relative_traversal(n, out, scope) -> None:
+    _visit(n.source, out, scope)
+    _steps(n.steps, out, scope)
+
+
+def _function_call(n, out, scope) -> None:
+    for p in n.name_parts[:-1]:
+        out.append((p.start, p.end, "namespace", ()))
+    last = n.name_parts[-1]
+    out.append((last.start, last.end, "function", ()))
+    for a in n.args:
+        _visit(a, out, scope)
+    _span(out, n.ellipsis_span, "operator")
+
+
+def _conditional(n, out, scope) -> None:
+    _visit(n.condition, out, scope)
+    _span(out, n.question_span, "operator")
+    _visit(n.true_result, out, scope)
+    _span(out, n.colon_span, "operator")
+    _visit(n.false_result, out, scope)
+
+
+def _binary(n, out, scope) -> None:
+    _visit(n.lhs, out, scope)
+    _span(out, n.op_span, "operator")
+    _visit(n.rhs, out, scope)
+
+
+def _unary(n, out, scope) -> None:
+    _span(out, n.op_span, "operator")
+    _visit(n.operand, out, scope)
+
+
+def _tuple(n, out, scope) -> None:
+    for x in n.items:
+        _visit(x, out, scope)
+
+
+def _object(n, out, scope) -> None:
+    for it in n.items:
+        k = it.key
+        if type(k) is Traversal and not k.steps:  # a bare key: a property declared here
+            out.append((k.start, k.end, "property", _DECL))
+        else:
+            _visit(k, out, scope)
+        _visit(it.value, out, scope)
+
+
+def _for_expr(n, out, scope) -> None:
+    _span(out, n.for_span, "keyword")
+    inner = _for_variables(n, out, scope)
+    _span(out, n.in_span, "keyword")
+    _visit(n.collection, out, scope)
+    _visit(n.key, out, inner)
+    _span(out, n.arrow_span, "operator")
+    _visit(n.value, out, inner)
+    _span(out, n.group_span, "operator")
+    _span(out, n.if_span, "keyword")
+    _visit(n.condition, out, inner)
+
+
+def _index(n, out, scope) -> None:
+    _visit(n.collection, out, scope)
+    _visit(n.key, out, scope)
+
+
+def _splat(n, out, scope) -> None:
+    _visit(n.source, out, scope)
+    _span(out, n.marker_span, "operator")
+    _visit(n.each, out, scope)
+
+
+def _token(kind: str):
+    """A visitor for a node that is one token of `kind`."""
+    def visit(n, out, scope) -> None:
+        out.append((n.start, n.end, kind, ()))
+    return visit
+
+
+# One visitor per node type (a type node falls through to `_visit_type`).
+_VISITORS = {
+    Template: _template,
+    TemplateExpr: _template,
+    Interpolation: _interpolation,
+    Marker: lambda n, out, scope: _marker(n, out),
+    IfDirective: _if_directive,
+    ForDirective: _for_directive,
+    Traversal: _traversal,
+    RelativeTraversal: _relative_traversal,
+    Number: _token("number"),
+    Bool: _token("keyword"),
+    Null: _token("keyword"),
+    String: _token("string"),
+    Name: _token("variable"),
+    FunctionCall: _function_call,
+    Conditional: _conditional,
+    Binary: _binary,
+    Unary: _unary,
+    Parens: lambda n, out, scope: _visit(n.expr, out, scope),
+    Tuple: _tuple,
+    Object: _object,
+    ForExpr: _for_expr,
+    Index: _index,
+    Splat: _splat,
+}
 
 
 def _visit_part(p, out, scope):

@@ -387,21 +387,12 @@ class LineIndex:
         # Line starts at s depend on the characters at s - 1 and s: the ones in [lo, old_end]
         # of the old text are dropped and those in [lo, new_end] of the new text are rescanned.
         lo = start if start > 0 else 1
-        if new_end >= lo:
-            scan_end = new_end + 1 if new_end < len(buf) else new_end
-            at = lo - 1
-            inserted = [e for e in (at + m.end() for m in _LINE_BREAK.finditer(buf[at:scan_end])) if e <= new_end]
-        else:
-            inserted = []
-
-        blocks, firsts, first_lines = self._blocks, self._firsts, self._first_lines
-        b1 = bisect_right(firsts, lo) - 1
-        b2 = bisect_right(firsts, old_end) - 1
-        if b2 < b1:
-            b2 = b1
+        inserted = self._starts_between(lo, new_end)
+        b1 = bisect_right(self._firsts, lo) - 1
+        b2 = max(bisect_right(self._firsts, old_end) - 1, b1)
         base = self._shift(b1)
         if b1 == b2:
-            block = blocks[b1]
+            block = self._blocks[b1]
             i = bisect_left(block, lo - base)
             j = bisect_right(block, old_end - base)
             if not inserted and i == j and delta == 0:
@@ -415,24 +406,46 @@ class LineIndex:
             else:
                 region.extend(block[j:])
         else:
-            region = array("q")
-            removed = 0
-            for k in range(b1, b2 + 1):
-                own = self._shift(k)
-                shift = own - base
-                for x in blocks[k]:
-                    actual = x + own
-                    if actual < lo:
-                        region.append(x + shift)
-                    elif actual <= old_end:
-                        removed += 1
-                    else:
-                        region.append(x + shift + delta)
-            # The inserted starts go just before the first start that was after the old range.
-            cut = bisect_left(region, lo - base)
-            region[cut:cut] = array("q", [x - base for x in inserted])
-        line_delta = len(inserted) - removed
+            region, removed = self._merged_region(b1, b2, base, lo, old_end, inserted, delta)
+        self._replace_blocks(b1, b2, base, region, delta, len(inserted) - removed)
 
+    def _starts_between(self, lo: int, new_end: int) -> list[int]:
+        """The line starts in ``[lo, new_end]`` of the text (after a splice that ends at `new_end`)."""
+        if new_end < lo:
+            return []
+        buf = self._text
+        scan_end = new_end + 1 if new_end < len(buf) else new_end
+        at = lo - 1
+        return [e for e in (at + m.end() for m in _LINE_BREAK.finditer(buf[at:scan_end])) if e <= new_end]
+
+    def _merged_region(self, b1: int, b2: int, base: int, lo: int, old_end: int, inserted: list[int],
+                       delta: int) -> tuple[array, int]:
+        """An edit across blocks `b1`..`b2`: their line starts relative to `base` (block `b1`'s shift)
+        without those in ``[lo, old_end]``, with `inserted` and the later ones moved by `delta`;
+        and how many were removed."""
+        blocks = self._blocks
+        region = array("q")
+        removed = 0
+        for k in range(b1, b2 + 1):
+            own = self._shift(k)
+            shift = own - base
+            for x in blocks[k]:
+                actual = x + own
+                if actual < lo:
+                    region.append(x + shift)
+                elif actual <= old_end:
+                    removed += 1
+                else:
+                    region.append(x + shift + delta)
+        # The inserted starts go just before the first start that was after the old range.
+        cut = bisect_left(region, lo - base)
+        region[cut:cut] = array("q", [x - base for x in inserted])
+        return region, removed
+
+    def _replace_blocks(self, b1: int, b2: int, base: int, region: array, delta: int, line_delta: int) -> None:
+        """Blocks `b1`..`b2` become `region` (line starts relative to `base`), re-chunked; the later
+        blocks' first starts move by `delta` and their first lines by `line_delta`."""
+        blocks, firsts, first_lines = self._blocks, self._firsts, self._first_lines
         # Absorb the next block when this region became small, so blocks do not fragment.
         hi = b2 + 1
         size = self._block_size

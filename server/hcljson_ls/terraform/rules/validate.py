@@ -290,78 +290,84 @@ class _Validator:
 
     # ---- per block -------------------------------------------------------------------------
     def block(self, block: Block, parent: str | None) -> None:
+        """Every rule of one block, in a fixed order: its labels, the rules of a definition (a
+        top-level block, or a `check`'s data source), its boolean settings, then its nested kind."""
         t = block.type_name
-        body = block.body
-        labels = block.labels
         # The first attribute of each name, looked up by the rules below (several per block).
-        attrs = _first_attributes(body)
-        attribute = attrs.get
+        attrs = _first_attributes(block.body)
         if parent in (None, "check"):
+            labels = block.labels
             for i, w in invalid_labels(t, [lab.value for lab in labels]):
                 lab = labels[i]
                 self.diags.append(_invalid_name(lab.start, lab.end, lab.value, w))
         if parent is None or (parent == "check" and t == "data"):
-            if t in _INSTANCE_BLOCKS and t != "module":
-                self.expect_string(attribute("provider"), "a provider reference given as a string, such as \"aws.west\"")
-            # The rules written once over `hcljson.view` (`body_rules`: `count` with `for_each`, their literals).
-            self.diags.extend(body_diagnostics(block, self.text, self.override))
-            if t == "variable":
-                self.diags.extend(variable_diagnostics(block, self.text))
-            elif t == "data":
-                self.diags.extend(remote_state_diagnostics(block, self.text, self.override))
-            elif t == "resource" and parent is None:
-                self.diags.extend(provisioner_diagnostics(block, self.text))
-            if t == "variable" and labels:
-                lab = labels[0]
-                if lab.value in RESERVED_VARIABLE_NAMES:
-                    self.diags.append(
-                        Diagnostic(
-                            lab.start, lab.end, ERROR, RESERVED_NAME, "Invalid variable name",
-                            f"The name {quoted(lab.value)} is reserved: a module call uses it as a meta-argument, "
-                            "so no input variable can have it. Choose another name.",
-                        )
-                    )
-            elif t == "provider":
-                alias = attribute("alias")
-                if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
-                    value = self.string_value(alias.expr.node, alias.expr.start)
-                    self.check_name(value, alias.expr.start, alias.expr.end, "provider alias")
-            elif t == "locals":
-                for a in body.attributes:
-                    self.check_name(a.name, a.name_start, a.name_end, "local value name")
-            elif t == "import":
-                self.expect_string(attribute("to"), "a resource address given as a string")
-                self.conflicts(
-                    attrs, "id", "identity", "An import block",
-                    "\"id\" names the object by its import ID and \"identity\" by its resource identity. Keep one of them.",
-                )
-                if not self.override and attribute("id") is None and attribute("identity") is None and body.node is not None:
-                    h = body.missing_item_range
-                    self.diags.append(
-                        Diagnostic(
-                            h[0], h[1], ERROR, MISSING_ARGUMENT, "Missing required argument \"id\"",
-                            "An import block must say which existing object to import, with \"id\" (its import ID) "
-                            "or \"identity\" (its resource identity), but neither is set.",
-                        )
-                    )
+            self.definition(block, parent, attrs)
         booleans = _BOOLEAN_SETTINGS.get(t)
         if booleans is not None and block.schema.body is not None:
             self.expect_booleans(block, attrs, booleans)
+        self.settings(block, parent, attrs)
+
+    def definition(self, block: Block, parent: str | None, attrs: dict[str, Attribute]) -> None:
+        """The rules of a top-level block (or of a `check`'s data source): the shared body rules,
+        then those of its type (a variable's name, a provider's alias, local names, an import)."""
+        t = block.type_name
+        labels = block.labels
+        if t in _INSTANCE_BLOCKS and t != "module":
+            self.expect_string(attrs.get("provider"), "a provider reference given as a string, such as \"aws.west\"")
+        # The rules written once over `hcljson.view` (`body_rules`: `count` with `for_each`, their literals).
+        self.diags.extend(body_diagnostics(block, self.text, self.override))
+        if t == "variable":
+            self.diags.extend(variable_diagnostics(block, self.text))
+        elif t == "data":
+            self.diags.extend(remote_state_diagnostics(block, self.text, self.override))
+        elif t == "resource" and parent is None:
+            self.diags.extend(provisioner_diagnostics(block, self.text))
+        if t == "variable" and labels:
+            lab = labels[0]
+            if lab.value in RESERVED_VARIABLE_NAMES:
+                self.diags.append(
+                    Diagnostic(
+                        lab.start, lab.end, ERROR, RESERVED_NAME, "Invalid variable name",
+                        f"The name {quoted(lab.value)} is reserved: a module call uses it as a meta-argument, "
+                        "so no input variable can have it. Choose another name.",
+                    )
+                )
+        elif t == "provider":
+            alias = attrs.get("alias")
+            if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
+                value = self.string_value(alias.expr.node, alias.expr.start)
+                self.check_name(value, alias.expr.start, alias.expr.end, "provider alias")
+        elif t == "locals":
+            for a in block.body.attributes:
+                self.check_name(a.name, a.name_start, a.name_end, "local value name")
+        elif t == "import":
+            self.import_block(block.body, attrs)
+
+    def import_block(self, body: Body, attrs: dict[str, Attribute]) -> None:
+        """`import.to` is a string; exactly one of `id` and `identity` is set."""
+        self.expect_string(attrs.get("to"), "a resource address given as a string")
+        self.conflicts(
+            attrs, "id", "identity", "An import block",
+            "\"id\" names the object by its import ID and \"identity\" by its resource identity. Keep one of them.",
+        )
+        if not self.override and attrs.get("id") is None and attrs.get("identity") is None and body.node is not None:
+            h = body.missing_item_range
+            self.diags.append(
+                Diagnostic(
+                    h[0], h[1], ERROR, MISSING_ARGUMENT, "Missing required argument \"id\"",
+                    "An import block must say which existing object to import, with \"id\" (its import ID) "
+                    "or \"identity\" (its resource identity), but neither is set.",
+                )
+            )
+
+    def settings(self, block: Block, parent: str | None, attrs: dict[str, Attribute]) -> None:
+        """The rules of the block's kind, nested or not: `lifecycle`, a module call's source,
+        a provisioner's keywords, `terraform`'s requirements, backend and cloud literals."""
+        t = block.type_name
+        labels = block.labels
+        attribute = attrs.get
         if t == "lifecycle":
-            rtb = attribute("replace_triggered_by")
-            if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
-                e = rtb.expr
-                for m in e.node.items:  # type: ignore[attr-defined]
-                    v = m.value
-                    if v is not None and v.kind not in (STRING, "error", "bare"):
-                        self.diags.append(
-                            P.element_type(v, e.start + v.start, e.start + v.end, rtb.name, "a reference given as a string, such as \"aws_instance.web.id\"")
-                        )
-            if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
-                self.replace_triggers(rtb)
-            ic = attribute("ignore_changes")
-            if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
-                self.keyword(ic, keywords_of(t, "ignore_changes"))
+            self.lifecycle(attrs)
         elif t == "module" and parent is None:
             # An expression since Terraform 1.15 / OpenTofu 1.8, but still one that gives a string.
             for name in ("source", "version"):
@@ -380,9 +386,26 @@ class _Validator:
                 self.required_providers(rp)
         elif literal_settings_block(t, parent):
             where = "backend settings" if t == "backend" else "cloud settings"
-            for a in body.attributes:
+            for a in block.body.attributes:
                 if a.schema is None:
                     self.literal_strings(a, where)
+
+    def lifecycle(self, attrs: dict[str, Attribute]) -> None:
+        """`replace_triggered_by`: its elements are strings, each one reference; the
+        `ignore_changes` keyword."""
+        rtb = attrs.get("replace_triggered_by")
+        if rtb is not None and rtb.expr is not None and rtb.expr.kind == ARRAY:
+            e = rtb.expr
+            for m in e.node.items:  # type: ignore[attr-defined]
+                v = m.value
+                if v is not None and v.kind not in (STRING, "error", "bare"):
+                    self.diags.append(
+                        P.element_type(v, e.start + v.start, e.start + v.end, rtb.name, "a reference given as a string, such as \"aws_instance.web.id\"")
+                    )
+            self.replace_triggers(rtb)
+        ic = attrs.get("ignore_changes")
+        if ic is not None and ic.expr is not None and ic.expr.kind == STRING:
+            self.keyword(ic, keywords_of("lifecycle", "ignore_changes"))
 
     def replace_triggers(self, rtb: Attribute) -> None:
         """Each string of `replace_triggered_by` must name exactly one resource (or data source, or
