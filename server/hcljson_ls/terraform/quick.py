@@ -130,8 +130,8 @@ class QuickResult:
     """The file's diagnostics (see the module doc) and its definitions, like
     `hcljson.incremental.FileResult.definitions`."""
 
-    __slots__ = ("_keys", "_places", "analysed", "block_ends", "blocks", "certified", "diagnostics", "duplicated",
-                 "located", "providers", "spans")
+    __slots__ = ("_keys", "_places", "analysed", "block_ends", "blocks", "certified", "declared", "diagnostics",
+                 "duplicated", "located", "providers", "spans")
 
     def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: Places,
                  certified: int, analysed: int, located: int = 0) -> None:
@@ -149,6 +149,8 @@ class QuickResult:
         self.block_ends = array("l")
         self.duplicated = False
         self.providers: dict | None = None
+        # Names the definitions' keys (in order): shared by a result after an edit that kept them.
+        self.declared: object = object()
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         places = self._places

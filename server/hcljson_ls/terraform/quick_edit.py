@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 
 from ..diagnostic import Deferred, Diagnostic
+from ..hcljson.model import Label
 from ..hcljson.skim import Skim, Skimmed, skim_value
 from .around import Spans
 from .quick import ANALYSED, LOCATED, Places, QuickResult, _moved, _Unsure, quick_blocks
@@ -96,6 +96,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     result.blocks[i] = new
     result.block_ends = array("l", ends)
     result.providers = before.providers
+    result.declared = before.declared  # the same keys in the same order (their places are read on demand)
     result.spans = _shifted_spans(spans, i, end, delta)
     return result
 
@@ -159,20 +160,21 @@ def _shifted_spans(spans: Spans, i: int, end: int, delta: int) -> Spans:
     blocks = list(old[:i])
     blocks.append((b[0], b[1], b[2], b[3], b[4], end))
     if delta:
-        moved: Callable = _mover(b_end, delta)
+        moved: dict[Label, Label] = {}  # a label key shared by several later blocks: moved once
         for t, ts, te, labels, s, e in old[i + 1 :]:
             if ts >= b_end:
                 ts += delta
                 te += delta
-            blocks.append((t, ts, te, tuple([moved(lab) for lab in labels]), s + delta, e + delta))
+            shifted = []
+            for lab in labels:
+                if lab.start >= b_end:
+                    got = moved.get(lab)
+                    if got is None:
+                        got = moved[lab] = Label(lab.value, lab.start + delta, lab.end + delta)
+                    lab = got
+                shifted.append(lab)
+            blocks.append((t, ts, te, tuple(shifted), s + delta, e + delta))
     else:
         blocks.extend(old[i + 1 :])
     starts = spans.starts
     return Spans(spans.root_start, tuple(blocks), starts[: i + 1] + tuple([s + delta for s in starts[i + 1 :]]))
-
-
-def _mover(b_end: int, delta: int) -> Callable:
-    def moved(lab):
-        return lab if lab.start < b_end else lab.shifted(delta)
-
-    return moved

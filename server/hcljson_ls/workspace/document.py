@@ -342,7 +342,7 @@ class DocumentState:
         engine's definitions revision (computes the analysis), or its quick result."""
         q = self.quick() if self._engine is None else None
         if q is not None:
-            return ("quick", id(q))
+            return ("quick", q.declared)  # (kept by an edit that leaves the keys as they were: `quick_edit`)
         analysis = self.analysis
         return (id(self._engine), analysis.definitions_revision)
 
