@@ -129,3 +129,24 @@ def test_an_edit_anywhere_gives_what_a_quick_open_of_the_new_text_gives(n, missp
         end = min(len(text), at + cut)
     _edit(state, at, end, new)
     assert _facts(state.quick()) == _fresh(state.text)
+
+
+def test_edits_before_the_tree_each_read_their_block_only(whole_text_read) -> None:
+    # A user typing right after the open: each key is answered from the previous quick result.
+    state = _opened(_doc(8, frozenset({2, 5})))
+    state.quick()
+    at = state.text.index('"ami-4"') + 5
+    answers = []
+    for n, key in enumerate("abc"):
+        _edit(state, at + n, at + n, key)
+        answers.append((_facts(state.quick()), state.text))
+    at = state.text.index('"prefix"') + 1
+    _edit(state, at, at + 6, "prefx")  # then one that changes the definitions: the whole text, once
+    answers.append((_facts(state.quick()), state.text))
+    at = state.text.index('"prefx"') + 1
+    _edit(state, at, at + 5, "prefix")  # and again: the quick result ends, the tree answers
+    assert state.quick() is None
+    assert len(whole_text_read) == 2  # the open, then the edit of the definitions
+    assert '"ami-abc4"' in state.text
+    for got, text in answers:
+        assert got == _fresh(text)

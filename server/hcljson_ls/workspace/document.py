@@ -32,20 +32,21 @@ Contract
   files of the module: `Workspace`), and `rescope(changed)` re-resolves only the references that use
   declarations changed elsewhere; `cached(key, compute)` stores `compute(state)` until the next change (features keep
   their per-version results there instead of adding fields here).
-* Quick open: `open` does not parse. Until the first edit, `quick()` answers the document's
+* Quick open: `open` does not parse. Until the tree is built, `quick()` answers the document's
   diagnostics and definitions from `terraform.quick` (exactly what the analysis gives, in a
   fifth of the time on a large generated file) when it can, and `definitions()` uses it while
   the analysis is not built; the tree and the analysis are built on first read of `syntax` or
   `analysis` (a request, an edit) or by `prepare()`, which the server calls once the open's
   diagnostics are answered. A change of the module's declarations (`rescope`, `restart_analysis`)
-  makes the quick result be computed again on its next read. The first edit before the tree is
-  built makes it be computed again for the new text (the "cheap path"): when the edit stays inside
-  one top-level block and leaves what the file defines as it was, only that block is read again
-  and the rest of the previous quick result is moved (`terraform.quick_edit`: what an edit of a
-  block costs, whatever the file's size); otherwise the whole text is skimmed again (~0.15 s at
-  5 MB, instead of building the tree, ~0.7 s). Any later edit ends it (the next
-  read of the analysis then builds the tree, finishing a build in progress: a user typing
-  without a pause would otherwise pay the cheap path, which grows with the file, at every key).
+  makes the quick result be computed again on its next read. An edit before the tree is built
+  makes it be computed again for the new text (the "cheap path"): when the edit stays inside one
+  top-level block and leaves what the file defines as it was, from the previous quick result with
+  only that block read again (`terraform.quick_edit`: what an edit of a block costs, whatever the
+  file's size), any number of times; otherwise from the whole text skimmed again (~0.15 s at 5 MB,
+  instead of building the tree, ~0.7 s), once: an edit after that which stays in no one block
+  ends the quick result (the next read of the analysis then builds the tree, finishing a build in
+  progress: a user typing without a pause would otherwise pay a cost that grows with the file at
+  every key).
 * Stepped build: `build_steps()` is the build of the parse and the analysis of the text as it is
   when the build starts, as a generator of short steps (`jsonsyntax.parser.parse_steps`, then
   `IncrementalFile.build_steps`), for an owner (the server) that answers requests between steps.
@@ -111,7 +112,7 @@ class DocumentState:
         self._quick: Any = None  # None: no quick result (ever again, after an edit); `_UNSET`: to compute
         self._build: Iterator[None] | None = None  # the stepped build in progress (`build_steps`)
         self._build_cover: tuple[int, int, int] | None = None  # the edits since it started, composed
-        self._reran = False  # an edit had its quick result computed again (once per document)
+        self._reran = False  # an edit had the whole text's quick result computed again (once per document)
         # The quick result before that edit and the edit (composed), while the new one is not computed:
         # re-read in the edited block only when the edit stays in one (`terraform.quick_edit`).
         self._quick_edit: tuple[QuickResult, tuple[int, int, int] | None] | None = None
@@ -196,8 +197,10 @@ class DocumentState:
                 return None
             q = None
             if self._engine is None:
+                edited = self._quick_edit is not None
                 q = self._quick_again()
-                if q is None:
+                if q is None and (not edited or not self._reran):
+                    self._reran = self._reran or edited  # (the whole text read again after an edit: once)
                     try:
                         q = quick_file(self.document.text, self.path, self._scope)
                     except Exception:
@@ -207,7 +210,7 @@ class DocumentState:
         return q if self._engine is None else None
 
     def _quick_again(self) -> QuickResult | None:
-        """After the first edit: the quick result before it with only the edited block read again
+        """After an edit: the quick result before it with only the edited block read again
         (`terraform.quick_edit`), or None (the whole text is read again)."""
         again = self._quick_edit
         if again is None:
@@ -391,13 +394,15 @@ class DocumentState:
         document = self.document
         edits: list[Edit] = []
         self._cache.clear()
-        # Before the tree is built, the first edit has the quick result computed again for the new
-        # text (see "Quick open"); after, the tree is kept up to date and answers.
-        rerun = self._syntax is None and not self._reran
-        before = self._quick if rerun and type(self._quick) is QuickResult and self._engine is None else None
+        # Before the tree is built, an edit has the quick result computed again for the new text (see
+        # "Quick open"): from the previous one when it has one, else the whole text, once.
+        before_tree = self._syntax is None and self._engine is None
+        before = self._quick if before_tree and type(self._quick) is QuickResult else None
+        whole = self._syntax is None and not self._reran
+        if before is None and whole:
+            self._reran = True
         self._quick_edit = None
-        self._quick = _UNSET if rerun else None
-        self._reran = self._reran or rerun
+        self._quick = _UNSET if before is not None or whole else None
         cover: tuple[int, int, int] | None = None
         self._analysis = None
         for change in changes:
