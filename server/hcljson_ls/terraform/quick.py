@@ -59,7 +59,13 @@ Contract
   scope) and their diagnostics mapped back. No schema rule is written here.
 * `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
   requests answered from the blocks around their offset before the tree is built; None after a
-  syntax error.
+  syntax error. For an edit inside one block (`terraform.quick_edit`) it also keeps, per block,
+  how it was read (`blocks`: `CERTIFIED`, `ANALYSED`, `LOCATED`) and where its definitions end
+  (`block_ends`), whether a duplicate across blocks was reported, the `required_providers` used,
+  and `declared`, which names the definitions' keys (kept by an edit that leaves them as they were).
+* `quick_blocks(text, path, scope, skim, own, providers)` reads some blocks of a file alone with
+  the same code (`_Quick.run`), resolved against `own`, the whole file's definitions: what
+  `quick_file` gives inside those blocks, in its order, without the duplicates across blocks.
 * Never raises on any text (a bug in it is the caller's to log; it then takes the full path).
 """
 
