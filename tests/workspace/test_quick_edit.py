@@ -9,10 +9,13 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_data import RANDOM_SCHEMA, require
 
 from hcljson_ls.terraform.quick import QuickResult
+from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import DocumentState, Workspace
 from hcljson_ls.workspace import document as document_module
+from hcljson_ls.workspace.files import uri_of_path
 
 URI = "file:///m/main.tf.json"
 
@@ -112,7 +115,7 @@ _TEXT = st.sampled_from(["x", "${var.nope}", "${local.prefix}", "${local.prefx}"
                          "${aws_instance.r9.id}", "%{ if true }a%{ endif }", "${", "${var.env", ""])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(1, 6), misspelt=st.frozensets(st.integers(0, 5), max_size=3),
        where=st.floats(0, 1), inside=st.booleans(), cut=st.integers(0, 6),
        new=st.one_of(_TEXT, st.lists(_PIECES, max_size=3).map("".join)))
@@ -150,3 +153,25 @@ def test_edits_before_the_tree_each_read_their_block_only(whole_text_read) -> No
     assert '"ami-abc4"' in state.text
     for got, text in answers:
         assert got == _fresh(text)
+
+
+def test_an_edit_of_a_resource_checked_against_its_provider_schema(tmp_path, whole_text_read) -> None:
+    # With the module's provider schemas, the edited resource is checked against them as the quick
+    # open checks it (`quick._check_schema`, the file's `required_providers` kept).
+    require(RANDOM_SCHEMA)
+    text = json.dumps({"resource": {"random_string": {f"s{i}": {"length": 8 + i, "special": False} for i in range(6)}},
+                       "output": {"o": {"value": "${random_string.s3.result}"}}}, indent=1)
+    (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
+    ws = Workspace([str(tmp_path)])
+    ws.set_module_schemas(str(tmp_path), ps.load(RANDOM_SCHEMA))
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    state = ws.open(uri, text, 1, "terraform-json")
+    assert state.quick() is not None
+    at = text.index('"special"', text.index('"s4"')) + 1
+    _edit(state, at, at + 7, "specal")  # the schema's diagnostic appears
+    after = state.quick()
+    assert len(whole_text_read) == 1 and not state.built
+    assert [d.code for d in after.diagnostics] == ["schema/unknown-argument"]
+    fresh = Workspace([str(tmp_path)])
+    fresh.set_module_schemas(str(tmp_path), ps.load(RANDOM_SCHEMA))
+    assert _facts(after) == _facts(fresh.open(uri, state.text, 1, "terraform-json").quick())
