@@ -2,6 +2,7 @@
 quick open (`terraform.quick`) reads.
 
     skim(text, schema) -> Skim | None
+    skim_value(text, start) -> (value, end) | None     one block's value again (after an edit inside it)
 
 Contract
 --------
@@ -21,6 +22,8 @@ Contract
   where its value starts (`end` is the text's end: the value, then everything after it, which
   closes the enclosing levels), with `openers`, the positions of the `{` of the root and of each
   label level on its way, for a caller that analyses the rest of the text on its own.
+* `skim_value` reads the JSON value at `start` exactly as `skim` reads a block's value (same
+  decoder: `Pairs`, no constants, strict strings), or None where `skim` would not give it.
 * Cost: the values are parsed by the C scanner of the standard `json` module; the Python loop runs
   once per member of the root and of the label levels (measured 33 ms for a 5 MB CDKTF document
   of 5,750 blocks, against 24 ms for `json.loads` of it and 160 ms for `jsonsyntax.parse`).
@@ -38,7 +41,7 @@ from typing import Any, NamedTuple, cast
 from .model import Label
 from .schema import BodySchema
 
-__all__ = ["Pairs", "Skim", "Skimmed", "skim"]
+__all__ = ["Pairs", "Skim", "Skimmed", "skim", "skim_value"]
 
 _COMMENT = "//"
 
@@ -108,6 +111,14 @@ def skim(text: str, schema: BodySchema) -> Skim | None:
     except (_Refused, ValueError, IndexError, StopIteration):  # JSONDecodeError is a ValueError
         return None
     except RecursionError:  # very deep nesting: the full parser copes, the C scanner does not
+        return None
+
+
+def skim_value(text: str, start: int) -> tuple[Any, int] | None:
+    """The value at `start` and its end, read as `skim` reads a block's value (module doc), or None."""
+    try:
+        return _SCAN(text, start)
+    except (_Refused, ValueError, IndexError, StopIteration, RecursionError):
         return None
 
 

@@ -73,7 +73,13 @@ Contract
   scope) and their diagnostics mapped back. No schema rule is written here.
 * `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
   requests answered from the blocks around their offset before the tree is built; None after a
-  syntax error.
+  syntax error. For an edit inside one block (`terraform.quick_edit`) it also keeps, per block,
+  how it was read (`blocks`: `CERTIFIED`, `ANALYSED`, `LOCATED`) and where its definitions end
+  (`block_ends`), whether a duplicate across blocks was reported, the `required_providers` used,
+  and `declared`, which names the definitions' keys (kept by an edit that leaves them as they were).
+* `quick_blocks(text, path, scope, skim, own, providers)` reads some blocks of a file alone with
+  the same code (`_Quick.run`), resolved against `own`, the whole file's definitions: what
+  `quick_file` gives inside those blocks, in its order, without the duplicates across blocks.
 * Never raises on any text (a bug in it is the caller's to log; it then takes the full path).
 """
 
@@ -125,7 +131,7 @@ from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_f
 from .rules.validate import DUPLICATE_BLOCK, TREE_ONLY, duplicates, invalid_labels, keywords_of
 from .schemas.provider_schema import TERRAFORM
 
-__all__ = ["QuickResult", "quick_file"]
+__all__ = ["QuickResult", "quick_blocks", "quick_file"]
 
 _TEMPLATE = "template"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
@@ -148,7 +154,8 @@ class QuickResult:
     """The file's diagnostics (see the module doc) and its definitions, like
     `hcljson.incremental.FileResult.definitions`."""
 
-    __slots__ = ("_keys", "_places", "analysed", "certified", "diagnostics", "located", "spans")
+    __slots__ = ("_keys", "_places", "analysed", "block_ends", "blocks", "certified", "declared", "diagnostics",
+                 "duplicated", "located", "providers", "spans")
 
     def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: Places,
                  certified: int, analysed: int, located: int = 0) -> None:
@@ -159,6 +166,15 @@ class QuickResult:
         self.analysed = analysed  # blocks sent through the full analysis
         self.located = located  # certified blocks whose references were placed in the raw text (`_locate`)
         self.spans: Spans | None = None  # where the skim found each block (`terraform.around`)
+        # What a re-run after an edit inside one block reuses (`terraform.quick_edit`): per block,
+        # how it was read (`CERTIFIED`, `ANALYSED`, `LOCATED`) and the end of its definitions among
+        # `definitions()`; whether a duplicate was reported; the `required_providers` used.
+        self.blocks = bytearray()
+        self.block_ends = array("l")
+        self.duplicated = False
+        self.providers: dict | None = None
+        # Names the definitions' keys (in order): shared by a result after an edit that kept them.
+        self.declared: object = object()
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         places = self._places
@@ -186,9 +202,13 @@ class Places:
         return len(self._flat) // 2
 
 
+#: How a block was read (`QuickResult.blocks`).
+CERTIFIED, ANALYSED, LOCATED = 0, 1, 2
+
+
 def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -> QuickResult | None:
     """See the module doc."""
-    if is_tfvars(path) or is_test_file(path) or (path and (is_json_override_file(path) or is_own_kind(path))):
+    if not quick_kind(path):
         return None
     schema = schema_for_path(path)
     found = skim(text, schema)
@@ -200,14 +220,32 @@ def quick_file(text: str, path: str | None = None, scope: Scope | None = None) -
     return result
 
 
-class _Quick:
-    __slots__ = ("checks", "path", "schemas", "scope", "skim", "text")
+def quick_kind(path: str | None) -> bool:
+    """Whether a file of this path has a quick open (not tfvars, test, override, mock or query files)."""
+    return not (is_tfvars(path) or is_test_file(path) or (path and (is_json_override_file(path) or is_own_kind(path))))
 
-    def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim) -> None:
+
+def quick_blocks(text: str, path: str | None, scope: Scope | None, found: Skim, own: frozenset,
+                 providers: dict | None) -> QuickResult | None:
+    """The quick result of the blocks of `found` alone (some top-level blocks of `text`, no tail),
+    read exactly as `quick_file` reads them, their references resolved against `own` (the whole
+    file's definitions) and, with provider schemas, `providers` (the module's `required_providers`
+    as `quick_file` found them): its diagnostics are those `quick_file` gives inside these blocks,
+    in its order; no duplicate across blocks is looked for (`terraform.quick_edit`)."""
+    return _Quick(text, path, scope, found, own, providers).run()
+
+
+class _Quick:
+    __slots__ = ("checks", "own", "path", "providers", "schemas", "scope", "skim", "text")
+
+    def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim, own: frozenset | None = None,
+                 providers: dict | None = None) -> None:
         self.text = text
         self.path = path
         self.scope = scope
         self.skim = found
+        self.own = own  # the file's definitions, given: only some of its blocks are read (`quick_blocks`)
+        self.providers = providers
         # The module's provider schemas (read once), and the full path's resolution of schema
         # sites for the blocks analysed on their own.
         self.schemas = getattr(scope, "provider_schemas", None) if scope is not None else None
@@ -240,8 +278,11 @@ class _Quick:
                 if got is None:
                     return None
                 analysed[len(blocks)] = got
-            mine = frozenset(k for got in analysed.values() for k, _ in got[3] if k[0] == "provider-requirement")
-            providers = required_providers(mine, self.scope)
+            if self.own is None:
+                mine = frozenset(k for got in analysed.values() for k, _ in got[3] if k[0] == "provider-requirement")
+                providers = required_providers(mine, self.scope)
+            else:
+                providers = self.providers or {}
             engine = self.scope.engine or TERRAFORM  # type: ignore[union-attr]
             lookups: dict[tuple, Any] = {}
         for i, b in enumerate(blocks):
@@ -274,8 +315,8 @@ class _Quick:
                     return None
                 analysed[len(blocks)] = got
             blocks = (*blocks, tail)
-        keys, places = self.definitions(blocks, analysed)
-        own = frozenset(keys)
+        keys, places, ends = self.definitions(blocks, analysed)
+        own = frozenset(keys) if self.own is None else self.own
         if users:
             order = list(users)
             refs: list = []
@@ -300,7 +341,7 @@ class _Quick:
                     if got is None:
                         return None
                     analysed[i] = got
-                keys, places = self.definitions(blocks, analysed)
+                keys, places, ends = self.definitions(blocks, analysed)
         syntax: list[Diagnostic] = []
         structure: list[tuple[Diagnostic, int]] = []
         strings: list[Diagnostic] = []
@@ -328,17 +369,29 @@ class _Quick:
                     resolved.extend(_moved(d, move) for d in found_)
                 except _Unsure:
                     return None
-        structure.extend((d, _RULES) for d in duplicates(keys, places.__getitem__))
+        twice = duplicates(keys, places.__getitem__) if self.own is None else []
+        structure.extend((d, _RULES) for d in twice)
         structure.sort(key=_by_structure_key)
         strings.sort(key=_range)
         resolved.sort(key=_range)
         out = syntax + [d for d, _ in structure] + strings + resolved
         out.sort(key=_range)
-        return QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed), len(located))
+        result = QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed), len(located))
+        status = result.blocks = bytearray(len(blocks))  # (`CERTIFIED` is 0)
+        for i in analysed:
+            status[i] = ANALYSED
+        for i in located:
+            status[i] = LOCATED
+        result.block_ends = ends
+        result.duplicated = bool(twice)
+        result.providers = providers if schemas is not None else None
+        return result
 
-    def definitions(self, blocks: Sequence[Skimmed], analysed: dict) -> tuple[list, Places]:
+    def definitions(self, blocks: Sequence[Skimmed], analysed: dict) -> tuple[list, Places, array]:
+        """The definitions' keys and places, and the end of each block's among them."""
         keys: list[Hashable] = []
         places = Places()
+        ends = array("l")
         for i, b in enumerate(blocks):
             got = analysed.get(i)
             if got is None:
@@ -356,7 +409,8 @@ class _Quick:
                 for k, p in got[3]:
                     keys.append(k)
                     places.append(p)
-        return keys, places
+            ends.append(len(keys))
+        return keys, places, ends
 
     def analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple | None:
         """The full analysis of block value `b` alone: (structure, strings, refs, definitions,

@@ -32,17 +32,21 @@ Contract
   files of the module: `Workspace`), and `rescope(changed)` re-resolves only the references that use
   declarations changed elsewhere; `cached(key, compute)` stores `compute(state)` until the next change (features keep
   their per-version results there instead of adding fields here).
-* Quick open: `open` does not parse. Until the first edit, `quick()` answers the document's
+* Quick open: `open` does not parse. Until the tree is built, `quick()` answers the document's
   diagnostics and definitions from `terraform.quick` (exactly what the analysis gives, in a
   fifth of the time on a large generated file) when it can, and `definitions()` uses it while
   the analysis is not built; the tree and the analysis are built on first read of `syntax` or
   `analysis` (a request, an edit) or by `prepare()`, which the server calls once the open's
   diagnostics are answered. A change of the module's declarations (`rescope`, `restart_analysis`)
-  makes the quick result be computed again on its next read. The first edit before the tree is
-  built makes it be computed again for the new text (the "cheap path": the whole text skimmed
-  again, ~0.15 s at 5 MB, instead of building the tree, ~0.7 s); any later edit ends it (the next
-  read of the analysis then builds the tree, finishing a build in progress: a user typing
-  without a pause would otherwise pay the cheap path, which grows with the file, at every key).
+  makes the quick result be computed again on its next read. An edit before the tree is built
+  makes it be computed again for the new text (the "cheap path"): when the edit stays inside one
+  top-level block and leaves what the file defines as it was, from the previous quick result with
+  only that block read again (`terraform.quick_edit`: what an edit of a block costs, whatever the
+  file's size), any number of times; otherwise from the whole text skimmed again (~0.15 s at 5 MB,
+  instead of building the tree, ~0.7 s), once: an edit after that which stays in no one block
+  ends the quick result (the next read of the analysis then builds the tree, finishing a build in
+  progress: a user typing without a pause would otherwise pay a cost that grows with the file at
+  every key).
 * Stepped build: `build_steps()` is the build of the parse and the analysis of the text as it is
   when the build starts, as a generator of short steps (`jsonsyntax.parser.parse_steps`, then
   `IncrementalFile.build_steps`), for an owner (the server) that answers requests between steps.
@@ -76,6 +80,7 @@ from ..jsonsyntax.reparse import reparse
 from ..terraform.analysis import file_engine
 from ..terraform.around import window_of, window_view
 from ..terraform.quick import QuickResult, quick_file
+from ..terraform.quick_edit import quick_after_edit
 from ..terraform.resolution.resolve import Scope
 from ..text.buffer import TextBuffer
 from ..text.document import Document, Edit
@@ -94,7 +99,7 @@ class DocumentState:
     """The text of one document plus its parse, its analysis and the features' per-version results."""
 
     __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache", "_scope", "_rescope", "_quick", "_build",
-                 "_build_cover", "_reran")
+                 "_build_cover", "_reran", "_quick_edit")
 
     def __init__(self, document: Document, syntax: ParseResult | None = None, scope: Scope | None = None) -> None:
         self.document = document
@@ -107,7 +112,10 @@ class DocumentState:
         self._quick: Any = None  # None: no quick result (ever again, after an edit); `_UNSET`: to compute
         self._build: Iterator[None] | None = None  # the stepped build in progress (`build_steps`)
         self._build_cover: tuple[int, int, int] | None = None  # the edits since it started, composed
-        self._reran = False  # an edit had its quick result computed again (once per document)
+        self._reran = False  # an edit had the whole text's quick result computed again (once per document)
+        # The quick result before that edit and the edit (composed), while the new one is not computed:
+        # re-read in the edited block only when the edit stays in one (`terraform.quick_edit`).
+        self._quick_edit: tuple[QuickResult, tuple[int, int, int] | None] | None = None
 
     @classmethod
     def open(cls, uri: str, text: str, version: int = 0, language_id: str = "", scope: Scope | None = None) -> DocumentState:
@@ -165,6 +173,7 @@ class DocumentState:
             engine = self._engine
             if engine is None:
                 engine = self._engine = file_engine(self.path, self._scope)
+                self._quick_edit = None
                 self._rescope.clear()  # a new engine resolves everything against the scope as it is
             try:
                 # The engine slices the text buffer: never a whole-text copy on the fast path.
@@ -188,12 +197,32 @@ class DocumentState:
                 return None
             q = None
             if self._engine is None:
-                try:
-                    q = quick_file(self.document.text, self.path, self._scope)
-                except Exception:
-                    log.exception("quick open failed for %s; analysing in full", self.uri)
+                edited = self._quick_edit is not None
+                q = self._quick_again()
+                if q is None and (not edited or not self._reran):
+                    self._reran = self._reran or edited  # (the whole text read again after an edit: once)
+                    try:
+                        q = quick_file(self.document.text, self.path, self._scope)
+                    except Exception:
+                        log.exception("quick open failed for %s; analysing in full", self.uri)
+            self._quick_edit = None
             self._quick = q
         return q if self._engine is None else None
+
+    def _quick_again(self) -> QuickResult | None:
+        """After an edit: the quick result before it with only the edited block read again
+        (`terraform.quick_edit`), or None (the whole text is read again)."""
+        again = self._quick_edit
+        if again is None:
+            return None
+        before, cover = again
+        if cover is None:
+            return before  # nothing changed
+        try:
+            return quick_after_edit(before, self.document.text, *cover, self.path, self._scope)
+        except Exception:
+            log.exception("the quick result of %s after an edit failed; reading the whole text", self.uri)
+            return None
 
     def definitions(self) -> tuple[list, Callable[[int], tuple[int, int]]]:
         """What this version declares (`FileResult.definitions`), from the quick result before the
@@ -277,6 +306,7 @@ class DocumentState:
         cover, self._build_cover = self._build_cover, None
         self._syntax = syntax
         self._engine = engine
+        self._quick_edit = None
         if self._quick is _UNSET:
             self._quick = None  # never computed for this version: no need of it now
         if cover is None:  # the text the build read is the current one
@@ -307,6 +337,7 @@ class DocumentState:
         _ = self.analysis
         _ = self.document.line_index.line_count  # its line starts too (found on first need otherwise)
         self._quick = None
+        self._quick_edit = None
 
     @property
     def declarations_stamp(self) -> tuple[Any, ...]:
@@ -314,7 +345,7 @@ class DocumentState:
         engine's definitions revision (computes the analysis), or its quick result."""
         q = self.quick() if self._engine is None else None
         if q is not None:
-            return ("quick", id(q))
+            return ("quick", q.declared)  # (kept by an edit that leaves the keys as they were: `quick_edit`)
         analysis = self.analysis
         return (id(self._engine), analysis.definitions_revision)
 
@@ -325,6 +356,7 @@ class DocumentState:
         self._analysis = None
         self._build = None  # a build in progress is abandoned: its engine resolved against what is gone
         self._cache.clear()
+        self._quick_edit = None
         if self._quick is not None:
             self._quick = _UNSET
 
@@ -334,6 +366,7 @@ class DocumentState:
         if not changed:
             return
         if self._engine is None:  # nothing resolved to redo, but a quick result resolved against the old scope
+            self._quick_edit = None
             if self._build is not None:
                 self._rescope |= changed  # what the build resolved so far: again once it is adopted
             if self._quick is not None:
@@ -361,11 +394,16 @@ class DocumentState:
         document = self.document
         edits: list[Edit] = []
         self._cache.clear()
-        # Before the tree is built, the first edit has the quick result computed again for the new
-        # text (see "Quick open"); after, the tree is kept up to date and answers.
-        rerun = self._syntax is None and not self._reran
-        self._quick = _UNSET if rerun else None
-        self._reran = self._reran or rerun
+        # Before the tree is built, an edit has the quick result computed again for the new text (see
+        # "Quick open"): from the previous one when it has one, else the whole text, once.
+        before_tree = self._syntax is None and self._engine is None
+        before = self._quick if before_tree and type(self._quick) is QuickResult else None
+        whole = self._syntax is None and not self._reran
+        if before is None and whole:
+            self._reran = True
+        self._quick_edit = None
+        self._quick = _UNSET if before is not None or whole else None
+        cover: tuple[int, int, int] | None = None
         self._analysis = None
         for change in changes:
             for edit in document.apply_changes((change,), encoding):
@@ -374,10 +412,14 @@ class DocumentState:
                     continue  # nothing changed
                 if self._build is not None:
                     self._build_cover = _composed(self._build_cover, edit)
+                if before is not None:
+                    cover = _composed(cover, edit)
                 # The reparse slices the text buffer around the edit: no copy of the whole text.
                 self._update_syntax(document.buffer, edit)
                 if self._engine is not None:
                     self._engine.note_edit(edit)
+        if before is not None:
+            self._quick_edit = (before, cover)
         if version is not None:
             document.version = version
         return edits

@@ -1,0 +1,180 @@
+"""The quick result after an edit inside one top-level block: the quick open of the new text with
+only the edited block read again (issue 21 §2, "the first edit never waits").
+
+    quick_after_edit(before, text, start, old_end, new_end, path, scope) -> QuickResult | None
+
+Contract
+--------
+* `before` is the `terraform.quick.QuickResult` of the text before the edit (with the same path and
+  scope: a scope that answers differently since makes the caller drop `before`), `text` the text
+  after it, and `(start, old_end, new_end)` one edit covering every change between them. The answer
+  EQUALS `quick_file(text, path, scope)` (diagnostics in their order, definitions, spans, counts);
+  tests/terraform/test_quick_edit.py compares them after random edits.
+* None ("not localised here": the caller runs `quick_file` on the whole text) unless:
+  - `before` has the skim's spans (no syntax error) and reported no duplicate across blocks;
+  - the edit lies strictly inside one block's value (after its first character, before its
+    last), which the skim's reader (`skim.skim_value`) reads again from the same start to exactly
+    the shifted end: the rest of the text is unchanged, so the whole is what `skim` reads, with
+    this one value new;
+  - that block, read again alone by the quick open's own code (`quick.quick_blocks`, its
+    references resolved against the file's definitions as they were), defines the same keys as
+    before: the file's definitions, its `required_providers` and every other block's resolution
+    then stand (they depend on the definitions and the scope, not on the block's text), and no
+    duplicate appears;
+  - every diagnostic of the block, before and after, lies inside its value (one on a header key,
+    which blocks share, could not be told apart), none of the others reaches into it, and no
+    related place or fix of another block's diagnostic points into it.
+* Then the result is the diagnostics before the block, the block's new ones, and the ones after it
+  moved by the edit's length; the same for the definitions' places and the spans. The other blocks
+  are not read: the cost is the edited block's analysis plus moving what comes after it (C-speed
+  slices and a Python loop over the later blocks' spans and diagnostics).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+
+from ..diagnostic import Deferred, Diagnostic
+from ..hcljson.model import Label
+from ..hcljson.skim import Skim, Skimmed, skim_value
+from .around import Spans
+from .quick import ANALYSED, LOCATED, Places, QuickResult, _moved, _Unsure, quick_blocks
+from .resolution.resolve import Scope
+
+__all__ = ["quick_after_edit"]
+
+
+def _start(d: Diagnostic) -> int:
+    return d.start
+
+
+def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, new_end: int, path: str | None,
+                     scope: Scope | None) -> QuickResult | None:
+    """See the module doc."""
+    spans = before.spans
+    if spans is None or before.duplicated or len(before.blocks) != len(spans.blocks):
+        return None
+    if (getattr(scope, "provider_schemas", None) is not None) != (before.providers is not None):
+        return None
+    i = bisect_right(spans.starts, start) - 1  # the last value starting at or before the edit
+    if i < 0:
+        return None
+    b = spans.blocks[i]
+    b_start, b_end = b[4], b[5]
+    if not (b_start < start and old_end < b_end):
+        return None
+    delta = new_end - old_end
+    read = skim_value(text, b_start)
+    if read is None or read[1] != b_end + delta:
+        return None
+    value, end = read
+    block = Skimmed(b[0], b[1], b[2], b[3], b_start, end, value)
+    keys = before._keys
+    ends = before.block_ends
+    first = ends[i - 1] if i else 0
+    last = ends[i]
+    own = frozenset(keys)
+    part = quick_blocks(text, path, scope, Skim((block,), spans.root_start, len(text)), own, before.providers)
+    if part is None or part._keys != keys[first:last]:
+        return None
+    diagnostics = _spliced(before.diagnostics, part.diagnostics, b, end, delta)
+    if diagnostics is None:
+        return None
+    flat = before._places._flat
+    places = Places()
+    moved = places._flat
+    moved.extend(flat[: 2 * first])
+    moved.extend(part._places._flat)
+    moved.extend([x + delta for x in flat[2 * last :]])
+    old, new = before.blocks[i], part.blocks[0]
+    result = QuickResult(diagnostics, list(keys), places,
+                         before.certified - (old != ANALYSED) + (new != ANALYSED),
+                         before.analysed - (old == ANALYSED) + (new == ANALYSED),
+                         before.located - (old == LOCATED) + (new == LOCATED))
+    result.blocks = bytearray(before.blocks)
+    result.blocks[i] = new
+    result.block_ends = array("l", ends)
+    result.providers = before.providers
+    result.declared = before.declared  # the same keys in the same order (their places are read on demand)
+    result.spans = _shifted_spans(spans, i, end, delta)
+    return result
+
+
+def _spliced(old: list[Diagnostic], new: list[Diagnostic], b: tuple, end: int, delta: int) -> list[Diagnostic] | None:
+    """`old` with the diagnostics of block value `b` (which now ends at `end`) replaced by `new` and
+    the later ones moved by `delta`; None when they cannot be told apart (module doc)."""
+    b_start, b_end = b[4], b[5]
+    for d in new:
+        if d.start < b_start or d.end > end:
+            return None
+    lo = bisect_left(old, b_start, key=_start)
+    hi = bisect_left(old, b_end, lo, key=_start)
+    for d in old[lo:hi]:
+        if d.end > b_end:
+            return None
+    for s, e in ((b[1], b[2]), *((lab.start, lab.end) for lab in b[3])):  # its header keys
+        at = bisect_left(old, s, 0, lo, key=_start)
+        while at < lo and old[at].start <= e:
+            if old[at].end <= e:
+                return None
+            at += 1
+
+    def move(x: int, y: int) -> tuple[int, int]:
+        if y <= b_start:
+            return x, y
+        if x >= b_end:
+            return x + delta, y + delta
+        raise _Unsure(x)
+
+    kept = old[:lo]
+    try:
+        for n, d in enumerate(kept):
+            if d.end > b_start:
+                return None
+            if _elsewhere(d, b_start):
+                kept[n] = _moved(d, move)
+        later = [_moved(d, move) for d in old[hi:]] if delta else old[hi:]
+    except _Unsure:
+        return None
+    return kept + new + later
+
+
+def _elsewhere(d: Diagnostic, b_start: int) -> bool:
+    """Whether a related place or a fix of `d` reaches `b_start` or beyond (a deferred diagnostic's
+    fixes are placed from its own start: `diagnostic.Deferred`)."""
+    for r in d.related:
+        if r.uri is None and r.end > b_start:
+            return True
+    if type(d) is Deferred:
+        return False
+    return any(f.end > b_start for f in d.fixes)
+
+
+def _shifted_spans(spans: Spans, i: int, end: int, delta: int) -> Spans:
+    """`spans` with block `i`'s value now ending at `end` and every place after it moved by `delta`
+    (header keys before it, shared by later blocks, stay)."""
+    old = spans.blocks
+    b = old[i]
+    b_end = b[5]
+    blocks = list(old[:i])
+    blocks.append((b[0], b[1], b[2], b[3], b[4], end))
+    if delta:
+        moved: dict[Label, Label] = {}  # a label key shared by several later blocks: moved once
+        for t, ts, te, labels, s, e in old[i + 1 :]:
+            if ts >= b_end:
+                ts += delta
+                te += delta
+            shifted = []
+            for lab in labels:
+                if lab.start >= b_end:
+                    got = moved.get(lab)
+                    if got is None:
+                        got = moved[lab] = Label(lab.value, lab.start + delta, lab.end + delta)
+                    lab = got
+                shifted.append(lab)
+            blocks.append((t, ts, te, tuple(shifted), s + delta, e + delta))
+    else:
+        blocks.extend(old[i + 1 :])
+    starts = spans.starts
+    return Spans(spans.root_start, tuple(blocks), starts[: i + 1] + tuple([s + delta for s in starts[i + 1 :]]))

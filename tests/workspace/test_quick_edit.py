@@ -1,0 +1,177 @@
+"""The first edit before the tree: the quick result read again in the edited block only
+(`terraform.quick_edit`) equals the quick open of the new text, through a real `Workspace`
+(references resolved against the module, "Did you mean ...?" included)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shared_data import RANDOM_SCHEMA, require
+
+from hcljson_ls.terraform.quick import QuickResult
+from hcljson_ls.terraform.schemas import provider_schema as ps
+from hcljson_ls.workspace import DocumentState, Workspace
+from hcljson_ls.workspace import document as document_module
+from hcljson_ls.workspace.files import uri_of_path
+
+URI = "file:///m/main.tf.json"
+
+
+def _doc(n: int, misspelt: frozenset[int]) -> str:
+    return json.dumps(
+        {
+            "variable": {"env": {"type": "string"}, "region": {"default": "eu"}},
+            "locals": {"prefix": "app-${var.env}", "n": 2},
+            "data": {"aws_ami": {"ubuntu": {"owners": ["099720109477"], "name_regex": "^ubuntu-${var.region}"}}},
+            "resource": {
+                "aws_instance": {
+                    f"r{i}": {"ami": "${data.aws_ami.ubuntu.id}" if i % 2 else f"ami-{i}", "count": 2,
+                              "tags": {"Name": ("${local.prefx}-" if i in misspelt else "${local.prefix}-") + str(i)},
+                              "depends_on": [f"aws_instance.r{max(0, i - 1)}"]}
+                    for i in range(n)
+                },
+            },
+            "output": {"ip": {"value": "${aws_instance.r0[0].id}"}, "oops": {"value": "${aws_instance.missing.id}"},
+                       "env": {"value": "${var.env}", "description": "the env"}},
+        },
+        indent=1,
+    )
+
+
+def _opened(text: str) -> DocumentState:
+    state = Workspace().open(URI, text, 1, "terraform-json")
+    assert state is not None
+    return state
+
+
+def _edit(state: DocumentState, start: int, end: int, new: str) -> None:
+    pos = state.line_index.position
+    change = {"range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
+                        "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
+              "text": new}
+    state.apply_changes([change], "utf-32", state.version + 1)
+
+
+def _facts(q: QuickResult | None) -> tuple | None:
+    if q is None:
+        return None
+    keys, place = q.definitions()
+    return (q.diagnostics, [d.message for d in q.diagnostics], [d.fixes for d in q.diagnostics], keys,
+            [place(i) for i in range(len(keys))], q.spans, q.certified, q.analysed, q.located)
+
+
+def _fresh(text: str) -> tuple | None:
+    return _facts(_opened(text).quick())
+
+
+@pytest.fixture
+def whole_text_read(monkeypatch):
+    """Counts the quick opens of the whole text (`quick_file`) made by documents."""
+    calls = []
+    real = document_module.quick_file
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(document_module, "quick_file", counted)
+    return calls
+
+
+def test_an_edit_inside_one_block_reads_that_block_only(whole_text_read) -> None:
+    text = _doc(8, frozenset({2, 5}))
+    state = _opened(text)
+    before = state.quick()
+    assert before is not None and {d.code for d in before.diagnostics} == {"reference/undeclared"}
+    assert len(whole_text_read) == 1
+    at = state.text.index("${local.prefx}-5") + len("${local.pref")
+    _edit(state, at, at, "i")  # the misspelt local of r5 fixed: one diagnostic less
+    after = state.quick()
+    assert len(whole_text_read) == 1  # not read again
+    assert not state.built
+    assert len(after.diagnostics) == len(before.diagnostics) - 1
+    assert _facts(after) == _fresh(state.text)
+
+
+def test_an_edit_changing_what_the_file_defines_reads_the_whole_text(whole_text_read) -> None:
+    state = _opened(_doc(4, frozenset()))
+    state.quick()
+    at = state.text.index('"prefix"') + 1
+    _edit(state, at, at + 6, "prefx")  # the local renamed: every use of it now undeclared
+    after = state.quick()
+    assert len(whole_text_read) == 2
+    assert _facts(after) == _fresh(state.text)
+    assert sum(d.code == "reference/undeclared" for d in after.diagnostics) == 5
+
+
+_PIECES = st.sampled_from(['"', "{", "}", "[", "]", ",", ":", " ", "x", "r1", "${", "}", "var.env", "var.nope",
+                           "local.prefix", "local.prefx", "é😀", '"a": 1, ', '"count": 1, ', '"for_each": {}, ',
+                           '"r99": {}, ', "null", "\\n"])
+# What stays a valid string: the edits the localised path answers.
+_TEXT = st.sampled_from(["x", "${var.nope}", "${local.prefix}", "${local.prefx}", "é😀", "${aws_instance.r0[0].id}",
+                         "${aws_instance.r9.id}", "%{ if true }a%{ endif }", "${", "${var.env", ""])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(1, 6), misspelt=st.frozensets(st.integers(0, 5), max_size=3),
+       where=st.floats(0, 1), inside=st.booleans(), cut=st.integers(0, 6),
+       new=st.one_of(_TEXT, st.lists(_PIECES, max_size=3).map("".join)))
+def test_an_edit_anywhere_gives_what_a_quick_open_of_the_new_text_gives(n, misspelt, where, inside, cut, new) -> None:
+    text = _doc(n, misspelt)
+    state = _opened(text)
+    state.quick()
+    if inside:  # in a string value of a block, where most edits are
+        strings = [i + 1 for i, c in enumerate(text) if c == '"' and (text[i - 2 : i] == ": " or text[i - 1] == "[")]
+        at = strings[int(where * (len(strings) - 1))]
+        end = min(text.index('"', at), at + cut)
+    else:
+        at = int(where * len(text))
+        end = min(len(text), at + cut)
+    _edit(state, at, end, new)
+    assert _facts(state.quick()) == _fresh(state.text)
+
+
+def test_edits_before_the_tree_each_read_their_block_only(whole_text_read) -> None:
+    # A user typing right after the open: each key is answered from the previous quick result.
+    state = _opened(_doc(8, frozenset({2, 5})))
+    state.quick()
+    at = state.text.index('"ami-4"') + 5
+    answers = []
+    for n, key in enumerate("abc"):
+        _edit(state, at + n, at + n, key)
+        answers.append((_facts(state.quick()), state.text))
+    at = state.text.index('"prefix"') + 1
+    _edit(state, at, at + 6, "prefx")  # then one that changes the definitions: the whole text, once
+    answers.append((_facts(state.quick()), state.text))
+    at = state.text.index('"prefx"') + 1
+    _edit(state, at, at + 5, "prefix")  # and again: the quick result ends, the tree answers
+    assert state.quick() is None
+    assert len(whole_text_read) == 2  # the open, then the edit of the definitions
+    assert '"ami-abc4"' in state.text
+    for got, text in answers:
+        assert got == _fresh(text)
+
+
+def test_an_edit_of_a_resource_checked_against_its_provider_schema(tmp_path, whole_text_read) -> None:
+    # With the module's provider schemas, the edited resource is checked against them as the quick
+    # open checks it (`quick._check_schema`, the file's `required_providers` kept).
+    require(RANDOM_SCHEMA)
+    text = json.dumps({"resource": {"random_string": {f"s{i}": {"length": 8 + i, "special": False} for i in range(6)}},
+                       "output": {"o": {"value": "${random_string.s3.result}"}}}, indent=1)
+    (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
+    ws = Workspace([str(tmp_path)])
+    ws.set_module_schemas(str(tmp_path), ps.load(RANDOM_SCHEMA))
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    state = ws.open(uri, text, 1, "terraform-json")
+    assert state.quick() is not None
+    at = text.index('"special"', text.index('"s4"')) + 1
+    _edit(state, at, at + 7, "specal")  # the schema's diagnostic appears
+    after = state.quick()
+    assert len(whole_text_read) == 1 and not state.built
+    assert [d.code for d in after.diagnostics] == ["schema/unknown-argument"]
+    fresh = Workspace([str(tmp_path)])
+    fresh.set_module_schemas(str(tmp_path), ps.load(RANDOM_SCHEMA))
+    assert _facts(after) == _facts(fresh.open(uri, state.text, 1, "terraform-json").quick())
