@@ -407,9 +407,6 @@ NOT_YET_MARKED: dict[str, str] = {
     "e2e/test_quick_open_e2e.py": "not converted yet",
     "editors/test_neovim.py": "not converted yet",
     "editors/test_vscode_trust.py": "not converted yet",
-    "robustness/test_cli_check_files.py": "not converted yet",
-    "robustness/test_load.py": "not converted yet",
-    "robustness/test_protocol.py": "not converted yet",
 }
 
 
