@@ -455,6 +455,11 @@ def _searched_positions(path: Path) -> list[str]:
             continue
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             bound[scope].setdefault(node.targets[0].id, []).append(node.value)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
+              and isinstance(node.value, ast.Tuple) and len(node.targets[0].elts) == len(node.value.elts)):
+            for target, value in zip(node.targets[0].elts, node.value.elts):  # a, b = A.text, B.text
+                if isinstance(target, ast.Name):
+                    bound[scope].setdefault(target.id, []).append(value)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             bound[scope].setdefault(node.target.id, []).append(node.value)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SEARCHES
@@ -487,6 +492,7 @@ def test_the_search_detector_finds_each_way(tmp_path) -> None:
         'def f(state):\n    return state.text.rindex(\'"a"\') + 1\n',
         'TEXT = parse_fixture(SRC).only.text\nEDITED = TEXT.replace("1", "2")\ni = EDITED.index(f"{2}")\n',
         'def f():\n    text = "{}" + "[]"\n    return text.rfind("[")\n',
+        'def f(fx):\n    a, b = fx.files["/a"].text, 1\n    return a.index("x")\n',
         'async def f():\n    async def g():\n        return DOC.find("x")\nDOC = "{}"\n',
     ]
     for n, source in enumerate(ways):
