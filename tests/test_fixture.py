@@ -389,17 +389,6 @@ SEARCH_PRAGMA = re.compile(r"#\s*search:\s*\S")
 #: Modules that still search their hand-written documents for positions (issue 21 §4); the list only
 #: shrinks. Each entry: why it is not converted yet.
 NOT_YET_MARKED: dict[str, str] = {
-    "e2e/test_e2e_completion_values.py": "not converted yet",
-    "e2e/test_e2e_installed_modules.py": "not converted yet",
-    "e2e/test_e2e_module_calls.py": "not converted yet",
-    "e2e/test_e2e_new_schema_sections.py": "not converted yet",
-    "e2e/test_e2e_provider_functions.py": "not converted yet",
-    "e2e/test_e2e_schema_features.py": "not converted yet",
-    "e2e/test_e2e_testfiles.py": "not converted yet",
-    "e2e/test_e2e_tfvars.py": "not converted yet",
-    "e2e/test_lsp_lens.py": "not converted yet",
-    "e2e/test_lsp_session.py": "not converted yet",
-    "e2e/test_lsp_workspace.py": "not converted yet",
     "e2e/test_quick_open_e2e.py": "not converted yet",
     "editors/test_neovim.py": "not converted yet",
     "editors/test_vscode_trust.py": "not converted yet",
