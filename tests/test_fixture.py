@@ -389,7 +389,6 @@ SEARCH_PRAGMA = re.compile(r"#\s*search:\s*\S")
 #: Modules that still search their hand-written documents for positions (issue 21 §4); the list only
 #: shrinks. Each entry: why it is not converted yet.
 NOT_YET_MARKED: dict[str, str] = {
-    "e2e/test_quick_open_e2e.py": "not converted yet",
     "editors/test_neovim.py": "not converted yet",
     "editors/test_vscode_trust.py": "not converted yet",
 }
