@@ -386,12 +386,6 @@ LINE_ENDS = ("\n", "\r", "\r\n")
 #: A search that is not about marking a position (an offset into a text a hypothesis test edited, a
 #: text the server wrote) says so on its line: `# search: <reason>`.
 SEARCH_PRAGMA = re.compile(r"#\s*search:\s*\S")
-#: Modules that still search their hand-written documents for positions (issue 21 §4); the list only
-#: shrinks. Each entry: why it is not converted yet.
-NOT_YET_MARKED: dict[str, str] = {
-    "editors/test_neovim.py": "not converted yet",
-    "editors/test_vscode_trust.py": "not converted yet",
-}
 
 
 def _documents(assigned: dict[str, list[ast.expr]], outer: set[str] = frozenset()) -> set[str]:
@@ -467,10 +461,9 @@ def _searched_positions(path: Path) -> list[str]:
 
 def test_no_test_module_searches_its_documents_for_positions() -> None:
     found = {p.relative_to(TESTS).as_posix(): s for p in _test_modules() if (s := _searched_positions(p))}
-    assert set(found) - set(NOT_YET_MARKED) == set(), (
-        "mark positions in the document with tests/fixture.py ($0, $[name], ⟨⟩) instead of searching it: "
-        f"{ {p: s for p, s in found.items() if p not in NOT_YET_MARKED} }")
-    assert set(NOT_YET_MARKED) <= set(found), f"converted, take them off NOT_YET_MARKED: {set(NOT_YET_MARKED) - set(found)}"
+    assert not found, (
+        "mark positions in the document with tests/fixture.py ($0, $[name], ⟨⟩) instead of searching it, "
+        f"or say why a search marks nothing (# search: <reason>): {found}")
 
 
 def test_the_search_detector_finds_each_way(tmp_path) -> None:

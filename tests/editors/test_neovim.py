@@ -788,7 +788,7 @@ LENS_FIXTURE = parse_fixture(
 //- /main.tf.json
 {
   "variable": {"region": {"default": "eu-west-1"}},
-  "resource": {"aws_instance": {"web": {"tags": {"név": "é😀 ${var.region⟨⟩}", "x": "${var.nope}"}}}}
+  "resource": {"aws_instance": {"web": {"tags": {"név": "é😀 ${$[reference]var.region⟨⟩}", "x": "${var.nope}"}}}}
 }
 //- /terraform.tfvars.json
 {"region": "us-east-1"}
@@ -825,7 +825,7 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
                                           [2, "0 references", "editor.action.showReferences"]], probe.explain()
     # The documented mapping (docs/editors/neovim.md, `tested: lens`) puts the references in the quickfix list.
     assert got["run_error"] is None, probe.explain()
-    byte_column = line_col(LENS_MAIN.text.index("var.region"), "utf-8", LENS_MAIN.text)[1]
+    byte_column = line_col(LENS_MAIN.marks["reference"], "utf-8", LENS_MAIN.text)[1]
     assert sorted(got["quickfix"]) == [[1, 2, "terraform.tfvars.json"], [3, byte_column + 1, "main.tf.json"]], probe.explain()
     assert got["quickfix_title"] == "2 references", probe.explain()
 
@@ -837,8 +837,8 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
 # the step runs where no terraform is installed: it answers `validate -json` with Terraform's finding
 # for "bogus" (byte offsets: "é" before it is two bytes) and fails anything else (the schema the
 # server asks for on open).
-VALIDATE_MAIN = '{\n  "resource": {"terraform_data": {"x": {\n    "input": "é", "bogus": 1\n  }}}\n}\n'
-VALIDATE_BOGUS = VALIDATE_MAIN.index('"bogus"')
+_VALIDATE = parse_fixture('{\n  "resource": {"terraform_data": {"x": {\n    "input": "é", $[bogus]"bogus": 1\n  }}}\n}\n').only
+VALIDATE_MAIN, VALIDATE_BOGUS = _VALIDATE.text, _VALIDATE.marks["bogus"]
 
 
 def _validate_output() -> dict:
