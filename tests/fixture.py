@@ -38,6 +38,11 @@ text, and every offset below is an offset into the text without them:
 
 A fixture text cannot contain `$0`, `$[`, `⟨` or `⟩` literally (build such a text without this module).
 Text before the first header line may only be blank. Malformed fixtures raise `FixtureError`.
+
+A test marks the positions of a hand-written document with these markers, where a reader sees them,
+never by searching the text (`TEXT.index('"web"') + 2`): tests/test_fixture.py fails on such a search.
+A search that marks no position (in a generated or hypothesis-edited document, a text the server
+wrote) says why on its line: `# search: <reason>`.
 """
 
 from __future__ import annotations

@@ -536,8 +536,9 @@ def test_json_for_a_path_that_stops_the_run_is_nothing_and_status_2(cli, tmp_pat
 
 RANDOM_SCHEMA = Path(__file__).parent / "data" / "cli" / "random-3.5.1.terraform-1.5.schemas.json"
 #: A misspelt `random_string` argument (`uper` for `upper`): the server reports it with the schema.
-MISSPELT = '{"resource": {"random_string": {"x": {"length": 8, "uper": true}}}}\n'
-MISSPELT_COLUMN = MISSPELT.index('"uper"') + 1  # the range is the key, its quotes included
+_MISSPELT = parse_fixture('{"resource": {"random_string": {"x": {"length": 8, $[uper]"uper": true}}}}\n').only
+MISSPELT = _MISSPELT.text
+MISSPELT_COLUMN = _MISSPELT.marks["uper"] + 1  # 1-based; the range is the key, its quotes included
 MISSPELT_LINE = f':1:{MISSPELT_COLUMN}: error: Unsupported argument "uper"'
 
 

@@ -4,6 +4,8 @@ split at their header lines, and malformed fixtures are errors."""
 from __future__ import annotations
 
 import ast
+import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -197,7 +199,7 @@ def test_named_marks_in_several_files() -> None:
         fixture.mark("missing")
     with pytest.raises(FixtureError, match="has no mark"):
         fixture.mark("value", "/b.tf.json")
-    assert b.cursor == b.text.index('x}"') and fixture.cursor_file is b
+    assert b.cursor == len('{"output": {"o": {"value": "${local.') and fixture.cursor_file is b
 
 
 @pytest.mark.parametrize(
@@ -265,7 +267,7 @@ def test_workspace_opens_the_cursor_file_and_leaves_its_siblings_on_disk(tmp_pat
     assert ws.workspace.uris() == [main]  # only the file holding $0
     assert ws.snapshot().document(main).text == fixture.files["/app/main.tf.json"].text  # without markers
     assert ws.snapshot().document(main).version == 1
-    assert ws.cursor == (main, fixture.files["/app/main.tf.json"].text.index("ion}"))
+    assert ws.cursor == (main, len('{"variable": {"region": {}}, "output": {"r": {"value": "${var.reg'))
     # The files not opened are the module's all the same (auto: a .tofu.json file makes it OpenTofu).
     assert ws.snapshot().module_files(main) == ["extra.tofu.json", "main.tf.json", "native.tf", "variables.tf.json"]
     assert ws.snapshot().document(ws.uri("/app/variables.tf.json")) is None
@@ -331,7 +333,7 @@ def _own_position_helpers(path: Path) -> list[str]:
     like a position helper, a `|` split into a before/after cursor, or a `$0` glued to a computed
     offset (`text[:i] + "$0" + text[i:]`)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in POSITION_HELPERS:
             found.append(f"line {node.lineno}: def {node.name}(")
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -343,6 +345,12 @@ def _own_position_helpers(path: Path) -> list[str]:
               and isinstance(node.func.value, ast.Name) and node.func.value.id in ("marker", "needle", "cursor")):
             found.append(f"line {node.lineno}: a | cursor in {node.func.value.id}")
     return found
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed module at `path` (parsed once for both guards below)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _test_modules() -> list[Path]:
@@ -369,3 +377,117 @@ def test_the_helper_detector_finds_each_way(tmp_path) -> None:
     fine = tmp_path / "fine.py"
     fine.write_text('rows = line.strip("|").split("|")\nf = parse_fixture(\'{"a": $01}\')\ni = text.index("x")\n')
     assert _own_position_helpers(fine) == []
+
+
+#: The string methods a test uses to find a position by searching for a piece of text.
+SEARCHES = {"index", "find", "rindex", "rfind"}
+#: Searching for a line end finds a line, not a position of interest (line/column arithmetic).
+LINE_ENDS = ("\n", "\r", "\r\n")
+#: A search that is not about marking a position (an offset into a text a hypothesis test edited, a
+#: text the server wrote) says so on its line: `# search: <reason>`.
+SEARCH_PRAGMA = re.compile(r"#\s*search:\s*\S")
+
+
+def _documents(assigned: dict[str, list[ast.expr]], outer: set[str] = frozenset()) -> set[str]:
+    """The names of `assigned` bound to a hand-written document: a string literal, a fixture's text
+    (`....text`), or an expression made of those (`DOC.replace(...)`, `A + B`), plus the names of
+    `outer` (the module's documents) the scope does not bind itself."""
+    names = {n for n in outer if n not in assigned}
+    while True:
+        more = {n for n, values in assigned.items() if n not in names and any(_is_document(v, names) for v in values)}
+        if not more:
+            return names
+        names |= more
+
+
+def _is_document(node: ast.expr, names: set[str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Attribute):
+        return node.attr == "text"
+    if isinstance(node, ast.BinOp):  # a document and more, or two literals (a literal glued to a slice is an edit)
+        literal = (ast.Constant, ast.JoinedStr)
+        sides = [side for side in (node.left, node.right) if _is_document(side, names)]
+        return len(sides) == 2 or any(not isinstance(side, literal) for side in sides)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in ("replace", "format", "strip", "lstrip", "rstrip") and _is_document(node.func.value, names)
+    return False
+
+
+def _searched_positions(path: Path) -> list[str]:
+    """Where the module at `path` finds a position by searching a hand-written document for a piece of
+    text (`TEXT.index('"web"')`, `fixture.only.text.find("x")`, `'{"a": 1}'.index("1")`) instead of
+    marking it in the document with `$0`, `$[name]` or `⟨⟩`. Searching anything else (a list, server
+    output, a generated document held by a name no literal is bound to, a line end) is not this."""
+    tree = _tree(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    # One walk: per scope (the module, each function), what its plain `name = ...` bind and its searches.
+    bound: dict[ast.AST, dict[str, list[ast.expr]]] = {tree: {}}
+    searches: dict[ast.AST, list[ast.Call]] = {tree: []}
+    todo: list[tuple[ast.AST, ast.AST]] = [(child, tree) for child in ast.iter_child_nodes(tree)]
+    while todo:
+        node, scope = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            bound[node], searches[node] = {}, []
+            todo.extend((child, node) for child in ast.iter_child_nodes(node))
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound[scope].setdefault(node.targets[0].id, []).append(node.value)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
+              and isinstance(node.value, ast.Tuple) and len(node.targets[0].elts) == len(node.value.elts)):
+            for target, value in zip(node.targets[0].elts, node.value.elts):  # a, b = A.text, B.text
+                if isinstance(target, ast.Name):
+                    bound[scope].setdefault(target.id, []).append(value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            bound[scope].setdefault(node.target.id, []).append(node.value)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SEARCHES
+              and node.args and isinstance(node.args[0], (ast.Constant, ast.JoinedStr))
+              and not (isinstance(node.args[0], ast.Constant) and node.args[0].value in LINE_ENDS)):
+            searches[scope].append(node)
+        todo.extend((child, scope) for child in ast.iter_child_nodes(node))
+    module = _documents(bound[tree])
+    found = []
+    for scope, calls in searches.items():
+        documents = module if scope is tree or not calls else _documents(bound[scope], module)
+        found += [(c.lineno, f"line {c.lineno}: .{c.func.attr}({ast.unparse(c.args[0])})")
+                  for c in calls if _is_document(c.func.value, documents)
+                  and not any(SEARCH_PRAGMA.search(line) for line in lines[c.lineno - 1 : c.end_lineno])]
+    return [line for _, line in sorted(found)]
+
+
+def test_no_test_module_searches_its_documents_for_positions() -> None:
+    found = {p.relative_to(TESTS).as_posix(): s for p in _test_modules() if (s := _searched_positions(p))}
+    assert not found, (
+        "mark positions in the document with tests/fixture.py ($0, $[name], ⟨⟩) instead of searching it, "
+        f"or say why a search marks nothing (# search: <reason>): {found}")
+
+
+def test_the_search_detector_finds_each_way(tmp_path) -> None:
+    ways = [
+        'DOC = """{"a": 1}"""\ni = DOC.index(\'"a"\')\n',
+        'i = \'{"a": 1}\'.find("1")\n',
+        'def f(state):\n    return state.text.rindex(\'"a"\') + 1\n',
+        'TEXT = parse_fixture(SRC).only.text\nEDITED = TEXT.replace("1", "2")\ni = EDITED.index(f"{2}")\n',
+        'def f():\n    text = "{}" + "[]"\n    return text.rfind("[")\n',
+        'def f(fx):\n    a, b = fx.files["/a"].text, 1\n    return a.index("x")\n',
+        'async def f():\n    async def g():\n        return DOC.find("x")\nDOC = "{}"\n',
+    ]
+    for n, source in enumerate(ways):
+        module = tmp_path / f"m{n}.py"
+        module.write_text(source)
+        assert len(_searched_positions(module)) == 1, source
+    fine = tmp_path / "fine.py"
+    fine.write_text(
+        'rows = ["a", "b"]\ni = rows.index("b")\n'                     # a list
+        'out = run().stdout\nj = out.index("error")\n'                   # server output
+        'big = generate(5000)\nk = big.index(\'"web7"\', len(big) // 2)\n'  # a generated document
+        'new = text[:at] + "x" + text[at:]\nj = new.index("x")\n'  # an edited generated document
+        'text = "{}"\ndef g():\n    text = generate(9)\n    return text.index("x")\n'  # a name of its own
+        'f = parse_fixture(\'{"a": $01}\').only\nc = f.cursor\n'
+        'line = TEXT.rfind("\\n", 0, c) + 1\n'                          # a line start
+        'e = TEXT.index("x")  # search: the text the hypothesis test edited\n')  # said why
+    assert _searched_positions(fine) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from fixture import parse_fixture
 from internals import materialize
 
 from hcljson_ls.diagnostic import ERROR, WARNING, Diagnostic
@@ -208,7 +209,8 @@ def test_override_files_are_analysed_as_overrides():
     assert override == ["structure/override-without-base", "structure/override-without-base"]
 
 
-SAMPLE = """{
+#: Its marks: where test_an_edit_inside_one_block_decodes_only_that_block_again edits it.
+SAMPLE_MARKED = """{
   "resource": {
     "aws_instance": {
       "web": {"ami": "ami-1", "count": 1, "tags": {"Név": "é😀"}},
@@ -216,10 +218,11 @@ SAMPLE = """{
     },
     "aws_s3_bucket": {"logs": {"bucket": "x"}}
   },
-  "variable": {"region": {"type": "string"}},
+  "v$[variable]ariable": {"region": {"type": $[string]"string"}},
   "locals": {"a": 1}
 }
 """
+SAMPLE = parse_fixture(SAMPLE_MARKED).only.text
 
 
 @pytest.mark.parametrize(
@@ -249,13 +252,14 @@ def test_an_edit_inside_one_block_decodes_only_that_block_again():
     terraform_analysis(s)
     engine = s._engine
     assert (engine.hits, engine.misses) == (0, 5)  # three resources, a variable, locals
-    at = s.text.index('"string"')
+    marks = parse_fixture(SAMPLE_MARKED).only.marks
+    at = marks["string"]
     start, end = s.document.position(at, "utf-16"), s.document.position(at + len('"string"'), "utf-16")
     s.apply_changes([change(start, end, '"number"')])  # inside `variable`
     body, diags = terraform_analysis(s)
     assert (engine.hits, engine.misses, engine.fast) == (0, 6, 1)  # the variable alone, by the fast path
     assert _shape((body, diags)) == _shape(_fresh(s.text))
-    at = s.text.index('"variable"') + 2
+    at = marks["variable"]  # before the edit above, which kept the length
     start, end = s.document.position(at, "utf-16"), s.document.position(at + 1, "utf-16")
     s.apply_changes([change(start, end, "a")])  # in a top-level key, outside every body
     assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -14,7 +15,9 @@ from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import PULL, lsp_position, open_document
 
-TEXT = '{"terraform": {"backend": {"s3": {"bucket": "b", "nosuch": 1, "encrypt": "yes" }}}}\n'
+#: Its marks: the hovered key ⟨"bucket"⟩ (`$[hover]` in it), the completion after the last setting (`$0`).
+MARKED = parse_fixture('{"terraform": {"backend": {"s3": {⟨"b$[hover]ucket"⟩: "b", "nosuch": 1, "encrypt": "yes" $0}}}}\n').only
+TEXT = MARKED.text
 
 
 async def test_backend_settings_are_completed_and_hovered(client: LanguageClient, tmp_path: Path):
@@ -29,7 +32,7 @@ async def test_backend_settings_are_completed_and_hovered(client: LanguageClient
     doc = types.TextDocumentIdentifier(uri=uri)
 
     result = await client.text_document_completion_async(types.CompletionParams(
-        text_document=doc, position=lsp_position(TEXT, TEXT.index(" }") + 1)))
+        text_document=doc, position=lsp_position(TEXT, MARKED.cursor)))
     items = result.items if isinstance(result, types.CompletionList) else result
     by_label = {i.label: i for i in items}
     assert "bucket" not in by_label and "encrypt" not in by_label  # written already
@@ -42,11 +45,10 @@ async def test_backend_settings_are_completed_and_hovered(client: LanguageClient
     assert list(by_label["endpoint"].tags or ()) == [types.CompletionItemTag.Deprecated]
 
     found = await client.text_document_hover_async(types.HoverParams(
-        text_document=doc, position=lsp_position(TEXT, TEXT.index('"bucket"') + 2)))
+        text_document=doc, position=lsp_position(TEXT, MARKED.marks["hover"])))
     assert found is not None
     assert "**bucket** (string, required)" in found.contents.value and "S3 bucket that holds the state." in found.contents.value
-    start = TEXT.index('"bucket"')
-    assert (found.range.start.character, found.range.end.character) == (start, start + len('"bucket"'))
+    assert (found.range.start.character, found.range.end.character) == MARKED.ranges[0]
 
     report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc))
     assert [d for d in report.items if d.severity == types.DiagnosticSeverity.Error] == []

@@ -21,7 +21,7 @@ TREE = """\
              {"Key": "net", "Source": "registry.terraform.io/acme/net/aws", "Version": "1.0.0", "Dir": ".terraform/modules/net"}]}
 //- /app/main.tf.json
 {"module": {"net": {"source": "acme/net/aws", "version": "1.0.0"}},
- "output": {"x": {"value": "${module.net.$0}"}, "y": {"value": "${module.net.subnet_id}"}}}
+ "output": {"x": {"value": "${module.net.$0}"}, "y": {"value": "${module.net⟨.subnet_id⟩}"}}}
 """
 
 
@@ -49,8 +49,7 @@ async def test_installed_module_outputs_over_stdio(client: LanguageClient, tmp_p
         return [d for d in client.diagnostics.get(uri) or [] if d.code == "reference/undeclared-output"]
 
     [typo] = await wait_for(lambda: [d for d in undeclared() if "subnet_id\"" in d.message], what="the unknown-output error")
-    start = main.text.index(".subnet_id")
-    assert typo.range == lsp_range(main.text, start, start + len(".subnet_id"))
+    assert typo.range == lsp_range(main.text, *main.ranges[0])
     assert typo.severity == types.DiagnosticSeverity.Error and 'Did you mean "subnet_ids"?' in typo.message
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=doc, range=typo.range, context=types.CodeActionContext(diagnostics=[typo])))

@@ -21,8 +21,8 @@ MODULE = r"""
 {"variable": {"region": {"type": "string"}, "port": {"type": "number", "default": 80}}}
 //- /app/main.tf.json
 {
-  "module": {"net": {"source": "./child", "regoin": "eu-west-1", "port": "eighty"}},
-  "resource": {"terraform_data": {"t": {"inpt": 1}}}
+  "module": {"net": {"source": "./child", ⟨"regoin"⟩: "eu-west-1", "port": ⟨"eighty"⟩⟨}⟩},
+  "resource": {"terraform_data": {"t": {⟨"inpt"⟩: 1}}}
 }
 """
 MAIN = "/app/main.tf.json"
@@ -48,20 +48,17 @@ async def test_module_calls_and_terraform_data_over_stdio(client: LanguageClient
     text = fixture.files[MAIN].text
     uri = uri_of_path(str(paths[MAIN]))
 
-    def range_of(needle: str) -> types.Range:
-        i = text.index(needle)
-        return lsp_range(text, i, i + len(needle))
+    regoin, eighty, closing, inpt = (lsp_range(text, *r) for r in fixture.files[MAIN].ranges)
 
     folder = types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")
     await client.initialize_session(types.InitializeParams(capabilities=_capabilities(), workspace_folders=[folder]))
     open_document(client, uri, text)
     found = await wait_for(lambda: client.diagnostics.get(uri), what="diagnostics of main.tf.json")
-    closing = text.index('"eighty"}') + len('"eighty"')
     assert [(d.code, d.severity, d.range) for d in found] == [
-        ("module/unknown-input", types.DiagnosticSeverity.Error, range_of('"regoin"')),
-        ("module/wrong-type", types.DiagnosticSeverity.Error, range_of('"eighty"')),
-        ("module/missing-input", types.DiagnosticSeverity.Error, lsp_range(text, closing, closing + 1)),
-        ("schema/unknown-argument", types.DiagnosticSeverity.Error, range_of('"inpt"')),
+        ("module/unknown-input", types.DiagnosticSeverity.Error, regoin),
+        ("module/wrong-type", types.DiagnosticSeverity.Error, eighty),
+        ("module/missing-input", types.DiagnosticSeverity.Error, closing),
+        ("schema/unknown-argument", types.DiagnosticSeverity.Error, inpt),
     ]
     assert found[0].message.startswith('Extraneous JSON object property: No argument or block type is named "regoin". '
                                        'Did you mean "region"?')
@@ -71,7 +68,7 @@ async def test_module_calls_and_terraform_data_over_stdio(client: LanguageClient
     )
     [action] = [a for a in actions if isinstance(a, types.CodeAction) and a.kind == types.CodeActionKind.QuickFix]
     [change] = action.edit.changes[uri]
-    assert (action.title, change.range, change.new_text) == ('Change to "region"', range_of('"regoin"'), '"region"')
+    assert (action.title, change.range, change.new_text) == ('Change to "region"', regoin, '"region"')
 
     # The child changes on disk: the caller's diagnostics follow.
     child = paths["/app/child/variables.tf.json"]

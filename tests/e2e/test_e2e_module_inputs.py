@@ -18,9 +18,9 @@ from .helpers import lsp_position, open_document
 
 TREE = """\
 //- /net/variables.tf.json
-{"variable": {"cidr": {"type": "string", "description": "The network's range."}, "zone": {"default": "a"}}}
+{"variable": {"c$[cidr]idr": {"type": "string", "description": "The network's range."}, "zone": {"default": "a"}}}
 //- /live/main.tf.json
-{"module": {"net": {"source": "../net", "zone": "b", $0}}}
+{"module": {"net": {"source": "..$[on_source]/$[in_source]net", "zone": "b", $0}}}
 """
 
 
@@ -46,22 +46,23 @@ async def test_module_inputs_over_stdio(client: LanguageClient, tmp_path):
     assert cidr.detail == "string, required" and "zone" not in {i.label for i in items}
     assert "The network's range." in (cidr.documentation.value if hasattr(cidr.documentation, "value") else cidr.documentation)
 
-    text = main.text[: main.cursor] + '"cidr": "10.0.0.0/8"' + main.text[main.cursor :]
+    typed = '"cidr": "10.0.0.0/8"'
+    text = main.text[: main.cursor] + typed + main.text[main.cursor :]
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
         content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
-    at = lsp_position(text, text.index('"cidr"') + 2)
+    at = lsp_position(text, main.cursor + len('"c'))  # in the key just typed
     hover = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=at))
     assert 'variable "cidr"' in hover.contents.value and "`net/variables.tf.json`" in hover.contents.value
     [loc] = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=at))
     assert loc.uri == uri_of_path(str(paths["/net/variables.tf.json"]))
     # Completion in the `source` value offers the local directories ("../net" has configuration files).
     got = await client.text_document_completion_async(types.CompletionParams(
-        text_document=doc, position=lsp_position(text, text.index("../net") + 3)))
+        text_document=doc, position=lsp_position(text, main.marks["in_source"])))
     items = got.items if isinstance(got, types.CompletionList) else got
     assert [(i.label, i.detail) for i in items] == [("../net", "module")]
     # Definition on the `source` value: the called module's (first) file.
-    at_source = lsp_position(text, text.index("../net") + 2)
+    at_source = lsp_position(text, main.marks["on_source"])
     [loc] = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=at_source))
     assert loc.uri == uri_of_path(str(paths["/net/variables.tf.json"])) and loc.range.start == types.Position(line=0, character=0)
 
@@ -71,7 +72,7 @@ async def test_module_inputs_over_stdio(client: LanguageClient, tmp_path):
 
     async def references():
         return await client.text_document_references_async(types.ReferenceParams(
-            text_document=types.TextDocumentIdentifier(uri=child), position=lsp_position(child_text, child_text.index("cidr") + 1),
+            text_document=types.TextDocumentIdentifier(uri=child), position=lsp_position(child_text, fixture.files["/net/variables.tf.json"].marks["cidr"]),
             context=types.ReferenceContext(include_declaration=False)))
 
     open_document(client, child, child_text)

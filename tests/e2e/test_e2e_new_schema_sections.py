@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -17,13 +18,14 @@ from hcljson_ls.workspace.files import uri_of_path
 from .helpers import PULL, lsp_position, open_document
 
 SCHEMA = str(Path(__file__).resolve().parents[1] / "data" / "provider-schemas" / "new-sections.handwritten.schemas.json")
-TEXT = """{
-  "ephemeral": {"example_token": {"t": {"audiense": "x"}}},
+MARKED = parse_fixture("""{
+  "ephemeral": {"example_token": {"t": {"$[audiense]audiense": "x"}}},
   "action": {"example_restart": {"r": {"config": {"server_id": "a", "forse": true}}}},
   "resource": {"example_server": {"s": {"name": "a"}}},
-  "import": [{"to": "example_server.s", "identity": {"regoin": "eu"}}]
+  "import": [{"to": "example_server.s", "identity": {"re$[regoin]goin": "eu"}}]
 }
-"""
+""").only
+TEXT = MARKED.text
 
 
 async def test_new_sections_are_checked_and_completed(client: LanguageClient, tmp_path: Path):
@@ -53,14 +55,14 @@ async def test_new_sections_are_checked_and_completed(client: LanguageClient, tm
         ("schema/unknown-argument", '"forse"'),
         ("schema/unknown-argument", '"regoin"'),
     ]
-    at = lsp_position(TEXT, TEXT.index('"audiense"'))
     result = await client.text_document_completion_async(types.CompletionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=at.line, character=at.character + 1)))
+        text_document=types.TextDocumentIdentifier(uri=uri), position=lsp_position(TEXT, MARKED.marks["audiense"])))
     items = result.items if isinstance(result, types.CompletionList) else result
     assert {"audience", "ttl", "scope"} <= {i.label for i in items}
 
 
-QUERY_TEXT = '{"list": {"example_server": {"all": {"provider": "example", "config": {"name_prefix": "web"}}}}}\n'
+MARKED_QUERY = parse_fixture('{"list": {"exa$[type]mple_server": {"all": {"provider": "example", "config": {"na$[name_prefix]me_prefix": "web"}}}}}\n').only
+QUERY_TEXT = MARKED_QUERY.text
 
 
 async def test_identity_and_list_bodies_are_completed_and_hovered(client: LanguageClient, tmp_path: Path):
@@ -81,16 +83,16 @@ async def test_identity_and_list_bodies_are_completed_and_hovered(client: Langua
         items = result.items if isinstance(result, types.CompletionList) else result or []
         return {i.label for i in items}
 
-    identity_key = TEXT.index('"regoin"') + 3  # after `"re`
+    identity_key = MARKED.marks["regoin"]
     for _ in range(100):  # the schema file is read in the background
         if await labels(uri, TEXT, identity_key):
             break
         await asyncio.sleep(0.1)
     assert await labels(uri, TEXT, identity_key) == {"region"}
-    assert await labels(query, QUERY_TEXT, QUERY_TEXT.index("example_server") + 3) == {"example_server", "example_volume"}
-    assert "name_prefix" in await labels(query, QUERY_TEXT, QUERY_TEXT.index("name_prefix") + 2)
+    assert await labels(query, QUERY_TEXT, MARKED_QUERY.marks["type"]) == {"example_server", "example_volume"}
+    assert "name_prefix" in await labels(query, QUERY_TEXT, MARKED_QUERY.marks["name_prefix"])
 
-    at = lsp_position(QUERY_TEXT, QUERY_TEXT.index("name_prefix") + 2)
+    at = lsp_position(QUERY_TEXT, MARKED_QUERY.marks["name_prefix"])
     found = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=query), position=at))
     assert found is not None and "name_prefix" in str(found.contents)
 
@@ -98,7 +100,8 @@ async def test_identity_and_list_bodies_are_completed_and_hovered(client: Langua
 async def test_a_list_type_completes_to_its_whole_block_until_the_setting_is_off(client: LanguageClient, tmp_path: Path):
     """Picking a list resource type inserts the whole `list` block (`provider` and the `config`
     arguments it requires, tab stops in each); `completion.prefillRequired` off: the type alone."""
-    text = '{"list": {"example_vo"}}\n'
+    marked = parse_fixture('{"list": {⟨"example_vo$0"⟩}}\n').only
+    text = marked.text
     (tmp_path / "main.tf.json").write_text("{}\n", encoding="utf-8")
     (tmp_path / "find.tfquery.json").write_text(text, encoding="utf-8")
     query = uri_of_path(str(tmp_path / "find.tfquery.json"))
@@ -109,7 +112,7 @@ async def test_a_list_type_completes_to_its_whole_block_until_the_setting_is_off
         initialization_options={"providerSchemas": {"files": [SCHEMA], "runTerraform": False}}))
     open_document(client, query, text)
     params = types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=query),
-                                    position=lsp_position(text, text.index("example_vo") + len("example_vo")))
+                                    position=lsp_position(text, marked.cursor))
 
     async def volume() -> types.CompletionItem | None:
         result = await client.text_document_completion_async(params)
@@ -124,8 +127,7 @@ async def test_a_list_type_completes_to_its_whole_block_until_the_setting_is_off
     assert item is not None and item.text_edit is not None
     assert item.insert_text_format == types.InsertTextFormat.Snippet
     assert item.text_edit.new_text == '"example_volume": {"${1:name}": {"provider": "${2:example}", "config": {"zone": "$3"}}}'
-    start = text.index('"example_vo"')
-    assert (item.text_edit.range.start.character, item.text_edit.range.end.character) == (start, start + len('"example_vo"'))
+    assert (item.text_edit.range.start.character, item.text_edit.range.end.character) == marked.ranges[0]
 
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"hcljson": {"completion": {"prefillRequired": False}}}))
@@ -140,8 +142,10 @@ async def test_a_list_type_completes_to_its_whole_block_until_the_setting_is_off
 async def test_ephemeral_action_and_required_provider_names_are_completed(client: LanguageClient, tmp_path: Path):
     """The type labels of `ephemeral` and `action` blocks from the loaded schema, and a
     `required_providers` entry for a provider the module uses, written with its source."""
-    text = ('{"terraform": {"required_providers": {"ex": {}}},\n'
-            ' "ephemeral": {"exa": {}},\n "action": {"exam": {}},\n "resource": {"example_server": {"s": {"name": "a"}}}}\n')
+    marked = parse_fixture('{"terraform": {"required_providers": {"ex$[provider]": {}}},\n'
+                           ' "ephemeral": {"exa$[ephemeral]": {}},\n "action": {"exam$[action]": {}},\n'
+                           ' "resource": {"example_server": {"s": {"name": "a"}}}}\n').only
+    text = marked.text
     (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
     uri = uri_of_path(str(tmp_path / "main.tf.json"))
     await client.initialize_session(types.InitializeParams(
@@ -150,16 +154,16 @@ async def test_ephemeral_action_and_required_provider_names_are_completed(client
         initialization_options={"providerSchemas": {"files": [SCHEMA], "runTerraform": False}}))
     open_document(client, uri, text)
 
-    async def items(after: str) -> dict[str, types.CompletionItem]:
+    async def items(mark: str) -> dict[str, types.CompletionItem]:
         got = await client.text_document_completion_async(types.CompletionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=lsp_position(text, text.index(after) + len(after))))
+            text_document=types.TextDocumentIdentifier(uri=uri), position=lsp_position(text, marked.marks[mark])))
         return {i.label: i for i in (got.items if isinstance(got, types.CompletionList) else got or [])}
 
     for _ in range(100):  # the schema file is read in the background
-        if await items('"ephemeral": {"exa'):
+        if await items("ephemeral"):
             break
         await asyncio.sleep(0.1)
-    assert set(await items('"ephemeral": {"exa')) == {"example_token"}
-    assert set(await items('"action": {"exam')) == {"example_restart"}
-    entry = (await items('"required_providers": {"ex'))["example"]
+    assert set(await items("ephemeral")) == {"example_token"}
+    assert set(await items("action")) == {"example_restart"}
+    entry = (await items("provider"))["example"]
     assert entry.text_edit is not None and entry.text_edit.new_text == '"example"'  # a colon follows: the name only

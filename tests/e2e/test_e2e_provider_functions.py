@@ -31,18 +31,18 @@ FIXTURE = r"""
 //- /main.tf.json
 {"terraform": {"required_providers": {"terraform": {}, "ex": {"source": "hashicorp/example"}}},
  "locals": {
-   "a": "${provider::terraform::encode_expr(1$0)}",
+   "a": "${$[name]pro$[hover]vider::terraform::$[builtins]encode_expr$[name_end](1$0)}",
    "b": "${⟨provider::nope::f⟩(1)}",
    "c": "${⟨provider::ex::exampel⟩(\"x\")}",
    "d": "${⟨provider::ex::example⟩(\"x\", \"y\")}",
-   "e": "${provider::}",
-   "f": "${provider::ex::}"
+   "e": "${provider::$[providers]}",
+   "f": "${provider::ex::$[functions]}"
  }}
 """
 
 WRITE_ONLY_FIXTURE = r"""
 //- /wo/main.tf.json
-{"resource": {"terraform_example": {"x": {"wo_attr": "secret"}}}}
+{"resource": {"terraform_example": {"x": {"w$[wo]o_attr": "secret"}}}}
 """
 
 
@@ -101,14 +101,14 @@ async def test_provider_functions_are_completed_hovered_signed_and_checked(tmp_p
         await wait_for(diagnosed, timeout=30, what="the provider-function diagnostics")
 
         # Completion after `provider::`: the module's required providers' local names.
-        at = text.index('"${provider::}"') + len('"${provider::')
+        at = main.marks["providers"]
         names = _items(await client.text_document_completion_async(
             types.CompletionParams(text_document=doc, position=lsp_position(text, at))))
         assert {"terraform", "ex"} <= set(names) and "nope" not in names
         assert isinstance(names["ex"].text_edit, types.TextEdit) and names["ex"].text_edit.new_text == "ex::"
 
         # After `provider::ex::`: that provider's functions, with signature and description.
-        at = text.index('"${provider::ex::}"') + len('"${provider::ex::')
+        at = main.marks["functions"]
         fns = _items(await client.text_document_completion_async(
             types.CompletionParams(text_document=doc, position=lsp_position(text, at))))
         assert list(fns) == ["example"]
@@ -120,18 +120,17 @@ async def test_provider_functions_are_completed_hovered_signed_and_checked(tmp_p
         assert isinstance(item.text_edit, types.TextEdit) and item.text_edit.new_text == "example(${1:input})"
 
         # The built-in provider's functions after `provider::terraform::`.
-        at = text.index("provider::terraform::") + len("provider::terraform::")
+        at = main.marks["builtins"]
         builtins = _items(await client.text_document_completion_async(
             types.CompletionParams(text_document=doc, position=lsp_position(text, at))))
         assert {"encode_expr", "encode_tfvars", "decode_tfvars"} <= set(builtins)
 
         # Hover on the call.
-        name_at = text.index("provider::terraform::encode_expr")
-        hovered = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=lsp_position(text, name_at + 3)))
+        hovered = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=lsp_position(text, main.marks["hover"])))
         assert hovered is not None and isinstance(hovered.contents, types.MarkupContent)
         assert hovered.contents.value.startswith("```hcl\nprovider::terraform::encode_expr(value any) string\n```")
         assert "Terraform language expression syntax" in hovered.contents.value
-        assert hovered.range == lsp_range(text, name_at, name_at + len("provider::terraform::encode_expr"))
+        assert hovered.range == lsp_range(text, main.marks["name"], main.marks["name_end"])
 
         # Signature help inside its arguments.
         helped = await client.text_document_signature_help_async(types.SignatureHelpParams(
@@ -154,7 +153,7 @@ async def test_hover_on_a_write_only_argument(tmp_path: Path) -> None:
     try:
         open_document(client, uri, text)
         doc = types.TextDocumentIdentifier(uri=uri)
-        at = text.index('"wo_attr"') + 2
+        at = fw.files["/wo/main.tf.json"].marks["wo"]
         value = ""
         for _ in range(300):  # the schema file is read in the background
             hovered = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=lsp_position(text, at)))

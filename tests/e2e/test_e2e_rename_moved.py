@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -15,17 +16,20 @@ from hcljson_ls.workspace.files import uri_of_path
 
 from .helpers import lsp_position, open_document
 
-MAIN = """{
+#: Its marks: in the resource's name (`$[name]`), in a reference to it (`$[reference]`) and in the
+#: reference's type (`$[elsewhere]`).
+MARKED_MAIN = parse_fixture("""{
   "resource": {
     "terraform_data": {
-      "web": {"input": 1}
+      "w$[name]eb": {"input": 1}
     }
   },
   "output": {
-    "id": {"value": "${terraform_data.web.id}"}
+    "id": {"value": "${t$[elsewhere]erraform_data.w$[reference]eb.id}"}
   }
 }
-"""
+""").only
+MAIN = MARKED_MAIN.text
 OTHER = '{"output": {"again": {"value": "${terraform_data.web.output}"}}}\n'
 
 
@@ -59,7 +63,7 @@ async def test_the_code_action_and_its_command_rename_with_a_moved_entry(client:
         return types.ApplyWorkspaceEditResult(applied=True)
 
     main, other = await _start(client, tmp_path)
-    at = lsp_position(MAIN, MAIN.index('"web"') + 2)
+    at = lsp_position(MAIN, MARKED_MAIN.marks["name"])
     context = types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.Refactor])
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=main), range=types.Range(start=at, end=at), context=context))
@@ -67,7 +71,7 @@ async def test_the_code_action_and_its_command_rename_with_a_moved_entry(client:
     [action] = actions
     assert action.title == "Rename and add a moved block"
     assert "'command': 'hcljson.renameWithMoved'" in str(action.command) and "'web'" in str(action.command)
-    elsewhere = lsp_position(MAIN, MAIN.index("${terraform_data") + 3)  # a reference: rename it there instead
+    elsewhere = lsp_position(MAIN, MARKED_MAIN.marks["elsewhere"])  # a reference: rename it there instead
     assert await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=main), range=types.Range(start=elsewhere, end=elsewhere), context=context)) is None
 
@@ -87,7 +91,7 @@ async def test_the_code_action_and_its_command_rename_with_a_moved_entry(client:
 
 async def test_a_taken_name_is_refused_with_the_reason(client: LanguageClient, tmp_path: Path):
     main, _ = await _start(client, tmp_path)
-    at = lsp_position(MAIN, MAIN.index('"web"') + 2)
+    at = lsp_position(MAIN, MARKED_MAIN.marks["name"])
     try:
         await client.workspace_execute_command_async(types.ExecuteCommandParams(
             command="hcljson.applyRenameWithMoved", arguments=[main, {"line": at.line, "character": at.character}, "9x"]))
@@ -99,7 +103,7 @@ async def test_a_taken_name_is_refused_with_the_reason(client: LanguageClient, t
 
 async def test_rename_adds_the_moved_entry_when_the_setting_says_so(client: LanguageClient, tmp_path: Path):
     main, _ = await _start(client, tmp_path, options={"rename": {"addMovedBlock": True}})
-    at = lsp_position(MAIN, MAIN.index("terraform_data.web.id") + 16)  # from a reference
+    at = lsp_position(MAIN, MARKED_MAIN.marks["reference"])  # from a reference
     edit = await client.text_document_rename_async(types.RenameParams(
         text_document=types.TextDocumentIdentifier(uri=main), position=at, new_name="app"))
     assert json.loads(_apply(MAIN, list(edit.changes[main])))["moved"] == [{"from": "terraform_data.web", "to": "terraform_data.app"}]
@@ -107,7 +111,7 @@ async def test_rename_adds_the_moved_entry_when_the_setting_says_so(client: Lang
 
 async def test_rename_adds_no_moved_entry_by_default(client: LanguageClient, tmp_path: Path):
     main, _ = await _start(client, tmp_path)
-    at = lsp_position(MAIN, MAIN.index('"web"') + 2)
+    at = lsp_position(MAIN, MARKED_MAIN.marks["name"])
     edit = await client.text_document_rename_async(types.RenameParams(
         text_document=types.TextDocumentIdentifier(uri=main), position=at, new_name="app"))
     assert "moved" not in json.loads(_apply(MAIN, list(edit.changes[main])))

@@ -26,7 +26,7 @@ FIXTURE = """\
 //- /main.tf.json
 {"resource": {
   "aws_instance": {"web": {⟨"instance_type"⟩: "t3.micro", "ebs_block_device": [{"device_name": "/dev/sdb", $0}]}},
-  "random_string": {"r": {"length": 8, }}
+  "random_string": {"r": {"length": 8, $[random]}}
 }}
 """
 
@@ -91,7 +91,7 @@ async def test_hover_and_completion_from_a_schema_file(tmp_path: Path) -> None:
         assert size.insert_text_format == types.InsertTextFormat.Snippet
         assert isinstance(size.text_edit, types.TextEdit) and size.text_edit.new_text == '"volume_size": ${1:0}'
 
-        at = text.index("8, ") + 3
+        at = main.marks["random"]
         result = await client.text_document_completion_async(types.CompletionParams(text_document=doc, position=lsp_position(text, at)))
         items = {i.label: i for i in (result.items if isinstance(result, types.CompletionList) else result or [])}
         assert list(items["number"].tags or ()) == [types.CompletionItemTag.Deprecated]

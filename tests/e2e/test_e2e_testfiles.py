@@ -21,8 +21,8 @@ FILES = r"""
 //- /mod/tests/unit.tftest.json
 {
   "run": {
-    "first": {"command": "aply", "variables": {"x": "${run.second.id}"},
-              "assert": [{"condition": "${terraform_data.webb.id != \"\"}", "error_message": "no id"}]},
+    "first": {"c$[command]ommand": "aply", "variables": {"x": "${run.second.id}"},
+              "assert": [{"condition": "${⟨terraform_data.webb⟩.id != \"\"}", "error_message": "no id"}]},
     "second": {}
   }
 }
@@ -71,14 +71,14 @@ async def test_a_test_file_is_checked_against_the_module_above_tests(client: Lan
     by_code = {str(d.code): d for d in found}
     assert set(by_code) == {"structure/invalid-keyword", "test/unavailable-run", "reference/undeclared"}
     undeclared = by_code["reference/undeclared"]
-    start = text.index("terraform_data.webb")
+    (start, end), = fixture.files[TEST].ranges
     assert undeclared.range.start == lsp_position(text, start)
-    assert undeclared.range.end == lsp_position(text, start + len("terraform_data.webb"))
+    assert undeclared.range.end == lsp_position(text, end)
     assert 'Did you mean "terraform_data.web"?' in undeclared.message
     assert by_code["test/unavailable-run"].severity == types.DiagnosticSeverity.Error
 
     hovered = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=test_uri), position=lsp_position(text, text.index("command") + 1)))
+        text_document=types.TextDocumentIdentifier(uri=test_uri), position=lsp_position(text, fixture.files[TEST].marks["command"])))
     assert hovered is not None and '"plan"' in hovered.contents.value
 
     # The module under test now declares `webb`: the open test file is checked again.

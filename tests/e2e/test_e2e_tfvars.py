@@ -24,20 +24,22 @@ from .helpers import PULL, lsp_position, lsp_range, open_document, wait_for
 
 MODULE = r"""
 //- /env/variables.tf.json
-{"variable": {"region": {"type": "string", "description": "Where it runs — région"}, "port": {"type": "number"}}}
+{"variable": {"region": {"type": "string", "description": "Where it runs — région"}, ⟨"port"⟩: {"type": "number"}}}
 //- /env/sizes.tf
 variable "zones" {
   type = list(string)
 }
 //- /env/terraform.tfvars.json
 {
-  "regoin": "eu-west-1",
-  "port": "eighty",
-  "zones": ["a"]
-}
+  ⟨"regoin"⟩: "eu-west-1",
+  "p$[port]ort": ⟨"eighty"⟩,
+  ⟨"z$[zones]ones"⟩: ["a"]
+$[after_zones]}
 """
 
 TFVARS = "/env/terraform.tfvars.json"
+#: What the ⟨⟩ of terraform.tfvars.json mark, in order.
+TFVARS_RANGES = ("regoin", "eighty", "zones")
 
 
 def _capabilities(pull: bool) -> types.ClientCapabilities:
@@ -68,13 +70,13 @@ class Module:
         self.paths = self.fixture.write(root)
         self.uri = uri_of_path(str(self.paths[TFVARS]))
         self.text = self.fixture.files[TFVARS].text
+        self.ranges = dict(zip(TFVARS_RANGES, self.fixture.files[TFVARS].ranges, strict=True))
 
-    def range_of(self, needle: str) -> types.Range:
-        i = self.text.index(needle)
-        return lsp_range(self.text, i, i + len(needle))
+    def range_of(self, name: str) -> types.Range:
+        return lsp_range(self.text, *self.ranges[name])
 
-    def position(self, needle: str, inside: int = 1) -> types.Position:
-        return lsp_position(self.text, self.text.index(needle) + inside)
+    def position(self, mark: str) -> types.Position:
+        return lsp_position(self.text, self.fixture.files[TFVARS].marks[mark])
 
 
 async def _start(client: LanguageClient, root: Path, pull: bool = False) -> Module:
@@ -95,8 +97,8 @@ async def test_undeclared_variable_in_a_tfvars_file_opened_as_json(client: Langu
     else:
         found = await wait_for(lambda: client.diagnostics.get(m.uri), what="diagnostics of the tfvars file")
     assert [(d.code, d.severity, d.range) for d in found] == [
-        ("tfvars/undeclared-variable", types.DiagnosticSeverity.Warning, m.range_of('"regoin"')),
-        ("tfvars/wrong-type", types.DiagnosticSeverity.Error, m.range_of('"eighty"')),
+        ("tfvars/undeclared-variable", types.DiagnosticSeverity.Warning, m.range_of("regoin")),
+        ("tfvars/wrong-type", types.DiagnosticSeverity.Error, m.range_of("eighty")),
     ]
     assert found[0].message == ('Value for undeclared variable "regoin": The module declares no variable "regoin"; '
                                 'Terraform ignores this value with a warning. Did you mean "region"?')
@@ -107,7 +109,7 @@ async def test_undeclared_variable_in_a_tfvars_file_opened_as_json(client: Langu
     [action] = actions
     [change] = action.edit.changes[m.uri]
     assert (action.kind, action.title, change.range, change.new_text) == (
-        types.CodeActionKind.QuickFix, 'Change to "region"', m.range_of('"regoin"'), '"region"')
+        types.CodeActionKind.QuickFix, 'Change to "region"', m.range_of("regoin"), '"region"')
 
 
 async def test_a_declaration_changed_on_disk_reaches_the_open_tfvars_file(client: LanguageClient, tmp_path):
@@ -123,19 +125,17 @@ async def test_a_declaration_changed_on_disk_reaches_the_open_tfvars_file(client
 async def test_hover_definition_completion_and_symbols(client: LanguageClient, tmp_path):
     m = await _start(client, tmp_path)
     doc = types.TextDocumentIdentifier(uri=m.uri)
-    hover = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=m.position('"zones"', 2)))
+    hover = await client.text_document_hover_async(types.HoverParams(text_document=doc, position=m.position("zones")))
     assert "type: `list(string)`" in hover.contents.value and "Declared in `env/sizes.tf`." in hover.contents.value
-    assert hover.range == m.range_of('"zones"')
+    assert hover.range == m.range_of("zones")
 
-    found = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=m.position('"port"', 2)))
-    variables = parse_fixture(MODULE).files["/env/variables.tf.json"].text
-    start = variables.index('"port"')
+    found = await client.text_document_definition_async(types.DefinitionParams(text_document=doc, position=m.position("port")))
+    variables = m.fixture.files["/env/variables.tf.json"]
     assert [(loc.uri, loc.range) for loc in found] == [
-        (uri_of_path(str(m.paths["/env/variables.tf.json"])), lsp_range(variables, start, start + len('"port"')))]
+        (uri_of_path(str(m.paths["/env/variables.tf.json"])), lsp_range(variables.text, *variables.ranges[0]))]
 
-    at = m.text.index('"zones"')
     items = await client.text_document_completion_async(types.CompletionParams(
-        text_document=doc, position=lsp_position(m.text, m.text.index("\n", at) + 1)))
+        text_document=doc, position=m.position("after_zones")))
     listed = items.items if isinstance(items, types.CompletionList) else items
     assert [(i.label, i.detail) for i in listed] == [("region", "string")]  # port and zones are set already
 

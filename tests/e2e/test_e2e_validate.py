@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import LanguageClient
@@ -29,8 +30,8 @@ from .helpers import change_document, edit, lsp_position, lsp_range, open_docume
 CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 #: "é" is two bytes in UTF-8: Terraform's byte offsets and our characters differ after it.
-MAIN = '{\n  "resource": {\n    "terraform_data": {\n      "x": {\n        "input": "é",\n        "bogus": 1\n      }\n    }\n  }\n}\n'
-BOGUS = MAIN.index('"bogus"')
+_MAIN = parse_fixture('{\n  "resource": {\n    "terraform_data": {\n      "x": {\n        "input": "é",\n        $[bogus]"bogus": 1\n      }\n    }\n  }\n}\n').only
+MAIN, BOGUS = _MAIN.text, _MAIN.marks["bogus"]
 
 
 async def _validate(client: LanguageClient, uri: str):

@@ -140,26 +140,25 @@ def spare_hints(client: LanguageClient, uri: str, text: str) -> list | None:
     if not published:
         return None
     last = published[-1].diagnostics
-    at = text.index('"spare"')
-    if [(d.code, d.range) for d in last] == [("reference/unused", lsp_range(text, at, at + 7))]:
+    if [(d.code, d.range) for d in last] == [("reference/unused", lsp_range(text, *MARKED.ranges[3]))]:  # "spare"
         return last
     return [] if not last else None
 
 
 async def test_unused_hints_follow_references_edited_in_another_open_file(client: LanguageClient, tmp_path):
     (tmp_path / "m").mkdir()
-    uses_text = '{"output": {"u": {"value": "x"}}}'
+    uses_marked = parse_fixture('{"output": {"u": {"value": ⟨"x"⟩}}}').only
+    uses_text, ((at, at_end),) = uses_marked.text, uses_marked.ranges
     (tmp_path / "m" / "uses.tf.json").write_text(uses_text)
     uris, text = await start(client, tmp_path)
     await wait_for(lambda: spare_hints(client, uris[MAIN], text), what="the unused hint on local.spare")
     uses = uri_of_path(str(tmp_path / "m" / "uses.tf.json"))
     open_document(client, uses, uses_text)
-    at = uses_text.index('"x"')
     reference = '"${local.spare}"'
-    change_document(client, uses, 2, edit(lsp_position(uses_text, at), lsp_position(uses_text, at + 3), reference))
+    change_document(client, uses, 2, edit(lsp_position(uses_text, at), lsp_position(uses_text, at_end), reference))
     # The other file now refers to local.spare: the main document is published again, without the hint.
     await wait_for(lambda: spare_hints(client, uris[MAIN], text) == [], what="main's hint gone")
-    edited = uses_text[:at] + reference + uses_text[at + 3:]
+    edited = uses_text[:at] + reference + uses_text[at_end:]
     change_document(client, uses, 3, edit(lsp_position(edited, at), lsp_position(edited, at + len(reference)), '"y"'))
     await wait_for(lambda: spare_hints(client, uris[MAIN], text), what="main's hint back")
     assert not [d for p in published_for(client, uses) for d in p.diagnostics]  # the other file has no hint of its own

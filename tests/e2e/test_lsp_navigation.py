@@ -20,25 +20,25 @@ from .helpers import PULL, lsp_position, lsp_range, open_document, wait_for, wit
 MODULE = r"""
 //- /stack/main.tf.json
 {
-  "locals": {"label": "Grüße 🌍 ${var.region}-${var.size}", "again": "${local.label} 𝄞 ${var[\"region\"]}"},
+  "locals": {$[label]"label"$[label.end]: "G$[plain_start]r$[plain]üße 🌍 ${$[region]var.$[region_name]r$[on_region]e$[in_region]gion$[region_name.end]$[region.end]}-${var.s$[on_size]ize}", "again": "${local.$[label_1]l$[on_label]abel$[label_1.end]} 𝄞 ${$[region_index]var[\"r$[on_region_index]egion\"$[region_index.end]]}"},
   "resource": {"aws_instance": {"web": {
-    "ami": "${data.aws_ami.ubuntu.id}",
-    "tags": {"Name": "${local.label} ${var.regoin}"},
-    "depends_on": ["data.aws_ami.ubuntu"]
+    "ami": "${data.aws_ami.u$[on_data]buntu.id}",
+    "tags": {"Name": "${local.$[label_2]la$[on_label_2]bel$[label_2.end]} ${$[regoin]var.$[regoin_name]regoin$[regoin_name.end]$[regoin.end]}"},
+    "depends_on": ["data.aws_ami.u$[on_depends_on]buntu"]
   }}}
 }
 //- /stack/variables.tf.json
-{"variable": {"region": {"type": "string", "default": "eu-west-1", "description": "Where it runs — région"}}}
+{"variable": {$[region]"$[in_region]region"$[region.end]: {"type": "string", "default": "eu-west-1", "description": "Where it runs — région"}}}
 //- /stack/sizes.tf
-variable "size" {
+variable $[size]"size"$[size.end] {
   default = "t3.micro"
 }
 //- /stack/data.tf.json
-{"data": {"aws_ami": {"ubuntu": {"owners": ["${var.region}"]}}}}
+{"data": {"aws_ami": {$[ubuntu]"ubuntu"$[ubuntu.end]: {"owners": ["${$[region]var.region$[region.end]}"]}}}}
 //- /stack/net/outputs.tf.json
-{"output": {"vpc_id": {"value": "vpc-1"}}}
+{"output": {$[vpc_id]"vpc_id"$[vpc_id.end]: {"value": "vpc-1"}}}
 //- /stack/prod.auto.tfvars.json
-{"region": "eu-central-1"}
+{$[region]"region"$[region.end]: "eu-central-1"}
 """
 
 MAIN = "/stack/main.tf.json"
@@ -75,20 +75,14 @@ class Module:
     def text(self, path: str) -> str:
         return self.fixture.files[path].text
 
-    def position(self, path: str, needle: str, inside: int = 1, nth: int = 0) -> types.Position:
-        t = self.text(path)
-        i = -1
-        for _ in range(nth + 1):
-            i = t.index(needle, i + 1)
-        return lsp_position(t, i + inside)
+    def position(self, path: str, mark: str) -> types.Position:
+        """Where the mark `$[mark]` of the file `path` is."""
+        return lsp_position(self.text(path), self.fixture.files[path].marks[mark])
 
-    def range_of(self, path: str, needle: str, skip: int = 0, length: int | None = None, nth: int = 0) -> types.Range:
-        t = self.text(path)
-        i = -1
-        for _ in range(nth + 1):
-            i = t.index(needle, i + 1)
-        start = i + skip
-        return lsp_range(t, start, start + (len(needle) - skip if length is None else length))
+    def range_of(self, path: str, name: str) -> types.Range:
+        """The named span `$[name]` ... `$[name.end]` of the file `path`."""
+        marks = self.fixture.files[path].marks
+        return lsp_range(self.text(path), marks[name], marks[name + ".end"])
 
     def doc(self, path: str) -> types.TextDocumentIdentifier:
         return types.TextDocumentIdentifier(uri=self.uris[path])
@@ -110,21 +104,21 @@ async def _start(client: LanguageClient, root: Path, *, pull: bool = False) -> M
 async def test_definition_into_an_unopened_json_file_and_a_native_file(client: LanguageClient, tmp_path):
     m = await _start(client, tmp_path)
 
-    async def definition(needle, inside=1, nth=0):
+    async def definition(mark):
         got = await client.text_document_definition_async(
-            types.DefinitionParams(text_document=m.doc(MAIN), position=m.position(MAIN, needle, inside, nth))
+            types.DefinitionParams(text_document=m.doc(MAIN), position=m.position(MAIN, mark))
         )
         return m.located(got or [])
 
     variables = "/stack/variables.tf.json"
-    assert await definition("var.region", 6) == [(variables, m.range_of(variables, '"region"'))]
-    assert await definition('var[\\"region', 7) == [(variables, m.range_of(variables, '"region"'))]
-    assert await definition("var.size", 5) == [("/stack/sizes.tf", m.range_of("/stack/sizes.tf", '"size"'))]
+    assert await definition("in_region") == [(variables, m.range_of(variables, "region"))]
+    assert await definition("on_region_index") == [(variables, m.range_of(variables, "region"))]
+    assert await definition("on_size") == [("/stack/sizes.tf", m.range_of("/stack/sizes.tf", "size"))]
     data = "/stack/data.tf.json"
-    assert await definition("data.aws_ami.ubuntu", 14) == [(data, m.range_of(data, '"ubuntu"'))]
-    assert await definition('"data.aws_ami.ubuntu"', 15) == [(data, m.range_of(data, '"ubuntu"'))]  # depends_on
-    assert await definition("local.label", 7) == [(MAIN, m.range_of(MAIN, '"label"'))]
-    assert await definition("Grüße", 2) == []
+    assert await definition("on_data") == [(data, m.range_of(data, "ubuntu"))]
+    assert await definition("on_depends_on") == [(data, m.range_of(data, "ubuntu"))]  # depends_on
+    assert await definition("on_label") == [(MAIN, m.range_of(MAIN, "label"))]
+    assert await definition("plain") == []
 
 
 async def test_references_with_and_without_the_declaration(client: LanguageClient, tmp_path):
@@ -133,7 +127,7 @@ async def test_references_with_and_without_the_declaration(client: LanguageClien
     async def references(include):
         got = await client.text_document_references_async(
             types.ReferenceParams(
-                text_document=m.doc(MAIN), position=m.position(MAIN, "var.region", 5),
+                text_document=m.doc(MAIN), position=m.position(MAIN, "on_region"),
                 context=types.ReferenceContext(include_declaration=include),
             )
         )
@@ -141,38 +135,38 @@ async def test_references_with_and_without_the_declaration(client: LanguageClien
 
     without = await references(False)
     assert sorted(without, key=lambda x: (x[0], x[1].start.line, x[1].start.character)) == [
-        ("/stack/data.tf.json", m.range_of("/stack/data.tf.json", "var.region")),
-        (MAIN, m.range_of(MAIN, "var.region")),
-        (MAIN, m.range_of(MAIN, 'var[\\"region\\"')),
-        ("/stack/prod.auto.tfvars.json", m.range_of("/stack/prod.auto.tfvars.json", '"region"')),  # its value
+        ("/stack/data.tf.json", m.range_of("/stack/data.tf.json", "region")),
+        (MAIN, m.range_of(MAIN, "region")),
+        (MAIN, m.range_of(MAIN, "region_index")),
+        ("/stack/prod.auto.tfvars.json", m.range_of("/stack/prod.auto.tfvars.json", "region")),  # its value
     ]
     withd = await references(True)
-    assert withd[0] == ("/stack/variables.tf.json", m.range_of("/stack/variables.tf.json", '"region"'))
+    assert withd[0] == ("/stack/variables.tf.json", m.range_of("/stack/variables.tf.json", "region"))
     assert sorted(withd[1:], key=repr) == sorted(without, key=repr)
 
 
 async def test_document_highlight(client: LanguageClient, tmp_path):
     m = await _start(client, tmp_path)
     got = await client.text_document_document_highlight_async(
-        types.DocumentHighlightParams(text_document=m.doc(MAIN), position=m.position(MAIN, "local.label", 8, nth=1))
+        types.DocumentHighlightParams(text_document=m.doc(MAIN), position=m.position(MAIN, "on_label_2"))
     )
     assert [(h.range, h.kind) for h in got] == [
-        (m.range_of(MAIN, '"label"'), types.DocumentHighlightKind.Write),
-        (m.range_of(MAIN, "local.label", skip=6, nth=0), types.DocumentHighlightKind.Read),
-        (m.range_of(MAIN, "local.label", skip=6, nth=1), types.DocumentHighlightKind.Read),
+        (m.range_of(MAIN, "label"), types.DocumentHighlightKind.Write),
+        (m.range_of(MAIN, "label_1"), types.DocumentHighlightKind.Read),
+        (m.range_of(MAIN, "label_2"), types.DocumentHighlightKind.Read),
     ]
 
 
 async def test_prepare_rename_and_rename_across_files(client: LanguageClient, tmp_path):
     m = await _start(client, tmp_path)
-    position = m.position(MAIN, "var.region", 6)
+    position = m.position(MAIN, "in_region")
     prepared = await client.text_document_prepare_rename_async(
         types.PrepareRenameParams(text_document=m.doc(MAIN), position=position)
     )
-    assert prepared == m.range_of(MAIN, "var.region", skip=4)
+    assert prepared == m.range_of(MAIN, "region_name")
     # Not renameable: a function-free built-in position, plain text.
     assert await client.text_document_prepare_rename_async(
-        types.PrepareRenameParams(text_document=m.doc(MAIN), position=m.position(MAIN, "Grüße", 1))
+        types.PrepareRenameParams(text_document=m.doc(MAIN), position=m.position(MAIN, "plain_start"))
     ) is None
 
     edit = await client.text_document_rename_async(
@@ -195,7 +189,7 @@ async def test_rename_to_a_bad_name_is_an_error_response(client: LanguageClient,
     m = await _start(client, tmp_path)
     with pytest.raises(JsonRpcException) as error:
         await client.text_document_rename_async(
-            types.RenameParams(text_document=m.doc(MAIN), position=m.position(MAIN, "var.region", 6), new_name="not valid")
+            types.RenameParams(text_document=m.doc(MAIN), position=m.position(MAIN, "in_region"), new_name="not valid")
         )
     assert "not a valid name" in str(error.value)
 
@@ -214,8 +208,8 @@ async def test_workspace_symbols_include_files_never_opened(client: LanguageClie
     for _ in range(200):
         if await vpc():
             break
-    assert await vpc() == [("output.vpc_id", "/stack/net/outputs.tf.json", m.range_of("/stack/net/outputs.tf.json", '"vpc_id"'))]
-    assert await symbols("region") == [("var.region", "/stack/variables.tf.json", m.range_of("/stack/variables.tf.json", '"region"'))]
+    assert await vpc() == [("output.vpc_id", "/stack/net/outputs.tf.json", m.range_of("/stack/net/outputs.tf.json", "vpc_id"))]
+    assert await symbols("region") == [("var.region", "/stack/variables.tf.json", m.range_of("/stack/variables.tf.json", "region"))]
     assert [name for name, _, _ in await symbols("size")] == ["var.size"]
 
 
@@ -229,7 +223,7 @@ async def test_quick_fix_for_a_did_you_mean(client: LanguageClient, tmp_path, pu
     else:
         found = await wait_for(lambda: client.diagnostics.get(uri), what="diagnostics")
     [d] = [d for d in found if d.code == "reference/undeclared"]
-    assert d.range == m.range_of(MAIN, "var.regoin")
+    assert d.range == m.range_of(MAIN, "regoin")
     assert 'Did you mean "var.region"?' in d.message
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
@@ -240,7 +234,7 @@ async def test_quick_fix_for_a_did_you_mean(client: LanguageClient, tmp_path, pu
     [action] = actions
     assert action.kind == types.CodeActionKind.QuickFix
     [change] = action.edit.changes[uri]
-    assert change.range == m.range_of(MAIN, "regoin") and change.new_text == "region"  # the name only
+    assert change.range == m.range_of(MAIN, "regoin_name") and change.new_text == "region"  # the name only
     fixed = _apply(m.text(MAIN), [change])
     json.loads(fixed)
     assert "${var.region}\"}" in fixed
@@ -249,12 +243,12 @@ async def test_quick_fix_for_a_did_you_mean(client: LanguageClient, tmp_path, pu
 async def test_hover_on_a_variable_shows_its_description(client: LanguageClient, tmp_path):
     m = await _start(client, tmp_path)
     hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=m.doc(MAIN), position=m.position(MAIN, "var.region", 5))
+        types.HoverParams(text_document=m.doc(MAIN), position=m.position(MAIN, "on_region"))
     )
     assert hover is not None
     value = hover.contents.value
     assert 'variable "region"' in value and "Where it runs — région" in value and "eu-west-1" in value
-    assert hover.range == m.range_of(MAIN, "var.region")
+    assert hover.range == m.range_of(MAIN, "region")
 
 
 async def test_a_pulled_document_sees_a_declaration_renamed_in_another_open_document(client: LanguageClient, tmp_path):
@@ -275,7 +269,7 @@ async def test_a_pulled_document_sees_a_declaration_renamed_in_another_open_docu
     # (local.again is also unused: a hint this test is not about)
     assert sorted(d.code for d in without_unused(first.items)) == ["reference/invalid", "reference/undeclared"]
     await pull(variables)
-    at = vtext.index('"region"') + 1
+    at = m.fixture.files[variables].marks["in_region"]
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=m.uris[variables], version=2),

@@ -4,13 +4,15 @@ error response), and the server still answers a valid request afterwards."""
 
 from __future__ import annotations
 
+from fixture import parse_fixture
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from .helpers import initialize, open_document
 
 URI = "file:///nowhere/stack/main.tf.json"
-TEXT = '{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.region}"}}\n}\n'
+MARKED = parse_fixture('{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.r$0egion}"}}\n}\n').only
+TEXT = MARKED.text
 FAR = types.Position(line=10_000, character=10_000)
 
 
@@ -50,7 +52,7 @@ async def test_odd_requests_are_answered_and_the_server_goes_on(client: Language
         types.FileEvent(uri="not a uri", type=types.FileChangeType.Changed),
     ]))
     # Still right: the reference resolves, and the hover on it says what it is.
-    at = TEXT.index("var.region") + 5
+    at = MARKED.cursor
     line = TEXT.count("\n", 0, at)
     position = types.Position(line=line, character=at - (TEXT.rfind("\n", 0, at) + 1))
     hover = await client.text_document_hover_async(types.HoverParams(text_document=_doc(URI), position=position))

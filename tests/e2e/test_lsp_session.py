@@ -105,12 +105,13 @@ async def test_did_open_publishes_exact_ranges_after_emoji(client: LanguageClien
 
 async def test_incremental_changes_publish_new_versions(client: LanguageClient):
     await initialize(client)
-    text = '{\n  "//": [1, 2],\n  "//": {"😀": "x"}\n}\n'
+    marked = parse_fixture('{\n  "//": [1, 2$[comma]],\n  "//": {"😀": $[x]"x"}\n}\n').only
+    text = marked.text
     open_document(client, URI, text, version=1)
     assert await diagnostics_of(client, URI, version=1) == []
 
     # insert a trailing comma after `2` (line 1), then a second problem on the emoji line
-    comma_at = text.index("2]") + 1
+    comma_at = marked.marks["comma"]
     change_document(client, URI, 2, edit(lsp_position(text, comma_at), lsp_position(text, comma_at), ","))
     text = text[:comma_at] + "," + text[comma_at:]
     diagnostics = await diagnostics_of(client, URI, version=2)
@@ -119,7 +120,7 @@ async def test_incremental_changes_publish_new_versions(client: LanguageClient):
     ]
 
     # replace `"x"` by `x` (an unquoted word) with two changes in one notification
-    value = text.index('"x"')
+    value = marked.marks["x"] + len(",")  # after the comma inserted above
     first = edit(lsp_position(text, value + 2), lsp_position(text, value + 3), "")
     text = text[: value + 2] + text[value + 3 :]
     second = edit(lsp_position(text, value), lsp_position(text, value + 1), "")

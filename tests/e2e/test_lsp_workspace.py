@@ -19,7 +19,7 @@ MODULE = """
 //- /stack/main.tf.json
 {
   "variable": {⟨"region"⟩: {"type": "string"}},
-  "resource": {"aws_instance": {"web": {"ami": "ami-1"}}}
+  "resource": {"aws_instance": {$[web]"web": {"ami": "ami-1"}}}
 }
 //- /stack/variables.tf.json
 {"variable": {⟨"region"⟩: {"default": "eu-west-1"}}}
@@ -98,13 +98,14 @@ async def test_a_module_of_unopened_files_and_the_watched_files_path_push(client
     assert published_for(client, main)[-1].diagnostics == []
 
     extra = tmp_path / "stack" / "extra.tf.json"
-    extra.write_text('{\n  "variable": {"region": {}}\n}\n')
+    extra_marked = parse_fixture('{\n  "variable": {$[region]"region": {}}\n}\n').only
+    extra.write_text(extra_marked.text)
     count = len(published_for(client, main))
     _watched(client, uri_of_path(str(extra)), types.FileChangeType.Created)
     await wait_for(lambda: len(published_for(client, main)) > count, what="a new publish")
     [d] = published_for(client, main)[-1].diagnostics
     assert d.related_information[0].location.uri == uri_of_path(str(extra))
-    assert d.related_information[0].location.range.start == lsp_position(extra.read_text(), extra.read_text().index('"region"'))
+    assert d.related_information[0].location.range.start == lsp_position(extra_marked.text, extra_marked.marks["region"])
 
     extra.unlink()
     count = len(published_for(client, main))
@@ -135,7 +136,7 @@ async def test_pull_result_ids_follow_the_other_files_of_the_module(client: Lang
     # result id moves on, and the client is asked to pull again. main's own diagnostics are the same
     # (result ids name the content): "unchanged".
     refreshes = client.refreshes
-    at = text.index('"web"')
+    at = fixture.mark("web")[1]
     change_document(client, main, 2, edit(lsp_position(text, at), lsp_position(text, at + 5), '"app"'))
     renamed = await pull(main, first.result_id)
     assert renamed.kind == "unchanged" and renamed.result_id == first.result_id

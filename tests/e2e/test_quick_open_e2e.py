@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 
+from fixture import parse_fixture
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pytest_lsp import LanguageClient
@@ -262,7 +263,8 @@ async def test_a_declaration_removed_in_another_file_reaches_the_quick_answer(cl
     main_text = _stack(SIZE, planted=False, declare_region=False, missing=True)
     assert 200_000 < len(main_text) < 400_000
     _answered_quickly(main_text, "/m/main.tf.json")
-    variables_text = '{\n  "variable": {\n    "region": {"type": "string", "default": "eu-west-1"}\n  }\n}\n'
+    variables_marked = parse_fixture('{\n  "variable": {\n    "$[region]region": {"type": "string", "default": "eu-west-1"}\n  }\n}\n').only
+    variables_text = variables_marked.text
     (tmp_path / "main.tf.json").write_text(main_text, encoding="utf-8")
     (tmp_path / "variables.tf.json").write_text(variables_text, encoding="utf-8")
     main, variables = (uri_of_path(str(tmp_path / name)) for name in ("main.tf.json", "variables.tf.json"))
@@ -291,7 +293,7 @@ async def test_a_declaration_removed_in_another_file_reaches_the_quick_answer(cl
     open_document(client, main, main_text)
     before = await _pull_sent(client, main)
     open_document(client, variables, variables_text)
-    at = variables_text.index('"region"') + 1
+    at = variables_marked.marks["region"]
     change_document(client, variables, 2, edit(lsp_position(variables_text, at), lsp_position(variables_text, at + len("region")), "zone"))
     after = await _pull_sent(client, main)
     before, after = await before, await after

@@ -45,21 +45,22 @@ DOC = REPO / "docs" / "editors" / "neovim.md"
 ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
 
 # The fixture (tests/fixture.py). `⟨`/`⟩` delimit the expected diagnostic ranges, `$0` is the hover cursor.
+# `$[name]` ... `$[name.end]` mark a named span (the symbols, the hovered key).
 # Both errors sit on lines whose earlier text is non-ASCII: 1-byte, 2-byte (é) and 4-byte / UTF-16
 # surrogate-pair (😀) characters. The first (the key "x" after "é😀", where a comma is missing) starts after
 # them; the second (a stray 😀) spans a 4-byte character, so its end column tests the conversion too.
 FIXTURE = """\
 {
-  "resource": {
+  "$[syntax]resource": {
     "aws_instance": {
-      "web": {
+      $[web]"web"$[web.end]: {
         "ami": "ami-123456",
         "tags": { "név": "é😀" ⟨"x"⟩: "y" }
       }
     }
   },
-  "locals": {
-    "név": "é😀", "emo$0ji": ["é", ⟨😀⟩]
+  $[locals]"locals"$[locals.end]: {
+    $[nev]"név"$[nev.end]: "é😀", $[emoji]"emo$0ji"$[emoji.end]: ["é", ⟨😀⟩]
   }
 }
 """
@@ -91,12 +92,9 @@ def line_col(offset: int, encoding: str = "utf-8", text: str | None = None) -> t
     raise ValueError(encoding)
 
 
-def text_span(needle: str, after: str = "") -> tuple[int, int]:
-    """The character range of the only `needle` in FIX.text (after the only `after`, if given)."""
-    origin = FIX.text.index(after) if after else 0
-    assert (not after or FIX.text.count(after) == 1) and FIX.text.count(needle, origin) == 1, (needle, after)
-    start = FIX.text.index(needle, origin)
-    return start, start + len(needle)
+def span(name: str, f=FIX) -> tuple[int, int]:
+    """The character range of the named span `$[name]` ... `$[name.end]` of the fixture file `f`."""
+    return f.marks[name], f.marks[name + ".end"]
 
 
 def test_fixture_positions_are_what_the_test_thinks() -> None:
@@ -216,7 +214,7 @@ def run_probe(
         "HCLJSON_PROBE_OUT": str(out),
         "HCLJSON_ENCODING": encoding or "",
         "HCLJSON_HOVER_AT": "%d,%d" % line_col(FIX.cursor),
-        "HCLJSON_SYNTAX_AT": "%d,%d" % line_col(text_span('"resource"')[0] + 1),
+        "HCLJSON_SYNTAX_AT": "%d,%d" % line_col(FIX.marks["syntax"]),
         "HCLJSON_FT_NAMES": ",".join(FT_NAMES),
         "HCLJSON_EXTRA_LUA": str(extra_file) if extra is not None else "",
         "HCLJSON_WAIT_HREF": "1" if extra == "settings" else "",
@@ -365,7 +363,7 @@ def test_hover(probes: dict[str, Probe], name: str) -> None:
     assert hover["result"], probe.explain()
     assert "local.emoji" in hover_text(hover["result"]), probe.explain()
     if "range" in hover["result"]:
-        assert hover["result"]["range"] == lsp_range(text_span('"emoji"'), encoding), probe.explain()
+        assert hover["result"]["range"] == lsp_range(span("emoji"), encoding), probe.explain()
 
 
 @pytest.mark.parametrize("name", ["snippet", "snippet-utf-16", "snippet-utf-32"])
@@ -378,14 +376,13 @@ def test_document_symbols(probes: dict[str, Probe], name: str) -> None:
     # symbol's selection range (the key that names it). `emoji` follows non-ASCII text on its line.
     items = {item["text"]: item for item in symbols["items"]}
     for text, key in [
-        ('[Class] resource "aws_instance" "web"', '"web"'),
-        ("[Namespace] locals", '"locals"'),
-        ("[Constant] név", '"név"'),
-        ("[Constant] emoji", '"emoji"'),
+        ('[Class] resource "aws_instance" "web"', "web"),
+        ("[Namespace] locals", "locals"),
+        ("[Constant] név", "nev"),
+        ("[Constant] emoji", "emoji"),
     ]:
         assert text in items, probe.explain()
-        span = text_span(key, after='"locals"' if key == '"név"' else "")
-        (line, col), (end_line, end_col) = (line_col(offset) for offset in span)
+        (line, col), (end_line, end_col) = (line_col(offset) for offset in span(key))
         item = items[text]
         assert (item["lnum"], item["col"], item["end_lnum"], item["end_col"]) == (
             line + 1,
@@ -412,7 +409,7 @@ NAV_FIXTURE = parse_fixture(
     "aws_instance": {
       "web": {
         "ami": "ami-123456",
-        "tags": { "név": "é😀 ${var.⟨reg$0ion⟩}", "Zone": "${var.zone}" }
+        "tags": { "név": "é😀 ${var.⟨reg$0ion⟩}", "Zone": "${$[zone]var.zone$[zone.end]}" }
       }
     }
   },
@@ -456,12 +453,6 @@ EXPECTED_AFTER_RENAME = {
 def lsp_range_in(text: str, span: tuple[int, int], encoding: str) -> dict:
     (line, character), (end_line, end_character) = (line_col(offset, encoding, text) for offset in span)
     return {"start": {"line": line, "character": character}, "end": {"line": end_line, "character": end_character}}
-
-
-def nav_span(f, needle: str) -> tuple[int, int]:
-    assert f.text.count(needle) == 1, needle
-    start = f.text.index(needle)
-    return start, start + len(needle)
 
 
 def test_nav_fixture_is_what_the_test_thinks() -> None:
@@ -525,8 +516,7 @@ def undeclared(diagnostics: list[dict]) -> list[tuple[int, int, int, int]]:
 
 
 def zone_diagnostic() -> list[tuple[int, int, int, int]]:
-    start = nav_span(NAV_MAIN, "var.zone")[0]  # the whole address, as Terraform (and the server) report it
-    end = start + len("var.zone")
+    start, end = span("zone", NAV_MAIN)  # the whole address, as Terraform (and the server) report it
     return [(*line_col(start, text=NAV_MAIN.text), *line_col(end, text=NAV_MAIN.text))]
 
 
@@ -788,7 +778,7 @@ LENS_FIXTURE = parse_fixture(
 //- /main.tf.json
 {
   "variable": {"region": {"default": "eu-west-1"}},
-  "resource": {"aws_instance": {"web": {"tags": {"név": "é😀 ${var.region⟨⟩}", "x": "${var.nope}"}}}}
+  "resource": {"aws_instance": {"web": {"tags": {"név": "é😀 ${$[reference]var.region⟨⟩}", "x": "${var.nope}"}}}}
 }
 //- /terraform.tfvars.json
 {"region": "us-east-1"}
@@ -825,7 +815,7 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
                                           [2, "0 references", "editor.action.showReferences"]], probe.explain()
     # The documented mapping (docs/editors/neovim.md, `tested: lens`) puts the references in the quickfix list.
     assert got["run_error"] is None, probe.explain()
-    byte_column = line_col(LENS_MAIN.text.index("var.region"), "utf-8", LENS_MAIN.text)[1]
+    byte_column = line_col(LENS_MAIN.marks["reference"], "utf-8", LENS_MAIN.text)[1]
     assert sorted(got["quickfix"]) == [[1, 2, "terraform.tfvars.json"], [3, byte_column + 1, "main.tf.json"]], probe.explain()
     assert got["quickfix_title"] == "2 references", probe.explain()
 
@@ -837,8 +827,8 @@ def test_inlay_hints_links_and_code_lenses_in_neovim(lens_probe: Probe) -> None:
 # the step runs where no terraform is installed: it answers `validate -json` with Terraform's finding
 # for "bogus" (byte offsets: "é" before it is two bytes) and fails anything else (the schema the
 # server asks for on open).
-VALIDATE_MAIN = '{\n  "resource": {"terraform_data": {"x": {\n    "input": "é", "bogus": 1\n  }}}\n}\n'
-VALIDATE_BOGUS = VALIDATE_MAIN.index('"bogus"')
+_VALIDATE = parse_fixture('{\n  "resource": {"terraform_data": {"x": {\n    "input": "é", $[bogus]"bogus": 1\n  }}}\n}\n').only
+VALIDATE_MAIN, VALIDATE_BOGUS = _VALIDATE.text, _VALIDATE.marks["bogus"]
 
 
 def _validate_output() -> dict:

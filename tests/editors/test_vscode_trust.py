@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import shared_data
+from fixture import parse_fixture
 from stand_in_terraform import StandIn
 from test_vscode import TOOLS, code_server, run_driver, tools, vsix  # noqa: F401 - fixtures
 
@@ -30,18 +31,19 @@ shared_data.require(SCHEMA)
 
 # A type error that is reported with or without schemas (the driver waits for a squiggle), and an
 # argument misspelt for `random_string`, reported only once the provider's schema is known.
-MAIN_TF_JSON = """\
+_MAIN = parse_fixture("""\
 {
   "resource": {
     "random_string": {
-      "id": { "lenght": 8, "length": 8 }
+      "id": { $[lenght]"lenght": 8, "length": 8 }
     }
   },
   "variable": { "region": { "type": "strin" } }
 }
-"""
+""").only
+MAIN_TF_JSON = _MAIN.text
 
-LENGHT = MAIN_TF_JSON.index('"lenght"')
+LENGHT = _MAIN.marks["lenght"]
 LENGHT_LINE = MAIN_TF_JSON.count("\n", 0, LENGHT) + 1
 LENGHT_COLUMN = LENGHT - MAIN_TF_JSON.rfind("\n", 0, LENGHT)  # 1-based, as VS Code shows it
 #: What `terraform validate -json` says of the misspelt argument (byte offsets: the text is ASCII).

@@ -152,7 +152,7 @@ def test_generated_documents_are_mostly_answered_around_the_offset() -> None:
                                                                "depends_on": [f"aws_instance.r{max(0, i - 1)}"]}
                                                      for i in range(40)}},
                        "locals": {"p": "${upper(var.other)}"}}, indent=2)
-    first, last = text.index('"r1"'), text.index('"locals"')
+    first, last = text.index('"r1"'), text.index('"locals"')  # search: the json.dumps document above
     offsets = list(range(first, last, 29))
     local = _check(text, offsets)
     answered = {offset for _, offset in local}
@@ -182,8 +182,8 @@ FIXTURE = """
   "variable": {"region": {"type": "string", "default": "eu-west-1", "description": "Where"}},
   "resource": {
     "aws_instance": {
-      "web": {"ami": "ami-1", "co$[count]unt": 2, "availability_zone": "${var.re$[region]gion}a"},
-      "api": {"ami": "${up$[upper]per(aw$[upper-arg]s_instance.w$[web]eb[0].ami)}", "count": 1, "subnet_id": "${var.ot$[other]her}"}
+      "web": {"ami": "$[ami]ami-1", "c$[c]o$[count]unt": 2, "availability_zone": "${var.re$[region]gion}a"},
+      "api": {"ami": "${up$[upper]per(aw$[upper-arg]s_instance.w$[web]eb[0].ami)}", "count": 1, "subnet_id": "${var.o$[o]t$[other]her}"}
     }
   },
   "output": {"zone": {"value": "${aws_instance.api.availability_zone}"}}
@@ -263,13 +263,14 @@ def test_after_the_first_edit_the_blocks_around_are_those_of_the_new_text(tmp_pa
     ws = fixture.workspace(tmp_path, open=["/main.tf.json"])
     uri = ws.uri("/main.tf.json")
     text = fixture.files["/main.tf.json"].text
-    at = text.index('"ami-1"') + 1
+    marks = fixture.files["/main.tf.json"].marks
+    at, inserted = marks["ami"], "${var.region}-"
     ws.workspace.change(uri, 2, [{"range": {"start": _position(text, at), "end": _position(text, at)},
-                                  "text": "${var.region}-"}], "utf-16")
+                                  "text": inserted}], "utf-16")
     state = ws.snapshot().document(uri)
     assert state is not None and not state.built and state.quick() is not None
-    edited = state.text
-    offsets = [edited.index("var.region}-ami") + 5, edited.index('"count"', at) + 2, edited.index("var.other") + 5]
+    # in the inserted `${var.r|egion}`, and at the marks after it (moved by the insertion)
+    offsets = [at + len("${var.r"), marks["c"] + len(inserted), marks["o"] + len(inserted)]
     local, full = _answers(ws.workspace, uri, offsets)
     assert len({o for _, o in local}) == len(offsets)
     assert local == full

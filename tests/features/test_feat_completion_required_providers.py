@@ -56,8 +56,8 @@ def test_what_is_written_is_not_offered_again(tmp_path, doc, expected):
 def test_an_entry_key_inserts_valid_json_without_snippets(tmp_path):
     doc = '{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws"} $0}}' + USES
     items = _items(tmp_path, doc, snippets=False)
-    text = doc.replace("$0", "")
-    at = doc.index("$0")
+    marked = parse_fixture(doc).only
+    text, at = marked.text, marked.cursor
     google = next(i for i in items if i.label == "google")
     done = json.loads(text[:at] + google.insert_text + text[at:])
     assert done["terraform"]["required_providers"]["google"] == {"source": "hashicorp/google", "version": ""}

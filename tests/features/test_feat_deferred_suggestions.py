@@ -23,8 +23,8 @@ def _fixture(count: int) -> str:
     names = ",\n".join(f'  "v{i}": "${{var.⟨environmnt{i}⟩}}"' for i in range(count))
     return (
         "//- /m/main.tf.json\n"
-        '{"locals": {\n  "note": "free text",\n' + names + "\n},\n"
-        ' "resource": {"terraform_data": {"web": {"input": "${terraform_dta.web.id} ${terraform_data.webb.id}"}}}}\n'
+        '{"locals": {\n  "note": "$[free]free text",\n' + names + "\n},\n"
+        ' "resource": {"terraform_data": {"web": {"input": "${$[dta]terraform_dta.web.id} ${terraform_data.$[webb]webb.id}"}}}}\n'
         "//- /m/variables.tf.json\n"
         '{"variable": {"environment": {}}}\n'
     )
@@ -59,14 +59,13 @@ def test_a_shown_undeclared_reference_says_did_you_mean_with_its_quick_fix(tmp_p
         'Did you mean "var.environment"?' for i in range(3)]
     assert [d.fixes for d in found[:3]] == [
         (Fix(a, b, "environment", 'Change to "var.environment"'),) for a, b in ranges]
-    text = fixture.files["/m/main.tf.json"].text
     # A resource: the name of the same type, else a type that declares the name (the fix on the type).
     webb, dta = found[4], found[3]
     assert webb.detail.endswith('Did you mean "terraform_data.web"?')
-    at = text.index("webb")
+    at = fixture.mark("webb")[1]
     assert webb.fixes == (Fix(at, at + 4, "web", 'Change to "terraform_data.web"'),)
     assert dta.detail.endswith('Did you mean "terraform_data.web"?')
-    at = text.index("terraform_dta")
+    at = fixture.mark("dta")[1]
     assert dta.fixes == (Fix(at, at + len("terraform_dta"), "terraform_data", 'Change to "terraform_data.web"'),)
 
 
@@ -90,7 +89,7 @@ def test_suggestions_are_looked_for_only_for_the_diagnostics_shown(tmp_path, sea
     # An edit before them that changes no diagnostic moves them, still not looked for: the shown
     # ones are read again (new places), the hidden ones never.
     text = fixture.files["/m/main.tf.json"].text
-    at = text.index("free text")
+    at = fixture.mark("free")[1]
     ws.workspace.change(uri, 2, [{"range": _range(text, at, at), "text": "very "}], "utf-32")
     again = diagnostics.collect(ws.snapshot(), uri, max_per_code=5)
     assert [d.plain_message for d in again] == [d.plain_message for d in shown]

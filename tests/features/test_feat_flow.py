@@ -154,7 +154,7 @@ def test_modules_that_cannot_be_judged(tmp_path: Path) -> None:
 def test_edits_in_another_file_reach_the_output(tmp_path: Path) -> None:
     fw = build(tmp_path, VARS + """
 //- /app/locals.tf.json
-{"locals": {"x": "${var.p}"}}
+{"locals": {"x": "${var.$[p]p}"}}
 //- /app/main.tf.json
 {"output": {"o": {"value": "${local.x}"}}}
 """, open=["/app/main.tf.json", "/app/locals.tf.json"])
@@ -162,7 +162,7 @@ def test_edits_in_another_file_reach_the_output(tmp_path: Path) -> None:
     assert flow(fw) == []
     fw.workspace.take_stale()
     text = fw.fixture.files["/app/locals.tf.json"].text
-    at = text.index("var.p") + len("var.")
+    at = fw.fixture.mark("p")[1]
     fw.workspace.change(locals_, 2, [{"range": _range(text, at, at + 1), "text": "s"}], "utf-32")
     collect(fw.snapshot(), locals_)
     assert main in fw.workspace.take_stale()  # published again

@@ -117,7 +117,7 @@ def test_a_value_edit_is_taken_by_the_fast_path() -> None:
     state = DocumentState.open(URI, DOC, 1, "terraform-json")
     collect(state)
     engine = state._engine
-    at = state.text.index('"ami-1"') + 3
+    at = state.text.index('"ami-1"') + 3  # search: DOC is json.dumps output
     edit(state, at, at + 1, "x")
     edit(state, at, at + 1, "yy")  # two edits, one analysis
     assert_like_fresh(state)
@@ -164,7 +164,7 @@ def test_an_edit_and_its_analysis_leave_the_wide_container_unshifted() -> None:
     state = DocumentState.open(URI, WIDE_DOC, 1, "terraform-json")
     collect(state)
     state.prepare()  # what the server does once the open's diagnostics are answered
-    at = state.text.index('"ami-3"') + 4
+    at = state.text.index('"ami-3"') + 4  # search: WIDE_DOC is json.dumps output
     edit(state, at, at, "x")
     collect(state)
     # The 26 later instances still wait for their shift: neither the reparse nor the analysis
@@ -186,7 +186,7 @@ def test_random_edits_in_a_wide_block_type_give_what_a_fresh_document_gives(edit
     touched = []
     for n, needle, new, cut, analyse in edits:
         text = state.text
-        at = text.index(needle, text.index(f'"i{n}"')) + len(needle)
+        at = text.index(needle, text.index(f'"i{n}"')) + len(needle)  # search: the text hypothesis edits
         edit(state, at, at + cut, new)
         touched.append(at)
         if analyse:

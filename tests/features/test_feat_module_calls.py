@@ -26,7 +26,7 @@ from hcljson_ls.workspace.files import uri_of_path
 
 CHILD = """
 //- /app/child/variables.tf.json
-{"variable": {"req": {"type": "string"}, "opt": {"type": "number", "default": 1},
+{"variable": {"req": $[req_type]{"type": "string"}, "opt": {"type": "number", "default": 1},
               "obj": {"type": "object({a = string, b = optional(number)})", "default": null}}}
 """
 
@@ -206,7 +206,7 @@ def test_an_edit_of_the_open_child_updates_the_open_caller(tmp_path: Path) -> No
     assert [d.code for d in module_diags(fw)] == ["module/missing-input"]
     child_uri = fw.uri("/app/child/variables.tf.json")
     text = fw.fixture.files["/app/child/variables.tf.json"].text
-    at = text.index('{"type": "string"}')
+    at = fw.fixture.mark("req_type")[1]
     new = '{"type": "string", "default": "d"}'
     fw.workspace.change(child_uri, 2, [{"range": _range(text, at, at + len('{"type": "string"}')), "text": new}], "utf-32")
     collect(fw.snapshot(), child_uri)  # its analysis notices the new facts
@@ -229,7 +229,7 @@ def _range(text: str, start: int, end: int) -> dict:
 ])
 def test_the_quick_open_equals_the_full_path(tmp_path: Path, body: dict) -> None:
     (tmp_path / "child").mkdir()
-    (tmp_path / "child" / "variables.tf.json").write_text(CHILD.split("\n", 2)[2])
+    (tmp_path / "child" / "variables.tf.json").write_text(parse_fixture(CHILD).files["/app/child/variables.tf.json"].text)
     text = json.dumps({"variable": {"x": {}}, "module": {"m": body}, "output": {"o": {"value": "${module.m}"}}}, indent=2)
     path = tmp_path / "main.tf.json"
     path.write_text(text)

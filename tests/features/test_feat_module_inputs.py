@@ -99,22 +99,21 @@ def test_definition_on_a_source_opens_the_called_module(tmp_path):
 {"Modules": [{"Key": "", "Source": "", "Dir": "."},
              {"Key": "vpc", "Source": "registry.terraform.io/acme/vpc/aws", "Version": "1.0.0", "Dir": ".terraform/modules/vpc"}]}
 //- /live/main.tf.json
-{"module": {"net": {"source": "../n$0et"}, "vpc": {"source": "acme/vpc/aws", "version": "1.0.0"},
-            "gone": {"source": "./nowhere"}}}
+{"module": {"net": {"source": "../n$0et"}, "vpc": {"source": "ac$[vpc]me/vpc/aws", "version": "1.0.0"},
+            "gone": {"source": "./$[gone]nowhere"}}}
 """)
     uri, offset = fw.cursor
-    text = fixture.files["/live/main.tf.json"].text
     [loc] = navigation.definition(fw.snapshot(), uri, offset)
     assert (loc.uri, loc.start, loc.end) == (fw.uri("/net/more.tf"), 0, 0)  # "more.tf" sorts first
-    [loc] = navigation.definition(fw.snapshot(), uri, text.index("acme/vpc") + 2)
+    [loc] = navigation.definition(fw.snapshot(), *fw.mark("vpc"))
     assert loc.uri == fw.uri("/live/.terraform/modules/vpc/main.tf.json")
-    assert navigation.definition(fw.snapshot(), uri, text.index("./nowhere") + 2) == []
+    assert navigation.definition(fw.snapshot(), *fw.mark("gone")) == []
 
 
 def _sources(tmp_path, typed: str):
     fixture, fw = _workspace(tmp_path, """\
 //- /live/main.tf.json
-{"module": {"x": {"source": "%s$0"}}}
+{"module": {"x": {"source": "$[value]%s$0"}}}
 //- /live/modules/vpc/main.tf
 variable "a" {}
 //- /live/modules/docs/README.md
@@ -124,20 +123,17 @@ not a module
 //- /other/main.tf.json
 {}
 """ % typed)
-    text = fixture.files["/live/main.tf.json"].text
-    return text, complete(fw.snapshot(), *fw.cursor)
+    return fw.mark("value")[1], complete(fw.snapshot(), *fw.cursor)
 
 
 def test_source_completion_offers_local_directories(tmp_path):
-    text, items = _sources(tmp_path / "a", "")
+    value, items = _sources(tmp_path / "a", "")
     assert [(i.label, i.detail) for i in sorted(items, key=lambda i: (i.sort, i.label))] == [
         ("../net", "module"), ("../other", "module"), ("./modules", "directory")]  # not ../live itself, nor .terraform
-    value = text.index('""')
-    assert (items[0].start, items[0].end) == (value + 1, value + 1)
-    text, items = _sources(tmp_path / "b", "./modules/")
+    assert (items[0].start, items[0].end) == (value, value)
+    first, items = _sources(tmp_path / "b", "./modules/")
     assert [(i.label, i.detail, i.insert_text) for i in sorted(items, key=lambda i: (i.sort, i.label))] == [
         ("./modules/vpc", "module", "./modules/vpc"), ("./modules/docs", "directory", "./modules/docs")]
-    first = text.index("./modules/")
     assert (items[0].start, items[0].end) == (first, first + len("./modules/"))  # the whole value
     _, items = _sources(tmp_path / "c", "../o")
     assert [i.label for i in items] == ["../other"]

@@ -197,13 +197,13 @@ def test_terraform_keeps_the_state_of_the_renamed_resource(tmp_path):
     text = fw.fixture.files[MAIN].text
     got = moved.rename_with_moved(fw.snapshot(), *fw.cursor, "app")
     assert not isinstance(got, RenameError), got
-    text = _apply(text, got[fw.uri(MAIN)])
-    (module / "main.tf.json").write_text(text)
+    renamed = _apply(text, got[fw.uri(MAIN)])  # the server's edit applied: its text is the server's
+    (module / "main.tf.json").write_text(renamed)
     fw.workspace.close(fw.uri(MAIN))
-    fw.workspace.open(fw.uri(MAIN), text, 2, "terraform-json")
-    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), text.index('"net"') + 1, "network")
+    fw.workspace.open(fw.uri(MAIN), renamed, 2, "terraform-json")
+    got = moved.rename_with_moved(fw.snapshot(), fw.uri(MAIN), renamed.index('"net"') + 1, "network")
     assert not isinstance(got, RenameError), got
-    (module / "main.tf.json").write_text(_apply(text, got[fw.uri(MAIN)]))
+    (module / "main.tf.json").write_text(_apply(renamed, got[fw.uri(MAIN)]))
     assert tf("init", "-backend=false").returncode == 0  # a renamed module call is installed under its new name
     validate = tf("validate", "-json")
     assert json.loads(validate.stdout)["valid"], validate.stdout

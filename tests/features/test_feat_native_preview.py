@@ -77,11 +77,9 @@ def test_blocks_without_labels_preview_on_their_type_key_and_nothing_elsewhere(t
 
 def test_a_long_block_is_cut_with_a_note(tmp_path: Path) -> None:
     tags = {f"k{i}": f"v{i}" for i in range(100)}
-    src = "//- /main.tf.json\n" + json.dumps({"resource": {"aws_instance": {"big": {"tags": tags}}}}) + "\n"
+    src = '//- /main.tf.json\n{"resource": {"aws_instance": {"$0big": {"tags": ' + json.dumps(tags) + "}}}}\n"
     fw = parse_fixture(src).workspace(tmp_path)
-    uri = fw.uri("/main.tf.json")
-    text = fw.fixture.files["/main.tf.json"].text
-    p = block_preview(fw.snapshot(), uri, text.index('"big"') + 1)
+    p = block_preview(fw.snapshot(), *fw.cursor)
     lines = p.text.split("\n")
     assert len(lines) == MAX_LINES + 1
     assert lines[-1] == f"# ... {104 - MAX_LINES} more lines"  # 100 tags, the tags and block lines
@@ -109,13 +107,13 @@ def test_a_broken_document_still_previews_what_it_can(tmp_path: Path) -> None:
 
 
 def test_notes_are_comments_but_cdktf_metadata_objects_are_not(tmp_path: Path) -> None:
-    body = {"//": {"metadata": {"path": "dev/Logs/Bucket", "uniqueId": "Logs_Bucket_1"}}, "bucket": "b"}
-    src = "//- /cdk.tf.json\n" + json.dumps({"resource": {"aws_s3_bucket": {"logs": body, "notes": {"//": "kept", "bucket": "c"}}}}) + "\n"
+    src = ('//- /cdk.tf.json\n{"resource": {"aws_s3_bucket": {'
+           '"$[logs]logs": {"//": {"metadata": {"path": "dev/Logs/Bucket", "uniqueId": "Logs_Bucket_1"}}, "bucket": "b"}, '
+           '"$[notes]notes": {"//": "kept", "bucket": "c"}}}}\n')
     fw = parse_fixture(src).workspace(tmp_path)
     uri = fw.uri("/cdk.tf.json")
-    text = fw.fixture.files["/cdk.tf.json"].text
-    logs = block_preview(fw.snapshot(), uri, text.index('"logs"') + 1)
+    logs = block_preview(fw.snapshot(), *fw.mark("logs"))
     assert logs is not None and logs.text == 'resource "aws_s3_bucket" "logs" {\n  bucket = "b"\n}'
-    notes = block_preview(fw.snapshot(), uri, text.index('"notes"') + 1)
+    notes = block_preview(fw.snapshot(), *fw.mark("notes"))
     assert notes is not None and notes.text == 'resource "aws_s3_bucket" "notes" {\n  # kept\n  bucket = "c"\n}'
     assert "metadata" in file_native(fw.snapshot(), uri)  # the whole file keeps every comment, as `convert` does

@@ -206,12 +206,11 @@ def test_an_edit_that_adds_count_re_checks_the_other_open_file(tmp_path: Path) -
 //- /m/main.tf.json
 {"output": {"a": {"value": "${aws_instance.web[0].id}"}}}
 //- /m/infra.tf.json
-{"resource": {"aws_instance": {"web": {"ami": "x"}}}}
+{"resource": {"aws_instance": {"web": {$[ami]"ami": "x"}}}}
 """).workspace(tmp_path)
     main, infra = fw.uri("/m/main.tf.json"), fw.uri("/m/infra.tf.json")
     assert [d.code for d in diagnostics.collect(fw.snapshot(), main)] == ["reference/unexpected-instance-key"]
-    old = fw.fixture.files["/m/infra.tf.json"].text
-    at = old.index('"ami"')
+    at = fw.fixture.mark("ami")[1]
     fw.workspace.change(infra, 2, [{"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at}},
                                     "text": '"count": 1, '}], "utf-16")
     diagnostics.collect(fw.snapshot(), infra)

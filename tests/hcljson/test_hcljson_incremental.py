@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fixture import parse_fixture
 from hcljson_fixtures import SCHEMAS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -83,25 +84,26 @@ class Checks(FileChecks):
         return out
 
 
-DOC = """{
+#: Its marks: where the tests below edit it (`Doc.mark` follows them through the edits made).
+MARKED_DOC = """{
   "name": "n!",
   "thing": {
     "kind": {
-      "a": {"size": 1, "count": 2, "doc": "d!", "part": {"p": {"weight": "w!"}}},
-      "xb": [{"size": 2}, {"count": 3}],
-      "a": {"size": 3}
+      "a": {$[size1]"size": 1, $[count2]"count": 2, "doc": "d$[d]!", "part": {"p": {"weight": "w$[w]!"}}},
+      "$[xb]xb": [{"size": 2}, {"count": 3}],
+      "a": {$[size3_key]"size": $[size3]3}
     },
     "other": {"c": {"size": "${z}!", "tags": {"k": "v", "k": "w"}}}
   },
   "vars": {"v1": 1, "v2": "!"},
-  "vars": [{"v1": 2}, null, {"v3": 3}],
+  "vars": [{"v$[v1]1": 2}, null, {"v3": 3}],
   "settings": {"level": 1},
-  "settings": {"level": 2},
+  "settings": {"level": $[level2]2},
   "suite": {"s": {"title": "t"}},
   "free": {"f": {"anything": {"goes": "!"}}},
   "version": "1"
 }"""
-
+DOC = parse_fixture(MARKED_DOC).only.text
 
 def fresh(text: str, schema=ROOT):
     return analyze(text, parse(text).root, schema, Checks())
@@ -130,13 +132,21 @@ class Doc:
     """A document kept like `features.state.DocumentState` does: text, reparsed tree, engine."""
 
     def __init__(self, text: str, schema=ROOT) -> None:
-        self.text = text
-        self.tree = parse(text)
+        marked = parse_fixture(text).only
+        self.text = marked.text
+        self.tree = parse(self.text)
         self.engine = IncrementalFile(schema, Checks())
         self.schema = schema
+        self.marks = dict(marked.marks)
+
+    def mark(self, name: str) -> int:
+        """Where the mark `$[name]` of the text the document was opened with is now, after the edits."""
+        return self.marks[name]
 
     def edit(self, start: int, end: int, new: str, note: bool = True) -> None:
         text = self.text[:start] + new + self.text[end:]
+        # a mark at or after the end of the replaced text moves with it (one at an insertion point too)
+        self.marks = {k: at + len(new) - (end - start) if at >= end else at for k, at in self.marks.items()}
         if text == self.text:
             return  # nothing changed: no reparse (an unnoted re-parse of the same text would go unseen)
         e = Edit(start, end, start + len(new))
@@ -150,7 +160,7 @@ class Doc:
 
 
 def test_a_fresh_update_is_the_analysis() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     result = doc.update()
     assert_same(result, DOC)
     codes = [d.code for d in result.structure]
@@ -161,16 +171,16 @@ def test_a_fresh_update_is_the_analysis() -> None:
 
 
 def test_named_keys_follow_the_refs_and_keep_their_identity_while_none_comes_or_goes() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     first = doc.update().named()
     assert first == {("ref", n) for n in ("doc", "weight", "size", "anything", "v2")}  # not the root's "name"
-    at = doc.text.index('"size": 3') + len('"size": ')
+    at = doc.mark("size3")
     doc.edit(at, at + 1, "33")  # no reference changes
     assert doc.update().named() is first
-    at = doc.text.index('"d!"') + 2
+    at = doc.mark("d")
     doc.edit(at, at, " again!")  # one more reference to a key referred to already
     assert doc.update().named() is first
-    at = doc.text.index('"w!"') + 2
+    at = doc.mark("w")
     doc.edit(at, at + 1, "?")  # the only reference to "weight" goes
     result = doc.update()
     assert doc.engine.fast == 3
@@ -181,9 +191,9 @@ def test_named_keys_follow_the_refs_and_keep_their_identity_while_none_comes_or_
 
 
 def test_an_edit_inside_one_block_computes_that_block_alone() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     doc.update()
-    at = doc.text.index('"w!"') + 2
+    at = doc.mark("w")
     doc.edit(at, at + 1, "?? and more")  # inside thing.kind.a: the string loses its "!"
     result = doc.update()
     assert (doc.engine.misses, doc.engine.fast, doc.engine.walks) == (14, 1, 1)
@@ -192,9 +202,9 @@ def test_an_edit_inside_one_block_computes_that_block_alone() -> None:
 
 
 def test_the_root_attributes_and_later_diagnostics_move_with_the_edit() -> None:
-    doc = Doc(DOC.replace('"version": "1"', '"version": "1!"'))
+    doc = Doc(MARKED_DOC.replace('"version": "1"', '"version": "1!"'))
     doc.update()
-    at = doc.text.index('"count": 2')
+    at = doc.mark("count2")
     doc.edit(at, at, '"weight": 1, ')
     result = doc.update()
     assert doc.engine.fast == 1
@@ -204,9 +214,9 @@ def test_the_root_attributes_and_later_diagnostics_move_with_the_edit() -> None:
 
 
 def test_definitions_changed_by_an_edit_redo_the_cross_rules() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     doc.update()
-    at = doc.text.index('"v1": 2') + 2
+    at = doc.mark("v1")
     doc.edit(at, at + 1, "9")  # vars v1 -> v9: no longer a duplicate
     result = doc.update()
     assert doc.engine.fast == 1
@@ -215,9 +225,9 @@ def test_definitions_changed_by_an_edit_redo_the_cross_rules() -> None:
 
 
 def test_edits_outside_bodies_walk_the_root_and_reuse_untouched_blocks() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     doc.update()
-    at = doc.text.index('"xb"') + 1
+    at = doc.mark("xb")
     doc.edit(at, at + 1, "y")  # a label key: the walk finds new labels, those blocks are computed again
     result = doc.update()
     assert (doc.engine.walks, doc.engine.hits, doc.engine.misses) == (2, 11, 15)
@@ -229,16 +239,16 @@ def test_edits_outside_bodies_walk_the_root_and_reuse_untouched_blocks() -> None
 
 
 def test_edits_between_updates_count_as_one_and_unnoted_edits_start_afresh() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     doc.update()
-    a = doc.text.index('"size": 3')
+    a = doc.mark("size3_key")
     doc.edit(a, a, '"count": 1, ')
-    b = doc.text.index('"size": 3') + len('"size": ')
+    b = doc.mark("size3")
     doc.edit(b, b + 1, "33")
     result = doc.update()
     assert doc.engine.fast == 1  # both edits inside the same block
     assert_same(result, doc.text)
-    c = doc.text.index('"level": 2') + len('"level": ')
+    c = doc.mark("level2")
     doc.edit(c, c + 1, "[2]", note=False)
     hits = doc.engine.hits
     result = doc.update()
@@ -247,7 +257,7 @@ def test_edits_between_updates_count_as_one_and_unnoted_edits_start_afresh() -> 
 
 
 def test_memo_results_move_with_their_block_and_are_computed_once() -> None:
-    doc = Doc(DOC)
+    doc = Doc(MARKED_DOC)
     calls = []
 
     def compute(block):
@@ -266,7 +276,7 @@ def test_memo_results_move_with_their_block_and_are_computed_once() -> None:
     result = doc.update()
     assert memo(result) == expected(result)
     calls.clear()
-    at = doc.text.index('"size": 1')
+    at = doc.mark("size1")
     doc.edit(at, at, '"new": 0, ')
     result = doc.update()
     got = memo(result)

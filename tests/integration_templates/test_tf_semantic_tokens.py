@@ -21,12 +21,12 @@ FIXTURE = r'''{
   "⟨terraform⟩": {"⟨backend⟩": {"⟨s3⟩": {"⟨key⟩": "${x}"}}},
   "⟨provider⟩": {"⟨aws⟩": [{"⟨alias⟩": "west", "⟨region⟩": "⟨${⟩⟨var⟩.⟨region⟩⟨}⟩"}]},
   "⟨variable⟩": {"⟨region⟩": {"⟨type⟩": "⟨map⟩(⟨string⟩)", "⟨default⟩": "${x}"}},
-  "⟨locals⟩": {"⟨name⟩": "caf\u00e9-⟨${⟩⟨upper⟩(⟨var⟩.⟨region⟩)⟨}⟩"},
+  "⟨locals⟩": {"⟨name⟩": "caf\u00e9-⟨${⟩⟨up$[upper]p$[upper_end]er⟩(⟨var⟩.⟨region⟩)⟨}⟩"},
   "⟨data⟩": {"⟨aws_ami⟩": {"⟨ubuntu⟩": {"⟨most_recent⟩": true}}},
   "⟨resource⟩": {"⟨aws_instance⟩": {"⟨web⟩": {
     "⟨//⟩": "CDKTF metadata",
-    "⟨ami⟩": "⟨${⟩⟨data⟩.⟨aws_ami⟩.⟨ubuntu⟩.⟨id⟩⟨}⟩",
-    "⟨count⟩": 2,
+    $[ami]"⟨ami⟩": "⟨${⟩⟨data⟩.⟨aws_ami⟩.⟨ubuntu⟩.⟨id⟩⟨}⟩",
+    $[count]"⟨count⟩": 2,
     "⟨tags⟩": {"Name": "⟨${⟩⟨local⟩.⟨name⟩⟨}⟩-⟨${⟩⟨count⟩.⟨index⟩⟨}⟩", "⟨${⟩⟨each⟩.⟨key⟩⟨}⟩": "⟨%{⟩⟨if⟩ ⟨true⟩⟨}⟩x⟨%{⟩⟨endif⟩⟨}⟩"},
     "⟨provider⟩": "⟨aws⟩.⟨west⟩",
     "⟨depends_on⟩": ["⟨module⟩.⟨net⟩"],
@@ -34,7 +34,7 @@ FIXTURE = r'''{
     "⟨lifecycle⟩": {"⟨ignore_changes⟩": ["⟨tags⟩"], "⟨replace_triggered_by⟩": ["⟨null_resource⟩.⟨a⟩.⟨id⟩"]},
     "⟨provisioner⟩": {"⟨local-exec⟩": {"⟨command⟩": "echo ⟨${⟩⟨self⟩.⟨id⟩⟨}⟩", "⟨when⟩": "⟨destroy⟩"}}
   }}},
-  "⟨module⟩": {"⟨net⟩": {"⟨source⟩": "./net", "⟨providers⟩": {"⟨aws⟩": "⟨aws⟩.⟨west⟩"}, "⟨n⟩": "⟨${⟩[⟨for⟩ ⟨s⟩ ⟨in⟩ ⟨var⟩.⟨l⟩ : ⟨s⟩ ⟨if⟩ ⟨s⟩ ⟨!=⟩ ⟨\"\"⟩]⟨}⟩"}},
+  $[module]"⟨module⟩": {"⟨net⟩": {"⟨source⟩": "./net", "⟨providers⟩": {"⟨aws⟩": "⟨aws⟩.⟨west⟩"}, "⟨n⟩": "⟨${⟩[⟨for⟩ ⟨s⟩ ⟨in⟩ ⟨var⟩.⟨l⟩ : ⟨s⟩ ⟨if⟩ ⟨s⟩ ⟨!=⟩ ⟨\"\"⟩]⟨}⟩"}},
   "⟨output⟩": {"⟨id⟩": {"⟨value⟩": "⟨${⟩⟨aws_instance⟩.⟨web⟩[⟨0⟩].⟨id⟩⟨}⟩", "⟨description⟩": "${not parsed}"}}
 }'''
 
@@ -77,11 +77,12 @@ def test_fixture_tokens_are_exact() -> None:
 
 
 def test_range_requests_return_the_intersecting_tokens() -> None:
-    text = parse_fixture(FIXTURE).only.text
+    fixture = parse_fixture(FIXTURE).only
+    text, marks = fixture.text, fixture.marks
     state = open_state(text)
     full = semantic_tokens(state)
-    for start, end in [(0, len(text)), (text.index('"ami"'), text.index('"count"')), (text.index("upper") + 2, text.index("upper") + 3),
-                       (text.index('"module": {"net"'), len(text)), (5, 5)]:
+    for start, end in [(0, len(text)), (marks["ami"], marks["count"]), (marks["upper"], marks["upper_end"]),
+                       (marks["module"], len(text)), (5, 5)]:
         assert semantic_tokens(state, start, end) == [t for t in full if t[0] < end and t[1] > start]
 
 

@@ -75,7 +75,7 @@ def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     assert (engine.misses, engine.hits, calls[0]) == (41, 0, 41)
 
     # Break the template of one resource: that block alone is walked again.
-    at = state.text.index('"${var.env}-7"') + len('"${var.')
+    at = state.text.index('"${var.env}-7"') + len('"${var.')  # search: a generated document
     edit(state, at, at + 3, "")
     diags = state.analysis.strings
     assert [(d.code, state.text[d.start : d.end]) for d in diags] == [("template/invalid-attribute-name", "}")]
@@ -84,7 +84,7 @@ def test_only_the_edited_block_is_walked_again(monkeypatch) -> None:
     assert calls[0] == 42 + 41  # one block again here, all of them for the fresh document
 
     # Text inserted in the first block moves every later one: their results are moved, not redone.
-    at = state.text.index("${literal}")
+    at = state.text.index("${literal}")  # search: a generated document
     edit(state, at, at, "é😀 more text ")
     diags = state.analysis.strings
     assert diags == fresh(state).analysis.strings
@@ -100,11 +100,11 @@ def test_a_range_request_keeps_the_other_blocks(monkeypatch) -> None:
     state = open_state(document(5))
     full = semantic_tokens(state)
     assert calls[0] == 11
-    mid = state.text.index('"r3"')
+    mid = state.text.index('"r3"')  # search: a generated document
     part = semantic_tokens(state, mid, mid + 200)
     assert part == [t for t in full if t[0] < mid + 200 and t[1] > mid]
     assert calls[0] == 11  # the blocks in range were reused, the others kept
-    at = state.text.index("${literal}")
+    at = state.text.index("${literal}")  # search: a generated document
     edit(state, at, at, " ")  # in the first block: every later block moves by one
     moved = semantic_tokens(state)
     assert moved == [(s + 1 if s > at else s, e + 1 if e > at else e, k, m) for s, e, k, m in full]

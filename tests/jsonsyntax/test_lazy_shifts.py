@@ -61,8 +61,8 @@ def test_edits_in_a_row_without_reads_end_equal_to_a_full_parse(edits):
     result = parse(WIDE)
     for i, kind, where in edits:
         text = doc.text
-        anchor = text.index(f'"k{i}"')
-        at = text.index('"v": "', anchor) + 7 if where == "v" else text.index('"x', anchor) + 2
+        anchor = text.index(f'"k{i}"')  # search: the text hypothesis edits
+        at = text.index('"v": "', anchor) + 7 if where == "v" else text.index('"x', anchor) + 2  # search: the same
         if kind == "ins":
             result = _edit(doc, result, at, at, "Zé")
         elif kind == "del":
@@ -84,7 +84,7 @@ def test_an_edit_leaves_later_siblings_pending_until_read():
     assert root.pending == (4, 3)  # members 4.. not rewritten yet
     result = _edit(doc, result, at, at + 3, "")  # typing back in the same place: the gap closes in O(1)
     assert root.pending is None
-    at = doc.text.index('"value 10"') + 2
+    at = doc.text.index('"value 10"') + 2  # search: WIDE is json.dumps output
     result = _edit(doc, result, at, at, "ab")
     assert root.pending == (11, 2)
     assert snapshot(root) == snapshot(parse(doc.text).root)  # reading settles everything

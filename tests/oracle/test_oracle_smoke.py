@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import shared_data
+from fixture import parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -148,7 +149,8 @@ def test_json_eval_reproduces_corpus(hcl_oracle, case):
 
 
 def test_body_decode_reports_blocks_labels_and_attributes(hcl_oracle):
-    src = '{"resource": {"aws_instance": {"web": {"ami": "${var.ami}", "count": 2}}}, "locals": {"é": 1}}'
+    marked = parse_fixture('{"resource": {⟨"aws_instance"⟩: {⟨"web"⟩: {"ami": "${var.ami}", ⟨"count"⟩: 2}}}, "locals": {"é": 1}}').only
+    src, (type_label, name_label, count) = marked.text, marked.ranges
     schema = {
         "blocks": [
             {"type": "resource", "labels": ["type", "name"], "body": {"attributes": [{"name": "ami", "required": True}]}},
@@ -157,14 +159,11 @@ def test_body_decode_reports_blocks_labels_and_attributes(hcl_oracle):
     }
     answer = hcl_oracle.json_body(src, schema, "content")
     # "count" is not in the nested schema -> Content reports it as extraneous.
-    assert spans(answer) == [("Extraneous JSON object property", src.index('"count"'), src.index('"count"') + 7)]
+    assert spans(answer) == [("Extraneous JSON object property", *count)]
     resource, locals_ = answer["blocks"]
     assert (resource["type"], resource["labels"]) == ("resource", ["aws_instance", "web"])
     label_spans = [(r["start"]["char"], r["end"]["char"]) for r in resource["label_ranges"]]
-    assert label_spans == [
-        (src.index('"aws_instance"'), src.index('"aws_instance"') + 14),
-        (src.index('"web"'), src.index('"web"') + 5),
-    ]
+    assert label_spans == [type_label, name_label]
     (ami,) = resource["body"]["attributes"]
     assert ami["name"] == "ami"
     assert [v["root"] for v in ami["variables"]] == ["var"]
@@ -174,11 +173,12 @@ def test_body_decode_reports_blocks_labels_and_attributes(hcl_oracle):
 
 
 def test_just_attributes_and_multibyte_offsets(hcl_oracle):
-    src = '{"ключ": "значение", "b": true}'
+    marked = parse_fixture('{"ключ": "значение", ⟨"b"⟩: true}').only
+    src, (b,) = marked.text, marked.ranges
     answer = hcl_oracle.json_body(src, None, "just_attributes")
     assert answer["diagnostics"] == []
     names = [(a["name"], a["name_range"]["start"]["char"], a["name_range"]["end"]["char"]) for a in answer["attributes"]]
-    assert names == [("ключ", 1, 7), ("b", src.index('"b"'), src.index('"b"') + 3)]
+    assert names == [("ключ", 1, 7), ("b", *b)]
     first = answer["attributes"][0]["name_range"]
     assert first["start"]["byte"] == 1 and first["end"]["byte"] == 1 + len('"ключ"'.encode())
 

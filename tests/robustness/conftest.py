@@ -14,14 +14,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 
 from .wire import Wire
 
 SANDBOX = Path(__file__).parent / "sandbox"
 
-#: A small valid document: no diagnostics, and a hover on `var.region` names the variable.
-VALID = '{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.region}"}}\n}\n'
-VALID_HOVER = (2, VALID.splitlines()[2].index("var.region") + 5)
+def line_character(text: str, offset: int) -> tuple[int, int]:
+    """The LSP line and character of `offset` in an ASCII `text` (what a test sends over the wire)."""
+    return text.count("\n", 0, offset), offset - (text.rfind("\n", 0, offset) + 1)
+
+
+#: A small valid document: no diagnostics, and a hover on `var.region` ($0) names the variable.
+_VALID = parse_fixture('{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.r$0egion}"}}\n}\n').only
+VALID = _VALID.text
+VALID_HOVER = line_character(VALID, _VALID.cursor)
 
 #: What the server is told in `initializationOptions`: never run terraform (it would start plugins).
 OPTIONS = {"providerSchemas": {"runTerraform": False}}

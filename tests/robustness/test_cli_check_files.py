@@ -13,10 +13,12 @@ import os
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 
 VALID = '{"variable": {"region": {}}}\n'
-UNDECLARED = '{"output": {"o": {"value": "${var.nope}"}}}\n'
-NOPE = UNDECLARED.index("var.nope") + 1  # the 1-based column of the undeclared reference (its whole traversal)
+_UNDECLARED = parse_fixture('{"output": {"o": {"value": "${$[nope]var.nope}"}}}\n').only
+UNDECLARED = _UNDECLARED.text
+NOPE = _UNDECLARED.marks["nope"] + 1  # the 1-based column of the undeclared reference (its whole traversal)
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 

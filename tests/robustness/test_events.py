@@ -8,17 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 
 from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
 from hcljson_ls.workspace.files import file_name, list_directory, path_of_uri, read_text, uri_of_path
 from hcljson_ls.workspace.workspace import is_ours
 
-from .conftest import OPTIONS, still_right
+from .conftest import OPTIONS, line_character, still_right
 from .wire import SERVER, Wire
 
-MAIN = '{\n  "output": {"o": {"value": "${var.region}"}}\n}\n'
+_MAIN = parse_fixture('{\n  "output": {"o": {"value": "${var.r$0egion}"}}\n}\n').only
+MAIN = _MAIN.text
 #: Line and character of `var.region` in MAIN (for a hover).
-MAIN_HOVER = (1, MAIN.splitlines()[1].index("var.region") + 5)
+MAIN_HOVER = line_character(MAIN, _MAIN.cursor)
 VARIABLES = '{"variable": {"region": {"description": "Where it runs."}}}\n'
 
 

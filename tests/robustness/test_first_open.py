@@ -8,13 +8,17 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from fixture import parse_fixture
 
-from .conftest import OPTIONS, VALID, still_right
+from .conftest import OPTIONS, VALID, line_character, still_right
 from .wire import SERVER, Wire, encode, frame
 
 URI = "file:///nonexistent-hcljson-test/first/main.tf.json"
 #: Two undeclared references, one of them with a quick fix ("Did you mean var.region?").
-BROKEN = '{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.regio}"}, "p": {"value": "${local.nope}"}}\n}\n'
+_BROKEN = parse_fixture('{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.regio}"}, "p": {"value": "${local.nope$[nope_end]}"}}\n}\n').only
+BROKEN = _BROKEN.text
+#: Line and character after `local.nope` in BROKEN, where the tests type.
+LINE, COLUMN = line_character(BROKEN, _BROKEN.marks["nope_end"])
 EARLY = "the first document's diagnostics were sent before the server was imported"
 #: The unused-declaration hints come after the background build (not in the first answer): these
 #: tests compare the early answer with the full server's, so they leave the hints out.
@@ -95,9 +99,8 @@ def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
     early = wire.response(102, timeout=60)["result"]
     # Sent the moment the early answer arrives (the server is still importing): each edit builds on
     # the one before (`local.nope` -> `local.nopexyz`), so any loss or reordering shows.
-    line = BROKEN.splitlines()[2]
-    column = line.index("local.nope") + len("local.nope")
-    _send(wire, *(_insert(2 + i, 2, column + i, letter) for i, letter in enumerate("xyz")), _pull(103, early["resultId"]))
+    column = COLUMN
+    _send(wire, *(_insert(2 + i, LINE, column + i, letter) for i, letter in enumerate("xyz")), _pull(103, early["resultId"]))
     after = wire.response(103, timeout=60)["result"]
     assert after["kind"] == "full" and after["resultId"] != early["resultId"]
     messages = sorted(d["message"] for d in after["items"])
@@ -108,10 +111,9 @@ def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
 
 
 def test_a_push_client_gets_the_first_diagnostics_once_then_every_edit(wire: Wire):
-    line = BROKEN.splitlines()[2]
-    column = line.index("local.nope") + len("local.nope")
+    column = COLUMN
     _send(wire, _initialize(101, pull=False), _message("initialized", {}), _opened(BROKEN),
-          _insert(2, 2, column, "x"), _insert(3, 2, column + 1, "y"))
+          _insert(2, LINE, column, "x"), _insert(3, LINE, column + 1, "y"))
     wire.diagnostics(URI, version=3, timeout=60)
     versions = [p["version"] for p in wire.published(URI)]
     assert versions == sorted(versions) and versions[-1] == 3, versions

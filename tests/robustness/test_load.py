@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from fixture import parse_fixture
 
 from .conftest import OPTIONS, still_right
 from .wire import REQUEST_CANCELLED, Wire, encode, frame
@@ -148,11 +149,12 @@ def test_a_10_mb_single_line(wire: Wire):
 
 def test_nul_characters(wire: Wire):
     wire.initialize(options=OPTIONS)
-    text = '{"locals": {"a": "x\u0000y"}}\n\u0000'
+    marked = parse_fixture('{"locals": {"a": "x⟨\u0000⟩y"}}\n\u0000').only
+    text, ((nul, after),) = marked.text, marked.ranges
     wire.open(URI, text)
     diagnostics = wire.diagnostics(URI, version=1, timeout=SLOW)
     assert [(d["code"], d["range"]["start"], d["range"]["end"]) for d in diagnostics] == [
-        ("syntax/control-character", _position(text, text.index("\0")), _position(text, text.index("\0") + 1)),
+        ("syntax/control-character", _position(text, nul), _position(text, after)),
         ("syntax/extra-data", _position(text, len(text) - 1), _position(text, len(text))),
     ], diagnostics
     _ask_about(wire, URI, text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import OPTIONS, VALID, still_right
+from .conftest import OPTIONS, VALID, VALID_HOVER, still_right
 from .wire import INVALID_PARAMS, METHOD_NOT_FOUND, Wire, frame
 
 URI = "file:///nonexistent-hcljson-test/stack/main.tf.json"
@@ -88,7 +88,7 @@ def test_a_notification_with_wrong_params_is_ignored(wire: Wire, params: object)
     wire.notify("textDocument/didOpen", {"textDocument": {"uri": 1}})
     still_right(wire)
     # The document is as it was: the hover on its reference still works.
-    answer = wire.hover(URI, 2, VALID.splitlines()[2].index("var.region") + 5)
+    answer = wire.hover(URI, *VALID_HOVER)
     assert 'variable "region"' in answer["result"]["contents"]["value"]
 
 

@@ -14,6 +14,7 @@ import subprocess
 import time
 
 import pytest
+from fixture import parse_fixture
 
 from .conftest import OPTIONS, VALID, VALID_HOVER, still_right
 from .wire import INVALID_PARAMS, INVALID_REQUEST, SERVER, Wire, frame
@@ -244,9 +245,9 @@ def test_workspace_symbols_are_capped(wire: Wire):
 
 def test_each_signature_sends_its_active_parameter(wire: Wire):
     wire.initialize(options=OPTIONS)
-    text = '{"locals": {"a": "${format(\\"%s\\", 1)}"}}'
-    wire.open(URI, text)
-    position = {"line": 0, "character": text.index("1)")}
+    marked = parse_fixture('{"locals": {"a": "${format(\\"%s\\", $01)}"}}').only
+    wire.open(URI, marked.text)
+    position = {"line": 0, "character": marked.cursor}
     answer = wire.request("textDocument/signatureHelp", {"textDocument": {"uri": URI}, "position": position}, timeout=30)
     help = answer["result"]
     assert [s.get("activeParameter") for s in help["signatures"]] == [help["activeParameter"]] == [1], help
@@ -284,10 +285,10 @@ def test_on_a_pipe_it_says_nothing(env: dict[str, str], home):
 
 def test_rename_refusals_reach_the_client_with_their_reason(wire: Wire):
     wire.initialize(options=OPTIONS)
-    text = '{"variable": {"region": {}, "zone": {}}, "locals": {"a": "${var.region}", "b": "${var.nowhere}"}}'
-    wire.open(URI, text)
-    at_region = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": text.index("var.region") + 5}}
-    at_nowhere = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": text.index("var.nowhere") + 5}}
+    marked = parse_fixture('{"variable": {"region": {}, "zone": {}}, "locals": {"a": "${var.r$[region]egion}", "b": "${var.n$[nowhere]owhere}"}}').only
+    wire.open(URI, marked.text)
+    at_region = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": marked.marks["region"]}}
+    at_nowhere = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": marked.marks["nowhere"]}}
     assert wire.request("textDocument/prepareRename", at_region, timeout=30)["result"] is not None
     refused = wire.request("textDocument/prepareRename", at_nowhere, timeout=30)
     assert refused["error"]["code"] == -32803 and "declares" in refused["error"]["message"], refused

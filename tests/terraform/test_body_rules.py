@@ -38,14 +38,18 @@ FIXTURE = """
 {
   "resource": {
     "terraform_data": {
-      "a": {"input": ⟨"cat"⟩},
-      "b": {"input": "dog"},
+      "a": {$[a_input]"input": ⟨"cat"⟩},
+      "b": {"input": $[dog]"dog"},
       "c": {"count": ⟨-1⟩, "input": "z"}
     }
   },
   "output": {"o": {"value": "${terraform_data.b.output}"}}
 }
 """
+
+
+#: Its marks: where the tests edit it.
+MARKS = parse_fixture(FIXTURE).files["/main.tf.json"].marks
 
 
 def opened(tmp_path) -> tuple[DocumentState, list[tuple[int, int]]]:
@@ -76,7 +80,7 @@ def test_a_registered_rule_is_reported_by_the_quick_open_and_the_edit_path(tmp_p
 
     state.prepare()  # the tree, then an edit through the incremental path
     assert state.built and found(state) == on_open
-    at = state.text.index('"dog"')
+    at = MARKS["dog"]
     edit(state, at, at + 5, '"cat"')
     assert state.built
     assert found(state) == [(FORBIDDEN, *cat), (FORBIDDEN, at, at + 5), ("meta-argument/invalid-count", *count)]
@@ -87,7 +91,7 @@ def test_without_the_rule_neither_path_reports_it(tmp_path) -> None:
     assert state.quick() is not None
     assert found(state) == [("meta-argument/invalid-count", *count)]
     state.prepare()
-    at = state.text.index('"dog"')
+    at = MARKS["dog"]
     edit(state, at, at + 5, '"cat"')
     assert found(state) == [("meta-argument/invalid-count", *count)]
 
@@ -98,9 +102,9 @@ def test_a_literal_count_is_judged_on_open_and_on_edit_by_the_one_rule(tmp_path)
     state.prepare()
     edit(state, count[0], count[1], "2")
     assert found(state) == []
-    at = state.text.index('"input": "cat"')
+    at = MARKS["a_input"]  # before the count edited above
     edit(state, at, at, '"for_each": [], ')
-    value = state.text.index("[]", at)
+    value = at + len('"for_each": ')
     assert found(state) == [("meta-argument/invalid-for-each", value, value + 2)]
 
 
@@ -124,7 +128,7 @@ def test_a_question_the_values_cannot_answer_sends_the_block_to_the_full_analysi
 def test_count_with_for_each_is_one_rule_on_open_and_on_edit(tmp_path) -> None:
     ws = parse_fixture("""
     //- /main.tf.json
-    {"resource": {"terraform_data": {"a": {⟨"for_each"⟩: {"k": 1}, ⟨"count"⟩: 1}, "b": {"count": 1}}}}
+    {"resource": {"terraform_data": {"a": {⟨"for_each"⟩: {"k": 1}, ⟨"count"⟩: 1}, "b": {$[b_count]"count": 1}}}}
     """).workspace(tmp_path)
     state = ws.workspace.get(ws.uri("/main.tf.json"))
     assert state is not None
@@ -137,7 +141,7 @@ def test_count_with_for_each_is_one_rule_on_open_and_on_edit(tmp_path) -> None:
     assert state.quick() is not None and not state.built
     assert conflicts() == [(*second, [first])]
     state.prepare()
-    at = state.text.index('"count": 1}}}}')
+    at = ws.fixture.mark("b_count")[1]
     edit(state, at, at, '"for_each": {}, ')
     assert state.built
     b_for_each = (at, at + len('"for_each"'))
@@ -151,7 +155,7 @@ def test_an_outputs_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path) 
     # the decoder's message on its value, on open and after edits.
     ws = parse_fixture("""
     //- /main.tf.json
-    {"output": {"a": {"value": 1, "sensitive": "true"}, "b": {"value": 2, "sensitive": null},
+    {"output": {"a": {"value": 1, "sensitive": "true"}, "b": {"value": 2, "sensitive": $[null]null},
                 "c": {"value": 3, "sensitive": ⟨1⟩}}}
     """).workspace(tmp_path)
     state = ws.workspace.get(ws.uri("/main.tf.json"))
@@ -165,7 +169,7 @@ def test_an_outputs_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path) 
     assert found(state) == [("structure/value-type", *bad)]
     edit(state, bad[0], bad[1], "false")
     assert found(state) == []
-    at = state.text.index('null')
+    at = ws.fixture.mark("null")[1]  # before the value edited above
     edit(state, at, at + 4, '["x"]')
     assert found(state) == [("structure/value-type", at, at + 5)]
 
@@ -192,17 +196,17 @@ def extra_schema_rule(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_registered_schema_rule_is_reported_by_the_quick_open_and_the_edit_path(tmp_path, extra_schema_rule) -> None:
     # `terraform_data`'s schema is the built-in provider's, which every module has.
-    state, (_, count) = opened(tmp_path)
+    state, (cat, count) = opened(tmp_path)
     quick = state.quick()
     assert quick is not None and not state.built
     assert quick.analysed == 2  # the rule found "dog" in b's values: b analysed (c for its count)
-    dog = state.text.index('"dog"')
+    dog = MARKS["dog"]
     on_open = found(state)
     assert on_open == [(NO_DOGS, dog, dog + 5), ("meta-argument/invalid-count", *count)]
 
     state.prepare()
     assert state.built and found(state) == on_open
-    at = state.text.index('"cat"')
+    at = cat[0]
     edit(state, at, at + 5, '"dog"')
     assert found(state) == [(NO_DOGS, at, at + 5), (NO_DOGS, dog, dog + 5), ("meta-argument/invalid-count", *count)]
     edit(state, dog, dog + 5, '"emu"')

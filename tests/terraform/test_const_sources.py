@@ -32,7 +32,7 @@ MODULE = """
   "i": {"source": "${path.module}/m/${var.fixed}"}
 }}
 //- /variables.tf.json
-{"variable": {"plain": {"default": "x"}, "off": {"default": "1.0.0", "const": false}}}
+{"variable": {"plain": {$[plain]"default": "x"}, "off": {"default": "1.0.0", $[off]"const": false}}}
 //- /fixed.tf
 variable "fixed" {
   default = "./m/x"
@@ -92,15 +92,16 @@ def test_declaring_the_variable_const_in_another_file_clears_it(tmp_path) -> Non
     main, variables = ws.uri("/main.tf.json"), ws.uri("/variables.tf.json")
     assert len(_diagnostics(ws, "/main.tf.json")) == 2
     text = ws.workspace.get(variables).text
-    at = text.index('{"default": "x"}') + 1
-    ws.workspace.change(variables, 2, [{"range": _range(text, at, at), "text": '"const": true, '}], "utf-32")
+    marks, inserted = ws.fixture.files["/variables.tf.json"].marks, '"const": true, '
+    at = marks["plain"]
+    ws.workspace.change(variables, 2, [{"range": _range(text, at, at), "text": inserted}], "utf-32")
     collect(ws.snapshot(), variables)
     assert main in ws.workspace.take_stale()
     [left] = _diagnostics(ws, "/main.tf.json")
     assert '"off"' in left.message
     text = ws.workspace.get(variables).text
-    at = text.index('"const": false')
-    ws.workspace.change(variables, 3, [{"range": _range(text, at + 9, at + 14), "text": "true"}], "utf-32")
+    at = marks["off"] + len(inserted)  # moved by the insertion before it
+    ws.workspace.change(variables, 3, [{"range": _range(text, at + len('"const": '), at + len('"const": false')), "text": "true"}], "utf-32")
     assert _diagnostics(ws, "/main.tf.json") == []
 
 

@@ -29,8 +29,8 @@ def test_reads_like_a_str_across_chunks():
     assert buf[-1] == model[-1]
     with pytest.raises(IndexError):
         buf[len(model)]
-    assert buf.find("789", 8) == model.find("789", 8)
-    assert buf.find("789", 8, 12) == model.find("789", 8, 12)
+    assert buf.find("789", 8) == model.find("789", 8)  # search: the buffer's find is str.find's
+    assert buf.find("789", 8, 12) == model.find("789", 8, 12)  # search: the buffer's find is str.find's
     assert buf.find("nope") == -1
     assert str(buf) == buf.full() == model
     assert buf == model and buf != model + "x"
@@ -77,7 +77,7 @@ def test_any_splices_read_like_the_str_model(text, chunk, edits, reads):
             assert buf[x:y] == model[x:y]
             if -len(model) <= x < len(model):
                 assert buf[x] == model[x]
-            assert buf.find('"', x, y) == model.find('"', x, y)
+            assert buf.find('"', x, y) == model.find('"', x, y)  # search: the buffer's find is str.find's
     assert buf.full() == model
 
 

@@ -91,7 +91,7 @@ def test_an_edit_during_the_build_is_answered_without_the_tree_and_kept() -> Non
     state = opened(DOC)
     file_diagnostics(state)
     steps(state, 5)
-    at = state.text.index("${var.nope}") + 6
+    at = state.text.index("${var.nope}") + 6  # search: DOC is json.dumps output
     edit(state, at, at + 4, "env")  # the undeclared variable fixed
     assert not state.built  # the edit did not build anything: it is answered by the cheap path
     during = file_diagnostics(state)
@@ -103,7 +103,7 @@ def test_an_edit_during_the_build_is_answered_without_the_tree_and_kept() -> Non
     assert file_diagnostics(state) == during
     # the built tree went on from the text the build read, with the edit applied to it
     assert state.syntax.root.end == len(state.text)
-    at = state.text.index('"ami-5"') + 1
+    at = state.text.index('"ami-5"') + 1  # search: DOC is json.dumps output
     edit(state, at, at + 3, "xyz")  # after the build: the incremental fast path
     assert file_diagnostics(state) == fresh(state.text)
     assert state._engine.walks == 1 and state._engine.fast >= 1
@@ -114,7 +114,7 @@ def test_a_request_during_the_build_finishes_it_once() -> None:
     file_diagnostics(state)
     build = state.build_steps()
     steps(state, 7)
-    at = state.text.index('"ami-2"') + 1
+    at = state.text.index('"ami-2"') + 1  # search: DOC is json.dumps output
     edit(state, at, at, "q")
     state.analysis  # a request needs the analysis: the build in progress is finished, not started again
     assert state.built and state._engine.walks == 1

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from fixture import parse_fixture
 from hypothesis import given
 from hypothesis import strategies as st
 from stand_in_terraform import StandIn
@@ -34,9 +35,9 @@ def _range(name: str, start: int, end: int) -> dict:
 
 
 def test_parse_output_places_findings_in_the_files_it_names(tmp_path: Path) -> None:
-    text = '{"a": "ü", "bad": 1}'
-    (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
-    start = len(text[: text.index('"bad"')].encode())
+    marked = parse_fixture('{"a": "ü", $[bad]"bad": 1}').only
+    (tmp_path / "main.tf.json").write_text(marked.text, encoding="utf-8")
+    start = len(marked.text[: marked.marks["bad"]].encode())  # Terraform's byte offset
     output = json.dumps({"valid": False, "diagnostics": [
         {"severity": "error", "summary": "Extraneous JSON object property", "detail": "No argument named \"bad\".",
          "range": _range("main.tf.json", start, start + 5)},

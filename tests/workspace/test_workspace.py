@@ -18,7 +18,7 @@ MODULE = """
 //- /app/variables.tf.json
 {"variable": {⟨"region"⟩: {"default": "eu-west-1"}, "zone": {}}}
 //- /app/outputs.tf.json
-{"output": {"ip": {"value": "${aws_instance.web.public_ip}"}}}
+{"output": {"ip": {"value": "$[ref]${aws_instance.web.public_ip}"}}}
 //- /other/main.tf.json
 {"variable": {"region": {}}}
 """
@@ -264,8 +264,7 @@ def test_references_changed_in_another_file_make_the_open_documents_stale_and_mo
     assert hinted() == []
     workspace.take_stale()
     # The open buffer of outputs.tf.json refers to it too: nothing more is referred to, nothing stale.
-    text = workspace.get(outputs).text
-    at = text.index('"${aws') + 1
+    at = ws.mark("ref")[1]
     workspace.change(outputs, 2, [{"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at}},
                                    "text": "${var.region}"}], "utf-32")
     ws.snapshot().referenced(outputs)
