@@ -16,11 +16,18 @@ from hcljson_ls.terraform.rules import validate
 from hcljson_ls.workspace import DocumentState
 
 
-def opened(tmp_path, text: str) -> tuple[DocumentState, list[tuple[int, int]]]:
+def marked(tmp_path, text: str) -> tuple[DocumentState, list[tuple[int, int]], dict[str, int]]:
+    """The document opened, its marked ranges and its named marks."""
     ws = parse_fixture("//- /main.tf.json\n" + text).workspace(tmp_path)
     state = ws.workspace.get(ws.uri("/main.tf.json"))
     assert state is not None
-    return state, ws.fixture.files["/main.tf.json"].ranges
+    f = ws.fixture.files["/main.tf.json"]
+    return state, f.ranges, f.marks
+
+
+def opened(tmp_path, text: str) -> tuple[DocumentState, list[tuple[int, int]]]:
+    state, ranges, _ = marked(tmp_path, text)
+    return state, ranges
 
 
 def found(state: DocumentState) -> list[tuple[str, int, int]]:
@@ -48,25 +55,25 @@ def on_open_and_on_edit(state: DocumentState, certified: int, analysed: int) -> 
 def test_a_literal_string_is_judged_by_the_decoders_rule_on_values_and_on_the_tree(tmp_path) -> None:
     # A number converts to a string (certified); a template sequence is warned on its `${`, or on
     # the whole string when it is written with an escape (both analysed).
-    state, (seq, escaped) = opened(tmp_path, r"""
-    {"output": {"a": {"value": 1, "description": 12}, "b": {"value": 2, "description": null},
+    state, (seq, escaped), marks = marked(tmp_path, r"""
+    {"output": {"a": {"value": 1, "description": $[twelve]12}, "b": {"value": 2, "description": null},
                 "c": {"value": 3, "description": "x ⟨${⟩y}"}, "d": {"value": 4, "description": ⟨"\u0024{y}"⟩}}}
     """)
     assert on_open_and_on_edit(state, 2, 2) == [
         ("structure/template-in-literal", *seq), ("structure/template-in-literal", *escaped)]
-    at = state.text.index("12")
+    at = marks["twelve"]
     edit(state, at, at + 2, '"%{ if }"')
     assert found(state)[0] == ("structure/template-in-literal", at + 1, at + 3)
 
 
 def test_a_lifecycles_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path) -> None:
-    state, (bad,) = opened(tmp_path, """
+    state, (bad,), marks = marked(tmp_path, """
     {"resource": {"terraform_data": {
-      "a": {"lifecycle": {"create_before_destroy": "true", "prevent_destroy": false, "ignore_changes": "all"}},
+      "a": {"lifecycle": {"create_before_destroy": $[true]"true", "prevent_destroy": false, "ignore_changes": "all"}},
       "b": {"lifecycle": {"create_before_destroy": ⟨[true]⟩}}}}}
     """)
     assert on_open_and_on_edit(state, 1, 1) == [("structure/value-type", *bad)]
-    at = state.text.index('"true"')
+    at = marks["true"]
     edit(state, at, at + 6, "2")
     assert found(state) == [("structure/value-type", at, at + 1), ("structure/value-type", bad[0] - 5, bad[1] - 5)]
 

@@ -87,7 +87,7 @@ def test_an_edit_inside_one_block_reads_that_block_only(whole_text_read) -> None
     before = state.quick()
     assert before is not None and {d.code for d in before.diagnostics} == {"reference/undeclared"}
     assert len(whole_text_read) == 1
-    at = state.text.index("${local.prefx}-5") + len("${local.pref")
+    at = state.text.index("${local.prefx}-5") + len("${local.pref")  # search: _doc is json.dumps output
     _edit(state, at, at, "i")  # the misspelt local of r5 fixed: one diagnostic less
     after = state.quick()
     assert len(whole_text_read) == 1  # not read again
@@ -99,7 +99,7 @@ def test_an_edit_inside_one_block_reads_that_block_only(whole_text_read) -> None
 def test_an_edit_changing_what_the_file_defines_reads_the_whole_text(whole_text_read) -> None:
     state = _opened(_doc(4, frozenset()))
     state.quick()
-    at = state.text.index('"prefix"') + 1
+    at = state.text.index('"prefix"') + 1  # search: _doc is json.dumps output
     _edit(state, at, at + 6, "prefx")  # the local renamed: every use of it now undeclared
     after = state.quick()
     assert len(whole_text_read) == 2
@@ -138,15 +138,15 @@ def test_edits_before_the_tree_each_read_their_block_only(whole_text_read) -> No
     # A user typing right after the open: each key is answered from the previous quick result.
     state = _opened(_doc(8, frozenset({2, 5})))
     state.quick()
-    at = state.text.index('"ami-4"') + 5
+    at = state.text.index('"ami-4"') + 5  # search: _doc is json.dumps output
     answers = []
     for n, key in enumerate("abc"):
         _edit(state, at + n, at + n, key)
         answers.append((_facts(state.quick()), state.text))
-    at = state.text.index('"prefix"') + 1
+    at = state.text.index('"prefix"') + 1  # search: _doc is json.dumps output
     _edit(state, at, at + 6, "prefx")  # then one that changes the definitions: the whole text, once
     answers.append((_facts(state.quick()), state.text))
-    at = state.text.index('"prefx"') + 1
+    at = state.text.index('"prefx"') + 1  # search: _doc is json.dumps output
     _edit(state, at, at + 5, "prefix")  # and again: the quick result ends, the tree answers
     assert state.quick() is None
     assert len(whole_text_read) == 2  # the open, then the edit of the definitions
