@@ -229,6 +229,8 @@ def _seen_from(text: Any, delta: int) -> Any:
 
 
 _NONE: tuple = ()
+#: The items per definition in `_Entry.defs`.
+_DEF = 4
 _NO_KEYS: frozenset = frozenset()
 
 
@@ -250,7 +252,8 @@ class _Entry:
         self.structure: Sequence[tuple[Diagnostic, int]] = _NONE  # inside the body
         self.anchored: Sequence[tuple[int | None, Diagnostic, int]] = _NONE  # on a header key (or absolute)
         self.strings: Sequence[Diagnostic] = _NONE
-        self.defs: Sequence[tuple[Hashable, Any, int, int]] = _NONE  # (key, anchor or _BODY, start, end)
+        # Definitions, flat: `key, anchor or _BODY, start, end` per definition (see `_DEF`).
+        self.defs: tuple = _NONE
         self.pinned = False
         self.quiet = True  # no diagnostics at all (the usual case: nothing to place)
         self.vbase = base  # the decoded body, as last re-based for a view (only one copy is kept)
@@ -638,14 +641,19 @@ class IncrementalFile:
                 pinned = pinned or not _inside(d, bs, be)
             e.strings = tuple(strings)
         if defs:
-            kept_defs: list[tuple[Hashable, Any, int, int]] = []
+            # One flat tuple; a definition on a header key keeps no range (its anchor says where it
+            # is): a tuple per definition and its two ints were 184 B a block (30,000 outputs).
+            kept_defs: list = []
             for key, s, t in defs:
                 if bs <= s and t <= be:
-                    kept_defs.append((key, _BODY, s, t))
+                    kept_defs += (key, _BODY, s, t)
                 else:
                     anchor = _anchor_of(top, s, t)
-                    pinned = pinned or anchor is None
-                    kept_defs.append((key, anchor, s, t))
+                    if anchor is None:
+                        pinned = True
+                        kept_defs += (key, anchor, s, t)
+                    else:
+                        kept_defs += (key, anchor, 0, 0)
             e.defs = tuple(kept_defs)
         e.pinned = pinned
         e.quiet = not (e.structure or e.anchored or e.strings)
@@ -702,10 +710,10 @@ class IncrementalFile:
         for r in records:
             defs = r.entry.defs
             if defs:
-                keys.append(defs[0][0])
+                keys.append(defs[0])
                 owners.append(r)
-                for j in range(1, len(defs)):
-                    keys.append(defs[j][0])
+                for j in range(_DEF, len(defs), _DEF):
+                    keys.append(defs[j])
                     owners.append((r, j))
         return keys, owners
 
@@ -723,7 +731,7 @@ class IncrementalFile:
             o = owners[i]
             r, j = (o, 0) if isinstance(o, _Record) else o
             e = r.entry
-            _, where, s, t = e.defs[j]
+            _, where, s, t = e.defs[j : j + _DEF]
             if where is _ABSOLUTE:
                 return s, t
             top = r.current()
@@ -913,7 +921,7 @@ class IncrementalFile:
         if (e.refs or old.refs) and (self._count(self._named, e.refs, 1) | self._count(self._named, old.refs, -1)):
             self._named_keys = None
         delta = ne - oe
-        redo_cross = [d[0] for d in old.defs] != [d[0] for d in e.defs]
+        redo_cross = old.defs[::_DEF] != e.defs[::_DEF]
         structure = [
             (_moved(d, s, oe, delta), g, o) for d, g, o in self._structure
             if o is not old and not (redo_cross and o is _CROSS)
