@@ -40,7 +40,8 @@ Contract
   top-level block whose body node is the same object, untouched by the edits, with the same type,
   labels and schema, is reused; the others are computed. A full reparse (a new root) reuses nothing.
 * Positions of kept blocks are never rewritten per edit: records hold live references into the
-  tree (`decode.TopBlock`), whose container-relative positions the JSON layer keeps current, and a
+  tree (those of `decode.TopBlock`, whose `TopBlock` a record makes on demand: `_Record`), whose
+  container-relative positions the JSON layer keeps current, and a
   kept body is re-based (`Body.shifted`) only when a view asks for it (`FileView.blocks`,
   `blocks_at`), then remembered at that position.
 * A `FileView` (and what it returns) describes the version it was made for: use it before the next
