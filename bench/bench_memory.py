@@ -4,9 +4,13 @@ Run: python bench/bench_memory.py                 (a 50 MB CDKTF-like document, 
      python bench/bench_memory.py --sizes 20      (only the CDKTF-like one, 20 MB)
 
 For each document the server (`python -m hcljson_ls --stdio`, `maxFileSizeMB` raised above the size) is
-initialized, the document opened, and timed: open -> its diagnostics; then a hover in its middle (it waits
-for the tree and the analysis, built after the open); then `shutdown` + `exit` -> the process gone. Peak
-RSS is the process's `VmHWM`, read before `exit`, printed with its ratio to the document's size.
+initialized, the document opened, and timed: open -> its diagnostics; then a hover in its middle (answered
+from the blocks around it since session 9: it no longer waits for the tree); then a selection range there,
+which needs the JSON tree, so it waits for the tree and the analysis built after the open ("built"; a
+small answer, unlike the folding ranges of every block); then
+`shutdown` + `exit` -> the process gone. Peak RSS is the process's `VmHWM`, read once the tree is built,
+before `exit`, printed with its ratio to the document's size. (Before session 10 it was read after the
+hover, which since session 9 came before the build: the build's peak was missed.)
 
 Targets (issues 22 and 23): peak RSS at most 15x the file for the 50 MB CDKTF-like document and at most
 40x for any document under the default limit (the tiny-block one); shutdown at most 1 s whatever is open.
@@ -67,13 +71,17 @@ def measure(kind: str, text: str) -> dict:
     t0 = time.perf_counter()
     server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}})
     hovered = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    server.request("textDocument/selectionRange", {"textDocument": {"uri": uri},
+                                                   "positions": [{"line": line, "character": 6}]})
+    built = time.perf_counter() - t0
     peak = server.peak_rss_mb()
     t0 = time.perf_counter()
     server.request("shutdown", None)
     server.notify("exit", {})
     server.proc.wait(timeout=120)
     ended = time.perf_counter() - t0
-    return {"kind": kind, "size_mb": size_mb, "open_s": opened, "first_request_s": hovered, "peak_rss_mb": peak,
+    return {"kind": kind, "size_mb": size_mb, "open_s": opened, "first_request_s": hovered, "built_s": built, "peak_rss_mb": peak,
             "ratio": peak / size_mb, "shutdown_s": ended}
 
 
@@ -86,12 +94,12 @@ def main() -> int:
     if args.tiny:
         docs.append(("tiny", tiny(int(args.tiny * 1e6))))
     ok = True
-    print(f"{'document':>16} {'open':>8} {'1st req':>8} {'peak RSS':>10} {'ratio':>7} {'target':>7} {'shutdown':>9}")
+    print(f"{'document':>16} {'open':>8} {'1st req':>8} {'built':>8} {'peak RSS':>10} {'ratio':>7} {'target':>7} {'shutdown':>9}")
     for kind, text in docs:
         r = measure(kind, text)
         verdict = r["ratio"] <= TARGETS[kind] and r["shutdown_s"] <= 1.0
         ok &= verdict
-        print(f"{kind + ' ' + format(r['size_mb'], '.0f') + ' MB':>16} {r['open_s']:7.2f}s {r['first_request_s']:7.2f}s"
+        print(f"{kind + ' ' + format(r['size_mb'], '.0f') + ' MB':>16} {r['open_s']:7.2f}s {r['first_request_s']:7.2f}s {r['built_s']:7.2f}s"
               f" {r['peak_rss_mb']:8.0f}MB {r['ratio']:6.1f}x {TARGETS[kind]:6.0f}x {r['shutdown_s']:8.2f}s"
               f"  {'PASS' if verdict else 'FAIL'}")
     return 0 if ok else 1

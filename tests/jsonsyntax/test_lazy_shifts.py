@@ -89,3 +89,23 @@ def test_an_edit_leaves_later_siblings_pending_until_read():
     assert root.pending == (11, 2)
     assert snapshot(root) == snapshot(parse(doc.text).root)  # reading settles everything
     assert root.pending is None
+
+
+def _shared(items) -> int:
+    """How many members store their colon as their key's end int and their comma as their value's."""
+    return sum((m.colon is m.key.end) + (m.comma is m.value.end) for m in items)
+
+
+def test_a_colon_and_a_comma_next_to_their_key_and_value_share_its_int_through_shifts():
+    # Positions over 256 are int objects of their own (32 B): the fast parse stores the colon right
+    # after a key and the comma right after a value as that end's very object (`fastparse`, "One int").
+    text = json.dumps({f"out_{i:04d}": {"value": i} for i in range(300)}, indent=2)
+    root = parse(text).root
+    items = root.items
+    assert items[-1].key.start > 256
+    assert _shared(items) == 2 * 300 - 1  # the last member has no comma
+    model = _positions(items)
+    root.shift_after(3, 1000)  # every later member moves (lazily), its ints rewritten
+    items = root.items
+    assert _positions(items) == [p if j <= 3 else tuple(x + 1000 if x >= 0 else x for x in p) for j, p in enumerate(model)]
+    assert _shared(items) == 2 * 300 - 1

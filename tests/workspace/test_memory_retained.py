@@ -54,3 +54,25 @@ def test_resources_keep_no_decoded_body_for_their_schema_checks(tmp_path):
     assert len(state.analysis.body.blocks_at(0)) == 1  # (the analysis is alive: what it holds counts)
     kept = _live_bodies() - before
     assert kept <= KEPT_BODIES + 10, f"{kept} decoded bodies alive for {n} blocks"
+
+
+def test_top_level_blocks_keep_no_header_objects_and_one_key_set(tmp_path):
+    # A file of tiny blocks (issue 23: 495,000 of them under the size limit): the engine's records
+    # keep live references only (no `TopBlock` with its `Label`s a block), and the workspace holds
+    # the analysis's own set of the declared keys rather than a second one.
+    from hcljson_ls.hcljson.decode import TopBlock
+    from hcljson_ls.hcljson.model import Label
+
+    n = KEPT_BODIES * 2
+    doc = {"output": {f"out_{i:05d}": {"value": i} for i in range(n)}}
+    ws, state, uri = _opened(tmp_path, doc)
+    assert diagnostics.collect(ws.snapshot(), uri) == []
+    assert len(state.analysis.body.blocks_at(0)) == 1  # (the analysis is alive: what it holds counts)
+    gc.collect()
+    objects = gc.get_objects()
+    tops = sum(1 for o in objects if type(o) is TopBlock)
+    labels = sum(1 for o in objects if type(o) is Label)
+    key_sets = sum(1 for o in objects if type(o) is frozenset and len(o) == n)
+    assert tops <= 10, f"{tops} TopBlocks alive for {n} blocks"
+    assert labels <= KEPT_BODIES + 10, f"{labels} Labels alive for {n} blocks"  # (the kept decoded blocks')
+    assert key_sets == 1, f"{key_sets} sets of the {n} declared keys"

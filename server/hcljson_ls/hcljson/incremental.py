@@ -40,7 +40,8 @@ Contract
   top-level block whose body node is the same object, untouched by the edits, with the same type,
   labels and schema, is reused; the others are computed. A full reparse (a new root) reuses nothing.
 * Positions of kept blocks are never rewritten per edit: records hold live references into the
-  tree (`decode.TopBlock`), whose container-relative positions the JSON layer keeps current, and a
+  tree (those of `decode.TopBlock`, whose `TopBlock` a record makes on demand: `_Record`), whose
+  container-relative positions the JSON layer keeps current, and a
   kept body is re-based (`Body.shifted`) only when a view asks for it (`FileView.blocks`,
   `blocks_at`), then remembered at that position.
 * A `FileView` (and what it returns) describes the version it was made for: use it before the next
@@ -72,7 +73,7 @@ from typing import Any, cast
 from ..diagnostic import Deferred, Diagnostic, Fix, Related
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
-from .decode import TopBlock, decode_top, walk_file, walk_file_steps
+from .decode import Frame, TopBlock, decode_top, walk_file, walk_file_steps
 from .model import Attribute, Block, Body, Label
 from .schema import BodySchema
 
@@ -159,16 +160,18 @@ class FileResult:
     order `structure` is sorted in, for a reader merging it with others), `definitions_revision`,
     a number that changes exactly when the definitions' keys (the `FileChecks` definitions of every
     block, in order) changed since the engine's previous update; `definitions()` lists them (for
-    rules across files); `named()`, the keys the blocks' refs name (`FileChecks.names`)."""
+    rules across files); `definition_keys`, the set of their keys (the one the blocks' refs were
+    resolved with: a reader needing the set shares it rather than making one of its own, ~70 B a
+    block); `named()`, the keys the blocks' refs name (`FileChecks.names`)."""
 
     __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions",
-                 "structure_groups", "_named")
+                 "structure_groups", "_named", "definition_keys")
 
     def __init__(self, body: FileView, structure: list[Diagnostic], strings: list[Diagnostic],
                  definitions_revision: int = 0,
                  definitions: Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None = None,
                  resolved: list[Diagnostic] | None = None, structure_groups: list[int] | None = None,
-                 named: Callable[[], frozenset] | None = None) -> None:
+                 named: Callable[[], frozenset] | None = None, definition_keys: frozenset | None = None) -> None:
         self.body = body
         self.structure = structure
         self.structure_groups = structure_groups if structure_groups is not None else []
@@ -178,6 +181,7 @@ class FileResult:
         # How to compute them until asked for, then what they are (`definitions`).
         self._definitions: Any = definitions
         self._named = named
+        self.definition_keys: frozenset = definition_keys if definition_keys is not None else frozenset(self.definitions()[0])
 
     def named(self) -> frozenset:
         """The keys the file's refs name (`FileChecks.names` over every block): the same object
@@ -226,6 +230,8 @@ def _seen_from(text: Any, delta: int) -> Any:
 
 
 _NONE: tuple = ()
+#: The items per definition in `_Entry.defs`.
+_DEF = 4
 _NO_KEYS: frozenset = frozenset()
 
 
@@ -247,7 +253,8 @@ class _Entry:
         self.structure: Sequence[tuple[Diagnostic, int]] = _NONE  # inside the body
         self.anchored: Sequence[tuple[int | None, Diagnostic, int]] = _NONE  # on a header key (or absolute)
         self.strings: Sequence[Diagnostic] = _NONE
-        self.defs: Sequence[tuple[Hashable, Any, int, int]] = _NONE  # (key, anchor or _BODY, start, end)
+        # Definitions, flat: `key, anchor or _BODY, start, end` per definition (see `_DEF`).
+        self.defs: tuple = _NONE
         self.pinned = False
         self.quiet = True  # no diagnostics at all (the usual case: nothing to place)
         self.vbase = base  # the decoded body, as last re-based for a view (only one copy is kept)
@@ -308,33 +315,81 @@ class _Kept:
                 self.let_go(old.refs)
 
 
+class _Head:
+    """What the top-level blocks of one root property share (a `TopBlock`'s fields that do not
+    differ between them): their type, schemas, and the type key's live place in the root."""
+
+    __slots__ = ("type_name", "schema", "body_schema", "type_key", "type_frame", "type_index")
+
+    def __init__(self, top: TopBlock) -> None:
+        self.type_name = top.type_name
+        self.schema = top.schema
+        self.body_schema = top.body_schema
+        self.type_key = top.type_key
+        self.type_frame = top.type_frame
+        self.type_index = top.type_index
+
+
 class _Record:
-    """One top-level block of the current skeleton: where it is (live) and its entry."""
+    """One top-level block of the current skeleton: where it is (live references into the tree,
+    see `decode.TopBlock`) and its entry. Its `TopBlock` is made on demand (`current`).
 
-    __slots__ = ("top", "entry")
+    Why not keep the walk's `TopBlock`: with its label tuples and `Label`s it was ~460 B a block,
+    a quarter of what a file of tiny blocks kept (30,000 outputs, tracemalloc). A record keeps the
+    live references only: the fields every block of a root property shares in one `_Head`, and the
+    label keys only when they cannot be told from the holder (`lkeys` None: one label whose key is
+    the holder's own, the usual `"output": {"name": {...}}`). The label values are the entry's."""
 
-    def __init__(self, top: TopBlock, entry: _Entry) -> None:
-        self.top = top
+    __slots__ = ("head", "holder", "frame", "holder_index", "lkeys", "entry")
+
+    def __init__(self, top: TopBlock, entry: _Entry, head: _Head) -> None:
+        self.head = head
+        holder = self.holder = top.holder
+        frame = self.frame = top.frame
+        hi = self.holder_index = top.holder_index
+        lk = top.label_keys
+        if len(lk) == 1 and lk[0][0] is holder.key and lk[0][1] is frame and lk[0][2] == hi:
+            self.lkeys = None
+        else:
+            self.lkeys = lk
         self.entry = entry
 
     def body_start(self) -> int:
-        top = self.top
-        v = top.holder.value
-        return top.frame.member_base(top.holder_index) + (v.start if v is not None else 0)
+        v = self.holder.value
+        return self.frame.member_base(self.holder_index) + (v.start if v is not None else 0)
+
+    def label_keys(self) -> tuple[tuple[Node, Frame, int], ...]:
+        lk = self.lkeys
+        if lk is None:
+            return ((cast(Node, self.holder.key), self.frame, self.holder_index),)
+        return lk
 
     def current(self) -> TopBlock:
         """The block's `TopBlock` with the positions it has now (members on its way may carry a
         pending shift: see `decode.Frame`)."""
-        top = self.top
-        tf = top.type_frame.member_base(top.type_index)
-        tk = top.type_key
-        labels = tuple([Label(lab.value, b + k.start, b + k.end)
-                        for lab, (k, f, i) in zip(top.labels, top.label_keys) for b in (f.member_base(i),)])
+        head = self.head
+        tf = head.type_frame.member_base(head.type_index)
+        tk = head.type_key
+        lkeys = self.label_keys()
+        values = self.entry.labels
+        if type(values) is str:
+            values = (values,)
+        labels = tuple([Label(value, b + k.start, b + k.end)
+                        for value, (k, f, i) in zip(values, lkeys) for b in (f.member_base(i),)])
         # (a block's holder always has a value: the body)
-        return TopBlock(top.type_name, tf + tk.start, tf + tk.end, labels, top.schema, top.body_schema,
-                        cast(Node, top.holder.value), top.frame.member_base(top.holder_index), tk, top.type_frame, top.label_keys,
-                        top.holder, top.frame, top.type_index, top.holder_index)
+        return TopBlock(head.type_name, tf + tk.start, tf + tk.end, labels, head.schema, head.body_schema,
+                        cast(Node, self.holder.value), self.frame.member_base(self.holder_index), tk, head.type_frame,
+                        lkeys, self.holder, self.frame, head.type_index, self.holder_index)
 
+
+def _head(heads: dict[int, _Head], top: TopBlock) -> _Head:
+    """The `_Head` of `top`, shared by the blocks of its root property (`heads`: by type key, for
+    one walk)."""
+    head = heads.get(id(top.type_key))
+    if (head is None or head.type_frame is not top.type_frame or head.type_index != top.type_index
+            or head.schema is not top.schema or head.body_schema is not top.body_schema):
+        head = heads[id(top.type_key)] = _Head(top)
+    return head
 
 
 def _anchor_of(top: TopBlock, start: int, end: int) -> int | None:
@@ -495,6 +550,7 @@ class IncrementalFile:
             [item[0] for item in self._resolved],
             [item[1] for item in self._structure],
             self._named_now,
+            self._own,
         )
         return self._result
 
@@ -586,14 +642,19 @@ class IncrementalFile:
                 pinned = pinned or not _inside(d, bs, be)
             e.strings = tuple(strings)
         if defs:
-            kept_defs: list[tuple[Hashable, Any, int, int]] = []
+            # One flat tuple; a definition on a header key keeps no range (its anchor says where it
+            # is): a tuple per definition and its two ints were 184 B a block (30,000 outputs).
+            kept_defs: list = []
             for key, s, t in defs:
                 if bs <= s and t <= be:
-                    kept_defs.append((key, _BODY, s, t))
+                    kept_defs += (key, _BODY, s, t)
                 else:
                     anchor = _anchor_of(top, s, t)
-                    pinned = pinned or anchor is None
-                    kept_defs.append((key, anchor, s, t))
+                    if anchor is None:
+                        pinned = True
+                        kept_defs += (key, anchor, s, t)
+                    else:
+                        kept_defs += (key, anchor, 0, 0)
             e.defs = tuple(kept_defs)
         e.pinned = pinned
         e.quiet = not (e.structure or e.anchored or e.strings)
@@ -635,10 +696,10 @@ class IncrementalFile:
         stamp = (id(records), len(records), self.definitions_revision)
         cached = self._owners
         if cached is not None and cached[0] == stamp:
-            return cached[1], self._placer(cached[2], True)
+            return cached[1], self._placer(cached[2])
         keys, owners = self._collect_definitions(records)
         self._owners = (stamp, keys, owners)
-        return keys, self._placer(owners, True)
+        return keys, self._placer(owners)
 
     @staticmethod
     def _collect_definitions(records: list[_Record]) -> tuple[list[Hashable], list[_Record | tuple[_Record, int]]]:
@@ -650,31 +711,31 @@ class IncrementalFile:
         for r in records:
             defs = r.entry.defs
             if defs:
-                keys.append(defs[0][0])
+                keys.append(defs[0])
                 owners.append(r)
-                for j in range(1, len(defs)):
-                    keys.append(defs[j][0])
+                for j in range(_DEF, len(defs), _DEF):
+                    keys.append(defs[j])
                     owners.append((r, j))
         return keys, owners
 
     @classmethod
-    def _definitions(cls, records: list[_Record], current: bool) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
-        """Every record's definition keys in order, and where definition `i` is now (`current`:
-        from the live tree; else each record's `top` is current, as right after a walk)."""
+    def _definitions(cls, records: list[_Record]) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
+        """Every record's definition keys in order, and where definition `i` is now (from the live
+        tree)."""
         keys, owners = cls._collect_definitions(records)
-        return keys, cls._placer(owners, current)
+        return keys, cls._placer(owners)
 
     @staticmethod
-    def _placer(owners: list[_Record | tuple[_Record, int]], current: bool) -> Callable[[int], tuple[int, int]]:
+    def _placer(owners: list[_Record | tuple[_Record, int]]) -> Callable[[int], tuple[int, int]]:
 
         def place(i: int) -> tuple[int, int]:
             o = owners[i]
             r, j = (o, 0) if isinstance(o, _Record) else o
             e = r.entry
-            _, where, s, t = e.defs[j]
+            _, where, s, t = e.defs[j : j + _DEF]
             if where is _ABSOLUTE:
                 return s, t
-            top = r.current() if current else r.top
+            top = r.current()
             if where == _BODY:
                 delta = top.body_start - e.base
                 return s + delta, t + delta
@@ -702,13 +763,17 @@ class IncrementalFile:
         blocks decoded, checked or resolved (0: never)."""
         self.walks += 1
         walk = (yield from walk_file_steps(text, root, self.schema, 4 * step)) if step else walk_file(text, root, self.schema)
+        # The walk's `TopBlock`s, each let go once its record is made (below): with their labels
+        # they were ~460 B a block, all alive together with every entry at the end of a walk.
+        tops: list[TopBlock | None] = list(walk.tops)
+        attributes = walk.attributes
         old: dict[int, _Entry] = {}
         if cover is not None:
             old = {id(r.entry.node): r.entry for r in self._records}
-        records: list[_Record] = []
         structure: list[tuple] = [(d, _DECODER, _ROOT) for d in walk.diagnostics]
+        del walk
         strings: list[tuple] = []
-        rs, rstr = self.checks.root(text, walk.attributes)
+        rs, rstr = self.checks.root(text, attributes)
         structure.extend((d, _RULES, _ROOT) for d in rs)
         strings.extend((d, _ROOT) for d in rstr)
         # Reuse what can be reused; decode the others, then check them all at once. Phase by phase
@@ -718,9 +783,12 @@ class IncrementalFile:
         # together (~1 KB a tiny block), only to let all but `KEPT_BODIES` go right after -- the
         # peak of opening 125,000 tiny outputs (6 MB). A batch of 512 keeps the phases' speed.
         entries: list[_Entry | None] = []
+        records: list[_Record] = []
+        heads: dict[int, _Head] = {}
         todo: list[tuple[int, TopBlock, Block, list[Diagnostic]]] = []
         computed: set[int] = set()
-        for top in walk.tops:
+        for i in range(len(tops)):
+            top = cast(TopBlock, tops[i])
             e = old.get(id(top.node))
             if e is None or not _reusable(e, top, cover):
                 block, decoded = decode_top(text, top)
@@ -733,18 +801,19 @@ class IncrementalFile:
             entries.append(e)
             if len(todo) >= (step or _BATCH):  # a batch (see above); a step's worth when stepping
                 self._check(text, todo, entries, computed)
+                self._recorded(tops, entries, records, heads, structure, strings)
                 if step:
                     yield
+            elif not todo:
+                self._recorded(tops, entries, records, heads, structure, strings)
         if todo:
             self._check(text, todo, entries, computed)
-        for top, e in zip(walk.tops, entries):
-            records.append(_Record(top, e))  # type: ignore[arg-type]
-            if not e.quiet:  # type: ignore[union-attr]
-                self._placed(e, top, structure, strings)  # type: ignore[arg-type]
+        self._recorded(tops, entries, records, heads, structure, strings)
+        del tops, heads
         named, named_changed = yield from self._walk_named(old, entries, computed, cover is None, step)  # type: ignore[arg-type]
         if step:
             yield
-        keys, place = self._definitions(records, False)
+        keys, place = self._definitions(records)
         if keys != self._keys:
             self._keys = keys
             self.definitions_revision += 1
@@ -757,25 +826,44 @@ class IncrementalFile:
         affected = self.checks.affected(own ^ old_own) if old_own is not None else None
         self._uses_pool = {u: u for e in entries if (u := e.uses)}  # type: ignore[union-attr]
         resolved: list[tuple] = []
-        for n, (top, e) in enumerate(zip(walk.tops, entries), 1):
+        for n, r in enumerate(records, 1):
             if step and n % step == 0:
                 yield
-            if id(e) in computed or affected is None or (e.uses and not affected.isdisjoint(e.uses)):  # type: ignore[union-attr]
-                self._resolve(e, text, top.body_start - e.base)  # type: ignore[arg-type, union-attr]
-            if e.resolved:  # type: ignore[union-attr]
-                delta = top.body_start - e.base  # type: ignore[union-attr]
-                resolved.extend((d.shifted(delta), e) for d in e.resolved)  # type: ignore[union-attr]
+            e = r.entry
+            # (a block computed now is at the place it was computed at: no move)
+            fresh = id(e) in computed
+            if fresh or affected is None or (e.uses and not affected.isdisjoint(e.uses)):
+                self._resolve(e, text, 0 if fresh else r.body_start() - e.base)
+            if e.resolved:
+                delta = 0 if fresh else r.body_start() - e.base
+                resolved.extend((d.shifted(delta), e) for d in e.resolved)
         resolved.sort(key=_tkey)
         self._resolved = resolved
         structure.sort(key=_skey)
         strings.sort(key=_tkey)
         self._records = records
-        self._attributes = walk.attributes
+        self._attributes = attributes
         self._structure = structure
         self._strings = strings
         self._named = named
         if named_changed:
             self._named_keys = None
+
+    def _recorded(self, tops: list[TopBlock | None], entries: list[_Entry | None], records: list[_Record],
+                  heads: dict[int, _Head], structure: list, strings: list) -> None:
+        """Make the records of the walk's blocks whose entries are ready, in source order (up to the
+        first not computed yet), place their diagnostics, and let their `TopBlock`s go."""
+        i = len(records)
+        while i < len(entries):
+            e = entries[i]
+            if e is None:
+                return
+            top = cast(TopBlock, tops[i])
+            tops[i] = None
+            records.append(_Record(top, e, _head(heads, top)))
+            if not e.quiet:
+                self._placed(e, top, structure, strings)
+            i += 1
 
     def _walk_named(self, old: dict[int, _Entry], entries: list[_Entry], computed: set[int],
                     afresh: bool, step: int) -> Generator[None, None, tuple[dict[Hashable, int], bool]]:
@@ -821,12 +909,11 @@ class IncrementalFile:
         if i < 0:
             return False
         rec = records[i]
-        top = rec.top
-        node = top.holder.value
+        node = rec.holder.value
         if not isinstance(node, Container) or not node.closed:
             return False
-        base = top.frame.member_base(top.holder_index)
-        if not (base + node.start < s and ne <= base + node.end - 1) or not _reaches(root, top.holder, s):
+        base = rec.frame.member_base(rec.holder_index)
+        if not (base + node.start < s and ne <= base + node.end - 1) or not _reaches(root, rec.holder, s):
             return False
         self.fast += 1
         old = rec.entry
@@ -835,7 +922,7 @@ class IncrementalFile:
         if (e.refs or old.refs) and (self._count(self._named, e.refs, 1) | self._count(self._named, old.refs, -1)):
             self._named_keys = None
         delta = ne - oe
-        redo_cross = [d[0] for d in old.defs] != [d[0] for d in e.defs]
+        redo_cross = old.defs[::_DEF] != e.defs[::_DEF]
         structure = [
             (_moved(d, s, oe, delta), g, o) for d, g, o in self._structure
             if o is not old and not (redo_cross and o is _CROSS)
@@ -846,7 +933,7 @@ class IncrementalFile:
         self._placed(e, current, new_structure, new_strings)
         stale: list[_Record] = []
         if redo_cross:
-            keys, place = self._definitions(records, True)
+            keys, place = self._definitions(records)
             self._keys = keys
             self.definitions_revision += 1
             cross = self.checks.cross(keys, place)

@@ -181,18 +181,25 @@ def shift_members(items: list[Member], lo: int, hi: int, delta: int) -> None:
     for i in range(lo, hi):
         mm = items[i]
         k = mm.key
+        c = mm.colon
         if k is not None:
+            e = k.end
             k.start += delta
             k.end += delta
-        c = mm.colon
-        if c >= 0:
+            if c >= 0:
+                # a colon that was the key's end stays the same int object (`fastparse`, "One int")
+                mm.colon = k.end if c is e else c + delta
+        elif c >= 0:
             mm.colon = c + delta
         v = mm.value
+        c = mm.comma
         if v is not None:
+            e = v.end
             v.start += delta
             v.end += delta
-        c = mm.comma
-        if c >= 0:
+            if c >= 0:
+                mm.comma = v.end if c is e else c + delta
+        elif c >= 0:
             mm.comma = c + delta
 
 

@@ -7,6 +7,7 @@ for every file the editor has open.
     state.analysis                 the current `hcljson.incremental.FileResult` (Terraform analysis)
     state.quick()                  the opened text's diagnostics without a tree, or None (see below)
     state.definitions()            what it declares: the analysis's, or the quick result's before it
+    state.declared_keys()          the set of their keys (the analysis's own set once it is built)
     state.build_steps()            build them in short steps (a generator), answering between steps
     state.around(offset)           before the tree: the blocks around `offset` alone, or None (below)
     state.prepare()                build the parse and the analysis now (finishing a stepped build)
@@ -231,6 +232,15 @@ class DocumentState:
         if q is not None:
             return q.definitions()
         return self.analysis.definitions()
+
+    def declared_keys(self) -> frozenset:
+        """The set of the keys of `definitions()`: the analysis's own set (the one its references
+        were resolved with: one set a file, not two), or made from the quick result's before the
+        analysis is built."""
+        q = self.quick() if self._engine is None else None
+        if q is not None:
+            return frozenset(q.definitions()[0])
+        return self.analysis.definition_keys
 
     def around(self, offset: int) -> PartialView | None:
         """The decoded file seen around `offset` alone, while the tree is not built (see "Before
