@@ -825,6 +825,22 @@ class IncrementalFile:
         self._own = own
         affected = self.checks.affected(own ^ old_own) if old_own is not None else None
         self._uses_pool = {u: u for e in entries if (u := e.uses)}  # type: ignore[union-attr]
+        self._resolved = yield from self._resolve_steps(text, records, computed, affected, step)
+        structure.sort(key=_skey)
+        strings.sort(key=_tkey)
+        self._records = records
+        self._attributes = attributes
+        self._structure = structure
+        self._strings = strings
+        self._named = named
+        if named_changed:
+            self._named_keys = None
+
+    def _resolve_steps(self, text: str, records: list[_Record], computed: set[int],
+                       affected: frozenset | None, step: int) -> Generator[None, None, list[tuple]]:
+        """Resolve the refs of the blocks computed now and of the kept ones whose refs use a key in
+        `affected` (None: every block); the resolved diagnostics of all, in text order, pausing
+        after every `step` blocks (0: never)."""
         resolved: list[tuple] = []
         for n, r in enumerate(records, 1):
             if step and n % step == 0:
@@ -838,16 +854,7 @@ class IncrementalFile:
                 delta = 0 if fresh else r.body_start() - e.base
                 resolved.extend((d.shifted(delta), e) for d in e.resolved)
         resolved.sort(key=_tkey)
-        self._resolved = resolved
-        structure.sort(key=_skey)
-        strings.sort(key=_tkey)
-        self._records = records
-        self._attributes = attributes
-        self._structure = structure
-        self._strings = strings
-        self._named = named
-        if named_changed:
-            self._named_keys = None
+        return resolved
 
     def _recorded(self, tops: list[TopBlock | None], entries: list[_Entry | None], records: list[_Record],
                   heads: dict[int, _Head], structure: list, strings: list) -> None:
