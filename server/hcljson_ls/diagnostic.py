@@ -180,10 +180,11 @@ class Deferred(Diagnostic):
     def shifted(self, delta: int) -> Diagnostic:
         if self._later is None or delta == 0:
             return Diagnostic.shifted(self, delta)
+        related, fixes = self.related, _FIXES.__get__(self)
         moved = Deferred(
             self.start + delta, self.end + delta, self.severity, self.code, self.summary, _DETAIL.__get__(self),
-            tuple(replace(r, start=r.start + delta, end=r.end + delta) if r.uri is None else r for r in self.related),
-            tuple([Fix(f.start + delta, f.end + delta, f.new_text, f.title) for f in _FIXES.__get__(self)]), self._later,
+            tuple([replace(r, start=r.start + delta, end=r.end + delta) if r.uri is None else r for r in related]) if related else (),
+            tuple([Fix(f.start + delta, f.end + delta, f.new_text, f.title) for f in fixes]) if fixes else (), self._later,
         )
         worked = self._worked
         if worked is not None:

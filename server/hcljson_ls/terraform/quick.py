@@ -727,23 +727,21 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnosti
         if k in _NO_TEMPLATES:
             continue
         flags = ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH if k == "for_each" else 0)
-        for x in _template_strings(v):
-            got = wanted.get(x)
-            if got is None:
-                wanted[x] = [flags, 1]
-            elif got[0] != flags:
-                return None
-            else:
-                got[1] += 1
+        if not _count_templates(v, flags, wanted):
+            return None
     metadata = names.get("//")
     in_metadata: set[str] | None = None
     out: list[Diagnostic] = []
     for x, (flags, count) in wanted.items():
-        written = f'"{x}"' if _NEEDS_ESCAPE.search(x) is None else json.dumps(x, ensure_ascii=False)
+        # (key offset, diagnostics, where the key's text starts in the string as written)
+        moves: list[tuple[int, list[Diagnostic], int]]
+        plain = _NEEDS_ESCAPE.search(x) is None  # written as it is, between its quotes
         if _SIMPLE.fullmatch(x) is not None:
-            # (key offset, diagnostics, where its traversal starts in `written`)
-            moves = [(*got, m.start(1)) for m in _INTERPOLATION.finditer(written)
+            moves = [(*got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
                      if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
+            if moves and not plain:  # the interpolations' places in the escaped text
+                moves = [(*got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
+                         if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
         else:
             got = by_key.get((_TEMPLATE_KEY, x, flags))
             moves = [(*got, 1)] if got is not None else []
@@ -754,6 +752,7 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnosti
                 in_metadata = _strings_of(metadata)
             if x in in_metadata:
                 return None
+        written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)
         at = text.find(written, b.start, b.end)
         places = []
         while at >= 0:
@@ -770,19 +769,28 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnosti
     return out
 
 
-def _template_strings(v: object):
-    """The strings holding a template sequence among the values (not the keys) of JSON value `v`."""
+def _count_templates(v: object, flags: int, wanted: dict[str, list[int]]) -> bool:
+    """Count in `wanted` (string -> [flags, occurrences]) the strings holding a template sequence
+    among the values (not the keys) of JSON value `v`, read with context `flags`; False when one
+    is also read with other flags."""
     stack = [v]
     while stack:
         node = stack.pop()
         t = type(node)
         if t is str:
             if "${" in node or "%{" in node:  # type: ignore[operator]
-                yield node
+                got = wanted.get(node)  # type: ignore[call-overload]
+                if got is None:
+                    wanted[node] = [flags, 1]  # type: ignore[index]
+                elif got[0] != flags:
+                    return False
+                else:
+                    got[1] += 1
         elif t is Pairs:
-            stack.extend(x for _, x in reversed(node))  # type: ignore[call-overload]
+            stack.extend([x for _, x in node])  # type: ignore[attr-defined]
         elif t is list:
-            stack.extend(reversed(node))  # type: ignore[call-overload]
+            stack.extend(node)  # type: ignore[arg-type]
+    return True
 
 
 def _strings_of(v: object) -> set[str]:
