@@ -587,6 +587,17 @@ def _refs_of(key: tuple, at: int) -> list:
     own. A key's references and diagnostics lie in `[at, at + _span(key))`, so a diagnostic of the
     by-key resolution is moved to each place the key is written (`_locate`)."""
     kind, text, flags = key
+    if (kind == _TRAVERSAL_KEY or kind == _STATIC_KEY) and "[" not in text:  # names only: `name(.name)*`
+        names = text.split(".")
+        root = names[0]
+        if root in _KEYWORDS and (len(names) == 1 or kind == _TRAVERSAL_KEY):
+            return []
+        end = at + len(root)
+        steps = []
+        for name in names[1:]:
+            steps.append(Step(name, end + 1, end + 1 + len(name)))
+            end += 1 + len(name)
+        return [Reference(root, at, at + len(root), tuple(steps), flags)]
     if kind == _TRAVERSAL_KEY or kind == _STATIC_KEY:
         head = _STEP.search(text)
         root = text if head is None else text[: head.start()]
