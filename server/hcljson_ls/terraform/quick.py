@@ -25,10 +25,11 @@ Contract
   `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
   and asks nothing the values cannot answer, and whose every member has one of the shapes below;
   its references are then read from the values and resolved with the module's declarations
-  (`resolve.resolve`). A certified block whose references resolve with a diagnostic has those
-  references placed in its raw text (`_locate`: the strings that make them, as `json.dumps` writes
-  them) and resolved there; when they cannot be placed for sure, the block is
-  analysed like any other block instead. Any other block (and any member outside
+  (`resolve.resolve`), each key once, its refs placed from an offset of its own as the template
+  parser places them (`_refs_of`). A certified block with a key that resolves with a diagnostic
+  gets that key's diagnostics moved to the places its raw text writes the key (`_locate`: the
+  strings that make them, as `json.dumps` writes them); when they cannot be placed for sure, the
+  block is analysed like any other block instead. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
   - `"//"` (anything), `count` / `for_each` (any expression value: both together, and their
