@@ -594,11 +594,11 @@ def _refs_of(key: tuple, at: int) -> list:
         if root in _KEYWORDS and (len(names) == 1 or kind == _TRAVERSAL_KEY):
             return []
         end = at + len(root)
-        steps = []
+        named: list[Step] = []
         for name in names[1:]:
-            steps.append(Step(name, end + 1, end + 1 + len(name)))
+            named.append(Step(name, end + 1, end + 1 + len(name)))
             end += 1 + len(name)
-        return [Reference(root, at, at + len(root), tuple(steps), flags)]
+        return [Reference(root, at, at + len(root), tuple(named), flags)]
     if kind == _TRAVERSAL_KEY or kind == _STATIC_KEY:
         head = _STEP.search(text)
         root = text if head is None else text[: head.start()]
