@@ -8,8 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.terraform import quick as quick_module
+from hcljson_ls.terraform.resolution.references import IN_COUNT, IN_FOR_EACH
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
@@ -77,3 +81,33 @@ def test_an_escaped_quote_before_the_same_text_is_not_taken_for_the_string(tmp_p
     assert quick is not None
     assert quick.diagnostics == full
     assert len(full) == 2
+
+
+def test_a_key_resolved_once_is_placed_in_every_block_and_string_that_writes_it(tmp_path) -> None:
+    # One misspelt reference written by three resources, twice in one string, and as a whole template
+    # (`_TEMPLATE_KEY`) in two: each key is resolved once and its diagnostics moved to every place.
+    bodies = {f"r{n}": {"ami": "${var.y}-${var.y}", "user_data": "${uper(var.x)} ${var.y}", "tags": {"N": f"${{var.y{n}}}"}}
+              for n in range(3)}
+    text = json.dumps({"resource": {"aws_instance": bodies}}, indent=2, ensure_ascii=False)
+    quick, full = _both(tmp_path, text)
+    assert quick is not None
+    assert quick.diagnostics == full
+    assert [d.code for d in full].count("reference/undeclared") == 3 * 4
+    assert (quick.located, quick.analysed) == (3, 0)
+    assert [d.message for d in quick.diagnostics] == [d.message for d in full]
+
+
+_NAMES = st.sampled_from(["x", "var", "null", "true", "false", "null-x", "truex", "count", "é_1", "a-b", "_"])
+_STEPS = st.lists(st.one_of(_NAMES.map(lambda n: "." + n), st.integers(0, 120).map(lambda i: f"[{i}]")), max_size=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(root=_NAMES, steps=_STEPS, flags=st.sampled_from([0, IN_COUNT, IN_FOR_EACH | IN_COUNT]), at=st.integers(0, 50))
+def test_a_traversal_key_has_the_refs_the_template_parser_gives_its_interpolation(root, steps, flags, at) -> None:
+    # The by-key refs carry the positions the template parser gives (`_refs_of` reads them with a regex):
+    # the diagnostics of the by-key resolution are moved to the places as they are, so they must be equal.
+    traversal = root + "".join(steps)
+    template = "${" + traversal + "}"
+    assert quick_module._INTERPOLATION.fullmatch(template)
+    expected = [r.shifted(at - 2, flags) for r in quick_module._template_refs(template)]
+    assert quick_module._refs_of((quick_module._TRAVERSAL_KEY, traversal, flags), at) == expected

@@ -23,14 +23,15 @@ Contract
 * A block is *certified* when it is a `resource`, `data` or `output` body whose labels are valid
   names (`validate.invalid_labels`, the full path's own rule) and for which every rule of
   `body_rules.BODY_RULES` (written once over `hcljson.view`, run here on the values) finds nothing
-  and asks nothing the values cannot answer, and whose members are read as the decoder reads them
-  (`_certify`); its references are then read from the values and resolved with the module's
-  declarations (`resolve.resolve`). A certified block whose references resolve with a diagnostic
-  has those references placed in its raw text (`_locate`: the strings that make them, as
-  `json.dumps` writes them) and resolved there; when they cannot be placed for sure, the block is
-  analysed like any other block instead. Any other block (and any member read otherwise) is
-  analysed by the full path on a document of its own, whose positions are mapped back: inside the
-  block's value by a shift, on its header keys key by key.
+  and asks nothing the values cannot answer, and whose members are read as the decoder reads them (below);
+  its references are then read from the values and resolved with the module's declarations
+  (`resolve.resolve`), each key once, its refs placed from an offset of its own as the template
+  parser places them (`_refs_of`). A certified block with a key that resolves with a diagnostic
+  gets that key's diagnostics moved to the places its raw text writes the key (`_locate`: the
+  strings that make them, as `json.dumps` writes them); when they cannot be placed for sure, the
+  block is analysed like any other block instead. Any other block (and any member outside
+  these shapes) is analysed by the full path on a document of its own, whose positions are mapped
+  back: inside the block's value by a shift, on its header keys key by key.
 * How members are read: no rule is written here. The names, which are required and each one's mode
   come from the decoder's schema of the block (`schema.RESOURCE`, `DATA`, `OUTPUT`: `_Reading`),
   leaving out the names whose existence `language.FEATURES` versions; a name the schema does not
@@ -88,6 +89,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -259,7 +261,7 @@ class _Quick:
         users: dict[tuple, list[int]] = {}
         certified = [True] * len(blocks)
         analysed: dict[int, tuple] = {}
-        located: dict[int, list] = {}  # certified blocks whose references resolve with a diagnostic
+        located: dict[int, list[Diagnostic]] = {}  # certified blocks with a key that resolves with a diagnostic: those
         tail = self.skim.tail
         schemas = self.schemas
         if schemas is not None:
@@ -318,24 +320,39 @@ class _Quick:
         keys, places, ends = self.definitions(blocks, analysed)
         own = frozenset(keys) if self.own is None else self.own
         if users:
+            # Each key resolved once, its refs placed from its own offset (`_refs_of`): a key's
+            # diagnostics are those of every place it is written, moved there (`_locate`).
             order = list(users)
             refs: list = []
-            for p, key in enumerate(order):
-                refs.extend(_refs_of(key, p))
+            starts: list[int] = []
+            at = 0
+            for key in order:
+                starts.append(at)
+                refs.extend(_refs_of(key, at))
+                at += _span(key)
             problems, _ = resolve(refs, own, self.scope)
             if problems:
-                # The blocks using a key that resolves with a diagnostic: their references at their
-                # places, read from the raw text (`_locate`), or else the block analysed.
-                wanted: dict[int, set[tuple]] = {}
-                for p in sorted({d.start for d in problems}):
-                    for i in users[order[p]]:
+                # The blocks using a key that resolves with a diagnostic: its diagnostics moved to the
+                # places the block writes it, found in the raw text (`_locate`), or else the block analysed.
+                by_key: dict[tuple, tuple[int, list[Diagnostic]]] = {}
+                for d in problems:  # (in the refs' order: the keys' order)
+                    p = bisect_right(starts, d.start) - 1
+                    got_key = by_key.get(order[p])
+                    if got_key is None:
+                        by_key[order[p]] = (starts[p], [d])
+                    else:
+                        got_key[1].append(d)
+                wanted: dict[int, bool] = {}  # block -> whether its keys can be placed (templates')
+                for key in by_key:
+                    placeable = key[0] == _TRAVERSAL_KEY or key[0] == _TEMPLATE_KEY
+                    for i in users[key]:
                         if i not in analysed:
-                            wanted.setdefault(i, set()).add(order[p])
-                for i, problem_keys in wanted.items():
-                    if i < len(self.skim.blocks):
-                        got_refs = _locate(self.text, blocks[i], problem_keys)
-                        if got_refs is not None:
-                            located[i] = got_refs
+                            wanted[i] = wanted.get(i, True) and placeable
+                for i, placeable in wanted.items():
+                    if placeable and i < len(self.skim.blocks):
+                        placed = _locate(self.text, blocks[i], by_key)
+                        if placed is not None:
+                            located[i] = placed
                             continue
                     got = self.analyse(blocks[i])
                     if got is None:
@@ -346,9 +363,8 @@ class _Quick:
         structure: list[tuple[Diagnostic, int]] = []
         strings: list[Diagnostic] = []
         resolved: list[Diagnostic] = []
-        for refs_ in located.values():
-            found_, _ = resolve(refs_, own, self.scope)
-            resolved.extend(found_)
+        for placed in located.values():
+            resolved.extend(placed)
         for i in sorted(analysed):
             s, t, refs_, _, x, sites = analysed[i]
             syntax.extend(x)
@@ -722,23 +738,40 @@ _TEMPLATE_KEY = "template"  # any other template without diagnostics: its text
 
 
 def _refs_of(key: tuple, at: int) -> list:
-    """The refs a key stands for, every position `at`."""
+    """The refs a key stands for, placed as if its text were written from offset `at`: a traversal's
+    (or static reference's) root at `at`, each step where the template parser puts it
+    (`_template_refs` of `${...}`, less its `${`; tests/terraform/test_quick_locate.py compares
+    them); a template's refs at its raw text's positions from `at`; a provider string's at its
+    own. A key's references and diagnostics lie in `[at, at + _span(key))`, so a diagnostic of the
+    by-key resolution is moved to each place the key is written (`_locate`)."""
     kind, text, flags = key
+    if kind == _TRAVERSAL_KEY and "[" not in text:  # names only: `name(.name)*`
+        names = text.split(".")
+        root = names[0]
+        if root in _KEYWORDS:
+            return []  # `${null}`, `${true.x}`: a literal (an attribute of one: no reference either)
+        end = at + len(root)
+        named: list[Step] = []
+        for name in names[1:]:
+            named.append(Step(name, end + 1, end + 1 + len(name)))
+            end += 1 + len(name)
+        return [Reference(root, at, at + len(root), tuple(named), flags)]
     if kind == _TRAVERSAL_KEY:
         head = _STEP.search(text)
         root = text if head is None else text[: head.start()]
-        if head is None and root in _KEYWORDS:
-            return []  # `${null}`: a literal
+        if root in _KEYWORDS and (head is None or kind == _TRAVERSAL_KEY):
+            return []  # `${null}`, `${true.x}`: a literal (an attribute of one: no reference either)
         steps: list[Step] = []
         rest: list[Step] = []
         if head is not None:
             for s in _STEP.finditer(text, head.start()):
                 name = s.group(1)
                 if name is None:  # a numeric index ends the static steps
-                    rest.append(Step(s.group(0)[1:-1], at, at, True))
+                    a, b = s.span()
+                    rest.append(Step(text[a + 1 : b - 1], at + a + 1, at + b - 1, True, at + b))
                     continue
-                (rest if rest else steps).append(Step(name, at, at))
-        return [Reference(root, at, at, tuple(steps), flags, tuple(rest))]
+                (rest if rest else steps).append(Step(name, at + s.start(1), at + s.end(1)))
+        return [Reference(root, at, at + len(root), tuple(steps), flags, tuple(rest))]
     made: Sequence[Reference | Call] | None
     if kind == _PROVIDER:
         made = string_refs(text, STRING_NATIVE, True)
@@ -747,15 +780,13 @@ def _refs_of(key: tuple, at: int) -> list:
     else:
         made = _template_refs(text)
         assert made is not None
-    return [_at(r, at, flags) for r in made]
+    return [r.shifted(at, flags) if type(r) is Reference else r.shifted(at) for r in made]
 
 
-def _at(r: Any, at: int, flags: int) -> Any:
-    """`r` at offset `at` (steps included), its context widened by `flags`."""
-    if type(r) is Reference:
-        return Reference(r.root, at, at, tuple([Step(s.name, at, at, s.index) for s in r.steps]), r.context | flags,
-                         tuple([Step(s.name, at, at, s.index) for s in r.rest]))
-    return replace(r, start=at, end=at)
+def _span(key: tuple) -> int:
+    """Room for the refs of `key` placed by `_refs_of`: its text as JSON writes it at the most
+    (`\\u00XX`: six characters a character), and one more."""
+    return 6 * len(key[1]) + 1
 
 
 def _expression(v: Any, ctx: int, found: list) -> None:
@@ -815,21 +846,23 @@ def _template_refs(value: str) -> tuple | None:
 _NO_TEMPLATES = frozenset({"//", "provider", "depends_on", "lifecycle"})
 
 
-def _locate(text: str, b: Skimmed, keys: set[tuple]) -> list | None:
-    """The references of certified block `b` behind `keys` (template keys of `_certify`), at their
-    places in `text`, as the full analysis gives them; or None, and the block is analysed.
+def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnostic]]]) -> list[Diagnostic] | None:
+    """The diagnostics of certified block `b`'s references, at their places in `text`, as the full
+    analysis gives them; or None, and the block is analysed. `by_key` holds each key that resolved
+    with a diagnostic (template keys of `_certify` only: see `run`), with the offset its refs were
+    placed from (`_refs_of`) and its diagnostics there.
 
-    Each template string of the body that makes one of `keys` is found in the block's raw text as
-    `json.dumps` writes it (`str.find`, in C), and its references are made by the same
-    `_template_refs` as the keys', at that offset. The answer holds only when the places found are
-    exactly the string's occurrences: as many as the body has, none after a backslash (inside
-    another string), the string nowhere in the `"//"` metadata, always with the same context.
+    Each template string of the body that makes one of those keys is found in the block's raw text
+    as `json.dumps` writes it (`str.find`, in C), and the key's diagnostics are moved to each place:
+    a traversal's to where its `${...}` is in the written string, a template's to the string's
+    raw text. The answer holds only when the places found are exactly the string's occurrences: as
+    many as the body has, none after a backslash (inside another string), the string nowhere in the
+    `"//"` metadata, always with the same context.
 
     Why: a certified block whose reference is undeclared was analysed alone, ~0.5 ms a block; a
     generated file with a misspelt reference in every resource (18,500 at 16 MB) made the open 16x
-    that of the same file with the references right (bench/bench_undeclared.py)."""
-    if any(k[0] != _TRAVERSAL_KEY and k[0] != _TEMPLATE_KEY for k in keys):
-        return None
+    that of the same file with the references right (bench/bench_undeclared.py). Moving the by-key
+    diagnostics, instead of resolving the references again in place, resolves each key once."""
     body: Any = b.value  # (the skim's `Pairs` of the block's body)
     names = dict(body)
     ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
@@ -838,57 +871,70 @@ def _locate(text: str, b: Skimmed, keys: set[tuple]) -> list | None:
         if k in _NO_TEMPLATES:
             continue
         flags = ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH if k == "for_each" else 0)
-        for x in _template_strings(v):
-            got = wanted.get(x)
-            if got is None:
-                wanted[x] = [flags, 1]
-            elif got[0] != flags:
-                return None
-            else:
-                got[1] += 1
+        if not _count_templates(v, flags, wanted):
+            return None
     metadata = names.get("//")
-    out: list = []
+    in_metadata: set[str] | None = None
+    out: list[Diagnostic] = []
     for x, (flags, count) in wanted.items():
+        # (key offset, diagnostics, where the key's text starts in the string as written)
+        moves: list[tuple[int, list[Diagnostic], int]]
+        plain = _NEEDS_ESCAPE.search(x) is None  # written as it is, between its quotes
         if _SIMPLE.fullmatch(x) is not None:
-            makes = any((_TRAVERSAL_KEY, t, flags) in keys for t in _INTERPOLATION.findall(x))
+            moves = [(*got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
+                     if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
+            if moves and not plain:  # the interpolations' places in the escaped text
+                moves = [(*got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
+                         if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
         else:
-            makes = (_TEMPLATE_KEY, x, flags) in keys
-        if not makes:
+            got = by_key.get((_TEMPLATE_KEY, x, flags))
+            moves = [(*got, 1)] if got is not None else []
+        if not moves:
             continue
-        if metadata is not None and x in _strings_of(metadata):
-            return None
-        written = json.dumps(x, ensure_ascii=False)
-        made = _template_refs(x)
-        if made is None:
-            return None
+        if metadata is not None:
+            if in_metadata is None:
+                in_metadata = _strings_of(metadata)
+            if x in in_metadata:
+                return None
+        written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)
         at = text.find(written, b.start, b.end)
         places = []
         while at >= 0:
             if text[at - 1] == "\\":
                 return None
-            places.append(at + 1)
+            places.append(at)
             at = text.find(written, at + len(written), b.end)
         if len(places) != count:
             return None
         for place in places:
-            for r in made:
-                out.append(r.shifted(place, flags) if type(r) is Reference else r.shifted(place))
+            for key_at, found, offset in moves:
+                delta = place + offset - key_at
+                out.extend([d.shifted(delta) for d in found])
     return out
 
 
-def _template_strings(v: object):
-    """The strings holding a template sequence among the values (not the keys) of JSON value `v`."""
+def _count_templates(v: object, flags: int, wanted: dict[str, list[int]]) -> bool:
+    """Count in `wanted` (string -> [flags, occurrences]) the strings holding a template sequence
+    among the values (not the keys) of JSON value `v`, read with context `flags`; False when one
+    is also read with other flags."""
     stack = [v]
     while stack:
         node = stack.pop()
         t = type(node)
         if t is str:
             if "${" in node or "%{" in node:  # type: ignore[operator]
-                yield node
+                got = wanted.get(node)  # type: ignore[call-overload]
+                if got is None:
+                    wanted[node] = [flags, 1]  # type: ignore[index]
+                elif got[0] != flags:
+                    return False
+                else:
+                    got[1] += 1
         elif t is Pairs:
-            stack.extend(x for _, x in reversed(node))  # type: ignore[call-overload]
+            stack.extend([x for _, x in node])  # type: ignore[attr-defined]
         elif t is list:
-            stack.extend(reversed(node))  # type: ignore[call-overload]
+            stack.extend(node)  # type: ignore[arg-type]
+    return True
 
 
 def _strings_of(v: object) -> set[str]:
