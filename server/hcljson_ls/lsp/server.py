@@ -157,7 +157,7 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, diagnostic_forms, early, first_open, transport
+from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
@@ -240,9 +240,18 @@ class HcljsonServer(LanguageServer):
                 self._hcljson_protocol.answered_early(msg_id, result)
             self._pushed.update(handoff.first.pushed)
             self.result_ids = handoff.first.result_ids
+            if handoff.first.store is not None:
+                self.adopt_store(handoff.first.store)
             if handoff.first.answered or handoff.first.pushed:
                 log.info("the first document's diagnostics were sent before the server was imported (lsp.first_open)")
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
+
+    def adopt_store(self, store: Workspace) -> None:
+        """Go on with `store`, where `lsp.first_open` opened the first document (configured as the
+        server configures its own, from the same `initialize`): the server's `didOpen` of it then
+        finds it open as it is, and neither analyses it again nor keeps a second copy."""
+        self.store = store
+        store.set_schema_loader(self.schema_jobs.load_files)
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
         """Serve one client over TCP (`lsp.transport`); the exit status."""
@@ -331,10 +340,14 @@ class HcljsonServer(LanguageServer):
             forms = self._forms.get(uri)
             if forms is None:
                 forms = self._forms[uri] = diagnostic_forms.Forms()
+            if memory_marks.ENABLED:  # the quick open, apart from the diagnostics that would compute it
+                state.quick()
+                memory_marks.mark("server.quick")
             items = diagnostic_forms.document_forms(self.store, uri, self.settings.diagnostics, forms, self.position_encoding)
             self.schema_jobs.report(self.store.schema_problems())
             items += [diagnostic_forms.serialise(d) for d in self.validation.diagnostics(uri, state, self.position_encoding)]
             result = state.version, items
+        memory_marks.mark("server.diagnostics")
         if state.quick() is not None:
             self._prepare_later(uri)
         self.refresh_stale()
@@ -377,6 +390,7 @@ class HcljsonServer(LanguageServer):
                 # a 5 MB document, 40 ms of 20 MB, on a quiet machine) get a slice of their own.
                 with paused_gc():
                     _ = state.line_index.line_count
+                memory_marks.mark("server.line_starts")
                 await asyncio.sleep(0)
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
@@ -400,8 +414,10 @@ class HcljsonServer(LanguageServer):
             if state is None:
                 return
             self._log_build(uri, own, time.perf_counter() - started)
+            memory_marks.mark("server.build")
             with paused_gc():
                 disagreed = diagnostics_feature.prepare(state, quick)  # built: this compares
+            memory_marks.mark("server.prepare")
         except Exception:
             log.exception("building the analysis of %s failed", uri)
             return
