@@ -150,9 +150,10 @@ class _Session:
                 message = json.loads(event.data)
             except (ValueError, RecursionError):
                 return
-            events[index - 1] = Decoded(message)  # the server takes the value: its bytes go, it is not decoded twice
             if memory_marks.ENABLED and len(event.data) > (1 << 20):
                 memory_marks.mark(f"first_open.decoded ({len(event.data)} bytes)")
+            events[index - 1] = Decoded(message)  # the server takes the value: its bytes go, it is not decoded twice
+            del event  # (not kept through the open of a large document)
             if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
                 return
             yield message
