@@ -72,15 +72,27 @@ def status_mb(pid: int) -> tuple[float, float]:
                  for name in ("VmHWM", "VmRSS"))
 
 
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wait_for_build(server: Connection) -> bool:
-    """Wait until the server has built the document's tree and checked it (`memory server.prepare`)."""
+    """Wait until the server has built the document's tree and checked it (`memory server.prepare`;
+    a server without `lsp.memory_marks`, before session 10: until it has used no CPU for 2 s)."""
     end = time.perf_counter() + BUILD_WAIT
+    cpu, idle_since = cpu_seconds(server.proc.pid), time.perf_counter()
     while time.perf_counter() < end:
         if any(line.startswith("memory server.prepare") for line in server.stderr_lines):
             return True
         if server.proc.poll() is not None:
             return False
-        time.sleep(0.05)
+        time.sleep(0.1)
+        now = cpu_seconds(server.proc.pid)
+        if now != cpu:
+            cpu, idle_since = now, time.perf_counter()
+        elif time.perf_counter() - idle_since > 2.0 and not any(line.startswith("memory ") for line in server.stderr_lines):
+            return True
     return False
 
 
