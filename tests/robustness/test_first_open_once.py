@@ -63,7 +63,7 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
     os.write(write_end, b"".join(_frame(m) for m in messages))
     os.close(write_end)
     out = io.BytesIO()
-    stdin = open(read_end, "rb", closefd=True)  # noqa: SIM115 (closed below)
+    stdin = open(read_end, "rb", closefd=True)  # closed below
     try:
         monkeypatch.setattr(sys, "stdin", stdin)
         early.started = early.start(read_end, out)

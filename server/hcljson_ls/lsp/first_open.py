@@ -52,9 +52,9 @@ from ..gcpolicy import paused_gc
 from ..template.grammars import set_table_cache
 from ..workspace import Workspace
 from ..workspace.files import MB, file_name, path_of_uri, too_large, user_cache_dir, utf8_size
+from . import memory_marks
 from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, report_json
-from . import memory_marks
 from .early import CHUNK, Early, Handoff
 from .framing import Body, Decoded
 

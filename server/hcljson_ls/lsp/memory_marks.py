@@ -15,7 +15,7 @@ write one line to stderr when they end::
 `VmHWM` is the peak resident set so far, `VmRSS` the current one (Linux's ``/proc/self/status``;
 nothing is written where it cannot be read). The line goes straight to stderr, not through
 `logging`: `lsp.first_open` runs before logging is configured. `bench/bench_memory.py --phases`
-prints them as a table. Off by default: each phase end then pays one global check, and callers
+prints them as a table. Off by default: each phase end then pays a call that checks one global, and callers
 that need extra work to separate two phases (computing the quick result before the diagnostics
 that would compute it anyway) do it only when ENABLED.
 """

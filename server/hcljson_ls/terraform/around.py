@@ -57,10 +57,10 @@ class Spans:
     of those values from being reused or released (session 10, docs/performance.md)."""
 
     root_start: int
-    starts: array
-    ends: array
-    heads: array
-    at: array
+    starts: array[int]
+    ends: array[int]
+    heads: array[int]
+    at: array[int]
 
     @classmethod
     def of(cls, found: Skim) -> Spans | None:
