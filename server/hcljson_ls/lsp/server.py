@@ -228,6 +228,7 @@ class HcljsonServer(LanguageServer):
         self._forms: dict[str, diagnostic_forms.Forms] = {}  # per open document: LSP forms reused across edits
         self.result_ids = diagnostic_forms.ResultIds()  # per document: the last items and their result id
         self._pushed: dict[str, Sequence[str]] = {}  # per document: what was last pushed
+        self._not_yet_opened: set[str] = set()  # in an adopted store (`adopt_store`), before their didOpen
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
@@ -252,6 +253,16 @@ class HcljsonServer(LanguageServer):
         finds it open as it is, and neither analyses it again nor keeps a second copy."""
         self.store = store
         store.set_schema_loader(self.schema_jobs.load_files)
+        self._not_yet_opened.update(store.uris())
+
+    def opened_by_client(self, uri: str) -> None:
+        self._not_yet_opened.discard(uri)
+
+    def client_documents(self) -> list[str]:
+        """The documents open in the store whose `didOpen` the server has handled (an adopted
+        workspace holds the first document before the server reads its `didOpen`: until then the
+        server acts as if it were not open, as it would without `lsp.first_open`)."""
+        return [uri for uri in self.store.uris() if uri not in self._not_yet_opened]
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
         """Serve one client over TCP (`lsp.transport`); the exit status."""
@@ -501,12 +512,12 @@ class HcljsonServer(LanguageServer):
         self.schema_jobs.settings_changed(before, settings)
         self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:
-            for uri in self.store.uris():
+            for uri in self.client_documents():
                 if self.pushes_diagnostics:
                     self.publisher.publish(uri)
                 else:
                     self.publisher.clear(uri)
-        if len(self.store) and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
+        if self.client_documents() and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
         self.refresh_views(before)
 
@@ -707,6 +718,7 @@ def did_change_watched_files(ls: HcljsonServer, params: types.DidChangeWatchedFi
 @feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
+    ls.opened_by_client(doc.uri)
     if ls.oversized.open(doc.uri, doc.text, doc.version, ls.settings.max_file_size_mb, ls.settings.diagnostics.docs_url):
         ls.store.close(doc.uri)  # a smaller version of it may have been open
         return ls.diagnostics_changed(doc.uri, immediately=True)
