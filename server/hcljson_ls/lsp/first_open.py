@@ -37,6 +37,12 @@ requests answered here (logging an error when one differs), the server's last-pu
 document is the one pushed here (so the same list is not pushed twice), and it goes on with the
 `ResultIds` used here (so its answer's `resultId` is the one the client holds). The analysis is the
 server's own functions: this module decides nothing about diagnostics.
+
+Nothing is analysed or decoded twice (session 10): the server goes on with the `Workspace` the
+document was opened in here (`First.store`, `HcljsonServer.adopt_store`; its `didOpen` then finds
+the document open as it is: `Workspace.open`), and each message decoded here is handed over as
+its value (`framing.Decoded`), its bytes let go. After an unexpected exception the server starts
+from a workspace of its own.
 """
 
 from __future__ import annotations
