@@ -37,6 +37,12 @@ requests answered here (logging an error when one differs), the server's last-pu
 document is the one pushed here (so the same list is not pushed twice), and it goes on with the
 `ResultIds` used here (so its answer's `resultId` is the one the client holds). The analysis is the
 server's own functions: this module decides nothing about diagnostics.
+
+Nothing is analysed or decoded twice (session 10): the server goes on with the `Workspace` the
+document was opened in here (`First.store`, `HcljsonServer.adopt_store`; its `didOpen` then finds
+the document open as it is: `Workspace.open`), and each message decoded here is handed over as
+its value (`framing.Decoded`), its bytes let go. After an unexpected exception the server starts
+from a workspace of its own.
 """
 
 from __future__ import annotations
@@ -52,10 +58,11 @@ from ..gcpolicy import paused_gc
 from ..template.grammars import set_table_cache
 from ..workspace import Workspace
 from ..workspace.files import MB, file_name, path_of_uri, too_large, user_cache_dir, utf8_size
+from . import memory_marks
 from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, report_json
 from .early import CHUNK, Early, Handoff
-from .framing import Body
+from .framing import Body, Decoded
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +77,7 @@ class First:
     answered: dict[int | str, Any] = field(default_factory=dict)  # request id -> the result sent (JSON data)
     pushed: dict[str, list[str]] = field(default_factory=dict)  # uri -> the diagnostics' forms pushed
     result_ids: ResultIds = field(default_factory=ResultIds)
+    store: Workspace | None = None  # the workspace the document was opened in: the server's from now on
 
 
 def folders(folder_uris: list[str] | None, root_uri: str | None, root_path: str | None) -> list[str]:
@@ -100,6 +108,7 @@ def serve(early: Early, stdin_fd: int, stdout: BinaryIO) -> None:
         pass
     except Exception:  # the server handles it all again, and logs what fails then
         log.debug("the first document's early diagnostics failed", exc_info=True)
+        handoff.first.store = None  # (in a state nobody can vouch for: the server starts afresh)
 
 
 class _Session:
@@ -147,6 +156,10 @@ class _Session:
                 message = json.loads(event.data)
             except (ValueError, RecursionError):
                 return
+            if memory_marks.ENABLED and len(event.data) > (1 << 20):
+                memory_marks.mark(f"first_open.decoded ({len(event.data)} bytes)")
+            events[index - 1] = Decoded(message)  # the server takes the value: its bytes go, it is not decoded twice
+            del event  # (not kept through the open of a large document)
             if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
                 return
             yield message
@@ -184,6 +197,11 @@ class _Session:
         with paused_gc():
             if store.open(uri, text, version, language) is None:
                 raise _Stop
+            self.first.store = store  # the server goes on with it: its didOpen finds the document open
+            if memory_marks.ENABLED:  # the quick open, apart from the diagnostics that would compute it
+                memory_marks.mark("first_open.opened")
+                (state := store.get(uri)) is not None and state.quick()
+                memory_marks.mark("first_open.quick")
         self.uri = uri
         if self.pushes:
             items = self._diagnostics()
@@ -197,6 +215,7 @@ class _Session:
             return []
         with paused_gc():
             items = document_forms(self.store, self.uri, self.settings.diagnostics, Forms(), self.encoding)
+        memory_marks.mark("first_open.diagnostics")
         if self.store.schema_problems():
             raise _Stop  # the server shows them
         return items

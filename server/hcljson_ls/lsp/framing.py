@@ -4,6 +4,7 @@
     for event in reader.feed(chunk):       # any chunking of the stream gives the same events
         Body(data)                          # one message's body, exactly as sent (not decoded)
         Problem(text)                       # a header block that could not be read: log it
+    Decoded(value)                          # (never made here: a body decoded by `lsp.first_open`)
 
 Contract
 --------
@@ -64,7 +65,15 @@ class Problem:
     text: str
 
 
-Event = Body | Problem
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """A body already decoded (`lsp.first_open` decodes the messages it reads): its JSON value, so
+    that the server neither decodes it again nor keeps its bytes (a large `didOpen` is 1x the text)."""
+
+    value: object
+
+
+Event = Body | Problem | Decoded
 
 
 class FrameReader:

@@ -74,7 +74,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..text.encodings import negotiate_encoding
-from . import timing
+from . import memory_marks, timing
 from .rawjson import RawJSON
 
 if TYPE_CHECKING:
@@ -134,6 +134,10 @@ class HcljsonProtocol(LanguageServerProtocol):
         except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
             log.warning("a message that is not JSON: %s", error)
             return self._refuse(None, JsonRpcParseError(f"Parse error: {error}"))
+        self.receive_value(data)
+
+    def receive_value(self, data: Any) -> None:
+        """Handle one message body's decoded JSON value (`receive`, or `lsp.first_open` that decoded it); never raises."""
         if (problem := message_problem(data)) is not None:
             log.warning("%s", problem[1])
             return self._refuse(problem[0], JsonRpcInvalidRequest(problem[1]))
@@ -143,7 +147,7 @@ class HcljsonProtocol(LanguageServerProtocol):
             log.warning("unreadable %s: %s", data.get("method", "message"), error.message)
             return
         except RecursionError:
-            log.warning("a message nested too deeply to read (%d bytes)", len(body))
+            log.warning("a message nested too deeply to read")
             return self._refuse(_readable_id(data.get("id")), JsonRpcInvalidRequest("Invalid Request: the message is nested too deeply."))
         try:
             self.handle_message(message)
@@ -277,6 +281,7 @@ class HcljsonProtocol(LanguageServerProtocol):
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         if timing.ENABLED:
             timing.handler_started(types.TEXT_DOCUMENT_DID_OPEN)
+        memory_marks.mark("server.didOpen decoded")
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)

@@ -157,7 +157,7 @@ from ..text.line_index import LineIndex
 from ..workspace import Snapshot, Workspace
 from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, diagnostic_forms, early, first_open, transport
+from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
@@ -228,6 +228,7 @@ class HcljsonServer(LanguageServer):
         self._forms: dict[str, diagnostic_forms.Forms] = {}  # per open document: LSP forms reused across edits
         self.result_ids = diagnostic_forms.ResultIds()  # per document: the last items and their result id
         self._pushed: dict[str, Sequence[str]] = {}  # per document: what was last pushed
+        self._not_yet_opened: set[str] = set()  # in an adopted store (`adopt_store`), before their didOpen
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
@@ -240,9 +241,28 @@ class HcljsonServer(LanguageServer):
                 self._hcljson_protocol.answered_early(msg_id, result)
             self._pushed.update(handoff.first.pushed)
             self.result_ids = handoff.first.result_ids
+            if handoff.first.store is not None:
+                self.adopt_store(handoff.first.store)
             if handoff.first.answered or handoff.first.pushed:
                 log.info("the first document's diagnostics were sent before the server was imported (lsp.first_open)")
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
+
+    def adopt_store(self, store: Workspace) -> None:
+        """Go on with `store`, where `lsp.first_open` opened the first document (configured as the
+        server configures its own, from the same `initialize`): the server's `didOpen` of it then
+        finds it open as it is, and neither analyses it again nor keeps a second copy."""
+        self.store = store
+        store.set_schema_loader(self.schema_jobs.load_files)
+        self._not_yet_opened.update(store.uris())
+
+    def opened_by_client(self, uri: str) -> None:
+        self._not_yet_opened.discard(uri)
+
+    def client_documents(self) -> list[str]:
+        """The documents open in the store whose `didOpen` the server has handled (an adopted
+        workspace holds the first document before the server reads its `didOpen`: until then the
+        server acts as if it were not open, as it would without `lsp.first_open`)."""
+        return [uri for uri in self.store.uris() if uri not in self._not_yet_opened]
 
     def start_tcp(self, host: str, port: int) -> int:  # type: ignore[override]
         """Serve one client over TCP (`lsp.transport`); the exit status."""
@@ -331,10 +351,14 @@ class HcljsonServer(LanguageServer):
             forms = self._forms.get(uri)
             if forms is None:
                 forms = self._forms[uri] = diagnostic_forms.Forms()
+            if memory_marks.ENABLED:  # the quick open, apart from the diagnostics that would compute it
+                state.quick()
+                memory_marks.mark("server.quick")
             items = diagnostic_forms.document_forms(self.store, uri, self.settings.diagnostics, forms, self.position_encoding)
             self.schema_jobs.report(self.store.schema_problems())
             items += [diagnostic_forms.serialise(d) for d in self.validation.diagnostics(uri, state, self.position_encoding)]
             result = state.version, items
+        memory_marks.mark("server.diagnostics")
         if state.quick() is not None:
             self._prepare_later(uri)
         self.refresh_stale()
@@ -377,6 +401,7 @@ class HcljsonServer(LanguageServer):
                 # a 5 MB document, 40 ms of 20 MB, on a quiet machine) get a slice of their own.
                 with paused_gc():
                     _ = state.line_index.line_count
+                memory_marks.mark("server.line_starts")
                 await asyncio.sleep(0)
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
@@ -400,8 +425,10 @@ class HcljsonServer(LanguageServer):
             if state is None:
                 return
             self._log_build(uri, own, time.perf_counter() - started)
+            memory_marks.mark("server.build")
             with paused_gc():
                 disagreed = diagnostics_feature.prepare(state, quick)  # built: this compares
+            memory_marks.mark("server.prepare")
         except Exception:
             log.exception("building the analysis of %s failed", uri)
             return
@@ -485,12 +512,12 @@ class HcljsonServer(LanguageServer):
         self.schema_jobs.settings_changed(before, settings)
         self.store.take_stale()  # every document is published again below
         if self.pushes_diagnostics or was_pushing:
-            for uri in self.store.uris():
+            for uri in self.client_documents():
                 if self.pushes_diagnostics:
                     self.publisher.publish(uri)
                 else:
                     self.publisher.clear(uri)
-        if len(self.store) and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
+        if self.client_documents() and self.client_pulls_diagnostics and self.workspace_capability("diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
         self.refresh_views(before)
 
@@ -691,6 +718,7 @@ def did_change_watched_files(ls: HcljsonServer, params: types.DidChangeWatchedFi
 @feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
+    ls.opened_by_client(doc.uri)
     if ls.oversized.open(doc.uri, doc.text, doc.version, ls.settings.max_file_size_mb, ls.settings.diagnostics.docs_url):
         ls.store.close(doc.uri)  # a smaller version of it may have been open
         return ls.diagnostics_changed(doc.uri, immediately=True)

@@ -31,15 +31,17 @@ import threading
 from collections.abc import Callable
 from typing import BinaryIO, Protocol
 
-from . import timing
+from . import memory_marks, timing
 from .early import Handoff
-from .framing import Body, Event, FrameReader, Problem
+from .framing import Body, Decoded, Event, FrameReader, Problem
 from .protocol import HcljsonProtocol
 
 log = logging.getLogger(__name__)
 
 #: How much one read asks for.
 CHUNK = 1 << 16
+#: A message body this long (bytes) is a phase of its own for `memory_marks`.
+LARGE = 1 << 20
 
 
 class Inbox:
@@ -85,7 +87,10 @@ class _Session:
             log.warning("skipped an unreadable message header: %s", event.text)
             return
         try:
-            self.protocol.receive(event.data)
+            if isinstance(event, Decoded):
+                self.protocol.receive_value(event.value)
+            else:
+                self.protocol.receive(event.data)
         except (BrokenPipeError, ConnectionError):
             log.info("the client is gone")
             self.end(0)
@@ -143,9 +148,13 @@ async def _serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, s
 
     def pump() -> None:
         frames = handoff.frames if handoff is not None else FrameReader()
-        for event in handoff.events if handoff is not None else ():  # read by `lsp.early` before us
+        events = handoff.events if handoff is not None else []  # read by `lsp.early` before us
+        events.reverse()
+        while events:  # each let go once posted: a large message is not kept for the server's life
+            event = events.pop()
             if not post(event) or event is None:
                 return
+        del event
         while True:
             try:
                 chunk = os.read(stdin_fd, CHUNK)
@@ -158,6 +167,8 @@ async def _serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, s
             for event in frames.feed(chunk):
                 if timing.ENABLED and isinstance(event, Body):
                     timing.body_read(len(event.data))
+                if memory_marks.ENABLED and isinstance(event, Body) and len(event.data) > LARGE:
+                    memory_marks.mark(f"transport.read ({len(event.data)} bytes)")
                 if not post(event):
                     return
 

@@ -30,12 +30,12 @@ Contract
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
 from ..hcljson.incremental import FileView
-from ..hcljson.model import Label
 from ..hcljson.skim import Skim
 from ..jsonsyntax.window import parse_window
 from .analysis import file_engine
@@ -47,23 +47,73 @@ __all__ = ["Spans", "window_view"]
 _OPENS = re.compile(r"[ \t\n\r]*(:)[ \t\n\r]*(\{)")
 _COLON = re.compile(r"[ \t\n\r]*(:)[ \t\n\r]*")
 
-Span = tuple[str, int, int, tuple[Label, ...], int, int]  # `hcljson.skim.Skimmed` without its value
-
-
 @dataclass(frozen=True, slots=True)
 class Spans:
-    """Where each top-level block value of a skimmed document is (see the module doc)."""
+    """Where each top-level block value of a skimmed document is (see the module doc): positions
+    only, in arrays. Block `i`'s value is `[starts[i], ends[i])`; its header keys (the type, then
+    each label, quotes included) are the pairs `(heads[k], heads[k + 1])` for `k` in
+    `range(at[i], at[i + 1], 2)`. Kept while the tree is built, so no object per block: the skim's
+    `Label`s and position ints were made among its values, and keeping them kept the memory pages
+    of those values from being reused or released (session 10, docs/performance.md)."""
 
     root_start: int
-    blocks: tuple[Span, ...]
-    starts: tuple[int, ...]
+    starts: array[int]
+    ends: array[int]
+    heads: array[int]
+    at: array[int]
 
     @classmethod
     def of(cls, found: Skim) -> Spans | None:
         if found.tail is not None:
             return None
-        blocks = tuple(b[:6] for b in found.blocks)
-        return cls(found.root_start, blocks, tuple(b[4] for b in blocks))
+        starts, ends, heads, at = array("q"), array("q"), array("q"), array("q", [0])
+        for b in found.blocks:
+            starts.append(b.start)
+            ends.append(b.end)
+            heads.append(b.type_start)
+            heads.append(b.type_end)
+            for label in b.labels:
+                heads.append(label.start)
+                heads.append(label.end)
+            at.append(len(heads))
+        return cls(found.root_start, starts, ends, heads, at)
+
+    def keys(self, i: int) -> list[tuple[int, int]]:
+        """The ranges of block `i`'s header keys: the type's, then each label's."""
+        heads = self.heads
+        return [(heads[k], heads[k + 1]) for k in range(self.at[i], self.at[i + 1], 2)]
+
+
+def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
+    """The indexes `[lo, hi)` of the blocks of the window around `offset`, or None (module doc):
+    one window answers every offset it is given for, so a caller can keep one per window."""
+    starts, ends = spans.starts, spans.ends
+    n = len(starts)
+    i = bisect_left(starts, offset)  # the values before it start before `offset`
+    if i > 0 and offset < ends[i - 1]:
+        pass  # inside the value before (it starts before `offset`)
+    elif i < n and (starts[i] == offset or any(s <= offset <= e for s, e in spans.keys(i))):
+        pass  # on the next value's opening bracket or on one of its header keys
+    else:
+        return None
+    lo, hi = max(0, i - 1), min(n, i + 2)
+    for b in range(lo, hi):
+        if text[starts[b]] != "{":  # an array: several blocks or none, `blocks_at` may look further
+            return None
+    return lo, hi
+
+
+def _tree(text: str, spans: Spans, lo: int, hi: int) -> Any:
+    heads = spans.keys(lo)
+    keys = []
+    for n, (s, e) in enumerate(heads):
+        opens = n < len(heads) - 1
+        m = (_OPENS if opens else _COLON).match(text, e)
+        if m is None or (not opens and m.end() != spans.starts[lo]):
+            return None
+        keys.append((s, e, m.start(1), m.start(2) if opens else -1))
+    last_levels = (spans.at[hi] - spans.at[hi - 1]) // 2  # its type and labels: the levels its value closes
+    return parse_window(text, spans.root_start, tuple(keys), spans.starts[lo], spans.ends[hi - 1], last_levels)
 
 
 def window_view(text: str, path: str | None, scope: Scope | None, spans: Spans, lo: int, hi: int) -> FileView | None:
@@ -74,41 +124,3 @@ def window_view(text: str, path: str | None, scope: Scope | None, spans: Spans, 
     # Without the scope, as the quick open analyses a block alone: nothing is resolved against the
     # module (its diagnostics are not read), but the engine, which decides what a block refers to.
     return file_engine(path, None, scope.engine if scope is not None else None).update(text, root).body
-
-
-def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
-    """The indexes `[lo, hi)` of the blocks of the window around `offset`, or None (module doc):
-    one window answers every offset it is given for, so a caller can keep one per window."""
-    starts, blocks = spans.starts, spans.blocks
-    n = len(starts)
-    i = bisect_left(starts, offset)  # the values before it start before `offset`
-    if i > 0 and offset < blocks[i - 1][5]:
-        pass  # inside the value before (it starts before `offset`)
-    elif i < n and (starts[i] == offset or _on_key(blocks[i], offset)):
-        pass  # on the next value's opening bracket or on one of its header keys
-    else:
-        return None
-    lo, hi = max(0, i - 1), min(n, i + 2)
-    for b in blocks[lo:hi]:
-        if text[b[4]] != "{":  # an array: several blocks or none, `blocks_at` may look further
-            return None
-    return lo, hi
-
-
-def _on_key(b: Any, offset: int) -> bool:
-    if b[1] <= offset <= b[2]:
-        return True
-    return any(lab.start <= offset <= lab.end for lab in b[3])
-
-
-def _tree(text: str, spans: Spans, lo: int, hi: int) -> Any:
-    first, last = spans.blocks[lo], spans.blocks[hi - 1]
-    heads = ((first[1], first[2]), *((lab.start, lab.end) for lab in first[3]))
-    keys = []
-    for n, (s, e) in enumerate(heads):
-        opens = n < len(heads) - 1
-        m = (_OPENS if opens else _COLON).match(text, e)
-        if m is None or (not opens and m.end() != first[4]):
-            return None
-        keys.append((s, e, m.start(1), m.start(2) if opens else -1))
-    return parse_window(text, spans.root_start, tuple(keys), first[4], last[5], 1 + len(last[3]))

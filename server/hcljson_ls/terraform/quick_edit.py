@@ -32,6 +32,7 @@ Contract
 
 from __future__ import annotations
 
+import json
 from array import array
 from bisect import bisect_left, bisect_right
 
@@ -53,15 +54,14 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
                      scope: Scope | None) -> QuickResult | None:
     """See the module doc."""
     spans = before.spans
-    if spans is None or before.duplicated or len(before.blocks) != len(spans.blocks):
+    if spans is None or before.duplicated or len(before.blocks) != len(spans.starts):
         return None
     if (getattr(scope, "provider_schemas", None) is not None) != (before.providers is not None):
         return None
     i = bisect_right(spans.starts, start) - 1  # the last value starting at or before the edit
     if i < 0:
         return None
-    b = spans.blocks[i]
-    b_start, b_end = b[4], b[5]
+    b_start, b_end = spans.starts[i], spans.ends[i]
     if not (b_start < start and old_end < b_end):
         return None
     delta = new_end - old_end
@@ -69,7 +69,9 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     if read is None or read[1] != b_end + delta:
         return None
     value, end = read
-    block = Skimmed(b[0], b[1], b[2], b[3], b_start, end, value)
+    heads = spans.keys(i)  # (before the edit: their text and places are unchanged)
+    (ts, te), labels = heads[0], tuple(Label(json.loads(text[ls:le]), ls, le) for ls, le in heads[1:])
+    block = Skimmed(json.loads(text[ts:te]), ts, te, labels, b_start, end, value)
     keys = before._keys
     ends = before.block_ends
     first = ends[i - 1] if i else 0
@@ -78,7 +80,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     part = quick_blocks(text, path, scope, Skim((block,), spans.root_start, len(text)), own, before.providers)
     if part is None or part._keys != keys[first:last]:
         return None
-    diagnostics = _spliced(before.diagnostics, part.diagnostics, b, end, delta)
+    diagnostics = _spliced(before.diagnostics, part.diagnostics, heads, b_start, b_end, end, delta)
     if diagnostics is None:
         return None
     flat = before._places._flat
@@ -101,10 +103,11 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     return result
 
 
-def _spliced(old: list[Diagnostic], new: list[Diagnostic], b: tuple, end: int, delta: int) -> list[Diagnostic] | None:
-    """`old` with the diagnostics of block value `b` (which now ends at `end`) replaced by `new` and
-    the later ones moved by `delta`; None when they cannot be told apart (module doc)."""
-    b_start, b_end = b[4], b[5]
+def _spliced(old: list[Diagnostic], new: list[Diagnostic], heads: list[tuple[int, int]], b_start: int, b_end: int,
+             end: int, delta: int) -> list[Diagnostic] | None:
+    """`old` with the diagnostics of the block value `[b_start, b_end)` (which now ends at `end`;
+    its header keys at `heads`) replaced by `new` and the later ones moved by `delta`; None when
+    they cannot be told apart (module doc)."""
     for d in new:
         if d.start < b_start or d.end > end:
             return None
@@ -113,7 +116,7 @@ def _spliced(old: list[Diagnostic], new: list[Diagnostic], b: tuple, end: int, d
     for d in old[lo:hi]:
         if d.end > b_end:
             return None
-    for s, e in ((b[1], b[2]), *((lab.start, lab.end) for lab in b[3])):  # its header keys
+    for s, e in heads:  # its header keys
         at = bisect_left(old, s, 0, lo, key=_start)
         while at < lo and old[at].start <= e:
             if old[at].end <= e:
@@ -154,27 +157,15 @@ def _elsewhere(d: Diagnostic, b_start: int) -> bool:
 def _shifted_spans(spans: Spans, i: int, end: int, delta: int) -> Spans:
     """`spans` with block `i`'s value now ending at `end` and every place after it moved by `delta`
     (header keys before it, shared by later blocks, stay)."""
-    old = spans.blocks
-    b = old[i]
-    b_end = b[5]
-    blocks = list(old[:i])
-    blocks.append((b[0], b[1], b[2], b[3], b[4], end))
-    if delta:
-        moved: dict[Label, Label] = {}  # a label key shared by several later blocks: moved once
-        for t, ts, te, labels, s, e in old[i + 1 :]:
-            if ts >= b_end:
-                ts += delta
-                te += delta
-            shifted = []
-            for lab in labels:
-                if lab.start >= b_end:
-                    got = moved.get(lab)
-                    if got is None:
-                        got = moved[lab] = Label(lab.value, lab.start + delta, lab.end + delta)
-                    lab = got
-                shifted.append(lab)
-            blocks.append((t, ts, te, tuple(shifted), s + delta, e + delta))
-    else:
-        blocks.extend(old[i + 1 :])
-    starts = spans.starts
-    return Spans(spans.root_start, tuple(blocks), starts[: i + 1] + tuple([s + delta for s in starts[i + 1 :]]))
+    b_end = spans.ends[i]
+    starts, ends, heads = spans.starts, spans.ends, spans.heads
+    if not delta:
+        new_ends = array("q", ends)
+        new_ends[i] = end
+        return Spans(spans.root_start, starts, new_ends, heads, spans.at)
+    cut = spans.at[i + 1]  # the header keys of the blocks after `i`: those past the old end move
+    return Spans(spans.root_start,
+                 starts[: i + 1] + array("q", [x + delta for x in starts[i + 1 :]]),
+                 ends[:i] + array("q", [end]) + array("q", [x + delta for x in ends[i + 1 :]]),
+                 heads[:cut] + array("q", [x + delta if x >= b_end else x for x in heads[cut:]]),
+                 spans.at)

@@ -105,8 +105,8 @@ MAX_FILE_BYTES = 40 * MB
 
 def utf8_size(text: str, limit: int) -> int:
     """The UTF-8 length of `text`, encoded only when its length in characters cannot decide."""
-    if len(text) > limit or 4 * len(text) <= limit:
-        return len(text)  # over for sure (a character is at least a byte), or under for sure
+    if len(text) > limit or 4 * len(text) <= limit or text.isascii():
+        return len(text)  # over for sure (a character is at least a byte), or under for sure; ASCII: a byte each
     return len(text.encode("utf-8", "surrogatepass"))
 
 

@@ -57,8 +57,8 @@ class ProviderSchemaSettings:
     def set_schema_loader(self, start: Any) -> None:
         """Schema files are read by `start(paths, generation)` (the server: off its event loop), which
         hands each result to `schema_file_loaded`; None: read where first needed."""
-        self._schemas.set_loader(start)
-        self._all_schemas_changed()
+        if self._schemas.set_loader(start):  # (no files: nothing any module sees changes)
+            self._all_schemas_changed()
 
     def schema_file_loaded(self, path: str, schemas: Any, problems: Sequence[str], generation: int) -> bool:
         """A schema file read by the loader: True when the open documents may now say something else

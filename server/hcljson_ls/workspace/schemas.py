@@ -133,11 +133,13 @@ class SchemaStore:
         self._forget_files()
         return bool(self._files)
 
-    def set_loader(self, start: Callable[[tuple[str, ...], int], bool] | None) -> None:
+    def set_loader(self, start: Callable[[tuple[str, ...], int], bool] | None) -> bool:
         """From now on files are read by `start(paths, generation)`, which hands each result to
-        `file_loaded` later, or returns False when it cannot (None, or False: read in `for_module`)."""
+        `file_loaded` later, or returns False when it cannot (None, or False: read in `for_module`).
+        True when there are files (read again: what a module sees may change)."""
         self._start = start
         self._forget_files()
+        return bool(self._files)
 
     def file_loaded(self, path: str, schemas: ProviderSchemas | None, problems: Sequence[str], generation: int) -> bool:
         """The result of reading `path` for `generation`; True when a module may see it."""

@@ -311,11 +311,18 @@ class Workspace(ProviderSchemaSettings):
     # -- documents ------------------------------------------------------------------------------
 
     def open(self, uri: str, text: str, version: int, language_id: str) -> DocumentState | None:
-        """Store and parse a newly opened document; None (and nothing stored) when it is not ours."""
+        """Store and parse a newly opened document; None (and nothing stored) when it is not ours.
+        A document opened again as it is open (the same version, language id and text: the server
+        handles the `didOpen` that `lsp.first_open` opened in this workspace before it) keeps its
+        state and everything found from it: nothing is analysed twice."""
         if not is_ours(uri, language_id):
             log.debug("ignoring %s (language id %r)", uri, language_id)
             self._forget(uri)
             return None
+        state = self._documents.get(uri)
+        if (state is not None and state.version == version and state.document.language_id == language_id
+                and state.text == text):
+            return state
         state = DocumentState.open(uri, text, version, language_id, ModuleScope(self, uri))
         self._documents[uri] = state
         self._revisions[uri] = next(self._counter)

@@ -1,0 +1,80 @@
+"""The first document is analysed once: `lsp.first_open` opens it and answers its diagnostics before
+the server is imported, and the server goes on with that workspace (`HcljsonServer.adopt_store`),
+its own `didOpen` of the document finding it open as it is (`Workspace.open`). Before session 10
+the server opened it again in a workspace of its own: every large document's quick open ran twice
+(twice the time, and both analyses alive together at the peak of the open, issue 22 "Limits").
+
+In-process, through the real parts `hcljson_ls.entry` runs (`lsp.early`, `lsp.first_open`, the
+server's `start_io` over a pipe); what is counted is the quick open itself (`terraform.quick`'s
+`quick_file`, as `workspace.document` calls it)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+from hcljson_ls.lsp import early, first_open
+from hcljson_ls.lsp.server import create_server
+from hcljson_ls.workspace import document as document_module
+
+URI = "file:///nonexistent-hcljson-test/once/main.tf.json"
+TEXT = '{\n  "variable": {"region": {}},\n  "output": {"o": {"value": "${var.regio}"}}\n}\n'
+
+
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def _responses(written: bytes) -> list[dict]:
+    messages, rest = [], written
+    while rest:
+        head, _, rest = rest.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        messages.append(json.loads(rest[:length]))
+        rest = rest[length:]
+    return messages
+
+
+def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkeypatch):
+    analysed: list[str] = []
+    quick_file = document_module.quick_file
+
+    def counted(text, path, scope):
+        analysed.append(path)
+        return quick_file(text, path, scope)
+
+    monkeypatch.setattr(document_module, "quick_file", counted)
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": None, "capabilities": {"textDocument": {"diagnostic": {}}},
+                    "initializationOptions": {"diagnostics": {"unusedDeclarations": False}}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": URI, "languageId": "terraform-json", "version": 1, "text": TEXT}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/diagnostic", "params": {"textDocument": {"uri": URI}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "textDocument/diagnostic", "params": {"textDocument": {"uri": URI}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"".join(_frame(m) for m in messages))
+    os.close(write_end)
+    out = io.BytesIO()
+    stdin = open(read_end, "rb", closefd=True)  # closed below
+    try:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        early.started = early.start(read_end, out)
+        first_open.serve(early.started, read_end, out)
+        assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # the early answer's analysis
+        assert create_server().start_io(stdout=out) == 0
+    finally:
+        early.started = None
+        stdin.close()
+    answers = {m["id"]: m for m in _responses(out.getvalue()) if "id" in m}
+    assert sorted(answers) == [1, 2, 3, 4]  # each answered once: 2 early, 3 by the server
+    assert answers[3]["result"]["items"] == answers[2]["result"]["items"]
+    assert [d["code"] for d in answers[2]["result"]["items"]] == ["reference/undeclared"]
+    assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # ... and only that one
