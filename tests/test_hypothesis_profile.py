@@ -32,7 +32,9 @@ def _run(tmp_path: Path, ci: bool) -> str:
         if ci:
             env["CI"] = "true"
         result = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", str(probe)],
+            # -n0: in this process, so that `-s` shows the probe's output (pyproject's addopts start
+            # pytest-xdist workers, whose output pytest does not show).
+            [sys.executable, "-m", "pytest", "-q", "-s", "-n0", "-p", "no:cacheprovider", str(probe)],
             cwd=tmp_path, env=env, capture_output=True, encoding="utf-8", timeout=120,
         )
     finally:

@@ -87,7 +87,8 @@ def test_the_corpus_tests_run_without_anything_beside_the_checkout(tmp_path: Pat
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
     env.update(HCLJSON_SHARED=str(tmp_path), CI="true")
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/terraform/test_tf_corpus.py"],
+        # -n0: one process (the run is a part of this test; pyproject's addopts would start workers).
+        [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", "tests/terraform/test_tf_corpus.py"],
         cwd=REPO, env=env, capture_output=True, encoding="utf-8", timeout=300,
     )
     output = result.stdout + result.stderr

@@ -37,6 +37,10 @@ import pytest
 from fixture import parse_fixture
 from stand_in_terraform import StandIn
 
+#: The real editors run one test at a time, on one pytest-xdist worker (`--dist loadgroup`): each is a
+#: heavy process tree, and the VS Code tests share one packaged extension.
+pytestmark = pytest.mark.xdist_group("editors")
+
 REPO = Path(__file__).resolve().parents[2]
 NVIM_DIR = REPO / "editors" / "neovim"
 PROBE = Path(__file__).with_name("nvim_probe.lua")

@@ -36,6 +36,10 @@ from pathlib import Path
 
 import pytest
 
+#: The real editors run one test at a time, on one pytest-xdist worker (`--dist loadgroup`): each is a
+#: heavy process tree, and the VS Code tests share one packaged extension.
+pytestmark = pytest.mark.xdist_group("editors")
+
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "vscode-extension"
 DRIVER = Path(__file__).with_name("vscode_driver.cjs")

@@ -17,6 +17,10 @@ from pathlib import Path
 import pytest
 from test_vscode import TOOLS, code_server, extension_log, run_driver, tools, vsix  # noqa: F401 - fixtures
 
+#: The real editors run one test at a time, on one pytest-xdist worker (`--dist loadgroup`): each is a
+#: heavy process tree, and the VS Code tests share one packaged extension.
+pytestmark = pytest.mark.xdist_group("editors")
+
 OFFER = "Install it for this extension"
 PROGRESS = "installing the language server"
 

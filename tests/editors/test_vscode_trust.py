@@ -26,6 +26,10 @@ from fixture import parse_fixture
 from stand_in_terraform import StandIn
 from test_vscode import TOOLS, code_server, run_driver, tools, vsix  # noqa: F401 - fixtures
 
+#: The real editors run one test at a time, on one pytest-xdist worker (`--dist loadgroup`): each is a
+#: heavy process tree, and the VS Code tests share one packaged extension.
+pytestmark = pytest.mark.xdist_group("editors")
+
 SCHEMA = shared_data.RANDOM_SCHEMA
 shared_data.require(SCHEMA)
 

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 SERVER = [sys.executable, "-m", "hcljson_ls", "--stdio"]
@@ -86,6 +87,25 @@ class Wire:
         if self.alive():
             self.process.kill()
             self.process.wait(timeout=10)
+
+    def cpu_seconds(self) -> float:
+        """The server's CPU time so far (user and system, all its threads), from Linux's /proc: unlike
+        the wall clock, it does not grow while the process waits for a core another test is using."""
+        stat = Path(f"/proc/{self.process.pid}/stat").read_text(encoding="ascii")
+        fields = stat.rsplit(")", 1)[1].split()  # after the command name: state, ppid, ...
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, in ticks
+
+    def wait_exit_with_cpu(self, timeout: float) -> tuple[int, float]:
+        """Wait for the server to exit: its exit code and its total CPU time (the kernel's account of the
+        reaped process, `os.wait4`)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
+            if pid:
+                self.process.returncode = os.waitstatus_to_exitcode(status)
+                return self.process.returncode, usage.ru_utime + usage.ru_stime
+            assert time.monotonic() < deadline, f"the server did not exit within {timeout} s"
+            time.sleep(0.01)
 
     def log(self) -> str:
         self._log_file.seek(0)
