@@ -13,6 +13,11 @@ Cases (all by default), each the hot function of a module timed on one input:
     line_index  `text.LineIndex.update`: a one-character insert then delete in the middle of 5 MB
                 (a letter; a line break, which adds and removes a line start)
     semantic    `template.semantic.classify` of the parsed templates of the lexer case
+    provider_rules  `terraform.rules.provider_rules` on the resource bodies of `bench_schemas.make_aws`
+                (5 MB; the AWS 4.13 schema of the test data): the quick open's compiled one-pass test
+                (`_quiet_test(...)(body)`) and the body rule (`resource_body_findings`) on the C
+                scanner's values, the body rule on the tree, and on the tree again with problems
+                (every other body without its required arguments, every third with a wrong kind)
 
 "Before" is the module's source at REV, executed as a module of its own next to the tree's (its
 relative imports resolve to the working tree's other modules). The two run alternately, in turns
@@ -219,8 +224,68 @@ def case_semantic(rev: str, quick: bool, turns: int) -> None:
     report(f"semantic tokens, {len(trees)} trees", alternate(run(before), run(after), turns))
 
 
+def provider_rules_inputs(size: int) -> tuple[list, list, list, str]:
+    """(schema, values body) and (schema, tree body) of every resource of `make_aws(size)`, the same with
+    problems on the tree, and the text the tree bodies are read in (`TreeView`) with the problem one's."""
+    import bench_schemas  # lazy: its imports (the workspace, bench_open) are only for this case
+
+    from hcljson_ls.hcljson.skim import _DECODER
+    from hcljson_ls.jsonsyntax import parse
+    from hcljson_ls.terraform.analysis import analyze_file
+    from hcljson_ls.terraform.schemas import provider_schema
+
+    aws = provider_schema.load(bench_schemas.default_schema_file())
+    text = bench_schemas.make_aws(size)
+    values = [(aws.resource(bench_schemas.AWS, t), b) for t, named in dict(_DECODER.decode(text))["resource"] for _, b in named]
+
+    def tree(text: str) -> list:
+        root = analyze_file(text, parse(text).root, "main.tf.json").body
+        blocks = [b for b in root.blocks if b.type_name == "resource"]
+        return [(aws.resource(bench_schemas.AWS, b.labels[0].value), b.body) for b in blocks]
+
+    doc = json.loads(text)
+    for i, body in enumerate(b for named in doc["resource"].values() for b in named.values()):
+        schema = aws.resource(bench_schemas.AWS, next(t for t, named in doc["resource"].items() if body in named.values()))
+        if i % 2 == 0:
+            for name in [n for n, a in schema.attributes.items() if a.required]:
+                body.pop(name, None)
+        if i % 3 == 0:
+            body["tags"] = 7
+    bad = json.dumps(doc, indent=2, ensure_ascii=False)
+    return values, tree(text), tree(bad), (text, bad)
+
+
+def case_provider_rules(rev: str, quick: bool, turns: int) -> None:
+    from hcljson_ls.hcljson.view import VALUES, TreeView, diagnostics_of
+
+    name = "hcljson_ls.terraform.rules.provider_rules"
+    before, after = before_module(name, rev), after_module(name)
+    values, good, bad, (text, bad_text) = provider_rules_inputs(500_000 if quick else 5_000_000)
+    where = "this block"
+
+    def quiet(module):
+        tests = [(module._quiet_test("resource", schema), v) for schema, v in values]
+        assert all(test(v) for test, v in tests)
+        return lambda: [test(v) for test, v in tests]
+
+    def body_rule(module, view, bodies):
+        rule = module.resource_body_findings
+        return lambda: [rule(view, "resource", b, schema, where) for schema, b in bodies]
+
+    for label, bodies, in_text in (("values", values, None), ("tree", good, text), ("tree, with problems", bad, bad_text)):
+        view = VALUES if in_text is None else TreeView(in_text)
+        if in_text is not None:
+            found = [diagnostics_of(view, f) for f in body_rule(before, view, bodies)()]
+            assert found == [diagnostics_of(view, f) for f in body_rule(after, view, bodies)()]
+            assert any(found) == (label != "tree"), label
+        report(f"body rule, {label}, {len(bodies)} bodies",
+               alternate(body_rule(before, view, bodies), body_rule(after, view, bodies), turns))
+    report(f"quiet test, values, {len(values)} bodies", alternate(quiet(before), quiet(after), turns))
+
+
 CASES = {"fastparse": case_fastparse, "parser": case_parser, "lexer": case_lexer,
-         "line_index": case_line_index, "semantic": case_semantic}
+         "line_index": case_line_index, "semantic": case_semantic,
+         "provider_rules": case_provider_rules}
 
 
 def main() -> None:
