@@ -489,15 +489,35 @@ def _validate_body(
     view: ValueView, body: Any, schema: SchemaBlock, missing_at: Any, where: str, decoded_by: BodySchema,
     out: list[Finding], known: bool = False,
 ) -> None:
+    """`body_findings` into `out`, in phases, each called once per body: the members the decoder
+    does not read itself (`_check_arguments`), the `dynamic` blocks (`_check_dynamic_blocks`), then
+    what the whole body lacks (`_check_missing`) and the block types given too often (`_check_too_many`)."""
+    args, keys = view.arguments(body, decoded_by, schema.attributes if known else ())
+    names = dict(args)  # (in C) the names set, for `required`; fewer than the members: a name repeated
+    required, _, minimum, plain, collections = _plan(schema)
+    counts = _check_arguments(view, schema, plain, collections, args, keys, len(names) != len(args), where, out)
+    dynamic_types = _check_dynamic_blocks(view, body, schema, where, out)
+    if required or minimum:
+        _check_missing(view, body, required, minimum, names, counts, dynamic_types, missing_at, where, out)
+    if counts:
+        _check_too_many(schema, args, keys, counts, dynamic_types, where, out)
+
+
+def _check_arguments(
+    view: ValueView, schema: SchemaBlock, plain: Mapping[str, frozenset], collections: Mapping[str, list], args: Any, keys: Any,
+    repeats: bool, where: str, out: list[Finding],
+) -> dict[str, int]:
+    """The checks of each member of `args` (`view.arguments`; `keys` their keys' handles, or None when
+    the names are the handles; `repeats`: some name is given twice): a duplicate attribute, a value
+    the plain tests pass (`plain`, `collections`: `_plan`'s; on values `_by_type`), an attribute's
+    checks (`_set_attribute`), an unknown name, a block type's blocks (`_check_block_member`).
+    Returns the blocks counted per block type."""
     counts: dict[str, int] = {}
-    required, bounded, minimum, plain, collections = _plan(schema)
     attributes = schema.attributes
     kind = view.kind
     # On the values view, the kinds an attribute always takes as Python types (`_by_type`).
     typed, typed_collections = _by_type(schema) if view.by_type else (None, {})
-    args, keys = view.arguments(body, decoded_by, attributes if known else ())
-    names = dict(args)  # (in C) the names set, for `required`; fewer than the members: a name repeated
-    repeated: dict[str, Any] | None = {} if len(names) != len(args) else None
+    repeated: dict[str, Any] | None = {} if repeats else None
 
     for i, (name, v) in enumerate(args):
         if repeated is not None:
@@ -535,21 +555,35 @@ def _validate_body(
             candidates = [n for n, a in attributes.items() if not a.computed_only] + list(schema.block_types)
             out.append(_unknown(key, name, candidates, where))
             continue
-        plain_count = None if v is NO_VALUE else _plain_blocks(view, v, bt)
-        if plain_count is None:
-            bodies = () if v is NO_VALUE else view.nested_bodies(key, v, _nested_schema(name, bt.nesting == MAP))
-            plain_count = len(bodies)
-        else:
-            bodies = ()
-        counts[name] = counts.get(name, 0) + plain_count
-        if bt.block.deprecated and plain_count:
-            out.append(Finding(key, WARNING, DEPRECATED, f"Deprecated block type {_q(name)}",
-                               f"The provider marks the block type {_q(name)} of {where} as deprecated."))
-        if bodies:
-            inner = f"a {_q(name)} block"
-            for nested in bodies:
-                _validate_body(view, nested, bt.block, None, inner, PROVIDER_DEFINED_BODY, out)
+        counts[name] = counts.get(name, 0) + _check_block_member(view, name, key, v, bt, where, out)
+    return counts
 
+
+def _check_block_member(view: ValueView, name: str, key: Any, v: Any, bt: SchemaBlockType, where: str,
+                        out: list[Finding]) -> int:
+    """The blocks of block type `bt` that member `name` (value `v`, or `NO_VALUE`; its key's handle
+    `key`) writes: counted (from the JSON alone when there is nothing to report in them,
+    `_plain_blocks`; else read as the decoder reads them and each checked against `bt`), and
+    `schema/deprecated` for a deprecated block type. Returns how many."""
+    plain_count = None if v is NO_VALUE else _plain_blocks(view, v, bt)
+    if plain_count is None:
+        bodies = () if v is NO_VALUE else view.nested_bodies(key, v, _nested_schema(name, bt.nesting == MAP))
+        plain_count = len(bodies)
+    else:
+        bodies = ()
+    if bt.block.deprecated and plain_count:
+        out.append(Finding(key, WARNING, DEPRECATED, f"Deprecated block type {_q(name)}",
+                           f"The provider marks the block type {_q(name)} of {where} as deprecated."))
+    if bodies:
+        inner = f"a {_q(name)} block"
+        for nested in bodies:
+            _validate_body(view, nested, bt.block, None, inner, PROVIDER_DEFINED_BODY, out)
+    return plain_count
+
+
+def _check_dynamic_blocks(view: ValueView, body: Any, schema: SchemaBlock, where: str, out: list[Finding]) -> set[str]:
+    """Each `dynamic "<type>"` block of `body`: an unknown type, else its `content` bodies checked
+    against that block type. Returns the types written by `dynamic` (their counts are not known)."""
     dynamic_types: set[str] = set()
     for at, label, contents in view.dynamic_blocks(body):
         bt = schema.block_types.get(label)
@@ -559,14 +593,22 @@ def _validate_body(
         dynamic_types.add(label)
         for content in contents:
             _validate_body(view, content, bt.block, None, f"a {_q(label)} block", PROVIDER_DEFINED_BODY, out)
+    return dynamic_types
 
+
+def _check_missing(
+    view: ValueView, body: Any, required: tuple, minimum: tuple, names: Mapping[str, Any], counts: Mapping[str, int],
+    dynamic_types: set[str], missing_at: Any, where: str, out: list[Finding],
+) -> None:
+    """`schema/missing-argument` for each `required` attribute (`_plan`'s) not in `names`,
+    `schema/too-few-blocks` for each block type of `minimum` with fewer blocks (not one `dynamic`
+    writes): at `missing_at`, else at the body's `missing_place`."""
     place = None
-    if required:
-        for n, a in required:
-            if n not in names:
-                if place is None:
-                    place = view.missing_place(body)
-                out.append(_missing(n, a, where, missing_at or place[0], place[1], place[2]))
+    for n, a in required:
+        if n not in names:
+            if place is None:
+                place = view.missing_place(body)
+            out.append(_missing(n, a, where, missing_at or place[0], place[1], place[2]))
     for n, low, _ in minimum:
         if n in dynamic_types:
             continue
@@ -577,20 +619,26 @@ def _validate_body(
                 missing_at or place[0], ERROR, TOO_FEW_BLOCKS, f"Insufficient {_q(n)} blocks",
                 f"At least {low} {_q(n)} block{'s' if low != 1 else ''} {'are' if low != 1 else 'is'} required in {where}.",
             ))
-    if counts:
-        bounds = _bounds(schema)
-        for n, count in counts.items():
-            bound = bounds.get(n)
-            if bound is None or n in dynamic_types or count < bound[0] or bound[1] is None or count <= bound[1]:
-                continue
-            high = bound[1]
-            for i, (name, _) in enumerate(args):
-                if name == n and name not in attributes:
-                    out.append(Finding(
-                        name if keys is None else keys[i], ERROR, TOO_MANY_BLOCKS, f"Too many {_q(n)} blocks",
-                        f"No more than {high} {_q(n)} block{'s are' if high != 1 else ' is'} allowed in {where}, but there are {count}.",
-                    ))
-                    break
+
+
+def _check_too_many(schema: SchemaBlock, args: Any, keys: Any, counts: Mapping[str, int], dynamic_types: set[str], where: str,
+                    out: list[Finding]) -> None:
+    """`schema/too-many-blocks` for each block type of `counts` over its maximum (not one `dynamic`
+    writes), on the first member of `args` naming it."""
+    bounds = _bounds(schema)
+    attributes = schema.attributes
+    for n, count in counts.items():
+        bound = bounds.get(n)
+        if bound is None or n in dynamic_types or count < bound[0] or bound[1] is None or count <= bound[1]:
+            continue
+        high = bound[1]
+        for i, (name, _) in enumerate(args):
+            if name == n and name not in attributes:
+                out.append(Finding(
+                    name if keys is None else keys[i], ERROR, TOO_MANY_BLOCKS, f"Too many {_q(n)} blocks",
+                    f"No more than {high} {_q(n)} block{'s are' if high != 1 else ' is'} allowed in {where}, but there are {count}.",
+                ))
+                break
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1115,43 +1163,12 @@ def quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool] | 
 
 @functools.lru_cache(maxsize=4096)  # by the schema's identity (`SchemaBlock` compares by identity)
 def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
-    """`quiet_test`, compiled. Per member name, what `_validate_body` needs for it to find nothing:
-    a name the decoder reads itself is skipped (`view.arguments`), except `dynamic` (unanswerable on
-    values) and, in a resource, `lifecycle` and `provisioner` (what `unknown_ignored` and the `self`
-    rule read: `provisioner` is left to the rules, `lifecycle` has those two rules run on the body);
-    a plain attribute's value of a Python type it always takes
-    (`_by_type`); a list/set/map of a primitive type whose elements all are; another configurable,
-    current, non-nested attribute whose compiled kind check (`kind_checker`) finds nothing; a block
-    type, not deprecated, whose value `_plain_blocks` counts. Any other name, a name given twice
-    (any member: one `dict` of the body), a missing required attribute, or a block count out of its
-    bounds: False."""
-    required, bounded, _, _, _ = _plan(schema)
-    typed, typed_collections = _by_type(schema)
-    decoded = CONFIG_SCHEMA.blocks[block_type].body
-    decoded_names = {"//"} | (set() if decoded is None else set(decoded.attributes) | set(decoded.blocks))  # (`view.arguments` leaves them out)
-    skipped = decoded_names - {"dynamic"}
-    if block_type == "resource":
-        skipped -= {"lifecycle", "provisioner"}
-    # A plain attribute's Python types, tested first (most members); then the other names.
-    plain = {n: types for n, types in typed.items() if n not in skipped}
-    table: dict[str, tuple] = {}
-    for n, a in schema.attributes.items():
-        if n in typed_collections:
-            table[n] = (_COLLECTION, *typed_collections[n])
-        elif n not in typed and _plainly_checked(a) and a.cty is not None:
-            table[n] = (_CHECKED, kind_checker(a.cty))
-    for n, bt in schema.block_types.items():
-        if not bt.block.deprecated and n not in schema.attributes:
-            table[n] = (_BLOCK, bt)
-    for n in skipped:
-        table[n] = (_SKIP,)
-    table.pop("dynamic", None)
-    table.pop("provisioner", None) if block_type == "resource" else None
-    if block_type == "resource":
-        table["lifecycle"] = (_LIFECYCLE,)
-    required_names = frozenset(n for n, _ in required)
-    never = bool(required_names & decoded_names)  # a required name the decoder reads itself: always missing
-    bounds = {n: (low, high) for n, low, high in bounded}
+    """`quiet_test`, compiled (`_quiet_plan`): one pass over a body's members, each looked up in the
+    plain attributes' Python types first, then in the table of the other names (a name given twice,
+    any member: one `dict` of the body; a missing required attribute; a name of neither: False), then
+    the block counts against their bounds (`_within_bounds`) and, for a `lifecycle`, its two rules
+    (`_lifecycle_quiet`). The loop's checks are inline: it runs per member of every certified body."""
+    plain, table, required_names, never, bounds = _quiet_plan(block_type, schema)
     plain_get, get = plain.get, table.get
 
     def quiet(body: Any) -> bool:
@@ -1205,18 +1222,69 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
                 if counts is None:
                     counts = {}
                 counts[name] = count
-        for n, (low, high) in bounds.items():
-            count = counts.get(n, 0) if counts is not None else 0
-            if count < low or (high is not None and count > high):
-                return False
-        if lifecycle:
-            try:
-                return not ignored_name_findings(VALUES, block_type, body, schema, "") and \
-                    not self_attribute_findings(VALUES, block_type, body, schema, "")
-            except Unanswerable:
-                return False
-        return True
+        if bounds and not _within_bounds(bounds, counts):
+            return False
+        return not lifecycle or _lifecycle_quiet(block_type, body, schema)
     return quiet
+
+
+def _quiet_plan(block_type: str, schema: SchemaBlock) -> tuple[dict[str, frozenset], dict[str, tuple], frozenset, bool, dict]:
+    """What `_quiet_test` needs of each member name for `_validate_body` to find nothing: a name the
+    decoder reads itself is skipped (`view.arguments`), except `dynamic` (unanswerable on values) and,
+    in a resource, `lifecycle` and `provisioner` (what `unknown_ignored` and the `self` rule read:
+    `provisioner` is left to the rules, `lifecycle` has those two rules run on the body); a plain
+    attribute's value of a Python type it always takes (`_by_type`); a list/set/map of a primitive
+    type whose elements all are; another configurable, current, non-nested attribute whose compiled
+    kind check (`kind_checker`) finds nothing; a block type, not deprecated, whose value
+    `_plain_blocks` counts. Returns (plain attribute -> Python types, name -> table entry, the
+    required names, whether a required name is one the decoder reads itself (always missing), block
+    type -> (at least, at most or None))."""
+    required, bounded, _, _, _ = _plan(schema)
+    typed, typed_collections = _by_type(schema)
+    decoded = CONFIG_SCHEMA.blocks[block_type].body
+    decoded_names = {"//"} | (set() if decoded is None else set(decoded.attributes) | set(decoded.blocks))  # (`view.arguments` leaves them out)
+    skipped = decoded_names - {"dynamic"}
+    if block_type == "resource":
+        skipped -= {"lifecycle", "provisioner"}
+    # A plain attribute's Python types, tested first (most members); then the other names.
+    plain = {n: types for n, types in typed.items() if n not in skipped}
+    table: dict[str, tuple] = {}
+    for n, a in schema.attributes.items():
+        if n in typed_collections:
+            table[n] = (_COLLECTION, *typed_collections[n])
+        elif n not in typed and _plainly_checked(a) and a.cty is not None:
+            table[n] = (_CHECKED, kind_checker(a.cty))
+    for n, bt in schema.block_types.items():
+        if not bt.block.deprecated and n not in schema.attributes:
+            table[n] = (_BLOCK, bt)
+    for n in skipped:
+        table[n] = (_SKIP,)
+    table.pop("dynamic", None)
+    if block_type == "resource":
+        table.pop("provisioner", None)
+        table["lifecycle"] = (_LIFECYCLE,)
+    required_names = frozenset(n for n, _ in required)
+    never = bool(required_names & decoded_names)
+    return plain, table, required_names, never, {n: (low, high) for n, low, high in bounded}
+
+
+def _within_bounds(bounds: Mapping[str, tuple[int, int | None]], counts: Mapping[str, int] | None) -> bool:
+    """Whether the blocks counted per block type (`counts`, None: none) are within each type's bounds."""
+    for n, (low, high) in bounds.items():
+        count = counts.get(n, 0) if counts is not None else 0
+        if count < low or (high is not None and count > high):
+            return False
+    return True
+
+
+def _lifecycle_quiet(block_type: str, body: Any, schema: SchemaBlock) -> bool:
+    """Whether the two rules that read a resource's `lifecycle` (`unknown_ignored`, the `self` rule)
+    find nothing in `body` and ask nothing the values cannot answer."""
+    try:
+        return not ignored_name_findings(VALUES, block_type, body, schema, "") and \
+            not self_attribute_findings(VALUES, block_type, body, schema, "")
+    except Unanswerable:
+        return False
 
 
 def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta: str | None,
