@@ -1166,8 +1166,8 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
     """`quiet_test`, compiled (`_quiet_plan`): one pass over a body's members, each looked up in the
     plain attributes' Python types first, then in the table of the other names (a name given twice,
     any member: one `dict` of the body; a missing required attribute; a name of neither: False), then
-    the block counts against their bounds (`_within_bounds`) and, for a `lifecycle`, its two rules
-    (`_lifecycle_quiet`). The loop's checks are inline: it runs per member of every certified body."""
+    the block counts against their bounds and, for a `lifecycle`, its two rules (`_lifecycle_quiet`).
+    The checks are inline: the loop runs per member of every certified body, the bounds per body."""
     plain, table, required_names, never, bounds = _quiet_plan(block_type, schema)
     plain_get, get = plain.get, table.get
 
@@ -1222,8 +1222,10 @@ def _quiet_test(block_type: str, schema: SchemaBlock) -> Callable[[Any], bool]:
                 if counts is None:
                     counts = {}
                 counts[name] = count
-        if bounds and not _within_bounds(bounds, counts):
-            return False
+        for n, (low, high) in bounds.items():  # (inline as the loop; in a helper: ~1%, at the noise, docs/performance.md)
+            count = counts.get(n, 0) if counts is not None else 0
+            if count < low or (high is not None and count > high):
+                return False
         return not lifecycle or _lifecycle_quiet(block_type, body, schema)
     return quiet
 
@@ -1266,15 +1268,6 @@ def _quiet_plan(block_type: str, schema: SchemaBlock) -> tuple[dict[str, frozens
     required_names = frozenset(n for n, _ in required)
     never = bool(required_names & decoded_names)
     return plain, table, required_names, never, {n: (low, high) for n, low, high in bounded}
-
-
-def _within_bounds(bounds: Mapping[str, tuple[int, int | None]], counts: Mapping[str, int] | None) -> bool:
-    """Whether the blocks counted per block type (`counts`, None: none) are within each type's bounds."""
-    for n, (low, high) in bounds.items():
-        count = counts.get(n, 0) if counts is not None else 0
-        if count < low or (high is not None and count > high):
-            return False
-    return True
 
 
 def _lifecycle_quiet(block_type: str, body: Any, schema: SchemaBlock) -> bool:
