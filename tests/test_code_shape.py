@@ -33,7 +33,6 @@ LONG_ON_PURPOSE = {
 
 #: Being split by other changes of the same session (to be settled when they are merged).
 BEING_SPLIT = {
-    "terraform/quick.py::_Quick.run": "the quick open's single pass, changed by another engineer this session",
     "terraform/rules/provider_rules.py::_validate_body": "provider schema rules, changed by another engineer this session",
     "terraform/rules/provider_rules.py::_quiet_test": "the quick open's body test, changed by another engineer this session",
 }
