@@ -1,6 +1,6 @@
 """No function of the server is longer than 80 lines, but those in `LONG_ON_PURPOSE` (a hot loop
 whose split was measured to cost time: the measurement is written in a comment at the top of the
-function) and those in `BEING_SPLIT` (work in progress of other changes; issue 21 §4).
+function; issue 21 §4).
 
 A function's length is the lines from its `def` to its last line (`ast`'s `lineno` to
 `end_lineno`), nested functions included. To stay fast, the files are first read as text: a
@@ -29,11 +29,6 @@ LONG_ON_PURPOSE = {
     "jsonsyntax/parser.py::_parse_value_tokens":
         "the robust parser's loop, its fast paths inline: the string fast path in a helper made "
         "the loop 1.03-1.04x on 0.5 MB (bench/bench_split.py parser); split from 365 lines before",
-}
-
-#: Being split by other changes of the same session (to be settled when they are merged).
-BEING_SPLIT = {
-    "terraform/quick.py::_Quick.run": "the quick open's single pass, changed by another engineer this session",
 }
 
 _HEAD = re.compile(r"^([ \t]*)(@|(?:async[ \t]+)?def[ \t]|class[ \t])", re.M)
@@ -89,7 +84,7 @@ def long_functions() -> dict[str, tuple[int, str]]:
 def test_every_long_function_is_long_for_a_measured_reason():
     found = long_functions()
     assert found, "no long function found at all: the search is broken (the parsers are long on purpose)"
-    unexplained = sorted(f"{key} ({found[key][0]} lines)" for key in found.keys() - LONG_ON_PURPOSE.keys() - BEING_SPLIT.keys())
+    unexplained = sorted(f"{key} ({found[key][0]} lines)" for key in found.keys() - LONG_ON_PURPOSE.keys())
     assert not unexplained, (
         f"functions over {LIMIT} lines: split them into named helpers, or measure what a split costs "
         f"(bench/bench_split.py) and list them in LONG_ON_PURPOSE with the measurement: {unexplained}")
@@ -101,7 +96,7 @@ def test_every_long_function_is_long_for_a_measured_reason():
 def test_the_lists_name_only_functions_still_long():
     """An entry whose function was split (or renamed) goes: the lists say what is true now."""
     found = long_functions()
-    stale = sorted((LONG_ON_PURPOSE.keys() | BEING_SPLIT.keys()) - found.keys())
+    stale = sorted(LONG_ON_PURPOSE.keys() - found.keys())
     assert not stale, f"no longer over {LIMIT} lines (or renamed): remove from the lists: {stale}"
 
 

@@ -152,6 +152,10 @@ class _Unsure(Exception):
     """This block needs the full analysis."""
 
 
+class _NoAnswer(Exception):
+    """A position of a block analysed alone cannot be mapped back: no quick result (`_Quick.run`)."""
+
+
 class QuickResult:
     """The file's diagnostics (see the module doc) and its definitions, like
     `hcljson.incremental.FileResult.definitions`."""
@@ -254,47 +258,78 @@ class _Quick:
         self.checks = TerraformChecks(False, scope) if scope is not None else None
 
     def run(self) -> QuickResult | None:
-        blocks = self.skim.blocks
-        # What each certified block refers to, as position-free keys (see `_certify`): a key is
-        # resolved once however many blocks use it (`local.name_prefix` in every resource of a
-        # CDKTF stack), then the blocks of a key that resolves with a diagnostic are analysed.
-        users: dict[tuple, list[int]] = {}
+        """The quick result of the skimmed blocks (and tail), or None when a position of a block
+        analysed alone cannot be mapped back, in phases: the schema prelude (`prelude`), the
+        certification of the blocks read from their values (`certify_blocks`), the full analysis of
+        the others and of the tail (`analyse_uncertified`), the definitions, the resolution of the
+        certified blocks' references by key (`resolve_keys`, `place_or_analyse`), and the
+        diagnostics gathered in the full path's order (`gather`, `result`)."""
+        blocks: Sequence[Skimmed] = self.skim.blocks
         certified = [True] * len(blocks)
-        analysed: dict[int, tuple] = {}
-        located: dict[int, list[Diagnostic]] = {}  # certified blocks with a key that resolves with a diagnostic: those
-        tail = self.skim.tail
+        analysed: dict[int, tuple] = {}  # block (the tail is `len(self.skim.blocks)`) -> `analyse`'s answer
+        try:
+            providers = self.prelude(certified, analysed)
+            users = self.certify_blocks(certified, providers)
+            blocks = self.analyse_uncertified(certified, analysed)
+            keys, places, ends = self.definitions(blocks, analysed)
+            own = frozenset(keys) if self.own is None else self.own
+            located: dict[int, list[Diagnostic]] = {}
+            by_key = self.resolve_keys(users, own)
+            if by_key:
+                located = self.place_or_analyse(by_key, users, blocks, analysed)
+                keys, places, ends = self.definitions(blocks, analysed)
+            twice = duplicates(keys, places.__getitem__) if self.own is None else []
+            out = self.gather(analysed, located, own, twice)
+        except _NoAnswer:
+            return None
+        result = QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed), len(located))
+        status = result.blocks = bytearray(len(blocks))  # (`CERTIFIED` is 0)
+        for i in analysed:
+            status[i] = ANALYSED
+        for i in located:
+            status[i] = LOCATED
+        result.block_ends = ends
+        result.duplicated = bool(twice)
+        result.providers = providers
+        return result
+
+    def prelude(self, certified: list[bool], analysed: dict[int, tuple]) -> dict | None:
+        """With provider schemas, the `required_providers` each resource's provider is found with
+        (as `check_sites` finds it): the module's, of which this file's are declared by its
+        `terraform` blocks (never certified: marked so in `certified`) and perhaps its tail, both
+        analysed first for that (into `analysed`). None without provider schemas."""
+        if self.schemas is None:
+            return None
+        blocks = self.skim.blocks
+        for i, b in enumerate(blocks):
+            if b.type_name == "terraform":
+                analysed[i] = self.must_analyse(b)
+                certified[i] = False
+        if self.skim.tail is not None:
+            analysed[len(blocks)] = self.must_analyse(self.skim.tail, self.skim.openers)
+        if self.own is not None:
+            return self.providers or {}
+        mine = frozenset(k for got in analysed.values() for k, _ in got[3] if k[0] == "provider-requirement")
+        return required_providers(mine, self.scope)
+
+    def certify_blocks(self, certified: list[bool], providers: dict | None) -> dict[tuple, list[int]]:
+        """Each block still marked in `certified` certified (`_certify`, and `_check_schema` with
+        provider schemas), or unmarked. What each certified block refers to, as position-free keys:
+        key -> the blocks using it, so that a key is resolved once however many blocks use it
+        (`local.name_prefix` in every resource of a CDKTF stack)."""
+        users: dict[tuple, list[int]] = {}
         schemas = self.schemas
         if schemas is not None:
-            # Each resource's provider is found as `check_sites` finds it, with the module's
-            # `required_providers`: this file's are declared by its `terraform` blocks (never
-            # certified) and perhaps its tail, analysed first for that.
-            for i, b in enumerate(blocks):
-                if b.type_name == "terraform":
-                    got = self.analyse(b)
-                    if got is None:
-                        return None
-                    analysed[i] = got
-                    certified[i] = False
-            if tail is not None:
-                got = self.analyse(tail, self.skim.openers)
-                if got is None:
-                    return None
-                analysed[len(blocks)] = got
-            if self.own is None:
-                mine = frozenset(k for got in analysed.values() for k, _ in got[3] if k[0] == "provider-requirement")
-                providers = required_providers(mine, self.scope)
-            else:
-                providers = self.providers or {}
             engine = self.scope.engine or TERRAFORM  # type: ignore[union-attr]
             lookups: dict[tuple, Any] = {}
-        for i, b in enumerate(blocks):
+        for i, b in enumerate(self.skim.blocks):
             if not certified[i]:
                 continue
             found: list[tuple] = []
             try:
                 meta = _certify(b, found)
                 if schemas is not None and b.type_name in _RESOURCE_LIKE:
-                    _check_schema(b, meta, schemas, providers, engine, lookups)
+                    _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
             except _Unsure:
                 certified[i] = False
                 continue
@@ -304,61 +339,74 @@ class _Quick:
                     users[key] = [i]
                 else:
                     listed.append(i)
+        return users
+
+    def analyse_uncertified(self, certified: list[bool], analysed: dict[int, tuple]) -> Sequence[Skimmed]:
+        """The full analysis of each block not certified and of the tail (after a syntax error: the
+        rest of the text, analysed as one piece), unless the prelude did it: the blocks, the tail
+        last."""
+        blocks = self.skim.blocks
         for i, ok in enumerate(certified):
             if not ok and i not in analysed:
-                got = self.analyse(blocks[i])
-                if got is None:
-                    return None
-                analysed[i] = got
-        if tail is not None:  # after a syntax error: the rest of the text, analysed as one piece
-            if len(blocks) not in analysed:
-                got = self.analyse(tail, self.skim.openers)
-                if got is None:
-                    return None
-                analysed[len(blocks)] = got
-            blocks = (*blocks, tail)
-        keys, places, ends = self.definitions(blocks, analysed)
-        own = frozenset(keys) if self.own is None else self.own
-        if users:
-            # Each key resolved once, its refs placed from its own offset (`_refs_of`): a key's
-            # diagnostics are those of every place it is written, moved there (`_locate`).
-            order = list(users)
-            refs: list = []
-            starts: list[int] = []
-            at = 0
-            for key in order:
-                starts.append(at)
-                refs.extend(_refs_of(key, at))
-                at += _span(key)
-            problems, _ = resolve(refs, own, self.scope)
-            if problems:
-                # The blocks using a key that resolves with a diagnostic: its diagnostics moved to the
-                # places the block writes it, found in the raw text (`_locate`), or else the block analysed.
-                by_key: dict[tuple, tuple[int, list[Diagnostic]]] = {}
-                for d in problems:  # (in the refs' order: the keys' order)
-                    p = bisect_right(starts, d.start) - 1
-                    got_key = by_key.get(order[p])
-                    if got_key is None:
-                        by_key[order[p]] = (starts[p], [d])
-                    else:
-                        got_key[1].append(d)
-                wanted: dict[int, bool] = {}  # block -> whether its keys can be placed (templates')
-                for key in by_key:
-                    placeable = key[0] == _TRAVERSAL_KEY or key[0] == _TEMPLATE_KEY
-                    for i in users[key]:
-                        if i not in analysed:
-                            wanted[i] = wanted.get(i, True) and placeable
-                for i, placeable in wanted.items():
-                    if placeable and i < len(self.skim.blocks):
-                        placed = _locate(self.text, blocks[i], by_key)
-                        if placed is not None:
-                            located[i] = placed
-                            continue
-                    got = self.analyse(blocks[i])
-                    if got is None:
-                        return None
-                    analysed[i] = got
-                keys, places, ends = self.definitions(blocks, analysed)
+                analysed[i] = self.must_analyse(blocks[i])
+        tail = self.skim.tail
+        if tail is None:
+            return blocks
+        if len(blocks) not in analysed:
+            analysed[len(blocks)] = self.must_analyse(tail, self.skim.openers)
+        return (*blocks, tail)
+
+    def resolve_keys(self, users: dict[tuple, list[int]], own: frozenset) -> dict[tuple, tuple[int, list[Diagnostic]]]:
+        """Each key of the certified blocks resolved once against `own`, its refs placed from an
+        offset of its own (`_refs_of`): the keys that resolve with a diagnostic, each with that
+        offset and its diagnostics there."""
+        by_key: dict[tuple, tuple[int, list[Diagnostic]]] = {}
+        if not users:
+            return by_key
+        order = list(users)
+        refs: list = []
+        starts: list[int] = []
+        at = 0
+        for key in order:
+            starts.append(at)
+            refs.extend(_refs_of(key, at))
+            at += _span(key)
+        problems, _ = resolve(refs, own, self.scope)
+        for d in problems:  # (in the refs' order: the keys' order)
+            p = bisect_right(starts, d.start) - 1
+            got = by_key.get(order[p])
+            if got is None:
+                by_key[order[p]] = (starts[p], [d])
+            else:
+                got[1].append(d)
+        return by_key
+
+    def place_or_analyse(self, by_key: dict[tuple, tuple[int, list[Diagnostic]]], users: dict[tuple, list[int]],
+                         blocks: Sequence[Skimmed], analysed: dict[int, tuple]) -> dict[int, list[Diagnostic]]:
+        """The certified blocks using a key of `by_key` (one that resolves with a diagnostic): its
+        diagnostics moved to the places the block writes it, found in the raw text (`_locate`), or
+        else the block analysed (into `analysed`). Returns the located blocks' diagnostics."""
+        located: dict[int, list[Diagnostic]] = {}
+        wanted: dict[int, bool] = {}  # block -> whether its keys can be placed (templates')
+        for key in by_key:
+            placeable = key[0] == _TRAVERSAL_KEY or key[0] == _TEMPLATE_KEY
+            for i in users[key]:
+                if i not in analysed:
+                    wanted[i] = wanted.get(i, True) and placeable
+        for i, placeable in wanted.items():
+            if placeable and i < len(self.skim.blocks):
+                placed = _locate(self.text, blocks[i], by_key)
+                if placed is not None:
+                    located[i] = placed
+                    continue
+            analysed[i] = self.must_analyse(blocks[i])
+        return located
+
+    def gather(self, analysed: dict[int, tuple], located: dict[int, list[Diagnostic]], own: frozenset,
+               twice: list[Diagnostic]) -> list[Diagnostic]:
+        """The file's diagnostics in the full path's order: syntax, structure (with `twice`, the
+        duplicates across blocks), strings, then the references (the located blocks', and the
+        analysed blocks' resolved against `own` with their schema sites), sorted by position."""
         syntax: list[Diagnostic] = []
         structure: list[tuple[Diagnostic, int]] = []
         strings: list[Diagnostic] = []
@@ -366,42 +414,32 @@ class _Quick:
         for placed in located.values():
             resolved.extend(placed)
         for i in sorted(analysed):
-            s, t, refs_, _, x, sites = analysed[i]
+            s, t, refs, _, x, sites = analysed[i]
             syntax.extend(x)
             structure.extend(s)
             strings.extend(t)
-            if refs_:
-                lang = [r for r in refs_ if type(r) is LanguageSite]  # (a small document may hold several blocks)
+            if refs:
+                lang = [r for r in refs if type(r) is LanguageSite]  # (a small document may hold several blocks)
                 if lang:
-                    refs_ = [r for r in refs_ if type(r) is not LanguageSite]
+                    refs = [r for r in refs if type(r) is not LanguageSite]
                     if self.scope is not None:
                         resolved.extend(check_language(lang, module_language(own, self.scope)))
-                found_, _ = resolve(refs_, own, self.scope)
-                resolved.extend(found_)
+                found, _ = resolve(refs, own, self.scope)
+                resolved.extend(found)
             if sites is not None:  # the schema checks of the full path, on the small document
-                sub, move, refs_ = sites
-                found_, _ = self.checks.resolve(refs_, own, sub)  # type: ignore[union-attr]
+                sub, move, refs = sites
+                found, _ = self.checks.resolve(refs, own, sub)  # type: ignore[union-attr]
                 try:
-                    resolved.extend(_moved(d, move) for d in found_)
+                    resolved.extend(_moved(d, move) for d in found)
                 except _Unsure:
-                    return None
-        twice = duplicates(keys, places.__getitem__) if self.own is None else []
+                    raise _NoAnswer from None
         structure.extend((d, _RULES) for d in twice)
         structure.sort(key=_by_structure_key)
         strings.sort(key=_range)
         resolved.sort(key=_range)
         out = syntax + [d for d, _ in structure] + strings + resolved
         out.sort(key=_range)
-        result = QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed), len(located))
-        status = result.blocks = bytearray(len(blocks))  # (`CERTIFIED` is 0)
-        for i in analysed:
-            status[i] = ANALYSED
-        for i in located:
-            status[i] = LOCATED
-        result.block_ends = ends
-        result.duplicated = bool(twice)
-        result.providers = providers if schemas is not None else None
-        return result
+        return out
 
     def definitions(self, blocks: Sequence[Skimmed], analysed: dict) -> tuple[list, Places, array]:
         """The definitions' keys and places, and the end of each block's among them."""
@@ -427,6 +465,13 @@ class _Quick:
                     places.append(p)
             ends.append(len(keys))
         return keys, places, ends
+
+    def must_analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple:
+        """`analyse`'s answer for `b`, or `_NoAnswer` when it has none."""
+        got = self.analyse(b, openers)
+        if got is None:
+            raise _NoAnswer
+        return got
 
     def analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple | None:
         """The full analysis of block value `b` alone: (structure, strings, refs, definitions,
