@@ -10,6 +10,7 @@ import json
 from dataclasses import replace
 
 import pytest
+from documents import edit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from internals import materialize
@@ -44,16 +45,6 @@ DOC = json.dumps(
     indent=2,
     ensure_ascii=False,
 )
-
-
-def edit(state: DocumentState, start: int, end: int, new: str) -> None:
-    pos = state.line_index.position
-    change = {
-        "range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
-                  "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
-        "text": new,
-    }
-    state.apply_changes([change], "utf-32", state.version + 1)
 
 
 def assert_like_fresh(state: DocumentState, offsets=None) -> None:

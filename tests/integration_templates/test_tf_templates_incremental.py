@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import json
 
+from documents import edit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tf_tpl_support import open_state, semantic_tokens
 
 from hcljson_ls.features import semantic_tokens as tokens_module
 from hcljson_ls.workspace import DocumentState
-
-
-def edit(state: DocumentState, start: int, end: int, new: str) -> None:
-    """Replace `[start, end)` by `new` through the LSP change path (UTF-32 positions = code points)."""
-    pos = state.line_index.position
-    change = {
-        "range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
-                  "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
-        "text": new,
-    }
-    state.apply_changes([change], "utf-32", state.version + 1)
 
 
 def fresh(state: DocumentState) -> DocumentState:

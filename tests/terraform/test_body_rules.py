@@ -5,6 +5,7 @@ tree, incrementally), on a real Workspace over a temporary directory (issue 21 Â
 from __future__ import annotations
 
 import pytest
+from documents import edit
 from fixture import parse_fixture
 
 from hcljson_ls.diagnostic import ERROR
@@ -61,13 +62,6 @@ def opened(tmp_path) -> tuple[DocumentState, list[tuple[int, int]]]:
 
 def found(state: DocumentState) -> list[tuple[str, int, int]]:
     return [(d.code, d.start, d.end) for d in file_diagnostics(state)]
-
-
-def edit(state: DocumentState, start: int, end: int, new: str) -> None:
-    pos = state.line_index.position
-    state.apply_changes([{"range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
-                                    "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
-                          "text": new}], "utf-32", state.version + 1)
 
 
 def test_a_registered_rule_is_reported_by_the_quick_open_and_the_edit_path(tmp_path, extra_rule) -> None:

@@ -9,6 +9,7 @@ Workspace over a temporary directory (issue 21 §1)."""
 from __future__ import annotations
 
 import pytest
+from documents import edit
 from fixture import parse_fixture
 
 from hcljson_ls.features.diagnostics import file_diagnostics
@@ -32,13 +33,6 @@ def opened(tmp_path, text: str) -> tuple[DocumentState, list[tuple[int, int]]]:
 
 def found(state: DocumentState) -> list[tuple[str, int, int]]:
     return [(d.code, d.start, d.end) for d in file_diagnostics(state)]
-
-
-def edit(state: DocumentState, start: int, end: int, new: str) -> None:
-    pos = state.line_index.position
-    state.apply_changes([{"range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
-                                    "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
-                          "text": new}], "utf-32", state.version + 1)
 
 
 def on_open_and_on_edit(state: DocumentState, certified: int, analysed: int) -> list[tuple[str, int, int]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from documents import edit as _edit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_data import RANDOM_SCHEMA, require
@@ -45,14 +46,6 @@ def _opened(text: str) -> DocumentState:
     state = Workspace().open(URI, text, 1, "terraform-json")
     assert state is not None
     return state
-
-
-def _edit(state: DocumentState, start: int, end: int, new: str) -> None:
-    pos = state.line_index.position
-    change = {"range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
-                        "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
-              "text": new}
-    state.apply_changes([change], "utf-32", state.version + 1)
 
 
 def _facts(q: QuickResult | None) -> tuple | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from documents import edit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,16 +43,6 @@ def tiny_steps():
         patch.setattr(fastparse, "STEP_OBJECTS", 3)  # objects closed per parse step
         patch.setattr(fastparse, "SPLIT_CHUNK", 97)  # characters split at a time: pieces joined across parts
         yield
-
-
-def edit(state: DocumentState, start: int, end: int, new: str) -> None:
-    pos = state.line_index.position
-    change = {
-        "range": {"start": dict(zip(("line", "character"), pos(start, "utf-32"))),
-                  "end": dict(zip(("line", "character"), pos(end, "utf-32")))},
-        "text": new,
-    }
-    state.apply_changes([change], "utf-32", state.version + 1)
 
 
 def opened(text: str) -> DocumentState:
