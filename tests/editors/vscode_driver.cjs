@@ -118,6 +118,23 @@ async function wordInLineBox(page, needle, word) {
     }, { needle, word });
 }
 
+/**
+ * The box of a locator's element once it is visible. A view line is rendered again when the
+ * server's semantic tokens arrive, which can detach the element found a moment before (its box is
+ * then null): on a loaded machine that happened between finding a word and hovering it.
+ */
+async function visibleBox(page, locator) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+        await locator.waitFor({ state: 'visible', timeout: 10000 });
+        const box = await locator.boundingBox();
+        if (box) {
+            return box;
+        }
+        await page.waitForTimeout(500);
+    }
+    throw new Error('the element never stayed visible long enough to be measured');
+}
+
 async function hoverWithRetry(page, box) {
     for (let attempt = 0; attempt < 3; attempt++) {
         await hoverAt(page, box.x + box.width / 2, box.y + box.height / 2);
@@ -280,7 +297,7 @@ async function main() {
         });
 
         // Hover on the error range shows the diagnostic (message, source and code).
-        result.errorHover = await hoverWithRetry(page, await squiggle.boundingBox());
+        result.errorHover = await hoverWithRetry(page, await visibleBox(page, squiggle));
         step('error hover');
         await page.mouse.move(5, 5);
         await page.keyboard.press('Escape');
@@ -288,8 +305,7 @@ async function main() {
         // Hover on a key, answered by the server's hover provider.
         if (config.hoverWord) {
             const word = page.locator('.editor-instance .view-line span span', { hasText: config.hoverWord }).first();
-            const box = await word.boundingBox();
-            result.wordHover = await hoverWithRetry(page, box);
+            result.wordHover = await hoverWithRetry(page, await visibleBox(page, word));
             step('word hover');
             await page.mouse.move(5, 5);
             await page.keyboard.press('Escape');
@@ -353,7 +369,7 @@ async function main() {
         }
 
         // The screenshot for the README: the error hover over the file, Problems panel open.
-        await hoverWithRetry(page, await squiggle.boundingBox());
+        await hoverWithRetry(page, await visibleBox(page, squiggle));
         await sleep(300);
         fs.mkdirSync(path.dirname(config.screenshot), { recursive: true });
         await page.screenshot({ path: config.screenshot });
