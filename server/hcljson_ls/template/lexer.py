@@ -256,7 +256,7 @@ def _top_level_part(value: str, pos: int, toks: list[Token], segments: list, sta
     """Top-level template text from `pos` (a TEXT token, its segment) and the `${` or `%{` that ends
     it (its token, a frame opened); where the expression starts (the end of `value` without one)."""
     start = pos
-    text, pos, m = _template_text(value, pos)
+    text, pos, m = _text(value, pos, _TOP_SPECIAL, [])  # (nothing is reported at the top level)
     if pos > start:
         segments.append(("text", len(toks), len(toks) + 1, True))
         toks.append(_tok(TEXT, text, start, pos))
@@ -273,7 +273,7 @@ def _quoted_part(value: str, pos: int, toks: list[Token], stack: list[_Frame], d
     """The text of a quoted template from `pos` (a TEXT token) and what ends it: the closing `"`
     (its frame closed) or a `${` or `%{` (a frame opened); where the lexer goes on."""
     start = pos
-    text, pos, m = _quoted_text(value, pos, diags)
+    text, pos, m = _text(value, pos, _Q_SPECIAL, diags)
     if pos > start:
         toks.append(_tok(TEXT, text, start, pos))
     if m is None:
@@ -288,31 +288,15 @@ def _quoted_part(value: str, pos: int, toks: list[Token], stack: list[_Frame], d
     return m.end()
 
 
-def _template_text(value: str, pos: int) -> tuple[str, int, re.Match | None]:
-    """Top-level template text from `pos`: its decoded text (`$${` and `%%{` give `${` and `%{`),
-    where it stops, and the `${` or `%{` that stops it (None at the end of `value`)."""
+def _text(value: str, pos: int, special: re.Pattern, diags: list) -> tuple[str, int, re.Match | None]:
+    """Template text from `pos` up to the next match of `special` that stops it: its decoded text
+    (`$${` and `%%{` give `${` and `%{`), where it stops, and the match that stops it (None at the end
+    of `value`). At the top level (`_TOP_SPECIAL`) only `${` or `%{` stops it; in a quoted template
+    inside an expression (`_Q_SPECIAL`) escapes are decoded, a line break is reported, and `"` stops
+    it too."""
     buf: list[str] = []
     while True:
-        m = _TOP_SPECIAL.search(value, pos)
-        if m is None:
-            buf.append(value[pos:])
-            return "".join(buf), len(value), None
-        s = m.group()
-        buf.append(value[pos:m.start()])
-        if s == "$${" or s == "%%{":
-            buf.append(s[1:])
-            pos = m.end()
-            continue
-        return "".join(buf), m.start(), m
-
-
-def _quoted_text(value: str, pos: int, diags: list) -> tuple[str, int, re.Match | None]:
-    """The text of a quoted template inside an expression, from `pos`: its decoded text (escapes,
-    `$${`, `%%{`; a line break is reported), where it stops, and the `"`, `${` or `%{` that stops
-    it (None at the end of `value`)."""
-    buf: list[str] = []
-    while True:
-        m = _Q_SPECIAL.search(value, pos)
+        m = special.search(value, pos)
         if m is None:
             buf.append(value[pos:])
             return "".join(buf), len(value), None
