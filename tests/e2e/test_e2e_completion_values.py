@@ -29,13 +29,20 @@ MARKED = parse_fixture("""{
 TEXT = MARKED.text
 
 
-async def test_typed_and_keyword_values_over_stdio(client: LanguageClient, tmp_path: Path):
-    (tmp_path / "main.tf.json").write_text(TEXT, encoding="utf-8")
+async def opened(client: LanguageClient, tmp_path: Path, text: str) -> str:
+    """`text` written as `main.tf.json` in a workspace folder of its own, the session started, the
+    document opened; its URI."""
+    (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
     uri = uri_of_path(str(tmp_path / "main.tf.json"))
     await client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(),
         workspace_folders=[types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")]))
-    open_document(client, uri, TEXT)
+    open_document(client, uri, text)
+    return uri
+
+
+async def test_typed_and_keyword_values_over_stdio(client: LanguageClient, tmp_path: Path):
+    uri = await opened(client, tmp_path, TEXT)
 
     async def labels(mark: str) -> set[str]:
         at = lsp_position(TEXT, MARKED.marks[mark])
@@ -66,12 +73,7 @@ EVENTS = MARKED_EVENTS.text
 
 
 async def test_action_trigger_events_are_the_keywords_of_the_module_version_over_stdio(client: LanguageClient, tmp_path: Path):
-    (tmp_path / "main.tf.json").write_text(EVENTS, encoding="utf-8")
-    uri = uri_of_path(str(tmp_path / "main.tf.json"))
-    await client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(),
-        workspace_folders=[types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")]))
-    open_document(client, uri, EVENTS)
+    uri = await opened(client, tmp_path, EVENTS)
 
     async def items(offset: int) -> list[types.CompletionItem]:
         got = await client.text_document_completion_async(types.CompletionParams(
