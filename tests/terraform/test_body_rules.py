@@ -144,12 +144,12 @@ def test_count_with_for_each_is_one_rule_on_open_and_on_edit(tmp_path) -> None:
 
 
 def test_an_outputs_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path) -> None:
-    # `output_rules.boolean_findings`: "true"/"false" strings and null are booleans to Terraform; a
-    # number is not. The good outputs are certified from their values; the bad one is reported with
+    # `output_rules.boolean_findings`: "true"/"false" strings are booleans to Terraform; a number is
+    # not (nor null: test_quick_modes). The good outputs are certified from their values; the bad one is reported with
     # the decoder's message on its value, on open and after edits.
     ws = parse_fixture("""
     //- /main.tf.json
-    {"output": {"a": {"value": 1, "sensitive": "true"}, "b": {"value": 2, "sensitive": $[null]null},
+    {"output": {"a": {"value": 1, "sensitive": "true"}, "b": {"value": 2, "sensitive": $[b]"false"},
                 "c": {"value": 3, "sensitive": ⟨1⟩}}}
     """).workspace(tmp_path)
     state = ws.workspace.get(ws.uri("/main.tf.json"))
@@ -163,8 +163,8 @@ def test_an_outputs_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path) 
     assert found(state) == [("structure/value-type", *bad)]
     edit(state, bad[0], bad[1], "false")
     assert found(state) == []
-    at = ws.fixture.mark("null")[1]  # before the value edited above
-    edit(state, at, at + 4, '["x"]')
+    at = ws.fixture.mark("b")[1]  # before the value edited above
+    edit(state, at, at + 7, '["x"]')
     assert found(state) == [("structure/value-type", at, at + 5)]
 
 

@@ -72,6 +72,25 @@ def test_a_lifecycles_boolean_settings_are_one_rule_on_open_and_on_edit(tmp_path
     assert found(state) == [("structure/value-type", at, at + 1), ("structure/value-type", bad[0] - 5, bad[1] - 5)]
 
 
+def test_null_in_a_boolean_setting_is_reported_as_terraform_does_on_open_and_on_edit(tmp_path) -> None:
+    # Terraform 1.11.4 `validate`: "Unsuitable value type" / "null value is not allowed" on the value,
+    # for every one of these arguments (checked on each; the places below are its line and column).
+    state, ranges, marks = marked(tmp_path, """
+    {"output": {"a": {"value": 1, "sensitive": ⟨null⟩, "ephemeral": ⟨null⟩}},
+     "variable": {"v": {"sensitive": ⟨null⟩, "nullable": ⟨null⟩, "ephemeral": ⟨null⟩}},
+     "resource": {"terraform_data": {"x": {"lifecycle": {"create_before_destroy": ⟨null⟩, "prevent_destroy": $[keep]true}}}},
+     "removed": {"from": "terraform_data.gone", "lifecycle": {"destroy": ⟨null⟩}}}
+    """)
+    on_open = found(state)
+    assert on_open == [("structure/value-type", *r) for r in ranges]
+    assert all(d.summary == "Unsuitable value type" and "cannot be null" in d.detail for d in file_diagnostics(state))
+    state.prepare()
+    assert found(state) == on_open
+    at = marks["keep"]
+    edit(state, at, at + 4, "null")
+    assert ("structure/value-type", at, at + 4) in found(state)
+
+
 def test_an_expression_in_prevent_destroy_is_left_to_the_full_analysis(tmp_path) -> None:
     # No finding of the boolean rule, but `view.tree_only`: its references and its language site
     # are read on the tree.

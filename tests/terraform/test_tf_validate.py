@@ -191,7 +191,7 @@ CASES = [
     ('{"resource": {"a": {"b": {"provider": "null.blah[each.key]"}}}}', []),
     ('{"resource": {"a": {"b": {"lifecycle": {"replace_triggered_by": ["a.b", ⟨{"a.b": 1}⟩]}}}}}', [TYPE]),
     ('{"variable": {"v": {"sensitive": ⟨"yes"⟩, "nullable": ⟨1⟩}}}', [TYPE, TYPE]),
-    ('{"variable": {"v": {"sensitive": "true", "nullable": null, "ephemeral": false}}}', []),
+    ('{"variable": {"v": {"sensitive": "true", "nullable": ⟨null⟩, "ephemeral": false}}}', [TYPE]),  # null: Terraform 1.11.4 rejects it
     ('{"resource": {"a": {"b": {"lifecycle": {"prevent_destroy": ⟨[true]⟩}}}}}', [TYPE]),
     ('{"output": {"o": {"value": 1, "sensitive": ⟨{}⟩}}}', [TYPE]),
     # ---- required_providers

@@ -10,8 +10,10 @@ Contract
 --------
 * `structure/value-type` (error, "Expected a boolean", on the value): one of the block type's
   boolean settings (or of `names`, which the caller narrows to those the decoder knows there)
-  given anything but `true`, `false`, `null` or the strings `"true"` / `"false"` (which Terraform
-  converts). A member written without a value (mid-edit) is left alone.
+  given anything but `true`, `false` or the strings `"true"` / `"false"` (which Terraform
+  converts). `null` is reported too, as Terraform 1.11.4 does ("null value is not allowed", on the
+  value: each of these arguments checked with `terraform validate`). A member written without a
+  value (mid-edit) is left alone.
 * A lifecycle's `prevent_destroy` may be an expression (OpenTofu 1.12+: `language` reports the
   feature where the engine or version lacks it): a string holding `${` there is no finding here,
   and the rule says `view.tree_only` of it, so the quick open sends the block to the full analysis,
@@ -44,7 +46,7 @@ BOOLEAN_SETTINGS: dict[str, tuple[str, ...]] = {
 }
 #: (block type, argument): a template string there is an expression, not a wrong value.
 _EXPRESSIONS = frozenset({("lifecycle", "prevent_destroy")})
-_LITERALS = frozenset({TRUE, FALSE, NULL})
+_LITERALS = frozenset({TRUE, FALSE})
 
 
 def boolean_findings(view: ValueView, block_type: str, body: Any, names: Iterable[str] | None = None) -> list[Finding]:
@@ -64,6 +66,12 @@ def boolean_findings(view: ValueView, block_type: str, body: Any, names: Iterabl
             if "${" in s and (block_type, name) in _EXPRESSIONS:
                 view.tree_only(v, "an expression: its language site and references")
                 continue
+        if kind == NULL:
+            out.append(Finding(
+                v, ERROR, P.VALUE_TYPE, "Unsuitable value type",
+                f"The argument {quoted(name)} takes true or false and cannot be null. Remove it to use its default.",
+            ))
+            continue
         out.append(Finding(
             v, ERROR, P.VALUE_TYPE, "Expected a boolean",
             f"The argument {quoted(name)} takes true or false, but this is {kind_phrase_of(kind)}.",
