@@ -98,3 +98,20 @@ def test_the_vsix_bundles_the_server_wheel() -> None:
     assert EXTENSION["scripts"]["package"].startswith("node scripts/bundle-wheel.mjs && vsce package")
     ignore = (REPO / "vscode-extension" / ".vscodeignore").read_text(encoding="utf-8").splitlines()
     assert "!server/*.whl" in ignore
+
+
+def test_the_vsix_wheel_is_built_from_the_files_a_wheel_is_made_of() -> None:
+    """`bundle-wheel.mjs` builds from a copy of these files, not in the repository (two in-tree builds at once
+    fail on each other's `build/`): the same files `tests/test_packaging.py` builds its wheel from."""
+    from test_packaging import PROJECT_DIRS, PROJECT_FILES
+
+    script = (REPO / "vscode-extension" / "scripts" / "bundle-wheel.mjs").read_text(encoding="utf-8")
+
+    def listed(name: str) -> list[str]:
+        match = re.search(rf"^const {name} = \[(.*?)\];$", script, flags=re.M)
+        assert match, f"bundle-wheel.mjs has no {name}"
+        return re.findall(r"'([^']+)'", match.group(1))
+
+    assert listed("PROJECT_FILES") == PROJECT_FILES
+    assert listed("PROJECT_DIRS") == PROJECT_DIRS
+    assert "mkdtempSync" in script and ", source]" in script  # pip builds the copy, not `repository`
