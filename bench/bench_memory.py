@@ -18,6 +18,12 @@ itself, after `initialize`, the diagnostics and the hover.
 
 Targets (issues 22 and 23): peak RSS at most 15x the file for the 50 MB CDKTF-like document and at most
 40x for any document under the default limit (the tiny-block one); shutdown at most 1 s whatever is open.
+
+"over idle" is the peak less the RSS of an idle server measured in the same run (initialized, a one-block
+document opened and analysed: the interpreter, pygls, lsprotocol and our modules, ~57 MB), over the size:
+what the document itself costs. Issue 23's target is memory per block ("any document under the limit stays
+under 40x its size"), which only this reading can meet for a small document (40x of 1 MB is less than the
+idle server), so the tiny-block verdict reads it; the CDKTF-like one reads the whole peak, as issue 22 asks.
 """
 
 from __future__ import annotations
@@ -56,8 +62,9 @@ def cdktf(size: int) -> str:
 
 
 def tiny(size: int) -> str:
-    """A document of about `size` bytes made of the smallest blocks: an output each (~80 bytes)."""
-    n = size // 80
+    """A document of about `size` bytes made of the smallest blocks: an output each (~50 bytes, denser than
+    issue 23's 495,000 blocks in 39 MB, ~79 bytes each: more blocks for the same size)."""
+    n = size // 50
     return json.dumps({"output": {f"out_{i:07d}": {"value": i} for i in range(n)}}, indent=2)
 
 
@@ -138,6 +145,25 @@ def measure(kind: str, text: str, phases: bool = False) -> dict:
             "ratio": peak / size_mb, "shutdown_s": ended, "built": built}
 
 
+def idle_rss_mb() -> float:
+    """The RSS of a server with a one-block document open and analysed (see the module doc), MB."""
+    server = Connection([sys.executable, "-m", "hcljson_ls", "--stdio"], env={**os.environ, "HCLJSON_LS_MEMORY": "1"})
+    uri = "file:///bench/memory/idle.tf.json"
+    server.request("initialize", {"processId": None, "rootUri": None, "capabilities": {},
+                                  "initializationOptions": {"providerSchemas": {"runTerraform": False}}})
+    server.notify("initialized", {})
+    text = json.dumps({"output": {"a": {"value": 1}}}, indent=2)
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "terraform-json", "version": 1, "text": text}})
+    server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 6}})
+    wait_for_build(server)
+    rss = status_mb(server.proc.pid)[1]
+    server.request("shutdown", None)
+    server.notify("exit", {})
+    server.proc.wait(timeout=120)
+    return rss
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="*", default=[50.0], help="CDKTF-like sizes, MB")
@@ -148,13 +174,17 @@ def main() -> int:
     if args.tiny:
         docs.append(("tiny", tiny(int(args.tiny * 1e6))))
     ok = True
-    print(f"{'document':>16} {'open':>8} {'1st req':>8} {'peak RSS':>10} {'ratio':>7} {'target':>7} {'shutdown':>9}")
+    idle = idle_rss_mb()
+    print(f"idle server (one-block document): {idle:.0f} MB RSS")
+    print(f"{'document':>16} {'open':>8} {'1st req':>8} {'peak RSS':>10} {'ratio':>7} {'over idle':>10} {'target':>7} {'shutdown':>9}")
     for kind, text in docs:
         r = measure(kind, text, args.phases)
-        verdict = r["ratio"] <= TARGETS[kind] and r["shutdown_s"] <= 1.0 and r["built"]
+        over_idle = (r["peak_rss_mb"] - idle) / r["size_mb"]
+        judged = over_idle if kind == "tiny" else r["ratio"]
+        verdict = judged <= TARGETS[kind] and r["shutdown_s"] <= 1.0 and r["built"]
         ok &= verdict
         print(f"{kind + ' ' + format(r['size_mb'], '.0f') + ' MB':>16} {r['open_s']:7.2f}s {r['first_request_s']:7.2f}s"
-              f" {r['peak_rss_mb']:8.0f}MB {r['ratio']:6.1f}x {TARGETS[kind]:6.0f}x {r['shutdown_s']:8.2f}s"
+              f" {r['peak_rss_mb']:8.0f}MB {r['ratio']:6.1f}x {over_idle:9.1f}x {TARGETS[kind]:6.0f}x {r['shutdown_s']:8.2f}s"
               f"  {'PASS' if verdict else 'FAIL'}")
     return 0 if ok else 1
 
