@@ -18,12 +18,17 @@ Contract
   above. The names are taken by falling bound, and difflib's own ratio is computed only while the
   bound can still reach (or tie) the best ratio found.
 * difflib's ratio is computed by cydifflib, difflib's algorithms compiled (the same answers, ~5x
-  faster: a file with 24,750 misspelt references shown asked it 24,750 times, ~0.6 s in Python).
+  faster: a file with 24,750 misspelt references shown asked it 24,750 times, ~0.6 s in Python),
+  with one `SequenceMatcher` per thread, reused: making one cost ~10x what a ratio of two short
+  names costs. Among a few names (`_FEW`) the C bound is not asked: its call costs more than it
+  saves, and without it every name is compared, which gives the same answer (it only skips names
+  that cannot win).
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,6 +36,12 @@ from typing import Any
 _EPSILON = 1e-9
 #: rapidfuzz turns a score cutoff into a whole distance and may drop a name right at it: ask lower.
 _SLACK = 0.02
+
+
+#: Up to this many names, every one is compared (difflib's quick bounds first) without the C bound.
+_FEW = 4
+#: A `SequenceMatcher` per thread (its state is the pair of sequences set last).
+_MATCHERS = threading.local()
 
 
 @functools.cache
@@ -49,8 +60,13 @@ def close_match(word: str, names: Sequence[str], cutoff: float = 0.6) -> str | N
     if not names:
         return None
     extract, similarity, sequence_matcher = _bounds()
-    bounded = extract(word, names, scorer=similarity, score_cutoff=max(0.0, cutoff - _SLACK), limit=None)
-    matcher = sequence_matcher()
+    if len(names) <= _FEW:
+        bounded = [(name, 1.0, None) for name in names]  # every name's ratio is computed anyway
+    else:
+        bounded = extract(word, names, scorer=similarity, score_cutoff=max(0.0, cutoff - _SLACK), limit=None)
+    matcher = getattr(_MATCHERS, "matcher", None)
+    if matcher is None:
+        matcher = _MATCHERS.matcher = sequence_matcher()
     matcher.set_seq2(word)
     best: tuple[float, str] | None = None
     for name, bound, _ in bounded:

@@ -37,21 +37,18 @@ import json
 import uuid
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostic import Diagnostic
 from ..features import diagnostics as diagnostics_feature
 from ..text.line_index import LineIndex
-from .diagnostic_json import diagnostic_json
+from .diagnostic_json import diagnostic_text, write_diagnostic
 from .positions import Positions
 from .rawjson import RawJSON
 
 if TYPE_CHECKING:
     from ..workspace import Workspace
     from .config import DiagnosticsSettings
-
-#: What stands for the i-th line number while a template is made (never in a real message: NUL bytes).
-_SENTINEL = "\u0000hcljson-line-{}\u0000"
 
 
 def serialise(value: Any) -> str:
@@ -186,7 +183,7 @@ class Forms:
         append = out.append
         for d, span in zip(found, spans):
             if span is None:
-                append(json.dumps(diagnostic_json(d, index, encoding, uri, docs_url, index_of)))
+                append(diagnostic_text(d, index, encoding, uri, docs_url, index_of))
                 continue
             at, n = span
             first = lines[at]
@@ -222,52 +219,29 @@ def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | Non
     return tuple(key)
 
 
-#: The line number of every position in a one-line template while it is made: no document has it, and
-#: in the JSON text ``"line": <it>`` can only be a position's (in a string the quotes are escaped).
-_LINE = -987654321
-_LINE_FIELD = f'"line": {_LINE}'
-
-
-class _OneLine:
-    """What `convert.diagnostic_json` asks a `LineIndex` (`position`), for a diagnostic that lies on
-    the line starting at `base` where columns are offsets from it (`Positions.simple`)."""
-
-    __slots__ = ("base",)
-
-    def __init__(self, base: int) -> None:
-        self.base = base
-
-    def position(self, offset: int, encoding: str) -> tuple[int, int]:
-        return _LINE, offset - self.base
-
-
 def _one_line_template(d: Diagnostic, base: int, encoding: str, uri: str,
                        docs_url: str | None) -> tuple[str, tuple[int, ...]]:
-    """`_template` of a diagnostic `_one_line_key` accepts, without converting any offset."""
-    text = json.dumps(diagnostic_json(d, cast(LineIndex, _OneLine(base)), encoding, uri, docs_url))
-    text = text.replace("%", "%%")
-    return text.replace(_LINE_FIELD, '"line": %d'), (0,) * text.count(_LINE_FIELD)
+    """`_template` of a diagnostic `_one_line_key` accepts, without converting any offset: its
+    columns are offsets from `base`, its line numbers all that of the line (written directly:
+    `diagnostic_json.write_diagnostic`)."""
+
+    def range_text(start: int, end: int) -> str:
+        return f'{{"start": {{"line": %d, "character": {start - base}}}, "end": {{"line": %d, "character": {end - base}}}}}'
+
+    text = write_diagnostic(d, range_text, uri, docs_url, True)
+    return text, (0,) * (2 + 2 * (len(d.related) + len(d.fixes)))  # (a line number per position)
 
 
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,
               first: int) -> tuple[str, tuple[int, ...]]:
     """The JSON text of `d` with each line number a ``%d`` to fill in, and those lines relative to `first`."""
-    value = diagnostic_json(d, index, encoding, uri, docs_url)
-    marked: list[tuple[str, int]] = []
+    lines: list[int] = []
 
-    def mark(rng: dict) -> None:
-        for end in ("start", "end"):
-            sentinel = json.dumps(_SENTINEL.format(len(marked)))
-            marked.append((sentinel, rng[end]["line"] - first))
-            rng[end]["line"] = _SENTINEL.format(len(marked) - 1)
+    def range_text(start: int, end: int) -> str:
+        (sl, sc), (el, ec) = index.position(start, encoding), index.position(end, encoding)
+        lines.append(sl - first)
+        lines.append(el - first)
+        return f'{{"start": {{"line": %d, "character": {sc}}}, "end": {{"line": %d, "character": {ec}}}}}'
 
-    mark(value["range"])
-    for info in value.get("relatedInformation") or ():
-        mark(info["location"]["range"])
-    for fix in (value.get("data") or {}).get("fixes") or ():
-        mark(fix["range"])
-    text = json.dumps(value).replace("%", "%%")
-    marked.sort(key=lambda m: text.index(m[0]))  # the order the numbers appear in the text
-    for sentinel, _ in marked:
-        text = text.replace(sentinel, "%d")
-    return text, tuple(line for _, line in marked)
+    text = write_diagnostic(d, range_text, uri, docs_url, True)
+    return text, tuple(lines)

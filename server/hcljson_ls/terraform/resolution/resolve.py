@@ -419,37 +419,40 @@ def _module_instances(ref: Reference, key: tuple, used: int, own: frozenset, sco
 
 
 def _undeclared(ref: Reference, key: tuple, used: int, declared: tuple[dict[str, Candidates], Candidates]) -> Diagnostic:
-    """`reference/undeclared` on `ref` (`key` with its `used` steps), its suggestion deferred (to
-    look for among `declared`, `_candidates` of its kind)."""
+    """`reference/undeclared` on `ref` (`key` with its `used` steps), its detail and suggestion
+    deferred (the suggestion to look for among `declared`, `_candidates` of its kind)."""
     kind = key[0]
-    what = _WHAT.get(kind, kind)
-    name_steps = ref.steps[:used]
+    steps = ref.steps
     # The range: the address, as Terraform's (`var.region`, `aws_x.a[0]`, `module.m.out`).
     n = address_length(ref)
-    start, end = ref.start, (ref.steps + ref.rest)[n - 1].stop if n else name_steps[-1].end
-    if kind == "resource":
-        written = f"{key[1]}.{key[2]}"
-    else:
-        written = _PREFIX.get(kind, "") + ".".join(s.name for s in name_steps)
-    by_type, names = declared
-    last = name_steps[-1]
+    start = ref.start
+    end = (steps[n - 1] if n <= len(steps) else ref.rest[n - 1 - len(steps)]).stop if n else steps[used - 1].end
+    last = steps[used - 1]
     # The type: the root, or the first step after a `resource.` prefix.
-    ts, te = (ref.steps[0].start, ref.steps[0].end) if ref.root == "resource" else (ref.start, ref.end)
-    later = _Suggestion(kind, key, by_type if kind == "resource" or len(key) == 3 else names,
+    ts, te = (steps[0].start, steps[0].end) if ref.root == "resource" else (start, ref.end)
+    later = _Suggestion(kind, key, declared[0] if kind == "resource" or len(key) == 3 else declared[1],
                         last.start - start, last.end - start, ts - start, te - start)
-    summary = f"Reference to undeclared {_TERRAFORM_WHAT.get(kind, what)}"  # Terraform's words
-    detail = f"No file of this module declares the {what} {quoted(written)}."
-    return Deferred(start, end, ERROR, UNDECLARED, summary, detail, (), (), later)
+    return Deferred(start, end, ERROR, UNDECLARED, _UNDECLARED_SUMMARY.get(kind) or _undeclared_summary(kind),
+                    "", (), (), later)
+
+
+def _undeclared_summary(kind: str) -> str:
+    """Terraform's summary of an undeclared reference of `kind`."""
+    return f"Reference to undeclared {_TERRAFORM_WHAT.get(kind, _WHAT.get(kind, kind))}"
+
+
+_UNDECLARED_SUMMARY = {kind: _undeclared_summary(kind) for kind in (*_WHAT, *_TERRAFORM_WHAT)}
 
 
 class _Suggestion(NamedTuple):
-    """The "Did you mean ...?" of an undeclared reference and its quick fix, looked for when its
-    diagnostic is read (`diagnostic.Deferred`: only shown diagnostics are): the closest declared
-    name of the same kind (and type), else, for a resource, a type that declares the name.
-    `declared` is the `_candidates` answer it searches (by type, or the names); the spans are the
-    last name step's and the type's, from the diagnostic's start. A tuple (made 25,000 times by the
-    open of a file with a misspelt reference in every resource: a frozen dataclass cost 3x more);
-    equal when asked of the same candidates (tuple equality: the same object, or equal content)."""
+    """The detail of an undeclared reference ("No file of this module declares ...", then "Did you
+    mean ...?") and its quick fix, written when its diagnostic is read (`diagnostic.Deferred`: only
+    shown diagnostics are; a file with 24,750 undeclared references shows 1,000 by default): the
+    closest declared name of the same kind (and type), else, for a resource, a type that declares
+    the name. `declared` is the `_candidates` answer it searches (by type, or the names); the spans
+    are the last name step's and the type's, from the diagnostic's start. A tuple (made 25,000 times
+    by the open of a file with a misspelt reference in every resource: a frozen dataclass cost 3x
+    more); equal when asked of the same candidates (tuple equality: the same object, or equal content)."""
 
     kind: str
     key: tuple
@@ -460,6 +463,15 @@ class _Suggestion(NamedTuple):
     type_to: int
 
     def __call__(self, base: int) -> tuple[str, tuple[Fix, ...]]:
+        kind, key = self.kind, self.key
+        # The address as written (`var.x`, `aws_x.a`, `data.t.n`): the key's names after the kind's prefix.
+        written = f"{key[1]}.{key[2]}" if kind == "resource" else _PREFIX.get(kind, "") + ".".join(key[1:])
+        known = f"No file of this module declares the {_WHAT.get(kind, kind)} {quoted(written)}."
+        hint, fixes = self.suggested(base)
+        return known + hint, fixes
+
+    def suggested(self, base: int) -> tuple[str, tuple[Fix, ...]]:
+        """" Did you mean ...?" and its quick fix, or nothing."""
         kind, key, prefix = self.kind, self.key, _PREFIX.get(self.kind, "")
         if kind == "resource" or len(key) == 3:
             name = _near(key[2], self.declared.get(key[1]))
