@@ -29,6 +29,13 @@ object of the key's or the value's end (equal values: the tree is the same). Pos
 container are over 256, so each is an int object of its own (32 B): for the usual layout of
 generated JSON (`"key": {...},`) that is 64 B less a member (`tree.shift_members` keeps them shared).
 
+Shared ints: every position the tree stores below `SHARED_INTS` is the one int object of that value
+kept in `_INTS` (equal values: the tree is the same). Positions are relative to their container, so
+the blocks of a generated document, written alike, hold the same few hundred values over and over:
+without sharing each one over 256 was an int of its own (32 B), ~0.7x the text's size for a
+CDKTF-like document (session 11: 4.2 MB of ints for 6 MB). Only the wide containers' own members,
+far from their start, keep ints of their own.
+
 Nearly all the time goes into making the nodes, so `String` and `Member` nodes are made with
 `object.__new__` and filled slot by slot (see `ENABLED`); containers go through their constructor.
 """
@@ -60,6 +67,10 @@ _LITERALS = {"true": True, "false": False, "null": None}
 _END = "".join(["\\", "end"])
 
 _new = object.__new__
+
+#: Positions below this are stored as `_INTS[p]` (see "Shared ints"): 8,192 ints made once (~330 KB).
+SHARED_INTS = 1 << 13
+_INTS = list(range(SHARED_INTS))
 
 
 class _Stop(Exception):
@@ -309,6 +320,8 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
     printable = str.isprintable
     new = _new
     ended = False  # the loop met `_END` (with an odd number of quotes it never does)
+    ints = _INTS  # a stored position `q` is `ints[q] if q < lim else q` (see "Shared ints")
+    lim = SHARED_INTS
 
     try:
         for seg, s in zip(it, it):
@@ -323,7 +336,12 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
             if kind == COLON:
                 if st != O_COLON:
                     raise _Stop(p + r)
-                colon = p + r if r else p  # right after the key: its end's int (see "One int")
+                if r:
+                    colon = p + r
+                    if colon < lim:
+                        colon = ints[colon]
+                else:
+                    colon = p  # right after the key: its end's int (see "One int")
                 st = O_VALUE
             elif kind == COMMA:
                 if st == O_COMMA:
@@ -332,7 +350,11 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                     st = A_VALUE
                 else:
                     raise _Stop(p + r)
-                member.comma = p + r if r else p  # right after a string value: its end's int
+                if r:
+                    r += p
+                    member.comma = ints[r] if r < lim else r
+                else:
+                    member.comma = p  # right after a string value: its end's int
             if ops:
                 for code, a, b, val in ops:
                     a += p
@@ -340,7 +362,8 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                         if st != O_COMMA and (st != O_KEY or items):
                             raise _Stop(a)  # a trailing comma, a missing value, `]` for `{`, ...
                         pitems, append, st, member, x = pop()
-                        member.value = Object_(x, x + a + 1, items, True)
+                        a += x + 1
+                        member.value = Object_(x, ints[a] if a < lim else a, items, True)
                         items = pitems
                         p += x
                         budget -= 1
@@ -351,7 +374,8 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                         if st != A_COMMA and (st != A_VALUE or items):
                             raise _Stop(a)
                         pitems, append, st, member, x = pop()
-                        member.value = Array_(x, x + a + 1, items, True)
+                        a += x + 1
+                        member.value = Array_(x, ints[a] if a < lim else a, items, True)
                         items = pitems
                         p += x
                     elif code <= OPEN_ARRAY:
@@ -362,14 +386,14 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                             member.colon = colon
                             member.comma = -1
                             append(member)
-                            push((items, append, O_COMMA, member, a))
+                            push((items, append, O_COMMA, member, ints[a] if a < lim else a))
                         elif st == A_VALUE:
                             member = new(Member_)
                             member.key = None
                             member.colon = -1
                             member.comma = -1
                             append(member)
-                            push((items, append, A_COMMA, member, a))
+                            push((items, append, A_COMMA, member, ints[a] if a < lim else a))
                         elif st == ROOT:
                             push((items, append, DONE, holder, a))
                         else:
@@ -386,14 +410,22 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                         else:
                             raise _Stop(a)
                         v = member.value
-                        member.comma = v.end if v is not None and v.end == a else a  # (see "One int")
+                        if v is not None and v.end == a:
+                            member.comma = v.end  # (see "One int")
+                        else:
+                            member.comma = ints[a] if a < lim else a
                     elif code == COLON:  # after whitespace
                         if st != O_COLON:
                             raise _Stop(a)
-                        colon = a
+                        colon = ints[a] if a < lim else a
                         st = O_VALUE
                     else:  # a number or a literal
-                        node: Node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
+                        if a < lim:
+                            a = ints[a]
+                        b += p
+                        if b < lim:
+                            b = ints[b]
+                        node: Node = Number_(a, b) if code == NUMBER else Literal_(a, b, val)
                         if st == O_VALUE:
                             member = new(Member_)
                             member.key = key
@@ -423,13 +455,18 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                     ended = True
                     break
                 s = _escaped_string(s, it, p)
-                node = FlaggedString(p, p + len(s) + 2, '"', True, True)
+                node = FlaggedString(p, p, '"', True, True)  # (its positions are set below)
             else:
                 if not printable(s) and _CONTROL(s):
                     raise _Stop(p)  # a raw tab, line break or other control character
                 node = new(String_)
+            q = p + len(s) + 2
+            if q < lim:  # both ends shared (see "Shared ints")
+                node.start = ints[p]
+                node.end = p = ints[q]
+            else:
                 node.start = p
-            node.end = p = p + len(s) + 2
+                node.end = p = q
             if st == O_KEY:
                 key = node
                 st = O_COLON
