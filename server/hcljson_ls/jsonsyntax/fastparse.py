@@ -6,8 +6,9 @@ return exactly the tree that the error-recovering parser (`parser._parse_value_t
 JSON, an empty document, anything unusual -- so that the caller falls back to the robust parser,
 which reports the errors. The fast path never accepts a text the robust parser would report.
 
-How: `text.split('"')` (one C call) cuts the text into alternating pieces: the "outside" segments
-(punctuation, whitespace, numbers and literals between two strings) and the string contents.
+How: `text.split('"')` (C calls, a part of the text at a time: `_pieces`) cuts the text into
+alternating pieces: the "outside" segments (punctuation, whitespace, numbers and literals between two
+strings) and the string contents.
 A string costs two C-level checks (a backslash? all printable?) and its node. A string whose content
 ends in an odd run of backslashes had its closing quote escaped and is joined with the next piece;
 a string with a backslash has its escapes checked with one regex search. Each distinct outside
@@ -29,6 +30,13 @@ object of the key's or the value's end (equal values: the tree is the same). Pos
 container are over 256, so each is an int object of its own (32 B): for the usual layout of
 generated JSON (`"key": {...},`) that is 64 B less a member (`tree.shift_members` keeps them shared).
 
+Shared ints: every position the tree stores below `SHARED_INTS` is the one int object of that value
+kept in `_INTS` (equal values: the tree is the same). Positions are relative to their container, so
+the blocks of a generated document, written alike, hold the same few hundred values over and over:
+without sharing each one over 256 was an int of its own (32 B), ~0.7x the text's size for a
+CDKTF-like document (session 11: 4.2 MB of ints for 6 MB). Only the wide containers' own members,
+far from their start, keep ints of their own.
+
 Nearly all the time goes into making the nodes, so `String` and `Member` nodes are made with
 `object.__new__` and filled slot by slot (see `ENABLED`); containers go through their constructor.
 """
@@ -37,6 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from .scanner import VALID_NUMBER, WS, scan
@@ -60,6 +69,10 @@ _LITERALS = {"true": True, "false": False, "null": None}
 _END = "".join(["\\", "end"])
 
 _new = object.__new__
+
+#: Positions below this are stored as `_INTS[p]` (see "Shared ints"): 8,192 ints made once (~330 KB).
+SHARED_INTS = 1 << 13
+_INTS = list(range(SHARED_INTS))
 
 
 class _Stop(Exception):
@@ -225,7 +238,7 @@ def _drained(steps):  # the return value of a generator run to its end
 
 #: `fast_parse_steps` pauses after this many objects closed (a few ms of a CDKTF-like document),
 STEP_OBJECTS = 512
-#: and splits the text into pieces this many characters at a time.
+#: The text is split into pieces about this many characters at a time (`_pieces`).
 SPLIT_CHUNK = 1 << 18
 
 
@@ -241,24 +254,27 @@ def fast_parse_steps(text: str, resume: bool = False):
         return None
 
 
-def _pieces(text: str, every: int):
-    """`text.split('"')` and `_END` after it: pairs of (outside segment, string content), the last
-    (segment, `_END`). A generator that returns the list; in steps (`every` > 0) a large text is
-    split part by part, pausing between (one split is one long C call)."""
-    if every < 0 or len(text) <= SPLIT_CHUNK:
-        pieces: list = text.split('"')
-    else:
-        pieces = []
-        for at in range(0, len(text), SPLIT_CHUNK):
-            part = text[at : at + SPLIT_CHUNK].split('"')
-            if pieces:
-                pieces[-1] += part[0]
-                pieces.extend(part[1:])
-            else:
-                pieces = part
-            yield
-    pieces.append(_END)
-    return pieces
+def _pieces(text: str):
+    """The lists of pieces whose concatenation is `text.split('"')`, then `[_END]`: pairs of (outside
+    segment, string content), the last (segment, `_END`). The text is split a part at a time, each
+    part about `SPLIT_CHUNK` characters cut just before a quote (that quote is the separator between
+    two parts' pieces), as the parse reaches it (`itertools.chain.from_iterable`).
+
+    Why parts: all the pieces of a text at once were ~5.5x its size (a `str` of ~60 B for every
+    piece, two a string, and the list), alive beside the growing tree until the parse's end: the
+    parse's peak was twice the tree it made (session 11, a 6 MB CDKTF-like document: peak 68.8 MB
+    for a 35.7 MB tree). One split is also one long C call: parts keep the steps of
+    `fast_parse_steps` short."""
+    at = 0
+    n = len(text)
+    while at + SPLIT_CHUNK < n:
+        q = text.find('"', at + SPLIT_CHUNK)
+        if q < 0:
+            break
+        yield text[at:q].split('"')
+        at = q + 1
+    yield (text[at:] if at else text).split('"')
+    yield [_END]
 
 
 def _escaped_string(s: str, it, p: int) -> str:
@@ -286,9 +302,9 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
     # alternately in one process, loaded 2-core machine): the string's place taken in a helper
     # (`_take(node, st, key, colon, member, append, holder) -> (st, key, member)`, one call per
     # string) made the parse 1.09x and 1.13x (medians of 11 and 15 turns). Only what runs once per
-    # parse (`_pieces`) or per string with a backslash (`_escaped_string`) is outside.
+    # part of the text (`_pieces`) or per string with a backslash (`_escaped_string`) is outside.
     budget = every
-    it = iter((yield from _pieces(text, every)))
+    it = chain.from_iterable(_pieces(text))
     cache = _SEGMENTS
     compile_ = _compile
     stack: list = []
@@ -309,6 +325,8 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
     printable = str.isprintable
     new = _new
     ended = False  # the loop met `_END` (with an odd number of quotes it never does)
+    ints = _INTS  # a stored position `q` is `ints[q] if q < lim else q` (see "Shared ints")
+    lim = SHARED_INTS
 
     try:
         for seg, s in zip(it, it):
@@ -323,7 +341,12 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
             if kind == COLON:
                 if st != O_COLON:
                     raise _Stop(p + r)
-                colon = p + r if r else p  # right after the key: its end's int (see "One int")
+                if r:
+                    colon = p + r
+                    if colon < lim:
+                        colon = ints[colon]
+                else:
+                    colon = p  # right after the key: its end's int (see "One int")
                 st = O_VALUE
             elif kind == COMMA:
                 if st == O_COMMA:
@@ -332,7 +355,11 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                     st = A_VALUE
                 else:
                     raise _Stop(p + r)
-                member.comma = p + r if r else p  # right after a string value: its end's int
+                if r:
+                    r += p
+                    member.comma = ints[r] if r < lim else r
+                else:
+                    member.comma = p  # right after a string value: its end's int
             if ops:
                 for code, a, b, val in ops:
                     a += p
@@ -340,7 +367,8 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                         if st != O_COMMA and (st != O_KEY or items):
                             raise _Stop(a)  # a trailing comma, a missing value, `]` for `{`, ...
                         pitems, append, st, member, x = pop()
-                        member.value = Object_(x, x + a + 1, items, True)
+                        a += x + 1
+                        member.value = Object_(x, ints[a] if a < lim else a, items, True)
                         items = pitems
                         p += x
                         budget -= 1
@@ -351,7 +379,8 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                         if st != A_COMMA and (st != A_VALUE or items):
                             raise _Stop(a)
                         pitems, append, st, member, x = pop()
-                        member.value = Array_(x, x + a + 1, items, True)
+                        a += x + 1
+                        member.value = Array_(x, ints[a] if a < lim else a, items, True)
                         items = pitems
                         p += x
                     elif code <= OPEN_ARRAY:
@@ -362,14 +391,14 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                             member.colon = colon
                             member.comma = -1
                             append(member)
-                            push((items, append, O_COMMA, member, a))
+                            push((items, append, O_COMMA, member, ints[a] if a < lim else a))
                         elif st == A_VALUE:
                             member = new(Member_)
                             member.key = None
                             member.colon = -1
                             member.comma = -1
                             append(member)
-                            push((items, append, A_COMMA, member, a))
+                            push((items, append, A_COMMA, member, ints[a] if a < lim else a))
                         elif st == ROOT:
                             push((items, append, DONE, holder, a))
                         else:
@@ -386,14 +415,22 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                         else:
                             raise _Stop(a)
                         v = member.value
-                        member.comma = v.end if v is not None and v.end == a else a  # (see "One int")
+                        if v is not None and v.end == a:
+                            member.comma = v.end  # (see "One int")
+                        else:
+                            member.comma = ints[a] if a < lim else a
                     elif code == COLON:  # after whitespace
                         if st != O_COLON:
                             raise _Stop(a)
-                        colon = a
+                        colon = ints[a] if a < lim else a
                         st = O_VALUE
                     else:  # a number or a literal
-                        node: Node = Number_(a, b + p) if code == NUMBER else Literal_(a, b + p, val)
+                        if a < lim:
+                            a = ints[a]
+                        b += p
+                        if b < lim:
+                            b = ints[b]
+                        node: Node = Number_(a, b) if code == NUMBER else Literal_(a, b, val)
                         if st == O_VALUE:
                             member = new(Member_)
                             member.key = key
@@ -423,13 +460,18 @@ def _fast_parse_steps(text: str, resume: bool, every: int):
                     ended = True
                     break
                 s = _escaped_string(s, it, p)
-                node = FlaggedString(p, p + len(s) + 2, '"', True, True)
+                node = FlaggedString(p, p, '"', True, True)  # (its positions are set below)
             else:
                 if not printable(s) and _CONTROL(s):
                     raise _Stop(p)  # a raw tab, line break or other control character
                 node = new(String_)
+            q = p + len(s) + 2
+            if q < lim:  # both ends shared (see "Shared ints")
+                node.start = ints[p]
+                node.end = p = ints[q]
+            else:
                 node.start = p
-            node.end = p = p + len(s) + 2
+                node.end = p = q
             if st == O_KEY:
                 key = node
                 st = O_COLON
