@@ -15,8 +15,11 @@ two not yet worked out compares what they will say (their `Later`s), without wor
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 _CODE_SPAN = re.compile(r"`([^`\n]*)`")
 
@@ -200,3 +203,175 @@ class Deferred(Diagnostic):
 
 _LATER = Deferred.__dict__["_later"].__set__
 _WORKED = Deferred.__dict__["_worked"].__set__
+
+
+class _Base:
+    """Diagnostics made once (in position order), shared by the runs of later versions that moved
+    them; with, per diagnostic, the lowest and highest offset it holds in this document (its range,
+    its related places here, the fixes of one that is not deferred), found on first need."""
+
+    __slots__ = ("items", "_low", "_high", "_codes")
+
+    def __init__(self, items: tuple[Diagnostic, ...]) -> None:
+        self.items = items
+        self._low: array | None = None
+        self._high: array | None = None
+        self._codes: dict[str, list[int]] | None = None
+
+    def codes(self) -> dict[str, list[int]]:
+        """Per code, the indices of the diagnostics of that code (ascending), found on first need."""
+        if self._codes is None:
+            codes: dict[str, list[int]] = {}
+            for i, d in enumerate(self.items):
+                at = codes.get(d.code)
+                if at is None:
+                    codes[d.code] = [i]
+                else:
+                    at.append(i)
+            self._codes = codes
+        return self._codes
+
+    def bounds(self) -> tuple[array, array]:
+        if self._low is None:
+            low, high = array("q"), array("q")
+            for d in self.items:
+                lo, hi = d.start, d.end
+                for r in d.related:
+                    if r.uri is None:
+                        lo, hi = min(lo, r.start), max(hi, r.end)
+                if type(d) is not Deferred or d._later is None:  # (a deferred one's fixes are placed from its start)
+                    for f in d.fixes:
+                        lo, hi = min(lo, f.start), max(hi, f.end)
+                low.append(lo)
+                high.append(hi)
+            self._low, self._high = low, high
+        return self._low, self._high  # type: ignore[return-value]
+
+
+class Run(NamedTuple):
+    """`base.items[lo:hi]`, each moved by `delta` characters."""
+
+    base: _Base
+    lo: int
+    hi: int
+    delta: int
+
+    def low(self) -> int:
+        """The lowest offset its diagnostics hold, moved (`_Base`)."""
+        return min(self.base.bounds()[0][self.lo:self.hi]) + self.delta
+
+    def high(self) -> int:
+        """The highest offset its diagnostics hold, moved."""
+        return max(self.base.bounds()[1][self.lo:self.hi]) + self.delta
+
+    def codes(self) -> dict[str, list[int]]:
+        """Per code present in the run, the indices into `base.items` of its diagnostics (ascending)."""
+        lo, hi = self.lo, self.hi
+        out = {}
+        for code, at in self.base.codes().items():
+            a, b = bisect_left(at, lo), bisect_left(at, hi)
+            if b > a:
+                out[code] = at[a:b]
+        return out
+
+    def diagnostics(self) -> list[Diagnostic]:
+        items, delta = self.base.items[self.lo:self.hi], self.delta
+        return list(items) if not delta else [d.shifted(delta) for d in items]
+
+
+class Runs(Sequence[Diagnostic]):
+    """An immutable sequence of diagnostics in position order, kept as `Run`s: the diagnostics of
+    the parts of a document an edit did not touch stay the objects made before it, with the edit's
+    delta noted once per run instead of a moved copy per diagnostic. Reading an element (or
+    iterating) gives it moved (`Diagnostic.shifted`), equal to a copy moved at once; `==` compares
+    the diagnostics with any sequence. Readers that can use the runs (`lsp.diagnostic_forms`:
+    the LSP forms of an untouched run are reused as a whole) read `runs`."""
+
+    __slots__ = ("runs", "_ends", "_flat")
+
+    #: More runs than this and `spliced` makes one run of them all (the runs of many edits).
+    MAX_RUNS = 64
+
+    def __init__(self, runs: Iterable[Run]) -> None:
+        self.runs = tuple(r for r in runs if r.hi > r.lo)
+        total, ends = 0, array("q")
+        for r in self.runs:
+            total += r.hi - r.lo
+            ends.append(total)
+        self._ends = ends
+        self._flat: list[Diagnostic] | None = None
+
+    @classmethod
+    def of(cls, found: Sequence[Diagnostic]) -> Runs:
+        """`found` as runs (itself when it is `Runs`)."""
+        if isinstance(found, Runs):
+            return found
+        return cls((Run(_Base(tuple(found)), 0, len(found), 0),))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return self.flat()[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if self._flat is not None:
+            return self._flat[i]
+        k = bisect_right(self._ends, i)
+        r = self.runs[k]
+        d = r.base.items[r.lo + i - (self._ends[k - 1] if k else 0)]
+        return d.shifted(r.delta) if r.delta else d
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.flat())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Runs):
+            other = other.flat()
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return self.flat() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Runs({self.flat()!r})"
+
+    def flat(self) -> list[Diagnostic]:
+        """Every diagnostic, moved (made once, then kept)."""
+        if self._flat is None:
+            out: list[Diagnostic] = []
+            for r in self.runs:
+                out.extend(r.diagnostics())
+            self._flat = out
+        return self._flat
+
+    def cut(self, lo: int, hi: int, delta: int = 0) -> list[Run]:
+        """The runs of elements `[lo, hi)`, each moved by `delta` more."""
+        out: list[Run] = []
+        start = 0
+        for r, end in zip(self.runs, self._ends):
+            if end > lo and start < hi:
+                a, b = max(lo, start) - start + r.lo, min(hi, end) - start + r.lo
+                out.append(Run(r.base, a, b, r.delta + delta))
+            start = end
+            if start >= hi:
+                break
+        return out
+
+    @classmethod
+    def joined(cls, runs: Iterable[Run]) -> Runs:
+        """Runs of `runs`; one run of them all when there are more than `MAX_RUNS`."""
+        made = cls(runs)
+        if len(made.runs) > cls.MAX_RUNS:
+            return cls.of(made.flat())
+        return made
+
+    @staticmethod
+    def new(found: Sequence[Diagnostic]) -> Run:
+        """One run of `found` (diagnostics made for this version)."""
+        return Run(_Base(tuple(found)), 0, len(found), 0)
