@@ -10,6 +10,11 @@ out on first read of `detail`, `fixes` or `message`: a file with 25,000 misspelt
 1,000 of them (`diagnostics.maxPerCode`), and the others' suggestions are never looked for. It is
 a `Diagnostic` in every respect a reader can see (fields, equality, hash, repr); equality between
 two not yet worked out compares what they will say (their `Later`s), without working it out.
+
+`Runs` is a sequence of diagnostics kept as runs of diagnostics made once plus the delta edits since
+moved them by (`terraform.quick_edit` after an edit before the tree): reading it gives the moved
+diagnostics, equal to copies moved at once; `lsp.diagnostic_forms` reuses an untouched run's LSP
+forms whole, `features.diagnostics.collapse_runs` skips the hidden ones run by run.
 """
 
 from __future__ import annotations
