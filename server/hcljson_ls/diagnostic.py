@@ -19,7 +19,9 @@ forms whole, `features.diagnostics.collapse_runs` skips the hidden ones run by r
 
 from __future__ import annotations
 
+import operator
 import re
+import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
@@ -215,13 +217,14 @@ class _Base:
     them; with, per diagnostic, the lowest and highest offset it holds in this document (its range,
     its related places here, the fixes of one that is not deferred), found on first need."""
 
-    __slots__ = ("items", "_low", "_high", "_codes")
+    __slots__ = ("items", "_low", "_high", "_codes", "_severities")
 
     def __init__(self, items: tuple[Diagnostic, ...]) -> None:
         self.items = items
         self._low: array | None = None
         self._high: array | None = None
         self._codes: dict[str, list[int]] | None = None
+        self._severities: dict[str, set[str]] = {}
 
     def codes(self) -> dict[str, list[int]]:
         """Per code, the indices of the diagnostics of that code (ascending), found on first need."""
@@ -235,6 +238,14 @@ class _Base:
                     at.append(i)
             self._codes = codes
         return self._codes
+
+    def severities(self, code: str) -> set[str]:
+        """The severities of its diagnostics of `code`."""
+        found = self._severities.get(code)
+        if found is None:
+            items = self.items
+            found = self._severities[code] = {items[i].severity for i in self.codes().get(code, ())}
+        return found
 
     def bounds(self) -> tuple[array, array]:
         if self._low is None:
@@ -380,3 +391,68 @@ class Runs(Sequence[Diagnostic]):
     def new(found: Sequence[Diagnostic]) -> Run:
         """One run of `found` (diagnostics made for this version)."""
         return Run(_Base(tuple(found)), 0, len(found), 0)
+
+
+def is_moved(new: Diagnostic, old: Diagnostic, delta: int) -> bool:
+    """Whether `new` equals `old.shifted(delta)` (read without working out a `Deferred`: equal
+    `Later`s at moved starts say the same, moved)."""
+    if new is old:
+        return delta == 0
+    if (new.start - old.start != delta or new.end - old.end != delta or new.code != old.code
+            or new.summary != old.summary or new.severity != old.severity or type(new) is not type(old)):
+        return False
+    if type(new) is Deferred:
+        if new._later is not old._later and new._later != old._later:
+            return False
+        if _DETAIL.__get__(new) != _DETAIL.__get__(old):
+            return False
+        nf, of = _FIXES.__get__(new), _FIXES.__get__(old)
+    else:
+        if new.detail != old.detail:
+            return False
+        nf, of = new.fixes, old.fixes
+    if len(nf) != len(of) or len(new.related) != len(old.related):
+        return False
+    for a, b in zip(nf, of):
+        if a.start - b.start != delta or a.end - b.end != delta or a.new_text != b.new_text or a.title != b.title:
+            return False
+    for x, y in zip(new.related, old.related):
+        if x.uri is not None or y.uri is not None:
+            if x != y:
+                return False
+        elif x.start - y.start != delta or x.end - y.end != delta or x.message != y.message:
+            return False
+    return True
+
+
+def realigned(found: list[Diagnostic], before: Runs, before_list: Sequence[Diagnostic],
+              cover: tuple[int, int, int] | None) -> Runs:
+    """`found` (this version's diagnostics) as `Runs` sharing `before`'s runs where it can:
+    `before` (equal to `before_list`) is an earlier version's, and `cover = (start, old_end,
+    new_end)` one edit covering every change since. Its first diagnostics equal to `before`'s (each
+    holding places before `start` only) are `before`'s runs; its last ones equal to `before`'s moved
+    by the edit (each holding places from `old_end` on) are `before`'s runs with the delta noted;
+    the rest is a new run. The same diagnostics as `found` in any case."""
+    if isinstance(before_list, Runs):
+        before_list = before_list.flat()
+    start, old_end, new_end = cover if cover is not None else (sys.maxsize, 0, 0)  # (no edit: the text is the same)
+    delta = new_end - old_end
+    n, m = len(found), len(before_list)
+    limit = min(n, m)
+    same = list(map(operator.is_, found[:limit], before_list[:limit]))  # (the common case, at C speed)
+    a = same.index(False) if False in same else limit
+    while a < limit and is_moved(found[a], before_list[a], 0):
+        a += 1
+    b = 0
+    limit = min(n, m) - a
+    while b < limit and is_moved(found[n - 1 - b], before_list[m - 1 - b], delta):
+        b += 1
+    head = before.cut(0, a)
+    if any(r.high() >= start for r in head):
+        head, a = [], 0
+    tail = before.cut(m - b, m, delta)
+    if any(r.low() - delta < old_end for r in tail):
+        tail, b = [], 0
+    runs = Runs.joined([*head, Runs.new(found[a:n - b]), *tail])
+    runs._flat = found  # (equal, as checked)
+    return runs

@@ -45,7 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
-from ..diagnostic import Diagnostic, Runs
+from ..diagnostic import Diagnostic, Runs, realigned
 from ..terraform.quick import QuickResult
 from ..workspace import DocumentState, Snapshot
 from . import flow, kinds
@@ -91,6 +91,9 @@ PROVIDERS: list[tuple[str, Provider]] = [
 ]
 
 _COLLECTED = "features.diagnostics.file"
+# The per-file diagnostics of the last version computed (`Runs`, and the list they equal): the next
+# version's are realigned with them (`diagnostic.realigned`), so untouched runs are shared.
+_CARRIED = "features.diagnostics.runs"
 # What a quick open answers for: exactly these providers (another one added means running them all).
 _QUICK_ANSWERS = tuple(PROVIDERS)
 
@@ -112,8 +115,13 @@ def _per_file(state: DocumentState) -> list[Diagnostic]:
         if not isinstance(quick.diagnostics, Runs):
             # As runs from the open on: the runs an edit leaves are these, their forms reused.
             quick.diagnostics = Runs.of(quick.diagnostics)
+        state.keep(_CARRIED, (quick.diagnostics, quick.diagnostics))
         return quick.diagnostics
-    return _run(state, PROVIDERS)
+    found = _run(state, PROVIDERS)
+    kept = state.carried(_CARRIED)
+    runs = Runs.of(found) if kept is None else realigned(found, kept[0][0], kept[0][1], kept[1])
+    state.keep(_CARRIED, (runs, found))
+    return runs
 
 
 def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> list[Diagnostic]:
@@ -272,7 +280,8 @@ def collapse_runs(found: Runs, max_per_code: int) -> Sequence[Diagnostic]:
                 if code not in first:
                     d = items[hidden[0]]
                     first[code] = (position + hidden[0] - run.lo, d.shifted(delta) if delta else d)
-                severities[code].update(items[i].severity for i in hidden)
+                some = run.base.severities(code)
+                severities[code].update(some if len(some) == 1 else {items[i].severity for i in hidden})
         take.sort()
         kept.extend(items[i].shifted(delta) if delta else items[i] for i in take)
         position += run.hi - run.lo
