@@ -327,7 +327,7 @@ class Runs(Sequence[Diagnostic]):
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return self.flat()[i]
         n = len(self)
@@ -401,7 +401,7 @@ def is_moved(new: Diagnostic, old: Diagnostic, delta: int) -> bool:
     if (new.start - old.start != delta or new.end - old.end != delta or new.code != old.code
             or new.summary != old.summary or new.severity != old.severity or type(new) is not type(old)):
         return False
-    if type(new) is Deferred:
+    if isinstance(new, Deferred) and isinstance(old, Deferred):  # (the same type: checked above)
         if new._later is not old._later and new._later != old._later:
             return False
         if _DETAIL.__get__(new) != _DETAIL.__get__(old):

@@ -109,7 +109,7 @@ def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provid
     return _run(state, providers)
 
 
-def _per_file(state: DocumentState) -> list[Diagnostic]:
+def _per_file(state: DocumentState) -> Sequence[Diagnostic]:
     quick = state.quick() if tuple(PROVIDERS) == _QUICK_ANSWERS else None
     if quick is not None:
         if not isinstance(quick.diagnostics, Runs):
@@ -203,7 +203,8 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: in
     open); with `max_per_code`, runaway repeats of one
     code folded (`collapse`)."""
     found = gathered(snapshot, uri, unused, max_per_code)
-    return found.flat() if isinstance(found, Runs) else found
+    # Each call its own list (the runs' is kept with them).
+    return list(found.flat()) if isinstance(found, Runs) else cast("list[Diagnostic]", found)
 
 
 def gathered(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: int = 0) -> Sequence[Diagnostic]:

@@ -313,6 +313,7 @@ def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str
     hits = forms.hits[lo:hi]
     if None in hits:
         return None
+    templates = cast("list[tuple[str, tuple[int, ...]]]", hits)
     first = run.base.items[lo].start + run.delta
     if run.low() != first:
         return None
@@ -325,7 +326,7 @@ def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str
         return forms.texts[lo:hi]
     lines = [ln + shift for ln in forms.lines[lo:hi]]
     texts = [template % tuple(ln + r for r in rel) if rel else template
-             for (template, rel), ln in zip(hits, lines)]  # type: ignore[misc]
+             for (template, rel), ln in zip(templates, lines)]
     forms.texts[lo:hi] = texts
     forms.lines[lo:hi] = array("q", lines)
     made[lo:hi] = array("q", [call] * (hi - lo))

@@ -104,7 +104,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     return result
 
 
-def _spliced(old: Sequence[Diagnostic], new: list[Diagnostic], heads: list[tuple[int, int]], b_start: int,
+def _spliced(old: Sequence[Diagnostic], new: Sequence[Diagnostic], heads: list[tuple[int, int]], b_start: int,
              b_end: int, end: int, delta: int) -> Sequence[Diagnostic] | None:
     """`old` with the diagnostics of the block value `[b_start, b_end)` (which now ends at `end`;
     its header keys at `heads`) replaced by `new` and the later ones moved by `delta`; None when
@@ -130,7 +130,7 @@ def _spliced(old: Sequence[Diagnostic], new: list[Diagnostic], heads: list[tuple
     if all(r.high() <= b_start for r in before) and all(r.low() - delta >= b_end for r in after):
         return Runs.joined([*before, Runs.new(new), *after])
     found = _moved_each(runs.flat(), lo, hi, b_start, b_end, delta)
-    return None if found is None else Runs.of(found[:lo] + new + found[lo:])
+    return None if found is None else Runs.of([*found[:lo], *new, *found[lo:]])
 
 
 def _moved_each(old: list[Diagnostic], lo: int, hi: int, b_start: int, b_end: int,
