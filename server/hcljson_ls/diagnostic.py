@@ -443,13 +443,13 @@ def realigned(found: list[Diagnostic], before: Runs, before_list: Sequence[Diagn
     a = same.index(False) if False in same else limit
     while a < limit and is_moved(found[a], before_list[a], 0):
         a += 1
+    head = before.cut(0, a)
+    if any(r.high() >= start for r in head):
+        head, a = [], 0
     b = 0
     limit = min(n, m) - a
     while b < limit and is_moved(found[n - 1 - b], before_list[m - 1 - b], delta):
         b += 1
-    head = before.cut(0, a)
-    if any(r.high() >= start for r in head):
-        head, a = [], 0
     tail = before.cut(m - b, m, delta)
     if any(r.low() - delta < old_end for r in tail):
         tail, b = [], 0
