@@ -26,8 +26,16 @@ Contract
   search, one tuple, one dict look-up and one ``%`` formatting; otherwise each offset is converted in
   bulk (`lsp.positions.Positions.many`) and the key holds the converted positions. A diagnostic with a related location in another file (its place depends on that
   file) is converted afresh every time.
-* The cache holds the forms of the last `encode` only (no growth across versions), and is dropped
-  when ``docsUrl``, the URI or the position encoding change.
+* Runs (`diagnostic.Runs`, what `features.diagnostics.gathered` gives after an edit): the forms of
+  a run whose diagnostics one earlier `encode` converted are reused whole, without a key per
+  diagnostic: the run is the earlier diagnostics moved by a delta, over text no edit changed, so
+  when its first start (its lowest place) is at the same column of its line as then, every form is
+  the one made then with its lines moved by the same number (`_reused`: the texts themselves when
+  no line moved, one ``%`` formatting each when lines moved). Only with plain character columns
+  (`Positions.simple`). The other runs are converted per diagnostic as above.
+* The cache holds the forms of the last `encode` (on a list: no growth across versions; on runs,
+  the per-diagnostic templates of earlier calls stay until there are `_KEYS_PER_FORM` times more of
+  them than forms), and is dropped when ``docsUrl``, the URI or the position encoding change.
 """
 
 from __future__ import annotations
@@ -134,6 +142,9 @@ class _RunForms:
         self.made = array("q", bytes(8 * n))
 
 
+#: The templates kept across calls on `Runs` are dropped when there are this many times more of them
+#: than forms (edits replace the edited runs' diagnostics; their old keys are not told apart).
+_KEYS_PER_FORM = 4
 #: Below this many diagnostics to convert, lines are found through the `LineIndex` (a binary search
 #: each) instead of copying every line start first (`Positions.starts`: O(lines)).
 _FEW = 4000
@@ -187,9 +198,11 @@ class Forms:
                 forms.made[lo:hi] = array("q", [call] * (hi - lo))
             out.extend(texts)
         self._runs = kept
-        # The keys of the reused runs' diagnostics stay (they are still this document's: the next
-        # call may get them as a list, after the tree is built); those of replaced ones are dropped
-        # by the next call on a list. Between two, the cache grows by the edited runs' keys only.
+        # The keys of the reused runs' diagnostics stay (they are still this document's: the runs
+        # joined into one, `Runs.MAX_RUNS`, are converted through them again); those of replaced
+        # ones stay too, until there are `_KEYS_PER_FORM` times more keys than forms.
+        if len(old) + len(new) > _KEYS_PER_FORM * len(out) + _FEW:
+            old = {}
         old.update(new)
         self._cache = old
         return out
