@@ -10,13 +10,23 @@ out on first read of `detail`, `fixes` or `message`: a file with 25,000 misspelt
 1,000 of them (`diagnostics.maxPerCode`), and the others' suggestions are never looked for. It is
 a `Diagnostic` in every respect a reader can see (fields, equality, hash, repr); equality between
 two not yet worked out compares what they will say (their `Later`s), without working it out.
+
+`Runs` is a sequence of diagnostics kept as runs of diagnostics made once plus the delta edits since
+moved them by (`terraform.quick_edit` after an edit before the tree): reading it gives the moved
+diagnostics, equal to copies moved at once; `lsp.diagnostic_forms` reuses an untouched run's LSP
+forms whole, `features.diagnostics.collapse_runs` skips the hidden ones run by run.
 """
 
 from __future__ import annotations
 
+import operator
 import re
+import sys
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 _CODE_SPAN = re.compile(r"`([^`\n]*)`")
 
@@ -200,3 +210,249 @@ class Deferred(Diagnostic):
 
 _LATER = Deferred.__dict__["_later"].__set__
 _WORKED = Deferred.__dict__["_worked"].__set__
+
+
+class _Base:
+    """Diagnostics made once (in position order), shared by the runs of later versions that moved
+    them; with, per diagnostic, the lowest and highest offset it holds in this document (its range,
+    its related places here, the fixes of one that is not deferred), found on first need."""
+
+    __slots__ = ("items", "_low", "_high", "_codes", "_severities")
+
+    def __init__(self, items: tuple[Diagnostic, ...]) -> None:
+        self.items = items
+        self._low: array | None = None
+        self._high: array | None = None
+        self._codes: dict[str, list[int]] | None = None
+        self._severities: dict[str, set[str]] = {}
+
+    def codes(self) -> dict[str, list[int]]:
+        """Per code, the indices of the diagnostics of that code (ascending), found on first need."""
+        if self._codes is None:
+            codes: dict[str, list[int]] = {}
+            for i, d in enumerate(self.items):
+                at = codes.get(d.code)
+                if at is None:
+                    codes[d.code] = [i]
+                else:
+                    at.append(i)
+            self._codes = codes
+        return self._codes
+
+    def severities(self, code: str) -> set[str]:
+        """The severities of its diagnostics of `code`."""
+        found = self._severities.get(code)
+        if found is None:
+            items = self.items
+            found = self._severities[code] = {items[i].severity for i in self.codes().get(code, ())}
+        return found
+
+    def bounds(self) -> tuple[array, array]:
+        if self._low is None:
+            low, high = array("q"), array("q")
+            for d in self.items:
+                lo, hi = d.start, d.end
+                for r in d.related:
+                    if r.uri is None:
+                        lo, hi = min(lo, r.start), max(hi, r.end)
+                if type(d) is not Deferred or d._later is None:  # (a deferred one's fixes are placed from its start)
+                    for f in d.fixes:
+                        lo, hi = min(lo, f.start), max(hi, f.end)
+                low.append(lo)
+                high.append(hi)
+            self._low, self._high = low, high
+        return self._low, self._high  # type: ignore[return-value]
+
+
+class Run(NamedTuple):
+    """`base.items[lo:hi]`, each moved by `delta` characters."""
+
+    base: _Base
+    lo: int
+    hi: int
+    delta: int
+
+    def low(self) -> int:
+        """The lowest offset its diagnostics hold, moved (`_Base`)."""
+        return min(self.base.bounds()[0][self.lo:self.hi]) + self.delta
+
+    def high(self) -> int:
+        """The highest offset its diagnostics hold, moved."""
+        return max(self.base.bounds()[1][self.lo:self.hi]) + self.delta
+
+    def codes(self) -> dict[str, list[int]]:
+        """Per code present in the run, the indices into `base.items` of its diagnostics (ascending)."""
+        lo, hi = self.lo, self.hi
+        out = {}
+        for code, at in self.base.codes().items():
+            a, b = bisect_left(at, lo), bisect_left(at, hi)
+            if b > a:
+                out[code] = at[a:b]
+        return out
+
+    def diagnostics(self) -> list[Diagnostic]:
+        items, delta = self.base.items[self.lo:self.hi], self.delta
+        return list(items) if not delta else [d.shifted(delta) for d in items]
+
+
+class Runs(Sequence[Diagnostic]):
+    """An immutable sequence of diagnostics in position order, kept as `Run`s: the diagnostics of
+    the parts of a document an edit did not touch stay the objects made before it, with the edit's
+    delta noted once per run instead of a moved copy per diagnostic. Reading an element (or
+    iterating) gives it moved (`Diagnostic.shifted`), equal to a copy moved at once; `==` compares
+    the diagnostics with any sequence. Readers that can use the runs (`lsp.diagnostic_forms`:
+    the LSP forms of an untouched run are reused as a whole) read `runs`."""
+
+    __slots__ = ("runs", "_ends", "_flat")
+
+    #: More runs than this and `spliced` makes one run of them all (the runs of many edits).
+    MAX_RUNS = 64
+
+    def __init__(self, runs: Iterable[Run]) -> None:
+        self.runs = tuple(r for r in runs if r.hi > r.lo)
+        total, ends = 0, array("q")
+        for r in self.runs:
+            total += r.hi - r.lo
+            ends.append(total)
+        self._ends = ends
+        self._flat: list[Diagnostic] | None = None
+
+    @classmethod
+    def of(cls, found: Sequence[Diagnostic]) -> Runs:
+        """`found` as runs (itself when it is `Runs`)."""
+        if isinstance(found, Runs):
+            return found
+        return cls((Run(_Base(tuple(found)), 0, len(found), 0),))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return self.flat()[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if self._flat is not None:
+            return self._flat[i]
+        k = bisect_right(self._ends, i)
+        r = self.runs[k]
+        d = r.base.items[r.lo + i - (self._ends[k - 1] if k else 0)]
+        return d.shifted(r.delta) if r.delta else d
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.flat())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Runs):
+            other = other.flat()
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return self.flat() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Runs({self.flat()!r})"
+
+    def flat(self) -> list[Diagnostic]:
+        """Every diagnostic, moved (made once, then kept)."""
+        if self._flat is None:
+            out: list[Diagnostic] = []
+            for r in self.runs:
+                out.extend(r.diagnostics())
+            self._flat = out
+        return self._flat
+
+    def cut(self, lo: int, hi: int, delta: int = 0) -> list[Run]:
+        """The runs of elements `[lo, hi)`, each moved by `delta` more."""
+        out: list[Run] = []
+        start = 0
+        for r, end in zip(self.runs, self._ends):
+            if end > lo and start < hi:
+                a, b = max(lo, start) - start + r.lo, min(hi, end) - start + r.lo
+                out.append(Run(r.base, a, b, r.delta + delta))
+            start = end
+            if start >= hi:
+                break
+        return out
+
+    @classmethod
+    def joined(cls, runs: Iterable[Run]) -> Runs:
+        """Runs of `runs`; one run of them all when there are more than `MAX_RUNS`."""
+        made = cls(runs)
+        if len(made.runs) > cls.MAX_RUNS:
+            return cls.of(made.flat())
+        return made
+
+    @staticmethod
+    def new(found: Sequence[Diagnostic]) -> Run:
+        """One run of `found` (diagnostics made for this version)."""
+        return Run(_Base(tuple(found)), 0, len(found), 0)
+
+
+def is_moved(new: Diagnostic, old: Diagnostic, delta: int) -> bool:
+    """Whether `new` equals `old.shifted(delta)` (read without working out a `Deferred`: equal
+    `Later`s at moved starts say the same, moved)."""
+    if new is old:
+        return delta == 0
+    if (new.start - old.start != delta or new.end - old.end != delta or new.code != old.code
+            or new.summary != old.summary or new.severity != old.severity or type(new) is not type(old)):
+        return False
+    if isinstance(new, Deferred) and isinstance(old, Deferred):  # (the same type: checked above)
+        if new._later is not old._later and new._later != old._later:
+            return False
+        if _DETAIL.__get__(new) != _DETAIL.__get__(old):
+            return False
+        nf, of = _FIXES.__get__(new), _FIXES.__get__(old)
+    else:
+        if new.detail != old.detail:
+            return False
+        nf, of = new.fixes, old.fixes
+    if len(nf) != len(of) or len(new.related) != len(old.related):
+        return False
+    for a, b in zip(nf, of):
+        if a.start - b.start != delta or a.end - b.end != delta or a.new_text != b.new_text or a.title != b.title:
+            return False
+    for x, y in zip(new.related, old.related):
+        if x.uri is not None or y.uri is not None:
+            if x != y:
+                return False
+        elif x.start - y.start != delta or x.end - y.end != delta or x.message != y.message:
+            return False
+    return True
+
+
+def realigned(found: list[Diagnostic], before: Runs, before_list: Sequence[Diagnostic],
+              cover: tuple[int, int, int] | None) -> Runs:
+    """`found` (this version's diagnostics) as `Runs` sharing `before`'s runs where it can:
+    `before` (equal to `before_list`) is an earlier version's, and `cover = (start, old_end,
+    new_end)` one edit covering every change since. Its first diagnostics equal to `before`'s (each
+    holding places before `start` only) are `before`'s runs; its last ones equal to `before`'s moved
+    by the edit (each holding places from `old_end` on) are `before`'s runs with the delta noted;
+    the rest is a new run. The same diagnostics as `found` in any case."""
+    if isinstance(before_list, Runs):
+        before_list = before_list.flat()
+    start, old_end, new_end = cover if cover is not None else (sys.maxsize, 0, 0)  # (no edit: the text is the same)
+    delta = new_end - old_end
+    n, m = len(found), len(before_list)
+    limit = min(n, m)
+    same = list(map(operator.is_, found[:limit], before_list[:limit]))  # (the common case, at C speed)
+    a = same.index(False) if False in same else limit
+    while a < limit and is_moved(found[a], before_list[a], 0):
+        a += 1
+    head = before.cut(0, a)
+    if any(r.high() >= start for r in head):
+        head, a = [], 0
+    b = 0
+    limit = min(n, m) - a
+    while b < limit and is_moved(found[n - 1 - b], before_list[m - 1 - b], delta):
+        b += 1
+    tail = before.cut(m - b, m, delta)
+    if any(r.low() - delta < old_end for r in tail):
+        tail, b = [], 0
+    runs = Runs.joined([*head, Runs.new(found[a:n - b]), *tail])
+    runs._flat = found  # (equal, as checked)
+    return runs

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.protocol import default_converter
 
-from hcljson_ls.diagnostic import Diagnostic
-from hcljson_ls.features.diagnostics import TOO_MANY, collapse, collect
+from hcljson_ls.diagnostic import Diagnostic, Runs
+from hcljson_ls.features.diagnostics import TOO_MANY, collapse, collapse_runs, collect, file_diagnostics, gathered
 from hcljson_ls.lsp import convert
 from hcljson_ls.lsp.diagnostic_forms import Forms, publish_json, report_json
 from hcljson_ls.workspace import Workspace
@@ -50,7 +50,10 @@ def test_reused_forms_are_a_fresh_conversion_after_random_edits(edits, encoding,
     found = collect(workspace.snapshot(), URI)
     assert any(d.fixes for d in found) and any(d.related for d in found)  # the forms under test
     for version, (where, length, text) in enumerate(edits, start=2):
-        encoded = forms.encode(found, state.line_index, encoding, URI, docs_url, workspace.line_index)
+        # What the server encodes (`Runs` after an edit: the runs shared with the last version reused).
+        shown = gathered(workspace.snapshot(), URI)
+        assert list(shown) == found
+        encoded = forms.encode(shown, state.line_index, encoding, URI, docs_url, workspace.line_index)
         assert encoded == [json.dumps(x) for x in fresh(found, workspace, encoding, docs_url)]  # the very text
         assert all(x.isascii() for x in encoded)
         current = state.text
@@ -62,7 +65,8 @@ def test_reused_forms_are_a_fresh_conversion_after_random_edits(edits, encoding,
             range=types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)), text=text)
         workspace.change(URI, version, [change], encoding)
         found = collect(workspace.snapshot(), URI)
-    encoded = forms.encode(found, state.line_index, encoding, URI, docs_url, workspace.line_index)
+    encoded = forms.encode(gathered(workspace.snapshot(), URI), state.line_index, encoding, URI, docs_url,
+                           workspace.line_index)
     assert [json.loads(x) for x in encoded] == fresh(found, workspace, encoding, docs_url)
 
 
@@ -107,3 +111,53 @@ def test_collapse_keeps_the_first_of_each_code_and_sums_up_the_rest_at_the_first
     assert summary.severity == "error"  # the most severe of the hidden (3: warning, 4: error)
     assert summary.summary == "2 more `a/x` diagnostics not shown" and "problem 3" in summary.detail
     assert collapse(found, 0) is found and collapse(found, 4) is found
+
+
+# The diagnostics of an edit inside one block are `diagnostic.Runs` (the other blocks' moved by
+# noting the delta once per run), whose forms are reused run by run.
+_BLOCKS = json.dumps({
+    "variable": {"environment": {"default": "d\u00e9v"}},
+    "resource": {"aws_instance": {f"r{i}": {"ami": f"${{var.enviroment}}-{i}", "tags": {"n": "${var.environmnt}"}}
+                                  for i in range(6)}},
+    "output": {"o": {"value": "${var.environmen}"}},
+}, indent=1, ensure_ascii=False)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from([("-", "x"), ("-", "\u00e9"), ('"tags"', "\n"),
+                                                              ('"tags"', " \n\n ")])), min_size=1, max_size=5),
+       st.sampled_from(["utf-16", "utf-32"]), st.sampled_from([0, 3]), st.booleans())
+def test_runs_of_edits_give_a_fresh_conversion(edits, encoding, max_per_code, built):
+    """Before the tree (`terraform.quick_edit`) and after it (`diagnostic.realigned`)."""
+    workspace = Workspace()
+    state = workspace.open(URI, _BLOCKS, 1, "terraform-json")
+    if built:
+        state.prepare()
+    forms = Forms()
+    runs_seen = False
+    for version, (block, (mark, piece)) in enumerate(edits, start=2):
+        shown = gathered(workspace.snapshot(), URI, max_per_code=max_per_code)
+        found = collect(workspace.snapshot(), URI, max_per_code=max_per_code)
+        assert list(shown) == found == collapse(file_diagnostics(state), max_per_code)
+        assert forms.encode(shown, state.line_index, encoding, URI) == [json.dumps(x) for x in fresh(found, workspace, encoding, None)]
+        runs_seen = runs_seen or isinstance(shown, Runs) and len(shown.runs) > 1 or max_per_code
+        text = state.text
+        # In block r<block>: inside its ami's string (after the "-"), or whitespace before "tags".
+        at = text.index(mark, text.index('"ami"', text.index(f'"r{block}"'))) + (mark == "-")
+        (line, character) = state.line_index.position(at, encoding)
+        where = types.Position(line=line, character=character)
+        change = types.TextDocumentContentChangePartial(range=types.Range(start=where, end=where), text=piece)
+        workspace.change(URI, version, [change], encoding)
+        assert state.built == built  # before the tree: answered by the quick path (`terraform.quick_edit`)
+    shown = gathered(workspace.snapshot(), URI, max_per_code=max_per_code)
+    assert forms.encode(shown, state.line_index, encoding, URI) == [json.dumps(x) for x in fresh(collect(workspace.snapshot(), URI, max_per_code=max_per_code), workspace, encoding, None)]
+    assert runs_seen or isinstance(shown, Runs) and len(shown.runs) > 1  # (the other blocks' runs shared)
+
+
+def test_collapse_of_runs_is_the_collapse_of_the_list():
+    items = [_d(i, ("a/x", "b/y", "c/z")[i % 3], ("error", "warning")[i % 2]) for i in range(40)]
+    runs = Runs.joined([*Runs.of(items[:25]).cut(0, 10), *Runs.of(items[:25]).cut(10, 25), *Runs.of(
+        [d.shifted(-100) for d in items[25:]]).cut(0, 15, 100)])
+    assert list(runs) == items
+    for n in (0, 1, 4, 9, 13, 14, 40):
+        assert list(collapse_runs(runs, n)) == collapse(list(items), n)

@@ -2,6 +2,9 @@
 
     collect(snapshot, uri, unused=False, max_per_code=0) -> list[Diagnostic]   the document's own and its module's
     collapse(found, max_per_code) -> list[Diagnostic]      runaway repeats of one code folded into a summary
+    gathered(snapshot, uri, unused=False, max_per_code=0) -> Sequence[Diagnostic]
+                                                   `collect`'s, as `diagnostic.Runs` when kept so (the LSP forms)
+    collapse_runs(found, max_per_code)             `collapse` of `Runs`, reading only what it keeps
     prepare(state) -> bool                         build a quick-opened document's analysis; True if it disagreed
     file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
 
@@ -39,10 +42,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
-from ..diagnostic import Diagnostic
+from ..diagnostic import Diagnostic, Runs, realigned
 from ..terraform.quick import QuickResult
 from ..workspace import DocumentState, Snapshot
 from . import flow, kinds
@@ -88,6 +91,9 @@ PROVIDERS: list[tuple[str, Provider]] = [
 ]
 
 _COLLECTED = "features.diagnostics.file"
+# The per-file diagnostics of the last version computed (`Runs`, and the list they equal): the next
+# version's are realigned with them (`diagnostic.realigned`), so untouched runs are shared.
+_CARRIED = "features.diagnostics.runs"
 # What a quick open answers for: exactly these providers (another one added means running them all).
 _QUICK_ANSWERS = tuple(PROVIDERS)
 
@@ -103,11 +109,19 @@ def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provid
     return _run(state, providers)
 
 
-def _per_file(state: DocumentState) -> list[Diagnostic]:
+def _per_file(state: DocumentState) -> Sequence[Diagnostic]:
     quick = state.quick() if tuple(PROVIDERS) == _QUICK_ANSWERS else None
     if quick is not None:
+        if not isinstance(quick.diagnostics, Runs):
+            # As runs from the open on: the runs an edit leaves are these, their forms reused.
+            quick.diagnostics = Runs.of(quick.diagnostics)
+        state.keep(_CARRIED, (quick.diagnostics, quick.diagnostics))
         return quick.diagnostics
-    return _run(state, PROVIDERS)
+    found = _run(state, PROVIDERS)
+    kept = state.carried(_CARRIED)
+    runs = Runs.of(found) if kept is None else realigned(found, kept[0][0], kept[0][1], kept[1])
+    state.keep(_CARRIED, (runs, found))
+    return runs
 
 
 def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> list[Diagnostic]:
@@ -166,16 +180,21 @@ def collapse(found: list[Diagnostic], max_per_code: int) -> list[Diagnostic]:
             first.setdefault(code, d)
             severities[code].add(d.severity)
     for code, d in first.items():
-        severity = min(severities[code], key=lambda s: _SEVERITY_RANK.get(s, 0))
-        what = f"`{code}`" if code else "diagnostics without a code"
-        kept.append(Diagnostic(
-            d.start, d.end, severity, TOO_MANY,
-            f"{seen[code] - max_per_code:,} more {what} diagnostics not shown",
-            f"only the first {max_per_code:,} of each code are (setting diagnostics.maxPerCode, 0 shows them all). "
-            f"The first one not shown is here: {d.plain_message}",
-        ))
+        kept.append(_summary(d, code, seen[code] - max_per_code, max_per_code, severities[code]))
     kept.sort(key=_by_position)
     return kept
+
+
+def _summary(d: Diagnostic, code: str, hidden: int, max_per_code: int, severities: set[str]) -> Diagnostic:
+    """The `TOO_MANY` diagnostic of `hidden` diagnostics of `code`, the first of them `d`."""
+    severity = min(severities, key=lambda s: _SEVERITY_RANK.get(s, 0))
+    what = f"`{code}`" if code else "diagnostics without a code"
+    return Diagnostic(
+        d.start, d.end, severity, TOO_MANY,
+        f"{hidden:,} more {what} diagnostics not shown",
+        f"only the first {max_per_code:,} of each code are (setting diagnostics.maxPerCode, 0 shows them all). "
+        f"The first one not shown is here: {d.plain_message}",
+    )
 
 
 def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: int = 0) -> list[Diagnostic]:
@@ -183,6 +202,16 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: in
     `unused`, the hints on declarations nothing refers to (once the document is built: not from a quick
     open); with `max_per_code`, runaway repeats of one
     code folded (`collapse`)."""
+    found = gathered(snapshot, uri, unused, max_per_code)
+    # Each call its own list (the runs' is kept with them).
+    return list(found.flat()) if isinstance(found, Runs) else cast("list[Diagnostic]", found)
+
+
+def gathered(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: int = 0) -> Sequence[Diagnostic]:
+    """`collect`'s diagnostics, as `diagnostic.Runs` when the document's own are kept so (an edit
+    before the tree: `terraform.quick_edit`) and nothing is merged in or folded: the runs an edit
+    did not touch are those of the previous version, moved (what `lsp.diagnostic_forms` reuses
+    whole). Do not change what it returns."""
     state = snapshot.document(uri)
     if state is None:
         return []
@@ -206,8 +235,58 @@ def collect(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: in
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []
-    out = file_diagnostics(state)
+    kept = state.cached(_COLLECTED, _per_file)
+    if isinstance(kept, Runs) and not across:
+        return collapse_runs(kept, max_per_code)
+    out = list(kept)
     if across:
         out.extend(across)
         out.sort(key=_by_position)
     return collapse(out, max_per_code)
+
+
+def collapse_runs(found: Runs, max_per_code: int) -> Sequence[Diagnostic]:
+    """`collapse(list(found), max_per_code)`, reading only the kept diagnostics and the first hidden
+    one of each code: per run, where each code is (`diagnostic.Runs.codes`, found once per run's
+    diagnostics), so the hidden ones are skipped run by run. `found` itself when nothing is hidden."""
+    if max_per_code <= 0 or len(found) <= max_per_code:
+        return found
+    runs = found.runs
+    per_run = [r.codes() for r in runs]
+    totals: Counter[str] = Counter()
+    for codes in per_run:
+        for code, at in codes.items():
+            totals[code] += len(at)
+    over = {code for code, n in totals.items() if n > max_per_code}
+    if not over:
+        return found
+    left = dict.fromkeys(over, max_per_code)
+    first: dict[str, tuple[int, Diagnostic]] = {}
+    severities: dict[str, set[str]] = {code: set() for code in over}
+    kept: list[Diagnostic] = []
+    position = 0
+    for run, codes in zip(runs, per_run):
+        take: list[int] = []
+        items, delta = run.base.items, run.delta
+        for code, at in codes.items():
+            if code not in over:
+                take.extend(at)
+                continue
+            n = left[code]
+            if n:
+                take.extend(at[:n])
+                left[code] = max(0, n - len(at))
+            hidden = at[n:]
+            if hidden:
+                if code not in first:
+                    d = items[hidden[0]]
+                    first[code] = (position + hidden[0] - run.lo, d.shifted(delta) if delta else d)
+                some = run.base.severities(code)
+                severities[code].update(some if len(some) == 1 else {items[i].severity for i in hidden})
+        take.sort()
+        kept.extend(items[i].shifted(delta) if delta else items[i] for i in take)
+        position += run.hi - run.lo
+    for code, (_, d) in sorted(first.items(), key=lambda item: item[1][0]):
+        kept.append(_summary(d, code, totals[code] - max_per_code, max_per_code, severities[code]))
+    kept.sort(key=_by_position)
+    return kept

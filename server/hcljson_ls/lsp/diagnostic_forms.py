@@ -26,8 +26,16 @@ Contract
   search, one tuple, one dict look-up and one ``%`` formatting; otherwise each offset is converted in
   bulk (`lsp.positions.Positions.many`) and the key holds the converted positions. A diagnostic with a related location in another file (its place depends on that
   file) is converted afresh every time.
-* The cache holds the forms of the last `encode` only (no growth across versions), and is dropped
-  when ``docsUrl``, the URI or the position encoding change.
+* Runs (`diagnostic.Runs`, what `features.diagnostics.gathered` gives after an edit): the forms of
+  a run whose diagnostics one earlier `encode` converted are reused whole, without a key per
+  diagnostic: the run is the earlier diagnostics moved by a delta, over text no edit changed, so
+  when its first start (its lowest place) is at the same column of its line as then, every form is
+  the one made then with its lines moved by the same number (`_reused`: the texts themselves when
+  no line moved, one ``%`` formatting each when lines moved). Only with plain character columns
+  (`Positions.simple`). The other runs are converted per diagnostic as above.
+* The cache holds the forms of the last `encode` (on a list: no growth across versions; on runs,
+  the per-diagnostic templates of earlier calls stay until there are `_KEYS_PER_FORM` times more of
+  them than forms), and is dropped when ``docsUrl``, the URI or the position encoding change.
 """
 
 from __future__ import annotations
@@ -35,11 +43,12 @@ from __future__ import annotations
 import itertools
 import json
 import uuid
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..diagnostic import Diagnostic
+from ..diagnostic import Diagnostic, Run, Runs
 from ..features import diagnostics as diagnostics_feature
 from ..text.line_index import LineIndex
 from .diagnostic_json import diagnostic_text, write_diagnostic
@@ -72,7 +81,7 @@ def publish_json(uri: str, version: int | None, items: Sequence[str]) -> RawJSON
 def document_forms(store: Workspace, uri: str, settings: DiagnosticsSettings, forms: Forms, encoding: str) -> list[str]:
     """The forms of our diagnostics of open document `uri` (`features.diagnostics.collect` with
     `settings`), reusing `forms`: what the server answers, and `lsp.first_open` before it."""
-    found = diagnostics_feature.collect(store.snapshot(), uri, settings.unused_declarations, settings.max_per_code)
+    found = diagnostics_feature.gathered(store.snapshot(), uri, settings.unused_declarations, settings.max_per_code)
     state = store.get(uri)
     assert state is not None, uri
     return forms.encode(found, state.line_index, encoding, uri, settings.docs_url, store.line_index)
@@ -114,14 +123,40 @@ def _offsets(d: Diagnostic, uri: str) -> list[int] | None:
     return out
 
 
+class _RunForms:
+    """The forms made for the diagnostics of one `diagnostic._Base`, per diagnostic: its text, its
+    template (`_template`'s pair: None when not reusable), the line and column (in characters) of its
+    start when it was made, and the `encode` call that made it (0: none)."""
+
+    __slots__ = ("base", "texts", "hits", "lines", "cols", "made")
+
+    def __init__(self, base: object, n: int) -> None:
+        self.base = base  # (kept alive: its id is the key)
+        self.texts: list[str] = [""] * n
+        self.hits: list[tuple[str, tuple[int, ...]] | None] = [None] * n
+        self.lines = array("q", bytes(8 * n))
+        self.cols = array("q", bytes(8 * n))
+        self.made = array("q", bytes(8 * n))
+
+
+#: The templates kept across calls on `Runs` are dropped when there are this many times more of them
+#: than forms (edits replace the edited runs' diagnostics; their old keys are not told apart).
+_KEYS_PER_FORM = 4
+#: Below this many diagnostics to convert, lines are found through the `LineIndex` (a binary search
+#: each) instead of copying every line start first (`Positions.starts`: O(lines)).
+_FEW = 4000
+
+
 class Forms:
     """The LSP forms of one document's diagnostics (see the module doc)."""
 
-    __slots__ = ("_cache", "_setup")
+    __slots__ = ("_cache", "_setup", "_runs", "_calls")
 
     def __init__(self) -> None:
         self._cache: dict[tuple, tuple[str, tuple[int, ...]]] = {}
         self._setup: tuple = ()
+        self._runs: dict[int, _RunForms] = {}
+        self._calls = 0
 
     def encode(
         self, found: Sequence[Diagnostic], index: LineIndex, encoding: str, uri: str, docs_url: str | None = None,
@@ -129,26 +164,81 @@ class Forms:
     ) -> list[str]:
         setup = (uri, encoding, docs_url)
         if setup != self._setup:
-            self._cache, self._setup = {}, setup
+            self._cache, self._setup, self._runs = {}, setup, {}
         old = self._cache
         new: dict[tuple, tuple[str, tuple[int, ...]]] = {}
         positions = Positions(index, encoding)
+        if not isinstance(found, Runs) or not positions.simple:
+            self._runs = {}
+            out = self._each(found, positions, index, encoding, uri, docs_url, index_of, old, new)[0]
+            self._cache = new
+            return out
+        self._calls += 1
+        call = self._calls
+        kept: dict[int, _RunForms] = {}
+        out = []
+        for run in found.runs:
+            base = run.base
+            forms = kept.get(id(base)) or self._runs.get(id(base))
+            if forms is None:
+                forms = _RunForms(base, len(base.items))
+            kept[id(base)] = forms
+            texts = _reused(run, forms, index, call)
+            if texts is None:
+                lo, hi = run.lo, run.hi
+                ds = run.diagnostics()
+                texts, hits, lines, cols = self._each(ds, positions, index, encoding, uri, docs_url, index_of, old, new)
+                forms.texts[lo:hi] = texts
+                forms.hits[lo:hi] = hits
+                forms.lines[lo:hi] = array("q", lines)
+                forms.cols[lo:hi] = array("q", cols)
+                forms.made[lo:hi] = array("q", [call] * (hi - lo))
+            out.extend(texts)
+        self._runs = kept
+        # The keys of the reused runs' diagnostics stay (they are still this document's: the runs
+        # joined into one, `Runs.MAX_RUNS`, are converted through them again); those of replaced
+        # ones stay too, until there are `_KEYS_PER_FORM` times more keys than forms.
+        if len(old) + len(new) > _KEYS_PER_FORM * len(out) + _FEW:
+            old = {}
+        old.update(new)
+        self._cache = old
+        return out
+
+    def _each(self, found: Sequence[Diagnostic], positions: Positions, index: LineIndex, encoding: str, uri: str,
+              docs_url: str | None, index_of: Callable[[str], LineIndex | None] | None, old: dict,
+              new: dict) -> tuple[list[str], list, list[int], list[int]]:
+        """The form of each of `found`, its template (None: not reusable), its start's line and
+        column in characters (-1: none)."""
         out: list[str] = []
-        append = out.append
+        hits: list[tuple[str, tuple[int, ...]] | None] = []
+        lines: list[int] = []
+        cols: list[int] = []
         if positions.simple:
             # Most diagnostics lie on one line: the offsets from the line's start ARE the columns
             # (below the line's terminator), so only the start's line is searched.
-            starts, size = positions.starts, len(positions.text)
-            last = len(starts) - 1
+            size = len(positions.text)
             rest: list[int] = []
+            if len(found) >= _FEW:
+                starts = positions.starts
+                last = len(starts) - 1
+
+                def bounds(s: int) -> tuple[int, int, int]:
+                    line = bisect_right(starts, s) - 1 if s > 0 else 0
+                    return line, starts[line], starts[line + 1] - 1 if line < last else size + 1
+            else:
+                count = index.line_count
+
+                def bounds(s: int) -> tuple[int, int, int]:
+                    line = index.line_of(s)
+                    return line, index.line_start(line), index.line_start(line + 1) - 1 if line + 1 < count else size + 1
             for i, d in enumerate(found):
-                s = d.start
-                line = bisect_right(starts, s) - 1 if s > 0 else 0
-                base = starts[line]
-                bound = starts[line + 1] - 1 if line < last else size + 1
+                line, base, bound = bounds(d.start)
                 key = _one_line_key(d, base, bound, uri)
                 if key is None:
-                    append("")
+                    out.append("")
+                    hits.append(None)
+                    lines.append(-1)
+                    cols.append(-1)
                     rest.append(i)
                     continue
                 hit = old.get(key) or new.get(key)
@@ -156,19 +246,24 @@ class Forms:
                     hit = _one_line_template(d, base, encoding, uri, docs_url)
                 new[key] = hit
                 template, rel = hit
-                append(template % ((line,) * len(rel)))
-            for i, text in zip(rest, self._general([found[i] for i in rest], positions, index, encoding, uri, docs_url, index_of, old, new)):
-                out[i] = text
-        else:
-            out = self._general(found, positions, index, encoding, uri, docs_url, index_of, old, new)
-        self._cache = new
-        return out
+                out.append(template % ((line,) * len(rel)))
+                hits.append(hit)
+                lines.append(line)
+                cols.append(d.start - base)
+            if rest:
+                texts, rhits, rlines, rcols = self._general([found[i] for i in rest], positions, index, encoding,
+                                                            uri, docs_url, index_of, old, new)
+                for i, text, hit, line, col in zip(rest, texts, rhits, rlines, rcols):
+                    out[i], hits[i], lines[i], cols[i] = text, hit, line, col
+            return out, hits, lines, cols
+        return self._general(found, positions, index, encoding, uri, docs_url, index_of, old, new)
 
     @staticmethod
     def _general(found: Sequence[Diagnostic], positions: Positions, index: LineIndex, encoding: str, uri: str,
                  docs_url: str | None, index_of: Callable[[str], LineIndex | None] | None,
-                 old: dict, new: dict) -> list[str]:
-        """The forms of `found`, each offset converted (any text, any ranges)."""
+                 old: dict, new: dict) -> tuple[list[str], list, list[int], list[int]]:
+        """The forms of `found`, each offset converted (any text, any ranges), their templates
+        (None: converted afresh each time) and their starts' lines (-1: none)."""
         flat: list[int] = []
         spans: list[tuple[int, int] | None] = []
         for d in found:
@@ -178,12 +273,21 @@ class Forms:
             else:
                 spans.append((len(flat), len(offs)))
                 flat.extend(offs)
-        lines, chars = positions.many(flat)
+        if len(flat) < _FEW:
+            pairs = [positions.index.position(o, encoding) for o in flat]
+            lines, chars = [p[0] for p in pairs], [p[1] for p in pairs]
+        else:
+            lines, chars = positions.many(flat)
         out: list[str] = []
-        append = out.append
+        hits: list[tuple[str, tuple[int, ...]] | None] = []
+        firsts: list[int] = []
+        cols: list[int] = []
         for d, span in zip(found, spans):
             if span is None:
-                append(diagnostic_text(d, index, encoding, uri, docs_url, index_of))
+                out.append(diagnostic_text(d, index, encoding, uri, docs_url, index_of))
+                hits.append(None)
+                firsts.append(-1)
+                cols.append(-1)
                 continue
             at, n = span
             first = lines[at]
@@ -196,8 +300,47 @@ class Forms:
                 hit = _template(d, index, encoding, uri, docs_url, first)
             new[key] = hit
             template, rel = hit
-            append(template % tuple(first + r for r in rel) if rel else template)
-        return out
+            out.append(template % tuple(first + r for r in rel) if rel else template)
+            hits.append(hit)
+            firsts.append(first)
+            cols.append(d.start - index.line_start(first) if d.start <= len(positions.text) else -1)
+        return out, hits, firsts, cols
+
+
+def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str] | None:
+    """The forms of `run` from those made for its diagnostics by one earlier `encode`, with its
+    lines moved, when that is what converting them again gives; else None. It is when the lowest
+    offset they hold is the first one's start (`Run.low`) and that start is at the same column of
+    its line as then: the runs (`diagnostic.Runs`) hold only diagnostics whose places span text
+    no edit changed (moved as a whole), so every place moved by the same number of lines and,
+    on the first one's line, stands after as many characters (columns are characters here:
+    `Positions.simple`, checked by the caller). One line search for the whole run."""
+    lo, hi = run.lo, run.hi
+    made = forms.made
+    when = made[lo]
+    if when == 0 or when == call or made[lo:hi].count(when) != hi - lo:
+        return None
+    hits = forms.hits[lo:hi]
+    if None in hits:
+        return None
+    templates = cast("list[tuple[str, tuple[int, ...]]]", hits)
+    first = run.base.items[lo].start + run.delta
+    if run.low() != first:
+        return None
+    line = index.line_of(first)
+    if first - index.line_start(line) != forms.cols[lo]:
+        return None
+    shift = line - forms.lines[lo]
+    if not shift:
+        made[lo:hi] = array("q", [call] * (hi - lo))
+        return forms.texts[lo:hi]
+    lines = [ln + shift for ln in forms.lines[lo:hi]]
+    texts = [template % tuple(ln + r for r in rel) if rel else template
+             for (template, rel), ln in zip(templates, lines)]
+    forms.texts[lo:hi] = texts
+    forms.lines[lo:hi] = array("q", lines)
+    made[lo:hi] = array("q", [call] * (hi - lo))
+    return texts
 
 
 def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | None:

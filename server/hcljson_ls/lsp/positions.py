@@ -11,7 +11,8 @@ Contract
 * Results are always those of `text.LineIndex.position` (clamping included: an offset on a line
   terminator is the end of that line's content; outside the text it is clamped); a property test
   checks it on random texts in every encoding.
-* One object serves one version of one document: it copies the line starts once (O(lines)), then
+* One object serves one version of one document: it copies the line starts once (O(lines), on the
+  first conversion that needs them: `starts`), then
   each conversion is a binary search plus a subtraction when columns are plain character counts --
   UTF-32, an ASCII text, or UTF-16 without characters outside the BMP -- and
   `LineIndex.position` otherwise (non-ASCII columns in UTF-8, astral characters in UTF-16).
@@ -26,7 +27,7 @@ from ..text.line_index import LineIndex
 
 
 class Positions:
-    __slots__ = ("index", "encoding", "text", "starts", "simple", "crlf")
+    __slots__ = ("index", "encoding", "text", "_starts", "simple", "crlf")
 
     def __init__(self, index: LineIndex, encoding: str = UTF16) -> None:
         encoding = check_encoding(encoding)
@@ -34,10 +35,17 @@ class Positions:
         self.index = index
         self.encoding = encoding
         self.text = text
-        self.starts = index.line_starts()
+        self._starts: list[int] | None = None  # (O(lines): made on first need)
         # The index keeps its count of astral characters across edits: no scan of the text per call.
         self.simple = encoding == UTF32 or text.isascii() or (encoding == UTF16 and index.astral_count() == 0)
         self.crlf = "\r\n" in text
+
+    @property
+    def starts(self) -> list[int]:
+        """Every line start (copied from the index on first need)."""
+        if self._starts is None:
+            self._starts = self.index.line_starts()
+        return self._starts
 
     def line(self, offset: int) -> int:
         """The line of `offset` (clamped into the text; a terminator belongs to its line)."""

@@ -163,7 +163,7 @@ class QuickResult:
     __slots__ = ("_keys", "_places", "analysed", "block_ends", "blocks", "certified", "declared", "diagnostics",
                  "duplicated", "located", "providers", "spans")
 
-    def __init__(self, diagnostics: list[Diagnostic], keys: list[Hashable], places: Places,
+    def __init__(self, diagnostics: Sequence[Diagnostic], keys: list[Hashable], places: Places,
                  certified: int, analysed: int, located: int = 0) -> None:
         self.diagnostics = diagnostics
         self._keys = keys

@@ -35,8 +35,9 @@ from __future__ import annotations
 import json
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 
-from ..diagnostic import Deferred, Diagnostic
+from ..diagnostic import Deferred, Diagnostic, Runs
 from ..hcljson.model import Label
 from ..hcljson.skim import Skim, Skimmed, skim_value
 from .around import Spans
@@ -103,25 +104,39 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     return result
 
 
-def _spliced(old: list[Diagnostic], new: list[Diagnostic], heads: list[tuple[int, int]], b_start: int, b_end: int,
-             end: int, delta: int) -> list[Diagnostic] | None:
+def _spliced(old: Sequence[Diagnostic], new: Sequence[Diagnostic], heads: list[tuple[int, int]], b_start: int,
+             b_end: int, end: int, delta: int) -> Sequence[Diagnostic] | None:
     """`old` with the diagnostics of the block value `[b_start, b_end)` (which now ends at `end`;
     its header keys at `heads`) replaced by `new` and the later ones moved by `delta`; None when
-    they cannot be told apart (module doc)."""
+    they cannot be told apart (module doc). The answer is `Runs`: the runs before the block kept,
+    the later ones moved by noting `delta` once per run (no copy per diagnostic), unless a
+    diagnostic outside the block holds a place on the other side of it (then each is moved)."""
     for d in new:
         if d.start < b_start or d.end > end:
             return None
-    lo = bisect_left(old, b_start, key=_start)
-    hi = bisect_left(old, b_end, lo, key=_start)
-    for d in old[lo:hi]:
-        if d.end > b_end:
+    runs = Runs.of(old)
+    lo = bisect_left(runs, b_start, key=_start)
+    hi = bisect_left(runs, b_end, lo, key=_start)
+    for k in range(lo, hi):
+        if runs[k].end > b_end:
             return None
     for s, e in heads:  # its header keys
-        at = bisect_left(old, s, 0, lo, key=_start)
-        while at < lo and old[at].start <= e:
-            if old[at].end <= e:
+        at = bisect_left(runs, s, 0, lo, key=_start)
+        while at < lo and runs[at].start <= e:
+            if runs[at].end <= e:
                 return None
             at += 1
+    before, after = runs.cut(0, lo), runs.cut(hi, len(runs), delta)
+    if all(r.high() <= b_start for r in before) and all(r.low() - delta >= b_end for r in after):
+        return Runs.joined([*before, Runs.new(new), *after])
+    found = _moved_each(runs.flat(), lo, hi, b_start, b_end, delta)
+    return None if found is None else Runs.of([*found[:lo], *new, *found[lo:]])
+
+
+def _moved_each(old: list[Diagnostic], lo: int, hi: int, b_start: int, b_end: int,
+                delta: int) -> list[Diagnostic] | None:
+    """`old` without `old[lo:hi]` (the edited block's), each other diagnostic moved by the edit
+    (one holding a place in the block, or ending past its start before it: None)."""
 
     def move(x: int, y: int) -> tuple[int, int]:
         if y <= b_start:
@@ -140,7 +155,7 @@ def _spliced(old: list[Diagnostic], new: list[Diagnostic], heads: list[tuple[int
         later = [_moved(d, move) for d in old[hi:]] if delta else old[hi:]
     except _Unsure:
         return None
-    return kept + new + later
+    return kept + later
 
 
 def _elsewhere(d: Diagnostic, b_start: int) -> bool:

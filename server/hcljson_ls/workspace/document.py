@@ -100,7 +100,7 @@ class DocumentState:
     """The text of one document plus its parse, its analysis and the features' per-version results."""
 
     __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache", "_scope", "_rescope", "_quick", "_build",
-                 "_build_cover", "_reran", "_quick_edit")
+                 "_build_cover", "_reran", "_quick_edit", "_carried")
 
     def __init__(self, document: Document, syntax: ParseResult | None = None, scope: Scope | None = None) -> None:
         self.document = document
@@ -113,6 +113,7 @@ class DocumentState:
         self._quick: Any = None  # None: no quick result (ever again, after an edit); `_UNSET`: to compute
         self._build: Iterator[None] | None = None  # the stepped build in progress (`build_steps`)
         self._build_cover: tuple[int, int, int] | None = None  # the edits since it started, composed
+        self._carried: dict[str, tuple[Any, tuple[int, int, int] | None]] = {}  # `keep`: value, edits since
         self._reran = False  # an edit had the whole text's quick result computed again (once per document)
         # The quick result before that edit and the edit (composed), while the new one is not computed:
         # re-read in the edited block only when the edit stays in one (`terraform.quick_edit`).
@@ -395,6 +396,15 @@ class DocumentState:
             value = self._cache[key] = compute(self)
             return value
 
+    def keep(self, key: str, value: Any) -> None:
+        """Keep `value` (made for this version) across edits, for `carried`."""
+        self._carried[key] = (value, None)
+
+    def carried(self, key: str) -> tuple[Any, tuple[int, int, int] | None] | None:
+        """What `keep(key, ...)` kept last, with one edit ``(start, old_end, new_end)`` covering every
+        change to the text since (None: none); None when nothing was kept."""
+        return self._carried.get(key)
+
     # -- changes ------------------------------------------------------------------------------
 
     def apply_changes(
@@ -422,6 +432,8 @@ class DocumentState:
                     continue  # nothing changed
                 if self._build is not None:
                     self._build_cover = _composed(self._build_cover, edit)
+                if self._carried:
+                    self._carried = {k: (v, _composed(c, edit)) for k, (v, c) in self._carried.items()}
                 if before is not None:
                     cover = _composed(cover, edit)
                 # The reparse slices the text buffer around the edit: no copy of the whole text.
