@@ -143,7 +143,7 @@ def test_runs_of_edits_give_a_fresh_conversion(edits, encoding, max_per_code, bu
         runs_seen = runs_seen or isinstance(shown, Runs) and len(shown.runs) > 1 or max_per_code
         text = state.text
         # In block r<block>: inside its ami's string (after the "-"), or whitespace before "tags".
-        at = text.index(mark, text.index('"ami"', text.index(f'"r{block}"'))) + (mark == "-")
+        at = text.index(mark, text.index('"ami"', text.index(f'"r{block}"'))) + (mark == "-")  # search: the text after the random edits
         (line, character) = state.line_index.position(at, encoding)
         where = types.Position(line=line, character=character)
         change = types.TextDocumentContentChangePartial(range=types.Range(start=where, end=where), text=piece)
