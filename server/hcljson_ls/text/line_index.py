@@ -111,6 +111,15 @@ def _line_starts_steps(text: str, every: int) -> Generator[None, None, array]:
     return starts
 
 
+def _built(index: LineIndex) -> bool:
+    """Whether `index` has its line starts (read without `__getattr__`, which would find them)."""
+    try:
+        object.__getattribute__(index, "_blocks")
+    except AttributeError:
+        return False
+    return True
+
+
 def _units(segment: str, encoding: str) -> int:
     """Length of `segment` in UTF-16 code units or UTF-8 bytes."""
     if segment.isascii():
@@ -160,7 +169,8 @@ class LineIndex:
     applies one splice to the text and moves the index with it.
     """
 
-    __slots__ = ("_text", "_block_size", "_blocks", "_firsts", "_first_lines", "_astral", "_anchor", "_asked_size")
+    __slots__ = ("_text", "_block_size", "_blocks", "_firsts", "_first_lines", "_astral", "_anchor", "_asked_size",
+                 "_changes")
 
     def __init__(self, text: str | TextBuffer, *, block_size: int | None = None) -> None:
         """Index `text`. `block_size` (line starts per block) is chosen from the line count unless
@@ -173,6 +183,7 @@ class LineIndex:
         # 20 MB document's open; the server builds them after answering, `DocumentState.prepare`).
         self._text = text if isinstance(text, TextBuffer) else TextBuffer(text)
         self._asked_size = block_size
+        self._changes = getattr(self, "_changes", 0) + 1  # (a stepped build of the text before is stale)
         for name in _BUILT:  # (not `hasattr`: it would build the index, through `__getattr__`)
             try:
                 delattr(self, name)
@@ -196,22 +207,21 @@ class LineIndex:
     def build_steps(self) -> Iterator[None]:
         """Find the line starts (found on first need otherwise) in steps of `_STEP_SLICE`
         characters, for an owner that answers requests between them (the server, after a large
-        document's open: in one piece, 300,000 tiny outputs (15 MB) took 0.3 s). The index is
-        unchanged if anything built or reset it meanwhile (an edit builds it first)."""
-        try:
-            object.__getattribute__(self, "_blocks")
+        document's open: in one piece, 300,000 tiny outputs (15 MB) took 0.3 s). The steps end,
+        leaving the index as it is, when anything changed its text or built it meanwhile."""
+        if _built(self):
             return  # built already
-        except AttributeError:
-            pass
-        owner = self._text
-        starts = yield from _line_starts_steps(owner.full(), _STEP_SLICE)
-        try:
-            object.__getattribute__(self, "_blocks")
-            return  # built meanwhile (a query, an edit): that index is the one of the current text
-        except AttributeError:
-            pass
-        if self._text is owner:  # (not reset to another text meanwhile)
-            self._install(starts)
+        changes = self._changes
+        scan = _line_starts_steps(self._text.full(), _STEP_SLICE)
+        while True:
+            try:
+                next(scan)
+            except StopIteration as done:
+                self._install(done.value)
+                return
+            yield
+            if self._changes != changes or _built(self):
+                return  # the text changed (found on first need then, from the text as it is) or built meanwhile
 
     def _install(self, starts: array) -> None:
         block_size = self._asked_size
@@ -399,6 +409,7 @@ class LineIndex:
         """
         buf = self._text
         n_old = len(buf)
+        self._changes += 1
         if start > old_end:
             start, old_end = old_end, start
         start = min(max(start, 0), n_old)
