@@ -586,7 +586,7 @@ class _FileWalker(_Decoder):
         tkey: Node = member.key  # type: ignore[assignment]
         # (node, abs start of its container, frame of that container, member holding it and its
         # index there, labels, label keys)
-        level: list[tuple] = [(value, vbase, frame, member, index, (), ())]
+        level: list[Any] = [(value, vbase, frame, member, index, (), ())]
         for label_name in bs.labels:
             nxt: list[tuple] = []
             for node, base, nframe, _, ni, labels, lkeys in level:

@@ -838,8 +838,36 @@ class IncrementalFile:
         named, named_changed = yield from self._walk_named(old, entries, computed, cover is None, step)  # type: ignore[arg-type]
         if step:
             yield
-        # Stepping, each pass over every block pauses too (`_PASS_STEP`): in one piece, from
-        # here to the first resolve was one step of 0.3 s with 300,000 tiny outputs (15 MB).
+        keys, owners, affected = yield from self._declared_steps(records, entries, structure, step)
+        self._resolved = yield from self._resolve_steps(text, records, computed, affected, step)
+        if step:  # what the walk made for every block, let go a step at a time, not all at the end
+            yield
+            entries.clear()
+            while computed:
+                for _ in range(min(len(computed), _PASS_STEP * step)):
+                    computed.pop()
+                yield
+        structure.sort(key=_skey)
+        strings.sort(key=_tkey)
+        self._records = records
+        # What `_current_definitions` would collect again on its first call (the declarations'
+        # index of the workspace asks at once): 0.1 s of 150,000 tiny outputs.
+        self._owners = ((id(records), len(records), self.definitions_revision), keys, owners)
+        self._attributes = attributes
+        self._structure = structure
+        self._strings = strings
+        self._named = named
+        if named_changed:
+            self._named_keys = None
+
+    def _declared_steps(self, records: list[_Record], entries: list[_Entry | None], structure: list[tuple],
+                        step: int) -> Generator[None, None, tuple[list[Hashable], list, frozenset | None]]:
+        """After a walk's blocks are recorded: their definitions (`definitions_revision` moves on
+        when the keys changed), the checks across blocks (into `structure`), the set of the keys
+        (`_own`) and the pool of the refs' key sets; returns the keys, their owners and the keys
+        whose resolution may differ (None: every block's). Stepping (`step`), each of these passes
+        over every block pauses every `_PASS_STEP * step` blocks: in one piece, they were one step
+        of 0.3 s with 300,000 tiny outputs (15 MB)."""
         many = _PASS_STEP * step
         if step:
             keys, owners = yield from self._collect_definitions_steps(records, many)
@@ -861,32 +889,13 @@ class IncrementalFile:
         self._own = own
         affected = self.checks.affected(own ^ old_own) if old_own is not None else None
         pool: dict[frozenset, frozenset] = {}
-        for n, e in enumerate(entries):  # type: ignore[assignment]
+        for n, e in enumerate(entries):
             if step and n % many == 0 and n:
                 yield
             if u := e.uses:  # type: ignore[union-attr]
                 pool[u] = u
         self._uses_pool = pool
-        self._resolved = yield from self._resolve_steps(text, records, computed, affected, step)
-        if step:  # what the walk made for every block, let go a step at a time, not all at the end
-            yield
-            entries.clear()
-            while computed:
-                for _ in range(min(len(computed), many)):
-                    computed.pop()
-                yield
-        structure.sort(key=_skey)
-        strings.sort(key=_tkey)
-        self._records = records
-        # What `_current_definitions` would collect again on its first call (the declarations'
-        # index of the workspace asks at once): 0.1 s of 150,000 tiny outputs.
-        self._owners = ((id(records), len(records), self.definitions_revision), keys, owners)
-        self._attributes = attributes
-        self._structure = structure
-        self._strings = strings
-        self._named = named
-        if named_changed:
-            self._named_keys = None
+        return keys, owners, affected
 
     def _resolve_steps(self, text: str, records: list[_Record], computed: set[int],
                        affected: frozenset | None, step: int) -> Generator[None, None, list[tuple]]:
