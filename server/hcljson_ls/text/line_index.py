@@ -101,8 +101,8 @@ def _line_starts_steps(text: str, every: int) -> Generator[None, None, array]:
         if pos:
             yield
         end = min(n, pos + every)
-        if text[end - 1] == "\r" and end < n:
-            end += 1  # never split a "\r\n"
+        if end < n and text[end - 1] == "\r" and text[end] == "\n":
+            end += 1  # never split a "\r\n" (only one: "\r\r\n" was split after its second "\r")
         chunk = text[pos:end]
         ends = list(accumulate(map(len, chunk.splitlines(True)), initial=pos))
         # ends[0] is the slice's start; its last end is a line start only after a line end.
