@@ -279,3 +279,56 @@ def test_after_the_first_edit_the_blocks_around_are_those_of_the_new_text(tmp_pa
 def _position(text: str, offset: int) -> dict:
     line = text.count("\n", 0, offset)
     return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+
+# ---- between the blocks of one label level (issue 23: the 39 MB document of tiny outputs) -----------
+
+#: Tiny outputs, one after the other under one `output` key, as `json.dumps(indent=2)` lays them out
+#: (bench/bench_memory.py's tiny-block document): a cursor at a line's end is between two of them.
+TINY = """
+//- /main.tf.json
+{
+  "output": {
+    "out_1": {
+      "value": 1
+    }$[after-value],$[after-comma]
+$[line-start]    "out_2":$[after-colon] {
+      "value": 2
+    },
+    "out_3": {
+      "value": "${output.out_2}"
+    }
+  },
+  "resource": {
+    "terraform_data": {
+      "a": {"input": 1},$[between-resources] "b": {"input": 2}
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("needle", ["after-value", "after-comma", "line-start", "after-colon", "between-resources"])
+def test_between_two_blocks_of_one_label_level_the_blocks_around_answer(tmp_path, needle) -> None:
+    """Before session 11 an offset between two blocks (the end of a `},` line, where bench_memory's
+    hover landed) had no window: the request built the tree of the whole document (61 s at 39 MB
+    of tiny outputs). It is in the same object as in the whole tree, among the window's members."""
+    fixture = parse_fixture(TINY)
+    ws = fixture.workspace(tmp_path, open=["/main.tf.json"])
+    uri = ws.uri("/main.tf.json")
+    offset = fixture.files["/main.tf.json"].marks[needle]
+    state = ws.snapshot().document(uri)
+    assert state is not None and not state.built
+    assert ws.snapshot().around(uri, offset) is not None
+    local, full = _answers(ws.workspace, uri, [offset])
+    assert {name for name, _ in local} == set(FEATURES)  # every feature answered around the offset
+    assert local == full
+
+
+def test_between_blocks_of_different_types_the_whole_tree_answers(tmp_path) -> None:
+    """Between the last output and the `resource` key, the offset is at the root (completion there
+    reads every block type the document has): no window."""
+    fixture = parse_fixture(TINY.replace('  },\n  "resource"', '  },$0\n  "resource"'))
+    ws = fixture.workspace(tmp_path)
+    uri, offset = ws.cursor
+    assert ws.snapshot().around(uri, offset) is None

@@ -147,3 +147,30 @@ def test_encoding_names_are_case_insensitive_and_accept_str_enums() -> None:
     assert index.position(2, PositionEncodingKind.Utf8) == (0, 5)
     assert index.position(2, "UTF-8") == (0, 5)
     assert index.offset((0, 2), PositionEncodingKind.Utf16) == 1
+
+
+def test_line_starts_found_in_steps_are_those_found_at_once(monkeypatch) -> None:
+    """`LineIndex.build_steps` (the server's background build after an open) finds the same line
+    starts as a first query does, a slice of text at a time, and leaves an index that a query or an
+    edit built meanwhile has as it is."""
+    from hcljson_ls.text import line_index
+
+    monkeypatch.setattr(line_index, "_STEP_SLICE", 7)
+    text = "a\r\nbb\rccc\n\n" * 5 + "\r\nlast"
+    stepped, at_once = LineIndex(text), LineIndex(text)
+    steps = stepped.build_steps()
+    assert sum(1 for _ in steps) > 5
+    assert [stepped.line_start(n) for n in range(13)] == [at_once.line_start(n) for n in range(13)]
+    assert stepped.line_count == at_once.line_count == 22
+    assert list(stepped.build_steps()) == []  # built: nothing left to do
+
+    for build_first in (False, True):  # an edit between two steps, then a query; or a query, then an edit
+        edited, fresh = LineIndex(text), LineIndex("x\n" + text)
+        steps = edited.build_steps()
+        next(steps)
+        if build_first:
+            assert edited.line_count == 22
+        edited.update(0, 0, "x\n")
+        assert list(steps) == []  # the steps end at once: the old text's starts are not installed
+        assert [edited.line_start(n) for n in range(23)] == [fresh.line_start(n) for n in range(23)]
+        assert edited.line_count == 23

@@ -85,7 +85,8 @@ def _label(key: tuple) -> str:
 
 
 def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
-    if snapshot.document(uri) is None:
+    state = snapshot.document(uri)
+    if state is None:
         return []
     # Asked first, whatever the document declares (an override file too: it refers like any
     # other): when what the module refers to changed (an edit of this document), its other
@@ -93,8 +94,9 @@ def unused_declarations(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
     referenced = snapshot.referenced(uri)
     if is_json_override_file(file_name(uri)):
         return []
-    own = snapshot.own_keys(uri)
-    candidates = [k for kind in UNUSED_KINDS for k in own.get(kind, ())]
+    # From the document's own list of keys, not `own_keys` (every kind's keys in sets: 0.4 s of
+    # 775,000 tiny outputs, in the loop turn after the background build, for none of these kinds).
+    candidates = dict.fromkeys(k for k in state.definitions()[0] if k[0] in UNUSED_KINDS)
     unreferenced = [k for k in candidates if k not in referenced]
     if not unreferenced:
         return []

@@ -126,6 +126,13 @@ class FileChecks:
         diagnostic is about (finding where a definition is now costs more than its key)."""
         return []
 
+    def cross_steps(self, keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]],
+                    every: int) -> Generator[None, None, list[Diagnostic]]:
+        """`cross` as a generator pausing (yielding None) after every `every` keys, for the stepped
+        build (`IncrementalFile.build_steps`); by default `cross` in one piece."""
+        return self.cross(keys, place)
+        yield  # (a generator)
+
     # A block's checks may also return, after its definitions, its `refs` (items with
     # `shifted(delta)`, absolute positions). Refs are then resolved, block by block, by `resolve`
     # against the file's own definition keys `own` and whatever the layer knows beyond the file; a
@@ -282,6 +289,9 @@ class _Entry:
 #: How many top-level blocks `IncrementalFile.build_steps` decodes, checks or resolves per step
 #: (a few ms for CDKTF-like resources; less for small blocks).
 BUILD_STEP = 64
+#: A stepped build's passes over every block that do little per block (collecting definitions,
+#: the duplicate check, the set of keys) pause every `_PASS_STEP * BUILD_STEP` blocks.
+_PASS_STEP = 64
 
 #: How many top-level blocks of a file keep their decoded body (`_Kept`).
 KEPT_BODIES = 512
@@ -701,14 +711,27 @@ class IncrementalFile:
         self._owners = (stamp, keys, owners)
         return keys, self._placer(owners)
 
+    @classmethod
+    def _collect_definitions(cls, records: list[_Record]) -> tuple[list[Hashable], list[_Record | tuple[_Record, int]]]:
+        steps = cls._collect_definitions_steps(records, 0)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
     @staticmethod
-    def _collect_definitions(records: list[_Record]) -> tuple[list[Hashable], list[_Record | tuple[_Record, int]]]:
+    def _collect_definitions_steps(records: list[_Record], step: int) -> Generator[
+            None, None, tuple[list[Hashable], list[_Record | tuple[_Record, int]]]]:
+        """`_collect_definitions`, pausing after every `step` records (0: never)."""
         keys: list[Hashable] = []
         # An owner is the record itself for its first definition, `(record, j)` for the others:
         # most blocks define one thing, and a pair per definition was 64 B each (1.9 MB for
         # 30,000 tiny outputs, tracemalloc).
         owners: list[_Record | tuple[_Record, int]] = []
-        for r in records:
+        for n, r in enumerate(records):
+            if step and n % step == 0 and n:
+                yield
             defs = r.entry.defs
             if defs:
                 keys.append(defs[0])
@@ -766,6 +789,8 @@ class IncrementalFile:
         # The walk's `TopBlock`s, each let go once its record is made (below): with their labels
         # they were ~460 B a block, all alive together with every entry at the end of a walk.
         tops: list[TopBlock | None] = list(walk.tops)
+        if step:
+            yield
         attributes = walk.attributes
         old: dict[int, _Entry] = {}
         if cover is not None:
@@ -813,28 +838,64 @@ class IncrementalFile:
         named, named_changed = yield from self._walk_named(old, entries, computed, cover is None, step)  # type: ignore[arg-type]
         if step:
             yield
-        keys, place = self._definitions(records)
-        if keys != self._keys:
-            self._keys = keys
-            self.definitions_revision += 1
-        cross = self.checks.cross(keys, place)
-        structure.extend((d, _RULES, _CROSS) for d in cross)
-        # Resolve the blocks computed now, and the kept ones whose refs use a key that came or went.
-        own = frozenset(keys)
-        old_own = self._own
-        self._own = own
-        affected = self.checks.affected(own ^ old_own) if old_own is not None else None
-        self._uses_pool = {u: u for e in entries if (u := e.uses)}  # type: ignore[union-attr]
+        keys, owners, affected = yield from self._declared_steps(records, entries, structure, step)
         self._resolved = yield from self._resolve_steps(text, records, computed, affected, step)
+        if step:  # what the walk made for every block, let go a step at a time, not all at the end
+            yield
+            entries.clear()
+            while computed:
+                for _ in range(min(len(computed), _PASS_STEP * step)):
+                    computed.pop()
+                yield
         structure.sort(key=_skey)
         strings.sort(key=_tkey)
         self._records = records
+        # What `_current_definitions` would collect again on its first call (the declarations'
+        # index of the workspace asks at once): 0.1 s of 150,000 tiny outputs.
+        self._owners = ((id(records), len(records), self.definitions_revision), keys, owners)
         self._attributes = attributes
         self._structure = structure
         self._strings = strings
         self._named = named
         if named_changed:
             self._named_keys = None
+
+    def _declared_steps(self, records: list[_Record], entries: list[_Entry | None], structure: list[tuple],
+                        step: int) -> Generator[None, None, tuple[list[Hashable], list, frozenset | None]]:
+        """After a walk's blocks are recorded: their definitions (`definitions_revision` moves on
+        when the keys changed), the checks across blocks (into `structure`), the set of the keys
+        (`_own`) and the pool of the refs' key sets; returns the keys, their owners and the keys
+        whose resolution may differ (None: every block's). Stepping (`step`), each of these passes
+        over every block pauses every `_PASS_STEP * step` blocks: in one piece, they were one step
+        of 0.3 s with 300,000 tiny outputs (15 MB)."""
+        many = _PASS_STEP * step
+        if step:
+            keys, owners = yield from self._collect_definitions_steps(records, many)
+        else:
+            keys, owners = self._collect_definitions(records)
+        place = self._placer(owners)
+        cross = (yield from self.checks.cross_steps(keys, place, many)) if step else self.checks.cross(keys, place)
+        if keys != self._keys:
+            self._keys = keys
+            self.definitions_revision += 1
+        structure.extend((d, _RULES, _CROSS) for d in cross)
+        # Resolve the blocks computed now, and the kept ones whose refs use a key that came or went.
+        own, found = yield from _frozen(keys, many)
+        if step:
+            yield
+        found.clear()  # (its table: freed with the frozenset made, one step held both)
+        del found
+        old_own = self._own
+        self._own = own
+        affected = self.checks.affected(own ^ old_own) if old_own is not None else None
+        pool: dict[frozenset, frozenset] = {}
+        for n, e in enumerate(entries):
+            if step and n % many == 0 and n:
+                yield
+            if u := e.uses:  # type: ignore[union-attr]
+                pool[u] = u
+        self._uses_pool = pool
+        return keys, owners, affected
 
     def _resolve_steps(self, text: str, records: list[_Record], computed: set[int],
                        affected: frozenset | None, step: int) -> Generator[None, None, list[tuple]]:
@@ -971,6 +1032,19 @@ class IncrementalFile:
         if delta and self._attributes:
             self._attributes = tuple(a.shifted(delta) if a.start >= oe else a for a in self._attributes)
         return True
+
+
+def _frozen(keys: list[Hashable], every: int) -> Generator[None, None, tuple[frozenset, set]]:
+    """`frozenset(keys)`, pausing after every `every` keys (0: in one piece), and the set it was
+    copied from, for the caller to let go in a step of its own."""
+    if not every:
+        return frozenset(keys), set()
+    found: set[Hashable] = set()
+    for i in range(0, len(keys), every):
+        if i:
+            yield
+        found.update(keys[i : i + every])
+    return frozenset(found), found
 
 
 def _label_values(top: TopBlock) -> str | tuple[str, ...]:

@@ -74,7 +74,7 @@ from .rules.conditions import condition_rules
 from .rules.const_sources import check_const_sources
 from .rules.provider_rules import SchemaSite, check_sites, schema_sites
 from .rules.remote_state import remote_state_sites
-from .rules.validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates
+from .rules.validate import TEMPLATE_IN_LITERAL, block_diagnostics, definitions, duplicates, duplicates_steps
 from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["file_engine", "analyze_file", "TerraformChecks", "provider_sources", "required_providers"]
@@ -227,6 +227,11 @@ class TerraformChecks(FileChecks):
 
     def cross(self, keys, place) -> list[Diagnostic]:
         return [] if self.override else duplicates(keys, place)
+
+    def cross_steps(self, keys, place, every: int):
+        if self.override:
+            return []
+        return (yield from duplicates_steps(keys, place, every))
 
 
 def _reserved_spans(block: Block) -> list[tuple[int, int]]:

@@ -20,9 +20,11 @@ Contract
   `blocks_at(offset)`, `refs_at(offset)` and `locate(text, view, offset)` are those of the full
   view: the window holds the blocks `blocks_at` looks at (the last one whose body starts before
   `offset` and the next two), each value holds exactly one block (an object), and `offset` is in a
-  value or on a key of the window, where `locate` walks only members of the window.
-* None (the caller then needs the tree) when `offset` is elsewhere (between members, on a `"//"`
-  comment at the root), when a value of the window is an array (several blocks, or none), or when
+  value or on a key of the window, or between two blocks that are members of one label level's
+  object (`}, "next": {`: where a cursor at a line's end sits), where `locate` walks only members
+  of the window.
+* None (the caller then needs the tree) when `offset` is elsewhere (between other members, on a
+  `"//"` comment at the root), when a value of the window is an array (several blocks, or none), or when
   the window does not parse cleanly. The analysis's diagnostics and definitions are those of the
   window alone: not to be read (`hcljson.window.PartialView` refuses them).
 """
@@ -46,6 +48,8 @@ __all__ = ["Spans", "window_view"]
 #: `:` then the `{` of the object a label level's key opens; `:` before a block's value.
 _OPENS = re.compile(r"[ \t\n\r]*(:)[ \t\n\r]*(\{)")
 _COLON = re.compile(r"[ \t\n\r]*(:)[ \t\n\r]*")
+#: What stands between a block's value and its next sibling's last header key (`, "` up to the key).
+_COMMA = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
 
 @dataclass(frozen=True, slots=True)
 class Spans:
@@ -94,6 +98,8 @@ def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
         pass  # inside the value before (it starts before `offset`)
     elif i < n and (starts[i] == offset or any(s <= offset <= e for s, e in spans.keys(i))):
         pass  # on the next value's opening bracket or on one of its header keys
+    elif 0 < i < n and ends[i - 1] <= offset and _siblings(text, spans, i):
+        pass  # between the value before and the next one, members of one object (`}, "key": {`)
     else:
         return None
     lo, hi = max(0, i - 1), min(n, i + 2)
@@ -101,6 +107,19 @@ def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
         if text[starts[b]] != "{":  # an array: several blocks or none, `blocks_at` may look further
             return None
     return lo, hi
+
+
+def _siblings(text: str, spans: Spans, i: int) -> bool:
+    """Whether blocks `i - 1` and `i` are members of one label level's object, with nothing but
+    their comma and block `i`'s last label between their values: an offset in that gap is in the
+    same container as in the whole tree, among members the window holds, where a request reads
+    nothing of the other members (not at the root, where completion reads every block's name)."""
+    if spans.at[i + 1] - spans.at[i] < 4:  # no label: its type key is a member of the root
+        return False
+    key_start, key_end = spans.heads[spans.at[i + 1] - 2], spans.heads[spans.at[i + 1] - 1]
+    comma = _COMMA.match(text, spans.ends[i - 1])
+    colon = _COLON.match(text, key_end)
+    return comma is not None and comma.end() == key_start and colon is not None and colon.end() == spans.starts[i]
 
 
 def _tree(text: str, spans: Spans, lo: int, hi: int) -> Any:

