@@ -64,3 +64,19 @@ def test_the_end_of_input_before_any_message_ends_the_server(wire: Wire):
     assert wire.process.stdin is not None
     wire.process.stdin.close()
     assert wire.process.wait(timeout=60) == 0
+
+
+def test_a_server_started_without_the_early_reader_answers_too():
+    """`hcljson_ls.cli`'s own `--stdio` (what an older console script runs): nothing was read early, so
+    the transport's reader starts with nothing handed over. It used to die at once on that (an
+    `UnboundLocalError` in the `lsp-stdin` thread), and the client got no answer at all."""
+    import sys
+
+    command = [sys.executable, "-c", "import sys; from hcljson_ls.cli import main; sys.exit(main(['--stdio']))"]
+    with Wire.start(command=command) as wire:
+        assert wire.request("initialize", _initialize(1)["params"], timeout=60)["result"]["serverInfo"]["name"] == "hcljson-ls"
+        wire.notify("initialized", {})
+        wire.open(URI, BROKEN)
+        [problem] = wire.diagnostics(URI, version=1, timeout=60)
+        assert problem["code"] == "reference/undeclared", problem
+        assert "Traceback" not in wire.log(), wire.log()

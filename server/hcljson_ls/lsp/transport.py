@@ -154,7 +154,7 @@ async def _serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, s
             event = events.pop()
             if not post(event) or event is None:
                 return
-        del event
+            del event  # (not after the loop: with nothing handed over, there is no `event` to let go)
         while True:
             try:
                 chunk = os.read(stdin_fd, CHUNK)
