@@ -65,6 +65,11 @@ def _steps(name: str, steps) -> list[tuple[float, str]]:
 
 
 def test_no_step_of_the_build_of_tiny_blocks_passes_over_every_block(tiny_steps) -> None:
+    # The same document built at once first: what a first build loads once (lazy tables, caches that
+    # an earlier test of the same xdist worker may have cleared) is not a pass over the blocks; in a
+    # full run the step that ends the parse once took 3.4 ms of a 237 ms build that way (1/70).
+    fresh = DocumentState.open("file:///m/main.tf.json", TINY, 1, "terraform-json")
+    fresh.prepare()
     state = DocumentState.open("file:///m/main.tf.json", TINY, 1, "terraform-json")
     assert state.quick() is not None and state.quick().diagnostics == []  # quick-opened: built in the background
     lines = state.line_index
@@ -74,7 +79,5 @@ def test_no_step_of_the_build_of_tiny_blocks_passes_over_every_block(tiny_steps)
     longest = sorted(steps)[-5:]
     print(f"{len(steps)} steps, {total * 1000:.0f} ms; the longest, after: " + ", ".join(f"{w} {t * 1000:.1f} ms" for t, w in longest))
     assert longest[-1][0] <= SHARE * total, longest
-    fresh = DocumentState.open("file:///m/main.tf.json", TINY, 1, "terraform-json")
-    fresh.prepare()
     assert file_diagnostics(state) == file_diagnostics(fresh) == []
     assert lines.line_count == fresh.line_index.line_count == TINY.count("\n") + 1
