@@ -39,6 +39,9 @@ def slips(text: str, n: int) -> dict[str, str]:
     quoted = text[:value] + '"abc"' + text[line_end:]
     q_end = value + 5
     out["a string value's closing quote"] = quoted[: q_end - 1] + quoted[q_end:]
+    # a string value followed by `,` on its line: a `"description": "abc` member before the value
+    line_start = text.rindex("\n", 0, value) + 1
+    out["a string value's quote, `,` after"] = text[:line_start] + '      "description": "abc,\n' + text[line_start:]
     return out
 
 
@@ -59,10 +62,11 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     text = document(n)
     print(f"{n:,} outputs, {len(text) / 1e6:.1f} MB")
-    for what, broken in slips(text, n).items():
-        assert len(broken) == len(text) - 1 or "string value" in what, what
+    cases = {"no slip (reference)": text, **slips(text, n)}
+    for what, broken in cases.items():
+        assert len(broken) == len(text) - 1 or "string value" in what or broken is text, what
         q_count, q_time, count, f_time, codes = measure(broken)
-        print(f"{what:32} quick: {q_count:>6} diags {q_time:6.2f} s | full: {count:>6} diags {f_time:6.2f} s | {dict(codes.most_common(4))}")
+        print(f"{what:34} quick: {q_count:>6} diags {q_time:6.2f} s | full: {count:>6} diags {f_time:6.2f} s | {dict(codes.most_common(4))}")
 
 
 if __name__ == "__main__":
