@@ -27,6 +27,7 @@ The old tree is updated in place and returned inside a new `ParseResult`.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import replace
 
 from ..diagnostic import Diagnostic
@@ -162,15 +163,25 @@ def _open_string_before(diags: list[Diagnostic], text, at: int) -> bool:
     text before `at`, which the edit left alone.) Where such a string ends depends on the rest of its
     line (parser: "Unclosed strings"), so an edit after it on the line may move its end. A line holds
     at most one: an unclosed string is the last string of its line."""
-    for d in reversed(diags):  # few diagnostics, as a rule; none once the document is well formed
-        if d.start < at and d.code == "syntax/unterminated-string":
-            end = d.end
-            near = text[end:min(at, end + 4096)]
-            if "\n" in near or "\r" in near:
-                return False
-            rest = text[end:at] if at > end + 4096 else near
-            return "\n" not in rest and "\r" not in rest
+    near = text[max(0, at - 4096):at]
+    line_start = at - len(near) + max(near.rfind("\n"), near.rfind("\r")) + 1
+    if line_start == at - len(near) and at > len(near):  # a line longer than `near`: read it all
+        head = text[:at]
+        line_start = max(head.rfind("\n"), head.rfind("\r")) + 1
+    # Diagnostics are sorted by start: only those starting on the line, before `at`, are read.
+    i = bisect_left(diags, at, key=_start)
+    while i > 0:
+        i -= 1
+        d = diags[i]
+        if d.start < line_start:
+            return False
+        if d.code == "syntax/unterminated-string":
+            return True
     return False
+
+
+def _start(d: Diagnostic) -> int:
+    return d.start
 
 
 def _shift_after(path, depth: int, delta: int) -> None:
