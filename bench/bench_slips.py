@@ -5,7 +5,7 @@ middle of `{"output": {"out_0000000": {"value": 0}, ...}}` (indent 2), in-proces
 per-file diagnostics and the CPU time of the quick open (`DocumentState.open` + `quick()`) and of the
 full analysis (`prepare` + `file_diagnostics`).
 
-    python bench/bench_slips.py [N]       # N outputs (default 100,000, ~5 MB)
+    python bench/bench_slips.py [N] [WORD]    # N outputs (default 100,000, ~5 MB); only the slips named with WORD
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ def main() -> None:
     text = document(n)
     print(f"{n:,} outputs, {len(text) / 1e6:.1f} MB")
     cases = {"no slip (reference)": text, **slips(text, n)}
+    if len(sys.argv) > 2:
+        cases = {what: t for what, t in cases.items() if sys.argv[2] in what or t is text}
     for what, broken in cases.items():
         assert len(broken) == len(text) - 1 or "string value" in what or broken is text, what
         q_count, q_time, count, f_time, codes = measure(broken)

@@ -35,3 +35,16 @@ def test_a_deleted_closing_quote_gives_a_handful_of_diagnostics_on_its_line(need
     assert 1 <= len(diags) <= 3, [(d.code, d.start) for d in diags[:5]]
     assert "syntax/unterminated-string" in {d.code for d in diags}
     assert all(broken.count("\n", 0, d.start) == line for d in diags), [(d.code, broken.count("\n", 0, d.start)) for d in diags]
+
+
+def test_a_cascade_of_unknown_block_types_searches_no_closest_name_until_one_is_read():
+    # A deleted `{` still re-nests the later outputs at the root (not recovered: see
+    # docs/performance.md); their "Did you mean" searches wait until a diagnostic is read
+    # (`diagnostic.Deferred`), and the server reads `diagnostics.maxPerCode` of them.
+    at = DOC.index('"out_0001013": {') + len('"out_0001013": ')
+    broken = DOC[:at] + DOC[at + 1:]
+    unknown = [d for d in _diagnostics(broken) if d.code == "structure/unknown-block-type"]
+    assert len(unknown) > 900
+    assert all(d.pending for d in unknown)
+    assert unknown[0].detail.startswith('There is no block type named "out_0001014" in the file.')
+    assert not unknown[0].pending and unknown[1].pending
