@@ -153,6 +153,12 @@ class Deferred(Diagnostic):
         return self._later is not None
 
     @property
+    def known(self) -> tuple[str, tuple[Fix, ...]]:
+        """The detail and fixes known without working out the deferred part (to order diagnostics
+        without working them out: equal known parts at one range come with equal `Later`s)."""
+        return _DETAIL.__get__(self), _FIXES.__get__(self)
+
+    @property
     def pending(self) -> bool:
         """True until the deferred part is worked out."""
         return self._later is not None and self._worked is None

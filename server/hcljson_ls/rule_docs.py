@@ -569,7 +569,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'syntax/unterminated-string': (
         'json-syntax-diagnostics',
         'A string with no closing """ before the end of its line.',
-        'A string with no closing """ before the end of its line. Range: the string up to the end of the line.',
+        'A string with no closing """ before the end of its line. Range: the string up to the end of the line, or up to the line\'s trailing structure (": {", "},", "," ...: a run of ": , { } [ ]" that ends the line and is read as JSON punctuation, so that a deleted quote does not swallow a bracket).',
     ),
     'template/extra-characters': (
         'template-and-type-diagnostics',

@@ -792,3 +792,14 @@ def test_typing_into_corpus_files(data) -> None:
     with tempfile.TemporaryDirectory() as root:
         workspace, uri = _open_alone(Path(root), text)
         _complete_at(workspace.snapshot(), uri, text, [at + len(typed)])
+
+
+@pytest.mark.parametrize("type_name", ["_", "_x"])
+def test_a_data_source_type_without_a_provider_local_name_does_not_fail_completion(tmp_path: Path, type_name: str) -> None:
+    # The implied provider local name of `_x` is empty (Terraform: "Invalid provider local name"):
+    # completion used to fail on the provider check (a ValueError from the address). Reached while
+    # typing: a closing quote left out turns a later line's `": {` into an empty type name.
+    text = '{\n "data": {\n  "%s": {\n   "a": {}\n  }\n }\n}' % type_name
+    workspace, uri = _open_alone(tmp_path, text)
+    with no_logged_errors():
+        complete(workspace.snapshot(), uri, text.index('"a"') + 1)

@@ -27,6 +27,13 @@ CASES = [
     ('{"a": 1, ⟨/* note */⟩ "b": 2}', ["syntax/comment"]),
     ('{"//": "a real comment key", "a": 1}', []),
     ('{"a": ⟨"abc⟩\n}', ["syntax/unterminated-string"]),
+    # An unclosed string ends before the line's trailing structure (a deleted closing quote keeps
+    # the line's `:`, `{`, `}`, `,`): the containers keep their shape.
+    ('{"a": {⟨"b⟩: {\n "c": 1}}, "d": 2}', ["syntax/unterminated-string"]),
+    ('{"a": {"b": ⟨"x⟩,\n "c": 1}, "d": 2}', ["syntax/unterminated-string"]),
+    ('{"a": [⟨"x⟩],\n "d": 2}', ["syntax/unterminated-string"]),
+    ('{"a": {"b": ⟨"${var.x}⟩},\n "d": 2}', ["syntax/unterminated-string"]),
+    ('{"a": ⟨"b: c, d⟩\n}', ["syntax/unterminated-string"]),
     ('{"a": "x⟨\\q⟩y"}', ["syntax/invalid-escape"]),
     ('{"a": "x⟨\\u12⟩y"}', ["syntax/invalid-escape"]),
     ('{"a": "x\\\\qy \\u00e9 \\/ \\ud83d\\ude00"}', []),

@@ -16,7 +16,8 @@ only on the text inside its own range (so an incremental reparse never leaves a 
     syntax/unquoted-key         `{foo: 1}`
     syntax/single-quoted        `'text'`
     syntax/comment              `//` or `/* */` comment
-    syntax/unterminated-string  no closing `"` before the end of the line
+    syntax/unterminated-string  no closing `"` before the end of the line (the string ends before
+                                the line's trailing structure, see "Unclosed strings" below)
     syntax/invalid-escape       `\\x`, `\\u12`, ...
     syntax/control-character    a raw tab or other control character inside a string
     syntax/invalid-number       `01`, `.5`, `1.`, `+1`, `1e`, `NaN`, `Infinity`
@@ -31,6 +32,16 @@ only on the text inside its own range (so an incremental reparse never leaves a 
 
 Diagnostics are returned sorted by position (start, end, code), so an incremental reparse can
 splice them and still equal a full parse.
+
+Unclosed strings (issue 23 "Hangs and blow-ups"): the scanner ends a string that has no closing
+quote on its line before the line's trailing structure -- a run of `: , { } [ ]` (and blanks) that
+ends the line -- instead of at the end of the line. A deleted closing quote (`"name: {`,
+`"value": "x,`, `"x},`) therefore leaves the line's `:`, `{`, `}`, `,` to the parser, the containers
+keep their shape, and the only diagnostics are the slip's own (unterminated string, perhaps a
+missing colon); swallowing the `{` used to close the enclosing object at the block's `}` and turn
+every later block into a root member (49,886 `structure/unknown-block-type` for one deleted quote
+in 100,000 outputs). Structural characters followed by more text on the line stay in the string
+(`"a: b, c`), and so do `${...}`/`%{...}` template sequences (`"${var.x},` ends after the `}`).
 """
 
 from __future__ import annotations
@@ -201,7 +212,9 @@ def parse_container_at(text: str, start: int, end: int) -> tuple[Container | Non
     Returns `(node, diagnostics, clean)` where node positions are relative to `start` (node.start == 0)
     and diagnostics are absolute. `clean` is True only when the container closes exactly at `end` and
     no error could interact with the enclosing containers (no unclosed/mismatched bracket, no stray
-    closer, no extra data) — only then is the result identical to what a full parse would produce."""
+    closer, no extra data, no unclosed string on the container's last line: where such a string ends
+    depends on the rest of its line, see "Unclosed strings") — only then is the result identical to
+    what a full parse would produce."""
     diags: list[Diagnostic] = []
     sub = text[start:end]
     node = fast_parse(sub)  # well-formed: the same tree the robust parser builds, with no diagnostic
@@ -210,8 +223,11 @@ def parse_container_at(text: str, start: int, end: int) -> tuple[Container | Non
     node = _parse_value_tokens(sub, scan(sub), start, diags, top_level=False)
     if not isinstance(node, Container) or not node.closed or node.end != end - start:
         return None, diags, False
+    last_line = start + max(sub.rfind("\n"), sub.rfind("\r")) + 1
     for d in diags:
         if d.code in ("syntax/unclosed-bracket", "syntax/mismatched-bracket", "syntax/extra-data"):
+            return None, diags, False
+        if d.code == "syntax/unterminated-string" and d.start >= last_line:
             return None, diags, False
     return node, diags, True
 
@@ -635,7 +651,7 @@ def _string_errors(body: str, tpos: int, tend: int, has_ctrl: bool, diags: list)
     terminated = len(body) > 1 and body[-1] == '"' and (not escaped or _closing_quote(body))
     if not terminated:
         _err(diags, tpos, tend, "syntax/unterminated-string", "Unterminated string",
-             'This string has no closing `"` before the end of the line; add one (a JSON string cannot span lines).')
+             'This string has no closing `"` on its line; add one (a JSON string cannot span lines).')
     if escaped:
         _escape_errors(body, tpos, diags)
     if "\t" in body or (has_ctrl and _CONTROL.search(body)):

@@ -11,7 +11,9 @@ Strategy (after rust-analyzer): find the innermost node whose inside strictly co
      complete string ending at the same place relative to the edit; or
   2. the smallest closed container (`{...}`/`[...]`) whose interior contains the edit, re-parsed
      alone, accepted only when it still closes exactly at its (shifted) end and reports no error that
-     could interact with its ancestors (unclosed/mismatched brackets);
+     could interact with its ancestors (unclosed/mismatched brackets, an unclosed string on its last
+     line); a container whose opening line holds an unclosed string before it is passed over for an
+     enclosing one (where such a string ends depends on the rest of its line);
 otherwise (or when the edit touches the root's brackets) the whole document is parsed again.
 The new node replaces the old one in place; later siblings in every ancestor shift by the edit's
 delta (positions are container-relative, so nothing deeper moves), and old diagnostics inside the
@@ -25,6 +27,7 @@ The old tree is updated in place and returned inside a new `ParseResult`.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import replace
 
 from ..diagnostic import Diagnostic
@@ -139,6 +142,8 @@ def _try_container(root: Container, path, old: ParseResult, text: str, start: in
         old_nend = cabs + node.end
         if not (nabs < start and old_end <= old_nend - 1):
             continue
+        if _open_string_before(old.diagnostics, text, nabs):
+            continue  # that string may now end elsewhere: an enclosing container holds its whole line
         new_node, diags, clean = parse_container_at(text, nabs, old_nend + delta)
         if not clean or new_node is None:
             return None  # an enclosing container would be affected: let the full parse decide
@@ -151,6 +156,32 @@ def _try_container(root: Container, path, old: ParseResult, text: str, start: in
         _shift_after(path, depth, delta)
         return ParseResult(old.root, _splice_diags(old.diagnostics, nabs, old_nend, diags, delta))
     return None
+
+
+def _open_string_before(diags: list[Diagnostic], text, at: int) -> bool:
+    """Is there an unclosed string on the line of `at`, before it? (From the old diagnostics and the
+    text before `at`, which the edit left alone.) Where such a string ends depends on the rest of its
+    line (parser: "Unclosed strings"), so an edit after it on the line may move its end. A line holds
+    at most one: an unclosed string is the last string of its line."""
+    near = text[max(0, at - 4096):at]
+    line_start = at - len(near) + max(near.rfind("\n"), near.rfind("\r")) + 1
+    if line_start == at - len(near) and at > len(near):  # a line longer than `near`: read it all
+        head = text[:at]
+        line_start = max(head.rfind("\n"), head.rfind("\r")) + 1
+    # Diagnostics are sorted by start: only those starting on the line, before `at`, are read.
+    i = bisect_left(diags, at, key=_start)
+    while i > 0:
+        i -= 1
+        d = diags[i]
+        if d.start < line_start:
+            return False
+        if d.code == "syntax/unterminated-string":
+            return True
+    return False
+
+
+def _start(d: Diagnostic) -> int:
+    return d.start
 
 
 def _shift_after(path, depth: int, delta: int) -> None:

@@ -5,7 +5,8 @@ with whitespace gets one leading whitespace-only token. Token texts therefore co
 The scanner is one C-level `re.findall` call (the measured fastest way to tokenise in pure Python);
 the parser classifies tokens by their first character:
 
-    "  string (double-quoted; unterminated ones stop at the end of their line)
+    "  string (double-quoted; an unterminated one stops at the end of its line, or before the
+       line's trailing structure: a run of `: , { } [ ]` and blanks that ends the line, see `_OPEN_DQ`)
     '  single-quoted string (an error in JSON, scanned so recovery can go on)
     { } [ ] : , =   punctuation (`=` only so that `"a" = 1` gets a precise message)
     -+.0-9   number (scanned laxly: `01`, `.5`, `1.`, `1e` are one token each, validated by the parser)
@@ -27,7 +28,16 @@ WS = " \t\n\r"
 # `.5`, `1e`), both parsers (`parser`, `fastparse`) validate them with this.
 VALID_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z").match
 
-_DQ = r""""[^"\\\n\r]*(?:\\[^\n\r][^"\\\n\r]*)*\\?"?"""
+# A closed string first; else an unclosed one (`_OPEN_DQ`).
+_CLOSED_DQ = r""""[^"\\\n\r]*(?:\\[^\n\r][^"\\\n\r]*)*\""""
+# An unclosed string's content: ordinary characters, escapes, `${...}`/`%{...}` template sequences
+# (one level of nested braces), and runs of structural characters (`: , { } [ ]` with blanks) that
+# go on with more content on the line. A run that ends the line (`: {`, `},`, `],`, `,` ...) is not
+# content: it is the line's own structure, which a slip (a deleted closing quote) must not swallow.
+# Linear: a run is read once (possessive), a template sequence up to the next brace.
+_OPEN_DQ = (r""""(?:[^"\\\n\r:,{}\[\]$%]|\\[^\n\r]|[$%]\{(?:[^{}"\n\r]|\{[^{}"\n\r]*\})*\}|[$%]"""
+            r"""|[:,{}\[\] \t]++(?=[^"\n\r:,{}\[\] \t]))*\\?""")
+_DQ = "(?:" + _CLOSED_DQ + "|" + _OPEN_DQ + ")"
 _SQ = r"""'[^'\\\n\r]*(?:\\[^\n\r][^'\\\n\r]*)*\\?'?"""
 _TOKEN = re.compile(
     "(?:" + _DQ  # double-quoted string (maybe unterminated)

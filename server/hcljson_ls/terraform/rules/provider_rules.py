@@ -909,7 +909,10 @@ def _validate_block(
     meta_value: str | None,
 ) -> list[Diagnostic]:
     type_label = block.labels[0]
-    address = _provider_address(type_label.value, meta_value, required_providers, engine)
+    try:
+        address = _provider_address(type_label.value, meta_value, required_providers, engine)
+    except ValueError:  # no provider local name (a type `_x` or ``, Terraform's "Invalid provider local name"): nothing to check against
+        return []
     if block.type_name == "ephemeral":
         schema = schemas.ephemeral_resource(address, type_label.value)
         if schema is None:
