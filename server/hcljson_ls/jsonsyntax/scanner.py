@@ -34,8 +34,11 @@ _CLOSED_DQ = r""""[^"\\\n\r]*(?:\\[^\n\r][^"\\\n\r]*)*\""""
 # (one level of nested braces), and runs of structural characters (`: , { } [ ]` with blanks) that
 # go on with more content on the line. A run that ends the line (`: {`, `},`, `],`, `,` ...) is not
 # content: it is the line's own structure, which a slip (a deleted closing quote) must not swallow.
+# A template sequence left open (`"${format(x, ` being typed) holds the rest of the line: what is typed
+# in it is the sequence's, not the line's structure.
 # Linear: a run is read once (possessive), a template sequence up to the next brace.
-_OPEN_DQ = (r""""(?:[^"\\\n\r:,{}\[\]$%]|\\[^\n\r]|[$%]\{(?:[^{}"\n\r]|\{[^{}"\n\r]*\})*\}|[$%]"""
+_OPEN_DQ = (r""""(?:[^"\\\n\r:,{}\[\]$%]|\\[^\n\r]|[$%]\{(?:[^{}"\n\r]|\{[^{}"\n\r]*\})*\}"""
+            r"""|[$%]\{(?:[^"\\\n\r]|\\[^\n\r])*+|[$%]"""
             r"""|[:,{}\[\] \t]++(?=[^"\n\r:,{}\[\] \t]))*\\?""")
 _DQ = "(?:" + _CLOSED_DQ + "|" + _OPEN_DQ + ")"
 _SQ = r"""'[^'\\\n\r]*(?:\\[^\n\r][^'\\\n\r]*)*\\?'?"""
