@@ -123,3 +123,14 @@ def test_a_keyword_added_to_the_rule_is_accepted_by_both_paths(tmp_path, monkeyp
     {"resource": {"terraform_data": {"a": {"lifecycle": {"ignore_changes": "none"}}}}}
     """)
     assert on_open_and_on_edit(state, 1, 0) == []
+
+
+def test_an_empty_array_as_a_resources_provider_is_left_to_the_full_analysis(tmp_path) -> None:
+    # `provider` is read as an expression when it is not a string: `[]` is one, which Terraform
+    # 1.11.4 rejects ("Invalid provider configuration reference", at the value). The quick open
+    # certified it (no element to judge) and showed nothing until the build; found by the quick
+    # property test in session 11.
+    state, (value,) = opened(tmp_path, """
+    {"resource": {"terraform_data": {"a": {"provider": ⟨[]⟩}, "b": {"input": 1}}}}
+    """)
+    assert on_open_and_on_edit(state, 1, 1) == [("structure/value-type", *value)]

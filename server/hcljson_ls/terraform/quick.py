@@ -105,6 +105,7 @@ from ..hcljson.schema import (
     STRING_KEYWORD,
     STRING_MODES,
     STRING_NATIVE,
+    STRING_TEMPLATE,
     STRING_TRAVERSAL,
     BlockSchema,
 )
@@ -701,7 +702,9 @@ def _moded(owner: str, name: str, mode: str, v: object, ctx: int, found: list) -
     if type(v) is str and AT_ROOT in places:
         smode = places[AT_ROOT]
         strings: list = [v]
-    elif type(v) is list and AT_ELEMENT in places:
+    elif type(v) is list and places.get(AT_ELEMENT) not in (None, STRING_TEMPLATE):
+        # (An array whose elements are templates is an expression, `provider = []` one the full
+        # path reports: even empty, not this reading's to judge.)
         smode = places[AT_ELEMENT]
         strings = v
     else:
