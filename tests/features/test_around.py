@@ -64,7 +64,12 @@ def _answers(workspace: Workspace, uri: str, offsets: list[int]) -> tuple[dict, 
 
 
 def _check(text: str, offsets: list[int], name: str = "main.tf.json") -> dict:
-    with tempfile.TemporaryDirectory() as directory:
+    # In a directory of its own inside a temporary one: path completion (a module's `source`) lists
+    # the module's parent, which must not be the system's temporary directory that other tests (and
+    # the other xdist worker) fill and empty meanwhile.
+    with tempfile.TemporaryDirectory() as parent:
+        directory = str(Path(parent, "module"))
+        Path(directory).mkdir()
         Path(directory, "other.tf.json").write_text(OTHER, encoding="utf-8")
         uri = uri_of_path(str(Path(directory, name)))
         workspace = Workspace([directory])
