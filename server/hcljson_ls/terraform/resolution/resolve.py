@@ -528,11 +528,11 @@ def _candidates(own: frozenset, scope: Scope, kind: str) -> tuple[dict[str, Cand
                 by_type.setdefault(k[1], set()).add(k[2])
         names = Candidates({k[1] for k in keys if len(k) == 2})
         made = ({t: Candidates(v) for t, v in by_type.items()}, names)
-        if len(_CANDIDATES_BY_CONTENT) > 8:
-            _CANDIDATES_BY_CONTENT.clear()
+        if len(_CANDIDATES_BY_CONTENT) >= 8:  # the oldest goes: emptying it all could drop the entry the
+            del _CANDIDATES_BY_CONTENT[next(iter(_CANDIDATES_BY_CONTENT))]  # build is about to ask again
         _CANDIDATES_BY_CONTENT[content] = made
-    if len(_CANDIDATES) > 64:
-        _CANDIDATES.clear()
+    if len(_CANDIDATES) >= 64:
+        del _CANDIDATES[next(iter(_CANDIDATES))]
     _CANDIDATES[token] = (*made, own)
     return made
 
