@@ -103,7 +103,12 @@ def signature(result):
 @settings(max_examples=400, deadline=None)
 @given(edits)
 def test_incremental_reparse_equals_full_parse(steps):
-    text = BASE
+    assert_reparse_equals_full_parse(BASE, steps)
+
+
+def assert_reparse_equals_full_parse(text: str, steps) -> None:
+    """Each of `steps` (where, as a fraction of the text; how many characters replaced; by what)
+    applied by `reparse` to the last result gives what a full parse of the new text gives."""
     current = parse(text)
     for frac, length, insert in steps:
         start = int(frac * len(text))

@@ -6,16 +6,15 @@ container's shape and reports the slip alone, on its line. Before, `"out_0000113
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_properties import Edit, assert_reparse_equals_full_parse, signature
 
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
 from hcljson_ls.jsonsyntax.scanner import scan
-from hcljson_ls.jsonsyntax.tree import snapshot
 
 TINY = json.dumps({"output": {f"out_{i:07d}": {"description": f"d{i}", "value": i} for i in range(300)}}, indent=2)
 
@@ -81,31 +80,12 @@ def test_an_unclosed_string_stops_before_its_lines_trailing_structure(key, tail)
 _LINES = '{\n  "a": {"b": "x, {}, [1, {}]},\n  "c": ["y], [2, {"k": 3}]],\n  "d": {"e": "${z}, {}}, "f": 1},\n  "g": [{}, "w: {\n  }]\n}'
 
 
-@dataclass
-class _Edit:
-    start: int
-    old_end: int
-    new_end: int
-
-
-def _signature(result):
-    return snapshot(result.root), [(d.start, d.end, d.code, d.summary, d.related) for d in result.diagnostics]
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3),
                           st.lists(st.sampled_from(['"', "{", "}", "[", "]", ",", ":", " ", "\n", "a", "1", "${"]),
                                    max_size=2).map("".join)), min_size=1, max_size=6))
 def test_incremental_reparse_around_unclosed_strings_equals_a_full_parse(steps):
-    text = _LINES
-    current = parse(text)
-    for frac, length, insert in steps:
-        start = int(frac * len(text))
-        end = min(len(text), start + length)
-        new_text = text[:start] + insert + text[end:]
-        current = reparse(current, new_text, _Edit(start, end, start + len(insert)))
-        text = new_text
-        assert _signature(current) == _signature(parse(text))
+    assert_reparse_equals_full_parse(_LINES, steps)
 
 
 @pytest.mark.parametrize("before, start, old_end, insert", [
@@ -114,5 +94,5 @@ def test_incremental_reparse_around_unclosed_strings_equals_a_full_parse(steps):
 ])
 def test_an_edit_that_moves_an_unclosed_strings_end_reparses_to_the_full_parse(before, start, old_end, insert):
     after = before[:start] + insert + before[old_end:]
-    result = reparse(parse(before), after, _Edit(start, old_end, start + len(insert)))
-    assert _signature(result) == _signature(parse(after))
+    result = reparse(parse(before), after, Edit(start, old_end, start + len(insert)))
+    assert signature(result) == signature(parse(after))
