@@ -68,14 +68,19 @@ def test_a_pull_right_after_initialize_is_answered_early_with_the_servers_answer
     early = wire.response(102, timeout=60)["result"]
     assert early["kind"] == "full"
     assert sorted(d["code"] for d in early["items"]) == ["reference/undeclared", "reference/undeclared"], early
-    [fixable] = [d for d in early["items"] if "data" in d]
-    assert fixable["data"]["fixes"][0]["newText"] == "region"
+    assert not [d for d in early["items"] if "data" in d]  # quick fixes are asked for (textDocument/codeAction)
     # The full server, asked again, answers the same: the same items, and "unchanged" for the same result id.
     later = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"]
     assert later == early
     unchanged = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": early["resultId"]})
     assert unchanged["result"] == {"kind": "unchanged", "resultId": early["resultId"]}
     assert len([m for m in wire.received if m.get("id") == 102]) == 1  # answered once
+    # The full server works out the quick fix of the diagnostic answered early, named as the client has it.
+    [fixable] = [d for d in early["items"] if "var.region" in d["message"]]
+    params = {"textDocument": {"uri": URI}, "range": fixable["range"], "context": {"diagnostics": early["items"]}}
+    [action] = [a for a in wire.request("textDocument/codeAction", params, timeout=60)["result"] if a["kind"] == "quickfix"]
+    assert action["diagnostics"] == [fixable] and action["isPreferred"]
+    assert [e["newText"] for e in action["edit"]["changes"][URI]] == ["region"]
     assert EARLY in wire.log(), wire.log()  # by `lsp.first_open`, not by the full server
     assert " ERROR " not in wire.log() and "Traceback" not in wire.log(), wire.log()
 

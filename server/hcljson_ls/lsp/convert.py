@@ -12,6 +12,7 @@
     to_hover(hover, index, encoding) -> types.Hover | None
     to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
     to_text_edits(edits, index, encoding) -> Json (TextEdit[])
+    to_quick_fixes(fixable, index, encoding, uri, sent, docs_url=None) -> list[types.CodeAction]
 
 Contract
 --------
@@ -47,7 +48,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeGuard
+from typing import Any
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -92,39 +93,27 @@ def kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
     return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
 
 
-#: The most quick fixes offered for one diagnostic (ours carry a handful; a client's `data` is not trusted).
-MAX_FIXES_PER_DIAGNOSTIC = 20
-
-
-def quick_fixes(uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
-    """The quick fixes carried by `diagnostics` (see `to_diagnostic`), one code action each, at most
-    `MAX_FIXES_PER_DIAGNOSTIC` per diagnostic. The client sends the diagnostics back, so their `data`
-    is untrusted: a fix of any other shape than ours is ignored, and each action names its diagnostic
-    without the `data` (echoing every fix in every action made answers grow with the square of it)."""
+def to_quick_fixes(
+    fixable: Sequence[core.Diagnostic], index: LineIndex, encoding: str, uri: str,
+    sent: Sequence[types.Diagnostic], docs_url: str | None = None,
+) -> list[types.CodeAction]:
+    """One quick fix code action per fix of each of `fixable` (our diagnostics of document `uri`:
+    `features.quick_fixes.fixable`), in order, each preferred. Each action names its diagnostic as
+    the client has it: the one of `sent` (the request's `context.diagnostics`) that is ours with the
+    same range and code, else ours as we send it (the client sent none, or stale ones); named
+    without its `data` or related information (what identifies it: echoing more in each of N
+    actions makes the answer grow with N)."""
     actions = []
-    for diagnostic in diagnostics:
-        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-        fixes = data.get("fixes")
-        if not isinstance(fixes, list):
-            continue
-        named, offered = _without_data(diagnostic), 0
-        for fix in fixes:
-            edit = _fix_edit(fix)
-            if edit is None:
-                continue  # not ours, or mangled on the way: no action rather than a wrong one
-            title = fix.get("title")
-            actions.append(
-                types.CodeAction(
-                    title=title if isinstance(title, str) and title else "Fix",
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[named],
-                    is_preferred=True,
-                    edit=types.WorkspaceEdit(changes={uri: [edit]}),
-                )
-            )
-            offered += 1
-            if offered == MAX_FIXES_PER_DIAGNOSTIC:
-                break
+    for d in fixable:
+        where = to_range(index, d.start, d.end, encoding)
+        named = next((s for s in sent if s.range == where and s.code == d.code and s.source in (SOURCE, None)), None)
+        named = _without_data(named if named is not None else to_diagnostic(d, index, encoding, uri, docs_url))
+        for fix in d.fixes:
+            edit = types.TextEdit(range=to_range(index, fix.start, fix.end, encoding), new_text=fix.new_text)
+            actions.append(types.CodeAction(
+                title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[named], is_preferred=True,
+                edit=types.WorkspaceEdit(changes={uri: [edit]}),
+            ))
     return actions
 
 
@@ -134,28 +123,6 @@ def _without_data(d: types.Diagnostic) -> types.Diagnostic:
         range=d.range, message=d.message, severity=d.severity, code=d.code,
         code_description=d.code_description, source=d.source, tags=d.tags,
     )
-
-
-def _fix_edit(fix: Any) -> types.TextEdit | None:
-    """The edit of one fix as `to_diagnostic` writes it (``{"range", "newText", "title"}``), or None."""
-    if not isinstance(fix, dict) or not isinstance(fix.get("newText"), str):
-        return None
-    r = fix.get("range")
-    if not isinstance(r, dict):
-        return None
-    ends = []
-    for end in (r.get("start"), r.get("end")):
-        if not isinstance(end, dict):
-            return None
-        line, character = end.get("line"), end.get("character")
-        if not (_uinteger(line) and _uinteger(character)):
-            return None
-        ends.append(types.Position(line=line, character=character))
-    return types.TextEdit(range=types.Range(start=ends[0], end=ends[1]), new_text=fix["newText"])
-
-
-def _uinteger(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
 #: Longer completion lists leave each item's documentation for `completionItem/resolve`.

@@ -17,11 +17,11 @@ Contract
   them after random edits. The texts are ASCII (``ensure_ascii``), so a
   message's length in characters is its length in bytes.
 * Reuse is by a line-relative key: the diagnostic's content (severity, code, summary, detail, its
-  related locations' and quick fixes' texts) and every position it holds converted to LSP, with
+  related locations' texts) and every position its form holds converted to LSP, with
   lines counted from the line of its start. The cached text is a template whose line numbers are
   filled in from that line, so a diagnostic that an edit above only moved down or up (a new
   `Diagnostic` object at other offsets) is not converted or serialised again. When columns are plain
-  character counts (`Positions.simple`) and everything a diagnostic holds lies on its start's line
+  character counts (`Positions.simple`) and every place its form holds lies on its start's line
   (before the terminator), the key uses offsets from that line's start and a hit costs one binary
   search, one tuple, one dict look-up and one ``%`` formatting; otherwise each offset is converted in
   bulk (`lsp.positions.Positions.many`) and the key holds the converted positions. A diagnostic with a related location in another file (its place depends on that
@@ -110,16 +110,15 @@ class ResultIds:
 
 
 def _offsets(d: Diagnostic, uri: str) -> list[int] | None:
-    """Every offset `d` holds, in a fixed order; None when a related location is in another file."""
+    """Every offset the form of `d` holds (its range, its related places; not its quick fixes: they
+    are no part of it, `lsp.diagnostic_json`), in a fixed order; None when a related location is in
+    another file."""
     out = [d.start, d.end]
     for r in d.related:
         if r.uri is not None and r.uri != uri:
             return None
         out.append(r.start)
         out.append(r.end)
-    for f in d.fixes:
-        out.append(f.start)
-        out.append(f.end)
     return out
 
 
@@ -293,7 +292,6 @@ class Forms:
             first = lines[at]
             key = (d.severity, d.code, d.summary, d.detail,
                    tuple((r.message, r.uri) for r in d.related) if d.related else (),
-                   tuple((f.new_text, f.title) for f in d.fixes) if d.fixes else (),
                    *[ln - first for ln in lines[at:at + n]], *chars[at:at + n])
             hit = old.get(key) or new.get(key)
             if hit is None:
@@ -344,8 +342,8 @@ def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str
 
 
 def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | None:
-    """The key of `d` when every offset it holds is on the line starting at `base` (before its
-    terminator at `bound`), in this document; else None."""
+    """The key of `d` when every offset its form holds (`_offsets`) is on the line starting at
+    `base` (before its terminator at `bound`), in this document; else None."""
     s, e = d.start, d.end
     if not (base <= s <= e < bound):
         return None
@@ -355,10 +353,6 @@ def _one_line_key(d: Diagnostic, base: int, bound: int, uri: str) -> tuple | Non
             return None
         key += (r.message, r.start - base, r.end - base)
     key.append(len(d.related))
-    for f in d.fixes:
-        if not (base <= f.start <= f.end < bound):
-            return None
-        key += (f.new_text, f.title, f.start - base, f.end - base)
     return tuple(key)
 
 
@@ -372,7 +366,7 @@ def _one_line_template(d: Diagnostic, base: int, encoding: str, uri: str,
         return f'{{"start": {{"line": %d, "character": {start - base}}}, "end": {{"line": %d, "character": {end - base}}}}}'
 
     text = write_diagnostic(d, range_text, uri, docs_url, True)
-    return text, (0,) * (2 + 2 * (len(d.related) + len(d.fixes)))  # (a line number per position)
+    return text, (0,) * (2 + 2 * len(d.related))  # (a line number per position)
 
 
 def _template(d: Diagnostic, index: LineIndex, encoding: str, uri: str, docs_url: str | None,

@@ -15,6 +15,11 @@ it; `tests/lsp/test_diagnostic_forms.py` compares them). This module imports nei
 nor cattrs, so that the first document's diagnostics (`lsp.first_open`) can be sent before those
 are imported; LSP's enumeration values are written here as numbers (LSP 3.17).
 
+A diagnostic's quick fixes (`Diagnostic.fixes`) are not part of it: no `data` is written. They are
+worked out when the client asks for code actions (`features.quick_fixes`, `convert.to_quick_fixes`):
+carried in `data`, they were ~40% of the answer for a 5 MB document with 24,750 diagnostics shown,
+and converting their ranges a good part of the forms' cost (issue 21 §3, session 12).
+
 `diagnostic_text` and `write_diagnostic` write the JSON text of that data without building it:
 exactly ``json.dumps(diagnostic_json(...))`` (default separators, ``ensure_ascii``), the fields in
 the same order, each string written by the `json` module's own C string encoder (a property test
@@ -77,10 +82,6 @@ def diagnostic_json(
             related.append({"location": {"uri": where, "range": _range_json(where_index, r.start, r.end, encoding)},
                             "message": core.plain(r.message)})
         out["relatedInformation"] = related
-    if d.fixes:
-        # The quick fixes travel with the diagnostic (`data`), so a code action needs no recomputation.
-        out["data"] = {"fixes": [{"range": _range_json(index, f.start, f.end, encoding), "newText": f.new_text,
-                                  "title": f.title} for f in d.fixes]}
     return out
 
 
@@ -106,8 +107,8 @@ def write_diagnostic(
     escape: bool = False, elsewhere: Callable[[core.Related], str | None] | None = None,
 ) -> str:
     """The text `diagnostic_text` writes, each range of this document written by `range_text(start,
-    end)`, called in the order the ranges appear in the text: the diagnostic's, its related
-    locations' (in order), its quick fixes'. A related location in another file is written by
+    end)`, called in the order the ranges appear in the text: the diagnostic's, then its related
+    locations' (in order). A related location in another file is written by
     `elsewhere` (None: dropped, as `diagnostic_json` drops one whose file cannot be read; without
     `elsewhere`, every one is dropped). With `escape`, every ``%`` of the strings is doubled (the
     text is then a ``%`` template whose conversions are `range_text`'s)."""
@@ -141,11 +142,6 @@ def write_diagnostic(
                 items.append(f'{{"location": {{"uri": {q(uri)}, "range": {range_text(r.start, r.end)}}}, '
                              f'"message": {q(core.plain(r.message))}}}')
         parts += [', "relatedInformation": [', ", ".join(items), "]"]
-    fixes = d.fixes
-    if fixes:
-        parts += [', "data": {"fixes": [',
-                  ", ".join([f'{{"range": {range_text(f.start, f.end)}, "newText": {q(f.new_text)}, "title": {q(f.title)}}}'
-                             for f in fixes]), "]}"]
     parts.append("}")
     return "".join(parts)
 

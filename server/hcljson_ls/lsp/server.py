@@ -79,7 +79,8 @@ semanticTokens full / range (legend from `features.semantic_tokens.legend()`),
 and across the files of a module (`features.navigation`): definition, declaration, references,
 documentHighlight, prepareRename / rename (a refused rename answers `RequestFailed` with the reason: a
 name that is not renameable, at prepareRename; a new name Terraform would reject, at rename),
-workspace/symbol, and codeAction quick fixes (carried by each diagnostic's `data`). pygls advertises
+workspace/symbol, and codeAction quick fixes (those of the diagnostics shown now that meet the
+requested range, worked out on request: `features.quick_fixes`; a diagnostic carries no `data`). pygls advertises
 exactly the methods registered here.
 Hover, completion, definition / declaration and signature help sent before a quick-opened
 document's tree is built are answered from the top-level blocks around their position
@@ -147,6 +148,7 @@ from ..features import inlay as inlay_feature
 from ..features import lens as lens_feature
 from ..features import links as links_feature
 from ..features import moved as moved_feature
+from ..features import quick_fixes as quick_fixes_feature
 from ..features import selection as selection_feature
 from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature
@@ -363,6 +365,17 @@ class HcljsonServer(LanguageServer):
             self._prepare_later(uri)
         self.refresh_stale()
         return result
+
+    def quick_fixes(self, at: At, end: int, sent: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
+        """The quick fixes of the diagnostics `at.uri` shows now (with the settings) that meet
+        ``[at.offset, end]``, worked out on request (`features.quick_fixes`); each action names its
+        diagnostic as the client sent it (`sent`) when it can (`convert.to_quick_fixes`)."""
+        settings = self.settings.diagnostics
+        if not settings.enable:
+            return []
+        found = quick_fixes_feature.fixable(at.snapshot, at.uri, at.offset, end, settings.unused_declarations,
+                                            settings.max_per_code)
+        return convert.to_quick_fixes(found, at.index, self.position_encoding, at.uri, sent, settings.docs_url)
 
     def result_id(self, uri: str, items: list[str]) -> str:
         """The result id of `items` for `uri`: the same as last time while they are the same (so a
@@ -930,12 +943,12 @@ RENAME_WITH_MOVED_TITLE = "Rename and add a moved block"
     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, SHOW_NATIVE_KIND]),
 )
 def code_action(ls: HcljsonServer, params: types.CodeActionParams):
-    uri = params.text_document.uri
-    if ls.store.get(uri) is None:
+    at = ls.at(uri := params.text_document.uri, params.range.start)
+    if at is None:
         return None
-    actions = convert.quick_fixes(uri, params.context.diagnostics)
-    at = ls.at(uri, params.range.start)
-    found = moved_feature.movable(at.snapshot, uri, at.offset) if at is not None else None
+    wanted = convert.kind_wanted(types.CodeActionKind.QuickFix, params.context.only)
+    actions = ls.quick_fixes(at, ls.offset(at, params.range.end), params.context.diagnostics) if wanted else []
+    found = moved_feature.movable(at.snapshot, uri, at.offset)
     if found is not None and found.on_declaration and convert.kind_wanted(types.CodeActionKind.RefactorRewrite, params.context.only):
         command = types.Command(title=RENAME_WITH_MOVED_TITLE, command=RENAME_WITH_MOVED, arguments=[uri, params.range.start, found.name])
         actions.append(types.CodeAction(title=RENAME_WITH_MOVED_TITLE, kind=types.CodeActionKind.RefactorRewrite, command=command))
