@@ -56,10 +56,7 @@ async def test_pull_answers_unchanged_until_the_diagnostics_change(client: Langu
     [again] = moved.items
     assert again.range.start.line == undeclared.range.start.line + 1
     assert again.range.start.character == undeclared.range.start.character
-    assert again.message == undeclared.message and again.data == {
-        "fixes": [{**fix, "range": {"start": {**fix["range"]["start"], "line": fix["range"]["start"]["line"] + 1},
-                                    "end": {**fix["range"]["end"], "line": fix["range"]["end"]["line"] + 1}}}
-                  for fix in undeclared.data["fixes"]]}
+    assert again.message == undeclared.message and again.data is None  # (its fix: test_e2e_quick_fixes)
 
     # Taking the line out again: the same diagnostics as first, but never an old id again.
     change_document(client, URI, 4, edit(top, types.Position(line=2, character=0), ""))
