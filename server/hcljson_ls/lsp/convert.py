@@ -27,6 +27,9 @@ Contract
   module, whose `LineIndex` `index_of(uri)` gives; a place in a file that cannot be read is left
   out). When `docs_url` is set,
   `codeDescription.href` is ``<docs_url>#<code_anchor(code)>``.
+* A diagnostic has no `data`: its quick fixes are answered on `textDocument/codeAction`
+  (`to_quick_fixes`, of `features.quick_fixes.fixable`'s diagnostics), one action per fix, named by
+  the client's diagnostic of the same range and code when the client sent it.
 * Document symbols: `kind` names a `SymbolKind` member; an empty `detail` is left out. Clients
   without hierarchical support get the same symbols flattened (parents first) with `containerName`.
 * Folding: `startLine` is the line of the opening bracket, `endLine` the line of the closing one,
