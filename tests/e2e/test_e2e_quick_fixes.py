@@ -1,7 +1,8 @@
 """Quick fixes worked out on `textDocument/codeAction` (issue 21 §3, session 12), through the real
 server over stdio: a diagnostic goes out without its fixes (no `data`); a code action on its range
-answers them, naming the diagnostic as the client has it; after an edit moved it, at its new place
-(the client's diagnostics then stale, or none sent); none when `only` leaves quick fixes out."""
+answers them, naming the diagnostic as the client has it (also elsewhere on its line when the client
+sends it, as Neovim does); after an edit moved it, at its new place (the client's diagnostics then
+stale, or none sent); none when `only` leaves quick fixes out."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ URI = "file:///quick-fixes/main.tf.json"
 
 # One misspelt reference: its diagnostic's range (the address) and its fix's (the name) marked.
 _FIXTURE = parse_fixture(
-    '{\n$[top]  "variable": {"region": {}},\n  "output": {"o": {"value": "${⟨var.⟨regoin⟩⟩}"}, "p": {"value": 1}}\n}\n'
+    '{\n$[top]  "variable": {"region": {}},\n$[line]  "output": {"o": {"value": "${⟨var.⟨regoin⟩⟩}"}, "p": {"value": 1}}\n}\n'
 ).only
 TEXT = _FIXTURE.text
 (DIAGNOSTIC, NAME) = _FIXTURE.ranges
 TOP = _FIXTURE.marks["top"]  # the start of the line above it
+MAIN_LINE = _FIXTURE.marks["line"]  # the start of its line
 
 OPTIONS = {"diagnostics": {"unusedDeclarations": False, "debounceMs": 0}}
 
@@ -60,8 +62,10 @@ async def test_quick_fixes_are_worked_out_on_code_action(client: LanguageClient,
     # A cursor at its end, the client sending no diagnostic: the same fix, naming ours.
     at_end = lsp_range(TEXT, DIAGNOSTIC[1], DIAGNOSTIC[1])
     assert await _actions(client, at_end, []) == [action]
-    # Where there is no diagnostic: none.
-    assert await _actions(client, lsp_range(TEXT, 0, 1), [d]) == []
+    # Elsewhere on its line, the client sending it (as Neovim sends the line's): its fix; sending none: none.
+    line_start = lsp_range(TEXT, MAIN_LINE, MAIN_LINE)
+    assert await _actions(client, line_start, [d]) == [action]
+    assert await _actions(client, line_start, []) == []
 
     # A line inserted above moves it: the fix at its new place, though the client's diagnostic is stale.
     top = lsp_range(TEXT, TOP, TOP)

@@ -1,6 +1,6 @@
 """`features.quick_fixes.fixable`: the quick fixes of the diagnostics a document shows, worked out
 when a code action asks (issue 21 §3, session 12): those whose range meets the asked range (ends
-included), never one `diagnostics.maxPerCode` hides, whose suggestion is then not looked for either.
+included) or that the client names, never one `diagnostics.maxPerCode` hides, whose suggestion is then not looked for either.
 
 A real `Workspace` on a temporary directory (the fixture dialect); suggestions are counted at
 `resolve._near` (a counting wrapper around the real function), as in test_feat_deferred_suggestions."""
@@ -61,7 +61,12 @@ def test_the_fixes_of_the_shown_diagnostics_that_meet_the_range(tmp_path):
     assert fixes(a_start - 1, a_start - 1) == fixes(a_end + 1, a_end + 1) == []
     # A range over several: each with fixes, in order (`local.nope` has none); reversed ends alike.
     assert fixes(a_start, C[1]) == fixes(C[1], a_start) == [_fix(A), _fix(B), _fix(C)]
-    assert fixes(MAIN.marks["between"], MAIN.marks["between"] + 4) == []
+    between = MAIN.marks["between"]
+    assert fixes(between, between + 4) == []
+    # Named by the client (its range and code): also away from the range; another code names nothing.
+    c = starts[C[0]]
+    assert [d.fixes for d in fixable(snapshot, uri, between, between, sent=[(c.start, c.end, c.code)])] == [_fix(C)]
+    assert fixable(snapshot, uri, between, between, sent=[(c.start, c.end, "other/code"), (0, 1, c.code)]) == []
     assert fixable(snapshot, "file:///not/open.tf.json", 0, 10) == []
 
 

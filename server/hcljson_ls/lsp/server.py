@@ -368,13 +368,16 @@ class HcljsonServer(LanguageServer):
 
     def quick_fixes(self, at: At, end: int, sent: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
         """The quick fixes of the diagnostics `at.uri` shows now (with the settings) that meet
-        ``[at.offset, end]``, worked out on request (`features.quick_fixes`); each action names its
-        diagnostic as the client sent it (`sent`) when it can (`convert.to_quick_fixes`)."""
+        ``[at.offset, end]`` or that the client sent (`sent`, matched by range and code), worked out
+        on request (`features.quick_fixes`); each action names its diagnostic as the client sent it
+        when it can (`convert.to_quick_fixes`)."""
         settings = self.settings.diagnostics
         if not settings.enable:
             return []
+        named = [(self.offset(at, d.range.start), self.offset(at, d.range.end), d.code) for d in sent
+                 if isinstance(d.code, str) and d.source in (convert.SOURCE, None)]
         found = quick_fixes_feature.fixable(at.snapshot, at.uri, at.offset, end, settings.unused_declarations,
-                                            settings.max_per_code)
+                                            settings.max_per_code, named)
         return convert.to_quick_fixes(found, at.index, self.position_encoding, at.uri, sent, settings.docs_url)
 
     def result_id(self, uri: str, items: list[str]) -> str:
