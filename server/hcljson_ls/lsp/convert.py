@@ -106,10 +106,14 @@ def to_quick_fixes(
     same range and code, else ours as we send it (the client sent none, or stale ones); named
     without its `data` or related information (what identifies it: echoing more in each of N
     actions makes the answer grow with N)."""
+    theirs: dict[tuple, types.Diagnostic] = {}
+    for s in sent:
+        if s.source in (SOURCE, None):
+            theirs.setdefault((_span(s.range), s.code), s)  # (one look-up each: a client may send thousands)
     actions = []
     for d in fixable:
         where = to_range(index, d.start, d.end, encoding)
-        named = next((s for s in sent if s.range == where and s.code == d.code and s.source in (SOURCE, None)), None)
+        named = theirs.get((_span(where), d.code))
         named = _without_data(named if named is not None else to_diagnostic(d, index, encoding, uri, docs_url))
         for fix in d.fixes:
             edit = types.TextEdit(range=to_range(index, fix.start, fix.end, encoding), new_text=fix.new_text)
@@ -118,6 +122,10 @@ def to_quick_fixes(
                 edit=types.WorkspaceEdit(changes={uri: [edit]}),
             ))
     return actions
+
+
+def _span(r: types.Range) -> tuple[int, int, int, int]:
+    return r.start.line, r.start.character, r.end.line, r.end.character
 
 
 def _without_data(d: types.Diagnostic) -> types.Diagnostic:
