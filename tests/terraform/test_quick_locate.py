@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.hcljson.schema import STRING_TRAVERSAL
 from hcljson_ls.terraform import quick as quick_module
-from hcljson_ls.terraform.resolution.references import IN_COUNT, IN_FOR_EACH
+from hcljson_ls.terraform.resolution.reference_walk import string_refs
+from hcljson_ls.terraform.resolution.references import DEPENDS_ON, IN_COUNT, IN_FOR_EACH, Reference
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
@@ -111,3 +113,14 @@ def test_a_traversal_key_has_the_refs_the_template_parser_gives_its_interpolatio
     assert quick_module._INTERPOLATION.fullmatch(template)
     expected = [r.shifted(at - 2, flags) for r in quick_module._template_refs(template)]
     assert quick_module._refs_of((quick_module._TRAVERSAL_KEY, traversal, flags), at) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(root=_NAMES, names=st.lists(_NAMES, max_size=3), flags=st.sampled_from([0, DEPENDS_ON, IN_COUNT]), at=st.integers(0, 50))
+def test_an_address_key_of_names_has_the_refs_the_traversal_reader_gives(root, names, flags, at) -> None:
+    # A `depends_on` address of names only is read without parsing it (`_refs_of`): the refs must be the
+    # ones `string_refs` gives in traversal mode, which the other address keys still use.
+    address = ".".join([root, *names])
+    expected = [r.shifted(at, flags) if type(r) is Reference else r.shifted(at)
+                for r in string_refs(address, STRING_TRAVERSAL, False)]
+    assert quick_module._refs_of((quick_module._ADDRESS_KEY, address, flags), at) == expected

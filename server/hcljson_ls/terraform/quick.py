@@ -95,7 +95,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from ..diagnostic import Deferred, Diagnostic
+from ..diagnostic import Deferred, Diagnostic, moved_unshared
 from ..hcljson.incremental import structure_key
 from ..hcljson.schema import (
     AT_ELEMENT,
@@ -126,7 +126,7 @@ from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
 from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
-from .resolution.references import DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
+from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
@@ -144,6 +144,7 @@ _PLAIN_TEXT = r"(?:[^$%\\]|\$(?![{$])|%(?![{%]))*"
 _SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{{_TRAVERSAL}\}}{_PLAIN_TEXT})*")
 _INTERPOLATION = re.compile(rf"\$\{{({_TRAVERSAL})\}}")
 _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
+_NAMES_ONLY = re.compile(rf"{_NAME}(?:\.{_NAME})*")
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 _RESOURCE_LIKE = frozenset(catalogue.RESOURCE_AND_DATA)
 _KEYWORDS = frozenset({"null", "true", "false"})
@@ -243,7 +244,7 @@ def quick_blocks(text: str, path: str | None, scope: Scope | None, found: Skim, 
 
 
 class _Quick:
-    __slots__ = ("checks", "own", "path", "providers", "schemas", "scope", "skim", "text")
+    __slots__ = ("checks", "own", "path", "providers", "schemas", "scope", "skim", "strings", "text")
 
     def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim, own: frozenset | None = None,
                  providers: dict | None = None) -> None:
@@ -257,6 +258,8 @@ class _Quick:
         # sites for the blocks analysed on their own.
         self.schemas = getattr(scope, "provider_schemas", None) if scope is not None else None
         self.checks = TerraformChecks(False, scope) if scope is not None else None
+        # Per certified block with templates, its template strings as `_certify` read them: (string, flags).
+        self.strings: dict[int, list[tuple[str, int]]] = {}
 
     def run(self) -> QuickResult | None:
         """The quick result of the skimmed blocks (and tail), or None when a position of a block
@@ -277,8 +280,10 @@ class _Quick:
             located: dict[int, list[Diagnostic]] = {}
             by_key = self.resolve_keys(users, own)
             if by_key:
+                before = len(analysed)
                 located = self.place_or_analyse(by_key, users, blocks, analysed)
-                keys, places, ends = self.definitions(blocks, analysed)
+                if len(analysed) != before:  # (a block analysed now may define more, or other, keys)
+                    keys, places, ends = self.definitions(blocks, analysed)
             twice = duplicates(keys, places.__getitem__) if self.own is None else []
             out = self.gather(analysed, located, own, twice)
         except _NoAnswer:
@@ -317,7 +322,8 @@ class _Quick:
         """Each block still marked in `certified` certified (`_certify`, and `_check_schema` with
         provider schemas), or unmarked. What each certified block refers to, as position-free keys:
         key -> the blocks using it, so that a key is resolved once however many blocks use it
-        (`local.name_prefix` in every resource of a CDKTF stack)."""
+        (`local.name_prefix` in every resource of a CDKTF stack). The template strings of each
+        certified block are kept in `strings`, for `_locate`."""
         users: dict[tuple, list[int]] = {}
         schemas = self.schemas
         if schemas is not None:
@@ -327,13 +333,16 @@ class _Quick:
             if not certified[i]:
                 continue
             found: list[tuple] = []
+            strings: list[tuple[str, int]] = []
             try:
-                meta = _certify(b, found)
+                meta = _certify(b, found, strings)
                 if schemas is not None and b.type_name in _RESOURCE_LIKE:
                     _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
             except _Unsure:
                 certified[i] = False
                 continue
+            if strings:
+                self.strings[i] = strings
             for key in found:
                 listed = users.get(key)
                 if listed is None:
@@ -357,11 +366,11 @@ class _Quick:
             analysed[len(blocks)] = self.must_analyse(tail, self.skim.openers)
         return (*blocks, tail)
 
-    def resolve_keys(self, users: dict[tuple, list[int]], own: frozenset) -> dict[tuple, tuple[int, list[Diagnostic]]]:
+    def resolve_keys(self, users: dict[tuple, list[int]], own: frozenset) -> dict[tuple, list]:
         """Each key of the certified blocks resolved once against `own`, its refs placed from an
-        offset of its own (`_refs_of`): the keys that resolve with a diagnostic, each with that
-        offset and its diagnostics there."""
-        by_key: dict[tuple, tuple[int, list[Diagnostic]]] = {}
+        offset of its own (`_refs_of`): the keys that resolve with a diagnostic, each with
+        `[offset, diagnostics there, placed]` (`_locate` moves them, and says when it did)."""
+        by_key: dict[tuple, list] = {}
         if not users:
             return by_key
         order = list(users)
@@ -371,18 +380,18 @@ class _Quick:
         for key in order:
             starts.append(at)
             refs.extend(_refs_of(key, at))
-            at += _span(key)
+            at += 6 * len(key[1]) + 1  # (`_span`, inline: once per key)
         problems, _ = resolve(refs, own, self.scope)
         for d in problems:  # (in the refs' order: the keys' order)
             p = bisect_right(starts, d.start) - 1
             got = by_key.get(order[p])
             if got is None:
-                by_key[order[p]] = (starts[p], [d])
+                by_key[order[p]] = [starts[p], [d], False]
             else:
                 got[1].append(d)
         return by_key
 
-    def place_or_analyse(self, by_key: dict[tuple, tuple[int, list[Diagnostic]]], users: dict[tuple, list[int]],
+    def place_or_analyse(self, by_key: dict[tuple, list], users: dict[tuple, list[int]],
                          blocks: Sequence[Skimmed], analysed: dict[int, tuple]) -> dict[int, list[Diagnostic]]:
         """The certified blocks using a key of `by_key` (one that resolves with a diagnostic): its
         diagnostics moved to the places the block writes it, found in the raw text (`_locate`), or
@@ -396,7 +405,7 @@ class _Quick:
                     wanted[i] = wanted.get(i, True) and placeable
         for i, placeable in wanted.items():
             if placeable and i < len(self.skim.blocks):
-                placed = _locate(self.text, blocks[i], by_key)
+                placed = _locate(self.text, blocks[i], by_key, self.strings.get(i, ()))
                 if placed is not None:
                     located[i] = placed
                     continue
@@ -576,9 +585,10 @@ def _by_structure_key(item: tuple[Diagnostic, int]) -> tuple:
 # ---- certification ---------------------------------------------------------------------------
 
 
-def _certify(b: Skimmed, found: list) -> str | None:
-    """Append what block value `b` refers to, as keys (`_refs_of`), to `found`, and return the
-    value of its `provider` meta-argument (None without one); or `_Unsure`."""
+def _certify(b: Skimmed, found: list, strings: list) -> str | None:
+    """Append what block value `b` refers to, as keys (`_refs_of`), to `found`, and each string
+    of it holding a template sequence, with the flags it is read with, to `strings` (`_locate`);
+    return the value of its `provider` meta-argument (None without one); or `_Unsure`."""
     t = b.type_name
     body = b.value
     reading = _READINGS.get(t)
@@ -613,9 +623,9 @@ def _certify(b: Skimmed, found: list) -> str | None:
             tv = type(v)
             if tv is str:
                 if "${" in v or "%{" in v:
-                    _template(v, ctx, found)
+                    _template(v, ctx, found, strings)
             elif tv is Pairs or tv is list:
-                _expression(v, ctx, found)
+                _expression(v, ctx, found, strings)
             continue
         if k == "//":
             continue
@@ -628,7 +638,7 @@ def _certify(b: Skimmed, found: list) -> str | None:
         elif k in reading.booleans:
             continue  # judged by the body rule (`boolean_settings`, through `output_rules`)
         elif mode == EXPRESSION:
-            _expression(v, ctx & ~_OWN_CONTEXT.get(k, 0), found)
+            _expression(v, ctx & ~_OWN_CONTEXT.get(k, 0), found, strings)
         else:
             meta = _moded(t, k, mode, v, ctx, found) or meta
     return meta
@@ -793,6 +803,10 @@ def _refs_of(key: tuple, at: int) -> list:
     own. A key's references and diagnostics lie in `[at, at + _span(key))`, so a diagnostic of the
     by-key resolution is moved to each place the key is written (`_locate`)."""
     kind, text, flags = key
+    if kind == _ADDRESS_KEY and _NAMES_ONLY.fullmatch(text) is not None:
+        # Names only (`aws_x.a` of a `depends_on`): the traversal reader's refs, one `ADDRESS` (what
+        # `string_refs` gives in traversal mode, a parse of ~18 us: tests/terraform/test_quick_locate.py).
+        kind, flags = _TRAVERSAL_KEY, flags | ADDRESS
     if kind == _TRAVERSAL_KEY and "[" not in text:  # names only: `name(.name)*`
         names = text.split(".")
         root = names[0]
@@ -837,13 +851,13 @@ def _span(key: tuple) -> int:
     return 6 * len(key[1]) + 1
 
 
-def _expression(v: Any, ctx: int, found: list) -> None:
+def _expression(v: Any, ctx: int, found: list, strings: list) -> None:
     """An expression-mode value (`json.loads`'s, dispatched on its exact type): every string a
     template, object keys distinct and plain."""
     t = type(v)
     if t is str:
         if "${" in v or "%{" in v:
-            _template(v, ctx, found)
+            _template(v, ctx, found, strings)
         return
     if t is not Pairs and t is not list:
         return
@@ -861,14 +875,15 @@ def _expression(v: Any, ctx: int, found: list) -> None:
             tx = type(x)
             if tx is str:
                 if "${" in x or "%{" in x:
-                    _template(x, ctx, found)
+                    _template(x, ctx, found, strings)
             elif tx is Pairs or tx is list:
                 stack.append(x)
 
 
-def _template(value: str, ctx: int, found: list) -> None:
-    """A template string holding a sequence: the keys of its references, or `_Unsure` when it has
-    diagnostics."""
+def _template(value: str, ctx: int, found: list, strings: list) -> None:
+    """A template string holding a sequence: the keys of its references (and the string with `ctx`
+    in `strings`), or `_Unsure` when it has diagnostics."""
+    strings.append((value, ctx))
     if _SIMPLE.fullmatch(value) is not None:
         for traversal in _INTERPOLATION.findall(value):
             found.append((_TRAVERSAL_KEY, traversal, ctx))
@@ -890,15 +905,14 @@ def _template_refs(value: str) -> tuple | None:
 
 # ---- references at their places ------------------------------------------------------------------
 
-#: Members of a certified resource, data or output body whose strings hold no template (`_certify`).
-_NO_TEMPLATES = frozenset({"//", "provider", "depends_on", "lifecycle"})
-
-
-def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnostic]]]) -> list[Diagnostic] | None:
+def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[tuple[str, int]]) -> list[Diagnostic] | None:
     """The diagnostics of certified block `b`'s references, at their places in `text`, as the full
     analysis gives them; or None, and the block is analysed. `by_key` holds each key that resolved
-    with a diagnostic (template keys of `_certify` only: see `run`), with the offset its refs were
-    placed from (`_refs_of`) and its diagnostics there.
+    with a diagnostic (template keys of `_certify` only: see `run`), with `[offset, diagnostics,
+    placed]`: the offset its refs were placed from (`_refs_of`), its diagnostics there, and whether
+    they were placed already; `strings` are the block's template strings as `_certify` read them
+    (each occurrence, with the flags it was read with). A key's diagnostics are moved themselves to
+    its first place (`diagnostic.moved_unshared`: nothing else holds them), copies to the others.
 
     Each template string of the body that makes one of those keys is found in the block's raw text
     as `json.dumps` writes it (`str.find`, in C), and the key's diagnostics are moved to each place:
@@ -910,41 +924,41 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnosti
     Why: a certified block whose reference is undeclared was analysed alone, ~0.5 ms a block; a
     generated file with a misspelt reference in every resource (18,500 at 16 MB) made the open 16x
     that of the same file with the references right (bench/bench_undeclared.py). Moving the by-key
-    diagnostics, instead of resolving the references again in place, resolves each key once."""
-    body: Any = b.value  # (the skim's `Pairs` of the block's body)
-    names = dict(body)
-    ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
+    diagnostics, instead of resolving the references again in place, resolves each key once; the
+    strings come from the certification, which read them already (walking the body again here was
+    ~40% of this function on that file)."""
     wanted: dict[str, list[int]] = {}  # string -> [flags, occurrences]
-    for k, v in body:
-        if k in _NO_TEMPLATES:
-            continue
-        flags = ctx & ~(IN_COUNT if k == "count" else IN_FOR_EACH if k == "for_each" else 0)
-        if not _count_templates(v, flags, wanted):
+    for x, flags in strings:
+        got = wanted.get(x)
+        if got is None:
+            wanted[x] = [flags, 1]
+        elif got[0] != flags:
             return None
-    metadata = names.get("//")
-    in_metadata: set[str] | None = None
-    out: list[Diagnostic] = []
+        else:
+            got[1] += 1
+    metadata: str | None = None  # the `"//"` member's value as `json.dumps` writes it
+    placed: list[tuple[int, list]] = []  # (where the key's text starts in the text, by_key's entry)
     for x, (flags, count) in wanted.items():
-        # (key offset, diagnostics, where the key's text starts in the string as written)
-        moves: list[tuple[int, list[Diagnostic], int]]
+        # (by_key's entry, where the key's text starts in the string as written)
+        moves: list[tuple[list, int]]
         plain = _NEEDS_ESCAPE.search(x) is None  # written as it is, between its quotes
         if _SIMPLE.fullmatch(x) is not None:
-            moves = [(*got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
+            moves = [(got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
                      if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
             if moves and not plain:  # the interpolations' places in the escaped text
-                moves = [(*got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
+                moves = [(got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
                          if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
         else:
             got = by_key.get((_TEMPLATE_KEY, x, flags))
-            moves = [(*got, 1)] if got is not None else []
+            moves = [(got, 1)] if got is not None else []
         if not moves:
             continue
-        if metadata is not None:
-            if in_metadata is None:
-                in_metadata = _strings_of(metadata)
-            if x in in_metadata:
-                return None
         written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)
+        if metadata is None:
+            found = [v for k, v in b.value if k == "//"]  # type: ignore[attr-defined]
+            metadata = json.dumps(found, ensure_ascii=False) if found else ""
+        if written in metadata:  # (a string of it, as written; or, rarely, the end of one: analysed then)
+            return None
         at = text.find(written, b.start, b.end)
         places = []
         while at >= 0:
@@ -954,50 +968,15 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, tuple[int, list[Diagnosti
             at = text.find(written, at + len(written), b.end)
         if len(places) != count:
             return None
-        for place in places:
-            for key_at, found, offset in moves:
-                delta = place + offset - key_at
-                out.extend([d.shifted(delta) for d in found])
-    return out
-
-
-def _count_templates(v: object, flags: int, wanted: dict[str, list[int]]) -> bool:
-    """Count in `wanted` (string -> [flags, occurrences]) the strings holding a template sequence
-    among the values (not the keys) of JSON value `v`, read with context `flags`; False when one
-    is also read with other flags."""
-    stack = [v]
-    while stack:
-        node = stack.pop()
-        t = type(node)
-        if t is str:
-            if "${" in node or "%{" in node:  # type: ignore[operator]
-                got = wanted.get(node)  # type: ignore[call-overload]
-                if got is None:
-                    wanted[node] = [flags, 1]  # type: ignore[index]
-                elif got[0] != flags:
-                    return False
-                else:
-                    got[1] += 1
-        elif t is Pairs:
-            stack.extend([x for _, x in node])  # type: ignore[attr-defined]
-        elif t is list:
-            stack.extend(node)  # type: ignore[arg-type]
-    return True
-
-
-def _strings_of(v: object) -> set[str]:
-    """Every string of JSON value `v`, keys included."""
-    out: set[str] = set()
-    stack = [v]
-    while stack:
-        node = stack.pop()
-        t = type(node)
-        if t is str:
-            out.add(node)  # type: ignore[arg-type]
-        elif t is Pairs:
-            for k, x in node:  # type: ignore[attr-defined]
-                out.add(k)
-                stack.append(x)
-        elif t is list:
-            stack.extend(node)  # type: ignore[arg-type]
+        placed.extend((place + offset, entry) for place in places for entry, offset in moves)
+    out: list[Diagnostic] = []
+    for at, entry in placed:  # (the block is placed: its keys' diagnostics are moved now)
+        key_at, found, moved = entry
+        delta = at - key_at
+        if moved:
+            out.extend([d.shifted(delta) for d in found])
+        else:  # (the diagnostics at `at` from now on: copies of them go to the key's other places)
+            entry[0], entry[2] = at, True
+            entry[1] = moved = [moved_unshared(d, delta) for d in found]
+            out.extend(moved)
     return out
