@@ -31,6 +31,13 @@
 --                         textEdits; then it applies the textEdit of HCLJSON_COMPLETE_PICK there with
 --                         vim.lsp.util.apply_text_edits, records the line, and puts the line back
 --   HCLJSON_COMPLETE_PICK the label of the item to apply at each HCLJSON_COMPLETE_AT
+--   HCLJSON_FIX_AT        optional ';'-separated 'line,col' (same): at each, in order, the probe waits for a
+--                         diagnostic on that line, puts the cursor there and types `gra` (Neovim's default
+--                         mapping of vim.lsp.buf.code_action()); its menu (vim.ui.select, replaced here as a
+--                         picker plugin replaces it) picks the only preferred quick fix, which Neovim then
+--                         applies. Recorded: the codeAction request Neovim sent (range, context.diagnostics),
+--                         the menu, the line after; at the end, once those lines have no diagnostic left (or
+--                         the wait ends), the buffer's text and diagnostics
 --   HCLJSON_FORMAT        optional '1': format the buffer with vim.lsp.buf.format() (synchronous), record
 --                         its lines, format again and record whether that changed the buffer;
 --                         'write': write the buffer with :write and record the file's lines on disk
@@ -372,6 +379,78 @@ local function complete(client, buf)
   step('completion')
 end
 
+-- Quick fixes at each HCLJSON_FIX_AT, asked for and applied as a user does (`gra`, then the menu).
+local function quick_fix(client, buf)
+  local started = vim.uv.hrtime()
+  local out = { attempts = {} }
+  result.quick_fix = out
+  local current -- the attempt being recorded
+  -- Observe (not change) the request vim.lsp.buf.code_action() sends and the answer it gets.
+  local request = client.request
+  client.request = function(self, method, params, handler, bufnr)
+    if method == 'textDocument/codeAction' and current then
+      current.range = vim.deepcopy(params.range)
+      current.sent = vim.tbl_map(function(d)
+        return { range = d.range, code = d.code or vim.NIL, source = d.source or vim.NIL }
+      end, params.context and params.context.diagnostics or {})
+    end
+    return request(self, method, params, handler, bufnr)
+  end
+  -- The menu: a picker that takes the only preferred quick fix (none when there is not exactly one).
+  local select = vim.ui.select
+  vim.ui.select = function(items, _, on_choice)
+    local preferred = {}
+    current.menu = {}
+    for _, item in ipairs(items) do
+      local a = item.action
+      table.insert(current.menu, { title = a.title, kind = a.kind or vim.NIL, preferred = a.isPreferred or false })
+      if a.kind == 'quickfix' and a.isPreferred then
+        table.insert(preferred, item)
+      end
+    end
+    local choice = #preferred == 1 and preferred[1] or nil
+    current.picked = choice and choice.action.title or vim.NIL
+    on_choice(choice)
+  end
+  local lines = {}
+  for spec in env.HCLJSON_FIX_AT:gmatch('[^;]+') do
+    local at = parse_at(spec)
+    table.insert(lines, at[1])
+    current = { cursor = at, menu = vim.NIL, picked = vim.NIL, range = vim.NIL, sent = vim.NIL }
+    table.insert(out.attempts, current)
+    current.diagnosed = vim.wait(wait_ms, function()
+      return #vim.diagnostic.get(buf, { lnum = at[1] }) > 0
+    end, 20)
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { at[1] + 1, at[2] })
+    local tick, told = vim.api.nvim_buf_get_changedtick(buf), #notifications
+    vim.api.nvim_feedkeys('gra', 'mx', false)
+    -- Until the edit is applied, the menu had no quick fix to pick, or Neovim said why not (e.g. "No
+    -- code actions available").
+    vim.wait(wait_ms, function()
+      return vim.api.nvim_buf_get_changedtick(buf) ~= tick
+        or (current.menu ~= vim.NIL and current.picked == vim.NIL)
+        or #notifications > told
+    end, 20)
+    current.changed = vim.api.nvim_buf_get_changedtick(buf) ~= tick
+    current.notifications = vim.list_slice(notifications, told + 1)
+    current.line = vim.api.nvim_buf_get_lines(buf, at[1], at[1] + 1, false)[1]
+  end
+  client.request, vim.ui.select = request, select
+  out.cleared = vim.wait(wait_ms, function()
+    for _, lnum in ipairs(lines) do
+      if #vim.diagnostic.get(buf, { lnum = lnum }) > 0 then
+        return false
+      end
+    end
+    return true
+  end, 20)
+  out.text = buffer_text(buf)
+  out.diagnostics = diagnostics_of(buf)
+  out.elapsed_ms = (vim.uv.hrtime() - started) / 1e6
+  step('quick_fix')
+end
+
 -- Inlay hints and code lenses as Neovim's own modules hold them, document links as the server answers.
 local function lens(client, buf)
   local out = {}
@@ -587,6 +666,10 @@ local function collect()
 
   if env.HCLJSON_COMPLETE_AT and env.HCLJSON_COMPLETE_AT ~= '' then
     complete(client, buf)
+  end
+
+  if env.HCLJSON_FIX_AT and env.HCLJSON_FIX_AT ~= '' then
+    quick_fix(client, buf)
   end
 
   if env.HCLJSON_LENS == '1' then

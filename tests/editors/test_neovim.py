@@ -12,7 +12,9 @@ capabilities, `vim.diagnostic.get()`, hover, document symbols as location-list i
 A second fixture (NAV_FIXTURE, two files of one module, only one opened) drives go to definition
 (`vim.lsp.buf.definition()` jumps into the unopened file) and rename (`vim.lsp.buf.rename()` edits both
 files, then `:wall`), and hover on a reference. A third (COMPLETE_FIXTURE) asks for completion after `${var.`
-(`vim.lsp.buf_request_sync`) and applies an item's textEdit with `vim.lsp.util.apply_text_edits`.
+(`vim.lsp.buf_request_sync`) and applies an item's textEdit with `vim.lsp.util.apply_text_edits`; then,
+in the same session, types `gra` (vim.lsp.buf.code_action()) on misspelt references and lets Neovim apply
+the "Did you mean" quick fix.
 Neovim's diagnostics use 0-based lines and 0-based *byte* columns (UTF-8), whatever position encoding the
 client and server negotiated; the expected values are computed from the fixture's `⟨...⟩` ranges and `$0`
 cursor (tests/fixture.py).
@@ -626,6 +628,10 @@ def test_diagnostics_are_current_after_the_rename(nav_probes: dict[str, NavProbe
 # declared in files Neovim never opens (variables.tf.json, and the native sizes.tf). The first `⟨⟩` is an
 # empty range (nothing typed after `var.`), the second the typed prefix `re`: the probe asks for completion
 # at the end of each and applies the `region` item there with vim.lsp.util.apply_text_edits.
+# The same session then applies quick fixes (QUICK_FIXES): `var.regon`, misspelt twice, each on a line of
+# its own after non-ASCII text; `$[refN]` spans the reference (the diagnostic's range), `$[typoN]` the name
+# the fix rewrites, `$[on]`/`$[off]` are where the user stands: on the reference, and on the line's key
+# (Neovim then sends the line's diagnostics, which the fix is worked out for).
 COMPLETE_FIXTURE = parse_fixture(
     """\
 //- /main.tf.json
@@ -634,7 +640,9 @@ COMPLETE_FIXTURE = parse_fixture(
     "aws_instance": {
       "web": {
         "ami": "ami-123456",
-        "tags": { "név": "é😀 ${var.⟨⟩}", "Zone": "𝄞 ${var.⟨re⟩}" }
+        "tags": { "név": "é😀 ${var.⟨⟩}", "Zone": "𝄞 ${var.⟨re⟩}" },
+        "user_data": "é😀 ${$[ref1]var.$[typo1]re$[on]gon$[typo1.end]$[ref1.end]}",
+        "key$[off]_name": "𝄞-${$[ref2]var.$[typo2]regon$[typo2.end]$[ref2.end]}"
       }
     }
   }
@@ -650,6 +658,18 @@ variable "size" {
 COMPLETE_MAIN = COMPLETE_FIXTURE.files["/main.tf.json"]
 COMPLETE_FILES = {path.lstrip("/"): f.text for path, f in COMPLETE_FIXTURE.files.items()}
 COMPLETE_RUNS = {"snippet": ("snippet", None), "snippet-utf-16": ("snippet", "utf-16"), "snippet-utf-32": ("snippet", "utf-32")}
+# (cursor mark, span of the misspelt name, span of the reference) of each quick fix, in the order applied.
+QUICK_FIXES = [("on", "typo1", "ref1"), ("off", "typo2", "ref2")]
+FIX_TITLE = 'Change to "var.region"'
+
+
+def fixed_text() -> str:
+    """COMPLETE_MAIN's text with both misspelt names corrected."""
+    text = COMPLETE_MAIN.text
+    for _, typo, _ in sorted(QUICK_FIXES, key=lambda fix: COMPLETE_MAIN.marks[fix[1]], reverse=True):
+        start, end = span(typo, COMPLETE_MAIN)
+        text = text[:start] + "region" + text[end:]
+    return text
 
 
 def test_complete_fixture_is_what_the_test_thinks() -> None:
@@ -660,6 +680,24 @@ def test_complete_fixture_is_what_the_test_thinks() -> None:
     for offset in (empty_end, re_end):
         columns = {e: line_col(offset, e, COMPLETE_MAIN.text)[1] for e in ("utf-8", "utf-16", "utf-32")}
         assert len(set(columns.values())) == 3, columns
+
+
+def test_quick_fix_fixture_is_what_the_test_thinks() -> None:
+    text, marks = COMPLETE_MAIN.text, COMPLETE_MAIN.marks
+    lines = set()
+    for cursor, typo, reference in QUICK_FIXES:
+        (typo_start, typo_end), (ref_start, ref_end) = span(typo, COMPLETE_MAIN), span(reference, COMPLETE_MAIN)
+        assert text[ref_start:ref_end] == "var.regon" and text[typo_start:typo_end] == "regon"
+        line = line_col(ref_start, text=text)[0]
+        assert line_col(marks[cursor], text=text)[0] == line_col(ref_end, text=text)[0] == line
+        lines.add(line)
+        # The diagnostic's columns differ in each encoding (non-ASCII text before it on the line).
+        columns = {e: line_col(ref_start, e, text)[1] for e in ("utf-8", "utf-16", "utf-32")}
+        assert len(set(columns.values())) == 3, columns
+    assert len(lines) == 2  # one fix per line: each line's diagnostics are that one reference's
+    assert span("typo1", COMPLETE_MAIN)[0] < marks["on"] < span("typo1", COMPLETE_MAIN)[1]  # on the reference
+    assert marks["off"] < span("ref2", COMPLETE_MAIN)[0]  # before it on its line, off its range
+    assert fixed_text().count("${var.region}") == 2 and "regon" not in fixed_text()
 
 
 @pytest.fixture(scope="module")
@@ -678,6 +716,10 @@ def complete_probes(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> d
                 "HCLJSON_SYNTAX_AT": "",
                 "HCLJSON_COMPLETE_AT": at,
                 "HCLJSON_COMPLETE_PICK": "region",
+                "HCLJSON_FIX_AT": ";".join(
+                    "%d,%d" % line_col(COMPLETE_MAIN.marks[cursor], "utf-8", COMPLETE_MAIN.text)
+                    for cursor, _, _ in QUICK_FIXES
+                ),
             },
         )
     return results
@@ -711,6 +753,39 @@ def test_completion_after_var_dot_offers_the_declared_variables(complete_probes:
             )
         # Neovim applied the `region` item where the server said: the reference is complete.
         assert written in answer["line_after"], probe.explain()
+
+
+# Quick fixes are worked out on textDocument/codeAction (diagnostics carry no `data`): `gra` (Neovim 0.11's
+# default mapping of vim.lsp.buf.code_action()) on the misspelt reference, then elsewhere on another such
+# line, where only the line's diagnostics Neovim sends with the request lead the server to the fix.
+@pytest.mark.parametrize("name", list(COMPLETE_RUNS))
+def test_gra_applies_the_did_you_mean_quick_fix(complete_probes: dict[str, Probe], name: str) -> None:
+    probe = ok(complete_probes, name)
+    got = probe.data.get("quick_fix")
+    assert got and len(got["attempts"]) == len(QUICK_FIXES), probe.explain()
+    encoding = probe.data["client"]["offset_encoding"]
+    text, fixed = COMPLETE_MAIN.text, fixed_text()
+    for attempt, (cursor, _, reference) in zip(got["attempts"], QUICK_FIXES, strict=True):
+        at = COMPLETE_MAIN.marks[cursor]
+        assert attempt["diagnosed"], (cursor, probe.explain())
+        # Neovim asked at the cursor (turned into the negotiated encoding), sending the line's diagnostic as
+        # the server published it.
+        assert attempt["range"] == lsp_range_in(text, (at, at), encoding), (cursor, probe.explain())
+        assert attempt["sent"] == [{"range": lsp_range_in(text, span(reference, COMPLETE_MAIN), encoding),
+                                    "code": "reference/undeclared", "source": "hcljson-ls"}], (cursor, probe.explain())
+        # The menu offered the fix, the one preferred quick fix; Neovim applied it where the server said.
+        fixes = [m for m in attempt["menu"] or [] if m["kind"] == "quickfix"]
+        assert fixes == [{"title": FIX_TITLE, "kind": "quickfix", "preferred": True}], (cursor, probe.explain())
+        assert attempt["picked"] == FIX_TITLE and attempt["changed"], (cursor, probe.explain())
+        assert attempt["notifications"] == [], (cursor, probe.explain())
+        line = line_col(at, text=text)[0]
+        assert attempt["line"] == fixed.splitlines()[line], (cursor, probe.explain())
+    # Both references corrected, nothing else changed; the server then finds nothing wrong on those lines,
+    # the completion line's diagnostics (`${var.}`, `var.re`) staying.
+    assert got["text"] == fixed, probe.explain()
+    assert got["cleared"], probe.explain()
+    completion_line = line_col(COMPLETE_MAIN.ranges[0][0], text=text)[0]
+    assert {d["lnum"] for d in got["diagnostics"]} == {completion_line}, probe.explain()
 
 
 # ---------------------------------------------------------------------------------------------- formatting
