@@ -279,7 +279,7 @@ class _Quick:
             if by_key:
                 located = self.place_or_analyse(by_key, users, blocks, analysed)
                 keys, places, ends = self.definitions(blocks, analysed)
-            twice = duplicates(keys, places.__getitem__) if self.own is None else []
+            twice = duplicates(keys, places.__getitem__, self.text) if self.own is None else []
             out = self.gather(analysed, located, own, twice)
         except _NoAnswer:
             return None

@@ -1,8 +1,8 @@
 """Terraform-specific structural diagnostics on a decoded configuration file.
 
     block_diagnostics(block, text, override=False) -> list[Diagnostic]   one top-level block
-    definitions(block, text) / duplicates(keys, place)             the duplicate check, per block / across
-    duplicates_steps(keys, place, every)                           the same across, a generator pausing every `every` keys
+    definitions(block, text) / duplicates(keys, place, text)       the duplicate check, per block / across
+    duplicates_steps(keys, place, every, text)                     the same across, a generator pausing every `every` keys
     valid_identifier(name) -> bool
 
 Contract
@@ -21,7 +21,9 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
 * `structure/reserved-name`          a variable named like a module meta-argument
 * `structure/duplicate-block`        the same resource/data/variable/output/module/check/provider
                                      configuration (or local value) defined twice in the file
-                                     (not in override files, which are meant to repeat names)
+                                     (not in override files, which are meant to repeat names),
+                                     on the second one where Terraform reports it
+                                     (`reported_range`)
 * `structure/invalid-keyword`        `provisioner.when` / `on_failure`, the `ignore_changes` keyword
 * `structure/value-type`             a resource `provider`, `import.to` or `replace_triggered_by`
                                      element that is not a string; a boolean setting that is not
@@ -61,7 +63,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from ...diagnostic import ERROR, WARNING, Diagnostic, Related
 from ...hcljson import problems as P
 from ...hcljson.model import Attribute, Block, Body
-from ...hcljson.values import kind_phrase, quoted, string_text
+from ...hcljson.values import definition_range, kind_phrase, quoted, string_text
 from ...hcljson.view import TreeView, diagnostics_of
 from ...jsonsyntax import strings
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node
@@ -721,11 +723,27 @@ def definition_title(key: tuple) -> str:
     return " ".join([key[0], *(quoted(v) for v in key[1:])])
 
 
-def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
+def reported_range(key: tuple, place: tuple[int, int], text) -> tuple[int, int]:
+    """Where a duplicate of definition `key` at `place` (its range from `definitions`: the block's
+    header key, a local value's name) is reported: where Terraform reports it. Every declaration
+    but a local value is a block, whose `DeclRange` Terraform 1.11's configs take from HCL's
+    `Block.DefRange`, in JSON the `{` or `[` after the header key (`values.definition_range`),
+    in one file and across files alike (module.go, test_file.go, query_file.go). A local value's is
+    its attribute's whole range, which starts at its name: the name is kept (only the end differs),
+    as is the key when the text after it is no `:` then a bracket (mid-edit)."""
+    if key[0] == _LOCAL:
+        return place
+    found = definition_range(text, place[1])
+    return place if found is None else found
+
+
+def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]], text) -> list[Diagnostic]:
     """`structure/duplicate-block` for every definition whose key an earlier one has. `keys` are
     the definitions' keys in source order (see `definitions`); `place(i)` gives the range of
-    definition `i`, asked only for the definitions a diagnostic is about."""
-    steps = duplicates_steps(keys, place, 0)
+    definition `i`, asked only for the definitions a diagnostic is about; `text` the file's text
+    (a `str` or a `text.TextBuffer`), where the second one is reported (`reported_range`); the
+    first one is related information at its `place`."""
+    steps = duplicates_steps(keys, place, 0, text)
     while True:
         try:
             next(steps)
@@ -734,7 +752,7 @@ def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -
 
 
 def duplicates_steps(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]],
-                     every: int) -> Generator[None, None, list[Diagnostic]]:
+                     every: int, text) -> Generator[None, None, list[Diagnostic]]:
     """`duplicates` as a generator that pauses (yields None) after every `every` keys (0: never),
     for a build in steps (`hcljson.incremental.IncrementalFile.build_steps`: 300,000 tiny outputs
     in one piece held the event loop ~0.1 s)."""
@@ -749,7 +767,7 @@ def duplicates_steps(keys: Sequence[tuple], place: Callable[[int], tuple[int, in
         if first is None:
             seen[key] = i
             continue
-        start, end = place(i)
+        start, end = reported_range(key, place(i), text)
         prev = place(first)
         if key[0] == _LOCAL:
             name = key[1]
