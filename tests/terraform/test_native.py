@@ -550,7 +550,7 @@ def test_a_json_file_duplicating_a_native_declaration_reports_it_with_the_native
 # ünïcödé first, so the related range is in characters
 variable ⟨"region"⟩ {{}}
 //- /app/main.tf.json
-{{"variable": {{⟨"region"⟩: {{}}}}}}
+{{"variable": {{"region": ⟨{{⟩}}}}}}
 """).workspace(tmp_path, open=["/app/main.tf.json"])
     main = ws.uri("/app/main.tf.json")
     assert ws.uri(f"/app/{native_name}") == uri_of_path(str(tmp_path / "app" / native_name))
