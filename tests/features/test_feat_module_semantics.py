@@ -386,7 +386,7 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
 NATIVE_DUPLICATES = r"""
 //- /m/main.tf.json
 {
-  "terraform": {"c$[cloud]loud": ⟨{⟩"organization": "o"}},
+  "terraform": {"c$[cloud]loud": ⟨{⟩"organization": "o"}, "required_providers": ⟨{⟩}},
   "locals": {⟨"name"⟩: 1},
   "output": {"o": ⟨{⟩"value": 1}},
   "module": {"net": ⟨{⟩"source": "./net"}},
@@ -398,6 +398,7 @@ NATIVE_DUPLICATES = r"""
 //- /m/other.tf
 terraform {
   backend "local" {}
+  required_providers {}
 }
 locals {
   name = 2
@@ -428,7 +429,8 @@ check "c" {
 
 def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
     # Terraform 1.11 reports each of these ("Duplicate ... declaration", "Both a backend and cloud
-    # configuration are present"); the native side is read with tree-sitter-hcl.
+    # configuration are present", "Duplicate required providers configuration"); the native side is
+    # read with tree-sitter-hcl.
     fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
     main = "/m/main.tf.json"
     found = diags(fw, main, "structure/duplicate-block")

@@ -195,6 +195,9 @@ CASES = [
     ('{"terraform": {"cloud": {"organization": "o"}, "backend": {"local": ⟨{⟩}}}}', [DUP]),
     ('{"terraform": {"cloud": {"organization": "o"}}, "terraform": {"cloud": ⟨{⟩"organization": "p"}}}', [DUP]),
     ('{"terraform": {"backend": {"local": {}}, "required_version": ">= 1.0"}, "terraform": {"required_version": "< 2.0"}}', []),
+    # one required_providers block per module ("Duplicate required providers configuration", at the second's body)
+    ('{"terraform": {"required_providers": {"a": {}}}, "terraform": {"required_providers": ⟨{⟩"b": {}}}}', [DUP]),
+    ('{"terraform": {"required_providers": {"a": {}}}, "terraform": {"required_providers": null}, "terraform": {"required_providers": []}}', []),
     # ---- keywords
     ('{"resource": {"a": {"b": {"provisioner": {"local-exec": {"command": "x", "when": ⟨"destroyy"⟩}}}}}}', [KEYWORD]),
     ('{"resource": {"a": {"b": {"provisioner": {"file": {"source": "a", "destination": "b", "on_failure": ⟨"ignore"⟩}}}}}}', [KEYWORD]),
@@ -228,7 +231,8 @@ CASES = [
     ('{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": ⟨"abc"⟩}}}}', [CONSTRAINT]),
     ('{"terraform": {"required_providers": {"aws": {"version": ⟨1⟩}, "b": {"version": ⟨null⟩}}}}', [CONSTRAINT, CONSTRAINT]),
     ('{"terraform": {"required_providers": {"aws": ⟨"abc"⟩, "b": ">= 1.0-beta"}}}', [CONSTRAINT]),
-    ('{"terraform": {"required_providers": [{"aws": {"version": "~> 5.0"}}, {"b": {"version": ⟨"x y"⟩}}]}}', [CONSTRAINT]),
+    # (two required_providers blocks, as an array: Terraform 1.11.4 reports the duplicate too, at the `[`)
+    ('{"terraform": {"required_providers": ⟨[⟩{"aws": {"version": "~> 5.0"}}, {"b": {"version": ⟨"x y"⟩}}]}}', [DUP, CONSTRAINT]),
     ('{"terraform": {"required_providers": {"x": {"source": ⟨"not a source!"⟩}}}}', [SOURCE]),
     ('{"terraform": {"required_providers": {"x": {"source": ⟨"a/b/c/d"⟩}, "y": {"source": ⟨"/aws"⟩}, "z": {"source": ⟨""⟩}}}}',
      [SOURCE, SOURCE, SOURCE]),

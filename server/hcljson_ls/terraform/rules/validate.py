@@ -20,7 +20,8 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      or `_`)
 * `structure/reserved-name`          a variable named like a module meta-argument
 * `structure/duplicate-block`        the same resource/data/variable/output/module/check/provider
-                                     configuration (or local value) defined twice in the file
+                                     configuration (or local value), a second backend or cloud
+                                     block or `required_providers` block, defined in the file
                                      (not in override files, which are meant to repeat names),
                                      on the second one where Terraform reports it
                                      (`reported_range`)
@@ -583,7 +584,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
     if t == "terraform":
-        return _provider_requirements(block, text) + _state_storage(block)
+        return _provider_requirements(block, text) + _state_storage(block) + _required_providers_blocks(block)
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
@@ -701,13 +702,36 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
 STATE_STORAGE = ("state-storage",)
 
 
+#: The key of a `required_providers` block: a module has one, in one of its primary files
+#: (Terraform's module.go: "Duplicate required providers configuration").
+REQUIRED_PROVIDERS = ("required-providers",)
+
 #: Definition kinds that name nothing a reference, a rename or a symbol reaches: the facts
-#: (`REPEATABLE`) and the one-per-module marker of state storage.
-UNNAMED = REPEATABLE | {STATE_STORAGE[0]}
+#: (`REPEATABLE`) and the one-per-module markers of state storage and provider requirements.
+UNNAMED = REPEATABLE | {STATE_STORAGE[0], REQUIRED_PROVIDERS[0]}
 
 
 def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
     return [(STATE_STORAGE, *b.header_range) for b in block.body.blocks if b.type_name in ("backend", "cloud")]
+
+
+def _required_providers_blocks(block: Block) -> list[tuple[tuple, int, int]]:
+    """`REQUIRED_PROVIDERS` for each `required_providers` block of a `terraform` block, at its key:
+    an object is one block, an array one per object element, `null` none (any other element is
+    the value-type error Terraform stops at before it compares blocks)."""
+    out: list[tuple[tuple, int, int]] = []
+    for a in block.body.attributes:
+        if a.name != "required_providers" or a.expr is None:
+            continue
+        node = a.expr.node
+        if node.kind == OBJECT:
+            count = 1
+        elif node.kind == ARRAY:
+            count = sum(1 for m in node.items if m.value is not None and m.value.kind == OBJECT)  # type: ignore[attr-defined]
+        else:
+            count = 0
+        out.extend([(REQUIRED_PROVIDERS, a.name_start, a.name_end)] * count)
+    return out
 
 
 def definition_title(key: tuple) -> str:
@@ -717,6 +741,8 @@ def definition_title(key: tuple) -> str:
         return f"local value {quoted(key[1])}"
     if key == STATE_STORAGE:
         return "backend or cloud configuration"
+    if key == REQUIRED_PROVIDERS:
+        return "required providers configuration"
     if key[0] == "provider":
         alias_value = key[2]
         return f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
