@@ -31,10 +31,11 @@ Contract
   the same object on the path from the root to the edit), only that block is computed again: its
   old diagnostics leave the assembled lists, its new ones go in, the others after the edit move by
   the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
-  not positions) changed or when they found something the last time (a finding may be placed by
-  the text between a definition and its body, which an edit inside a block can change: the `{` a
-  duplicate is reported at, `FileChecks.cross`) -- over the kept keys, asking where a definition
-  is only for those a diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
+  not positions) changed, or when they found something the last time and the block defines
+  something inside its body (a finding may be placed by the text after a definition, which an edit
+  inside the block can change: the `{` a duplicate of a nested `backend` is reported at,
+  `FileChecks.cross`) -- over the kept keys, asking where a definition is only for those a
+  diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
   tree, the number of diagnostics, and a binary search over the top-level blocks. Edits noted
   between updates are composed into one covering edit as they come (`note_edit` is O(1) and keeps
   O(1) state, so notes never pile up, however many edits arrive without an update).
@@ -487,6 +488,12 @@ def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     if a == d.start and b == d.end and rel == d.related and fixes == d.fixes:
         return d
     return replace(d, start=a, end=b, related=rel, fixes=fixes)
+
+
+def _defines_inside(e: _Entry) -> bool:
+    """Whether block entry `e` has a definition that is not on a header key (inside its body)."""
+    defs = e.defs
+    return any(defs[j] is _BODY or defs[j] is None for j in range(1, len(defs), _DEF))
 
 
 def _inside(d: Diagnostic, start: int, end: int) -> bool:
@@ -1002,7 +1009,7 @@ class IncrementalFile:
             self._named_keys = None
         delta = ne - oe
         new_keys = old.defs[::_DEF] != e.defs[::_DEF]
-        redo_cross = new_keys or self._crossed
+        redo_cross = new_keys or (self._crossed and (_defines_inside(e) or _defines_inside(old)))
         structure = [
             (_moved(d, s, oe, delta), g, o) for d, g, o in self._structure
             if o is not old and not (redo_cross and o is _CROSS)

@@ -724,12 +724,11 @@ def _required_providers_blocks(block: Block) -> list[tuple[tuple, int, int]]:
         if a.name != "required_providers" or a.expr is None:
             continue
         node = a.expr.node
+        count = 0
         if node.kind == OBJECT:
             count = 1
-        elif node.kind == ARRAY:
-            count = sum(1 for m in node.items if m.value is not None and m.value.kind == OBJECT)  # type: ignore[attr-defined]
-        else:
-            count = 0
+        elif isinstance(node, Container):
+            count = len([m for m in node.items if m.value is not None and m.value.kind == OBJECT])
         out.extend([(REQUIRED_PROVIDERS, a.name_start, a.name_end)] * count)
     return out
 
