@@ -36,9 +36,9 @@ MODULES = """
 //- /repo/net/outputs.tf.json
 {"output": {"vpc": {"value": "${aws_vpc.main.id}"}}}
 //- /repo/app/a.tf.json
-{"variable": {⟨"name"⟩: {"description": "The ⟨${⟩name}"}}}
+{"variable": {⟨"name"⟩: ⟨{⟩"description": "The ⟨${⟩name}"}}}
 //- /repo/app/b.tf.json
-{"variable": {⟨"name"⟩: {}}}
+{"variable": {⟨"name"⟩: ⟨{⟩}}}
 """
 
 
@@ -92,12 +92,13 @@ def test_duplicates_across_files_name_the_other_file(cli, repo_modules):
     fixture, root = repo_modules
     result = cli("check", root / "app")
     lines = result.stdout.splitlines()
-    [(a, a_line, a_col)] = expected_places(fixture, root, "/repo/app/b.tf.json")
-    (b, b_line, b_col), _ = expected_places(fixture, root, "/repo/app/a.tf.json")
-    assert lines[lines.index(next(x for x in lines if x.startswith(f"{b}:{b_line}:{b_col}: error: "))) + 1] == (
-        f"{a}:{a_line}:{a_col}: note: also defined in b.tf.json"
+    # Each side at its body's `{` (where Terraform reports the later one), the other's key as a note.
+    a_key, a_body, _ = expected_places(fixture, root, "/repo/app/a.tf.json")
+    b_key, b_body = expected_places(fixture, root, "/repo/app/b.tf.json")
+    assert lines[lines.index(next(x for x in lines if x.startswith("{}:{}:{}: error: ".format(*a_body)))) + 1] == (
+        "{}:{}:{}: note: also defined in b.tf.json".format(*b_key)
     )
-    assert f"{a}:{a_line}:{a_col}: error: " in result.stdout
+    assert "{}:{}:{}: error: ".format(*b_body) in result.stdout
     assert result.stdout.count("[structure/duplicate-block]") == 2
 
 
@@ -305,7 +306,7 @@ def test_github_escaping():
 
 
 def test_github_annotations(cli, tmp_path):
-    fixture = parse_fixture('//- /m/a,b:c.tf.json\n{"variable": {⟨"name"⟩: {}}}\n//- /m/other.tf.json\n{"variable": {"name": {}}}\n')
+    fixture = parse_fixture('//- /m/a,b:c.tf.json\n{"variable": {"name": ⟨{⟩}}}\n//- /m/other.tf.json\n{"variable": {"name": {}}}\n')
     fixture.write(tmp_path)
     result = cli("check", "--format", "github", "./m/a,b:c.tf.json", cwd=tmp_path)
     assert result.returncode == 1

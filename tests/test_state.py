@@ -264,3 +264,25 @@ def test_an_edit_inside_one_block_decodes_only_that_block_again():
     s.apply_changes([change(start, end, "a")])  # in a top-level key, outside every body
     assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text))
     assert (engine.hits, engine.misses, engine.walks) == (5, 6, 2)  # walked again, every block reused
+
+
+@pytest.mark.parametrize(("old", "new", "at"), [
+    ("{}", "[{}]", "["),  # an array of bodies: at its `[`
+    ("{}", "\n  {}", "{"),  # on the next line
+    (": {}", " {}", '"local"'),  # no colon (a syntax error): at the key, as nothing says better
+])
+def test_a_duplicate_placed_after_a_nested_key_follows_an_edit_of_what_is_between(old, new, at):
+    """A second backend is reported at its body's `{` (or `[`): an edit inside the `terraform` block
+    (the fast path) that changes what follows the backend's key leaves the definitions as they were,
+    yet moves that place; the incremental analysis still equals a fresh one."""
+    text = '{"terraform": {"backend": {"local": {}}}, "terraform": {"backend": {"local": {}}}}'
+    s = DocumentState.open("file:///m/main.tf.json", text)
+    assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text))
+    engine = s._engine
+    where = text.rindex(old)
+    s.apply_changes([change(s.document.position(where, "utf-16"), s.document.position(where + len(old), "utf-16"), new)])
+    assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text)), s.text
+    assert engine.fast == 1  # inside the second `terraform` block
+    [dup] = [d for d in terraform_analysis(s)[1] if d.code == "structure/duplicate-block"]
+    expected = s.text.index(at, s.text.rindex('"local"'))
+    assert (dup.start, dup.end) == (expected, expected + len(at))

@@ -363,8 +363,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'structure/duplicate-block': (
         'terraform-structure-diagnostics',
-        'The same "resource"/"data"/"ephemeral"/"action" type and name, "variable", "output", "module", "check" name, default provider configuration or provider alias, or local value defined twice in one file.',
-        'The same "resource"/"data"/"ephemeral"/"action" type and name, "variable", "output", "module", "check" name, default provider configuration or provider alias, or local value defined twice in one file. Related information points at the first definition. Not reported in override files. A name defined once here and again in another file of the module gets the same code: see Diagnostics across the files of a module.',
+        'The same "resource"/"data"/"ephemeral"/"action" type and name, "variable", "output", "module", "check" name, default provider configuration or provider alias, or local value, a second "backend"/"cloud" or "required_providers" block, defined twice in one file; reported on the second, where Terraform reports it (see Where a duplicate declaration is reported).',
+        'The same "resource"/"data"/"ephemeral"/"action" type and name, "variable", "output", "module", "check" name, default provider configuration or provider alias, or local value, a second "backend"/"cloud" or "required_providers" block, defined twice in one file; reported on the second, where Terraform reports it (see Where a duplicate declaration is reported). Related information points at the first definition\'s name. Not reported in override files. A name defined once here and again in another file of the module gets the same code: see Diagnostics across the files of a module.',
     ),
     'structure/duplicate-key': (
         'hcl-json-structure-diagnostics',
@@ -424,7 +424,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'structure/override-without-base': (
         'override-files-without-a-base-issue-19',
         'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override.',
-        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), on the block\'s name. A default provider configuration needs no base, as in Terraform.',
+        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), where Terraform reports it: the block\'s body "{" (a local value\'s name; see Where a duplicate declaration is reported). A default provider configuration needs no base, as in Terraform.',
     ),
     'structure/reserved-name': (
         'terraform-structure-diagnostics',

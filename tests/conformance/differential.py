@@ -247,6 +247,7 @@ class CaseResult:
     false_errors: list[Diag] = field(default_factory=list)
     misplaced: list[Diag] = field(default_factory=list)  # Terraform's errors we report elsewhere
     misplaced_ours: list[Diag] = field(default_factory=list)  # ours, where Terraform has none
+    ours: list[Diag] = field(default_factory=list)  # every diagnostic of ours in the case
     same_start: int = 0  # agreed Terraform errors one of ours starts exactly where it does
     warnings_agreed: int = 0
     warnings_missed: list[Diag] = field(default_factory=list)
@@ -258,7 +259,7 @@ class CaseResult:
 
 
 def compare_case(case: Case, theirs: Sequence[Diag], ours: Sequence[Diag]) -> CaseResult:
-    result = CaseResult(case)
+    result = CaseResult(case, ours=list(ours))
     their_errors = [d for d in theirs if d["severity"] == "error"]
     their_warnings = [d for d in theirs if d["severity"] == "warning"]
     our_errors = [d for d in ours if d["severity"] == "error"]

@@ -53,7 +53,9 @@ class Case:
 
 def render(body: Any) -> str:
     """A JSON file as people write it: two-space indentation, so each argument has a line of its own."""
-    return body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    if isinstance(body, str):
+        return body
+    return _json(body) + "\n"
 
 
 def _case(category: str, slug: str, intent: str, files: Mapping[str, Any]) -> Case:
@@ -251,6 +253,26 @@ def _module(slug: str, category: str, intent: str, main: Any, **files: Any) -> C
 
 def _td(body: dict[str, Any], name: str = "t") -> dict[str, Any]:
     return {"resource": {"terraform_data": {name: body}}}
+
+
+class Repeated(list):
+    """An object written with the members `(key, value)` in order, so a key may repeat (a dict cannot
+    say that): `render` writes it like any object."""
+
+
+def _json(value: Any, level: int = 0) -> str:
+    """`value` as `json.dumps(value, indent=2)` writes it, `Repeated` objects (anywhere) included."""
+    pad = "  " * (level + 1)
+    if isinstance(value, (Repeated, dict)):
+        pairs = list(value) if isinstance(value, Repeated) else list(value.items())
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_json(v, level + 1)}" for k, v in pairs]
+        opener, closer = "{", "}"
+    elif isinstance(value, list):
+        items = [pad + _json(v, level + 1) for v in value]
+        opener, closer = "[", "]"
+    else:
+        return json.dumps(value, ensure_ascii=False)
+    return opener + "\n" + ",\n".join(items) + "\n" + "  " * level + closer if items else opener + closer
 
 
 # --- built-in schemas: terraform_data, terraform_remote_state, provisioners, connection ------------
@@ -713,6 +735,75 @@ def _structure_cases() -> Iterator[Case]:
                 {"main.tf.json": '{\n  "locals": {\n    "a": 1\n    "b": 2\n  }\n}\n'})
     yield _case(cat, "syntax-comment", "JSON has no comments",
                 {"main.tf.json": '{\n  // note\n  "locals": {}\n}\n'})
+    yield from _duplicate_cases(cat)
+
+
+def _duplicate_cases(cat: str) -> Iterator[Case]:
+    """Duplicates where JSON lets a name repeat: a second root key, a label twice under one key, the
+    type key twice, arrays at a label level or of bodies; for every kind of declaration. Terraform
+    reports the second at its `DeclRange`: the `{` of its body, the `[` of an array of bodies (hcl's
+    json package), a local value's whole attribute; a `null` body is no block."""
+    R = Repeated
+    rp = {"terraform": {"source": "terraform.io/builtin/terraform"}}
+
+    def td(labels: Any) -> dict[str, Any]:
+        return {"terraform_data": labels}
+
+    def check(c: str) -> dict[str, Any]:
+        return {c: {"assert": {"condition": '${var.v != ""}', "error_message": "x"}}}
+
+    remote = {"s": {"backend": "local", "config": {"path": "x.tfstate"}}}
+    v = ("variable", {"v": {"default": "x"}})
+    D: dict[str, tuple[Any, str]] = {
+        "dup-root-keys-resource": (R([("resource", td({"a": {}})), ("resource", td({"a": {"input": 1}}))]), "duplicate resource"),
+        "dup-root-keys-resource-provider-array": (R([("resource", td({"a": {}})), ("resource", td({"a": {"provider": []}}))]),
+                                                  "duplicate resource, and a provider that is no reference"),
+        "dup-root-keys-resource-body-array": (R([("resource", td({"a": {}})), ("resource", td({"a": [{"input": 1}]}))]),
+                                              "duplicate resource"),
+        "dup-label-twice": ({"resource": td(R([("a", {}), ("a", {"input": 1})]))}, "duplicate resource"),
+        "dup-type-key-twice": ({"resource": R([("terraform_data", {"a": {}}), ("terraform_data", {"a": {}})])}, "duplicate resource"),
+        "dup-label-level-array": ({"resource": td([{"a": {}}, {"a": {"input": 1}}])}, "duplicate resource"),
+        "dup-null-bodies": (R([("resource", td({"a": None})), ("resource", td({"a": None})), ("resource", td({"a": {}}))]), VALID),
+        "dup-root-keys-variable": (R([("variable", {"v": {}}), ("variable", {"v": {"type": "string"}})]), "duplicate variable"),
+        "dup-root-keys-output": (R([("output", {"o": {"value": 1}}), ("output", {"o": {"value": 2}})]), "duplicate output"),
+        "dup-root-keys-data": (R([("data", {"terraform_remote_state": remote}), ("data", {"terraform_remote_state": remote})]),
+                               "duplicate data source"),
+        "dup-root-keys-provider": (R([("provider", {"terraform": {}}), ("provider", {"terraform": {}})]), "duplicate provider"),
+        "dup-root-keys-provider-alias": (R([("provider", {"terraform": {"alias": "x"}}), ("provider", {"terraform": {"alias": "x"}})]),
+                                         "duplicate provider alias"),
+        "dup-root-keys-check": (R([v, ("check", check("c")), ("check", check("c"))]), "duplicate check"),
+        "dup-check-scoped-data": (R([v, ("data", {"terraform_remote_state": remote}),
+                                     ("check", {"c": {"data": {"terraform_remote_state": remote}, **check("c")["c"]}})]),
+                                  "a check's data source named like a module's"),
+        "dup-root-keys-locals": (R([("locals", {"a": 1}), ("locals", {"a": {"b": 2}})]), "duplicate local"),
+        "dup-root-keys-backend": (R([("terraform", {"backend": {"local": {}}}), ("terraform", {"backend": {"local": {}}})]),
+                                  "two backends"),
+        "dup-root-keys-cloud-and-backend": (R([("terraform", {"cloud": {"organization": "o"}}), ("terraform", {"backend": {"local": {}}})]),
+                                            "cloud and backend"),
+        "dup-required-providers": (R([("terraform", {"required_providers": rp}), ("terraform", {"required_providers": rp})]),
+                                   "two required_providers blocks"),
+        "dup-required-providers-array": ({"terraform": {"required_providers": [rp, rp]}}, "two required_providers blocks"),
+        "dup-required-providers-null": (R([("terraform", {"required_providers": rp}), ("terraform", {"required_providers": None}),
+                                           ("terraform", {"required_providers": []})]), VALID),
+    }
+    for slug, (main, intent) in D.items():
+        yield _module(slug, cat, intent, main)
+    yield _module("dup-root-keys-module", cat, "duplicate module call",
+                  R([("module", {"m": {"source": "./child", "name": "a"}}), ("module", {"m": {"source": "./child", "name": "b"}})]),
+                  child__main=CHILD)
+    # A body on a line of its own: the line Terraform reports is not the label's.
+    yield _case(cat, "dup-body-own-line", "duplicate resource",
+                {"main.tf.json": '{\n  "resource": {\n    "terraform_data": {\n      "a": {}\n    }\n  },\n'
+                                 '  "resource": {\n    "terraform_data": {\n      "a":\n        {\n          "input": 1\n'
+                                 '        }\n    }\n  }\n}\n'})
+    yield _case(cat, "resource-dup-across-files-body-array", "resource declared in two files",
+                {"main.tf.json": _td({}), "other.tf.json": {"resource": {"terraform_data": {"t": [{"input": 1}]}}}})
+    yield _case(cat, "required-providers-across-files", "required_providers in two files",
+                {"main.tf.json": {"terraform": {"required_providers": rp}}, "versions.tf.json": {"terraform": {"required_providers": rp}}})
+    yield _case(cat, "required-providers-json-and-native", "required_providers in a JSON and a native file",
+                {"main.tf.json": {"terraform": {"required_providers": rp}},
+                 "versions.tf": 'terraform {\n  required_providers {\n    terraform = {\n      source = "terraform.io/builtin/terraform"\n'
+                                '    }\n  }\n}\n'})
 
 
 NAMES: tuple[tuple[str, bool], ...] = (

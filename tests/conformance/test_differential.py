@@ -104,6 +104,24 @@ def test_misplaced_within_threshold(results: list[dt.CaseResult]) -> None:
         f"ours {[(d['file'], d['start'], d.get('code')) for d in r.misplaced_ours]}" for r in results if r.misplaced)
 
 
+def test_duplicates_start_where_terraform_reports_them(results: list[dt.CaseResult]) -> None:
+    """A duplicate declaration is reported where Terraform reports it: each Terraform error that one
+    of our `structure/duplicate-block` errors agrees with has one starting at its line and column
+    (the body's `{`, or the `[` of an array of bodies; a local value's name). Native files are left
+    out: Terraform's range there is the block's header, ours its label."""
+    checked, wrong = 0, []
+    for r in results:
+        mine = [o for o in r.ours if o.get("code") == "structure/duplicate-block"]
+        for t in r.agreed:
+            if "file" not in t or not t["file"].endswith(".json") or not any(dt._overlaps(o, t) for o in mine):
+                continue
+            checked += 1
+            if not any(o["file"] == t["file"] and o["start"] == t["start"] for o in mine):
+                wrong.append(f"{r.case.id}: Terraform {t['file']}:{t['start']}, ours "
+                             f"{[(o['file'], o['start']) for o in mine]}: {t['summary']}")
+    assert checked >= 30 and not wrong, "\n".join(wrong)
+
+
 def test_a_miss_and_a_false_error_are_told_apart() -> None:
     """The comparison itself: overlapping lines agree, others are a miss and a false error."""
     case = cases()[0]

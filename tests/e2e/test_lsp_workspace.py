@@ -18,7 +18,7 @@ from .helpers import PULL, change_document, edit, lsp_position, lsp_range, open_
 MODULE = """
 //- /stack/main.tf.json
 {
-  "variable": {⟨"region"⟩: {"type": "string"}},
+  "variable": {"region": ⟨{⟩"type": "string"}},
   "resource": {"aws_instance": {$[web]"web": {"ami": "ami-1"}}}
 }
 //- /stack/variables.tf.json
@@ -84,7 +84,7 @@ async def test_a_module_of_unopened_files_and_the_watched_files_path_push(client
     published = await wait_for(lambda: [p for p in published_for(client, main) if p.diagnostics], what="diagnostics")
     [d] = published[-1].diagnostics
     assert d.code == "structure/duplicate-block" and "also defined in variables.tf.json" in d.message
-    assert d.range == lsp_range(text, *fixture.files["/stack/main.tf.json"].ranges[0])
+    assert d.range == lsp_range(text, *fixture.files["/stack/main.tf.json"].ranges[0])  # the body's `{`, as Terraform
     [related] = d.related_information
     assert related.location.uri == variables
     vtext = fixture.files["/stack/variables.tf.json"].text

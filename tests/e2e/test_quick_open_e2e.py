@@ -97,12 +97,13 @@ def _planted(text: str) -> list[tuple[str, int, int]]:
     nope = text.index("${var.nope}") + len("${")
     both = text.index('"both"')
     broken = text.index('"x-${"') + len('"x-${')
+    dup = text.index("{", text.rindex('"dup"'))  # the second one's body, where Terraform reports it
     return [
         ("reference/undeclared", nope, nope + len("var.nope")),  # on the address, as Terraform
         ("structure/conflicting-arguments", text.index('"for_each"', both), text.index('"for_each"', both) + len('"for_each"')),
         ("structure/invalid-name", text.index('"bad label!"'), text.index('"bad label!"') + len('"bad label!"')),
         ("template/missing-expression", broken, broken),  # at the end of the template
-        ("structure/duplicate-block", text.rindex('"dup"'), text.rindex('"dup"') + len('"dup"')),  # the second one
+        ("structure/duplicate-block", dup, dup + 1),
     ]
 
 

@@ -342,18 +342,26 @@ def test_provider_references_need_an_alias_declared_somewhere(tmp_path):
 
 # ---- structure/duplicate-block across files ------------------------------------------------------
 
+#: In a.tf.json and b.tf.json: the variable's key and its body's `{` (where a duplicate is reported,
+#: as Terraform reports the later one), the local value's name (both).
 DUPLICATES = r"""
 //- /m/a.tf.json
-{"variable": {⟨"region"⟩: {}, "only_a": {}}, "locals": {⟨"name"⟩: 1}}
+{"variable": {⟨"region"⟩: ⟨{⟩}, "only_a": {}}, "locals": {⟨"name"⟩: 1}}
 //- /m/b.tf.json
-{"variable": {⟨"region"⟩: {"default": "x"}}, "locals": {⟨"name"⟩: 2}}
+{"variable": {⟨"region"⟩: ⟨{⟩"default": "x"}}, "locals": {⟨"name"⟩: 2}}
 //- /m/c.tf
 resource "aws_instance" "web" {}
 //- /m/d.tf.json
-{"resource": {"aws_instance": {⟨"web"⟩: {}}}}
+{"resource": {"aws_instance": {"web": ⟨{⟩}}}}
 //- /m/a_override.tf.json
 {"variable": {"region": {"default": "y"}}, "resource": {"aws_instance": {"web": {"ami": "z"}}}}
 """
+
+
+def _reported(fw, path):
+    """Where `DUPLICATES` file `path`'s duplicates are reported, and its declarations' keys."""
+    region_key, region_body, name = ranges(fw, path)
+    return [region_body, name], [region_key, name]
 
 
 def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
@@ -361,8 +369,8 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
     a, b, d = "/m/a.tf.json", "/m/b.tf.json", "/m/d.tf.json"
     for here, there in ((a, b), (b, a)):
         found = diags(fw, here, "structure/duplicate-block")
-        assert [(x.start, x.end) for x in found] == ranges(fw, here)
-        for x, (s, e) in zip(found, ranges(fw, there)):
+        assert [(x.start, x.end) for x in found] == _reported(fw, here)[0]
+        for x, (s, e) in zip(found, _reported(fw, there)[1]):
             [rel] = x.related
             assert (rel.uri, rel.start, rel.end) == (fw.uri(there), s, e)
             assert f"also defined in {there.rsplit('/', 1)[1]}" in x.message
@@ -378,18 +386,19 @@ def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
 NATIVE_DUPLICATES = r"""
 //- /m/main.tf.json
 {
-  "terraform": {⟨"c$[cloud]loud"⟩: {"organization": "o"}},
+  "terraform": {"c$[cloud]loud": ⟨{⟩"organization": "o"}, "required_providers": ⟨{⟩}},
   "locals": {⟨"name"⟩: 1},
-  "output": {⟨"o"⟩: {"value": 1}},
-  "module": {⟨"net"⟩: {"source": "./net"}},
-  "data": {"terraform_remote_state": {⟨"s"⟩: {"backend": "local"}}},
-  "provider": {⟨"aws"⟩: {"alias": "west"}},
-  "check": {⟨"c"⟩: {"assert": {"condition": "${local.name == 1}", "error_message": "x"}}},
+  "output": {"o": ⟨{⟩"value": 1}},
+  "module": {"net": ⟨{⟩"source": "./net"}},
+  "data": {"terraform_remote_state": {"s": ⟨{⟩"backend": "local"}}},
+  "provider": {"aws": ⟨{⟩"alias": "west"}},
+  "check": {"c": ⟨{⟩"assert": {"condition": "${local.name == 1}", "error_message": "x"}}},
   "variable": {"only_json": {}}
 }
 //- /m/other.tf
 terraform {
   backend "local" {}
+  required_providers {}
 }
 locals {
   name = 2
@@ -420,7 +429,8 @@ check "c" {
 
 def test_duplicates_between_json_and_native_files_of_every_kind(tmp_path):
     # Terraform 1.11 reports each of these ("Duplicate ... declaration", "Both a backend and cloud
-    # configuration are present"); the native side is read with tree-sitter-hcl.
+    # configuration are present", "Duplicate required providers configuration"); the native side is
+    # read with tree-sitter-hcl.
     fw = build(tmp_path, NATIVE_DUPLICATES, open=["/m/main.tf.json"])
     main = "/m/main.tf.json"
     found = diags(fw, main, "structure/duplicate-block")
@@ -450,12 +460,12 @@ locals {
 }
 //- /m/main_override.tf.json
 {
-  "variable": {"region": {"default": "y"}, ⟨"regoin"⟩: {}},
+  "variable": {"region": {"default": "y"}, "regoin": ⟨{⟩}},
   "locals": {"name": "z", ⟨"nmae"⟩: 1},
-  "resource": {"aws_instance": {"web": {"ami": "a"}, ⟨"wbe"⟩: {}}},
-  "data": {"aws_ami": {⟨"a"⟩: {}}},
-  "output": {⟨"o"⟩: {"value": 1}},
-  "module": {⟨"m"⟩: {"source": "./m"}},
+  "resource": {"aws_instance": {"web": {"ami": "a"}, "wbe": ⟨{⟩}}},
+  "data": {"aws_ami": {"a": ⟨{⟩}}},
+  "output": {"o": ⟨{⟩"value": 1}},
+  "module": {"m": ⟨{⟩"source": "./m"}},
   "provider": {"aws": [{"alias": "west"}, {"region": "default configurations need no base"}, {"alias": "east"}]}
 }
 """
@@ -463,11 +473,12 @@ locals {
 
 def test_an_override_file_overrides_only_what_a_primary_file_declares(tmp_path):
     # Terraform 1.11 (module.go mergeFile): "Missing resource to override", "Missing base variable
-    # declaration to override", ... at each override that no primary file (JSON or native) declares.
+    # declaration to override", ... at each override that no primary file (JSON or native) declares,
+    # at its DeclRange: a block's body `{` (of an array of bodies, the `[`), a local value's name.
     fw = build(tmp_path, OVERRIDES, open=["/m/main_override.tf.json"])
     over = "/m/main_override.tf.json"
     found = diags(fw, over, "structure/override-without-base")
-    assert [(x.start, x.end) for x in found][:6] == ranges(fw, over)  # the provider's at its "aws" key
+    assert [(x.start, x.end) for x in found][:6] == ranges(fw, over)  # the provider's at the `[` of its bodies
     assert [x.summary for x in found] == [
         "Missing variable declaration to override", "Missing local value definition to override", "Missing resource to override",
         "Missing data resource to override", "Missing output definition to override", "Missing module call to override",
@@ -479,9 +490,9 @@ def test_an_override_file_overrides_only_what_a_primary_file_declares(tmp_path):
 def test_duplicates_with_the_other_file_not_open(tmp_path):
     fw = build(tmp_path, DUPLICATES, open=["/m/a.tf.json"])
     found = diags(fw, "/m/a.tf.json", "structure/duplicate-block")
-    assert [(x.start, x.end) for x in found] == ranges(fw, "/m/a.tf.json")
+    assert [(x.start, x.end) for x in found] == _reported(fw, "/m/a.tf.json")[0]
     assert [(r.uri, r.start, r.end) for x in found for r in x.related] == [
-        (fw.uri("/m/b.tf.json"), s, e) for s, e in ranges(fw, "/m/b.tf.json")
+        (fw.uri("/m/b.tf.json"), s, e) for s, e in _reported(fw, "/m/b.tf.json")[1]
     ]
 
 

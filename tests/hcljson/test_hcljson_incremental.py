@@ -16,6 +16,7 @@ from hcljson_ls.diagnostic import ERROR, Diagnostic, Related
 from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.incremental import FileChecks, IncrementalFile, analyze
 from hcljson_ls.hcljson.model import Block
+from hcljson_ls.hcljson.values import definition_range
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.reparse import reparse
 from hcljson_ls.jsonsyntax.tree import STRING, walk
@@ -74,11 +75,14 @@ class Checks(FileChecks):
         return [], [_diag(a.name_start, a.name_end, "test/root-bang") for a in attributes
                     if a.expr is not None and "!" in text[a.expr.start : a.expr.end]]
 
-    def cross(self, keys, place):
+    def cross(self, keys, place, text):
+        # Like Terraform's duplicates: placed by the text after the definition (the `{` or `[` of a
+        # block's body, `values.definition_range`), which an edit inside a block can change.
         seen, out = {}, []
         for i, key in enumerate(keys):
             if key in seen:
-                out.append(_diag(*place(i), "test/duplicate", (Related(*place(seen[key]), "first"),)))
+                at = place(i)
+                out.append(_diag(*(definition_range(text, at[1]) or at), "test/duplicate", (Related(*place(seen[key]), "first"),)))
             else:
                 seen[key] = i
         return out

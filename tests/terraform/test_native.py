@@ -80,7 +80,7 @@ provider "google" {
 }
 terraform {
   required_version = ⟨">= 1.5"⟩
-  required_providers {
+  ⟨required_providers⟩ {
     ⟨aws⟩    = { source = "hashicorp/aws", configuration_aliases = [⟨aws.east⟩, aws, aws.a.b, ⟨aws.wést⟩] }
     ⟨google⟩ = "~> 5.0"
   }
@@ -123,6 +123,7 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("provider", "aws", "west"),
         ("provider-alias", "google", "x"),
         ("version-constraint", "terraform", ">= 1.5"),
+        ("required-providers",),  # the block (a module has one), at its type name
         ("provider-requirement", "aws", "hashicorp/aws"),
         ("provider-alias", "aws", "east"),
         ("provider-alias", "aws", "wést"),
@@ -550,7 +551,7 @@ def test_a_json_file_duplicating_a_native_declaration_reports_it_with_the_native
 # ünïcödé first, so the related range is in characters
 variable ⟨"region"⟩ {{}}
 //- /app/main.tf.json
-{{"variable": {{⟨"region"⟩: {{}}}}}}
+{{"variable": {{"region": ⟨{{⟩}}}}}}
 """).workspace(tmp_path, open=["/app/main.tf.json"])
     main = ws.uri("/app/main.tf.json")
     assert ws.uri(f"/app/{native_name}") == uri_of_path(str(tmp_path / "app" / native_name))

@@ -300,8 +300,8 @@ def test_a_mock_provider_source_must_be_a_directory_of_the_module_under_test(tmp
 
 def test_two_runs_of_one_name_are_duplicates():
     # Terraform 1.11.4: Error: Duplicate "run" block names -- This test file already has a run named a
-    # block defined at tests/a.tftest.json:1,16-17.
-    fixture = parse_fixture('{"run": [{"a": {"command": "apply"}}, {⟨"a"⟩: {"command": "apply"}}]}').only
+    # block defined at tests/a.tftest.json:1,16-17 (both at their body's `{`: the block's DefRange).
+    fixture = parse_fixture('{"run": [{"a": {"command": "apply"}}, {"a": ⟨{⟩"command": "apply"}}]}').only
     workspace = Workspace()
     workspace.open(URI, fixture.text, 1, "json")
     found = [(d.start, d.end, d.code, d.message) for d in collect(workspace.snapshot(), URI)]

@@ -165,22 +165,39 @@ CASES = [
     # ---- reserved variable names
     *[(f'{{"variable": {{⟨"{n}"⟩: {{}}}}}}', [RESERVED]) for n in
       ("source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals")],
-    # ---- duplicates
-    ('{"resource": {"a": {"b": {}}}, "resource": {"a": {⟨"b"⟩: {}}}}', [DUP]),
+    # ---- duplicates  (where Terraform reports them: the `{` or `[` of the second's body; a local value at its name)
+    ('{"resource": {"a": {"b": {}}}, "resource": {"a": {"b": ⟨{⟩}}}}', [DUP]),
     ('{"resource": {"a": {"b": {}}}, "data": {"a": {"b": {}}}}', []),
-    ('{"variable": {"v": {}}, "variable": {⟨"v"⟩: {}}}', [DUP]),
-    ('{"output": {"o": {"value": 1}}, "output": {⟨"o"⟩: {"value": 2}}}', [DUP]),
-    ('{"module": {"m": {"source": "./a"}}, "module": {⟨"m"⟩: {"source": "./b"}}}', [DUP]),
+    ('{"variable": {"v": {}}, "variable": {"v": ⟨{⟩}}}', [DUP]),
+    ('{"output": {"o": {"value": 1}}, "output": {"o": ⟨{⟩"value": 2}}}', [DUP]),
+    ('{"module": {"m": {"source": "./a"}}, "module": {"m": ⟨{⟩"source": "./b"}}}', [DUP]),
     ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: 2}}', [DUP]),
-    ('{"provider": {"aws": [{"region": "a"}, {"alias": "w"}, {"alias": "e"}]}, "provider": {⟨"aws"⟩: {"alias": "w"}}}', [DUP]),
-    ('{"provider": {"aws": {}}, "provider": {⟨"aws"⟩: {"region": "x"}}}', [DUP]),
+    ('{"provider": {"aws": [{"region": "a"}, {"alias": "w"}, {"alias": "e"}]}, "provider": {"aws": ⟨{⟩"alias": "w"}}}', [DUP]),
+    ('{"provider": {"aws": {}}, "provider": {"aws": ⟨{⟩"region": "x"}}}', [DUP]),
+    # the same label twice under one key, the type key twice, label levels as arrays, a body array (every
+    # block of it shares its `[`), a body on a line of its own; a null body is no block (hcl's json package)
+    ('{"resource": {"a": {"b": {}, "b": ⟨{⟩}}}}', [DUP]),
+    ('{"resource": {"a": {"b": {}}, "a": {"b": ⟨{⟩}}}}', [DUP]),
+    ('{"resource": [{"a": {"b": {}}}, {"a": [{"b": ⟨{⟩}}]}]}', [DUP]),
+    ('{"resource": {"a": {"b": ⟨[⟩{}, {}]}}}', [DUP]),
+    ('{"resource": {"a": {"b": {}}}, "resource": {"a": {"b": ⟨[⟩{"provider": "a"}]}}}', [DUP]),
+    ('{"resource": {"a": {"b": {}}}, "resource": {"a": {"b":\n    ⟨{⟩}}}}', [DUP]),
+    ('{"resource": {"a": {"b": null}}, "resource": {"a": {"b": null}}}', []),
+    ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: [1, 2]}}', [DUP]),
+    ('{"variable": {"v": {}}, "check": {"c": {"assert": {"condition": "${var.v == 1}", "error_message": "x"}}}, '
+     '"check": {"c": ⟨{⟩"assert": {"condition": "${var.v == 1}", "error_message": "x"}}}}', [DUP]),
+    ('{"variable": {"v": {}}, "data": {"a": {"b": {}}}, '
+     '"check": {"c": {"data": {"a": {"b": ⟨{⟩}}}, "assert": {"condition": "${var.v == 1}", "error_message": "x"}}}}', [DUP]),
     # one backend or one cloud block per module (Terraform 1.11: "Duplicate backend configuration",
     # "Both a backend and cloud configuration are present", at the second)
-    ('{"terraform": {"backend": {"local": {}, ⟨"s3"⟩: {}}}}', [DUP]),
-    ('{"terraform": {"backend": {"local": {}}}, "terraform": {"backend": {⟨"local"⟩: {}}}}', [DUP]),
-    ('{"terraform": {"cloud": {"organization": "o"}, "backend": {⟨"local"⟩: {}}}}', [DUP]),
-    ('{"terraform": {"cloud": {"organization": "o"}}, "terraform": {⟨"cloud"⟩: {"organization": "p"}}}', [DUP]),
+    ('{"terraform": {"backend": {"local": {}, "s3": ⟨{⟩}}}}', [DUP]),
+    ('{"terraform": {"backend": {"local": {}}}, "terraform": {"backend": {"local": ⟨{⟩}}}}', [DUP]),
+    ('{"terraform": {"cloud": {"organization": "o"}, "backend": {"local": ⟨{⟩}}}}', [DUP]),
+    ('{"terraform": {"cloud": {"organization": "o"}}, "terraform": {"cloud": ⟨{⟩"organization": "p"}}}', [DUP]),
     ('{"terraform": {"backend": {"local": {}}, "required_version": ">= 1.0"}, "terraform": {"required_version": "< 2.0"}}', []),
+    # one required_providers block per module ("Duplicate required providers configuration", at the second's body)
+    ('{"terraform": {"required_providers": {"a": {}}}, "terraform": {"required_providers": ⟨{⟩"b": {}}}}', [DUP]),
+    ('{"terraform": {"required_providers": {"a": {}}}, "terraform": {"required_providers": null}, "terraform": {"required_providers": []}}', []),
     # ---- keywords
     ('{"resource": {"a": {"b": {"provisioner": {"local-exec": {"command": "x", "when": ⟨"destroyy"⟩}}}}}}', [KEYWORD]),
     ('{"resource": {"a": {"b": {"provisioner": {"file": {"source": "a", "destination": "b", "on_failure": ⟨"ignore"⟩}}}}}}', [KEYWORD]),
@@ -214,7 +231,8 @@ CASES = [
     ('{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": ⟨"abc"⟩}}}}', [CONSTRAINT]),
     ('{"terraform": {"required_providers": {"aws": {"version": ⟨1⟩}, "b": {"version": ⟨null⟩}}}}', [CONSTRAINT, CONSTRAINT]),
     ('{"terraform": {"required_providers": {"aws": ⟨"abc"⟩, "b": ">= 1.0-beta"}}}', [CONSTRAINT]),
-    ('{"terraform": {"required_providers": [{"aws": {"version": "~> 5.0"}}, {"b": {"version": ⟨"x y"⟩}}]}}', [CONSTRAINT]),
+    # (two required_providers blocks, as an array: Terraform 1.11.4 reports the duplicate too, at the `[`)
+    ('{"terraform": {"required_providers": ⟨[⟩{"aws": {"version": "~> 5.0"}}, {"b": {"version": ⟨"x y"⟩}}]}}', [DUP, CONSTRAINT]),
     ('{"terraform": {"required_providers": {"x": {"source": ⟨"not a source!"⟩}}}}', [SOURCE]),
     ('{"terraform": {"required_providers": {"x": {"source": ⟨"a/b/c/d"⟩}, "y": {"source": ⟨"/aws"⟩}, "z": {"source": ⟨""⟩}}}}',
      [SOURCE, SOURCE, SOURCE]),

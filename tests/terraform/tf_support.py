@@ -4,7 +4,9 @@ A fixture is JSON text in which `⟨` ... `⟩` mark the expected diagnostic ran
 `check(fixture, codes)` asserts that the file produces exactly those diagnostics (every layer:
 syntax, HCL structure, Terraform), and then that the same holds for the *array form* of the
 fixture (`arrayify`): every block body and every label level written as an array of objects,
-which HCL JSON defines to mean the same thing.
+which HCL JSON defines to mean the same thing. A diagnostic reported where HCL says a block is
+defined (`AT_DEFINITION`: the `{` of its body) is at the `[` of the array form, as hcl's json
+package gives every block of an array of bodies the array's `[` as its `DefRange`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ def diagnostics(text: str, path: str | None = None):
     analysis = analyze_file(text, result.root, path)
     body, diags = materialize(analysis.body), analysis.structure
     return body, sorted([*result.diagnostics, *diags], key=lambda d: (d.start, d.end, d.code))
+
+
+#: Codes reported at a block's definition (`hcl.Block.DefRange`: `validate.reported_range`).
+AT_DEFINITION = frozenset({"structure/duplicate-block"})
 
 
 def found(text: str, path: str | None = None) -> list[tuple[int, int, str]]:
@@ -61,8 +67,10 @@ def _containers_to_wrap(text: str, body: Body) -> set[tuple[int, int]]:
     return wrap - in_arrays
 
 
-def arrayify(text: str, spans: list[tuple[int, int]], path: str | None = None) -> tuple[str, list[tuple[int, int]]]:
-    """The array form of `text` and the expected `spans` moved along with it."""
+def arrayify(text: str, spans: list[tuple[int, int]], path: str | None = None,
+             defined: frozenset[int] = frozenset()) -> tuple[str, list[tuple[int, int]]]:
+    """The array form of `text` and the expected `spans` moved along with it; the spans of index
+    in `defined` are at a block's definition: on a wrapped body's `{`, they go to its new `[`."""
     body, _ = diagnostics(text, path)
     wrap = _containers_to_wrap(text, body)
     inserts: list[tuple[int, str]] = sorted([(s, "[") for s, _ in wrap] + [(e, "]") for _, e in wrap])
@@ -82,7 +90,12 @@ def arrayify(text: str, spans: list[tuple[int, int]], path: str | None = None) -
     def move_end(p: int) -> int:
         return p + sum(1 for s in opens if s < p) + sum(1 for e in closes if e < p)
 
-    return "".join(out), [(move_start(s), move_end(e)) for s, e in spans]
+    def move(i: int, s: int, e: int) -> tuple[int, int]:
+        if i in defined and e == s + 1 and s in opens:
+            return (move_start(s) - 1, move_start(s))  # the `[` inserted right before the `{`
+        return (move_start(s), move_end(e))
+
+    return "".join(out), [move(i, s, e) for i, (s, e) in enumerate(spans)]
 
 
 def check(src: str, codes=(), path: str | None = None, arrays: bool = True) -> str:
@@ -96,7 +109,8 @@ def check(src: str, codes=(), path: str | None = None, arrays: bool = True) -> s
     assert got == expected, _explain(text, got, expected)
     if not arrays:
         return text
-    atext, aspans = arrayify(text, spans, path)
+    defined = frozenset(i for i, c in enumerate(codes) if c in AT_DEFINITION)
+    atext, aspans = arrayify(text, spans, path, defined)
     assert atext != text or not _has_blocks(text, path), "array form differs from the object form"
     aexpected = _expected(aspans, codes)
     agot = found(atext, path)

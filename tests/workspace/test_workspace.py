@@ -12,11 +12,12 @@ from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
 from hcljson_ls.workspace.files import read_text, uri_of_path
 
+#: Per file with "region": its key, then where a duplicate is reported (the body's `{`, as Terraform).
 MODULE = """
 //- /app/main.tf.json
-{"variable": {⟨"region"⟩: {}}, "resource": {"aws_instance": {$[web]"web": {"ami": $[x]"x"}}}}
+{"variable": {⟨"region"⟩: ⟨{⟩}}, "resource": {"aws_instance": {$[web]"web": {"ami": $[x]"x"}}}}
 //- /app/variables.tf.json
-{"variable": {⟨"region"⟩: {"default": "eu-west-1"}, "zone": {}}}
+{"variable": {⟨"region"⟩: ⟨{⟩"default": "eu-west-1"}, "zone": {}}}
 //- /app/outputs.tf.json
 {"output": {"ip": {"value": "$[ref]${aws_instance.web.public_ip}"}}}
 //- /other/main.tf.json
@@ -35,7 +36,7 @@ def test_a_document_knows_its_sibling_files_open_or_not(tmp_path):
     assert ws.snapshot().module_files(main) == ["main.tf.json", "outputs.tf.json", "variables.tf.json"]
     [duplicate] = collect(ws.snapshot(), main)
     assert duplicate.code == "structure/duplicate-block"
-    assert (duplicate.start, duplicate.end) == ws.fixture.files["/app/main.tf.json"].ranges[0]
+    assert (duplicate.start, duplicate.end) == ws.fixture.files["/app/main.tf.json"].ranges[1]
     assert "also defined in variables.tf.json" in duplicate.message
     [related] = duplicate.related
     assert related.uri == ws.uri("/app/variables.tf.json")  # a file the editor never opened
@@ -50,7 +51,7 @@ def test_both_places_report_when_both_files_are_open(tmp_path):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
     for name, other in (("/app/main.tf.json", "/app/variables.tf.json"), ("/app/variables.tf.json", "/app/main.tf.json")):
         [d] = collect(ws.snapshot(), ws.uri(name))
-        assert (d.start, d.end) == ws.fixture.files[name].ranges[0]
+        assert (d.start, d.end) == ws.fixture.files[name].ranges[1]
         assert [(r.uri, r.start, r.end) for r in d.related] == [(ws.uri(other), *ws.fixture.files[other].ranges[0])]
 
 

@@ -31,7 +31,10 @@ Contract
   the same object on the path from the root to the edit), only that block is computed again: its
   old diagnostics leave the assembled lists, its new ones go in, the others after the edit move by
   the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
-  not positions) changed -- over the kept keys, asking where a definition is only for those a
+  not positions) changed, or when they found something the last time and the block defines
+  something inside its body (a finding may be placed by the text after a definition, which an edit
+  inside the block can change: the `{` a duplicate of a nested `backend` is reported at,
+  `FileChecks.cross`) -- over the kept keys, asking where a definition is only for those a
   diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
   tree, the number of diagnostics, and a binary search over the top-level blocks. Edits noted
   between updates are composed into one covering edit as they come (`note_edit` is O(1) and keeps
@@ -120,17 +123,21 @@ class FileChecks:
         drops those about a part its language does not read at all."""
         return found
 
-    def cross(self, keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
+    def cross(self, keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]],
+              text: str | TextBuffer) -> list[Diagnostic]:
         """Diagnostics across blocks from every definition: `keys[i]` is the key of definition
         `i` (in source order) and `place(i)` its range now, to be asked only for the definitions a
-        diagnostic is about (finding where a definition is now costs more than its key)."""
+        diagnostic is about (finding where a definition is now costs more than its key); `text`
+        the document's text now, for a rule that places a diagnostic by what follows a
+        definition's place. Without any diagnostic, the keys alone must decide (the fast path
+        then skips `cross` while they stay the same)."""
         return []
 
     def cross_steps(self, keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]],
-                    every: int) -> Generator[None, None, list[Diagnostic]]:
+                    every: int, text: str | TextBuffer) -> Generator[None, None, list[Diagnostic]]:
         """`cross` as a generator pausing (yielding None) after every `every` keys, for the stepped
         build (`IncrementalFile.build_steps`); by default `cross` in one piece."""
-        return self.cross(keys, place)
+        return self.cross(keys, place, text)
         yield  # (a generator)
 
     # A block's checks may also return, after its definitions, its `refs` (items with
@@ -483,6 +490,12 @@ def _moved(d: Diagnostic, s: int, oe: int, delta: int) -> Diagnostic:
     return replace(d, start=a, end=b, related=rel, fixes=fixes)
 
 
+def _defines_inside(e: _Entry) -> bool:
+    """Whether block entry `e` has a definition that is not on a header key (inside its body)."""
+    defs = e.defs
+    return any(defs[j] is _BODY or defs[j] is None for j in range(1, len(defs), _DEF))
+
+
 def _inside(d: Diagnostic, start: int, end: int) -> bool:
     return start <= d.start and d.end <= end and all(start <= r.start and r.end <= end for r in d.related)
 
@@ -493,7 +506,7 @@ class IncrementalFile:
 
     __slots__ = ("schema", "checks", "_root", "_text", "_records", "_attributes", "_structure", "_strings",
                  "_resolved", "_own", "_owners", "_pending", "_result", "_keys", "definitions_revision", "hits", "misses",
-                 "fast", "walks", "_kept", "_uses_pool", "_named", "_named_keys")
+                 "fast", "walks", "_kept", "_uses_pool", "_named", "_named_keys", "_crossed")
 
     def __init__(self, schema: BodySchema, checks: FileChecks | None = None) -> None:
         self.schema = schema
@@ -516,6 +529,7 @@ class IncrementalFile:
         self._pending: tuple[int, int, int] | None = None
         self._result: FileResult | None = None
         self._keys: list[Hashable] | None = None  # the definitions' keys after the last walk
+        self._crossed = False  # whether the cross-block rules found anything the last time they ran
         self._kept = _Kept(KEPT_BODIES, self.checks.let_go)  # the entries that keep their decoded body
         self._uses_pool: dict[frozenset, frozenset] = {}  # one copy of each blocks' `uses` set
         self._named: dict[Hashable, int] = {}  # key -> how many refs name it (`FileChecks.names`)
@@ -841,7 +855,7 @@ class IncrementalFile:
         named, named_changed = yield from self._walk_named(old, entries, computed, cover is None, step)  # type: ignore[arg-type]
         if step:
             yield
-        keys, owners, affected = yield from self._declared_steps(records, entries, structure, step)
+        keys, owners, affected = yield from self._declared_steps(text, records, entries, structure, step)
         self._resolved = yield from self._resolve_steps(text, records, computed, affected, step)
         if step:  # what the walk made for every block, let go a step at a time, not all at the end
             yield
@@ -863,7 +877,7 @@ class IncrementalFile:
         if named_changed:
             self._named_keys = None
 
-    def _declared_steps(self, records: list[_Record], entries: list[_Entry | None], structure: list[tuple],
+    def _declared_steps(self, text: str, records: list[_Record], entries: list[_Entry | None], structure: list[tuple],
                         step: int) -> Generator[None, None, tuple[list[Hashable], list, frozenset | None]]:
         """After a walk's blocks are recorded: their definitions (`definitions_revision` moves on
         when the keys changed), the checks across blocks (into `structure`), the set of the keys
@@ -877,10 +891,11 @@ class IncrementalFile:
         else:
             keys, owners = self._collect_definitions(records)
         place = self._placer(owners)
-        cross = (yield from self.checks.cross_steps(keys, place, many)) if step else self.checks.cross(keys, place)
+        cross = (yield from self.checks.cross_steps(keys, place, many, text)) if step else self.checks.cross(keys, place, text)
         if keys != self._keys:
             self._keys = keys
             self.definitions_revision += 1
+        self._crossed = bool(cross)
         structure.extend((d, _RULES, _CROSS) for d in cross)
         # Resolve the blocks computed now, and the kept ones whose refs use a key that came or went.
         own, found = yield from _frozen(keys, many)
@@ -993,7 +1008,8 @@ class IncrementalFile:
         if (e.refs or old.refs) and (self._count(self._named, e.refs, 1) | self._count(self._named, old.refs, -1)):
             self._named_keys = None
         delta = ne - oe
-        redo_cross = old.defs[::_DEF] != e.defs[::_DEF]
+        new_keys = old.defs[::_DEF] != e.defs[::_DEF]
+        redo_cross = new_keys or (self._crossed and (_defines_inside(e) or _defines_inside(old)))
         structure = [
             (_moved(d, s, oe, delta), g, o) for d, g, o in self._structure
             if o is not old and not (redo_cross and o is _CROSS)
@@ -1006,8 +1022,10 @@ class IncrementalFile:
         if redo_cross:
             keys, place = self._definitions(records)
             self._keys = keys
-            self.definitions_revision += 1
-            cross = self.checks.cross(keys, place)
+            if new_keys:
+                self.definitions_revision += 1
+            cross = self.checks.cross(keys, place, text)
+            self._crossed = bool(cross)
             new_structure.extend((d, _RULES, _CROSS) for d in cross)
             own = frozenset(keys)
             changed = own ^ (self._own or frozenset())

@@ -11,6 +11,16 @@ for the quick open (on the C scanner's values):
 
 A value of another kind is `structure/value-type`; a string whose decoded value holds `${` or
 `%{` is `structure/template-in-literal` (`decode.check_expression`, which places it).
+
+Where HCL says a JSON block is defined (`hcl.Block.DefRange` of hashicorp/hcl's `json` package,
+the range Terraform reports a duplicate declaration at):
+
+    definition_range(text, key_end) -> (start, end) | None
+
+the opening bracket of the value under the block's last header key (its last label, else its type
+key), which ends at `key_end`: the `{` of a body written as an object, the `[` of an array of
+bodies (every block of the array shares it). None when the text there is no `:` then `{` or `[`
+(mid-edit); the caller then keeps the key.
 """
 
 from __future__ import annotations
@@ -84,3 +94,23 @@ def quoted(name: str) -> str:
     if not out.isprintable() and _CONTROL.search(out) is not None:  # isprintable: C, the common case
         out = "".join(c if ord(c) >= 32 else f"\\u{ord(c):04x}" for c in out)
     return f'"{out}"'
+
+
+_JSON_SPACE = " \t\n\r"
+
+
+def definition_range(text, key_end: int) -> tuple[int, int] | None:
+    """The `{` or `[` opening the value of the key ending at `key_end` (see the module doc).
+    `text` is a `str` or anything indexed like one (`text.TextBuffer`)."""
+    n = len(text)
+    i = key_end
+    while i < n and text[i] in _JSON_SPACE:
+        i += 1
+    if i >= n or text[i] != ":":
+        return None
+    i += 1
+    while i < n and text[i] in _JSON_SPACE:
+        i += 1
+    if i < n and text[i] in "{[":
+        return (i, i + 1)
+    return None

@@ -225,13 +225,13 @@ class TerraformChecks(FileChecks):
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:
         return [], check_root(text, attributes)
 
-    def cross(self, keys, place) -> list[Diagnostic]:
-        return [] if self.override else duplicates(keys, place)
+    def cross(self, keys, place, text) -> list[Diagnostic]:
+        return [] if self.override else duplicates(keys, place, text)
 
-    def cross_steps(self, keys, place, every: int):
+    def cross_steps(self, keys, place, every: int, text):
         if self.override:
             return []
-        return (yield from duplicates_steps(keys, place, every))
+        return (yield from duplicates_steps(keys, place, every, text))
 
 
 def _reserved_spans(block: Block) -> list[tuple[int, int]]:

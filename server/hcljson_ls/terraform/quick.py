@@ -284,7 +284,7 @@ class _Quick:
                 located = self.place_or_analyse(by_key, users, blocks, analysed)
                 if len(analysed) != before:  # (a block analysed now may define more, or other, keys)
                     keys, places, ends = self.definitions(blocks, analysed)
-            twice = duplicates(keys, places.__getitem__) if self.own is None else []
+            twice = duplicates(keys, places.__getitem__, self.text) if self.own is None else []
             out = self.gather(analysed, located, own, twice)
         except _NoAnswer:
             return None

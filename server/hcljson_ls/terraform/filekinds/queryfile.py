@@ -140,8 +140,8 @@ class QueryChecks(FileChecks):
         found = affected(changed)
         return found | {("list", "*")} if any(k[0] == "list" for k in changed if isinstance(k, tuple) and k) else found
 
-    def cross(self, keys, place) -> list[Diagnostic]:
-        return duplicates(keys, place)
+    def cross(self, keys, place, text) -> list[Diagnostic]:
+        return duplicates(keys, place, text)
 
 
 def _list_reference(ref: Reference, own: frozenset) -> Diagnostic | None:

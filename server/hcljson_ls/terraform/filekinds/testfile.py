@@ -276,6 +276,7 @@ class TestFileChecks(FileChecks):
         defs = [((block.type_name, *block.label_values), *block.header_range)] if named else []
         return block_rules(text, block), check_block(text, block, evaluated=False), defs
 
-    def cross(self, keys, place) -> list[Diagnostic]:
+    def cross(self, keys, place, text) -> list[Diagnostic]:
         # The configuration's rule (`validate.duplicates`); here a name's scope is the file.
-        return [replace(d, detail=d.detail.replace("only once in a module", "only once in a file")) for d in duplicates(keys, place)]
+        return [replace(d, detail=d.detail.replace("only once in a module", "only once in a file"))
+                for d in duplicates(keys, place, text)]

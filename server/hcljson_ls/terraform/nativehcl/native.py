@@ -13,7 +13,8 @@ Contract
   `("local", name)` per attribute of a `locals` block, `("resource", type, name)`, `("data", ...)`,
   `("ephemeral", ...)`, `("action", ...)`, `("module", name)`, `("output", name)`,
   `("check", name)`, `("provider", name, alias or None)`, `validate.STATE_STORAGE` for each
-  `backend` / `cloud` block of a `terraform` block (at its label, or `cloud`); and the facts that are no declarations
+  `backend` / `cloud` block of a `terraform` block (at its label, or `cloud`), `validate.REQUIRED_PROVIDERS` for
+  each `required_providers` block (at its type name); and the facts that are no declarations
   (`validate.REPEATABLE`): `("module-source", name, source)` for a module call's literal `source`
   (at the string), `("variable-input", name, type, required)` for each variable
   (`module_calls.input_fact`: its type expression's text, spaces collapsed; whether it has no
@@ -79,7 +80,7 @@ from ..resolution.references import (
 )
 from ..rules.const_sources import VARIABLE_CONST
 from ..rules.declarations import Declaration
-from ..rules.validate import STATE_STORAGE
+from ..rules.validate import REQUIRED_PROVIDERS, STATE_STORAGE
 
 __all__ = ["NativeFile", "parse_native"]
 
@@ -525,10 +526,12 @@ class _Walk:
         """What a `required_providers` block (`body`: a `terraform` block's) declares, like the JSON
         files (`validate.definitions`): `("provider-requirement", name, source or None)` for each
         entry, at its name, and `("provider-alias", name, alias)` for each `name.alias` in its
-        `configuration_aliases`, at the traversal's range."""
+        `configuration_aliases`, at the traversal's range; and `validate.REQUIRED_PROVIDERS` for the
+        block itself, at its type name (a module has one)."""
         for block in body.children:
             if block.type != "block" or block.child_count == 0 or self.name(block.child(0)) != "required_providers":
                 continue
+            self.declarations.append(Declaration(REQUIRED_PROVIDERS, *self.span(block.child(0))))
             inner = next((c for c in block.children if c.type == "body"), None)
             for attr in inner.children if inner is not None else ():
                 expr = _expression_of(attr) if attr.type == "attribute" else None

@@ -2,7 +2,7 @@
 
     declarations(text, root, path=None) -> list[Declaration]   a file's declarations, from scratch
     declarations_and_references(text, root, path=None)         ... and every reference and call
-    duplicates_across_files(keys, place, elsewhere) -> list[Diagnostic]
+    duplicates_across_files(keys, place, elsewhere, text) -> list[Diagnostic]
     overrides_without_base(text, blocks, declared) -> list[Diagnostic]   an override file's side
 
 A declaration's `key` is position-free and names what is declared (`validate.definitions`):
@@ -18,13 +18,16 @@ Contract
 * `duplicates_across_files` reports, in one file, each declaration whose key another file of the
   module also declares (`elsewhere[key]`: the other places, `(uri, file name, start, end)` in
   their files), as `structure/duplicate-block` with the other places as related information; the
-  other file reports its own side when it is checked, so the user sees both places. Duplicates
+  other file reports its own side when it is checked, so the user sees both places. Each side is
+  reported where Terraform reports the later one (`validate.reported_range`: the `{` or `[` of
+  the block's body; a local value's name), the other places related at their keys. Duplicates
   within one file stay the per-file rule's (`validate.duplicates`).
 * `overrides_without_base` reports, in an override file, each variable, local value, output, module
   call, resource, data source or aliased provider configuration that no primary file of the module
   declares (`declared(key)` false), as `structure/override-without-base`: Terraform 1.11's module.go
-  mergeFile ("Missing resource to override", "Missing base variable declaration to override", ...);
-  a default provider configuration may be overridden without a base, as there.
+  mergeFile ("Missing resource to override", "Missing base variable declaration to override", ...),
+  at the declaration's range there too (`validate.reported_range`); a default provider
+  configuration may be overridden without a base, as there.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from ..definition.language import constraint_keys
 from ..definition.schema import is_json_override_file, schema_for_path
 from ..resolution.reference_walk import block_references
 from ..resolution.references import Call, Reference
-from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions
+from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions, reported_range
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +85,11 @@ Place = tuple[str, str, int, int]  # (uri, file name, start, end)
 
 
 def duplicates_across_files(
-    keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]], elsewhere: Mapping[Hashable, Sequence[Place]]
+    keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]], elsewhere: Mapping[Hashable, Sequence[Place]],
+    text,
 ) -> list[Diagnostic]:
     """`structure/duplicate-block` on each of this file's declarations (`keys[i]` at `place(i)`)
-    that other files of the module declare too (see the module doc)."""
+    that other files of the module declare too (see the module doc); `text` is this file's."""
     out: list[Diagnostic] = []
     seen: set[Hashable] = set()
     for i, key in enumerate(keys):
@@ -93,7 +97,7 @@ def duplicates_across_files(
         if not others or key in seen or key[0] in REPEATABLE:  # type: ignore[index]
             continue  # a second one in this very file is the per-file rule's
         seen.add(key)
-        start, end = place(i)
+        start, end = reported_range(key, place(i), text)  # type: ignore[arg-type]
         title = definition_title(key)  # type: ignore[arg-type]
         names = ", ".join(sorted({name for _, name, _, _ in others}))
         out.append(
@@ -127,6 +131,7 @@ def overrides_without_base(text: str, blocks: Sequence[Block], declared: Callabl
             what = _OVERRIDABLE.get(key[0])
             if what is None or declared(key) or (key[0] == "provider" and key[2] is None):
                 continue
+            start, end = reported_range(key, (start, end), text)
             title = definition_title(key)
             out.append(
                 Diagnostic(

@@ -1,8 +1,8 @@
 """Terraform-specific structural diagnostics on a decoded configuration file.
 
     block_diagnostics(block, text, override=False) -> list[Diagnostic]   one top-level block
-    definitions(block, text) / duplicates(keys, place)             the duplicate check, per block / across
-    duplicates_steps(keys, place, every)                           the same across, a generator pausing every `every` keys
+    definitions(block, text) / duplicates(keys, place, text)       the duplicate check, per block / across
+    duplicates_steps(keys, place, every, text)                     the same across, a generator pausing every `every` keys
     valid_identifier(name) -> bool
 
 Contract
@@ -20,8 +20,11 @@ Codes (documented in docs/diagnostics.md, "Terraform structure diagnostics"):
                                      or `_`)
 * `structure/reserved-name`          a variable named like a module meta-argument
 * `structure/duplicate-block`        the same resource/data/variable/output/module/check/provider
-                                     configuration (or local value) defined twice in the file
-                                     (not in override files, which are meant to repeat names)
+                                     configuration (or local value), a second backend or cloud
+                                     block or `required_providers` block, defined in the file
+                                     (not in override files, which are meant to repeat names),
+                                     on the second one where Terraform reports it
+                                     (`reported_range`)
 * `structure/invalid-keyword`        `provisioner.when` / `on_failure`, the `ignore_changes` keyword
 * `structure/value-type`             a resource `provider`, `import.to` or `replace_triggered_by`
                                      element that is not a string; a boolean setting that is not
@@ -61,7 +64,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from ...diagnostic import ERROR, WARNING, Diagnostic, Related
 from ...hcljson import problems as P
 from ...hcljson.model import Attribute, Block, Body
-from ...hcljson.values import kind_phrase, quoted, string_text
+from ...hcljson.values import definition_range, kind_phrase, quoted, string_text
 from ...hcljson.view import TreeView, diagnostics_of
 from ...jsonsyntax import strings
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node
@@ -581,7 +584,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
     if t == "terraform":
-        return _provider_requirements(block, text) + _state_storage(block)
+        return _provider_requirements(block, text) + _state_storage(block) + _required_providers_blocks(block)
     if t in _NAMED_BLOCKS:
         if len(block.labels) != len(block.schema.labels):
             return []
@@ -699,13 +702,35 @@ def _provider_requirements(block: Block, text: str) -> list[tuple[tuple, int, in
 STATE_STORAGE = ("state-storage",)
 
 
+#: The key of a `required_providers` block: a module has one, in one of its primary files
+#: (Terraform's module.go: "Duplicate required providers configuration").
+REQUIRED_PROVIDERS = ("required-providers",)
+
 #: Definition kinds that name nothing a reference, a rename or a symbol reaches: the facts
-#: (`REPEATABLE`) and the one-per-module marker of state storage.
-UNNAMED = REPEATABLE | {STATE_STORAGE[0]}
+#: (`REPEATABLE`) and the one-per-module markers of state storage and provider requirements.
+UNNAMED = REPEATABLE | {STATE_STORAGE[0], REQUIRED_PROVIDERS[0]}
 
 
 def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
     return [(STATE_STORAGE, *b.header_range) for b in block.body.blocks if b.type_name in ("backend", "cloud")]
+
+
+def _required_providers_blocks(block: Block) -> list[tuple[tuple, int, int]]:
+    """`REQUIRED_PROVIDERS` for each `required_providers` block of a `terraform` block, at its key:
+    an object is one block, an array one per object element, `null` none (any other element is
+    the value-type error Terraform stops at before it compares blocks)."""
+    out: list[tuple[tuple, int, int]] = []
+    for a in block.body.attributes:
+        if a.name != "required_providers" or a.expr is None:
+            continue
+        node = a.expr.node
+        count = 0
+        if node.kind == OBJECT:
+            count = 1
+        elif isinstance(node, Container):
+            count = len([m for m in node.items if m.value is not None and m.value.kind == OBJECT])
+        out.extend([(REQUIRED_PROVIDERS, a.name_start, a.name_end)] * count)
+    return out
 
 
 def definition_title(key: tuple) -> str:
@@ -715,17 +740,35 @@ def definition_title(key: tuple) -> str:
         return f"local value {quoted(key[1])}"
     if key == STATE_STORAGE:
         return "backend or cloud configuration"
+    if key == REQUIRED_PROVIDERS:
+        return "required providers configuration"
     if key[0] == "provider":
         alias_value = key[2]
         return f"provider {quoted(key[1])}" + (f" with alias {quoted(alias_value)}" if alias_value else " (default configuration)")
     return " ".join([key[0], *(quoted(v) for v in key[1:])])
 
 
-def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -> list[Diagnostic]:
+def reported_range(key: tuple, place: tuple[int, int], text) -> tuple[int, int]:
+    """Where a duplicate of definition `key` at `place` (its range from `definitions`: the block's
+    header key, a local value's name) is reported: where Terraform reports it. Every declaration
+    but a local value is a block, whose `DeclRange` Terraform 1.11's configs take from HCL's
+    `Block.DefRange`, in JSON the `{` or `[` after the header key (`values.definition_range`),
+    in one file and across files alike (module.go, test_file.go, query_file.go). A local value's is
+    its attribute's whole range, which starts at its name: the name is kept (only the end differs),
+    as is the key when the text after it is no `:` then a bracket (mid-edit)."""
+    if key[0] == _LOCAL:
+        return place
+    found = definition_range(text, place[1])
+    return place if found is None else found
+
+
+def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]], text) -> list[Diagnostic]:
     """`structure/duplicate-block` for every definition whose key an earlier one has. `keys` are
     the definitions' keys in source order (see `definitions`); `place(i)` gives the range of
-    definition `i`, asked only for the definitions a diagnostic is about."""
-    steps = duplicates_steps(keys, place, 0)
+    definition `i`, asked only for the definitions a diagnostic is about; `text` the file's text
+    (a `str` or a `text.TextBuffer`), where the second one is reported (`reported_range`); the
+    first one is related information at its `place`."""
+    steps = duplicates_steps(keys, place, 0, text)
     while True:
         try:
             next(steps)
@@ -734,7 +777,7 @@ def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]]) -
 
 
 def duplicates_steps(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]],
-                     every: int) -> Generator[None, None, list[Diagnostic]]:
+                     every: int, text) -> Generator[None, None, list[Diagnostic]]:
     """`duplicates` as a generator that pauses (yields None) after every `every` keys (0: never),
     for a build in steps (`hcljson.incremental.IncrementalFile.build_steps`: 300,000 tiny outputs
     in one piece held the event loop ~0.1 s)."""
@@ -749,7 +792,7 @@ def duplicates_steps(keys: Sequence[tuple], place: Callable[[int], tuple[int, in
         if first is None:
             seen[key] = i
             continue
-        start, end = place(i)
+        start, end = reported_range(key, place(i), text)
         prev = place(first)
         if key[0] == _LOCAL:
             name = key[1]
