@@ -216,7 +216,7 @@ class Forms:
         if positions.simple:
             # Most diagnostics lie on one line: the offsets from the line's start ARE the columns
             # (below the line's terminator), so only the start's line is searched.
-            size = len(positions.text)
+            size = positions.size
             rest: list[int] = []
             if len(found) >= _FEW:
                 starts = positions.starts
@@ -303,7 +303,7 @@ class Forms:
             out.append(template % tuple(first + r for r in rel) if rel else template)
             hits.append(hit)
             firsts.append(first)
-            cols.append(d.start - index.line_start(first) if d.start <= len(positions.text) else -1)
+            cols.append(d.start - index.line_start(first) if d.start <= positions.size else -1)
         return out, hits, firsts, cols
 
 
