@@ -171,7 +171,8 @@ def _spliced(lists: tuple[Sequence[Diagnostic], ...], before: tuple[Sequence[Dia
     runs, the edit's delta more), so the merged ones before X are `merged`'s first ones, and those
     from Z on its last ones moved; only those in between (the edited block's, usually) are merged
     again. Nothing is read per diagnostic outside [X, Z): a binary search per list. None when the
-    lists share nothing with `before` that way (a walk of the analysis made them afresh)."""
+    lists share nothing with `before` that way (a walk of the analysis made them afresh), or a kept
+    or moved diagnostic spans the edit (runs hold diagnostics over text no edit changed).""" 
     if len(lists) != len(before):
         return None
     delta = cover[2] - cover[1] if cover is not None else 0
@@ -207,8 +208,11 @@ def _spliced(lists: tuple[Sequence[Diagnostic], ...], before: tuple[Sequence[Dia
     m = len(merged)
     if merged.count_before(x) != heads or m - merged.count_before(z - delta) != tails:
         return None
+    head, tail = merged.cut(0, heads), merged.cut(m - tails, m, delta)
+    if cover is not None and (any(r.high() >= cover[0] for r in head) or any(r.low() - delta < cover[1] for r in tail)):
+        return None  # (one spans the edit: the same diagnostic, but not over the same text: `diagnostic.Runs`)
     middle.sort(key=_by_position)
-    return Runs.joined([*merged.cut(0, heads), Runs.new(middle), *merged.cut(m - tails, m, delta)])
+    return Runs.joined([*head, Runs.new(middle), *tail])
 
 
 def _shared_head(new: Runs, old: Runs) -> int:
