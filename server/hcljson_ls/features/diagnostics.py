@@ -195,6 +195,8 @@ def _spliced(lists: tuple[Sequence[Diagnostic], ...], before: tuple[Sequence[Dia
             z = max(z, new[n - tail - 1].start + 1)
         if m - tail > 0:
             z = max(z, old[m - tail - 1].start + delta + 1)
+    if cover is not None:  # (a diagnostic from the edit on can be neither kept nor moved: see below)
+        x, z = min(x, cover[0]), max(z, cover[2])
     z = max(z, x)
     middle: list[Diagnostic] = []
     heads = tails = 0
