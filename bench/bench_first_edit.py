@@ -13,8 +13,9 @@ diagnostics (the quick open), then one character inserted in a string in the mid
 deleted and the diagnostics again (the second edit: before the tree it finishes the build, as
 before). `--show` is `diagnostics.maxPerCode` (0: all).
 
-`--after-tree`: the tree and the analysis are built first (`features.diagnostics.prepare`, what the
-server's background build ends with) and the diagnostics asked for once more; then the two edits,
+`--after-tree`: the tree and the analysis are built first, as the server's background build does
+(`DocumentState.build_steps`, then `features.diagnostics.prepare`), and the diagnostics asked for
+once more; then the two edits,
 answered by the tree's path (`hcljson.incremental`). `--forms`: each time, the LSP forms
 (`lsp.diagnostic_forms.document_forms`, one `Forms` kept across the document's versions) and
 `ResultIds.of` instead of `collect`, with the GC paused as the server pauses it.
@@ -81,8 +82,11 @@ def measure(text: str, show: int, after_tree: bool = False, forms: bool = False)
             collect(ws.snapshot(), URI, max_per_code=show)
 
     out = {"open": _cpu(pull)}
-    if after_tree:
-        diagnostics_feature.prepare(state)
+    if after_tree:  # as the server's background build does (`HcljsonServer._prepare`)
+        quick = state.quick(compute=False)
+        for _ in state.build_steps():
+            pass
+        diagnostics_feature.prepare(state, quick)
         pull()
     at = text.index('"ami-', len(text) // 2) + 1
     line, character = state.line_index.position(at, "utf-16")

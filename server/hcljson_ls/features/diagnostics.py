@@ -278,8 +278,10 @@ def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> b
         kept = state.carried(_CARRIED)
         if kept is not None and kept[1] is None and kept[0][0] is taken.diagnostics:
             # The quick result's runs (their forms made) are the merge of the analysis's lists: the
-            # next edit's are spliced from both (`_spliced`).
+            # next edit's are spliced from both (`_spliced`), which asks where their places are.
             state.keep(_CARRIED, (kept[0][0], kept[0][1], lists))
+            for run in kept[0][0].runs:
+                run.base.bounds()
         return False
     log.error("quick open of %s (version %s) disagreed with its analysis: %d against %d diagnostics; "
               "publishing the analysis", state.uri, state.version, len(taken.diagnostics), len(full))
@@ -404,17 +406,24 @@ def _inserted(runs: Runs, extra: list[Diagnostic]) -> Runs:
 
 def collapse_runs(found: Runs, max_per_code: int) -> Sequence[Diagnostic]:
     """`collapse(list(found), max_per_code)` as `Runs`, reading only the kept diagnostics and the
-    first hidden one of each code: per run, where each code is (`diagnostic.Runs.codes`, found once
-    per run's diagnostics), so the hidden ones are skipped run by run, and the kept ones are runs of
+    first hidden one of each code: per run, where each code is (the run's base's index of codes,
+    found once per base), so the hidden ones are skipped run by run, and the kept ones are runs of
     `found`'s (their forms reused: `lsp.diagnostic_forms`). `found` itself when nothing is hidden."""
     if max_per_code <= 0 or len(found) <= max_per_code:
         return found
     runs = found.runs
-    per_run = [r.codes() for r in runs]
+    # Per run, per code present in it: the base's ascending indices of that code and the range of
+    # them in the run (`at[a:b]`: not copied, a run may hold most of a document's diagnostics).
+    per_run: list[dict[str, tuple[list[int], int, int]]] = []
     totals: Counter[str] = Counter()
-    for codes in per_run:
-        for code, at in codes.items():
-            totals[code] += len(at)
+    for r in runs:
+        codes = {}
+        for code, at in r.base.codes().items():
+            a, b = bisect_left(at, r.lo), bisect_left(at, r.hi)
+            if b > a:
+                codes[code] = (at, a, b)
+                totals[code] += b - a
+        per_run.append(codes)
     over = {code for code, n in totals.items() if n > max_per_code}
     if not over:
         return found
@@ -426,30 +435,33 @@ def collapse_runs(found: Runs, max_per_code: int) -> Sequence[Diagnostic]:
     for run, codes in zip(runs, per_run):
         take: list[int] = []
         items, delta = run.base.items, run.delta
-        for code, at in codes.items():
+        for code, (at, a, b) in codes.items():
             if code not in over:
-                take.extend(at)
+                take.extend(at[a:b])
                 continue
-            n = left[code]
-            if n:
-                take.extend(at[:n])
-                left[code] = max(0, n - len(at))
-            hidden = at[n:]
-            if hidden:
+            shown = min(left[code], b - a)
+            if shown:
+                take.extend(at[a:a + shown])
+                left[code] -= shown
+            if a + shown < b:  # hidden ones
                 if code not in first:
-                    d = items[hidden[0]]
-                    first[code] = (position + hidden[0] - run.lo, d.shifted(delta) if delta else d)
+                    i = at[a + shown]
+                    first[code] = (position + i - run.lo, items[i].shifted(delta) if delta else items[i])
                 some = run.base.severities(code)
-                severities[code].update(some if len(some) == 1 else {items[i].severity for i in hidden})
-        take.sort()
-        k = 0
-        while k < len(take):  # the kept ones one after the other: one run each
-            a = b = take[k]
-            k += 1
-            while k < len(take) and take[k] == b + 1:
-                b += 1
-                k += 1
-            kept.append(Run(run.base, a, b + 1, delta))
+                severities[code].update(some if len(some) == 1 else {items[i].severity for i in at[a + shown:b]})
+        if take:
+            take.sort()
+            if take[-1] - take[0] + 1 == len(take):  # (one after the other: the usual case)
+                kept.append(Run(run.base, take[0], take[-1] + 1, delta))
+            else:
+                k = 0
+                while k < len(take):  # the kept ones one after the other: one run each
+                    lo = hi = take[k]
+                    k += 1
+                    while k < len(take) and take[k] == hi + 1:
+                        hi += 1
+                        k += 1
+                    kept.append(Run(run.base, lo, hi + 1, delta))
         position += run.hi - run.lo
     summaries = [_summary(d, code, totals[code] - max_per_code, max_per_code, severities[code])
                  for code, (_, d) in sorted(first.items(), key=lambda item: item[1][0])]
