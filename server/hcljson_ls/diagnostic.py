@@ -12,9 +12,11 @@ a `Diagnostic` in every respect a reader can see (fields, equality, hash, repr);
 two not yet worked out compares what they will say (their `Later`s), without working it out.
 
 `Runs` is a sequence of diagnostics kept as runs of diagnostics made once plus the delta edits since
-moved them by (`terraform.quick_edit` after an edit before the tree): reading it gives the moved
-diagnostics, equal to copies moved at once; `lsp.diagnostic_forms` reuses an untouched run's LSP
-forms whole, `features.diagnostics.collapse_runs` skips the hidden ones run by run.
+moved them by (`terraform.quick_edit` after an edit before the tree, `hcljson.incremental` and
+`features.diagnostics` after it): reading it gives the moved diagnostics, equal to copies moved at
+once; `lsp.diagnostic_forms` reuses an untouched run's LSP forms whole,
+`features.diagnostics.collapse_runs` skips the hidden ones run by run. A run's diagnostics span text
+no edit since changed (their places, related ones and fixes included: `Run.low`/`Run.high`).
 """
 
 from __future__ import annotations

@@ -27,6 +27,12 @@ Contract
 * The per-file result is computed once per version; each call gets its own list. The result is
   sorted by position (start, then end), stable within a position, so providers keep their own
   order for diagnostics at the same place.
+* After the tree, the per-file result is `diagnostic.Runs`: the providers' lists (the analysis's
+  are runs sharing the previous version's, `hcljson.incremental`) are spliced into the previous
+  version's runs (`_spliced`: what starts before what changed is its first runs, what starts after
+  it its last runs with the edit's delta noted, the rest merged again), so an edit inside one
+  block reads that block's diagnostics, not the others'; when the lists share nothing that way (a
+  walk of the analysis), they are merged and realigned one by one (`diagnostic.realigned`).
 * An unknown `uri` has no diagnostics (an empty list).
 * Runaway repeats (`collapse`, the ``diagnostics.maxPerCode`` setting, default `DEFAULT_MAX_PER_CODE`,
   0 = unlimited): of each code, the first `max_per_code` diagnostics in position order are kept; the

@@ -5,7 +5,7 @@
       .update(text, root) -> FileResult         the analysis of `text` (its JSON tree `root`)
       .build_steps(text, root)                  the same from nothing, as a generator of short steps
     FileChecks                                  what a later layer adds per top-level block
-    FileResult(body, structure, strings)        a `FileView` and two sorted diagnostics lists
+    FileResult(body, structure, strings)        a `FileView` and sorted diagnostics (`diagnostic.Runs`)
     FileView                                    the decoded root body; absolute positions on demand
     analyze(text, root, schema, checks=None)    the same from scratch (no reuse)
 
@@ -24,16 +24,22 @@ Contract
   kept with positions RELATIVE to the body's start (diagnostics on the block's header keys are kept
   relative to the key they are on), keyed by the identity of the body's JSON node.
 * Diagnostics: `structure` (the decoder's, then the later layer's block and cross-block rules) is
-  sorted by (start, end, decoder-before-rules, code, message, related); `strings` by (start, end),
-  in checking order within a position. Both lists are kept assembled; an edit splices them.
+  sorted by (start, end, decoder-before-rules, code, message, related); `strings` and `resolved` by
+  (start, end), in checking order within a position. All three are kept assembled as
+  `diagnostic.Runs` (each diagnostic tagged with its group and owner: `_assembled`), which the
+  result hands out as they are; an edit splices them.
 * Fast path. When all edits since the previous update lie strictly inside the body of one
   top-level block whose place in the tree survived them (the JSON member holding the body is still
   the same object on the path from the root to the edit), only that block is computed again: its
-  old diagnostics leave the assembled lists, its new ones go in, the others after the edit move by
-  the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
-  not positions) changed -- over the kept keys, asking where a definition is only for those a
-  diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
-  tree, the number of diagnostics, and a binary search over the top-level blocks. Edits noted
+  old diagnostics leave the assembled lists and its new ones go in, and the cross-block rules run
+  again only when the block's definitions (keys, not positions) changed -- over the kept keys,
+  asking where a definition is only for those a diagnostic is about. The other diagnostics are
+  not visited (`_spliced`): those starting before the block's are the previous runs, those after
+  it the previous runs with the edit's delta noted once per run, and only those starting in the
+  block's zone (its own, and any other there, moved one by one) make a new run; when one before or
+  after it holds a place the edit moves otherwise (a related place across it), or the
+  definitions changed, every diagnostic is moved one by one instead. The cost is the block's
+  size, the depth of the tree, and binary searches over the top-level blocks and the runs. Edits noted
   between updates are composed into one covering edit as they come (`note_edit` is O(1) and keeps
   O(1) state, so notes never pile up, however many edits arrive without an update).
 * Otherwise the root is walked again (`decode.walk_file`: label levels, not bodies) and every
@@ -162,7 +168,8 @@ class FileChecks:
 
 class FileResult:
     """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
-    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics, `structure_groups` (per
+    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics (sequences: the engine's are
+    `diagnostic.Runs` sharing the previous version's runs, see the module doc), `structure_groups` (per
     structure diagnostic, 0 from the decoder, 1 from the later layer: with `structure_key`, the
     order `structure` is sorted in, for a reader merging it with others), `definitions_revision`,
     a number that changes exactly when the definitions' keys (the `FileChecks` definitions of every
@@ -791,10 +798,11 @@ class IncrementalFile:
         self.reset()
         yield from self._walk_steps(text, root, None, BUILD_STEP)
         for runs in (self._structure, self._strings, self._resolved):
+            # Where each diagnostic's places are, which an edit's splice asks (`_spliced`), found now
+            # rather than by the first edit: ~0.3 us a diagnostic, a step per list (as many steps
+            # whatever the diagnostics: a walk's list is one run).
+            yield
             for run in runs.runs:
-                # Where each diagnostic's places are, which an edit's splice asks (`_spliced`), found
-                # now rather than by the first edit: ~0.3 us a diagnostic, a step of its own.
-                yield
                 run.base.bounds()
         self._root = root
         self._text = text
