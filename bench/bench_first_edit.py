@@ -11,7 +11,8 @@ For each document (`cdktf_doc.make`; "-undeclared": `cdktf_doc.with_undeclared`,
 diagnostics (the quick open), then one character inserted in a string in the middle (`"ami-...`, as
 `bench/peer.py` edits: no diagnostic changes) and the diagnostics again, then the same character
 deleted and the diagnostics again (the second edit: before the tree it finishes the build, as
-before). `--show` is `diagnostics.maxPerCode` (0: all).
+before), then `--more` pairs of the same two edits ("later edits": the median of those). `--show`
+is `diagnostics.maxPerCode` (0: all).
 
 `--after-tree`: the tree and the analysis are built first, as the server's background build does
 (`DocumentState.build_steps`, then `features.diagnostics.prepare`), and the diagnostics asked for
@@ -67,7 +68,7 @@ def _cpu(fn) -> float:
         return time.thread_time() - start
 
 
-def measure(text: str, show: int, after_tree: bool = False, forms: bool = False) -> dict[str, float]:
+def measure(text: str, show: int, after_tree: bool = False, forms: bool = False, more: int = 5) -> dict[str, float]:
     ws = Workspace()
     state = ws.open(URI, text, 1, "terraform-json")
     if forms:
@@ -97,9 +98,13 @@ def measure(text: str, show: int, after_tree: bool = False, forms: bool = False)
         state.apply_changes([change], "utf-16", version)
         pull()
 
-    out["first edit"] = _cpu(lambda: edit(2, {"range": {"start": where, "end": where}, "text": "x"}))
+    insert, delete = {"range": {"start": where, "end": where}, "text": "x"}, {"range": {"start": where, "end": after}, "text": ""}
+    out["first edit"] = _cpu(lambda: edit(2, insert))
     out["built after it"] = float(state.built)
-    out["second edit"] = _cpu(lambda: edit(3, {"range": {"start": where, "end": after}, "text": ""}))
+    out["second edit"] = _cpu(lambda: edit(3, delete))
+    # The same two edits `more` times more: the edits of someone typing there, once the first are done.
+    out["later edits"] = statistics.median(_cpu(lambda: edit(version, (insert, delete)[version % 2]))
+                                           for version in range(4, 4 + 2 * more))
     return out
 
 
@@ -110,6 +115,7 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=1000)
     parser.add_argument("--after-tree", action="store_true", help="edit after the tree is built (see the doc)")
     parser.add_argument("--forms", action="store_true", help="the server's pull: LSP forms and result id")
+    parser.add_argument("--more", type=int, default=5, help="insert/delete pairs after the first two edits")
     args = parser.parse_args()
     tune_gc()
     import hcljson_ls
@@ -117,12 +123,13 @@ def main() -> None:
     print(f"tree: {Path(hcljson_ls.__file__).parent}", flush=True)
     for size in args.sizes.split(","):
         text = document(size)
-        runs = [measure(text, args.show, args.after_tree, args.forms) for _ in range(args.repeat)]
+        runs = [measure(text, args.show, args.after_tree, args.forms, args.more) for _ in range(args.repeat)]
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         print(f"| {size} | show {args.show} | {'after' if args.after_tree else 'before'} the tree | "
-              f"open {med['open'] * 1000:.0f} ms | first edit {med['first edit'] * 1000:.0f} ms "
-              f"({med['first edit'] / med['open']:.2f}x the open) | second edit {med['second edit'] * 1000:.0f} ms "
-              f"| built after the first: {bool(med['built after it'])} |", flush=True)
+              f"open {med['open'] * 1000:.0f} ms | first edit {med['first edit'] * 1000:.1f} ms "
+              f"({med['first edit'] / med['open']:.3f}x the open) | second edit {med['second edit'] * 1000:.1f} ms "
+              f"| later edits {med['later edits'] * 1000:.2f} ms | built after the first: {bool(med['built after it'])} |",
+              flush=True)
 
 
 if __name__ == "__main__":
