@@ -27,8 +27,8 @@ import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress
 from dataclasses import dataclass, field, replace
+from itertools import compress
 from typing import NamedTuple, Protocol
 
 _CODE_SPAN = re.compile(r"`([^`\n]*)`")

@@ -178,7 +178,7 @@ def _spliced(lists: tuple[Sequence[Diagnostic], ...], before: tuple[Sequence[Dia
     from Z on its last ones moved; only those in between (the edited block's, usually) are merged
     again. Nothing is read per diagnostic outside [X, Z): a binary search per list. None when the
     lists share nothing with `before` that way (a walk of the analysis made them afresh), or a kept
-    or moved diagnostic spans the edit (runs hold diagnostics over text no edit changed).""" 
+    or moved diagnostic spans the edit (runs hold diagnostics over text no edit changed)."""
     if len(lists) != len(before):
         return None
     delta = cover[2] - cover[1] if cover is not None else 0
@@ -216,11 +216,11 @@ def _spliced(lists: tuple[Sequence[Diagnostic], ...], before: tuple[Sequence[Dia
     m = len(merged)
     if merged.count_before(x) != heads or m - merged.count_before(z - delta) != tails:
         return None
-    head, tail = merged.cut(0, heads), merged.cut(m - tails, m, delta)
-    if cover is not None and (any(r.high() >= cover[0] for r in head) or any(r.low() - delta < cover[1] for r in tail)):
+    kept, moved = merged.cut(0, heads), merged.cut(m - tails, m, delta)
+    if cover is not None and (any(r.high() >= cover[0] for r in kept) or any(r.low() - delta < cover[1] for r in moved)):
         return None  # (one spans the edit: the same diagnostic, but not over the same text: `diagnostic.Runs`)
     middle.sort(key=_by_position)
-    return Runs.joined([*head, Runs.new(middle), *tail])
+    return Runs.joined([*kept, Runs.new(middle), *moved])
 
 
 def _shared_head(new: Runs, old: Runs) -> int:
@@ -286,7 +286,7 @@ def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> b
             # The quick result's runs (their forms made) are the merge of the analysis's lists: the
             # next edit's are spliced from both (`_spliced`), which asks where their places are.
             state.keep(_CARRIED, (kept[0][0], kept[0][1], lists))
-            for run in kept[0][0].runs:
+            for run in cast(Runs, kept[0][0]).runs:
                 run.base.bounds()
         return False
     log.error("quick open of %s (version %s) disagreed with its analysis: %d against %d diagnostics; "

@@ -76,7 +76,7 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, S
 from dataclasses import replace
 from typing import Any, cast
 
-from ..diagnostic import Deferred, Diagnostic, Fix, Related, Run, Runs
+from ..diagnostic import Deferred, Diagnostic, Fix, Related, Runs
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
 from .decode import Frame, TopBlock, decode_top, walk_file, walk_file_steps
@@ -204,7 +204,7 @@ class FileResult:
         groups = self._groups
         if groups is None:
             structure = self.structure
-            groups = self._groups = [tag[1] for r in structure.runs for tag in r.tags()] \
+            groups = self._groups = [cast(tuple, tag)[1] for r in structure.runs for tag in r.tags()] \
                 if isinstance(structure, Runs) else []
         return groups
 
@@ -1121,7 +1121,8 @@ def _items(runs: Runs, lo: int = 0, hi: int | None = None) -> list[tuple]:
     out: list[tuple] = []
     for r in runs.cut(lo, len(runs) if hi is None else hi):
         delta = r.delta
-        for d, item in zip(r.base.items[r.lo:r.hi], r.tags()):
+        for d, tag in zip(r.base.items[r.lo:r.hi], r.tags()):
+            item = cast(tuple, tag)
             if delta:
                 out.append((d.shifted(delta), *item[1:]))
             else:
