@@ -20,7 +20,7 @@ from lsprotocol import types
 from hcljson_ls import diagnostic
 from hcljson_ls.diagnostic import Diagnostic, Fix, Related, Runs
 from hcljson_ls.features import diagnostics
-from hcljson_ls.features.diagnostics import _merged, _spliced, collect, gathered
+from hcljson_ls.features.diagnostics import _inserted, _merged, _spliced, collect, gathered
 from hcljson_ls.hcljson import incremental
 from hcljson_ls.lsp import diagnostic_forms
 from hcljson_ls.lsp.diagnostic_forms import Forms
@@ -91,6 +91,18 @@ def test_the_splice_is_the_merge_of_the_providers(providers, data):
     # Not runs of the previous lists (made afresh): no splice, the caller merges and realigns.
     fresh = tuple(list(found) for found in lists)
     assert _spliced(fresh, before_lists, merged_before, (start, old_end, new_end)) in (None, expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_PROVIDER, _PROVIDER, st.data())
+def test_diagnostics_merged_into_runs_go_where_the_merge_puts_them(own, extra, data):
+    """`_inserted` (the module's diagnostics from other files, the collapse's summaries): each after
+    the runs' diagnostics at its position, as the merge of the list and them puts it."""
+    found = sorted(_placed(own, 0), key=lambda d: (d.start, d.end))
+    cut = data.draw(st.integers(0, len(found)))
+    runs = Runs.joined([*Runs.of(found).cut(0, cut), *Runs.of(found).cut(cut, len(found))])
+    more = sorted(_placed(extra, 1), key=lambda d: (d.start, d.end))
+    assert list(_inserted(runs, more)) == _merged([found, more])
 
 
 # ---- through a real workspace ----------------------------------------------------------------------
