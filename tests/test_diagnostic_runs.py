@@ -45,6 +45,23 @@ def test_runs_read_as_the_list_they_stand_for(found, data):
     assert [moved[i] for i in range(n)] == expected
     if n:
         assert moved[-1] == expected[-1]
+    for offset in (-1, 0, *(d.start for d in expected), *(d.start + 1 for d in expected), 10 ** 6):
+        assert moved.count_before(offset) == sum(1 for d in expected if d.start < offset)
+    lo = data.draw(st.integers(0, n))
+    hi = data.draw(st.integers(lo, n))
+    assert moved.between(lo, hi) == expected[lo:hi]
+
+
+def test_joined_runs_make_one_of_what_follows_on_and_keep_their_tags_when_flattened():
+    found = [_diagnostic(10 * i, i % 3, "a") for i in range(100)]
+    run = Runs.new(found, tags=[("tag", i) for i in range(100)])
+    parts = Runs.of(found)
+    split = Runs.joined([run._replace(hi=40), run._replace(lo=40)])
+    assert len(split.runs) == 1 and split.runs[0] == run  # (the same diagnostics, one after the other)
+    assert len(Runs.joined([*parts.cut(0, 40), *parts.cut(40, 100, 3)]).runs) == 2  # (not the same delta)
+    many = Runs.joined([run._replace(lo=i, hi=i + 1, delta=i % 2) for i in range(Runs.MAX_RUNS + 2)])
+    assert len(many.runs) == 1 and list(many) == [d.shifted(i % 2) for i, d in enumerate(found[:Runs.MAX_RUNS + 2])]
+    assert list(many.runs[0].tags()) == [("tag", i) for i in range(Runs.MAX_RUNS + 2)]
 
 
 @settings(max_examples=30, deadline=None)

@@ -12,9 +12,11 @@ a `Diagnostic` in every respect a reader can see (fields, equality, hash, repr);
 two not yet worked out compares what they will say (their `Later`s), without working it out.
 
 `Runs` is a sequence of diagnostics kept as runs of diagnostics made once plus the delta edits since
-moved them by (`terraform.quick_edit` after an edit before the tree): reading it gives the moved
-diagnostics, equal to copies moved at once; `lsp.diagnostic_forms` reuses an untouched run's LSP
-forms whole, `features.diagnostics.collapse_runs` skips the hidden ones run by run.
+moved them by (`terraform.quick_edit` after an edit before the tree, `hcljson.incremental` and
+`features.diagnostics` after it): reading it gives the moved diagnostics, equal to copies moved at
+once; `lsp.diagnostic_forms` reuses an untouched run's LSP forms whole,
+`features.diagnostics.collapse_runs` skips the hidden ones run by run. A run's diagnostics span text
+no edit since changed (their places, related ones and fixes included: `Run.low`/`Run.high`).
 """
 
 from __future__ import annotations
@@ -26,9 +28,13 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import compress
 from typing import NamedTuple, Protocol
 
 _CODE_SPAN = re.compile(r"`([^`\n]*)`")
+_start = operator.attrgetter("start")
+_end = operator.attrgetter("end")
+_related = operator.attrgetter("related")
 
 
 def plain(text: str) -> str:
@@ -236,16 +242,31 @@ _WORKED = Deferred.__dict__["_worked"].__set__
 class _Base:
     """Diagnostics made once (in position order), shared by the runs of later versions that moved
     them; with, per diagnostic, the lowest and highest offset it holds in this document (its range,
-    its related places here, the fixes of one that is not deferred), found on first need."""
+    its related places here, the fixes of one that is not deferred), found on first need, and what
+    its maker tags each one with (`tags`: `hcljson.incremental` keeps who reported it)."""
 
-    __slots__ = ("items", "_low", "_high", "_codes", "_severities")
+    __slots__ = ("items", "tags", "_low", "_high", "_codes", "_severities", "_spans")
 
-    def __init__(self, items: tuple[Diagnostic, ...]) -> None:
+    def __init__(self, items: tuple[Diagnostic, ...], tags: Sequence[object] | None = None) -> None:
         self.items = items
+        self.tags = tags  # what its maker keeps per diagnostic (`Runs.new`), or None
         self._low: array | None = None
         self._high: array | None = None
         self._codes: dict[str, list[int]] | None = None
         self._severities: dict[str, set[str]] = {}
+        self._spans: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def span(self, lo: int, hi: int) -> tuple[int, int]:
+        """The lowest and the highest offset the diagnostics `[lo, hi)` hold (`bounds`), kept for
+        the next asker (the same runs are asked again edit after edit)."""
+        key = (lo, hi)
+        found = self._spans.get(key)
+        if found is None:
+            low, high = self.bounds()
+            if len(self._spans) >= 64:
+                self._spans.clear()
+            found = self._spans[key] = (min(low[lo:hi]), max(high[lo:hi]))
+        return found
 
     def codes(self) -> dict[str, list[int]]:
         """Per code, the indices of the diagnostics of that code (ascending), found on first need."""
@@ -270,8 +291,12 @@ class _Base:
 
     def bounds(self) -> tuple[array, array]:
         if self._low is None:
-            low, high = array("q"), array("q")
-            for d in self.items:
+            items = self.items
+            low, high = array("q", list(map(_start, items))), array("q", list(map(_end, items)))
+            every = range(len(items))
+            wide = {*compress(every, map(_related, items)), *compress(every, map(_FIXES.__get__, items))}
+            for i in wide:  # (few: those holding places besides their range)
+                d = items[i]
                 lo, hi = d.start, d.end
                 for r in d.related:
                     if r.uri is None:
@@ -279,8 +304,7 @@ class _Base:
                 if type(d) is not Deferred or d._later is None:  # (a deferred one's fixes are placed from its start)
                     for f in d.fixes:
                         lo, hi = min(lo, f.start), max(hi, f.end)
-                low.append(lo)
-                high.append(hi)
+                low[i], high[i] = lo, hi
             self._low, self._high = low, high
         return self._low, self._high  # type: ignore[return-value]
 
@@ -295,11 +319,11 @@ class Run(NamedTuple):
 
     def low(self) -> int:
         """The lowest offset its diagnostics hold, moved (`_Base`)."""
-        return min(self.base.bounds()[0][self.lo:self.hi]) + self.delta
+        return self.base.span(self.lo, self.hi)[0] + self.delta
 
     def high(self) -> int:
         """The highest offset its diagnostics hold, moved."""
-        return max(self.base.bounds()[1][self.lo:self.hi]) + self.delta
+        return self.base.span(self.lo, self.hi)[1] + self.delta
 
     def codes(self) -> dict[str, list[int]]:
         """Per code present in the run, the indices into `base.items` of its diagnostics (ascending)."""
@@ -314,6 +338,11 @@ class Run(NamedTuple):
     def diagnostics(self) -> list[Diagnostic]:
         items, delta = self.base.items[self.lo:self.hi], self.delta
         return list(items) if not delta else [d.shifted(delta) for d in items]
+
+    def tags(self) -> Sequence[object]:
+        """The tags of its diagnostics (`Runs.new`; empty when made without)."""
+        tags = self.base.tags
+        return tags[self.lo:self.hi] if tags is not None else ()
 
 
 class Runs(Sequence[Diagnostic]):
@@ -400,18 +429,58 @@ class Runs(Sequence[Diagnostic]):
                 break
         return out
 
+    def count_before(self, offset: int) -> int:
+        """How many of its diagnostics start before `offset` (they are in position order): a
+        binary search, nothing moved or copied."""
+        runs, ends = self.runs, self._ends
+        lo, hi = 0, len(runs)
+        while lo < hi:  # the first run whose last diagnostic starts at or after `offset`
+            mid = (lo + hi) // 2
+            r = runs[mid]
+            if r.base.items[r.hi - 1].start + r.delta < offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == len(runs):
+            return len(self)
+        r = runs[lo]
+        inside = bisect_left(r.base.items, offset - r.delta, r.lo, r.hi, key=_start) - r.lo
+        return (ends[lo - 1] if lo else 0) + inside
+
+    def between(self, lo: int, hi: int) -> list[Diagnostic]:
+        """Elements `[lo, hi)`, moved (without reading the others: `self[lo:hi]` reads them all)."""
+        out: list[Diagnostic] = []
+        for r in self.cut(lo, hi):
+            out.extend(r.diagnostics())
+        return out
+
     @classmethod
     def joined(cls, runs: Iterable[Run]) -> Runs:
-        """Runs of `runs`; one run of them all when there are more than `MAX_RUNS`."""
-        made = cls(runs)
+        """Runs of `runs`, a run and the next one made one when they are the same diagnostics one
+        after the other moved by the same delta; one run of them all (with their tags, when every
+        run has them) when there are more than `MAX_RUNS`."""
+        kept: list[Run] = []
+        for r in runs:
+            if r.hi <= r.lo:
+                continue
+            if kept:
+                last = kept[-1]
+                if last.base is r.base and last.hi == r.lo and last.delta == r.delta:
+                    kept[-1] = Run(r.base, last.lo, r.hi, r.delta)
+                    continue
+            kept.append(r)
+        made = cls(kept)
         if len(made.runs) > cls.MAX_RUNS:
-            return cls.of(made.flat())
+            flat = made.flat()
+            tags = [t for r in kept for t in r.tags()] if all(r.base.tags is not None for r in kept) else None
+            return cls((Run(_Base(tuple(flat), tags), 0, len(flat), 0),))
         return made
 
     @staticmethod
-    def new(found: Sequence[Diagnostic]) -> Run:
-        """One run of `found` (diagnostics made for this version)."""
-        return Run(_Base(tuple(found)), 0, len(found), 0)
+    def new(found: Sequence[Diagnostic], tags: Sequence[object] | None = None) -> Run:
+        """One run of `found` (diagnostics made for this version), with `tags` (one per diagnostic,
+        kept with them: `Run.tags`) if given."""
+        return Run(_Base(tuple(found), tags), 0, len(found), 0)
 
 
 def is_moved(new: Diagnostic, old: Diagnostic, delta: int) -> bool:
@@ -465,15 +534,21 @@ def realigned(found: list[Diagnostic], before: Runs, before_list: Sequence[Diagn
     while a < limit and is_moved(found[a], before_list[a], 0):
         a += 1
     head = before.cut(0, a)
-    if any(r.high() >= start for r in head):
-        head, a = [], 0
+    if any(r.high() >= start for r in head):  # (equal ones past the edit too: those before it only)
+        a = min(a, before.count_before(start))
+        head = before.cut(0, a)
+        if any(r.high() >= start for r in head):
+            head, a = [], 0
     b = 0
     limit = min(n, m) - a
     while b < limit and is_moved(found[n - 1 - b], before_list[m - 1 - b], delta):
         b += 1
     tail = before.cut(m - b, m, delta)
     if any(r.low() - delta < old_end for r in tail):
-        tail, b = [], 0
+        b = min(b, m - before.count_before(old_end))
+        tail = before.cut(m - b, m, delta)
+        if any(r.low() - delta < old_end for r in tail):
+            tail, b = [], 0
     runs = Runs.joined([*head, Runs.new(found[a:n - b]), *tail])
     runs._flat = found  # (equal, as checked)
     return runs

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from internals import materialize
 
 from hcljson_ls.diagnostic import ERROR, Diagnostic, Related
+from hcljson_ls.hcljson import incremental
 from hcljson_ls.hcljson.decode import decode_file
 from hcljson_ls.hcljson.incremental import FileChecks, IncrementalFile, analyze
 from hcljson_ls.hcljson.model import Block
@@ -203,6 +204,27 @@ def test_an_edit_inside_one_block_computes_that_block_alone() -> None:
     assert (doc.engine.misses, doc.engine.fast, doc.engine.walks) == (14, 1, 1)
     assert_same(result, doc.text)
     assert [d.code for d in result.strings].count("test/bang") == 4
+
+
+def test_an_edit_inside_one_block_keeps_the_other_blocks_diagnostics_as_runs(monkeypatch) -> None:
+    """The diagnostics before the edited block are the previous result's runs, those after it the
+    same runs with the edit's delta noted: none of them is moved one by one (`_moved`)."""
+    doc = Doc(MARKED_DOC)
+    before = doc.update()
+    moved: list[Diagnostic] = []
+    real = incremental._moved
+    monkeypatch.setattr(incremental, "_moved", lambda d, *args: moved.append(d) or real(d, *args))
+    at = doc.mark("level2")  # in the second "settings" block: diagnostics before it and after it
+    doc.edit(at, at + 1, "222")
+    result = doc.update()
+    assert doc.engine.fast == 1
+    assert_same(result, doc.text)
+    block = doc.text.rindex('"settings"', 0, at)
+    for new, old in ((result.structure, before.structure), (result.strings, before.strings)):
+        first, last = new.runs[0], new.runs[-1]
+        assert first.base is old.runs[0].base and first.delta == 0 and new[first.hi - 1].start < at
+        assert last.base is old.runs[-1].base and last.delta == 2 and new[-1].start > at
+    assert all(block <= d.start <= at for d in moved)
 
 
 def test_the_root_attributes_and_later_diagnostics_move_with_the_edit() -> None:

@@ -27,6 +27,12 @@ Contract
 * The per-file result is computed once per version; each call gets its own list. The result is
   sorted by position (start, then end), stable within a position, so providers keep their own
   order for diagnostics at the same place.
+* After the tree, the per-file result is `diagnostic.Runs`: the providers' lists (the analysis's
+  are runs sharing the previous version's, `hcljson.incremental`) are spliced into the previous
+  version's runs (`_spliced`: what starts before what changed is its first runs, what starts after
+  it its last runs with the edit's delta noted, the rest merged again), so an edit inside one
+  block reads that block's diagnostics, not the others'; when the lists share nothing that way (a
+  walk of the analysis), they are merged and realigned one by one (`diagnostic.realigned`).
 * An unknown `uri` has no diagnostics (an empty list).
 * Runaway repeats (`collapse`, the ``diagnostics.maxPerCode`` setting, default `DEFAULT_MAX_PER_CODE`,
   0 = unlimited): of each code, the first `max_per_code` diagnostics in position order are kept; the
@@ -41,11 +47,14 @@ Contract
 from __future__ import annotations
 
 import logging
+import operator
+import sys
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
-from ..diagnostic import Diagnostic, Runs, realigned
+from ..diagnostic import Diagnostic, Run, Runs, is_moved, realigned
 from ..terraform.quick import QuickResult
 from ..workspace import DocumentState, Snapshot
 from . import flow, kinds
@@ -102,6 +111,9 @@ def _by_position(d: Diagnostic) -> tuple[int, int]:
     return (d.start, d.end)
 
 
+_start = operator.attrgetter("start")
+
+
 def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
     """Every per-file diagnostic of `state` from every provider that does not fail (see the module doc)."""
     if providers is None:
@@ -115,24 +127,144 @@ def _per_file(state: DocumentState) -> Sequence[Diagnostic]:
         if not isinstance(quick.diagnostics, Runs):
             # As runs from the open on: the runs an edit leaves are these, their forms reused.
             quick.diagnostics = Runs.of(quick.diagnostics)
-        state.keep(_CARRIED, (quick.diagnostics, quick.diagnostics))
+        state.keep(_CARRIED, (quick.diagnostics, quick.diagnostics, None))
         return quick.diagnostics
-    found = _run(state, PROVIDERS)
+    lists = _provided(state, PROVIDERS)
     kept = state.carried(_CARRIED)
+    if kept is not None and kept[0][2] is not None:
+        spliced = _spliced(lists, kept[0][2], kept[0][0], kept[1])
+        if spliced is not None:
+            state.keep(_CARRIED, (spliced, spliced, lists))
+            return spliced
+    found = _merged(lists)
     runs = Runs.of(found) if kept is None else realigned(found, kept[0][0], kept[0][1], kept[1])
-    state.keep(_CARRIED, (runs, found))
+    state.keep(_CARRIED, (runs, found, lists))
     return runs
 
 
 def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
+    return _merged(_provided(state, providers))
+
+
+def _provided(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> tuple[Sequence[Diagnostic], ...]:
+    """Each provider's diagnostics (a failing one's: none) in position order: the analysis's `Runs`
+    as they are (sorted already), the others sorted (stable: `_merged` gives the same list)."""
+    out: list[Sequence[Diagnostic]] = []
     for name, provider in providers:
         try:
-            out.extend(provider(state))
+            found = provider(state)
+            out.append(found if isinstance(found, Runs) else sorted(found, key=_by_position))
         except Exception:
             log.exception("diagnostics provider %r failed on %s (version %s)", name, state.uri, state.version)
+            out.append(())
+    return tuple(out)
+
+
+def _merged(lists: Iterable[Sequence[Diagnostic]]) -> list[Diagnostic]:
+    """The providers' diagnostics in one list sorted by position (stable: in the providers' order)."""
+    out: list[Diagnostic] = []
+    for found in lists:
+        out.extend(found)
     out.sort(key=_by_position)
     return out
+
+
+def _spliced(lists: tuple[Sequence[Diagnostic], ...], before: tuple[Sequence[Diagnostic], ...], merged: Runs,
+             cover: tuple[int, int, int] | None) -> Runs | None:
+    """`_merged(lists)` as runs of `merged` (`_merged(before)`, the previous version's, as runs)
+    where the providers' lists are runs of `before`'s: every provider's diagnostics before a place
+    X unchanged (the same runs), and those from a place Z on moved by the edit `cover` (the same
+    runs, the edit's delta more), so the merged ones before X are `merged`'s first ones, and those
+    from Z on its last ones moved; only those in between (the edited block's, usually) are merged
+    again. Nothing is read per diagnostic outside [X, Z): a binary search per list. None when the
+    lists share nothing with `before` that way (a walk of the analysis made them afresh), or a kept
+    or moved diagnostic spans the edit (runs hold diagnostics over text no edit changed)."""
+    if len(lists) != len(before):
+        return None
+    delta = cover[2] - cover[1] if cover is not None else 0
+    shared: list[tuple[int, int]] = []
+    x, z = sys.maxsize, -sys.maxsize
+    for new, old in zip(lists, before):
+        n, m = len(new), len(old)
+        if isinstance(new, Runs) and isinstance(old, Runs):
+            head, tail = _shared_head(new, old), _shared_tail(new, old, delta)
+        else:
+            head, tail = _equal_ends(new, old, delta)
+        shared.append((head, tail))
+        # Where the lists may differ: from the first diagnostic not in the shared head (of either)
+        # to the last one not in the shared tail (of either, in this version's offsets).
+        if head < n:
+            x = min(x, new[head].start)
+        if head < m:
+            x = min(x, old[head].start)
+        if n - tail > 0:
+            z = max(z, new[n - tail - 1].start + 1)
+        if m - tail > 0:
+            z = max(z, old[m - tail - 1].start + delta + 1)
+    if cover is not None:  # (a diagnostic from the edit on can be neither kept nor moved: see below)
+        x, z = min(x, cover[0]), max(z, cover[2])
+    z = max(z, x)
+    middle: list[Diagnostic] = []
+    heads = tails = 0
+    for (head, tail), new, old in zip(shared, lists, before):
+        a, b = _count_before(new, x), len(new) - _count_before(new, z)
+        if a > head or b > tail or _count_before(old, x) != a or len(old) - _count_before(old, z - delta) != b:
+            return None
+        heads += a
+        tails += b
+        middle.extend(new.between(a, len(new) - b) if isinstance(new, Runs) else new[a:len(new) - b])
+    m = len(merged)
+    if merged.count_before(x) != heads or m - merged.count_before(z - delta) != tails:
+        return None
+    kept, moved = merged.cut(0, heads), merged.cut(m - tails, m, delta)
+    if cover is not None and (any(r.high() >= cover[0] for r in kept) or any(r.low() - delta < cover[1] for r in moved)):
+        return None  # (one spans the edit: the same diagnostic, but not over the same text: `diagnostic.Runs`)
+    middle.sort(key=_by_position)
+    return Runs.joined([*kept, Runs.new(middle), *moved])
+
+
+def _shared_head(new: Runs, old: Runs) -> int:
+    """How many first diagnostics of `new` are `old`'s (the same runs)."""
+    count = 0
+    for a, b in zip(new.runs, old.runs):
+        if a.base is not b.base or a.lo != b.lo or a.delta != b.delta:
+            break
+        count += min(a.hi, b.hi) - a.lo
+        if a.hi != b.hi:
+            break
+    return count
+
+
+def _shared_tail(new: Runs, old: Runs, delta: int) -> int:
+    """How many last diagnostics of `new` are `old`'s moved by `delta` (the same runs)."""
+    count = 0
+    for a, b in zip(reversed(new.runs), reversed(old.runs)):
+        if a.base is not b.base or a.hi != b.hi or a.delta != b.delta + delta:
+            break
+        count += a.hi - max(a.lo, b.lo)
+        if a.lo != b.lo:
+            break
+    return count
+
+
+def _equal_ends(new: Sequence[Diagnostic], old: Sequence[Diagnostic], delta: int) -> tuple[int, int]:
+    """How many first diagnostics of `new` equal `old`'s, and how many last ones equal `old`'s
+    moved by `delta` (lists: read one by one)."""
+    limit = min(len(new), len(old))
+    head = 0
+    while head < limit and is_moved(new[head], old[head], 0):
+        head += 1
+    tail = 0
+    while tail < limit and is_moved(new[-1 - tail], old[-1 - tail], delta):
+        tail += 1
+    return head, tail
+
+
+def _count_before(found: Sequence[Diagnostic], offset: int) -> int:
+    """How many of `found` (in position order) start before `offset`."""
+    if isinstance(found, Runs):
+        return found.count_before(offset)
+    return bisect_left(found, offset, key=_start)
 
 
 def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> bool:
@@ -146,8 +278,16 @@ def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> b
     state.prepare()
     if taken is None:
         return False
-    full = _run(state, PROVIDERS)
+    lists = _provided(state, PROVIDERS)
+    full = _merged(lists)
     if full == taken.diagnostics:
+        kept = state.carried(_CARRIED)
+        if kept is not None and kept[1] is None and kept[0][0] is taken.diagnostics:
+            # The quick result's runs (their forms made) are the merge of the analysis's lists: the
+            # next edit's are spliced from both (`_spliced`), which asks where their places are.
+            state.keep(_CARRIED, (kept[0][0], kept[0][1], lists))
+            for run in cast(Runs, kept[0][0]).runs:
+                run.base.bounds()
         return False
     log.error("quick open of %s (version %s) disagreed with its analysis: %d against %d diagnostics; "
               "publishing the analysis", state.uri, state.version, len(taken.diagnostics), len(full))
@@ -236,8 +376,8 @@ def gathered(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: i
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []
     kept = state.cached(_COLLECTED, _per_file)
-    if isinstance(kept, Runs) and not across:
-        return collapse_runs(kept, max_per_code)
+    if isinstance(kept, Runs) and len(across) <= _FEW_ACROSS:
+        return collapse_runs(_inserted(kept, sorted(across, key=_by_position)) if across else kept, max_per_code)
     out = list(kept)
     if across:
         out.extend(across)
@@ -245,48 +385,91 @@ def gathered(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: i
     return collapse(out, max_per_code)
 
 
+#: At most this many diagnostics from other files (`gathered`'s "module") are merged into the runs of
+#: the document's own one by one; more, and the runs are read into one list.
+_FEW_ACROSS = 16
+
+
+def _inserted(runs: Runs, extra: list[Diagnostic]) -> Runs:
+    """`runs` with `extra` (sorted by position) merged in as `_merged` would merge them after it:
+    each after the diagnostics of `runs` at its position, a binary search each."""
+    parts: list[Run] = []
+    at = 0
+    n = len(runs)
+    i = 0
+    while i < len(extra):
+        d = extra[i]
+        k = bisect_right(runs, _by_position(d), at, n, key=_by_position)
+        j = i + 1
+        while j < len(extra) and bisect_right(runs, _by_position(extra[j]), k, n, key=_by_position) == k:
+            j += 1
+        parts.extend(runs.cut(at, k))
+        parts.append(Runs.new(extra[i:j]))
+        at, i = k, j
+    parts.extend(runs.cut(at, n))
+    return Runs.joined(parts)
+
+
 def collapse_runs(found: Runs, max_per_code: int) -> Sequence[Diagnostic]:
-    """`collapse(list(found), max_per_code)`, reading only the kept diagnostics and the first hidden
-    one of each code: per run, where each code is (`diagnostic.Runs.codes`, found once per run's
-    diagnostics), so the hidden ones are skipped run by run. `found` itself when nothing is hidden."""
+    """`collapse(list(found), max_per_code)` as `Runs`, reading only the kept diagnostics and the
+    first hidden one of each code: per run, where each code is (the run's base's index of codes,
+    found once per base), so the hidden ones are skipped run by run, and the kept ones are runs of
+    `found`'s (their forms reused: `lsp.diagnostic_forms`). `found` itself when nothing is hidden."""
     if max_per_code <= 0 or len(found) <= max_per_code:
         return found
     runs = found.runs
-    per_run = [r.codes() for r in runs]
+    # Per run, per code present in it: the base's ascending indices of that code and the range of
+    # them in the run (`at[a:b]`: not copied, a run may hold most of a document's diagnostics).
+    per_run: list[dict[str, tuple[list[int], int, int]]] = []
     totals: Counter[str] = Counter()
-    for codes in per_run:
-        for code, at in codes.items():
-            totals[code] += len(at)
+    for r in runs:
+        codes = {}
+        for code, at in r.base.codes().items():
+            a, b = bisect_left(at, r.lo), bisect_left(at, r.hi)
+            if b > a:
+                codes[code] = (at, a, b)
+                totals[code] += b - a
+        per_run.append(codes)
     over = {code for code, n in totals.items() if n > max_per_code}
     if not over:
         return found
     left = dict.fromkeys(over, max_per_code)
     first: dict[str, tuple[int, Diagnostic]] = {}
     severities: dict[str, set[str]] = {code: set() for code in over}
-    kept: list[Diagnostic] = []
+    kept: list[Run] = []
     position = 0
     for run, codes in zip(runs, per_run):
         take: list[int] = []
         items, delta = run.base.items, run.delta
-        for code, at in codes.items():
+        for code, (at, a, b) in codes.items():
             if code not in over:
-                take.extend(at)
+                take.extend(at[a:b])
                 continue
-            n = left[code]
-            if n:
-                take.extend(at[:n])
-                left[code] = max(0, n - len(at))
-            hidden = at[n:]
-            if hidden:
+            shown = min(left[code], b - a)
+            if shown:
+                take.extend(at[a:a + shown])
+                left[code] -= shown
+            if a + shown < b:  # hidden ones
                 if code not in first:
-                    d = items[hidden[0]]
-                    first[code] = (position + hidden[0] - run.lo, d.shifted(delta) if delta else d)
+                    i = at[a + shown]
+                    first[code] = (position + i - run.lo, items[i].shifted(delta) if delta else items[i])
                 some = run.base.severities(code)
-                severities[code].update(some if len(some) == 1 else {items[i].severity for i in hidden})
-        take.sort()
-        kept.extend(items[i].shifted(delta) if delta else items[i] for i in take)
+                severities[code].update(some if len(some) == 1 else {items[i].severity for i in at[a + shown:b]})
+        if take:
+            take.sort()
+            if take[-1] - take[0] + 1 == len(take):  # (one after the other: the usual case)
+                kept.append(Run(run.base, take[0], take[-1] + 1, delta))
+            else:
+                k = 0
+                while k < len(take):  # the kept ones one after the other: one run each
+                    lo = hi = take[k]
+                    k += 1
+                    while k < len(take) and take[k] == hi + 1:
+                        hi += 1
+                        k += 1
+                    kept.append(Run(run.base, lo, hi + 1, delta))
         position += run.hi - run.lo
-    for code, (_, d) in sorted(first.items(), key=lambda item: item[1][0]):
-        kept.append(_summary(d, code, totals[code] - max_per_code, max_per_code, severities[code]))
-    kept.sort(key=_by_position)
-    return kept
+    summaries = [_summary(d, code, totals[code] - max_per_code, max_per_code, severities[code])
+                 for code, (_, d) in sorted(first.items(), key=lambda item: item[1][0])]
+    summaries.sort(key=_by_position)  # (stable: as `collapse` sorts them in)
+    return _inserted(Runs.joined(kept), summaries)

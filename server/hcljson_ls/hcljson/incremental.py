@@ -5,7 +5,7 @@
       .update(text, root) -> FileResult         the analysis of `text` (its JSON tree `root`)
       .build_steps(text, root)                  the same from nothing, as a generator of short steps
     FileChecks                                  what a later layer adds per top-level block
-    FileResult(body, structure, strings)        a `FileView` and two sorted diagnostics lists
+    FileResult(body, structure, strings)        a `FileView` and sorted diagnostics (`diagnostic.Runs`)
     FileView                                    the decoded root body; absolute positions on demand
     analyze(text, root, schema, checks=None)    the same from scratch (no reuse)
 
@@ -24,19 +24,25 @@ Contract
   kept with positions RELATIVE to the body's start (diagnostics on the block's header keys are kept
   relative to the key they are on), keyed by the identity of the body's JSON node.
 * Diagnostics: `structure` (the decoder's, then the later layer's block and cross-block rules) is
-  sorted by (start, end, decoder-before-rules, code, message, related); `strings` by (start, end),
-  in checking order within a position. Both lists are kept assembled; an edit splices them.
+  sorted by (start, end, decoder-before-rules, code, message, related); `strings` and `resolved` by
+  (start, end), in checking order within a position. All three are kept assembled as
+  `diagnostic.Runs` (each diagnostic tagged with its group and owner: `_assembled`), which the
+  result hands out as they are; an edit splices them.
 * Fast path. When all edits since the previous update lie strictly inside the body of one
   top-level block whose place in the tree survived them (the JSON member holding the body is still
   the same object on the path from the root to the edit), only that block is computed again: its
-  old diagnostics leave the assembled lists, its new ones go in, the others after the edit move by
-  the edit's delta, and the cross-block rules run again only when the block's definitions (keys,
-  not positions) changed, or when they found something the last time and the block defines
-  something inside its body (a finding may be placed by the text after a definition, which an edit
-  inside the block can change: the `{` a duplicate of a nested `backend` is reported at,
-  `FileChecks.cross`) -- over the kept keys, asking where a definition is only for those a
-  diagnostic is about. Nothing else is visited: the cost is the block's size, the depth of the
-  tree, the number of diagnostics, and a binary search over the top-level blocks. Edits noted
+  old diagnostics leave the assembled lists and its new ones go in, and the cross-block rules run
+  again only when the block's definitions (keys, not positions) changed, or when they found
+  something the last time and the block defines something inside its body (a finding may be
+  placed by the text after a definition, which an edit inside the block can change: the `{` a
+  duplicate of a nested `backend` is reported at, `FileChecks.cross`) -- over the kept keys,
+  asking where a definition is only for those a diagnostic is about. The other diagnostics are
+  not visited (`_spliced`): those starting before the block's are the previous runs, those after
+  it the previous runs with the edit's delta noted once per run, and only those starting in the
+  block's zone (its own, and any other there, moved one by one) make a new run; when one before or
+  after it holds a place the edit moves otherwise (a related place across it), or the cross-block
+  rules ran again, every diagnostic is moved one by one instead. The cost is the block's
+  size, the depth of the tree, and binary searches over the top-level blocks and the runs. Edits noted
   between updates are composed into one covering edit as they come (`note_edit` is O(1) and keeps
   O(1) state, so notes never pile up, however many edits arrive without an update).
 * Otherwise the root is walked again (`decode.walk_file`: label levels, not bodies) and every
@@ -73,7 +79,7 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, S
 from dataclasses import replace
 from typing import Any, cast
 
-from ..diagnostic import Deferred, Diagnostic, Fix, Related
+from ..diagnostic import Deferred, Diagnostic, Fix, Related, Runs
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
 from ..text.buffer import TextBuffer
 from .decode import Frame, TopBlock, decode_top, walk_file, walk_file_steps
@@ -169,7 +175,8 @@ class FileChecks:
 
 class FileResult:
     """One version's analysis: `body` (a `FileView`), `structure`, `strings` and `resolved`
-    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics, `structure_groups` (per
+    (the blocks' refs resolved, see `FileChecks.resolve`) diagnostics (sequences: the engine's are
+    `diagnostic.Runs` sharing the previous version's runs, see the module doc), `structure_groups` (per
     structure diagnostic, 0 from the decoder, 1 from the later layer: with `structure_key`, the
     order `structure` is sorted in, for a reader merging it with others), `definitions_revision`,
     a number that changes exactly when the definitions' keys (the `FileChecks` definitions of every
@@ -179,16 +186,16 @@ class FileResult:
     block); `named()`, the keys the blocks' refs name (`FileChecks.names`)."""
 
     __slots__ = ("body", "structure", "strings", "resolved", "definitions_revision", "_definitions",
-                 "structure_groups", "_named", "definition_keys")
+                 "_groups", "_named", "definition_keys")
 
-    def __init__(self, body: FileView, structure: list[Diagnostic], strings: list[Diagnostic],
+    def __init__(self, body: FileView, structure: Sequence[Diagnostic], strings: Sequence[Diagnostic],
                  definitions_revision: int = 0,
                  definitions: Callable[[], tuple[list[Hashable], Callable[[int], tuple[int, int]]]] | None = None,
-                 resolved: list[Diagnostic] | None = None, structure_groups: list[int] | None = None,
+                 resolved: Sequence[Diagnostic] | None = None, structure_groups: list[int] | None = None,
                  named: Callable[[], frozenset] | None = None, definition_keys: frozenset | None = None) -> None:
         self.body = body
         self.structure = structure
-        self.structure_groups = structure_groups if structure_groups is not None else []
+        self._groups = structure_groups
         self.strings = strings
         self.resolved = resolved if resolved is not None else []
         self.definitions_revision = definitions_revision
@@ -196,6 +203,17 @@ class FileResult:
         self._definitions: Any = definitions
         self._named = named
         self.definition_keys: frozenset = definition_keys if definition_keys is not None else frozenset(self.definitions()[0])
+
+    @property
+    def structure_groups(self) -> list[int]:
+        """Per structure diagnostic, 0 from the decoder, 1 from the later layer (made on first read
+        from the engine's assembled runs)."""
+        groups = self._groups
+        if groups is None:
+            structure = self.structure
+            groups = self._groups = [cast(tuple, tag)[1] for r in structure.runs for tag in r.tags()] \
+                if isinstance(structure, Runs) else []
+        return groups
 
     def named(self) -> frozenset:
         """The keys the file's refs name (`FileChecks.names` over every block): the same object
@@ -521,9 +539,12 @@ class IncrementalFile:
         self._text: str | TextBuffer | None = None
         self._records: list[_Record] = []
         self._attributes: tuple[Attribute, ...] = ()
-        self._structure: list[tuple] = []  # (diagnostic, group, owner), sorted by _skey
-        self._strings: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
-        self._resolved: list[tuple] = []  # (diagnostic, owner), sorted by (start, end)
+        # The assembled diagnostics as runs (`_assembled`), each tagged with its item: (diagnostic,
+        # group, owner) sorted by _skey for `_structure`, (diagnostic, owner) by (start, end) for
+        # `_strings` and `_resolved` (the item's diagnostic is the run's before its delta).
+        self._structure: Runs = _NO_RUNS
+        self._strings: Runs = _NO_RUNS
+        self._resolved: Runs = _NO_RUNS
         self._own: frozenset | None = None  # the set of the definitions' keys the blocks were resolved with
         self._owners: tuple | None = None  # (stamp, keys, owners) of `_current_definitions`
         self._pending: tuple[int, int, int] | None = None
@@ -570,12 +591,12 @@ class IncrementalFile:
         records = self._records
         self._result = FileResult(
             FileView(self._root, self.schema, self._attributes, records, self._text, self._kept),  # type: ignore[arg-type]
-            [item[0] for item in self._structure],
-            [item[0] for item in self._strings],
+            self._structure,
+            self._strings,
             self.definitions_revision,
             self._current_definitions,
-            [item[0] for item in self._resolved],
-            [item[1] for item in self._structure],
+            self._resolved,
+            None,
             self._named_now,
             self._own,
         )
@@ -616,13 +637,13 @@ class IncrementalFile:
         if not stale:
             return None
         entries = {id(r.entry) for r in stale}
-        resolved = [item for item in self._resolved if id(item[1]) not in entries]
+        resolved = [item for item in _items(self._resolved) if id(item[1]) not in entries]
         for r in stale:
             delta = r.body_start() - r.entry.base
             self._resolve(r.entry, self._text, delta)
             for d in r.entry.resolved:
                 insort(resolved, (d.shifted(delta), r.entry), key=_tkey)
-        self._resolved = resolved
+        self._resolved = _assembled(resolved)
         return self._make_result()
 
     def _resolve(self, e: _Entry, text: Any, delta: int) -> None:
@@ -790,6 +811,13 @@ class IncrementalFile:
         by anyone else until it returns; `text` must not change meanwhile (a `str`)."""
         self.reset()
         yield from self._walk_steps(text, root, None, BUILD_STEP)
+        for runs in (self._structure, self._strings, self._resolved):
+            # Where each diagnostic's places are, which an edit's splice asks (`_spliced`), found now
+            # rather than by the first edit: ~0.3 us a diagnostic, a step per list (as many steps
+            # whatever the diagnostics: a walk's list is one run).
+            yield
+            for run in runs.runs:
+                run.base.bounds()
         self._root = root
         self._text = text
         return self._make_result()
@@ -856,7 +884,7 @@ class IncrementalFile:
         if step:
             yield
         keys, owners, affected = yield from self._declared_steps(text, records, entries, structure, step)
-        self._resolved = yield from self._resolve_steps(text, records, computed, affected, step)
+        self._resolved = _assembled((yield from self._resolve_steps(text, records, computed, affected, step)))
         if step:  # what the walk made for every block, let go a step at a time, not all at the end
             yield
             entries.clear()
@@ -871,8 +899,8 @@ class IncrementalFile:
         # index of the workspace asks at once): 0.1 s of 150,000 tiny outputs.
         self._owners = ((id(records), len(records), self.definitions_revision), keys, owners)
         self._attributes = attributes
-        self._structure = structure
-        self._strings = strings
+        self._structure = _assembled(structure)
+        self._strings = _assembled(strings)
         self._named = named
         if named_changed:
             self._named_keys = None
@@ -1010,11 +1038,6 @@ class IncrementalFile:
         delta = ne - oe
         new_keys = old.defs[::_DEF] != e.defs[::_DEF]
         redo_cross = new_keys or (self._crossed and (_defines_inside(e) or _defines_inside(old)))
-        structure = [
-            (_moved(d, s, oe, delta), g, o) for d, g, o in self._structure
-            if o is not old and not (redo_cross and o is _CROSS)
-        ]
-        strings = [(_moved(d, s, oe, delta), o) for d, o in self._strings if o is not old]
         new_structure: list[tuple] = []
         new_strings: list[tuple] = []
         self._placed(e, current, new_structure, new_strings)
@@ -1034,25 +1057,122 @@ class IncrementalFile:
                 affected = self.checks.affected(changed)
                 stale = [r for r in records if r is not rec and r.entry.uses and not affected.isdisjoint(r.entry.uses)]
         self._resolve(e, text, 0)
-        gone = {id(old), *(id(r.entry) for r in stale)}
-        resolved = [(_moved(d, s, oe, delta), o) for d, o in self._resolved if id(o) not in gone]
         for r in stale:
             self._resolve(r.entry, text, r.body_start() - r.entry.base)
+        new_resolved: list[tuple] = []
         for r in (rec, *stale):
             if r.entry.resolved:
                 shift = r.body_start() - r.entry.base
-                for d in r.entry.resolved:
-                    insort(resolved, (d.shifted(shift), r.entry), key=_tkey)
-        self._resolved = resolved
-        for item in new_structure:
-            insort(structure, item, key=_skey)
-        for item in new_strings:
-            insort(strings, item, key=_tkey)
-        self._structure = structure
-        self._strings = strings
+                new_resolved.extend((d.shifted(shift), r.entry) for d in r.entry.resolved)
+        # The other blocks' diagnostics: as runs, those before the edited block kept and those after
+        # it moved by noting the delta once (`_spliced`); one by one when that cannot be told.
+        made = None if redo_cross else self._spliced(old, e, current, cover, new_structure, new_strings, new_resolved)
+        if made is None:
+            gone = {id(old), *(id(r.entry) for r in stale)}
+            structure = [(_moved(d, s, oe, delta), g, o) for d, g, o in _items(self._structure)
+                         if o is not old and not (redo_cross and o is _CROSS)]
+            strings = [(_moved(d, s, oe, delta), o) for d, o in _items(self._strings) if o is not old]
+            resolved = [(_moved(d, s, oe, delta), o) for d, o in _items(self._resolved) if id(o) not in gone]
+            for item in new_structure:
+                insort(structure, item, key=_skey)
+            for item in new_strings:
+                insort(strings, item, key=_tkey)
+            for item in new_resolved:
+                insort(resolved, item, key=_tkey)
+            made = (_assembled(structure), _assembled(strings), _assembled(resolved))
+        self._structure, self._strings, self._resolved = made
         if delta and self._attributes:
             self._attributes = tuple(a.shifted(delta) if a.start >= oe else a for a in self._attributes)
         return True
+
+
+    def _spliced(self, old: _Entry, e: _Entry, top: TopBlock, cover: tuple[int, int, int], new_structure: list[tuple],
+                 new_strings: list[tuple], new_resolved: list[tuple]) -> tuple[Runs, Runs, Runs] | None:
+        """The assembled lists after an edit `cover` inside the body of block `top` (whose entry
+        `old` became `e`; the cross rules not run again), made of the runs of the lists before it:
+        the diagnostics starting before the block's are kept as they are, those starting after it
+        moved by noting the edit's delta once per run (nothing visits them), and those in between
+        (the block's new ones, and any other there, moved one by one: `_moved`) a new run. None
+        when a diagnostic outside that zone holds a place the edit moves differently (a related
+        place across the edit), or the block's diagnostics cannot be placed in one zone."""
+        zone = _zone(old, e, top, cover)
+        if zone is None:
+            return None
+        lo, hi = zone
+        s, oe, ne = cover
+        delta = ne - oe
+        counts = (len(old.structure) + len(old.anchored), len(old.strings), len(old.resolved))
+        made: list[Runs] = []
+        for runs, new, key, count in ((self._structure, new_structure, _skey, counts[0]),
+                                      (self._strings, new_strings, _tkey, counts[1]),
+                                      (self._resolved, new_resolved, _tkey, counts[2])):
+            n = len(runs)
+            i, j = runs.count_before(lo), runs.count_before(hi + 1)
+            head, tail = runs.cut(0, i), runs.cut(j, n, delta)
+            if any(r.high() >= s for r in head) or any(r.low() - delta < oe for r in tail):
+                return None
+            middle: list[tuple] = []
+            dropped = 0
+            for item in _items(runs, i, j):
+                if item[-1] is old:
+                    dropped += 1
+                else:
+                    middle.append((_moved(item[0], s, oe, delta), *item[1:]))
+            if dropped != count:  # (the block's diagnostics not all in the zone: never, by `_zone`)
+                return None
+            for item in new:
+                insort(middle, item, key=key)
+            made.append(Runs.joined([*head, Runs.new([item[0] for item in middle], middle), *tail]))
+        return made[0], made[1], made[2]
+
+
+_NO_RUNS = Runs(())
+
+
+def _assembled(items: list[tuple]) -> Runs:
+    """Assembled items `(diagnostic, ..., owner)` in their order, as one run tagged with them."""
+    return Runs((Runs.new([item[0] for item in items], items),)) if items else _NO_RUNS
+
+
+def _items(runs: Runs, lo: int = 0, hi: int | None = None) -> list[tuple]:
+    """The assembled items `[lo, hi)` of `runs` (`_assembled`, `_spliced`), their diagnostics moved."""
+    out: list[tuple] = []
+    for r in runs.cut(lo, len(runs) if hi is None else hi):
+        delta = r.delta
+        for d, tag in zip(r.base.items[r.lo:r.hi], r.tags()):
+            item = cast(tuple, tag)
+            if delta:
+                out.append((d.shifted(delta), *item[1:]))
+            else:
+                out.append(item if item[0] is d else (d, *item[1:]))
+    return out
+
+
+def _zone(old: _Entry, e: _Entry, top: TopBlock, cover: tuple[int, int, int]) -> tuple[int, int] | None:
+    """`[lo, hi]`, offsets before the edit `cover` inside the body of `top`: where every diagnostic
+    of the block's entry `old` starts, and (mapped back across the edit) every one of its new entry
+    `e`, and the edit itself; None when one of them is pinned (not placed by the block)."""
+    if old.pinned or e.pinned:
+        return None
+    s, oe, ne = cover
+    delta = ne - oe
+    lo, hi = s, oe
+    body = top.body_start  # (the same before the edit and after it: it is before `s`)
+    anchors = None
+    for entry in (old, e):
+        shift = body - entry.base
+        starts = [d.start + shift for d, _ in entry.structure]
+        starts += [d.start + shift for d in entry.strings]
+        starts += [d.start + shift for d in entry.resolved]
+        if entry.anchored:
+            anchors = anchors or _anchors(top)
+            starts += [anchors[a][0] for a, _, _ in entry.anchored]
+        if not starts:
+            continue
+        if entry is e:
+            starts = [p if p < s else p - delta if p >= ne else s for p in starts]
+        lo, hi = min(lo, *starts), max(hi, *starts)
+    return lo, hi
 
 
 def _frozen(keys: list[Hashable], every: int) -> Generator[None, None, tuple[frozenset, set]]:

@@ -125,9 +125,10 @@ def _offsets(d: Diagnostic, uri: str) -> list[int] | None:
 class _RunForms:
     """The forms made for the diagnostics of one `diagnostic._Base`, per diagnostic: its text, its
     template (`_template`'s pair: None when not reusable), the line and column (in characters) of its
-    start when it was made, and the `encode` call that made it (0: none)."""
+    start when it was made; and which `encode` call made which of them (`stamp`, `made_by`), by
+    ranges: a run reused whole is stamped once, not per diagnostic."""
 
-    __slots__ = ("base", "texts", "hits", "lines", "cols", "made")
+    __slots__ = ("base", "texts", "hits", "lines", "cols", "stamps")
 
     def __init__(self, base: object, n: int) -> None:
         self.base = base  # (kept alive: its id is the key)
@@ -135,7 +136,29 @@ class _RunForms:
         self.hits: list[tuple[str, tuple[int, ...]] | None] = [None] * n
         self.lines = array("q", bytes(8 * n))
         self.cols = array("q", bytes(8 * n))
-        self.made = array("q", bytes(8 * n))
+        self.stamps: list[tuple[int, int, int]] = []  # (lo, hi, call), disjoint, in order
+
+    def stamp(self, lo: int, hi: int, call: int) -> None:
+        """The forms `[lo, hi)` were made (or reused whole) by `call` (0: one is not reusable)."""
+        out = []
+        for a, b, c in self.stamps:
+            if b <= lo or a >= hi:
+                out.append((a, b, c))
+                continue
+            if a < lo:
+                out.append((a, lo, c))
+            if b > hi:
+                out.append((hi, b, c))
+        out.append((lo, hi, call))
+        out.sort()
+        self.stamps = out
+
+    def made_by(self, lo: int, hi: int) -> int:
+        """The call that made every form of `[lo, hi)`, each reusable; else 0."""
+        for a, b, c in self.stamps:
+            if a <= lo and hi <= b:
+                return c
+        return 0
 
 
 #: The templates kept across calls on `Runs` are dropped when there are this many times more of them
@@ -191,7 +214,7 @@ class Forms:
                 forms.hits[lo:hi] = hits
                 forms.lines[lo:hi] = array("q", lines)
                 forms.cols[lo:hi] = array("q", cols)
-                forms.made[lo:hi] = array("q", [call] * (hi - lo))
+                forms.stamp(lo, hi, 0 if None in hits else call)
             out.extend(texts)
         self._runs = kept
         # The keys of the reused runs' diagnostics stay (they are still this document's: the runs
@@ -215,7 +238,7 @@ class Forms:
         if positions.simple:
             # Most diagnostics lie on one line: the offsets from the line's start ARE the columns
             # (below the line's terminator), so only the start's line is searched.
-            size = len(positions.text)
+            size = positions.size
             rest: list[int] = []
             if len(found) >= _FEW:
                 starts = positions.starts
@@ -301,7 +324,7 @@ class Forms:
             out.append(template % tuple(first + r for r in rel) if rel else template)
             hits.append(hit)
             firsts.append(first)
-            cols.append(d.start - index.line_start(first) if d.start <= len(positions.text) else -1)
+            cols.append(d.start - index.line_start(first) if d.start <= positions.size else -1)
         return out, hits, firsts, cols
 
 
@@ -314,14 +337,9 @@ def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str
     on the first one's line, stands after as many characters (columns are characters here:
     `Positions.simple`, checked by the caller). One line search for the whole run."""
     lo, hi = run.lo, run.hi
-    made = forms.made
-    when = made[lo]
-    if when == 0 or when == call or made[lo:hi].count(when) != hi - lo:
+    when = forms.made_by(lo, hi)
+    if when == 0 or when == call:
         return None
-    hits = forms.hits[lo:hi]
-    if None in hits:
-        return None
-    templates = cast("list[tuple[str, tuple[int, ...]]]", hits)
     first = run.base.items[lo].start + run.delta
     if run.low() != first:
         return None
@@ -329,15 +347,15 @@ def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str
     if first - index.line_start(line) != forms.cols[lo]:
         return None
     shift = line - forms.lines[lo]
+    forms.stamp(lo, hi, call)
     if not shift:
-        made[lo:hi] = array("q", [call] * (hi - lo))
         return forms.texts[lo:hi]
+    templates = cast("list[tuple[str, tuple[int, ...]]]", forms.hits[lo:hi])  # (each reusable: `made_by`)
     lines = [ln + shift for ln in forms.lines[lo:hi]]
     texts = [template % tuple(ln + r for r in rel) if rel else template
              for (template, rel), ln in zip(templates, lines)]
     forms.texts[lo:hi] = texts
     forms.lines[lo:hi] = array("q", lines)
-    made[lo:hi] = array("q", [call] * (hi - lo))
     return texts
 
 

@@ -27,18 +27,37 @@ from ..text.line_index import LineIndex
 
 
 class Positions:
-    __slots__ = ("index", "encoding", "text", "_starts", "simple", "crlf")
+    __slots__ = ("index", "encoding", "_text", "_starts", "simple", "_crlf")
 
     def __init__(self, index: LineIndex, encoding: str = UTF16) -> None:
         encoding = check_encoding(encoding)
-        text = index.text
         self.index = index
         self.encoding = encoding
-        self.text = text
+        self._text: str | None = None  # (the text joined on first need: a conversion near a line's end)
+        self._crlf: bool | None = None
         self._starts: list[int] | None = None  # (O(lines): made on first need)
-        # The index keeps its count of astral characters across edits: no scan of the text per call.
-        self.simple = encoding == UTF32 or text.isascii() or (encoding == UTF16 and index.astral_count() == 0)
-        self.crlf = "\r\n" in text
+        # The index keeps its count of astral characters across edits, its buffer whether it is
+        # ASCII: no scan of the text per call.
+        self.simple = encoding == UTF32 or index.buffer.isascii() or (encoding == UTF16 and index.astral_count() == 0)
+
+    @property
+    def text(self) -> str:
+        """The document's text (joined once, on first need)."""
+        if self._text is None:
+            self._text = self.index.text
+        return self._text
+
+    @property
+    def size(self) -> int:
+        """The text's length (without joining it)."""
+        return len(self.index.buffer)
+
+    @property
+    def crlf(self) -> bool:
+        """Whether the text has a CRLF line end (found on first need)."""
+        if self._crlf is None:
+            self._crlf = "\r\n" in self.text
+        return self._crlf
 
     @property
     def starts(self) -> list[int]:
