@@ -284,5 +284,5 @@ def test_a_duplicate_placed_after_a_nested_key_follows_an_edit_of_what_is_betwee
     assert _shape(terraform_analysis(s)) == _shape(_fresh(s.text)), s.text
     assert engine.fast == 1  # inside the second `terraform` block
     [dup] = [d for d in terraform_analysis(s)[1] if d.code == "structure/duplicate-block"]
-    expected = s.text.index(at, s.text.rindex('"local"'))
+    expected = s.text.index(at, s.text.rindex('"local"'))  # search: the edited text
     assert (dup.start, dup.end) == (expected, expected + len(at))

@@ -144,8 +144,8 @@ def _edit_inside(workspace: Workspace, version: int, text: str) -> None:
     """`text` inserted in `r20`'s "ami-..." string, or a line break at the start of its body (no
     diagnostic changes; a line break moves the lines of every later one)."""
     current = workspace.get(URI).text
-    block = current.index('"r20"')
-    at = current.index("{", block) + 1 if text == "\n" else current.index('"ami-', block) + 5
+    block = current.index('"r20"')  # search: a generated document, edited: its block r20
+    at = current.index("{", block) + 1 if text == "\n" else current.index('"ami-', block) + 5  # search: as above
     index = workspace.get(URI).line_index
     line, character = index.position(at, "utf-16")
     where = types.Position(line=line, character=character)
@@ -174,7 +174,7 @@ def test_after_the_tree_an_edit_inside_one_block_visits_that_block_alone(visits,
         expected = collect(fresh_workspace.snapshot(), URI, max_per_code=max_per_code)
         assert list(shown) == expected == collect(workspace.snapshot(), URI, max_per_code=max_per_code)
         assert len(expected) == (RESOURCES * 3 if not max_per_code else max_per_code + 1)
-        block = workspace.get(URI).text.index('"r20"'), workspace.get(URI).text.index('"r21"')
+        block = workspace.get(URI).text.index('"r20"'), workspace.get(URI).text.index('"r21"')  # search: the edited text
         # Nothing before or after r20 was moved, checked or looked up one by one: kept as runs.
         assert not visits["checked"]
         assert all(block[0] <= d.start < block[1] for d in visits["moved"])

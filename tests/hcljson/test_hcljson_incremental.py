@@ -219,7 +219,7 @@ def test_an_edit_inside_one_block_keeps_the_other_blocks_diagnostics_as_runs(mon
     result = doc.update()
     assert doc.engine.fast == 1
     assert_same(result, doc.text)
-    block = doc.text.rindex('"settings"', 0, at)
+    block = doc.text.rindex('"settings"', 0, at)  # search: the edited text, back from the mark
     for new, old in ((result.structure, before.structure), (result.strings, before.strings)):
         first, last = new.runs[0], new.runs[-1]
         assert first.base is old.runs[0].base and first.delta == 0 and new[first.hi - 1].start < at
