@@ -794,6 +794,17 @@ def test_typing_into_corpus_files(data) -> None:
         _complete_at(workspace.snapshot(), uri, text, [at + len(typed)])
 
 
+def test_a_blank_type_left_by_a_half_typed_key_does_not_fail_completion(tmp_path: Path) -> None:
+    # A quote typed at a line's start makes the rest of the line a key: the next key string, blank
+    # (`"    "`), is then a resource type that names no provider. The type items' skeletons carry no
+    # schema for it instead of failing (a ValueError from its address; hypothesis found it in a corpus file).
+    fixture = parse_fixture('{\n  "resource" : {\n"$0    "aws_security_group" : {\n      "allow_all" : {}\n    }\n  }\n}').only
+    workspace, uri = _open_alone(tmp_path, fixture.text)
+    assert workspace.snapshot().provider_schemas(uri) is not None  # (the path that asks for the type's provider)
+    with no_logged_errors():
+        complete(workspace.snapshot(), uri, fixture.cursor)
+
+
 @pytest.mark.parametrize("type_name", ["_", "_x"])
 def test_a_data_source_type_without_a_provider_local_name_does_not_fail_completion(tmp_path: Path, type_name: str) -> None:
     # The implied provider local name of `_x` is empty (Terraform: "Invalid provider local name"):

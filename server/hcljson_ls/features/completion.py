@@ -111,7 +111,7 @@ from ..terraform.definition.language import action_trigger_events, available, fu
 from ..terraform.filekinds.tfvars import placeholder as type_placeholder
 from ..terraform.rules.provisioners import provisioner_schema, provisioner_types
 from ..terraform.schemas.provider_lookup import body_at, placeholder, steps_of
-from ..terraform.schemas.provider_schema import SchemaBlock, provider_address, provider_for
+from ..terraform.schemas.provider_schema import SchemaBlock, provider_address, provider_of
 from ..workspace import Snapshot
 from ..workspace.files import list_directory
 from . import kinds, module_inputs
@@ -810,8 +810,8 @@ def _skeletons(snapshot: Snapshot, uri: str, block: str, items: list[CompletionI
         schema = None
         if schemas is not None:
             # A loaded type's item names its provider; a declared type's provider is the one it implies.
-            address = item.detail or provider_for(item.label, None, snapshot.required_providers(uri), snapshot.engine(uri))
-            schema = getattr(schemas, _TYPE_LOOKUPS[block][1])(address, item.label)
+            address = item.detail or provider_of(item.label, None, snapshot.required_providers(uri), snapshot.engine(uri))
+            schema = getattr(schemas, _TYPE_LOOKUPS[block][1])(address, item.label) if address is not None else None
         stops = iter(range(2, 10_000))
         body = _required_body(schema, snippets, stops, _SKELETON_DEPTH)
         if block == "action":  # the schema is the `config` body's: written only when it requires something
@@ -1081,7 +1081,9 @@ def _schema_attributes(snapshot: Snapshot, uri: str, type_name: str, kind: str, 
     schemas = snapshot.provider_schemas(uri)
     if schemas is None:
         return []
-    address = provider_for(type_name, None, snapshot.required_providers(uri), snapshot.engine(uri))
+    address = provider_of(type_name, None, snapshot.required_providers(uri), snapshot.engine(uri))
+    if address is None:
+        return []
     lookup = {"data": schemas.data_source, "ephemeral": schemas.ephemeral_resource}.get(kind, schemas.resource)
     schema = lookup(address, type_name)
     if schema is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..diagnostic import Diagnostic
 from ..terraform.rules.flow import check
-from ..terraform.schemas.provider_schema import BUILTIN_TERRAFORM, builtin, provider_for
+from ..terraform.schemas.provider_schema import BUILTIN_TERRAFORM, builtin, provider_of
 from ..workspace import Snapshot
 
 __all__ = ["diagnostics"]
@@ -41,9 +41,9 @@ def diagnostics(snapshot: Snapshot, uri: str) -> list[Diagnostic]:
         return children[call]
 
     def write_only(mode: str, type_name: str, provider: str | None, argument: str) -> bool | None:
-        address = provider_for(type_name, provider, required, engine)
+        address = provider_of(type_name, provider, required, engine)
         known = builtin() if address == BUILTIN_TERRAFORM else schemas
-        if known is None:
+        if known is None or address is None:
             return None
         block = known.resource(address, type_name) if mode == "resource" else known.data_source(address, type_name)
         attribute = block.attributes.get(argument) if block is not None else None

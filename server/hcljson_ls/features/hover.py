@@ -58,7 +58,7 @@ from ..terraform.nativehcl.native import declaration_details
 from ..terraform.resolution.references import Call, Reference, output_step
 from ..terraform.rules.provider_rules import import_identity
 from ..terraform.schemas.provider_lookup import block_address, block_schema, body_at, name_at, steps_of
-from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType, provider_for
+from ..terraform.schemas.provider_schema import MAP, SINGLE, SchemaAttribute, SchemaBlock, SchemaBlockType, provider_of
 from ..workspace import Snapshot
 from . import kinds, module_inputs
 from .cdktf import construct_hover
@@ -197,8 +197,8 @@ def _attribute_step_hover(snapshot: Snapshot, uri: str, target: Target, offset: 
     schemas = snapshot.provider_schemas(uri)
     if schemas is None or not step.start <= offset <= step.end:
         return None
-    address = provider_for(key[1], None, snapshot.required_providers(uri), snapshot.engine(uri))
-    schema = getattr(schemas, _SCHEMA_KINDS[key[0]])(address, key[1])
+    address = provider_of(key[1], None, snapshot.required_providers(uri), snapshot.engine(uri))
+    schema = getattr(schemas, _SCHEMA_KINDS[key[0]])(address, key[1]) if address is not None else None
     if schema is None:
         return None
     where = f"`{'' if key[0] == 'resource' else key[0] + '.'}{key[1]}`"

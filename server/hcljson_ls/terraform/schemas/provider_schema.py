@@ -853,6 +853,20 @@ def provider_for(
     return provider_address(local, required_providers, engine)
 
 
+def provider_of(
+    resource_type: str,
+    provider_meta_argument: str | None = None,
+    required_providers: Mapping[str, Any] | None = None,
+    engine: str = TERRAFORM,
+) -> str | None:
+    """`provider_for`, or None when the type names no provider: no local name can be read from it
+    (`_x`, a blank type left by a half-typed key: Terraform's "Invalid provider local name")."""
+    try:
+        return provider_for(resource_type, provider_meta_argument, required_providers, engine)
+    except ValueError:
+        return None
+
+
 def provider_address(local: str, required_providers: Mapping[str, Any] | None = None, engine: str = TERRAFORM) -> str:
     """The address of the provider the module calls `local`: `required_providers[local]`'s source,
     else the implied `hashicorp/<local>` on the engine's registry (`terraform`: the built-in one)."""
