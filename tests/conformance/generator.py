@@ -837,6 +837,9 @@ def _duplicate_import_cases(cat: str) -> Iterator[Case]:
     yield _case(cat, "dup-import-across-files", "two imports into one resource, in two files",
                 {"main.tf.json": {"import": imp("terraform_data.a"), **_td({}, "a")},
                  "imports.tf.json": {"import": imp("terraform_data.a", "y")}})
+    yield _case(cat, "dup-import-native-and-json", "two imports into one resource, the first in a native file",
+                {"imports.tf": 'import {\n  to = terraform_data.a\n  id = "y"\n}\n',
+                 "main.tf.json": {"import": imp("terraform_data.a"), **_td({}, "a")}})
 
 
 NAMES: tuple[tuple[str, bool], ...] = (

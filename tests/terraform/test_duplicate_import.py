@@ -98,3 +98,19 @@ def _range(text: str, start: int, end: int) -> dict:
         return {"line": text.count("\n", 0, offset), "character": offset - (text.rfind("\n", 0, offset) + 1)}
 
     return {"start": position(start), "end": position(end)}
+
+
+def test_an_import_in_a_native_file_read_first_counts(tmp_path):
+    fixture = parse_fixture("""
+    //- /app/imports.tf
+    import {
+      to = ⟨terraform_data.a["k"]⟩
+      id = "y"
+    }
+    //- /app/main.tf.json
+    {"import": {"to": ⟨"terraform_data.a[\\"k\\"]"⟩, "id": "x"}}
+    """)
+    ws = fixture.workspace(tmp_path)
+    [d] = _only(ws, ws.uri("/app/main.tf.json"))
+    assert [(d.start, d.end)] == fixture.files["/app/main.tf.json"].ranges
+    assert [(r.uri, r.start, r.end) for r in d.related] == [(ws.uri("/app/imports.tf"), *fixture.files["/app/imports.tf"].ranges[0])]

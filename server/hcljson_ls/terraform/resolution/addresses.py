@@ -129,15 +129,21 @@ def _instance_key(key: str | None) -> str:
 
 
 def import_target(text: str, attr: Attribute | None) -> tuple[str, str] | None:
-    """The resource instance `attr` (an `import` block's `to`) names, when it is a static address:
-    `(instance, resource)`, the instance address in one spelling (equal for the addresses Terraform
-    finds equal: `a.b[0]` and `a.b[ 00 ]`, not `a.b` and `a.b[0]`, nor `a.b[0]` and `a.b["0"]`) and
-    the resource's address without instance keys (how Terraform's message names it). None for
-    anything else (a reference in a key, a template, a malformed or reserved address):
-    Terraform compares only static addresses, so none of these is ever a duplicate."""
+    """The resource instance `attr` (an `import` block's `to`, a JSON string) names, when it is a
+    static address (`static_instance`), or None."""
     if attr is None or attr.expr is None or attr.expr.node.kind != STRING:
         return None
-    m = _STATIC_INSTANCE.fullmatch(string_text(text, attr.expr.node, attr.expr.start))
+    return static_instance(string_text(text, attr.expr.node, attr.expr.start))
+
+
+def static_instance(address: str) -> tuple[str, str] | None:
+    """The resource instance `address` names, when it is a static address: `(instance, resource)`,
+    the instance address in one spelling (equal for the addresses Terraform finds equal: `a.b[0]`
+    and `a.b[ 00 ]`, not `a.b` and `a.b[0]`, nor `a.b[0]` and `a.b["0"]`) and the resource's address
+    without instance keys (how Terraform's message names it). None for anything else (a reference
+    in a key, a template, a key with escapes, a malformed or reserved address): Terraform compares
+    only static addresses, so none of these is ever a duplicate."""
+    m = _STATIC_INSTANCE.fullmatch(address)
     if m is None or m.group(3) in RESERVED_ROOTS or m.group(3) == "data":
         return None
     modules = [(step.group(1), _instance_key(step.group(2))) for step in _STATIC_STEP.finditer(m.group(1))]
