@@ -736,6 +736,7 @@ def _structure_cases() -> Iterator[Case]:
     yield _case(cat, "syntax-comment", "JSON has no comments",
                 {"main.tf.json": '{\n  // note\n  "locals": {}\n}\n'})
     yield from _duplicate_cases(cat)
+    yield from _duplicate_import_cases(cat)
 
 
 def _duplicate_cases(cat: str) -> Iterator[Case]:
@@ -804,6 +805,41 @@ def _duplicate_cases(cat: str) -> Iterator[Case]:
                 {"main.tf.json": {"terraform": {"required_providers": rp}},
                  "versions.tf": 'terraform {\n  required_providers {\n    terraform = {\n      source = "terraform.io/builtin/terraform"\n'
                                 '    }\n  }\n}\n'})
+
+
+def _duplicate_import_cases(cat: str) -> Iterator[Case]:
+    """Two import blocks for one resource instance (Terraform's module.go: "Duplicate import
+    configuration for ...", at the later `to`), as JSON writes them, across files, and the `to`
+    values Terraform does not find equal (another instance key, a key that is no constant)."""
+    R = Repeated
+
+    def imp(to: str, id_: str = "x", **more: Any) -> dict[str, Any]:
+        return {"to": to, "id": id_, **more}
+
+    counted = _td({"count": 2}, "a")
+    D: dict[str, tuple[Any, str]] = {
+        "dup-import-array": ({"import": [imp("terraform_data.a"), imp("terraform_data.a", "y")], **_td({}, "a")},
+                             "two imports into one resource"),
+        "dup-import-root-keys": (R([("import", imp("terraform_data.a")), ("import", imp("terraform_data.a", "y")),
+                                    *_td({}, "a").items()]), "two imports into one resource"),
+        "dup-import-number-key": ({"import": [imp("terraform_data.a[0]"), imp("terraform_data.a[ 00 ]", "y")], **counted},
+                                  "two imports into one instance, its key written twice"),
+        "dup-import-other-keys": ({"import": [imp("terraform_data.a[0]"), imp("terraform_data.a[1]", "y")], **counted}, VALID),
+        "dup-import-for-each": ({"import": [imp("terraform_data.a[each.key]", "${each.value}", for_each={"k": "x"}),
+                                            imp("terraform_data.a[each.key]", "${each.value}", for_each={"k": "y"})],
+                                 **_td({"for_each": {"k": 1}}, "a")}, VALID),
+        "dup-import-module": ({"import": [imp("module.m.terraform_data.a"), imp("module.m.terraform_data.a", "y")],
+                               "module": {"m": {"source": "./child"}}}, "two imports into one resource of a module"),
+    }
+    for slug, (main, intent) in D.items():
+        files: dict[str, Any] = {"child__main": _td({}, "a")} if slug == "dup-import-module" else {}
+        yield _module(slug, cat, intent, main, **files)
+    yield _case(cat, "dup-import-across-files", "two imports into one resource, in two files",
+                {"main.tf.json": {"import": imp("terraform_data.a"), **_td({}, "a")},
+                 "imports.tf.json": {"import": imp("terraform_data.a", "y")}})
+    yield _case(cat, "dup-import-native-and-json", "two imports into one resource, the first in a native file",
+                {"imports.tf": 'import {\n  to = terraform_data.a\n  id = "y"\n}\n',
+                 "main.tf.json": {"import": imp("terraform_data.a"), **_td({}, "a")}})
 
 
 NAMES: tuple[tuple[str, bool], ...] = (

@@ -107,11 +107,12 @@ def test_misplaced_within_threshold(results: list[dt.CaseResult]) -> None:
 def test_duplicates_start_where_terraform_reports_them(results: list[dt.CaseResult]) -> None:
     """A duplicate declaration is reported where Terraform reports it: each Terraform error that one
     of our `structure/duplicate-block` errors agrees with has one starting at its line and column
-    (the body's `{`, or the `[` of an array of bodies; a local value's name). Native files are left
-    out: Terraform's range there is the block's header, ours its label."""
+    (the body's `{`, or the `[` of an array of bodies; a local value's name; a duplicate import
+    block's `to`, `structure/duplicate-import`). Native files are left out: Terraform's range there
+    is the block's header, ours its label."""
     checked, wrong = 0, []
     for r in results:
-        mine = [o for o in r.ours if o.get("code") == "structure/duplicate-block"]
+        mine = [o for o in r.ours if o.get("code") in ("structure/duplicate-block", "structure/duplicate-import")]
         for t in r.agreed:
             if "file" not in t or not t["file"].endswith(".json") or not any(dt._overlaps(o, t) for o in mine):
                 continue

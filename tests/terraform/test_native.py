@@ -90,7 +90,11 @@ moved {
   to   = aws_instance.b
 }
 import {
-  to = aws_instance.b
+  to = ⟨aws_instance.b⟩
+  id = "i-123"
+}
+import {
+  to = aws_instance.b[each.key]
   id = "i-123"
 }
 removed { from = aws_instance.c }
@@ -128,6 +132,7 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("provider-alias", "aws", "east"),
         ("provider-alias", "aws", "wést"),
         ("provider-requirement", "google", None),
+        ("import", "aws_instance.b", "aws_instance.b"),  # a static `to` (one with a reference is none)
     ]
     assert [(d.start, d.end) for d in got] == f.ranges
 

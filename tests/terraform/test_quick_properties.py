@@ -327,6 +327,8 @@ MOVED = st.sampled_from([
 IMPORT = st.sampled_from([
     Obj([("to", "aws_instance.a"), ("id", "i-1")]), [Obj([("to", "aws_instance.nope"), ("id", "${var.x}")])],
     Obj([("id", "x")]), Obj([("to", "aws_instance.a"), ("id", "x"), ("for_each", "${var.x}")]),
+    # Two imports of one instance in one array (a duplicate inside the block analysed alone).
+    [Obj([("to", "aws_instance.a[0]"), ("id", "x")]), Obj([("to", "aws_instance.a[ 00 ]"), ("id", "y")])],
 ])
 REMOVED = st.sampled_from([Obj([("from", "aws_instance.a"), ("lifecycle", Obj([("destroy", False)]))]), Obj([])])
 CHECK = st.sampled_from([

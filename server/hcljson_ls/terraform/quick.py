@@ -131,7 +131,7 @@ from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
-from .rules.validate import DUPLICATE_BLOCK, TREE_ONLY, duplicates, invalid_labels, keywords_of
+from .rules.validate import DUPLICATE_CODES, TREE_ONLY, duplicates, invalid_labels, keywords_of
 from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["QuickResult", "quick_blocks", "quick_file"]
@@ -535,7 +535,7 @@ class _Quick:
             syntax = [_moved(d, move) for d in parsed.diagnostics]
             # (diagnostic, group) pairs: merged with the other blocks' in the full path's order.
             structure = [(_moved(d, move), g) for d, g in zip(result.structure, result.structure_groups)
-                         if d.code != DUPLICATE_BLOCK]
+                         if d.code not in DUPLICATE_CODES]
             strings = [_moved(d, move) for d in result.strings]
             keys_, place = result.definitions()
             defs = [(k, move(*place(j))) for j, k in enumerate(keys_)]

@@ -700,7 +700,7 @@ class Workspace(ProviderSchemaSettings):
         keys, place = state.definitions()
         shared = self._across[uri][1]
         elsewhere = {k: [self._place(e) for e in entries] for k, entries in shared.items()}
-        return duplicates_across_files(keys, place, elsewhere, state.text)
+        return duplicates_across_files(keys, place, elsewhere, state.text, name)
 
     def _place(self, entry: tuple[str, str, Any]) -> tuple[str, str, int, int]:
         uri, name, where = entry

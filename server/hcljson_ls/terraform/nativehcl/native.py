@@ -14,7 +14,9 @@ Contract
   `("ephemeral", ...)`, `("action", ...)`, `("module", name)`, `("output", name)`,
   `("check", name)`, `("provider", name, alias or None)`, `validate.STATE_STORAGE` for each
   `backend` / `cloud` block of a `terraform` block (at its label, or `cloud`), `validate.REQUIRED_PROVIDERS` for
-  each `required_providers` block (at its type name); and the facts that are no declarations
+  each `required_providers` block (at its type name), `(validate.IMPORT_TARGET, instance, resource)`
+  for an `import` block whose `to` is a static address (`addresses.static_instance`, at the `to`
+  expression); and the facts that are no declarations
   (`validate.REPEATABLE`): `("module-source", name, source)` for a module call's literal `source`
   (at the string), `("variable-input", name, type, required)` for each variable
   (`module_calls.input_fact`: its type expression's text, spaces collapsed; whether it has no
@@ -64,6 +66,7 @@ from typing import Any
 
 from ..definition import catalogue
 from ..definition.language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
+from ..resolution.addresses import static_instance
 from ..resolution.module_calls import input_fact
 from ..resolution.references import (
     IN_COUNT,
@@ -80,7 +83,7 @@ from ..resolution.references import (
 )
 from ..rules.const_sources import VARIABLE_CONST
 from ..rules.declarations import Declaration
-from ..rules.validate import REQUIRED_PROVIDERS, STATE_STORAGE
+from ..rules.validate import IMPORT_TARGET, REQUIRED_PROVIDERS, STATE_STORAGE
 
 __all__ = ["NativeFile", "parse_native"]
 
@@ -496,6 +499,11 @@ class _Walk:
             value = _plain_string(lit, self.data) if lit is not None else None
             if value is not None:
                 add(Declaration(("module-source", values[0], value), *self.span(lit)))
+        elif type_name == "import" and "to" in attributes:  # the instance it imports into (`validate.IMPORT_TARGET`)
+            to = _expression_of(attributes["to"])
+            target = static_instance(self.name(to)) if to is not None else None
+            if target is not None:
+                add(Declaration((IMPORT_TARGET, *target), *self.span(to)))
         elif type_name == "provider" and len(labels) == 1:
             name = self.label(labels[0])
             if name is None:

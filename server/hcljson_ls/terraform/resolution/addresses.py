@@ -19,6 +19,10 @@ an error:
   from that word to the end of the address; `removed.from` takes them (Terraform parses it without
   that check).
 
+Also here: `import_target(text, attr)`, the static address an `import` block's `to` names, by which
+Terraform finds two import blocks of a module for one resource instance (`validate.definitions`
+keys them; the duplicate is reported with the other duplicates, `validate.duplicates`).
+
 Contract: addresses are read from plain JSON strings (a string with escapes or a template is left to
 the reference rules); never raises; a malformed address is the reference rules' to report.
 """
@@ -30,7 +34,7 @@ from dataclasses import dataclass
 
 from ...diagnostic import ERROR, Diagnostic
 from ...hcljson.model import Attribute, Block
-from ...hcljson.values import quoted
+from ...hcljson.values import quoted, string_text
 from ...jsonsyntax.tree import STRING
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -104,6 +108,48 @@ def _parse(text: str, attr: Attribute | None) -> _Address | None:
     if len(names) != 2:
         return None
     return _Address(kind, tuple(module_keys), keys, start, attr.expr.end)
+
+
+_KEY = r'\[\s*(?:\d+|"[^"\\]*")\s*\]'
+#: A resource instance address Terraform parses statically (configs/import.go `parseImportToStatic`):
+#: module steps, each with at most one literal key, then `[data.]type.name` and at most one literal
+#: key. Blanks inside the brackets are allowed, as HCL's traversal syntax allows them.
+_STATIC_INSTANCE = re.compile(
+    rf"((?:module\.{IDENTIFIER_PATTERN}(?:{_KEY})?\.)*)(data\.)?({IDENTIFIER_PATTERN})\.({IDENTIFIER_PATTERN})({_KEY})?"
+)
+_STATIC_STEP = re.compile(rf"module\.({IDENTIFIER_PATTERN})({_KEY})?\.")
+
+
+def _instance_key(key: str | None) -> str:
+    """A literal instance key in one spelling: `[ 00 ]` and `[0]` are the number 0, `["0"]` a string."""
+    if not key:
+        return ""
+    inner = key[1:-1].strip()
+    return f"[{inner}]" if inner.startswith('"') else f"[{int(inner)}]"
+
+
+def import_target(text: str, attr: Attribute | None) -> tuple[str, str] | None:
+    """The resource instance `attr` (an `import` block's `to`, a JSON string) names, when it is a
+    static address (`static_instance`), or None."""
+    if attr is None or attr.expr is None or attr.expr.node.kind != STRING:
+        return None
+    return static_instance(string_text(text, attr.expr.node, attr.expr.start))
+
+
+def static_instance(address: str) -> tuple[str, str] | None:
+    """The resource instance `address` names, when it is a static address: `(instance, resource)`,
+    the instance address in one spelling (equal for the addresses Terraform finds equal: `a.b[0]`
+    and `a.b[ 00 ]`, not `a.b` and `a.b[0]`, nor `a.b[0]` and `a.b["0"]`) and the resource's address
+    without instance keys (how Terraform's message names it). None for anything else (a reference
+    in a key, a template, a key with escapes, a malformed or reserved address): Terraform compares
+    only static addresses, so none of these is ever a duplicate."""
+    m = _STATIC_INSTANCE.fullmatch(address)
+    if m is None or m.group(3) in RESERVED_ROOTS or m.group(3) == "data":
+        return None
+    modules = [(step.group(1), _instance_key(step.group(2))) for step in _STATIC_STEP.finditer(m.group(1))]
+    resource = f"{m.group(2) or ''}{m.group(3)}.{m.group(4)}"
+    instance = "".join(f"module.{name}{key}." for name, key in modules) + resource + _instance_key(m.group(5))
+    return instance, "".join(f"module.{name}." for name, _ in modules) + resource
 
 
 def _diag(start: int, end: int, summary: str, detail: str) -> Diagnostic:

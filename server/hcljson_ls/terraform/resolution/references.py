@@ -227,8 +227,10 @@ def address_length(ref: Reference) -> int | None:
 
 def output_step(ref: Reference) -> Step | None:
     """The output `module.m.<output>` names: the first attribute step after the module's name and
-    its instance key, if any (`module.m["key"].out`, `module.m[0].out`: `out`), or None."""
-    if ref.root != "module" or ref.context & (STATIC | PROVIDER):
+    its instance key, if any (`module.m["key"].out`, `module.m[0].out`: `out`), or None. None for an
+    address (`ADDRESS`: `import.to`'s `module.m.aws_instance.a` names a resource of the module, not an
+    output; `replace_triggered_by` may not refer to a module at all, its own rule says so)."""
+    if ref.root != "module" or ref.context & (STATIC | PROVIDER | ADDRESS):
         return None
     n = address_length(ref)
     if n is None:

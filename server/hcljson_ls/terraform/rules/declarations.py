@@ -21,7 +21,11 @@ Contract
   other file reports its own side when it is checked, so the user sees both places. Each side is
   reported where Terraform reports the later one (`validate.reported_range`: the `{` or `[` of
   the block's body; a local value's name), the other places related at their keys. Duplicates
-  within one file stay the per-file rule's (`validate.duplicates`).
+  within one file stay the per-file rule's (`validate.duplicates`). Two `import` blocks for one
+  resource instance (key `validate.IMPORT_TARGET`) are the same rule with its own code and message,
+  `structure/duplicate-import`, at the `to` value, as Terraform reports it: only on the side
+  Terraform reports, the file whose name sorts after the other's (Terraform's load order), as
+  Terraform's message names the first one's block, not its `to`.
 * `overrides_without_base` reports, in an override file, each variable, local value, output, module
   call, resource, data source or aliased provider configuration that no primary file of the module
   declares (`declared(key)` false), as `structure/override-without-base`: Terraform 1.11's module.go
@@ -45,7 +49,7 @@ from ..definition.language import constraint_keys
 from ..definition.schema import is_json_override_file, schema_for_path
 from ..resolution.reference_walk import block_references
 from ..resolution.references import Call, Reference
-from .validate import DUPLICATE_BLOCK, REPEATABLE, definition_title, definitions, reported_range
+from .validate import DUPLICATE_BLOCK, IMPORT_TARGET, REPEATABLE, definition_title, definitions, duplicate_import, reported_range
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +90,11 @@ Place = tuple[str, str, int, int]  # (uri, file name, start, end)
 
 def duplicates_across_files(
     keys: Sequence[Hashable], place: Callable[[int], tuple[int, int]], elsewhere: Mapping[Hashable, Sequence[Place]],
-    text,
+    text, file_name: str | None = None,
 ) -> list[Diagnostic]:
     """`structure/duplicate-block` on each of this file's declarations (`keys[i]` at `place(i)`)
-    that other files of the module declare too (see the module doc); `text` is this file's."""
+    that other files of the module declare too (see the module doc); `text` is this file's, and
+    `file_name` its name (an import target is reported only when a file before it has one)."""
     out: list[Diagnostic] = []
     seen: set[Hashable] = set()
     for i, key in enumerate(keys):
@@ -98,8 +103,17 @@ def duplicates_across_files(
             continue  # a second one in this very file is the per-file rule's
         seen.add(key)
         start, end = reported_range(key, place(i), text)  # type: ignore[arg-type]
-        title = definition_title(key)  # type: ignore[arg-type]
         names = ", ".join(sorted({name for _, name, _, _ in others}))
+        if key[0] == IMPORT_TARGET:  # type: ignore[index]
+            # Terraform reads a module's files in name order and reports an import block on the
+            # second one: on this file's only when an earlier file has one too.
+            earlier = [o for o in others if file_name is None or o[1] < file_name]
+            if earlier:
+                names = ", ".join(sorted({name for _, name, _, _ in earlier}))
+                related = tuple(Related(s, e, f"first declared in {name}", uri) for uri, name, s, e in earlier)
+                out.append(duplicate_import(key, start, end, f"in {names}", related))  # type: ignore[arg-type]
+            continue
+        title = definition_title(key)  # type: ignore[arg-type]
         out.append(
             Diagnostic(
                 start, end, ERROR, DUPLICATE_BLOCK, f"Duplicate {title}",

@@ -82,6 +82,7 @@ from ..definition.catalogue import (
     literal_settings_block,
 )
 from ..definition.language import CONSTRAINT_KIND
+from ..resolution.addresses import import_target
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
@@ -97,6 +98,9 @@ from .variable_rules import variable_diagnostics
 INVALID_NAME = "structure/invalid-name"
 RESERVED_NAME = "structure/reserved-name"
 DUPLICATE_BLOCK = "structure/duplicate-block"
+DUPLICATE_IMPORT = "structure/duplicate-import"
+#: The codes of `duplicates` (the rule across the blocks of a file).
+DUPLICATE_CODES = frozenset({DUPLICATE_BLOCK, DUPLICATE_IMPORT})
 INVALID_KEYWORD = "structure/invalid-keyword"
 INVALID_MODULE_SOURCE = "module/invalid-source"
 INVALID_TRIGGER = "reference/invalid-replace-trigger"
@@ -581,6 +585,10 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     a position-free tuple and `start`/`end` the range a duplicate is reported on (the block's
     header key, or a local value's name). Empty for blocks that define nothing checkable."""
     t = block.type_name
+    if t == "import":  # the resource instance it imports into, when its address is static
+        to = block.body.attribute("to")
+        target = import_target(text, to)
+        return [] if target is None else [((IMPORT_TARGET, *target), to.expr.start, to.expr.end)]  # type: ignore[union-attr]
     if t == "locals":
         return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
     if t == "terraform":
@@ -706,9 +714,15 @@ STATE_STORAGE = ("state-storage",)
 #: (Terraform's module.go: "Duplicate required providers configuration").
 REQUIRED_PROVIDERS = ("required-providers",)
 
+#: The key of an `import` block: `(IMPORT_TARGET, instance, resource)`, the static address its `to`
+#: names (`addresses.import_target`), at the `to` value. A module imports into a resource instance
+#: once (Terraform's module.go: "Duplicate import configuration for ...").
+IMPORT_TARGET = "import"
+
 #: Definition kinds that name nothing a reference, a rename or a symbol reaches: the facts
-#: (`REPEATABLE`) and the one-per-module markers of state storage and provider requirements.
-UNNAMED = REPEATABLE | {STATE_STORAGE[0], REQUIRED_PROVIDERS[0]}
+#: (`REPEATABLE`), the one-per-module markers of state storage and provider requirements, and
+#: the targets of import blocks.
+UNNAMED = REPEATABLE | {STATE_STORAGE[0], REQUIRED_PROVIDERS[0], IMPORT_TARGET}
 
 
 def _state_storage(block: Block) -> list[tuple[tuple, int, int]]:
@@ -756,7 +770,7 @@ def reported_range(key: tuple, place: tuple[int, int], text) -> tuple[int, int]:
     in one file and across files alike (module.go, test_file.go, query_file.go). A local value's is
     its attribute's whole range, which starts at its name: the name is kept (only the end differs),
     as is the key when the text after it is no `:` then a bracket (mid-edit)."""
-    if key[0] == _LOCAL:
+    if key[0] in (_LOCAL, IMPORT_TARGET):  # an import target is reported at its `to` value
         return place
     found = definition_range(text, place[1])
     return place if found is None else found
@@ -774,6 +788,18 @@ def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]], t
             next(steps)
         except StopIteration as done:
             return done.value
+
+
+def duplicate_import(key: tuple, start: int, end: int, where: str, related: tuple[Related, ...]) -> Diagnostic:
+    """`structure/duplicate-import` at `start`-`end` (a later `import` block's `to`) for import target
+    `key` that another import block of the module (`where`: "in this file", "in b.tf.json") has."""
+    resource = quoted(key[2])
+    return Diagnostic(
+        start, end, ERROR, DUPLICATE_IMPORT, f"Duplicate import configuration for {resource}",
+        f"An import block for the resource {resource} was already declared {where}. A resource can have only "
+        "one import block: remove one of them.",
+        related,
+    )
 
 
 def duplicates_steps(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]],
@@ -794,6 +820,9 @@ def duplicates_steps(keys: Sequence[tuple], place: Callable[[int], tuple[int, in
             continue
         start, end = reported_range(key, place(i), text)
         prev = place(first)
+        if key[0] == IMPORT_TARGET:
+            out.append(duplicate_import(key, start, end, "in this file", (Related(prev[0], prev[1], "first declared here"),)))
+            continue
         if key[0] == _LOCAL:
             name = key[1]
             out.append(
