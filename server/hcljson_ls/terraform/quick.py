@@ -380,7 +380,7 @@ class _Quick:
         for key in order:
             starts.append(at)
             refs.extend(_refs_of(key, at))
-            at += 6 * len(key[1]) + 1  # (`_span`, inline: once per key)
+            at += _span(key)
         problems, _ = resolve(refs, own, self.scope)
         for d in problems:  # (in the refs' order: the keys' order)
             p = bisect_right(starts, d.start) - 1
@@ -955,8 +955,8 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
             continue
         written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)
         if metadata is None:
-            found = [v for k, v in b.value if k == "//"]  # type: ignore[attr-defined]
-            metadata = json.dumps(found, ensure_ascii=False) if found else ""
+            comment = [v for k, v in b.value if k == "//"]  # type: ignore[attr-defined]
+            metadata = json.dumps(comment, ensure_ascii=False) if comment else ""
         if written in metadata:  # (a string of it, as written; or, rarely, the end of one: analysed then)
             return None
         at = text.find(written, b.start, b.end)
