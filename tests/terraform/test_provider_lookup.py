@@ -11,10 +11,13 @@ import pytest
 import shared_data
 from internals import materialize
 
+from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.terraform.analysis import analyze_file
 from hcljson_ls.terraform.schemas import provider_lookup as pl
 from hcljson_ls.terraform.schemas import provider_schema as ps
+from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import uri_of_path
 
 AWS, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 
@@ -203,3 +206,27 @@ def test_resolution_key_changes_only_when_an_answer_may(schemas: ps.ProviderSche
     other = ps.combine(schemas)
     assert pl.resolution_key(other, {}, "terraform") != base
     assert pl.resolution_key(None, {}, "terraform") is None
+
+
+@pytest.mark.parametrize("text", [
+    '{"resource": {"_x": {"a": {}}}}',
+    '{"import": {"to": "_x.a", "identity": {"a": "b"}}, "resource": {"_x": {"a": {}}}}',
+    '{"data": {"_": {"a": {}}}, "import": [{"to": "_.a", "identity": {"a": "b"}}]}',
+])
+def test_a_type_that_names_no_provider_is_checked_against_none(tmp_path, caplog, text) -> None:
+    # `_x` implies no provider local name (Terraform: "Invalid provider local name"): every lookup of its
+    # provider (the schema checks, an import's identity, a feature's schema) finds none, instead of failing
+    # the analysis (a ValueError from its address: the quick open and the module's diagnostics failed).
+    path = tmp_path / "main.tf.json"
+    path.write_text(text, encoding="utf-8")
+    workspace = Workspace([str(tmp_path)])
+    uri = uri_of_path(str(path))
+    state = workspace.open(uri, text, 1, "terraform-json")
+    assert workspace.snapshot().provider_schemas(uri) is not None  # (the lookups that ask for the provider)
+    quick = collect(workspace.snapshot(), uri)
+    state.prepare()
+    assert collect(workspace.snapshot(), uri) == quick
+    for block in state.analysis.body.blocks:
+        if block.type_name in ("resource", "data"):
+            assert pl.block_address(block, text) is None and pl.block_schema(block, workspace.snapshot().provider_schemas(uri), text) is None
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]

@@ -93,6 +93,8 @@ def type_doc(snapshot: Snapshot, uri: str, block: Block, text: str | None = None
         return None
     text = snapshot.text_of(uri) if text is None else text
     address = block_address(block, text, snapshot.required_providers(uri), snapshot.engine(uri))
+    if address is None:
+        return None
     return docs.provider_doc(address, _versions(snapshot, uri).get(address), kind, block.labels[0].value)
 
 

@@ -769,7 +769,7 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
         address, schema = block_schema(schemas, b.type_name, type_name, meta, providers, engine)
         if schema is not None:
             found = (schema, where_of(b.type_name, type_name), quiet_test(b.type_name, schema))
-        elif schemas.has_provider(address):
+        elif address is not None and schemas.has_provider(address):
             found = _UNKNOWN_TYPE  # `schema/unknown-resource-type`
         else:
             found = None  # the provider's schema is not loaded: nothing is reported

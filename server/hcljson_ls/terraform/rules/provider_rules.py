@@ -91,7 +91,7 @@ from ..schemas.provider_schema import (
     SchemaAttribute,
     SchemaBlock,
     SchemaBlockType,
-    provider_for,
+    provider_of,
 )
 
 UNKNOWN_ARGUMENT = "schema/unknown-argument"
@@ -892,16 +892,19 @@ def check_sites(
 
 
 @functools.lru_cache(maxsize=4096)
-def _address(type_name: str, meta: str | None, providers: tuple, engine: str) -> str:
-    return provider_for(type_name, meta, dict(providers), engine)
+def _address(type_name: str, meta: str | None, providers: tuple, engine: str) -> str | None:
+    return provider_of(type_name, meta, dict(providers), engine)
 
 
-def _provider_address(type_name: str, meta: str | None, required_providers: Mapping[str, Any] | None, engine: str) -> str:
-    """`provider_for`, memoized (it normalizes an address per call: 12% of the validation of a block)."""
+def _provider_address(type_name: str, meta: str | None, required_providers: Mapping[str, Any] | None,
+                      engine: str) -> str | None:
+    """`provider_of`, memoized (it normalizes an address per call: 12% of the validation of a block):
+    None for a type that names no provider (`_x`, ``: Terraform's "Invalid provider local name"),
+    which has nothing to be checked against."""
     try:
         return _address(type_name, meta, tuple(required_providers.items()) if required_providers else (), engine)
     except TypeError:  # an unhashable entry (an object with `source`): not memoized
-        return provider_for(type_name, meta, required_providers, engine)
+        return provider_of(type_name, meta, required_providers, engine)
 
 
 def _validate_block(
@@ -909,9 +912,8 @@ def _validate_block(
     meta_value: str | None,
 ) -> list[Diagnostic]:
     type_label = block.labels[0]
-    try:
-        address = _provider_address(type_label.value, meta_value, required_providers, engine)
-    except ValueError:  # no provider local name (a type `_x` or ``, Terraform's "Invalid provider local name"): nothing to check against
+    address = _provider_address(type_label.value, meta_value, required_providers, engine)
+    if address is None:  # no provider local name: nothing to check against
         return []
     if block.type_name == "ephemeral":
         schema = schemas.ephemeral_resource(address, type_label.value)
@@ -1021,6 +1023,8 @@ def import_identity(
     meta_value = text[meta.expr.start : meta.expr.end].strip('"') if meta is not None and meta.expr is not None else None
     local = meta_value.split(".", 1)[0] if meta_value and "${" not in meta_value else type_name.split("_", 1)[0]
     address = _provider_address(type_name, meta_value if meta_value and "${" not in meta_value else None, required_providers, engine)
+    if address is None:  # a type that names no provider
+        return None
     return local, type_name, schemas.resource_identity(address, type_name)
 
 
@@ -1284,10 +1288,13 @@ def _lifecycle_quiet(block_type: str, body: Any, schema: SchemaBlock) -> bool:
 
 
 def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta: str | None,
-                 required_providers: Mapping[str, Any] | None, engine: str) -> tuple[str, SchemaBlock | None]:
+                 required_providers: Mapping[str, Any] | None, engine: str) -> tuple[str | None, SchemaBlock | None]:
     """(provider address, schema or None) of a `resource` or `data` block of type `type_name` whose
-    `provider` meta-argument is `meta`, as `check_sites` finds them."""
+    `provider` meta-argument is `meta`, as `check_sites` finds them; (None, None) for a type that
+    names no provider."""
     address = _provider_address(type_name, meta, required_providers, engine)
+    if address is None:
+        return None, None
     if block_type == "data":
         return address, schemas.data_source(address, type_name)
     return address, schemas.resource(address, type_name)

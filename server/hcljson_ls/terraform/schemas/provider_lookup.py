@@ -1,7 +1,7 @@
 """What a provider schema says at a place inside a `resource` or `data` block: the one lookup hover,
 completion and semantic tokens share.
 
-    block_address(block, text, required_providers=None, engine=TERRAFORM) -> str
+    block_address(block, text, required_providers=None, engine=TERRAFORM) -> str | None
     block_schema(block, schemas, text, required_providers=None, engine=TERRAFORM) -> SchemaBlock | None
     body_at(schema, steps) -> SchemaBlock | None
     name_at(schema, steps) -> SchemaAttribute | SchemaBlockType | None
@@ -58,6 +58,7 @@ from .provider_schema import (
     SchemaBlock,
     SchemaBlockType,
     provider_for,
+    provider_of,
 )
 
 __all__ = [
@@ -89,10 +90,11 @@ def meta_provider(block: Block, text: Any) -> str | None:
 
 def block_address(
     block: Block, text: Any, required_providers: Mapping[str, Any] | None = None, engine: str = TERRAFORM
-) -> str:
-    """The provider address of resource or data block `block` (see the module doc)."""
+) -> str | None:
+    """The provider address of resource or data block `block` (see the module doc); None when its
+    type names no provider (`provider_schema.provider_of`)."""
     meta = meta_provider(block, text)
-    return provider_for(block.labels[0].value, meta if meta and "${" not in meta else None, required_providers, engine)
+    return provider_of(block.labels[0].value, meta if meta and "${" not in meta else None, required_providers, engine)
 
 
 def block_schema(
@@ -107,6 +109,8 @@ def block_schema(
     if schemas is None or block.type_name not in catalogue.SCHEMA_BODY_BLOCKS or len(block.labels) < 2:
         return None
     address = block_address(block, text, required_providers, engine)
+    if address is None:
+        return None
     type_name = block.labels[0].value
     kind = block.type_name
     if kind in catalogue.CONFIG_SCHEMA_BLOCKS:
