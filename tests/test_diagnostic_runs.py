@@ -4,10 +4,11 @@ plain list, whatever the runs, the edit and the diagnostics (hypothesis)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.diagnostic import Deferred, Diagnostic, Fix, Related, Runs, is_moved, realigned
+from hcljson_ls.diagnostic import Deferred, Diagnostic, Fix, Piece, Pieces, Related, Runs, _Base, _reach, is_moved, realigned
 
 
 def _later(base: int) -> tuple[str, tuple[Fix, ...]]:
@@ -90,3 +91,81 @@ def test_realigned_is_the_new_list_sharing_what_it_can(before, data):
         assert again.runs[-1].base is runs.runs[0].base and again.runs[-1].delta == delta
     assert all(is_moved(d.shifted(delta), d, delta) for d in before)
     assert not any(is_moved(d.shifted(delta + 1), d, delta) for d in before)
+
+
+def _pieced(found: list[Diagnostic], cuts: list[int], lazy: list[bool], made: list[int]) -> Pieces:
+    """`found` cut at `cuts` into parts, those marked in `lazy` as `Piece`s (each counts in `made` when made)."""
+    parts: list = []
+    at = 0
+    for k, cut in enumerate([*cuts, len(found)]):
+        part = found[at:cut]
+        if lazy[k % len(lazy)] and part:
+            codes = {d.code for d in part}
+            severities: dict[str, set[str]] = {}
+            for d in part:
+                severities.setdefault(d.code, set()).add(d.severity)
+            low = min(_reach(d)[0] for d in part)
+            high = max(_reach(d)[1] for d in part)
+
+            def make(part=part, k=k) -> list[Diagnostic]:
+                made.append(k)
+                return list(part)
+
+            parts.append(Piece(len(part), next(iter(codes)) if len(codes) == 1 else None, severities, low, high, make))
+        else:
+            parts.append(part)
+        at = cut
+    return Pieces(parts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_DIAGNOSTICS, st.data())
+def test_pieces_read_as_the_list_they_stand_for_and_make_only_what_is_read(found, data):
+    n = len(found)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=5)))
+    lazy = data.draw(st.lists(st.booleans(), min_size=1, max_size=6))
+    made: list[int] = []
+    items = _pieced(found, cuts, lazy, made)
+    base = Runs.new(items).base
+    runs = Runs((Runs.new(items),))
+    plain = _Base(tuple(found))
+    # The index of codes, the severities and the spans are answered without making a piece of one code.
+    assert base.codes() == plain.codes()
+    for code in ("a", "b", "c"):
+        assert base.severities(code) == plain.severities(code)
+    lo = data.draw(st.integers(0, n))
+    hi = data.draw(st.integers(lo, n))
+    if hi > lo:
+        low, high = base.span(lo, hi)
+        exact = plain.span(lo, hi)
+        assert low <= exact[0] and high >= exact[1]  # (a piece not made answers its bounds)
+    assert all(len({d.code for d in found[a:b]}) > 1 for a, b in _made_parts(cuts, n, made))  # (several codes)
+    # Reading one element makes at most its piece; reading them all makes every piece, once.
+    if n:
+        i = data.draw(st.integers(0, n - 1))
+        before = len(made)
+        assert runs[i] == found[i]
+        assert len(made) - before <= 1
+    assert runs.between(lo, hi) == found[lo:hi] and items[lo:hi] == found[lo:hi]
+    assert list(runs) == found and len(runs) == n
+    assert sorted(made) == sorted(set(made))
+    assert list(runs.steps()) == []  # (all made: nothing left to make)
+
+
+def _made_parts(cuts: list[int], n: int, made: list[int]) -> list[tuple[int, int]]:
+    """The ranges of the parts made (by their index in `cuts`)."""
+    bounds = [0, *cuts, n]
+    return [(bounds[k], bounds[k + 1]) for k in made]
+
+
+def test_pieces_are_made_one_a_step_and_a_wrong_count_is_an_error():
+    found = [_diagnostic(10 * i, 1, "a") for i in range(9)]
+    made: list[int] = []
+    items = _pieced(found, [3, 6], [True], made)
+    steps = Runs((Runs.new(items),)).steps()
+    next(steps)
+    assert made == [0]
+    assert list(steps) == [None, None] and made == [0, 1, 2]
+    wrong = Pieces([Piece(2, "a", {"a": {"error"}}, 0, 10, lambda: found[:1])])
+    with pytest.raises(RuntimeError):
+        wrong[0]

@@ -26,7 +26,7 @@ import re
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from typing import NamedTuple, Protocol
@@ -247,8 +247,8 @@ class _Base:
 
     __slots__ = ("items", "tags", "_low", "_high", "_codes", "_severities", "_spans")
 
-    def __init__(self, items: tuple[Diagnostic, ...], tags: Sequence[object] | None = None) -> None:
-        self.items = items
+    def __init__(self, items: tuple[Diagnostic, ...] | Pieces, tags: Sequence[object] | None = None) -> None:
+        self.items = items  # (`Pieces`: some made when first read; the index, codes and bounds are asked of it)
         self.tags = tags  # what its maker keeps per diagnostic (`Runs.new`), or None
         self._low: array | None = None
         self._high: array | None = None
@@ -261,6 +261,8 @@ class _Base:
         the next asker (the same runs are asked again edit after edit)."""
         key = (lo, hi)
         found = self._spans.get(key)
+        if found is None and type(self.items) is Pieces:
+            return self.items.span(lo, hi)  # (not kept: a piece made since may narrow it)
         if found is None:
             low, high = self.bounds()
             if len(self._spans) >= 64:
@@ -270,6 +272,8 @@ class _Base:
 
     def codes(self) -> dict[str, list[int]]:
         """Per code, the indices of the diagnostics of that code (ascending), found on first need."""
+        if self._codes is None and type(self.items) is Pieces:
+            self._codes = self.items.codes()
         if self._codes is None:
             codes: dict[str, list[int]] = {}
             for i, d in enumerate(self.items):
@@ -284,6 +288,8 @@ class _Base:
     def severities(self, code: str) -> set[str]:
         """The severities of its diagnostics of `code`."""
         found = self._severities.get(code)
+        if found is None and type(self.items) is Pieces:
+            found = self._severities[code] = self.items.severities(code)
         if found is None:
             items = self.items
             found = self._severities[code] = {items[i].severity for i in self.codes().get(code, ())}
@@ -296,17 +302,167 @@ class _Base:
             every = range(len(items))
             wide = {*compress(every, map(_related, items)), *compress(every, map(_FIXES.__get__, items))}
             for i in wide:  # (few: those holding places besides their range)
-                d = items[i]
-                lo, hi = d.start, d.end
-                for r in d.related:
-                    if r.uri is None:
-                        lo, hi = min(lo, r.start), max(hi, r.end)
-                if type(d) is not Deferred or d._later is None:  # (a deferred one's fixes are placed from its start)
-                    for f in d.fixes:
-                        lo, hi = min(lo, f.start), max(hi, f.end)
-                low[i], high[i] = lo, hi
+                low[i], high[i] = _reach(items[i])
             self._low, self._high = low, high
         return self._low, self._high  # type: ignore[return-value]
+
+
+class Piece:
+    """`count` diagnostics of one part of a document, made when first read (`make()`, which gives
+    them in position order): what a reader can learn of them without making them is said here, so
+    that `Pieces` answers it. All of them are of `code` (None: of several codes), their severities
+    per code are `severities`, and every offset they hold lies in `[low, high]`."""
+
+    __slots__ = ("count", "code", "severities", "low", "high", "make")
+
+    def __init__(self, count: int, code: str | None, severities: dict[str, set[str]], low: int, high: int,
+                 make: Callable[[], list[Diagnostic]]) -> None:
+        self.count = count
+        self.code = code
+        self.severities = severities
+        self.low = low
+        self.high = high
+        self.make = make
+
+
+class Pieces(Sequence[Diagnostic]):
+    """A sequence of diagnostics in position order made of parts: lists of diagnostics, and `Piece`s
+    made when an element of theirs is first read (then kept as lists). The quick open places the
+    references of ~25,000 undeclared names this way (`terraform.quick`): a client is shown the first
+    1,000 of a code (`features.diagnostics.collapse_runs`), which reads the codes, the severities
+    (`codes`, `severities`) and the kept elements only, and an edit before the tree asks where runs
+    of them lie (`span`: a piece not made yet answers its bounds). Reading every element (iterating,
+    `==`, `bounds`) makes every piece; `steps()` makes them one a step, for a background task."""
+
+    __slots__ = ("_parts", "_ends")
+
+    def __init__(self, parts: Iterable[list[Diagnostic] | Piece]) -> None:
+        self._parts: list[list[Diagnostic] | Piece] = []
+        self._ends = array("q")
+        total = 0
+        for part in parts:
+            n = part.count if isinstance(part, Piece) else len(part)
+            if n:
+                total += n
+                self._parts.append(part)
+                self._ends.append(total)
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def _made(self, k: int) -> list[Diagnostic]:
+        """Part `k`, made now if it is a `Piece` (which must give as many as it said)."""
+        part = self._parts[k]
+        if not isinstance(part, Piece):
+            return part
+        made = part.make()
+        if len(made) != part.count:
+            raise RuntimeError(f"a piece of {part.count} diagnostics made {len(made)}")
+        self._parts[k] = made
+        return made
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            lo, hi, step = i.indices(len(self))
+            if step != 1:
+                return self.flat()[i]
+            return self.between(lo, hi)
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        k = bisect_right(self._ends, i)
+        return self._made(k)[i - (self._ends[k - 1] if k else 0)]
+
+    def between(self, lo: int, hi: int) -> list[Diagnostic]:
+        """Elements `[lo, hi)`, making only the pieces among them."""
+        out: list[Diagnostic] = []
+        if lo >= hi:
+            return out
+        k = bisect_right(self._ends, lo)
+        while k < len(self._parts) and lo < hi:
+            start = self._ends[k - 1] if k else 0
+            part = self._made(k)
+            out.extend(part[lo - start : min(hi, self._ends[k]) - start])
+            lo = self._ends[k]
+            k += 1
+        return out
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        for k in range(len(self._parts)):
+            yield from self._made(k)
+
+    def flat(self) -> list[Diagnostic]:
+        return self.between(0, len(self))
+
+    def steps(self) -> Iterator[None]:
+        """Make the pieces not made yet, one a step."""
+        for k, part in enumerate(self._parts):
+            if type(part) is Piece:
+                self._made(k)
+                yield
+
+    def codes(self) -> dict[str, list[int]]:
+        """`_Base.codes`, making only the pieces of several codes."""
+        codes: dict[str, list[int]] = {}
+        start = 0
+        for k, end in enumerate(self._ends):
+            part = self._parts[k]
+            if isinstance(part, Piece) and part.code is not None:
+                at = codes.get(part.code)
+                if at is None:
+                    at = codes[part.code] = []
+                at.extend(range(start, end))
+            else:
+                for i, d in enumerate(self._made(k), start):
+                    at = codes.get(d.code)
+                    if at is None:
+                        codes[d.code] = [i]
+                    else:
+                        at.append(i)
+            start = end
+        return codes
+
+    def severities(self, code: str) -> set[str]:
+        """The severities of its diagnostics of `code`, making no piece."""
+        found: set[str] = set()
+        for part in self._parts:
+            if isinstance(part, Piece):
+                found |= part.severities.get(code, set())
+            else:
+                found.update(d.severity for d in part if d.code == code)
+        return found
+
+    def span(self, lo: int, hi: int) -> tuple[int, int]:
+        """The lowest and highest offset elements `[lo, hi)` hold (`_Base.span`): a piece not made
+        answers its bounds (a range holding theirs)."""
+        low, high = sys.maxsize, -sys.maxsize
+        k = bisect_right(self._ends, lo)
+        while k < len(self._parts) and lo < hi:
+            start = self._ends[k - 1] if k else 0
+            part = self._parts[k]
+            if isinstance(part, Piece):
+                low, high = min(low, part.low), max(high, part.high)
+            else:
+                for d in part[lo - start : min(hi, self._ends[k]) - start]:
+                    a, b = _reach(d)
+                    low, high = min(low, a), max(high, b)
+            lo = self._ends[k]
+            k += 1
+        return low, high
+
+
+def _reach(d: Diagnostic) -> tuple[int, int]:
+    """The lowest and highest offset `d` holds in its document (`_Base.bounds`, for one)."""
+    lo, hi = d.start, d.end
+    for r in d.related:
+        if r.uri is None:
+            lo, hi = min(lo, r.start), max(hi, r.end)
+    if type(d) is not Deferred or d._later is None:  # (a deferred one's fixes are placed from its start)
+        for f in d.fixes:
+            lo, hi = min(lo, f.start), max(hi, f.end)
+    return lo, hi
 
 
 class Run(NamedTuple):
@@ -416,6 +572,13 @@ class Runs(Sequence[Diagnostic]):
             self._flat = out
         return self._flat
 
+    def steps(self) -> Iterator[None]:
+        """Make the `Pieces` of its runs not made yet, one piece a step (for a background task: made
+        when read otherwise, all at once when every element is)."""
+        for r in self.runs:
+            if type(r.base.items) is Pieces:
+                yield from r.base.items.steps()
+
     def cut(self, lo: int, hi: int, delta: int = 0) -> list[Run]:
         """The runs of elements `[lo, hi)`, each moved by `delta` more."""
         out: list[Run] = []
@@ -479,8 +642,8 @@ class Runs(Sequence[Diagnostic]):
     @staticmethod
     def new(found: Sequence[Diagnostic], tags: Sequence[object] | None = None) -> Run:
         """One run of `found` (diagnostics made for this version), with `tags` (one per diagnostic,
-        kept with them: `Run.tags`) if given."""
-        return Run(_Base(tuple(found), tags), 0, len(found), 0)
+        kept with them: `Run.tags`) if given; `Pieces` are kept as they are (not made)."""
+        return Run(_Base(found if type(found) is Pieces else tuple(found), tags), 0, len(found), 0)
 
 
 def is_moved(new: Diagnostic, old: Diagnostic, delta: int) -> bool:

@@ -1,7 +1,8 @@
 """The quick open places the references of a certified block that resolve with a diagnostic in the raw
 text (`quick._locate`) instead of analysing the block, and gives exactly the full path's diagnostics; where a
 place is not certain (the string in the `"//"` metadata, written with other escapes, after an escaped quote,
-in two contexts), it analyses the block as before."""
+in two contexts), it analyses the block as before. A located block's diagnostics are placed when first read
+(`diagnostic.Piece`): the analysis, where a place is not certain, runs then."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.features.diagnostics import file_diagnostics, gathered, placing_steps
 from hcljson_ls.hcljson.schema import STRING_TRAVERSAL
 from hcljson_ls.terraform import quick as quick_module
 from hcljson_ls.terraform.resolution.reference_walk import string_refs
@@ -20,6 +21,20 @@ from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
 MODULE = '{"variable": {"x": {}}, "locals": {"l": 1}, "resource": {"aws_vpc": {"main": {}}}}'
+
+
+@pytest.fixture
+def analyses(monkeypatch) -> list:
+    """The blocks the quick open analyses alone (`_Quick.analyse`), as it analyses them."""
+    seen: list = []
+    real = quick_module._Quick.analyse
+
+    def spy(self, b, openers=()):
+        seen.append(b)
+        return real(self, b, openers)
+
+    monkeypatch.setattr(quick_module._Quick, "analyse", spy)
+    return seen
 
 
 def _both(tmp_path, text: str):
@@ -57,23 +72,26 @@ ANALYSED = {
 
 
 @pytest.mark.parametrize("body", PLACED.values(), ids=PLACED.keys())
-def test_references_are_placed_in_the_raw_text_as_the_full_path_places_them(tmp_path, body) -> None:
+def test_references_are_placed_in_the_raw_text_as_the_full_path_places_them(tmp_path, body, analyses) -> None:
     quick, full = _both(tmp_path, _resource(body))
     assert quick is not None and full
     assert quick.diagnostics == full
     assert (quick.located, quick.analysed) == (1, 0)
+    assert analyses == []
 
 
 @pytest.mark.parametrize("body", ANALYSED.values(), ids=ANALYSED.keys())
-def test_uncertain_places_send_the_block_to_the_full_analysis(tmp_path, body) -> None:
+def test_uncertain_places_send_the_block_to_the_full_analysis(tmp_path, body, analyses) -> None:
     if isinstance(body, str):  # raw JSON for the string's value, escapes as written
         text = '{"resource": {"aws_instance": {"a": {"ami": "' + body + '"}}}}'
     else:
         text = _resource(body)
     quick, full = _both(tmp_path, text)
     assert quick is not None and full
+    assert (quick.located, quick.analysed) == (1, 0)
+    assert analyses == []  # (placed when read)
     assert quick.diagnostics == full
-    assert (quick.located, quick.analysed) == (0, 1)
+    assert [b.start for b in analyses] == [text.index("{", text.index('"a"'))]  # search: the block's value
 
 
 def test_an_escaped_quote_before_the_same_text_is_not_taken_for_the_string(tmp_path) -> None:
@@ -124,3 +142,33 @@ def test_an_address_key_of_names_has_the_refs_the_traversal_reader_gives(root, n
     expected = [r.shifted(at, flags) if type(r) is Reference else r.shifted(at)
                 for r in string_refs(address, STRING_TRAVERSAL, False)]
     assert quick_module._refs_of((quick_module._ADDRESS_KEY, address, flags), at) == expected
+
+
+def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_read(tmp_path, monkeypatch) -> None:
+    # 300 resources with 4 misspelt references each; a client shown 100 of a code (and a summary at the
+    # 101st) has the blocks of those placed (`diagnostic.Piece`), the others when read: in the background.
+    placed: list = []
+    real = quick_module._locate
+
+    def spy(text, b, by_key, strings):
+        placed.append(b.start)
+        return real(text, b, by_key, strings)
+
+    monkeypatch.setattr(quick_module, "_locate", spy)
+    bodies = {f"r{n}": {"ami": "-".join(f"${{var.y{n}_{k}}}" for k in range(4))} for n in range(300)}
+    text = json.dumps({"resource": {"aws_instance": bodies}}, indent=2)
+    (tmp_path / "other.tf.json").write_text(MODULE, encoding="utf-8")
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    workspace = Workspace([str(tmp_path)])
+    state = workspace.open(uri, text, 1, "terraform-json")
+    shown = list(gathered(workspace.snapshot(), uri, max_per_code=100))
+    assert state.quick().located == 300
+    starts = sorted(text.index("{", text.index(f'"r{n}"')) for n in range(300))  # search: each block's value
+    # The 25 blocks of 4 shown, the block of the first one hidden, and a few a binary search read.
+    assert set(starts[:26]) <= set(placed) and len(placed) < 40 and len(set(placed)) == len(placed)
+    left = 300 - len(placed)
+    assert len(list(placing_steps(state))) == left and sorted(placed) == starts
+    full = Workspace([str(tmp_path)])
+    full.open(uri, text, 1, "terraform-json").prepare()
+    assert shown == gathered(full.snapshot(), uri, max_per_code=100)
+    assert len(shown) == 101 and shown[-1].code == "limit/too-many"

@@ -62,6 +62,21 @@ def test_line_starts_scanned_in_slices_match_the_naive_model(text: str, slice_si
         line_index._SCAN_SLICE = saved
 
 
+@given(texts, st.integers(-2, 45))
+@example("a\r\nb\r\nc", 0)  # the cut just after a "\r": its "\n" is past the cut, the start there dropped
+def test_the_first_line_starts_are_the_index_s_without_building_it(text: str, offset: int) -> None:
+    index = LineIndex(text)
+    starts, every = index.starts_through(offset)
+    expected = ref_line_starts(text)
+    assert index.has_line_starts == every  # (found from the text alone, unless it is every start)
+    assert starts == expected[: len(starts)]
+    assert not every or len(starts) == len(expected)
+    if not every:  # through the start of the line after the offset's
+        assert starts[-1] > max(0, offset)
+    assert index.line_count == len(expected)  # (which builds the index)
+    assert index.has_line_starts and index.starts_through(offset) == (expected, True)
+
+
 @given(texts, encodings, block_sizes)
 def test_position_matches_naive_model(text: str, encoding: str, block_size) -> None:
     index = LineIndex(text, block_size=block_size)

@@ -51,7 +51,7 @@ import operator
 import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import cast
 
 from ..diagnostic import Diagnostic, Run, Runs, is_moved, realigned
@@ -265,6 +265,15 @@ def _count_before(found: Sequence[Diagnostic], offset: int) -> int:
     if isinstance(found, Runs):
         return found.count_before(offset)
     return bisect_left(found, offset, key=_start)
+
+
+def placing_steps(state: DocumentState) -> Iterator[None]:
+    """Make the quick result's diagnostics still to be placed (`diagnostic.Pieces`: placed when
+    read), one block a step: a background task runs them before the build, whose end compares
+    every one of them (`prepare`)."""
+    quick = state.quick(compute=False)
+    if quick is not None and isinstance(quick.diagnostics, Runs):
+        yield from quick.diagnostics.steps()
 
 
 def prepare(state: DocumentState, quick: QuickResult | None | object = ...) -> bool:

@@ -240,9 +240,11 @@ class Forms:
             # (below the line's terminator), so only the start's line is searched.
             size = positions.size
             rest: list[int] = []
-            if len(found) >= _FEW:
-                starts = positions.starts
-                last = len(starts) - 1
+            if len(found) >= _FEW or not index.has_line_starts:
+                # (Without the index: the line starts through the last one's line only, the first
+                # 1,000 of 24,750 undeclared references near a 5 MB document's start: ~35 ms less.)
+                starts, every = positions.starts_through(max((d.start for d in found), default=0))
+                last = len(starts) - 1 if every else len(starts)  # (not every: a start follows each line)
 
                 def bounds(s: int) -> tuple[int, int, int]:
                     line = bisect_right(starts, s) - 1 if s > 0 else 0

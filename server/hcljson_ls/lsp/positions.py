@@ -4,6 +4,7 @@
       .position(offset) -> (line, character)     exactly `LineIndex.position(offset, encoding)`
       .line(offset) -> int                       the line alone (a binary search)
       .many(offsets) -> (lines, characters)      `position` of each offset, as two lists
+      .starts_through(offset) -> (starts, every) the first line starts, through the line after `offset`'s
       .simple                                    True when characters are plain code-point columns
 
 Contract
@@ -27,7 +28,7 @@ from ..text.line_index import LineIndex
 
 
 class Positions:
-    __slots__ = ("index", "encoding", "_text", "_starts", "simple", "_crlf")
+    __slots__ = ("index", "encoding", "_text", "_starts", "_prefix", "simple", "_crlf")
 
     def __init__(self, index: LineIndex, encoding: str = UTF16) -> None:
         encoding = check_encoding(encoding)
@@ -36,6 +37,7 @@ class Positions:
         self._text: str | None = None  # (the text joined on first need: a conversion near a line's end)
         self._crlf: bool | None = None
         self._starts: list[int] | None = None  # (O(lines): made on first need)
+        self._prefix: tuple[list[int], int] | None = None  # (the first line starts, through an offset's line)
         # The index keeps its count of astral characters across edits, its buffer whether it is
         # ASCII: no scan of the text per call.
         self.simple = encoding == UTF32 or index.buffer.isascii() or (encoding == UTF16 and index.astral_count() == 0)
@@ -65,6 +67,19 @@ class Positions:
         if self._starts is None:
             self._starts = self.index.line_starts()
         return self._starts
+
+    def starts_through(self, offset: int) -> tuple[list[int], bool]:
+        """`LineIndex.starts_through`: the line starts through the start of the line after
+        `offset`'s, and whether they are all of them (`starts`); the longest asked is kept."""
+        if self._starts is not None:
+            return self._starts, True
+        if self._prefix is None or self._prefix[1] < offset:
+            starts, every = self.index.starts_through(offset)
+            if every:
+                self._starts = starts
+                return starts, True
+            self._prefix = (starts, offset)
+        return self._prefix[0], False
 
     def line(self, offset: int) -> int:
         """The line of `offset` (clamped into the text; a terminator belongs to its line)."""

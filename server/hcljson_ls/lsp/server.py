@@ -420,6 +420,9 @@ class HcljsonServer(LanguageServer):
                     await asyncio.sleep(0)
                 memory_marks.mark("server.line_starts")
                 await asyncio.sleep(0)
+                placing = diagnostics_feature.placing_steps(state)  # (the quick open's diagnostics not read yet)
+                while not self._run_slice(placing) and self.store.get(uri) is state:
+                    await asyncio.sleep(0)
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
             started, own = time.perf_counter(), False  # `own`: this task's slice ended the build
