@@ -149,7 +149,9 @@ def test_pieces_read_as_the_list_they_stand_for_and_make_only_what_is_read(found
     assert runs.between(lo, hi) == found[lo:hi] and items[lo:hi] == found[lo:hi]
     assert list(runs) == found and len(runs) == n
     assert sorted(made) == sorted(set(made))
-    assert list(runs.steps()) == []  # (all made: nothing left to make)
+    assert list(runs.steps()) == [] and items.pending == 0  # (all made: nothing left to make)
+    if hi > lo:  # made, every part answers its exact bounds
+        assert items.span(lo, hi) == plain.span(lo, hi) == base.span(lo, hi)
 
 
 def _made_parts(cuts: list[int], n: int, made: list[int]) -> list[tuple[int, int]]:

@@ -261,7 +261,7 @@ class _Base:
         the next asker (the same runs are asked again edit after edit)."""
         key = (lo, hi)
         found = self._spans.get(key)
-        if found is None and type(self.items) is Pieces:
+        if found is None and type(self.items) is Pieces and self.items.pending:
             return self.items.span(lo, hi)  # (not kept: a piece made since may narrow it)
         if found is None:
             low, high = self.bounds()
@@ -334,11 +334,15 @@ class Pieces(Sequence[Diagnostic]):
     of them lie (`span`: a piece not made yet answers its bounds). Reading every element (iterating,
     `==`, `bounds`) makes every piece; `steps()` makes them one a step, for a background task."""
 
-    __slots__ = ("_parts", "_ends")
+    __slots__ = ("_parts", "_ends", "_lows", "_highs", "pending", "_flat")
 
     def __init__(self, parts: Iterable[list[Diagnostic] | Piece]) -> None:
         self._parts: list[list[Diagnostic] | Piece] = []
         self._ends = array("q")
+        # Per part, the lowest and highest offset its diagnostics hold: a piece's bounds until it is made.
+        self._lows, self._highs = array("q"), array("q")
+        self.pending = 0  # how many pieces are not made yet
+        self._flat: list[Diagnostic] | None = None  # every element, once every piece is made and one is read
         total = 0
         for part in parts:
             n = part.count if isinstance(part, Piece) else len(part)
@@ -346,6 +350,10 @@ class Pieces(Sequence[Diagnostic]):
                 total += n
                 self._parts.append(part)
                 self._ends.append(total)
+                low, high = (part.low, part.high) if isinstance(part, Piece) else _reach_all(part)
+                self._lows.append(low)
+                self._highs.append(high)
+                self.pending += isinstance(part, Piece)
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -359,9 +367,13 @@ class Pieces(Sequence[Diagnostic]):
         if len(made) != part.count:
             raise RuntimeError(f"a piece of {part.count} diagnostics made {len(made)}")
         self._parts[k] = made
+        self._lows[k], self._highs[k] = _reach_all(made)
+        self.pending -= 1
         return made
 
     def __getitem__(self, i):
+        if self._flat is not None:
+            return self._flat[i]
         if isinstance(i, slice):
             lo, hi, step = i.indices(len(self))
             if step != 1:
@@ -390,11 +402,13 @@ class Pieces(Sequence[Diagnostic]):
         return out
 
     def __iter__(self) -> Iterator[Diagnostic]:
-        for k in range(len(self._parts)):
-            yield from self._made(k)
+        return iter(self.flat())
 
     def flat(self) -> list[Diagnostic]:
-        return self.between(0, len(self))
+        """Every element (every piece made), kept: read again and again once made (`_Base.bounds`)."""
+        if self._flat is None:
+            self._flat = self.between(0, len(self))
+        return self._flat
 
     def steps(self) -> Iterator[None]:
         """Make the pieces not made yet, one a step."""
@@ -437,20 +451,37 @@ class Pieces(Sequence[Diagnostic]):
     def span(self, lo: int, hi: int) -> tuple[int, int]:
         """The lowest and highest offset elements `[lo, hi)` hold (`_Base.span`): a piece not made
         answers its bounds (a range holding theirs)."""
-        low, high = sys.maxsize, -sys.maxsize
-        k = bisect_right(self._ends, lo)
-        while k < len(self._parts) and lo < hi:
-            start = self._ends[k - 1] if k else 0
-            part = self._parts[k]
-            if isinstance(part, Piece):
-                low, high = min(low, part.low), max(high, part.high)
-            else:
-                for d in part[lo - start : min(hi, self._ends[k]) - start]:
-                    a, b = _reach(d)
-                    low, high = min(low, a), max(high, b)
-            lo = self._ends[k]
-            k += 1
-        return low, high
+        ends = self._ends
+        first, last = bisect_right(ends, lo), bisect_left(ends, hi)  # the parts of the first and last
+        if first == last:
+            return self._part_span(first, lo, hi)
+        low, high = self._part_span(first, lo, ends[first])
+        if last - first > 1:  # (the parts between, whole: C-speed)
+            low, high = min(low, min(self._lows[first + 1 : last])), max(high, max(self._highs[first + 1 : last]))
+        a, b = self._part_span(last, ends[last - 1], hi)
+        return min(low, a), max(high, b)
+
+    def _part_span(self, k: int, lo: int, hi: int) -> tuple[int, int]:
+        """`span` of elements `[lo, hi)`, all in part `k`."""
+        start = self._ends[k - 1] if k else 0
+        part = self._parts[k]
+        if isinstance(part, Piece) or (lo == start and hi == self._ends[k]):
+            return self._lows[k], self._highs[k]
+        return _reach_all(part[lo - start : hi - start])
+
+
+def _reach_all(found: Sequence[Diagnostic]) -> tuple[int, int]:
+    """The lowest and highest offset the diagnostics `found` (not empty) hold."""
+    if not any(map(_related, found)) and not any(map(_FIXES.__get__, found)):  # (in C: the usual case)
+        return min(map(_start, found)), max(map(_end, found))
+    low, high = sys.maxsize, -sys.maxsize
+    for d in found:
+        a, b = _reach(d)
+        if a < low:
+            low = a
+        if b > high:
+            high = b
+    return low, high
 
 
 def _reach(d: Diagnostic) -> tuple[int, int]:
