@@ -17,6 +17,9 @@ moved them by (`terraform.quick_edit` after an edit before the tree, `hcljson.in
 once; `lsp.diagnostic_forms` reuses an untouched run's LSP forms whole,
 `features.diagnostics.collapse_runs` skips the hidden ones run by run. A run's diagnostics span text
 no edit since changed (their places, related ones and fixes included: `Run.low`/`Run.high`).
+A run's diagnostics may be `Pieces`: parts made when an element of theirs is first read (the quick
+open's undeclared references, placed in the text when read), which answer their count, codes,
+severities and bounds without being made.
 """
 
 from __future__ import annotations

@@ -29,7 +29,10 @@ Contract
   parser places them (`_refs_of`). A certified block with a key that resolves with a diagnostic
   gets that key's diagnostics moved to the places its raw text writes the key (`_locate`: the
   strings that make them, as `json.dumps` writes them); when they cannot be placed for sure, the
-  block is analysed like any other block instead. Any other block (and any member outside
+  block is analysed like any other block instead. That placing is done when one of the block's
+  diagnostics is first read (`diagnostic.Piece`: the result's diagnostics are then `Runs` of
+  `Pieces`, a piece per such block, whose count, codes and severities are known without placing
+  them); the same diagnostics either way. Any other block (and any member outside
   these shapes) is analysed by the full path on a document of its own, whose positions are mapped
   back: inside the block's value by a shift, on its header keys key by key.
 * How members are read: no rule is written here. The names, which are required and each one's mode
@@ -198,8 +201,8 @@ class Places:
 
     __slots__ = ("_flat",)
 
-    def __init__(self) -> None:
-        self._flat = array("q")
+    def __init__(self, flat: array | None = None) -> None:
+        self._flat = array("q") if flat is None else flat  # (start, end, start, end, ...)
 
     def append(self, place: tuple[int, int]) -> None:
         self._flat.extend(place)
@@ -497,27 +500,28 @@ class _Quick:
     def definitions(self, blocks: Sequence[Skimmed], analysed: dict) -> tuple[list, Places, array]:
         """The definitions' keys and places, and the end of each block's among them."""
         keys: list[Hashable] = []
-        places = Places()
-        ends = array("l")
+        flat: list[int] = []  # (the places' ints, made an array once: `Places.append` a definition
+        ends: list[int] = []  # was ~15% of this, 10,000 of them in 5 MB)
         for i, b in enumerate(blocks):
             got = analysed.get(i)
             if got is None:
-                lab = b.labels[-1]
-                key = (b.type_name, *[x.value for x in b.labels])
+                labels = b.labels
+                lab = labels[-1]
+                key = (b.type_name, labels[0].value) if len(labels) == 1 else (b.type_name, *[x.value for x in labels])
                 keys.append(key)
-                places.append((lab.start, lab.end))
+                flat += (lab.start, lab.end)
                 if b.type_name in INSTANCED:  # as `validate.definitions`: the instance keys it takes
-                    modes = [k for k, _ in b.value if k in REPETITION]  # type: ignore[attr-defined]
+                    names = dict(b.value)  # type: ignore[call-overload]  # (in C: a scan in Python cost 2x)
                     for mode in REPETITION:
-                        if mode in modes:
+                        if mode in names:
                             keys.append(repetition_key(key, mode))
-                            places.append((lab.start, lab.end))
+                            flat += (lab.start, lab.end)
             else:
                 for k, p in got[3]:
                     keys.append(k)
-                    places.append(p)
+                    flat += p
             ends.append(len(keys))
-        return keys, places, ends
+        return keys, Places(array("q", flat)), array("l", ends)
 
     def must_analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple:
         """`analyse`'s answer for `b`, or `_NoAnswer` when it has none."""
