@@ -299,18 +299,21 @@ class LineIndex:
     def starts_through(self, offset: int) -> tuple[list[int], bool]:
         """The line starts from the first through the start of the line after `offset`'s (`offset`
         clamped into the text), and whether they are surely every line start. From the index when it has
-        them; else found in the text up to there only, the index left as it is: a large document's
+        them (or when they reach past half the text: it is built then); else found in the text up to
+        there only, the index left as it is: a large document's
         diagnostics shown at its open (the first 1,000 of a code) lie near its start, and finding
         every line start of 5 MB is ~35 ms (the server finds them after answering the open). Starts
-        before the cut are exact: a `"\r\n"` cut after its `"\r"` gives a start at the cut only."""
+        before the cut are exact: a `"\\r\\n"` cut after its `"\\r"` gives a start at the cut only."""
         if _built(self):
             return self.line_starts(), True
         text = self._text.full()
         n = len(text)
         offset = max(0, min(offset, n))
-        ends = [j for j in (text.find("\n", offset), text.find("\r", offset)) if j >= 0]
-        cut = min(ends) + 3 if ends else n  # (past the start after the line's end, "\r\n" included)
-        if cut >= n:
+        newline = text.find("\n", offset)
+        newline = n if newline < 0 else newline
+        ret = text.find("\r", offset, newline)  # (a "\r" only before that "\n": a scan of one line)
+        cut = (newline if ret < 0 else ret) + 3  # (past the start after the line's end, "\r\n" included)
+        if cut >= n or cut > n // 2:  # (most of them: the index is built, and kept)
             return self.line_starts(), True
         starts = _line_starts(text[:cut])
         if starts[-1] >= cut:
