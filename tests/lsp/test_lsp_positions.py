@@ -25,6 +25,19 @@ def test_positions_are_line_index_positions(text: str, encoding: str) -> None:
         assert pos.line(offset) == index.position(offset, encoding)[0]
 
 
+@settings(max_examples=200, deadline=None)
+@given(_TEXT, st.lists(st.integers(-2, 200), max_size=6))
+def test_a_line_and_its_start_before_the_index_is_built_are_the_index_s(text: str, offsets: list[int]) -> None:
+    head = len(text)
+    text += "\n" + "a" * 100  # (a longer text: the first line starts found alone, the index not built)
+    pos = Positions(LineIndex(text))
+    built = LineIndex(text)
+    for offset in offsets:
+        line = built.line_of(offset)
+        assert pos.line_and_start(offset) == (line, built.line_start(line)), offset
+    assert not pos.index.has_line_starts or any(o > head for o in offsets)  # (past the text's first half)
+
+
 def reference_encode(tokens, index: LineIndex, encoding: str) -> list[int]:
     """The encoding spelled out with `LineIndex.position`, one token piece per line."""
     types = {t: i for i, t in enumerate(TOKEN_TYPES_ALL)}

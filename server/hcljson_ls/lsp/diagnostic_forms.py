@@ -205,7 +205,7 @@ class Forms:
             if forms is None:
                 forms = _RunForms(base, len(base.items))
             kept[id(base)] = forms
-            texts = _reused(run, forms, index, call)
+            texts = _reused(run, forms, positions, call)
             if texts is None:
                 lo, hi = run.lo, run.hi
                 ds = run.diagnostics()
@@ -330,7 +330,7 @@ class Forms:
         return out, hits, firsts, cols
 
 
-def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str] | None:
+def _reused(run: Run, forms: _RunForms, positions: Positions, call: int) -> list[str] | None:
     """The forms of `run` from those made for its diagnostics by one earlier `encode`, with its
     lines moved, when that is what converting them again gives; else None. It is when the lowest
     offset they hold is the first one's start (`Run.low`) and that start is at the same column of
@@ -345,8 +345,8 @@ def _reused(run: Run, forms: _RunForms, index: LineIndex, call: int) -> list[str
     first = run.base.items[lo].start + run.delta
     if run.low() != first:
         return None
-    line = index.line_of(first)
-    if first - index.line_start(line) != forms.cols[lo]:
+    line, start = positions.line_and_start(first)
+    if first - start != forms.cols[lo]:
         return None
     shift = line - forms.lines[lo]
     forms.stamp(lo, hi, call)

@@ -5,6 +5,7 @@
       .line(offset) -> int                       the line alone (a binary search)
       .many(offsets) -> (lines, characters)      `position` of each offset, as two lists
       .starts_through(offset) -> (starts, every) the first line starts, through the line after `offset`'s
+      .line_and_start(offset) -> (line, start)   its line and where the line starts (the first starts only)
       .simple                                    True when characters are plain code-point columns
 
 Contract
@@ -80,6 +81,18 @@ class Positions:
                 return starts, True
             self._prefix = (starts, offset)
         return self._prefix[0], False
+
+    def line_and_start(self, offset: int) -> tuple[int, int]:
+        """The line of `offset` (clamped into the text) and where it starts: from the first line
+        starts only (`starts_through`) while the index has none (the first edit after a large
+        document's open, whose shown diagnostics lie near its start, finds no other)."""
+        if self._starts is None and not self.index.has_line_starts:
+            starts, _ = self.starts_through(offset)
+            line = bisect_right(starts, offset) - 1 if offset > 0 else 0
+            return line, starts[line]
+        index = self.index
+        line = index.line_of(offset)
+        return line, index.line_start(line)
 
     def line(self, offset: int) -> int:
         """The line of `offset` (clamped into the text; a terminator belongs to its line)."""
