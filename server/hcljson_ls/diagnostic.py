@@ -375,8 +375,8 @@ class Pieces(Sequence[Diagnostic]):
         return made
 
     def __getitem__(self, i):
-        if self._flat is not None:
-            return self._flat[i]
+        if self._flat is not None or not self.pending:
+            return self.flat()[i]
         if isinstance(i, slice):
             lo, hi, step = i.indices(len(self))
             if step != 1:

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.features.diagnostics import file_diagnostics, gathered, placing_steps
+from hcljson_ls.features import diagnostics as diagnostics_module
+from hcljson_ls.features.diagnostics import file_diagnostics, gathered, placing_steps, prepare_steps
 from hcljson_ls.hcljson.schema import STRING_TRAVERSAL
 from hcljson_ls.terraform import quick as quick_module
 from hcljson_ls.terraform.resolution.reference_walk import string_refs
@@ -172,3 +173,12 @@ def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_
     full.open(uri, text, 1, "terraform-json").prepare()
     assert shown == gathered(full.snapshot(), uri, max_per_code=100)
     assert len(shown) == 101 and shown[-1].code == "limit/too-many"
+    # The build's end compares the 1,200 with the analysis's a part a step (`_COMPARED`: 100 here).
+    monkeypatch.setattr(diagnostics_module, "_COMPARED", 100)
+    checking = prepare_steps(state)
+    steps = 0
+    with pytest.raises(StopIteration) as done:
+        while True:
+            next(checking)
+            steps += 1
+    assert done.value.value is False and state.built and steps == 12 + 1  # (and the runs kept for the next edit)
