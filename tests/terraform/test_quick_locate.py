@@ -182,3 +182,28 @@ def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_
             next(checking)
             steps += 1
     assert done.value.value is False and state.built and steps == 12 + 1  # (and the runs kept for the next edit)
+
+
+def test_a_declaration_elsewhere_during_the_background_placing_reaches_the_next_diagnostics(tmp_path, monkeypatch) -> None:
+    # Another file declares a name while the pieces are made in the background: those made go on
+    # with the keys as they were resolved (one snapshot: no piece's count changes), and the next
+    # diagnostics, which bring the module's declarations up to date first, are a new result's.
+    placed: list = []
+    real = quick_module._locate
+    monkeypatch.setattr(quick_module, "_locate", lambda *args: placed.append(1) or real(*args))
+    bodies = {f"r{n}": {"ami": "-".join(f"${{var.y{n}_{k}}}" for k in range(4))} for n in range(300)}
+    text = json.dumps({"resource": {"aws_instance": bodies}}, indent=2)
+    (tmp_path / "other.tf.json").write_text(MODULE, encoding="utf-8")
+    uri = uri_of_path(str(tmp_path / "main.tf.json"))
+    workspace = Workspace([str(tmp_path)])
+    state = workspace.open(uri, text, 1, "terraform-json")
+    before = state.quick()
+    list(gathered(workspace.snapshot(), uri, max_per_code=100))
+    steps = placing_steps(state)
+    for _ in range(5):
+        next(steps)
+    other = '{"variable": {"x": {}, "y7_0": {}}, "locals": {"l": 1}, "resource": {"aws_vpc": {"main": {}}}}'
+    workspace.open(uri_of_path(str(tmp_path / "other.tf.json")), other, 1, "terraform-json")
+    list(steps)
+    assert len(placed) == 300 and len(before.diagnostics) == 300 * 4
+    assert len(list(gathered(workspace.snapshot(), uri))) == 300 * 4 - 1  # (`var.y7_0` declared now)
