@@ -270,10 +270,9 @@ def _count_before(found: Sequence[Diagnostic], offset: int) -> int:
 def placing_steps(state: DocumentState) -> Iterator[None]:
     """Make the quick result's diagnostics still to be placed (`diagnostic.Pieces`: placed when
     read), one block a step: a background task runs them before the build, whose end compares
-    every one of them (`prepare`). When the state gives that result up (an edit, a change of the
-    module's declarations), the steps go on with the state's new one, if it has one: a result given
-    up is not read again (a block analysed where a place is uncertain would be resolved against
-    declarations that are not the result's any more)."""
+    every one of them (`prepare`). When the state gives that result up (an edit, or declarations
+    elsewhere once the module's are brought up to date), the steps go on with the state's new one,
+    if it has one, and read the old one no more."""
     while (quick := state.quick(compute=False)) is not None and isinstance(quick.diagnostics, Runs):
         for _ in quick.diagnostics.steps():
             yield

@@ -156,7 +156,7 @@ from ..features import symbols as symbols_feature
 from ..gcpolicy import paused_gc
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
-from ..workspace import Snapshot, Workspace
+from ..workspace import DocumentState, Snapshot, Workspace
 from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
 from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
@@ -415,14 +415,11 @@ class HcljsonServer(LanguageServer):
             if (state := self.store.get(uri)) is not None and not state.built:
                 # The line starts (found by `prepare` otherwise, in the build's last slice) are
                 # found first, in slices of their own: in one piece, 0.3 s of 15 MB of tiny outputs.
-                lines = state.line_index.build_steps()
-                while not self._run_slice(lines) and self.store.get(uri) is state:
-                    await asyncio.sleep(0)
+                await self._in_slices(uri, state, state.line_index.build_steps())
                 memory_marks.mark("server.line_starts")
                 await asyncio.sleep(0)
-                placing = diagnostics_feature.placing_steps(state)  # (the quick open's diagnostics not read yet)
-                while not self._run_slice(placing) and self.store.get(uri) is state:
-                    await asyncio.sleep(0)
+                # (the quick open's diagnostics not read yet)
+                await self._in_slices(uri, state, diagnostics_feature.placing_steps(state))
             quick = None
             ended = 0  # builds run to their end without building: abandoned (an engine change) or failed
             started, own = time.perf_counter(), False  # `own`: this task's slice ended the build
@@ -451,9 +448,7 @@ class HcljsonServer(LanguageServer):
             def checking() -> Iterator[None]:
                 outcome.append((yield from diagnostics_feature.prepare_steps(state, quick)))
 
-            steps = checking()
-            while not self._run_slice(steps) and self.store.get(uri) is state:
-                await asyncio.sleep(0)
+            await self._in_slices(uri, state, checking())
             disagreed = bool(outcome) and outcome[0]
             memory_marks.mark("server.prepare")
         except Exception:
@@ -476,6 +471,12 @@ class HcljsonServer(LanguageServer):
             if found:
                 self.store.results_changed(uri)
             self.refresh_stale()  # what this document refers to may leave others' hints stale
+
+    async def _in_slices(self, uri: str, state: DocumentState, steps: Iterator[None]) -> None:
+        """Run `steps` in slices (`_run_slice`), answering what came between two, until they end
+        or `uri` is no longer `state` (closed, or opened again)."""
+        while not self._run_slice(steps) and self.store.get(uri) is state:
+            await asyncio.sleep(0)
 
     def _log_build(self, uri: str, own: bool, seconds: float) -> None:
         """Say in the client's log who built the tree of quick-opened `uri`: the background build

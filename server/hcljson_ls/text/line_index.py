@@ -321,7 +321,7 @@ class LineIndex:
         return list(starts), False
 
     def line_starts(self) -> list[int]:
-        """Every line start, ascending (O(number of lines); meant for tests and debugging)."""
+        """Every line start, ascending, as a list (O(number of lines): `lsp.positions` copies them once)."""
         out: list[int] = []
         for block, first in zip(self._blocks, self._firsts):
             shift = first - block[0]
