@@ -145,9 +145,9 @@ def test_an_address_key_of_names_has_the_refs_the_traversal_reader_gives(root, n
     assert quick_module._refs_of((quick_module._ADDRESS_KEY, address, flags), at) == expected
 
 
-def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_read(tmp_path, monkeypatch) -> None:
-    # 300 resources with 4 misspelt references each; a client shown 100 of a code (and a summary at the
-    # 101st) has the blocks of those placed (`diagnostic.Piece`), the others when read: in the background.
+@pytest.fixture
+def placements(monkeypatch) -> list:
+    """The value starts of the blocks the quick open places (`quick._locate`), as it places them."""
     placed: list = []
     real = quick_module._locate
 
@@ -156,21 +156,36 @@ def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_
         return real(text, b, by_key, strings)
 
     monkeypatch.setattr(quick_module, "_locate", spy)
-    bodies = {f"r{n}": {"ami": "-".join(f"${{var.y{n}_{k}}}" for k in range(4))} for n in range(300)}
-    text = json.dumps({"resource": {"aws_instance": bodies}}, indent=2)
+    return placed
+
+
+#: 300 resources with 4 misspelt references each (`var.y<n>_<k>`: 1,200 undeclared).
+MANY = json.dumps({"resource": {"aws_instance": {f"r{n}": {"ami": "-".join(f"${{var.y{n}_{k}}}" for k in range(4))}
+                                                 for n in range(300)}}}, indent=2)
+
+
+def _opened(tmp_path, text: str):
+    """A workspace of `text` (main.tf.json) and `MODULE` (other.tf.json), with `text` open: (workspace, uri, state)."""
     (tmp_path / "other.tf.json").write_text(MODULE, encoding="utf-8")
     uri = uri_of_path(str(tmp_path / "main.tf.json"))
     workspace = Workspace([str(tmp_path)])
-    state = workspace.open(uri, text, 1, "terraform-json")
+    return workspace, uri, workspace.open(uri, text, 1, "terraform-json")
+
+
+def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_read(tmp_path, monkeypatch,
+                                                                                    placements) -> None:
+    # A client shown 100 of a code (and a summary at the 101st) has the blocks of those placed
+    # (`diagnostic.Piece`), the others when read: in the background.
+    workspace, uri, state = _opened(tmp_path, MANY)
     shown = list(gathered(workspace.snapshot(), uri, max_per_code=100))
     assert state.quick().located == 300
-    starts = sorted(text.index("{", text.index(f'"r{n}"')) for n in range(300))  # search: each block's value
+    starts = sorted(MANY.index("{", MANY.index(f'"r{n}"')) for n in range(300))  # search: each block's value
     # The 25 blocks of 4 shown, the block of the first one hidden, and a few a binary search read.
-    assert set(starts[:26]) <= set(placed) and len(placed) < 40 and len(set(placed)) == len(placed)
-    left = 300 - len(placed)
-    assert len(list(placing_steps(state))) == left and sorted(placed) == starts
+    assert set(starts[:26]) <= set(placements) and len(placements) < 40 and len(set(placements)) == len(placements)
+    left = 300 - len(placements)
+    assert len(list(placing_steps(state))) == left and sorted(placements) == starts
     full = Workspace([str(tmp_path)])
-    full.open(uri, text, 1, "terraform-json").prepare()
+    full.open(uri, MANY, 1, "terraform-json").prepare()
     assert shown == gathered(full.snapshot(), uri, max_per_code=100)
     assert len(shown) == 101 and shown[-1].code == "limit/too-many"
     # The build's end compares the 1,200 with the analysis's a part a step (`_COMPARED`: 100 here).
@@ -184,19 +199,11 @@ def test_the_first_of_many_undeclared_references_are_placed_and_the_others_when_
     assert done.value.value is False and state.built and steps == 12 + 1  # (and the runs kept for the next edit)
 
 
-def test_a_declaration_elsewhere_during_the_background_placing_reaches_the_next_diagnostics(tmp_path, monkeypatch) -> None:
+def test_a_declaration_elsewhere_during_the_background_placing_reaches_the_next_diagnostics(tmp_path, placements) -> None:
     # Another file declares a name while the pieces are made in the background: those made go on
     # with the keys as they were resolved (one snapshot: no piece's count changes), and the next
     # diagnostics, which bring the module's declarations up to date first, are a new result's.
-    placed: list = []
-    real = quick_module._locate
-    monkeypatch.setattr(quick_module, "_locate", lambda *args: placed.append(1) or real(*args))
-    bodies = {f"r{n}": {"ami": "-".join(f"${{var.y{n}_{k}}}" for k in range(4))} for n in range(300)}
-    text = json.dumps({"resource": {"aws_instance": bodies}}, indent=2)
-    (tmp_path / "other.tf.json").write_text(MODULE, encoding="utf-8")
-    uri = uri_of_path(str(tmp_path / "main.tf.json"))
-    workspace = Workspace([str(tmp_path)])
-    state = workspace.open(uri, text, 1, "terraform-json")
+    workspace, uri, state = _opened(tmp_path, MANY)
     before = state.quick()
     list(gathered(workspace.snapshot(), uri, max_per_code=100))
     steps = placing_steps(state)
@@ -205,5 +212,5 @@ def test_a_declaration_elsewhere_during_the_background_placing_reaches_the_next_
     other = '{"variable": {"x": {}, "y7_0": {}}, "locals": {"l": 1}, "resource": {"aws_vpc": {"main": {}}}}'
     workspace.open(uri_of_path(str(tmp_path / "other.tf.json")), other, 1, "terraform-json")
     list(steps)
-    assert len(placed) == 300 and len(before.diagnostics) == 300 * 4
+    assert len(placements) == 300 and len(before.diagnostics) == 300 * 4
     assert len(list(gathered(workspace.snapshot(), uri))) == 300 * 4 - 1  # (`var.y7_0` declared now)
