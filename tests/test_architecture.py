@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from source_files import python_sources
 
 REPO = Path(__file__).resolve().parents[1]
 SERVER = REPO / "server"
@@ -75,8 +76,7 @@ def function_level_imports() -> list[tuple[str, int, str, str]]:
     """`(file, line, imported module, source line)` of every import of the package inside a
     function (at any depth) that carries no `# lazy: <why>` comment on its lines."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        source = path.read_text(encoding="utf-8")
+    for path, source in python_sources(PACKAGE):
         lines = source.splitlines()
         package = _package_of(path)
         rel = path.relative_to(PACKAGE).as_posix()

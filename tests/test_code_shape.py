@@ -17,6 +17,8 @@ import functools
 import re
 from pathlib import Path
 
+from source_files import python_sources
+
 PACKAGE = Path(__file__).resolve().parents[1] / "server" / "hcljson_ls"
 LIMIT = 80
 
@@ -69,8 +71,7 @@ def _functions(tree: ast.AST, prefix: str = ""):
 def long_functions() -> dict[str, tuple[int, str]]:
     """"path::qualified name" -> (lines, source) of each function of the server over `LIMIT` lines."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        source = path.read_text(encoding="utf-8")
+    for path, source in python_sources(PACKAGE):
         if not _may_hold_a_long_function(source):
             continue
         for name, node in _functions(ast.parse(source)):

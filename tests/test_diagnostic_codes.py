@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from source_files import python_sources
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "server" / "hcljson_ls"
 DOCS = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
@@ -15,8 +17,8 @@ _CODE = re.compile(r"""["']((?:syntax|structure|template|type|reference|schema|l
 
 def _codes() -> set[str]:
     found: set[str] = set()
-    for path in PACKAGE.rglob("*.py"):
-        found.update(_CODE.findall(path.read_text(encoding="utf-8")))
+    for _, source in python_sources(PACKAGE):
+        found.update(_CODE.findall(source))
     return found
 
 

@@ -12,6 +12,7 @@ import pytest
 from fixture import CLOSE, CURSOR, DEFAULT_PATH, MARK, OPEN, Fixture, FixtureError, parse_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from source_files import python_sources
 
 # Plain text: no marker can arise from it (no `0` after a `$`, no `//- ` line), but `$`, `{`, `/`,
 # line ends and non-ASCII characters are there.
@@ -347,15 +348,27 @@ def _own_position_helpers(path: Path) -> list[str]:
     return found
 
 
+#: The text of each module the guards below have read, read once for both of them.
+_READ: dict[Path, str] = {}
+
+
+def _source(path: Path) -> str:
+    if path not in _READ:
+        _READ[path] = path.read_text(encoding="utf-8")
+    return _READ[path]
+
+
 @functools.cache
 def _tree(path: Path) -> ast.Module:
     """The parsed module at `path` (parsed once for both guards below)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+    return ast.parse(_source(path))
 
 
 def _test_modules() -> list[Path]:
-    return sorted(p for p in TESTS.rglob("*.py")
-                  if p.name != "fixture.py" and "data" not in p.relative_to(TESTS).parts[:1])
+    """The test modules there when they are read (their texts kept for `_source`)."""
+    found = python_sources(TESTS, lambda p: p.name != "fixture.py" and "data" not in p.relative_to(TESTS).parts[:1])
+    _READ.update(found)
+    return [path for path, _ in found]
 
 
 def test_no_test_module_marks_positions_its_own_way() -> None:
@@ -424,7 +437,7 @@ def _searched_positions(path: Path) -> list[str]:
     marking it in the document with `$0`, `$[name]` or `⟨⟩`. Searching anything else (a list, server
     output, a generated document held by a name no literal is bound to, a line end) is not this."""
     tree = _tree(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = _source(path).splitlines()
     # One walk: per scope (the module, each function), what its plain `name = ...` bind and its searches.
     bound: dict[ast.AST, dict[str, list[ast.expr]]] = {tree: {}}
     searches: dict[ast.AST, list[ast.Call]] = {tree: []}

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_files import python_sources
+
 from hcljson_ls.terraform.definition import catalogue
 
 PACKAGE = Path(__file__).resolve().parents[2] / "server" / "hcljson_ls"
@@ -61,9 +63,9 @@ def test_the_scan_finds_block_type_sets_and_leaves_other_literals():
 
 def test_no_block_type_set_is_written_outside_the_catalogue():
     offenders = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path, source in python_sources(PACKAGE):
         if _module_name(path) in ALLOWED:
             continue
-        for line, strings in block_type_literals(path.read_text(encoding="utf-8")):
+        for line, strings in block_type_literals(source):
             offenders.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {strings}")
     assert not offenders, "block-type sets to take from terraform.catalogue:\n" + "\n".join(offenders)
