@@ -16,10 +16,14 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from hcljson_ls.cli import run_check
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.terraform.rules.flow import may_mark, may_mark_changed
+from hcljson_ls.workspace import flow_facts as flow_facts_module
 
 VARS = """
 //- /app/variables.tf.json
@@ -224,3 +228,46 @@ def test_escaped_non_ascii_text_keeps_the_quick_open_and_an_escaped_mark_still_c
  "output": {"direct": ⟨{⟩"value": "${var.s}"}}}
 """)
     expect(fw, ["flow/sensitive-output"])
+
+
+# ---- whether a file may mark, after edits (`flow.may_mark_changed`) ---------------------------------
+
+#: Pieces of the words and escapes `may_mark` looks for, so that edits can make and unmake them.
+_PIECES = st.sampled_from(["sen", "sitive", "ephe", "meral", "apply", "ing", "\\", "u", "00", "73", "7", "3", "a", " ", '"'])
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join), st.data())
+def test_a_change_is_searched_around_it_as_the_whole_text_would_be(before: str, data) -> None:
+    assume(not may_mark(before))
+    start = data.draw(st.integers(0, len(before)))
+    end = data.draw(st.integers(start, len(before)))
+    new = data.draw(st.lists(_PIECES, max_size=4).map("".join))
+    after = before[:start] + new + before[end:]
+    assert may_mark_changed(after, start, start + len(new)) == may_mark(after)
+
+
+def test_typing_a_mark_in_an_open_document_is_seen_without_searching_it_whole(tmp_path: Path, monkeypatch) -> None:
+    fw = build(tmp_path, """
+//- /app/main.tf.json
+{"variable": {"s": {"type": "string", "default": "x"$0}},
+ "output": {"direct": {"value": "${var.s}"}}}
+""")
+    uri = fw.uri("/app/main.tf.json")
+    assert flow(fw) == []
+    searched: list[int] = []
+    real = flow_facts_module.may_mark
+    monkeypatch.setattr(flow_facts_module, "may_mark", lambda text: searched.append(len(text)) or real(text))
+    text, at = fw.fixture.only.text, fw.cursor[1]
+    lengths = []
+    for version, typed in enumerate([", ", '"sen', "si", 'tive"', ": ", "true"], start=2):
+        fw.workspace.change(uri, version, [{"range": _range(text, at, at), "text": typed}], "utf-32")
+        text, at = text[:at] + typed + text[at:], at + len(typed)
+        lengths.append(len(text))
+        found = flow(fw)  # each version judged
+    assert [d.code for d in found] == ["flow/sensitive-output"]
+    # Searched whole only once the file may mark (the word is complete at version 5): versions 6 and
+    # 7; before, only around each change.
+    assert searched == lengths[-2:]
+    # Deleting the word is seen too (a file that may mark is searched whole).
+    fw.workspace.change(uri, 8, [{"range": _range(text, at - len('"sensitive": true'), at), "text": '"x": 1'}], "utf-32")
+    assert flow(fw) == [] and searched[-1] == len(text) - len('"sensitive": true') + len('"x": 1')

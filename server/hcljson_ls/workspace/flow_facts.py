@@ -12,7 +12,9 @@ Contract
   disk): an entry is kept while the stamp is the same (or equal). `source` is the open
   `DocumentState` or the file's path (read at most `max_file_bytes`).
 * "may mark" is `terraform.flow.may_mark`, a text search of the buffer (no join of a large text per
-  version); the facts themselves are computed only when asked (`facts`), once per entry.
+  version); the facts themselves are computed only when asked (`facts`), once per entry. An open
+  document that could not mark at its previous entry is searched around what changed since only
+  (`may_mark_changed`, through `DocumentState.keep` / `carried`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from ..jsonsyntax import parse
 from ..terraform.analysis import analyze_file
-from ..terraform.rules.flow import FileFlow, file_flow, may_mark
+from ..terraform.rules.flow import FileFlow, file_flow, may_mark, may_mark_changed
 from .document import DocumentState
 from .files import read_text
 
@@ -38,7 +40,7 @@ class FlowFacts:
         if cached is not None and (cached[0] is stamp or cached[0] == stamp):
             return cached[1]
         if isinstance(source, DocumentState):
-            entry = [may_mark(source.document.buffer), source]  # the buffer: no join of a large text per version
+            entry = [_document_may_mark(source), source]
         else:
             got = read_text(source, max_file_bytes)
             entry = [got.text is not None and may_mark(got.text), (got.text, source)]
@@ -61,3 +63,20 @@ class FlowFacts:
 
     def forget(self, uri: str) -> None:
         self._entries.pop(uri, None)
+
+
+_MAY_MARK = "may mark"  # (`DocumentState.keep` key)
+
+
+def _document_may_mark(state: DocumentState) -> bool:
+    """`may_mark` of an open document's buffer (never joined for it), searched around the change
+    since the last answer only when that answer was False (`may_mark_changed`)."""
+    buffer = state.document.buffer
+    kept = state.carried(_MAY_MARK)
+    if kept is not None and not kept[0]:
+        change = kept[1]
+        marking = change is not None and may_mark_changed(buffer, change[0], change[2])
+    else:
+        marking = may_mark(buffer)
+    state.keep(_MAY_MARK, marking)
+    return marking
