@@ -95,7 +95,7 @@ def measure(text: str, show: int, after_tree: bool = False, forms: bool = False,
     after = {"line": line, "character": character + 1}
 
     def edit(version: int, change: dict) -> None:
-        state.apply_changes([change], "utf-16", version)
+        ws.change(URI, version, [change], "utf-16")  # as the server's `didChange` (the workspace's revision moves)
         pull()
 
     insert, delete = {"range": {"start": where, "end": where}, "text": "x"}, {"range": {"start": where, "end": after}, "text": ""}
