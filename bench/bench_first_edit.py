@@ -9,7 +9,8 @@ Run: python bench/bench_first_edit.py [--sizes 5MB,5MB-undeclared,20MB] [--repea
 For each document (`cdktf_doc.make`; "-undeclared": `cdktf_doc.with_undeclared`, 28,750
 `reference/undeclared` in this 5 MB document), medians of `--repeat` fresh workspaces: the open's
 diagnostics (the quick open), then one character inserted in a string in the middle (`"ami-...`, as
-`bench/peer.py` edits: no diagnostic changes) and the diagnostics again, then the same character
+`bench/peer.py` edits: no diagnostic changes; through `Workspace.change`, as the server's `didChange`)
+and the diagnostics again, then the same character
 deleted and the diagnostics again (the second edit: before the tree it finishes the build, as
 before), then `--more` pairs of the same two edits ("later edits": the median of those). `--show`
 is `diagnostics.maxPerCode` (0: all).
