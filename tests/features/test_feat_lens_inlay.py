@@ -10,6 +10,7 @@ from fixture import parse_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hcljson_ls.features import lens as lens_module
 from hcljson_ls.features.inlay import shorten, value_hints
 from hcljson_ls.features.lens import code_lenses, lens_references, references_title, unused_declarations
 
@@ -167,3 +168,23 @@ def test_hints_after_edits_in_any_open_file_equal_the_straightforward_search(tmp
         got = [(d.start, d.end, d.message) for d in unused_declarations(fw.snapshot(), main)]
         expected = _straightforward(fw.snapshot(), main)
         assert [(s, e) for s, e, _ in got] == [(s, e) for s, e, _ in expected], workspace.get(main).text
+
+
+def test_an_edit_that_declares_nothing_reuses_the_candidates_and_a_new_declaration_gets_its_hint(tmp_path) -> None:
+    fw = parse_fixture('//- /m/main.tf.json\n{"variable": {"a": {}}, "locals": {"x": "v$0"}}\n').workspace(tmp_path)
+    uri = fw.uri("/m/main.tf.json")
+    state = fw.workspace.get(uri)
+    at = [fw.cursor[1]]  # where the next character is typed
+
+    def typed(version: int, new: str) -> list[str]:
+        position = dict(zip(("line", "character"), state.line_index.position(at[0], "utf-32")))
+        at[0] += len(new)
+        fw.workspace.change(uri, version, [{"range": {"start": position, "end": position}, "text": new}], "utf-32")
+        return [state.text[d.start:d.end] for d in unused_declarations(fw.snapshot(), uri)]
+
+    assert [state.text[d.start:d.end] for d in unused_declarations(fw.snapshot(), uri)] == ['"a"', '"x"']
+    kept = lens_module._candidates(state)
+    assert typed(2, "w") == ['"a"', '"x"']
+    assert lens_module._candidates(state) is kept  # the same declarations: not scanned again
+    assert typed(3, '", "y": "') == ['"a"', '"x"', '"y"']  # a local more: scanned again, and hinted
+    assert lens_module._candidates(state) is not kept
