@@ -40,6 +40,7 @@ from typing import Any
 
 from ..diagnostic import Diagnostic
 from ..jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Array, Bare, Container, Error, Member, Node, Object, String, member_shift
+from ..steps import run_out
 from . import problems as P
 from .model import Attribute, Block, Body, Expression, Label, fast_init
 from .schema import (
@@ -642,12 +643,7 @@ def walk_file(text: str, root: Node | None, schema: BodySchema) -> FileWalk:
     left for `decode_top`. Diagnostics in walk order (not sorted)."""
     if root is None:
         return FileWalk(None, 0, 0, schema, (), (), [])
-    steps = _FileWalker(text).walk(root, schema)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_out(_FileWalker(text).walk(root, schema))
 
 
 def walk_file_steps(text: str, root: Node | None, schema: BodySchema, every: int) -> Generator[None, None, FileWalk]:

@@ -81,6 +81,7 @@ from typing import Any, cast
 
 from ..diagnostic import Deferred, Diagnostic, Fix, Related, Runs
 from ..jsonsyntax.tree import Container, Member, Node, member_at, member_shift
+from ..steps import run_out
 from ..text.buffer import TextBuffer
 from .decode import Frame, TopBlock, decode_top, walk_file, walk_file_steps
 from .model import Attribute, Block, Body, Label
@@ -751,12 +752,7 @@ class IncrementalFile:
 
     @classmethod
     def _collect_definitions(cls, records: list[_Record]) -> tuple[list[Hashable], list[_Record | tuple[_Record, int]]]:
-        steps = cls._collect_definitions_steps(records, 0)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return run_out(cls._collect_definitions_steps(records, 0))
 
     @staticmethod
     def _collect_definitions_steps(records: list[_Record], step: int) -> Generator[

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+from ..steps import run_out
 from .scanner import VALID_NUMBER, WS, scan
 from .tree import Array, FlaggedString, Literal, Member, Node, Number, Object, String
 
@@ -225,15 +226,7 @@ def _compile(seg: str) -> tuple | None:
 
 
 def _fast_parse(text: str, resume: bool = False) -> Node | Resume | None:
-    return _drained(_fast_parse_steps(text, resume, -1))
-
-
-def _drained(steps):  # the return value of a generator run to its end
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_out(_fast_parse_steps(text, resume, -1))
 
 
 #: `fast_parse_steps` pauses after this many objects closed (a few ms of a CDKTF-like document),

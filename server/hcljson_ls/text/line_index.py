@@ -51,6 +51,7 @@ from collections.abc import Generator, Iterator
 from itertools import accumulate
 from math import isqrt
 
+from ..steps import run_out
 from .buffer import TextBuffer
 from .encodings import UTF16, UTF32, check_encoding
 
@@ -79,12 +80,7 @@ def _line_starts(text: str) -> array:
     took ~36 B a line (the int objects), and `splitlines` over the whole text one `str` per line
     at once (~30 MB for a 6 MB document of 375,000 short lines); now 8 B a line, and the pieces
     of one slice at a time."""
-    steps = _line_starts_steps(text, _SCAN_SLICE)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_out(_line_starts_steps(text, _SCAN_SLICE))
 
 
 def _line_starts_steps(text: str, every: int) -> Generator[None, None, array]:

@@ -68,6 +68,7 @@ from ...hcljson.values import definition_range, kind_phrase, quoted, string_text
 from ...hcljson.view import TreeView, diagnostics_of
 from ...jsonsyntax import strings
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node
+from ...steps import run_out
 from ..definition import catalogue
 from ..definition.catalogue import (
     BLOCKS,
@@ -782,12 +783,7 @@ def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]], t
     definition `i`, asked only for the definitions a diagnostic is about; `text` the file's text
     (a `str` or a `text.TextBuffer`), where the second one is reported (`reported_range`); the
     first one is related information at its `place`."""
-    steps = duplicates_steps(keys, place, 0, text)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_out(duplicates_steps(keys, place, 0, text))
 
 
 def duplicate_import(key: tuple, start: int, end: int, where: str, related: tuple[Related, ...]) -> Diagnostic:
