@@ -35,7 +35,8 @@ from itertools import compress
 from typing import NamedTuple, Protocol
 
 _CODE_SPAN = re.compile(r"`([^`\n]*)`")
-_start = operator.attrgetter("start")
+#: A diagnostic's start (a sort or search key, in C).
+start_of = operator.attrgetter("start")
 _end = operator.attrgetter("end")
 _related = operator.attrgetter("related")
 
@@ -301,7 +302,7 @@ class _Base:
     def bounds(self) -> tuple[array, array]:
         if self._low is None:
             items = self.items
-            low, high = array("q", list(map(_start, items))), array("q", list(map(_end, items)))
+            low, high = array("q", list(map(start_of, items))), array("q", list(map(_end, items)))
             every = range(len(items))
             wide = {*compress(every, map(_related, items)), *compress(every, map(_FIXES.__get__, items))}
             for i in wide:  # (few: those holding places besides their range)
@@ -476,7 +477,7 @@ class Pieces(Sequence[Diagnostic]):
 def _reach_all(found: Sequence[Diagnostic]) -> tuple[int, int]:
     """The lowest and highest offset the diagnostics `found` (not empty) hold."""
     if not any(map(_related, found)) and not any(map(_FIXES.__get__, found)):  # (in C: the usual case)
-        return min(map(_start, found)), max(map(_end, found))
+        return min(map(start_of, found)), max(map(_end, found))
     low, high = sys.maxsize, -sys.maxsize
     for d in found:
         a, b = _reach(d)
@@ -641,7 +642,7 @@ class Runs(Sequence[Diagnostic]):
         if lo == len(runs):
             return len(self)
         r = runs[lo]
-        inside = bisect_left(r.base.items, offset - r.delta, r.lo, r.hi, key=_start) - r.lo
+        inside = bisect_left(r.base.items, offset - r.delta, r.lo, r.hi, key=start_of) - r.lo
         return (ends[lo - 1] if lo else 0) + inside
 
     def between(self, lo: int, hi: int) -> list[Diagnostic]:

@@ -47,14 +47,13 @@ Contract
 from __future__ import annotations
 
 import logging
-import operator
 import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import cast
 
-from ..diagnostic import Diagnostic, Run, Runs, is_moved, realigned
+from ..diagnostic import Diagnostic, Run, Runs, is_moved, realigned, start_of
 from ..steps import run_out
 from ..terraform.quick import QuickResult
 from ..workspace import DocumentState, Snapshot
@@ -110,9 +109,6 @@ _QUICK_ANSWERS = tuple(PROVIDERS)
 
 def _by_position(d: Diagnostic) -> tuple[int, int]:
     return (d.start, d.end)
-
-
-_start = operator.attrgetter("start")
 
 
 def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
@@ -265,7 +261,7 @@ def _count_before(found: Sequence[Diagnostic], offset: int) -> int:
     """How many of `found` (in position order) start before `offset`."""
     if isinstance(found, Runs):
         return found.count_before(offset)
-    return bisect_left(found, offset, key=_start)
+    return bisect_left(found, offset, key=start_of)
 
 
 def placing_steps(state: DocumentState) -> Iterator[None]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import replace
 
-from ..diagnostic import Diagnostic
+from ..diagnostic import Diagnostic, start_of
 from .parser import _CONTROL, ParseResult, _closing_quote, _diag_key, _err, _escape_errors, parse, parse_container_at
 from .scanner import STRING_LEXEME
 from .tree import Container, Member, Node, String, make_string, member_at
@@ -169,7 +169,7 @@ def _open_string_before(diags: list[Diagnostic], text, at: int) -> bool:
         head = text[:at]
         line_start = max(head.rfind("\n"), head.rfind("\r")) + 1
     # Diagnostics are sorted by start: only those starting on the line, before `at`, are read.
-    i = bisect_left(diags, at, key=_start)
+    i = bisect_left(diags, at, key=start_of)
     while i > 0:
         i -= 1
         d = diags[i]
@@ -178,10 +178,6 @@ def _open_string_before(diags: list[Diagnostic], text, at: int) -> bool:
         if d.code == "syntax/unterminated-string":
             return True
     return False
-
-
-def _start(d: Diagnostic) -> int:
-    return d.start
 
 
 def _shift_after(path, depth: int, delta: int) -> None:

@@ -98,7 +98,7 @@ from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any
 
-from ..diagnostic import Deferred, Diagnostic, Piece, Pieces, Runs, moved_unshared
+from ..diagnostic import Deferred, Diagnostic, Piece, Pieces, Runs, moved_unshared, start_of
 from ..hcljson.incremental import structure_key
 from ..hcljson.schema import (
     AT_ELEMENT,
@@ -622,10 +622,6 @@ def _range(d: Diagnostic) -> tuple[int, int]:
     return (d.start, d.end)
 
 
-def _start(d: Diagnostic) -> int:
-    return d.start
-
-
 def _pieced(out: list[Diagnostic], located: dict[int, Piece]) -> Runs:
     """`out` (the other diagnostics, sorted) with each block's piece where its value is: every
     diagnostic of a located block lies inside its value (references in its strings), and no other
@@ -635,7 +631,7 @@ def _pieced(out: list[Diagnostic], located: dict[int, Piece]) -> Runs:
     at = 0
     for i in sorted(located):
         piece = located[i]
-        cut = bisect_left(out, piece.low + 1, at, key=_start)
+        cut = bisect_left(out, piece.low + 1, at, key=start_of)
         if cut < len(out) and out[cut].start < piece.high:
             made = out + [d for p in located.values() for d in p.make()]
             made.sort(key=_range)

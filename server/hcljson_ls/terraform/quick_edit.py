@@ -37,7 +37,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from ..diagnostic import Deferred, Diagnostic, Runs
+from ..diagnostic import Deferred, Diagnostic, Runs, start_of
 from ..hcljson.model import Label
 from ..hcljson.skim import Skim, Skimmed, skim_value
 from .around import Spans
@@ -45,10 +45,6 @@ from .quick import ANALYSED, LOCATED, Places, QuickResult, _moved, _Unsure, quic
 from .resolution.resolve import Scope
 
 __all__ = ["quick_after_edit"]
-
-
-def _start(d: Diagnostic) -> int:
-    return d.start
 
 
 def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, new_end: int, path: str | None,
@@ -115,13 +111,13 @@ def _spliced(old: Sequence[Diagnostic], new: Sequence[Diagnostic], heads: list[t
         if d.start < b_start or d.end > end:
             return None
     runs = Runs.of(old)
-    lo = bisect_left(runs, b_start, key=_start)
-    hi = bisect_left(runs, b_end, lo, key=_start)
+    lo = bisect_left(runs, b_start, key=start_of)
+    hi = bisect_left(runs, b_end, lo, key=start_of)
     for k in range(lo, hi):
         if runs[k].end > b_end:
             return None
     for s, e in heads:  # its header keys
-        at = bisect_left(runs, s, 0, lo, key=_start)
+        at = bisect_left(runs, s, 0, lo, key=start_of)
         while at < lo and runs[at].start <= e:
             if runs[at].end <= e:
                 return None
