@@ -429,7 +429,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'structure/override-without-base': (
         'override-files-without-a-base-issue-19',
         'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override.',
-        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), where Terraform reports it: the block\'s body "{" (a local value\'s name; see Where a duplicate declaration is reported). A default provider configuration needs no base, as in Terraform.',
+        'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), where Terraform reports it: the block\'s body "{" (a local value\'s whole attribute; see Where a duplicate declaration is reported). A default provider configuration needs no base, as in Terraform.',
     ),
     'structure/reserved-name': (
         'terraform-structure-diagnostics',

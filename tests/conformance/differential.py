@@ -249,6 +249,7 @@ class CaseResult:
     misplaced_ours: list[Diag] = field(default_factory=list)  # ours, where Terraform has none
     ours: list[Diag] = field(default_factory=list)  # every diagnostic of ours in the case
     same_start: int = 0  # agreed Terraform errors one of ours starts exactly where it does
+    same_range: int = 0  # of those, the ones where it also ends where Terraform's does
     warnings_agreed: int = 0
     warnings_missed: list[Diag] = field(default_factory=list)
     extra_warnings: list[Diag] = field(default_factory=list)
@@ -269,6 +270,8 @@ def compare_case(case: Case, theirs: Sequence[Diag], ours: Sequence[Diag]) -> Ca
         (result.agreed if any(_overlaps(o, t) for o in our_errors) else unmatched).append(t)
     result.same_start = sum(1 for t in result.agreed if "file" in t and any(
         o["file"] == t["file"] and o["start"] == t["start"] for o in our_errors))
+    result.same_range = sum(1 for t in result.agreed if "file" in t and any(
+        o["file"] == t["file"] and o["start"] == t["start"] and o["end"] == t.get("end") for o in our_errors))
     ours_unmatched = [o for o in our_errors if not any(_overlaps(o, t) for t in their_errors)]
     if unmatched and ours_unmatched:
         result.misplaced, result.misplaced_ours = unmatched, ours_unmatched
@@ -297,6 +300,7 @@ class Totals:
     false_errors: int = 0
     misplaced: int = 0
     same_start: int = 0
+    same_range: int = 0
     warnings: int = 0
     warnings_agreed: int = 0
     extra_warnings: int = 0
@@ -305,7 +309,7 @@ class Totals:
         return Totals(
             self.modules + 1, self.with_errors + (r.terraform_errors > 0), self.terraform_errors + r.terraform_errors,
             self.agreed + len(r.agreed), self.misses + len(r.misses), self.false_errors + len(r.false_errors),
-            self.misplaced + len(r.misplaced), self.same_start + r.same_start,
+            self.misplaced + len(r.misplaced), self.same_start + r.same_start, self.same_range + r.same_range,
             self.warnings + r.warnings_agreed + len(r.warnings_missed), self.warnings_agreed + r.warnings_agreed,
             self.extra_warnings + len(r.extra_warnings),
         )

@@ -6,7 +6,8 @@ gave (`verdicts.json`, stored; no Terraform needed here). The targets:
 
 - no false error beyond the known ones (`known_false_errors.json`, each with its reason), and every
   known one still happens (a fixed one must leave the list: `tools/differential.py report --prune`);
-- no more misses than `thresholds.json` allows (it only goes down).
+- no more misses than `thresholds.json` allows (it only goes down), and no fewer errors over
+  Terraform's very range than its "same_range" (it only goes up).
 
 With `terraform` on PATH (of the verdicts' version), a sample is judged again and must equal the
 stored verdicts. The hand-written cases (`cases/*/verdict.json`: newer Terraform and OpenTofu) are
@@ -104,12 +105,14 @@ def test_misplaced_within_threshold(results: list[dt.CaseResult]) -> None:
         f"ours {[(d['file'], d['start'], d.get('code')) for d in r.misplaced_ours]}" for r in results if r.misplaced)
 
 
-def test_duplicates_start_where_terraform_reports_them(results: list[dt.CaseResult]) -> None:
+def test_duplicates_are_reported_where_terraform_reports_them(results: list[dt.CaseResult]) -> None:
     """A duplicate declaration is reported where Terraform reports it: each Terraform error that one
-    of our `structure/duplicate-block` errors agrees with has one starting at its line and column
-    (the body's `{`, or the `[` of an array of bodies; a local value's name; a duplicate import
-    block's `to`, `structure/duplicate-import`). Native files are left out: Terraform's range there
-    is the block's header, ours its label."""
+    of our `structure/duplicate-block` errors agrees with has one over its very range (the body's
+    `{`, or the `[` of an array of bodies; a local value's whole attribute), and each one a
+    `structure/duplicate-import` agrees with has one starting at its line and column (the later
+    block's `to`: Terraform's range there is the address inside the string moved one column left,
+    HCL's, ours the whole string). Native files are left out: Terraform's range there is the
+    block's header, ours its label."""
     checked, wrong = 0, []
     for r in results:
         mine = [o for o in r.ours if o.get("code") in ("structure/duplicate-block", "structure/duplicate-import")]
@@ -117,10 +120,19 @@ def test_duplicates_start_where_terraform_reports_them(results: list[dt.CaseResu
             if "file" not in t or not t["file"].endswith(".json") or not any(dt._overlaps(o, t) for o in mine):
                 continue
             checked += 1
-            if not any(o["file"] == t["file"] and o["start"] == t["start"] for o in mine):
-                wrong.append(f"{r.case.id}: Terraform {t['file']}:{t['start']}, ours "
-                             f"{[(o['file'], o['start']) for o in mine]}: {t['summary']}")
+            if not any(o["file"] == t["file"] and o["start"] == t["start"]
+                       and (o["end"] == t["end"] or o["code"] == "structure/duplicate-import") for o in mine):
+                wrong.append(f"{r.case.id}: Terraform {t['file']}:{t['start']}-{t['end']}, ours "
+                             f"{[(o['file'], o['start'], o['end']) for o in mine]}: {t['summary']}")
     assert checked >= 30 and not wrong, "\n".join(wrong)
+
+
+def test_ranges_agree_with_terraform_at_least_as_often_as_before(results: list[dt.CaseResult]) -> None:
+    """The agreed errors one of ours reports over Terraform's very range (line and column, start
+    and end) never fall below `thresholds.json`'s "same_range" (it only goes up)."""
+    overall, _ = dt.totals(results)
+    floor = dt.load_json(dt.THRESHOLDS, {})["same_range"]
+    assert overall.same_range >= floor, f"{overall.same_range} agreed errors over Terraform's range, at least {floor} before"
 
 
 def test_a_miss_and_a_false_error_are_told_apart() -> None:

@@ -81,6 +81,9 @@ def occurrence(text: str, needle: str, which: int = 0) -> int:
         [('"db"', 1, 3, "web")],  # a duplicate appears ...
         [('"db"', 1, 3, "web"), ('"web"', 1, 4, "db")],  # ... and goes again
         [('"n": 2', 1, 2, "prefix")],  # a duplicate local value inside one block
+        # a duplicate local value is reported over its whole attribute: its value edited, broken, mended
+        [('"resource"', 0, 0, '"locals": {"prefix": {"k": [1]}}, '), ('"k": [1]', 7, 7, ", 2, {}"),
+         ('"k": [1', 5, 6, ""), ('"k": 1', 5, 5, "[")],
         [('"alias"', 10, 14, "us")],  # a provider alias: definitions change inside a body
         [('"ami-1"', 1, 6, "${var.env")],  # a broken template, fixed next
         [('"ami-1"', 1, 6, "${var.env"), ('"${var.env"', 1, 10, "${var.env}")],

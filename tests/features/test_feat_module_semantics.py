@@ -346,9 +346,9 @@ def test_provider_references_need_an_alias_declared_somewhere(tmp_path):
 #: as Terraform reports the later one), the local value's name (both).
 DUPLICATES = r"""
 //- /m/a.tf.json
-{"variable": {⟨"region"⟩: ⟨{⟩}, "only_a": {}}, "locals": {⟨"name"⟩: 1}}
+{"variable": {⟨"region"⟩: ⟨{⟩}, "only_a": {}}, "locals": {⟨"name": 1⟩}}
 //- /m/b.tf.json
-{"variable": {⟨"region"⟩: ⟨{⟩"default": "x"}}, "locals": {⟨"name"⟩: 2}}
+{"variable": {⟨"region"⟩: ⟨{⟩"default": "x"}}, "locals": {⟨"name": 2⟩}}
 //- /m/c.tf
 resource "aws_instance" "web" {}
 //- /m/d.tf.json
@@ -359,9 +359,11 @@ resource "aws_instance" "web" {}
 
 
 def _reported(fw, path):
-    """Where `DUPLICATES` file `path`'s duplicates are reported, and its declarations' keys."""
-    region_key, region_body, name = ranges(fw, path)
-    return [region_body, name], [region_key, name]
+    """Where `DUPLICATES` file `path`'s duplicates are reported (a variable's body `{`, a local
+    value's whole attribute), and its declarations' keys (a local value's name)."""
+    region_key, region_body, local = ranges(fw, path)
+    name = (local[0], local[0] + len('"name"'))
+    return [region_body, local], [region_key, name]
 
 
 def test_duplicate_declarations_across_files_reported_in_both_places(tmp_path):
@@ -387,7 +389,7 @@ NATIVE_DUPLICATES = r"""
 //- /m/main.tf.json
 {
   "terraform": {"c$[cloud]loud": ⟨{⟩"organization": "o"}, "required_providers": ⟨{⟩}},
-  "locals": {⟨"name"⟩: 1},
+  "locals": {⟨"name": 1⟩},
   "output": {"o": ⟨{⟩"value": 1}},
   "module": {"net": ⟨{⟩"source": "./net"}},
   "data": {"terraform_remote_state": {"s": ⟨{⟩"backend": "local"}}},
@@ -461,7 +463,7 @@ locals {
 //- /m/main_override.tf.json
 {
   "variable": {"region": {"default": "y"}, "regoin": ⟨{⟩}},
-  "locals": {"name": "z", ⟨"nmae"⟩: 1},
+  "locals": {"name": "z", ⟨"nmae": 1⟩},
   "resource": {"aws_instance": {"web": {"ami": "a"}, "wbe": ⟨{⟩}}},
   "data": {"aws_ami": {"a": ⟨{⟩}}},
   "output": {"o": ⟨{⟩"value": 1}},
@@ -474,7 +476,8 @@ locals {
 def test_an_override_file_overrides_only_what_a_primary_file_declares(tmp_path):
     # Terraform 1.11 (module.go mergeFile): "Missing resource to override", "Missing base variable
     # declaration to override", ... at each override that no primary file (JSON or native) declares,
-    # at its DeclRange: a block's body `{` (of an array of bodies, the `[`), a local value's name.
+    # at its DeclRange: a block's body `{` (of an array of bodies, the `[`), a local value's whole
+    # attribute (`hcl.Attribute.Range`: its name to the end of its value).
     fw = build(tmp_path, OVERRIDES, open=["/m/main_override.tf.json"])
     over = "/m/main_override.tf.json"
     found = diags(fw, over, "structure/override-without-base")

@@ -165,13 +165,13 @@ CASES = [
     # ---- reserved variable names
     *[(f'{{"variable": {{⟨"{n}"⟩: {{}}}}}}', [RESERVED]) for n in
       ("source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals")],
-    # ---- duplicates  (where Terraform reports them: the `{` or `[` of the second's body; a local value at its name)
+    # ---- duplicates  (where Terraform reports them: the `{` or `[` of the second's body; a local value: its whole attribute)
     ('{"resource": {"a": {"b": {}}}, "resource": {"a": {"b": ⟨{⟩}}}}', [DUP]),
     ('{"resource": {"a": {"b": {}}}, "data": {"a": {"b": {}}}}', []),
     ('{"variable": {"v": {}}, "variable": {"v": ⟨{⟩}}}', [DUP]),
     ('{"output": {"o": {"value": 1}}, "output": {"o": ⟨{⟩"value": 2}}}', [DUP]),
     ('{"module": {"m": {"source": "./a"}}, "module": {"m": ⟨{⟩"source": "./b"}}}', [DUP]),
-    ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: 2}}', [DUP]),
+    ('{"locals": {"a": 1}, "locals": {⟨"a": 2⟩}}', [DUP]),
     ('{"provider": {"aws": [{"region": "a"}, {"alias": "w"}, {"alias": "e"}]}, "provider": {"aws": ⟨{⟩"alias": "w"}}}', [DUP]),
     ('{"provider": {"aws": {}}, "provider": {"aws": ⟨{⟩"region": "x"}}}', [DUP]),
     # the same label twice under one key, the type key twice, label levels as arrays, a body array (every
@@ -183,7 +183,10 @@ CASES = [
     ('{"resource": {"a": {"b": {}}}, "resource": {"a": {"b": ⟨[⟩{"provider": "a"}]}}}', [DUP]),
     ('{"resource": {"a": {"b": {}}}, "resource": {"a": {"b":\n    ⟨{⟩}}}}', [DUP]),
     ('{"resource": {"a": {"b": null}}, "resource": {"a": {"b": null}}}', []),
-    ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: [1, 2]}}', [DUP]),
+    ('{"locals": {"a": 1}, "locals": {⟨"a": [1, 2]⟩}}', [DUP]),
+    ('{"locals": {"a": 1}, "locals": {⟨"a": {"x": [1, 2], "y": "s\\"}"}⟩, "b": 2}}', [DUP]),
+    ('{"locals": {"a": 1}, "locals": {⟨"a":\n  "${1 + 2}"⟩ }}', [DUP]),
+    ('{"locals": {"a": 1}, "locals": {⟨"a"⟩: ⟨tru⟩}}', [DUP, "syntax/invalid-literal"]),
     ('{"variable": {"v": {}}, "check": {"c": {"assert": {"condition": "${var.v == 1}", "error_message": "x"}}}, '
      '"check": {"c": ⟨{⟩"assert": {"condition": "${var.v == 1}", "error_message": "x"}}}}', [DUP]),
     ('{"variable": {"v": {}}, "data": {"a": {"b": {}}}, '

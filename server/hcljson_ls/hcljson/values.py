@@ -21,10 +21,19 @@ the opening bracket of the value under the block's last header key (its last lab
 key), which ends at `key_end`: the `{` of a body written as an object, the `[` of an array of
 bodies (every block of the array shares it). None when the text there is no `:` then `{` or `[`
 (mid-edit); the caller then keeps the key.
+
+Where HCL says a JSON attribute is (`hcl.Attribute.Range`: from its name to the end of its value,
+the range Terraform reports a duplicate local value at):
+
+    value_end(text, key_end) -> int | None
+
+the end of the one JSON value after the key ending at `key_end`, or None when the text there is
+no `:` then one whole JSON value (mid-edit, a syntax error inside it).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import cast
 
@@ -102,6 +111,15 @@ _JSON_SPACE = " \t\n\r"
 def definition_range(text, key_end: int) -> tuple[int, int] | None:
     """The `{` or `[` opening the value of the key ending at `key_end` (see the module doc).
     `text` is a `str` or anything indexed like one (`text.TextBuffer`)."""
+    i = _value_start(text, key_end)
+    if i is not None and i < len(text) and text[i] in "{[":
+        return (i, i + 1)
+    return None
+
+
+def _value_start(text, key_end: int) -> int | None:
+    """Where the value after the key ending at `key_end` starts (past the `:` and the space around
+    it: perhaps the end of the text), or None when no `:` follows the key."""
     n = len(text)
     i = key_end
     while i < n and text[i] in _JSON_SPACE:
@@ -111,6 +129,40 @@ def definition_range(text, key_end: int) -> tuple[int, int] | None:
     i += 1
     while i < n and text[i] in _JSON_SPACE:
         i += 1
-    if i < n and text[i] in "{[":
-        return (i, i + 1)
-    return None
+    return i
+
+
+_DECODER = json.JSONDecoder()
+#: The first stretch of text `value_end` decodes; a value longer than that is decoded again from a
+#: stretch four times longer, so a value costs a constant factor of its length.
+_FIRST_STRETCH = 256
+#: How near a stretch's end an error may come from the cut: a `\\uXXXX\\uXXXX` pair, a literal.
+_CUT = 16
+
+
+def value_end(text, key_end: int) -> int | None:
+    """The end of the JSON value after the key ending at `key_end` (see the module doc). `text` is a
+    `str` or anything sliced like one (`text.TextBuffer`): only the stretch up to the value's end
+    (and the first error in it) is read, so a broken value costs no more than a whole one."""
+    i = _value_start(text, key_end)
+    n = len(text)
+    if i is None or i >= n:
+        return None
+    size = _FIRST_STRETCH
+    while True:
+        stretch = text[i : i + size]
+        whole = i + size >= n  # (the stretch reaches the end of the text)
+        try:
+            _, end = _DECODER.raw_decode(stretch)
+        except RecursionError:  # (nested deeper than Python's decoder goes: no range of it)
+            return None
+        except json.JSONDecodeError as error:
+            # Cut short by the stretch (a string or a container open at its end, an escape, a
+            # number or a literal cut) is read again from a longer one; an error before its last
+            # characters is the value's own.
+            if whole or (error.pos < len(stretch) - _CUT and not error.msg.startswith("Unterminated string")):
+                return None
+        else:
+            if end < len(stretch) or whole:  # (a number or literal at the stretch's end may go on)
+                return i + end
+        size *= 4

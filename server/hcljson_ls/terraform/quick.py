@@ -625,8 +625,9 @@ def _range(d: Diagnostic) -> tuple[int, int]:
 def _pieced(out: list[Diagnostic], located: dict[int, Piece]) -> Runs:
     """`out` (the other diagnostics, sorted) with each block's piece where its value is: every
     diagnostic of a located block lies inside its value (references in its strings), and no other
-    one does but a duplicate's at its `{` (`validate.reported_range`), which comes first. Should one
-    lie inside it after all, the pieces are made now and sorted in (the order `gather` gives)."""
+    one does but a duplicate's at its `{` (`validate.reported_range`), which comes first, or a
+    duplicate local value's. Should one lie inside it after all, the pieces are made now and sorted
+    in (the order `gather` gives)."""
     parts: list[list[Diagnostic] | Piece] = []
     at = 0
     for i in sorted(located):

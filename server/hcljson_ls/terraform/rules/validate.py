@@ -64,7 +64,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from ...diagnostic import ERROR, WARNING, Diagnostic, Related
 from ...hcljson import problems as P
 from ...hcljson.model import Attribute, Block, Body
-from ...hcljson.values import definition_range, kind_phrase, quoted, string_text
+from ...hcljson.values import definition_range, kind_phrase, quoted, string_text, value_end
 from ...hcljson.view import TreeView, diagnostics_of
 from ...jsonsyntax import strings
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node
@@ -769,10 +769,14 @@ def reported_range(key: tuple, place: tuple[int, int], text) -> tuple[int, int]:
     but a local value is a block, whose `DeclRange` Terraform 1.11's configs take from HCL's
     `Block.DefRange`, in JSON the `{` or `[` after the header key (`values.definition_range`),
     in one file and across files alike (module.go, test_file.go, query_file.go). A local value's is
-    its attribute's whole range, which starts at its name: the name is kept (only the end differs),
-    as is the key when the text after it is no `:` then a bracket (mid-edit)."""
-    if key[0] in (_LOCAL, IMPORT_TARGET):  # an import target is reported at its `to` value
+    its attribute's whole range (`hcl.Attribute.Range`), from its name to the end of its value
+    (`values.value_end`). The key is kept when the text after it is no `:` then a bracket, or no
+    whole value (mid-edit)."""
+    if key[0] == IMPORT_TARGET:  # an import target is reported at its `to` value
         return place
+    if key[0] == _LOCAL:
+        end = value_end(text, place[1])
+        return place if end is None else (place[0], end)
     found = definition_range(text, place[1])
     return place if found is None else found
 
