@@ -8,7 +8,13 @@ through an executor, each line waiting for a scan slice).
 A wait is counted as the server's CPU time between the request and its answer (`Wire.cpu_seconds`):
 the work the server did before answering (the scan slice it finished, then the hover). Unlike the
 wall clock, it does not grow while the server waits for a core that another test (pytest-xdist's
-other worker) is using; on a quiet machine the two agree (the server is busy throughout the scan)."""
+other worker) is using; on a quiet machine the two agree (the server is busy throughout the scan).
+
+The first request after the first document's open is not counted: `lsp.first_open` answers that
+document before the server is imported, so the first other request waits for the import (0.3 s,
+more where bytecode is not cached), and the scan starts only then. That is start-up, which
+`bench/peer.py` measures; counted here, it was the p95 itself whenever the scan was over within
+about 20 requests (a fast machine)."""
 
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from bench_latency import percentile, write_workspace
 
 LOOSE_P95_MS = 100.0
-MODULES = 200
+MODULES = 400  # (a scan long enough for 10 and more requests on a fast, quiet machine)
 
 
 def test_requests_wait_little_while_the_workspace_is_indexed(env: dict[str, str], home: Path, tmp_path: Path):
@@ -36,6 +42,7 @@ def test_requests_wait_little_while_the_workspace_is_indexed(env: dict[str, str]
         uri = (root / "m00000" / "open.tf.json").as_uri()
         wire.open(uri, VALID)
         params = {"textDocument": {"uri": uri}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
+        wire.request("textDocument/hover", params, timeout=30)  # (start-up: the server imported, the scan started)
         waits: list[float] = []  # CPU ms of the server per request
         walls: list[float] = []  # wall-clock ms, for the failure message
         deadline = time.monotonic() + 120
