@@ -114,7 +114,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'module/missing-directory': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
         'A module call whose one source is a local path ("./", "../", no template sequence) naming nothing that is a directory on disk (relative to the calling module).',
-        'A module call whose one source is a local path ("./", "../", no template sequence) naming nothing that is a directory on disk (relative to the calling module). An empty directory is a module (Terraform accepts it). Range: the call\'s name.',
+        'A module call whose one source is a local path ("./", "../", no template sequence) naming nothing that is a directory on disk (relative to the calling module). An empty directory is a module (Terraform accepts it). Range: the call\'s body "{", as Terraform\'s.',
     ),
     'module/missing-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
@@ -209,7 +209,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'reference/out-of-context': (
         'reference-resolution-diagnostics',
         '"count.*" in a block that does not set "count", "each.*" in a block that does not set "for_each", or "self" outside a "provisioner", a "connection" block or a "postcondition".',
-        '"count.*" in a block that does not set "count", "each.*" in a block that does not set "for_each", or "self" outside a "provisioner", a "connection" block or a "postcondition". Range: "count", "each" or "self".',
+        '"count.*" in a block that does not set "count", "each.*" in a block that does not set "for_each", or "self" outside a "provisioner", a "connection" block or a "postcondition". Range: "count.index" or "each.key" (the root and its attribute), or "self", as Terraform\'s.',
     ),
     'reference/undeclared': (
         'reference-resolution-diagnostics',
@@ -383,8 +383,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'structure/invalid-address': (
         'addresses-of-moved-import-and-removed-blocks',
-        '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", on its type key); "moved" between a resource and a module (\'Invalid "moved" addresses\', on the block\'s key).',
-        '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", on its type key); "moved" between a resource and a module (\'Invalid "moved" addresses\', on the block\'s key). An error.',
+        '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", at its body\'s "{"); "moved" between a resource and a module (\'Invalid "moved" addresses\', at the block\'s body "{"): both where Terraform reports them.',
+        '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", at its body\'s "{"); "moved" between a resource and a module (\'Invalid "moved" addresses\', at the block\'s body "{"): both where Terraform reports them. An error.',
     ),
     'structure/invalid-keyword': (
         'terraform-structure-diagnostics',
@@ -449,7 +449,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'structure/too-many-blocks': (
         'hcl-json-structure-diagnostics',
         'More blocks of a type than the schema allows in one body (e.g. a second "lifecycle").',
-        'More blocks of a type than the schema allows in one body (e.g. a second "lifecycle"). Reported on each extra block\'s type key.',
+        'More blocks of a type than the schema allows in one body (e.g. a second "lifecycle"). Reported on each extra block where Terraform reports it ("Duplicate lifecycle block"): its body\'s "{", or the "[" of an array of bodies (every block of the array shares it).',
     ),
     'structure/unknown-argument': (
         'hcl-json-structure-diagnostics',

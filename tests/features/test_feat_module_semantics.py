@@ -224,18 +224,18 @@ CONTEXTS = r"""
 //- /m/main.tf.json
 {
   "resource": {"aws_instance": {
-    "counted": {"count": 2, "ami": "${count.index} ${⟨count.idx⟩} ${⟨each⟩.key} ${⟨self⟩.id}",
+    "counted": {"count": 2, "ami": "${count.index} ${⟨count.idx⟩} ${⟨each.key⟩} ${⟨self⟩.id}",
       "provisioner": [{"local-exec": {"command": "${self.private_ip} ${count.index}",
         "connection": {"host": "${self.public_ip}"}}}],
       "lifecycle": {"postcondition": [{"condition": "${self.id != \"\"}", "error_message": "x"}],
                     "precondition": [{"condition": "${⟨self⟩.id != \"\"}", "error_message": "x"}]}},
-    "keyed": {"for_each": {"a": 1}, "ami": "${each.key} ${each.value} ${⟨each.kye⟩} ${⟨count⟩.index}"},
+    "keyed": {"for_each": {"a": 1}, "ami": "${each.key} ${each.value} ${⟨each.kye⟩} ${⟨count.index⟩}"},
     "plain": {"ami": "${path.module} ${path.root} ${path.cwd} ${⟨path.modul⟩} ${terraform.workspace} ${⟨terraform.wrkspace⟩}"}
   }},
   "module": {"m": {"source": "./m", "count": 1, "n": "${count.index}"},
              "f": {"source": "./m", "for_each": [], "n": "${each.value}"}},
-  "data": {"aws_ami": {"d": {"for_each": [], "owners": ["${each.key}"], "name_regex": "${⟨count⟩.index}"}}},
-  "output": {"o": {"value": "${⟨each⟩.key} ${⟨count⟩.index} ${⟨self⟩.x} ${⟨path.x⟩}"}}
+  "data": {"aws_ami": {"d": {"for_each": [], "owners": ["${each.key}"], "name_regex": "${⟨count.index⟩}"}}},
+  "output": {"o": {"value": "${⟨each.key⟩} ${⟨count.index⟩} ${⟨self⟩.x} ${⟨path.x⟩}"}}
 }
 """
 
@@ -249,7 +249,7 @@ def test_count_each_self_only_where_they_exist_and_builtin_attributes(tmp_path):
         "count.idx": "reference/unknown-attribute", "each.kye": "reference/unknown-attribute",
         "path.modul": "reference/unknown-attribute", "terraform.wrkspace": "reference/unknown-attribute",
         "path.x": "reference/unknown-attribute",
-        "each": "reference/out-of-context", "self": "reference/out-of-context", "count": "reference/out-of-context",
+        "each.key": "reference/out-of-context", "self": "reference/out-of-context", "count.index": "reference/out-of-context",
     }
     assert found == [(kinds[t[s:e]], s, e) for s, e in ranges(fw, main)]
     fixes = {t[d.start : d.end]: [f.new_text for f in d.fixes] for d in diags(fw, main) if d.code.endswith("attribute")}
@@ -262,8 +262,8 @@ def test_count_and_for_each_cannot_use_themselves(tmp_path):
     fw = build(tmp_path, r"""
 //- /m/main.tf.json
 {"resource": {"aws_instance": {
-  "a": {"count": "${⟨count⟩.index + 1}", "ami": "${count.index}"},
-  "b": {"for_each": "${⟨each⟩.key}", "ami": "${each.key}"}
+  "a": {"count": "${⟨count.index⟩ + 1}", "ami": "${count.index}"},
+  "b": {"for_each": "${⟨each.key⟩}", "ami": "${each.key}"}
 }}}
 """)
     main = "/m/main.tf.json"

@@ -70,8 +70,8 @@ CASES = [
     ("required-in-array-body", "root", '{"thing": {"k": {"n": [[{"count": 1}, {"size": 1}]]}}}', [], 'thing "k" "n" {count size}'),
     ("missing-required-root", "required", '{"version": "1"⟨}⟩', ["structure/missing-argument"], "version"),
     ("required-null-value-counts", "root", '{"thing": {"k": {"n": {"size": null}}}}', [], None),
-    ("too-many-blocks", "root", '{"settings": {}, ⟨"settings"⟩: {}}', ["structure/too-many-blocks"], "settings {} settings {}"),
-    ("too-many-blocks-array", "root", '{⟨"settings"⟩: [{}, {}]}', ["structure/too-many-blocks"], "settings {} settings {}"),
+    ("too-many-blocks", "root", '{"settings": {}, "settings": ⟨{⟩}}', ["structure/too-many-blocks"], "settings {} settings {}"),
+    ("too-many-blocks-array", "root", '{"settings": ⟨[⟩{}, {}]}', ["structure/too-many-blocks"], "settings {} settings {}"),
     ("too-few-blocks", "root", '{"suite": {"s": {"title": "t"⟨}⟩}}', ["structure/too-few-blocks"], 'suite "s" {title}'),
     # ---- dynamic attributes --------------------------------------------------------------------
     ("dynamic", "root", '{"vars": {"a": 1, "b": "${x}", "//": "c"}}', [], "vars {a b}"),

@@ -22,11 +22,11 @@ CASES = [
     # validate: "Data source address not allowed".
     '{"removed": [{"from": ⟨"data.terraform_remote_state.a"⟩}]}',
     # validate: 'Invalid "moved" addresses'.
-    '{⟨"moved"⟩: [{"from": "terraform_data.a", "to": "module.b"}]}',
+    '{"moved": ⟨[⟩{"from": "terraform_data.a", "to": "module.b"}]}',
     # removed.go: "Provisioners are valid only when a removed block targets a managed resource".
-    '{"removed": [{"from": "module.m", ⟨"provisioner"⟩: {"local-exec": {"when": "destroy", "command": "x"}}}]}',
+    '{"removed": [{"from": "module.m", "provisioner": {"local-exec": ⟨{⟩"when": "destroy", "command": "x"}}}]}',
     # removed.go: "Only destroy-time provisioners are valid in \\"removed\\" blocks".
-    '{"removed": [{"from": "terraform_data.a", ⟨"provisioner"⟩: {"local-exec": {"command": "x"}}}]}',
+    '{"removed": [{"from": "terraform_data.a", "provisioner": {"local-exec": ⟨{⟩"command": "x"}}}]}',
     # validate: "Invalid address" (The keyword "var" is reserved and cannot be used to target a resource
     # address ...), from the keyword to the end of the address; the same for local, count, path, each,
     # self, terraform, template, lazy and arg, and after module steps.

@@ -131,7 +131,7 @@ CASES = [
     ('{"resource": {"a": {"b": {"dynamic": {"x": {"content": {}⟨}⟩}}}}}', [MISSING]),
     ('{"resource": {"a": {"b": {"dynamic": {"x": {"for_each": []⟨}⟩}}}}}', [FEW]),
     ('{"removed": {"lifecycle": {"destroy": true}⟨}⟩}', [MISSING]),
-    ('{"resource": {"a": {"b": {"lifecycle": {}, ⟨"lifecycle"⟩: {}}}}}', [MANY]),
+    ('{"resource": {"a": {"b": {"lifecycle": {}, "lifecycle": ⟨{⟩}}}}}', [MANY]),
     ('{"resource": {"aws_instance": ⟨"web"⟩}}', [LABEL]),
     ('{"data": {"google_iam_policy": ⟨{}⟩}}', [MISSING_LABEL]),
     ('{⟨"resources"⟩: {}}', [UNKNOWN_BLOCK]),

@@ -29,7 +29,7 @@ def diagnostics(text: str, path: str | None = None):
 
 
 #: Codes reported at a block's definition (`hcl.Block.DefRange`: `validate.reported_range`).
-AT_DEFINITION = frozenset({"structure/duplicate-block"})
+AT_DEFINITION = frozenset({"structure/duplicate-block", "structure/too-many-blocks"})
 
 
 def found(text: str, path: str | None = None) -> list[tuple[int, int, str]]:

@@ -60,7 +60,7 @@ from .schema import (
     BlockSchema,
     BodySchema,
 )
-from .values import LITERAL_STRING_KINDS, has_template_sequence, key_text, string_text
+from .values import LITERAL_STRING_KINDS, defined_at, has_template_sequence, key_text, string_text
 
 __all__ = [
     "Frame", "TopBlock", "FileWalk", "walk_file", "decode_top", "decode_file", "decode_body",
@@ -202,7 +202,7 @@ class _Decoder:
                     seen[name] = attr
         # Maximum block counts (the minimum is a header check).
         if blocks and plan.max_items:
-            _too_many_blocks(blocks, type_name, diags)
+            _too_many_blocks(text, blocks, type_name, diags)
         return Body(node, start, base + node.end, schema, tuple(attributes), tuple(blocks))
 
     def body_groups(self, node: Node, base: int, schema: BodySchema, type_name: str | None, report_shape: bool) -> list:
@@ -384,9 +384,11 @@ def _unknown_name(start: int, end: int, name: str, schema: BodySchema, type_name
     )
 
 
-def _too_many_blocks(blocks: Sequence[Block | TopBlock], type_name: str | None, diags: list[Diagnostic]) -> None:
+def _too_many_blocks(text: str, blocks: Sequence[Block | TopBlock], type_name: str | None, diags: list[Diagnostic]) -> None:
     """Report each block past its type's maximum count (`blocks`: one body's, in source order;
-    `type_name`: the block holding them, None for the file)."""
+    `type_name`: the block holding them, None for the file) where Terraform reports it ("Duplicate
+    lifecycle block"): its `DefRange`, the `{` of its body or the `[` of an array of bodies
+    (`values.defined_at`), else its header key."""
     counts: dict[str, int] = {}
     for b in blocks:
         mx = b.schema.max_items
@@ -394,7 +396,7 @@ def _too_many_blocks(blocks: Sequence[Block | TopBlock], type_name: str | None, 
             continue
         c = counts[b.type_name] = counts.get(b.type_name, 0) + 1
         if c > mx:
-            diags.append(P.too_many_blocks(b.type_start, b.type_end, b.type_name, mx, _where(type_name)))
+            diags.append(P.too_many_blocks(*defined_at(text, b.header_range), b.type_name, mx, _where(type_name)))
 
 
 def _reported_any(node: Node) -> bool:
@@ -567,7 +569,7 @@ class _FileWalker(_Decoder):
         if every > 0:
             yield  # (the last blocks' entries were let go: `tops`)
         if tops and _plan(schema).max_items:
-            _too_many_blocks(tops, None, diags)
+            _too_many_blocks(text, tops, None, diags)
         blocks = tuple(tops)
         del tops
         if every > 0:

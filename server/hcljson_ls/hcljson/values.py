@@ -16,11 +16,12 @@ Where HCL says a JSON block is defined (`hcl.Block.DefRange` of hashicorp/hcl's 
 the range Terraform reports a duplicate declaration at):
 
     definition_range(text, key_end) -> (start, end) | None
+    defined_at(text, header) -> (start, end)
 
 the opening bracket of the value under the block's last header key (its last label, else its type
 key), which ends at `key_end`: the `{` of a body written as an object, the `[` of an array of
 bodies (every block of the array shares it). None when the text there is no `:` then `{` or `[`
-(mid-edit); the caller then keeps the key.
+(mid-edit); `defined_at` then keeps the key (`header`, its range).
 
 Where HCL says a JSON attribute is (`hcl.Attribute.Range`: from its name to the end of its value,
 the range Terraform reports a duplicate local value at):
@@ -115,6 +116,12 @@ def definition_range(text, key_end: int) -> tuple[int, int] | None:
     if i is not None and i < len(text) and text[i] in "{[":
         return (i, i + 1)
     return None
+
+
+def defined_at(text, header: tuple[int, int]) -> tuple[int, int]:
+    """Where a block whose last header key is at `header` is defined (`definition_range` after it),
+    else that key."""
+    return definition_range(text, header[1]) or header
 
 
 def _value_start(text, key_end: int) -> int | None:

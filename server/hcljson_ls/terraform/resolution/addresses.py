@@ -11,9 +11,9 @@ an error:
 * `removed.from` names a data source ("Data source address not allowed"), or has an instance key
   ("Resource instance keys not allowed", "Module instance keys not allowed"), on the value or the key;
 * a `removed` block's provisioners when it removes no managed resource, or not at destroy time
-  ("Invalid provisioner block"), on the provisioner's type key;
+  ("Invalid provisioner block"), where Terraform reports it: the provisioner's body `{` (`values.defined_at`);
 * `moved.from` and `moved.to` name different kinds of object, a resource and a module
-  ('Invalid "moved" addresses'), on the block's type key.
+  ('Invalid "moved" addresses'), at the block's body `{`, as Terraform.
 * `moved.from`, `moved.to` or `import.to` starts (after any `module.x` steps) with a reserved word
   (`var`, `local`, `count`, ...: `RESERVED_ROOTS`) where a resource type goes ("Invalid address"),
   from that word to the end of the address; `removed.from` takes them (Terraform parses it without
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ...diagnostic import ERROR, Diagnostic
 from ...hcljson.model import Attribute, Block
-from ...hcljson.values import quoted, string_text
+from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import STRING
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -191,19 +191,19 @@ def address_rules(block: Block, text: str) -> list[Diagnostic]:
                                  "instance (e.g. \"test_instance.foo[1]\")."))
             for p in body.blocks_of("provisioner"):
                 if address.kind != "resource":
-                    out.append(_diag(p.type_start, p.type_end, "Invalid provisioner block",
+                    out.append(_diag(*defined_at(text, p.header_range), "Invalid provisioner block",
                                      "Provisioners are valid only when a removed block targets a managed resource."))
                     continue
                 when = p.body.attribute("when")
                 value = text[when.expr.start + 1 : when.expr.end - 1] if when is not None and when.expr is not None else ""
                 if value != "destroy":
-                    out.append(_diag(p.type_start, p.type_end, "Invalid provisioner block",
+                    out.append(_diag(*defined_at(text, p.header_range), "Invalid provisioner block",
                                      "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a "
                                      "destroy-time provisioner, use: \"when\": \"destroy\"."))
     elif t == "moved":
         source, target = _parse(text, body.attribute("from")), _parse(text, body.attribute("to"))
         if source is not None and target is not None and (source.kind == "module") != (target.kind == "module"):
-            out.append(_diag(block.type_start, block.type_end, "Invalid \"moved\" addresses",
+            out.append(_diag(*defined_at(text, block.header_range), "Invalid \"moved\" addresses",
                              "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules."))
     out.sort(key=lambda d: (d.start, d.end))
     return out

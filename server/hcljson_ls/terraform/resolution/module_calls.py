@@ -31,7 +31,7 @@ Contract
   - `module/wrong-type` (error, on the value): a literal value (no `${`/`%{` anywhere in its
     text) that cannot convert to the variable's type, by the conversion of variable definitions
     files (`tfvars.conversion_problem`). `null` is never reported.
-* `module/missing-directory` (error, on the call's label): `inputs_of(call name)` is `NOT_INSTALLED`,
+* `module/missing-directory` (error, on the call's body `{`, as Terraform): `inputs_of(call name)` is `NOT_INSTALLED`,
   a local source (`./`, `../`) whose directory does not exist (or is a file): Terraform's "Module not
   installed" (its installer cannot read it; an empty directory is a module without configuration).
   Nothing else is said of that call.
@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from ...diagnostic import ERROR, Diagnostic, Fix
 from ...hcljson.model import Block
 from ...hcljson.problems import quoted_fix, suggestion
-from ...hcljson.values import quoted, string_text
+from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import STRING
 from ..definition.catalogue import RESERVED_VARIABLE_NAMES
 from ..filekinds.tfvars import conversion_problem, placeholder, type_of
@@ -196,7 +196,7 @@ def _not_installed(block: Block, name: str, text: str) -> Diagnostic:
     written = ""
     if source is not None and source.expr is not None and source.expr.kind == STRING:
         written = " " + quoted(string_text(text, source.expr.node, source.expr.start))
-    h = block.header_range
+    h = defined_at(text, block.header_range)  # (Terraform's: the body's `{`)
     return Diagnostic(
         h[0], h[1], ERROR, MISSING_DIRECTORY, "Module not installed",
         f"The source{written} of the module call {quoted(name)} is a local path, but no directory exists there "

@@ -283,11 +283,12 @@ def _context(ref: Reference) -> Diagnostic | None:
     root, ctx = ref.root, ref.context
     if ctx & (STATIC | PROVIDER):
         return None
+    # `count.index`, `each.key`: the address Terraform reports (its root and attribute).
     if root == "count" and not ctx & IN_COUNT:
-        return _diag(ref.start, ref.end, OUT_OF_CONTEXT, '"count" is not available here',
+        return _diag(ref.start, _attribute_end(ref), OUT_OF_CONTEXT, '"count" is not available here',
                      'count.index is only available in a block that sets "count".')
     if root == "each" and not ctx & IN_FOR_EACH:
-        return _diag(ref.start, ref.end, OUT_OF_CONTEXT, '"each" is not available here',
+        return _diag(ref.start, _attribute_end(ref), OUT_OF_CONTEXT, '"each" is not available here',
                      'each.key and each.value are only available in a block that sets "for_each".')
     if root == "self" and not ctx & IN_SELF:
         return _diag(ref.start, ref.end, OUT_OF_CONTEXT, '"self" is not available here',
@@ -301,6 +302,11 @@ def _context(ref: Reference) -> Diagnostic | None:
                      + (f" Did you mean {quoted(hint)}?" if hint else ""),
                      (Fix(step.start, step.end, hint, f"Change to {quoted(hint)}"),) if hint else ())
     return None
+
+
+def _attribute_end(ref: Reference) -> int:
+    """The end of `ref`'s root and first attribute (`count.index`), or of its root alone."""
+    return ref.steps[0].end if ref.steps and not ref.steps[0].index else ref.end
 
 
 _TYPED_ROOTS = frozenset(catalogue.TYPED_BLOCKS)

@@ -64,7 +64,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from ...diagnostic import ERROR, WARNING, Diagnostic, Related
 from ...hcljson import problems as P
 from ...hcljson.model import Attribute, Block, Body
-from ...hcljson.values import definition_range, kind_phrase, quoted, string_text, value_end
+from ...hcljson.values import defined_at, kind_phrase, quoted, string_text, value_end
 from ...hcljson.view import TreeView, diagnostics_of
 from ...jsonsyntax import strings
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING, Container, Node
@@ -777,8 +777,7 @@ def reported_range(key: tuple, place: tuple[int, int], text) -> tuple[int, int]:
     if key[0] == _LOCAL:
         end = value_end(text, place[1])
         return place if end is None else (place[0], end)
-    found = definition_range(text, place[1])
-    return place if found is None else found
+    return defined_at(text, place)
 
 
 def duplicates(keys: Sequence[tuple], place: Callable[[int], tuple[int, int]], text) -> list[Diagnostic]:
