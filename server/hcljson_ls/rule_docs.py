@@ -159,7 +159,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'reference/argument-count': (
         'reference-resolution-diagnostics',
         "A built-in function, or a provider-defined one whose signature the module's provider schemas give, called with too few or too many arguments.",
-        'A built-in function, or a provider-defined one whose signature the module\'s provider schemas give, called with too few or too many arguments. The message gives the allowed count and the signature. Range: the function name. A call that expands its last argument ("f(list...)") is reported only when no expansion could make it valid.',
+        'A built-in function, or a provider-defined one whose signature the module\'s provider schemas give, called with too few or too many arguments. The message gives the allowed count and the signature. Range: where Terraform reports it (HCL\'s): a missing argument at the ")", the first argument too many where it starts (a string\'s first character, a call\'s name through its "(", an operation\'s left side, a collection\'s bracket, a traversal whole), a count only the function\'s own code rejects ("join" with one argument) at the name through the "(". A call that expands its last argument ("f(list...)") is reported only when no expansion could make it valid.',
     ),
     'reference/constant-condition': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',

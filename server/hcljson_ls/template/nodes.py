@@ -11,6 +11,8 @@ Contract
 * Parse results are cached by string content with decoded-index positions and mapped to absolute
   positions per call (`remap`). Nodes are plain immutable data; compare them with `==`.
 * `walk(node)` yields a node and all its descendants depth-first in source order.
+* `start_range(expr)` is where HCL says an expression starts (hclsyntax's `StartRange`), the range
+  Terraform reports an argument at ("Too many function arguments").
 
 Node kinds
 ----------
@@ -89,11 +91,13 @@ class Null(_Node):
 
 @dataclass(frozen=True, slots=True)
 class String(_Node):
-    """A quoted string without interpolations or directives; range includes the quotes."""
+    """A quoted string without interpolations or directives; range includes the quotes,
+    `inner_span` is what lies between them."""
 
     start: int
     end: int
     value: str
+    inner_span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +423,37 @@ def _plan(cls: type) -> tuple[tuple[str, int], ...]:
         plan = tuple(out)
         _PLANS[cls] = plan
     return plan
+
+
+def start_range(expr) -> Span:
+    """Where HCL says expression `expr` starts (hclsyntax's `StartRange`): a call's name through its
+    `(`; an operation's, a conditional's, an index's, a splat's left side; a collection's opening
+    bracket; a quoted string's first character (its quotes when empty); a unary operator; any other
+    expression (a literal, a traversal) whole."""
+    while True:
+        t = type(expr)
+        if t is Binary:
+            expr = expr.lhs
+        elif t is Conditional:
+            expr = expr.condition
+        elif t is Index:
+            expr = expr.collection
+        elif t is RelativeTraversal or t is Splat:
+            expr = expr.source
+        else:
+            break
+    if t is FunctionCall:
+        return (expr.name_parts[0].start, expr.open_span[1])
+    if t is Tuple or t is Object or t is ForExpr:
+        return (expr.start, expr.start + 1)
+    if t is Unary:
+        return expr.op_span
+    if t is String and expr.inner_span[0] < expr.inner_span[1]:
+        return expr.inner_span
+    if t is TemplateExpr and expr.parts:  # (its first part: a literal whole, an interpolation's expression)
+        first = expr.parts[0]
+        return start_range(first.expr) if type(first) is Interpolation else (first.start, first.end)
+    return (expr.start, expr.end)
 
 
 def children(node) -> list:

@@ -217,9 +217,9 @@ class _Builder(Transformer):
         o, cl = c[0], c[-1]
         parts = pair_parts(c[1:-1], self.diags)
         if not parts:
-            return String(o.start_pos, cl.end_pos, "")
+            return String(o.start_pos, cl.end_pos, "", (o.end_pos, cl.start_pos))
         if len(parts) == 1 and type(parts[0]) is Literal:
-            return String(o.start_pos, cl.end_pos, parts[0].value)
+            return String(o.start_pos, cl.end_pos, parts[0].value, (o.end_pos, cl.start_pos))
         return TemplateExpr(o.start_pos, cl.end_pos, parts)
 
     # -- operators

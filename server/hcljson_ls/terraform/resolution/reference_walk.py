@@ -55,6 +55,7 @@ from ...template.nodes import (
     Splat,
     Traversal,
     children,
+    start_range,
 )
 from ...template.nodes import String as StringLiteral
 from ..definition import catalogue
@@ -238,7 +239,8 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
             outer = node.collection  # `aws.by_region[each.key]` (OpenTofu): the collection is the address
         if t is FunctionCall:
             name_start, name_end = node.name_span
-            out.append(Call(node.name, name_start, name_end, len(node.args), node.expand_final))
+            out.append(Call(node.name, name_start, name_end, len(node.args), node.expand_final, node.open_span[1],
+                            node.close_span, tuple([start_range(arg) for arg in node.args])))
             if node.name in _TYPE_SECOND_ARGUMENT and len(node.args) >= 2:
                 # `convert(value, object({a = string}))`: the second argument is a type constraint,
                 # whose `object(...)` and `string` are neither calls nor references.

@@ -159,16 +159,26 @@ _REF_ROOT, _REF_START, _REF_END, _REF_STEPS, _REF_CONTEXT, _REF_REST = (
 @dataclass(frozen=True, slots=True)
 class Call:
     """A function call: `name` as written (`provider::aws::arn_parse` included), the range of the
-    name, how many arguments it passes (`expands` when the last one is `...`-expanded)."""
+    name, how many arguments it passes (`expands` when the last one is `...`-expanded); where
+    Terraform reports a wrong count, when known (-1, `()`: not): the end of its `(`, its `)`, and
+    where each argument starts (`template.nodes.start_range`)."""
 
     name: str
     start: int
     end: int
     args: int
     expands: bool = False
+    open_end: int = -1
+    close: tuple[int, int] = (-1, -1)
+    arg_starts: tuple[tuple[int, int], ...] = ()
 
     def shifted(self, delta: int) -> Call:
-        return self if not delta else replace(self, start=self.start + delta, end=self.end + delta)
+        if not delta:
+            return self
+        return replace(self, start=self.start + delta, end=self.end + delta,
+                       open_end=self.open_end + delta if self.open_end >= 0 else -1,
+                       close=(self.close[0] + delta, self.close[1] + delta) if self.close[0] >= 0 else self.close,
+                       arg_starts=tuple([(s + delta, e + delta) for s, e in self.arg_starts]))
 
 
 #: Namespaces whose second step is a declared name: root -> declaration kind.

@@ -714,12 +714,28 @@ def _call(call: Call, engine: str | None) -> Diagnostic | None:
 
 
 def _arguments(call: Call, fn: functions.Function) -> Diagnostic | None:
-    """Too few or too many arguments for `fn`, a built-in or a provider's function."""
+    """Too few or too many arguments for `fn`, a built-in or a provider's function, where Terraform
+    reports it (`_count_range`)."""
     if functions.accepts(fn, call.args, call.expands):
         return None
     name = call.name
-    return _diag(call.start, call.end, ARGUMENT_COUNT, f"Wrong number of arguments to {quoted(name)}",
+    return _diag(*_count_range(call, fn), ARGUMENT_COUNT, f"Wrong number of arguments to {quoted(name)}",
                  f"{quoted(name)} takes {_arity(fn)}, but this call passes {call.args}: {functions.signature(fn)}.")
+
+
+def _count_range(call: Call, fn: functions.Function) -> tuple[int, int]:
+    """Where HCL reports a call's wrong argument count: fewer than the signature's parameters at the
+    `)` ("Not enough function arguments"), more than a function without a variadic parameter takes
+    at the first one too many ("Too many function arguments", its `StartRange`); a count only the
+    function's own code rejects (`join` with one argument) at the name through the `(` ("Error in
+    function call"). The name when the call's parts are not known."""
+    fixed = len(fn.parameters)
+    given = call.args - 1 if call.expands else call.args
+    if given < fixed and not call.expands and call.close[0] >= 0:
+        return call.close
+    if fn.variadic is None and given > fixed and len(call.arg_starts) > fixed:
+        return call.arg_starts[fixed]
+    return (call.start, call.open_end) if call.open_end >= 0 else (call.start, call.end)
 
 
 def _provider_call(call: Call, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
