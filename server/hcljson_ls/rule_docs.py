@@ -804,7 +804,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'type/invalid-type': (
         'template-and-type-diagnostics',
         'An invalid type constraint, with typeexpr\'s wording: unknown keyword ("strin": did you mean "string"?), wrong number of constructor arguments, "optional" outside an object attribute or with more than two arguments, arguments to a primitive type.',
-        'An invalid type constraint, with typeexpr\'s wording: unknown keyword ("strin": did you mean "string"?), wrong number of constructor arguments, "optional" outside an object attribute or with more than two arguments, arguments to a primitive type. Terraform\'s bare "list" and "map" (shorthand for "list(any)"/"map(any)") are accepted.',
+        'An invalid type constraint, with typeexpr\'s wording: unknown keyword ("strin": did you mean "string"?), wrong number of constructor arguments, "optional" outside an object attribute or with more than two arguments, arguments to a primitive type. Terraform\'s bare "list" and "map" (shorthand for "list(any)"/"map(any)") are accepted. Range: where Terraform reports it: a whole specification that is no type (an unknown keyword, no keyword and no call, a call of no type constructor) over the JSON string, quotes included; what a call holds, at the part that is wrong.',
     ),
     'type/missing-type': (
         'template-and-type-diagnostics',

@@ -49,7 +49,10 @@ def test_type_attribute_ranges_through_escapes():
     ("list(string, ⟨number⟩)", "The list type constructor requires one argument specifying the element type."),
     ("⟨optional⟩(string)", 'Keyword "optional" is valid only as a modifier for object type attributes.'),
     ("string⟨(⟩x)", 'Primitive type keyword "string" does not expect arguments.'),
-    ("⟨foo⟩(bar)", 'Keyword "foo" is not a valid type constructor.'),
+    ("⟨foo(bar)⟩", 'Keyword "foo" is not a valid type constructor.'),  # the whole, as Terraform: no call of a type
+    ("list(⟨foo⟩(bar))", 'Keyword "foo" is not a valid type constructor.'),
+    ("⟨[string]⟩", "A type specification is either a primitive type keyword (bool, number, string) or a complex "
+                   "type constructor call, like list(string)."),
     ("⟨set⟩", "The set type constructor requires one argument specifying the element type."),
     ("tuple(⟨string⟩)", "Tuple type constructor requires a list of element types."),
     ("object({ a = optional(string, \\\"x\\\", ⟨\\\"⟩y\\\") })",

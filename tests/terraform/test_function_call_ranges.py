@@ -10,12 +10,7 @@ characters of it).
 from __future__ import annotations
 
 import pytest
-from fixture import parse_fixture
-
-from hcljson_ls.features.diagnostics import file_diagnostics
-from hcljson_ls.workspace import Workspace
-
-URI = "file:///m/main.tf.json"
+from tf_support import assert_both_paths_report
 
 CASES = [
     r'{"locals": {"x": "${upper(⟨)⟩}"}}',  # one missing: the `)`
@@ -38,12 +33,4 @@ CASES = [
 
 @pytest.mark.parametrize("src", CASES)
 def test_a_wrong_count_is_reported_where_terraform_reports_it(src: str) -> None:
-    fixture = parse_fixture(src).only
-    text, [expected] = fixture.text, fixture.ranges
-    quick = Workspace().open(URI, text, 1, "terraform-json").quick()  # the open's path, from the values
-    assert quick is not None
-    full_state = Workspace().open(URI, text, 1, "terraform-json")
-    full_state.prepare()  # the tree's path
-    for found in (quick.diagnostics, file_diagnostics(full_state)):
-        got = [(d.start, d.end) for d in found if d.code == "reference/argument-count"]
-        assert got == [expected], [text[s:e] for s, e in got]
+    assert_both_paths_report(src, "reference/argument-count")

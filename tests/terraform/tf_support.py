@@ -14,10 +14,12 @@ from __future__ import annotations
 from fixture import parse_fixture
 from internals import materialize
 
+from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import OBJECT, Container
 from hcljson_ls.terraform.analysis import analyze_file
+from hcljson_ls.workspace import Workspace
 
 
 def diagnostics(text: str, path: str | None = None):
@@ -30,6 +32,21 @@ def diagnostics(text: str, path: str | None = None):
 
 #: Codes reported at a block's definition (`hcl.Block.DefRange`: `validate.reported_range`).
 AT_DEFINITION = frozenset({"structure/duplicate-block", "structure/too-many-blocks"})
+
+
+def assert_both_paths_report(src: str, code: str) -> None:
+    """`src`'s one marked range is where `code` is reported, by the open's path (the quick open, from
+    the values) and by the tree's, each through a real `Workspace`."""
+    fixture = parse_fixture(src).only
+    text, [expected] = fixture.text, fixture.ranges
+    uri = "file:///m/main.tf.json"
+    quick = Workspace().open(uri, text, 1, "terraform-json").quick()
+    assert quick is not None
+    full_state = Workspace().open(uri, text, 1, "terraform-json")
+    full_state.prepare()
+    for found_there in (quick.diagnostics, file_diagnostics(full_state)):
+        got = [(d.start, d.end) for d in found_there if d.code == code]
+        assert got == [expected], [text[s:e] for s, e in got]
 
 
 def found(text: str, path: str | None = None) -> list[tuple[int, int, str]]:

@@ -156,6 +156,8 @@ _CTOR_DETAIL = {
     "tuple": "The tuple type constructor requires one argument specifying the element types as a list.",
 }
 _TYPE_STARTS = {"TY_STRING", "TY_LIST", "TY_OBJECT"}
+#: What no type specification reads as (the keyword, the constructor or the whole is wrong).
+INVALID_TYPE = "type/invalid-type"
 
 
 def _type_error(tokens: list, err, value_len: int) -> Diagnostic | None:
@@ -174,7 +176,7 @@ def _type_error(tokens: list, err, value_len: int) -> Diagnostic | None:
     nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
 
     def d(detail, s=start, e=end):
-        return _diag(s, e, "type/invalid-type", _SUMMARY, detail)
+        return _diag(s, e, INVALID_TYPE, _SUMMARY, detail)
 
     frames = _frames(tokens, idx)
     inner = frames[-1] if frames else None
@@ -187,14 +189,18 @@ def _type_error(tokens: list, err, value_len: int) -> Diagnostic | None:
     if in_default:
         return syntax_error(tokens, err, value_len)
 
+    # What the whole specification gets wrong (no keyword and no call, or a keyword alone that is no
+    # type) is reported over all of it, as Terraform reports it (the expression's range).
+    whole = inner is None and idx == 0
     if _TYPE_STARTS & expected:
         # a type was expected here
         if ttype == "NAME":
             if nxt is not None and nxt.type == "LPAR":
-                return d(f'Keyword "{tval}" is not a valid type constructor.')
+                return d(f'Keyword "{tval}" is not a valid type constructor.', *((0, value_len) if whole else (start, end)))
             sugg = difflib.get_close_matches(tval, _KEYWORDS, n=1)
             extra = f' Did you mean "{sugg[0]}"?' if sugg else ""
-            return d(f'The keyword "{tval}" is not a valid type specification.{extra}')
+            return d(f'The keyword "{tval}" is not a valid type specification.{extra}',
+                     *((0, value_len) if whole and nxt is None else (start, end)))
         if ttype == "TY_OPTIONAL":
             return d('Keyword "optional" is valid only as a modifier for object type attributes.')
         if inner is not None and ctor is not None and ctor.type in ("TY_LIST", "TY_SET", "TY_MAP") and ttype in ("RPAR", "$END"):
@@ -202,7 +208,7 @@ def _type_error(tokens: list, err, value_len: int) -> Diagnostic | None:
         if inner is not None and ctor is not None and ctor.type == "TY_OPTIONAL" and ttype == "RPAR":
             return d("Optional attribute modifier requires the attribute type as its argument.", tokens[inner].start_pos, end)
         return d("A type specification is either a primitive type keyword (bool, number, string) or a complex "
-                 "type constructor call, like list(string).")
+                 "type constructor call, like list(string).", *((0, value_len) if whole else (start, end)))
     if prev is not None and ptype in ("TY_STRING", "TY_NUMBER", "TY_BOOL", "TY_ANY") and ttype == "LPAR":
         what = "Type constraint keyword" if ptype == "TY_ANY" else "Primitive type keyword"
         return d(f'{what} "{prev.value}" does not expect arguments.')

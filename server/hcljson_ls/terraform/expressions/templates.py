@@ -95,7 +95,7 @@ from ...template.nodes import (
 )
 from ...template.nodes import String as StringLit
 from ...template.parse import parse_expression_relative, parse_template_relative, remap_diagnostic
-from ...template.types import parse_type_relative
+from ...template.types import INVALID_TYPE, parse_type_relative
 from ..definition import catalogue
 from ..definition.catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
 from .evaluate import CODES as EVALUATION_CODES
@@ -338,7 +338,11 @@ def _other_raw(raw: str, smode: str, name: str) -> tuple[Diagnostic, ...]:
         return ()
     dec = strings.decode_raw(raw, 0) if "\\" in raw else strings.Decoded(raw, range(len(raw) + 1))
     if smode == STRING_TYPE:
-        return parse_type(dec.value, dec.offsets).diagnostics
+        # A type the whole string spells wrong (an unknown keyword, a quoted string: what is no
+        # keyword and no call) is where Terraform reports it: the JSON string, quotes included (the
+        # JSON expression's range; what a call holds is placed inside it).
+        return tuple(replace(d, start=-1, end=len(raw) + 1) if d.start == 0 and d.end == len(raw) and d.code == INVALID_TYPE else d
+                     for d in parse_type(dec.value, dec.offsets).diagnostics)
     rel = _reference_relative(dec.value, smode, name)
     if not rel or "\\" not in raw:
         return rel
