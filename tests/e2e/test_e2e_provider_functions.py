@@ -34,7 +34,7 @@ FIXTURE = r"""
    "a": "${$[name]pro$[hover]vider::terraform::$[builtins]encode_expr$[name_end](1$0)}",
    "b": "${⟨provider::nope::f⟩(1)}",
    "c": "${⟨provider::ex::exampel⟩(\"x\")}",
-   "d": "${⟨provider::ex::example⟩(\"x\", \"y\")}",
+   "d": "${provider::ex::example(\"x\", \"⟨y⟩\")}",
    "e": "${provider::$[providers]}",
    "f": "${provider::ex::$[functions]}"
  }}

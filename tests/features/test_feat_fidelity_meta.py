@@ -36,8 +36,8 @@ def test_a_local_source_without_a_directory(tmp_path: Path) -> None:
 x
 //- /app/main.tf.json
 {"module": {
-  "gone": {"source": "./nowhere"},
-  "file": {"source": "./afile"},
+  "gone": ⟨{⟩"source": "./nowhere"},
+  "file": ⟨{⟩"source": "./afile"},
   "empty": {"source": "./empty"},
   "up": {"source": "../app/empty"},
   "registry": {"source": "hashicorp/consul/aws", "version": "1.0.0"},
@@ -45,10 +45,8 @@ x
 }}
 """).workspace(tmp_path, open=["/app/main.tf.json"])
     found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code == MISSING]
-    text = fw.fixture.files["/app/main.tf.json"].text
     # Terraform 1.11.4: "Module not installed" at the call's body `{`
-    assert [(text[d.start:d.end], d.start) for d in found] == [
-        ("{", text.index('"gone": {') + 8), ("{", text.index('"file": {') + 8)]
+    assert [(d.start, d.end) for d in found] == fw.fixture.files["/app/main.tf.json"].ranges
     assert found[0].summary == "Module not installed" and '"./nowhere"' in found[0].detail
     assert all(d.severity == "error" for d in found)
 

@@ -197,7 +197,7 @@ def test_broken_json_strings_are_left_to_the_syntax_layer() -> None:
 
 
 def test_override_files_use_the_same_modes() -> None:
-    src = '{"variable": {"v": {"type": "⟨strin⟩", "description": "${"}}, "locals": {"a": "${var.⟨}⟩"}}'
+    src = '{"variable": {"v": {"type": ⟨"strin"⟩, "description": "${"}}, "locals": {"a": "${var.⟨}⟩"}}'
     check(src, ["type/invalid-type", "template/invalid-attribute-name"], name="main_override.tf.json")
 
 
