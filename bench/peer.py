@@ -313,6 +313,8 @@ class Figures:
     spawn_first: float  # process started -> the first (tiny) document's diagnostics
     spawn_ready: float  # process started -> then a document request answered (ours: by the full server)
     overhead: float | None = None  # ours: didOpen bytes read -> our handler starting
+    cold_open: float | None = None  # a fresh process's first document (no warm-up): didOpen -> its diagnostics
+    cold_first_edit: float | None = None  # then an edit sent as they arrive -> its diagnostics
 
 
 def session(server: Server, text: str, edits: int, completions: int, options: dict | None = None) -> Figures:
@@ -394,13 +396,44 @@ def overhead(lines: list[str]) -> float | None:
     return found[-1] / 1000 if found else None
 
 
+def cold_session(server: Server, text: str, options: dict | None = None) -> tuple[float, float]:
+    """A fresh process whose first document is `text` (an editor started on it, no warm-up): its
+    didOpen -> diagnostics, then an edit sent the moment they arrive -> its diagnostics. Ours answers
+    that first document before importing the rest of the server (`lsp.first_open`), so the edit meets
+    the import."""
+    uri = "file:///bench/stack/cdk.tf.json"
+    conn = Connection(server.argv, env={**os.environ, **server.env})
+    try:
+        conn.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES,
+                                    "clientInfo": {"name": "bench/peer.py"}, "initializationOptions": options})
+        conn.notify("initialized", {})
+        if server.settings is not None:
+            conn.notify("workspace/didChangeConfiguration", {"settings": server.settings})
+        t0 = time.perf_counter()
+        conn.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": server.language_id,
+                                                               "version": 1, "text": text}})
+        report = conn.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        opened = time.perf_counter() - t0
+        start = places(text)["edit"]
+        t0 = time.perf_counter()
+        conn.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                               "contentChanges": [{"range": {"start": start, "end": start}, "text": "x"}]})
+        conn.request("textDocument/diagnostic", {"textDocument": {"uri": uri},
+                                                 "previousResultId": report["result"].get("resultId")})
+        return opened, time.perf_counter() - t0
+    finally:
+        conn.close()
+
+
 def measure(server: Server, text: str, repeat: int, edits: int, completions: int, options: dict | None = None) -> Figures:
     runs = [session(server, text, edits, completions, options) for _ in range(repeat)]
+    colds = [cold_session(server, text, options) for _ in range(repeat)]
     med = lambda name: statistics.median(getattr(r, name) for r in runs)  # noqa: E731
     overheads = [r.overhead for r in runs if r.overhead is not None]
     return Figures(med("open"), med("edit"), med("first_edit"), med("complete_key"), med("complete_value"), med("first_hover"),
                    max(r.rss for r in runs), runs[-1].diagnostics, med("start"), med("first"), med("spawn_first"), med("spawn_ready"),
-                   statistics.median(overheads) if overheads else None)
+                   statistics.median(overheads) if overheads else None,
+                   statistics.median(c[0] for c in colds), statistics.median(c[1] for c in colds))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -436,7 +469,9 @@ def table(results: dict[str, dict[str, Figures]], sizes: list[str]) -> str:
                                  ("start", "start-up: process started -> initialize answered", ms),
                                  ("first", "then the first document (2 KB) -> its diagnostics", ms),
                                  ("spawn_first", "start-up: process started -> first document's diagnostics", ms),
-                                 ("spawn_ready", "start-up: process started -> then its symbols (ours: the full server)", ms)):
+                                 ("spawn_ready", "start-up: process started -> then its symbols (ours: the full server)", ms),
+                                 ("cold_open", "cold: this document opened first, no warm-up -> its diagnostics", ms),
+                                 ("cold_first_edit", "cold: then an edit, sent as they arrive -> its diagnostics", ms)):
             ov = getattr(o, name) if o else None
             pv = getattr(p, name) if p else None
             ratio = f"{ov / pv:.2f}x{verdict(name, size, ov / pv)}" if ov is not None and pv else "-"
@@ -446,6 +481,9 @@ def table(results: dict[str, dict[str, Figures]], sizes: list[str]) -> str:
             ratio = o.first_edit / p.edit  # issue 21 §2: our first edit after an open against the peer's edit
             rows.append(f"| {size} | our first edit against the peer's edit | {ms(o.first_edit)} | {ms(p.edit)} | "
                         f"{ratio:.2f}x{' (<= 1x: PASS)' if ratio <= 1 else ' (<= 1x: FAIL)'} |")
+            if o.cold_first_edit is not None:
+                rows.append(f"| {size} | cold: our first edit against the peer's edit | {ms(o.cold_first_edit)} | "
+                            f"{ms(p.edit)} | {o.cold_first_edit / p.edit:.2f}x |")
         if o is not None:
             rows.append(f"| {size} | our overhead before our handler (didOpen read, decoded, structured) | "
                         f"{ms(o.overhead)} | | |")
@@ -505,7 +543,8 @@ def note(repeat: int, edits: int, completions: int) -> str:
     return (f"Both servers as real processes over stdio in one run (hcljson-ls with `HCLJSON_LS_TIMING=1`; "
             f"vscode-json-language-server {peer_version()} from npm `{PEER_PACKAGE}`), pull diagnostics, wall "
             f"clock from the client; medians of {repeat} fresh processes per server and document ({edits} edits, "
-            f"{completions} completions each), each warmed up on a 2 KB document first. Documents: "
+            f"{completions} completions each), each warmed up on a 2 KB document first (the cold rows: as many fresh processes whose first document "
+            f"is this one, then one edit). Documents: "
             f"`cdktf_doc.make(size)`; 5MB-error is the 5 MB one with one `:` removed near its end. Targets "
             f"(issue 13): open <= 1.0x and edit <= 0.1x the peer at 5 MB and 20 MB, peak RSS <= 1.0x; issue 21: open "
             f"<= 1.0x and edit <= 0.5x on 5MB-undeclared (five misspelt references per resource, 24,750 "
