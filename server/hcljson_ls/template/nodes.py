@@ -428,8 +428,9 @@ def _plan(cls: type) -> tuple[tuple[str, int], ...]:
 def start_range(expr) -> Span:
     """Where HCL says expression `expr` starts (hclsyntax's `StartRange`): a call's name through its
     `(`; an operation's, a conditional's, an index's, a splat's left side; a collection's opening
-    bracket; a quoted string's first character (its quotes when empty); a unary operator; any other
-    expression (a literal, a traversal) whole."""
+    bracket; a quoted string's content (its quotes when empty), a quoted template's first part (a
+    literal whole, an interpolation's expression); a unary operator; any other expression (a
+    literal, a traversal) whole."""
     while True:
         t = type(expr)
         if t is Binary:
@@ -450,7 +451,7 @@ def start_range(expr) -> Span:
         return expr.op_span
     if t is String and expr.inner_span[0] < expr.inner_span[1]:
         return expr.inner_span
-    if t is TemplateExpr and expr.parts:  # (its first part: a literal whole, an interpolation's expression)
+    if t is TemplateExpr and expr.parts:
         first = expr.parts[0]
         return start_range(first.expr) if type(first) is Interpolation else (first.start, first.end)
     return (expr.start, expr.end)
