@@ -107,6 +107,26 @@ def test_edits_give_what_a_fresh_document_gives(edits) -> None:
         assert_like_fresh(state)
 
 
+@pytest.mark.parametrize("provider", ['"aws.west"', '"aws.by[each.key]"'])
+def test_an_edit_of_a_block_read_for_its_provider_instance(provider: str) -> None:
+    """The fast path gives the checks the document's `TextBuffer`, which a regex cannot read: a module
+    call's `providers` and a resource's `provider` looked for an instance key raised TypeError there
+    (found by bench/fuzz/fuzz_parse.py)."""
+    text = json.dumps({
+        "module": {"m": {"source": "./m", "providers": {"aws": "PROVIDER"}}},
+        "resource": {"aws_instance": {"a": {"provider": "PROVIDER", "ami": "x"}}},
+    }, indent=2).replace('"PROVIDER"', provider)
+    state = DocumentState.open(URI, text, 1, "terraform-json")
+    state.prepare()  # (the tree: an edit is then the incremental engine's)
+    engine = state._engine
+    for needle in ('"./m"', '"x"'):  # inside the module call, then inside the resource
+        at = occurrence(state.text, needle) + 1
+        edit(state, at, at, "y")
+        collect(state)
+    assert engine.fast == 2
+    assert_like_fresh(state)
+
+
 def test_a_value_edit_is_taken_by_the_fast_path() -> None:
     state = DocumentState.open(URI, DOC, 1, "terraform-json")
     collect(state)

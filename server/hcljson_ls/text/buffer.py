@@ -7,6 +7,7 @@
     buf.full()                    the whole text as one `str`, joined on demand and kept until
                                   the next splice (`str(buf)` is the same)
     buf.isascii()                 O(1)
+    readable(text, start, end)    (`str`, start, end): `text[start:end]` where a regex can read it
 
 Contract
 --------
@@ -23,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import cast
 
-__all__ = ["TextBuffer", "CHUNK"]
+__all__ = ["TextBuffer", "CHUNK", "readable"]
 
 CHUNK = 32768
 
@@ -171,3 +172,12 @@ class TextBuffer:
         self._len = n + delta
         self._joined = None
         self._nonascii = cast(int, self._nonascii) + sum(1 for p in repl if not p.isascii()) - sum(1 for p in old if not p.isascii())
+
+
+def readable(text: str | TextBuffer, start: int, end: int) -> tuple[str, int, int]:
+    """`text[start:end]` as a `str` a regex can read (`pattern.search(*readable(...))`): a `str`
+    itself with the bounds unchanged (nothing copied), a `TextBuffer`'s slice from 0 (regexes
+    cannot read a buffer; the analysis is given one after an edit)."""
+    if type(text) is str:
+        return text, start, end
+    return text[start:end], 0, end - start

@@ -69,6 +69,7 @@ from ...diagnostic import ERROR, Diagnostic
 from ...hcljson.model import Block, Body
 from ...hcljson.values import quoted, string_text
 from ...jsonsyntax.tree import FALSE, NUMBER, STRING, TRUE, Node
+from ...text.buffer import readable
 from .backends import UNKNOWN_BACKEND, UNKNOWN_CONFIG, backend_keys, backend_names, key_at
 
 TERRAFORM = "terraform"
@@ -538,10 +539,11 @@ def _walk(body: Body, path: tuple[str, ...], out: list[LanguageSite], text: str)
         special: tuple[str, ...] | None = None
         if name == "prevent_destroy" and path == ("resource", "lifecycle") and _has_template(text, a):
             special = ("resource", "lifecycle", "prevent_destroy", "template")
-        elif name == "provider" and len(path) == 1 and a.expr is not None and _INSTANCE_KEY.search(text, a.expr.start, a.expr.end):
+        elif name == "provider" and len(path) == 1 and a.expr is not None and _INSTANCE_KEY.search(
+                *readable(text, a.expr.start, a.expr.end)):
             special = ("resource", "provider", "instance")
         elif name == "providers" and path == ("module",) and a.expr is not None and _INSTANCE_KEY.search(
-                text, a.expr.start, a.expr.end):
+                *readable(text, a.expr.start, a.expr.end)):
             special = ("module", "providers", "instance")
         elif name in ("source", "version") and path == ("module",) and _has_template(text, a):
             special = ("module", "source", "template")

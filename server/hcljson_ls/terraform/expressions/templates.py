@@ -96,6 +96,7 @@ from ...template.nodes import (
 from ...template.nodes import String as StringLit
 from ...template.parse import parse_expression_relative, parse_template_relative, remap_diagnostic
 from ...template.types import INVALID_TYPE, parse_type_relative
+from ...text.buffer import readable
 from ..definition import catalogue
 from ..definition.catalogue import literal_settings_block  # re-exported: which settings Terraform reads literally
 from .evaluate import CODES as EVALUATION_CODES
@@ -494,11 +495,8 @@ def _wildcard(start: int, end: int) -> Diagnostic:
 
 
 def _fullmatch(pattern: re.Pattern, text, start: int, end: int) -> bool:
-    """Whether `pattern` matches all of `text[start:end]`: in place on a `str`, on the slice for a
-    `TextBuffer` (which regexes cannot read)."""
-    if type(text) is str:
-        return pattern.fullmatch(text, start, end) is not None
-    return pattern.fullmatch(text[start:end]) is not None
+    """Whether `pattern` matches all of `text[start:end]` (`str` or `TextBuffer`: `readable`)."""
+    return pattern.fullmatch(*readable(text, start, end)) is not None
 
 
 _PARSED = frozenset({STRING_TEMPLATE, STRING_TRAVERSAL, STRING_NATIVE, STRING_TYPE})
