@@ -133,8 +133,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'module/unknown-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
-        'An argument of a module call that is neither a meta-argument nor a variable of the child module (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json").',
-        'An argument of a module call that is neither a meta-argument nor a variable of the child module (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json"). Terraform\'s JSON wording ("Extraneous JSON object property"). Range: the key. "Did you mean ...?" with a quick fix.',
+        'An argument of a module call that is neither a meta-argument nor a variable of the child module (an argument of the call\'s escaping block "_" is always read as an input variable, whatever its name, as Terraform merges that block into the call) (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json").',
+        'An argument of a module call that is neither a meta-argument nor a variable of the child module (an argument of the call\'s escaping block "_" is always read as an input variable, whatever its name, as Terraform merges that block into the call) (a local "source: "./x"" whose files, JSON or native, declare its variables; or a module "terraform init" installed, listed in the root module\'s ".terraform/modules/modules.json"). Terraform\'s JSON wording ("Extraneous JSON object property"). Range: the key. "Did you mean ...?" with a quick fix.',
     ),
     'module/wrong-type': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
@@ -430,6 +430,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'override-files-without-a-base-issue-19',
         'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override.',
         'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), where Terraform reports it: the block\'s body "{" (a local value\'s whole attribute; see Where a duplicate declaration is reported). A default provider configuration needs no base, as in Terraform.',
+    ),
+    'structure/reserved-block': (
+        'terraform-structure-diagnostics',
+        'A "locals" or "provider" block in a "module" call: Terraform and OpenTofu reserve those block types there for a future version, in every release, and read nothing inside (a module call\'s "lifecycle" is versioned: "language/other-engine", "language/newer-version").',
+        'A "locals" or "provider" block in a "module" call: Terraform and OpenTofu reserve those block types there for a future version, in every release, and read nothing inside (a module call\'s "lifecycle" is versioned: "language/other-engine", "language/newer-version"). "Reserved block type name in module block", on the block\'s type key, as Terraform\'s. A "provider" block takes a type label, so a string there is "structure/label-type" at the value, as Terraform\'s "Incorrect JSON value type".',
     ),
     'structure/reserved-name': (
         'terraform-structure-diagnostics',

@@ -588,6 +588,11 @@ def _module_call_cases() -> Iterator[Case]:
         "input-is-meta-name": ({"source": "./child", "name": "a", "provider": "x"}, "provider in a module call"),
         "input-count-string": ({"source": "./child", "count": "two", "name": "a"}, "count is not a number"),
         "enabled": ({"source": "./child", "name": "a", "enabled": True}, "unknown input (OpenTofu's lifecycle.enabled)"),
+        "escaping-block": ({"source": "./child", "_": {"name": "a", "size": 2}}, VALID),
+        "escaping-block-unknown": ({"source": "./child", "_": {"name": "a", "nmae": "b"}}, "unknown input in the escaping block"),
+        "escaping-block-twice": ({"source": "./child", "_": [{"name": "a"}, {"size": 2}]}, "two escaping blocks"),
+        "reserved-locals": ({"source": "./child", "name": "a", "locals": {"x": 1}}, "locals in a module call (reserved)"),
+        "reserved-provider": ({"source": "./child", "name": "a", "provider": {"aws": {}}}, "provider in a module call (reserved)"),
     }
     for slug, (body, intent) in calls.items():
         extra: dict[str, Any] = {}

@@ -13,7 +13,7 @@ MARKED = parse_fixture("""{
   "resource": {"aws_s3_object": {"o": {"$[source]source": "a.txt", "$[version]version": "1", "$[count]count": 1,
       "lifecycle": {"action_trigger": {"events": ["before_create"], "actions": ["$[ref]action.$[ref.type]aws_lambda_invoke.notify"]}}}}},
   "action": {"aws_lambda_invoke": {"notify": {"$[depends_on]depends_on": [], "$[provider]p$[provider.hover]rovider": "aws.west"}}},
-  "module": {"net": {"$[module.source]source": "./net", "$[providers]providers": {}, "$[module.provider]provider": "x"}},
+  "module": {"net": {"$[module.source]source": "./net", "$[providers]providers": {}, "_": {"$[module.provider]provider": "x"}}},
   "check": {"c": {"data": {"http": {"h": {"$[check.count]c$[check.count.hover]ount": 1}}}, "assert": {"condition": true, "error_message": "m"}}}
 }""").only
 DOC = MARKED.text
@@ -36,7 +36,7 @@ def test_meta_argument_tokens_follow_the_block_kind() -> None:
     assert key_token(body, "provider") == ("provider", *lib)
     assert key_token(body, "module.source") == ("source", *lib)  # the module's
     assert key_token(body, "providers") == ("providers", *lib)
-    assert key_token(body, "module.provider") == ("provider", *plain)  # a module input named "provider"
+    assert key_token(body, "module.provider") == ("provider", *plain)  # a module input named "provider" (`_`)
     assert key_token(body, "check.count") == ("count", *lib)  # a check's scoped data source
 
 

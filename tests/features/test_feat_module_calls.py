@@ -106,6 +106,48 @@ def test_valid_calls_have_no_module_diagnostic(tmp_path: Path) -> None:
     assert [d.code for d in module_diags(fw)] == ["module/missing-directory"]
 
 
+def test_the_escaping_block_gives_inputs_whatever_their_names(tmp_path: Path) -> None:
+    # Terraform 1.11.4 (module_call.go): the arguments of a call's `"_"` block are input variables,
+    # merged into the call's. "m": valid (no false error on `_`); "k": "Extraneous JSON object
+    # property" at `"nmae"`, inside it; "w": a wrong type there; "t": "Duplicate escaping block" at the
+    # `[` the two blocks share (ours: too many `_` blocks, at the same place).
+    fw = build(tmp_path, CHILD + """
+//- /app/main.tf.json
+{"module": {
+  "m": {"source": "./child", "_": {"req": "x"}},
+  "k": {"source": "./child", "_": {"req": "x", ⟨"nmae"⟩: 1}},
+  "w": {"source": "./child", "_": {"req": "x", "opt": ⟨"abc"⟩}},
+  "t": {"source": "./child", "_": ⟨[⟩{"req": "x"}, {"opt": 2}]}
+}}
+""")
+    ranges = fw.fixture.files["/app/main.tf.json"].ranges
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.severity == ERROR]
+    assert [(d.code, d.start, d.end) for d in found] == [
+        ("module/unknown-input", *ranges[0]), ("module/wrong-type", *ranges[1]), ("structure/too-many-blocks", *ranges[2])]
+
+
+def test_locals_and_provider_blocks_in_a_module_call_are_reserved(tmp_path: Path) -> None:
+    # Terraform 1.11.4 and OpenTofu (module_call.go, main of both): "Reserved block type name in module
+    # block" at the type key, nothing read inside; `"provider"` takes a type label, so a string there
+    # is a label error at the value, as Terraform's ("Incorrect JSON value type").
+    src = CHILD + """
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child", "req": "x", ⟨"locals"⟩: {"a": "${var.nope}"}, ⟨"provider"⟩: {"aws": {}}},
+            "n": {"source": "./child", "req": "x", "provider": ⟨"x"⟩}}}
+"""
+    for engine in (None, "opentofu"):
+        fw = build(tmp_path / (engine or "terraform"), src)
+        if engine is not None:
+            fw.workspace.set_engine(engine)
+        ranges = fw.fixture.files["/app/main.tf.json"].ranges
+        found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.severity == ERROR]
+        assert [(d.code, d.start, d.end) for d in found] == [
+            ("structure/reserved-block", *ranges[0]), ("structure/reserved-block", *ranges[1]),
+            ("structure/label-type", *ranges[2])], engine
+        name = "OpenTofu" if engine else "Terraform"
+        assert found[0].detail == f'The block type name "locals" is reserved for use by {name} in a future version.'
+
+
 def test_elements_of_a_collection_of_any_type_must_unify(tmp_path: Path) -> None:
     # terraform: "Invalid value for input variable": ... module.m.var.a ...: all list elements must have the
     # same type. (b and c are valid: objects unify into a map's element type, [1] and ["a"] into list(string))

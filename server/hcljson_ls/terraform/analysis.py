@@ -49,7 +49,7 @@ from ..hcljson.model import Attribute, Block
 from ..jsonsyntax.tree import Node
 from .definition import catalogue
 from .definition.catalogue import is_opentofu_file
-from .definition.language import LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
+from .definition.language import FEATURES, LANGUAGE_CHANGED, RESERVED_BLOCKS, LanguageSite, constraint_keys, language_sites
 from .definition.language import check_sites as check_language
 from .definition.schema import is_json_override_file, schema_for_path
 from .expressions.templates import check_block, check_root
@@ -139,12 +139,12 @@ class TerraformChecks(FileChecks):
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         # Per block: its references and calls, then the sites checked once more is known.
         refs: list[list[Any]] = [block_references(text, b) for b in blocks]
-        if self.engine() != "opentofu":  # Terraform reserves a module call's lifecycle block: nothing in it is read
-            for i, b in enumerate(blocks):
-                spans = _reserved_spans(b)
-                if spans:
-                    rules[i], strings[i], refs[i] = (_outside(rules[i], spans), _outside(strings[i], spans),
-                                                     _outside(refs[i], spans))
+        engine = self.engine()
+        for i, b in enumerate(blocks):  # nothing in a block the engine reserves is read
+            spans = _reserved_spans(b, engine)
+            if spans:
+                rules[i], strings[i], refs[i] = (_outside(rules[i], spans), _outside(strings[i], spans),
+                                                 _outside(refs[i], spans))
         for facts, b in zip(refs, blocks):
             if not self.override:  # an override file's resource bodies are partial: never checked alone
                 facts.extend(schema_sites(b))
@@ -155,9 +155,7 @@ class TerraformChecks(FileChecks):
         return list(zip(rules, strings, defs, refs))
 
     def decoded(self, block: Block, found: list[Diagnostic]) -> list[Diagnostic]:
-        if self.engine() == "opentofu":
-            return found
-        spans = _reserved_spans(block)
+        spans = _reserved_spans(block, self.engine())
         return _outside(found, spans) if spans else found
 
     def let_go(self, refs) -> None:
@@ -234,11 +232,14 @@ class TerraformChecks(FileChecks):
         return (yield from duplicates_steps(keys, place, every, text))
 
 
-def _reserved_spans(block: Block) -> list[tuple[int, int]]:
-    """The bodies of the nested blocks of `block` that Terraform reserves without reading them
-    (`language.RESERVED_BLOCKS`: a module call's `lifecycle`; their names are reported by the
-    language check, `language/other-engine`)."""
-    return [(n.body.start, n.body.end) for n in block.body.blocks if (block.type_name, n.type_name) in RESERVED_BLOCKS]
+def _reserved_spans(block: Block, engine: str | None) -> list[tuple[int, int]]:
+    """The bodies of the nested blocks of `block` that `engine` (None: Terraform's) reserves without
+    reading them: `language.RESERVED_BLOCKS` that no release of the engine has (a module call's
+    `lifecycle` in Terraform; its `locals` and `provider` in both). Their names are reported by the
+    language check (`language/other-engine`, `structure/reserved-block`)."""
+    engine = engine or TERRAFORM
+    return [(n.body.start, n.body.end) for n in block.body.blocks
+            if (path := (block.type_name, n.type_name)) in RESERVED_BLOCKS and engine not in FEATURES[path].since]
 
 
 def _outside(found: list, spans: list[tuple[int, int]]) -> list:

@@ -14,6 +14,7 @@ Arguments
     meta_arguments(type_name, parent=None)      the meta-arguments of a block type where it appears
     RESOURCE_META_ARGUMENTS, MODULE_META_ARGUMENTS, ACTION_META_ARGUMENTS
     RESERVED_VARIABLE_NAMES                     names no input variable may have
+    ESCAPING_BLOCK                              a module call's block of input variables with any names
     KEYWORD_ARGUMENTS                           (block, argument) -> its keywords (None: not checked)
     IGNORE_CHANGES_KEYWORDS                     the keyword `ignore_changes` may be instead of a list
     REMOVED_PROVISIONERS                        provisioner types Terraform rejects as removed
@@ -171,6 +172,8 @@ NESTED_LABELS: Mapping[str, tuple[Label, ...]] = MappingProxyType({
     "dynamic": (
         Label("block type", LABEL_BLOCK_TYPE, "dynamic block type", "The type of the nested blocks to generate, such as `ingress`."),
     ),
+    # (a module call's `provider` block: reserved, read by no release; `language.RESERVED_BLOCKS`)
+    "provider": (Label("type", LABEL_TYPE, "provider type", "Reserved in a module call: no release reads this block yet."),),
 })
 
 
@@ -221,6 +224,10 @@ def meta_arguments(type_name: str | None, parent: str | None = None) -> frozense
 # Names an input variable may not have: a module call uses them itself (`lifecycle` and `locals`
 # are reserved for future use).
 RESERVED_VARIABLE_NAMES = frozenset({*MODULE_META_ARGUMENTS, "lifecycle", "locals"})
+
+# A module call's block whose arguments are input variables whatever their names (`"_": {"count": 1}`):
+# Terraform and OpenTofu merge its body into the call's (internal/configs/module_call.go).
+ESCAPING_BLOCK = "_"
 
 # Arguments whose plain-string value (or elements) are keywords, not references:
 # (block type, argument) -> the accepted keywords, or None where the set is open / not checked.

@@ -315,6 +315,9 @@ FEATURES: Mapping[tuple[str, ...], Feature] = MappingProxyType({f.path: f for f 
     _f("resource.lifecycle.enabled", "the lifecycle enabled argument", "opentofu internal/configs/resource.go (v1.11)", opentofu="1.11"),
     _f("data.lifecycle.enabled", "the lifecycle enabled argument", "opentofu internal/configs/resource.go (v1.11)", opentofu="1.11"),
     _f("module.lifecycle", "lifecycle blocks in module calls", "opentofu internal/configs/module_call.go (v1.11)", opentofu="1.11"),
+    # Reserved in every release of both (internal/configs/module_call.go of both, main in 2026-08).
+    _f("module.locals", "locals blocks in module calls", "internal/configs/module_call.go (Terraform, OpenTofu)"),
+    _f("module.provider", "provider blocks in module calls", "internal/configs/module_call.go (Terraform, OpenTofu)"),
     _f("terraform.encryption", "state and plan encryption", "opentofu CHANGELOG 1.7.0", opentofu="1.7"),
     _f("language", "the language block", "opentofu internal/configs/language.go (v1.12)", opentofu="1.12"),
     _f("resource.lifecycle.prevent_destroy.template", "prevent_destroy set from an expression",
@@ -729,16 +732,23 @@ def _feature_problem(s: LanguageSite, language: Language) -> Diagnostic | None:
 
 
 #: Block types a version without them reserves (decodes nothing in them): path -> the summary of
-#: the engine's error (Terraform internal/configs/module_call.go: "lifecycle" in a module call is
-#: reserved in every Terraform release and in OpenTofu before 1.11, which gives it `enabled`).
+#: the engine's error (internal/configs/module_call.go: "lifecycle" in a module call is reserved in
+#: every Terraform release and in OpenTofu before 1.11, which gives it `enabled`; "locals" and
+#: "provider" in every release of both: `RESERVED_BLOCK`).
 RESERVED_BLOCKS: Mapping[tuple[str, ...], str] = MappingProxyType({
     ("module", "lifecycle"): "Reserved block type name in module block",
+    ("module", "locals"): "Reserved block type name in module block",
+    ("module", "provider"): "Reserved block type name in module block",
 })
+#: A block type no release of either engine accepts (`RESERVED_BLOCKS` without a version that has it).
+RESERVED_BLOCK = "structure/reserved-block"
 
 
 def _reserved(s: LanguageSite, language: Language, since: str | None) -> Diagnostic:
     name = ENGINE_NAMES[language.engine]
     detail = f"The block type name {quoted(s.path[-1])} is reserved for use by {name} in a future version"
+    if not FEATURES[s.path].since:
+        return Diagnostic(s.start, s.end, ERROR, RESERVED_BLOCK, RESERVED_BLOCKS[s.path], detail + ".")
     if since is None:
         others = [f"{ENGINE_NAMES[e]} {v}" for e, v in FEATURES[s.path].since.items() if e != language.engine]
         detail += f" ({others[0]} and later accept it; this module is read by {name})." if others else "."

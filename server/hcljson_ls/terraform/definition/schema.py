@@ -376,7 +376,18 @@ MODULE = BlockSchema(
                 body=_body([A("enabled", False, EXPRESSION, "Whether the module call exists at all.")]),
                 description="Settings of the module call.",
                 max_items=1,
-            )
+            ),
+            BlockSchema(
+                catalogue.ESCAPING_BLOCK,
+                body=_body(open_attributes=True),
+                description="Input variables of the called module whose names are meta-arguments (`source`, `count`, ...): "
+                            "its arguments are read as input variables, whatever their names.",
+                max_items=1,
+            ),
+            # Reserved by Terraform and OpenTofu for a future version (`language.RESERVED_BLOCKS`).
+            BlockSchema("locals", body=_body(open_attributes=True, open_blocks=True), description="Reserved."),
+            BlockSchema("provider", labels=_labels("provider", nested=True), body=_body(open_attributes=True, open_blocks=True),
+                        description="Reserved."),
         ],
         open_attributes=True,
     ),

@@ -54,7 +54,7 @@ from ...hcljson.model import Block
 from ...hcljson.problems import quoted_fix, suggestion
 from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import STRING
-from ..definition.catalogue import RESERVED_VARIABLE_NAMES
+from ..definition.catalogue import ESCAPING_BLOCK, RESERVED_VARIABLE_NAMES
 from ..filekinds.tfvars import conversion_problem, placeholder, type_of
 
 __all__ = [
@@ -226,10 +226,11 @@ def _check_call(block: Block, name: str, text: str, variables: Mapping[str, Chil
     out: list[Diagnostic] = []
     body = block.body
     given: set[str] = set()
-    for attr in body.attributes:
-        if attr.schema is not None or attr.name in RESERVED_VARIABLE_NAMES:
-            continue  # a meta-argument (`source`, `count`, `providers`, ...), or a name no variable can have
-                      # (OpenTofu's `lifecycle` block of a module call; other rules speak of it)
+    # The call's own arguments but its meta-arguments, then those of its escaping block `_` (each an
+    # input variable, whatever its name: Terraform merges that block's body into the call's).
+    inputs = [a for a in body.attributes if a.schema is None and a.name not in RESERVED_VARIABLE_NAMES]
+    inputs.extend(a for b in body.blocks if b.type_name == ESCAPING_BLOCK for a in b.body.attributes)
+    for attr in inputs:
         given.add(attr.name)
         variable = variables.get(attr.name)
         if variable is None:
