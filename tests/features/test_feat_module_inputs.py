@@ -89,6 +89,21 @@ def test_hover_and_definition_on_an_input(tmp_path):
     assert hover(fw.snapshot(), *fw.mark("source")).markdown.startswith("**source**")  # a meta-argument
 
 
+def test_the_escaping_block_offers_hovers_and_goes_to_inputs(tmp_path):
+    """`"_"` of a module call: its arguments are inputs whatever their names (Terraform merges it into
+    the call), so completion offers the child's variables there and hover and definition know them."""
+    fixture, fw = _workspace(tmp_path, """\
+//- /live/main.tf.json
+{"module": {"net": {"source": "../net", "_": {"c$[cidr]idr": "10.0.0.0/8", $0}}}}
+""")
+    labels = [i.label for i in complete(fw.snapshot(), *fw.cursor)]
+    assert "count_of" in labels and "zone" in labels and "cidr" not in labels
+    got = hover(fw.snapshot(), *fw.mark("cidr"))
+    assert got is not None and 'variable "cidr"' in got.markdown
+    [loc] = navigation.definition(fw.snapshot(), *fw.mark("cidr"))
+    assert (loc.uri, loc.start, loc.end) == (fw.uri("/net/variables.tf.json"), *fixture.files["/net/variables.tf.json"].ranges[0])
+
+
 def test_definition_on_a_source_opens_the_called_module(tmp_path):
     """A local path: the first configuration file of that directory (by name); a module `terraform
     init` installed (`.terraform/modules/modules.json`): its installed directory; no directory: nothing."""

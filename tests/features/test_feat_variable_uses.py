@@ -26,6 +26,7 @@ TREE = """\
 {"cidr": "not this module's"}
 //- /live/main.tf.json
 {"module": {"net": {"source": "../net", "⟨cidr⟩": "10.2.0.0/16", "zone": "c"},
+            "escaped": {"source": "../net", "_": {"⟨cidr⟩": "10.3.0.0/16"}},
             "other": {"source": "./elsewhere", "cidr": "not a caller of /net"}}}
 """
 
@@ -44,6 +45,7 @@ def test_references_of_a_variable_include_tfvars_keys_and_callers_inputs(tmp_pat
     texts = {p: f.text for p, f in fw.fixture.files.items()}
     assert sorted((p, texts[p][s:e]) for p, s, e in found) == [
         ("/live/main.tf.json", '"cidr"'),  # the caller's input key
+        ("/live/main.tf.json", '"cidr"'),  # the other caller's, in its escaping block `_`
         ("/net/main.tf.json", "var.cidr"),
         ("/net/prod.auto.tfvars.json", '"cidr"'),
         ("/net/terraform.tfvars.json", '"cidr"'),

@@ -8,7 +8,8 @@
 Contract
 --------
 * A module call is a top-level `module` block of a configuration file; its inputs are the
-  arguments that are not meta-arguments (`catalogue.MODULE_META_ARGUMENTS`). Its child is the
+  arguments that are not meta-arguments (`catalogue.MODULE_META_ARGUMENTS`), and every argument of
+  its escaping block `"_"` (`catalogue.ESCAPING_BLOCK`). Its child is the
   directory `Snapshot.module_call_child` finds: a local `source`, or where `terraform init`
   installed it (`.terraform/modules/modules.json`). Nothing is answered when the child is unknown.
 * An input is a `variable` of the child (`Snapshot.child_variables`), with its type as written,
@@ -62,10 +63,13 @@ def inputs(snapshot: Snapshot, uri: str, call: str) -> dict[str, Input]:
 
 
 def call_of(ctx: Context) -> str | None:
-    """The name of the module call whose body a located offset is directly in, or None."""
-    if len(ctx.blocks) != 1 or ctx.blocks[0].type_name != "module" or not ctx.blocks[0].labels:
+    """The name of the module call whose body a located offset is directly in (or in the call's
+    escaping block `"_"`, whose arguments are inputs too), or None."""
+    blocks = ctx.blocks
+    escaped = len(blocks) == 2 and blocks[1].type_name == catalogue.ESCAPING_BLOCK
+    if not (len(blocks) == 1 or escaped) or blocks[0].type_name != "module" or not blocks[0].labels:
         return None
-    return ctx.blocks[0].labels[0].value
+    return blocks[0].labels[0].value
 
 
 def completions(snapshot: Snapshot, uri: str, ctx: Context, have: set[str]) -> list[Input]:
@@ -86,8 +90,8 @@ def _input_at(snapshot: Snapshot, uri: str, offset: int) -> tuple[Input, int, in
     call = call_of(ctx)
     if call is None or ctx.kind not in (ARGUMENT_NAME, UNKNOWN_NAME) or ctx.name is None or ctx.name_range is None:
         return None
-    if ctx.name in catalogue.MODULE_META_ARGUMENTS or ctx.name == "//":
-        return None
+    if (ctx.name in catalogue.MODULE_META_ARGUMENTS and len(ctx.blocks) == 1) or ctx.name == "//":
+        return None  # (a meta-argument, but in the escaping block: an input)
     found = inputs(snapshot, uri, call).get(ctx.name)
     return (found, *ctx.name_range) if found is not None else None
 

@@ -219,7 +219,7 @@ def _tfvars_settings(snapshot: Snapshot, uri: str, name: str) -> list[tuple[str,
 
 def _caller_inputs(snapshot: Snapshot, uri: str, name: str) -> list[tuple[str, int, int, int, int]]:
     """The input `name` of every module call, in the workspace, of the module of `uri`."""
-    out = []
+    out: list[tuple[str, int, int, int, int]] = []
     for directory, call in snapshot.callers(uri):
         for site_uri, start, _ in snapshot.declaration_sites_in(directory, ("module", call)):
             view = snapshot.view_of(site_uri)
@@ -227,9 +227,12 @@ def _caller_inputs(snapshot: Snapshot, uri: str, name: str) -> list[tuple[str, i
                 continue
             text, body = view
             for block in body.blocks_at(start):
-                a = block.body.attribute(name) if block.type_name == "module" else None
-                if a is not None and block.labels and block.labels[-1].value == call:
-                    out.append((site_uri, a.name_start, a.name_end, *_inside_quotes(text, a.name_start, a.name_end)))
+                if block.type_name != "module" or not block.labels or block.labels[-1].value != call:
+                    continue
+                given = [block.body.attribute(name), *(b.body.attribute(name) for b in block.body.blocks
+                                                       if b.type_name == catalogue.ESCAPING_BLOCK)]
+                out.extend((site_uri, a.name_start, a.name_end, *_inside_quotes(text, a.name_start, a.name_end))
+                           for a in given if a is not None)
     return out
 
 
