@@ -215,6 +215,16 @@ def test_missing_required_arguments_are_reported():
     assert all(any(n in m for n in ('"error_message"', '"source"', '"target"')) for _, m in codes[1:])
 
 
+def test_a_run_module_without_source_is_reported_at_its_definition():
+    # Terraform 1.11.4 and OpenTofu (test_file.go: 'Missing "source" attribute for module block', at
+    # the block's DeclRange): the `{` of the run's module block, not its closing brace.
+    f = parse_fixture('{"run": {"a": {"module": ⟨{⟩"version": "1.0.0"}}}}').only
+    workspace = Workspace()
+    workspace.open(URI, f.text, 1, "json")
+    found = [(d.start, d.end) for d in collect(workspace.snapshot(), URI) if d.code == "structure/missing-argument"]
+    assert found == f.ranges
+
+
 def test_a_change_of_the_module_under_test_reaches_the_open_test_file(tmp_path):
     fixture = parse_fixture(MODULE + """\
 //- /mod/tests/a.tftest.json

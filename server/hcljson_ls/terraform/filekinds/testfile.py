@@ -148,7 +148,10 @@ _RUN = BlockSchema(
                         "Values of the module's input variables for this run; may refer to `var` and earlier `run.<name>` outputs.",
                         max_items=1),
             BlockSchema("module", (), BodySchema.of(attributes=[
-                A("source", True, LITERAL_STRING, "The module the run tests instead of the one under test (a local or registry source)."),
+                # Required by a check of its own, at the block's definition (test_file.go: 'Missing "source"
+                # attribute for module block', Terraform and OpenTofu).
+                A("source", True, LITERAL_STRING, "The module the run tests instead of the one under test (a local or registry source).",
+                  missing_at_open=True),
                 A("version", False, LITERAL_STRING, "The version of a registry module."),
             ]), "Another module to run, such as a setup module.", max_items=1),
             *_OVERRIDES,
