@@ -44,6 +44,7 @@ from ..hcljson.values import key_text
 from ..jsonsyntax import parse
 from ..jsonsyntax.tree import OBJECT, Container
 from ..terraform.definition import catalogue
+from ..terraform.resolution.module_calls import call_inputs
 from ..terraform.resolution.references import Call, Reference, name_step, output_step, subject
 from ..terraform.rules.validate import UNNAMED, definitions
 from ..workspace import Snapshot
@@ -229,10 +230,8 @@ def _caller_inputs(snapshot: Snapshot, uri: str, name: str) -> list[tuple[str, i
             for block in body.blocks_at(start):
                 if block.type_name != "module" or not block.labels or block.labels[-1].value != call:
                     continue
-                given = [block.body.attribute(name), *(b.body.attribute(name) for b in block.body.blocks
-                                                       if b.type_name == catalogue.ESCAPING_BLOCK)]
                 out.extend((site_uri, a.name_start, a.name_end, *_inside_quotes(text, a.name_start, a.name_end))
-                           for a in given if a is not None)
+                           for a in call_inputs(block) if a.name == name)
     return out
 
 

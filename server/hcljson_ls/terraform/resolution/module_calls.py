@@ -7,6 +7,7 @@
     child_variables(keys) -> dict[str, ChildVariable]   a module's variables, from its declaration keys
     CallSite(block)                                 a `module` block to check (one of its refs)
     call_sites(block) -> list[CallSite]
+    call_inputs(block) -> list[Attribute]             the arguments a `module` block gives its child
     check_calls(sites, text, inputs_of) -> (diagnostics, uses)
 
 Contract
@@ -50,7 +51,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ...diagnostic import ERROR, Diagnostic, Fix
-from ...hcljson.model import Block
+from ...hcljson.model import Attribute, Block
 from ...hcljson.problems import quoted_fix, suggestion
 from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import STRING
@@ -68,6 +69,7 @@ __all__ = [
     "WRONG_TYPE",
     "CallSite",
     "ChildVariable",
+    "call_inputs",
     "call_sites",
     "check_calls",
     "child_variables",
@@ -222,15 +224,21 @@ def _literal(text: str, start: int, end: int) -> bool:
     return "${" not in raw and "%{" not in raw
 
 
+def call_inputs(block: Block) -> list[Attribute]:
+    """The input variables module block `block` sets: its own arguments but its meta-arguments (and
+    the names no variable can have, which other rules speak of), then every argument of its escaping
+    block `_`, whatever its name (Terraform merges that block's body into the call's)."""
+    body = block.body
+    inputs = [a for a in body.attributes if a.schema is None and a.name not in RESERVED_VARIABLE_NAMES]
+    inputs.extend(a for b in body.blocks if b.type_name == ESCAPING_BLOCK for a in b.body.attributes)
+    return inputs
+
+
 def _check_call(block: Block, name: str, text: str, variables: Mapping[str, ChildVariable]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     body = block.body
     given: set[str] = set()
-    # The call's own arguments but its meta-arguments, then those of its escaping block `_` (each an
-    # input variable, whatever its name: Terraform merges that block's body into the call's).
-    inputs = [a for a in body.attributes if a.schema is None and a.name not in RESERVED_VARIABLE_NAMES]
-    inputs.extend(a for b in body.blocks if b.type_name == ESCAPING_BLOCK for a in b.body.attributes)
-    for attr in inputs:
+    for attr in call_inputs(block):
         given.add(attr.name)
         variable = variables.get(attr.name)
         if variable is None:
