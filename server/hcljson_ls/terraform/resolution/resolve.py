@@ -730,9 +730,9 @@ def _count_range(call: Call, fn: functions.Function) -> tuple[int, int]:
     function's own code rejects (`join` with one argument) at the name through the `(` ("Error in
     function call"). The name when the call's parts are not known."""
     fixed = len(fn.parameters)
-    given = call.args - 1 if call.expands else call.args
-    if given < fixed and not call.expands and call.close[0] >= 0:
+    if not call.expands and call.args < fixed and call.close[0] >= 0:
         return call.close
+    given = call.args - 1 if call.expands else call.args  # (the expressions before an expanded list)
     if fn.variadic is None and given > fixed and len(call.arg_starts) > fixed:
         return call.arg_starts[fixed]
     return (call.start, call.open_end) if call.open_end >= 0 else (call.start, call.end)
