@@ -241,7 +241,12 @@ def run_server(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
         return EXIT_USAGE
 
-    from .lsp.server import create_server  # lazy: pygls and lsprotocol take ~0.5 s to import; `check` needs neither
+    from .lsp.compiled_methods import kept
+
+    # lazy: pygls and lsprotocol take ~0.4 s to import, `check` needs neither; lsprotocol's ~570 attrs
+    # classes compile their methods' source, the same on every start: kept compiled in the user cache.
+    with kept(user_cache_dir("attrs-methods")):
+        from .lsp.server import create_server
 
     # A server process builds the template parsers on its first document: ~110 ms of it is Lark's
     # table construction, which its cache turns into a ~15 ms load for every later server.

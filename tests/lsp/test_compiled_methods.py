@@ -1,0 +1,84 @@
+"""`lsp.compiled_methods`: lsprotocol's attrs methods are read from the cache the first import wrote,
+they are the very code `compile` gives, and a bad or unwritable cache only costs the compile.
+
+Each import runs in a fresh interpreter: this one has imported lsprotocol already."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hcljson_ls.lsp.compiled_methods import STALE, cache_file
+
+#: Imports lsprotocol inside `kept(directory)`, uses its classes and cattrs's converter, and prints
+#: the counts and what the classes did.
+IMPORT = """
+import json, sys
+from hcljson_ls.lsp.compiled_methods import kept
+assert "lsprotocol.types" not in sys.modules
+with kept(sys.argv[1] if sys.argv[1] != "-" else None) as counts:
+    from lsprotocol import types
+from pygls.protocol import default_converter
+a, b = types.Position(line=1, character=2), types.Position(line=1, character=2)
+params = default_converter().structure(
+    {"textDocument": {"uri": "file:///a.tf.json"}, "position": {"line": 3, "character": 4}}, types.HoverParams)
+print(json.dumps({"read": counts.read, "compiled": counts.compiled, "equal": a == b, "repr": repr(types.TextDocumentIdentifier(uri="x")),
+                  "structured": params.position.character, "patched": hasattr(__import__("attr._make").
+                  _make, "compile")}))
+"""
+
+
+def _import(directory: Path | None) -> dict:
+    done = subprocess.run([sys.executable, "-c", IMPORT, str(directory) if directory else "-"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert (got["equal"], got["repr"], got["structured"], got["patched"]) == (True, "TextDocumentIdentifier(uri='x')", 4, False)
+    return got
+
+
+def test_the_second_import_reads_what_the_first_compiled(tmp_path: Path):
+    first = _import(tmp_path)
+    path = Path(cache_file(str(tmp_path)))
+    assert first["read"] == 0 and first["compiled"] > 500, first
+    written = path.stat()
+    second = _import(tmp_path)
+    assert second["read"] >= first["compiled"] - STALE and second["compiled"] <= STALE, (first, second)
+    assert (path.stat().st_mtime_ns, path.stat().st_ino) == (written.st_mtime_ns, written.st_ino)  # not written again
+
+
+def test_what_is_kept_is_the_code_compile_gives(tmp_path: Path):
+    _import(tmp_path)
+    check = """
+import __future__, marshal, sys
+kept = marshal.load(open(sys.argv[1], "rb"))
+flags = __future__.annotations.compiler_flag  # (attrs's module compiles under it)
+same = sum(code == compile(*key, flags=flags, dont_inherit=True) for key, code in kept.items())
+print(same, len(kept))
+"""
+    done = subprocess.run([sys.executable, "-c", check, cache_file(str(tmp_path))], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    same, total = map(int, done.stdout.split())
+    assert total > 500 and same == total, done.stdout
+
+
+def test_a_damaged_cache_is_compiled_afresh_and_written_again(tmp_path: Path):
+    path = Path(cache_file(str(tmp_path)))
+    for damage in (b"", b"\x00not marshal", b"\xe9\x01\x00\x00\x00"):  # empty, garbage, a marshalled int
+        path.write_bytes(damage)
+        got = _import(tmp_path)
+        assert got["read"] == 0 and got["compiled"] > 500, (damage, got)
+        assert path.stat().st_size > 100_000, damage
+    assert _import(tmp_path)["read"] > 500
+
+
+def test_an_unwritable_cache_or_none_costs_only_the_compile(tmp_path: Path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory", encoding="utf-8")
+    got = _import(blocked / "cache")  # (its parent is a file: nothing can be written there)
+    assert got["read"] == 0 and got["compiled"] > 500
+    assert _import(None) == {**got, "compiled": 0}
+    assert not any(name.startswith(".attrs-methods") for name in os.listdir(tmp_path))
