@@ -179,10 +179,11 @@ def render(f: Figures) -> str:
     return "\n".join(lines)
 
 
-#: Errors about names declared in other files of the module (which the corpus may not have): a
-#: reference to them, or an override file's block overriding one (checked alone, an override
-#: fixture has no primary file).
-REFERENCE_CODES = ("reference/", "structure/override-without-base")
+#: Errors about what other files of the module hold (which the corpus may not have): a reference to
+#: a name declared there, an override file's block overriding one (checked alone, an override
+#: fixture has no primary file), a local module call whose directory is not in the corpus (Terraform
+#: says "Module not installed" there too).
+REFERENCE_CODES = ("reference/", "structure/override-without-base", "module/missing-directory")
 
 
 def corpus_verdict(c: dict[str, Any]) -> str:
@@ -221,7 +222,8 @@ def render_corpus(corpus: list[dict[str, Any]]) -> list[str]:
         f"- valid configuration ({sum(1 for c in read if c['class'] == 'ACCEPTED' and c['file'] not in VERIFIED_INVALID)}):"
         f" {count('false error')} get an "
         f"error that is not about references (false errors), {count('incomplete module')} only `reference/...` "
-        "(or `structure/override-without-base`) errors for names no file we have declares (the rest of their module is not in the corpus: unverifiable, "
+        "(or `structure/override-without-base`, `module/missing-directory`) errors for names or module directories no file we have declares "
+        "(the rest of their module is not in the corpus: unverifiable, "
         "not counted as false errors);",
         f"- read by `check` but not configuration (Terragrunt, HCL JSON fixtures named `.tf.json`, ...): "
         f"{count('not configuration')}, of which {sum(1 for c in read if c['class'] == 'NOT_CONFIG' and c['count'])}"
