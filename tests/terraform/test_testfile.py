@@ -143,7 +143,7 @@ MISTAKES = MODULE + """\
   "run": {
     "first": {"command": ⟨"aply"⟩, ⟨"bogus"⟩: 1,
               "providers": {"aws": "⟨aws.fak⟩"},
-              "assert": [{"condition": "${⟨var.nam⟩ == \\"x\\" && output.⟨outt⟩ == \\"\\"}", "error_message": "bad"}]},
+              "assert": [{"condition": "${⟨var.nam⟩ == \\"x\\" && ⟨output.outt⟩ == \\"\\"}", "error_message": "bad"}]},
     "second": {"variables": {"name": "${⟨run.third⟩.out}", "local": "${⟨local.a⟩}"},
                "expect_failures": ["var.name", "⟨local.x⟩", "⟨terraform_data.nope⟩"],
                "plan_options": {"mode": ⟨"refresh"⟩},

@@ -310,7 +310,8 @@ def _undeclared_output(ref: Reference, scope: Scope) -> list[Diagnostic]:
     step = ref.steps[0]
     names = sorted(k[1] for k in scope.keys("output"))
     hint = suggestion(step.name, names)
-    return [_diag(step.start, step.end, "reference/undeclared", f"Reference to undeclared output value {quoted('output.' + step.name)}",
+    # (the range: `output.name` whole, as Terraform's; the quick fix changes the name)
+    return [_diag(ref.start, step.end, "reference/undeclared", f"Reference to undeclared output value {quoted('output.' + step.name)}",
                   f"The module under test declares no output {quoted(step.name)}." + (f" Did you mean {quoted('output.' + hint)}?" if hint else ""),
                   fixes=(Fix(step.start, step.end, hint, f"Change to {quoted('output.' + hint)}"),) if hint else ())]
 
