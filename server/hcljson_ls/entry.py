@@ -7,13 +7,15 @@ starts `lsp.early`'s reader before importing anything else (`cli` imports every 
 pygls and lsprotocol: most of a second), so an editor has its `initialize` answer while the rest is
 imported (issue 22 §4); then `lsp.first_open` answers the first document's diagnostics when they are
 asked for at once, before pygls and lsprotocol are imported. Every other command line goes to
-`cli.main` as it is, unchanged.
+`cli.main` as it is, unchanged. Each of these imports compiles its dataclasses' methods through a
+cache in the user's cache directory (`compiled_methods`).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 
 #: Options a stdio server may be given, with whether each takes a value (as `cli.build_parser` has them).
 SERVER_OPTIONS = {"--stdio": False, "--log-file": True, "--log-level": True}
@@ -32,14 +34,27 @@ def is_stdio_server(argv: Sequence[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    imports = "cli"
     if argv is None and is_stdio_server(args):
         from .lsp import early  # lazy: only a stdio server answers early (json, os and threading only)
 
         early.started = early.start(sys.stdin.fileno(), sys.stdout.buffer)
         if not sys.stdin.isatty():  # (in a terminal `cli` first says that it waits for a client)
-            from .lsp import first_open  # lazy: the analysis layers, imported while `initialize` is answered
+            with _methods_kept("first-open"):
+                from .lsp import first_open  # lazy: the analysis layers, imported while `initialize` is answered
 
             first_open.serve(early.started, sys.stdin.fileno(), sys.stdout.buffer)
-    from .cli import main as cli_main  # lazy: every layer; imported while the early reader answers
+            imports = "server-cli"  # (what `first_open` did not import: a cache of its own)
+    with _methods_kept(imports):
+        from .cli import main as cli_main  # lazy: every layer; imported while the early reader answers
 
     return cli_main(argv)
+
+
+def _methods_kept(name: str) -> AbstractContextManager:
+    """The dataclasses' methods of an import, compiled once per machine (`compiled_methods`: a third
+    of the analysis layers' import)."""
+    from .cache_dir import user_cache_dir  # lazy: as every import here, after the early reader started
+    from .compiled_methods import SUBDIRECTORY, kept  # lazy: as above
+
+    return kept(user_cache_dir(SUBDIRECTORY), name, "dataclasses")

@@ -1,6 +1,6 @@
-"""The real server keeps lsprotocol's compiled attrs methods in its cache directory
-(`lsp.compiled_methods`): the first server writes them, the next reads them and writes nothing, and
-one whose cache was damaged answers right and mends it."""
+"""The real server keeps the methods attrs and dataclasses generate, compiled, in its cache directory
+(`compiled_methods`): the first server writes them, the next reads them and writes nothing, and one
+whose cache was damaged answers right and mends it."""
 
 from __future__ import annotations
 
@@ -16,20 +16,22 @@ def _serve(env: dict[str, str], home: Path) -> None:
         still_right(wire)  # (a hover: answered by the full server, after its import)
 
 
-def _cache(home: Path) -> Path:
-    found = list((home / ".cache" / "hcljson-ls" / "attrs-methods").glob("attrs-methods.*.marshal"))
-    assert len(found) == 1, found
-    return found[0]
+def _caches(home: Path) -> dict[str, tuple[int, int, int]]:
+    found = (home / ".cache" / "hcljson-ls" / "compiled-methods").glob("*.marshal")
+    return {p.name.split(".")[0]: (p.stat().st_size, p.stat().st_mtime_ns, p.stat().st_ino) for p in found}
 
 
-def test_the_first_server_writes_the_cache_and_the_next_reads_it(env: dict[str, str], home: Path):
+def test_the_first_server_writes_the_caches_and_the_next_reads_them(env: dict[str, str], home: Path):
     _serve(env, home)
-    path = _cache(home)
-    first = path.stat()
-    assert first.st_size > 100_000
+    first = _caches(home)
+    # lsprotocol's attrs methods (and pygls's dataclasses), and the analysis layers' dataclasses
+    # imported before the first document is answered (`lsp.first_open`)
+    assert {"lsp-server", "first-open"} <= set(first), first
+    assert first["first-open"][0] > 200_000 and first["lsp-server"][0] > 500_000, first
     _serve(env, home)
-    assert (_cache(home).stat().st_mtime_ns, path.stat().st_ino) == (first.st_mtime_ns, first.st_ino)
+    assert _caches(home) == first
 
-    path.write_bytes(b"\x00damaged")
+    damaged = next((home / ".cache" / "hcljson-ls" / "compiled-methods").glob("lsp-server.*.marshal"))
+    damaged.write_bytes(b"\x00damaged")
     _serve(env, home)
-    assert path.stat().st_size == first.st_size
+    assert _caches(home)["lsp-server"][0] == first["lsp-server"][0]

@@ -54,10 +54,11 @@ import select
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from ..cache_dir import user_cache_dir
 from ..gcpolicy import paused_gc
 from ..template.grammars import set_table_cache
 from ..workspace import Workspace
-from ..workspace.files import MB, file_name, path_of_uri, too_large, user_cache_dir, utf8_size
+from ..workspace.files import MB, file_name, path_of_uri, too_large, utf8_size
 from . import memory_marks
 from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, report_json

@@ -13,7 +13,6 @@
                                           `maxFileSizeMB` setting), or None when it is small enough
     utf8_size(text, limit) -> int         the UTF-8 length of `text`, exact where `limit` needs it
     list_directory(path) -> DirListing    the entries of one directory, or why not (never raises)
-    user_cache_dir(*parts) -> str         where the server may write: the user cache dir (`platformdirs`)
 
 Contract
 --------
@@ -42,8 +41,6 @@ import stat
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote, unquote, urlsplit
-
-import platformdirs
 
 
 def path_of_uri(uri: str) -> str | None:
@@ -262,8 +259,3 @@ def _reason(error: OSError | ValueError) -> str:
 def _describe(path: str, error: OSError | ValueError) -> str:
     return f"{repr(path) if chr(0) in path else path} {_reason(error)}; skipped."
 
-
-def user_cache_dir(*parts: str) -> str:
-    """`parts` under the user's cache directory for hcljson-ls (`~/.cache/hcljson-ls` on Linux): the
-    only place the server writes (provider-schema cache, previews)."""
-    return os.path.join(platformdirs.user_cache_dir("hcljson-ls", appauthor=False), *parts)

@@ -19,7 +19,8 @@ import logging
 import os
 import tempfile
 
-from .files import file_name, user_cache_dir
+from ..cache_dir import user_cache_dir
+from .files import file_name
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ run in a module directory, its output cached on disk.
                                               the first of `names` on PATH, outside `untrusted` dirs
     lock_stamp(directory) -> tuple | None     cheap: None without `.terraform`, else the lock file's stat
     cache_key(directory, tool) -> str         the cache file's name (without ".json")
-    default_cache_dir() -> str                `files.user_cache_dir("provider-schemas")`
+    default_cache_dir() -> str                `cache_dir.user_cache_dir("provider-schemas")`
     wait(proc, timeout, cancel) -> int | None the exit status; None when killed (deadline or cancel)
     first_line(stderr_text) -> str            the tool's first "Error: ..." line, box drawing removed
 
@@ -49,8 +49,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..cache_dir import user_cache_dir
 from ..terraform.schemas.provider_schema import ProviderSchemas
-from .files import read_bytes, user_cache_dir
+from .files import read_bytes
 from .schemas import read_schemas
 
 log = logging.getLogger(__name__)

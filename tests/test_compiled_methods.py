@@ -1,5 +1,6 @@
-"""`lsp.compiled_methods`: lsprotocol's attrs methods are read from the cache the first import wrote,
-they are the very code `compile` gives, and a bad or unwritable cache only costs the compile.
+"""`compiled_methods`: the methods attrs (lsprotocol's) and dataclasses (ours) generate are read from
+the cache the first import wrote, they are the very code `compile` gives, and a bad or unwritable
+cache only costs the compile.
 
 Each import runs in a fresh interpreter: this one has imported lsprotocol already."""
 
@@ -11,15 +12,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hcljson_ls.lsp.compiled_methods import STALE, cache_file
+from hcljson_ls.compiled_methods import STALE, cache_file
 
 #: Imports lsprotocol inside `kept(directory)`, uses its classes and cattrs's converter, and prints
 #: the counts and what the classes did.
 IMPORT = """
 import json, sys
-from hcljson_ls.lsp.compiled_methods import kept
+from hcljson_ls.compiled_methods import kept
 assert "lsprotocol.types" not in sys.modules
-with kept(sys.argv[1] if sys.argv[1] != "-" else None) as counts:
+with kept(sys.argv[1] if sys.argv[1] != "-" else None, "lsp", "attr._make") as counts:
     from lsprotocol import types
 from pygls.protocol import default_converter
 a, b = types.Position(line=1, character=2), types.Position(line=1, character=2)
@@ -42,7 +43,7 @@ def _import(directory: Path | None) -> dict:
 
 def test_the_second_import_reads_what_the_first_compiled(tmp_path: Path):
     first = _import(tmp_path)
-    path = Path(cache_file(str(tmp_path)))
+    path = Path(cache_file(str(tmp_path), "lsp"))
     assert first["read"] == 0 and first["compiled"] > 500, first
     written = path.stat()
     second = _import(tmp_path)
@@ -59,14 +60,14 @@ flags = __future__.annotations.compiler_flag  # (attrs's module compiles under i
 same = sum(code == compile(*key, flags=flags, dont_inherit=True) for key, code in kept.items())
 print(same, len(kept))
 """
-    done = subprocess.run([sys.executable, "-c", check, cache_file(str(tmp_path))], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", check, cache_file(str(tmp_path), "lsp")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     same, total = map(int, done.stdout.split())
     assert total > 500 and same == total, done.stdout
 
 
 def test_a_damaged_cache_is_compiled_afresh_and_written_again(tmp_path: Path):
-    path = Path(cache_file(str(tmp_path)))
+    path = Path(cache_file(str(tmp_path), "lsp"))
     for damage in (b"", b"\x00not marshal", b"\xe9\x01\x00\x00\x00"):  # empty, garbage, a marshalled int
         path.write_bytes(damage)
         got = _import(tmp_path)
@@ -81,4 +82,38 @@ def test_an_unwritable_cache_or_none_costs_only_the_compile(tmp_path: Path):
     got = _import(blocked / "cache")  # (its parent is a file: nothing can be written there)
     assert got["read"] == 0 and got["compiled"] > 500
     assert _import(None) == {**got, "compiled": 0}
-    assert not any(name.startswith(".attrs-methods") for name in os.listdir(tmp_path))
+    assert not any(name.startswith(".methods") for name in os.listdir(tmp_path))
+
+
+#: Imports the analysis layers inside `kept(directory, "layers", "dataclasses")`, uses dataclasses of
+#: them (frozen, slotted, ordered) and prints the counts and what the classes did.
+LAYERS = """
+import dataclasses, json, sys
+from hcljson_ls.compiled_methods import kept
+assert "hcljson_ls.workspace" not in sys.modules
+with kept(sys.argv[1], "layers", "dataclasses") as counts:
+    from hcljson_ls.diagnostic import Diagnostic, Fix
+    from hcljson_ls.workspace import Workspace
+a = Diagnostic(1, 2, "error", "x/y", "m", "d", fixes=(Fix(1, 2, "z", "t"),))
+b = dataclasses.replace(a)
+ws = Workspace()
+ws.open("file:///m/main.tf.json", '{"output": {"o": {"value": "${var.nope}"}}}', 1, "json")
+from hcljson_ls.features.diagnostics import collect
+codes = [d.code for d in collect(ws.snapshot(), "file:///m/main.tf.json")]
+print(json.dumps({"read": counts.read, "compiled": counts.compiled, "equal": a == b, "hash": hash(a) == hash(b),
+                  "repr": repr(a.fixes[0]), "codes": codes, "patched": hasattr(dataclasses, "exec")}))
+"""
+
+
+def test_the_layers_dataclasses_are_read_from_the_cache_the_first_import_wrote(tmp_path: Path):
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", LAYERS, str(tmp_path)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    first, second = runs
+    assert first["compiled"] > 300 and first["read"] == 0, first
+    assert second["read"] == first["compiled"] and second["compiled"] == 0, second
+    for got in runs:
+        assert (got["equal"], got["hash"], got["codes"], got["patched"]) == (True, True, ["reference/undeclared"], False)
+        assert got["repr"].startswith("Fix(start=1, end=2")
