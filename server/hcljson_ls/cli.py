@@ -90,7 +90,7 @@ from urllib.parse import quote
 from . import __version__
 from .cache_dir import user_cache_dir
 from .check_settings import CONFIG_NAME, CheckSettings, ConfigError, find_config, load_schemas, read_config
-from .compiled_methods import SUBDIRECTORY, kept
+from .compiled_methods import kept_in_user_cache
 from .convert_cli import add_convert_parser, run_convert
 from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .features.diagnostics import collect
@@ -245,7 +245,7 @@ def run_server(args: argparse.Namespace) -> int:
 
     # lsprotocol's ~570 attrs classes compile their methods' source, the same on every start: kept
     # compiled in the user cache (`compiled_methods`).
-    with kept(user_cache_dir(SUBDIRECTORY), "lsp-server", "attr._make", "dataclasses"):
+    with kept_in_user_cache("lsp-server", "attr._make", "dataclasses"):
         from .lsp.server import create_server  # lazy: pygls and lsprotocol take ~0.35 s to import; `check` needs neither
 
     # A server process builds the template parsers on its first document: ~110 ms of it is Lark's

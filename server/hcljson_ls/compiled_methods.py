@@ -2,6 +2,7 @@
 
     kept(directory, name, *modules) -> context manager of Counts     while inside, the source `modules`
                                   (`attr._make`, `dataclasses`) generate is compiled through cache `name` in `directory`
+    kept_in_user_cache(name, *modules)                  `kept` in the user's cache directory (`cache_dir`)
     Counts                                               how many were read from the cache, and how many compiled
 
 Contract
@@ -48,6 +49,8 @@ from dataclasses import dataclass
 from types import CodeType, ModuleType
 from typing import Any
 
+from .cache_dir import user_cache_dir
+
 log = logging.getLogger(__name__)
 
 #: More methods compiled than this in one import, and its cache is written again. A few are compiled
@@ -56,7 +59,7 @@ log = logging.getLogger(__name__)
 STALE = 16
 
 #: The caches' directory, under the user's cache directory (`cache_dir`).
-SUBDIRECTORY = "compiled-methods"
+_SUBDIRECTORY = "compiled-methods"
 
 #: Where generated source is compiled: module -> the builtin it calls there.
 HOOKS = {"attr._make": "compile", "dataclasses": "exec"}
@@ -82,10 +85,10 @@ def kept(directory: str | None, name: str, *modules: str) -> Iterator[Counts]:
     `name` in `directory` (None: as usual)."""
     counts = Counts()
     hooks = [] if directory is None else [(m, builtin) for m, builtin in _hooks(modules) if not hasattr(m, builtin)]
-    if not hooks:
+    if directory is None or not hooks:
         yield counts
         return
-    path = cache_file(directory, name)  # type: ignore[arg-type]
+    path = cache_file(directory, name)
     known = _read(path)
     used: dict[tuple[str, str, str], CodeType] = {}
 
@@ -109,6 +112,11 @@ def kept(directory: str | None, name: str, *modules: str) -> Iterator[Counts]:
             delattr(module, builtin)  # (the builtin again)
         if counts.compiled > STALE:
             _write(path, used)
+
+
+def kept_in_user_cache(name: str, *modules: str) -> contextlib.AbstractContextManager[Counts]:
+    """`kept` with the caches' directory under the user's cache directory (`~/.cache/hcljson-ls/compiled-methods`)."""
+    return kept(user_cache_dir(_SUBDIRECTORY), name, *modules)
 
 
 def _hooks(modules: tuple[str, ...]) -> list[tuple[ModuleType, str]]:

@@ -54,7 +54,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _methods_kept(name: str) -> AbstractContextManager:
     """The dataclasses' methods of an import, compiled once per machine (`compiled_methods`: a third
     of the analysis layers' import)."""
-    from .cache_dir import user_cache_dir  # lazy: as every import here, after the early reader started
-    from .compiled_methods import SUBDIRECTORY, kept  # lazy: as above
+    from .compiled_methods import kept_in_user_cache  # lazy: as every import here, after the early reader started
 
-    return kept(user_cache_dir(SUBDIRECTORY), name, "dataclasses")
+    return kept_in_user_cache(name, "dataclasses")
