@@ -70,17 +70,17 @@ class Spans:
     def of(cls, found: Skim) -> Spans | None:
         if found.tail is not None:
             return None
-        starts, ends, heads, at = array("q"), array("q"), array("q"), array("q", [0])
-        for b in found.blocks:
-            starts.append(b.start)
-            ends.append(b.end)
-            heads.append(b.type_start)
-            heads.append(b.type_end)
+        blocks = found.blocks
+        # (The arrays made from lists: appending to each array, int by int, was ~3% of a 5 MB open.)
+        heads_list: list[int] = []
+        at_list = [0]
+        for b in blocks:
+            heads_list += (b.type_start, b.type_end)
             for label in b.labels:
-                heads.append(label.start)
-                heads.append(label.end)
-            at.append(len(heads))
-        return cls(found.root_start, starts, ends, heads, at)
+                heads_list += (label.start, label.end)
+            at_list.append(len(heads_list))
+        return cls(found.root_start, array("q", [b.start for b in blocks]), array("q", [b.end for b in blocks]),
+                   array("q", heads_list), array("q", at_list))
 
     def keys(self, i: int) -> list[tuple[int, int]]:
         """The ranges of block `i`'s header keys: the type's, then each label's."""

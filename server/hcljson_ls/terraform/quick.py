@@ -143,7 +143,9 @@ _TEMPLATE = "template"
 # A template whose sequences are all `${name.name...[0]...}`: its references read by a regex.
 _NAME = IDENTIFIER_PATTERN
 _TRAVERSAL = rf"{_NAME}(?:\.{_NAME}|\[[0-9]+\])*"
-_PLAIN_TEXT = r"(?:[^$%\\]|\$(?![{$])|%(?![{%]))*"
+# (A run of plain characters, then each `$` or `%` that starts no sequence with the run after it:
+# one character at a time, the alternation cost ~15% more on a CDKTF file's templates.)
+_PLAIN_TEXT = r"[^$%\\]*(?:(?:\$(?![{$])|%(?![{%]))[^$%\\]*)*"
 _SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{{_TRAVERSAL}\}}{_PLAIN_TEXT})*")
 _INTERPOLATION = re.compile(rf"\$\{{({_TRAVERSAL})\}}")
 _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
@@ -249,7 +251,7 @@ def quick_blocks(text: str, path: str | None, scope: Scope | None, found: Skim, 
 
 
 class _Quick:
-    __slots__ = ("checks", "own", "path", "providers", "schemas", "scope", "skim", "strings", "text")
+    __slots__ = ("checks", "own", "path", "providers", "repeats", "schemas", "scope", "skim", "strings", "text")
 
     def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim, own: frozenset | None = None,
                  providers: dict | None = None) -> None:
@@ -265,6 +267,9 @@ class _Quick:
         self.checks = TerraformChecks(False, scope) if scope is not None else None
         # Per certified block with templates, its template strings as `_certify` read them: (string, flags).
         self.strings: dict[int, list[tuple[str, int]]] = {}
+        # Per block, the repetition arguments `_certify` found in its body (`IN_COUNT`, `IN_FOR_EACH`):
+        # the instance keys `definitions` gives a certified block.
+        self.repeats = bytearray(len(found.blocks))
 
     def run(self) -> QuickResult | None:
         """The quick result of the skimmed blocks (and tail), or None when a position of a block
@@ -343,7 +348,7 @@ class _Quick:
             found: list[tuple] = []
             strings: list[tuple[str, int]] = []
             try:
-                meta = _certify(b, found, strings)
+                meta, self.repeats[i] = _certify(b, found, strings)
                 if schemas is not None and b.type_name in _RESOURCE_LIKE:
                     _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
             except _Unsure:
@@ -510,10 +515,10 @@ class _Quick:
                 key = (b.type_name, labels[0].value) if len(labels) == 1 else (b.type_name, *[x.value for x in labels])
                 keys.append(key)
                 flat += (lab.start, lab.end)
-                if b.type_name in INSTANCED:  # as `validate.definitions`: the instance keys it takes
-                    names = dict(b.value)  # type: ignore[call-overload]  # (in C: a scan in Python cost 2x)
-                    for mode in REPETITION:
-                        if mode in names:
+                repeats = self.repeats[i]
+                if repeats and b.type_name in INSTANCED:  # as `validate.definitions`: the instance keys it takes
+                    for mode, flag in _REPETITION_FLAGS:
+                        if repeats & flag:
                             keys.append(repetition_key(key, mode))
                             flat += (lab.start, lab.end)
             else:
@@ -655,10 +660,11 @@ def _by_structure_key(item: tuple[Diagnostic, int]) -> tuple:
 # ---- certification ---------------------------------------------------------------------------
 
 
-def _certify(b: Skimmed, found: list, strings: list) -> str | None:
+def _certify(b: Skimmed, found: list, strings: list) -> tuple[str | None, int]:
     """Append what block value `b` refers to, as keys (`_refs_of`), to `found`, and each string
     of it holding a template sequence, with the flags it is read with, to `strings` (`_locate`);
-    return the value of its `provider` meta-argument (None without one); or `_Unsure`."""
+    return the value of its `provider` meta-argument (None without one) and the repetition
+    arguments it sets (`IN_COUNT`, `IN_FOR_EACH`: its instance keys, for `definitions`); or `_Unsure`."""
     t = b.type_name
     body = b.value
     reading = _READINGS.get(t)
@@ -711,7 +717,7 @@ def _certify(b: Skimmed, found: list, strings: list) -> str | None:
             _expression(v, ctx & ~_OWN_CONTEXT.get(k, 0), found, strings)
         else:
             meta = _moded(t, k, mode, v, ctx, found) or meta
-    return meta
+    return meta, ctx
 
 
 class _Reading:
@@ -737,10 +743,12 @@ class _Reading:
         self.named = frozenset(body.attributes) | frozenset(body.blocks) | {"//"}
 
 
-_READINGS = {s.type_name: _Reading(s) for s in (RESOURCE, DATA, OUTPUT)}
-_LIFECYCLES = {t: _Reading(r.blocks["lifecycle"], t) for t, r in _READINGS.items() if "lifecycle" in r.blocks}
 #: The flags an argument's own references lose: `count` cannot use `count.index`, nor `for_each` `each.*`.
 _OWN_CONTEXT = {"count": IN_COUNT, "for_each": IN_FOR_EACH}
+_READINGS = {s.type_name: _Reading(s) for s in (RESOURCE, DATA, OUTPUT)}
+_LIFECYCLES = {t: _Reading(r.blocks["lifecycle"], t) for t, r in _READINGS.items() if "lifecycle" in r.blocks}
+#: Each repetition argument (in `REPETITION`'s order) with its flag.
+_REPETITION_FLAGS = tuple((mode, _OWN_CONTEXT[mode]) for mode in REPETITION)
 _LITERAL_STRING_TYPES = python_types(LITERAL_STRING_KINDS)
 
 
@@ -954,13 +962,24 @@ def _template(value: str, ctx: int, found: list, strings: list) -> None:
     """A template string holding a sequence: the keys of its references (and the string with `ctx`
     in `strings`), or `_Unsure` when it has diagnostics."""
     strings.append((value, ctx))
-    if _SIMPLE.fullmatch(value) is not None:
-        for traversal in _INTERPOLATION.findall(value):
+    traversals = _simple_traversals(value)
+    if traversals is not None:
+        for traversal in traversals:
             found.append((_TRAVERSAL_KEY, traversal, ctx))
         return
     if _template_refs(value) is None:
         raise _Unsure("template")
     found.append((_TEMPLATE_KEY, value, ctx))
+
+
+@lru_cache(maxsize=16384)
+def _simple_traversals(value: str) -> tuple[str, ...] | None:
+    """The traversals of template `value` when all its sequences are `${name.name...[0]...}`
+    (`_SIMPLE`), else None (cached by content: a CDKTF file repeats its templates, half of them in
+    the benchmark's document)."""
+    if _SIMPLE.fullmatch(value) is None:
+        return None
+    return tuple(_INTERPOLATION.findall(value))
 
 
 @lru_cache(maxsize=16384)
@@ -1012,7 +1031,7 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
         # (by_key's entry, where the key's text starts in the string as written)
         moves: list[tuple[list, int]]
         plain = _NEEDS_ESCAPE.search(x) is None  # written as it is, between its quotes
-        if _SIMPLE.fullmatch(x) is not None:
+        if _simple_traversals(x) is not None:
             moves = [(got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
                      if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
             if moves and not plain:  # the interpolations' places in the escaped text

@@ -75,6 +75,8 @@ def _count(view: ValueView, v: Any) -> Finding | None:
                            f"The \"count\" argument needs a number, but {quoted(value)} is not one.")
     elif kind == NUMBER:
         value = view.number_text(v)
+        if value.isdigit() and value.isascii():
+            return None  # a whole number, 0 or more, as written (`count = 3`): what every file has
     else:
         return None  # broken: the syntax layer reports it
     try:
