@@ -95,5 +95,5 @@ def test_members_and_blocks_of_a_body_on_values() -> None:
     assert VALUES.member(body, "count") is None  # a JSON null is a value
     assert VALUES.member(body, "missing") is ABSENT
     assert VALUES.member(body, "x") == 1  # the first, as `Body.attribute`
-    assert VALUES.block(body, "lifecycle") == [("a", 1)]
+    assert VALUES.block(body, "lifecycle") == Pairs([("a", 1)])
     assert VALUES.block(body, "x") is ABSENT

@@ -15,7 +15,7 @@ Contract
   A label level written as an array, `null` or `{}`, or a type the schema does not know, gives None.
 * Each `Skimmed` is one value under its last header key (the block's body, or an array of bodies):
   its type key and label keys with exact ranges (quotes included, as `model.Label`), the value's
-  range `[start, end)`, and the value as Python data: JSON objects are `Pairs` (a list of
+  range `[start, end)`, and the value as Python data: JSON objects are `Pairs` (a tuple of
   `(key, value)` in document order, so repeated keys stay visible), arrays are lists.
 * A JSON syntax error inside a block's value (where most errors of a large file are) does not
   give None: the blocks before it are returned, and `tail` is the broken block's header keys and
@@ -46,10 +46,12 @@ __all__ = ["Pairs", "Skim", "Skimmed", "skim", "skim_value"]
 _COMMENT = "//"
 
 
-class Pairs(list):
-    """A JSON object as the list of its `(key, value)` members, in document order."""
-
-    __slots__ = ()
+#: A JSON object: the tuple of its `(key, value)` members, in document order (a value of this type is
+#: always an object: the scanner makes no other tuple, and arrays are lists). A tuple rather than a
+#: list subclass: the scanner's hook makes one per object, and the subclass's constructor and
+#: deallocation cost ~5 ms of the 5 MB benchmark document's open (parse 21.7 -> 18.1 ms, free 4.5 ->
+#: 3.5 ms, session 17).
+Pairs = tuple
 
 
 class _Refused(Exception):
