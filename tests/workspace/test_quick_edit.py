@@ -89,6 +89,43 @@ def test_an_edit_inside_one_block_reads_that_block_only(whole_text_read) -> None
     assert _facts(after) == _fresh(state.text)
 
 
+def _broken(text: str) -> str:
+    """`text` (a `_doc`) with a syntax error in its last block (the output's `description` lacks its
+    `:`): the skim reads the blocks before it, and the rest as one broken piece."""
+    at = text.index('"description": ') + len('"description"')  # search: _doc is json.dumps output
+    return text[:at] + text[at + 1 :]
+
+
+def test_an_edit_before_a_syntax_error_reads_that_block_only(whole_text_read) -> None:
+    # A user typing in a file that does not parse yet: the broken rest is not read again.
+    state = _opened(_broken(_doc(8, frozenset({2, 5}))))
+    before = state.quick()
+    assert before is not None and before.spans is not None and before.spans.tail >= 0
+    assert "syntax/missing-colon" in {d.code for d in before.diagnostics}
+    at = state.text.index("${local.prefx}-5") + len("${local.pref")  # search: _doc is json.dumps output
+    _edit(state, at, at, "i")
+    after = state.quick()
+    assert len(whole_text_read) == 1  # not read again
+    assert not state.built
+    assert len(after.diagnostics) == len(before.diagnostics) - 1  # the misspelt local of r5 fixed
+    assert after.spans.tail == before.spans.tail + 1
+    assert _facts(after) == _fresh(state.text)
+    # An edit in the broken rest reads the whole text again.
+    read = len(whole_text_read)  # (with the fresh open `_fresh` made)
+    at = state.text.index('"the env"') + 1  # search: _doc is json.dumps output
+    _edit(state, at, at, "x")
+    again = _facts(state.quick())
+    assert len(whole_text_read) == read + 1
+    assert again == _fresh(state.text)
+
+
+def test_a_document_with_a_syntax_error_has_no_window_before_the_tree() -> None:
+    # `around` answers from the blocks around an offset only when the skim read every block.
+    state = _opened(_broken(_doc(3, frozenset())))
+    assert state.quick() is not None and state.quick().spans.tail >= 0
+    assert state.around(state.text.index('"ami-0"') + 2) is None  # search: _doc is json.dumps output
+
+
 def test_an_edit_changing_what_the_file_defines_reads_the_whole_text(whole_text_read) -> None:
     state = _opened(_doc(4, frozenset()))
     state.quick()
@@ -108,12 +145,13 @@ _TEXT = st.sampled_from(["x", "${var.nope}", "${local.prefix}", "${local.prefx}"
                          "${aws_instance.r9.id}", "%{ if true }a%{ endif }", "${", "${var.env", ""])
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(1, 6), misspelt=st.frozensets(st.integers(0, 5), max_size=3),
        where=st.floats(0, 1), inside=st.booleans(), cut=st.integers(0, 6),
-       new=st.one_of(_TEXT, st.lists(_PIECES, max_size=3).map("".join)))
-def test_an_edit_anywhere_gives_what_a_quick_open_of_the_new_text_gives(n, misspelt, where, inside, cut, new) -> None:
-    text = _doc(n, misspelt)
+       new=st.one_of(_TEXT, st.lists(_PIECES, max_size=3).map("".join)), broken=st.booleans())
+def test_an_edit_anywhere_gives_what_a_quick_open_of_the_new_text_gives(n, misspelt, where, inside, cut, new,
+                                                                          broken) -> None:
+    text = _broken(_doc(n, misspelt)) if broken else _doc(n, misspelt)  # (broken: a syntax error at the end)
     state = _opened(text)
     state.quick()
     if inside:  # in a string value of a block, where most edits are

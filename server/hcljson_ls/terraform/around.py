@@ -1,15 +1,16 @@
 """The analysis of the top-level blocks around an offset, alone: what hover, completion, definition
 and signature help read before a quick-opened document's tree is built (issue 21 §2).
 
-    Spans.of(skim) -> Spans | None               where the skim found each top-level block
+    Spans.of(skim) -> Spans                      where the skim found each top-level block
     window_of(text, spans, offset) -> (lo, hi) | None     the window of blocks around `offset`
     window_view(text, path, scope, spans, lo, hi) -> FileView | None     its analysis
 
 Contract
 --------
-* `Spans` keeps, for a document `hcljson.skim` read in full (no syntax error: no `tail`), each
-  block value's header keys and range and the root's `{`, without the values (kept by
-  `terraform.quick.QuickResult` while the document's tree is not built).
+* `Spans` keeps, for a document `hcljson.skim` read, each block value's header keys and range and
+  the root's `{`, without the values (kept by `terraform.quick.QuickResult` while the document's
+  tree is not built); after a syntax error, the blocks before it and where the broken block's
+  value starts (`tail`: the skim's `tail`, which runs to the end of the text).
 * `window_of` and `window_view` give the `FileView` of the analysis (`analysis.file_engine` with the
   document's path: the rules of the full path) of a window of the document: the block value
   holding `offset` (in its value, or on one of its header keys) and the one on each side of it,
@@ -23,7 +24,8 @@ Contract
   value or on a key of the window, or between two blocks that are members of one label level's
   object (`}, "next": {`: where a cursor at a line's end sits), where `locate` walks only members
   of the window.
-* None (the caller then needs the tree) when `offset` is elsewhere (between other members, on a
+* None (the caller then needs the tree) for a document with a syntax error (`tail`: its blocks'
+  neighbours are not all known), when `offset` is elsewhere (between other members, on a
   `"//"` comment at the root), when a value of the window is an array (several blocks, or none), or when
   the window does not parse cleanly. The analysis's diagnostics and definitions are those of the
   window alone: not to be read (`hcljson.window.PartialView` refuses them).
@@ -58,18 +60,19 @@ class Spans:
     each label, quotes included) are the pairs `(heads[k], heads[k + 1])` for `k` in
     `range(at[i], at[i + 1], 2)`. Kept while the tree is built, so no object per block: the skim's
     `Label`s and position ints were made among its values, and keeping them kept the memory pages
-    of those values from being reused or released (session 10, docs/performance.md)."""
+    of those values from being reused or released (session 10, docs/performance.md). `tail`: after
+    a syntax error, where the broken block's value starts (the blocks are those before it); -1
+    without one."""
 
     root_start: int
     starts: array[int]
     ends: array[int]
     heads: array[int]
     at: array[int]
+    tail: int = -1
 
     @classmethod
-    def of(cls, found: Skim) -> Spans | None:
-        if found.tail is not None:
-            return None
+    def of(cls, found: Skim) -> Spans:
         blocks = found.blocks
         # (The arrays made from lists: appending to each array, int by int, was ~3% of a 5 MB open.)
         heads_list: list[int] = []
@@ -80,7 +83,7 @@ class Spans:
                 heads_list += (label.start, label.end)
             at_list.append(len(heads_list))
         return cls(found.root_start, array("q", [b.start for b in blocks]), array("q", [b.end for b in blocks]),
-                   array("q", heads_list), array("q", at_list))
+                   array("q", heads_list), array("q", at_list), -1 if found.tail is None else found.tail.start)
 
     def keys(self, i: int) -> list[tuple[int, int]]:
         """The ranges of block `i`'s header keys: the type's, then each label's."""
@@ -91,6 +94,8 @@ class Spans:
 def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
     """The indexes `[lo, hi)` of the blocks of the window around `offset`, or None (module doc):
     one window answers every offset it is given for, so a caller can keep one per window."""
+    if spans.tail >= 0:
+        return None
     starts, ends = spans.starts, spans.ends
     n = len(starts)
     i = bisect_left(starts, offset)  # the values before it start before `offset`

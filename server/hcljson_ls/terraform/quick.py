@@ -76,8 +76,8 @@ Contract
   sites are resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's
   scope) and their diagnostics mapped back. No schema rule is written here.
 * `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
-  requests answered from the blocks around their offset before the tree is built; None after a
-  syntax error. For an edit inside one block (`terraform.quick_edit`) it also keeps, per block,
+  requests answered from the blocks around their offset before the tree is built (after a syntax
+  error, the blocks before it, and where the broken rest starts). For an edit inside one block (`terraform.quick_edit`) it also keeps, per block,
   how it was read (`blocks`: `CERTIFIED`, `ANALYSED`, `LOCATED`) and where its definitions end
   (`block_ends`), whether a duplicate across blocks was reported, the `required_providers` used,
   and `declared`, which names the definitions' keys (kept by an edit that leaves them as they were).

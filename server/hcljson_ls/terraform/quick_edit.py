@@ -11,7 +11,11 @@ Contract
   EQUALS `quick_file(text, path, scope)` (diagnostics in their order, definitions, spans, counts);
   tests/terraform/test_quick_edit.py compares them after random edits.
 * None ("not localised here": the caller runs `quick_file` on the whole text) unless:
-  - `before` has the skim's spans (no syntax error) and reported no duplicate across blocks;
+  - `before` has the skim's spans and reported no duplicate across blocks. A syntax error after
+    the edited block is no obstacle: the broken rest of the text (the skim's `tail`, analysed as
+    one piece) is unchanged, so its analysis is the same, moved with the text after the block
+    (an edit in a 5 MB file with a syntax error re-read the whole text: ~150 ms, 1.1x the peer's
+    edit in `bench/peer.py`'s 5MB-error);
   - the edit lies strictly inside one block's value (after its first character, before its
     last), which the skim's reader (`skim.skim_value`) reads again from the same start to exactly
     the shifted end: the rest of the text is unchanged, so the whole is what `skim` reads, with
@@ -51,7 +55,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
                      scope: Scope | None) -> QuickResult | None:
     """See the module doc."""
     spans = before.spans
-    if spans is None or before.duplicated or len(before.blocks) != len(spans.starts):
+    if spans is None or before.duplicated or len(before.blocks) != len(spans.starts) + (spans.tail >= 0):
         return None
     if (getattr(scope, "provider_schemas", None) is not None) != (before.providers is not None):
         return None
@@ -170,13 +174,14 @@ def _shifted_spans(spans: Spans, i: int, end: int, delta: int) -> Spans:
     (header keys before it, shared by later blocks, stay)."""
     b_end = spans.ends[i]
     starts, ends, heads = spans.starts, spans.ends, spans.heads
+    tail = spans.tail + delta if spans.tail >= 0 else -1  # (the broken rest lies after every block)
     if not delta:
         new_ends = array("q", ends)
         new_ends[i] = end
-        return Spans(spans.root_start, starts, new_ends, heads, spans.at)
+        return Spans(spans.root_start, starts, new_ends, heads, spans.at, tail)
     cut = spans.at[i + 1]  # the header keys of the blocks after `i`: those past the old end move
     return Spans(spans.root_start,
                  starts[: i + 1] + array("q", [x + delta for x in starts[i + 1 :]]),
                  ends[:i] + array("q", [end]) + array("q", [x + delta for x in ends[i + 1 :]]),
                  heads[:cut] + array("q", [x + delta if x >= b_end else x for x in heads[cut:]]),
-                 spans.at)
+                 spans.at, tail)
