@@ -149,6 +149,34 @@ def test_the_same_in_a_cdktf_output_file(text, data) -> None:
     _check(text, offsets, "cdk.tf.json")
 
 
+def _broken(text: str) -> str:
+    """`text` without the `:` of its last member written `"key": ...` (a syntax error in the last
+    block, most often: the blocks before it are read, the rest analysed as one broken piece)."""
+    at = text.rfind('": ')
+    return text if at < 0 else text[: at + 1] + text[at + 2 :]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(documents(), st.data())
+def test_the_same_in_a_document_with_a_syntax_error(text, data) -> None:
+    text = _broken(text)
+    offsets = data.draw(st.lists(st.integers(0, len(text)), min_size=1, max_size=25))
+    _check(text, offsets)
+
+
+def test_a_document_with_a_syntax_error_is_mostly_answered_around_the_offset() -> None:
+    """Not vacuous: the blocks before a syntax error answer around their offsets."""
+    text = _broken(json.dumps({"variable": {"env": {"type": "string"}},
+                               "resource": {"aws_instance": {f"r{i}": {"ami": "${var.env}", "tags": {"n": f"${{local.p}}-{i}"}}
+                                                             for i in range(20)}},
+                               "locals": {"p": "${upper(var.other)}"}}, indent=2))
+    first, last = text.index('"r1"'), text.index('"r17"')  # search: the json.dumps document above
+    offsets = list(range(first, last, 23))
+    local = _check(text, offsets)
+    answered = {offset for _, offset in local}
+    assert len(answered) > 0.9 * len(offsets), (len(answered), len(offsets))
+
+
 def test_generated_documents_are_mostly_answered_around_the_offset() -> None:
     """Not vacuous: inside the blocks of a generated document, most offsets get their answers from
     the blocks around them."""

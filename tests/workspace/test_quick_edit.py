@@ -119,11 +119,15 @@ def test_an_edit_before_a_syntax_error_reads_that_block_only(whole_text_read) ->
     assert again == _fresh(state.text)
 
 
-def test_a_document_with_a_syntax_error_has_no_window_before_the_tree() -> None:
-    # `around` answers from the blocks around an offset only when the skim read every block.
+def test_a_document_with_a_syntax_error_has_windows_away_from_it() -> None:
+    # `around` answers from the blocks around an offset unless they would include the broken one.
     state = _opened(_broken(_doc(3, frozenset())))
     assert state.quick() is not None and state.quick().spans.tail >= 0
-    assert state.around(state.text.index('"ami-0"') + 2) is None  # search: _doc is json.dumps output
+    assert state.around(state.text.index('"ami-0"') + 2) is not None  # search: _doc is json.dumps output
+    # In the last block before the broken one (`blocks_at` would look at it), and in the broken rest:
+    assert state.around(state.text.index('"${aws_instance.missing.id}"') + 2) is None  # search: as above
+    assert state.around(state.text.index('"the env"') + 2) is None  # search: as above
+    assert not state.built
 
 
 def test_an_edit_changing_what_the_file_defines_reads_the_whole_text(whole_text_read) -> None:

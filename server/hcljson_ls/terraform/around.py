@@ -24,8 +24,9 @@ Contract
   value or on a key of the window, or between two blocks that are members of one label level's
   object (`}, "next": {`: where a cursor at a line's end sits), where `locate` walks only members
   of the window.
-* None (the caller then needs the tree) for a document with a syntax error (`tail`: its blocks'
-  neighbours are not all known), when `offset` is elsewhere (between other members, on a
+* None (the caller then needs the tree) when the window would hold the broken block of a document
+  with a syntax error (`tail`: an offset in the last block before it, or after), when `offset` is
+  elsewhere (between other members, on a
   `"//"` comment at the root), when a value of the window is an array (several blocks, or none), or when
   the window does not parse cleanly. The analysis's diagnostics and definitions are those of the
   window alone: not to be read (`hcljson.window.PartialView` refuses them).
@@ -94,8 +95,6 @@ class Spans:
 def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
     """The indexes `[lo, hi)` of the blocks of the window around `offset`, or None (module doc):
     one window answers every offset it is given for, so a caller can keep one per window."""
-    if spans.tail >= 0:
-        return None
     starts, ends = spans.starts, spans.ends
     n = len(starts)
     i = bisect_left(starts, offset)  # the values before it start before `offset`
@@ -108,6 +107,8 @@ def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:
     else:
         return None
     lo, hi = max(0, i - 1), min(n, i + 2)
+    if spans.tail >= 0 and i + 2 > n:  # the window would hold the broken block, which the skim did not read
+        return None
     for b in range(lo, hi):
         if text[starts[b]] != "{":  # an array: several blocks or none, `blocks_at` may look further
             return None
