@@ -154,6 +154,25 @@ def test_runs_of_edits_give_a_fresh_conversion(edits, encoding, max_per_code, bu
     assert runs_seen or isinstance(shown, Runs) and len(shown.runs) > 1  # (the other blocks' runs shared)
 
 
+def test_a_few_diagnostics_are_placed_without_every_line_start():
+    """A document just opened has no line starts: its few diagnostics are placed by counting lines
+    in the text (`line_index.line_bounds_at`), the same forms as from the index, which stays unbuilt.
+    Lines end in "\\n", "\\r\\n" and a lone "\\r"; the misspelt references on lines 305 and 306."""
+    ends = ("\n", "\r\n", "\r")
+    filler = "".join(f'    "v{i}": {{}},' + ends[i % 3] for i in range(300))
+    text = ('{\r\n  "variable": {\n' + filler + '    "env": {}\r\n  },\r'
+            '  "output": {\n    "o": {"value": "${var.enviroment}"},\r\n    "p": {"value": "${var.en}"}\r  }\n}\n')
+    for encoding in ("utf-16", "utf-8", "utf-32"):
+        workspace = Workspace()
+        state = workspace.open(URI, text, 1, "terraform-json")
+        shown = gathered(workspace.snapshot(), URI)
+        assert len(shown) == 2 and not state.line_index.has_line_starts
+        encoded = Forms().encode(shown, state.line_index, encoding, URI)
+        assert not state.line_index.has_line_starts
+        assert [json.loads(x)["range"]["start"]["line"] for x in encoded] == [305, 306]
+        assert encoded == [json.dumps(x) for x in fresh(list(shown), workspace, encoding, None)]  # (builds the index)
+
+
 def test_collapse_of_runs_is_the_collapse_of_the_list():
     items = [_d(i, ("a/x", "b/y", "c/z")[i % 3], ("error", "warning")[i % 2]) for i in range(40)]
     runs = Runs.joined([*Runs.of(items[:25]).cut(0, 10), *Runs.of(items[:25]).cut(10, 25), *Runs.of(

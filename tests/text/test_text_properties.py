@@ -78,6 +78,20 @@ def test_the_first_line_starts_are_the_index_s_without_building_it(text: str, of
     assert index.has_line_starts and index.starts_through(offset) == (expected, True)
 
 
+@given(texts, st.lists(st.integers(-2, 45), max_size=6), st.booleans())
+def test_lines_counted_in_the_text_are_the_index_s(text: str, offsets: list[int], ascending: bool) -> None:
+    # `line_bounds_at`: each offset's line, its start and the next line's start, without the index.
+    if ascending:
+        offsets = sorted(offsets)
+    index = LineIndex(text)
+    got = line_index.line_bounds_at(text, offsets)
+    expected = []
+    for offset in offsets:
+        line = index.line_of(max(0, min(offset, len(text))))
+        expected.append((line, index.line_start(line), index.line_start(line + 1) if line + 1 < index.line_count else -1))
+    assert got == expected
+
+
 @given(texts, encodings, block_sizes)
 def test_position_matches_naive_model(text: str, encoding: str, block_size) -> None:
     index = LineIndex(text, block_size=block_size)
