@@ -34,8 +34,13 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-messages = st.builds(lambda i, v: json.dumps({"jsonrpc": "2.0", "id": i, "method": "m", "params": v}, ensure_ascii=False).encode(),
-                     st.integers(0, 10**6), json_values)
+#: Bodies on one line, as clients write them, or pretty-printed with LF or CRLF line breaks (raw line
+#: breaks between tokens, lines ending in digits and blanks): the reader's search for a header line
+#: inside a body looks at its line breaks.
+layouts = st.sampled_from([(None, "\n"), (2, "\n"), (1, "\r\n"), ("\t", " \r\n")])
+messages = st.builds(lambda i, v, layout: json.dumps({"jsonrpc": "2.0", "id": i, "method": "m", "params": v},
+                                                     ensure_ascii=False, indent=layout[0]).replace("\n", layout[1]).encode(),
+                     st.integers(0, 10**6), json_values, layouts)
 header_names = st.sampled_from([b"Content-Length", b"content-length", b"CONTENT-LENGTH", b"Content-length"])
 
 
