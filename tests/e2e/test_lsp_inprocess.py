@@ -254,3 +254,25 @@ def test_the_server_raises_gc_thresholds_and_never_lowers_them():
         assert gc.get_threshold() == (GC_THRESHOLDS[0] * 2, GC_THRESHOLDS[1], GC_THRESHOLDS[2] * 3)
     finally:
         gc.set_threshold(*before)
+
+
+def test_an_opens_decoded_blocks_are_freed_once_its_diagnostics_are_written(server_and_wire):
+    # The quick open leaves its decoded blocks (`Workspace.leftovers`) for the server to free after
+    # the answer is written, so that the client does not wait for the freeing (10-13 ms at 5 MB).
+    server, wire = server_and_wire
+    text = json.dumps({"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(40)}},
+                       "output": {"o": {"value": "${var.missing}"}}})
+    at_write: list[int] = []
+    write = wire.write
+    wire.write = lambda data: (write(data), at_write.append(len(server.store.leftovers)))  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        _open(server, text)  # a client that does not pull: the diagnostics are pushed from didOpen
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    asyncio.get_event_loop_policy().get_event_loop().run_until_complete(scenario())
+    [published] = wire.notifications("textDocument/publishDiagnostics")
+    assert [d["code"] for d in published["diagnostics"]] == ["reference/undeclared"]
+    assert at_write == [1], "the decoded blocks were freed before the diagnostics were written"
+    assert server.store.leftovers == []

@@ -318,8 +318,8 @@ def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_w
     server, wire = server_and_wire
     real = document.quick_file
 
-    def wrong(text, path=None, scope=None):
-        quick = real(text, path, scope)
+    def wrong(*args):
+        quick = real(*args)
         assert quick is not None and quick.diagnostics  # a document with problems, answered quickly
         quick.diagnostics = []
         return quick

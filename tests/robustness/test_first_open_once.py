@@ -42,9 +42,9 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
     analysed: list[str] = []
     quick_file = document_module.quick_file
 
-    def counted(text, path, scope):
+    def counted(text, path, scope, leftovers):
         analysed.append(path)
-        return quick_file(text, path, scope)
+        return quick_file(text, path, scope, leftovers)
 
     monkeypatch.setattr(document_module, "quick_file", counted)
     messages = [

@@ -190,6 +190,7 @@ class _Session:
             raise _Stop  # the server says so (`lsp.limits`)
         set_table_cache(user_cache_dir("parser-tables"))  # as `cli.run_server`: the template parsers' tables
         store = self.store = Workspace()
+        store.leftovers = []  # freed once the answer is written (`_send`), as the server does
         params = self.params
         uris = [f.get("uri") for f in params.get("workspaceFolders") or () if isinstance(f, dict)]
         store.set_folders(folders([u for u in uris if isinstance(u, str)] or None, params.get("rootUri"), params.get("rootPath")))
@@ -230,6 +231,9 @@ class _Session:
             self.stdout.flush()
         except (OSError, ValueError):
             raise _Stop from None  # the client is gone: the server finds out
+        finally:
+            if self.store is not None and self.store.leftovers:
+                self.store.leftovers.clear()
 
 
 def _leaves_state(message: dict[str, Any]) -> bool:

@@ -202,6 +202,10 @@ class HcljsonProtocol(LanguageServerProtocol):
         super()._send_handler_result(future, msg_id=msg_id)
 
     def _send_data(self, data: Any) -> None:
+        self._write_data(data)
+        self._server.free_leftovers_soon()  # type: ignore[attr-defined]
+
+    def _write_data(self, data: Any) -> None:
         raw, field = getattr(data, "result", None), "result"
         if not isinstance(raw, RawJSON):
             raw, field = getattr(data, "params", None), "params"

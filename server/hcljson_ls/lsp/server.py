@@ -216,6 +216,8 @@ class HcljsonServer(LanguageServer):
         )
         self.position_encoding: str = UTF16
         self.store = Workspace()
+        self.store.leftovers = []  # freed once an answer is written (`free_leftovers_soon`)
+        self._freeing = False
         self.settings: Settings = DEFAULT
         self._settings_revision = itertools.count(1)
         self.settings_revision = next(self._settings_revision)
@@ -254,8 +256,30 @@ class HcljsonServer(LanguageServer):
         server configures its own, from the same `initialize`): the server's `didOpen` of it then
         finds it open as it is, and neither analyses it again nor keeps a second copy."""
         self.store = store
+        if store.leftovers is None:
+            store.leftovers = []
         store.set_schema_loader(self.schema_jobs.load_files)
         self._not_yet_opened.update(store.uris())
+
+    def free_leftovers_soon(self) -> None:
+        """Free what the analyses left for the server to free (`Workspace.leftovers`), in a loop
+        turn of their own: called once a message is written, so that the answer of an open does not
+        wait for its decoded blocks to be freed (10-13 ms at 5 MB). Without a running loop (a test
+        calling handlers directly), at once."""
+        if not self.store.leftovers or self._freeing:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.store.leftovers.clear()
+            return
+        self._freeing = True
+        loop.call_soon(self._free_leftovers)
+
+    def _free_leftovers(self) -> None:
+        self._freeing = False
+        if self.store.leftovers is not None:
+            self.store.leftovers.clear()
 
     def opened_by_client(self, uri: str) -> None:
         self._not_yet_opened.discard(uri)

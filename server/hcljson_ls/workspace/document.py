@@ -100,7 +100,7 @@ class DocumentState:
     """The text of one document plus its parse, its analysis and the features' per-version results."""
 
     __slots__ = ("document", "_syntax", "_engine", "_analysis", "_cache", "_scope", "_rescope", "_quick", "_build",
-                 "_build_cover", "_reran", "_quick_edit", "_carried")
+                 "_build_cover", "_reran", "_quick_edit", "_carried", "leftovers")
 
     def __init__(self, document: Document, syntax: ParseResult | None = None, scope: Scope | None = None) -> None:
         self.document = document
@@ -118,12 +118,16 @@ class DocumentState:
         # The quick result before that edit and the edit (composed), while the new one is not computed:
         # re-read in the edited block only when the edit stays in one (`terraform.quick_edit`).
         self._quick_edit: tuple[QuickResult, tuple[int, int, int] | None] | None = None
+        #: Where the quick open leaves what it no longer needs, for its owner to free (`Workspace.leftovers`).
+        self.leftovers: list | None = None
 
     @classmethod
-    def open(cls, uri: str, text: str, version: int = 0, language_id: str = "", scope: Scope | None = None) -> DocumentState:
+    def open(cls, uri: str, text: str, version: int = 0, language_id: str = "", scope: Scope | None = None,
+             leftovers: list | None = None) -> DocumentState:
         """A document; `scope` answers for the other files of its module (None: the file alone)."""
         state = cls(Document(uri, text, version, language_id), scope=scope)
         state._quick = _UNSET  # parsed on first need (see "Quick open")
+        state.leftovers = leftovers
         return state
 
     # -- the document -------------------------------------------------------------------------
@@ -204,7 +208,7 @@ class DocumentState:
                 if q is None and (not edited or not self._reran):
                     self._reran = self._reran or edited  # (the whole text read again after an edit: once)
                     try:
-                        q = quick_file(self.document.text, self.path, self._scope)
+                        q = quick_file(self.document.text, self.path, self._scope, self.leftovers)
                     except Exception:
                         log.exception("quick open failed for %s; analysing in full", self.uri)
             self._quick_edit = None

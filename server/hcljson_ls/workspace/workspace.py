@@ -15,6 +15,8 @@ open, laid over the files on disk.
       .take_stale() -> set[str]           open documents whose diagnostics changed through another
                                           file since the last call (to re-diagnose them)
       .snapshot() -> Snapshot             what features read
+      .leftovers                          None, or a list where large temporaries of an analysis are
+                                          left for the owner to free (the server: after its answer)
 
 Contract
 --------
@@ -141,6 +143,10 @@ class Workspace(ProviderSchemaSettings):
         #: Module directories that a module outside this workspace calls (`check` is told the modules of
         #: its run that other modules of the run call): never root modules (see `is_root_module`).
         self.called_modules: frozenset[str] = frozenset()
+        #: None: what an analysis no longer needs is freed where it falls. A list: large pieces of it
+        #: (a quick open's decoded blocks) are left here instead, for the owner to free when it likes
+        #: (the server: once its answer is written, so that a client does not wait for the freeing).
+        self.leftovers: list | None = None
         self.set_folders(folders)
 
     # -- folders and modules --------------------------------------------------------------------
@@ -325,7 +331,7 @@ class Workspace(ProviderSchemaSettings):
         if (state is not None and state.version == version and state.document.language_id == language_id
                 and state.text == text):
             return state
-        state = DocumentState.open(uri, text, version, language_id, ModuleScope(self, uri))
+        state = DocumentState.open(uri, text, version, language_id, ModuleScope(self, uri), self.leftovers)
         self._documents[uri] = state
         self._revisions[uri] = next(self._counter)
         self._declared.pop(uri, None)
