@@ -256,15 +256,17 @@ def test_the_server_raises_gc_thresholds_and_never_lowers_them():
         gc.set_threshold(*before)
 
 
-def test_an_opens_decoded_blocks_are_freed_once_its_diagnostics_are_written(server_and_wire):
+def test_an_opens_decoded_blocks_are_freed_once_its_diagnostics_are_written(server_and_wire, monkeypatch):
     # The quick open leaves its decoded blocks (`Workspace.leftovers`) for the server to free after
     # the answer is written, so that the client does not wait for the freeing (10-13 ms at 5 MB).
     server, wire = server_and_wire
+    monkeypatch.setattr(HcljsonServer, "PREPARE_DELAY", 0)  # (as the background build, after a delay)
     text = json.dumps({"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(40)}},
                        "output": {"o": {"value": "${var.missing}"}}})
     at_write: list[int] = []
     write = wire.write
-    wire.write = lambda data: (write(data), at_write.append(len(server.store.leftovers)))  # type: ignore[method-assign]
+    wire.write = lambda data: (write(data), b"publishDiagnostics" in data  # type: ignore[method-assign]
+                               and at_write.append(len(server.store.leftovers)))
 
     async def scenario() -> None:
         _open(server, text)  # a client that does not pull: the diagnostics are pushed from didOpen
@@ -274,5 +276,33 @@ def test_an_opens_decoded_blocks_are_freed_once_its_diagnostics_are_written(serv
     asyncio.get_event_loop_policy().get_event_loop().run_until_complete(scenario())
     [published] = wire.notifications("textDocument/publishDiagnostics")
     assert [d["code"] for d in published["diagnostics"]] == ["reference/undeclared"]
-    assert at_write == [1], "the decoded blocks were freed before the diagnostics were written"
+    assert at_write == [41], "the decoded blocks were freed before the diagnostics were written"
+    assert server.store.leftovers == []
+
+
+def test_the_decoded_blocks_are_freed_a_few_at_a_time_while_a_message_waits(server_and_wire, monkeypatch):
+    # The freeing is background work: with a message waiting (`transport.Inbox`), each loop turn
+    # frees one step (`FREED_AT_ONCE` blocks), so that the message is handled after a step, not
+    # after all of them (~50 ms at 20 MB).
+    server, wire = server_and_wire
+    monkeypatch.setattr(HcljsonServer, "FREED_AT_ONCE", 4)
+    monkeypatch.setattr(HcljsonServer, "PREPARE_DELAY", 0)
+    text = json.dumps({"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(40)}},
+                       "output": {"o": {"value": "${var.missing}"}}})
+    left: list[int] = []
+
+    async def scenario() -> None:
+        server.inbox.put()  # a message read off the wire, not handled yet
+        _open(server, text)
+        for _ in range(8):
+            left.append(len(server.store.leftovers))
+            await asyncio.sleep(0)
+        server.inbox.take()
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+    asyncio.get_event_loop_policy().get_event_loop().run_until_complete(scenario())
+    freeing = left[left.index(41):]  # (from the turn the diagnostics were written)
+    steps = [a - b for a, b in zip(freeing, freeing[1:]) if a != b]  # (the first turn waits `PREPARE_DELAY`)
+    assert len(steps) >= 3 and set(steps) == {4}, left
     assert server.store.leftovers == []

@@ -13,7 +13,7 @@ import json
 from hcljson_ls.features import diagnostics
 from hcljson_ls.hcljson.incremental import KEPT_BODIES
 from hcljson_ls.hcljson.model import Body
-from hcljson_ls.hcljson.skim import Skim
+from hcljson_ls.hcljson.skim import Skimmed
 from hcljson_ls.workspace.workspace import Workspace
 
 
@@ -83,14 +83,14 @@ def test_top_level_blocks_keep_no_header_objects_and_one_key_set(tmp_path):
     assert key_sets == 1, f"{key_sets} sets of the {n} declared keys"
 
 
-def _live_skims() -> int:
+def _live_skimmed() -> int:
     gc.collect()
-    return sum(1 for o in gc.get_objects() if type(o) is Skim)
+    return sum(1 for o in gc.get_objects() if type(o) is Skimmed)
 
 
 def test_a_quick_open_leaves_its_decoded_blocks_to_an_owner_that_asks(tmp_path):
     # `Workspace.leftovers` (the server's: it frees them once its answer is written): the same
-    # diagnostics, and the skim of the blocks left there instead of being freed on return.
+    # diagnostics, and the skimmed blocks left there instead of being freed on return.
     doc = {"resource": {"terraform_data": {f"r{i}": {"input": i} for i in range(30)}},
            "output": {"o": {"value": "${var.missing}"}}}
     found = {}
@@ -98,16 +98,15 @@ def test_a_quick_open_leaves_its_decoded_blocks_to_an_owner_that_asks(tmp_path):
         uri = (tmp_path / "main.tf.json").as_uri()
         ws = Workspace([str(tmp_path)])
         ws.leftovers = leftovers
-        before = _live_skims()
+        before = _live_skimmed()
         state = ws.open(uri, json.dumps(doc, indent=1), 1, "terraform-json")
         found[leftovers is None] = [(d.code, d.start) for d in diagnostics.collect(ws.snapshot(), uri)]
         assert state.quick(compute=False) is not None  # answered by the quick open
         if leftovers is None:
-            assert _live_skims() == before
+            assert _live_skimmed() == before
         else:
-            [skim] = leftovers
-            assert type(skim) is Skim and len(skim.blocks) == 31
-            del skim
+            assert [(type(b), b.labels[-1].value) for b in leftovers] == (
+                [(Skimmed, f"r{i}") for i in range(30)] + [(Skimmed, "o")])
             leftovers.clear()
-            assert _live_skims() == before
+            assert _live_skimmed() == before
     assert found[True] == found[False] and [code for code, _ in found[True]] == ["reference/undeclared"]
