@@ -37,7 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     imports = "cli"
     if argv is None and is_stdio_server(args):
         from .lsp import early  # lazy: only a stdio server answers early (json, os and threading only)
+        from .lsp.switch_interval import prompt_readers  # lazy: as the line above (sys only)
 
+        prompt_readers()  # (the early reader answers `initialize` while this thread imports)
         early.started = early.start(sys.stdin.fileno(), sys.stdout.buffer)
         if not sys.stdin.isatty():  # (in a terminal `cli` first says that it waits for a client)
             with _methods_kept("first-open"):

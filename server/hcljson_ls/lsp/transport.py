@@ -35,6 +35,7 @@ from . import memory_marks, timing
 from .early import Handoff
 from .framing import Body, Decoded, Event, FrameReader, Problem
 from .protocol import HcljsonProtocol
+from .switch_interval import prompt_readers
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,7 @@ class _Writer:
 
 def serve_stdio(protocol: HcljsonProtocol, inbox: Inbox, stdin_fd: int, stdout: BinaryIO,
                 handoff: Handoff | None = None) -> int:
+    prompt_readers()  # the reader thread's messages reach a busy loop sooner
     return asyncio.run(_serve_stdio(protocol, inbox, stdin_fd, stdout, handoff))
 
 
