@@ -69,6 +69,8 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
         early.started = early.start(read_end, out)
         first_open.serve(early.started, read_end, out)
         assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # the early answer's analysis
+        store = early.started.handoff.first.store
+        assert store is not None and store.leftovers == []  # its decoded blocks freed once it answered
         assert create_server().start_io(stdout=out) == 0
     finally:
         early.started = None
