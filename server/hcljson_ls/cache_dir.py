@@ -3,7 +3,8 @@
     user_cache_dir(*parts) -> str         `parts` under it (`platformdirs`)
 
 A module of its own, outside the layers, so that `entry` can name the cache before it imports any
-layer (`compiled_methods`); `workspace.files` offers the same function to the layers.
+layer (`compiled_methods`); the layers that write there (`workspace.previews`,
+`workspace.schema_fetch`, `lsp`, `cli`) import it from here too.
 """
 
 from __future__ import annotations
