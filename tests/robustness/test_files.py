@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hcljson_ls.lsp.config import DEFAULT, settings_from
-from hcljson_ls.workspace.files import MB, read_text
+from hcljson_ls.workspace.files import MB, read_text, too_large, utf8_size
 
 from .conftest import OPTIONS, VALID, VALID_HOVER, still_right
 from .wire import SERVER, Wire
@@ -29,6 +29,24 @@ def test_the_setting_is_an_integer_from_1_to_2048_default_40():
         settings, problems = settings_from({"maxFileSizeMB": bad})
         assert settings.max_file_size_mb == 40 and problems and problems[0].startswith("maxFileSizeMB: "), (bad, problems)
 
+
+#: A character of each UTF-8 length and storage width: 1 (ASCII), 2 (stored in 1 byte, then 2), 3 (a
+#: lone surrogate too, with ``surrogatepass`` as the size is taken), 4.
+WIDTHS = ["a", "\u00e9", "\u0101", "\u20ac", "\ud800", "\U0001f600"]
+
+
+@pytest.mark.parametrize("n", [1, 4095, 4096, 20_000])
+@pytest.mark.parametrize("wide", WIDTHS)
+def test_the_size_is_on_the_right_side_of_the_limit(n, wide):
+    """`utf8_size` decides over or under as the encoded length does, also where it does not encode (a
+    long text: its widest character bounds it), at every limit around each bound and the exact size;
+    all of one character (the bound reached), and one among ASCII."""
+    for text in (wide * n, "a" * (n - 1) + wide):
+        exact = len(text.encode("utf-8", "surrogatepass"))
+        for limit in sorted({max(1, b + d) for b in (*(w * n for w in (1, 2, 3, 4)), exact) for d in (-1, 0, 1)}):
+            size = utf8_size(text, limit)
+            assert (size > limit) == (exact > limit), (limit, size, exact)
+            assert (too_large("f", size, limit) is None) == (exact <= limit)
 
 def test_a_file_on_disk_over_the_limit_is_not_read(tmp_path: Path):
     path = tmp_path / "big.tf.json"
