@@ -5,6 +5,7 @@ the server is still right afterwards (`still_right`)."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import time
@@ -47,6 +48,20 @@ def test_the_size_is_on_the_right_side_of_the_limit(n, wide):
             size = utf8_size(text, limit)
             assert (size > limit) == (exact > limit), (limit, size, exact)
             assert (too_large("f", size, limit) is None) == (exact <= limit)
+
+
+def test_a_string_with_its_utf8_kept_by_cpython_is_still_sized_right():
+    """CPython keeps a string's UTF-8 with it once asked for (`PyUnicode_AsUTF8AndSize`): its object
+    is larger then, which only weakens the bound `utf8_size` reads from the object's size."""
+    as_utf8 = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
+    as_utf8.restype, as_utf8.argtypes = ctypes.c_char_p, [ctypes.py_object, ctypes.c_void_p]
+    for wide in WIDTHS[1:]:
+        text = wide * 20_000
+        exact = len(text.encode("utf-8", "surrogatepass"))
+        if wide != "\ud800":  # (a lone surrogate has no UTF-8 of its own)
+            as_utf8(text, None)
+        for limit in (exact - 1, exact, 2 * len(text), 3 * len(text)):
+            assert (utf8_size(text, limit) > limit) == (exact > limit), (wide, limit)
 
 def test_a_file_on_disk_over_the_limit_is_not_read(tmp_path: Path):
     path = tmp_path / "big.tf.json"

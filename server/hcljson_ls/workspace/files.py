@@ -120,7 +120,9 @@ def _widest_utf8(text: str) -> int:
     characters in (PEP 393: 1, 2 or 4 bytes each, chosen by its widest one): up to U+00FF takes 2
     bytes, up to U+FFFF 3 (a lone surrogate too, with ``surrogatepass``), beyond 4. Read from the
     object's size, which is ~100 bytes of header and a slot per character and one more: exact from a
-    few thousand characters on; 4 (no bound) for a shorter text or an interpreter that does not say."""
+    few thousand characters on; 4 (no bound) for a shorter text or an interpreter that does not say.
+    A copy CPython may keep with the string (its UTF-8, or a wide one) only makes the size larger,
+    and so the bound weaker, never wrong."""
     n = len(text)
     if n < 4096:
         return 4
