@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from fixture import parse_fixture
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
 from hcljson_ls.workspace.files import read_text, uri_of_path
+from hcljson_ls.workspace.workspace import OwnKeys
 
 #: Per file with "region": its key, then where a duplicate is reported (the body's `{`, as Terraform).
 MODULE = """
@@ -139,6 +141,39 @@ def test_a_module_of_one_file_builds_no_key_index_until_a_second_file_comes(tmp_
     extra.unlink()
     ws.workspace.file_changed(uri_of_path(str(extra)), DELETED)
     assert codes(ws, main) == []
+
+
+def test_what_a_module_of_one_file_declares_is_read_from_the_document_alone(tmp_path, monkeypatch):
+    """`declared` (a hover's `required_providers`, completion) in a module whose only file is the
+    document: its current keys, without going through `key_index` (built for the hover: 3-4 ms of
+    a 5 MB file's first one); with a second file, that file's keys too."""
+    ws = parse_fixture("""//- /solo/main.tf.json
+{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws"}}},
+ "variable": {"region": {}}, "output": {"o": {"value": "${var.region}"}}}
+//- /child/variables.tf.json
+{"variable": {"cidr": {}}}""").workspace(tmp_path, open=["/solo/main.tf.json"])
+    main = ws.uri("/solo/main.tf.json")
+    # A file never opened, its module's only one: from the disk (a module call's child's inputs).
+    assert ws.workspace.declared(ws.uri("/child/variables.tf.json"), "variable") == {("variable", "cidr")}
+    assert codes(ws, main) == []  # (analysed: the analysis reads the module's provider requirements)
+    with monkeypatch.context() as patched:
+        patched.setattr(ws.workspace, "key_index", lambda key: pytest.fail("key_index asked"))
+        assert ws.snapshot().required_providers(main) == {"aws": "hashicorp/aws"}
+        assert ws.workspace.declared(main, "variable") == {("variable", "region")}
+        assert ws.workspace.declared(main, "module") == frozenset()
+    extra = tmp_path / "solo" / "extra.tf.json"
+    extra.write_text('{"variable": {"zone": {}}}')
+    ws.workspace.file_changed(uri_of_path(str(extra)), CREATED)
+    assert ws.workspace.declared(main, "variable") == {("variable", "region"), ("variable", "zone")}
+
+
+def test_own_keys_gathers_each_kind_when_first_asked():
+    keys = [("variable", "a"), ("resource", "t", "n"), ("variable", "b"), ("output", "o")]
+    own = OwnKeys(keys)
+    assert own.get("variable") == {("variable", "a"), ("variable", "b")}
+    assert own.get("resource") == {("resource", "t", "n")}
+    assert own.get("module") == frozenset()
+    assert own.get("variable") is own.get("variable")  # (remembered)
 
 def test_a_deleted_directory_takes_its_module_with_it(tmp_path):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])

@@ -18,8 +18,8 @@ Contract
   data source of the document that no file of its module refers to gets a hint (code
   `reference/unused`, tagged unnecessary) on its name, in source order. Not in override files
   (they change declarations made elsewhere), nor for a name declared twice (its duplicate is the
-  diagnostic). It reads only what the analysis keeps: the document's own keys by kind
-  (`Snapshot.own_keys`) and the keys the module refers to (`Snapshot.referenced`, counted per
+  diagnostic). It reads only what the analysis keeps: the document's own keys (its definitions,
+  `_candidates`) and the keys the module refers to (`Snapshot.referenced`, counted per
   block as blocks change), so it costs a set lookup per declaration of those kinds, and places
   only the hints (`Snapshot.declaration_sites_of`).
 * Never raises on odd input; a document that is not ours has none.
@@ -89,8 +89,8 @@ _CANDIDATES = "unused candidates"  # (`DocumentState.keep` key)
 
 def _candidates(state: DocumentState) -> dict[tuple, None]:
     """The document's declarations of `UNUSED_KINDS`, in order: from its own list of keys, not
-    `own_keys` (every kind's keys in sets: 0.4 s of 775,000 tiny outputs, in the loop turn after the
-    background build, for none of these kinds); remembered while that list is the same object (after
+    `Workspace.own_keys` (every kind's keys in sets, as it was then: 0.4 s of 775,000 tiny outputs,
+    in the loop turn after the background build, for none of these kinds); remembered while that list is the same object (after
     the tree, an edit that changes no declaration keeps it: the scan of every key was ~0.5 ms of an
     edit's ~1.6 ms at 5 MB, bench/bench_first_edit.py --after-tree)."""
     keys = state.definitions()[0]

@@ -88,10 +88,6 @@ class Snapshot:
         (When it changed, the module's other open documents are stale: their hints may differ.)"""
         return self._workspace.referenced(self._workspace.module_key(uri), uri)
 
-    def own_keys(self, uri: str) -> dict[str, frozenset]:
-        """The declaration keys of open `uri` by kind (`Workspace.own_keys`), as its current version declares them."""
-        return self._workspace.own_keys(uri)
-
     def module_call_child(self, uri: str, name: str) -> str | None:
         """The directory of the module that module call `name` of the module of `uri` calls (a local
         `source`, or where `terraform init` installed it), or None when it is not known."""
@@ -241,7 +237,7 @@ class Snapshot:
         """The engine and version the module of `uri` is read by (`resolve.module_language`). Its own
         version constraints come from `own_keys`, kept while its declarations stay: an edit or a request
         elsewhere in a large document does not gather its definitions again."""
-        own = self._workspace.own_keys(uri).get(CONSTRAINT_KIND, frozenset())
+        own = self._workspace.own_keys(uri).get(CONSTRAINT_KIND)
         return module_language(own, ModuleScope(self._workspace, uri))
 
     def engine(self, uri: str) -> str:

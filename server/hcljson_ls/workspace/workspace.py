@@ -49,7 +49,6 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -874,23 +873,29 @@ class Workspace(ProviderSchemaSettings):
         cached = self._declared_cache.get(uri)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        keys = frozenset(k for k in self.key_index(key) if k[0] == kind) | own.get(kind, frozenset())
+        if uri in self._documents and key == self.module_key(uri) and self.effective_names(key) == [file_name(uri)]:
+            # The module is this open document alone: what it declares now. (`key_index` holds the same
+            # keys, as last synchronised: building it was 3-4 ms of a 5 MB file's first hover, and
+            # ~12 ms at 20 MB, and going through it 2-10 ms more, session 19.)
+            keys = own.get(kind)
+        else:
+            keys = frozenset(k for k in self.key_index(key) if k[0] == kind) | own.get(kind)
         self._declared_cache[uri] = (stamp, keys)
         return keys
 
-    def own_keys(self, uri: str) -> dict[str, frozenset]:
+    def own_keys(self, uri: str) -> OwnKeys:
         """The declaration keys of open `uri` by kind, as its current version declares them;
         remembered until its declarations change (an edit elsewhere in a 5 MB file costs nothing)."""
         state = self._documents.get(uri)
         if state is None:
-            return {}
+            return _NO_KEYS
         stamp = state.declarations_stamp
         cached = self._own_keys.get(uri)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        frozen = _by_kind(state.definitions()[0], state.declared_keys())
-        self._own_keys[uri] = (stamp, frozen)
-        return frozen
+        grouped = OwnKeys(state.definitions()[0])
+        self._own_keys[uri] = (stamp, grouped)
+        return grouped
 
     def child_directory(self, key: str, name: str, source: str | None) -> str | None:
         """The directory of the module that call `name` of module `key` (with literal `source`)
@@ -1013,17 +1018,31 @@ _INSTALLED = os.sep + os.path.join(".terraform", "modules") + os.sep
 _LOCAL_PREFIXES = catalogue.LOCAL_MODULE_PREFIXES
 
 
-def _by_kind(keys: list, declared: frozenset) -> dict[str, frozenset]:
-    """`keys` (declaration keys, their kind first) grouped by kind, `declared` being the set of all
-    of them: the most common kind is `declared` less the others (a copy of a set whose hashes are
-    stored; itself when there is no other kind), each other kind one C-speed pass over `keys`.
-    One set per kind filled key by key was 0.4 s of 775,000 tiny outputs (a hover on an output's
-    name asks, through `declared`), this 0.18 s; with one kind only, ~0.07 s."""
-    kinds = list(map(itemgetter(0), keys))
-    counts = Counter(kinds)
-    if not counts:
-        return {}
-    most = max(counts, key=counts.__getitem__)
-    frozen = {kind: frozenset(itertools.compress(keys, map(kind.__eq__, kinds))) for kind in counts if kind != most}
-    frozen[most] = declared.difference(*frozen.values()) if frozen else declared
-    return frozen
+class OwnKeys:
+    """`keys` (a document's declaration keys, their kind first) by kind, each kind gathered when it
+    is first asked for: one C-speed pass over `keys`, remembered.
+
+    Why on demand: what is asked is one kind at a time (`declared`: a hover's `required_providers`,
+    completion; `Snapshot.language`: the version constraints), mostly a rare one. Every kind at once
+    was 6 ms of a 5 MB file's first hover (a `Counter` of the kinds and one pass per kind), a hover
+    that must answer within 50 ms (session 19). One set per kind filled key by key was 0.4 s of
+    775,000 tiny outputs."""
+
+    __slots__ = ("_keys", "_kinds", "_sets")
+
+    def __init__(self, keys: Sequence[tuple]) -> None:
+        self._keys = keys
+        self._kinds: list | None = None
+        self._sets: dict[str, frozenset] = {}
+
+    def get(self, kind: str) -> frozenset:
+        """The keys of `kind` (empty when there is none)."""
+        got = self._sets.get(kind)
+        if got is None:
+            if self._kinds is None:
+                self._kinds = list(map(itemgetter(0), self._keys))
+            got = self._sets[kind] = frozenset(itertools.compress(self._keys, map(kind.__eq__, self._kinds)))
+        return got
+
+
+_NO_KEYS = OwnKeys(())
