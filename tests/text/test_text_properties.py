@@ -110,6 +110,31 @@ def test_offset_matches_naive_model(text: str, encoding: str, block_size, data) 
         assert index.offset((line, character), encoding) == ref_offset(text, line, character, encoding)
 
 
+
+@given(texts, encodings, st.integers(min_value=1, max_value=5), st.data())
+@example("a\r\nb", "utf-16", 2, None)  # a slice ending between the "\r" and the "\n"
+def test_before_its_line_starts_are_found_an_index_converts_by_counting(text: str, encoding: str, slice_size: int,
+                                                                        data) -> None:
+    """Before the line starts are found, `position` and `offset` count the line ends up to their
+    place (`_COUNT_SLICE` at a time: tiny slices put slice ends everywhere) and find none: the naive
+    model's answers, the index left without its line starts."""
+    saved = line_index._COUNT_SLICE
+    line_index._COUNT_SLICE = slice_size
+    try:
+        index = LineIndex(text)
+        for o in range(-2, len(text) + 3):
+            assert index.position(o, encoding) == ref_position(text, o, encoding)
+        lines = len(ref_line_starts(text))
+        asked = [(line, character) for line in range(-1, lines + 1) for character in (0, 1, 2, 5)]
+        if data is not None:
+            asked += [(data.draw(st.integers(-2, lines + 1)), data.draw(st.integers(-2, 2 * len(text) + 3)))
+                      for _ in range(10)]
+        for line, character in asked:
+            assert index.offset((line, character), encoding) == ref_offset(text, line, character, encoding)
+        assert not index.has_line_starts
+    finally:
+        line_index._COUNT_SLICE = saved
+
 @given(texts, encodings)
 def test_round_trip_on_character_boundaries(text: str, encoding: str) -> None:
     index = LineIndex(text)
