@@ -117,12 +117,14 @@ def test_before_its_line_starts_are_found_an_index_converts_by_counting(text: st
                                                                         data) -> None:
     """Before the line starts are found, `position` and `offset` count the line ends up to their
     place (`_COUNT_SLICE` at a time: tiny slices put slice ends everywhere) and find none: the naive
-    model's answers, the index left without its line starts."""
+    model's answers, the index left without its line starts (each conversion asked as the first:
+    its budget of counting, `_counted`, unspent)."""
     saved = line_index._COUNT_SLICE
     line_index._COUNT_SLICE = slice_size
     try:
         index = LineIndex(text)
         for o in range(-2, len(text) + 3):
+            index._counted = 0
             assert index.position(o, encoding) == ref_position(text, o, encoding)
         lines = len(ref_line_starts(text))
         asked = [(line, character) for line in range(-1, lines + 1) for character in (0, 1, 2, 5)]
@@ -130,10 +132,49 @@ def test_before_its_line_starts_are_found_an_index_converts_by_counting(text: st
             asked += [(data.draw(st.integers(-2, lines + 1)), data.draw(st.integers(-2, 2 * len(text) + 3)))
                       for _ in range(10)]
         for line, character in asked:
+            index._counted = 0
             assert index.offset((line, character), encoding) == ref_offset(text, line, character, encoding)
+        assert not index.has_line_starts
+        if data is None:
+            return
+        # After an edit (the text now a `TextBuffer` of pieces, never joined for this), from the last
+        # line counted when the edit is after its start, else from the text's start.
+        start, end, inserted = data.draw(st.tuples(st.integers(0, len(text)), st.integers(0, len(text)), texts))
+        start, end = min(start, end), max(start, end)
+        index.update(start, end, inserted)
+        text = text[:start] + inserted + text[end:]
+        lines = len(ref_line_starts(text))
+        for _ in range(10):
+            line, character = data.draw(st.integers(-2, lines + 1)), data.draw(st.integers(-2, 2 * len(text) + 3))
+            index._counted = 0
+            assert index.offset((line, character), encoding) == ref_offset(text, line, character, encoding)
+            o = data.draw(st.integers(-2, len(text) + 2))
+            index._counted = 0
+            assert index.position(o, encoding) == ref_position(text, o, encoding)
         assert not index.has_line_starts
     finally:
         line_index._COUNT_SLICE = saved
+
+
+def test_an_edit_at_a_counted_line_start_forgets_it():
+    """A line start depends on the characters before it and at it: a "\n" inserted right after a
+    lone "\r" joins it into one line end, and the line counted there starts one later."""
+    index = LineIndex("a\rb\nc")
+    assert index.offset((1, 0)) == 2
+    index.update(2, 2, "\n")  # "a\r\nb\nc"
+    assert index.offset((1, 0)) == 3 and index.offset((2, 0)) == 5
+    assert not index.has_line_starts
+
+def test_once_conversions_have_counted_through_the_text_the_line_starts_are_found():
+    """Counting is for the first conversions after an open: once they have counted through twice as
+    many characters as the text holds, the next one finds every line start (edits back to back, with
+    no pause for the background build, then cost what they did)."""
+    text = "x\n" * 1000
+    index = LineIndex(text)
+    assert index.offset((500, 0)) == 1000 and not index.has_line_starts
+    assert index.position(1800) == (900, 0) and not index.has_line_starts  # (2,800 of 4,000 counted)
+    assert index.position(1400) == (700, 0) and not index.has_line_starts  # (4,200)
+    assert index.offset((700, 1)) == 1401 and index.has_line_starts
 
 @given(texts, encodings)
 def test_round_trip_on_character_boundaries(text: str, encoding: str) -> None:
