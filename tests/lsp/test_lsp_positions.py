@@ -38,6 +38,17 @@ def test_a_line_and_its_start_before_the_index_is_built_are_the_index_s(text: st
     assert not pos.index.has_line_starts or any(o > head for o in offsets)  # (past the text's first half)
 
 
+def test_one_diagnostic_far_into_a_large_text_is_placed_without_every_line_start():
+    """After an edit, a syntax error near a 5 MB document's end was placed by finding every line
+    start (24 ms): counted now (`LineIndex.line_and_start`), the index left as it is."""
+    text = "x\r\n" * 50_000 + "y\nz"
+    pos = Positions(LineIndex(text))
+    assert pos.line_and_start(len(text) - 1) == (50_001, len(text) - 1)
+    assert pos.line_and_start(len(text) - 3) == (50_000, len(text) - 3)
+    assert pos.line_and_start(5) == (1, 3)  # (near the start: the first line starts only)
+    assert not pos.index.has_line_starts
+
+
 def reference_encode(tokens, index: LineIndex, encoding: str) -> list[int]:
     """The encoding spelled out with `LineIndex.position`, one token piece per line."""
     types = {t: i for i, t in enumerate(TOKEN_TYPES_ALL)}

@@ -123,9 +123,13 @@ def test_before_its_line_starts_are_found_an_index_converts_by_counting(text: st
     line_index._COUNT_SLICE = slice_size
     try:
         index = LineIndex(text)
+        built = LineIndex(text)
         for o in range(-2, len(text) + 3):
             index._counted = 0
             assert index.position(o, encoding) == ref_position(text, o, encoding)
+            index._counted = 0
+            line = built.line_of(o)
+            assert index.line_and_start(o) == (line, built.line_start(line))
         lines = len(ref_line_starts(text))
         asked = [(line, character) for line in range(-1, lines + 1) for character in (0, 1, 2, 5)]
         if data is not None:

@@ -85,8 +85,11 @@ class Positions:
     def line_and_start(self, offset: int) -> tuple[int, int]:
         """The line of `offset` (clamped into the text) and where it starts: from the first line
         starts only (`starts_through`) while the index has none (the first edit after a large
-        document's open, whose shown diagnostics lie near its start, finds no other)."""
+        document's open, whose shown diagnostics lie near its start, finds no other); past half the
+        text, where `starts_through` finds them all, counted (`LineIndex.line_and_start`)."""
         if self._starts is None and not self.index.has_line_starts:
+            if offset > self.size // 2 and (self._prefix is None or self._prefix[1] < offset):
+                return self.index.line_and_start(offset)
             starts, _ = self.starts_through(offset)
             line = bisect_right(starts, offset) - 1 if offset > 0 else 0
             return line, starts[line]
