@@ -259,6 +259,7 @@ class LineIndex:
         # The line starts are found on first need (`__getattr__`), not here: a document opened and
         # diagnosed without a diagnostic to place never needs them then (finding them is 0.1 s of a
         # 20 MB document's open; the server builds them after answering, `DocumentState.prepare`).
+        # The first conversions count instead (`_offset_by_count`, below).
         self._text = text if isinstance(text, TextBuffer) else TextBuffer(text)
         self._asked_size = block_size
         self._changes = getattr(self, "_changes", 0) + 1  # (a stepped build of the text before is stale)
@@ -505,16 +506,17 @@ class LineIndex:
         return result
 
     # Before the line starts are found (`_built`), a conversion counts the line ends up to its place
-    # instead of finding them all: the first request after a large document's open (a hover, sent
-    # as its diagnostics arrive) waited for every line start of the text, 24 ms at 5 MB and ~100 ms
-    # at 20 MB, where counting is 1-3 ms (session 19). The server finds them all in the background
+    # instead of finding them all: the first request after a large document's open (a hover, sent as
+    # its diagnostics arrive) waited for every line start of the text, 24 ms at 5 MB and ~100 ms at
+    # 20 MB, where counting is 1-3 ms (session 19). The server finds them all in the background
     # meanwhile (`build_steps`). A line at or after the last one counted is counted from there (a
     # range's end after its start, and edits at one place sent back to back: the line stays known
-    # through an edit after its start), on a text after an edit too, sliced and never joined. Once
-    # conversions have counted through twice as many characters as the text holds (a fifth of
-    # finding every start; a hover's three conversions in the middle of the text fit), the next one
-    # finds them all. Edits back to back at 5 MB, without that line kept: +2-3 ms each; with it,
-    # what they cost with the line starts found. The same answers (tests/text: the naive model's).
+    # through an edit after its start); `offset` slices an edited text, never joining it (`position`
+    # and `line_and_start` join it, once a version). Once conversions have counted through twice as
+    # many characters as the text holds (a fifth of finding every start; a hover's three conversions
+    # in the middle of the text fit), the next one finds them all. Edits back to back at 5 MB,
+    # without that line kept: +2-3 ms each; with it, what they cost with the line starts found. The
+    # same answers (tests/text: the naive model's).
 
     def line_and_start(self, offset: int) -> tuple[int, int]:
         """The line of `offset` (clamped into the text) and where that line starts; counted before the
