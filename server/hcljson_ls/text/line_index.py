@@ -450,7 +450,7 @@ class LineIndex:
             return (0, 0)
         if offset > len(text):
             offset = len(text)
-        if self._counted <= 2 * len(text) and not _built(self):
+        if self._counts():
             return self._position_by_count(offset, encoding)
         b = bisect_right(self._firsts, offset) - 1
         i = bisect_right(self._blocks[b], offset - self._shift(b)) - 1
@@ -479,7 +479,7 @@ class LineIndex:
             line = 0
         if character < 0:
             character = 0
-        if self._counted <= 2 * len(self._text) and not _built(self):
+        if self._counts():
             return self._offset_by_count(line, character, encoding)
         first_lines = self._first_lines
         b = bisect_right(first_lines, line) - 1
@@ -522,19 +522,26 @@ class LineIndex:
         """The line of `offset` (clamped into the text) and where that line starts; counted before the
         line starts are found (see above): one diagnostic far into a large document, placed after an
         edit, found every line start of 5 MB (24 ms) for it (`lsp.positions`, session 19)."""
-        n = len(self._text)
-        offset = 0 if offset < 0 else n if offset > n else offset
-        if self._counted <= 2 * n and not _built(self):
-            self._counted += offset
-            line, start, _ = line_bounds_at(self._text.full(), (offset,))[0]
+        if self._counts():
+            line, start, _ = self._bounds_by_count(offset)
             return line, start
         line = self.line_of(offset)
         return line, self.line_start(line)
 
+    def _counts(self) -> bool:
+        """Whether a conversion counts line ends (see above): no line starts yet, the budget unspent."""
+        return self._counted <= 2 * len(self._text) and not _built(self)
+
+    def _bounds_by_count(self, offset: int) -> tuple[int, int, int]:
+        """`line_bounds_at` of `offset` (clamped into the text) in the text, counted against the budget."""
+        n = len(self._text)
+        offset = 0 if offset < 0 else n if offset > n else offset
+        self._counted += offset
+        return line_bounds_at(self._text.full(), (offset,))[0]
+
     def _position_by_count(self, offset: int, encoding: str) -> tuple[int, int]:
         text = self._text.full()
-        self._counted += offset
-        line, start, following = line_bounds_at(text, (offset,))[0]
+        line, start, following = self._bounds_by_count(offset)
         if following >= 0:  # (an offset inside the line's terminator is at the end of its content)
             end = following - 2 if text.startswith("\r\n", following - 2) and following - 2 >= start else following - 1
             offset = min(offset, end)
