@@ -77,8 +77,9 @@ Contract
   scope) and their diagnostics mapped back. No schema rule is written here.
 * `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
   requests answered from the blocks around their offset before the tree is built (after a syntax
-  error, the blocks before it, and where the broken rest starts). For an edit inside one block (`terraform.quick_edit`) it also keeps, per block,
-  how it was read (`blocks`: `CERTIFIED`, `ANALYSED`, `LOCATED`) and where its definitions end
+  error, the blocks before it, and where the broken rest starts). For an edit inside one block
+  (`terraform.quick_edit`) it also keeps, per block, how it was read (`blocks`: `CERTIFIED`,
+  `ANALYSED`, `LOCATED`) and where its definitions end
   (`block_ends`), whether a duplicate across blocks was reported, the `required_providers` used,
   and `declared`, which names the definitions' keys (kept by an edit that leaves them as they were).
 * `quick_blocks(text, path, scope, skim, own, providers)` reads some blocks of a file alone with
