@@ -62,6 +62,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from lsprotocol import types
 from pygls.exceptions import (
     JsonRpcException,
@@ -84,6 +85,26 @@ log = logging.getLogger(__name__)
 
 #: What an internal error says to the client (the traceback goes to the log only).
 INTERNAL_ERROR_MESSAGE = "Internal error: the server failed on this request (its log has the details)."
+
+
+def decode_body(body: bytes) -> Any:
+    """A message body's JSON value, exactly as `json.loads` reads it: msgspec's where msgspec reads
+    the body, else `json.loads`'s (value or error). msgspec refuses what `json` reads and it does
+    not take for JSON (NaN, numbers past a float's range, lone surrogates, escaped or encoded,
+    UTF-16 and UTF-32 bodies). Both keep the last of repeated keys and read integers of any length;
+    deep nesting raises `RecursionError` in both, at the interpreter's limit
+    (tests/lsp/test_protocol_decode.py).
+
+    Why: a `didOpen` is mostly one long string, and msgspec unescapes it ~2x faster (the best of 5,
+    session 20: a 5 MB document's message 5.2 against 10.9 ms, 20 MB 21.6 against 45.1 ms).
+    (orjson, as fast, reads an integer past 64 bits as a float.)"""
+    try:
+        return _DECODER.decode(body)
+    except ValueError:  # (msgspec's DecodeError, and UnicodeDecodeError: its UTF-8 is strict)
+        return json.loads(body)
+
+
+_DECODER = msgspec.json.Decoder()
 
 
 def _readable_id(value: Any) -> int | str | None:
@@ -127,7 +148,7 @@ class HcljsonProtocol(LanguageServerProtocol):
     def receive(self, body: bytes) -> None:
         """Handle one message body (see "Receiving" above); never raises."""
         try:
-            data = json.loads(body)
+            data = decode_body(body)
         except RecursionError:
             log.warning("a message nested too deeply to read (%d bytes)", len(body))
             return self._refuse(None, JsonRpcInvalidRequest("Invalid Request: the message is nested too deeply."))
