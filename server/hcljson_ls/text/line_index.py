@@ -53,7 +53,7 @@ from math import isqrt
 
 from ..steps import run_out
 from .buffer import TextBuffer
-from .encodings import UTF16, UTF32, check_encoding
+from .encodings import UTF16, UTF32, check_encoding, stored_width
 
 __all__ = ["LineIndex", "line_bounds_at"]
 
@@ -185,8 +185,9 @@ def _advance(segment: str, character: int, encoding: str) -> int:
 
 
 def _astral_count(text: str) -> int:
-    """Number of characters outside the BMP (each is two UTF-16 code units)."""
-    if text.isascii():
+    """Number of characters outside the BMP (each is two UTF-16 code units): none in a text stored
+    at 1 or 2 bytes a character (`stored_width`), else counted by encoding it."""
+    if text.isascii() or stored_width(text) < 4:
         return 0
     return len(text.encode("utf-16-le", "surrogatepass")) // 2 - len(text)
 

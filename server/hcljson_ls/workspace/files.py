@@ -38,10 +38,11 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-import sys
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote, unquote, urlsplit
+
+from ..text.encodings import stored_width
 
 
 def path_of_uri(uri: str) -> str | None:
@@ -117,20 +118,9 @@ def utf8_size(text: str, limit: int) -> int:
 
 def _widest_utf8(text: str) -> int:
     """The UTF-8 length of the widest character `text` may hold, from the width CPython stores its
-    characters in (PEP 393: 1, 2 or 4 bytes each, chosen by its widest one): up to U+00FF takes 2
-    bytes, up to U+FFFF 3 (a lone surrogate too, with ``surrogatepass``), beyond 4. Read from the
-    object's size, which is ~100 bytes of header and a slot per character and one more: exact from a
-    few thousand characters on; 4 (no bound) for a shorter text or an interpreter that does not say.
-    A copy CPython may keep with the string (its UTF-8, or a wide one) only makes the size larger,
-    and so the bound weaker, never wrong."""
-    n = len(text)
-    if n < 4096:
-        return 4
-    try:
-        stored = sys.getsizeof(text) // n
-    except TypeError:  # (an interpreter without object sizes)
-        return 4
-    return {1: 2, 2: 3}.get(stored, 4)
+    characters in (`stored_width`): up to U+00FF takes 2 bytes, up to U+FFFF 3 (a lone surrogate
+    too, with ``surrogatepass``), beyond 4."""
+    return {1: 2, 2: 3}.get(stored_width(text), 4)
 
 
 def too_large(name: str, size: int, max_bytes: int) -> str | None:
