@@ -192,6 +192,10 @@ MANIFEST_GLOB = "**/.terraform/modules/modules.json"
 #: The background scan yields to the event loop at least this often (seconds), and at once when a
 #: message has arrived (`transport.Inbox`), so requests wait at most about one scan step behind it.
 SCAN_SLICE = 0.02
+#: The messages the protocol itself handles (no feature of ours registers them), as `_warm_messages`
+#: warms them with the features'.
+_BUILT_IN_METHODS = (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DID_CLOSE,
+                     types.CANCEL_REQUEST, types.WORKSPACE_EXECUTE_COMMAND, types.SHUTDOWN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +237,7 @@ class HcljsonServer(LanguageServer):
         self.result_ids = diagnostic_forms.ResultIds()  # per document: the last items and their result id
         self._pushed: dict[str, Sequence[str]] = {}  # per document: what was last pushed
         self._not_yet_opened: set[str] = set()  # in an adopted store (`adopt_store`), before their didOpen
+        self._warming: asyncio.Task | None = None  # the message hooks made in the background (`warm_messages_soon`)
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> int:
         """Serve one client over stdin/stdout (`lsp.transport`); the exit status."""
@@ -539,10 +544,40 @@ class HcljsonServer(LanguageServer):
                     return False
         return True
 
+    #: The messages whose hooks `warm_messages_soon` makes first: what an editor sends as a person
+    #: types and reads.
+    WARM_FIRST = (types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DIAGNOSTIC, types.CANCEL_REQUEST,
+                  types.TEXT_DOCUMENT_HOVER, types.TEXT_DOCUMENT_COMPLETION, types.TEXT_DOCUMENT_CODE_ACTION,
+                  types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, types.TEXT_DOCUMENT_SIGNATURE_HELP, types.TEXT_DOCUMENT_INLAY_HINT)
+
+    def warm_messages_soon(self) -> None:
+        """Make the structure hooks of every message this server handles in the background
+        (`HcljsonProtocol.warm_steps`: the first of each kind then does not wait for them), in
+        slices that yield to a waiting message. Without a running loop (a test calling handlers
+        directly), not at all: each is made when its first message comes."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._warming is None:
+            self._warming = loop.create_task(self._warm_messages())
+
+    async def _warm_messages(self) -> None:
+        handled = {*self.protocol.fm.features, *_BUILT_IN_METHODS}
+        ordered = [m for m in self.WARM_FIRST if m in handled] + sorted(handled.difference(self.WARM_FIRST))
+        steps = self._hcljson_protocol.warm_steps(ordered)
+        try:
+            while not self._run_slice(steps):
+                await asyncio.sleep(0)
+        except Exception:  # each is made when its first message comes instead
+            log.exception("making the message hooks failed")
+
     def cancel_builds(self) -> None:
         """Stop the background builds (`shutdown`): nothing more is answered that needs them."""
         for task in self._preparing.values():
             task.cancel()
+        if self._warming is not None:
+            self._warming.cancel()
 
     def diagnostic_report(self, uri: str, previous_result_id: str | None) -> types.DocumentDiagnosticReport | RawJSON:
         if self.store.get(uri) is None and uri not in self.oversized:
@@ -756,6 +791,7 @@ def initialize(ls: HcljsonServer, params: types.InitializeParams) -> None:
 
 @feature(types.INITIALIZED)
 async def initialized(ls: HcljsonServer, params: types.InitializedParams) -> None:
+    ls.warm_messages_soon()
     await ls.fetch_settings()
     ls.start_scan()
     await ls.watch_files()
