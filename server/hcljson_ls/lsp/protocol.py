@@ -151,6 +151,8 @@ class HcljsonProtocol(LanguageServerProtocol):
 
     def receive(self, body: bytes) -> None:
         """Handle one message body (see "Receiving" above); never raises."""
+        if timing.ENABLED:
+            timing.receiving(len(body))
         try:
             data = decode_body(body)
         except RecursionError:
