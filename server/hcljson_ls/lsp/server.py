@@ -573,7 +573,8 @@ class HcljsonServer(LanguageServer):
             log.exception("making the message hooks failed")
 
     def cancel_builds(self) -> None:
-        """Stop the background builds (`shutdown`): nothing more is answered that needs them."""
+        """Stop the background builds and the message hooks' making (`shutdown`): nothing more is
+        answered that needs them."""
         for task in self._preparing.values():
             task.cancel()
         if self._warming is not None:

@@ -8,6 +8,9 @@ An LSP `Position.character` counts code units of the negotiated encoding:
 
 Everything in this package takes an ``encoding`` argument spelled exactly like that. The values of
 lsprotocol's ``PositionEncodingKind`` are `str` subclasses with these values, so they work as-is.
+
+`stored_width(text)` bounds a long text's widest character without reading it: what its length in
+UTF-8 or UTF-16 can be.
 """
 
 from __future__ import annotations
@@ -60,12 +63,12 @@ def negotiate_encoding(client_encodings: Iterable[str] | None) -> str:
 
 
 def stored_width(text: str) -> int:
-    """How many bytes CPython stores each character of `text` in (PEP 393: 1, 2 or 4, chosen by its
-    widest character; 1 up to U+00FF, 2 up to U+FFFF, lone surrogates included), read from the
-    object's size: ~100 bytes of header and a slot per character and one more, so exact from a few
-    thousand characters on; 4 (no bound) for a shorter text or an interpreter that does not say. A
-    copy CPython may keep with the string (its UTF-8) only makes the size, and so this answer,
-    larger: a bound on the widest character, never too small.
+    """How many bytes CPython stores each character of `text` in, or more (PEP 393: 1, 2 or 4,
+    chosen by its widest character; 1 up to U+00FF, 2 up to U+FFFF, lone surrogates included),
+    read from the object's size: ~100 bytes of header and a slot per character and one more, so
+    exact from a few thousand characters on; 4 (no bound) for a shorter text or an interpreter that
+    does not say. A copy CPython may keep with the string (its UTF-8) only makes the size, and so
+    this answer (at most 4), larger: a bound on the widest character, never too small.
 
     Why: to know that a long text is under a size limit (`workspace.files.utf8_size`), or has no
     astral character (`LineIndex.astral_count`), without encoding it (session 19-20: 16-18 ms each
