@@ -53,7 +53,8 @@ def _facts(q: QuickResult | None) -> tuple | None:
         return None
     keys, place = q.definitions()
     return (q.diagnostics, [d.message for d in q.diagnostics], [d.fixes for d in q.diagnostics], keys,
-            [place(i) for i in range(len(keys))], q.spans, q.certified, q.analysed, q.located)
+            [place(i) for i in range(len(keys))], q.spans, q.certified, q.analysed, q.located,
+            q.own is None or q.own == frozenset(keys))  # (the set kept, when kept, is the keys')
 
 
 def _fresh(text: str) -> tuple | None:
@@ -87,6 +88,24 @@ def test_an_edit_inside_one_block_reads_that_block_only(whole_text_read) -> None
     assert not state.built
     assert len(after.diagnostics) == len(before.diagnostics) - 1
     assert _facts(after) == _fresh(state.text)
+
+
+def test_an_edit_that_keeps_the_definitions_keeps_their_set() -> None:
+    """What the resolution keeps per set of the file's keys (the "Did you mean ...?" candidates:
+    `resolve._candidates`) is found again by the set's identity: an edit that defines the same
+    keys keeps the same set (building and comparing a new one of 12,000 keys was ~2 ms an edit
+    at 5 MB)."""
+    state = _opened(_doc(8, frozenset({2, 5})))
+    before = state.quick()
+    assert before.own == frozenset(before.definitions()[0])
+    at = state.text.index("${local.prefx}-5") + len("${local.pref")  # search: _doc is json.dumps output
+    _edit(state, at, at, "i")
+    after = state.quick()
+    assert after is not before and after.own is before.own
+    at = state.text.index('"prefix"') + 1  # search: _doc is json.dumps output
+    _edit(state, at, at + 6, "prefx")  # the local renamed: a new set
+    renamed = state.quick()
+    assert renamed.own == frozenset(renamed.definitions()[0]) != before.own
 
 
 def _broken(text: str) -> str:

@@ -171,7 +171,7 @@ class QuickResult:
     `hcljson.incremental.FileResult.definitions`."""
 
     __slots__ = ("_keys", "_places", "analysed", "block_ends", "blocks", "certified", "declared", "diagnostics",
-                 "duplicated", "located", "providers", "spans")
+                 "duplicated", "located", "own", "providers", "spans")
 
     def __init__(self, diagnostics: Sequence[Diagnostic], keys: list[Hashable], places: Places,
                  certified: int, analysed: int, located: int = 0) -> None:
@@ -191,6 +191,10 @@ class QuickResult:
         self.providers: dict | None = None
         # Names the definitions' keys (in order): shared by a result after an edit that kept them.
         self.declared: object = object()
+        #: The definitions' keys as the set the references were resolved against: the same object
+        #: in a result after an edit that kept them (`quick_edit`), so what the resolution keeps
+        #: per set of keys (`resolve._candidates`, `module_language`) is found again by identity.
+        self.own: frozenset | None = None
 
     def definitions(self) -> tuple[list[Hashable], Callable[[int], tuple[int, int]]]:
         places = self._places
@@ -296,6 +300,7 @@ class _Quick:
             blocks = self.analyse_uncertified(certified, analysed)
             keys, places, ends = self.definitions(blocks, analysed)
             own = frozenset(keys) if self.own is None else self.own
+            kept: frozenset | None = own  # what the result keeps as its keys' set (`QuickResult.own`)
             located: dict[int, Piece] = {}
             by_key = self.resolve_keys(users, own)
             if by_key:
@@ -303,6 +308,7 @@ class _Quick:
                 located = self.place_or_analyse(by_key, users, blocks, analysed, own)
                 if len(analysed) != before:  # (a block analysed now may define more, or other, keys)
                     keys, places, ends = self.definitions(blocks, analysed)
+                    kept = None if self.own is None else own  # (`own` is no longer these keys' set)
             twice = duplicates(keys, places.__getitem__, self.text) if self.own is None else []
             out = self.gather(analysed, located, own, twice)
         except _NoAnswer:
@@ -311,6 +317,7 @@ class _Quick:
             self.skim = Skim((), 0, 0)
             self.strings = {}
         result = QuickResult(out, keys, places, len(blocks) - len(analysed), len(analysed), len(located))
+        result.own = kept
         status = result.blocks = bytearray(len(blocks))  # (`CERTIFIED` is 0)
         for i in analysed:
             status[i] = ANALYSED

@@ -77,7 +77,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     ends = before.block_ends
     first = ends[i - 1] if i else 0
     last = ends[i]
-    own = frozenset(keys)
+    own = before.own if before.own is not None else frozenset(keys)
     part = quick_blocks(text, path, scope, Skim((block,), spans.root_start, len(text)), own, before.providers)
     if part is None or part._keys != keys[first:last]:
         return None
@@ -100,6 +100,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     result.block_ends = array("l", ends)
     result.providers = before.providers
     result.declared = before.declared  # the same keys in the same order (their places are read on demand)
+    result.own = own  # (the same set: what the resolution keeps for it is found by identity)
     result.spans = _shifted_spans(spans, i, end, delta)
     return result
 
