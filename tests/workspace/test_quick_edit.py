@@ -98,6 +98,7 @@ def test_an_edit_that_keeps_the_definitions_keeps_their_set() -> None:
     state = _opened(_doc(8, frozenset({2, 5})))
     before = state.quick()
     assert before.own == frozenset(before.definitions()[0])
+    assert state.declared_keys() is before.own  # what the workspace keeps: the same set, not a second
     at = state.text.index("${local.prefx}-5") + len("${local.pref")  # search: _doc is json.dumps output
     _edit(state, at, at, "i")
     after = state.quick()
@@ -106,6 +107,7 @@ def test_an_edit_that_keeps_the_definitions_keeps_their_set() -> None:
     _edit(state, at, at + 6, "prefx")  # the local renamed: a new set
     renamed = state.quick()
     assert renamed.own == frozenset(renamed.definitions()[0]) != before.own
+    assert state.declared_keys() is renamed.own
 
 
 def _broken(text: str) -> str:

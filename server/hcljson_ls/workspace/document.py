@@ -239,12 +239,12 @@ class DocumentState:
         return self.analysis.definitions()
 
     def declared_keys(self) -> frozenset:
-        """The set of the keys of `definitions()`: the analysis's own set (the one its references
-        were resolved with: one set a file, not two), or made from the quick result's before the
-        analysis is built."""
+        """The set of the keys of `definitions()`: the set its references were resolved with (one
+        set a file, not two): the analysis's own, or before the analysis is built the quick
+        result's (`QuickResult.own`; made from its keys when it kept none)."""
         q = self.quick() if self._engine is None else None
         if q is not None:
-            return frozenset(q.definitions()[0])
+            return q.own if q.own is not None else frozenset(q.definitions()[0])
         return self.analysis.definition_keys
 
     def around(self, offset: int) -> PartialView | None:
