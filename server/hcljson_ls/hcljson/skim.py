@@ -152,7 +152,15 @@ def _skim(text: str, schema: BodySchema, out: list[Skimmed]) -> Skim:
 
 def _member(text: str, i: int, first: bool) -> tuple[str, int, int, int] | None:
     """At `i`, the start of an object's next member (after a comma unless `first`) or its closing
-    brace: the member's key, the key's range and where its value starts; None at the brace."""
+    brace: the member's key, the key's range and where its value starts; None at the brace.
+
+    A key without escapes or control characters is read with its comma and colon by one match
+    (`_FIRST_KEY`, `_NEXT_KEY`): this runs once per block, and three whitespace matches and
+    `scanstring` were ~1 us of the skim's ~2.6 us of Python a block (5 MB: 44 ms in all, 27 ms of
+    it the values' C scanning; session 20)."""
+    m = (_FIRST_KEY if first else _NEXT_KEY)(text, i)
+    if m is not None:
+        return m.group(1), m.start(1) - 1, m.end(1) + 1, m.end()
     ws = _WS_MATCH
     c = text[i]
     if c == "}":
@@ -188,8 +196,6 @@ def _labels(text: str, i: int, type_name: str, ts: int, te: int, levels: int, la
     i = ws(text, i + 1).end()
     if text[i] == "}":
         raise _Refused("empty label level")
-    if levels == 1:
-        return _last_labels(text, i, type_name, ts, te, labels, out, openers)
     first = True
     while (member := _member(text, i, first)) is not None:
         first = False
@@ -199,38 +205,6 @@ def _labels(text: str, i: int, type_name: str, ts: int, te: int, levels: int, la
         i = _labels(text, i, type_name, ts, te, levels - 1, labels + (Label(label, ls, le),), out, openers)
         i = ws(text, i).end()
     return i + 1
-
-
-def _last_labels(text: str, i: int, type_name: str, ts: int, te: int, labels: tuple[Label, ...],
-                 out: list[Skimmed], openers: tuple[int, ...]) -> int:
-    """The members of the last label level, from its first member at `i`: each a block (`_labels`
-    with no level to go, inline). A key without escapes or control characters is read with its
-    comma and colon by one match (`_FIRST_KEY`, `_NEXT_KEY`), any other by `_member`.
-
-    Why: this loop runs once per block, and three whitespace matches, `scanstring` and a call a
-    block were ~1 us of the skim's ~2.6 us of Python a block (5 MB: 44 ms in all, 27 ms of it the
-    values' C scanning; session 20)."""
-    ws = _WS_MATCH
-    key_match = _FIRST_KEY
-    while True:
-        m = key_match(text, i)
-        if m is not None:
-            label, ls, le, i = m.group(1), m.start(1) - 1, m.end(1) + 1, m.end()
-        else:
-            member = _member(text, i, key_match is _FIRST_KEY)
-            if member is None:
-                return i + 1
-            label, ls, le, i = member
-        key_match = _NEXT_KEY
-        if label == _COMMENT:
-            raise _Refused("comment label")
-        block_labels = (*labels, Label(label, ls, le))
-        try:
-            value, end = _SCAN(text, i)
-        except json.JSONDecodeError:
-            raise _Broken(Skimmed(type_name, ts, te, block_labels, i, len(text), None), openers) from None
-        out.append(Skimmed(type_name, ts, te, block_labels, i, end, value))
-        i = ws(text, end).end()
 
 
 #: A member's key (no escape, no control character: as `scanstring` reads it strictly, its text),
