@@ -27,8 +27,9 @@ Contract
 * None (the caller then needs the tree) when the window would hold the broken block of a document
   with a syntax error (`tail`: an offset in the last block before it, or after), when `offset` is
   elsewhere (between other members, on a `"//"` comment at the root), when a value of the window
-  is an array (several blocks, or none), or when the window does not parse cleanly. The analysis's diagnostics and definitions are those of the
-  window alone: not to be read (`hcljson.window.PartialView` refuses them).
+  is an array (several blocks, or none), or when the window does not parse cleanly. The analysis's
+  diagnostics and definitions are those of the window alone: not to be read
+  (`hcljson.window.PartialView` refuses them).
 """
 
 from __future__ import annotations
