@@ -14,6 +14,7 @@ from shared_data import RANDOM_SCHEMA, require
 
 from hcljson_ls.terraform.quick import QuickResult
 from hcljson_ls.terraform.schemas import provider_schema as ps
+from hcljson_ls.text.offsets import MAX_MOVES
 from hcljson_ls.workspace import DocumentState, Workspace
 from hcljson_ls.workspace import document as document_module
 from hcljson_ls.workspace.files import uri_of_path
@@ -209,6 +210,38 @@ def test_edits_before_the_tree_each_read_their_block_only(whole_text_read) -> No
     assert '"ami-abc4"' in state.text
     for got, text in answers:
         assert got == _fresh(text)
+
+
+def test_many_edits_before_the_tree_each_give_a_quick_open_s_answer(whole_text_read) -> None:
+    # More edits than `text.offsets.MAX_MOVES`: the places after each edited block are noted moved,
+    # then written into new arrays, and read the same as a quick open of the text at every step.
+    state = _opened(_doc(8, frozenset({3})))
+    state.quick()
+    answers = []
+    for n in range(2 * MAX_MOVES + 5):
+        at = -1
+        for _ in range(n * 5 % 8 + 1):  # the tag value of a block, another one each time
+            at = state.text.index('"Name": "', at + 1)  # search: _doc is json.dumps output
+        at += len('"Name": "')
+        if n % 3 == 2:
+            _edit(state, at, at + 1, "")  # a deletion
+        else:
+            _edit(state, at, at, "xy"[: n % 2 + 1])  # an insertion of one or two characters
+        answers.append((_facts(state.quick()), state.text))
+    assert len(whole_text_read) == 1  # the open: every edit read its block only
+    for got, text in answers:
+        assert got is not None and got == _fresh(text)
+
+
+def test_an_edit_inside_a_block_moves_its_own_definitions_past_its_old_end() -> None:
+    # `locals` is analysed, its definitions are its names inside its value: text inserted before
+    # the last one moves it past where the value used to end, and it is not moved again.
+    state = _opened(_doc(3, frozenset()))
+    state.quick()
+    at = state.text.index('"app-') + 1  # search: _doc is json.dumps output
+    _edit(state, at, at, "a-much-longer-prefix-than-the-rest-of-the-block-")
+    after = _facts(state.quick())
+    assert after is not None and after == _fresh(state.text)
 
 
 def test_an_edit_of_a_resource_checked_against_its_provider_schema(tmp_path, whole_text_read) -> None:

@@ -43,6 +43,7 @@ from typing import Any
 from ..hcljson.incremental import FileView
 from ..hcljson.skim import Skim
 from ..jsonsyntax.window import parse_window
+from ..text.offsets import Offsets
 from .analysis import file_engine
 from .resolution.resolve import Scope
 
@@ -63,12 +64,12 @@ class Spans:
     `Label`s and position ints were made among its values, and keeping them kept the memory pages
     of those values from being reused or released (session 10, docs/performance.md). `tail`: after
     a syntax error, where the broken block's value starts (the blocks are those before it); -1
-    without one."""
+    without one. An edit moves the positions after it without rewriting them (`moved`)."""
 
     root_start: int
-    starts: array[int]
-    ends: array[int]
-    heads: array[int]
+    starts: Offsets
+    ends: Offsets
+    heads: Offsets
     at: array[int]
     tail: int = -1
 
@@ -83,13 +84,24 @@ class Spans:
             for label in b.labels:
                 heads_list += (label.start, label.end)
             at_list.append(len(heads_list))
-        return cls(found.root_start, array("q", [b.start for b in blocks]), array("q", [b.end for b in blocks]),
-                   array("q", heads_list), array("q", at_list), -1 if found.tail is None else found.tail.start)
+        return cls(found.root_start, Offsets([b.start for b in blocks]), Offsets([b.end for b in blocks]),
+                   Offsets(heads_list), array("q", at_list), -1 if found.tail is None else found.tail.start)
 
     def keys(self, i: int) -> list[tuple[int, int]]:
         """The ranges of block `i`'s header keys: the type's, then each label's."""
         heads = self.heads
         return [(heads[k], heads[k + 1]) for k in range(self.at[i], self.at[i + 1], 2)]
+
+    def moved(self, i: int, delta: int) -> Spans:
+        """These spans after an edit inside block `i`'s value, whose end moved by `delta`: every
+        place from its old end on moved by `delta` (noted, not written: `text.offsets`); the header
+        keys before it, which later blocks share, stay."""
+        if not delta:
+            return self
+        end = self.ends[i]
+        tail = self.tail + delta if self.tail >= 0 else -1  # (the broken rest lies after every block)
+        return Spans(self.root_start, self.starts.moved(end, delta), self.ends.moved(end, delta),
+                     self.heads.moved(end, delta), self.at, tail)
 
 
 def window_of(text: str, spans: Spans, offset: int) -> tuple[int, int] | None:

@@ -118,6 +118,7 @@ from ..hcljson.values import LITERAL_STRING_KINDS, has_template_sequence
 from ..hcljson.view import VALUES, Unanswerable, python_types
 from ..jsonsyntax import parse
 from ..template.lexer import IDENTIFIER_PATTERN
+from ..text.offsets import Offsets
 from .analysis import TerraformChecks, file_engine, required_providers
 from .around import Spans
 from .definition import catalogue
@@ -203,23 +204,22 @@ class QuickResult:
 
 class Places:
     """The places of a file's definitions, `places[i]` the `(start, end)` of the i-th: two ints a
-    definition in one array. The quick result is alive while the tree is built; a list of tuples
-    cost ~120 B a definition (3.6 MB of 30,000 tiny outputs' peak), this 16 B."""
+    definition in one array (`flat`: start, end, start, end, ...), moved by an edit without
+    rewriting it (`text.offsets`, `terraform.quick_edit`). The quick result is alive while the tree
+    is built; a list of tuples cost ~120 B a definition (3.6 MB of 30,000 tiny outputs' peak), this
+    16 B."""
 
-    __slots__ = ("_flat",)
+    __slots__ = ("flat",)
 
-    def __init__(self, flat: array | None = None) -> None:
-        self._flat = array("q") if flat is None else flat  # (start, end, start, end, ...)
-
-    def append(self, place: tuple[int, int]) -> None:
-        self._flat.extend(place)
+    def __init__(self, flat: Offsets) -> None:
+        self.flat = flat
 
     def __getitem__(self, i: int) -> tuple[int, int]:
-        flat = self._flat
+        flat = self.flat
         return (flat[2 * i], flat[2 * i + 1])
 
     def __len__(self) -> int:
-        return len(self._flat) // 2
+        return len(self.flat) // 2
 
 
 #: How a block was read (`QuickResult.blocks`).
@@ -542,7 +542,7 @@ class _Quick:
                     keys.append(k)
                     flat += p
             ends.append(len(keys))
-        return keys, Places(array("q", flat)), array("l", ends)
+        return keys, Places(Offsets(array("q", flat))), array("l", ends)
 
     def must_analyse(self, b: Skimmed, openers: tuple[int, ...] = ()) -> tuple:
         """`analyse`'s answer for `b`, or `_NoAnswer` when it has none."""

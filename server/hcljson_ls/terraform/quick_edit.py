@@ -30,8 +30,8 @@ Contract
     related place or fix of another block's diagnostic points into it.
 * Then the result is the diagnostics before the block, the block's new ones, and the ones after it
   moved by the edit's length; the same for the definitions' places and the spans. The other blocks
-  are not read: the cost is the edited block's analysis plus moving what comes after it (C-speed
-  slices and a Python loop over the later blocks' spans and diagnostics).
+  are not read: the cost is the edited block's analysis plus moving what comes after it (noted
+  once per run of diagnostics, `diagnostic.Runs`, and once per array of places, `text.offsets`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from collections.abc import Sequence
 from ..diagnostic import Deferred, Diagnostic, Runs, start_of
 from ..hcljson.model import Label
 from ..hcljson.skim import Skim, Skimmed, skim_value
-from .around import Spans
 from .quick import ANALYSED, LOCATED, Places, QuickResult, _moved, _Unsure, quick_blocks
 from .resolution.resolve import Scope
 
@@ -84,12 +83,9 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     diagnostics = _spliced(before.diagnostics, part.diagnostics, heads, b_start, b_end, end, delta)
     if diagnostics is None:
         return None
-    flat = before._places._flat
-    places = Places()
-    moved = places._flat
-    moved.extend(flat[: 2 * first])
-    moved.extend(part._places._flat)
-    moved.extend([x + delta for x in flat[2 * last :]])
+    # The definitions after the block moved by `delta` (noted, not written: `text.offsets`), then
+    # the block's own set (those inside its value may now lie past its old end: not moved).
+    places = Places(before._places.flat.moved(b_end, delta).replaced(2 * first, part._places.flat))
     old, new = before.blocks[i], part.blocks[0]
     result = QuickResult(diagnostics, list(keys), places,
                          before.certified - (old != ANALYSED) + (new != ANALYSED),
@@ -101,7 +97,7 @@ def quick_after_edit(before: QuickResult, text: str, start: int, old_end: int, n
     result.providers = before.providers
     result.declared = before.declared  # the same keys in the same order (their places are read on demand)
     result.own = own  # (the same set: what the resolution keeps for it is found by identity)
-    result.spans = _shifted_spans(spans, i, end, delta)
+    result.spans = spans.moved(i, delta)
     return result
 
 
@@ -168,21 +164,3 @@ def _elsewhere(d: Diagnostic, b_start: int) -> bool:
     if type(d) is Deferred:
         return False
     return any(f.end > b_start for f in d.fixes)
-
-
-def _shifted_spans(spans: Spans, i: int, end: int, delta: int) -> Spans:
-    """`spans` with block `i`'s value now ending at `end` and every place after it moved by `delta`
-    (header keys before it, shared by later blocks, stay)."""
-    b_end = spans.ends[i]
-    starts, ends, heads = spans.starts, spans.ends, spans.heads
-    tail = spans.tail + delta if spans.tail >= 0 else -1  # (the broken rest lies after every block)
-    if not delta:
-        new_ends = array("q", ends)
-        new_ends[i] = end
-        return Spans(spans.root_start, starts, new_ends, heads, spans.at, tail)
-    cut = spans.at[i + 1]  # the header keys of the blocks after `i`: those past the old end move
-    return Spans(spans.root_start,
-                 starts[: i + 1] + array("q", [x + delta for x in starts[i + 1 :]]),
-                 ends[:i] + array("q", [end]) + array("q", [x + delta for x in ends[i + 1 :]]),
-                 heads[:cut] + array("q", [x + delta if x >= b_end else x for x in heads[cut:]]),
-                 spans.at, tail)
