@@ -447,7 +447,8 @@ class HcljsonServer(LanguageServer):
     def _prepare_later(self, uri: str) -> None:
         """Build the tree and analysis of quick-opened `uri` in the background, in slices that
         yield to requests (`DocumentState.build_steps`), then check them against the quick result
-        (`features.diagnostics.prepare`), publishing again if they disagree."""
+        (`features.diagnostics.prepare`), publishing again if they disagree, and settle what the
+        tree's first reader would (`Workspace.settle_steps`)."""
         if uri in self._preparing:
             return
         try:
@@ -500,6 +501,8 @@ class HcljsonServer(LanguageServer):
             await self._in_slices(uri, state, checking())
             disagreed = bool(outcome) and outcome[0]
             memory_marks.mark("server.prepare")
+            # What the next request would do first now that the tree is built: done here, in steps.
+            await self._in_slices(uri, state, self.store.settle_steps(uri))
         except Exception:
             log.exception("building the analysis of %s failed", uri)
             return

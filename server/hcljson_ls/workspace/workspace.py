@@ -467,6 +467,20 @@ class Workspace(ProviderSchemaSettings):
         self._bump(module, but=uri)
         self._declarations_changed(module, before ^ keys, but=uri)
 
+    def settle_steps(self, uri: str) -> Iterator[None]:
+        """What the first request after the build of quick-opened `uri` would do first, a step each,
+        for the background task that built it: its declarations synced (the tree's set compared
+        with the quick open's: 33 ms at 20 MB, 48,000 keys equal but other objects), its module's
+        key index made again (`key_index`, dropped by that sync: 30 ms), and what its module says of
+        it (`module_diagnostics`, remembered per declarations). Each answers as it would then."""
+        if uri not in self._documents:
+            return
+        self.sync_declarations(uri)
+        yield
+        self.key_index(self.module_key(uri))
+        yield
+        self.module_diagnostics(uri)
+
     def _declarations_changed(self, module: Module, changed: frozenset, but: str | None = None) -> None:
         """What `module` declares changed by `changed`: its open documents (but `but`) resolve
         again what uses those keys, and documents of other modules resolve outputs again."""
