@@ -11,6 +11,7 @@ from lsprotocol import types
 from hcljson_ls.diagnostic import ERROR, WARNING, Diagnostic
 from hcljson_ls.features.folding import folding_ranges_in
 from hcljson_ls.features.formatting import Layout, document_edits
+from hcljson_ls.features.results import CompletionItem
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
 from hcljson_ls.lsp import convert
@@ -142,3 +143,44 @@ def test_formatting_edits_are_sent_as_lsprotocol_would_send_them(encoding) -> No
     reference = [types.TextEdit(range=convert.to_range(index, a, b, encoding), new_text=new) for a, b, new in edits]
     method = types.TEXT_DOCUMENT_FORMATTING
     assert sent(convert.to_text_edits(edits, index, encoding), method) == sent(reference, method)
+
+
+def lsprotocol_completion_list(items, index, encoding):
+    """What `convert.to_completion_list` sends, as lsprotocol objects (the form it had before it
+    wrote the JSON shape itself)."""
+    lazy = len(items) > convert.LAZY_DOCUMENTATION
+    return types.CompletionList(is_incomplete=False, items=[
+        types.CompletionItem(
+            label=i.label,
+            kind=types.CompletionItemKind[i.kind] if i.kind in types.CompletionItemKind.__members__ else types.CompletionItemKind.Text,
+            detail=i.detail or None,
+            documentation=types.MarkupContent(kind=types.MarkupKind.PlainText, value=i.documentation)
+            if i.documentation and not lazy else None,
+            data={"documentation": i.documentation} if lazy and i.documentation else None,
+            sort_text=f"{i.sort}{i.label}",
+            tags=[types.CompletionItemTag.Deprecated] if i.deprecated else None,
+            filter_text=i.filter or i.label,
+            insert_text_format=types.InsertTextFormat.Snippet if i.snippet else types.InsertTextFormat.PlainText,
+            text_edit=types.TextEdit(range=convert.to_range(index, i.start, i.end, encoding), new_text=i.insert_text),
+        )
+        for i in items
+    ])
+
+
+@pytest.mark.parametrize("many", [False, True], ids=["documented", "documentation-resolved-later"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_completion_lists_are_sent_as_lsprotocol_would_send_them(encoding, many) -> None:
+    # Items over an astral character's word (TEXT's `wéb😀`), every optional field set and not.
+    index = LineIndex(TEXT)
+    at = TEXT.index("wéb😀")  # search: the word the items replace
+    kinds = ["Property", "Variable", "Snippet", "Module", "not-a-kind"]
+    items = [
+        CompletionItem(f"it\u00e9m{n}", kinds[n % len(kinds)], at + n % 2, at + 5, f'"x{n}😀"', snippet=n % 3 == 0,
+                       detail="" if n % 2 else f"detail {n}", documentation="" if n % 4 == 1 else f"doc é {n}",
+                       sort=str(n % 9), filter="" if n % 2 else f"f{n}", deprecated=n % 5 == 0)
+        for n in range(convert.LAZY_DOCUMENTATION + 5 if many else 12)
+    ]
+    method = types.TEXT_DOCUMENT_COMPLETION
+    ours = sent(convert.to_completion_list(items, index, encoding), method)
+    assert ours == sent(lsprotocol_completion_list(items, index, encoding), method)
+    assert ("data" in ours["items"][2]) == many and ours["items"][0]["tags"] == [1]
