@@ -184,3 +184,19 @@ def test_completion_lists_are_sent_as_lsprotocol_would_send_them(encoding, many)
     ours = sent(convert.to_completion_list(items, index, encoding), method)
     assert ours == sent(lsprotocol_completion_list(items, index, encoding), method)
     assert ("data" in ours["items"][2]) == many and ours["items"][0]["tags"] == [1]
+
+
+@pytest.mark.parametrize("name", ["plain", "wéb😀", "lone \ud800 surrogate"])
+def test_a_json_result_is_framed_by_its_bytes(name) -> None:
+    # A `Json` result is written by msgspec (by `json` for a lone surrogate, which msgspec refuses):
+    # the header counts the body's bytes, and the body reads back as the value.
+    protocol = create_server().protocol
+    wire = Wire()
+    protocol.set_writer(wire)
+    value = [{"name": name, "kind": 5, "range": {"start": {"line": 0, "character": 2}}, "children": []}]
+    protocol._send_response(7, convert.Json(value))
+    [data] = wire.sent
+    header, body = data.split(b"\r\n\r\n", 1)
+    assert int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0]) == len(body)
+    message = json.loads(body)
+    assert message == {"jsonrpc": "2.0", "id": 7, "result": value}

@@ -43,7 +43,9 @@ as Neovim show any warning in their log as an error.
 
 Sending: a response's result or a notification's params that is a `RawJSON` (JSON already written
 as text: diagnostics, `lsp.diagnostic_forms`) is spliced into the message as it is, instead of being
-unstructured by cattrs and serialised again; it must be ASCII JSON (the header counts characters).
+unstructured by cattrs and serialised again; one that is a `convert.Json` (a result in its JSON
+shape: symbols, folding ranges, completion lists) is written by msgspec (`encoded`), or by `json`
+for what msgspec refuses. The header counts the body's bytes.
 
 A request answered before the server was imported (`answered_early`: `initialize` by `lsp.early`,
 the first document's diagnostics by `lsp.first_open`) is handled as any other, and its response is
@@ -80,6 +82,7 @@ from pygls.protocol.language_server import lsp_method
 
 from ..text.encodings import negotiate_encoding
 from . import memory_marks, timing
+from .convert import Json
 from .rawjson import RawJSON
 
 if TYPE_CHECKING:
@@ -134,6 +137,20 @@ def message_problem(data: Any) -> tuple[int | str | None, str] | None:
     if "id" in data and ("result" in data or "error" in data):
         return None
     return msg_id, "Invalid Request: neither a request, a notification nor a response."
+
+
+#: msgspec's JSON writer (`encoded`).
+_ENCODER = msgspec.json.Encoder()
+
+
+def encoded(value: Any) -> bytes:
+    """`value` (JSON data: a `convert.Json`'s) as UTF-8 JSON text: by msgspec, ~4x `json.dumps`
+    (the symbols of a 5 MB document, 14 MB of JSON: 90 against 335 ms, session 21); by `json` what
+    msgspec refuses (a lone surrogate, which `json` writes as an escape)."""
+    try:
+        return _ENCODER.encode(value)
+    except (msgspec.EncodeError, TypeError, ValueError):  # (UnicodeEncodeError is a ValueError)
+        return json.dumps(value).encode()
 
 
 class HcljsonProtocol(LanguageServerProtocol):
@@ -247,16 +264,17 @@ class HcljsonProtocol(LanguageServerProtocol):
 
     def _write_data(self, data: Any) -> None:
         raw, field = getattr(data, "result", None), "result"
-        if not isinstance(raw, RawJSON):
+        if not isinstance(raw, (RawJSON, Json)):
             raw, field = getattr(data, "params", None), "params"
-        if not isinstance(raw, RawJSON) or self.writer is None:
+        if not isinstance(raw, (RawJSON, Json)) or self.writer is None:
             super()._send_data(data)
             return
         head = {"id": data.id} if field == "result" else {"method": data.method}
-        body = f'{{"jsonrpc": "2.0", {json.dumps(head)[1:-1]}, "{field}": {raw.text}}}'
+        value = raw.text.encode() if isinstance(raw, RawJSON) else encoded(raw.value)
+        body = b"".join((b'{"jsonrpc": "2.0", ', json.dumps(head)[1:-1].encode(), b', "', field.encode(), b'": ', value, b"}"))
         try:
             written = self.writer.write(
-                f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n{body}".encode()
+                f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n".encode() + body
             )
             if inspect.isawaitable(written):
                 asyncio.ensure_future(written)
