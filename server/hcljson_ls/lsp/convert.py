@@ -235,7 +235,8 @@ class Json:
     dicts element by element -- in Python, about a second for 120K document symbols -- while an
     object cattrs does not know is left alone, and for it `_serialize_message` returns
     ``value.__dict__``. So a `Json` is never walked by cattrs: its `__dict__` is the value, which
-    `json` encodes at C speed. The value must be made of dicts, lists, strings, numbers, booleans
+    `json` encodes at C speed. (Our protocol writes it itself, with msgspec: `protocol.encoded`,
+    ~4x faster still.) The value must be made of dicts, lists, strings, numbers, booleans
     and None, with LSP's field names (camelCase) and None-valued optional fields left out, exactly
     as lsprotocol would write them (tests compare the two)."""
 
