@@ -20,7 +20,7 @@ Contract
 * Ranges go through the document's `LineIndex` in the session's negotiated position encoding
   (whole-document results through `lsp.positions.Positions`, the same positions in bulk).
 * Whole-document results (symbols, folding ranges) and completion lists are built as their JSON
-  shape directly and wrapped in `Json`, which pygls writes without cattrs walking it (see `Json`):
+  shape directly and wrapped in `Json`, which is written without cattrs walking it (see `Json`):
   tens of thousands of lsprotocol objects would cost more to build and to serialize than
   everything else. The rest (diagnostics, hover, selection ranges: a few objects each) are
   lsprotocol objects.
@@ -65,7 +65,7 @@ from ..features.selection import SelectionRange
 from ..features.signature_help import SignatureHelp
 from ..features.symbols import DocumentSymbol
 from ..text.line_index import LineIndex
-from .diagnostic_json import SOURCE, code_anchor, diagnostic_json  # noqa: F401 (re-exported: part of this module's API)
+from .diagnostic_json import SOURCE, code_anchor, diagnostic_json, range_json  # noqa: F401 (re-exported: part of this module's API)
 from .positions import Positions
 
 
@@ -157,8 +157,7 @@ def to_completion_list(items: Iterable, index: LineIndex, encoding: str) -> Json
         span = (i.start, i.end)
         edit_range = ranges.get(span)
         if edit_range is None:
-            (sl, sc), (el, ec) = index.position(i.start, encoding), index.position(i.end, encoding)
-            edit_range = ranges[span] = {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+            edit_range = ranges[span] = range_json(index, i.start, i.end, encoding)
         item: dict[str, Any] = {"label": i.label, "kind": _COMPLETION_KINDS.get(i.kind, _TEXT_KIND)}
         if i.detail:
             item["detail"] = i.detail

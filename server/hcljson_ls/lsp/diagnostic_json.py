@@ -6,6 +6,7 @@
     write_diagnostic(d, range_text, uri, docs_url=None, escape=False, elsewhere=None) -> str
                                       the same text with the ranges written by the caller (templates)
     code_anchor(code) -> str          the section anchor of a code in docs/diagnostics.md
+    range_json(index, start, end, encoding) -> dict     an LSP `Range` as JSON data
     SOURCE                            every diagnostic's ``source``
 
 Contract
@@ -59,7 +60,7 @@ def diagnostic_json(
     """The LSP `Diagnostic` of `d` as JSON data, exactly as pygls writes the lsprotocol object
     (`convert.to_diagnostic`): its fields in lsprotocol's order, none that is None. Built directly: the wire
     form of tens of thousands of diagnostics is made here (`lsp.diagnostic_forms`)."""
-    out: dict[str, Any] = {"range": _range_json(index, d.start, d.end, encoding), "message": d.plain_message,
+    out: dict[str, Any] = {"range": range_json(index, d.start, d.end, encoding), "message": d.plain_message,
                            "severity": _SEVERITY.get(d.severity, ERROR)}
     if d.code:
         out["code"] = d.code
@@ -79,7 +80,7 @@ def diagnostic_json(
                 if other is None:
                     continue  # that file cannot be read now: its place cannot be shown
                 where, where_index = r.uri, other
-            related.append({"location": {"uri": where, "range": _range_json(where_index, r.start, r.end, encoding)},
+            related.append({"location": {"uri": where, "range": range_json(where_index, r.start, r.end, encoding)},
                             "message": core.plain(r.message)})
         out["relatedInformation"] = related
     return out
@@ -158,6 +159,7 @@ _DEPRECATED_CODES = frozenset({"schema/deprecated"})
 _UNNECESSARY_CODES = frozenset({"reference/unused"})
 
 
-def _range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:
+def range_json(index: LineIndex, start: int, end: int, encoding: str) -> dict:
+    """The LSP `Range` of `[start, end)`, in its JSON shape."""
     (sl, sc), (el, ec) = index.position(start, encoding), index.position(end, encoding)
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
