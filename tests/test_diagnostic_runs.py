@@ -4,11 +4,13 @@ plain list, whatever the runs, the edit and the diagnostics (hypothesis)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcljson_ls.diagnostic import Deferred, Diagnostic, Fix, Piece, Pieces, Related, Runs, _Base, _reach, is_moved, realigned
+from hcljson_ls.diagnostic import Deferred, Diagnostic, Fix, Piece, Pieces, Related, Runs, _Base, _reach, is_moved, realigned, start_of
 
 
 def _later(base: int) -> tuple[str, tuple[Fix, ...]]:
@@ -152,6 +154,31 @@ def test_pieces_read_as_the_list_they_stand_for_and_make_only_what_is_read(found
     assert list(runs.steps()) == [] and items.pending == 0  # (all made: nothing left to make)
     if hi > lo:  # made, every part answers its exact bounds
         assert items.span(lo, hi) == plain.span(lo, hi) == base.span(lo, hi)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_DIAGNOSTICS, st.data())
+def test_count_before_is_a_binary_search_that_makes_only_the_pieces_around_its_offset(found, data):
+    n = len(found)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=6)))
+    made: list[int] = []
+    items = _pieced(found, cuts, data.draw(st.lists(st.booleans(), min_size=1, max_size=6)), made)
+    delta = data.draw(st.integers(-5, 5))
+    splits = sorted(data.draw(st.lists(st.integers(0, n), max_size=3)))
+    runs = Runs.joined(r for a, b in zip([0, *splits], [*splits, n]) for r in Runs((Runs.new(items),)).cut(a, b, delta))
+    moved = [d.shifted(delta) for d in found]
+    starts = [d.start for d in moved]
+    offset = data.draw(st.sampled_from(starts) if starts and data.draw(st.booleans())
+                       else st.sampled_from([-10, 0, 10 ** 6, *(x + e for x in starts for e in (-1, 1))]))
+    lo = data.draw(st.integers(0, n))
+    hi = data.draw(st.integers(lo, n))
+    assert runs.count_before(offset, lo, hi) == bisect_left(moved, offset, lo, hi, key=start_of)
+    assert runs.count_before(offset) == bisect_left(moved, offset, key=start_of)
+    parts = [found[a:b] for a, b in zip([0, *cuts], [*cuts, n])]
+    for k in made:  # (only a piece whose bounds hold the offset is made to know)
+        low, high = min(_reach(d)[0] for d in parts[k]), max(_reach(d)[1] for d in parts[k])
+        assert low + delta < offset <= high + delta
+    assert items.count_before(offset - delta, lo, hi) == bisect_left(found, offset - delta, lo, hi, key=start_of)
 
 
 def _made_parts(cuts: list[int], n: int, made: list[int]) -> list[tuple[int, int]]:

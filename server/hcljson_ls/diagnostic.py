@@ -338,7 +338,7 @@ class Pieces(Sequence[Diagnostic]):
     of them lie (`span`: a piece not made yet answers its bounds). Reading every element (iterating,
     `==`, `bounds`) makes every piece; `steps()` makes them one a step, for a background task."""
 
-    __slots__ = ("_parts", "_ends", "_lows", "_highs", "pending", "_flat")
+    __slots__ = ("_parts", "_ends", "_lows", "_highs", "pending", "_flat", "_spans")
 
     def __init__(self, parts: Iterable[list[Diagnostic] | Piece]) -> None:
         self._parts: list[list[Diagnostic] | Piece] = []
@@ -347,6 +347,7 @@ class Pieces(Sequence[Diagnostic]):
         self._lows, self._highs = array("q"), array("q")
         self.pending = 0  # how many pieces are not made yet
         self._flat: list[Diagnostic] | None = None  # every element, once every piece is made and one is read
+        self._spans: dict[tuple[int, int, int], tuple[int, int]] = {}  # `_between_parts`
         total = 0
         for part in parts:
             n = part.count if isinstance(part, Piece) else len(part)
@@ -421,6 +422,38 @@ class Pieces(Sequence[Diagnostic]):
                 self._made(k)
                 yield
 
+    def count_before(self, offset: int, lo: int = 0, hi: int | None = None) -> int:
+        """`bisect_left(self, offset, lo, hi, key=start_of)`: the first of elements `[lo, hi)`
+        starting at or after `offset`, making only a part whose bounds hold `offset` (a binary
+        search over the parts, then one in a part; reading elements made every part probed).
+
+        Measured at 5 MB with 24,750 undeclared references, in-process: the splice of an edit before
+        the tree (`terraform.quick_edit`: three such searches and the runs' bounds) went from 0.41 to
+        0.16 ms, ~0.08 of it making the edited block's new piece (a `bisect` of `Runs` called a Python
+        `__getitem__` a probe, through `Pieces`)."""
+        hi = len(self) if hi is None else hi
+        if lo >= hi:
+            return lo
+        if self._flat is not None or not self.pending:
+            return bisect_left(self.flat(), offset, lo, hi, key=start_of)
+        ends, lows, highs = self._ends, self._lows, self._highs
+
+        def starts_after(k: int) -> bool:  # whether part `k` has an element starting at or after `offset`
+            if highs[k] < offset:
+                return False
+            if lows[k] >= offset:
+                return True
+            return self._made(k)[-1].start >= offset
+
+        first, last = bisect_right(ends, lo), bisect_left(ends, hi)  # the parts of elements lo and hi - 1
+        k = bisect_left(range(first, last + 1), True, key=starts_after) + first
+        if k > last:
+            return hi
+        start = ends[k - 1] if k else 0
+        part = self._parts[k]  # (a piece not made yet starts at or after `offset`: `starts_after`)
+        inside = start if isinstance(part, Piece) else start + bisect_left(part, offset, key=start_of)
+        return min(max(inside, lo), hi)
+
     def codes(self) -> dict[str, list[int]]:
         """`_Base.codes`, making only the pieces of several codes."""
         codes: dict[str, list[int]] = {}
@@ -460,10 +493,24 @@ class Pieces(Sequence[Diagnostic]):
         if first == last:
             return self._part_span(first, lo, hi)
         low, high = self._part_span(first, lo, ends[first])
-        if last - first > 1:  # (the parts between, whole: C-speed)
-            low, high = min(low, min(self._lows[first + 1 : last])), max(high, max(self._highs[first + 1 : last]))
+        if last - first > 1:  # (the parts between, whole)
+            a, b = self._between_parts(first + 1, last)
+            low, high = min(low, a), max(high, b)
         a, b = self._part_span(last, ends[last - 1], hi)
         return min(low, a), max(high, b)
+
+    def _between_parts(self, first: int, last: int) -> tuple[int, int]:
+        """The lowest and highest offset parts `[first, last)` hold, kept until a piece is made
+        (which may narrow them): an edit before the tree asks for the same ones again, and `min` of
+        ~3,000 parts' bounds is ~30 us (two a one-character edit at 5 MB with 24,750 undeclared
+        references)."""
+        key = (first, last, self.pending)
+        found = self._spans.get(key)
+        if found is None:
+            if len(self._spans) >= 64:
+                self._spans.clear()
+            found = self._spans[key] = (min(self._lows[first:last]), max(self._highs[first:last]))
+        return found
 
     def _part_span(self, k: int, lo: int, hi: int) -> tuple[int, int]:
         """`span` of elements `[lo, hi)`, all in part `k`."""
@@ -627,22 +674,32 @@ class Runs(Sequence[Diagnostic]):
                 break
         return out
 
-    def count_before(self, offset: int) -> int:
+    def count_before(self, offset: int, lo: int = 0, hi: int | None = None) -> int:
         """How many of its diagnostics start before `offset` (they are in position order): a
-        binary search, nothing moved or copied."""
+        binary search, nothing moved or copied; with `lo` and `hi`, `bisect_left(self, offset, lo,
+        hi, key=start_of)`."""
+        if lo or hi is not None:
+            return min(max(self.count_before(offset), lo), len(self) if hi is None else hi)
         runs, ends = self.runs, self._ends
         lo, hi = 0, len(runs)
         while lo < hi:  # the first run whose last diagnostic starts at or after `offset`
             mid = (lo + hi) // 2
             r = runs[mid]
-            if r.base.items[r.hi - 1].start + r.delta < offset:
+            items = r.base.items
+            if type(items) is Pieces and items.pending:  # (its last piece is not made to be read)
+                before = items.count_before(offset - r.delta, r.lo, r.hi) == r.hi
+            else:
+                before = items[r.hi - 1].start + r.delta < offset
+            if before:
                 lo = mid + 1
             else:
                 hi = mid
         if lo == len(runs):
             return len(self)
         r = runs[lo]
-        inside = bisect_left(r.base.items, offset - r.delta, r.lo, r.hi, key=start_of) - r.lo
+        items = r.base.items
+        inside = (items.count_before(offset - r.delta, r.lo, r.hi) if type(items) is Pieces
+                  else bisect_left(items, offset - r.delta, r.lo, r.hi, key=start_of)) - r.lo
         return (ends[lo - 1] if lo else 0) + inside
 
     def between(self, lo: int, hi: int) -> list[Diagnostic]:

@@ -463,8 +463,11 @@ class _Quick:
             first = b.value[0]  # type: ignore[index]  # (a certified body is not empty)
             comment = first if first[0] == "//" else next((m for m in b.value if m[0] == "//"), None)  # type: ignore[attr-defined]
             light = _NEW_TUPLE(Skimmed, (*b[:6], Pairs(() if comment is None else (comment,))))
+            # Its references lie in strings inside the value: within its braces, `[start + 1, end - 1]`
+            # (not `end`: a search for the next block's diagnostics does not make the piece to know).
             located[i] = Piece(sum(map(len, found)), next(iter(severities)) if len(severities) == 1 else None,
-                               severities, b.start, b.end, partial(self._place, light, self.strings.get(i, ()), by_key, own))
+                               severities, b.start + 1, b.end - 1,
+                               partial(self._place, light, self.strings.get(i, ()), by_key, own))
         return located
 
     def _place(self, b: Skimmed, strings: Sequence[tuple[str, int]], by_key: dict[tuple, list],
@@ -653,8 +656,8 @@ def _pieced(out: list[Diagnostic], located: dict[int, Piece]) -> Runs:
     at = 0
     for i in sorted(located):
         piece = located[i]
-        cut = bisect_left(out, piece.low + 1, at, key=start_of)
-        if cut < len(out) and out[cut].start < piece.high:
+        cut = bisect_left(out, piece.low, at, key=start_of)  # (`low` is just after the value's `{`)
+        if cut < len(out) and out[cut].start <= piece.high:
             made = out + [d for p in located.values() for d in p.make()]
             made.sort(key=_range)
             return Runs.of(made)

@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import json
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 
-from ..diagnostic import Deferred, Diagnostic, Runs, start_of
+from ..diagnostic import Deferred, Diagnostic, Runs
 from ..hcljson.model import Label
 from ..hcljson.skim import Skim, Skimmed, skim_value
 from .quick import ANALYSED, LOCATED, Places, QuickResult, _moved, _Unsure, quick_blocks
@@ -108,17 +108,18 @@ def _spliced(old: Sequence[Diagnostic], new: Sequence[Diagnostic], heads: list[t
     they cannot be told apart (module doc). The answer is `Runs`: the runs before the block kept,
     the later ones moved by noting `delta` once per run (no copy per diagnostic), unless a
     diagnostic outside the block holds a place on the other side of it (then each is moved)."""
-    for d in new:
+    for d in new:  # (makes the block's pieces: an unmade one would keep this version's text alive)
         if d.start < b_start or d.end > end:
             return None
     runs = Runs.of(old)
-    lo = bisect_left(runs, b_start, key=start_of)
-    hi = bisect_left(runs, b_end, lo, key=start_of)
-    for k in range(lo, hi):
-        if runs[k].end > b_end:
-            return None
+    lo = runs.count_before(b_start)
+    hi = runs.count_before(b_end, lo)
+    if any(r.high() > b_end for r in runs.cut(lo, hi)):  # (bounds first: its pieces not made)
+        for k in range(lo, hi):
+            if runs[k].end > b_end:
+                return None
     for s, e in heads:  # its header keys
-        at = bisect_left(runs, s, 0, lo, key=start_of)
+        at = runs.count_before(s, 0, lo)
         while at < lo and runs[at].start <= e:
             if runs[at].end <= e:
                 return None
