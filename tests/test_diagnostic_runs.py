@@ -53,6 +53,7 @@ def test_runs_read_as_the_list_they_stand_for(found, data):
     lo = data.draw(st.integers(0, n))
     hi = data.draw(st.integers(lo, n))
     assert moved.between(lo, hi) == expected[lo:hi]
+    assert all(r.hi > r.lo for r in moved.cut(lo, hi))  # (no empty run: its bounds are asked)
 
 
 def test_joined_runs_make_one_of_what_follows_on_and_keep_their_tags_when_flattened():

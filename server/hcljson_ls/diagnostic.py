@@ -662,8 +662,10 @@ class Runs(Sequence[Diagnostic]):
                 yield from r.base.items.steps()
 
     def cut(self, lo: int, hi: int, delta: int = 0) -> list[Run]:
-        """The runs of elements `[lo, hi)`, each moved by `delta` more."""
+        """The runs of elements `[lo, hi)`, each moved by `delta` more (none when it is empty)."""
         out: list[Run] = []
+        if hi <= lo:
+            return out
         start = 0
         for r, end in zip(self.runs, self._ends):
             if end > lo and start < hi:
