@@ -45,12 +45,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             with _methods_kept("first-open"):
                 from .lsp import first_open  # lazy: the analysis layers, imported while `initialize` is answered
 
-            first_open.serve(early.started, sys.stdin.fileno(), sys.stdout.buffer)
             imports = "server-cli"  # (what `first_open` did not import: a cache of its own)
+            # Imported on a thread once the first diagnostics are sent: the session answers the
+            # document's edits meanwhile.
+            first_open.serve(early.started, sys.stdin.fileno(), sys.stdout.buffer, lambda: _import_cli(imports))
     with _methods_kept(imports):
         from .cli import main as cli_main  # lazy: every layer; imported while the early reader answers
 
     return cli_main(argv)
+
+
+def _import_cli(imports: str) -> None:
+    """Import `cli` (every layer) with the methods cache `imports`; what fails is left to the import
+    that follows `first_open.serve`, which fails the same way."""
+    try:
+        with _methods_kept(imports):
+            from . import cli  # noqa: F401  # lazy: the server, imported while `first_open` answers
+    except Exception:
+        pass
 
 
 def _methods_kept(name: str) -> AbstractContextManager:

@@ -111,7 +111,51 @@ def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
     messages = sorted(d["message"] for d in after["items"])
     assert any("local.nopexyz" in m for m in messages), messages
     assert not any("local.nope\"" in m or "local.nope " in m for m in messages), messages
+    # The full server goes on from the edited text (a request only it answers, then the pull again).
+    names = [s["name"] for s in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)["result"]]
+    assert 'output "p"' in names, names
+    again = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": after["resultId"]})
+    assert again["result"] == {"kind": "unchanged", "resultId": after["resultId"]}
     assert EARLY in wire.log()
+    assert "3 edits of it were applied, and their diagnostics sent, as the server was imported" in wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_once(wire: Wire):
+    symbols = _message("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, 103)
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), symbols, _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    # An edit, and a request after it: the first request was asked of the text before the edit (the
+    # client asks again), the second is the full server's to answer, of the edited text.
+    folding = _message("textDocument/foldingRange", {"textDocument": {"uri": URI}}, 105)
+    _send(wire, _insert(2, LINE, COLUMN, "x"), _pull(104, early["resultId"]), folding)
+    assert wire.response(103, timeout=60)["error"]["code"] == -32801
+    after = wire.response(104, timeout=60)["result"]
+    assert any("local.nopex" in d["message"] for d in after["items"]), after
+    assert wire.response(105, timeout=60)["result"]
+    names = [s["name"] for s in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)["result"]]
+    assert 'output "p"' in names, names
+    assert [m.get("id") for m in wire.received].count(103) == 1  # answered once
+    assert "1 edits of it were applied" in wire.log(), wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_edits_that_take_the_document_past_the_size_limit_are_applied_again_by_the_server(wire: Wire):
+    # Opened at the edited size, the document would not be analysed (`maxFileSizeMB` is checked when
+    # one is opened): the server applies the edits itself, from the document as the client opened it.
+    initialize = _initialize(101, pull=True)
+    initialize["params"]["initializationOptions"] = {**FIRST_OPTIONS, "maxFileSizeMB": 1}
+    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN), _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    _send(wire, _insert(2, LINE, COLUMN, "x" * (1 << 20)), _pull(103, early["resultId"]))
+    after = wire.response(103, timeout=60)["result"]
+    assert after["kind"] == "full" and len(after["items"]) == 2
+    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    # The server read the document again from its open, its pulls too (new result ids): the same items.
+    again = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": after["resultId"]},
+                         timeout=60)
+    assert again["result"]["items"] == after["items"]
+    assert "1 edits of it were applied" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
 
 

@@ -72,6 +72,15 @@ def report_json(items: Sequence[str], result_id: str) -> RawJSON:
     return RawJSON(f'{{"kind": "full", "resultId": {json.dumps(result_id)}, "items": [{", ".join(items)}]}}')
 
 
+def pull_json(result_ids: ResultIds, uri: str, items: Sequence[str], previous: str | None) -> RawJSON:
+    """The answer to a pull of `uri`'s diagnostics (`items`, JSON texts) from a client holding
+    result id `previous`: "unchanged" when the items are those it was given, else all of them."""
+    result_id = result_ids.of(uri, items)
+    if previous == result_id:
+        return RawJSON(f'{{"kind": "unchanged", "resultId": {json.dumps(result_id)}}}')
+    return report_json(items, result_id)
+
+
 def publish_json(uri: str, version: int | None, items: Sequence[str]) -> RawJSON:
     """`PublishDiagnosticsParams` of `items` (JSON texts)."""
     head = f'{{"uri": {json.dumps(uri)}, ' + (f'"version": {version}, ' if version is not None else "")

@@ -1,6 +1,7 @@
 """The first document's diagnostics before the server is imported (issue 22 §4: start-up).
 
-    serve(early, stdin_fd, stdout) -> None     go on from `lsp.early`'s answered `initialize`; sets `handoff.first`
+    serve(early, stdin_fd, stdout, importer=None) -> None     go on from `lsp.early`'s answered `initialize`;
+                                               sets `handoff.first`; runs `importer` on a thread meanwhile
     First                                      what was answered and pushed (for `lsp.server` to take over)
     folders(folder_uris, root_uri, root_path) -> paths     the workspace folders `initialize` gives
 
@@ -18,25 +19,52 @@ document, and answers them the way the server does:
   `config.settings_from` and `config.configure_workspace`); pushed at once (`publishDiagnostics`
   with its version) to a client that does not pull, which ends the session;
 * ``textDocument/diagnostic`` for that document (no ``previousResultId``): answered with the
-  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`), which ends it;
+  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`), which ends it,
+  unless `serve` was given an `importer` (the server's import: `hcljson_ls.entry`);
 * other document requests (``textDocument/...``: they read, nothing changes), ``$/cancelRequest``
   and ``$/setTrace``: read past, left to the server (an editor asks for a new document's symbols,
   folding ranges, semantic tokens... around its diagnostics). JSON-RPC lets responses come in
   any order.
 
+With an `importer`, the first answer starts it on a thread, and the session goes on until the
+import ends with no message waiting (issue 21 §2: the first edit never waits; an edit sent as the
+first diagnostics arrive waited for the import, ~0.35 s, 1.7x the peer's edit at 5 MB):
+
+* ``textDocument/didChange`` of that document: applied to its workspace (`Workspace.change`),
+  as the server applies it. A document request read past before it was asked of the text before
+  the edit: it is answered "content modified" (LSP's -32801, which a client asks again after);
+* ``textDocument/diagnostic`` for that document: answered as the server answers a pull
+  (`diagnostic_forms.pull_json`: "unchanged" for the result id the client holds);
+* the other messages as before.
+
+The import runs Python code on the other thread; this one takes the interpreter back within a
+switch interval (`switch_interval`) when a message comes.
+
 Anything else ends the session without an answer: another message (one that may change the
-server's state: a method not listed, an edit, a second document; a malformed message, a framing
-problem, the end of input), settings with problems or with provider schema files (the server
-reports and loads those), a document over ``maxFileSizeMB``, a document not ours, schema problems,
-an exception; and no message within `IDLE` seconds (the server then imports at once, as before). Windows pipes cannot be waited on with `select`: no session there.
+server's state: a method not listed, an edit before the first answer or of another document, a
+second document; a malformed message, a framing problem, the end of input), settings with problems
+or with provider schema files (the server reports and loads those), a document over
+``maxFileSizeMB``, a document not ours, schema problems, an exception; and no message within `IDLE`
+seconds (the server then imports at once, as before), or with an `importer`, none waiting when the
+import has ended. Windows pipes cannot be waited on with `select`: no session there.
 
 Nothing is lost, reordered or answered twice: every message read stays in the handoff
 (`lsp.early.Handoff`), and the server handles all of them from the first, in order, as if nothing
-had been answered; `First` tells it what was: `lsp.protocol` drops its own responses to the
+had been answered (but for the edits applied here: below); `First` tells it what was:
+`lsp.protocol` drops its own responses to the
 requests answered here (logging an error when one differs), the server's last-pushed list for the
 document is the one pushed here (so the same list is not pushed twice), and it goes on with the
 `ResultIds` used here (so its answer's `resultId` is the one the client holds). The analysis is the
 server's own functions: this module decides nothing about diagnostics.
+
+The edits applied here are not applied again: when the session ends, the `didOpen` in the handoff
+is made the document as it is now (its text and version), and the edits applied and the requests
+answered "content modified" leave the handoff; the server then handles the rest as above, and its
+answers to the pulls answered here, which it no longer computes on the state they were asked of,
+are dropped unchecked (`First.unchecked`). After an exception, or when the edits took the document
+past ``maxFileSizeMB`` (which the server checks when a document is opened), the handoff is left
+whole: the server applies every edit again, from the `didOpen` as the client sent it, in a
+workspace of its own.
 
 Nothing is analysed or decoded twice (session 10): the server goes on with the `Workspace` the
 document was opened in here (`First.store`, `HcljsonServer.adopt_store`; its `didOpen` then finds
@@ -51,6 +79,8 @@ import json
 import logging
 import os
 import select
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -61,7 +91,7 @@ from ..workspace import Workspace
 from ..workspace.files import MB, file_name, path_of_uri, too_large, utf8_size
 from . import memory_marks
 from .config import DEFAULT, configure_workspace, settings_from
-from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, report_json
+from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, pull_json
 from .early import CHUNK, Early, Handoff
 from .framing import Body, Decoded
 
@@ -69,6 +99,10 @@ log = logging.getLogger(__name__)
 
 #: How long (seconds) the session waits for the next message before leaving the rest to the server.
 IDLE = 0.1
+#: While the server is imported on a thread: how often (seconds) the session looks whether it is.
+POLL = 0.005
+#: LSP's "content modified" error: a request asked of a state an edit has changed since.
+CONTENT_MODIFIED = -32801
 
 
 @dataclass
@@ -79,6 +113,8 @@ class First:
     pushed: dict[str, list[str]] = field(default_factory=dict)  # uri -> the diagnostics' forms pushed
     result_ids: ResultIds = field(default_factory=ResultIds)
     store: Workspace | None = None  # the workspace the document was opened in: the server's from now on
+    unchecked: set[int | str] = field(default_factory=set)  # answered: the server's answer is not compared
+    edits: int = 0  # how many edits were applied (and their diagnostics answered) before the import ended
 
 
 def folders(folder_uris: list[str] | None, root_uri: str | None, root_path: str | None) -> list[str]:
@@ -95,26 +131,45 @@ class _Stop(Exception):
     """The session ends here; the server handles everything read."""
 
 
-def serve(early: Early, stdin_fd: int, stdout: BinaryIO) -> None:
-    """Answer the first document's diagnostics when the client asks for them at once (see above)."""
+def serve(early: Early, stdin_fd: int, stdout: BinaryIO, importer: Callable[[], object] | None = None) -> None:
+    """Answer the first document's diagnostics when the client asks for them at once, and with
+    `importer`, its edits' diagnostics while `importer` runs on a thread (see above); returns once
+    that thread has ended."""
     if os.name != "posix" or not early.read_first(IDLE):
         return
     handoff = early.handoff
     if handoff.answered_id is None:
         return
     handoff.first = First()
+    session: _Session | None = None
     try:
-        _Session(handoff, handoff.first, stdin_fd, stdout).run()
+        session = _Session(handoff, handoff.first, stdin_fd, stdout, importer)
+        try:
+            session.run()
+        except _Stop:
+            pass
+        session.hand_over()
     except _Stop:
         pass
     except Exception:  # the server handles it all again, and logs what fails then
         log.debug("the first document's early diagnostics failed", exc_info=True)
         handoff.first.store = None  # (in a state nobody can vouch for: the server starts afresh)
+    finally:
+        if session is not None:
+            session.wait_for_import()
 
 
 class _Session:
-    def __init__(self, handoff: Handoff, first: First, stdin_fd: int, stdout: BinaryIO) -> None:
+    def __init__(self, handoff: Handoff, first: First, stdin_fd: int, stdout: BinaryIO,
+                 importer: Callable[[], object] | None = None) -> None:
         self.handoff, self.first, self.stdin_fd, self.stdout = handoff, first, stdin_fd, stdout
+        self.importer = importer
+        self.importing: threading.Thread | None = None  # the import, once the first answer is sent
+        self.forms = Forms()  # (kept from pull to pull, as the server keeps them)
+        self.opened_at = -1  # the index of the document's `didOpen` in the handoff's events
+        self.applied: list[int] = []  # the indices of the edits applied here
+        self.read_past: list[tuple[int, int | str]] = []  # requests left to the server: (index, id)
+        self.modified: list[int] = []  # the indices of those answered "content modified"
         assert isinstance(handoff.events[0], Body) and handoff.answer is not None
         self.params = json.loads(handoff.events[0].data)["params"]
         self.encoding = handoff.answer["capabilities"]["positionEncoding"]
@@ -128,23 +183,92 @@ class _Session:
         self.uri: str | None = None
 
     def run(self) -> None:
-        for message in self._messages():
+        for index, message in self._messages():
             method = message.get("method")
             if method == "initialized" and "id" not in message:
                 continue
             if method == "textDocument/didOpen" and "id" not in message and self.uri is None:
+                self.opened_at = index
                 self._open(_path(message, "params", "textDocument"))
-            elif method == "textDocument/diagnostic" and self.uri is not None and _is_first_pull(message, self.uri):
-                items = self._diagnostics()
-                text = report_json(items, self.first.result_ids.of(self.uri, items)).text
-                self._send({"id": message["id"]}, "result", text)
-                self.first.answered[message["id"]] = json.loads(text)
-                return
+            elif (method == "textDocument/diagnostic" and self.uri is not None
+                  and _is_pull(message, self.uri, first=self.importing is None)):
+                self._pull(message)
+                if self.importing is None:  # the first answer
+                    if self.importer is None:
+                        return
+                    self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
+                    self.importing.start()
+            elif (self.importing is not None and method == "textDocument/didChange" and "id" not in message
+                  and _path(message, "params", "textDocument", "uri") == self.uri):
+                self._change(index, message["params"])
             elif not _leaves_state(message):
                 return
+            elif "id" in message:
+                self.read_past.append((index, message["id"]))
+
+    def _pull(self, message: dict[str, Any]) -> None:
+        """Answer a pull of the document's diagnostics as the server does."""
+        assert self.uri is not None
+        previous = _path(message, "params", "previousResultId")
+        text = pull_json(self.first.result_ids, self.uri, self._diagnostics(), previous).text
+        self._send({"id": message["id"]}, "result", text)
+        if self.importing is None:
+            self.first.answered[message["id"]] = json.loads(text)
+        else:  # (made after an edit: the server's answer is not compared with it)
+            self.first.answered[message["id"]] = None
+            self.first.unchecked.add(message["id"])
+
+    def _change(self, index: int, params: dict[str, Any]) -> None:
+        """Apply an edit of the document, as the server does: the requests read past before it were
+        asked of the text before it, and are answered "content modified"."""
+        version = _path(params, "textDocument", "version")
+        changes = params.get("contentChanges")
+        if not (isinstance(version, int) and not isinstance(version, bool) and isinstance(changes, list)
+                and all(isinstance(c, dict) for c in changes)):
+            raise _Stop  # the server says what is wrong with it
+        for at, msg_id in self.read_past:
+            self._send({"id": msg_id}, "error", json.dumps({"code": CONTENT_MODIFIED, "message": "Content modified"}))
+            self.first.answered[msg_id] = None
+            self.first.unchecked.add(msg_id)
+            self.modified.append(at)
+        self.read_past = []
+        assert self.store is not None and self.uri is not None
+        self.applied.append(index)  # (before: an exception on the way leaves the handoff whole)
+        with paused_gc():
+            self.store.change(self.uri, version, changes, self.encoding)
+        self.first.edits += 1
+
+    def hand_over(self) -> None:
+        """Leave the handoff as the server is to handle it: when edits were applied here, the
+        `didOpen` made the document as it is now, and the edits and the requests answered
+        "content modified" taken out (see above)."""
+        if not self.applied or self.store is None or self.uri is None:
+            return
+        state = self.store.get(self.uri)
+        assert state is not None
+        limit = self.settings.max_file_size_mb * MB
+        if too_large(file_name(self.uri) or self.uri, utf8_size(state.text, limit), limit) is not None:
+            # (opened at this size, the server would not analyse it: it applies the edits itself)
+            self.first.store = None
+            self.first.unchecked.update(self.first.answered)
+            return
+        events = self.handoff.events
+        opened = events[self.opened_at]
+        assert isinstance(opened, Decoded) and isinstance(opened.value, dict)
+        doc = opened.value["params"]["textDocument"]
+        events[self.opened_at] = Decoded({**opened.value, "params": {"textDocument": {
+            **doc, "version": state.version, "text": state.text}}})
+        for at in sorted([*self.applied, *self.modified], reverse=True):
+            del events[at]
+        self.first.unchecked.update(self.first.answered)  # (each asked of a state the server no longer replays)
+
+    def wait_for_import(self) -> None:
+        if self.importing is not None:
+            self.importing.join()
 
     def _messages(self):
-        """The messages after `initialize`, read as they come (JSON objects of JSON-RPC 2.0)."""
+        """The messages after `initialize`, read as they come (JSON objects of JSON-RPC 2.0), each
+        with its index in the handoff's events."""
         events, index = self.handoff.events, 1
         while True:
             while index == len(events):
@@ -163,14 +287,18 @@ class _Session:
             del event  # (not kept through the open of a large document)
             if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
                 return
-            yield message
+            yield index - 1, message
 
     def _read(self) -> bool:
-        """Read what comes within `IDLE` into the handoff; False when nothing came."""
+        """Read what comes into the handoff; False when nothing came within `IDLE`, or while the
+        server is imported, when nothing waits and the import has ended."""
         try:
-            ready, _, _ = select.select([self.stdin_fd], [], [], IDLE)
-            if not ready:
-                return False
+            while True:
+                ready, _, _ = select.select([self.stdin_fd], [], [], IDLE if self.importing is None else POLL)
+                if ready:
+                    break
+                if self.importing is None or not self.importing.is_alive():
+                    return False
             chunk = os.read(self.stdin_fd, CHUNK)
         except (OSError, ValueError):
             return False
@@ -216,7 +344,7 @@ class _Session:
         if not self.settings.diagnostics.enable:
             return []
         with paused_gc():
-            items = document_forms(self.store, self.uri, self.settings.diagnostics, Forms(), self.encoding)
+            items = document_forms(self.store, self.uri, self.settings.diagnostics, self.forms, self.encoding)
         memory_marks.mark("first_open.diagnostics")
         if self.store.schema_problems():
             raise _Stop  # the server shows them
@@ -249,11 +377,14 @@ def _leaves_state(message: dict[str, Any]) -> bool:
     return method in ("$/cancelRequest", "$/setTrace")
 
 
-def _is_first_pull(message: dict[str, Any], uri: str) -> bool:
+def _is_pull(message: dict[str, Any], uri: str, first: bool) -> bool:
+    """Whether `message` pulls `uri`'s diagnostics (the `first`: with no ``previousResultId``)."""
     msg_id = message.get("id")
     params = message.get("params")
+    previous = params.get("previousResultId") if isinstance(params, dict) else None
     return (isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) and isinstance(params, dict)
-            and _path(params, "textDocument", "uri") == uri and params.get("previousResultId") is None)
+            and _path(params, "textDocument", "uri") == uri
+            and (previous is None if first else previous is None or isinstance(previous, str)))
 
 
 def _path(value: Any, *names: str) -> Any:

@@ -49,7 +49,9 @@ for what msgspec refuses. The header counts the body's bytes.
 
 A request answered before the server was imported (`answered_early`: `initialize` by `lsp.early`,
 the first document's diagnostics by `lsp.first_open`) is handled as any other, and its response is
-not sent: an error is logged when it differs from the early answer.
+not sent: an error is logged when it differs from the early answer, unless that answer was given
+for a state the server no longer replays (`check=False`: `lsp.first_open` applied edits after it,
+or answered it "content modified").
 
 Warming (`warm_steps`): cattrs writes and compiles the function that structures a message type when
 the first message of that type arrives. The server makes them in the background after `initialized`
@@ -162,7 +164,8 @@ class HcljsonProtocol(LanguageServerProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._early: dict[int | str, Any] = {}  # requests answered before the server was imported: their results
+        # Requests answered before the server was imported: their results, and whether to compare ours.
+        self._early: dict[int | str, tuple[Any, bool]] = {}
 
     # -- receiving --------------------------------------------------------------------------------
 
@@ -285,14 +288,17 @@ class HcljsonProtocol(LanguageServerProtocol):
             log.exception("sending data failed")
             self._server._report_server_error(error, JsonRpcInternalError)
 
-    def answered_early(self, msg_id: int | str, result: Any) -> None:
+    def answered_early(self, msg_id: int | str, result: Any, check: bool = True) -> None:
         """Request `msg_id` was answered with `result` (JSON data) before the server was imported
-        (`lsp.early`, `lsp.first_open`): its response is not sent again."""
-        self._early[msg_id] = result
+        (`lsp.early`, `lsp.first_open`): its response is not sent again (nor compared with `result`
+        unless `check`)."""
+        self._early[msg_id] = (result, check)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         if msg_id in self._early:
-            sent = self._early.pop(msg_id)
+            sent, check = self._early.pop(msg_id)
+            if not check:
+                return
             if error is None:
                 ours = json.loads(result.text if isinstance(result, RawJSON) else json.dumps(result, default=self._serialize_message))
             if error is not None or ours != sent:  # `capabilities.json` is stale, or the early answer was not the server's

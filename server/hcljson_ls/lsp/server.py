@@ -247,13 +247,16 @@ class HcljsonServer(LanguageServer):
             self._hcljson_protocol.answered_early(handoff.answered_id, handoff.answer)
         if handoff is not None and handoff.first is not None:  # the first document's diagnostics (`lsp.first_open`)
             for msg_id, result in handoff.first.answered.items():
-                self._hcljson_protocol.answered_early(msg_id, result)
+                self._hcljson_protocol.answered_early(msg_id, result, check=msg_id not in handoff.first.unchecked)
             self._pushed.update(handoff.first.pushed)
             self.result_ids = handoff.first.result_ids
             if handoff.first.store is not None:
                 self.adopt_store(handoff.first.store)
             if handoff.first.answered or handoff.first.pushed:
                 log.info("the first document's diagnostics were sent before the server was imported (lsp.first_open)")
+            if handoff.first.edits:
+                log.info("%d edits of it were applied, and their diagnostics sent, as the server was imported",
+                         handoff.first.edits)
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
 
     def adopt_store(self, store: Workspace) -> None:
@@ -427,11 +430,6 @@ class HcljsonServer(LanguageServer):
                                             settings.max_per_code, named)
         return convert.to_quick_fixes(found, at.index, self.position_encoding, at.uri, sent, settings.docs_url)
 
-    def result_id(self, uri: str, items: list[str]) -> str:
-        """The result id of `items` for `uri`: the same as last time while they are the same (so a
-        pulling client is answered "unchanged"), a new one, never given before, when they differ."""
-        return self.result_ids.of(uri, items)
-
     def forget_diagnostics(self, uri: str) -> None:
         """`uri` was closed: its kept forms, result id and pushed list go."""
         self._forms.pop(uri, None)
@@ -587,11 +585,7 @@ class HcljsonServer(LanguageServer):
         if self.store.get(uri) is None and uri not in self.oversized:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         computed = self.compute_diagnostics(uri)
-        items = computed[1] if computed is not None else []
-        result_id = self.result_id(uri, items)
-        if previous_result_id == result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return diagnostic_forms.report_json(items, result_id)
+        return diagnostic_forms.pull_json(self.result_ids, uri, computed[1] if computed is not None else [], previous_result_id)
 
     def _send_diagnostics(self, uri: str, version: int | None, diagnostics: Sequence[str]) -> None:
         """Push `diagnostics` (JSON texts) unless they are what was last pushed for `uri` (an edit
