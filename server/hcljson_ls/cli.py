@@ -233,6 +233,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 # The server
 
 
+def import_server() -> None:
+    """Import the server (`lsp.server`: pygls and lsprotocol, ~0.35 s; `check` needs neither), unless
+    it is. lsprotocol's ~570 attrs classes compile their methods' source, the same on every start:
+    kept compiled in the user cache (`compiled_methods`)."""
+    if "hcljson_ls.lsp.server" in sys.modules:
+        return
+    with kept_in_user_cache("lsp-server", "attr._make", "dataclasses"):
+        from .lsp import server  # noqa: F401  # lazy: see above
+
+
+#: The server `prepare_server` made, for `run_server`.
+_PREPARED: list[Any] = []
+
+
+def prepare_server() -> None:
+    """Import the server and make it (`lsp.server.prepared_server`) ahead of `run_server`: `entry` has
+    it done on a thread while `lsp.first_open` answers the first document."""
+    import_server()
+    from .lsp.server import prepared_server  # lazy: imported above
+
+    _PREPARED.append(prepared_server())
+
+
 def run_server(args: argparse.Namespace) -> int:
     try:
         _configure_logging(args.log_file, args.log_level)
@@ -243,15 +266,15 @@ def run_server(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
         return EXIT_USAGE
 
-    # lsprotocol's ~570 attrs classes compile their methods' source, the same on every start: kept
-    # compiled in the user cache (`compiled_methods`).
-    with kept_in_user_cache("lsp-server", "attr._make", "dataclasses"):
-        from .lsp.server import create_server  # lazy: pygls and lsprotocol take ~0.35 s to import; `check` needs neither
+    import_server()
+    from .lsp.server import create_server  # lazy: imported by `import_server`
 
     # A server process builds the template parsers on its first document: ~110 ms of it is Lark's
     # table construction, which its cache turns into a ~15 ms load for every later server.
     set_table_cache(user_cache_dir("parser-tables"))
-    server = create_server()
+    server = _PREPARED.pop() if _PREPARED else create_server()
+    if server.made_ahead:
+        log.info("the server was made while the first document was answered (lsp.first_open)")
     if not args.tcp and _is_terminal(sys.stdin):
         print(WAITING_ON_A_TERMINAL, file=sys.stderr, flush=True)
     try:

@@ -48,19 +48,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             imports = "server-cli"  # (what `first_open` did not import: a cache of its own)
             # Imported on a thread once the first diagnostics are sent: the session answers the
             # document's edits meanwhile.
-            first_open.serve(early.started, sys.stdin.fileno(), sys.stdout.buffer, lambda: _import_cli(imports))
-    with _methods_kept(imports):
-        from .cli import main as cli_main  # lazy: every layer; imported while the early reader answers
+            first_open.serve(early.started, sys.stdin.fileno(), sys.stdout.buffer, lambda: _import_server(imports))
+    if "hcljson_ls.cli" not in sys.modules:  # (else imported on `first_open`'s thread)
+        with _methods_kept(imports):
+            from . import cli  # noqa: F401  # lazy: every layer; imported while the early reader answers
+    from .cli import main as cli_main  # lazy: imported above
 
     return cli_main(argv)
 
 
-def _import_cli(imports: str) -> None:
-    """Import `cli` (every layer) with the methods cache `imports`; what fails is left to the import
-    that follows `first_open.serve`, which fails the same way."""
+def _import_server(imports: str) -> None:
+    """Import `cli` (every layer, with the methods cache `imports`), then the server, and make it
+    (`cli.prepare_server`); what fails is left to what follows `first_open.serve`, which does it
+    again (and fails the same way)."""
     try:
         with _methods_kept(imports):
-            from . import cli  # noqa: F401  # lazy: the server, imported while `first_open` answers
+            from . import cli  # lazy: imported while `first_open` answers
+
+        cli.prepare_server()
     except Exception:
         pass
 

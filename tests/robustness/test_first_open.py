@@ -118,6 +118,7 @@ def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
     assert again["result"] == {"kind": "unchanged", "resultId": after["resultId"]}
     assert EARLY in wire.log()
     assert "3 edits of it were applied, and their diagnostics sent, as the server was imported" in wire.log()
+    assert "the server was made while the first document was answered" in wire.log()
     assert " ERROR " not in wire.log(), wire.log()
 
 
