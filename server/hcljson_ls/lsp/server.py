@@ -564,10 +564,13 @@ class HcljsonServer(LanguageServer):
         if self._warming is None:
             self._warming = loop.create_task(self._warm_messages())
 
-    async def _warm_messages(self) -> None:
+    def warm_order(self) -> list[str]:
+        """The methods whose structure hooks are made ahead, those of `WARM_FIRST` first."""
         handled = {*self.protocol.fm.features, *_BUILT_IN_METHODS}
-        ordered = [m for m in self.WARM_FIRST if m in handled] + sorted(handled.difference(self.WARM_FIRST))
-        steps = self._hcljson_protocol.warm_steps(ordered)
+        return [m for m in self.WARM_FIRST if m in handled] + sorted(handled.difference(self.WARM_FIRST))
+
+    async def _warm_messages(self) -> None:
+        steps = self._hcljson_protocol.warm_steps(self.warm_order())
         try:
             while not self._run_slice(steps):
                 await asyncio.sleep(0)
@@ -1246,19 +1249,19 @@ def tune_gc(thresholds: tuple[int, int, int] = GC_THRESHOLDS) -> tuple[int, int,
     return new  # type: ignore[return-value]
 
 
-#: What a client sends first: the messages `lsp.first_open` hands over, then the first edits.
-FIRST_METHODS = (types.INITIALIZE, types.INITIALIZED, types.TEXT_DOCUMENT_DID_OPEN, *HcljsonServer.WARM_FIRST)
-
-
 def prepared_server() -> HcljsonServer:
-    """`create_server()` with the structure hooks of `FIRST_METHODS` made (`warm_steps`). Made on
-    `hcljson_ls.entry`'s import thread while `lsp.first_open` answers the first document, so that
-    the messages handed over do not wait for them: at 50 KB, an edit sent 0.45 s after a fresh
-    server's first diagnostics waited ~280 ms for the server's making (~100 ms: lsprotocol's hooks
-    registered) and the replayed `initialize`'s structuring (~100 ms: its nested capabilities)."""
+    """`create_server()` with the structure hooks of every message made (`warm_steps`, which the
+    server otherwise makes after `initialized`, in the background), `initialize` first, and the
+    unstructure hook of its answer (the server's answer to the `initialize` answered early is
+    written to be compared with it). Made on `hcljson_ls.entry`'s import thread while
+    `lsp.first_open` answers the first document, so that the messages handed over do not wait for
+    them: at 50 KB, an edit sent 0.45 s after a fresh server's first diagnostics waited ~280 ms for
+    the server's making (~100 ms: lsprotocol's hooks registered) and those hooks."""
     server = create_server()
-    for _ in server._hcljson_protocol.warm_steps(FIRST_METHODS):
+    protocol = server._hcljson_protocol
+    for _ in protocol.warm_steps([types.INITIALIZE, types.INITIALIZED, types.TEXT_DOCUMENT_DID_OPEN, *server.warm_order()]):
         pass
+    protocol._converter.get_unstructure_hook(types.InitializeResult)
     server.made_ahead = True
     return server
 
