@@ -141,6 +141,38 @@ def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_o
     assert " ERROR " not in wire.log(), wire.log()
 
 
+def _delete(version: int, line: int, character: int) -> dict:
+    start, end = {"line": line, "character": character}, {"line": line, "character": character + 1}
+    return _message("textDocument/didChange", {"textDocument": {"uri": URI, "version": version},
+                                               "contentChanges": [{"range": {"start": start, "end": end}, "text": ""}]})
+
+
+def test_edits_pulls_and_requests_interleaved_during_the_import_are_each_answered_once_in_order(wire: Wire):
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), _pull(102))
+    early = wire.response(102, timeout=60)["result"]
+    symbols = {"textDocument": {"uri": URI}}
+    # `local.nope` -> nopea, nopeab, nopea, nopeac; requests between them; sent in one write as the
+    # import starts. A request followed by an edit was asked of a text that changed since.
+    _send(wire, _message("textDocument/documentSymbol", symbols, 201), _insert(2, LINE, COLUMN, "a"),
+          _pull(202, early["resultId"]), _insert(3, LINE, COLUMN + 1, "b"),
+          _message("textDocument/foldingRange", symbols, 203), _delete(4, LINE, COLUMN + 1),
+          _pull(204, early["resultId"]), _insert(5, LINE, COLUMN + 1, "c"),
+          _message("textDocument/documentSymbol", symbols, 205), _pull(206, early["resultId"]))
+    assert wire.response(201, timeout=60)["error"]["code"] == -32801
+    assert wire.response(203, timeout=60)["error"]["code"] == -32801
+    names = {202: "local.nopea", 204: "local.nopea", 206: "local.nopeac"}
+    for msg_id, name in names.items():
+        messages = [d["message"] for d in wire.response(msg_id, timeout=60)["result"]["items"]]
+        assert any(f'"{name}"' in m for m in messages), (msg_id, messages)
+    assert 'output "p"' in [s["name"] for s in wire.response(205, timeout=60)["result"]]
+    final = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"]
+    assert final["items"] == wire.response(206)["result"]["items"]
+    answered = [m["id"] for m in wire.received if "id" in m and "method" not in m and isinstance(m["id"], int) and m["id"] > 200]
+    assert sorted(answered) == [201, 202, 203, 204, 205, 206]  # each once
+    assert "4 edits of it were applied" in wire.log(), wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
 def test_edits_that_take_the_document_past_the_size_limit_are_applied_again_by_the_server(wire: Wire):
     # Opened at the edited size, the document would not be analysed (`maxFileSizeMB` is checked when
     # one is opened): the server applies the edits itself, from the document as the client opened it.
