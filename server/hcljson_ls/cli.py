@@ -84,7 +84,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from urllib.parse import quote
 
 from . import __version__
@@ -106,6 +106,9 @@ from .workspace.files import file_name, list_directory
 from .workspace.ignore_paths import IgnorePaths
 from .workspace.regular_file import NotRegularFile, read_regular_file
 from .workspace.workspace import ENGINES, SKIPPED_DIRECTORIES
+
+if TYPE_CHECKING:
+    from .lsp.server import HcljsonServer
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +247,7 @@ def import_server() -> None:
 
 
 #: The server `prepare_server` made, for `run_server`.
-_PREPARED: list[Any] = []
+_PREPARED: list[HcljsonServer] = []
 
 
 def prepare_server() -> None:
