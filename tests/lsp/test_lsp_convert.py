@@ -15,10 +15,11 @@ from hcljson_ls.features.results import CompletionItem
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
 from hcljson_ls.lsp import convert
+from hcljson_ls.lsp.hover_json import hover_json
 from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.lsp.server import create_server
 from hcljson_ls.text.line_index import LineIndex
-from hcljson_ls.workspace import DocumentState
+from hcljson_ls.workspace import DocumentState, Workspace
 
 TEXT = """{
   "resource": {"aws_instance": {"wéb😀": {"ami": "a", "lifecycle": {"ignore_changes": ["tags"]}},
@@ -200,3 +201,25 @@ def test_a_json_result_is_framed_by_its_bytes(name) -> None:
     assert int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0]) == len(body)
     message = json.loads(body)
     assert message == {"jsonrpc": "2.0", "id": 7, "result": value}
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_a_hover_is_sent_as_lsprotocol_would_send_it(encoding) -> None:
+    # A hover on a variable after astral characters on its line, and on a line after others.
+    text = TEXT.replace('"locals": {"n😀": 1,', '"locals": {"n😀": 1, "k😀": "${var.v}",')
+    store = Workspace()
+    uri = "file:///h/main.tf.json"
+    store.open(uri, text, 1, "terraform-json")
+    index = LineIndex(text)
+    line, character = index.position(text.index("var.v") + 5, encoding)  # search: on the name
+    found = hover_json(store, uri, line, character, encoding)
+    assert found is not None and '"v"' in found["contents"]["value"], found
+    state = store.get(uri)
+    markdown, start, end = found["contents"]["value"], state.line_index.offset(
+        (found["range"]["start"]["line"], found["range"]["start"]["character"]), encoding), state.line_index.offset(
+        (found["range"]["end"]["line"], found["range"]["end"]["character"]), encoding)
+    assert text[start:end] == "var.v"
+    reference = types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown),
+                            range=convert.to_range(index, start, end, encoding))
+    assert sent(convert.Json(found), types.TEXT_DOCUMENT_HOVER) == sent(reference, types.TEXT_DOCUMENT_HOVER)
+    assert hover_json(store, "file:///h/other.tf.json", 0, 0, encoding) is None

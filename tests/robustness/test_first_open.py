@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from fixture import parse_fixture
 
-from .conftest import OPTIONS, VALID, line_character, still_right
+from .conftest import OPTIONS, VALID, VALID_HOVER, line_character, still_right
 from .wire import SERVER, Wire, encode, frame
 
 URI = "file:///nonexistent-hcljson-test/first/main.tf.json"
@@ -138,6 +138,21 @@ def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_o
     assert 'output "p"' in names, names
     assert [m.get("id") for m in wire.received].count(103) == 1  # answered once
     assert "1 edits of it were applied" in wire.log(), wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_a_hover_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire):
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(VALID), _pull(102))
+    wire.response(102, timeout=60)
+    hover = {"textDocument": {"uri": URI}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
+    _send(wire, _message("textDocument/hover", hover, 103))
+    early = wire.response(103, timeout=60)["result"]
+    assert "region" in early["contents"]["value"], early
+    # The full server (a request only it answers first) gives the same answer.
+    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    assert wire.request("textDocument/hover", hover, timeout=60)["result"] == early
+    assert [m.get("id") for m in wire.received].count(103) == 1
+    assert "1 hovers of it were answered as the server was imported" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
 
 

@@ -9,7 +9,6 @@
     to_folding_ranges(ranges, index, encoding, line_folding_only=True, range_limit=None) -> Json
     to_semantic_tokens(data) -> Json (SemanticTokens)
     to_selection_range(selection, index, encoding) -> types.SelectionRange
-    to_hover(hover, index, encoding) -> types.Hover | None
     to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
     to_text_edits(edits, index, encoding) -> Json (TextEdit[])
     to_completion_list(items, index, encoding) -> Json (CompletionList)
@@ -22,8 +21,8 @@ Contract
 * Whole-document results (symbols, folding ranges) and completion lists are built as their JSON
   shape directly and wrapped in `Json`, which is written without cattrs walking it (see `Json`):
   tens of thousands of lsprotocol objects would cost more to build and to serialize than
-  everything else. The rest (diagnostics, hover, selection ranges: a few objects each) are
-  lsprotocol objects.
+  everything else. The rest (diagnostics, selection ranges: a few objects each) are lsprotocol
+  objects. A hover is `lsp.hover_json`'s, which `lsp.first_open` answers with too.
 * A diagnostic keeps its stable `code`, gets ``source="hcljson-ls"``, its `message` (summary then
   detail), and `relatedInformation` from `related` (in the same document, or in another file of the
   module, whose `LineIndex` `index_of(uri)` gives; a place in a file that cannot be read is left
@@ -60,7 +59,6 @@ from pygls.protocol import default_converter
 
 from .. import diagnostic as core
 from ..features.folding import FoldingRange
-from ..features.hover import Hover
 from ..features.selection import SelectionRange
 from ..features.signature_help import SignatureHelp
 from ..features.symbols import DocumentSymbol
@@ -460,15 +458,6 @@ def to_signature_help(help: SignatureHelp | None, label_offsets: bool = True) ->
 
 def _utf16_length(s: str) -> int:
     return len(s) + sum(1 for c in s if ord(c) > 0xFFFF)
-
-
-def to_hover(hover: Hover | None, index: LineIndex, encoding: str) -> types.Hover | None:
-    if hover is None:
-        return None
-    return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover.markdown),
-        range=to_range(index, hover.start, hover.end, encoding),
-    )
 
 
 # -- formatting ---------------------------------------------------------------------------------

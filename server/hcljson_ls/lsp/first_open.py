@@ -37,6 +37,9 @@ first diagnostics arrive waited for the import, ~0.35 s, 1.7x the peer's edit at
   (`diagnostic_forms.pull_json`: "unchanged" for the result id the client holds);
 * the other messages as before.
 
+Once the document is open, a ``textDocument/hover`` of it is answered too, as the server answers it
+(`hover_json`).
+
 The import runs Python code on the other thread; this one takes the interpreter back within a
 switch interval (`switch_interval`) when a message comes.
 
@@ -59,7 +62,7 @@ server's own functions: this module decides nothing about diagnostics.
 
 The edits applied here are not applied again: when the session ends, the `didOpen` in the handoff
 is made the document as it is now (its text and version), and the edits applied and the requests
-answered "content modified" leave the handoff; the server then handles the rest as above, and its
+answered here (hovers, and those answered "content modified") leave the handoff; the server then handles the rest as above, and its
 answers to the pulls answered here, which it no longer computes on the state they were asked of,
 are dropped unchecked (`First.unchecked`). After an exception, or when the edits took the document
 past ``maxFileSizeMB`` (which the server checks when a document is opened), the handoff is left
@@ -94,6 +97,7 @@ from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, pull_json
 from .early import CHUNK, Early, Handoff
 from .framing import Body, Decoded
+from .hover_json import hover_json
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +119,7 @@ class First:
     store: Workspace | None = None  # the workspace the document was opened in: the server's from now on
     unchecked: set[int | str] = field(default_factory=set)  # answered: the server's answer is not compared
     edits: int = 0  # how many edits were applied (and their diagnostics answered) before the import ended
+    hovers: int = 0  # how many hovers were answered
 
 
 def folders(folder_uris: list[str] | None, root_uri: str | None, root_path: str | None) -> list[str]:
@@ -170,6 +175,7 @@ class _Session:
         self.applied: list[int] = []  # the indices of the edits applied here
         self.read_past: list[tuple[int, int | str]] = []  # requests left to the server: (index, id)
         self.modified: list[int] = []  # the indices of those answered "content modified"
+        self.hovered: list[int] = []  # the indices of the hovers answered here
         assert isinstance(handoff.events[0], Body) and handoff.answer is not None
         self.params = json.loads(handoff.events[0].data)["params"]
         self.encoding = handoff.answer["capabilities"]["positionEncoding"]
@@ -201,6 +207,10 @@ class _Session:
             elif (self.importing is not None and method == "textDocument/didChange" and "id" not in message
                   and _path(message, "params", "textDocument", "uri") == self.uri):
                 self._change(index, message["params"])
+            elif (method == "textDocument/hover" and self.uri is not None and _request_id(message) is not None
+                  and _path(message, "params", "textDocument", "uri") == self.uri
+                  and (position := _position(_path(message, "params", "position"))) is not None):
+                self._hover(index, message["id"], position)
             elif not _leaves_state(message):
                 return
             elif "id" in message:
@@ -217,6 +227,17 @@ class _Session:
         else:  # (made after an edit: the server's answer is not compared with it)
             self.first.answered[message["id"]] = None
             self.first.unchecked.add(message["id"])
+
+    def _hover(self, index: int, msg_id: int | str, position: tuple[int, int]) -> None:
+        """Answer a hover of the document as the server does."""
+        assert self.store is not None and self.uri is not None
+        with paused_gc():
+            found = hover_json(self.store, self.uri, *position, self.encoding)
+        self._send({"id": msg_id}, "result", json.dumps(found))
+        self.first.answered[msg_id] = None
+        self.first.unchecked.add(msg_id)
+        self.hovered.append(index)
+        self.first.hovers += 1
 
     def _change(self, index: int, params: dict[str, Any]) -> None:
         """Apply an edit of the document, as the server does: the requests read past before it were
@@ -239,28 +260,29 @@ class _Session:
         self.first.edits += 1
 
     def hand_over(self) -> None:
-        """Leave the handoff as the server is to handle it: when edits were applied here, the
-        `didOpen` made the document as it is now, and the edits and the requests answered
-        "content modified" taken out (see above)."""
-        if not self.applied or self.store is None or self.uri is None:
-            return
-        state = self.store.get(self.uri)
-        assert state is not None
-        limit = self.settings.max_file_size_mb * MB
-        if too_large(file_name(self.uri) or self.uri, utf8_size(state.text, limit), limit) is not None:
-            # (opened at this size, the server would not analyse it: it applies the edits itself)
-            self.first.store = None
-            self.first.unchecked.update(self.first.answered)
-            return
-        events = self.handoff.events
-        opened = events[self.opened_at]
-        assert isinstance(opened, Decoded) and isinstance(opened.value, dict)
-        doc = opened.value["params"]["textDocument"]
-        events[self.opened_at] = Decoded({**opened.value, "params": {"textDocument": {
-            **doc, "version": state.version, "text": state.text}}})
-        for at in sorted([*self.applied, *self.modified], reverse=True):
-            del events[at]
-        self.first.unchecked.update(self.first.answered)  # (each asked of a state the server no longer replays)
+        """Leave the handoff as the server is to handle it: the hovers answered here taken out, and
+        when edits were applied here, the `didOpen` made the document as it is now, and the edits
+        and the requests answered "content modified" taken out (see above)."""
+        gone = list(self.hovered)
+        if self.applied and self.store is not None and self.uri is not None:
+            state = self.store.get(self.uri)
+            assert state is not None
+            limit = self.settings.max_file_size_mb * MB
+            if too_large(file_name(self.uri) or self.uri, utf8_size(state.text, limit), limit) is not None:
+                # (opened at this size, the server would not analyse it: it applies the edits itself)
+                self.first.store = None
+                self.first.unchecked.update(self.first.answered)
+                return
+            events = self.handoff.events
+            opened = events[self.opened_at]
+            assert isinstance(opened, Decoded) and isinstance(opened.value, dict)
+            doc = opened.value["params"]["textDocument"]
+            events[self.opened_at] = Decoded({**opened.value, "params": {"textDocument": {
+                **doc, "version": state.version, "text": state.text}}})
+            gone += [*self.applied, *self.modified]
+            self.first.unchecked.update(self.first.answered)  # (each asked of a state the server no longer replays)
+        for at in sorted(gone, reverse=True):
+            del self.handoff.events[at]
 
     def wait_for_import(self) -> None:
         if self.importing is not None:
@@ -385,6 +407,22 @@ def _is_pull(message: dict[str, Any], uri: str, first: bool) -> bool:
     return (isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) and isinstance(params, dict)
             and _path(params, "textDocument", "uri") == uri
             and (previous is None if first else previous is None or isinstance(previous, str)))
+
+
+def _request_id(message: dict[str, Any]) -> int | str | None:
+    msg_id = message.get("id")
+    return msg_id if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) else None
+
+
+def _position(value: Any) -> tuple[int, int] | None:
+    """An LSP `Position`'s line and character, when it is one."""
+    if not isinstance(value, dict):
+        return None
+    line, character = value.get("line"), value.get("character")
+    if (isinstance(line, int) and isinstance(character, int) and not isinstance(line, bool)
+            and not isinstance(character, bool) and line >= 0 and character >= 0):
+        return line, character
+    return None
 
 
 def _path(value: Any, *names: str) -> Any:

@@ -11,7 +11,9 @@ a converter in `lsp/convert.py` if it returns new kinds of data, and one handler
     @feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: HcljsonServer, params: types.HoverParams):
         at = ls.at(params.text_document.uri, params.position)
-        return at and convert.to_hover(hover_feature.hover(at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
+        found = hover_json(ls.store, params.text_document.uri, params.position.line, params.position.character,
+                           ls.position_encoding)
+        return None if found is None else convert.Json(found)
 
 Every handler runs under a guard: an exception is logged with the method and document, and the
 request is answered with the handler's `fallback` (``None`` unless given), so one bad document or
@@ -143,7 +145,6 @@ from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import formatting as formatting_feature
-from ..features import hover as hover_feature
 from ..features import inlay as inlay_feature
 from ..features import lens as lens_feature
 from ..features import links as links_feature
@@ -161,6 +162,7 @@ from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
 from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
+from .hover_json import hover_json
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
 from .publish import Publisher
@@ -258,6 +260,8 @@ class HcljsonServer(LanguageServer):
             if handoff.first.edits:
                 log.info("%d edits of it were applied, and their diagnostics sent, as the server was imported",
                          handoff.first.edits)
+            if handoff.first.hovers:
+                log.info("%d hovers of it were answered as the server was imported", handoff.first.hovers)
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
 
     def adopt_store(self, store: Workspace) -> None:
@@ -933,11 +937,9 @@ def selection_range(ls: HcljsonServer, params: types.SelectionRangeParams):
 
 @feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: HcljsonServer, params: types.HoverParams):
-    at = ls.at(params.text_document.uri, params.position)
-    if at is None:
-        return None
-    # Before the tree is built, from the blocks around the offset (`features.around`): same answer.
-    return convert.to_hover(around.answer(hover_feature.hover, at.snapshot, at.uri, at.offset), at.index, ls.position_encoding)
+    found = hover_json(ls.store, params.text_document.uri, params.position.line, params.position.character,
+                       ls.position_encoding)
+    return None if found is None else convert.Json(found)
 
 
 @feature(types.TEXT_DOCUMENT_DEFINITION)
