@@ -14,7 +14,7 @@ from hcljson_ls.features.formatting import Layout, document_edits
 from hcljson_ls.features.results import CompletionItem
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
-from hcljson_ls.lsp import convert
+from hcljson_ls.lsp import completion_json, convert
 from hcljson_ls.lsp.hover_json import hover_json
 from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.lsp.server import create_server
@@ -147,9 +147,9 @@ def test_formatting_edits_are_sent_as_lsprotocol_would_send_them(encoding) -> No
 
 
 def lsprotocol_completion_list(items, index, encoding):
-    """What `convert.to_completion_list` sends, as lsprotocol objects (the form it had before it
+    """What `completion_json.completion_list_json` sends, as lsprotocol objects (the form it had before it
     wrote the JSON shape itself)."""
-    lazy = len(items) > convert.LAZY_DOCUMENTATION
+    lazy = len(items) > completion_json.LAZY_DOCUMENTATION
     return types.CompletionList(is_incomplete=False, items=[
         types.CompletionItem(
             label=i.label,
@@ -179,10 +179,10 @@ def test_completion_lists_are_sent_as_lsprotocol_would_send_them(encoding, many)
         CompletionItem(f"it\u00e9m{n}", kinds[n % len(kinds)], at + n % 2, at + 5, f'"x{n}😀"', snippet=n % 3 == 0,
                        detail="" if n % 2 else f"detail {n}", documentation="" if n % 4 == 1 else f"doc é {n}",
                        sort=str(n % 9), filter="" if n % 2 else f"f{n}", deprecated=n % 5 == 0)
-        for n in range(convert.LAZY_DOCUMENTATION + 5 if many else 12)
+        for n in range(completion_json.LAZY_DOCUMENTATION + 5 if many else 12)
     ]
     method = types.TEXT_DOCUMENT_COMPLETION
-    ours = sent(convert.to_completion_list(items, index, encoding), method)
+    ours = sent(convert.Json(completion_json.completion_list_json(items, index, encoding)), method)
     assert ours == sent(lsprotocol_completion_list(items, index, encoding), method)
     assert ("data" in ours["items"][2]) == many and ours["items"][0]["tags"] == [1]
 
@@ -223,3 +223,10 @@ def test_a_hover_is_sent_as_lsprotocol_would_send_it(encoding) -> None:
                             range=convert.to_range(index, start, end, encoding))
     assert sent(convert.Json(found), types.TEXT_DOCUMENT_HOVER) == sent(reference, types.TEXT_DOCUMENT_HOVER)
     assert hover_json(store, "file:///h/other.tf.json", 0, 0, encoding) is None
+
+
+def test_the_completion_numbers_are_lsps() -> None:
+    assert completion_json.COMPLETION_KINDS == {k.name: k.value for k in types.CompletionItemKind}
+    assert (completion_json._PLAIN_TEXT, completion_json._SNIPPET) == (types.InsertTextFormat.PlainText.value,
+                                                                      types.InsertTextFormat.Snippet.value)
+    assert completion_json._DEPRECATED == types.CompletionItemTag.Deprecated.value

@@ -152,7 +152,21 @@ def test_a_hover_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_
     assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
     assert wire.request("textDocument/hover", hover, timeout=60)["result"] == early
     assert [m.get("id") for m in wire.received].count(103) == 1
-    assert "1 hovers of it were answered as the server was imported" in wire.log(), wire.log()
+    assert "1 hovers or completions of it were answered as the server was imported" in wire.log(), wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_a_completion_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire):
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(VALID), _pull(102))
+    wire.response(102, timeout=60)
+    where = {"textDocument": {"uri": URI}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
+    _send(wire, _message("textDocument/completion", where, 103))
+    early = wire.response(103, timeout=60)["result"]
+    assert "region" in [i["label"] for i in early["items"]], early
+    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    assert wire.request("textDocument/completion", where, timeout=60)["result"] == early
+    assert [m.get("id") for m in wire.received].count(103) == 1
+    assert "1 hovers or completions of it were answered as the server was imported" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
 
 

@@ -11,18 +11,18 @@
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
     to_text_edits(edits, index, encoding) -> Json (TextEdit[])
-    to_completion_list(items, index, encoding) -> Json (CompletionList)
     to_quick_fixes(fixable, index, encoding, uri, sent, docs_url=None) -> list[types.CodeAction]
 
 Contract
 --------
 * Ranges go through the document's `LineIndex` in the session's negotiated position encoding
   (whole-document results through `lsp.positions.Positions`, the same positions in bulk).
-* Whole-document results (symbols, folding ranges) and completion lists are built as their JSON
+* Whole-document results (symbols, folding ranges) are built as their JSON
   shape directly and wrapped in `Json`, which is written without cattrs walking it (see `Json`):
   tens of thousands of lsprotocol objects would cost more to build and to serialize than
   everything else. The rest (diagnostics, selection ranges: a few objects each) are lsprotocol
-  objects. A hover is `lsp.hover_json`'s, which `lsp.first_open` answers with too.
+  objects. A hover is `lsp.hover_json`'s and a completion list `lsp.completion_json`'s, which
+  `lsp.first_open` answers with too.
 * A diagnostic keeps its stable `code`, gets ``source="hcljson-ls"``, its `message` (summary then
   detail), and `relatedInformation` from `related` (in the same document, or in another file of the
   module, whose `LineIndex` `index_of(uri)` gives; a place in a file that cannot be read is left
@@ -136,51 +136,8 @@ def _without_data(d: types.Diagnostic) -> types.Diagnostic:
     )
 
 
-#: Longer completion lists leave each item's documentation for `completionItem/resolve`.
-LAZY_DOCUMENTATION = 50
-
-
-def to_completion_list(items: Iterable, index: LineIndex, encoding: str) -> Json:
-    """`features.completion.CompletionItem`s as an LSP `CompletionList`, in its JSON shape (`Json`):
-    each with a `textEdit` over exactly the typed part of the word, sorted by relevance group then
-    label (`sortText`). In a list longer than `LAZY_DOCUMENTATION` the documentation travels in
-    `data` and is filled in by `resolve_completion`. (As lsprotocol objects, unstructured by cattrs,
-    the 1,917 items of a `depends_on` element at 5 MB were 19 ms of a ~24 ms request.)"""
-    items = list(items)
-    lazy = len(items) > LAZY_DOCUMENTATION
-    out = []
-    # Items replace the same typed word: its range is converted once per list, not once per item.
-    ranges: dict[tuple[int, int], dict] = {}
-    for i in items:
-        span = (i.start, i.end)
-        edit_range = ranges.get(span)
-        if edit_range is None:
-            edit_range = ranges[span] = range_json(index, i.start, i.end, encoding)
-        item: dict[str, Any] = {"label": i.label, "kind": _COMPLETION_KINDS.get(i.kind, _TEXT_KIND)}
-        if i.detail:
-            item["detail"] = i.detail
-        if i.documentation:
-            if lazy:
-                item["data"] = {"documentation": i.documentation}
-            else:
-                item["documentation"] = {"kind": types.MarkupKind.PlainText.value, "value": i.documentation}
-        item["sortText"] = f"{i.sort}{i.label}"
-        if i.deprecated:
-            item["tags"] = [types.CompletionItemTag.Deprecated.value]
-        item["filterText"] = i.filter or i.label
-        item["insertTextFormat"] = (types.InsertTextFormat.Snippet if i.snippet else types.InsertTextFormat.PlainText).value
-        item["textEdit"] = {"range": edit_range, "newText": i.insert_text}
-        out.append(item)
-    return Json({"isIncomplete": False, "items": out})
-
-
-#: `features.completion` kinds (`CompletionItemKind` member names) as their LSP numbers.
-_COMPLETION_KINDS = {k.name: k.value for k in types.CompletionItemKind}
-_TEXT_KIND = types.CompletionItemKind.Text.value
-
-
 def resolve_completion(item: types.CompletionItem) -> types.CompletionItem:
-    """The item with the documentation `to_completion_list` left in its `data`."""
+    """The item with the documentation `completion_json.completion_list_json` left in its `data`."""
     data = item.data if isinstance(item.data, dict) else {}
     doc = data.get("documentation")
     if isinstance(doc, str) and doc and item.documentation is None:

@@ -37,8 +37,9 @@ first diagnostics arrive waited for the import, ~0.35 s, 1.7x the peer's edit at
   (`diagnostic_forms.pull_json`: "unchanged" for the result id the client holds);
 * the other messages as before.
 
-Once the document is open, a ``textDocument/hover`` of it is answered too, as the server answers it
-(`hover_json`).
+Once the document is open, a ``textDocument/hover`` and a ``textDocument/completion`` of it are
+answered too, as the server answers them (`hover_json`, `completion_json`: with the client's
+``snippetSupport`` and the settings of `initialize`); ``completionItem/resolve`` is read past.
 
 The import runs Python code on the other thread; this one takes the interpreter back within a
 switch interval (`switch_interval`) when a message comes.
@@ -62,7 +63,7 @@ server's own functions: this module decides nothing about diagnostics.
 
 The edits applied here are not applied again: when the session ends, the `didOpen` in the handoff
 is made the document as it is now (its text and version), and the edits applied and the requests
-answered here (hovers, and those answered "content modified") leave the handoff; the server then handles the rest as above, and its
+answered here (hovers, completions, and those answered "content modified") leave the handoff; the server then handles the rest as above, and its
 answers to the pulls answered here, which it no longer computes on the state they were asked of,
 are dropped unchecked (`First.unchecked`). After an exception, or when the edits took the document
 past ``maxFileSizeMB`` (which the server checks when a document is opened), the handoff is left
@@ -93,6 +94,7 @@ from ..template.grammars import set_table_cache
 from ..workspace import Workspace
 from ..workspace.files import MB, file_name, path_of_uri, too_large, utf8_size
 from . import memory_marks
+from .completion_json import completion_json
 from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, pull_json
 from .early import CHUNK, Early, Handoff
@@ -119,7 +121,7 @@ class First:
     store: Workspace | None = None  # the workspace the document was opened in: the server's from now on
     unchecked: set[int | str] = field(default_factory=set)  # answered: the server's answer is not compared
     edits: int = 0  # how many edits were applied (and their diagnostics answered) before the import ended
-    hovers: int = 0  # how many hovers were answered
+    requests: int = 0  # how many hovers and completions were answered
 
 
 def folders(folder_uris: list[str] | None, root_uri: str | None, root_path: str | None) -> list[str]:
@@ -175,7 +177,7 @@ class _Session:
         self.applied: list[int] = []  # the indices of the edits applied here
         self.read_past: list[tuple[int, int | str]] = []  # requests left to the server: (index, id)
         self.modified: list[int] = []  # the indices of those answered "content modified"
-        self.hovered: list[int] = []  # the indices of the hovers answered here
+        self.requested: list[int] = []  # the indices of the hovers and completions answered here
         assert isinstance(handoff.events[0], Body) and handoff.answer is not None
         self.params = json.loads(handoff.events[0].data)["params"]
         self.encoding = handoff.answer["capabilities"]["positionEncoding"]
@@ -207,10 +209,10 @@ class _Session:
             elif (self.importing is not None and method == "textDocument/didChange" and "id" not in message
                   and _path(message, "params", "textDocument", "uri") == self.uri):
                 self._change(index, message["params"])
-            elif (method == "textDocument/hover" and self.uri is not None and _request_id(message) is not None
+            elif (method in _ANSWERED and self.uri is not None and _request_id(message) is not None
                   and _path(message, "params", "textDocument", "uri") == self.uri
                   and (position := _position(_path(message, "params", "position"))) is not None):
-                self._hover(index, message["id"], position)
+                self._answer(index, message["id"], method, position)
             elif not _leaves_state(message):
                 return
             elif "id" in message:
@@ -228,16 +230,22 @@ class _Session:
             self.first.answered[message["id"]] = None
             self.first.unchecked.add(message["id"])
 
-    def _hover(self, index: int, msg_id: int | str, position: tuple[int, int]) -> None:
-        """Answer a hover of the document as the server does."""
+    def _answer(self, index: int, msg_id: int | str, method: str, position: tuple[int, int]) -> None:
+        """Answer a hover or a completion of the document as the server does."""
         assert self.store is not None and self.uri is not None
         with paused_gc():
-            found = hover_json(self.store, self.uri, *position, self.encoding)
+            if method == "textDocument/hover":
+                found = hover_json(self.store, self.uri, *position, self.encoding)
+            else:
+                snippets = bool(_path(self.params, "capabilities", "textDocument", "completion", "completionItem",
+                                      "snippetSupport"))
+                found = completion_json(self.store, self.uri, *position, self.encoding, snippets,
+                                        self.settings.completion.prefill_required)
         self._send({"id": msg_id}, "result", json.dumps(found))
         self.first.answered[msg_id] = None
         self.first.unchecked.add(msg_id)
-        self.hovered.append(index)
-        self.first.hovers += 1
+        self.requested.append(index)
+        self.first.requests += 1
 
     def _change(self, index: int, params: dict[str, Any]) -> None:
         """Apply an edit of the document, as the server does: the requests read past before it were
@@ -260,10 +268,10 @@ class _Session:
         self.first.edits += 1
 
     def hand_over(self) -> None:
-        """Leave the handoff as the server is to handle it: the hovers answered here taken out, and
+        """Leave the handoff as the server is to handle it: the requests answered here taken out, and
         when edits were applied here, the `didOpen` made the document as it is now, and the edits
         and the requests answered "content modified" taken out (see above)."""
-        gone = list(self.hovered)
+        gone = list(self.requested)
         if self.applied and self.store is not None and self.uri is not None:
             state = self.store.get(self.uri)
             assert state is not None
@@ -386,16 +394,20 @@ class _Session:
                 self.store.leftovers.clear()
 
 
+#: The document requests answered here (the others are read past).
+_ANSWERED = frozenset({"textDocument/hover", "textDocument/completion"})
+
+
 def _leaves_state(message: dict[str, Any]) -> bool:
-    """Whether the server's state after `message` is the one before it: a document request (they
-    only read), a cancel or a trace setting. The session reads past those (they are the server's to
+    """Whether the server's state after `message` is the one before it: a document request or a
+    completion item's resolve (they only read), a cancel or a trace setting. The session reads past those (they are the server's to
     answer, in order, after the first diagnostics): an editor asks for symbols, folding ranges and
     semantic tokens of the document it opens, before or after its diagnostics."""
     method = message.get("method")
     if not isinstance(method, str):
         return False
     if "id" in message:
-        return method.startswith("textDocument/")
+        return method.startswith("textDocument/") or method == "completionItem/resolve"
     return method in ("$/cancelRequest", "$/setTrace")
 
 

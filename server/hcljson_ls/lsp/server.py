@@ -141,7 +141,6 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..diagnostic import plain
 from ..features import around, native_preview, navigation
-from ..features import completion as completion_feature
 from ..features import diagnostics as diagnostics_feature
 from ..features import folding as folding_feature
 from ..features import formatting as formatting_feature
@@ -161,6 +160,7 @@ from ..workspace import DocumentState, Snapshot, Workspace
 from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
 from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
+from .completion_json import completion_json
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
 from .hover_json import hover_json
 from .limits import Oversized
@@ -260,8 +260,8 @@ class HcljsonServer(LanguageServer):
             if handoff.first.edits:
                 log.info("%d edits of it were applied, and their diagnostics sent, as the server was imported",
                          handoff.first.edits)
-            if handoff.first.hovers:
-                log.info("%d hovers of it were answered as the server was imported", handoff.first.hovers)
+            if handoff.first.requests:
+                log.info("%d hovers or completions of it were answered as the server was imported", handoff.first.requests)
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
 
     def adopt_store(self, store: Workspace) -> None:
@@ -1011,12 +1011,9 @@ def workspace_symbol(ls: HcljsonServer, params: types.WorkspaceSymbolParams):
     fallback=lambda params: types.CompletionList(is_incomplete=False, items=[]),
 )
 def completion(ls: HcljsonServer, params: types.CompletionParams):
-    at = ls.at(params.text_document.uri, params.position)
-    if at is None:
-        return types.CompletionList(is_incomplete=False, items=[])
     snippets = bool(ls.text_document_capability("completion", "completion_item", "snippet_support"))
-    items = around.answer(completion_feature.complete, at.snapshot, at.uri, at.offset, snippets, ls.settings.completion.prefill_required)
-    return convert.to_completion_list(items, at.index, ls.position_encoding)
+    return convert.Json(completion_json(ls.store, params.text_document.uri, params.position.line, params.position.character,
+                                        ls.position_encoding, snippets, ls.settings.completion.prefill_required))
 
 
 @feature(types.COMPLETION_ITEM_RESOLVE, fallback=lambda item: item)
