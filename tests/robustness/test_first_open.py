@@ -141,30 +141,18 @@ def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_o
     assert " ERROR " not in wire.log(), wire.log()
 
 
-def test_a_hover_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire):
-    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(VALID), _pull(102))
-    wire.response(102, timeout=60)
-    hover = {"textDocument": {"uri": URI}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
-    _send(wire, _message("textDocument/hover", hover, 103))
-    early = wire.response(103, timeout=60)["result"]
-    assert "region" in early["contents"]["value"], early
-    # The full server (a request only it answers first) gives the same answer.
-    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
-    assert wire.request("textDocument/hover", hover, timeout=60)["result"] == early
-    assert [m.get("id") for m in wire.received].count(103) == 1
-    assert "1 hovers or completions of it were answered as the server was imported" in wire.log(), wire.log()
-    assert " ERROR " not in wire.log(), wire.log()
-
-
-def test_a_completion_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire):
+@pytest.mark.parametrize("method", ["textDocument/hover", "textDocument/completion"])
+def test_a_request_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire, method):
     _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(VALID), _pull(102))
     wire.response(102, timeout=60)
     where = {"textDocument": {"uri": URI}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
-    _send(wire, _message("textDocument/completion", where, 103))
+    _send(wire, _message(method, where, 103))
     early = wire.response(103, timeout=60)["result"]
-    assert "region" in [i["label"] for i in early["items"]], early
+    said = early["contents"]["value"] if method == "textDocument/hover" else [i["label"] for i in early["items"]]
+    assert "region" in said, early
+    # The full server (a request only it answers first) gives the same answer.
     assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
-    assert wire.request("textDocument/completion", where, timeout=60)["result"] == early
+    assert wire.request(method, where, timeout=60)["result"] == early
     assert [m.get("id") for m in wire.received].count(103) == 1
     assert "1 hovers or completions of it were answered as the server was imported" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
