@@ -1,4 +1,6 @@
-"""Core data <-> lsprotocol types. Offsets become positions here and nowhere else in `lsp/`.
+"""Core data <-> lsprotocol types. Offsets become positions here, and in the JSON builders that
+import no lsprotocol (`diagnostic_json`, `hover_json`, `completion_json`: `lsp.first_open` uses
+them before the server is imported), and nowhere else in `lsp/`.
 
     to_range(index, start, end, encoding) -> types.Range
     diagnostic_json(d, index, encoding, uri, docs_url=None, index_of=None) -> dict (the wire form)
