@@ -94,12 +94,10 @@ from ..template.grammars import set_table_cache
 from ..workspace import Workspace
 from ..workspace.files import MB, file_name, path_of_uri, too_large, utf8_size
 from . import memory_marks
-from .completion_json import completion_json
 from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, pull_json
 from .early import CHUNK, Early, Handoff
 from .framing import Body, Decoded
-from .hover_json import hover_json
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +202,7 @@ class _Session:
                 if self.importing is None:  # the first answer
                     if self.importer is None:
                         return
+                    _answer_builders()  # (here, not on the thread: the session may need them first)
                     self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
                     self.importing.start()
             elif (self.importing is not None and method == "textDocument/didChange" and "id" not in message
@@ -233,6 +232,7 @@ class _Session:
     def _answer(self, index: int, msg_id: int | str, method: str, position: tuple[int, int]) -> None:
         """Answer a hover or a completion of the document as the server does."""
         assert self.store is not None and self.uri is not None
+        hover_json, completion_json = _answer_builders()
         with paused_gc():
             if method == "textDocument/hover":
                 found = hover_json(self.store, self.uri, *position, self.encoding)
@@ -392,6 +392,17 @@ class _Session:
         finally:
             if self.store is not None and self.store.leftovers:
                 self.store.leftovers.clear()
+
+
+def _answer_builders() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """`hover_json` and `completion_json`, imported when first needed: after the first answer, not
+    before it (`features.completion` is ~18 ms of this module's ~200 ms import, which the first
+    diagnostics wait for), and before the server's import starts on its thread (which imports them
+    too: importing one module on both threads at once may deadlock on their import locks)."""
+    from .completion_json import completion_json  # lazy: after the first answer (see above)
+    from .hover_json import hover_json  # lazy: after the first answer (see above)
+
+    return hover_json, completion_json
 
 
 #: The document requests answered here (the others are read past).
