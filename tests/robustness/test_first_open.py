@@ -5,6 +5,7 @@ arrives meanwhile (issue 22 §4)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -141,10 +142,14 @@ def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_o
     assert " ERROR " not in wire.log(), wire.log()
 
 
+@pytest.mark.parametrize("pull", [True, False], ids=["pull", "push"])
 @pytest.mark.parametrize("method", ["textDocument/hover", "textDocument/completion"])
-def test_a_request_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire, method):
-    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(VALID), _pull(102))
-    wire.response(102, timeout=60)
+def test_a_request_sent_as_the_first_diagnostics_arrive_is_answered_as_the_server_answers_it(wire: Wire, method, pull):
+    _send(wire, _initialize(101, pull=pull), _message("initialized", {}), _opened(VALID), *[_pull(102)] * pull)
+    if pull:
+        wire.response(102, timeout=60)
+    else:
+        wire.diagnostics(URI, version=1, timeout=60)
     where = {"textDocument": {"uri": URI}, "position": {"line": VALID_HOVER[0], "character": VALID_HOVER[1]}}
     _send(wire, _message(method, where, 103))
     early = wire.response(103, timeout=60)["result"]
@@ -210,17 +215,41 @@ def test_edits_that_take_the_document_past_the_size_limit_are_applied_again_by_t
 
 
 def test_a_push_client_gets_the_first_diagnostics_once_then_every_edit(wire: Wire):
-    column = COLUMN
-    _send(wire, _initialize(101, pull=False), _message("initialized", {}), _opened(BROKEN),
-          _insert(2, LINE, column, "x"), _insert(3, LINE, column + 1, "y"))
+    initialize = _initialize(101, pull=False)
+    initialize["params"]["initializationOptions"] = {**FIRST_OPTIONS, "diagnostics": {
+        **FIRST_OPTIONS["diagnostics"], "debounceMs": 1000}}
+    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN))
+    wire.diagnostics(URI, version=1, timeout=60)
+    # Sent as they arrive, as the server is imported, in two writes: the session looks whether a
+    # push is due between them.
+    _send(wire, _insert(2, LINE, COLUMN, "x"))
+    time.sleep(0.05)
+    _send(wire, _insert(3, LINE, COLUMN + 1, "y"))
     wire.diagnostics(URI, version=3, timeout=60)
+    still_right(wire)  # (the full server answers, after any push of its own)
     versions = [p["version"] for p in wire.published(URI)]
-    assert versions == sorted(versions) and versions[-1] == 3, versions
-    assert versions.count(1) == 1, versions  # pushed early, and not again by the full server
+    # Pushed early, then the burst of edits once (`debounceMs` after the last), by the session or by
+    # the server from the `didOpen` it is handed: never twice.
+    assert versions == [1, 3], versions
     final = wire.published(URI)[-1]["diagnostics"]
     assert any("local.nopexy" in d["message"] for d in final), final
     assert EARLY in wire.log(), wire.log()
+    assert "2 edits of it were applied" in wire.log(), wire.log()  # as the server was imported
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_a_push_client_s_edits_are_pushed_while_the_server_is_imported(wire: Wire):
+    initialize = _initialize(101, pull=False)
+    initialize["params"]["initializationOptions"] = {**FIRST_OPTIONS, "diagnostics": {
+        **FIRST_OPTIONS["diagnostics"], "debounceMs": 0}}
+    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN))
+    wire.diagnostics(URI, version=1, timeout=60)
+    _send(wire, _insert(2, LINE, COLUMN, "a"))  # sent as they arrive: the import takes ~0.3 s more
+    pushed = wire.diagnostics(URI, version=2, timeout=60)
+    assert any('"local.nopea"' in d["message"] for d in pushed), pushed
     still_right(wire)
+    assert [p["version"] for p in wire.published(URI)] == [1, 2]
+    assert "their diagnostics were pushed 1 times as the server was imported" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
 
 

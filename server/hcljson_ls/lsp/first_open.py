@@ -17,10 +17,11 @@ document, and answers them the way the server does:
 * ``textDocument/didOpen`` of the first document: opened in a `workspace.Workspace` made as the
   server makes its own (`initialize`'s folders and `initializationOptions` settings, through
   `config.settings_from` and `config.configure_workspace`); pushed at once (`publishDiagnostics`
-  with its version) to a client that does not pull, which ends the session;
+  with its version) to a client that does not pull: the first answer;
 * ``textDocument/diagnostic`` for that document (no ``previousResultId``): answered with the
-  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`), which ends it,
-  unless `serve` was given an `importer` (the server's import: `hcljson_ls.entry`);
+  report the server would give (`diagnostic_forms.document_forms`, `ResultIds`): the first answer;
+  it ends the session, unless `serve` was given an `importer` (the server's import:
+  `hcljson_ls.entry`);
 * other document requests (``textDocument/...``: they read, nothing changes), ``$/cancelRequest``
   and ``$/setTrace``: read past, left to the server (an editor asks for a new document's symbols,
   folding ranges, semantic tokens... around its diagnostics). JSON-RPC lets responses come in
@@ -35,6 +36,9 @@ first diagnostics arrive waited for the import, ~0.35 s, 1.7x the peer's edit at
   the edit: it is answered "content modified" (LSP's -32801, which a client asks again after);
 * ``textDocument/diagnostic`` for that document: answered as the server answers a pull
   (`diagnostic_forms.pull_json`: "unchanged" for the result id the client holds);
+* to a client that does not pull, the edits' diagnostics are pushed as the server pushes them
+  (`lsp.publish`): ``debounceMs`` after the last edit, unless they are those pushed last. One
+  still due when the session ends is the server's: it pushes on the `didOpen` it is handed (below);
 * the other messages as before.
 
 Once the document is open, a ``textDocument/hover`` and a ``textDocument/completion`` of it are
@@ -84,6 +88,7 @@ import logging
 import os
 import select
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -114,12 +119,13 @@ class First:
     """What the session sent before the server was imported."""
 
     answered: dict[int | str, Any] = field(default_factory=dict)  # request id -> the result sent (JSON data)
-    pushed: dict[str, list[str]] = field(default_factory=dict)  # uri -> the diagnostics' forms pushed
+    pushed: dict[str, list[str]] = field(default_factory=dict)  # uri -> the diagnostics' forms pushed last
     result_ids: ResultIds = field(default_factory=ResultIds)
     store: Workspace | None = None  # the workspace the document was opened in: the server's from now on
     unchecked: set[int | str] = field(default_factory=set)  # answered: the server's answer is not compared
     edits: int = 0  # how many edits were applied (and their diagnostics answered) before the import ended
     requests: int = 0  # how many hovers and completions were answered
+    pushes: int = 0  # how many times the edited document's diagnostics were pushed (to a client that does not pull)
 
 
 def folders(folder_uris: list[str] | None, root_uri: str | None, root_path: str | None) -> list[str]:
@@ -187,6 +193,7 @@ class _Session:
         self.pushes = mode == "always" or (mode == "auto" and not pulls)
         self.store: Workspace | None = None
         self.uri: str | None = None
+        self.publish_at: float | None = None  # (`time.monotonic`) when the edits' diagnostics are due, pushing
 
     def run(self) -> None:
         for index, message in self._messages():
@@ -200,11 +207,7 @@ class _Session:
                   and _is_pull(message, self.uri, first=self.importing is None)):
                 self._pull(message)
                 if self.importing is None:  # the first answer
-                    if self.importer is None:
-                        return
-                    _answer_builders()  # (here, not on the thread: the session may need them first)
-                    self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
-                    self.importing.start()
+                    self._start_import()
             elif (self.importing is not None and method == "textDocument/didChange" and "id" not in message
                   and _path(message, "params", "textDocument", "uri") == self.uri):
                 self._change(index, message["params"])
@@ -216,6 +219,15 @@ class _Session:
                 return
             elif "id" in message:
                 self.read_past.append((index, message["id"]))
+
+    def _start_import(self) -> None:
+        """Once the first answer is sent: start the server's import on a thread, or without an
+        importer, end the session."""
+        if self.importer is None:
+            raise _Stop
+        _answer_builders()  # (here, not on the thread: the session may need them first)
+        self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
+        self.importing.start()
 
     def _pull(self, message: dict[str, Any]) -> None:
         """Answer a pull of the document's diagnostics as the server does."""
@@ -266,6 +278,24 @@ class _Session:
         with paused_gc():
             self.store.change(self.uri, version, changes, self.encoding)
         self.first.edits += 1
+        if self.pushes:  # (debounced as `Publisher.schedule`: a burst of edits is pushed once)
+            self.publish_at = time.monotonic() + self.settings.diagnostics.debounce_ms / 1000
+
+    def _publish_if_due(self) -> None:
+        """Push the document's diagnostics once `debounceMs` have passed since the last edit, unless
+        they are the ones pushed last (as the server's `_send_diagnostics`)."""
+        if self.publish_at is None or time.monotonic() < self.publish_at:
+            return
+        self.publish_at = None
+        assert self.store is not None and self.uri is not None
+        state = self.store.get(self.uri)
+        assert state is not None
+        items = self._diagnostics()
+        if items != self.first.pushed.get(self.uri):
+            self._send({"method": "textDocument/publishDiagnostics"}, "params",
+                       publish_json(self.uri, state.version, items).text)
+            self.first.pushed[self.uri] = items
+            self.first.pushes += 1
 
     def hand_over(self) -> None:
         """Leave the handoff as the server is to handle it: the requests answered here taken out, and
@@ -302,6 +332,7 @@ class _Session:
         events, index = self.handoff.events, 1
         while True:
             while index == len(events):
+                self._publish_if_due()
                 if self.handoff.ended or not self._read():
                     return
             event, index = events[index], index + 1
@@ -327,6 +358,7 @@ class _Session:
                 ready, _, _ = select.select([self.stdin_fd], [], [], IDLE if self.importing is None else POLL)
                 if ready:
                     break
+                self._publish_if_due()
                 if self.importing is None or not self.importing.is_alive():
                     return False
             chunk = os.read(self.stdin_fd, CHUNK)
@@ -367,7 +399,7 @@ class _Session:
             items = self._diagnostics()
             self._send({"method": "textDocument/publishDiagnostics"}, "params", publish_json(uri, version, items).text)
             self.first.pushed[uri] = items
-            raise _Stop  # pushed: the rest is the server's
+            self._start_import()  # (as after the first answer to a pull)
 
     def _diagnostics(self) -> list[str]:
         assert self.store is not None and self.uri is not None

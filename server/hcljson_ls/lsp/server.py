@@ -260,6 +260,8 @@ class HcljsonServer(LanguageServer):
             if handoff.first.edits:
                 log.info("%d edits of it were applied, and their diagnostics sent, as the server was imported",
                          handoff.first.edits)
+            if handoff.first.pushes:
+                log.info("their diagnostics were pushed %d times as the server was imported", handoff.first.pushes)
             if handoff.first.requests:
                 log.info("%d hovers or completions of it were answered as the server was imported", handoff.first.requests)
         return transport.serve_stdio(self._hcljson_protocol, self.inbox, stdin_fd, stdout or sys.stdout.buffer, handoff)
