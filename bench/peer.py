@@ -109,6 +109,7 @@ class Connection:
         self._lock = threading.Lock()
         self._closed = False
         self.stderr_lines: list[str] = []
+        self.pushed: queue.Queue = queue.Queue()  # the params of each `publishDiagnostics`, as they come
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
@@ -168,6 +169,8 @@ class Connection:
             message = json.loads(out.read(length))
             if "method" in message and "id" in message:
                 self._answer(message)
+            elif message.get("method") == "textDocument/publishDiagnostics":
+                self.pushed.put(message["params"])
             elif "method" not in message:
                 with self._lock:
                     box = self._responses.pop(message.get("id"), None)
