@@ -544,11 +544,12 @@ class HcljsonServer(LanguageServer):
                                                        message=f"{NAME}: built the tree of {uri} {how}"))
 
     def _run_slice(self, steps: Any) -> bool:
-        """Run `steps` for at most `SCAN_SLICE`, less when a message waits; True when they ended."""
+        """Run `steps` for at most `SCAN_SLICE`, less when a message waits or a push is due
+        (`Publisher.due`); True when they ended."""
         slice_end = time.perf_counter() + SCAN_SLICE
         with paused_gc():
             for _ in steps:
-                if time.perf_counter() >= slice_end or self.inbox.waiting:
+                if time.perf_counter() >= slice_end or self.inbox.waiting or self.publisher.due():
                     return False
         return True
 
