@@ -70,7 +70,7 @@ class DiskFile:
 
 class Module:
     __slots__ = ("directory", "disk", "listed", "revision", "index_cache", "key_index_cache", "kinds_cache",
-                 "opentofu_cache")
+                 "names_cache", "opentofu_cache")
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -80,6 +80,7 @@ class Module:
         self.index_cache: tuple[int, dict] | None = None  # (revision, key -> places), see Workspace
         self.key_index_cache: tuple[int, dict] | None = None  # (revision, key -> file names)
         self.kinds_cache: tuple[int, dict] | None = None  # (revision, kind -> keys), see ModuleScope
+        self.names_cache: tuple[int, frozenset[str]] | None = None  # (revision, its files' names), see Workspace
         self.opentofu_cache: tuple[int, bool] | None = None  # (revision, read by OpenTofu under "auto")
 
     def bump(self) -> None:
@@ -87,6 +88,7 @@ class Module:
         self.index_cache = None
         self.key_index_cache = None
         self.kinds_cache = None
+        self.names_cache = None
 
     def __repr__(self) -> str:
         return f"Module({self.directory!r}, files={sorted(self.disk)}, revision={self.revision})"

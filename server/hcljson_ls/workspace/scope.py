@@ -55,13 +55,15 @@ class ModuleScope:
         return self._workspace.provider_schemas(self._key)
 
     def _index(self) -> dict[tuple, frozenset[str]]:
-        return self._workspace.key_index(self._key)
+        return self._workspace.others_index(self._key, self._name)
 
     def declared(self, key: tuple) -> bool:
         names = self._index().get(key)
         return names is not None and len(names) > 0 and (len(names) > 1 or self._name not in names)
 
     def keys(self, kind: str) -> list[tuple]:
+        if not self._index():  # (the module's only file: no other declares anything)
+            return []
         return [k for k in self._kinds().get(kind, ()) if self.declared(k)]
 
     def _kinds(self) -> dict[str, list[tuple]]:

@@ -643,6 +643,19 @@ class Workspace(ProviderSchemaSettings):
         module.index_cache = (module.revision, index)
         return index
 
+    def others_index(self, key: str, name: str) -> dict[tuple, frozenset[str]]:
+        """`key_index` of module `key` as the analysis of its file `name` reads it (what the other
+        files declare): empty, without building it, when `name` is the module's only file. The index
+        holds every key of that file: 16 ms at 5 MB, which the first misspelt reference in an open
+        document waited for (session 23)."""
+        module = self.module(key)
+        cached = module.names_cache
+        if cached is None or cached[0] != module.revision:
+            cached = module.names_cache = (module.revision, frozenset(self.effective_names(key)))
+        if len(cached[1]) == 1 and name in cached[1]:
+            return {}
+        return self.key_index(key)
+
     def key_index(self, key: str) -> dict[tuple, frozenset[str]]:
         """declaration key -> the names of the files of module `key` that declare it, from the
         files on disk and what open documents declared when last analysed (never analysing one:
