@@ -95,6 +95,7 @@ from .convert_cli import add_convert_parser, run_convert
 from .diagnostic import ERROR, HINT, INFORMATION, WARNING, Diagnostic, plain
 from .features.diagnostics import collect
 from .gcpolicy import short_lived_gc
+from .hcljson import similar
 from .rule_docs import RULES
 from .template.grammars import set_table_cache
 from .terraform.definition import catalogue
@@ -257,6 +258,7 @@ def prepare_server() -> None:
     from .lsp.server import prepared_server  # lazy: imported above
 
     _PREPARED.append(prepared_server())
+    similar.prepare()  # (what the first misspelt name asks: imported here rather than by that edit)
 
 
 def run_server(args: argparse.Namespace) -> int:

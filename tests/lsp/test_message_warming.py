@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -76,3 +79,15 @@ def test_without_a_running_loop_nothing_is_warmed():
     server = create_server()
     server.warm_messages_soon()
     assert server._warming is None
+
+
+def test_the_warming_also_imports_what_the_first_misspelt_name_asks():
+    """`similar.prepare` (rapidfuzz, cydifflib: ~20-40 ms the first misspelt reference of a session
+    waited for) is one of the warming's steps. In a fresh interpreter: this one has them imported."""
+    probe = ("import asyncio, sys\nfrom hcljson_ls.lsp.server import create_server\nserver = create_server()\n"
+             "before = 'rapidfuzz' in sys.modules\n"
+             "async def warm():\n    server.warm_messages_soon()\n    await server._warming\n"
+             "asyncio.run(warm())\nprint(before, 'rapidfuzz' in sys.modules)")
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert found.stdout.split() == ["False", "True"], found.stderr

@@ -2,6 +2,7 @@
 exactly, at a fraction of its cost.
 
     close_match(word, names, cutoff) -> str | None
+    prepare() -> None        import what the first question needs (rapidfuzz, cydifflib), ahead of it
 
 Why: difflib compares the word with every name in Python; among a hundred similar generated names
 (`resource_name_57`) that is ~3 ms a query, and a file with thousands of misspelt references asked
@@ -53,6 +54,12 @@ def _bounds() -> tuple[Callable[..., Any], Callable[..., Any], Callable[[], Any]
     from rapidfuzz.distance import Indel  # lazy: as above
 
     return process.extract, Indel.normalized_similarity, SequenceMatcher
+
+
+def prepare() -> None:
+    """Import what `close_match` needs, ahead of its first question: the server does it in the
+    background after start-up (the first misspelt reference of a session waited ~20-40 ms for it)."""
+    _bounds()
 
 
 def close_match(word: str, names: Sequence[str], cutoff: float = 0.6) -> str | None:
