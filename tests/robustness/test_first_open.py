@@ -195,6 +195,31 @@ def test_edits_pulls_and_requests_interleaved_during_the_import_are_each_answere
     assert " ERROR " not in wire.log(), wire.log()
 
 
+def test_a_push_client_s_edits_and_requests_interleaved_during_the_import_are_each_answered_once(wire: Wire):
+    _send(wire, _initialize(101, pull=False), _message("initialized", {}), _opened(BROKEN))
+    wire.diagnostics(URI, version=1, timeout=60)
+    document = {"textDocument": {"uri": URI}}
+    where = {**document, "position": {"line": LINE, "character": COLUMN}}
+    # As the pull client's test above, with hovers and completions between the edits, in one write.
+    _send(wire, _message("textDocument/documentSymbol", document, 201), _insert(2, LINE, COLUMN, "a"),
+          _message("textDocument/hover", where, 202), _insert(3, LINE, COLUMN + 1, "b"),
+          _message("textDocument/foldingRange", document, 203), _delete(4, LINE, COLUMN + 1),
+          _message("textDocument/completion", where, 204), _insert(5, LINE, COLUMN + 1, "c"),
+          _message("textDocument/documentSymbol", document, 205))
+    assert wire.response(201, timeout=60)["error"]["code"] == -32801
+    assert wire.response(203, timeout=60)["error"]["code"] == -32801
+    assert "result" in wire.response(202, timeout=60) and "result" in wire.response(204, timeout=60)
+    assert 'output "p"' in [s["name"] for s in wire.response(205, timeout=60)["result"]]
+    pushed = wire.diagnostics(URI, version=5, timeout=60)
+    assert any('"local.nopeac"' in d["message"] for d in pushed), pushed
+    still_right(wire)
+    assert [p["version"] for p in wire.published(URI)] == [1, 5]  # the burst pushed once
+    answered = [m["id"] for m in wire.received if "id" in m and "method" not in m and isinstance(m["id"], int) and m["id"] > 200]
+    assert sorted(answered) == [201, 202, 203, 204, 205]  # each once
+    assert "4 edits of it were applied" in wire.log(), wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
 def test_edits_that_take_the_document_past_the_size_limit_are_applied_again_by_the_server(wire: Wire):
     # Opened at the edited size, the document would not be analysed (`maxFileSizeMB` is checked when
     # one is opened): the server applies the edits itself, from the document as the client opened it.
