@@ -254,11 +254,11 @@ _PREPARED: list[HcljsonServer] = []
 def prepare_server() -> None:
     """Import the server and make it (`lsp.server.prepared_server`) ahead of `run_server`: `entry` has
     it done on a thread while `lsp.first_open` answers the first document."""
-    similar.prepare()  # (what the first misspelt name asks, ~20-40 ms: first, the session may need it soon)
     import_server()
     from .lsp.server import prepared_server  # lazy: imported above
 
     _PREPARED.append(prepared_server())
+    similar.prepare()  # (what the first misspelt name asks: last, its C++ set-up holds the interpreter)
 
 
 def run_server(args: argparse.Namespace) -> int:

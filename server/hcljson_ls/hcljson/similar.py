@@ -3,6 +3,8 @@ exactly, at a fraction of its cost.
 
     close_match(word, names, cutoff) -> str | None
     prepare() -> None        import what the first question needs (rapidfuzz, cydifflib), ahead of it
+    prepare_soon() -> None   say that a thread will `prepare`: until it has, a question among few
+                             names is difflib's to answer (`_FALLBACK_NAMES`), not the importer's
 
 Why: difflib compares the word with every name in Python; among a hundred similar generated names
 (`resource_name_57`) that is ~3 ms a query, and a file with thousands of misspelt references asked
@@ -28,6 +30,7 @@ Contract
 
 from __future__ import annotations
 
+import difflib
 import functools
 import threading
 from collections.abc import Callable, Sequence
@@ -43,6 +46,14 @@ _SLACK = 0.02
 _FEW = 4
 #: A `SequenceMatcher` per thread (its state is the pair of sequences set last).
 _MATCHERS = threading.local()
+#: A thread is to import the C helpers (`prepare_soon`), and they are imported (`_bounds` returned).
+_PREPARING = threading.Event()
+_READY = threading.Event()
+#: Until then, a question among at most this many names is answered by difflib itself (~30 us a
+#: name) rather than by importing them (rapidfuzz: 20-50 ms, much of it in C++ module set-up that
+#: holds the interpreter): a fresh server's first edit that misspelt a name, sent as the first
+#: diagnostics arrived, waited for that import (`bench/bench_cold_edits.py --push`).
+_FALLBACK_NAMES = 64
 
 
 @functools.cache
@@ -53,19 +64,30 @@ def _bounds() -> tuple[Callable[..., Any], Callable[..., Any], Callable[[], Any]
     from rapidfuzz import process  # lazy: ~20 ms of the server's start-up, needed only when a name is misspelt
     from rapidfuzz.distance import Indel  # lazy: as above
 
+    _READY.set()
     return process.extract, Indel.normalized_similarity, SequenceMatcher
 
 
 def prepare() -> None:
     """Import what `close_match` needs, ahead of its first question: the server does it in the
     background after start-up (the first misspelt reference of a session waited ~20-40 ms for it)."""
+    _PREPARING.set()
     _bounds()
+
+
+def prepare_soon() -> None:
+    """Say that a thread will `prepare` (`lsp.first_open` starting the server's import,
+    `cli.prepare_server`): until it has, few names are compared by difflib (`_FALLBACK_NAMES`)."""
+    _PREPARING.set()
 
 
 def close_match(word: str, names: Sequence[str], cutoff: float = 0.6) -> str | None:
     """See the module doc."""
     if not names:
         return None
+    if _PREPARING.is_set() and not _READY.is_set() and len(names) <= _FALLBACK_NAMES:
+        found = difflib.get_close_matches(word, names, n=1, cutoff=cutoff)  # (whose answer this is)
+        return found[0] if found else None
     extract, similarity, sequence_matcher = _bounds()
     if len(names) <= _FEW:
         bounded = [(name, 1.0, None) for name in names]  # every name's ratio is computed anyway

@@ -95,6 +95,7 @@ from typing import Any, BinaryIO
 
 from ..cache_dir import user_cache_dir
 from ..gcpolicy import paused_gc
+from ..hcljson import similar
 from ..template.grammars import set_table_cache
 from ..workspace import Workspace
 from ..workspace.files import MB, file_name, path_of_uri, too_large, utf8_size
@@ -226,6 +227,7 @@ class _Session:
         if self.importer is None:
             raise _Stop
         _answer_builders()  # (here, not on the thread: the session may need them first)
+        similar.prepare_soon()  # (the importer, `cli.prepare_server`, imports them last: few names by difflib meanwhile)
         self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
         self.importing.start()
 
