@@ -14,7 +14,7 @@ from hcljson_ls.features.formatting import Layout, document_edits
 from hcljson_ls.features.results import CompletionItem
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
-from hcljson_ls.lsp import completion_json, convert
+from hcljson_ls.lsp import completion_json, convert, document_json, first_open
 from hcljson_ls.lsp.hover_json import hover_json
 from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.lsp.server import create_server
@@ -223,6 +223,14 @@ def test_a_hover_is_sent_as_lsprotocol_would_send_it(encoding) -> None:
                             range=convert.to_range(index, start, end, encoding))
     assert sent(convert.Json(found), types.TEXT_DOCUMENT_HOVER) == sent(reference, types.TEXT_DOCUMENT_HOVER)
     assert hover_json(store, "file:///h/other.tf.json", 0, 0, encoding) is None
+
+
+def test_the_symbol_kind_numbers_are_lsps() -> None:
+    assert document_json.SYMBOL_KINDS == {k.name: k.value for k in types.SymbolKind}
+
+
+def test_first_open_answers_the_whole_document_methods_document_json_builds() -> None:
+    assert first_open._WHOLE_DOCUMENT == document_json.WHOLE_DOCUMENT_METHODS
 
 
 def test_the_completion_numbers_are_lsps() -> None:

@@ -59,6 +59,11 @@ def _insert(version: int, line: int, character: int, text: str) -> dict:
                                                "contentChanges": [{"range": {"start": at, "end": at}, "text": text}]})
 
 
+def _full_server(wire: Wire) -> None:
+    """Wait for the full server: a request the session leaves to it (a document's code lenses)."""
+    assert "result" in wire.request("textDocument/codeLens", {"textDocument": {"uri": URI}}, timeout=60)
+
+
 def _send(wire: Wire, *messages: dict) -> None:  # (ids from 101: `Wire.request` counts from 1)
     """All of `messages` in one write, as an editor restoring a session sends them."""
     wire.send_raw(b"".join(frame(encode(m)) for m in messages))
@@ -87,14 +92,13 @@ def test_a_pull_right_after_initialize_is_answered_early_with_the_servers_answer
 
 
 def test_document_requests_before_the_pull_are_answered_by_the_full_server(wire: Wire):
-    symbols = _message("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, 103)
-    folding = _message("textDocument/foldingRange", {"textDocument": {"uri": URI}}, 104)
-    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), symbols, folding, _pull(102))
+    lenses = _message("textDocument/codeLens", {"textDocument": {"uri": URI}}, 103)
+    links = _message("textDocument/documentLink", {"textDocument": {"uri": URI}}, 104)
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), lenses, links, _pull(102))
     early = wire.response(102, timeout=60)["result"]
     assert len(early["items"]) == 2
-    names = [s["name"] for s in wire.response(103, timeout=60)["result"]]  # flat: no hierarchy support
-    assert {'variable "region"', 'output "o"', 'output "p"'} <= set(names), names
-    assert wire.response(104, timeout=60)["result"]
+    assert wire.response(103, timeout=60)["result"]  # (the declarations' reference counts)
+    assert "result" in wire.response(104, timeout=60)
     assert EARLY in wire.log()
     assert wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"] == early
     assert " ERROR " not in wire.log(), wire.log()
@@ -112,7 +116,9 @@ def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
     messages = sorted(d["message"] for d in after["items"])
     assert any("local.nopexyz" in m for m in messages), messages
     assert not any("local.nope\"" in m or "local.nope " in m for m in messages), messages
-    # The full server goes on from the edited text (a request only it answers, then the pull again).
+    # The full server goes on from the edited text (a request only it answers, then its symbols and
+    # the pull again).
+    _full_server(wire)
     names = [s["name"] for s in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)["result"]]
     assert 'output "p"' in names, names
     again = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": after["resultId"]})
@@ -124,8 +130,8 @@ def test_edits_sent_during_the_hand_over_are_applied_in_order(wire: Wire):
 
 
 def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_once(wire: Wire):
-    symbols = _message("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, 103)
-    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), symbols, _pull(102))
+    lenses = _message("textDocument/codeLens", {"textDocument": {"uri": URI}}, 103)
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(BROKEN), lenses, _pull(102))
     early = wire.response(102, timeout=60)["result"]
     # An edit, and a request after it: the first request was asked of the text before the edit (the
     # client asks again), the second is the full server's to answer, of the edited text.
@@ -135,6 +141,7 @@ def test_a_request_read_past_before_an_early_edit_is_answered_content_modified_o
     after = wire.response(104, timeout=60)["result"]
     assert any("local.nopex" in d["message"] for d in after["items"]), after
     assert wire.response(105, timeout=60)["result"]
+    _full_server(wire)
     names = [s["name"] for s in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)["result"]]
     assert 'output "p"' in names, names
     assert [m.get("id") for m in wire.received].count(103) == 1  # answered once
@@ -155,11 +162,35 @@ def test_a_request_sent_as_the_first_diagnostics_arrive_is_answered_as_the_serve
     early = wire.response(103, timeout=60)["result"]
     said = early["contents"]["value"] if method == "textDocument/hover" else [i["label"] for i in early["items"]]
     assert "region" in said, early
-    # The full server (a request only it answers first) gives the same answer.
-    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    _full_server(wire)  # which gives the same answer
     assert wire.request(method, where, timeout=60)["result"] == early
     assert [m.get("id") for m in wire.received].count(103) == 1
     assert "1 hovers or completions of it were answered as the server was imported" in wire.log(), wire.log()
+    assert " ERROR " not in wire.log(), wire.log()
+
+
+@pytest.mark.parametrize("hierarchical", [True, False], ids=["hierarchical", "flat"])
+def test_symbols_folding_and_tokens_asked_with_the_open_are_answered_after_the_first_diagnostics(wire: Wire,
+                                                                                             hierarchical):
+    """What an editor asks of a document as it opens it, answered by the session once the
+    diagnostics are sent (the full server answers the same: asked again after the import)."""
+    initialize = _initialize(101, pull=True)
+    document_capabilities = initialize["params"]["capabilities"]["textDocument"]
+    document_capabilities["documentSymbol"] = {"hierarchicalDocumentSymbolSupport": hierarchical}
+    document_capabilities["foldingRange"] = {"lineFoldingOnly": False}
+    document = {"textDocument": {"uri": URI}}
+    asked = {201: "textDocument/documentSymbol", 202: "textDocument/foldingRange", 203: "textDocument/semanticTokens/full"}
+    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN),
+          *(_message(method, document, msg_id) for msg_id, method in asked.items()), _pull(102))
+    wire.response(102, timeout=60)
+    early = {msg_id: wire.response(msg_id, timeout=60)["result"] for msg_id in asked}
+    assert early[201] and early[202] and early[203]["data"], early
+    _full_server(wire)  # asked the same
+    for msg_id, method in asked.items():
+        assert wire.request(method, document, timeout=60)["result"] == early[msg_id], method
+    answered = [m["id"] for m in wire.received if "id" in m and "method" not in m and m["id"] in asked]
+    assert sorted(answered) == sorted(asked)  # each once
+    assert "3 requests for its symbols, folding ranges or semantic tokens were answered" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
 
 
@@ -175,9 +206,9 @@ def test_edits_pulls_and_requests_interleaved_during_the_import_are_each_answere
     symbols = {"textDocument": {"uri": URI}}
     # `local.nope` -> nopea, nopeab, nopea, nopeac; requests between them; sent in one write as the
     # import starts. A request followed by an edit was asked of a text that changed since.
-    _send(wire, _message("textDocument/documentSymbol", symbols, 201), _insert(2, LINE, COLUMN, "a"),
+    _send(wire, _message("textDocument/codeLens", symbols, 201), _insert(2, LINE, COLUMN, "a"),
           _pull(202, early["resultId"]), _insert(3, LINE, COLUMN + 1, "b"),
-          _message("textDocument/foldingRange", symbols, 203), _delete(4, LINE, COLUMN + 1),
+          _message("textDocument/documentLink", symbols, 203), _delete(4, LINE, COLUMN + 1),
           _pull(204, early["resultId"]), _insert(5, LINE, COLUMN + 1, "c"),
           _message("textDocument/documentSymbol", symbols, 205), _pull(206, early["resultId"]))
     assert wire.response(201, timeout=60)["error"]["code"] == -32801
@@ -187,6 +218,7 @@ def test_edits_pulls_and_requests_interleaved_during_the_import_are_each_answere
         messages = [d["message"] for d in wire.response(msg_id, timeout=60)["result"]["items"]]
         assert any(f'"{name}"' in m for m in messages), (msg_id, messages)
     assert 'output "p"' in [s["name"] for s in wire.response(205, timeout=60)["result"]]
+    _full_server(wire)
     final = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}}, timeout=60)["result"]
     assert final["items"] == wire.response(206)["result"]["items"]
     answered = [m["id"] for m in wire.received if "id" in m and "method" not in m and isinstance(m["id"], int) and m["id"] > 200]
@@ -201,9 +233,9 @@ def test_a_push_client_s_edits_and_requests_interleaved_during_the_import_are_ea
     document = {"textDocument": {"uri": URI}}
     where = {**document, "position": {"line": LINE, "character": COLUMN}}
     # As the pull client's test above, with hovers and completions between the edits, in one write.
-    _send(wire, _message("textDocument/documentSymbol", document, 201), _insert(2, LINE, COLUMN, "a"),
+    _send(wire, _message("textDocument/codeLens", document, 201), _insert(2, LINE, COLUMN, "a"),
           _message("textDocument/hover", where, 202), _insert(3, LINE, COLUMN + 1, "b"),
-          _message("textDocument/foldingRange", document, 203), _delete(4, LINE, COLUMN + 1),
+          _message("textDocument/documentLink", document, 203), _delete(4, LINE, COLUMN + 1),
           _message("textDocument/completion", where, 204), _insert(5, LINE, COLUMN + 1, "c"),
           _message("textDocument/documentSymbol", document, 205))
     assert wire.response(201, timeout=60)["error"]["code"] == -32801
@@ -230,7 +262,7 @@ def test_edits_that_take_the_document_past_the_size_limit_are_applied_again_by_t
     _send(wire, _insert(2, LINE, COLUMN, "x" * (1 << 20)), _pull(103, early["resultId"]))
     after = wire.response(103, timeout=60)["result"]
     assert after["kind"] == "full" and len(after["items"]) == 2
-    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    _full_server(wire)
     # The server read the document again from its open, its pulls too (new result ids): the same items.
     again = wire.request("textDocument/diagnostic", {"textDocument": {"uri": URI}, "previousResultId": after["resultId"]},
                          timeout=60)
@@ -292,7 +324,7 @@ def test_settings_the_early_answer_cannot_apply_leave_it_to_the_server(wire: Wir
     initialize["params"]["initializationOptions"] = {**OPTIONS, "maxFileSizeMB": "big"}  # a problem to report
     _send(wire, initialize, _message("initialized", {}), _opened(BROKEN), _pull(102))
     assert len(wire.response(102, timeout=60)["result"]["items"]) == 2
-    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)
+    _full_server(wire)
     assert EARLY not in wire.log()
     assert "ignoring invalid settings" in wire.log()
 
@@ -303,6 +335,6 @@ def test_settings_from_initialization_options_apply_to_the_early_answer(wire: Wi
     _send(wire, initialize, _message("initialized", {}), _opened(VALID.replace("var.region", "var.nope")), _pull(102))
     [item] = wire.response(102, timeout=60)["result"]["items"]
     assert item["codeDescription"]["href"] == "https://example.com/d#referenceundeclared", json.dumps(item)
-    assert "result" in wire.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, timeout=60)  # the full server's
+    _full_server(wire)
     assert EARLY in wire.log()
     assert " ERROR " not in wire.log(), wire.log()

@@ -1,6 +1,6 @@
 """Core data <-> lsprotocol types. Offsets become positions here, and in the JSON builders that
-import no lsprotocol (`diagnostic_json`, `hover_json`, `completion_json`: `lsp.first_open` uses
-them before the server is imported), and nowhere else in `lsp/`.
+import no lsprotocol (`diagnostic_json`, `hover_json`, `completion_json`, `document_json`:
+`lsp.first_open` uses them before the server is imported), and nowhere else in `lsp/`.
 
     to_range(index, start, end, encoding) -> types.Range
     diagnostic_json(d, index, encoding, uri, docs_url=None, index_of=None) -> dict (the wire form)
@@ -19,8 +19,8 @@ Contract
 --------
 * Ranges go through the document's `LineIndex` in the session's negotiated position encoding
   (whole-document results through `lsp.positions.Positions`, the same positions in bulk).
-* Whole-document results (symbols, folding ranges) are built as their JSON
-  shape directly and wrapped in `Json`, which is written without cattrs walking it (see `Json`):
+* Whole-document results (symbols, folding ranges: `lsp.document_json`'s builders) are built as
+  their JSON shape directly and wrapped in `Json`, which is written without cattrs walking it (see `Json`):
   tens of thousands of lsprotocol objects would cost more to build and to serialize than
   everything else. The rest (diagnostics, selection ranges: a few objects each) are lsprotocol
   objects. A hover is `lsp.hover_json`'s and a completion list `lsp.completion_json`'s, which
@@ -65,6 +65,7 @@ from ..features.selection import SelectionRange
 from ..features.signature_help import SignatureHelp
 from ..features.symbols import DocumentSymbol
 from ..text.line_index import LineIndex
+from . import document_json
 from .diagnostic_json import SOURCE, code_anchor, diagnostic_json, range_json  # noqa: F401 (re-exported: part of this module's API)
 from .positions import Positions
 
@@ -219,98 +220,16 @@ def _symbol_kind(kind: str) -> types.SymbolKind:
         return types.SymbolKind.Object
 
 
-_KINDS: dict[str, int] = {}
-
-
-def _kind_number(kind: str) -> int:
-    n = _KINDS.get(kind)
-    if n is None:
-        n = _KINDS[kind] = int(_symbol_kind(kind))
-    return n
-
-
 def to_document_symbols(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str) -> Json:
     """Hierarchical symbols (`DocumentSymbol[]` as JSON), converted without recursion (post-order
     over an explicit stack), positions in bulk."""
-    return Json(_document_symbols(symbols, Positions(index, encoding)))
-
-
-def _document_symbols(symbols: Sequence[DocumentSymbol], pos: Positions) -> list[dict]:
-    # Pass 1: every symbol in the order pass 2 makes them (post-order), and its four offsets.
-    emitted: list[DocumentSymbol] = []
-    stack: list[list] = [[s, False] for s in reversed(symbols)]
-    while stack:
-        frame = stack[-1]
-        symbol = frame[0]
-        if not frame[1] and symbol.children:
-            frame[1] = True
-            stack.extend([c, False] for c in reversed(symbol.children))
-            continue
-        stack.pop()
-        emitted.append(symbol)
-    offsets: list[int] = []
-    for x in emitted:
-        offsets += (x.start, x.end, x.selection_start, x.selection_end)
-    lines, chars = pos.many(offsets)
-    at = [{"line": ln, "character": ch} for ln, ch in zip(lines, chars)]
-    # Pass 2: the JSON, children before their parent, in the same order.
-    out: list[dict] = []
-    k = 0
-    # frame: [symbol, the list to append its result to, converted children or None]
-    frames: list[list] = [[s, out, None] for s in reversed(symbols)]
-    while frames:
-        frame = frames[-1]
-        symbol, target, children = frame
-        if children is None and symbol.children:
-            frame[2] = children = []
-            frames.extend([c, children, None] for c in reversed(symbol.children))
-            continue
-        frames.pop()
-        item = {
-            "name": symbol.name,
-            "kind": _kind_number(symbol.kind),
-            "range": {"start": at[k], "end": at[k + 1]},
-            "selectionRange": {"start": at[k + 2], "end": at[k + 3]},
-        }
-        k += 4
-        if symbol.detail:
-            item["detail"] = symbol.detail
-        if children:
-            item["children"] = children
-        target.append(item)
-    return out
+    return Json(document_json.document_symbols(symbols, Positions(index, encoding)))
 
 
 def to_symbol_information(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str, uri: str) -> Json:
     """The same symbols, flat (`SymbolInformation[]` as JSON, each before its children), for clients
     without hierarchical support."""
-    return Json(_symbol_information(symbols, Positions(index, encoding), uri))
-
-
-def _symbol_information(symbols: Sequence[DocumentSymbol], pos: Positions, uri: str) -> list[dict]:
-    flat: list[tuple[DocumentSymbol, str | None]] = []
-    stack: list[tuple[DocumentSymbol, str | None]] = [(s, None) for s in reversed(symbols)]
-    while stack:
-        symbol, container = stack.pop()
-        flat.append((symbol, container))
-        stack.extend((c, symbol.name) for c in reversed(symbol.children))
-    offsets: list[int] = []
-    for x, _ in flat:
-        offsets += (x.start, x.end)
-    lines, chars = pos.many(offsets)
-    out: list[dict] = []
-    for i, (symbol, container) in enumerate(flat):
-        j = 2 * i
-        item = {
-            "name": symbol.name,
-            "kind": _kind_number(symbol.kind),
-            "location": {"uri": uri, "range": {"start": {"line": lines[j], "character": chars[j]},
-                                               "end": {"line": lines[j + 1], "character": chars[j + 1]}}},
-        }
-        if container is not None:
-            item["containerName"] = container
-        out.append(item)
-    return out
+    return Json(document_json.symbol_information(symbols, Positions(index, encoding), uri))
 
 
 def to_folding_ranges(
@@ -321,38 +240,7 @@ def to_folding_ranges(
     range_limit: int | None = None,
 ) -> Json:
     """`FoldingRange[]` as JSON (see the module doc for the rules)."""
-    return Json(_folding_ranges(ranges, Positions(index, encoding), line_folding_only, range_limit))
-
-
-def _folding_ranges(ranges: Iterable[FoldingRange], pos: Positions, line_folding_only: bool, range_limit: int | None) -> list[dict]:
-    text = pos.text
-    starts = pos.starts
-    line_of = pos.line
-    out: list[dict] = []
-    last_start_line = -1
-    for r in ranges:
-        start_line = line_of(r.start)
-        if start_line == last_start_line:
-            continue
-        close_line = line_of(r.end)
-        end_line = close_line
-        own_line = not text[starts[close_line] : r.end].strip()
-        if own_line:
-            end_line -= 1
-        if end_line <= start_line:
-            continue
-        folding: dict = {"startLine": start_line, "endLine": end_line}
-        if r.kind is not None:
-            folding["kind"] = r.kind
-        if not line_folding_only:
-            folding["startCharacter"] = pos.position(r.start + 1)[1]
-            if not own_line:
-                folding["endCharacter"] = pos.position(r.end)[1]
-        out.append(folding)
-        last_start_line = start_line
-        if range_limit is not None and len(out) >= range_limit:
-            break
-    return out
+    return Json(document_json.folding_ranges(ranges, Positions(index, encoding), line_folding_only, range_limit))
 
 
 def to_semantic_tokens(data: list[int]) -> Json:

@@ -24,8 +24,8 @@ document, and answers them the way the server does:
   `hcljson_ls.entry`);
 * other document requests (``textDocument/...``: they read, nothing changes), ``$/cancelRequest``
   and ``$/setTrace``: read past, left to the server (an editor asks for a new document's symbols,
-  folding ranges, semantic tokens... around its diagnostics). JSON-RPC lets responses come in
-  any order.
+  folding ranges, semantic tokens... around its diagnostics; some are answered here once the first
+  answer is sent: below). JSON-RPC lets responses come in any order.
 
 With an `importer`, the first answer starts it on a thread, and the session goes on until the
 import ends with no message waiting (issue 21 §2: the first edit never waits; an edit sent as the
@@ -44,6 +44,11 @@ first diagnostics arrive waited for the import, ~0.35 s, 1.7x the peer's edit at
 Once the document is open, a ``textDocument/hover`` and a ``textDocument/completion`` of it are
 answered too, as the server answers them (`hover_json`, `completion_json`: with the client's
 ``snippetSupport`` and the settings of `initialize`); ``completionItem/resolve`` is read past.
+Once the first answer is sent, so are its ``documentSymbol``, ``foldingRange`` and
+``semanticTokens/full`` (`document_json.whole_document_json`, with the client's capabilities),
+those read before it first: what an editor asks of a document as it opens it. Only for a document
+shorter than `document_json.CANCELLABLE_SIZE`: a longer one's take 0.1 s and more, which its edits
+would wait for here, and the server answers them with cancellation points.
 
 The import runs Python code on the other thread; this one takes the interpreter back within a
 switch interval (`switch_interval`) when a message comes.
@@ -91,6 +96,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, BinaryIO
 
 from ..cache_dir import user_cache_dir
@@ -126,6 +132,7 @@ class First:
     unchecked: set[int | str] = field(default_factory=set)  # answered: the server's answer is not compared
     edits: int = 0  # how many edits were applied (and their diagnostics answered) before the import ended
     requests: int = 0  # how many hovers and completions were answered
+    documents: int = 0  # how many symbols, folding ranges and semantic tokens requests were answered
     pushes: int = 0  # how many times the edited document's diagnostics were pushed (to a client that does not pull)
 
 
@@ -180,7 +187,8 @@ class _Session:
         self.forms = Forms()  # (kept from pull to pull, as the server keeps them)
         self.opened_at = -1  # the index of the document's `didOpen` in the handoff's events
         self.applied: list[int] = []  # the indices of the edits applied here
-        self.read_past: list[tuple[int, int | str]] = []  # requests left to the server: (index, id)
+        # requests left to the server: (index, id, method when asked of this document, else "")
+        self.read_past: list[tuple[int, int | str, str]] = []
         self.modified: list[int] = []  # the indices of those answered "content modified"
         self.requested: list[int] = []  # the indices of the hovers and completions answered here
         assert isinstance(handoff.events[0], Body) and handoff.answer is not None
@@ -216,10 +224,14 @@ class _Session:
                   and _path(message, "params", "textDocument", "uri") == self.uri
                   and (position := _position(_path(message, "params", "position"))) is not None):
                 self._answer(index, message["id"], method, position)
+            elif (self.importing is not None and method in _WHOLE_DOCUMENT and _request_id(message) is not None
+                  and _path(message, "params", "textDocument", "uri") == self.uri and self._small()):
+                self._answer_whole(index, message["id"], method)
             elif not _leaves_state(message):
                 return
-            elif "id" in message:
-                self.read_past.append((index, message["id"]))
+            elif "id" in message:  # (its method kept when it asks of this document: `_start_import`)
+                mine = _path(message, "params", "textDocument", "uri") == self.uri and _request_id(message) is not None
+                self.read_past.append((index, message["id"], method if mine else ""))
 
     def _start_import(self) -> None:
         """Once the first answer is sent: start the server's import on a thread, or without an
@@ -227,6 +239,10 @@ class _Session:
         if self.importer is None:
             raise _Stop
         _answer_builders()  # (here, not on the thread: the session may need them first)
+        if self._small():  # the symbols, folding ranges... asked with the diagnostics: answered after them
+            for at, msg_id, method in [r for r in self.read_past if r[2] in _WHOLE_DOCUMENT]:
+                self.read_past.remove((at, msg_id, method))
+                self._answer_whole(at, msg_id, method)
         similar.prepare_soon()  # (the importer, `cli.prepare_server`, imports them last: few names by difflib meanwhile)
         self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
         self.importing.start()
@@ -246,7 +262,7 @@ class _Session:
     def _answer(self, index: int, msg_id: int | str, method: str, position: tuple[int, int]) -> None:
         """Answer a hover or a completion of the document as the server does."""
         assert self.store is not None and self.uri is not None
-        hover_json, completion_json = _answer_builders()
+        hover_json, completion_json, _ = _answer_builders()
         with paused_gc():
             if method == "textDocument/hover":
                 found = hover_json(self.store, self.uri, *position, self.encoding)
@@ -261,6 +277,28 @@ class _Session:
         self.requested.append(index)
         self.first.requests += 1
 
+    def _small(self) -> bool:
+        """Whether the document is one whose symbols, folding ranges and semantic tokens are answered
+        here: shorter than `document_json.CANCELLABLE_SIZE` (a longer one's take 0.1 s and more, and
+        the server answers them with cancellation points; the session would hold its edits)."""
+        assert self.store is not None and self.uri is not None
+        state = self.store.get(self.uri)
+        return state is not None and len(state.document.buffer) < _answer_builders()[2].CANCELLABLE_SIZE
+
+    def _answer_whole(self, index: int, msg_id: int | str, method: str) -> None:
+        """Answer a request for the document's symbols, folding ranges or semantic tokens as the
+        server does (`document_json.whole_document_json`)."""
+        assert self.store is not None and self.uri is not None
+        with paused_gc():
+            found = _answer_builders()[2].whole_document_json(
+                self.store, self.uri, method, _path(self.params, "capabilities", "textDocument"),
+                self.settings.symbols.group_by_construct_path, self.encoding)
+        self._send({"id": msg_id}, "result", json.dumps(found))
+        self.first.answered[msg_id] = None
+        self.first.unchecked.add(msg_id)
+        self.requested.append(index)
+        self.first.documents += 1
+
     def _change(self, index: int, params: dict[str, Any]) -> None:
         """Apply an edit of the document, as the server does: the requests read past before it were
         asked of the text before it, and are answered "content modified"."""
@@ -269,7 +307,7 @@ class _Session:
         if not (isinstance(version, int) and not isinstance(version, bool) and isinstance(changes, list)
                 and all(isinstance(c, dict) for c in changes)):
             raise _Stop  # the server says what is wrong with it
-        for at, msg_id in self.read_past:
+        for at, msg_id, _ in self.read_past:
             self._send({"id": msg_id}, "error", json.dumps({"code": CONTENT_MODIFIED, "message": "Content modified"}))
             self.first.answered[msg_id] = None
             self.first.unchecked.add(msg_id)
@@ -428,19 +466,24 @@ class _Session:
                 self.store.leftovers.clear()
 
 
-def _answer_builders() -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """`hover_json` and `completion_json`, imported when first needed: after the first answer, not
-    before it (`features.completion` is ~18 ms of this module's ~200 ms import, which the first
-    diagnostics wait for), and before the server's import starts on its thread (which imports them
-    too: importing one module on both threads at once may deadlock on their import locks)."""
+def _answer_builders() -> tuple[Callable[..., Any], Callable[..., Any], ModuleType]:
+    """`hover_json`, `completion_json` and `document_json`, imported when first needed: after the
+    first answer, not before it (`features.completion` is ~18 ms of this module's ~200 ms import,
+    which the first diagnostics wait for), and before the server's import starts on its thread
+    (which imports them too: importing one module on both threads at once may deadlock on their
+    import locks)."""
+    from . import document_json  # lazy: after the first answer (see above)
     from .completion_json import completion_json  # lazy: after the first answer (see above)
     from .hover_json import hover_json  # lazy: after the first answer (see above)
 
-    return hover_json, completion_json
+    return hover_json, completion_json, document_json
 
 
-#: The document requests answered here (the others are read past).
+#: The document requests answered here (the others are read past): at a position, and whole-document
+#: ones (`document_json.WHOLE_DOCUMENT_METHODS`, once the first answer is sent, of a small document).
 _ANSWERED = frozenset({"textDocument/hover", "textDocument/completion"})
+_WHOLE_DOCUMENT = frozenset({"textDocument/documentSymbol", "textDocument/foldingRange",
+                             "textDocument/semanticTokens/full"})
 
 
 def _leaves_state(message: dict[str, Any]) -> bool:
