@@ -11,6 +11,8 @@ from collections.abc import Iterator
 import pytest
 from fixture import parse_fixture
 
+from hcljson_ls.lsp import first_open
+
 from .conftest import OPTIONS, VALID, VALID_HOVER, line_character, still_right
 from .wire import SERVER, Wire, encode, frame
 
@@ -192,6 +194,21 @@ def test_symbols_folding_and_tokens_asked_with_the_open_are_answered_after_the_f
     assert sorted(answered) == sorted(asked)  # each once
     assert "3 requests for its symbols, folding ranges or semantic tokens were answered" in wire.log(), wire.log()
     assert " ERROR " not in wire.log(), wire.log()
+
+
+def test_symbols_of_a_longer_document_are_left_to_the_full_server(wire: Wire):
+    """Past `WHOLE_DOCUMENT_SIZE` they would hold the session's edits longer than 50 ms."""
+    variables = ", ".join(f'"v{i}": {{"type": "string"}}' for i in range(5_000))
+    text = '{"variable": {' + variables + "}}"
+    assert len(text) > first_open.WHOLE_DOCUMENT_SIZE
+    _send(wire, _initialize(101, pull=True), _message("initialized", {}), _opened(text),
+          _message("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, 201), _pull(102))
+    assert wire.response(102, timeout=60)["result"]["items"] == []
+    symbols = wire.response(201, timeout=60)["result"]  # (flat: each variable, then its `type`)
+    assert sum(1 for x in symbols if x["name"].startswith('variable "')) == 5_000
+    _full_server(wire)
+    assert EARLY in wire.log(), wire.log()
+    assert "requests for its symbols" not in wire.log(), wire.log()
 
 
 def _delete(version: int, line: int, character: int) -> dict:

@@ -7,7 +7,6 @@ ranges and semantic tokens, what an editor asks of a document as it opens it.
     whole_document_json(store, uri, method, capabilities, group_by_construct_path, encoding)
                                        -> the answer to one of `WHOLE_DOCUMENT_METHODS`, JSON data
     SYMBOL_KINDS                       LSP's `SymbolKind` numbers by name
-    CANCELLABLE_SIZE                   the size from which these answers are long (0.1 s and more)
 
 Contract
 --------
@@ -32,11 +31,6 @@ from ..features.symbols import DocumentSymbol
 from ..workspace import Workspace
 from .positions import Positions
 from .semantic_encoding import encode as encode_tokens
-
-#: Documents at least this long (characters) make whole-file requests long enough (0.1 s and more)
-#: to be worth cancelling: the server's handlers pause at cancellation points for them, and
-#: `lsp.first_open` leaves them to the server.
-CANCELLABLE_SIZE = 1_000_000
 
 #: LSP's `SymbolKind` numbers, by name.
 SYMBOL_KINDS: dict[str, int] = {

@@ -163,7 +163,6 @@ from ..workspace.previews import write_preview
 from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
 from .completion_json import completion_json
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
-from .document_json import CANCELLABLE_SIZE
 from .hover_json import hover_json
 from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
@@ -885,6 +884,9 @@ def document_diagnostic(ls: HcljsonServer, params: types.DocumentDiagnosticParam
     return ls.diagnostic_report(params.text_document.uri, params.previous_result_id)
 
 
+#: Documents at least this long (characters) make whole-file requests long enough (0.1 s and more)
+#: to be worth cancelling: such requests pause at cancellation points.
+CANCELLABLE_SIZE = 1_000_000
 #: The pause: stdin is read on a thread (`lsp.transport`), so a cancel written right after the
 #: request reaches the loop a moment later (under 1 ms idle, a few ms loaded).
 _CANCEL_WAIT = 0.01
