@@ -16,6 +16,7 @@ from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in
 from hcljson_ls.lsp import completion_json, convert, document_json, first_open
 from hcljson_ls.lsp.hover_json import hover_json
+from hcljson_ls.lsp.positions import Positions
 from hcljson_ls.lsp.semantic_encoding import encode
 from hcljson_ls.lsp.server import create_server
 from hcljson_ls.text.line_index import LineIndex
@@ -71,10 +72,10 @@ def test_document_symbols_are_sent_as_lsprotocol_would_send_them(encoding) -> No
     state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
     symbols = symbols_in(state.analysis.body)
     index = state.line_index
-    ours = convert.to_document_symbols(symbols, index, encoding)
+    ours = convert.Json(document_json.symbols_json(symbols, index, encoding, True, state.uri))
     method = types.TEXT_DOCUMENT_DOCUMENT_SYMBOL
     assert sent(ours, method) == sent(lsprotocol_symbols(symbols, index, encoding), method)
-    flat = convert.to_symbol_information(symbols, index, encoding, state.uri)
+    flat = convert.Json(document_json.symbols_json(symbols, index, encoding, False, state.uri))
     reference = []
     stack = [(s, None) for s in reversed(symbols)]
     while stack:
@@ -92,7 +93,7 @@ def test_folding_ranges_are_sent_as_lsprotocol_would_send_them(encoding, line_fo
     state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
     index, text = state.line_index, state.text
     ranges = folding_ranges_in(state.syntax.root, text)
-    ours = convert.to_folding_ranges(ranges, index, encoding, line_folding_only, range_limit=2)
+    ours = convert.Json(document_json.folding_ranges(ranges, Positions(index, encoding), line_folding_only, 2))
     reference = []
     last = -1
     for r in ranges:
@@ -117,11 +118,14 @@ def test_folding_ranges_are_sent_as_lsprotocol_would_send_them(encoding, line_fo
 
 
 def test_semantic_tokens_are_sent_as_lsprotocol_would_send_them() -> None:
-    state = DocumentState.open("file:///m/main.tf.json", TEXT, 1)
-    data = encode(tokens_for_body(state.text, state.analysis.body), state.line_index, "utf-16")
+    store = Workspace()
+    store.open("file:///m/main.tf.json", TEXT, 1, "terraform-json")
+    state = store.get("file:///m/main.tf.json")
+    ours = document_json.semantic_tokens_json(store.snapshot(), state.uri, state.line_index, "utf-16")
+    data = encode(tokens_for_body(state.text, state.analysis.body), state.line_index, "utf-16", document_json.LEGEND)
     method = types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL
-    assert len(data) > 10
-    assert sent(convert.to_semantic_tokens(data), method) == sent(types.SemanticTokens(data=data), method)
+    assert len(data) > 10 and ours == {"data": data}
+    assert sent(convert.Json(ours), method) == sent(types.SemanticTokens(data=data), method)
 
 
 def test_a_deprecated_argument_is_tagged_deprecated_and_nothing_else_is() -> None:

@@ -6,10 +6,7 @@ import no lsprotocol (`diagnostic_json`, `hover_json`, `completion_json`, `docum
     diagnostic_json(d, index, encoding, uri, docs_url=None, index_of=None) -> dict (the wire form)
     to_diagnostic(d, index, encoding, uri, docs_url=None, index_of=None) -> types.Diagnostic
     code_anchor(code) -> str
-    to_document_symbols(symbols, index, encoding) -> Json (DocumentSymbol[])
-    to_symbol_information(symbols, index, encoding, uri) -> Json (SymbolInformation[], flat)
-    to_folding_ranges(ranges, index, encoding, line_folding_only=True, range_limit=None) -> Json
-    to_semantic_tokens(data) -> Json (SemanticTokens)
+    Json(value)                       a result already in its JSON shape
     to_selection_range(selection, index, encoding) -> types.SelectionRange
     to_signature_help(help, label_offsets=True) -> types.SignatureHelp | None
     to_text_edits(edits, index, encoding) -> Json (TextEdit[])
@@ -19,12 +16,12 @@ Contract
 --------
 * Ranges go through the document's `LineIndex` in the session's negotiated position encoding
   (whole-document results through `lsp.positions.Positions`, the same positions in bulk).
-* Whole-document results (symbols, folding ranges: `lsp.document_json`'s builders) are built as
-  their JSON shape directly and wrapped in `Json`, which is written without cattrs walking it (see `Json`):
-  tens of thousands of lsprotocol objects would cost more to build and to serialize than
-  everything else. The rest (diagnostics, selection ranges: a few objects each) are lsprotocol
-  objects. A hover is `lsp.hover_json`'s and a completion list `lsp.completion_json`'s, which
-  `lsp.first_open` answers with too.
+* Whole-document results (symbols, folding ranges, semantic tokens: `lsp.document_json`, whose
+  module doc gives their rules) are built in their JSON shape directly and wrapped in `Json`,
+  which is written without cattrs walking it (see `Json`): tens of thousands of lsprotocol objects
+  would cost more to build and to serialize than everything else. So are a hover
+  (`lsp.hover_json`), a completion list (`lsp.completion_json`) and text edits. The rest
+  (diagnostics, selection ranges: a few objects each) are lsprotocol objects.
 * A diagnostic keeps its stable `code`, gets ``source="hcljson-ls"``, its `message` (summary then
   detail), and `relatedInformation` from `related` (in the same document, or in another file of the
   module, whose `LineIndex` `index_of(uri)` gives; a place in a file that cannot be read is left
@@ -33,14 +30,6 @@ Contract
 * A diagnostic has no `data`: its quick fixes are answered on `textDocument/codeAction`
   (`to_quick_fixes`, of `features.quick_fixes.fixable`'s diagnostics), one action per fix, named by
   the client's diagnostic of the same range and code when the client sent it.
-* Document symbols: `kind` names a `SymbolKind` member; an empty `detail` is left out. Clients
-  without hierarchical support get the same symbols flattened (parents first) with `containerName`.
-* Folding: `startLine` is the line of the opening bracket, `endLine` the line of the closing one,
-  minus one when the closing bracket starts its own line (only whitespace before it), so that it
-  stays visible. Ranges that end up spanning no line are dropped, and so is any later range that
-  starts on the line of an earlier one (the outer one is kept; editors fold one range per line).
-  Unless the client folds whole lines only, `startCharacter` is just after the opening bracket and
-  `endCharacter` is the closing bracket's column when `endLine` is its line. At most `range_limit`.
 * Selection ranges keep the chain's order (innermost first, `parent` outwards).
 * Signature help: one signature; parameter labels are `[start, end]` offsets into its label in
   UTF-16 code units whatever the position encoding (LSP: "based on a UTF-16 string
@@ -60,12 +49,9 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 
 from .. import diagnostic as core
-from ..features.folding import FoldingRange
 from ..features.selection import SelectionRange
 from ..features.signature_help import SignatureHelp
-from ..features.symbols import DocumentSymbol
 from ..text.line_index import LineIndex
-from . import document_json
 from .diagnostic_json import SOURCE, code_anchor, diagnostic_json, range_json  # noqa: F401 (re-exported: part of this module's API)
 from .positions import Positions
 
@@ -218,35 +204,6 @@ def _symbol_kind(kind: str) -> types.SymbolKind:
         return types.SymbolKind[kind]
     except KeyError:
         return types.SymbolKind.Object
-
-
-def to_document_symbols(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str) -> Json:
-    """Hierarchical symbols (`DocumentSymbol[]` as JSON), converted without recursion (post-order
-    over an explicit stack), positions in bulk."""
-    return Json(document_json.document_symbols(symbols, Positions(index, encoding)))
-
-
-def to_symbol_information(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str, uri: str) -> Json:
-    """The same symbols, flat (`SymbolInformation[]` as JSON, each before its children), for clients
-    without hierarchical support."""
-    return Json(document_json.symbol_information(symbols, Positions(index, encoding), uri))
-
-
-def to_folding_ranges(
-    ranges: Iterable[FoldingRange],
-    index: LineIndex,
-    encoding: str,
-    line_folding_only: bool = True,
-    range_limit: int | None = None,
-) -> Json:
-    """`FoldingRange[]` as JSON (see the module doc for the rules)."""
-    return Json(document_json.folding_ranges(ranges, Positions(index, encoding), line_folding_only, range_limit))
-
-
-def to_semantic_tokens(data: list[int]) -> Json:
-    """`SemanticTokens` as JSON: `{"data": [...]}` (`types.SemanticTokens(data=...)` makes cattrs
-    copy the list element by element when pygls writes it: ~90 ms for a 5 MB document)."""
-    return Json({"data": data})
 
 
 # -- selection and hover -----------------------------------------------------------------------------

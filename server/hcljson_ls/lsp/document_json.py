@@ -1,21 +1,36 @@
 """Whole-document answers in their JSON shape, without lsprotocol: document symbols, folding
-ranges and semantic tokens, what an editor asks of a document as it opens it.
+ranges and semantic tokens, what an editor asks of a document as it opens it. The server's handlers
+answer with them (wrapped in `convert.Json`, between their cancellation points), and so does
+`lsp.first_open` before pygls and lsprotocol are imported.
 
-    document_symbols(symbols, pos) -> list[dict]                  DocumentSymbol[]
-    symbol_information(symbols, pos, uri) -> list[dict]           SymbolInformation[], flat
-    folding_ranges(ranges, pos, line_folding_only, range_limit) -> list[dict]    FoldingRange[]
+    symbols_json(symbols, index, encoding, hierarchical, uri) -> list[dict]
+                                       DocumentSymbol[], or SymbolInformation[] (flat) without `hierarchical`
+    folding_json(snapshot, uri, index, encoding, line_folding_only, range_limit) -> list[dict]
+    semantic_tokens_json(snapshot, uri, index, encoding, span=None) -> dict   SemanticTokens
     whole_document_json(store, uri, method, capabilities, group_by_construct_path, encoding)
-                                       -> the answer to one of `WHOLE_DOCUMENT_METHODS`, JSON data
+                                       the answer to one of `WHOLE_DOCUMENT_METHODS`, the client's
+                                       capabilities as JSON data (`first_open`)
     SYMBOL_KINDS                       LSP's `SymbolKind` numbers by name
+    LEGEND                             the semantic tokens' legend (types, modifiers)
 
 Contract
 --------
-* `lsp.convert` wraps the first three for the server (`Json`; its module doc says how they are
-  written, and tests compare them with what lsprotocol writes). `whole_document_json` is the
-  server's answer made from the same features and builders (`lsp.server`'s handlers, less their
-  cancellation points): `lsp.first_open` answers with it before pygls and lsprotocol are imported.
-* LSP's numbers are written out (`SYMBOL_KINDS`; a test compares them with lsprotocol's); a kind
-  LSP does not name is `Object`.
+* Ranges go through the document's `LineIndex` in the session's position encoding, in bulk
+  (`lsp.positions.Positions`). Each result is built in its JSON shape directly, exactly as
+  lsprotocol would write it (tests compare the two): tens of thousands of lsprotocol objects would
+  cost more to build and to serialize than everything else.
+* Document symbols: `kind` is LSP's number of the `SymbolKind` member it names (`SYMBOL_KINDS`,
+  compared with lsprotocol's by a test; a kind LSP does not name is `Object`); an empty `detail` is
+  left out. Clients without hierarchical support get the same symbols flattened (parents first)
+  with `containerName`.
+* Folding: `startLine` is the line of the opening bracket, `endLine` the line of the closing one,
+  minus one when the closing bracket starts its own line (only whitespace before it), so that it
+  stays visible. Ranges that end up spanning no line are dropped, and so is any later range that
+  starts on the line of an earlier one (the outer one is kept; editors fold one range per line).
+  Unless the client folds whole lines only, `startCharacter` is just after the opening bracket and
+  `endCharacter` is the closing bracket's column when `endLine` is its line. At most `range_limit`.
+* Semantic tokens: `{"data": [...]}`, LSP's relative encoding (`lsp.semantic_encoding`) with
+  `LEGEND`, the legend the server advertises.
 """
 
 from __future__ import annotations
@@ -28,7 +43,8 @@ from ..features import semantic_tokens as semantic_feature
 from ..features import symbols as symbols_feature
 from ..features.folding import FoldingRange
 from ..features.symbols import DocumentSymbol
-from ..workspace import Workspace
+from ..text.line_index import LineIndex
+from ..workspace import Snapshot, Workspace
 from .positions import Positions
 from .semantic_encoding import encode as encode_tokens
 
@@ -41,9 +57,34 @@ SYMBOL_KINDS: dict[str, int] = {
 }
 _OBJECT = SYMBOL_KINDS["Object"]
 
+#: The semantic tokens' legend: (token types, token modifiers).
+LEGEND = semantic_feature.legend()
 #: The methods `whole_document_json` answers.
 WHOLE_DOCUMENT_METHODS = frozenset({"textDocument/documentSymbol", "textDocument/foldingRange",
                                     "textDocument/semanticTokens/full"})
+
+
+def symbols_json(symbols: Sequence[DocumentSymbol], index: LineIndex, encoding: str, hierarchical: bool,
+                 uri: str) -> list[dict]:
+    """`symbols` as `DocumentSymbol[]`, or flat as `SymbolInformation[]` for a client without
+    hierarchical support."""
+    pos = Positions(index, encoding)
+    return document_symbols(symbols, pos) if hierarchical else symbol_information(symbols, pos, uri)
+
+
+def folding_json(snapshot: Snapshot, uri: str, index: LineIndex, encoding: str, line_folding_only: bool,
+                 range_limit: int | None) -> list[dict]:
+    """The folding ranges of document `uri` (`features.folding`), as `FoldingRange[]`."""
+    return folding_ranges(folding_feature.folding_ranges(snapshot, uri), Positions(index, encoding),
+                          line_folding_only, range_limit)
+
+
+def semantic_tokens_json(snapshot: Snapshot, uri: str, index: LineIndex, encoding: str,
+                         span: tuple[int, int] | None = None) -> dict:
+    """The semantic tokens of document `uri` (`features.semantic_tokens`; those of offsets `span`
+    only, when given), as `SemanticTokens`."""
+    tokens = semantic_feature.semantic_tokens(snapshot, uri) if span is None else semantic_feature.semantic_tokens(snapshot, uri, *span)
+    return {"data": encode_tokens(tokens, index, encoding, LEGEND)}
 
 
 def whole_document_json(store: Workspace, uri: str, method: str, capabilities: Any, group_by_construct_path: bool,
@@ -54,18 +95,14 @@ def whole_document_json(store: Workspace, uri: str, method: str, capabilities: A
     if state is None:
         return None
     snapshot, index = store.snapshot(), state.line_index
-    pos = Positions(index, encoding)
     if method == "textDocument/documentSymbol":
-        symbols = symbols_feature.document_symbols(snapshot, uri, group_by_construct_path)
-        if _capability(capabilities, "documentSymbol", "hierarchicalDocumentSymbolSupport"):
-            return document_symbols(symbols, pos)
-        return symbol_information(symbols, pos, uri)
+        return symbols_json(symbols_feature.document_symbols(snapshot, uri, group_by_construct_path), index, encoding,
+                            bool(_capability(capabilities, "documentSymbol", "hierarchicalDocumentSymbolSupport")), uri)
     if method == "textDocument/foldingRange":
-        return folding_ranges(folding_feature.folding_ranges(snapshot, uri), pos,
-                              bool(_capability(capabilities, "foldingRange", "lineFoldingOnly")),
-                              _capability(capabilities, "foldingRange", "rangeLimit"))
-    tokens = semantic_feature.semantic_tokens(snapshot, uri)
-    return {"data": encode_tokens(tokens, index, encoding, semantic_feature.legend())}
+        return folding_json(snapshot, uri, index, encoding,
+                            bool(_capability(capabilities, "foldingRange", "lineFoldingOnly")),
+                            _capability(capabilities, "foldingRange", "rangeLimit"))
+    return semantic_tokens_json(snapshot, uri, index, encoding)
 
 
 def _capability(capabilities: Any, *path: str) -> Any:

@@ -142,7 +142,6 @@ from .. import __version__
 from ..diagnostic import plain
 from ..features import around, native_preview, navigation
 from ..features import diagnostics as diagnostics_feature
-from ..features import folding as folding_feature
 from ..features import formatting as formatting_feature
 from ..features import inlay as inlay_feature
 from ..features import lens as lens_feature
@@ -150,7 +149,6 @@ from ..features import links as links_feature
 from ..features import moved as moved_feature
 from ..features import quick_fixes as quick_fixes_feature
 from ..features import selection as selection_feature
-from ..features import semantic_tokens as semantic_feature
 from ..features import signature_help as signature_feature
 from ..features import symbols as symbols_feature
 from ..gcpolicy import paused_gc
@@ -160,7 +158,7 @@ from ..text.line_index import LineIndex
 from ..workspace import DocumentState, Snapshot, Workspace
 from ..workspace.files import path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
-from . import convert, diagnostic_forms, early, first_open, memory_marks, transport
+from . import convert, diagnostic_forms, document_json, early, first_open, memory_marks, transport
 from .completion_json import completion_json
 from .config import DEFAULT, SECTION, Settings, configure_workspace, settings_from
 from .hover_json import hover_json
@@ -168,7 +166,6 @@ from .limits import Oversized
 from .protocol import HcljsonProtocol, RawJSON
 from .publish import Publisher
 from .schema_jobs import SchemaJobs
-from .semantic_encoding import encode as encode_tokens
 from .validation import COMMAND as VALIDATE
 from .validation import Validation
 
@@ -911,9 +908,8 @@ async def document_symbol(ls: HcljsonServer, params: types.DocumentSymbolParams)
         symbols = symbols_feature.document_symbols(at.snapshot, at.uri, ls.settings.symbols.group_by_construct_path)
     await _cancellation_point(ls, params.text_document.uri)  # an edit may come meanwhile: the answer keeps to its version
     with paused_gc():
-        if ls.text_document_capability("document_symbol", "hierarchical_document_symbol_support"):
-            return convert.to_document_symbols(symbols, at.index, ls.position_encoding)
-        return convert.to_symbol_information(symbols, at.index, ls.position_encoding, at.uri)
+        hierarchical = bool(ls.text_document_capability("document_symbol", "hierarchical_document_symbol_support"))
+        return convert.Json(document_json.symbols_json(symbols, at.index, ls.position_encoding, hierarchical, at.uri))
 
 
 @feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
@@ -921,13 +917,11 @@ def folding_range(ls: HcljsonServer, params: types.FoldingRangeParams):
     at = ls.at(params.text_document.uri)
     if at is None:
         return None
-    return convert.to_folding_ranges(
-        folding_feature.folding_ranges(at.snapshot, at.uri),
-        at.index,
-        ls.position_encoding,
+    return convert.Json(document_json.folding_json(
+        at.snapshot, at.uri, at.index, ls.position_encoding,
         line_folding_only=bool(ls.text_document_capability("folding_range", "line_folding_only")),
         range_limit=ls.text_document_capability("folding_range", "range_limit"),
-    )
+    ))
 
 
 @feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
@@ -1109,21 +1103,17 @@ def signature_help(ls: HcljsonServer, params: types.SignatureHelpParams):
     return convert.to_signature_help(around.answer(signature_feature.signature_help, at.snapshot, at.uri, at.offset), bool(offsets))
 
 
-_TOKEN_TYPES, _TOKEN_MODIFIERS = semantic_feature.legend()
 # pygls advertises `semanticTokensProvider` with this legend and `full` / `range` for the handlers below.
-SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=_TOKEN_TYPES, token_modifiers=_TOKEN_MODIFIERS)
+SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=document_json.LEGEND[0], token_modifiers=document_json.LEGEND[1])
 
 
 def _semantic_tokens(ls: HcljsonServer, uri: str, span: types.Range | None):
-    """`SemanticTokens` as JSON (`convert.to_semantic_tokens`), or None for an unknown document."""
+    """`SemanticTokens` as JSON (`document_json.semantic_tokens_json`), or None for an unknown document."""
     at = ls.at(uri)
     if at is None:
         return None
-    if span is None:
-        tokens = semantic_feature.semantic_tokens(at.snapshot, uri)
-    else:
-        tokens = semantic_feature.semantic_tokens(at.snapshot, uri, ls.offset(at, span.start), ls.offset(at, span.end))
-    return convert.to_semantic_tokens(encode_tokens(tokens, at.index, ls.position_encoding, (_TOKEN_TYPES, _TOKEN_MODIFIERS)))
+    offsets = None if span is None else (ls.offset(at, span.start), ls.offset(at, span.end))
+    return convert.Json(document_json.semantic_tokens_json(at.snapshot, uri, at.index, ls.position_encoding, offsets))
 
 
 @feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
