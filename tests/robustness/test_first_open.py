@@ -38,11 +38,14 @@ def _message(method: str, params: object, msg_id: int | None = None) -> dict:
     return {"jsonrpc": "2.0", "method": method, "params": params, **({} if msg_id is None else {"id": msg_id})}
 
 
-def _initialize(msg_id: int, pull: bool) -> dict:
+def _initialize(msg_id: int, pull: bool, debounce_ms: int | None = None) -> dict:
     document: dict = {"publishDiagnostics": {"versionSupport": True}}
     if pull:
         document["diagnostic"] = {"dynamicRegistration": False}
-    return _message("initialize", {"processId": None, "rootUri": None, "initializationOptions": FIRST_OPTIONS,
+    options = FIRST_OPTIONS
+    if debounce_ms is not None:
+        options = {**options, "diagnostics": {**options["diagnostics"], "debounceMs": debounce_ms}}
+    return _message("initialize", {"processId": None, "rootUri": None, "initializationOptions": options,
                                    "capabilities": {"textDocument": document}}, msg_id)
 
 
@@ -289,10 +292,7 @@ def test_edits_that_take_the_document_past_the_size_limit_are_applied_again_by_t
 
 
 def test_a_push_client_gets_the_first_diagnostics_once_then_every_edit(wire: Wire):
-    initialize = _initialize(101, pull=False)
-    initialize["params"]["initializationOptions"] = {**FIRST_OPTIONS, "diagnostics": {
-        **FIRST_OPTIONS["diagnostics"], "debounceMs": 1000}}
-    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN))
+    _send(wire, _initialize(101, pull=False, debounce_ms=1000), _message("initialized", {}), _opened(BROKEN))
     wire.diagnostics(URI, version=1, timeout=60)
     # Sent as they arrive, as the server is imported, in two writes: the session looks whether a
     # push is due between them.
@@ -313,10 +313,7 @@ def test_a_push_client_gets_the_first_diagnostics_once_then_every_edit(wire: Wir
 
 
 def test_a_push_client_s_edits_are_pushed_while_the_server_is_imported(wire: Wire):
-    initialize = _initialize(101, pull=False)
-    initialize["params"]["initializationOptions"] = {**FIRST_OPTIONS, "diagnostics": {
-        **FIRST_OPTIONS["diagnostics"], "debounceMs": 0}}
-    _send(wire, initialize, _message("initialized", {}), _opened(BROKEN))
+    _send(wire, _initialize(101, pull=False, debounce_ms=0), _message("initialized", {}), _opened(BROKEN))
     wire.diagnostics(URI, version=1, timeout=60)
     _send(wire, _insert(2, LINE, COLUMN, "a"))  # sent as they arrive: the import takes ~0.3 s more
     pushed = wire.diagnostics(URI, version=2, timeout=60)
