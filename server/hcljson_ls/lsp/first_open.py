@@ -275,10 +275,7 @@ class _Session:
                                       "snippetSupport"))
                 found = completion_json(self.store, self.uri, *position, self.encoding, snippets,
                                         self.settings.completion.prefill_required)
-        self._send({"id": msg_id}, "result", json.dumps(found))
-        self.first.answered[msg_id] = None
-        self.first.unchecked.add(msg_id)
-        self.requested.append(index)
+        self._answered(index, msg_id, found)
         self.first.requests += 1
 
     def _small(self) -> bool:
@@ -296,11 +293,16 @@ class _Session:
             found = _answer_builders()[2].whole_document_json(
                 self.store, self.uri, method, _path(self.params, "capabilities", "textDocument"),
                 self.settings.symbols.group_by_construct_path, self.encoding)
-        self._send({"id": msg_id}, "result", json.dumps(found))
+        self._answered(index, msg_id, found)
+        self.first.documents += 1
+
+    def _answered(self, index: int, msg_id: int | str, result: Any) -> None:
+        """Send `result` (JSON data) to request `msg_id`, the handoff's event `index`, which then
+        leaves the handoff (`hand_over`); the server's own answer to it is not compared."""
+        self._send({"id": msg_id}, "result", json.dumps(result))
         self.first.answered[msg_id] = None
         self.first.unchecked.add(msg_id)
         self.requested.append(index)
-        self.first.documents += 1
 
     def _change(self, index: int, params: dict[str, Any]) -> None:
         """Apply an edit of the document, as the server does: the requests read past before it were
