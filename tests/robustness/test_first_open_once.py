@@ -14,6 +14,7 @@ import io
 import json
 import os
 import sys
+import time
 
 from hcljson_ls.lsp import early, first_open
 from hcljson_ls.lsp.server import create_server
@@ -69,8 +70,7 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
         early.started = early.start(read_end, out)
         first_open.serve(early.started, read_end, out)
         assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # the early answer's analysis
-        store = early.started.handoff.first.store
-        assert store is not None and store.leftovers == []  # its decoded blocks freed once it answered
+        assert early.started.handoff.first.store is not None
         assert create_server().start_io(stdout=out) == 0
     finally:
         early.started = None
@@ -80,3 +80,66 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
     assert answers[3]["result"]["items"] == answers[2]["result"]["items"]
     assert [d["code"] for d in answers[2]["result"]["items"]] == ["reference/undeclared"]
     assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # ... and only that one
+
+
+class _Recorded(io.BytesIO):
+    """What a session writes, with how many decoded blocks were still to be freed at each write."""
+
+    def __init__(self, leftovers: list[list]) -> None:
+        super().__init__()
+        self.leftovers = leftovers
+        self.left_at_writes: list[int] = []
+
+    def write(self, data) -> int:
+        self.left_at_writes.append(len(self.leftovers[0]) if self.leftovers else -1)
+        return super().write(data)
+
+
+def test_the_decoded_blocks_are_freed_after_the_answer_while_no_message_waits(monkeypatch):
+    """The quick open's decoded blocks (`Workspace.leftovers`) are freed by the session a few at a
+    time while it waits for the next message (`first_open._read`), after the answer: not as the
+    answer is written, which an edit sent as it arrives waited for (10-13 ms at 5 MB)."""
+    kept: list[list] = []
+    quick_file = document_module.quick_file
+
+    def keeping(text, path, scope, leftovers):
+        kept.append(leftovers)
+        return quick_file(text, path, scope, leftovers)
+
+    monkeypatch.setattr(document_module, "quick_file", keeping)
+    monkeypatch.setattr(first_open, "FREED_AT_ONCE", 1)  # (a look for a message between any two)
+    blocks = ", ".join(f'"o{i}": {{"value": "${{var.region}}"}}' for i in range(5))
+    text = '{"variable": {"region": {}}, "output": {' + blocks + "}}"
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": None, "capabilities": {"textDocument": {"diagnostic": {}}}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": URI, "languageId": "terraform-json", "version": 1, "text": text}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/diagnostic", "params": {"textDocument": {"uri": URI}}},
+        {"jsonrpc": "2.0", "method": "textDocument/didChange",  # (sent as the answer arrives: it waits)
+         "params": {"textDocument": {"uri": URI, "version": 2},
+                    "contentChanges": [{"range": {"start": {"line": 0, "character": 1},
+                                                  "end": {"line": 0, "character": 1}}, "text": " "}]}},
+        {"jsonrpc": "2.0", "id": 3, "method": "textDocument/diagnostic",
+         "params": {"textDocument": {"uri": URI}, "previousResultId": None}},
+    ]
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"".join(_frame(m) for m in messages))  # (kept open: the session then waits, idle)
+    out = _Recorded(kept)
+    try:
+        early.started = early.start(read_end, out)
+        # (An import on the thread, as `entry`'s: the session goes on after its answer until it ends.)
+        first_open.serve(early.started, read_end, out, lambda: time.sleep(0.2))
+        answers = {m["id"]: m for m in _responses(out.getvalue()) if "id" in m}
+        assert sorted(answers) == [1, 2, 3] and answers[3]["result"]["items"] == []
+        assert len(kept) == 2 and kept[1] is kept[0]  # (the open's, then the edit's: one list)
+        # The pulls' answers, and the edit between them: handled before any block was freed (the
+        # edit's own then added to them).
+        assert out.left_at_writes[-2:] == [6, 12]
+        assert kept[0] == []  # ... then each freed while the session waited for a message
+        assert early.started.handoff.first.store.leftovers is kept[0]
+    finally:
+        early.started = None
+        os.close(write_end)
+        os.close(read_end)

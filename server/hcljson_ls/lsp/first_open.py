@@ -51,7 +51,11 @@ shorter than `WHOLE_DOCUMENT_SIZE`: the edits read after them wait for them here
 one's take more than §2's 50 ms (the server answers those after the import).
 
 The import runs Python code on the other thread; this one takes the interpreter back within a
-switch interval (`switch_interval`) when a message comes.
+switch interval (`switch_interval`) when a message comes. Nothing else waits between the first
+answer and the next message: the builders of the answers above are imported by that thread first
+(a request that needs them waits for them), and the quick open's decoded blocks
+(`Workspace.leftovers`) are freed a few at a time while no message waits (those left when the
+session ends, by the server).
 
 Anything else ends the session without an answer: another message (one that may change the
 server's state: a method not listed, an edit before the first answer or of another document, a
@@ -117,6 +121,9 @@ log = logging.getLogger(__name__)
 IDLE = 0.1
 #: While the server is imported on a thread: how often (seconds) the session looks whether it is.
 POLL = 0.005
+#: How many leftovers (skimmed blocks, each with its decoded value) the session frees at a time,
+#: between two looks for a message (`_read`), as the server frees them (`FREED_AT_ONCE`).
+FREED_AT_ONCE = 256
 #: LSP's "content modified" error: a request asked of a state an edit has changed since.
 CONTENT_MODIFIED = -32801
 #: The longest document (characters) whose symbols, folding ranges and semantic tokens the session
@@ -188,6 +195,8 @@ class _Session:
         self.handoff, self.first, self.stdin_fd, self.stdout = handoff, first, stdin_fd, stdout
         self.importer = importer
         self.importing: threading.Thread | None = None  # the import, once the first answer is sent
+        # Set once that thread has imported the builders of the answers (`_answer_builders`), its first work.
+        self.builders_ready: threading.Event | None = None
         self.forms = Forms()  # (kept from pull to pull, as the server keeps them)
         self.opened_at = -1  # the index of the document's `didOpen` in the handoff's events
         self.applied: list[int] = []  # the indices of the edits applied here
@@ -242,14 +251,25 @@ class _Session:
         importer, end the session."""
         if self.importer is None:
             raise _Stop
-        _answer_builders()  # (here, not on the thread: the session may need them first)
+        similar.prepare_soon()  # (the importer, `cli.prepare_server`, imports them last: few names by difflib meanwhile)
+        ready = self.builders_ready = threading.Event()
+        importer = self.importer
+
+        def imports() -> None:
+            try:  # (first: a hover, a completion or a whole-document request waits for them)
+                _answer_builders()
+            except Exception:
+                pass  # (the session's own `_answer_builders` raises it again: the session ends)
+            finally:
+                ready.set()
+            importer()
+
+        self.importing = threading.Thread(target=imports, name="hcljson-import", daemon=True)
+        self.importing.start()
         if self._small():  # the symbols, folding ranges... asked with the diagnostics: answered after them
             for at, msg_id, method in [r for r in self.read_past if r[2] in _WHOLE_DOCUMENT]:
                 self.read_past.remove((at, msg_id, method))
                 self._answer_whole(at, msg_id, method)
-        similar.prepare_soon()  # (the importer, `cli.prepare_server`, imports them last: few names by difflib meanwhile)
-        self.importing = threading.Thread(target=self.importer, name="hcljson-import", daemon=True)
-        self.importing.start()
 
     def _pull(self, message: dict[str, Any]) -> None:
         """Answer a pull of the document's diagnostics as the server does."""
@@ -266,7 +286,7 @@ class _Session:
     def _answer(self, index: int, msg_id: int | str, method: str, position: tuple[int, int]) -> None:
         """Answer a hover or a completion of the document as the server does."""
         assert self.store is not None and self.uri is not None
-        hover_json, completion_json, _ = _answer_builders()
+        hover_json, completion_json, _ = self._builders()
         with paused_gc():
             if method == "textDocument/hover":
                 found = hover_json(self.store, self.uri, *position, self.encoding)
@@ -277,6 +297,14 @@ class _Session:
                                         self.settings.completion.prefill_required)
         self._answered(index, msg_id, found)
         self.first.requests += 1
+
+    def _builders(self) -> tuple[Callable[..., Any], Callable[..., Any], ModuleType]:
+        """`_answer_builders`: imported here before the import starts, else by its thread first
+        (waited for here: importing one module on both threads at once may deadlock on their import
+        locks)."""
+        if self.builders_ready is not None:
+            self.builders_ready.wait()
+        return _answer_builders()
 
     def _small(self) -> bool:
         """Whether the document is one whose symbols, folding ranges and semantic tokens are answered
@@ -290,7 +318,7 @@ class _Session:
         server does (`document_json.whole_document_json`)."""
         assert self.store is not None and self.uri is not None
         with paused_gc():
-            found = _answer_builders()[2].whole_document_json(
+            found = self._builders()[2].whole_document_json(
                 self.store, self.uri, method, _path(self.params, "capabilities", "textDocument"),
                 self.settings.symbols.group_by_construct_path, self.encoding)
         self._answered(index, msg_id, found)
@@ -400,10 +428,15 @@ class _Session:
         server is imported, when nothing waits and the import has ended."""
         try:
             while True:
-                ready, _, _ = select.select([self.stdin_fd], [], [], IDLE if self.importing is None else POLL)
+                leftovers = self.store.leftovers if self.store is not None else None
+                wait = 0 if leftovers else IDLE if self.importing is None else POLL
+                ready, _, _ = select.select([self.stdin_fd], [], [], wait)
                 if ready:
                     break
                 self._publish_if_due()
+                if leftovers:  # (nothing waits: a few of them freed, then a look again)
+                    del leftovers[-FREED_AT_ONCE:]
+                    continue
                 if self.importing is None or not self.importing.is_alive():
                     return False
             chunk = os.read(self.stdin_fd, CHUNK)
@@ -425,7 +458,7 @@ class _Session:
             raise _Stop  # the server says so (`lsp.limits`)
         set_table_cache(user_cache_dir("parser-tables"))  # as `cli.run_server`: the template parsers' tables
         store = self.store = Workspace()
-        store.leftovers = []  # freed once the answer is written (`_send`), as the server does
+        store.leftovers = []  # freed a few at a time while no message waits (`_read`), as the server frees them
         params = self.params
         uris = [f.get("uri") for f in params.get("workspaceFolders") or () if isinstance(f, dict)]
         store.set_folders(folders([u for u in uris if isinstance(u, str)] or None, params.get("rootUri"), params.get("rootPath")))
@@ -466,17 +499,14 @@ class _Session:
             self.stdout.flush()
         except (OSError, ValueError):
             raise _Stop from None  # the client is gone: the server finds out
-        finally:
-            if self.store is not None and self.store.leftovers:
-                self.store.leftovers.clear()
 
 
 def _answer_builders() -> tuple[Callable[..., Any], Callable[..., Any], ModuleType]:
     """`hover_json`, `completion_json` and `document_json`, imported when first needed: after the
     first answer, not before it (`features.completion` is ~18 ms of this module's ~200 ms import,
-    which the first diagnostics wait for), and before the server's import starts on its thread
-    (which imports them too: importing one module on both threads at once may deadlock on their
-    import locks)."""
+    which the first diagnostics wait for); once the server's import has started, by its thread,
+    first (`_Session._builders`): ~10 ms that the first edit, sent as the first diagnostics arrive,
+    no longer waits for."""
     from . import document_json  # lazy: after the first answer (see above)
     from .completion_json import completion_json  # lazy: after the first answer (see above)
     from .hover_json import hover_json  # lazy: after the first answer (see above)
