@@ -7,12 +7,13 @@ Each import runs in a fresh interpreter: this one has imported lsprotocol alread
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from hcljson_ls.compiled_methods import STALE, cache_file
+from hcljson_ls.compiled_methods import BATCH, HEADER, STALE, cache_file, read_cache
 
 #: Imports lsprotocol inside `kept(directory)`, uses its classes and cattrs's converter, and prints
 #: the counts and what the classes did.
@@ -51,11 +52,27 @@ def test_the_second_import_reads_what_the_first_compiled(tmp_path: Path):
     assert (path.stat().st_mtime_ns, path.stat().st_ino) == (written.st_mtime_ns, written.st_ino)  # not written again
 
 
+def test_the_cache_is_read_a_batch_at_a_time(tmp_path: Path):
+    """Written in batches of at most `BATCH` methods, each marshalled on its own (one `marshal.load`
+    of the whole held the interpreter 15-30 ms while the server answered its first document)."""
+    _import(tmp_path)
+    data = Path(cache_file(str(tmp_path), "lsp")).read_bytes()
+    assert data.startswith(HEADER)
+    sizes, at = [], len(HEADER)
+    while at < len(data):
+        size = int.from_bytes(data[at:at + 4], "little")
+        sizes.append(len(marshal.loads(data[at + 4:at + 4 + size])))
+        at += 4 + size
+    assert at == len(data) and len(sizes) > 10 and max(sizes) <= BATCH
+    assert sum(sizes) == len(read_cache(cache_file(str(tmp_path), "lsp"))) > 500
+
+
 def test_what_is_kept_is_the_code_compile_gives(tmp_path: Path):
     _import(tmp_path)
     check = """
-import __future__, marshal, sys
-kept = marshal.load(open(sys.argv[1], "rb"))
+import __future__, sys
+from hcljson_ls.compiled_methods import read_cache
+kept = read_cache(sys.argv[1])
 flags = __future__.annotations.compiler_flag  # (attrs's module compiles under it)
 same = sum(code == compile(*key, flags=flags, dont_inherit=True) for key, code in kept.items())
 print(same, len(kept))
@@ -68,7 +85,9 @@ print(same, len(kept))
 
 def test_a_damaged_cache_is_compiled_afresh_and_written_again(tmp_path: Path):
     path = Path(cache_file(str(tmp_path), "lsp"))
-    for damage in (b"", b"\x00not marshal", b"\xe9\x01\x00\x00\x00"):  # empty, garbage, a marshalled int
+    whole = HEADER + len(batch := marshal.dumps({("x = 1", "<string>", "exec"): compile("x = 1", "<s>", "exec")})).to_bytes(4, "little") + batch
+    # Empty, garbage, a marshalled int, a marshalled dict (the format before the batches), a batch cut short.
+    for damage in (b"", b"\x00not marshal", b"\xe9\x01\x00\x00\x00", marshal.dumps({}), whole[:-3]):
         path.write_bytes(damage)
         got = _import(tmp_path)
         assert got["read"] == 0 and got["compiled"] > 500, (damage, got)

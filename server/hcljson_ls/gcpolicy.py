@@ -1,4 +1,4 @@
-"""Garbage-collection policy of the server: `paused_gc()`, applied at the edge (`cli`, `lsp`).
+"""Garbage-collection policy of the server: `paused_gc()`, applied at the edge (`entry`, `cli`, `lsp`).
 
 The core layers (`jsonsyntax` up to `workspace` and `features`) only allocate; they
 never touch the collector. Whoever runs a request (the LSP handlers, `hcljson-ls check`) or times

@@ -17,7 +17,7 @@ def _serve(env: dict[str, str], home: Path) -> None:
 
 
 def _caches(home: Path) -> dict[str, tuple[int, int, int]]:
-    found = (home / ".cache" / "hcljson-ls" / "compiled-methods").glob("*.marshal")
+    found = (home / ".cache" / "hcljson-ls" / "compiled-methods").glob("*.methods")
     return {p.name.split(".")[0]: (p.stat().st_size, p.stat().st_mtime_ns, p.stat().st_ino) for p in found}
 
 
@@ -31,7 +31,7 @@ def test_the_first_server_writes_the_caches_and_the_next_reads_them(env: dict[st
     _serve(env, home)
     assert _caches(home) == first
 
-    damaged = next((home / ".cache" / "hcljson-ls" / "compiled-methods").glob("lsp-server.*.marshal"))
+    damaged = next((home / ".cache" / "hcljson-ls" / "compiled-methods").glob("lsp-server.*.methods"))
     damaged.write_bytes(b"\x00damaged")
     _serve(env, home)
     assert _caches(home)["lsp-server"][0] == first["lsp-server"][0]
