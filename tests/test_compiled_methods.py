@@ -52,6 +52,14 @@ def test_the_second_import_reads_what_the_first_compiled(tmp_path: Path):
     assert (path.stat().st_mtime_ns, path.stat().st_ino) == (written.st_mtime_ns, written.st_ino)  # not written again
 
 
+def test_a_cache_in_the_format_before_the_batches_is_replaced(tmp_path: Path):
+    path = Path(cache_file(str(tmp_path), "lsp"))
+    before = path.with_suffix(".marshal")  # (one marshalled dict: read in one call)
+    before.write_bytes(marshal.dumps({}))
+    assert _import(tmp_path)["compiled"] > 500  # (not read)
+    assert path.exists() and not before.exists()
+
+
 def test_the_cache_is_read_a_batch_at_a_time(tmp_path: Path):
     """Written in batches of at most `BATCH` methods, each marshalled on its own (one `marshal.load`
     of the whole held the interpreter 15-30 ms while the server answered its first document)."""
