@@ -31,9 +31,10 @@ is never read by another Python. The file is `HEADER`, then the methods in batch
 answers its first document (`lsp.first_open`), and one `marshal.load` of the whole 2.7 MB
 ``lsp-server`` cache held the interpreter for 15-30 ms, which an edit sent then waited for; a batch
 is one short call, and the interpreter can pass to the other thread between two. (A cache in the
-format before, one marshalled dict in a ``.marshal`` file, is not read; writing the new one removes it.) A missing, unreadable or malformed cache is treated as empty, a
-cache that cannot be written is left alone, and a module that already has a global of that name
-(someone else's) is not touched. A library that stops calling ``compile``/``exec`` there finds
+format before, one marshalled dict in a ``.marshal`` file, is not read; writing the new one
+removes it.) A missing, unreadable or malformed cache is treated as empty, a cache that cannot be
+written is left alone, and a module that already has a global of that name (someone else's) is
+not touched. A library that stops calling ``compile``/``exec`` there finds
 nothing kept and writes nothing: its import is then what it would be without this module. The
 cache lives in the user's cache directory, as Lark's parser tables do (`template.grammars`), and
 is trusted as they are.
