@@ -39,15 +39,22 @@ def _responses(written: bytes) -> list[dict]:
     return messages
 
 
-def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkeypatch):
-    analysed: list[str] = []
+def _quick_opens(monkeypatch) -> list[tuple[str, list]]:
+    """Each quick open from now on (`quick_file`, as `workspace.document` calls it): its path, and the
+    list it leaves its decoded blocks in (`Workspace.leftovers`)."""
+    opened: list[tuple[str, list]] = []
     quick_file = document_module.quick_file
 
     def counted(text, path, scope, leftovers):
-        analysed.append(path)
+        opened.append((path, leftovers))
         return quick_file(text, path, scope, leftovers)
 
     monkeypatch.setattr(document_module, "quick_file", counted)
+    return opened
+
+
+def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkeypatch):
+    opened = _quick_opens(monkeypatch)
     messages = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize",
          "params": {"processId": None, "rootUri": None, "capabilities": {"textDocument": {"diagnostic": {}}},
@@ -69,7 +76,7 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
         monkeypatch.setattr(sys, "stdin", stdin)
         early.started = early.start(read_end, out)
         first_open.serve(early.started, read_end, out)
-        assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # the early answer's analysis
+        assert [path for path, _ in opened] == ["/nonexistent-hcljson-test/once/main.tf.json"]  # the early answer's
         assert early.started.handoff.first.store is not None
         assert create_server().start_io(stdout=out) == 0
     finally:
@@ -79,19 +86,19 @@ def test_the_first_document_is_analysed_once_by_first_open_and_the_server(monkey
     assert sorted(answers) == [1, 2, 3, 4]  # each answered once: 2 early, 3 by the server
     assert answers[3]["result"]["items"] == answers[2]["result"]["items"]
     assert [d["code"] for d in answers[2]["result"]["items"]] == ["reference/undeclared"]
-    assert analysed == ["/nonexistent-hcljson-test/once/main.tf.json"]  # ... and only that one
+    assert [path for path, _ in opened] == ["/nonexistent-hcljson-test/once/main.tf.json"]  # ... and only that one
 
 
 class _Recorded(io.BytesIO):
     """What a session writes, with how many decoded blocks were still to be freed at each write."""
 
-    def __init__(self, leftovers: list[list]) -> None:
+    def __init__(self, opened: list[tuple[str, list]]) -> None:
         super().__init__()
-        self.leftovers = leftovers
+        self.opened = opened  # (`_quick_opens`)
         self.left_at_writes: list[int] = []
 
     def write(self, data) -> int:
-        self.left_at_writes.append(len(self.leftovers[0]) if self.leftovers else -1)
+        self.left_at_writes.append(len(self.opened[0][1]) if self.opened else -1)
         return super().write(data)
 
 
@@ -99,14 +106,7 @@ def test_the_decoded_blocks_are_freed_after_the_answer_while_no_message_waits(mo
     """The quick open's decoded blocks (`Workspace.leftovers`) are freed by the session a few at a
     time while it waits for the next message (`first_open._read`), after the answer: not as the
     answer is written, which an edit sent as it arrives waited for (10-13 ms at 5 MB)."""
-    kept: list[list] = []
-    quick_file = document_module.quick_file
-
-    def keeping(text, path, scope, leftovers):
-        kept.append(leftovers)
-        return quick_file(text, path, scope, leftovers)
-
-    monkeypatch.setattr(document_module, "quick_file", keeping)
+    opened = _quick_opens(monkeypatch)
     monkeypatch.setattr(first_open, "FREED_AT_ONCE", 1)  # (a look for a message between any two)
     blocks = ", ".join(f'"o{i}": {{"value": "${{var.region}}"}}' for i in range(5))
     text = '{"variable": {"region": {}}, "output": {' + blocks + "}}"
@@ -126,19 +126,20 @@ def test_the_decoded_blocks_are_freed_after_the_answer_while_no_message_waits(mo
     ]
     read_end, write_end = os.pipe()
     os.write(write_end, b"".join(_frame(m) for m in messages))  # (kept open: the session then waits, idle)
-    out = _Recorded(kept)
+    out = _Recorded(opened)
     try:
         early.started = early.start(read_end, out)
         # (An import on the thread, as `entry`'s: the session goes on after its answer until it ends.)
         first_open.serve(early.started, read_end, out, lambda: time.sleep(0.2))
         answers = {m["id"]: m for m in _responses(out.getvalue()) if "id" in m}
         assert sorted(answers) == [1, 2, 3] and answers[3]["result"]["items"] == []
-        assert len(kept) == 2 and kept[1] is kept[0]  # (the open's, then the edit's: one list)
+        (_, kept), (_, again) = opened  # (the open's, then the edit's: one list)
+        assert again is kept
         # The pulls' answers, and the edit between them: handled before any block was freed (the
         # edit's own then added to them).
         assert out.left_at_writes[-2:] == [6, 12]
-        assert kept[0] == []  # ... then each freed while the session waited for a message
-        assert early.started.handoff.first.store.leftovers is kept[0]
+        assert kept == []  # ... then each freed while the session waited for a message
+        assert early.started.handoff.first.store.leftovers is kept
     finally:
         early.started = None
         os.close(write_end)
