@@ -114,6 +114,7 @@ from .config import DEFAULT, configure_workspace, settings_from
 from .diagnostic_forms import Forms, ResultIds, document_forms, publish_json, pull_json
 from .early import CHUNK, Early, Handoff
 from .framing import Body, Decoded
+from .rawjson import RawJSON
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,7 @@ WHOLE_DOCUMENT_SIZE = 131_072
 class First:
     """What the session sent before the server was imported."""
 
-    answered: dict[int | str, Any] = field(default_factory=dict)  # request id -> the result sent (JSON data)
+    answered: dict[int | str, Any] = field(default_factory=dict)  # request id -> the result sent (`RawJSON`), or None
     pushed: dict[str, list[str]] = field(default_factory=dict)  # uri -> the diagnostics' forms pushed last
     result_ids: ResultIds = field(default_factory=ResultIds)
     store: Workspace | None = None  # the workspace the document was opened in: the server's from now on
@@ -277,8 +278,8 @@ class _Session:
         previous = _path(message, "params", "previousResultId")
         text = pull_json(self.first.result_ids, self.uri, self._diagnostics(), previous).text
         self._send({"id": message["id"]}, "result", text)
-        if self.importing is None:
-            self.first.answered[message["id"]] = json.loads(text)
+        if self.importing is None:  # (as text: read only if the server's answer is another text)
+            self.first.answered[message["id"]] = RawJSON(text)
         else:  # (made after an edit: the server's answer is not compared with it)
             self.first.answered[message["id"]] = None
             self.first.unchecked.add(message["id"])

@@ -289,9 +289,9 @@ class HcljsonProtocol(LanguageServerProtocol):
             self._server._report_server_error(error, JsonRpcInternalError)
 
     def answered_early(self, msg_id: int | str, result: Any, check: bool = True) -> None:
-        """Request `msg_id` was answered with `result` (JSON data) before the server was imported
-        (`lsp.early`, `lsp.first_open`): its response is not sent again (nor compared with `result`
-        unless `check`)."""
+        """Request `msg_id` was answered with `result` (JSON data, or its text as a `RawJSON`) before
+        the server was imported (`lsp.early`, `lsp.first_open`): its response is not sent again (nor
+        compared with `result` unless `check`)."""
         self._early[msg_id] = (result, check)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
@@ -299,6 +299,10 @@ class HcljsonProtocol(LanguageServerProtocol):
             sent, check = self._early.pop(msg_id)
             if not check:
                 return
+            if error is None and isinstance(sent, RawJSON) and isinstance(result, RawJSON) and sent.text == result.text:
+                return  # (the same text: compared without reading 8 MB of diagnostics twice)
+            if isinstance(sent, RawJSON):
+                sent = json.loads(sent.text)
             if error is None:
                 ours = json.loads(result.text if isinstance(result, RawJSON) else json.dumps(result, default=self._serialize_message))
             if error is not None or ours != sent:  # `capabilities.json` is stale, or the early answer was not the server's
