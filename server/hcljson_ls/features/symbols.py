@@ -2,6 +2,7 @@
 
     document_symbols(snapshot, uri) -> tuple[DocumentSymbol, ...]
     symbols_in(body) -> tuple[DocumentSymbol, ...]     the same from a decoded root body
+    rebuilt(symbols, make) -> list                      each symbol made again from its children, post-order
 
 Contract
 --------
@@ -25,6 +26,9 @@ Contract
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 from ..hcljson.incremental import FileView
 from ..hcljson.model import Attribute, Block, Body
 from ..hcljson.values import quoted
@@ -33,6 +37,8 @@ from ..workspace import Snapshot
 from . import kinds
 from .cdktf import group_by_construct
 from .results import DocumentSymbol
+
+T = TypeVar("T")
 
 # Symbol kinds (names of lsprotocol.types.SymbolKind members): top-level blocks' from the catalogue.
 _BLOCK_KINDS = {t: b.symbol_kind for t, b in BLOCKS.items()}
@@ -121,9 +127,18 @@ def _shift_inside(item: tuple[str, tuple[DocumentSymbol, ...]], delta: int) -> t
 
 
 def _shifted(symbols: tuple[DocumentSymbol, ...], delta: int) -> tuple[DocumentSymbol, ...]:
-    """`symbols` (and their children) moved by `delta`, rebuilt without recursion."""
-    out: list[DocumentSymbol] = []
-    # frame: [symbol, the list to append its moved copy to, moved children or None]
+    """`symbols` (and their children) moved by `delta`."""
+    return tuple(rebuilt(symbols, lambda x, kids: DocumentSymbol(
+        x.name, x.kind, x.start + delta, x.end + delta, x.selection_start + delta, x.selection_end + delta, x.detail,
+        tuple(kids))))
+
+
+def rebuilt(symbols: Sequence[DocumentSymbol], make: Callable[[DocumentSymbol, list[T]], T]) -> list[T]:
+    """`make(symbol, what it made of the symbol's children)` for every symbol of `symbols` and their
+    children, children first (post-order, in source order), without recursion: what it made of
+    `symbols` themselves."""
+    out: list[T] = []
+    # frame: [symbol, the list to append what is made of it to, what is made of its children or None]
     stack: list[list] = [[x, out, None] for x in reversed(symbols)]
     while stack:
         frame = stack[-1]
@@ -133,9 +148,8 @@ def _shifted(symbols: tuple[DocumentSymbol, ...], delta: int) -> tuple[DocumentS
             stack.extend([c, kids, None] for c in reversed(x.children))
             continue
         stack.pop()
-        target.append(DocumentSymbol(x.name, x.kind, x.start + delta, x.end + delta, x.selection_start + delta,
-                                     x.selection_end + delta, x.detail, tuple(kids) if kids else ()))
-    return tuple(out)
+        target.append(make(x, kids or []))
+    return out
 
 
 def _block_symbol(top: Block, top_first: bool, top_level: bool) -> DocumentSymbol:

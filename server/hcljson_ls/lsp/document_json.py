@@ -112,48 +112,31 @@ def _capability(capabilities: Any, *path: str) -> Any:
 
 
 def document_symbols(symbols: Sequence[DocumentSymbol], pos: Positions) -> list[dict]:
-    # Pass 1: every symbol in the order pass 2 makes them (post-order), and its four offsets.
-    emitted: list[DocumentSymbol] = []
-    stack: list[list] = [[s, False] for s in reversed(symbols)]
-    while stack:
-        frame = stack[-1]
-        symbol = frame[0]
-        if not frame[1] and symbol.children:
-            frame[1] = True
-            stack.extend([c, False] for c in reversed(symbol.children))
-            continue
-        stack.pop()
-        emitted.append(symbol)
-    offsets: list[int] = []
-    for x in emitted:
-        offsets += (x.start, x.end, x.selection_start, x.selection_end)
-    lines, chars = pos.many(offsets)
-    at = [{"line": ln, "character": ch} for ln, ch in zip(lines, chars)]
-    # Pass 2: the JSON, children before their parent, in the same order.
-    out: list[dict] = []
-    k = 0
-    # frame: [symbol, the list to append its result to, converted children or None]
-    frames: list[list] = [[s, out, None] for s in reversed(symbols)]
-    while frames:
-        frame = frames[-1]
-        symbol, target, children = frame
-        if children is None and symbol.children:
-            frame[2] = children = []
-            frames.extend([c, children, None] for c in reversed(symbol.children))
-            continue
-        frames.pop()
-        item = {
-            "name": symbol.name,
-            "kind": SYMBOL_KINDS.get(symbol.kind, _OBJECT),
-            "range": {"start": at[k], "end": at[k + 1]},
-            "selectionRange": {"start": at[k + 2], "end": at[k + 3]},
-        }
-        k += 4
+    # Each symbol's JSON, children first (`symbols.rebuilt`), its four places filled in after, in one
+    # conversion of all their offsets.
+    made: list[tuple[dict, DocumentSymbol]] = []
+
+    def make(symbol: DocumentSymbol, children: list[dict]) -> dict:
+        item: dict = {"name": symbol.name, "kind": SYMBOL_KINDS.get(symbol.kind, _OBJECT), "range": None,
+                      "selectionRange": None}
         if symbol.detail:
             item["detail"] = symbol.detail
         if children:
             item["children"] = children
-        target.append(item)
+        made.append((item, symbol))
+        return item
+
+    out = symbols_feature.rebuilt(symbols, make)
+    offsets: list[int] = []
+    for _, x in made:
+        offsets += (x.start, x.end, x.selection_start, x.selection_end)
+    lines, chars = pos.many(offsets)
+    at = [{"line": ln, "character": ch} for ln, ch in zip(lines, chars)]
+    k = 0
+    for item, _ in made:
+        item["range"] = {"start": at[k], "end": at[k + 1]}
+        item["selectionRange"] = {"start": at[k + 2], "end": at[k + 3]}
+        k += 4
     return out
 
 
