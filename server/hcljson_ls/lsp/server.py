@@ -10,7 +10,6 @@ a converter in `lsp/convert.py` if it returns new kinds of data, and one handler
 
     @feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: HcljsonServer, params: types.HoverParams):
-        at = ls.at(params.text_document.uri, params.position)
         found = hover_json(ls.store, params.text_document.uri, params.position.line, params.position.character,
                            ls.position_encoding)
         return None if found is None else convert.Json(found)
