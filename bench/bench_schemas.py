@@ -65,6 +65,7 @@ from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.gcpolicy import paused_gc
 from hcljson_ls.terraform.schemas import provider_schema
 from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import module_key
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_NAME = "aws-4.13.0_null-3.1.1.terraform-1.2.schemas.json"
@@ -205,7 +206,7 @@ def timed_open(schema_file: Path | None, uri: str, text: str, preload: bool = Fa
     `full`: the full open (`open_collect`)."""
     ws = workspace(schema_file)
     if preload:
-        assert ws.provider_schemas(ws.module_key(uri)) is not None
+        assert ws.provider_schemas(module_key(uri)) is not None
     diags: list = []
     return cpu(lambda: diags.extend(open_collect(ws, uri, text, full)), clear_content_caches), diags
 
@@ -214,7 +215,7 @@ def quick_answer(schema_file: Path, uri: str, text: str) -> tuple[int, int]:
     """(certified, analysed) blocks of the quick open of `text` with the schemas (it must answer)."""
     ws = workspace(schema_file)
     state = ws.open(uri, text, 1, "terraform-json")
-    assert state is not None and ws.provider_schemas(ws.module_key(uri)) is not None
+    assert state is not None and ws.provider_schemas(module_key(uri)) is not None
     quick = state.quick()
     assert quick is not None, "the quick open did not answer with the schemas"
     return quick.certified, quick.analysed

@@ -94,7 +94,7 @@ def change(workspace: Workspace, uri: str, version: int, start: int, end: int, t
     workspace.change(uri, version, [{"range": rng, "text": text}], "utf-32")
     with paused_gc():
         _ = workspace.get(uri).analysis
-        workspace.sync_declarations(uri)
+        workspace.declarations.sync(uri)
 
 
 def run(size: int) -> None:

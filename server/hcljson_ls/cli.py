@@ -17,7 +17,7 @@ Contract of `check`
 -------------------
 * PATHs are files or directories, walked as the workspace scan walks them for the kinds the server
   reads (``*.tf.json``, ``*.tofu.json``, ``*.tfvars.json``, ``*.tftest.json``, ``*.tofutest.json``):
-  `workspace.workspace.SKIPPED_DIRECTORIES` (``.terraform``, ``.git``, ``node_modules``, ...) are
+  `workspace.module_map.SKIPPED_DIRECTORIES` (``.terraform``, ``.git``, ``node_modules``, ...) are
   skipped and symbolic links to directories are not followed. A named file of another kind is
   reported and not checked. Only regular files are read (`workspace.regular_file`): a named pipe or
   a device is skipped with a message, never read.
@@ -103,10 +103,10 @@ from .terraform.definition.language import parse_version
 from .text.decoding import NotUtf8, decode_utf8
 from .text.line_index import LineIndex
 from .workspace import Workspace, ignore_paths
-from .workspace.files import file_name, list_directory
+from .workspace.files import file_name, list_directory, module_key
 from .workspace.ignore_paths import IgnorePaths
+from .workspace.module_map import ENGINES, SKIPPED_DIRECTORIES
 from .workspace.regular_file import NotRegularFile, read_regular_file
-from .workspace.workspace import ENGINES, SKIPPED_DIRECTORIES
 
 if TYPE_CHECKING:
     from .lsp.server import HcljsonServer
@@ -407,7 +407,7 @@ def _ignored_under(root: Path, config: str | None) -> IgnorePaths:
 
 
 def _walk(root: Path, problems: list[str], ignored: IgnorePaths = ignore_paths.NONE) -> Iterator[Source]:
-    """The configuration files under `root`, as `Workspace.scan` walks: depth first, sorted, the
+    """The configuration files under `root`, as `ModuleMap.scan` walks: depth first, sorted, the
     skipped directories (and the `ignored` ones) left out, symbolic links to directories not followed."""
     pending = [str(root)]
     while pending:
@@ -563,10 +563,10 @@ def _check_module(sources: Sequence[Source], settings: CheckSettings) -> tuple[F
     workspace.set_engine_version(settings.engine_version)
     workspace.max_file_bytes = settings.max_file_bytes
     if settings.called and sources:
-        workspace.called_modules = frozenset({workspace.module_key(Path(sources[0].real).as_uri())})
+        workspace.called_modules = frozenset({module_key(Path(sources[0].real).as_uri())})
     schemas, _ = load_schemas(settings.schema_files)  # problems: reported once, by the parent
     if schemas is not None and sources:
-        workspace.set_module_schemas(workspace.module_key(Path(sources[0].real).as_uri()), schemas)
+        workspace.set_module_schemas(module_key(Path(sources[0].real).as_uri()), schemas)
     results: list[FileResult | None] = []
     opened: list[tuple[int, Source, str]] = []
     for source in sources:
@@ -613,7 +613,7 @@ def _finding(display: str, d: Diagnostic, index: LineIndex, uri: str, workspace:
     for r in d.related:
         where, where_index = display, index
         if r.uri is not None and r.uri != uri:
-            other = workspace.line_index(r.uri)
+            other = workspace.documents.line_index(r.uri)
             if other is None:
                 continue  # that file cannot be read now: its place cannot be shown
             where_index = other

@@ -20,6 +20,7 @@ from shared_data import RANDOM_SCHEMA, require
 
 from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import module_key
 
 from .test_lsp_inprocess import URI, _open, server_and_wire  # noqa: F401
 
@@ -164,7 +165,7 @@ def test_schemas_arriving_during_the_build_reach_a_pulling_client_without_disagr
         assert not state.built and uri in server._preparing
         if request_first:
             state.analysis  # what a symbols or links request does: the build is finished
-        server.store.set_module_schemas(server.store.module_key(uri), ps.load(RANDOM_SCHEMA))
+        server.store.set_module_schemas(module_key(uri), ps.load(RANDOM_SCHEMA))
         server.refresh_stale()
         pulled.append((server.compute_diagnostics(uri), state.built))  # the client pulls after the refresh
         while uri in server._preparing:
@@ -193,7 +194,7 @@ def test_the_first_edit_after_the_build_finds_the_module_settled(server_and_wire
     _open(server, '{"variable": {"zone": {}}}', uri=URI.replace("main.tf.json", "variables.tf.json"))
     _open(server, text)
     state = server.store.get(URI)
-    module = server.store.module(server.store.module_key(URI))
+    module = server.store.module_map.module(module_key(URI))
 
     async def session() -> None:
         assert server.compute_diagnostics(URI)[0] == 1 and not state.built  # quick: the build starts soon

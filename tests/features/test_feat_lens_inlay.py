@@ -164,7 +164,7 @@ def test_hints_after_edits_in_any_open_file_equal_the_straightforward_search(tmp
                "end": dict(zip(("line", "character"), state.line_index.position(end, "utf-32")))}
         workspace.change(uri, n, [{"range": rng, "text": new}], "utf-32")
         for u in (main, fw.uri("/e/other.tf.json")):
-            workspace.sync_declarations(u)
+            workspace.declarations.sync(u)
         got = [(d.start, d.end, d.message) for d in unused_declarations(fw.snapshot(), main)]
         expected = _straightforward(fw.snapshot(), main)
         assert [(s, e) for s, e, _ in got] == [(s, e) for s, e, _ in expected], workspace.get(main).text

@@ -33,7 +33,7 @@ _PIECES = st.sampled_from(["", "x", "\n", "\r\n", " ", "\u00e9", "\U0001F600", '
 
 def fresh(found: list[Diagnostic], workspace: Workspace, encoding: str, docs_url: str | None) -> list[dict]:
     index = workspace.get(URI).line_index
-    return [CONVERTER.unstructure(convert.to_diagnostic(d, index, encoding, URI, docs_url, workspace.line_index))
+    return [CONVERTER.unstructure(convert.to_diagnostic(d, index, encoding, URI, docs_url, workspace.documents.line_index))
             for d in found]
 
 
@@ -53,7 +53,7 @@ def test_reused_forms_are_a_fresh_conversion_after_random_edits(edits, encoding,
         # What the server encodes (`Runs` after an edit: the runs shared with the last version reused).
         shown = gathered(workspace.snapshot(), URI)
         assert list(shown) == found
-        encoded = forms.encode(shown, state.line_index, encoding, URI, docs_url, workspace.line_index)
+        encoded = forms.encode(shown, state.line_index, encoding, URI, docs_url, workspace.documents.line_index)
         assert encoded == [json.dumps(x) for x in fresh(found, workspace, encoding, docs_url)]  # the very text
         assert all(x.isascii() for x in encoded)
         current = state.text
@@ -66,7 +66,7 @@ def test_reused_forms_are_a_fresh_conversion_after_random_edits(edits, encoding,
         workspace.change(URI, version, [change], encoding)
         found = collect(workspace.snapshot(), URI)
     encoded = forms.encode(gathered(workspace.snapshot(), URI), state.line_index, encoding, URI, docs_url,
-                           workspace.line_index)
+                           workspace.documents.line_index)
     assert [json.loads(x) for x in encoded] == fresh(found, workspace, encoding, docs_url)
 
 

@@ -69,11 +69,11 @@ def test_a_nul_event_in_a_batch_leaves_no_phantom_and_the_rest_still_applies(fol
     bad = _nul(uri_of_path(str(folder / "app" / "variables.tf.json")))
     ws.file_changed(bad, CREATED)
     ws.file_changed(bad, CHANGED)
-    assert ws.effective_names(str(folder / "app")) == ["main.tf.json", "variables.tf.json"]
+    assert ws.module_map.effective_names(str(folder / "app")) == ["main.tf.json", "variables.tf.json"]
     # A declaration change after it still sees the module whole.
     ws.change(main, 2, [{"text": MAIN.replace("}}\n}", '}, "p": {"value": "${var.region}"}}\n}')}], "utf-16")
-    ws.sync_declarations(main)
-    assert ws.key_index(str(folder / "app"))[("variable", "region")] == {"variables.tf.json"}
+    ws.declarations.sync(main)
+    assert ws.declarations.key_index(str(folder / "app"))[("variable", "region")] == {"variables.tf.json"}
 
 
 def test_events_for_files_that_do_not_exist_leave_no_phantom(folder: Path):
@@ -82,12 +82,12 @@ def test_events_for_files_that_do_not_exist_leave_no_phantom(folder: Path):
     app = folder / "app"
     for kind in (CREATED, CHANGED):
         ws.file_changed(uri_of_path(str(app / "variables.tofu.json")), kind)
-        assert ws.effective_names(str(app)) == ["main.tf.json", "variables.tf.json"], kind
-        assert not ws.is_opentofu(str(app))
+        assert ws.module_map.effective_names(str(app)) == ["main.tf.json", "variables.tf.json"], kind
+        assert not ws.module_map.is_opentofu(str(app))
     # And a "deleted" event for a file that is there (a delete and a create merged) keeps it.
     ws.file_changed(uri_of_path(str(app / "variables.tf.json")), DELETED)
-    assert ws.effective_names(str(app)) == ["main.tf.json", "variables.tf.json"]
-    assert ("variable", "region") in ws.key_index(str(app))
+    assert ws.module_map.effective_names(str(app)) == ["main.tf.json", "variables.tf.json"]
+    assert ("variable", "region") in ws.declarations.key_index(str(app))
 
 
 # -- the real server ----------------------------------------------------------------------------

@@ -355,7 +355,7 @@ def test_required_version_in_another_file_and_the_setting_change_the_diagnostics
     # The other file is opened and edited: the constraint now allows 1.14.
     ws.open(versions_uri, versions.read_text(), 1, "terraform-json")
     ws.change(versions_uri, 2, [{"text": '{"terraform": {"required_version": ">= 1.14"}}'}], "utf-16")
-    ws.sync_declarations(versions_uri)
+    ws.declarations.sync(versions_uri)
     assert _codes(ws, main_uri) == []
     assert main_uri in ws.take_stale()
     # The setting wins over the constraint; the constraint is then unsatisfied, at the constraint.
@@ -420,7 +420,7 @@ def test_a_deprecated_output_of_a_child_module_warns_where_it_is_used(tmp_path) 
     child_uri = uri_of_path(str(child))
     ws.open(child_uri, child.read_text(), 1, "terraform-json")
     ws.change(child_uri, 2, [{"text": '{"output": {"old": {"value": 1}, "new": {"value": 2}}}'}], "utf-16")
-    ws.sync_declarations(child_uri)
+    ws.declarations.sync(child_uri)
     assert collect(ws.snapshot(), uri) == []
 
 

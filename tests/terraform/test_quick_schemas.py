@@ -30,7 +30,7 @@ from shared_data import (
 from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
-from hcljson_ls.workspace.files import uri_of_path
+from hcljson_ls.workspace.files import module_key, uri_of_path
 
 require(AWS_SCHEMA, RANDOM_SCHEMA, LOCAL_SCHEMA, TOFU_TEST_SCHEMA, REAL_CORPUS)
 
@@ -114,7 +114,7 @@ def compare(folder: Path, doc: dict | str, name: str = "main.tf.json", schemas=S
     uri = uri_of_path(str(path))
     ws = _workspace(folder, schemas)
     state = ws.open(uri, text, 1, "terraform-json")
-    assert ws.provider_schemas(ws.module_key(uri)) is not None
+    assert ws.provider_schemas(module_key(uri)) is not None
     quick = state.quick()
     assert quick is not None, "the quick open did not answer"
     other = _workspace(folder, schemas)

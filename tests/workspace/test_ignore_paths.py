@@ -28,7 +28,7 @@ TREE = """\
 
 
 def _modules(workspace, root) -> list[str]:
-    return sorted(os.path.relpath(m.directory, root).replace(os.sep, "/") for m in workspace.modules())
+    return sorted(os.path.relpath(m.directory, root).replace(os.sep, "/") for m in workspace.module_map.known())
 
 
 def test_each_kind_of_pattern(tmp_path):

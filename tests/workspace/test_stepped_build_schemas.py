@@ -25,7 +25,7 @@ from hcljson_ls.hcljson import incremental
 from hcljson_ls.jsonsyntax import fastparse
 from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import DocumentState, Workspace
-from hcljson_ls.workspace.files import uri_of_path
+from hcljson_ls.workspace.files import module_key, uri_of_path
 
 require(RANDOM_SCHEMA)
 
@@ -86,7 +86,7 @@ def build_with_schemas_after(ws: Workspace, state: DocumentState, at: int, mode:
             if mode.startswith("request"):
                 _ = state.analysis  # finishes the build in progress
                 assert state.built
-            ws.set_module_schemas(ws.module_key(state.uri), ps.load(RANDOM_SCHEMA))
+            ws.set_module_schemas(module_key(state.uri), ps.load(RANDOM_SCHEMA))
             if mode.endswith("pull"):
                 assert TYPO in codes(state)
                 assert state.built == mode.startswith("request")  # answered without finishing the build
@@ -114,7 +114,7 @@ def test_schemas_set_between_any_two_steps_of_the_build_reach_the_diagnostics(tm
             assert DOC[got[0].start:got[0].end] == '"lenght"'
             if expected is None:  # a fresh document of the module with the schemas, built in one piece
                 fresh_ws, fresh = opened(tmp_path / "fresh")
-                fresh_ws.set_module_schemas(fresh_ws.module_key(fresh.uri), ps.load(RANDOM_SCHEMA))
+                fresh_ws.set_module_schemas(module_key(fresh.uri), ps.load(RANDOM_SCHEMA))
                 fresh.prepare()
                 expected = file_diagnostics(fresh)
             assert got == expected
@@ -125,7 +125,7 @@ def test_schemas_forgotten_during_the_build_leave_no_schema_diagnostic(tmp_path:
     """The other way round: schemas known at the open (the quick result checks them), forgotten
     (`runTerraform` turned off) in the middle of the build."""
     ws, state = opened(tmp_path)
-    key = ws.module_key(state.uri)
+    key = module_key(state.uri)
     ws.set_module_schemas(key, ps.load(RANDOM_SCHEMA))
     assert codes(state) == [TYPO]
     steps = state.build_steps()

@@ -11,8 +11,8 @@ from fixture import parse_fixture
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
+from hcljson_ls.workspace.declaration_index import DeclarationIndex, OwnKeys
 from hcljson_ls.workspace.files import read_text, uri_of_path
-from hcljson_ls.workspace.workspace import OwnKeys
 
 #: Per file with "region": its key, then where a duplicate is reported (the body's `{`, as Terraform).
 MODULE = """
@@ -131,7 +131,7 @@ def test_a_module_of_one_file_builds_no_key_index_until_a_second_file_comes(tmp_
     ws = parse_fixture('//- /solo/main.tf.json\n{"variable": {"region": {}}, "output": {"o": {"value": "${var.region}"}}}').workspace(
         tmp_path, open=["/solo/main.tf.json"])
     main = ws.uri("/solo/main.tf.json")
-    module = ws.workspace.module(str(tmp_path / "solo"))
+    module = ws.workspace.module_map.module(str(tmp_path / "solo"))
     assert codes(ws, main) == []
     assert module.key_index_cache is None or module.key_index_cache[0] != module.revision
     extra = tmp_path / "solo" / "extra.tf.json"
@@ -154,17 +154,17 @@ def test_what_a_module_of_one_file_declares_is_read_from_the_document_alone(tmp_
 {"variable": {"cidr": {}}}""").workspace(tmp_path, open=["/solo/main.tf.json"])
     main = ws.uri("/solo/main.tf.json")
     # A file never opened, its module's only one: from the disk (a module call's child's inputs).
-    assert ws.workspace.declared(ws.uri("/child/variables.tf.json"), "variable") == {("variable", "cidr")}
+    assert ws.workspace.declarations.declared(ws.uri("/child/variables.tf.json"), "variable") == {("variable", "cidr")}
     assert codes(ws, main) == []  # (analysed: the analysis reads the module's provider requirements)
     with monkeypatch.context() as patched:
-        patched.setattr(ws.workspace, "key_index", lambda key: pytest.fail("key_index asked"))
+        patched.setattr(ws.workspace.declarations, "key_index", lambda key: pytest.fail("key_index asked"))
         assert ws.snapshot().required_providers(main) == {"aws": "hashicorp/aws"}
-        assert ws.workspace.declared(main, "variable") == {("variable", "region")}
-        assert ws.workspace.declared(main, "module") == frozenset()
+        assert ws.workspace.declarations.declared(main, "variable") == {("variable", "region")}
+        assert ws.workspace.declarations.declared(main, "module") == frozenset()
     extra = tmp_path / "solo" / "extra.tf.json"
     extra.write_text('{"variable": {"zone": {}}}')
     ws.workspace.file_changed(uri_of_path(str(extra)), CREATED)
-    assert ws.workspace.declared(main, "variable") == {("variable", "region"), ("variable", "zone")}
+    assert ws.workspace.declarations.declared(main, "variable") == {("variable", "region"), ("variable", "zone")}
 
 
 def test_own_keys_gathers_each_kind_when_first_asked():
@@ -184,8 +184,8 @@ def test_a_misspelt_reference_in_a_module_of_one_file_builds_no_key_index_for_it
         tmp_path, open=["/solo/main.tf.json"])
     main = ws.uri("/solo/main.tf.json")
     built: list[str] = []  # the modules whose index was asked for
-    key_index = Workspace.key_index
-    monkeypatch.setattr(Workspace, "key_index", lambda self, key: built.append(key) or key_index(self, key))
+    key_index = DeclarationIndex.key_index
+    monkeypatch.setattr(DeclarationIndex, "key_index", lambda self, key: built.append(key) or key_index(self, key))
     [undeclared] = collect(ws.snapshot(), main)
     assert undeclared.code == "reference/undeclared" and 'Did you mean "var.region"?' in undeclared.detail
     assert built == []
@@ -198,12 +198,12 @@ def test_a_misspelt_reference_in_a_module_of_one_file_builds_no_key_index_for_it
 def test_a_deleted_directory_takes_its_module_with_it(tmp_path):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
     list(ws.workspace.scan())
-    assert any(m.directory == str(tmp_path / "other") for m in ws.workspace.modules())
+    assert any(m.directory == str(tmp_path / "other") for m in ws.workspace.module_map.known())
     for f in (tmp_path / "other").iterdir():
         f.unlink()
     (tmp_path / "other").rmdir()
     ws.workspace.file_changed(uri_of_path(str(tmp_path / "other")), DELETED)
-    assert all(m.directory != str(tmp_path / "other") for m in ws.workspace.modules())
+    assert all(m.directory != str(tmp_path / "other") for m in ws.workspace.module_map.known())
 
 
 OPENTOFU = """
@@ -282,9 +282,9 @@ def test_the_scan_finds_every_module_and_summarizes_files_without_keeping_trees(
     fixture = parse_fixture(MODULE + "//- /app/.terraform/modules/x/main.tf.json\n{}\n//- /deep/a/b/c.tf\nvariable \"x\" {}\n")
     workspace = fixture.workspace(tmp_path, open=()).workspace  # nothing open: the scan alone reads the files
     steps = list(workspace.scan())
-    directories = sorted(os.path.relpath(m.directory, tmp_path) for m in workspace.modules())
+    directories = sorted(os.path.relpath(m.directory, tmp_path) for m in workspace.module_map.known())
     assert directories == ["app", os.path.join("deep", "a", "b"), "other"]  # .terraform is not searched
-    app = next(m for m in workspace.modules() if m.directory.endswith("app"))
+    app = next(m for m in workspace.module_map.known() if m.directory.endswith("app"))
     summaries = {name: f.summary for name, f in app.disk.items()}
     assert [k for k in summaries["variables.tf.json"].keys if k[0] == "variable"] == [("variable", "region"), ("variable", "zone")]
     assert summaries["outputs.tf.json"].keys == (("output", "ip"),)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hcljson_ls.features import diagnostics
 from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
-from hcljson_ls.workspace.files import uri_of_path
+from hcljson_ls.workspace.files import module_key, uri_of_path
 
 AWS, RANDOM, LOCAL, TOFU_TEST = shared_data.AWS_SCHEMA, shared_data.RANDOM_SCHEMA, shared_data.LOCAL_SCHEMA, shared_data.TOFU_TEST_SCHEMA
 shared_data.require(AWS, RANDOM, LOCAL, TOFU_TEST)
@@ -133,11 +133,11 @@ def test_schemas_arriving_and_going_make_documents_stale(tmp_path: Path) -> None
     ws.set_schema_files([str(RANDOM)])
     assert ws.take_stale() == {uri}
     assert schema_diags(fw, "/main.tf.json") == [("schema/unknown-argument", '"lenght"')]
-    ws.set_module_schemas(fw.workspace.module_key(uri), ps.load(LOCAL))  # another provider first: random still from the file
+    ws.set_module_schemas(module_key(uri), ps.load(LOCAL))  # another provider first: random still from the file
     assert ws.take_stale() == {uri}
     assert schema_diags(fw, "/main.tf.json") == [("schema/unknown-argument", '"lenght"')]
     ws.set_schema_files([])
-    ws.set_module_schemas(fw.workspace.module_key(uri), None)
+    ws.set_module_schemas(module_key(uri), None)
     assert ws.take_stale() == {uri}
     assert schema_diags(fw, "/main.tf.json") == []
 

@@ -16,7 +16,7 @@ Contract
   constraints, read by their schema mode) and "references" (what references mean, against the
   declarations of the whole module: `terraform.resolve`); the last three read the document's one
   analysis (`DocumentState.analysis`). Then "module": what other files of the module say about this one
-  (`Workspace.module_diagnostics`: declarations made twice across files); with `collect`'s
+  (`DeclarationIndex.module_diagnostics`: declarations made twice across files); with `collect`'s
   `unused` (the `diagnostics.unusedDeclarations` setting), also the variables, local values and data
   sources of the document nothing in the module refers to (`features.lens.unused_declarations`).
 * A provider that raises is logged (with its name and the document) and skipped; the others still

@@ -89,7 +89,7 @@ _CANDIDATES = "unused candidates"  # (`DocumentState.keep` key)
 
 def _candidates(state: DocumentState) -> dict[tuple, None]:
     """The document's declarations of `UNUSED_KINDS`, in order: from its own list of keys, not
-    `Workspace.own_keys` (every kind's keys in sets, as it was then: 0.4 s of 775,000 tiny outputs,
+    `DeclarationIndex.own_keys` (every kind's keys in sets, as it was then: 0.4 s of 775,000 tiny outputs,
     in the loop turn after the background build, for none of these kinds); remembered while that
     list is the same object (after the tree, an edit that changes no declaration keeps it: the scan
     of every key was ~0.5 ms of an edit's ~1.6 ms at 5 MB, bench/bench_first_edit.py --after-tree)."""

@@ -93,7 +93,7 @@ def document_forms(store: Workspace, uri: str, settings: DiagnosticsSettings, fo
     found = diagnostics_feature.gathered(store.snapshot(), uri, settings.unused_declarations, settings.max_per_code)
     state = store.get(uri)
     assert state is not None, uri
-    return forms.encode(found, state.line_index, encoding, uri, settings.docs_url, store.line_index)
+    return forms.encode(found, state.line_index, encoding, uri, settings.docs_url, store.documents.line_index)
 
 
 class ResultIds:

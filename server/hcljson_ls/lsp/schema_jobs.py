@@ -22,7 +22,7 @@ Contract
   supports it. Its result is applied on the event loop: `Workspace.set_module_schemas`, then the
   module's open documents are re-diagnosed like any other cross-file change (`refresh_stale`). A
   failed fetch keeps the schemas the module had.
-* The tool is OpenTofu's first in a module OpenTofu reads (`Workspace.is_opentofu`), else Terraform's.
+* The tool is OpenTofu's first in a module OpenTofu reads (`ModuleMap.is_opentofu`), else Terraform's.
 * `providerSchemas.files` are read off the event loop too (`load_files`, installed as the workspace's
   schema loader): each in a daemon thread (`workspace.schemas.load_schema_file`: regular files only,
   at most ``providerSchemas.maxFileSizeMB``), given up after ``providerSchemas.timeoutSeconds``. Until
@@ -45,7 +45,7 @@ from lsprotocol import types
 
 from ..diagnostic import plain
 from ..workspace import schema_fetch
-from ..workspace.files import MB, path_of_uri
+from ..workspace.files import MB, module_key, path_of_uri
 from ..workspace.schemas import load_schema_file
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class SchemaJobs:
             if path is None or os.path.basename(path) != schema_fetch.LOCK_FILE:
                 continue
             key = os.path.dirname(os.path.normpath(path))
-            if any(store.module_key(u) == key for u in store.uris()):
+            if any(module_key(u) == key for u in store.uris()):
                 self.consider(key, changed=True)
             else:
                 self._tried.pop(key, None)  # fetched again when one of its documents opens
@@ -117,7 +117,7 @@ class SchemaJobs:
                 self._server.store.set_module_schemas(key, None)
             self._fetched.clear()
             return
-        for key in sorted({self._server.store.module_key(u) for u in self._server.store.uris()}):
+        for key in sorted({module_key(u) for u in self._server.store.uris()}):
             self.consider(key)
 
     def cancel_all(self) -> None:
@@ -170,7 +170,7 @@ class SchemaJobs:
             async with self._one_at_a_time:
                 if cancel.is_set():
                     return
-                engine = "opentofu" if self._server.store.is_opentofu(key) else "terraform"
+                engine = "opentofu" if self._server.store.module_map.is_opentofu(key) else "terraform"
                 async with _progress(self._server, PROGRESS_TITLE, key):
                     result = await _in_thread(
                         schema_fetch.fetch, key, engine, self._cache_dir, float(settings.timeout_seconds), cancel,

@@ -155,7 +155,7 @@ from ..hcljson import similar
 from ..text.encodings import UTF16
 from ..text.line_index import LineIndex
 from ..workspace import DocumentState, Snapshot, Workspace
-from ..workspace.files import path_of_uri, uri_of_path
+from ..workspace.files import module_key, path_of_uri, uri_of_path
 from ..workspace.previews import write_preview
 from . import convert, diagnostic_forms, document_json, early, first_open, memory_marks, transport
 from .completion_json import completion_json
@@ -708,7 +708,7 @@ class HcljsonServer(LanguageServer):
         finally:
             if token is not None:
                 self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
-        log.info("workspace scanned in %.2f s: %d modules", time.perf_counter() - started, len(self.store.modules()))
+        log.info("workspace scanned in %.2f s: %d modules", time.perf_counter() - started, len(self.store.module_map.known()))
         self.refresh_stale()
 
     # -- errors ---------------------------------------------------------------------------------
@@ -842,7 +842,7 @@ def did_open(ls: HcljsonServer, params: types.DidOpenTextDocumentParams) -> None
         return ls.diagnostics_changed(doc.uri, immediately=True)
     if ls.store.open(doc.uri, doc.text, doc.version, doc.language_id) is not None:
         ls.diagnostics_changed(doc.uri, immediately=True)
-        ls.schema_jobs.consider(ls.store.module_key(doc.uri))
+        ls.schema_jobs.consider(module_key(doc.uri))
 
 
 @feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -950,7 +950,7 @@ def definition(ls: HcljsonServer, params: types.DefinitionParams | types.Declara
     if at is None:
         return None
     found = around.answer(navigation.definition, at.snapshot, at.uri, at.offset)
-    return convert.to_locations(found, ls.store.line_index, ls.position_encoding)
+    return convert.to_locations(found, ls.store.documents.line_index, ls.position_encoding)
 
 
 @feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -959,7 +959,7 @@ def references(ls: HcljsonServer, params: types.ReferenceParams):
     if at is None:
         return None
     found = navigation.references(at.snapshot, at.uri, at.offset, params.context.include_declaration)
-    return convert.to_locations(found, ls.store.line_index, ls.position_encoding)
+    return convert.to_locations(found, ls.store.documents.line_index, ls.position_encoding)
 
 
 @feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
@@ -997,13 +997,13 @@ def rename(ls: HcljsonServer, params: types.RenameParams):
     edits = rename_with(at.snapshot, at.uri, at.offset, params.new_name)
     if isinstance(edits, navigation.RenameError):
         raise JsonRpcException(edits.message, code=REQUEST_FAILED)  # the client shows the message
-    return convert.to_workspace_edit(edits, ls.store.line_index, ls.position_encoding)
+    return convert.to_workspace_edit(edits, ls.store.documents.line_index, ls.position_encoding)
 
 
 @feature(types.WORKSPACE_SYMBOL)
 def workspace_symbol(ls: HcljsonServer, params: types.WorkspaceSymbolParams):
     found = navigation.workspace_symbols(ls.snapshot(), params.query, WORKSPACE_SYMBOL_LIMIT)
-    return convert.to_workspace_symbols(found, ls.store.line_index, ls.position_encoding)
+    return convert.to_workspace_symbols(found, ls.store.documents.line_index, ls.position_encoding)
 
 
 @feature(
@@ -1085,7 +1085,7 @@ async def apply_rename_with_moved(ls: HcljsonServer, arguments: tuple[Any, ...])
     edits = moved_feature.rename_with_moved(at.snapshot, at.uri, at.offset, new_name)
     if isinstance(edits, navigation.RenameError):
         raise JsonRpcException(edits.message, code=REQUEST_FAILED)
-    edit = convert.to_workspace_edit(edits, ls.store.line_index, ls.position_encoding)
+    edit = convert.to_workspace_edit(edits, ls.store.documents.line_index, ls.position_encoding)
     result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=RENAME_WITH_MOVED_TITLE))
     return {"applied": bool(result.applied)}
 
@@ -1215,7 +1215,7 @@ def code_lens_resolve(ls: HcljsonServer, lens: types.CodeLens):
     at = ls.at(uri, lens.range.start) if isinstance(uri, str) else None
     if at is None:
         return lens
-    found = convert.to_locations(lens_feature.lens_references(at.snapshot, at.uri, at.offset), ls.store.line_index, ls.position_encoding)
+    found = convert.to_locations(lens_feature.lens_references(at.snapshot, at.uri, at.offset), ls.store.documents.line_index, ls.position_encoding)
     lens.command = types.Command(title=lens_feature.references_title(len(found)), command=SHOW_REFERENCES, arguments=[at.uri, lens.range.start, found])
     return lens
 

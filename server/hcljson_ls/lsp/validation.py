@@ -14,7 +14,7 @@ Contract
   false in untrusted workspaces); otherwise the request fails (`RequestFailed`) saying so. The tool
   is never one inside the workspace (`schema_fetch.find_tool`). ``validate.initIfNeeded`` (default
   false) lets it run `init -backend=false -input=false` in a module without `.terraform`.
-* Engine: `tofu` first in a module OpenTofu reads (`Workspace.is_opentofu`), else `terraform`.
+* Engine: `tofu` first in a module OpenTofu reads (`ModuleMap.is_opentofu`), else `terraform`.
 * Progress: work-done progress "Validating with terraform" (cancellable) when the client supports
   it. `$/cancelRequest` of the command, `window/workDoneProgress/cancel` of its progress, a newer run
   of the same module and shutdown kill the process. ``validate.timeoutSeconds`` (default 60) too.
@@ -43,7 +43,7 @@ from pygls.exceptions import JsonRpcException
 
 from ..diagnostic import plain
 from ..workspace import tool_validate
-from ..workspace.files import path_of_uri, uri_of_path
+from ..workspace.files import module_key, path_of_uri, uri_of_path
 from . import convert
 
 if TYPE_CHECKING:
@@ -111,11 +111,11 @@ class Validation:
                 "(providerSchemas.runTerraform is false, e.g. in an untrusted workspace).",
                 code=_REQUEST_FAILED,
             )
-        key = ls.store.module_key(uri)
+        key = module_key(uri)
         if (previous := self._running.get(key)) is not None:
             previous.set()  # the newest run of a module wins
         cancel = self._running[key] = threading.Event()
-        engine = "opentofu" if ls.store.is_opentofu(key) else "terraform"
+        engine = "opentofu" if ls.store.module_map.is_opentofu(key) else "terraform"
         token = await self._begin_progress(cancel, "tofu" if engine == "opentofu" else "terraform", key)
         try:
             result = await asyncio.to_thread(

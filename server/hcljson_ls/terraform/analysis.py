@@ -217,7 +217,7 @@ class TerraformChecks(FileChecks):
         return affected(changed)
 
     def names(self, refs):
-        # What `references.index` and `Workspace.reference_sites` count: a reference's subject.
+        # What `references.index` and `DeclarationIndex.reference_sites` count: a reference's subject.
         return [found[0] for r in refs if type(r) is Reference and (found := subject(r)) is not None and found[1]]
 
     def root(self, text: str, attributes: tuple[Attribute, ...]) -> tuple[list[Diagnostic], list[Diagnostic]]:

@@ -3,6 +3,7 @@
     path_of_uri(uri) -> str | None        the file system path of a `file:` URI (else its path part)
     uri_of_path(path) -> str              the `file:` URI of an absolute path
     file_name(uri) -> str                 the last segment of a URI's path, percent-decoded
+    module_key(uri) -> str                the directory of the module a URI belongs to
     read_text(path, max_bytes=MAX_FILE_BYTES) -> ReadResult
                                           a file's text, or why it cannot be had (never raises)
     read_bytes(path, max_bytes) -> BytesResult
@@ -78,6 +79,14 @@ def file_name(uri: str) -> str:
     """The last path segment of `uri`, percent-decoded (``""`` when there is none)."""
     path = _decoded_path(uri)
     return posixpath.basename(path.replace("\\", "/")) if path else ""
+
+
+def module_key(uri: str) -> str:
+    """The directory of the module `uri` belongs to (for a non-file URI: the URI itself)."""
+    path = path_of_uri(uri)
+    if path is None or not uri.startswith("file:"):
+        return uri
+    return os.path.dirname(os.path.normpath(path))
 
 
 def relative_name(uri: str, folders: tuple[str, ...]) -> str:

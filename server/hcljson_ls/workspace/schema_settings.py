@@ -13,40 +13,30 @@ and gets a new `result_id`).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..terraform.resolution.resolve import SCHEMAS_CHANGED
+from .files import module_key
 from .schemas import SchemaStore
 
 if TYPE_CHECKING:
-    from .document import DocumentState
-    from .module import Module
+    from .module_map import ModuleMap
+    from .open_documents import OpenDocuments
 
 
 class ProviderSchemaSettings:
     """The schema methods of `Workspace`, over the state it sets up (declared here for the checker)."""
 
-    folders: tuple[str, ...]
     _schemas: SchemaStore
     _schema_paths: tuple[str, ...]
-    _documents: dict[str, DocumentState]
-    _modules: dict[str, Module]
-    _revisions: dict[str, int]
-    _counter: itertools.count
-    _stale: set[str]
-
-    def module_key(self, uri: str) -> str:
-        raise NotImplementedError
-
-    def _open_in(self, key: str, but: str | None = None) -> set[str]:
-        raise NotImplementedError
+    documents: OpenDocuments
+    module_map: ModuleMap
 
     def set_schema_files(self, paths: Iterable[str]) -> None:
         """`providerSchemas.files`: schema files every module sees (loaded on first use)."""
         self._schema_paths = tuple(paths)
-        if self._schemas.set_files(self._schema_paths, self.folders):
+        if self._schemas.set_files(self._schema_paths, self.module_map.folders):
             self._all_schemas_changed()
 
     def set_schema_max_bytes(self, max_bytes: int) -> None:
@@ -69,7 +59,7 @@ class ProviderSchemaSettings:
         return True
 
     def _all_schemas_changed(self) -> None:
-        for key in {self.module_key(u) for u in self._documents} | set(self._modules):
+        for key in {module_key(u) for u in self.documents.uris()} | set(self.module_map.keys()):
             self._schemas_changed(key)
 
     def set_module_schemas(self, key: str, schemas: Any) -> None:
@@ -92,7 +82,8 @@ class ProviderSchemaSettings:
     def _schemas_changed(self, key: str) -> None:
         """What the provider schemas say may differ for every open document of module `key`: each
         resolves its schema sites again, is stale, and gets a new `result_id`."""
-        for uri in self._open_in(key):
-            self._documents[uri].rescope(frozenset({SCHEMAS_CHANGED}))
-            self._revisions[uri] = next(self._counter)
-            self._stale.add(uri)
+        opened = self.documents.in_module(key)
+        for uri in opened:
+            self.documents.get(uri).rescope(frozenset({SCHEMAS_CHANGED}))  # type: ignore[union-attr]
+        self.documents.touch(opened)
+        self.documents.stale(opened)

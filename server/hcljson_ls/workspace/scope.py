@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
 from ..terraform.resolution.module_calls import NOT_INSTALLED, SOURCE_CHANGED, ChildVariable, child_variables
-from .files import file_name
+from .files import file_name, module_key
+from .module_map import changed_module_source, child_directory, missing_local_directory
 
 if TYPE_CHECKING:
     from .workspace import Workspace
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
 
 class ModuleScope:
     """`terraform.resolve.Scope` for one document: what the other files of its module declare
-    (`Workspace.key_index`), and the inputs and outputs of the modules it calls (local or installed:
-`Workspace.child_directory`)."""
+    (`DeclarationIndex.key_index`), and the inputs and outputs of the modules it calls (local or installed:
+`module_map.child_directory`)."""
 
     __slots__ = ("_workspace", "_name", "_key")
 
@@ -26,17 +27,17 @@ class ModuleScope:
         self._workspace = workspace
         self._name = file_name(uri)
         # asked once per reference resolved: computed once; `key`: another module (a test file's)
-        self._key = workspace.module_key(uri) if key is None else key
+        self._key = module_key(uri) if key is None else key
 
     @property
     def revision(self) -> int:
         """Changes whenever what the module declares changes (`Module.revision`)."""
-        return self._workspace.module(self._key).revision
+        return self._workspace.module_map.module(self._key).revision
 
     @property
     def engine(self) -> str:
-        """Whose built-in functions exist here: "opentofu" or "terraform" (`Workspace.is_opentofu`)."""
-        return "opentofu" if self._workspace.is_opentofu(self._key) else "terraform"
+        """Whose built-in functions exist here: "opentofu" or "terraform" (`ModuleMap.is_opentofu`)."""
+        return "opentofu" if self._workspace.module_map.is_opentofu(self._key) else "terraform"
 
     @property
     def engine_version(self) -> str | None:
@@ -47,7 +48,7 @@ class ModuleScope:
     def has_override_files(self) -> bool:
         """Whether the module has an override file (it may change what a declaration says, e.g. make
         a variable const, and declares nothing the index holds)."""
-        return any(catalogue.is_override_file(n) for n in self._workspace.effective_names(self._key))
+        return any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(self._key))
 
     @property
     def provider_schemas(self) -> Any:
@@ -55,7 +56,7 @@ class ModuleScope:
         return self._workspace.provider_schemas(self._key)
 
     def _index(self) -> dict[tuple, frozenset[str]]:
-        return self._workspace.others_index(self._key, self._name)
+        return self._workspace.declarations.others_index(self._key, self._name)
 
     def declared(self, key: tuple) -> bool:
         names = self._index().get(key)
@@ -70,11 +71,11 @@ class ModuleScope:
         """The module's declaration keys by kind, per module revision."""
         workspace = self._workspace
         key = self._key
-        module = workspace.module(key)
+        module = workspace.module_map.module(key)
         cached = module.kinds_cache
         if cached is None or cached[0] != module.revision:
             kinds: dict[str, list[tuple]] = {}
-            for k in workspace.key_index(key):
+            for k in workspace.declarations.key_index(key):
                 kinds.setdefault(k[0], []).append(k)
             cached = module.kinds_cache = (module.revision, kinds)
         return cached[1]
@@ -90,15 +91,15 @@ class ModuleScope:
 
     def _child(self, name: str, own: frozenset) -> str | None:
         """The directory of the module that call `name` calls: its one literal source a local
-        directory, or where `terraform init` installed it (`Workspace.child_directory`), else None."""
-        return self._workspace.child_directory(self._key, name, self._source(name, own))
+        directory, or where `terraform init` installed it (`module_map.child_directory`), else None."""
+        return child_directory(self._key, name, self._source(name, own))
 
     def module_outputs(self, name: str, own: frozenset) -> frozenset[str] | None:
         """The outputs of module call `name` when its child is known (`_child`), else None."""
         child = self._child(name, own)
         if child is None:
             return None
-        return frozenset(k[1] for k in self._workspace.key_index(child) if k[0] == "output")
+        return frozenset(k[1] for k in self._workspace.declarations.key_index(child) if k[0] == "output")
 
     def deprecated_outputs(self, name: str, own: frozenset) -> dict[str, str]:
         """output name -> deprecation message of the outputs of module call `name` that are
@@ -106,17 +107,17 @@ class ModuleScope:
         child = self._child(name, own)
         if child is None:
             return {}
-        return {k[1]: k[2] for k in self._workspace.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
+        return {k[1]: k[2] for k in self._workspace.declarations.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
 
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
         """The input variables of module call `name` when its child is a local directory or a module
         installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
         source = self._source(name, own)
-        child = self._workspace.child_directory(self._key, name, source)  # as `_child`, the source kept
-        if child is None and self._workspace.missing_local_directory(self._key, source):
+        child = child_directory(self._key, name, source)  # as `_child`, the source kept
+        if child is None and missing_local_directory(self._key, source):
             return NOT_INSTALLED  # type: ignore[return-value]
-        if child is None and self._workspace.changed_module_source(self._key, name, source):
+        if child is None and changed_module_source(self._key, name, source):
             return SOURCE_CHANGED  # type: ignore[return-value]
-        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.effective_names(child)):
+        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(child)):
             return None  # an override file may give a variable a default or another type: not known here
-        return child_variables(self._workspace.key_index(child))
+        return child_variables(self._workspace.declarations.key_index(child))

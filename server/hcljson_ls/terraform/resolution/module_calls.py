@@ -17,7 +17,7 @@ Contract
   as written (a string in JSON, the expression's text in native files; "" without one, or when it
   is not a string) and whether a caller must set it (Terraform: no `default` argument at all;
   `default = null` makes it optional). The facts travel like every declaration key (summaries of
-  closed files, `Workspace.key_index`), so a caller learns when they change
+  closed files, `DeclarationIndex.key_index`), so a caller learns when they change
   (`resolve.affected`: `("inputs-of",)`).
 * `check_calls` checks each site's module call when `inputs_of(call name)` knows the child's
   variables (a local `source`, or a module installed by `terraform init`; None: nothing is said;
