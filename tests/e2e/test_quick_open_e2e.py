@@ -330,7 +330,7 @@ def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_w
     [published] = wire.notifications("textDocument/publishDiagnostics")  # a push client: on open
     assert published["diagnostics"] == [] and published["version"] == 1  # the wrong quick answer
     assert server.compute_diagnostics(uri) == (1, [])
-    result_id = server.store.result_id(uri)
+    result_id = server.result_ids.of(uri, server.compute_diagnostics(uri)[1])  # as a pull answers
 
     with caplog.at_level(logging.ERROR):
         async def build_then_publish() -> None:  # the background build the server starts after answering
@@ -340,8 +340,8 @@ def test_a_quick_answer_the_analysis_disagrees_with_gives_way_to_it(server_and_w
         asyncio.run(build_then_publish())
     [error] = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "disagreed" in error.getMessage() and uri in error.getMessage()
-    assert server.store.result_id(uri) != result_id  # a pulling client gets the new diagnostics
     version, diagnostics = server.compute_diagnostics(uri)  # their JSON texts
+    assert server.result_ids.of(uri, diagnostics) != result_id  # a pulling client gets the new diagnostics
     assert version == 1
     assert _described([get_converter().structure(json.loads(x), types.Diagnostic) for x in diagnostics]) == _expected(STACK)
     republished = wire.notifications("textDocument/publishDiagnostics")[1:]  # a push client gets them again

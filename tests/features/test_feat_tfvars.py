@@ -140,13 +140,13 @@ def test_editing_a_declaration_in_another_open_file_makes_the_tfvars_document_st
     tfvars_uri, vars_uri = fw.uri(TFVARS), fw.uri(VARS)
     assert found(fw) == []
     ws.take_stale()
-    before = ws.result_id(tfvars_uri)
+    before = ws.documents.revision(tfvars_uri)
     # The type of `port` changes from number to bool: no declaration key changes.
     text = fw.fixture.files[VARS].text
     _, at = fw.mark("port.type")
     ws.change(vars_uri, 2, [{"range": lsp_range(text, at, at + len('"number"')), "text": '"bool"'}], "utf-32")
     assert tfvars_uri in ws.take_stale()
-    assert ws.result_id(tfvars_uri) != before
+    assert ws.documents.revision(tfvars_uri) != before  # what it reports may differ: not cached
     assert [d.plain_message for d in diagnostics.collect(fw.snapshot(), tfvars_uri)] == [
         'Unsuitable value for var.port: The type of var.port is bool: a bool is required.']
 

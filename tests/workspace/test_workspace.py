@@ -12,7 +12,7 @@ from fixture import parse_fixture
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CHANGED, CREATED, DELETED, Workspace
 from hcljson_ls.workspace.declaration_index import DeclarationIndex, OwnKeys
-from hcljson_ls.workspace.files import read_text, uri_of_path
+from hcljson_ls.workspace.files import module_key, read_text, uri_of_path
 
 #: Per file with "region": its key, then where a duplicate is reported (the body's `{`, as Terraform).
 MODULE = """
@@ -70,19 +70,20 @@ def test_an_open_buffer_wins_over_the_file_on_disk(tmp_path):
     assert codes(ws, main) == ["structure/duplicate-block"]
 
 
-def test_a_declaration_edit_makes_the_other_open_documents_stale_and_moves_the_result_id(tmp_path):
+def test_a_declaration_edit_makes_the_other_open_documents_stale_and_moves_the_module_revision(tmp_path):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json", "/app/outputs.tf.json"])
     main, outputs = ws.uri("/app/main.tf.json"), ws.uri("/app/outputs.tf.json")
     collect(ws.snapshot(), main)
     collect(ws.snapshot(), outputs)
     ws.workspace.take_stale()
-    before = ws.workspace.result_id(outputs)
+    module = ws.workspace.module_map.module(module_key(outputs))
+    before = module.revision
     text = ws.workspace.get(main).text
     _, at = ws.mark("web")
     ws.workspace.change(main, 2, [{"range": _range(text, at, at + 5), "text": '"app"'}], "utf-32")  # renames a declaration
     collect(ws.snapshot(), main)
     assert ws.workspace.take_stale() == {outputs}
-    assert ws.workspace.result_id(outputs) != before
+    assert module.revision != before  # the module's indexes are made again
     # An edit that declares nothing new changes no other document.
     text = ws.workspace.get(main).text
     _, at = ws.mark("x")  # where it was: "web" became "app", of the same length

@@ -68,7 +68,7 @@ Provider schemas
 in the background (`lsp.schema_jobs`, `workspace.schema_fetch`: `terraform`/`tofu providers schema
 -json`, cached on disk by the lock file), again when its `.terraform.lock.hcl` changes (watched too)
 or the settings change; the module's documents are then re-diagnosed like after a cross-file change
-(their result ids change: `Workspace.result_id`). A schema file or a fetch that fails is shown once
+(`Workspace.take_stale`). A schema file or a fetch that fails is shown once
 (`window/showMessage`, warning) and logged.
 
 Requests
@@ -222,8 +222,6 @@ class HcljsonServer(LanguageServer):
         self.store.leftovers = []  # freed once an answer is written (`free_leftovers_soon`)
         self._freeing: asyncio.Task | None = None
         self.settings: Settings = DEFAULT
-        self._settings_revision = itertools.count(1)
-        self.settings_revision = next(self._settings_revision)
         self.publisher = Publisher(self.compute_diagnostics, self._send_diagnostics)
         self.scan_task: asyncio.Task | None = None
         self.oversized = Oversized()  # open documents over maxFileSizeMB: not analysed
@@ -623,7 +621,6 @@ class HcljsonServer(LanguageServer):
         log.info("settings (%s): %s", origin, settings)
         was_pushing, before = self.pushes_diagnostics, self.settings
         self.settings = settings
-        self.settings_revision = next(self._settings_revision)
         if configure_workspace(self.store, settings) and self.scan_task is not None:
             self.start_scan()  # what the old patterns hid is found
         self.schema_jobs.settings_changed(before, settings)

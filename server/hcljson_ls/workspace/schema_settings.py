@@ -1,7 +1,7 @@
 """The provider-schema part of the `Workspace` (a base class of it): the schema settings, the
 schemas each module sees (`schemas.SchemaStore`, `Workspace._schemas`) and what a change of them
 invalidates (every open document of the modules concerned resolves its schema sites again, is stale
-and gets a new `result_id`).
+and gets a new revision).
 
     .set_schema_files(paths)            `providerSchemas.files`, loaded on first use
     .set_schema_max_bytes(max_bytes)    `providerSchemas.maxFileSizeMB`

@@ -21,7 +21,6 @@ watched files) and decides what each makes stale; its parts each do one job:
       .get(uri) / .uris() / len()         the open documents
       .take_stale() -> set[str]           open documents whose diagnostics changed through another
                                           file since the last call (to re-diagnose them)
-      .result_id(uri)                     names what open `uri` reports now
       .snapshot() -> Snapshot             what features read
       .leftovers                          None, or a list where large temporaries of an analysis are
                                           left for the owner to free (the server: after its answer)
@@ -36,9 +35,9 @@ Contract
 * `Module.revision` changes exactly when the set of the module's files or the declarations of one
   of them changed (an open document's are noticed by `DeclarationIndex.sync`, which the module's
   diagnostics run for every open document of the module first; a file on disk's by
-  `file_changed`). Every result id includes it, so a pulled diagnostics result changes when another
-  file of the module changes; and the open documents of a module whose revision moved on are
-  collected for `take_stale` (the server re-diagnoses them).
+  `file_changed`). The open documents of a module whose revision moved on (and the open test files
+  of the module they test) are collected for `take_stale`: the server diagnoses them again, and a
+  pulling client is told when what they report changed (`lsp.diagnostic_forms.ResultIds`).
 * `Snapshot` is a read-only view for one request: valid until the next change, like the trees.
 * Never raises on odd input (unknown URIs, non-file URIs, missing directories): they get a module
   of their own with no files on disk.
@@ -229,18 +228,9 @@ class Workspace(ProviderSchemaSettings):
     def __len__(self) -> int:
         return len(self.documents)
 
-    def result_id(self, uri: str) -> str | None:
-        """Identifies the diagnostics of `uri` as they are now: the document's revision and its
-        module's (see the module doc); None when `uri` is not open."""
-        revision = self.documents.revision(uri)
-        if revision is None:
-            return None
-        module = self.module_map.get(module_under_test(uri))  # a test file: the module it tests
-        return f"{revision}.{module.revision if module is not None else 0}"
-
     def results_changed(self, uri: str) -> None:
         """The diagnostics of open `uri` changed without a change of its text (a quick open found
-        wrong: `features.diagnostics.prepare`): it gets a new `result_id` and is stale."""
+        wrong: `features.diagnostics.prepare`): it gets a new revision and is stale."""
         if uri in self.documents:
             self.documents.touch((uri,))
             self.documents.stale((uri,))
