@@ -89,7 +89,8 @@ async def test_show_as_native_hcl_writes_the_text_under_the_cache_and_shows_it(c
     written = path.read_text(encoding="utf-8")
     assert written == result
     assert [d.key for d in parse_native(written).declarations] == [
-        ("variable", "env"), ("variable-input", "env", "string", True), ("resource", "aws_instance", "web")]
+        ("variable", "env"), ("variable-input", "env", "string", True), ("resource", "aws_instance", "web"),
+        ("provider-use", "aws", None)]
 
 
 async def test_not_offered_for_variable_definitions(client: LanguageClient, tmp_path: Path):

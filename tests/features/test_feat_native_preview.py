@@ -92,7 +92,8 @@ def test_file_native_is_the_convert_output_and_parses_as_hcl(tmp_path: Path) -> 
     assert native == to_native(text, "main.tf.json").text
     assert native.startswith("# a note\n") or "# a note" in native
     parsed = parse_native(native)
-    assert [d.key for d in parsed.declarations] == [("resource", "aws_instance", "web"), ("variable", "env"),
+    assert [d.key for d in parsed.declarations] == [("resource", "aws_instance", "web"), ("provider-use", "aws", None),
+                                                     ("variable", "env"),
                                                      ("variable-input", "env", "string", False),
                                                      ("version-constraint", "terraform", ">= 1.5")]
 

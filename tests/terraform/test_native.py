@@ -59,9 +59,9 @@ locals { ⟨c⟩ = 3 }
 output ⟨"o"⟩ { value = 1 }
 module ⟨"m"⟩ { source = ⟨"./m"⟩ }
 module ⟨"n"⟩ { source = "${var.dir}/n" }
-resource "aws_instance" ⟨"web"⟩ {}
-data "aws_ami" ⟨"ubuntu"⟩ {}
-ephemeral "random_password" ⟨"p"⟩ {}
+resource "aws_instance" ⟨⟨"web"⟩⟩ {}
+data "aws_ami" ⟨⟨"ubuntu"⟩⟩ { provider = aws.west }
+ephemeral "random_password" ⟨⟨"p"⟩⟩ {}
 action "aws_lambda_invoke" ⟨"go"⟩ {}
 check ⟨"health"⟩ {
   data "http" "nested" {}
@@ -119,8 +119,11 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("module-source", "m", "./m"),
         ("module", "n"),
         ("resource", "aws_instance", "web"),
+        ("provider-use", "aws", None),  # the provider configuration it uses: its type's prefix
         ("data", "aws_ami", "ubuntu"),
+        ("provider-use", "aws", "west"),  # its `provider`
         ("ephemeral", "random_password", "p"),
+        ("provider-use", "random", None),
         ("action", "aws_lambda_invoke", "go"),
         ("check", "health"),
         ("provider", "aws", None),
@@ -141,11 +144,12 @@ def test_labels_are_decoded_and_bare_identifier_labels_declare_too():
     f = native_fixture(r"""
 //- /main.tf
 variable ⟨⟨"a\"b\u00e9\\"⟩⟩ {}
-resource aws_instance ⟨web⟩ {}
+resource aws_instance ⟨⟨web⟩⟩ {}
 output ⟨"$${literal}"⟩ {}
 """)
     got = read(f.text).declarations
-    assert [d.key for d in got] == [("variable", 'a"bé\\'), ("variable-input", 'a"bé\\', "", True), ("resource", "aws_instance", "web"), ("output", "${literal}")]
+    assert [d.key for d in got] == [("variable", 'a"bé\\'), ("variable-input", 'a"bé\\', "", True), ("resource", "aws_instance", "web"),
+                                    ("provider-use", "aws", None), ("output", "${literal}")]
     assert [(d.start, d.end) for d in got] == f.ranges
 
 
@@ -500,7 +504,7 @@ def test_the_valid_sample_reads_fully():
         ("version-constraint", "terraform", ">= 1.5"),
         ("variable", "région"), ("variable-input", "région", "string", True), ("local", "names"), ("local", "text"),
         ("resource", "aws_instance", "web"), ("repetition", "count", "resource", "aws_instance", "web"),
-        ("provider", "aws", "west"), ("output", "ip"),
+        ("provider-use", "aws", None), ("provider", "aws", "west"), ("output", "ip"),
     ]
     _check_ranges(VALID, got)
 

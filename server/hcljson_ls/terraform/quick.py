@@ -137,6 +137,7 @@ from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
 from .rules.validate import DUPLICATE_CODES, TREE_ONLY, duplicates, invalid_labels, keywords_of
+from .schemas.provider_lookup import configuration_used
 from .schemas.provider_schema import TERRAFORM
 
 __all__ = ["QuickResult", "quick_blocks", "quick_file"]
@@ -154,6 +155,7 @@ _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
 _NAMES_ONLY = re.compile(rf"{_NAME}(?:\.{_NAME})*")
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 _RESOURCE_LIKE = frozenset(catalogue.RESOURCE_AND_DATA)
+_RESOURCE_MODES = frozenset(catalogue.RESOURCE_MODES)
 #: A named tuple made without its `__new__` in Python (`Skimmed._replace` cost 4x more, a located block each).
 _NEW_TUPLE = tuple.__new__
 _KEYWORDS = frozenset({"null", "true", "false"})
@@ -264,7 +266,7 @@ def quick_blocks(text: str, path: str | None, scope: Scope | None, found: Skim, 
 
 
 class _Quick:
-    __slots__ = ("checks", "own", "path", "providers", "repeats", "schemas", "scope", "skim", "strings", "text")
+    __slots__ = ("checks", "configurations", "own", "path", "providers", "repeats", "schemas", "scope", "skim", "strings", "text")
 
     def __init__(self, text: str, path: str | None, scope: Scope | None, found: Skim, own: frozenset | None = None,
                  providers: dict | None = None) -> None:
@@ -283,6 +285,9 @@ class _Quick:
         # Per block, the repetition arguments `_certify` found in its body (`IN_COUNT`, `IN_FOR_EACH`):
         # the instance keys `definitions` gives a certified block.
         self.repeats = bytearray(len(found.blocks))
+        # Per certified resource-like block, the provider configuration it uses (`configuration_used`,
+        # a definition of it as `validate.definitions` gives it); absent where it names none.
+        self.configurations: dict[int, tuple] = {}
 
     def run(self) -> QuickResult | None:
         """The quick result of the skimmed blocks (and tail), or None when a position of a block
@@ -365,6 +370,10 @@ class _Quick:
             strings: list[tuple[str, int]] = []
             try:
                 meta, self.repeats[i] = _certify(b, found, strings)
+                if b.type_name in _RESOURCE_MODES:
+                    used = configuration_used(b.labels[0].value, meta)
+                    if used is not None:
+                        self.configurations[i] = used
                 if schemas is not None and b.type_name in _RESOURCE_LIKE:
                     _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
             except _Unsure:
@@ -540,6 +549,10 @@ class _Quick:
                         if repeats & flag:
                             keys.append(repetition_key(key, mode))
                             flat += (lab.start, lab.end)
+                used = self.configurations.get(i)
+                if used is not None:  # as `validate.definitions`: the provider configuration it uses
+                    keys.append(used)
+                    flat += (lab.start, lab.end)
             else:
                 for k, p in got[3]:
                     keys.append(k)

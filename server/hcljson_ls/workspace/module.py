@@ -21,7 +21,7 @@ Contract
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..jsonsyntax import parse
@@ -29,6 +29,7 @@ from ..terraform.definition import catalogue
 from ..terraform.nativehcl.native import parse_native
 from ..terraform.resolution import references
 from ..terraform.rules.declarations import Declaration, declarations_and_references
+from ..terraform.schemas.provider_lookup import PROVIDER_USE
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +53,28 @@ def summarize(path: str, text: str, stamp: tuple[int, int] | None = None) -> Fil
     if kind == catalogue.CONFIG_NATIVE:
         native = parse_native(text, catalogue.is_opentofu_file(path))
         # An override file is merged into other files' declarations, as for JSON: it declares nothing.
-        declared = () if catalogue.is_override_file(path) else tuple(native.declarations)
+        declared = () if catalogue.is_override_file(path) else _kept(native.declarations)
         return FileSummary(declared, stamp, None, references.index(native.references))
     if kind != catalogue.CONFIG_JSON:
         return FileSummary((), stamp)
     found, refs = declarations_and_references(text, parse(text).root, path)
-    return FileSummary(tuple(found), stamp, None, references.index(refs))
+    return FileSummary(_kept(found), stamp, None, references.index(refs))
+
+
+def _kept(declarations: Iterable[Declaration]) -> tuple[Declaration, ...]:
+    """`declarations` with each provider configuration used (`provider_lookup.PROVIDER_USE`) once:
+    a resource names one each, and what the module reads of them is only whether one is used (a
+    summary of a file of 5,000 resources would keep 5,000 of them)."""
+    out: list[Declaration] = []
+    seen: set[tuple] = set()
+    for d in declarations:
+        key = d.key
+        if key[0] == PROVIDER_USE:
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(d)
+    return tuple(out)
 
 
 @dataclass(slots=True)

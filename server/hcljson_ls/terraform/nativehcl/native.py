@@ -22,6 +22,8 @@ Contract
   (`module_calls.input_fact`: its type expression's text, spaces collapsed; whether it has no
   `default`; at its label), `references.repetition_key(key, mode)` for a resource, data source,
   ephemeral resource or module call that sets `count` / `for_each` (at its last label),
+  `provider_lookup.configuration_used` of a resource, data source or ephemeral resource (its
+  `provider` meta-argument's text, else its type's prefix; at its last label),
   `("provider-alias", name, alias)` for each `name.alias` of a
   `required_providers` entry's `configuration_aliases` (at the traversal) and for a provider block
   with `for_each` (instances of one configuration). A declaration's range is its block's last
@@ -84,6 +86,7 @@ from ..resolution.references import (
 from ..rules.const_sources import VARIABLE_CONST
 from ..rules.declarations import Declaration
 from ..rules.validate import IMPORT_TARGET, REQUIRED_PROVIDERS, STATE_STORAGE
+from ..schemas.provider_lookup import configuration_used
 
 __all__ = ["NativeFile", "parse_native"]
 
@@ -201,6 +204,7 @@ def _plain_string(node: Any, data: bytes) -> str | None:
 # ---- the walk ----------------------------------------------------------------------------------
 
 _DECLARING = catalogue.NAMED_BLOCKS
+_RESOURCE_MODES = frozenset(catalogue.RESOURCE_MODES)
 _COUNT_BLOCKS = catalogue.MULTI_INSTANCE_BLOCKS
 _FOR_EACH_BLOCKS = catalogue.NAMESPACES["each"].valid_in
 _SELF_BLOCKS = catalogue.NAMESPACES["self"].valid_in
@@ -494,6 +498,11 @@ class _Walk:
                 for mode in REPETITION:
                     if mode in attributes:
                         add(Declaration(repetition_key((type_name, *values), mode), *self.span(labels[-1])))
+            if type_name in _RESOURCE_MODES:  # the provider configuration it uses, as in JSON files
+                meta = _expression_of(attributes["provider"]) if "provider" in attributes else None
+                used = configuration_used(values[0], self.name(meta).strip() if meta is not None else None)
+                if used is not None:
+                    add(Declaration(used, *self.span(labels[-1])))
             source = attributes.get("source") if type_name == "module" else None
             lit = _literal_string(_expression_of(source)) if source is not None else None
             value = _plain_string(lit, self.data) if lit is not None else None

@@ -80,6 +80,7 @@ from ..definition.catalogue import (
     NAMED_BLOCKS,
     REMOVED_PROVISIONERS,
     RESERVED_VARIABLE_NAMES,
+    RESOURCE_MODES,
     literal_settings_block,
 )
 from ..definition.language import CONSTRAINT_KIND
@@ -87,6 +88,7 @@ from ..resolution.addresses import import_target
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
+from ..schemas.provider_lookup import PROVIDER_USE, configuration_used, meta_provider
 from .body_rules import body_diagnostics
 from .boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .const_sources import VARIABLE_CONST, const_fact
@@ -620,6 +622,10 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
             out.append((const, h[0], h[1]))
     if t in INSTANCED:  # the instance keys its references take
         out.extend((repetition_key(key, mode), h[0], h[1]) for mode in REPETITION if block.body.attribute(mode) is not None)
+    if t in RESOURCE_MODES:  # the provider configuration it uses (`provider_lookup.configuration_used`)
+        used = configuration_used(key[1], meta_provider(block, text))
+        if used is not None:
+            out.append((used, h[0], h[1]))
     if t == "output":  # `deprecated` (Terraform 1.15, OpenTofu 1.10): callers using it get a warning
         dep = block.body.attribute("deprecated")
         if dep is not None and dep.expr is not None and dep.expr.kind == STRING:
@@ -639,7 +645,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
-                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST})
+                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

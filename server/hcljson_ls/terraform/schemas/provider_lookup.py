@@ -9,6 +9,7 @@ completion and semantic tokens share.
     nested_body(attribute) -> SchemaBlock | None
     placeholder(attribute) -> str
     resolution_key(schemas, required_providers, engine) -> Hashable
+    configuration_used(type_name, meta) -> (PROVIDER_USE, local name, alias) | None
 
 Contract
 --------
@@ -37,11 +38,18 @@ Contract
   schemas, engine, a `required_providers` entry that resolves to another loaded provider); it
   holds the `ProviderSchemas` object itself, so it never matches a later object at the same
   address.
+* `configuration_used` is the provider configuration a `resource`, `data` or `ephemeral` block
+  uses: its `provider` meta-argument as written (`"aws.west"`: local name and alias; `"aws"`),
+  else its type's prefix (`aws_instance`: Terraform's implied provider, no alias); None when that
+  is not a plain name or `name.alias` (a `${` in it: Terraform's error, not read here). The
+  definitions list it (`validate.definitions`, `quick`), so that a module knows which of its
+  `provider` blocks something uses: `terraform validate` reads only those.
 * Pure: no I/O, no state.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -65,6 +73,7 @@ __all__ = [
     "block_address",
     "block_schema",
     "body_at",
+    "configuration_used",
     "meta_provider",
     "name_at",
     "nested_body",
@@ -75,6 +84,25 @@ __all__ = [
 
 _DYNAMIC = "dynamic"
 _CONTENT = "content"
+
+#: The kind of the definition that names the provider configuration a resource uses
+#: (`configuration_used`): a fact about the module, never a duplicate (`validate.REPEATABLE`).
+PROVIDER_USE = "provider-use"
+
+
+@functools.lru_cache(maxsize=1024)
+def configuration_used(type_name: str, meta: str | None) -> tuple | None:
+    """`(PROVIDER_USE, local name, alias or None)` of a resource-like block of type `type_name`
+    whose `provider` meta-argument is `meta` (as written, or None): see the module doc. The same
+    tuple object for the same answer (one per configuration, however many resources use it)."""
+    if meta is not None:
+        parts = meta.split(".")
+        if len(parts) > 2 or not all(catalogue.IDENTIFIER.match(p) for p in parts):
+            return None
+        return (PROVIDER_USE, parts[0], parts[1] if len(parts) == 2 else None)
+    local = type_name.split("_", 1)[0]
+    return (PROVIDER_USE, local, None) if local and catalogue.IDENTIFIER.match(local) else None
+
 
 # States of the walk along `steps`.
 _BODY, _KEY, _DYNAMIC_TYPE, _DYNAMIC_BODY = range(4)
