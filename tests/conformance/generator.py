@@ -693,6 +693,21 @@ def _structure_cases() -> Iterator[Case]:
         "provider-terraform-aliases": ({"provider": {"terraform": [{}, {"alias": "b"}]}}, VALID),
         "provider-terraform-alias-unknown-arg": ({"provider": {"terraform": [{"alias": "b", "regoin": 1}]}},
                                                  "unknown argument in an aliased provider block"),
+        # Used by a resource or data source of the module: then `validate` reads the block.
+        "provider-terraform-used-unknown-arg": ({"provider": {"terraform": {"region": "x"}}, **_td({})},
+                                                "unknown argument in a used provider block"),
+        "provider-terraform-used-unknown-block": ({"provider": {"terraform": {"assume_role": {"role": "r"}}}, **_td({})},
+                                                  "unknown nested block in a used provider block"),
+        "provider-terraform-used-by-data": ({"provider": {"terraform": {"region": "x"}},
+                                             "data": {"terraform_remote_state": {"s": {"backend": "local"}}}},
+                                            "unknown argument in a provider block a data source uses"),
+        "provider-terraform-used-by-meta": ({"provider": {"terraform": {"region": "x"}}, **_td({"provider": "terraform"})},
+                                            "unknown argument in a provider block a resource names"),
+        "provider-terraform-alias-used-unknown-arg": ({"provider": {"terraform": [{"alias": "b", "regoin": 1}]},
+                                                       **_td({"provider": "terraform.b"})},
+                                                      "unknown argument in a used aliased provider block"),
+        "provider-terraform-default-unused": ({"provider": {"terraform": [{"region": "x"}, {"alias": "b"}]},
+                                               **_td({"provider": "terraform.b"})}, VALID),
         "terraform-unknown-arg": ({"terraform": {"required_versions": ">= 1.0"}}, "unknown argument in terraform"),
         "terraform-backend-local": ({"terraform": {"backend": {"local": {"path": "x"}}}}, VALID),
         "terraform-two-backends": ({"terraform": [{"backend": {"local": {}}}, {"backend": {"local": {}}}]}, "two backends"),
@@ -722,6 +737,8 @@ def _structure_cases() -> Iterator[Case]:
     }
     for slug, (main, intent) in S.items():
         yield _module(slug, cat, intent, main)
+    yield _case(cat, "provider-used-in-another-file", "unknown argument in a provider block another file's resource uses",
+                {"main.tf.json": {"provider": {"terraform": {"region": "x"}}}, "other.tf.json": _td({})})
     yield _case(cat, "variable-dup-across-files", "variable declared in two files",
                 {"main.tf.json": {"variable": {"v": {}}}, "other.tf.json": {"variable": {"v": {}}}})
     yield _case(cat, "resource-dup-across-files", "resource declared in two files",

@@ -347,6 +347,25 @@ def test_duplicate_arguments_and_repeated_blocks(tmp_path: Path) -> None:
     assert [(d.start, d.end) for d in full if d.code == "structure/duplicate-argument"] == [(second, second + len('"monitoring"'))]
 
 
+def test_provider_blocks_are_checked_when_a_resource_uses_their_configuration(tmp_path: Path) -> None:
+    """A `provider` block's body against its provider's configuration schema, as `terraform validate`
+    reads it: only a configuration some resource or data source of the module uses (tests/conformance:
+    Terraform's verdicts), no argument required (`none_required`)."""
+    doc = base()
+    default, west = doc["provider"]["aws"]
+    default["regoin"] = "x"  # used: every aws resource without a `provider`
+    west["assume_role"] = {"role_arn": "arn:aws:iam::1:role/r", "session_nmae": "s"}  # used: the IAM role
+    doc["provider"]["aws"].append({"alias": "east", "profiel": "p"})  # used by nothing: not read
+    del default["region"]  # required by nothing here, as in Terraform's validate
+    quick, full = compare(tmp_path, doc)
+    assert schema_codes(doc, full) == [("schema/unknown-argument", '"regoin"'), ("schema/unknown-argument", '"session_nmae"')]
+    assert quick.certified > quick.analysed
+    # Once a resource uses "aws.east", its block is read too.
+    doc["resource"]["aws_vpc"]["main"]["provider"] = "aws.east"
+    _, full = compare(tmp_path, doc)
+    assert ("schema/unknown-argument", '"profiel"') in schema_codes(doc, full)
+
+
 def test_after_a_syntax_error(tmp_path: Path) -> None:
     doc = base()
     doc["resource"]["aws_vpc"]["main"]["cidr_blok"] = "x"  # reported, in a block before the error

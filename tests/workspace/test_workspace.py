@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from documents import edit
 from fixture import parse_fixture
 
 from hcljson_ls.features.diagnostics import collect
@@ -90,6 +91,41 @@ def test_a_declaration_edit_makes_the_other_open_documents_stale_and_moves_the_m
     ws.workspace.change(main, 3, [{"range": _range(text, at, at + 3), "text": '"y"'}], "utf-32")
     collect(ws.snapshot(), main)
     assert ws.workspace.take_stale() == set()
+
+
+@pytest.mark.parametrize("built", [False, True], ids=["quick", "tree"])
+def test_a_provider_block_is_checked_once_a_resource_of_the_module_uses_it(tmp_path, built):
+    """`terraform validate` reads a provider block only when a resource or data source of its module
+    uses that configuration (tests/conformance: Terraform's verdicts). Whether one does follows the
+    module: a resource added in the document, then one in another file on disk, each coming and
+    going; before the document's tree is built and after. (The built-in `terraform` provider's
+    configuration has no argument.)"""
+    ws = parse_fixture("""
+//- /app/main.tf.json
+{"provider": {"terraform": {⟨"region"⟩: "x"}}, $0"locals": {"a": 1}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = ws.uri("/app/main.tf.json")
+    [(start, end)] = ws.fixture.files["/app/main.tf.json"].ranges
+    assert codes(ws, main) == []  # used by nothing
+    state = ws.workspace.get(main)
+    if built:
+        state.prepare()
+        assert state.quick() is None
+    _, at = ws.cursor
+    edit(state, at, at, '"resource": {"terraform_data": {"t": {}}}, ')
+    assert [(d.code, d.start, d.end) for d in collect(ws.snapshot(), main)] == [("schema/unknown-argument", start, end)]
+    edit(state, at, at + len('"resource": {"terraform_data": {"t": {}}}, '), "")
+    assert codes(ws, main) == []
+    ws.workspace.take_stale()
+    other = tmp_path / "app" / "other.tf.json"
+    other.write_text('{"data": {"terraform_remote_state": {"s": {"backend": "local"}}}}')
+    ws.workspace.file_changed(uri_of_path(str(other)), CREATED)
+    assert ws.workspace.take_stale() == {main}
+    assert codes(ws, main) == ["schema/unknown-argument"]
+    other.write_text('{"data": {"terraform_remote_state": {"s": {"backend": "local", "provider": "terraform.b"}}}}')
+    ws.workspace.file_changed(uri_of_path(str(other)), CHANGED)
+    assert ws.workspace.take_stale() == {main}
+    assert codes(ws, main) == []  # another configuration of the provider: "terraform.b"
 
 
 def test_watched_file_events_change_what_the_module_sees(tmp_path):

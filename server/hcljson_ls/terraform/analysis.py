@@ -208,7 +208,8 @@ class TerraformChecks(FileChecks):
         schemas = scope.provider_schemas if scope is not None else None
         if schemas is None:
             return out, uses | _SCHEMAS_USED
-        found, used = check_sites(sites, schemas, text, required_providers(self._requirements(own), scope), scope.engine or TERRAFORM)
+        found, used = check_sites(sites, schemas, text, required_providers(self._requirements(own), scope), scope.engine or TERRAFORM,
+                                  lambda configuration: configuration in own or scope.declared(configuration))
         out.extend(found)
         out.sort(key=_range)
         return out, uses | _SCHEMAS_USED | used

@@ -64,7 +64,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ...hcljson.decode import decode_top_again
@@ -77,10 +77,10 @@ from ...hcljson.view import ABSENT, NO_VALUE, VALUES, Finding, Span, TreeValue, 
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
-from ..definition.schema import CONFIG_SCHEMA, PROVIDER_DEFINED_BODY
+from ..definition.schema import CONFIG_SCHEMA, PROVIDER, PROVIDER_DEFINED_BODY
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import Reference
-from ..schemas.provider_lookup import meta_provider, placeholder
+from ..schemas.provider_lookup import configuration_used, meta_provider, placeholder
 from ..schemas.provider_schema import (
     BUILTIN_TERRAFORM,
     GROUP,
@@ -93,6 +93,7 @@ from ..schemas.provider_schema import (
     SchemaBlockType,
     provider_of,
 )
+from ..schemas.provider_schema import provider_address as local_provider_address
 
 UNKNOWN_ARGUMENT = "schema/unknown-argument"
 MISSING_ARGUMENT = "schema/missing-argument"
@@ -853,8 +854,10 @@ class SchemaSite:
 
 def schema_sites(block: Block) -> list[SchemaSite]:
     """The sites of top-level `block` (one for a labelled resource, data, ephemeral or action block,
-    or an `import` block with an `identity`; else none)."""
+    a `provider` block with its local name, or an `import` block with an `identity`; else none)."""
     if block.type_name in catalogue.TYPED_BLOCKS and len(block.labels) >= 2:
+        return [SchemaSite(block)]
+    if block.type_name == "provider" and len(block.labels) == 1:
         return [SchemaSite(block)]
     if block.type_name == "import" and block.body.attribute("identity") is not None:
         return [SchemaSite(block)]
@@ -870,11 +873,14 @@ def _local_name(block: Block, meta_value: str | None) -> str:
 
 
 def check_sites(
-    sites: list[SchemaSite], schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str
+    sites: list[SchemaSite], schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str,
+    used: Callable[[tuple], bool] | None = None,
 ) -> tuple[list[Diagnostic], set]:
     """The diagnostics of `sites` (`_validate_block` each) and the keys they used: `("provider-source",
     local name)` per site (a `required_providers` entry of that name coming or going changes the
-    answer)."""
+    answer). A `provider` block is checked only when `used` says a resource of the module uses its
+    configuration (`used(provider_lookup.configuration_used key)`: `terraform validate` reads no
+    other), and it uses that key."""
     out: list[Diagnostic] = []
     uses: set = set()
     for site in sites:
@@ -884,6 +890,15 @@ def check_sites(
             if found is not None:
                 uses.add(("provider-source", found[0]))
                 out.extend(found[1])
+            continue
+        if block.type_name == "provider":
+            configuration = _configuration(block, text)
+            if configuration is None:
+                continue
+            uses.add(("provider-source", configuration[1]))
+            uses.add(configuration)
+            if used is not None and used(configuration):
+                out.extend(_validate_provider(block, schemas, text, required_providers, engine))
             continue
         meta_value = meta_provider(block, text)
         uses.add(("provider-source", _local_name(block, meta_value)))
@@ -935,6 +950,34 @@ def _validate_block(
         found.extend(got)
     if data and (address, type_label.value) in _COMPUTED_SETTABLE:
         found = [d for d in found if d.code != COMPUTED_ONLY]
+    return found
+
+
+def _configuration(block: Block, text: Any) -> tuple | None:
+    """The provider configuration `provider` block `block` makes, as a resource using it names it
+    (`provider_lookup.configuration_used`: its local name and literal `alias`); None when its alias
+    is not a literal string, or it has `for_each` (OpenTofu's instances: not judged here)."""
+    if block.body.attribute("for_each") is not None:
+        return None
+    alias = block.body.attribute("alias")
+    if alias is None:
+        return configuration_used("", block.labels[0].value)
+    if alias.expr is None or alias.expr.kind != STRING:
+        return None
+    return configuration_used("", f"{block.labels[0].value}.{string_text(text, alias.expr.node, alias.expr.start)}")
+
+
+def _validate_provider(block: Block, schemas: ProviderSchemas, text: str, required_providers: Mapping[str, Any] | None,
+                       engine: str) -> list[Diagnostic]:
+    """A `provider` block against its provider's configuration schema (`provider_config_findings`),
+    when that provider's schema is loaded."""
+    local = block.labels[0].value
+    schema = provider_config_schema(schemas, local, required_providers, engine)
+    if schema is None:
+        return []
+    view = TreeView(text)
+    found = diagnostics_of(view, provider_config_findings(view, block.body, schema, local))
+    found.sort(key=_by_place)
     return found
 
 
@@ -1298,6 +1341,33 @@ def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta
     if block_type == "data":
         return address, schemas.data_source(address, type_name)
     return address, schemas.resource(address, type_name)
+
+
+def provider_config_schema(schemas: ProviderSchemas, local: str, required_providers: Mapping[str, Any] | None,
+                           engine: str) -> SchemaBlock | None:
+    """The schema a `provider "<local>"` block is checked against: its provider's configuration
+    schema as `terraform validate` reads it (`ProviderSchemas.provider_config(..., validated=True)`:
+    no argument is required, as the environment may give it); None when that provider's schema is
+    not loaded (nothing is reported)."""
+    try:
+        address = local_provider_address(local, required_providers, engine)
+    except ValueError:  # a local name no address can be made of: Terraform's own error, elsewhere
+        return None
+    return schemas.provider_config(address, validated=True)
+
+
+def provider_config_findings(view: ValueView, body: Any, schema: SchemaBlock, local: str) -> list[Finding]:
+    """The rule of a `provider "<local>"` block's body against `schema` (`provider_config_schema`):
+    `body_findings`, the meta-arguments `alias`, `version` and `for_each` read by the decoder
+    (`definition.schema.PROVIDER`). A body with `dynamic` blocks is not judged: Terraform expands
+    them first, and this decoder does not read them in a `provider` block. Written once over
+    `hcljson.view`: run on the tree by `check_sites` and on values by `terraform.quick`."""
+    if view.member(body, "dynamic") is not ABSENT:
+        return []
+    return body_findings(view, body, schema, f"provider {_q(local)}", _PROVIDER_BODY)
+
+
+_PROVIDER_BODY = cast(BodySchema, PROVIDER.body)  # (a `provider` block has a body)
 
 
 def where_of(block_type: str, type_name: str) -> str:

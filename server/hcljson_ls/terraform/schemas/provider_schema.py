@@ -78,7 +78,7 @@ import json
 import re
 from array import array
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -715,15 +715,30 @@ class ProviderSchemas:
             self._memo[key] = _functions(p.other.get("functions"))
         return self._memo[key]
 
-    def provider_config(self, address: str) -> SchemaBlock | None:
-        """The schema of the provider's own configuration block, or None."""
+    def provider_config(self, address: str, validated: bool = False) -> SchemaBlock | None:
+        """The schema of the provider's own configuration block, or None. `validated`: as `terraform
+        validate` reads a `provider` block with it (`none_required`)."""
         p = self._provider(address)
         if p is None or not isinstance(p.other.get("provider"), Mapping):
             return None
-        key = (p, "provider", "")
+        key = (p, "provider", "validated" if validated else "")
         if key not in self._memo:
-            self._memo[key] = _schema(p.other["provider"])
+            self._memo[key] = none_required(self.provider_config(address)) if validated else _schema(p.other["provider"])  # type: ignore[arg-type]
         return self._memo[key]
+
+
+def none_required(block: SchemaBlock) -> SchemaBlock:
+    """`block` with every argument optional and no bounds on its nested blocks, at every depth
+    (Terraform's `configschema.Block.NoneRequired`): how `terraform validate` reads a `provider`
+    block, whose required arguments may come from elsewhere (the environment) when it runs. The
+    attributes of a nested-type attribute are kept as they are, as Terraform keeps them."""
+    return replace(
+        block,
+        attributes=MappingProxyType({n: replace(a, required=False, optional=True) if a.required else a
+                                     for n, a in block.attributes.items()}),
+        block_types=MappingProxyType({n: replace(bt, block=none_required(bt.block), min_items=None, max_items=None)
+                                      for n, bt in block.block_types.items()}),
+    )
 
 
 def _identity(raw: object) -> SchemaBlock | None:
