@@ -63,6 +63,14 @@ def test_with_the_provider_schema_nested_blocks_are_blocks(tmp_path: Path) -> No
     assert "ebs_block_device = [" not in preview.text
 
 
+def test_a_provider_block_reads_its_nested_blocks_from_the_configuration_schema(tmp_path: Path) -> None:
+    fw, uri, offset = _ws(tmp_path, '{"provider": {"a$0ws": {"region": "x", "assume_role": {"role_arn": "a"}}}}\n')
+    assert "assume_role = {" in block_preview(fw.snapshot(), uri, offset).text  # no schema: an object
+    fw.workspace.set_schema_files([str(shared_data.AWS_SCHEMA)])
+    assert block_preview(fw.snapshot(), uri, offset).text == (
+        'provider "aws" {\n  region = "x"\n\n  assume_role {\n    role_arn = "a"\n  }\n}')
+
+
 def test_blocks_without_labels_preview_on_their_type_key_and_nothing_elsewhere(tmp_path: Path) -> None:
     fw, uri, _ = _ws(tmp_path)
     marks = fw.fixture.files["/main.tf.json"].marks

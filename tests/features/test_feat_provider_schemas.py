@@ -113,6 +113,16 @@ HOVERS = [
         ["**mount_point** — required argument of `volumes`", "type: `string`"],
         id="opentofu-attribute-of-a-nested-type-object",
     ),
+    pytest.param(
+        '{"provider": {"aws": {⟨"reg$0ion"⟩: "eu-west-1"}}}',
+        ['**region** — ', 'of `provider "aws"`', "type: `string`", "The region where AWS operations will take place."],
+        id="aws-provider-configuration-argument",
+    ),
+    pytest.param(
+        '{"provider": {"aws": [{"alias": "w", "assume_role": {⟨"role_$0arn"⟩: "arn:x"}}]}}',
+        ["**role_arn** — optional argument of `assume_role`", "type: `string`"],
+        id="aws-provider-configuration-nested-block",
+    ),
 ]
 
 
@@ -183,6 +193,20 @@ def test_arguments_not_written_yet_without_computed_only_ones(tmp_path: Path) ->
     # The schema's names before the meta-arguments, arguments before nested blocks.
     order = [i.label for i in sorted(items, key=lambda i: i.sort + i.label)]
     assert order.index("instance_type") < order.index("ebs_block_device") < order.index("count")
+
+
+def test_provider_configuration_arguments(tmp_path: Path) -> None:
+    """A `provider` block's body completes from its provider's configuration schema, nested blocks
+    too; `alias` and the other core arguments stay."""
+    _, items = completed(tmp_path, '{"provider": {"aws": {"region": "eu-west-1", "$0"}}}')
+    got = by_label(items)
+    assert {"profile", "assume_role", "default_tags", "alias"} <= set(got)
+    assert "region" not in got  # written already
+    assert got["assume_role"].kind == "Struct" and got["profile"].detail.startswith("string")
+    _, items = completed(tmp_path, '{"provider": {"aws": {"assume_role": {"$0"}}}}')
+    assert {"role_arn", "session_name", "external_id"} <= set(by_label(items))
+    _, items = completed(tmp_path, '{"provider": {"acme": {"$0"}}}')  # no schema of that provider
+    assert "profile" not in by_label(items)
 
 
 def test_required_first_and_deprecated_last_and_tagged(tmp_path: Path) -> None:

@@ -393,8 +393,9 @@ TYPED_BLOCKS = tuple(t for t, b in BLOCKS.items() if b.labels and b.labels[0].ro
 #: Blocks whose provider schema is the body of their one `config` block: an `action`, a query file's
 #: `list` (`filekinds.queryfile`; not a configuration block, so not in `BLOCKS`).
 CONFIG_SCHEMA_BLOCKS = ("action", "list")
-#: Blocks whose bodies (or `config` body) a provider schema describes: the typed blocks and `list`.
-SCHEMA_BODY_BLOCKS = (*TYPED_BLOCKS, "list")
+#: Blocks whose bodies (or `config` body) a provider schema describes: the typed blocks, `list`, and
+#: `provider` (the provider's configuration schema).
+SCHEMA_BODY_BLOCKS = (*TYPED_BLOCKS, "list", "provider")
 #: The modes of a provider-defined resource (managed, data, ephemeral): the typed blocks taking the
 #: resource meta-arguments.
 RESOURCE_MODES = tuple(t for t in TYPED_BLOCKS if BLOCKS[t].meta_arguments == RESOURCE_META_ARGUMENTS)

@@ -15,7 +15,8 @@ Contract
 --------
 * `block` is a decoded top-level `resource`, `data`, `ephemeral` or `action` block, or a query
   file's `list` block (labels type and name; an action's or a list's schema is the body of its one
-  `config` block: `list_resource_schemas` for a list); its provider is
+  `config` block: `list_resource_schemas` for a list), or a `provider` block (its one label the
+  local name, `provider_schema.provider_address`; its schema the provider's configuration); its provider is
   `provider_schema.provider_for` of its type label, its `provider` meta-argument (a plain JSON
   string; one with `${` is ignored) and the module's `required_providers` (`block_address`).
   `block_schema` is None for any other block, or when the schema of that provider or type is not
@@ -65,6 +66,7 @@ from .provider_schema import (
     SchemaAttribute,
     SchemaBlock,
     SchemaBlockType,
+    provider_address,
     provider_for,
     provider_of,
 )
@@ -83,6 +85,7 @@ __all__ = [
 ]
 
 _DYNAMIC = "dynamic"
+_PROVIDER = "provider"
 _CONTENT = "content"
 
 #: The kind of the definition that names the provider configuration a resource uses
@@ -133,8 +136,19 @@ def block_schema(
     engine: str = TERRAFORM,
 ) -> SchemaBlock | None:
     """The schema of the body of resource, data, ephemeral or action block `block`, or None (for an
-    action: a body whose one nested block type, `config`, holds the action's schema)."""
-    if schemas is None or block.type_name not in catalogue.SCHEMA_BODY_BLOCKS or len(block.labels) < 2:
+    action: a body whose one nested block type, `config`, holds the action's schema); of a
+    `provider` block, its provider's configuration schema (as the provider writes it: its required
+    arguments too, which `terraform validate` does not require)."""
+    if schemas is None or block.type_name not in catalogue.SCHEMA_BODY_BLOCKS:
+        return None
+    if block.type_name == _PROVIDER:
+        if len(block.labels) != 1:
+            return None
+        try:
+            return schemas.provider_config(provider_address(block.labels[0].value, required_providers, engine))
+        except ValueError:  # a local name no address can be made of
+            return None
+    if len(block.labels) < 2:
         return None
     address = block_address(block, text, required_providers, engine)
     if address is None:
