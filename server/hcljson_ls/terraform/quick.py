@@ -74,9 +74,8 @@ Contract
   values cannot answer (`_check_schema`). An unknown type of a loaded provider, a finding, and
   anything unanswerable send the block to the full analysis of its small document, whose schema
   sites are resolved as the full path resolves them (`TerraformChecks.resolve`, with the module's
-  scope) and their diagnostics mapped back. A `provider` block is certified the same way against
-  its provider's configuration schema (`provider_rules.provider_config_findings`, `_check_provider`).
-  No schema rule is written here.
+  scope) and their diagnostics mapped back. No schema rule is written here. (A `provider` block is
+  never certified: the full path reads it, `provider_rules.provider_config_findings` included.)
 * `QuickResult.spans` (`terraform.around.Spans`): where the skim found each block, for the
   requests answered from the blocks around their offset before the tree is built (after a syntax
   error, the blocks before it, and where the broken rest starts). For an edit inside one block
@@ -137,15 +136,7 @@ from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, I
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
-from .rules.provider_rules import (
-    SchemaSite,
-    block_schema,
-    provider_config_findings,
-    provider_config_schema,
-    quiet_test,
-    schema_findings,
-    where_of,
-)
+from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
 from .rules.validate import DUPLICATE_CODES, TREE_ONLY, duplicates, invalid_labels, keywords_of
 from .schemas.provider_lookup import configuration_used
 from .schemas.provider_schema import TERRAFORM
@@ -386,8 +377,6 @@ class _Quick:
                         self.configurations[i] = used
                 if schemas is not None and b.type_name in _RESOURCE_LIKE:
                     _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
-                elif schemas is not None and b.type_name == _PROVIDER:
-                    _check_provider(b, schemas, providers, engine, lookups)  # type: ignore[arg-type]
             except _Unsure:
                 certified[i] = False
                 continue
@@ -908,28 +897,6 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
             raise _Unsure("schema rule")
     except Unanswerable:
         raise _Unsure("schema rule") from None
-
-
-def _check_provider(b: Skimmed, schemas: Any, providers: dict, engine: str, lookups: dict) -> None:
-    """Nothing to report against its provider's configuration schema in certified `provider` block
-    `b` (`provider_rules.provider_config_findings`, written once over `hcljson.view`, run here on
-    the values; its schema found as `check_sites` finds it: `provider_config_schema`); or `_Unsure`:
-    a finding is the full analysis's, which also asks whether something uses the configuration.
-    `lookups` remembers each local name's schema for the file."""
-    if len(b.labels) != 1:
-        return  # (no site: `provider_rules.schema_sites`)
-    local = b.labels[0].value
-    key = (_PROVIDER, local)
-    schema = lookups.get(key, _NO_SCHEMA)
-    if schema is _NO_SCHEMA:
-        schema = lookups[key] = provider_config_schema(schemas, local, providers, engine)
-    if schema is None:
-        return
-    try:
-        if provider_config_findings(VALUES, b.value, schema, local):
-            raise _Unsure("provider configuration rule")
-    except Unanswerable:
-        raise _Unsure("provider configuration rule") from None
 
 
 # Keys of what a block refers to: (kind, text, context flags).

@@ -1360,8 +1360,8 @@ def provider_config_findings(view: ValueView, body: Any, schema: SchemaBlock, lo
     """The rule of a `provider "<local>"` block's body against `schema` (`provider_config_schema`):
     `body_findings`, the meta-arguments `alias`, `version` and `for_each` read by the decoder
     (`definition.schema.PROVIDER`). A body with `dynamic` blocks is not judged: Terraform expands
-    them first, and this decoder does not read them in a `provider` block. Written once over
-    `hcljson.view`: run on the tree by `check_sites` and on values by `terraform.quick`."""
+    them first, and this decoder does not read them in a `provider` block. Run on the tree by
+    `check_sites` (the quick open certifies no `provider` block: it reads them with the full path)."""
     if view.member(body, "dynamic") is not ABSENT:
         return []
     return body_findings(view, body, schema, f"provider {_q(local)}", _PROVIDER_BODY)
