@@ -737,6 +737,13 @@ def _structure_cases() -> Iterator[Case]:
     }
     for slug, (main, intent) in S.items():
         yield _module(slug, cat, intent, main)
+    child_resource = _td({}, "c")
+    yield _case(cat, "provider-inherited-by-a-child", "unknown argument in a provider block a child module inherits",
+                {"main.tf.json": {"provider": {"terraform": {"region": "x"}}, "module": {"c": {"source": "./child"}}},
+                 "child/main.tf.json": child_resource})
+    yield _case(cat, "provider-child-uses-none", VALID,
+                {"main.tf.json": {"provider": {"terraform": {"region": "x"}}, "module": {"c": {"source": "./child"}}},
+                 "child/main.tf.json": {"locals": {"a": 1}}})
     yield _case(cat, "provider-used-in-another-file", "unknown argument in a provider block another file's resource uses",
                 {"main.tf.json": {"provider": {"terraform": {"region": "x"}}}, "other.tf.json": _td({})})
     yield _case(cat, "variable-dup-across-files", "variable declared in two files",

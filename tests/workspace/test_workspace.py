@@ -128,6 +128,33 @@ def test_a_provider_block_is_checked_once_a_resource_of_the_module_uses_it(tmp_p
     assert codes(ws, main) == []  # another configuration of the provider: "terraform.b"
 
 
+def test_a_provider_block_is_checked_when_a_child_module_inherits_its_configuration(tmp_path):
+    """A call without `providers` passes its default configurations down: the block is read when
+    the child's resources use it (Terraform's verdict: tests/conformance), and no longer when the
+    child stops using it or has a block of its own."""
+    ws = parse_fixture("""
+//- /app/main.tf.json
+{"provider": {"terraform": {⟨"region"⟩: "x"}}, "module": {"c": {"source": "./child"}}}
+//- /app/child/main.tf.json
+{"resource": {"terraform_data": {"c": {}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = ws.uri("/app/main.tf.json")
+    [(start, end)] = ws.fixture.files["/app/main.tf.json"].ranges
+    assert [(d.code, d.start, d.end) for d in collect(ws.snapshot(), main)] == [("schema/unknown-argument", start, end)]
+    child = tmp_path / "app" / "child" / "main.tf.json"
+    for text, expected in [
+        ('{"locals": {"a": 1}}', []),  # the child uses no provider
+        ('{"data": {"terraform_remote_state": {"s": {"backend": "local"}}}}', ["schema/unknown-argument"]),
+        ('{"provider": {"terraform": {}}, "resource": {"terraform_data": {"c": {}}}}', []),  # its own block
+        ('{"resource": {"terraform_data": {"c": {}}}}', ["schema/unknown-argument"]),
+    ]:
+        ws.workspace.take_stale()
+        child.write_text(text)
+        ws.workspace.file_changed(uri_of_path(str(child)), CHANGED)
+        assert ws.workspace.take_stale() == {main}, text
+        assert codes(ws, main) == expected, text
+
+
 def test_watched_file_events_change_what_the_module_sees(tmp_path):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
     main = ws.uri("/app/main.tf.json")

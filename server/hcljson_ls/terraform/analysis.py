@@ -209,7 +209,7 @@ class TerraformChecks(FileChecks):
         if schemas is None:
             return out, uses | _SCHEMAS_USED
         found, used = check_sites(sites, schemas, text, required_providers(self._requirements(own), scope), scope.engine or TERRAFORM,
-                                  lambda configuration: configuration in own or scope.declared(configuration))
+                                  lambda configuration: _used(configuration, own, scope))
         out.extend(found)
         out.sort(key=_range)
         return out, uses | _SCHEMAS_USED | used
@@ -278,3 +278,13 @@ def file_engine(path: str | None, scope: Scope | None = None, engine_hint: str |
 def analyze_file(text: str, root: Node | None, path: str | None = None) -> FileResult:
     """The analysis of `text` (JSON tree `root`) for a file at `path`, from scratch."""
     return file_engine(path).update(text, root)
+
+
+def _used(configuration: tuple, own: frozenset, scope: Any) -> bool:
+    """Whether something uses provider configuration `configuration` (`provider_lookup.
+    configuration_used`): a resource of this file or of another file of the module, or a child
+    module inheriting it (`Scope.passes_down`, when the scope knows the module's calls)."""
+    if configuration in own or scope.declared(configuration):
+        return True
+    passes_down = getattr(scope, "passes_down", None)
+    return passes_down is not None and passes_down(configuration, own)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
 from ..terraform.resolution.module_calls import NOT_INSTALLED, SOURCE_CHANGED, ChildVariable, child_variables
+from ..terraform.schemas.provider_lookup import MODULE_PROVIDERS
+from ..terraform.schemas.provider_schema import provider_address
 from .files import file_name, module_key
 from .module_map import changed_module_source, child_directory, missing_local_directory
 
@@ -109,6 +111,30 @@ class ModuleScope:
             return {}
         return {k[1]: k[2] for k in self._workspace.declarations.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
 
+    def passes_down(self, configuration: tuple, own: frozenset) -> bool:
+        """Whether a module this one calls uses `configuration` (`provider_lookup.configuration_used`)
+        by inheriting it, as Terraform passes a default configuration down: a call without
+        `providers` whose child (`_child`) uses that configuration and has no default block of that
+        provider of its own, the local name meaning the same provider on both sides (their
+        `required_providers`). Only the calls' children are looked at, not their own children."""
+        _, local, alias = configuration
+        if alias is not None:
+            return False
+        calls = {k[1] for k in own if k[0] == "module-source"} | {k[1] for k in self.keys("module-source")}
+        calls -= {k[1] for k in own if k[0] == MODULE_PROVIDERS} | {k[1] for k in self.keys(MODULE_PROVIDERS)}
+        if not calls:
+            return False
+        here = _address_of(local, [*(k for k in own if k[0] == _REQUIREMENT), *self.keys(_REQUIREMENT)])
+        for name in sorted(calls):
+            child = self._child(name, own)
+            if child is None:
+                continue
+            index = self._workspace.declarations.key_index(child)
+            if (configuration in index and ("provider", local, None) not in index
+                    and _address_of(local, [k for k in index if k[0] == _REQUIREMENT]) == here):
+                return True
+        return False
+
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
         """The input variables of module call `name` when its child is a local directory or a module
         installed by `terraform init` (this module's `.terraform/modules/modules.json`), else None."""
@@ -121,3 +147,19 @@ class ModuleScope:
         if child is None or any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(child)):
             return None  # an override file may give a variable a default or another type: not known here
         return child_variables(self._workspace.declarations.key_index(child))
+
+
+_REQUIREMENT = "provider-requirement"
+
+
+def _address_of(local: str, requirements: list[tuple]) -> str | None:
+    """The provider address a module's `required_providers` (its `provider-requirement` keys) gives
+    local name `local`; None when the module's entries for it disagree or cannot be read."""
+    sources = {k[2] for k in requirements if len(k) > 2 and k[1] == local}
+    if len(sources) > 1:
+        return None
+    source = next(iter(sources), None)
+    try:
+        return provider_address(local, {local: source} if isinstance(source, str) else None)
+    except ValueError:
+        return None

@@ -86,7 +86,7 @@ from ..resolution.references import (
 from ..rules.const_sources import VARIABLE_CONST
 from ..rules.declarations import Declaration
 from ..rules.validate import IMPORT_TARGET, REQUIRED_PROVIDERS, STATE_STORAGE
-from ..schemas.provider_lookup import configuration_used
+from ..schemas.provider_lookup import MODULE_PROVIDERS, configuration_used
 
 __all__ = ["NativeFile", "parse_native"]
 
@@ -508,6 +508,8 @@ class _Walk:
             value = _plain_string(lit, self.data) if lit is not None else None
             if value is not None:
                 add(Declaration(("module-source", values[0], value), *self.span(lit)))
+            if type_name == "module" and "providers" in attributes:  # it passes only what it lists
+                add(Declaration((MODULE_PROVIDERS, values[0]), *self.span(labels[-1])))
         elif type_name == "import" and "to" in attributes:  # the instance it imports into (`validate.IMPORT_TARGET`)
             to = _expression_of(attributes["to"])
             target = static_instance(self.name(to)) if to is not None else None

@@ -72,6 +72,7 @@ from ..definition.language import (
     module_constraints,
 )
 from ..expressions.evaluate import DYNAMIC, INVALID_INDEX, UNSUPPORTED_ATTRIBUTE, Val, get_attr, get_index, type_value
+from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
 from .module_calls import INPUTS_OF, VARIABLE_INPUT
@@ -179,6 +180,11 @@ OUTPUT_KINDS = frozenset({"output", "module-source", "output-deprecated"})
 SCHEMAS_CHANGED = ("provider-schemas",)
 
 
+#: Definitions whose change may let a child module inherit a configuration of a `provider` block, or
+#: no longer: a call's source or `providers`, a child's uses and its own provider blocks.
+_INHERITANCE_KINDS = frozenset({PROVIDER_USE, MODULE_PROVIDERS, "module-source", "provider"})
+
+
 def affected(changed: frozenset) -> frozenset:
     """The `uses` keys that declarations `changed` (appeared or went) reach."""
     out = set(changed)
@@ -189,6 +195,8 @@ def affected(changed: frozenset) -> frozenset:
                 out.add(("output-of",))
             if key[0] in ("variable-input", "module-source"):
                 out.add(("inputs-of",))  # `module_calls.INPUTS_OF`
+            if key[0] in _INHERITANCE_KINDS:
+                out.add(INHERITED_USES)
             if key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
             elif key[0] == CONSTRAINT_KIND:

@@ -80,7 +80,7 @@ from ..definition import catalogue
 from ..definition.schema import CONFIG_SCHEMA, PROVIDER, PROVIDER_DEFINED_BODY
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import Reference
-from ..schemas.provider_lookup import configuration_used, meta_provider, placeholder
+from ..schemas.provider_lookup import INHERITED_USES, configuration_used, meta_provider, placeholder
 from ..schemas.provider_schema import (
     BUILTIN_TERRAFORM,
     GROUP,
@@ -897,6 +897,7 @@ def check_sites(
                 continue
             uses.add(("provider-source", configuration[1]))
             uses.add(configuration)
+            uses.add(INHERITED_USES)
             if used is not None and used(configuration):
                 out.extend(_validate_provider(block, schemas, text, required_providers, engine))
             continue

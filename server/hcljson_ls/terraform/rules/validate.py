@@ -88,7 +88,7 @@ from ..resolution.addresses import import_target
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
-from ..schemas.provider_lookup import PROVIDER_USE, configuration_used, meta_provider
+from ..schemas.provider_lookup import MODULE_PROVIDERS, PROVIDER_USE, configuration_used, meta_provider
 from .body_rules import body_diagnostics
 from .boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .const_sources import VARIABLE_CONST, const_fact
@@ -639,13 +639,15 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         if source is not None and source.expr is not None and source.expr.kind == STRING:
             value = string_text(text, source.expr.node, source.expr.start)
             out.append((("module-source", key[1], value), source.expr.start, source.expr.end))
+        if block.body.attribute("providers") is not None:  # it passes only what it lists
+            out.append(((MODULE_PROVIDERS, key[1]), h[0], h[1]))
     return out
 
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
-                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE})
+                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

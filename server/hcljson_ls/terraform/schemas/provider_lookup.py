@@ -91,6 +91,12 @@ _CONTENT = "content"
 #: The kind of the definition that names the provider configuration a resource uses
 #: (`configuration_used`): a fact about the module, never a duplicate (`validate.REPEATABLE`).
 PROVIDER_USE = "provider-use"
+#: The kind of the fact `(MODULE_PROVIDERS, call name)` of a `module` call with a `providers`
+#: argument: it passes its child only the configurations it lists (no default one is inherited).
+MODULE_PROVIDERS = "module-providers"
+#: What a `provider` block's site uses to hear that a child module may now inherit its configuration,
+#: or no longer (`resolve.affected` maps the changes of calls, children's uses and provider blocks to it).
+INHERITED_USES = ("provider-use-of",)
 
 
 @functools.lru_cache(maxsize=1024)
