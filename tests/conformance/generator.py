@@ -741,6 +741,9 @@ def _structure_cases() -> Iterator[Case]:
     yield _case(cat, "provider-inherited-by-a-child", "unknown argument in a provider block a child module inherits",
                 {"main.tf.json": {"provider": {"terraform": {"region": "x"}}, "module": {"c": {"source": "./child"}}},
                  "child/main.tf.json": child_resource})
+    yield _case(cat, "provider-inherited-by-a-grandchild", "unknown argument in a provider block a grandchild inherits",
+                {"main.tf.json": {"provider": {"terraform": {"region": "x"}}, "module": {"c": {"source": "./child"}}},
+                 "child/main.tf.json": {"module": {"g": {"source": "./g"}}}, "child/g/main.tf.json": child_resource})
     yield _case(cat, "provider-child-uses-none", VALID,
                 {"main.tf.json": {"provider": {"terraform": {"region": "x"}}, "module": {"c": {"source": "./child"}}},
                  "child/main.tf.json": {"locals": {"a": 1}}})

@@ -130,8 +130,8 @@ def test_a_provider_block_is_checked_once_a_resource_of_the_module_uses_it(tmp_p
 
 def test_a_provider_block_is_checked_when_a_child_module_inherits_its_configuration(tmp_path):
     """A call without `providers` passes its default configurations down: the block is read when
-    the child's resources use it (Terraform's verdict: tests/conformance), and no longer when the
-    child stops using it or has a block of its own."""
+    the child's resources use it, or its own child's (Terraform's verdicts: tests/conformance), and
+    no longer when the child stops using it or has a block of its own."""
     ws = parse_fixture("""
 //- /app/main.tf.json
 {"provider": {"terraform": {⟨"region"⟩: "x"}}, "module": {"c": {"source": "./child"}}}
@@ -142,11 +142,15 @@ def test_a_provider_block_is_checked_when_a_child_module_inherits_its_configurat
     [(start, end)] = ws.fixture.files["/app/main.tf.json"].ranges
     assert [(d.code, d.start, d.end) for d in collect(ws.snapshot(), main)] == [("schema/unknown-argument", start, end)]
     child = tmp_path / "app" / "child" / "main.tf.json"
+    (child.parent / "g").mkdir()
+    (child.parent / "g" / "main.tf.json").write_text('{"resource": {"terraform_data": {"g": {}}}}')
     for text, expected in [
         ('{"locals": {"a": 1}}', []),  # the child uses no provider
         ('{"data": {"terraform_remote_state": {"s": {"backend": "local"}}}}', ["schema/unknown-argument"]),
         ('{"provider": {"terraform": {}}, "resource": {"terraform_data": {"c": {}}}}', []),  # its own block
         ('{"resource": {"terraform_data": {"c": {}}}}', ["schema/unknown-argument"]),
+        ('{"module": {"g": {"source": "./g"}}}', ["schema/unknown-argument"]),  # passed on to a grandchild
+        ('{"provider": {"terraform": {}}, "module": {"g": {"source": "./g"}}}', []),  # its block serves g
     ]:
         ws.workspace.take_stale()
         child.write_text(text)

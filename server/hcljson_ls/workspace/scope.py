@@ -5,6 +5,7 @@ of the rest of its module (and of the modules it calls: local directories, or in
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
@@ -112,27 +113,31 @@ class ModuleScope:
         return {k[1]: k[2] for k in self._workspace.declarations.key_index(child) if k[0] == "output-deprecated" and len(k) > 2}
 
     def passes_down(self, configuration: tuple, own: frozenset) -> bool:
-        """Whether a module this one calls uses `configuration` (`provider_lookup.configuration_used`)
-        by inheriting it, as Terraform passes a default configuration down: a call without
-        `providers` whose child (`_child`) uses that configuration and has no default block of that
-        provider of its own, the local name meaning the same provider on both sides (their
-        `required_providers`). Only the calls' children are looked at, not their own children."""
+        """Whether a module below this one uses `configuration` (`provider_lookup.configuration_used`)
+        by inheriting it, as Terraform passes a default configuration down: through calls without
+        `providers`, to modules with no default block of that provider of their own and whose local
+        name means the same provider (their `required_providers`), one of which uses it. At most
+        `_DEPTH` modules are looked at."""
         _, local, alias = configuration
         if alias is not None:
             return False
-        calls = {k[1] for k in own if k[0] == "module-source"} | {k[1] for k in self.keys("module-source")}
-        calls -= {k[1] for k in own if k[0] == MODULE_PROVIDERS} | {k[1] for k in self.keys(MODULE_PROVIDERS)}
+        calls = _inheriting_calls([*own, *self.keys("module-source"), *self.keys(MODULE_PROVIDERS)])
         if not calls:
             return False
         here = _address_of(local, [*(k for k in own if k[0] == _REQUIREMENT), *self.keys(_REQUIREMENT)])
-        for name in sorted(calls):
-            child = self._child(name, own)
-            if child is None:
+        pending = [self._child(name, own) for name, _ in calls]
+        seen = {self._key}
+        while pending and len(seen) <= _DEPTH:
+            child = pending.pop()
+            if child is None or child in seen:
                 continue
+            seen.add(child)
             index = self._workspace.declarations.key_index(child)
-            if (configuration in index and ("provider", local, None) not in index
-                    and _address_of(local, [k for k in index if k[0] == _REQUIREMENT]) == here):
+            if ("provider", local, None) in index or _address_of(local, [k for k in index if k[0] == _REQUIREMENT]) != here:
+                continue  # its own block serves it and what it calls, or another provider goes by that name
+            if configuration in index:
                 return True
+            pending.extend(child_directory(child, name, source) for name, source in _inheriting_calls(index))
         return False
 
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
@@ -163,3 +168,16 @@ def _address_of(local: str, requirements: list[tuple]) -> str | None:
         return provider_address(local, {local: source} if isinstance(source, str) else None)
     except ValueError:
         return None
+
+
+#: How many modules below one `ModuleScope.passes_down` looks at, at most.
+_DEPTH = 64
+
+
+def _inheriting_calls(keys: Iterable[tuple]) -> list[tuple[str, str | None]]:
+    """`(call name, literal source or None)` of the module calls among definition `keys` that have
+    no `providers` argument (`provider_lookup.MODULE_PROVIDERS`), in name order."""
+    keys = list(keys)
+    passing = {k[1] for k in keys if k[0] == MODULE_PROVIDERS}
+    return sorted({(k[1], k[2] if isinstance(k[2], str) else None) for k in keys
+                   if k[0] == "module-source" and k[1] not in passing}, key=lambda c: (c[0], c[1] or ""))
