@@ -80,7 +80,14 @@ from ..definition import catalogue
 from ..definition.schema import CONFIG_SCHEMA, PROVIDER, PROVIDER_DEFINED_BODY
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import Reference
-from ..schemas.provider_lookup import INHERITED_USES, configuration_used, meta_provider, placeholder
+from ..schemas.provider_lookup import (
+    INHERITED_USES,
+    PROVIDER_USE,
+    configuration_declared,
+    meta_provider,
+    placeholder,
+    provider_config_schema,
+)
 from ..schemas.provider_schema import (
     BUILTIN_TERRAFORM,
     GROUP,
@@ -93,7 +100,6 @@ from ..schemas.provider_schema import (
     SchemaBlockType,
     provider_of,
 )
-from ..schemas.provider_schema import provider_address as local_provider_address
 
 UNKNOWN_ARGUMENT = "schema/unknown-argument"
 MISSING_ARGUMENT = "schema/missing-argument"
@@ -956,16 +962,12 @@ def _validate_block(
 
 def _configuration(block: Block, text: Any) -> tuple | None:
     """The provider configuration `provider` block `block` makes, as a resource using it names it
-    (`provider_lookup.configuration_used`: its local name and literal `alias`); None when its alias
+    (`(PROVIDER_USE, local, alias)`: `provider_lookup.configuration_declared`); None when its alias
     is not a literal string, or it has `for_each` (OpenTofu's instances: not judged here)."""
     if block.body.attribute("for_each") is not None:
         return None
-    alias = block.body.attribute("alias")
-    if alias is None:
-        return configuration_used("", block.labels[0].value)
-    if alias.expr is None or alias.expr.kind != STRING:
-        return None
-    return configuration_used("", f"{block.labels[0].value}.{string_text(text, alias.expr.node, alias.expr.start)}")
+    declared = configuration_declared(block, text)
+    return None if declared is None else (PROVIDER_USE, *declared)
 
 
 def _validate_provider(block: Block, schemas: ProviderSchemas, text: str, required_providers: Mapping[str, Any] | None,
@@ -973,7 +975,7 @@ def _validate_provider(block: Block, schemas: ProviderSchemas, text: str, requir
     """A `provider` block against its provider's configuration schema (`provider_config_findings`),
     when that provider's schema is loaded."""
     local = block.labels[0].value
-    schema = provider_config_schema(schemas, local, required_providers, engine)
+    schema = provider_config_schema(schemas, local, required_providers, engine, validated=True)
     if schema is None:
         return []
     view = TreeView(text)
@@ -1344,23 +1346,10 @@ def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta
     return address, schemas.resource(address, type_name)
 
 
-def provider_config_schema(schemas: ProviderSchemas, local: str, required_providers: Mapping[str, Any] | None,
-                           engine: str) -> SchemaBlock | None:
-    """The schema a `provider "<local>"` block is checked against: its provider's configuration
-    schema as `terraform validate` reads it (`ProviderSchemas.provider_config(..., validated=True)`:
-    no argument is required, as the environment may give it); None when that provider's schema is
-    not loaded (nothing is reported)."""
-    try:
-        address = local_provider_address(local, required_providers, engine)
-    except ValueError:  # a local name no address can be made of: Terraform's own error, elsewhere
-        return None
-    return schemas.provider_config(address, validated=True)
-
-
 def provider_config_findings(view: ValueView, body: Any, schema: SchemaBlock, local: str) -> list[Finding]:
-    """The rule of a `provider "<local>"` block's body against `schema` (`provider_config_schema`):
-    `body_findings`, the meta-arguments `alias`, `version` and `for_each` read by the decoder
-    (`definition.schema.PROVIDER`). A body with `dynamic` blocks is not judged: Terraform expands
+    """The rule of a `provider "<local>"` block's body against `schema`
+    (`provider_lookup.provider_config_schema`, `validated`): `body_findings`, the meta-arguments
+    `alias`, `version` and `for_each` read by the decoder (`definition.schema.PROVIDER`). A body with `dynamic` blocks is not judged: Terraform expands
     them first, and this decoder does not read them in a `provider` block. Run on the tree by
     `check_sites` (the quick open certifies no `provider` block: it reads them with the full path)."""
     if view.member(body, "dynamic") is not ABSENT:

@@ -88,7 +88,7 @@ from ..resolution.addresses import import_target
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
-from ..schemas.provider_lookup import MODULE_PROVIDERS, PROVIDER_USE, configuration_used, meta_provider
+from ..schemas.provider_lookup import MODULE_PROVIDERS, PROVIDER_USE, configuration_declared, configuration_used, meta_provider
 from .body_rules import body_diagnostics
 from .boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .const_sources import VARIABLE_CONST, const_fact
@@ -601,14 +601,13 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
             return []
         key: tuple = (t, *block.label_values)
     elif t == "provider" and block.labels:
-        alias = block.body.attribute("alias")
-        if alias is not None and (alias.expr is None or alias.expr.kind != STRING):
+        declared = configuration_declared(block, text)
+        if declared is None:
             return []
-        alias_value = string_text(text, alias.expr.node, alias.expr.start) if alias is not None and alias.expr is not None else None
         if block.body.attribute("for_each") is not None:
             # Instances of one configuration (OpenTofu): it declares its alias, never a duplicate.
-            return [(("provider-alias", block.labels[0].value, alias_value), *block.header_range)]
-        key = (t, block.labels[0].value, alias_value)
+            return [(("provider-alias", *declared), *block.header_range)]
+        key = (t, *declared)
     else:
         return []
     h = block.header_range

@@ -10,13 +10,15 @@ completion and semantic tokens share.
     placeholder(attribute) -> str
     resolution_key(schemas, required_providers, engine) -> Hashable
     configuration_used(type_name, meta) -> (PROVIDER_USE, local name, alias) | None
+    configuration_declared(block, text) -> (local name, alias) | None     a `provider` block's
+    provider_config_schema(schemas, local, required_providers, engine, validated=False)
 
 Contract
 --------
 * `block` is a decoded top-level `resource`, `data`, `ephemeral` or `action` block, or a query
   file's `list` block (labels type and name; an action's or a list's schema is the body of its one
   `config` block: `list_resource_schemas` for a list), or a `provider` block (its one label the
-  local name, `provider_schema.provider_address`; its schema the provider's configuration); its provider is
+  local name; its schema the provider's configuration: `provider_config_schema`); its provider is
   `provider_schema.provider_for` of its type label, its `provider` meta-argument (a plain JSON
   string; one with `${` is ignored) and the module's `required_providers` (`block_address`).
   `block_schema` is None for any other block, or when the schema of that provider or type is not
@@ -113,6 +115,30 @@ def configuration_used(type_name: str, meta: str | None) -> tuple | None:
     return (PROVIDER_USE, local, None) if local and catalogue.IDENTIFIER.match(local) else None
 
 
+def configuration_declared(block: Block, text: Any) -> tuple[str, str | None] | None:
+    """`(local name, alias or None)` of the configuration `provider` block `block` makes, as a
+    resource names it; None when its `alias` is not a literal string."""
+    alias = block.body.attribute("alias")
+    if alias is None:
+        return block.labels[0].value, None
+    if alias.expr is None or alias.expr.kind != "string":
+        return None
+    return block.labels[0].value, string_text(text, alias.expr.node, alias.expr.start)
+
+
+def provider_config_schema(schemas: ProviderSchemas, local: str, required_providers: Mapping[str, Any] | None,
+                           engine: str, validated: bool = False) -> SchemaBlock | None:
+    """The configuration schema of the provider the module calls `local`
+    (`ProviderSchemas.provider_config`; `validated`: as `terraform validate` reads a `provider`
+    block, no argument required); None when that provider's schema is not loaded, or no address
+    can be made of the name."""
+    try:
+        address = provider_address(local, required_providers, engine)
+    except ValueError:
+        return None
+    return schemas.provider_config(address, validated)
+
+
 # States of the walk along `steps`.
 _BODY, _KEY, _DYNAMIC_TYPE, _DYNAMIC_BODY = range(4)
 
@@ -150,10 +176,7 @@ def block_schema(
     if block.type_name == _PROVIDER:
         if len(block.labels) != 1:
             return None
-        try:
-            return schemas.provider_config(provider_address(block.labels[0].value, required_providers, engine))
-        except ValueError:  # a local name no address can be made of
-            return None
+        return provider_config_schema(schemas, block.labels[0].value, required_providers, engine)
     if len(block.labels) < 2:
         return None
     address = block_address(block, text, required_providers, engine)
