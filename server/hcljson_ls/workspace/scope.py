@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
 from ..terraform.resolution.module_calls import NOT_INSTALLED, SOURCE_CHANGED, ChildVariable, child_variables
+from ..terraform.resolution.resolve import provider_sources, required_providers
 from ..terraform.schemas.provider_lookup import MODULE_PROVIDERS
 from ..terraform.schemas.provider_schema import provider_address
 from .files import file_name, module_key
@@ -124,8 +125,8 @@ class ModuleScope:
         calls = _inheriting_calls([*own, *self.keys("module-source"), *self.keys(MODULE_PROVIDERS)])
         if not calls:
             return False
-        here = _address_of(local, [*(k for k in own if k[0] == _REQUIREMENT), *self.keys(_REQUIREMENT)])
-        pending = [self._child(name, own) for name, _ in calls]
+        here = _address_of(local, required_providers(own, self))
+        pending = [child_directory(self._key, name, source) for name, source in calls]
         seen = {self._key}
         while pending and len(seen) <= _DEPTH:
             child = pending.pop()
@@ -133,7 +134,8 @@ class ModuleScope:
                 continue
             seen.add(child)
             index = self._workspace.declarations.key_index(child)
-            if ("provider", local, None) in index or _address_of(local, [k for k in index if k[0] == _REQUIREMENT]) != here:
+            requirements = provider_sources(k for k in index if k[0] == _REQUIREMENT)
+            if ("provider", local, None) in index or _address_of(local, requirements) != here:
                 continue  # its own block serves it and what it calls, or another provider goes by that name
             if configuration in index:
                 return True
@@ -157,15 +159,11 @@ class ModuleScope:
 _REQUIREMENT = "provider-requirement"
 
 
-def _address_of(local: str, requirements: list[tuple]) -> str | None:
-    """The provider address a module's `required_providers` (its `provider-requirement` keys) gives
-    local name `local`; None when the module's entries for it disagree or cannot be read."""
-    sources = {k[2] for k in requirements if len(k) > 2 and k[1] == local}
-    if len(sources) > 1:
-        return None
-    source = next(iter(sources), None)
+def _address_of(local: str, sources: dict[str, str]) -> str | None:
+    """The provider address a module whose `required_providers` are `sources` (`resolve.
+    provider_sources`) calls `local`; None when none can be made of it."""
     try:
-        return provider_address(local, {local: source} if isinstance(source, str) else None)
+        return provider_address(local, sources)
     except ValueError:
         return None
 
