@@ -127,7 +127,7 @@ class DeclarationIndex:
         cached = module.index_cache
         if cached is not None and cached[0] == module.revision:
             return cached[1]
-        open_docs = {file_name(u): u for u in self._documents.in_module(key)}
+        open_docs = self._documents.by_name(key)
         index: dict[tuple, list[tuple[str, str, Any]]] = {}
         for name in self._modules.effective_names(key):
             if catalogue.is_override_file(name):
@@ -177,7 +177,7 @@ class DeclarationIndex:
         cached = module.key_index_cache
         if cached is not None and cached[0] == module.revision:
             return cached[1]
-        open_docs = {file_name(u): u for u in self._documents.in_module(key)}
+        open_docs = self._documents.by_name(key)
         # Most keys are declared by one file, or the same few: one frozenset per distinct set of
         # names (`shared`) rather than a set per key (216 B each: 2.2 MB for a 4 MB CDKTF-like file).
         index: dict[tuple, frozenset[str]] = {}
@@ -262,7 +262,7 @@ class DeclarationIndex:
     def _files(self, key: str) -> Iterator[tuple[str, Any, Any]]:
         """`(name, open uri or None, disk file or None)` of each effective file of module `key`."""
         module = self._modules.module(key)
-        open_docs = {file_name(u): u for u in self._documents.in_module(key)}
+        open_docs = self._documents.by_name(key)
         for name in self._modules.effective_names(key):
             uri = open_docs.get(name)
             yield name, uri, None if uri is not None else module.disk.get(name)
@@ -309,13 +309,11 @@ class DeclarationIndex:
         """`(uri, start, end)` where the override files of module `key` name `declared` (they merge
         into its declaration: a rename must rename them too)."""
         out: list[tuple[str, int, int]] = []
+        open_docs = self._documents.by_name(key)
         for name in self._modules.effective_names(key):
             if not catalogue.is_override_file(name):
                 continue
-            uri = uri_of_path(os.path.join(key, name)) if os.path.isabs(key) else None
-            for u in self._documents.in_module(key):
-                if file_name(u) == name:
-                    uri = u
+            uri = open_docs.get(name) or (uri_of_path(os.path.join(key, name)) if os.path.isabs(key) else None)
             if uri is None:
                 continue
             if catalogue.file_kind(name) == catalogue.CONFIG_NATIVE:

@@ -32,7 +32,7 @@ from ..terraform.analysis import analyze_file
 from ..terraform.definition import catalogue
 from ..terraform.rules.flow import FileFlow, file_flow, may_mark, may_mark_changed
 from .document import DocumentState
-from .files import file_name, read_text, uri_of_path
+from .files import read_text, uri_of_path
 from .module_map import ModuleMap
 from .open_documents import OpenDocuments
 
@@ -60,7 +60,7 @@ class FlowFacts:
         if any(catalogue.is_override_file(n) for n in names):
             return None
         module = self._modules.module(key)
-        open_docs = {file_name(u): u for u in self._documents.in_module(key)}
+        open_docs = self._documents.by_name(key)
         files: list[tuple[str, Any, Any]] = []  # (uri, stamp, how to read it)
         for name in names:
             if catalogue.file_kind(name) != catalogue.CONFIG_JSON:

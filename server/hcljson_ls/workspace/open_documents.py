@@ -8,6 +8,7 @@ and which of them are stale (their diagnostics may have changed through another 
       .touch(uris)                               new revisions (what they report may differ)
       .stale(uris) / .take_stale()               to diagnose again, collected until taken
       .in_module(key, but=None)                  the open URIs of module directory `key`
+      .by_name(key)                              the same by file name
       .variable_files() / .test_files()          the open `*.tfvars.json` and test files
       .text_of(uri) / .view_of(uri) / .line_index(uri)   the open buffer's, else the file on disk's
 
@@ -31,7 +32,7 @@ from ..terraform.filekinds.tfvars import is_tfvars
 from ..text.line_index import LineIndex
 from .disk_reads import DiskReads
 from .document import DocumentState
-from .files import MAX_FILE_BYTES, module_key, path_of_uri, read_text
+from .files import MAX_FILE_BYTES, file_name, module_key, path_of_uri, read_text
 
 
 class OpenDocuments:
@@ -103,6 +104,10 @@ class OpenDocuments:
     def in_module(self, key: str, but: str | None = None) -> set[str]:
         """The open URIs of module directory `key`, but `but`."""
         return {u for u in self._states if u != but and module_key(u) == key}
+
+    def by_name(self, key: str) -> dict[str, str]:
+        """file name -> open URI, of module directory `key`."""
+        return {file_name(u): u for u in self._states if module_key(u) == key}
 
     def variable_files(self) -> set[str]:
         """The open variable definitions files (`*.tfvars.json`)."""
