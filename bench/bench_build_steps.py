@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cdktf_doc
 
-from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.features.diagnostics import own_diagnostics
 from hcljson_ls.gcpolicy import paused_gc
 from hcljson_ls.lsp.server import tune_gc
 from hcljson_ls.workspace import Workspace
@@ -46,12 +46,12 @@ def measure(text: str) -> dict[str, float]:
     out: dict[str, float] = {}
     ws = Workspace()
     state = ws.open(URI, text, 1, "terraform-json")
-    out["quick open"] = _cpu(lambda: file_diagnostics(state))
+    out["quick open"] = _cpu(lambda: own_diagnostics(state))
     out["build, 1 piece"] = _cpu(state.prepare)
 
     ws = Workspace()
     state = ws.open(URI, text, 1, "terraform-json")
-    file_diagnostics(state)
+    own_diagnostics(state)
     steps: list[float] = []
     with paused_gc():
         last = time.thread_time()
@@ -67,7 +67,7 @@ def measure(text: str) -> dict[str, float]:
 
     ws = Workspace()
     state = ws.open(URI, text, 1, "terraform-json")
-    file_diagnostics(state)
+    own_diagnostics(state)
     at = text.index('"ami-', len(text) // 2) + 1
     position = state.line_index.position(at, "utf-16")
     change = {"range": {"start": dict(zip(("line", "character"), position)),
@@ -75,7 +75,7 @@ def measure(text: str) -> dict[str, float]:
 
     def first_edit() -> None:
         state.apply_changes([change], "utf-16", 2)
-        file_diagnostics(state)
+        own_diagnostics(state)
 
     out["first edit"] = _cpu(first_edit)
     assert not state.built

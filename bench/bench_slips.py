@@ -3,7 +3,7 @@
 For each slip (the closing quote of a key or a value deleted, a `{`, `}`, `,` or `:` deleted) in the
 middle of `{"output": {"out_0000000": {"value": 0}, ...}}` (indent 2), in-process: the number of
 per-file diagnostics and the CPU time of the quick open (`DocumentState.open` + `quick()`) and of the
-full analysis (`prepare` + `file_diagnostics`).
+full analysis (`prepare` + `own_diagnostics`).
 
     python bench/bench_slips.py [N] [WORD]    # N outputs (default 100,000, ~5 MB); only the slips named with WORD
 """
@@ -15,7 +15,7 @@ import json
 import sys
 import time
 
-from hcljson_ls.features.diagnostics import file_diagnostics
+from hcljson_ls.features.diagnostics import own_diagnostics
 from hcljson_ls.workspace import DocumentState
 
 
@@ -53,7 +53,7 @@ def measure(text: str) -> tuple[int, float, int, float, collections.Counter]:
     q_count = len(quick.diagnostics) if quick is not None else -1
     started = time.process_time()
     state.prepare()
-    diags = file_diagnostics(state)
+    diags = own_diagnostics(state)
     f_time = time.process_time() - started
     return q_count, q_time, len(diags), f_time, collections.Counter(d.code for d in diags)
 

@@ -6,17 +6,23 @@
                                               the provider-schema diagnostics of one `resource` or
                                               `data` block, through the analysis's own
                                               `provider_rules.schema_sites` + `check_sites`
+    file_diagnostics(state, providers=None) -> list[Diagnostic]
+                                              the document's own diagnostics as a new list; with
+                                              `providers`, theirs run on the state and merged by
+                                              position, stably (the full path: never the quick open)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hcljson_ls.diagnostic import Diagnostic
+from hcljson_ls.features.diagnostics import Provider, own_diagnostics
 from hcljson_ls.hcljson.model import Block, Body
 from hcljson_ls.terraform.rules import provider_rules
 from hcljson_ls.terraform.schemas.provider_schema import TERRAFORM, ProviderSchemas
+from hcljson_ls.workspace import DocumentState
 
 
 def materialize(view: Any) -> Body:
@@ -36,3 +42,12 @@ def validate_block(
         return []
     sites = provider_rules.schema_sites(block)
     return provider_rules.check_sites(sites, schemas, text, required_providers or {}, engine)[0]
+
+
+def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
+    """`state`'s own diagnostics (`own_diagnostics`) as a list of its own; with `providers`, each
+    one's run on `state` and merged by position, stably in the providers' order, as
+    `features.diagnostics` merges them (a provider that raises fails the test)."""
+    if providers is None:
+        return list(own_diagnostics(state))
+    return sorted((d for _, provider in providers for d in provider(state)), key=lambda d: (d.start, d.end))

@@ -87,7 +87,7 @@ def test_path(uri, path):
     assert DocumentState.open(uri, "{}").path == path
 
 
-def test_collect_sorts_and_survives_a_failing_provider(caplog):
+def test_collect_sorts_and_survives_a_failing_provider(caplog, monkeypatch):
     s = DocumentState.open("file:///m/a.tf.json", '{"a": [1,], "b" 2}')
 
     def late_warning(state):
@@ -96,9 +96,9 @@ def test_collect_sorts_and_survives_a_failing_provider(caplog):
     def broken(state):
         raise ValueError("provider bug")
 
-    providers = [("syntax", diagnostics.syntax), ("broken", broken), ("warn", late_warning)]
+    monkeypatch.setattr(diagnostics, "PROVIDERS", [("syntax", diagnostics.syntax), ("broken", broken), ("warn", late_warning)])
     with caplog.at_level(logging.ERROR):
-        got = diagnostics.file_diagnostics(s, providers)
+        got = list(diagnostics.own_diagnostics(s))
     assert "'broken' failed" in caplog.text
     assert [d.code for d in got] == ["test/w", "syntax/trailing-comma", "syntax/missing-colon"]
     assert [d.start for d in got] == sorted(d.start for d in got)
@@ -188,12 +188,12 @@ def test_analysis_is_computed_once_per_version_and_shared_with_diagnostics():
     s = DocumentState.open("file:///m/main.tf.json", '{"resources": {}}')
     first = s.analysis
     assert s.analysis is first
-    [d] = diagnostics.file_diagnostics(s)
+    [d] = diagnostics.own_diagnostics(s)
     assert d.code == "structure/unknown-block-type" and 'Did you mean "resource"?' in d.detail
     assert d in first.structure
     s.apply_changes([change((0, 2), (0, 11), "locals")])
     assert s.analysis is not first
-    assert diagnostics.file_diagnostics(s) == []
+    assert list(diagnostics.own_diagnostics(s)) == []
 
 
 def test_override_files_are_analysed_as_overrides():

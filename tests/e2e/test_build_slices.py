@@ -16,9 +16,9 @@ import re
 import time
 
 import pytest
+from internals import file_diagnostics
 from shared_data import RANDOM_SCHEMA, require
 
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import module_key
 

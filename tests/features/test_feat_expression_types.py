@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
+from internals import file_diagnostics
 
 from hcljson_ls.diagnostic import ERROR
-from hcljson_ls.features.diagnostics import collect, file_diagnostics
+from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CHANGED, Workspace
 from hcljson_ls.workspace.files import uri_of_path
 

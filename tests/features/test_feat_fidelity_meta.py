@@ -97,7 +97,8 @@ def test_check_reports_self_attributes_the_schema_lacks(tmp_path: Path, cli) -> 
 
 
 def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
-    from hcljson_ls.features.diagnostics import file_diagnostics
+    from internals import file_diagnostics
+
     from hcljson_ls.workspace import Workspace
 
     text = json.dumps({

@@ -13,9 +13,9 @@ import pytest
 from documents import edit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from internals import file_diagnostics as collect
 from internals import materialize
 
-from hcljson_ls.features.diagnostics import file_diagnostics as collect
 from hcljson_ls.features.hover import hover_in as hover
 from hcljson_ls.features.semantic_tokens import tokens_for_body
 from hcljson_ls.features.symbols import symbols_in as document_symbols

@@ -190,7 +190,7 @@ def test_decoded_elements_keep_ranges_and_schemas():
     assert thing.schema is SCHEMAS["root"].blocks["thing"]
     size = thing.body.attribute("size")
     assert size is not None and text[slice(*size.name_range)] == '"size"' and size.expr.kind == "number"
-    assert size.schema.required and size.mode == "expression" and not size.expr.is_literal
+    assert size.schema.required and size.mode == "expression"
     (part,) = thing.body.blocks_of("part")
     weight = part.body.attributes[0]
     assert text[weight.expr.start : weight.expr.end] == '"${w}"'
@@ -201,8 +201,8 @@ def test_literal_mode_kept_on_expression():
     text = '{"thing": {"k": {"n": {"size": 1, "doc": "${x}", "data": {"a": "${y}"}}}}}'
     body, _ = decode_file(text, parse(text).root, SCHEMAS["root"])
     attrs = {a.name: a for a in body.blocks[0].body.attributes}
-    assert attrs["doc"].expr.mode == "literal_string" and attrs["doc"].expr.is_literal
-    assert attrs["data"].expr.mode == "literal" and attrs["data"].expr.is_literal
+    assert attrs["doc"].expr.mode == "literal_string"
+    assert attrs["data"].expr.mode == "literal"
     assert attrs["size"].expr.mode == "expression"
 
 

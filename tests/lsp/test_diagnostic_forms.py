@@ -7,11 +7,12 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from internals import file_diagnostics
 from lsprotocol import types
 from pygls.protocol import default_converter
 
 from hcljson_ls.diagnostic import Diagnostic, Runs
-from hcljson_ls.features.diagnostics import TOO_MANY, collapse, collapse_runs, collect, file_diagnostics, gathered
+from hcljson_ls.features.diagnostics import TOO_MANY, collapse, collapse_runs, collect, gathered
 from hcljson_ls.lsp import convert
 from hcljson_ls.lsp.diagnostic_forms import Forms, publish_json, report_json
 from hcljson_ls.workspace import Workspace

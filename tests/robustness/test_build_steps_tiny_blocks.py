@@ -16,8 +16,8 @@ import json
 import time
 
 import pytest
+from internals import file_diagnostics
 
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.gcpolicy import paused_gc
 from hcljson_ls.hcljson import incremental
 from hcljson_ls.jsonsyntax import fastparse

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from internals import file_diagnostics
 
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.workspace import DocumentState
 
 DOC = json.dumps({"output": {f"out_{i:07d}": {"description": f"d{i}", "value": i} for i in range(2_000)}}, indent=2)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from documents import edit
 from fixture import parse_fixture
+from internals import file_diagnostics
 
 from hcljson_ls.diagnostic import ERROR
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson.view import ABSENT, NO_VALUE, Finding, ValueView
 from hcljson_ls.jsonsyntax.tree import STRING
 from hcljson_ls.terraform.rules import body_rules, provider_rules

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 from fixture import parse_fixture
+from internals import file_diagnostics
 
 from hcljson_ls.diagnostic import ERROR
-from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
+from hcljson_ls.features.diagnostics import PROVIDERS, collect
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.terraform.rules.const_sources import NON_CONST_SOURCE
 

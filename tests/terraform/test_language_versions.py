@@ -13,8 +13,9 @@ import json
 
 import pytest
 from fixture import parse_fixture
+from internals import file_diagnostics
 
-from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
+from hcljson_ls.features.diagnostics import PROVIDERS, collect
 from hcljson_ls.terraform.definition import language as L
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import Workspace

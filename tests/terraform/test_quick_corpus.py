@@ -1,7 +1,7 @@
 """The quick open (`terraform.quick`) against the full analysis on real files: wherever it answers,
 its diagnostics and definitions are exactly the full path's; and it does answer most real files.
 
-The full path is `features.diagnostics.file_diagnostics(state, PROVIDERS)` (explicit providers: never
+The full path is `internals.file_diagnostics(state, PROVIDERS)` (explicit providers: never
 the quick result) of a fresh `DocumentState`, alone and in a real `Workspace` module on disk."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import json
 import shutil
 
 import pytest
+from internals import file_diagnostics
 from shared_data import HCL_JSON_CASES, REAL_CORPUS, require
 
-from hcljson_ls.features.diagnostics import PROVIDERS, file_diagnostics
+from hcljson_ls.features.diagnostics import PROVIDERS
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import DocumentState, Workspace
 from hcljson_ls.workspace.files import uri_of_path

@@ -11,9 +11,10 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from internals import file_diagnostics
 
 from hcljson_ls.features import diagnostics as diagnostics_module
-from hcljson_ls.features.diagnostics import file_diagnostics, gathered, placing_steps, prepare_steps
+from hcljson_ls.features.diagnostics import gathered, placing_steps, prepare_steps
 from hcljson_ls.hcljson.schema import STRING_TRAVERSAL
 from hcljson_ls.terraform import quick as quick_module
 from hcljson_ls.terraform.resolution.reference_walk import string_refs

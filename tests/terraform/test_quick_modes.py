@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from documents import edit
 from fixture import parse_fixture
+from internals import file_diagnostics
 
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.terraform.rules import validate
 from hcljson_ls.workspace import DocumentState
 

@@ -8,7 +8,7 @@ that do not, and every other top-level block. Objects are written by hand (`_dum
 `json.dumps`, random indent and `ensure_ascii`) so a key can repeat and a string can carry raw
 escapes such as `\\u0024{`.
 
-The full path is `features.diagnostics.file_diagnostics(state, PROVIDERS)` (explicit providers: never
+The full path is `internals.file_diagnostics(state, PROVIDERS)` (explicit providers: never
 the quick result) of a fresh `DocumentState`, alone and in a real `Workspace` module on disk.
 """
 
@@ -21,8 +21,9 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from internals import file_diagnostics
 
-from hcljson_ls.features.diagnostics import PROVIDERS, file_diagnostics
+from hcljson_ls.features.diagnostics import PROVIDERS
 from hcljson_ls.terraform.quick import quick_file
 from hcljson_ls.workspace import DocumentState, Workspace
 from hcljson_ls.workspace.files import uri_of_path

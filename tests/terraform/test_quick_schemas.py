@@ -5,7 +5,7 @@ diagnostics and definitions are exactly the full path's, schema checks included;
 Each document is written to a module directory on disk and opened in a real `Workspace` with the
 real AWS 4.13 schema (`providerSchemas.files`): `state.quick()` there is compared with a second,
 fresh `Workspace` whose state is prepared first (`state.prepare()`: the tree and the analysis, so
-`features.diagnostics.file_diagnostics` takes the full path). The documents are real AWS resources,
+`internals.file_diagnostics` takes the full path). The documents are real AWS resources,
 valid ones and ones mutated to get every `schema/...` code, and a property over random mutations."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from internals import file_diagnostics
 from shared_data import (
     AWS_SCHEMA,
     LOCAL_SCHEMA,
@@ -27,7 +28,6 @@ from shared_data import (
     require,
 )
 
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import module_key, uri_of_path

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import pytest
 from fixture import parse_fixture
+from internals import file_diagnostics
 from tf_support import check, diagnostics
 
-from hcljson_ls.features.diagnostics import PROVIDERS, collect, file_diagnostics
+from hcljson_ls.features.diagnostics import PROVIDERS, collect
 from hcljson_ls.terraform.definition.backends import common_config
 from hcljson_ls.terraform.quick import quick_file
 

@@ -12,9 +12,8 @@ package gives every block of an array of bodies the array's `[` as its `DefRange
 from __future__ import annotations
 
 from fixture import parse_fixture
-from internals import materialize
+from internals import file_diagnostics, materialize
 
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson.model import Body
 from hcljson_ls.jsonsyntax import parse
 from hcljson_ls.jsonsyntax.tree import OBJECT, Container

@@ -11,8 +11,9 @@ import pytest
 from documents import edit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from internals import file_diagnostics
 
-from hcljson_ls.features.diagnostics import collect, file_diagnostics
+from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.hcljson import incremental
 from hcljson_ls.jsonsyntax import fastparse
 from hcljson_ls.workspace import DocumentState, Workspace

@@ -17,10 +17,10 @@ import logging
 from pathlib import Path
 
 import pytest
+from internals import file_diagnostics
 from shared_data import RANDOM_SCHEMA, require
 
 from hcljson_ls.features import diagnostics
-from hcljson_ls.features.diagnostics import file_diagnostics
 from hcljson_ls.hcljson import incremental
 from hcljson_ls.jsonsyntax import fastparse
 from hcljson_ls.terraform.schemas import provider_schema as ps

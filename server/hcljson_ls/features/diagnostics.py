@@ -6,7 +6,7 @@
                                                    `collect`'s, as `diagnostic.Runs` when kept so (the LSP forms)
     collapse_runs(found, max_per_code)             `collapse` of `Runs`, reading only what it keeps
     prepare(state) -> bool                         build a quick-opened document's analysis; True if it disagreed
-    file_diagnostics(state) -> list[Diagnostic]    the document's own (every per-file provider)
+    own_diagnostics(state) -> Sequence[Diagnostic] the document's own (every per-file provider), per version
 
 Contract
 --------
@@ -24,9 +24,9 @@ Contract
 * Before the first edit, a document whose opened text `terraform.quick` can answer
   (`DocumentState.quick`) takes its diagnostics from there: the same list the providers give, without
   building the tree (a failing quick open is logged by the state and the providers run instead).
-* The per-file result is computed once per version; each call gets its own list. The result is
-  sorted by position (start, then end), stable within a position, so providers keep their own
-  order for diagnostics at the same place.
+* The per-file result is computed once per version and shared (`collect` gives each call its own
+  list). It is sorted by position (start, then end), stable within a position, so providers keep
+  their own order for diagnostics at the same place.
 * After the tree, the per-file result is `diagnostic.Runs`: the providers' lists (the analysis's
   are runs sharing the previous version's, `hcljson.incremental`) are spliced into the previous
   version's runs (`_spliced`: what starts before what changed is its first runs, what starts after
@@ -111,11 +111,10 @@ def _by_position(d: Diagnostic) -> tuple[int, int]:
     return (d.start, d.end)
 
 
-def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provider]] | None = None) -> list[Diagnostic]:
-    """Every per-file diagnostic of `state` from every provider that does not fail (see the module doc)."""
-    if providers is None:
-        return list(state.cached(_COLLECTED, _per_file))
-    return _run(state, providers)
+def own_diagnostics(state: DocumentState) -> Sequence[Diagnostic]:
+    """The document's own diagnostics, every per-file provider's that does not fail (see the module
+    doc), computed once per version: `Runs` once they are kept so. Callers must not change it."""
+    return state.cached(_COLLECTED, _per_file)
 
 
 def _per_file(state: DocumentState) -> Sequence[Diagnostic]:
@@ -137,10 +136,6 @@ def _per_file(state: DocumentState) -> Sequence[Diagnostic]:
     runs = Runs.of(found) if kept is None else realigned(found, kept[0][0], kept[0][1], kept[1])
     state.keep(_CARRIED, (runs, found, lists))
     return runs
-
-
-def _run(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> list[Diagnostic]:
-    return _merged(_provided(state, providers))
 
 
 def _provided(state: DocumentState, providers: Iterable[tuple[str, Provider]]) -> tuple[Sequence[Diagnostic], ...]:
@@ -409,7 +404,7 @@ def gathered(snapshot: Snapshot, uri: str, unused: bool = False, max_per_code: i
     except Exception:
         log.exception("diagnostics provider 'module' failed on %s (version %s)", uri, state.version)
         across = []
-    kept = state.cached(_COLLECTED, _per_file)
+    kept = own_diagnostics(state)
     if isinstance(kept, Runs) and len(across) <= _FEW_ACROSS:
         return collapse_runs(_inserted(kept, sorted(across, key=_by_position)) if across else kept, max_per_code)
     out = list(kept)

@@ -22,10 +22,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 
 from ..jsonsyntax.tree import OBJECT, Node
-from .schema import EXPRESSION, LITERAL, LITERAL_STRING, MAP_OF_LITERAL_STRINGS, AttributeSchema, BlockSchema, BodySchema
-
-# Attribute modes whose strings are taken literally (no template processing).
-LITERAL_MODES = frozenset({LITERAL, LITERAL_STRING, MAP_OF_LITERAL_STRINGS})
+from .schema import EXPRESSION, AttributeSchema, BlockSchema, BodySchema
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +43,6 @@ class Expression:
     @property
     def range(self) -> tuple[int, int]:
         return (self.start, self.end)
-
-    @property
-    def is_literal(self) -> bool:
-        """True when strings in this value are taken literally (literal-only mode)."""
-        return self.mode in LITERAL_MODES
 
     def shifted(self, delta: int) -> Expression:
         if delta == 0:

@@ -13,7 +13,7 @@ are then built only when an edit or a request needs them (`workspace.document`).
 Contract
 --------
 * A `QuickResult` has exactly the diagnostics the full path gives for the same text, path and
-  scope (`features.diagnostics.file_diagnostics` of a fresh `DocumentState`: syntax, structure,
+  scope (`features.diagnostics.own_diagnostics` of a fresh `DocumentState`: syntax, structure,
   strings, references with the provider schemas' checks, in that order, sorted by position) and
   the same definitions (keys in source order, places on demand); tests compare both on the corpus
   and on generated and mutated documents (tests/terraform/test_quick_corpus.py and
