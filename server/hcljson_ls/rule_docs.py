@@ -313,8 +313,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'schema/unknown-argument': (
         'provider-schema-diagnostics',
-        'An argument or nested block name the schema does not have.',
-        'An argument or nested block name the schema does not have. Range: the name. Suggests the closest name, with a quick fix that renames it; with no close name, says that the schema in use lacks it and another version of the provider may have it (the corpus uses names added after AWS 4.13: they are reported this way, never as typos).',
+        'An argument or nested block name the schema does not have, or a "dynamic" block\'s type that is no nested block type of it ("Unsupported block type").',
+        'An argument or nested block name the schema does not have, or a "dynamic" block\'s type that is no nested block type of it ("Unsupported block type"). Range: the name (a "dynamic" block\'s: its type\'s key). Suggests the closest name, with a quick fix that renames it; with no close name, says that the schema in use lacks it and another version of the provider may have it (the corpus uses names added after AWS 4.13: they are reported this way, never as typos).',
     ),
     'schema/unknown-ignored-attribute': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',

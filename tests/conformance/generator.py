@@ -747,6 +747,26 @@ def _structure_cases() -> Iterator[Case]:
     yield _case(cat, "provider-child-uses-none", VALID,
                 {"main.tf.json": {"provider": {"terraform": {"region": "x"}}, "module": {"c": {"source": "./child"}}},
                  "child/main.tf.json": {"locals": {"a": 1}}})
+    builtin = {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}}
+    child_aliases = {"terraform": {"required_providers": {"terraform": {
+        "source": "terraform.io/builtin/terraform", "configuration_aliases": ["terraform.y"]}}}}
+    two_blocks = [{"region": "x"}, {"alias": "x", "zone": "y"}]
+    for slug, intent, blocks, providers, child in [
+        ("provider-passed-by-a-map", "unknown argument in an aliased provider block a call's map passes down",
+         [{"alias": "x", "zone": "y"}], {"terraform": "terraform.x"}, {"terraform": builtin, **child_resource}),
+        ("provider-default-beside-an-empty-map", "unknown argument in a default provider block, a call with an empty map",
+         [{"region": "x"}], {}, {"terraform": builtin, **child_resource}),
+        ("provider-default-set-by-the-map", "the aliased block the map passes; the default beside it unused",
+         two_blocks, {"terraform": "terraform.x"}, {"terraform": builtin, **child_resource}),
+        ("provider-default-beside-an-alias-map", "unknown argument in a default block inherited beside a map of an alias",
+         two_blocks, {"terraform.y": "terraform.x"}, {**child_aliases, **child_resource}),
+    ]:
+        yield _case(cat, slug, intent,
+                    {"main.tf.json": {"terraform": builtin, "provider": {"terraform": blocks},
+                                      "module": {"c": {"source": "./child", "providers": providers}}},
+                     "child/main.tf.json": child})
+    yield _module("provider-dynamic-unknown-block", cat, "a dynamic block of a type the provider lacks",
+                  {"provider": {"terraform": {"dynamic": {"foo": {"for_each": [1], "content": {}}}}}, **_td({})})
     yield _case(cat, "provider-used-in-another-file", "unknown argument in a provider block another file's resource uses",
                 {"main.tf.json": {"provider": {"terraform": {"region": "x"}}}, "other.tf.json": _td({})})
     yield _case(cat, "variable-dup-across-files", "variable declared in two files",

@@ -205,6 +205,8 @@ def test_provider_configuration_arguments(tmp_path: Path) -> None:
     assert got["assume_role"].kind == "Struct" and got["profile"].detail.startswith("string")
     _, items = completed(tmp_path, '{"provider": {"aws": {"assume_role": {"$0"}}}}')
     assert {"role_arn", "session_name", "external_id"} <= set(by_label(items))
+    _, items = completed(tmp_path, '{"provider": {"aws": {"dynamic": {"assume_role": {"content": {"$0"}}}}}}')
+    assert {"role_arn", "session_name", "external_id"} <= set(by_label(items))  # a `dynamic` block's body
     _, items = completed(tmp_path, '{"provider": {"acme": {"$0"}}}')  # no schema of that provider
     assert "profile" not in by_label(items)
 

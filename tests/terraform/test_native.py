@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.jsonsyntax import parse
+from hcljson_ls.terraform.analysis import analyze_file
 from hcljson_ls.terraform.nativehcl import native
 from hcljson_ls.terraform.nativehcl.native import NativeFile, parse_native
 from hcljson_ls.terraform.resolution.references import (
@@ -138,6 +140,34 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("import", "aws_instance.b", "aws_instance.b"),  # a static `to` (one with a reference is none)
     ]
     assert [(d.start, d.end) for d in got] == f.ranges
+
+
+def test_a_module_calls_providers_map_states_what_it_passes_as_the_json_side_does():
+    """Each entry of a call's `providers` map is a fact (`provider_lookup.configuration_passed`): the
+    child's configuration it sets and the caller's it gives, at the entry's key, the same keys as a
+    JSON file's (`validate.definitions`); an entry naming no configuration states nothing."""
+    f = native_fixture("""
+module "m" {
+  source    = "./m"
+  providers = {
+    ⟨aws⟩        = aws.west
+    ⟨aws.east⟩   = aws
+    ⟨"google"⟩   = google.x
+    aws.a.b    = aws
+  }
+}
+""")
+    got = [d for d in read(f.text).declarations if d.key[0] == "module-providers"]
+    assert [d.key for d in got] == [
+        ("module-providers", "m", "aws", None, "aws", "west"),
+        ("module-providers", "m", "aws", "east", "aws", None),
+        ("module-providers", "m", "google", None, "google", "x"),
+    ]
+    assert [(d.start, d.end) for d in got] == f.ranges
+    text = '{"module": {"m": {"source": "./m", "providers": {"aws": "aws.west", "aws.east": "aws", "google": "google.x", "a.b.c": "aws"}}}}'
+    json_keys = [k for k in analyze_file(text, parse(text).root, "/m/main.tf.json").definitions()[0]
+                 if k[0] == "module-providers"]
+    assert json_keys == [d.key for d in got]
 
 
 def test_labels_are_decoded_and_bare_identifier_labels_declare_too():

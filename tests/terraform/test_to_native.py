@@ -408,6 +408,23 @@ CASES = {
         }
         """,
     ),
+    "a dynamic block in a provider block": (
+        r'''{"provider": {"aws": {"region": "eu-west-1", "dynamic": {"assume_role": {"for_each": "${var.roles}",
+                 "content": {"role_arn": "${assume_role.value}"}}}}}}''',
+        """
+        provider "aws" {
+          region = "eu-west-1"
+
+          dynamic "assume_role" {
+            for_each = var.roles
+
+            content {
+              role_arn = assume_role.value
+            }
+          }
+        }
+        """,
+    ),
 }
 
 

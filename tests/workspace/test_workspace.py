@@ -159,6 +159,52 @@ def test_a_provider_block_is_checked_when_a_child_module_inherits_its_configurat
         assert codes(ws, main) == expected, text
 
 
+def test_a_provider_block_is_checked_when_a_calls_providers_map_passes_its_configuration(tmp_path):
+    """A call's `providers` map sets the child's configurations it lists; every default one it does
+    not set is still passed down, map or no map (Terraform 1.11's verdicts: tests/conformance,
+    `module-calls/providers-*`). The map is edited in the open document, and the child on disk."""
+    ws = parse_fixture("""
+//- /app/main.tf.json
+{"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}},
+ "provider": {"terraform": [{⟨"region"⟩: "x"}, {"alias": "x", ⟨"zone"⟩: "y"}]},
+ "module": {"c": {"source": "./child", "providers": {$0}}}}
+//- /app/child/main.tf.json
+{"resource": {"terraform_data": {"c": {}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = ws.uri("/app/main.tf.json")
+    default, aliased = ws.fixture.files["/app/main.tf.json"].ranges
+    state = ws.workspace.get(main)
+    _, at = ws.cursor
+
+    def reported():
+        return [(d.start, d.end) for d in collect(ws.snapshot(), main) if d.code == "schema/unknown-argument"]
+
+    assert reported() == [default]  # an empty map passes the default down
+    edit(state, at, at, '"terraform": "terraform.x"')
+    assert reported() == [aliased]  # the child's default is now the caller's "terraform.x"
+    child = tmp_path / "app" / "child" / "main.tf.json"
+    for text, expected in [
+        ('{"locals": {"a": 1}}', []),  # the child uses no provider
+        ('{"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform", '
+         '"configuration_aliases": ["terraform.y"]}}}, "resource": {"terraform_data": {"c": {"provider": "terraform.y"}}}}',
+         []),  # it uses "terraform.y", which the map does not set
+    ]:
+        ws.workspace.take_stale()
+        child.write_text(text)
+        ws.workspace.file_changed(uri_of_path(str(child)), CHANGED)
+        assert ws.workspace.take_stale() == {main}, text
+        assert reported() == expected, text
+    text = state.text
+    start = text.index('"terraform": "terraform.x"')  # search: the entry written above
+    edit(state, start, start + len('"terraform": "terraform.x"'), '"terraform.y": "terraform.x"')
+    assert reported() == [aliased]  # its "terraform.y" is the caller's "terraform.x"
+    ws.workspace.take_stale()
+    child.write_text(child.read_text().replace('{"provider": "terraform.y"}', "{}"))
+    ws.workspace.file_changed(uri_of_path(str(child)), CHANGED)
+    assert ws.workspace.take_stale() == {main}
+    assert reported() == [default]  # its resource now uses its default: inherited, the map sets only "terraform.y"
+
+
 def test_watched_file_events_change_what_the_module_sees(tmp_path):
     ws = parse_fixture(MODULE).workspace(tmp_path, open=["/app/main.tf.json"])
     main = ws.uri("/app/main.tf.json")

@@ -115,31 +115,30 @@ class ModuleScope:
 
     def passes_down(self, configuration: tuple, own: frozenset) -> bool:
         """Whether a module below this one uses `configuration` (`provider_lookup.configuration_used`)
-        by inheriting it, as Terraform passes a default configuration down: through calls without
-        `providers`, to modules with no default block of that provider of their own and whose local
-        name means the same provider (their `required_providers`), one of which uses it. At most
-        `_DEPTH` modules are looked at."""
-        _, local, alias = configuration
-        if alias is not None:
-            return False
-        calls = _inheriting_calls([*own, *self.keys("module-source"), *self.keys(MODULE_PROVIDERS)])
-        if not calls:
-            return False
-        here = _address_of(local, required_providers(own, self))
-        pending = [child_directory(self._key, name, source) for name, source in calls]
-        seen = {self._key}
+        as Terraform passes configurations down: what a call's `providers` map sets
+        (`provider_lookup.configuration_passed`), and every default configuration the map does not
+        set, map or no map, to a module with no default block of that provider of its own whose
+        local name means the same provider (its `required_providers`). At most `_DEPTH` modules are
+        looked at."""
+        keys = [*own, *self.keys("module-source"), *self.keys(MODULE_PROVIDERS)]
+        sources = required_providers(own, self)
+        pending = [(self._key, sources, call, given) for call, given in _handed_down(keys, configuration)]
+        seen = {(self._key, configuration)}
         while pending and len(seen) <= _DEPTH:
-            child = pending.pop()
-            if child is None or child in seen:
+            parent, parent_sources, (name, source), (used, inherited) = pending.pop()
+            child = child_directory(parent, name, source)
+            if child is None or (child, used) in seen:
                 continue
-            seen.add(child)
+            seen.add((child, used))
             index = self._workspace.declarations.key_index(child)
-            requirements = provider_sources(k for k in index if k[0] == _REQUIREMENT)
-            if ("provider", local, None) in index or _address_of(local, requirements) != here:
-                continue  # its own block serves it and what it calls, or another provider goes by that name
-            if configuration in index:
+            if used[2] is None and ("provider", used[1], None) in index:
+                continue  # its own default block serves it and what it calls
+            child_sources = provider_sources(k for k in index if k[0] == _REQUIREMENT)
+            if inherited and _address_of(used[1], child_sources) != _address_of(used[1], parent_sources):
+                continue  # another provider goes by that name there
+            if used in index:
                 return True
-            pending.extend(child_directory(child, name, source) for name, source in _inheriting_calls(index))
+            pending.extend((child, child_sources, call, given) for call, given in _handed_down(index, used))
         return False
 
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
@@ -172,10 +171,24 @@ def _address_of(local: str, sources: dict[str, str]) -> str | None:
 _DEPTH = 64
 
 
-def _inheriting_calls(keys: Iterable[tuple]) -> list[tuple[str, str | None]]:
-    """`(call name, literal source or None)` of the module calls among definition `keys` that have
-    no `providers` argument (`provider_lookup.MODULE_PROVIDERS`), in name order."""
+def _handed_down(keys: Iterable[tuple], configuration: tuple) -> list[tuple[tuple[str, str | None], tuple[tuple, bool]]]:
+    """Where the module whose definition keys are `keys` hands `configuration` (`(PROVIDER_USE,
+    local, alias)`) down: `((call name, literal source or None), (the child's configuration,
+    inherited))` for each call whose `providers` map gives it (not inherited), and for a default
+    configuration, each call whose map does not set the child's default of that local name
+    (inherited), in name order."""
     keys = list(keys)
-    passing = {k[1] for k in keys if k[0] == MODULE_PROVIDERS}
-    return sorted({(k[1], k[2] if isinstance(k[2], str) else None) for k in keys
-                   if k[0] == "module-source" and k[1] not in passing}, key=lambda c: (c[0], c[1] or ""))
+    kind, local, alias = configuration
+    calls = {k[1]: (k[2] if isinstance(k[2], str) else None) for k in keys if k[0] == "module-source"}
+    out: list[tuple[tuple[str, str | None], tuple[tuple, bool]]] = []
+    set_default: set[str] = set()  # the calls whose map sets the child's default of `local`
+    for k in keys:
+        if k[0] == MODULE_PROVIDERS and k[1] in calls:
+            _, call, child_local, child_alias, given_local, given_alias = k
+            if child_local == local and child_alias is None:
+                set_default.add(call)
+            if (given_local, given_alias) == (local, alias):
+                out.append(((call, calls[call]), ((kind, child_local, child_alias), False)))
+    if alias is None:
+        out.extend(((call, calls[call]), (configuration, True)) for call in calls if call not in set_default)
+    return sorted(out, key=lambda c: (c[0][0], c[0][1] or "", c[1][0][1], c[1][0][2] or ""))

@@ -309,6 +309,7 @@ PROVIDER = BlockSchema(
             A("version", False, LITERAL_STRING, "Deprecated version constraint; use `required_providers` instead."),
             A("for_each", False, EXPRESSION, "One provider configuration per element, each addressed by key."),
         ],
+        [DYNAMIC],  # (Terraform expands `dynamic` blocks in a provider block, as in a resource)
         open_attributes=True,
         open_blocks=True,
     ),

@@ -24,6 +24,8 @@ Contract
   ephemeral resource or module call that sets `count` / `for_each` (at its last label),
   `provider_lookup.configuration_used` of a resource, data source or ephemeral resource (its
   `provider` meta-argument's text, else its type's prefix; at its last label),
+  `provider_lookup.configuration_passed` of each entry of a module call's `providers` map (at its
+  key),
   `("provider-alias", name, alias)` for each `name.alias` of a
   `required_providers` entry's `configuration_aliases` (at the traversal) and for a provider block
   with `for_each` (instances of one configuration). A declaration's range is its block's last
@@ -86,7 +88,7 @@ from ..resolution.references import (
 from ..rules.const_sources import VARIABLE_CONST
 from ..rules.declarations import Declaration
 from ..rules.validate import IMPORT_TARGET, REQUIRED_PROVIDERS, STATE_STORAGE
-from ..schemas.provider_lookup import MODULE_PROVIDERS, configuration_used
+from ..schemas.provider_lookup import configuration_passed, configuration_used
 
 __all__ = ["NativeFile", "parse_native"]
 
@@ -508,8 +510,13 @@ class _Walk:
             value = _plain_string(lit, self.data) if lit is not None else None
             if value is not None:
                 add(Declaration(("module-source", values[0], value), *self.span(lit)))
-            if type_name == "module" and "providers" in attributes:  # it passes only what it lists
-                add(Declaration((MODULE_PROVIDERS, values[0]), *self.span(labels[-1])))
+            providers = _expression_of(attributes["providers"]) if type_name == "module" and "providers" in attributes else None
+            for elem in (_object_elements(providers) or ()) if providers is not None else ():
+                key, value = elem.child_by_field_name("key"), elem.child_by_field_name("val")
+                if key is not None and value is not None:  # each entry, as in JSON files
+                    passed = configuration_passed(values[0], self.object_key(key) or self.name(key).strip(), self.name(value).strip())
+                    if passed is not None:
+                        add(Declaration(passed, *self.span(key)))
         elif type_name == "import" and "to" in attributes:  # the instance it imports into (`validate.IMPORT_TARGET`)
             to = _expression_of(attributes["to"])
             target = static_instance(self.name(to)) if to is not None else None

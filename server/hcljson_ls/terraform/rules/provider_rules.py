@@ -359,11 +359,12 @@ def _elements_check(cty: list) -> tuple[str, KindCheck] | None:
 # analysis). Findings are placed by `view.diagnostics_of`.
 
 
-def _unknown(at: Any, name: str, candidates: list[str], where: str, what: str = "argument or nested block type") -> Finding:
+def _unknown(at: Any, name: str, candidates: list[str], where: str, what: str = "argument or nested block type",
+             summary: str = "Unsupported argument") -> Finding:
     s = suggestion(name, candidates)
     # Not a likely typo: perhaps a name of another version of the provider than the schema in use.
     hint = f" Did you mean {_q(s)}?" if s is not None else f" {NOT_IN_THIS_VERSION}"
-    return Finding(at, ERROR, UNKNOWN_ARGUMENT, f"Unsupported argument {_q(name)}",
+    return Finding(at, ERROR, UNKNOWN_ARGUMENT, f"{summary} {_q(name)}",
                    f"There is no {what} named {_q(name)} in {where}.{hint}",
                    fixes=((_q(s), f"Change to {_q(s)}"),) if s is not None else ())
 
@@ -595,7 +596,7 @@ def _check_dynamic_blocks(view: ValueView, body: Any, schema: SchemaBlock, where
     for at, label, contents in view.dynamic_blocks(body):
         bt = schema.block_types.get(label)
         if bt is None:
-            out.append(_unknown(at, label, list(schema.block_types), where))
+            out.append(_unknown(at, label, list(schema.block_types), where, "nested block type", "Unsupported block type"))
             continue
         dynamic_types.add(label)
         for content in contents:
@@ -1349,11 +1350,10 @@ def block_schema(schemas: ProviderSchemas, block_type: str, type_name: str, meta
 def provider_config_findings(view: ValueView, body: Any, schema: SchemaBlock, local: str) -> list[Finding]:
     """The rule of a `provider "<local>"` block's body against `schema`
     (`provider_lookup.provider_config_schema`, `validated`): `body_findings`, the meta-arguments
-    `alias`, `version` and `for_each` read by the decoder (`definition.schema.PROVIDER`). A body with `dynamic` blocks is not judged: Terraform expands
-    them first, and this decoder does not read them in a `provider` block. Run on the tree by
-    `check_sites` (the quick open certifies no `provider` block: it reads them with the full path)."""
-    if view.member(body, "dynamic") is not ABSENT:
-        return []
+    `alias`, `version`, `for_each` and `dynamic` read by the decoder (`definition.schema.PROVIDER`;
+    a `dynamic` block is checked against the block type it writes, as in a resource). Run on the
+    tree by `check_sites` (the quick open certifies no `provider` block: it reads them with the
+    full path)."""
     return body_findings(view, body, schema, f"provider {_q(local)}", _PROVIDER_BODY)
 
 

@@ -11,6 +11,7 @@ completion and semantic tokens share.
     resolution_key(schemas, required_providers, engine) -> Hashable
     configuration_used(type_name, meta) -> (PROVIDER_USE, local name, alias) | None
     configuration_declared(block, text) -> (local name, alias) | None     a `provider` block's
+    configuration_passed(call, key, value) -> (MODULE_PROVIDERS, call, local, alias, local, alias) | None
     provider_config_schema(schemas, local, required_providers, engine, validated=False)
 
 Contract
@@ -47,6 +48,12 @@ Contract
   is not a plain name or `name.alias` (a `${` in it: Terraform's error, not read here). The
   definitions list it (`validate.definitions`, `quick`), so that a module knows which of its
   `provider` blocks something uses: `terraform validate` reads only those.
+* `configuration_passed` is one entry `key = value` of module call `call`'s `providers` map, both
+  as written (`"aws.east": "aws.west"`): the child's configuration it sets (local name and alias)
+  and the caller's it gives; None when either is not a plain name or `name.alias`. The definitions
+  list one per entry (`validate.definitions`, `native`). A call passes its child every default
+  configuration its map does not set, as Terraform 1.11 does, with a map or without one
+  (`workspace.scope.ModuleScope.passes_down` follows both).
 * Pure: no I/O, no state.
 """
 
@@ -77,6 +84,7 @@ __all__ = [
     "block_address",
     "block_schema",
     "body_at",
+    "configuration_passed",
     "configuration_used",
     "meta_provider",
     "name_at",
@@ -93,8 +101,8 @@ _CONTENT = "content"
 #: The kind of the definition that names the provider configuration a resource uses
 #: (`configuration_used`): a fact about the module, never a duplicate (`validate.REPEATABLE`).
 PROVIDER_USE = "provider-use"
-#: The kind of the fact `(MODULE_PROVIDERS, call name)` of a `module` call with a `providers`
-#: argument: it passes its child only the configurations it lists (no default one is inherited).
+#: The kind of the fact `(MODULE_PROVIDERS, call name, child's local name, child's alias, local name,
+#: alias)` of each entry of a `module` call's `providers` map (`configuration_passed`).
 MODULE_PROVIDERS = "module-providers"
 #: What a `provider` block's site uses to hear that a child module may now inherit its configuration,
 #: or no longer (`resolve.affected` maps the changes of calls, children's uses and provider blocks to it).
@@ -107,12 +115,25 @@ def configuration_used(type_name: str, meta: str | None) -> tuple | None:
     whose `provider` meta-argument is `meta` (as written, or None): see the module doc. The same
     tuple object for the same answer (one per configuration, however many resources use it)."""
     if meta is not None:
-        parts = meta.split(".")
-        if len(parts) > 2 or not all(catalogue.IDENTIFIER.match(p) for p in parts):
-            return None
-        return (PROVIDER_USE, parts[0], parts[1] if len(parts) == 2 else None)
+        named = _configuration_named(meta)
+        return None if named is None else (PROVIDER_USE, *named)
     local = type_name.split("_", 1)[0]
     return (PROVIDER_USE, local, None) if local and catalogue.IDENTIFIER.match(local) else None
+
+
+def configuration_passed(call: str, key: str, value: str) -> tuple | None:
+    """The fact `(MODULE_PROVIDERS, call, child's local name, child's alias, local name, alias)` of
+    entry `key = value` of module call `call`'s `providers` map: see the module doc."""
+    child, given = _configuration_named(key), _configuration_named(value)
+    return None if child is None or given is None else (MODULE_PROVIDERS, call, *child, *given)
+
+
+def _configuration_named(written: str) -> tuple[str, str | None] | None:
+    """`(local name, alias or None)` of a configuration written `name` or `name.alias`, else None."""
+    parts = written.split(".")
+    if len(parts) > 2 or not all(catalogue.IDENTIFIER.match(p) for p in parts):
+        return None
+    return parts[0], parts[1] if len(parts) == 2 else None
 
 
 def configuration_declared(block: Block, text: Any) -> tuple[str, str | None] | None:
