@@ -111,6 +111,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A module call with "version" (even "null") whose "source" is a local path ("./", "../"): Terraform then reads it as a registry address.',
         'A module call with "version" (even "null") whose "source" is a local path ("./", "../"): Terraform then reads it as a registry address. Range: the source.',
     ),
+    'module/legacy-provider-configuration': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'A module call with "count", "for_each" or "depends_on" whose child, or a module below it (through calls with a known source), holds a provider configuration of its own: Terraform\'s "Module is incompatible with count, for_each, and depends_on", once per such module.',
+        'A module call with "count", "for_each" or "depends_on" whose child, or a module below it (through calls with a known source), holds a provider configuration of its own: Terraform\'s "Module is incompatible with count, for_each, and depends_on", once per such module. Range: the value of "count", else of "for_each", else the address of "depends_on"\'s first element.',
+    ),
     'module/missing-directory': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
         'A module call whose one source is a local path ("./", "../", no template sequence) naming nothing that is a directory on disk (relative to the calling module).',
@@ -121,15 +126,35 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A variable of the child without a "default" that the call does not set.',
         'A variable of the child without a "default" that the call does not set. Range: the call body\'s closing brace (as Terraform).',
     ),
+    'module/missing-provider-configuration': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'An entry of the child\'s "configuration_aliases" ("aws.east") that the child does not configure and the call\'s "providers" map does not set ("Missing required provider configuration").',
+        'An entry of the child\'s "configuration_aliases" ("aws.east") that the child does not configure and the call\'s "providers" map does not set ("Missing required provider configuration"). Range: the call body\'s "{".',
+    ),
     'module/non-const-source': (
         'const-variables-in-module-sources-issue-19',
         'A module call\'s "source" or "version" that refers to an input variable of the module (declared in any of its files, JSON or native) that is not declared "const = true", read by Terraform 1.15 or later.',
         'A module call\'s "source" or "version" that refers to an input variable of the module (declared in any of its files, JSON or native) that is not declared "const = true", read by Terraform 1.15 or later. Terraform evaluates "source" and "version" while "init" installs modules, when every other variable is unknown (hashicorp/terraform v1.15.9 internal/terraform/node_module_install.go, node_root_variable.go). An error, "Unknown module source" (or version), on the whole value, as Terraform reports it. Only where the value is surely unknown: literal text and interpolations of bare references ("./m/${var.x}"). Under OpenTofu 1.12 and later (which evaluates the other variables it is given), each reference there to a variable declared with a literal "const = false": "Unable to use variable in static context", on the reference (opentofu internal/configs/static_scope.go). Nothing before Terraform 1.15 ("language/newer-version"), in a module with an override file (it may set "const"), for undeclared variables ("reference/undeclared"), or for locals derived from such variables.',
     ),
+    'module/provider-override': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'An entry of a call\'s "providers" map that sets a configuration the child holds itself ("Cannot override provider configuration").',
+        'An entry of a call\'s "providers" map that sets a configuration the child holds itself ("Cannot override provider configuration"). Range: the entry\'s key.',
+    ),
+    'module/provider-type-mismatch': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'An entry of a call\'s "providers" map whose two sides name different providers: the child\'s by its "configuration_aliases" or "required_providers" entry of the key (else of the key\'s local name), else "hashicorp/<name>"; this module\'s by its "required_providers" entry named as the key, else as the value\'s local name, else "hashicorp/<name>", as Terraform looks them up ("Provider type mismatch").',
+        'An entry of a call\'s "providers" map whose two sides name different providers: the child\'s by its "configuration_aliases" or "required_providers" entry of the key (else of the key\'s local name), else "hashicorp/<name>"; this module\'s by its "required_providers" entry named as the key, else as the value\'s local name, else "hashicorp/<name>", as Terraform looks them up ("Provider type mismatch"). Range: the key when the child requires that provider under another name (the message names it), else the value.',
+    ),
     'module/source-changed': (
         'a-module-installed-from-another-source-session-10',
         'A module call whose literal "source" is surely not the one "terraform init" installed its module from (the root module\'s ".terraform/modules/modules.json", the entry of that call): Terraform\'s "Module source has changed" ("terraform init" must run again), and nothing else is said of the call (its inputs and outputs are not known).',
         'A module call whose literal "source" is surely not the one "terraform init" installed its module from (the root module\'s ".terraform/modules/modules.json", the entry of that call): Terraform\'s "Module source has changed" ("terraform init" must run again), and nothing else is said of the call (its inputs and outputs are not known). Compared only where Terraform\'s normalised form is certain: a "git::" address or a registry address (with or without its host; "registry.terraform.io" and "registry.opentofu.org" both count); other spellings ("github.com/o/r", "https://..."), a difference of letter case and local paths are not judged. Range: the "source" value (Terraform\'s).',
+    ),
+    'module/undeclared-provider-name': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'An entry of a call\'s "providers" map whose key the child declares nowhere (no "required_providers" entry, no "configuration_aliases" entry, no empty block of that name), on the key; or whose value has no alias and names neither a "required_providers" entry nor a provider block holding a configuration of this module, on the value.',
+        'An entry of a call\'s "providers" map whose key the child declares nowhere (no "required_providers" entry, no "configuration_aliases" entry, no empty block of that name), on the key; or whose value has no alias and names neither a "required_providers" entry nor a provider block holding a configuration of this module, on the value. Terraform then assumes "hashicorp/<name>" ("Reference to undefined provider").',
     ),
     'module/unknown-input': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
@@ -430,6 +455,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'override-files-without-a-base-issue-19',
         'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override.',
         'A variable, local value, output, module call, resource, data source or aliased provider configuration in an override file ("override.tf.json", "*_override.tf.json") that no primary file of the module (JSON or native) declares: there is nothing to override. Terraform 1.11\'s "Missing resource to override", "Missing base variable declaration to override", ... (module.go), where Terraform reports it: the block\'s body "{" (a local value\'s whole attribute; see Where a duplicate declaration is reported). A default provider configuration needs no base, as in Terraform.',
+    ),
+    'structure/provider-version': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'A "provider" block with a "version" argument: "Version constraints inside provider configuration blocks are deprecated"; the constraint belongs in "required_providers".',
+        'A "provider" block with a "version" argument: "Version constraints inside provider configuration blocks are deprecated"; the constraint belongs in "required_providers". Range: the value.',
     ),
     'structure/reserved-block': (
         'terraform-structure-diagnostics',

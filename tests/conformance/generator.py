@@ -564,6 +564,53 @@ def _type_cases() -> Iterator[Case]:
 
 # --- module calls --------------------------------------------------------------------------------
 
+def _provider_passing_cases(cat: str) -> Iterator[Case]:
+    """What Terraform's configs/provider_validation.go says of the provider configurations a call
+    passes: legacy modules with their own configurations under `count`, `for_each` or `depends_on`,
+    a passed configuration the child configures itself, a `configuration_aliases` entry not passed,
+    and names neither side declares."""
+    builtin = {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}}
+    configured = {"terraform": builtin, "provider": {"terraform": {"region": "x"}}}  # a block with content
+    aliases = {"terraform": {"required_providers": {"terraform": {
+        "source": "terraform.io/builtin/terraform", "configuration_aliases": ["terraform.y"]}}}}
+    cases: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
+        ("legacy-count", "a module with its own provider configuration called with count",
+         {"count": 1}, configured),
+        ("legacy-for-each", "a module with its own provider configuration called with for_each",
+         {"for_each": {"a": "b"}}, configured),
+        ("legacy-depends-on", "a module with its own provider configuration called with depends_on",
+         {"depends_on": ["terraform_data.r"]}, configured),
+        ("legacy-empty-block", "an empty provider block under count (no configuration)",
+         {"count": 1}, {"terraform": builtin, "provider": {"terraform": {}}}),
+        ("legacy-alias-only", "a provider block with an alias only under count (no configuration)",
+         {"count": 1}, {"terraform": builtin, "provider": {"terraform": {"alias": "a"}}}),
+        ("legacy-version-only", "a provider block with a version only under count",
+         {"count": 1}, {"terraform": builtin, "provider": {"terraform": {"version": ">= 0"}}}),
+        ("override-configured", "a configuration passed to a module that configures it itself",
+         {"providers": {"terraform": "terraform"}}, configured),
+        ("alias-not-passed", "a configuration_aliases entry the call does not pass",
+         {}, aliases),
+        ("alias-not-passed-empty-map", "a configuration_aliases entry an empty map does not pass",
+         {"providers": {}}, aliases),
+        ("alias-passed", "a configuration_aliases entry passed",
+         {"providers": {"terraform.y": "terraform"}}, aliases),
+        ("alias-configured-in-child", "a configuration_aliases entry the child configures",
+         {}, {**aliases, "provider": {"terraform": {"alias": "y", "region": "x"}}}),
+        ("alias-empty-block-in-child", "a configuration_aliases entry with only an empty block in the child",
+         {}, {**aliases, "provider": {"terraform": {"alias": "y"}}}),
+        ("type-mismatch", "a builtin configuration passed as the child's implied hashicorp/terraform",
+         {"providers": {"terraform": "terraform"}}, {"locals": {"a": 1}}),
+    ]
+    for slug, intent, call, child in cases:
+        main: dict[str, Any] = {"terraform": builtin, "module": {"m": {"source": "./child", **call}}}
+        if "depends_on" in call:
+            main.update(_td({}, "r"))
+        yield _module(f"providers-{slug}", cat, intent, main, child__main=child)
+    yield _case(cat, "providers-legacy-grandchild", "a grandchild with its own provider configuration under count",
+                {"main.tf.json": {"terraform": builtin, "module": {"m": {"source": "./child", "count": 1}}},
+                 "child/main.tf.json": {"module": {"g": {"source": "./g"}}}, "child/g/main.tf.json": configured})
+
+
 def _module_call_cases() -> Iterator[Case]:
     cat = "module-calls"
     child = CHILD
@@ -601,6 +648,7 @@ def _module_call_cases() -> Iterator[Case]:
         if "terraform_data.r" in json.dumps(body):
             extra = _td({}, "r")
         yield _module(f"call-{slug}", cat, intent, {"module": {"m": body}, **extra}, child__main=child)
+    yield from _provider_passing_cases(cat)
     yield _module("more-version-null-on-local", cat, "version (null) with a local source",
                   {"module": {"m": {"source": "./child", "version": None, "name": "a"}}}, child__main=child)
     yield _module("more-source-a-file", cat, "local source that is a file",

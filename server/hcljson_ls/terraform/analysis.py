@@ -59,6 +59,7 @@ from .filekinds.testfile import TEST_SCHEMA, TestFileChecks, is_test_file
 from .filekinds.tfvars import TFVARS_SCHEMA, is_tfvars
 from .resolution.addresses import address_rules
 from .resolution.module_calls import CallSite, call_sites, check_calls
+from .resolution.provider_passing import CONFIGURED, caller_providers
 from .resolution.reference_walk import block_references
 from .resolution.references import Reference, subject
 from .resolution.resolve import (  # the requirement readers live with the scope; named here too
@@ -195,7 +196,12 @@ class TerraformChecks(FileChecks):
         if calls:
             inputs = getattr(scope, "module_inputs", None)  # a scope of the protocol before module calls: none
             if inputs is not None:
-                found, used = check_calls(calls, text, lambda name: inputs(name, own))
+                providers = getattr(scope, "module_providers", None)
+                engine = scope.engine or TERRAFORM
+                found, used = check_calls(calls, text, lambda name: inputs(name, own),
+                                          None if providers is None else lambda name: providers(name, own),
+                                          None if providers is None else caller_providers(
+                                              [*own, *scope.keys("provider-requirement"), *scope.keys(CONFIGURED)], engine), engine)
                 out.extend(found)
                 uses = uses | used
             if scope is not None:

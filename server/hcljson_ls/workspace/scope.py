@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..terraform.definition import catalogue
 from ..terraform.resolution.module_calls import NOT_INSTALLED, SOURCE_CHANGED, ChildVariable, child_variables
+from ..terraform.resolution.provider_passing import CONFIGURED, ChildProviders, child_providers
 from ..terraform.resolution.resolve import provider_sources, required_providers
 from ..terraform.schemas.provider_lookup import MODULE_PROVIDERS
-from ..terraform.schemas.provider_schema import provider_address
+from ..terraform.schemas.provider_schema import TERRAFORM, provider_address
 from .files import file_name, module_key
 from .module_map import changed_module_source, child_directory, missing_local_directory
 
@@ -140,6 +141,35 @@ class ModuleScope:
                 return True
             pending.extend((child, child_sources, call, given) for call, given in _handed_down(index, used))
         return False
+
+    def module_providers(self, name: str, own: frozenset) -> ChildProviders | None:
+        """What the child of module call `name` says of provider configurations
+        (`provider_passing.ChildProviders`), with `legacy`: it and the modules below it (through
+        calls whose source is known, at most `_DEPTH`) that hold a configuration; None when the
+        child is not known, or has an override file (which may change its provider blocks)."""
+        source = self._source(name, own)
+        child = child_directory(self._key, name, source)
+        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(child)):
+            return None
+        engine = self.engine or TERRAFORM
+        index = self._workspace.declarations.key_index(child)
+        legacy: list[tuple[str, str]] = []
+        pending: list[tuple[str, str, str | None, dict]] = [("", child, source, index)]
+        seen = {self._key}
+        while pending and len(seen) <= _DEPTH:
+            path, directory, written, keys = pending.pop(0)
+            if directory in seen:
+                continue
+            seen.add(directory)
+            if any(k[0] == CONFIGURED for k in keys):
+                legacy.append((path, written or ""))
+            for call, call_source in sorted((k[1], k[2]) for k in keys if k[0] == "module-source" and isinstance(k[2], str)):
+                below = child_directory(directory, call, call_source)
+                if below is not None:
+                    step = f"module.{call}"
+                    pending.append((f"{path}.{step}" if path else step, below, call_source,
+                                    self._workspace.declarations.key_index(below)))
+        return child_providers(index, engine, tuple(legacy))
 
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
         """The input variables of module call `name` when its child is a local directory or a module

@@ -53,6 +53,7 @@ from typing import Any
 from ..terraform.definition import catalogue
 from ..terraform.definition.language import LANGUAGE_CHANGED
 from ..terraform.resolution.module_calls import VARIABLE_INPUT
+from ..terraform.resolution.provider_passing import CONFIGURED
 from ..terraform.resolution.resolve import OUTPUT_KINDS
 from ..terraform.schemas.provider_lookup import MODULE_PROVIDERS, PROVIDER_USE
 from .declaration_index import DeclarationIndex
@@ -80,7 +81,8 @@ LANGUAGE_IDS = frozenset({"terraform-json", "opentofu-json", "tofu-json"})
 #: provider configurations it uses (whether it inherits one of the caller's).
 _CHILD_SEEN = frozenset({("output", ""), (VARIABLE_INPUT, ""), (PROVIDER_USE, "")})
 #: What a child's change is to its callers besides outputs and inputs: `_CHILD_SEEN`'s last kinds.
-_INHERITANCE_KINDS = frozenset({PROVIDER_USE, MODULE_PROVIDERS, "provider"})
+_INHERITANCE_KINDS = frozenset({PROVIDER_USE, MODULE_PROVIDERS, "provider", CONFIGURED, "provider-requirement",
+                                "provider-alias"})
 
 
 def is_ours(uri: str, language_id: str | None) -> bool:

@@ -25,7 +25,9 @@ Contract
   `provider_lookup.configuration_used` of a resource, data source or ephemeral resource (its
   `provider` meta-argument's text, else its type's prefix; at its last label),
   `provider_lookup.configuration_passed` of each entry of a module call's `providers` map (at its
-  key),
+  key), `(provider_passing.CONFIGURED, name, alias)` for a provider block that holds a configuration
+  (an argument besides `alias`, `version` and `for_each`, a nested block, or a `version` that is not
+  `null`; at its label),
   `("provider-alias", name, alias)` for each `name.alias` of a
   `required_providers` entry's `configuration_aliases` (at the traversal) and for a provider block
   with `for_each` (instances of one configuration). A declaration's range is its block's last
@@ -72,6 +74,8 @@ from ..definition import catalogue
 from ..definition.language import CONSTRAINT_KIND, OPENTOFU, TERRAFORM
 from ..resolution.addresses import static_instance
 from ..resolution.module_calls import input_fact
+from ..resolution.provider_passing import CONFIGURED
+from ..resolution.provider_passing import META as PROVIDER_META
 from ..resolution.references import (
     IN_COUNT,
     IN_FOR_EACH,
@@ -536,6 +540,11 @@ class _Walk:
             # With `for_each` (OpenTofu), instances of one configuration: it declares its alias.
             kind = "provider-alias" if "for_each" in attributes else "provider"
             add(Declaration((kind, name, alias), *self.span(labels[0])))
+            version = _expression_of(attributes["version"]) if "version" in attributes else None
+            if (kind == "provider" and (any(n not in PROVIDER_META for n in attributes)
+                                        or any(c.type == "block" for c in (body.children if body is not None else ()))
+                                        or (version is not None and self.name(version).strip() != "null"))):
+                add(Declaration((CONFIGURED, name, alias), *self.span(labels[0])))  # as in JSON files
 
     def state_storage(self, body: Any) -> None:
         """`validate.STATE_STORAGE` for each `backend` / `cloud` block of a `terraform` block, at

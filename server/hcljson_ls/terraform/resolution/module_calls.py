@@ -8,7 +8,7 @@
     CallSite(block)                                 a `module` block to check (one of its refs)
     call_sites(block) -> list[CallSite]
     call_inputs(block) -> list[Attribute]             the arguments a `module` block gives its child
-    check_calls(sites, text, inputs_of) -> (diagnostics, uses)
+    check_calls(sites, text, inputs_of, providers_of=None, caller=None, engine) -> (diagnostics, uses)
 
 Contract
 --------
@@ -32,6 +32,8 @@ Contract
   - `module/wrong-type` (error, on the value): a literal value (no `${`/`%{` anywhere in its
     text) that cannot convert to the variable's type, by the conversion of variable definitions
     files (`tfvars.conversion_problem`). `null` is never reported.
+* With `providers_of(call name)` (`Scope.module_providers`) and `caller` (this module's side), the
+  provider configurations the call passes are checked too (`provider_passing`).
 * `module/missing-directory` (error, on the call's body `{`, as Terraform): `inputs_of(call name)` is `NOT_INSTALLED`,
   a local source (`./`, `../`) whose directory does not exist (or is a file): Terraform's "Module not
   installed" (its installer cannot read it; an empty directory is a module without configuration).
@@ -57,6 +59,8 @@ from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import STRING
 from ..definition.catalogue import ESCAPING_BLOCK, RESERVED_VARIABLE_NAMES
 from ..filekinds.tfvars import conversion_problem, placeholder, type_of
+from ..schemas.provider_schema import TERRAFORM
+from .provider_passing import CallerProviders, ChildProviders, passing_diagnostics
 
 __all__ = [
     "INPUTS_OF",
@@ -174,7 +178,9 @@ def call_sites(block: Block) -> list[CallSite]:
 
 
 def check_calls(
-    sites: list[CallSite], text: str, inputs_of: Callable[[str], Mapping[str, ChildVariable] | None]
+    sites: list[CallSite], text: str, inputs_of: Callable[[str], Mapping[str, ChildVariable] | None],
+    providers_of: Callable[[str], ChildProviders | None] | None = None, caller: CallerProviders | None = None,
+    engine: str = TERRAFORM,
 ) -> tuple[list[Diagnostic], set]:
     out: list[Diagnostic] = []
     for site in sites:
@@ -190,6 +196,9 @@ def check_calls(
             out.extend(_source_changed(block, name))
             continue
         out.extend(_check_call(block, name, text, variables))
+        child = providers_of(name) if providers_of is not None and caller is not None else None
+        if child is not None:
+            out.extend(passing_diagnostics(block, name, text, child, caller, engine))  # type: ignore[arg-type]
     return out, {INPUTS_OF} if sites else set()
 
 

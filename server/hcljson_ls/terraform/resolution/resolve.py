@@ -76,6 +76,7 @@ from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
 from .module_calls import INPUTS_OF, VARIABLE_INPUT
+from .provider_passing import CONFIGURED
 from .references import (
     ADDRESS,
     DEPENDS_ON,
@@ -183,6 +184,10 @@ SCHEMAS_CHANGED = ("provider-schemas",)
 #: Definitions whose change may let a child module inherit a configuration of a `provider` block, or
 #: no longer: a call's source or `providers`, a child's uses and its own provider blocks.
 _INHERITANCE_KINDS = frozenset({PROVIDER_USE, MODULE_PROVIDERS, "module-source", "provider"})
+#: What a module call's checks read of its child and of its own module (`module_calls`: inputs,
+#: and the provider configurations passed, `provider_passing`).
+_CALL_KINDS = frozenset({"variable-input", "module-source", "provider", CONFIGURED, "provider-requirement",
+                         "provider-alias"})
 
 
 def affected(changed: frozenset) -> frozenset:
@@ -193,7 +198,7 @@ def affected(changed: frozenset) -> frozenset:
             out.add((UNDECLARED, key[0]))
             if key[0] in OUTPUT_KINDS:
                 out.add(("output-of",))
-            if key[0] in ("variable-input", "module-source"):
+            if key[0] in _CALL_KINDS:
                 out.add(("inputs-of",))  # `module_calls.INPUTS_OF`
             if key[0] in _INHERITANCE_KINDS:
                 out.add(INHERITED_USES)

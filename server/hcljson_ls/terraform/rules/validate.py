@@ -86,6 +86,8 @@ from ..definition.catalogue import (
 from ..definition.language import CONSTRAINT_KIND
 from ..resolution.addresses import import_target
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
+from ..resolution.provider_passing import CONFIGURED
+from ..resolution.provider_passing import META as PROVIDER_META
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import BUILTIN_ROOTS, INSTANCED, REPETITION, Reference, repetition_key, subject
 from ..schemas.provider_lookup import (
@@ -107,6 +109,7 @@ from .variable_rules import variable_diagnostics
 
 INVALID_NAME = "structure/invalid-name"
 RESERVED_NAME = "structure/reserved-name"
+PROVIDER_VERSION = "structure/provider-version"
 DUPLICATE_BLOCK = "structure/duplicate-block"
 DUPLICATE_IMPORT = "structure/duplicate-import"
 #: The codes of `duplicates` (the rule across the blocks of a file).
@@ -355,6 +358,17 @@ class _Validator:
             if alias is not None and alias.expr is not None and alias.expr.kind == STRING:
                 value = self.string_value(alias.expr.node, alias.expr.start)
                 self.check_name(value, alias.expr.start, alias.expr.end, "provider alias")
+            version = attrs.get("version")
+            if version is not None and version.expr is not None:
+                self.diags.append(
+                    Diagnostic(
+                        version.expr.start, version.expr.end, WARNING, PROVIDER_VERSION,
+                        "Version constraints inside provider configuration blocks are deprecated",
+                        "A provider's version constraint belongs in the module's required_providers "
+                        "(terraform { required_providers { ... } }); Terraform will stop reading it here. "
+                        "Move it there to silence this warning.",
+                    )
+                )
         elif t == "locals":
             for a in block.body.attributes:
                 self.check_name(a.name, a.name_start, a.name_end, "local value name")
@@ -619,6 +633,8 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         return []
     h = block.header_range
     out = [(key, h[0], h[1])]
+    if t == "provider" and _holds_configuration(block):  # what a caller may not override (`provider_passing`)
+        out.append(((CONFIGURED, *key[1:]), h[0], h[1]))
     if t == "variable":
         fact = variable_fact(block, text)
         if fact is not None:
@@ -649,6 +665,16 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
     return out
 
 
+def _holds_configuration(block: Block) -> bool:
+    """Whether `provider` block `block` holds a configuration (`provider_passing.CONFIGURED`): a member
+    other than its meta-arguments, or a `version` that is not null."""
+    body = block.body
+    if body.blocks or any(a.name not in PROVIDER_META for a in body.attributes):
+        return True
+    version = body.attribute("version")
+    return version is not None and version.expr is not None and version.expr.kind != NULL
+
+
 def _passed_configurations(block: Block, call: str, text: str) -> list[tuple[tuple, int, int]]:
     """`provider_lookup.configuration_passed` of each entry of module call `block`'s `providers`
     object whose key and value are strings, at the entry's key."""
@@ -671,7 +697,7 @@ def _passed_configurations(block: Block, call: str, text: str) -> list[tuple[tup
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
-                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS})
+                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS, CONFIGURED})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

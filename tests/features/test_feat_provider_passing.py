@@ -1,0 +1,168 @@
+"""The provider configurations a module call passes, checked as `terraform validate` checks them
+(`terraform.resolution.provider_passing`), through a real `Workspace` on a temporary directory:
+every rule at the call, in the calling file, with Terraform 1.11.4's ranges (its verdicts of the
+same cases are in tests/conformance, `module-calls/providers-*`); child modules in JSON and native
+files; and the call's diagnostics following the child as it changes on disk.
+
+A key's, a value's or an address's range starts at the string's opening quote and is as long as
+the name, as hcl reads a traversal from a JSON string: the marks below read `⟨"nam⟩e"`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fixture import FixtureWorkspace, parse_fixture
+
+from hcljson_ls.diagnostic import ERROR, WARNING
+from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.workspace import CHANGED
+from hcljson_ls.workspace.files import uri_of_path
+
+BUILTIN = '"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}}'
+ALIASES = ('"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform", '
+           '"configuration_aliases": ["terraform.y"]}}}')
+
+
+def found(src: str, tmp_path: Path) -> tuple[FixtureWorkspace, list[tuple[str, str, int, int]]]:
+    fw = parse_fixture(src).workspace(tmp_path, open=["/app/main.tf.json"])
+    got = [(d.code, d.severity, d.start, d.end) for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json"))]
+    return fw, got
+
+
+def marked(fw: FixtureWorkspace) -> list[tuple[int, int]]:
+    return fw.fixture.files["/app/main.tf.json"].ranges
+
+
+@pytest.mark.parametrize("call", ['"count": ⟨1⟩', '"for_each": ⟨{"a": "b"}⟩', '"depends_on": [⟨"terraform_data.⟩r"]'],
+                         ids=["count", "for_each", "depends_on"])
+def test_a_module_holding_a_configuration_cannot_be_called_with_count_for_each_or_depends_on(tmp_path, call):
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", {call}}}}}, "resource": {{"terraform_data": {{"r": {{}}}}}}}}
+//- /app/child/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": {{"region": "x"}}}}}}
+""", tmp_path)
+    assert got == [("module/legacy-provider-configuration", ERROR, *marked(fw)[0])]
+
+
+def test_a_module_below_holding_a_configuration_counts_and_empty_blocks_do_not(tmp_path):
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", "count": ⟨1⟩}}, "e": {{"source": "./empty", "count": 1}}}}}}
+//- /app/child/main.tf.json
+{{"module": {{"g": {{"source": "./g"}}}}}}
+//- /app/child/g/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": {{"region": "x"}}}}}}
+//- /app/empty/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": [{{}}, {{"alias": "a"}}]}}}}
+""", tmp_path)
+    assert got == [("module/legacy-provider-configuration", ERROR, *marked(fw)[0])]
+    [d] = collect(fw.snapshot(), fw.uri("/app/main.tf.json"))
+    assert "module.g below the call \"m\"" in d.detail and '"./g"' in d.detail
+
+
+def test_a_passed_configuration_the_child_holds_itself_and_an_alias_not_passed(tmp_path):
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": [{{"alias": "x"}}]}},
+ "module": {{"o": {{"source": "./own", "providers": {{⟨"terrafor⟩m": "terraform.x"}}}},
+            "a": ⟨{{⟩"source": "./aliases"}},
+            "p": {{"source": "./aliases", "providers": {{"terraform.y": "terraform.x"}}}},
+            "c": {{"source": "./configures-y"}}}}}}
+//- /app/own/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": {{"region": "x"}}}}}}
+//- /app/aliases/main.tf.json
+{{{ALIASES}}}
+//- /app/configures-y/main.tf.json
+{{{ALIASES}, "provider": {{"terraform": {{"alias": "y", "region": "x"}}}}}}
+""", tmp_path)
+    override, missing = marked(fw)
+    assert got == [("module/provider-override", ERROR, *override), ("module/missing-provider-configuration", ERROR, *missing)]
+
+
+def test_names_neither_side_declares_and_a_provider_type_mismatch(tmp_path):
+    # terraform 1.11.4 (module-calls/providers-type-mismatch): a warning on the key (the child requires
+    # nothing named "terraform", so hashicorp/terraform is assumed), and the mismatch on the value
+    # (this module's "terraform" is the built-in provider).
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", "providers": {{⟨"terrafor⟩m": ⟨"terrafor⟩m"}}}}}}}}
+//- /app/child/main.tf.json
+{{"locals": {{"a": 1}}}}
+""", tmp_path)
+    key, value = marked(fw)
+    assert got == [("module/undeclared-provider-name", WARNING, *key), ("module/provider-type-mismatch", ERROR, *value)]
+    fw, got = found("""
+//- /app/main.tf.json
+{"provider": {"aws": {}}, "module": {"m": {"source": "./child", "providers": {"aws": ⟨"aw⟩s"}}}}
+//- /app/child/main.tf.json
+{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws"}}}}
+""", tmp_path / "second")
+    assert got == [("module/undeclared-provider-name", WARNING, *marked(fw)[0])]  # an empty block declares nothing here
+
+
+def test_valid_passing_says_nothing(tmp_path):
+    _, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": [{{}}, {{"alias": "x"}}]}},
+ "module": {{"a": {{"source": "./aliases", "providers": {{"terraform.y": "terraform.x", "terraform": "terraform"}}}},
+            "n": {{"source": "./plain", "count": 2}}, "d": {{"source": "./plain", "depends_on": []}}}}}}
+//- /app/aliases/main.tf.json
+{{{ALIASES}, "resource": {{"terraform_data": {{"t": {{"provider": "terraform.y"}}}}}}}}
+//- /app/plain/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": {{"alias": "p"}}}}, "resource": {{"terraform_data": {{"t": {{}}}}}}}}
+""", tmp_path)
+    assert got == []
+
+
+def test_a_native_child_declares_what_a_json_child_does(tmp_path):
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", "count": ⟨1⟩}}, "a": ⟨{{⟩"source": "./aliases"}}}}}}
+//- /app/child/main.tf
+provider "terraform" {{
+  region = "x"
+}}
+//- /app/aliases/main.tf
+terraform {{
+  required_providers {{
+    terraform = {{
+      source                = "terraform.io/builtin/terraform"
+      configuration_aliases = [terraform.y]
+    }}
+  }}
+}}
+""", tmp_path)
+    legacy, missing = marked(fw)
+    assert got == [("module/legacy-provider-configuration", ERROR, *legacy),
+                   ("module/missing-provider-configuration", ERROR, *missing)]
+
+
+def test_the_call_follows_its_child_on_disk(tmp_path):
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", "count": ⟨1⟩}}}}}}
+//- /app/child/main.tf.json
+{{{BUILTIN}}}
+//- /app/child/g/main.tf.json
+{{{BUILTIN}}}
+""", tmp_path)
+    assert got == []
+    main = fw.uri("/app/main.tf.json")
+    ws = fw.workspace
+    legacy = ("module/legacy-provider-configuration", *marked(fw)[0])
+    child, grandchild = tmp_path / "app" / "child" / "main.tf.json", tmp_path / "app" / "child" / "g" / "main.tf.json"
+    for path, text, expected in [
+        (child, f'{{{BUILTIN}, "provider": {{"terraform": {{"region": "x"}}}}}}', [legacy]),
+        (child, f'{{{BUILTIN}, "provider": {{"terraform": {{}}}}}}', []),  # an empty block holds nothing
+        (child, f'{{{BUILTIN}, "provider": {{"terraform": {{"version": ">= 1"}}}}}}', [legacy]),  # a version does
+        (child, f'{{{BUILTIN}, "module": {{"g": {{"source": "./g"}}}}}}', []),
+        (grandchild, f'{{{BUILTIN}, "provider": {{"terraform": {{"region": "x"}}}}}}', [legacy]),  # below the child
+        (grandchild, f'{{{BUILTIN}}}', []),
+    ]:
+        ws.take_stale()
+        path.write_text(text)
+        ws.file_changed(uri_of_path(str(path)), CHANGED)
+        assert main in ws.take_stale(), text
+        assert [(d.code, d.start, d.end) for d in collect(fw.snapshot(), main)] == expected, text
