@@ -116,6 +116,24 @@ def test_valid_passing_says_nothing(tmp_path):
     assert got == []
 
 
+def test_an_opentofu_child_configuring_instances_with_for_each_needs_nothing_passed(tmp_path):
+    """OpenTofu's `for_each` on a provider block declares its alias (`provider-alias`, as
+    `configuration_aliases` do) and configures its instances there: no caller must pass them."""
+    _, got = found("""
+//- /app/main.tf.json
+{"module": {"m": {"source": "./child"}}}
+//- /app/child/main.tofu.json
+{"variable": {"regions": {"default": {"a": "x"}}},
+ "provider": {"aws": {"alias": "by_region", "for_each": "${var.regions}", "region": "${each.value}"}}}
+//- /app/child/native.tofu
+provider "google" {
+  alias    = "by_zone"
+  for_each = var.regions
+}
+""", tmp_path)
+    assert [c for c in got if c[0].startswith("module/")] == []
+
+
 def test_a_native_child_declares_what_a_json_child_does(tmp_path):
     fw, got = found(f"""
 //- /app/main.tf.json

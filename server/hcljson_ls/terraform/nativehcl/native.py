@@ -541,9 +541,9 @@ class _Walk:
             kind = "provider-alias" if "for_each" in attributes else "provider"
             add(Declaration((kind, name, alias), *self.span(labels[0])))
             version = _expression_of(attributes["version"]) if "version" in attributes else None
-            if (kind == "provider" and (any(n not in PROVIDER_META for n in attributes)
-                                        or any(c.type == "block" for c in (body.children if body is not None else ()))
-                                        or (version is not None and self.name(version).strip() != "null"))):
+            nested = any(c.type == "block" for c in (body.children if body is not None else ()))
+            if (kind == "provider-alias" or nested or any(n not in PROVIDER_META for n in attributes)
+                    or (version is not None and self.name(version).strip() != "null")):
                 add(Declaration((CONFIGURED, name, alias), *self.span(labels[0])))  # as in JSON files
 
     def state_storage(self, body: Any) -> None:

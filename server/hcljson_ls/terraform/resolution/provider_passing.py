@@ -11,8 +11,9 @@ Contract
 --------
 * A `provider` block declares, besides `("provider", local, alias)`, the fact `(CONFIGURED, local,
   alias)` when it holds a configuration: a member other than `alias`, `version`, `for_each` and
-  `"//"`, or a `version` that is not null (`validate.definitions`, `native`). A block with nothing
-  else is an empty ("proxy") block: Terraform does not count it as a configuration.
+  `"//"`, or a `version` that is not null (`validate.definitions`, `native`); and a block with
+  `for_each` (OpenTofu's instances: they are configured there, never passed by a caller). A block
+  with nothing else is an empty ("proxy") block: Terraform does not count it as a configuration.
 * `ChildProviders` is read from the child's definition keys: its configured and empty blocks by
   name (`aws`, `aws.west`), its `required_providers` names with their addresses, its
   `configuration_aliases` (`aws.east`), and `legacy`: the modules at or below it, through calls

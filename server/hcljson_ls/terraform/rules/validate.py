@@ -626,8 +626,9 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         if declared is None:
             return []
         if block.body.attribute("for_each") is not None:
-            # Instances of one configuration (OpenTofu): it declares its alias, never a duplicate.
-            return [(("provider-alias", *declared), *block.header_range)]
+            # Instances of one configuration (OpenTofu): it declares its alias, never a duplicate, and
+            # configures them (no caller passes them: `provider_passing`).
+            return [(("provider-alias", *declared), *block.header_range), ((CONFIGURED, *declared), *block.header_range)]
         key = (t, *declared)
     else:
         return []
