@@ -72,7 +72,7 @@ provider ⟨"aws"⟩ {}
 provider ⟨"aws"⟩ { alias = "west" }
 provider "aws" { alias = var.a }
 provider "aws" { alias = "${var.a}" }
-provider ⟨"google"⟩ {
+provider ⟨⟨"google"⟩⟩ {
   for_each = var.regions
   alias    = "x"
 }
@@ -131,6 +131,7 @@ def test_every_block_kind_declares_what_the_json_side_declares_at_character_offs
         ("provider", "aws", None),
         ("provider", "aws", "west"),
         ("provider-alias", "google", "x"),
+        ("provider-configured", "google", "x"),  # instances configured there (`provider_passing`)
         ("version-constraint", "terraform", ">= 1.5"),
         ("required-providers",),  # the block (a module has one), at its type name
         ("provider-requirement", "aws", "hashicorp/aws"),
