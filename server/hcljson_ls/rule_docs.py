@@ -411,6 +411,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", at its body\'s "{"); "moved" between a resource and a module (\'Invalid "moved" addresses\', at the block\'s body "{"): both where Terraform reports them.',
         '"import.to" names a data source or a module ("Invalid import address", on the argument); "removed.from" names a data source ("Data source address not allowed") or has an instance key ("Resource instance keys not allowed" / "Module instance keys not allowed", on the key); a "removed" block\'s provisioner when it removes no managed resource, or without "when": "destroy" ("Invalid provisioner block", at its body\'s "{"); "moved" between a resource and a module (\'Invalid "moved" addresses\', at the block\'s body "{"): both where Terraform reports them. An error.',
     ),
+    'structure/invalid-implied-provider': (
+        'provider-configurations-passed-to-modules-issue-21-session-26',
+        'A "resource" or "data" block without a "provider" argument whose type implies an invalid provider local name: the type up to its first "_" is empty, holds "--", or ends with "-" (Terraform\'s "Invalid provider local name", its "ParseProviderPart").',
+        'A "resource" or "data" block without a "provider" argument whose type implies an invalid provider local name: the type up to its first "_" is empty, holds "--", or ends with "-" (Terraform\'s "Invalid provider local name", its "ParseProviderPart"). Range: the block\'s definition (its body\'s "{", or the "[" of an array of bodies), as Terraform.',
+    ),
     'structure/invalid-keyword': (
         'terraform-structure-diagnostics',
         '"provisioner.when" other than "create"/"destroy", "provisioner.on_failure" other than "continue"/"fail", or "lifecycle.ignore_changes" given as a string other than "all".',

@@ -971,6 +971,16 @@ def _name_cases() -> Iterator[Case]:
         yield _module(f"module-reserved-{reserved}", cat, "reserved module name",
                       {"module": {reserved: {"source": "./child", "name": "a"}}}, child__main=CHILD)
     yield _module("resource-type-bad", cat, "invalid resource type name", {"resource": {"1bad": {"t": {}}}})
+    # The provider local name Terraform implies from a type (up to its first "_"): ParseProviderPart.
+    for slug, block_type, type_name, body in [
+        ("implied-provider-trailing-dash", "resource", "a-_x", {}),
+        ("implied-provider-double-dash", "data", "a--b_x", {}),
+        ("implied-provider-empty", "resource", "_x", {}),
+        ("implied-provider-named", "resource", "a-_x", {"provider": "terraform"}),
+        ("implied-provider-array-body", "resource", "a--b_x", [{}]),
+    ]:
+        intent = "a type implying an invalid provider local name" if "provider" not in body else "a type the provider lacks"
+        yield _module(slug, cat, intent, {block_type: {type_name: {"r": body}}})
 
 
 def _meta_argument_cases() -> Iterator[Case]:

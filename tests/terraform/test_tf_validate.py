@@ -7,7 +7,7 @@ of diagnostics (all layers) for the fixture and for its array form (see `tf_supp
 from __future__ import annotations
 
 import pytest
-from tf_support import check, diagnostics
+from tf_support import assert_both_paths_report, check, diagnostics
 
 from hcljson_ls.terraform.rules.validate import valid_identifier
 
@@ -27,6 +27,7 @@ LABEL = "structure/label-type"
 MISSING_LABEL = "structure/missing-label"
 CONSTRAINT = "structure/invalid-version-constraint"
 SOURCE = "structure/invalid-provider-source"
+IMPLIED = "structure/invalid-implied-provider"
 
 
 VALID = r"""{
@@ -328,3 +329,19 @@ def test_broken_json_never_breaks_validation() -> None:
     text = VALID
     for end in range(0, len(text), 7):
         diagnostics(text[:end])
+
+
+@pytest.mark.parametrize("src", [
+    '{"resource": {"a-_x": {"r": ⟨{⟩}}}}',  # "a-": a trailing dash
+    '{"data": {"a--b_x": {"r": ⟨{⟩"count": 1}}}}',  # consecutive dashes
+    '{"resource": {"_x": {"r": ⟨{⟩}}}}',  # nothing before the first "_"
+])
+def test_a_type_implying_an_invalid_provider_local_name(src):
+    """terraform 1.11.4 (tests/conformance, names/implied-provider-*): "Invalid provider local name" on
+    the block's definition; nothing once a `provider` argument names its provider."""
+    check(src, [IMPLIED])
+    assert_both_paths_report(src, IMPLIED)
+
+
+def test_a_named_provider_or_a_plain_type_implies_nothing_invalid():
+    check('{"resource": {"a-_x": {"r": {"provider": "aws"}}, "a-b_x": {"r": {}}, "aws_instance": {"r": {}}}}')

@@ -30,7 +30,7 @@ def diagnostics(text: str, path: str | None = None):
 
 
 #: Codes reported at a block's definition (`hcl.Block.DefRange`: `validate.reported_range`).
-AT_DEFINITION = frozenset({"structure/duplicate-block", "structure/too-many-blocks"})
+AT_DEFINITION = frozenset({"structure/duplicate-block", "structure/too-many-blocks", "structure/invalid-implied-provider"})
 
 
 def assert_both_paths_report(src: str, code: str) -> None:

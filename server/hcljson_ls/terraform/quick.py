@@ -137,7 +137,7 @@ from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
-from .rules.validate import DUPLICATE_CODES, TREE_ONLY, duplicates, invalid_labels, keywords_of
+from .rules.validate import DUPLICATE_CODES, TREE_ONLY, duplicates, implied_provider_problem, invalid_labels, keywords_of
 from .schemas.provider_lookup import configuration_used
 from .schemas.provider_schema import TERRAFORM
 
@@ -709,6 +709,8 @@ def _certify(b: Skimmed, found: list, strings: list) -> tuple[str | None, int]:
     names = dict(body)  # in C: a set comprehension here was 5% of a 20 MB quick open
     if len(names) != len(body):
         raise _Unsure("repeated name")
+    if implied_provider_problem(t, labels, "provider" in names):  # (the full path's rule)
+        raise _Unsure("implied provider")
     try:  # the rules written once over `hcljson.view`: a finding is the full analysis's to place
         if body_findings(VALUES, t, labels, body):
             raise _Unsure("body rule")

@@ -80,6 +80,7 @@ from ..definition.catalogue import (
     NAMED_BLOCKS,
     REMOVED_PROVISIONERS,
     RESERVED_VARIABLE_NAMES,
+    RESOURCE_AND_DATA,
     RESOURCE_MODES,
     literal_settings_block,
 )
@@ -110,6 +111,7 @@ from .variable_rules import variable_diagnostics
 INVALID_NAME = "structure/invalid-name"
 RESERVED_NAME = "structure/reserved-name"
 PROVIDER_VERSION = "structure/provider-version"
+INVALID_IMPLIED_PROVIDER = "structure/invalid-implied-provider"
 DUPLICATE_BLOCK = "structure/duplicate-block"
 DUPLICATE_IMPORT = "structure/duplicate-import"
 #: The codes of `duplicates` (the rule across the blocks of a file).
@@ -172,6 +174,29 @@ def invalid_labels(block_type: str, labels: Sequence[str]) -> list[tuple[int, st
     else:
         return []  # (the usual case, without building pairs: the quick open asks for every block)
     return [(i, w) for i, (name, w) in enumerate(zip(labels, what)) if not _IDENTIFIER.match(name)]
+
+
+def implied_provider_problem(block_type: str, labels: Sequence[str], has_provider: bool) -> str | None:
+    """Why the provider local name Terraform implies from the type of a `resource` or `data` block
+    without a `provider` argument (its type up to the first `_`) is no valid provider name
+    (Terraform's `ParseProviderPart`), or None. The full path reports it
+    (`structure/invalid-implied-provider`, on the block's definition); the quick open sends such a
+    block to the full analysis (`quick._certify`)."""
+    if block_type not in RESOURCE_AND_DATA or has_provider or not labels:
+        return None
+    type_name = labels[0]
+    if type_name[:1] != "_" and "-" not in type_name:
+        return None  # (the usual case: a letter first, no dash)
+    local = type_name.split("_", 1)[0]
+    if not _IDENTIFIER.match(type_name):
+        return None  # `structure/invalid-name` speaks of it
+    if not local:
+        return "must have at least one character"
+    if "--" in local:
+        return "cannot use multiple consecutive dashes"
+    if local.endswith("-"):
+        return "must contain only letters, digits, and dashes, and may not use leading or trailing dashes"
+    return None
 
 
 def _identifier_suggestion(name: str) -> str | None:
@@ -335,6 +360,16 @@ class _Validator:
         labels = block.labels
         if t in _INSTANCE_BLOCKS and t != "module":
             self.expect_string(attrs.get("provider"), "a provider reference given as a string, such as \"aws.west\"")
+        why = implied_provider_problem(t, [lab.value for lab in labels], "provider" in attrs) if parent is None else None
+        if why is not None:
+            local = labels[0].value.split("_", 1)[0]
+            at = defined_at(self.text, block.header_range)
+            self.diags.append(Diagnostic(
+                at[0], at[1], ERROR, INVALID_IMPLIED_PROVIDER, "Invalid provider local name",
+                f"{quoted(local)} (the type's name up to its first \"_\") is the local name of the provider this "
+                f"{'data source' if t == 'data' else 'resource'} implies, and it is invalid: it {why}. "
+                "Rename the type, or name its provider with the \"provider\" argument.",
+            ))
         # The rules written once over `hcljson.view` (`body_rules`: `count` with `for_each`, their literals).
         self.diags.extend(body_diagnostics(block, self.text, self.override))
         if t == "variable":
