@@ -4,8 +4,8 @@ every rule at the call, in the calling file, with Terraform 1.11.4's ranges (its
 same cases are in tests/conformance, `module-calls/providers-*`); child modules in JSON and native
 files; and the call's diagnostics following the child as it changes on disk.
 
-A key's, a value's or an address's range starts at the string's opening quote and is as long as
-the name, as hcl reads a traversal from a JSON string: the marks below read `⟨"nam⟩e"`."""
+A key's, a value's or an address's range is the name inside its quotes, where the text is;
+Terraform's starts one column left, at the quote (docs/conformance.md, "same range")."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def marked(fw: FixtureWorkspace) -> list[tuple[int, int]]:
     return fw.fixture.files["/app/main.tf.json"].ranges
 
 
-@pytest.mark.parametrize("call", ['"count": ⟨1⟩', '"for_each": ⟨{"a": "b"}⟩', '"depends_on": [⟨"terraform_data.⟩r"]'],
+@pytest.mark.parametrize("call", ['"count": ⟨1⟩', '"for_each": ⟨{"a": "b"}⟩', '"depends_on": ["⟨terraform_data.r⟩"]'],
                          ids=["count", "for_each", "depends_on"])
 def test_a_module_holding_a_configuration_cannot_be_called_with_count_for_each_or_depends_on(tmp_path, call):
     fw, got = found(f"""
@@ -66,7 +66,7 @@ def test_a_passed_configuration_the_child_holds_itself_and_an_alias_not_passed(t
     fw, got = found(f"""
 //- /app/main.tf.json
 {{{BUILTIN}, "provider": {{"terraform": [{{"alias": "x"}}]}},
- "module": {{"o": {{"source": "./own", "providers": {{⟨"terrafor⟩m": "terraform.x"}}}},
+ "module": {{"o": {{"source": "./own", "providers": {{"⟨terraform⟩": "terraform.x"}}}},
             "a": ⟨{{⟩"source": "./aliases"}},
             "p": {{"source": "./aliases", "providers": {{"terraform.y": "terraform.x"}}}},
             "c": {{"source": "./configures-y"}}}}}}
@@ -87,7 +87,7 @@ def test_names_neither_side_declares_and_a_provider_type_mismatch(tmp_path):
     # (this module's "terraform" is the built-in provider).
     fw, got = found(f"""
 //- /app/main.tf.json
-{{{BUILTIN}, "module": {{"m": {{"source": "./child", "providers": {{⟨"terrafor⟩m": ⟨"terrafor⟩m"}}}}}}}}
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", "providers": {{"⟨terraform⟩": "⟨terraform⟩"}}}}}}}}
 //- /app/child/main.tf.json
 {{"locals": {{"a": 1}}}}
 """, tmp_path)
@@ -95,7 +95,7 @@ def test_names_neither_side_declares_and_a_provider_type_mismatch(tmp_path):
     assert got == [("module/undeclared-provider-name", WARNING, *key), ("module/provider-type-mismatch", ERROR, *value)]
     fw, got = found("""
 //- /app/main.tf.json
-{"provider": {"aws": {}}, "module": {"m": {"source": "./child", "providers": {"aws": ⟨"aw⟩s"}}}}
+{"provider": {"aws": {}}, "module": {"m": {"source": "./child", "providers": {"aws": "⟨aws⟩"}}}}
 //- /app/child/main.tf.json
 {"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws"}}}}
 """, tmp_path / "second")

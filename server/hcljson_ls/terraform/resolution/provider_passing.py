@@ -39,9 +39,10 @@ Contract
     named as the key, else as the value's local name, else `hashicorp/<name>`, as Terraform looks
     them up): on the key when the child knows that provider under another name, else on the
     value.
-  A key's, a value's or an address's range is Terraform's for a traversal in a JSON string: from
-  the opening quote, as long as the name (hcl reads the value from the string's start). Entries
-  that are not plain `name` or `name.alias` strings are left to other rules.
+  A key's, a value's or an address's range is the name inside its quotes, where the text is
+  (Terraform's starts one column left, at the quote, as for every address read from a JSON string:
+  docs/conformance.md). Entries that are not plain `name` or `name.alias` strings are left to
+  other rules.
 * Pure: no I/O.
 """
 
@@ -243,7 +244,7 @@ def _entries(providers: Attribute | None, text: str) -> list[tuple[str, tuple[in
             continue
         key, value = string_text(text, k, base + k.start), string_text(text, v, base + v.start)
         if _plain(key) and _plain(value):
-            out.append((key, _traversal(base + k.start, key), (value, _traversal(base + v.start, value))))
+            out.append((key, _traversal(k, base + k.start), (value, _traversal(v, base + v.start))))
     return out
 
 
@@ -254,11 +255,11 @@ def _plain(written: str | None) -> bool:
     return len(parts) <= 2 and all(catalogue.IDENTIFIER.match(p) for p in parts)
 
 
-def _traversal(start: int, written: str) -> tuple[int, int]:
-    """Where Terraform places the traversal string `written` whose JSON string starts at `start`:
-    hcl's JSON reader parses the string's value from the string's own start, its opening quote, so
-    the range starts there and is as long as the value."""
-    return (start, start + len(written))
+def _traversal(node, start: int) -> tuple[int, int]:
+    """The range of the name a JSON string node starting at `start` holds: inside its quotes, where
+    the text is (Terraform's range for it starts one column left, at the opening quote: hcl reads
+    the value from the string's start; docs/conformance.md, "same range")."""
+    return (start + 1, start + node.end - node.start - 1)
 
 
 def _repetition_range(block: Block, text: str) -> tuple[int, int] | None:
@@ -282,4 +283,4 @@ def _repetition_range(block: Block, text: str) -> tuple[int, int] | None:
     start = a.expr.start + first.start
     if first.kind != STRING:
         return (start, a.expr.start + first.end)
-    return _traversal(start, string_text(text, first, start))
+    return _traversal(first, start)
