@@ -102,6 +102,22 @@ def test_names_neither_side_declares_and_a_provider_type_mismatch(tmp_path):
     assert got == [("module/undeclared-provider-name", WARNING, *marked(fw)[0])]  # an empty block declares nothing here
 
 
+def test_the_same_provider_on_either_public_registry_is_no_mismatch(tmp_path):
+    """An OpenTofu module may require a provider by its registry.terraform.io address while its
+    caller implies registry.opentofu.org's: not reported (a mismatch we cannot be sure of)."""
+    _, got = found("""
+//- /app/main.tf.json
+{"provider": {"aws": {"region": "x"}}, "module": {"m": {"source": "./child", "providers": {"aws": "aws"}}}}
+//- /app/child/main.tofu.json
+{"terraform": {"required_providers": {"aws": {"source": "registry.terraform.io/hashicorp/aws"}}}}
+//- /app/child/versions.tofu.json
+{"locals": {"a": 1}}
+//- /app/versions.tofu.json
+{"locals": {"b": 1}}
+""", tmp_path)
+    assert [c for c in got if c[0].startswith("module/")] == []
+
+
 def test_valid_passing_says_nothing(tmp_path):
     _, got = found(f"""
 //- /app/main.tf.json

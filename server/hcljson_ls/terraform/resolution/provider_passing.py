@@ -37,8 +37,8 @@ Contract
     child's by its `configuration_aliases` or `required_providers` entry of the key, else of the
     key's local name, else `hashicorp/<name>`; this module's by its `required_providers` entry
     named as the key, else as the value's local name, else `hashicorp/<name>`, as Terraform looks
-    them up): on the key when the child knows that provider under another name, else on the
-    value.
+    them up; an address on one public registry is taken to be the same on the other): on the key
+    when the child knows that provider under another name, else on the value.
   A key's, a value's or an address's range is the name inside its quotes, where the text is
   (Terraform's starts one column left, at the quote, as for every address read from a JSON string:
   docs/conformance.md). Entries that are not plain `name` or `name.alias` strings are left to
@@ -217,7 +217,7 @@ def _entry(name: str, key: str, key_at: tuple[int, int], value: str, value_at: t
             f"required_providers entry named {quoted(key)} with that source.",
         ))
     parent_address = caller.local_names.get(key) or caller.local_names.get(value_local) or default_address(value_local, engine)
-    if child_address != parent_address:
+    if _comparable(child_address) != _comparable(parent_address):
         other = next((n for n, a in sorted(child.local_names.items()) if a == parent_address), None)
         at = key_at if other is not None else value_at
         hint = f" Pass it under the child's name {quoted(other)} instead." if other is not None else ""
@@ -228,6 +228,18 @@ def _entry(name: str, key: str, key_at: tuple[int, int], value: str, value_at: t
             f"another.{hint}",
         ))
     return out
+
+
+#: The public registries' hosts: an address on one is taken to name the provider on the other (an
+#: OpenTofu module may name a provider by its registry.terraform.io address), so no mismatch is said.
+_REGISTRIES = ("registry.terraform.io/", "registry.opentofu.org/")
+
+
+def _comparable(address: str) -> str:
+    for host in _REGISTRIES:
+        if address.startswith(host):
+            return address[len(host):]
+    return address
 
 
 def _entries(providers: Attribute | None, text: str) -> list[tuple[str, tuple[int, int], tuple[str, tuple[int, int]]]]:
