@@ -129,7 +129,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'module/missing-provider-configuration': (
         'provider-configurations-passed-to-modules-issue-21-session-26',
         'An entry of the child\'s "configuration_aliases" ("aws.east") that the child does not configure and the call\'s "providers" map does not set ("Missing required provider configuration").',
-        'An entry of the child\'s "configuration_aliases" ("aws.east") that the child does not configure and the call\'s "providers" map does not set ("Missing required provider configuration"). Range: the call body\'s "{".',
+        'An entry of the child\'s "configuration_aliases" ("aws.east") that the child does not configure and the call\'s "providers" map does not set ("Missing required provider configuration"). Range: the call body\'s "{". A quick fix passes it this module\'s default configuration of that provider ("aws.east": "aws", to change as needed), in the map or in a "providers" argument it adds.',
     ),
     'module/non-const-source': (
         'const-variables-in-module-sources-issue-19',

@@ -9,6 +9,7 @@ Terraform's starts one column left, at the quote (docs/conformance.md, "same ran
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,32 @@ def test_a_passed_configuration_the_child_holds_itself_and_an_alias_not_passed(t
 """, tmp_path)
     override, missing = marked(fw)
     assert got == [("module/provider-override", ERROR, *override), ("module/missing-provider-configuration", ERROR, *missing)]
+    # The quick fix passes this module's default configuration, in a "providers" argument it adds.
+    main = fw.uri("/app/main.tf.json")
+    [d] = [d for d in collect(fw.snapshot(), main) if d.code == "module/missing-provider-configuration"]
+    [fix] = d.fixes
+    text = fw.workspace.get(main).text
+    fixed = json.loads(text[: fix.start] + fix.new_text + text[fix.end:])
+    assert fixed["module"]["a"] == {"providers": {"terraform.y": "terraform"}, "source": "./aliases"}
+    assert fix.title == 'Pass "terraform.y" this module\'s "terraform"'
+
+
+def test_the_quick_fix_adds_an_entry_to_a_providers_map(tmp_path):
+    fw, got = found(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"a": {{"source": "./aliases", "providers": {{}}}}, "b": {{"source": "./aliases", "providers": {{"terraform": "terraform"}}}}}}}}
+//- /app/aliases/main.tf.json
+{{{ALIASES}}}
+""", tmp_path)
+    main = fw.uri("/app/main.tf.json")
+    text = fw.workspace.get(main).text
+    for d in collect(fw.snapshot(), main):
+        if d.code == "module/missing-provider-configuration":
+            [fix] = d.fixes
+            fixed = json.loads(text[: fix.start] + fix.new_text + text[fix.end:])
+            call = "a" if fix.start < text.index('"b"') else "b"  # search: which call the fix is in
+            assert fixed["module"][call]["providers"]["terraform.y"] == "terraform"
+    assert [c[0] for c in got].count("module/missing-provider-configuration") == 2
 
 
 def test_names_neither_side_declares_and_a_provider_type_mismatch(tmp_path):

@@ -28,7 +28,8 @@ Contract
   - `module/provider-override` (error): an entry of the call's `providers` map sets a
     configuration the child configures itself: on the entry's key.
   - `module/missing-provider-configuration` (error): a `configuration_aliases` entry of the child
-    that the child does not configure and the map does not set: on the call body's `{`.
+    that the child does not configure and the map does not set: on the call body's `{`, with a
+    quick fix passing it this module's default configuration of that provider.
   - `module/undeclared-provider-name` (warning): an entry whose key the child declares nowhere
     (`required_providers`, `configuration_aliases`, an empty block), on the key; or an entry whose
     value has no alias and names neither a `required_providers` entry of this module nor a
@@ -48,10 +49,11 @@ Contract
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...diagnostic import ERROR, WARNING, Diagnostic
+from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
 from ...hcljson.model import Attribute, Block
 from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING
@@ -183,9 +185,29 @@ def passing_diagnostics(block: Block, name: str, text: str, child: ChildProvider
                 f"The module called {quoted(name)} requires an additional configuration for provider {address} "
                 f"with the local name {quoted(alias)} (its configuration_aliases), and this call does not pass one. "
                 f"Add an entry for {quoted(alias)} to the call's \"providers\" map.",
+                fixes=_pass_fix(block, alias),
             ))
     out.sort(key=lambda d: (d.start, d.end))
     return out
+
+
+def _pass_fix(block: Block, alias: str) -> tuple[Fix, ...]:
+    """A quick fix passing `alias` (`aws.east`) this module's default configuration of that provider
+    (`"aws.east": "aws"`, for the user to change): an entry of the call's `providers` object, or
+    that argument; none when `providers` is there but no object."""
+    local = alias.partition(".")[0]
+    entry = f"{json.dumps(alias)}: {json.dumps(local)}"
+    title = f"Pass {quoted(alias)} this module's {quoted(local)}"
+    providers = block.body.attribute("providers")
+    if providers is None:
+        node = block.body.node
+        more = ", " if node is not None and getattr(node, "items", None) else ""
+        return (Fix(block.body.start + 1, block.body.start + 1, f'"providers": {{{entry}}}{more}', title),)
+    e = providers.expr
+    if e is None or e.kind != OBJECT:
+        return ()
+    more = ", " if e.node.items else ""  # type: ignore[attr-defined]
+    return (Fix(e.start + 1, e.start + 1, entry + more, title),)
 
 
 def _entry(name: str, key: str, key_at: tuple[int, int], value: str, value_at: tuple[int, int],
