@@ -236,6 +236,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         '"count.*" in a block that does not set "count", "each.*" in a block that does not set "for_each", or "self" outside a "provisioner", a "connection" block or a "postcondition".',
         '"count.*" in a block that does not set "count", "each.*" in a block that does not set "for_each", or "self" outside a "provisioner", a "connection" block or a "postcondition". Range: "count.index" or "each.key" (the root and its attribute), or "self", as Terraform\'s.',
     ),
+    'reference/self-referencing-local': (
+        'reference-resolution-diagnostics',
+        'A reference to a local value inside that local value\'s own expression ("a": "${local.a.x}"): Terraform\'s "Self-referencing local value".',
+        'A reference to a local value inside that local value\'s own expression ("a": "${local.a.x}"): Terraform\'s "Self-referencing local value". Range: the reference\'s "local.<name>", once per such reference. (Cycles through several declarations, Terraform\'s "Cycle", are not detected yet.)',
+    ),
     'reference/undeclared': (
         'reference-resolution-diagnostics',
         'A reference to an input variable, local value, module call, data source, ephemeral resource, action or managed resource that no file of the module declares.',

@@ -564,6 +564,19 @@ def _type_cases() -> Iterator[Case]:
 
 # --- module calls --------------------------------------------------------------------------------
 
+def _self_reference_cases() -> Iterator[Case]:
+    """A local value that uses its own result ("Self-referencing local value", on each reference)."""
+    cat = "references"
+    for slug, intent, locals_ in [
+        ("local-self", "a local value refers to itself", {"a": "${local.a}"}),
+        ("local-self-nested", "local values that refer to themselves, through attributes and indexes",
+         {"a": {"x": "${local.a.x}", "y": "${local.a}"}, "b": "${local.b[0]} ${upper(local.c)}", "c": "c"}),
+        ("local-self-in-for", "a local value iterates over itself", {"a": "${[for x in local.a : x]}"}),
+        ("local-other", VALID, {"a": "${local.b}", "b": 1}),
+    ]:
+        yield _module(slug, cat, intent, {"locals": locals_})
+
+
 def _provider_passing_cases(cat: str) -> Iterator[Case]:
     """What Terraform's configs/provider_validation.go says of the provider configurations a call
     passes: legacy modules with their own configurations under `count`, `for_each` or `depends_on`,
@@ -1306,7 +1319,7 @@ def cases() -> tuple[Case, ...]:
     all_cases = (
         *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
-        *_version_cases(), *_test_file_cases(), *_valid_cases(),
+        *_version_cases(), *_test_file_cases(), *_valid_cases(), *_self_reference_cases(),
     )
     ids = [c.id for c in all_cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})

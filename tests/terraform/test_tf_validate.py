@@ -28,6 +28,7 @@ MISSING_LABEL = "structure/missing-label"
 CONSTRAINT = "structure/invalid-version-constraint"
 SOURCE = "structure/invalid-provider-source"
 IMPLIED = "structure/invalid-implied-provider"
+SELF_LOCAL = "reference/self-referencing-local"
 
 
 VALID = r"""{
@@ -345,3 +346,10 @@ def test_a_type_implying_an_invalid_provider_local_name(src):
 
 def test_a_named_provider_or_a_plain_type_implies_nothing_invalid():
     check('{"resource": {"a-_x": {"r": {"provider": "aws"}}, "a-b_x": {"r": {}}, "aws_instance": {"r": {}}}}')
+
+
+def test_a_local_value_that_uses_its_own_result():
+    """terraform 1.11.4 (tests/conformance, references/local-self*): "Self-referencing local value"
+    on each `local.<its name>` of its expression, whatever follows; another local is fine."""
+    check('{"locals": {"a": {"x": "${⟨local.a⟩.x}", "y": "${⟨local.a⟩}"}, "b": "${⟨local.b⟩[0]} ${upper(local.c)}", "c": "c",'
+          ' "d": "${[for x in ⟨local.d⟩ : x]}", "e": "${local.a}"}}', [SELF_LOCAL] * 4)

@@ -112,6 +112,7 @@ INVALID_NAME = "structure/invalid-name"
 RESERVED_NAME = "structure/reserved-name"
 PROVIDER_VERSION = "structure/provider-version"
 INVALID_IMPLIED_PROVIDER = "structure/invalid-implied-provider"
+SELF_REFERENCE = "reference/self-referencing-local"
 DUPLICATE_BLOCK = "structure/duplicate-block"
 DUPLICATE_IMPORT = "structure/duplicate-import"
 #: The codes of `duplicates` (the rule across the blocks of a file).
@@ -407,8 +408,26 @@ class _Validator:
         elif t == "locals":
             for a in block.body.attributes:
                 self.check_name(a.name, a.name_start, a.name_end, "local value name")
+                self.self_reference(a)
         elif t == "import":
             self.import_block(block.body, attrs)
+
+    def self_reference(self, local: Attribute) -> None:
+        """Each reference of local value `local`'s expression to `local.<its name>`: Terraform's
+        "Self-referencing local value", on the reference's `local.<name>`."""
+        e = local.expr
+        if e is None:
+            return
+        refs = [r for r in expression_references(self.text, e) if type(r) is Reference and r.root == "local"
+                and r.steps and r.steps[0].name == local.name and not r.steps[0].index]
+        for r in sorted(refs, key=lambda r: r.start):
+            self.diags.append(
+                Diagnostic(
+                    r.start, r.steps[0].end, ERROR, SELF_REFERENCE, "Self-referencing local value",
+                    f"The local value {quoted(local.name)} uses its own result (local.{local.name}) in its "
+                    "expression, so Terraform cannot work it out. Refer to what it is made of instead.",
+                )
+            )
 
     def import_block(self, body: Body, attrs: dict[str, Attribute]) -> None:
         """`import.to` is a string; exactly one of `id` and `identity` is set."""
