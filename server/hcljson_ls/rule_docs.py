@@ -206,6 +206,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         '""ignore_changes": ["*"]", the pre-0.12 wildcard that Terraform now rejects; the message suggests "all".',
         '""ignore_changes": ["*"]", the pre-0.12 wildcard that Terraform now rejects; the message suggests "all".',
     ),
+    'reference/import-instance-key': (
+        'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
+        'An "import" block\'s "to" (without the import\'s own "for_each") whose instance key does not fit its target resource: a string key ("["a"]") where the resource has no "for_each", a number key ("[0]") where it has no "count", or no key where it has either (Terraform\'s "Invalid import \'to\' expression": "The target resource does not use for_each", "... is using count", ...).',
+        'An "import" block\'s "to" (without the import\'s own "for_each") whose instance key does not fit its target resource: a string key ("["a"]") where the resource has no "for_each", a number key ("[0]") where it has no "count", or no key where it has either (Terraform\'s "Invalid import \'to\' expression": "The target resource does not use for_each", "... is using count", ...). The target may be declared in any file of the module; its "count" / "for_each" changing there checks the import again. Range: the address, inside the quotes (Terraform\'s starts at the quote).',
+    ),
     'reference/interpolation': (
         'reference-diagnostics',
         'A reference written as a template interpolation.',

@@ -564,6 +564,22 @@ def _type_cases() -> Iterator[Case]:
 
 # --- module calls --------------------------------------------------------------------------------
 
+def _import_key_cases() -> Iterator[Case]:
+    """An import block's `to` whose instance key does not fit the target's `count` / `for_each`."""
+    cat = "instance-keys"
+    repeated = {"count": {"count": 1}, "for-each": {"for_each": {"a": 1}}, "single": {}}
+    for to_slug, to in [("string-key", 'terraform_data.r["a"]'), ("number-key", "terraform_data.r[0]"),
+                        ("no-key", "terraform_data.r")]:
+        for target_slug, body in repeated.items():
+            fits = (to_slug, target_slug) in {("string-key", "for-each"), ("number-key", "count"), ("no-key", "single")}
+            intent = VALID if fits else "import to an instance key the target's repetition does not take"
+            yield _module(f"import-{to_slug}-to-{target_slug}", cat, intent,
+                          {"import": {"to": to, "id": "x"}, **_td(body, "r")})
+    yield _module("import-for-each-to-for-each", cat, VALID,
+                  {"import": {"for_each": {"a": "x"}, "to": "terraform_data.r[each.key]", "id": "${each.value}"},
+                   **_td({"for_each": {"a": 1}}, "r")})
+
+
 def _self_reference_cases() -> Iterator[Case]:
     """A local value that uses its own result ("Self-referencing local value", on each reference)."""
     cat = "references"
@@ -1319,7 +1335,7 @@ def cases() -> tuple[Case, ...]:
     all_cases = (
         *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
-        *_version_cases(), *_test_file_cases(), *_valid_cases(), *_self_reference_cases(),
+        *_version_cases(), *_test_file_cases(), *_valid_cases(), *_self_reference_cases(), *_import_key_cases(),
     )
     ids = [c.id for c in all_cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})

@@ -61,7 +61,22 @@ from ...template.nodes import String as StringLiteral
 from ..definition import catalogue
 from ..definition.catalogue import literal_settings_block
 from ..expressions.templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
-from .references import ADDRESS, DEPENDS_ON, GUARDED, IN_COUNT, IN_FOR_EACH, IN_SELF, MAY_BE_UNDECLARED, PROVIDER, STATIC, UNEVALUATED, Call, Reference, Step
+from .references import (
+    ADDRESS,
+    BLOCK_ADDRESS,
+    DEPENDS_ON,
+    GUARDED,
+    IN_COUNT,
+    IN_FOR_EACH,
+    IN_SELF,
+    MAY_BE_UNDECLARED,
+    PROVIDER,
+    STATIC,
+    UNEVALUATED,
+    Call,
+    Reference,
+    Step,
+)
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = catalogue.NAMESPACES["self"].valid_in
@@ -100,7 +115,7 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             if a.name == "depends_on":
                 own |= DEPENDS_ON
             elif special == "address":
-                special, own = None, own | ADDRESS
+                special, own = None, own | (ADDRESS | BLOCK_ADDRESS if b is body and top_type in catalogue.BLOCKS else ADDRESS)
             if b is body:  # `count` cannot use count.index, nor `for_each` each.*: they define them
                 if a.name == "count":
                     own &= ~IN_COUNT

@@ -65,6 +65,10 @@ GUARDED = 256
 #: nothing that follows from evaluation is reported there. (Native files' references are indexed,
 #: never resolved.)
 UNEVALUATED = 512
+#: An address that is a top-level block's own argument (`import.to`: the catalogue's "address" role
+#: in a block of `catalogue.BLOCKS`), besides `ADDRESS`: Terraform checks its instance key against
+#: the target's `count` / `for_each` (`resolve`).
+BLOCK_ADDRESS = 1024
 
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
 #: key kinds) whose references take an instance key because of them.

@@ -79,6 +79,7 @@ from .module_calls import INPUTS_OF, VARIABLE_INPUT
 from .provider_passing import CONFIGURED
 from .references import (
     ADDRESS,
+    BLOCK_ADDRESS,
     DEPENDS_ON,
     GUARDED,
     IN_COUNT,
@@ -110,6 +111,7 @@ ARGUMENT_COUNT = "reference/argument-count"
 INVALID_REFERENCE = "reference/invalid"
 UNEXPECTED_KEY = "reference/unexpected-instance-key"
 MISSING_KEY = "reference/missing-instance-key"
+IMPORT_KEY = "reference/import-instance-key"
 DEPENDS_ON_ATTRIBUTE = "reference/depends-on-attribute"
 
 #: Fixed attributes of the built-in objects.
@@ -268,6 +270,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
         if ref.context & MAY_BE_UNDECLARED:
             continue  # `moved.to`: a reference for navigation, declared or not
         if key in own or scope.declared(key):
+            if ref.context & BLOCK_ADDRESS and key[0] == "resource" and not ref.context & IN_FOR_EACH:
+                problem = _import_key(ref, key, used, own, scope, uses)
+                if problem is not None:
+                    out.append(problem)
+                    continue
             if key[0] in INSTANCED:
                 problem = (_module_instances if key[0] == "module" else _instance_key)(ref, key, used, own, scope, uses)
                 if problem is not None:
@@ -413,6 +420,33 @@ def _instance_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: 
     return _diag(ref.start, steps[used - 1].stop, MISSING_KEY, "Missing resource instance key",
                  f'Because {address} has "{mode}" set, its attributes must be accessed on specific instances. '
                  f"For example, to correlate with indices of a referring resource, use: {example}")
+
+
+def _import_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """An import block's `to` (without the import's own `for_each`) whose instance key does not fit
+    the resource's `count` / `for_each`: a string key needs `for_each`, a number `count`, no key
+    neither (Terraform's "Invalid import 'to' expression"), on the whole address."""
+    steps = ref.steps + ref.rest
+    mode = _repetition(key, own, scope, uses)
+    after = steps[used] if len(steps) > used else None
+    end = (after.stop if after is not None else steps[used - 1].end) if used else ref.end
+    if after is None:
+        why = None if mode is None else f"is using {mode}"
+    elif not after.index:
+        return None
+    elif used < len(ref.steps):  # a static step: a string key
+        why = None if mode == "for_each" else "does not use for_each"
+    elif after.name.isdigit():  # a number key (read past the static steps)
+        why = None if mode == "count" else "does not use count"
+    else:
+        return None  # a key Terraform works out later
+    if why is None:
+        return None
+    return _diag(ref.start, end, IMPORT_KEY, "Invalid import 'to' expression",
+                 f"The target resource {why}: {_address(key)} "
+                 + (f'has "{mode}" set, so the address needs an instance key ([0] for count, ["key"] for for_each).'
+                    if after is None else "takes " + ("no instance key." if mode is None else
+                                                      "number keys ([0])." if mode == "count" else 'string keys (["key"]).')))
 
 
 def _single_indexed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> bool:
