@@ -227,3 +227,14 @@ def test_the_call_follows_its_child_on_disk(tmp_path):
         ws.file_changed(uri_of_path(str(path)), CHANGED)
         assert main in ws.take_stale(), text
         assert [(d.code, d.start, d.end) for d in collect(fw.snapshot(), main)] == expected, text
+
+
+def test_a_requirement_with_a_source_wins_over_one_without():
+    """Two files giving one name a requirement (Terraform's duplicate, reported elsewhere): the one
+    with a source says which provider it is, whatever order the keys come in."""
+    from hcljson_ls.terraform.resolution.provider_passing import addresses
+
+    keys = [("provider-requirement", "gh", None), ("provider-requirement", "gh", "integrations/github")]
+    for order in (keys, keys[::-1]):
+        assert addresses(order) == {"gh": "registry.terraform.io/integrations/github"}
+    assert addresses(keys[:1]) == {"gh": "registry.terraform.io/hashicorp/gh"}

@@ -120,10 +120,11 @@ def default_address(local: str, engine: str = TERRAFORM) -> str:
 
 
 def addresses(requirements: Iterable[tuple], engine: str = TERRAFORM) -> dict[str, str]:
-    """Name -> address of `("provider-requirement", name, source or None)` keys (no source: the
-    default); when keys disagree, the last in `repr` order wins (`resolve.provider_sources`)."""
+    """Name -> address of `("provider-requirement", name, source or None)` keys: a source wins
+    over none (another file may give the name only a version); when sources disagree, the last in
+    `repr` order, as `resolve.provider_sources` reads them; no source at all: the default."""
     out: dict[str, str] = {}
-    for k in sorted(requirements, key=repr):
+    for k in sorted(requirements, key=lambda k: (len(k) > 2 and bool(k[2]), repr(k))):
         source = k[2] if len(k) > 2 else None
         try:
             out[k[1]] = normalize_address(source, engine) if source else default_address(k[1], engine)
