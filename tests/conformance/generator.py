@@ -635,6 +635,9 @@ def _provider_passing_cases(cat: str) -> Iterator[Case]:
         if "depends_on" in call:
             main.update(_td({}, "r"))
         yield _module(f"providers-{slug}", cat, intent, main, child__main=child)
+    yield _case(cat, "providers-legacy-nested-count", "a grandchild holding a configuration, called with count by a counted child",
+                {"main.tf.json": {"terraform": builtin, "module": {"m": {"source": "./child", "count": 1}}},
+                 "child/main.tf.json": {"module": {"g": {"source": "./g", "count": 2}}}, "child/g/main.tf.json": configured})
     yield _case(cat, "providers-legacy-grandchild", "a grandchild with its own provider configuration under count",
                 {"main.tf.json": {"terraform": builtin, "module": {"m": {"source": "./child", "count": 1}}},
                  "child/main.tf.json": {"module": {"g": {"source": "./g"}}}, "child/g/main.tf.json": configured})

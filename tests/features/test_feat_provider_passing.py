@@ -63,6 +63,23 @@ def test_a_module_below_holding_a_configuration_counts_and_empty_blocks_do_not(t
     assert "module.g below the call \"m\"" in d.detail and '"./g"' in d.detail
 
 
+def test_a_module_below_a_counted_call_of_the_child_is_that_calls_to_report(tmp_path):
+    """Terraform reports a legacy module at the nearest call with count or for_each above it: the
+    child's own call of it, in the child's file, not the root's."""
+    fw = parse_fixture(f"""
+//- /app/main.tf.json
+{{{BUILTIN}, "module": {{"m": {{"source": "./child", "count": 1}}}}}}
+//- /app/child/main.tf.json
+{{"module": {{"g": {{"source": "./g", "count": ⟨2⟩}}}}}}
+//- /app/child/g/main.tf.json
+{{{BUILTIN}, "provider": {{"terraform": {{"region": "x"}}}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json", "/app/child/main.tf.json"])
+    assert [d.code for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json"))] == []
+    [at] = fw.fixture.files["/app/child/main.tf.json"].ranges
+    assert [(d.code, d.start, d.end) for d in collect(fw.snapshot(), fw.uri("/app/child/main.tf.json"))] == [
+        ("module/legacy-provider-configuration", *at)]
+
+
 def test_a_passed_configuration_the_child_holds_itself_and_an_alias_not_passed(tmp_path):
     fw, got = found(f"""
 //- /app/main.tf.json

@@ -145,8 +145,10 @@ class ModuleScope:
     def module_providers(self, name: str, own: frozenset) -> ChildProviders | None:
         """What the child of module call `name` says of provider configurations
         (`provider_passing.ChildProviders`), with `legacy`: it and the modules below it (through
-        calls whose source is known, at most `_DEPTH`) that hold a configuration; None when the
-        child is not known, or has an override file (which may change its provider blocks)."""
+        calls whose source is known and that set no `count` or `for_each` of their own: those
+        report their part, as Terraform does; at most `_DEPTH` modules) that hold a configuration;
+        None when the child is not known, or has an override file (which may change its provider
+        blocks)."""
         source = self._source(name, own)
         child = child_directory(self._key, name, source)
         if child is None or any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(child)):
@@ -163,7 +165,10 @@ class ModuleScope:
             seen.add(directory)
             if any(k[0] == CONFIGURED for k in keys):
                 legacy.append((path, written or ""))
+            repeated = {k[3] for k in keys if k[0] == "repetition" and len(k) == 4 and k[2] == "module"}
             for call, call_source in sorted((k[1], k[2]) for k in keys if k[0] == "module-source" and isinstance(k[2], str)):
+                if call in repeated:
+                    continue  # its own `count` / `for_each` is where Terraform reports what lies below it
                 below = child_directory(directory, call, call_source)
                 if below is not None:
                     step = f"module.{call}"
