@@ -77,3 +77,54 @@ async def test_module_calls_and_terraform_data_over_stdio(client: LanguageClient
         types.FileEvent(uri=uri_of_path(str(child)), type=types.FileChangeType.Changed)]))
     await wait_for(lambda: [d.code for d in client.diagnostics.get(uri) or []] == ["schema/unknown-argument"],
                    what="only the terraform_data diagnostic once the call fits the child")
+
+
+PASSING = r"""
+//- /app/legacy/main.tf.json
+{"provider": {"terraform": {"region": "x"}}}
+//- /app/aliases/main.tf.json
+{"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform",
+                                                      "configuration_aliases": ["terraform.y"]}}}}
+//- /app/main.tf.json
+{
+  "terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}},
+  "module": {"l": {"source": "./legacy", "count": ⟨2⟩},
+             "a": ⟨{⟩"source": "./aliases"}}
+}
+"""
+
+
+async def test_provider_configurations_a_call_passes_over_stdio(client: LanguageClient, tmp_path: Path) -> None:
+    """The provider passing rules (Terraform's verdicts: tests/conformance, module-calls/providers-*)
+    through the real server, with the quick fix that passes the missing alias, applied and checked
+    again; then the legacy child drops its configuration on disk."""
+    fixture = parse_fixture(PASSING)
+    paths = fixture.write(tmp_path)
+    text = fixture.files[MAIN].text
+    uri = uri_of_path(str(paths[MAIN]))
+    legacy, brace = (lsp_range(text, *r) for r in fixture.files[MAIN].ranges)
+    folder = types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")
+    await client.initialize_session(types.InitializeParams(capabilities=_capabilities(), workspace_folders=[folder]))
+    open_document(client, uri, text)
+    found = await wait_for(lambda: client.diagnostics.get(uri), what="diagnostics of main.tf.json")
+    assert [(d.code, d.severity, d.range) for d in found] == [
+        ("module/legacy-provider-configuration", types.DiagnosticSeverity.Error, legacy),
+        ("module/missing-provider-configuration", types.DiagnosticSeverity.Error, brace),
+    ]
+    doc = types.TextDocumentIdentifier(uri=uri)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(text_document=doc, range=found[1].range, context=types.CodeActionContext(diagnostics=[found[1]]))
+    )
+    [action] = [a for a in actions if isinstance(a, types.CodeAction) and a.kind == types.CodeActionKind.QuickFix]
+    [change] = action.edit.changes[uri]
+    assert action.title == 'Pass "terraform.y" this module\'s "terraform"'
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(range=change.range, text=change.new_text)]))
+    await wait_for(lambda: [d.code for d in client.diagnostics.get(uri) or []] == ["module/legacy-provider-configuration"],
+                   what="the alias passed by the quick fix")
+    child = paths["/app/legacy/main.tf.json"]
+    child.write_text('{"provider": {"terraform": {}}}', encoding="utf-8")  # an empty block holds no configuration
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=uri_of_path(str(child)), type=types.FileChangeType.Changed)]))
+    await wait_for(lambda: client.diagnostics.get(uri) == [], what="no diagnostic once the child holds no configuration")
