@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hcljson_ls.diagnostic import ERROR, WARNING
 from hcljson_ls.features.diagnostics import collect
-from hcljson_ls.workspace import CHANGED
+from hcljson_ls.workspace import CHANGED, Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
 BUILTIN = '"terraform": {"required_providers": {"terraform": {"source": "terraform.io/builtin/terraform"}}}'
@@ -255,3 +257,29 @@ def test_a_requirement_with_a_source_wins_over_one_without():
     for order in (keys, keys[::-1]):
         assert addresses(order) == {"gh": "registry.terraform.io/integrations/github"}
     assert addresses(keys[:1]) == {"gh": "registry.terraform.io/hashicorp/gh"}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["terraform", "terraform.x", "a.b.c", "", "${x}", "aws"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["terraform", "terraform.y", "aws", "a-b", "1", ""]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(providers=_JSON, meta=st.sampled_from(["count", "for_each", "depends_on", "version"]), value=_JSON,
+       child_blocks=_JSON)
+def test_any_providers_argument_and_child_blocks_never_break_the_check(tmp_path_factory, providers, meta, value, child_blocks):
+    """Whatever a call's `providers` and repetition hold, and whatever the child's provider blocks are
+    (any JSON), the diagnostics are computed without an exception, each inside the document."""
+    root = tmp_path_factory.mktemp("p")
+    (root / "child").mkdir()
+    (root / "child" / "main.tf.json").write_text(json.dumps({"provider": {"terraform": child_blocks}}))
+    text = json.dumps({"module": {"m": {"source": "./child", "providers": providers, meta: value}}})
+    (root / "main.tf.json").write_text(text)
+    ws = Workspace()
+    uri = uri_of_path(str(root / "main.tf.json"))
+    ws.open(uri, text, 1, "terraform-json")
+    for d in collect(ws.snapshot(), uri):
+        assert 0 <= d.start <= d.end <= len(text), d
