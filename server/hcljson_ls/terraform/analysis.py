@@ -36,7 +36,8 @@ Contract
   not parse is one warning, `templates.check_block`'s `template/invalid-error-message`.)
 * Module calls: each `module` block's `module_calls.CallSite` comes after its schema sites and before
   its language sites, and is checked in `resolve` against the child's variables
-  (`Scope.module_inputs`).
+  (`Scope.module_inputs`) and, when the scope has `module_providers`, against the child's provider
+  configurations with this module's side (`provider_passing`).
 """
 
 from __future__ import annotations

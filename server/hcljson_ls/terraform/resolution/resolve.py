@@ -162,6 +162,11 @@ class Scope(Protocol):
         child module is known (a local directory, or installed), else None."""
         ...
 
+    def module_providers(self, name: str, own: frozenset) -> Any:
+        """What the child of module call `name` says of provider configurations
+        (`provider_passing.ChildProviders`), or None when it is not known. A scope may lack it."""
+        ...
+
     @property
     def engine_version(self) -> str | None:
         """The `engineVersion` setting ("1.11", "1.16.0-rc1"), or None: chosen from `required_version`
