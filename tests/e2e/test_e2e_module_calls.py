@@ -42,6 +42,14 @@ def _capabilities() -> types.ClientCapabilities:
     )
 
 
+async def _open_in_folder(client: LanguageClient, root: Path, uri: str, text: str) -> list[types.Diagnostic]:
+    """Start a session on workspace folder `root`, open `uri` and wait for its diagnostics."""
+    folder = types.WorkspaceFolder(uri=uri_of_path(str(root)), name="root")
+    await client.initialize_session(types.InitializeParams(capabilities=_capabilities(), workspace_folders=[folder]))
+    open_document(client, uri, text)
+    return await wait_for(lambda: client.diagnostics.get(uri), what="diagnostics of main.tf.json")
+
+
 async def test_module_calls_and_terraform_data_over_stdio(client: LanguageClient, tmp_path: Path) -> None:
     fixture = parse_fixture(MODULE)
     paths = fixture.write(tmp_path)
@@ -50,10 +58,7 @@ async def test_module_calls_and_terraform_data_over_stdio(client: LanguageClient
 
     regoin, eighty, closing, inpt = (lsp_range(text, *r) for r in fixture.files[MAIN].ranges)
 
-    folder = types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")
-    await client.initialize_session(types.InitializeParams(capabilities=_capabilities(), workspace_folders=[folder]))
-    open_document(client, uri, text)
-    found = await wait_for(lambda: client.diagnostics.get(uri), what="diagnostics of main.tf.json")
+    found = await _open_in_folder(client, tmp_path, uri, text)
     assert [(d.code, d.severity, d.range) for d in found] == [
         ("module/unknown-input", types.DiagnosticSeverity.Error, regoin),
         ("module/wrong-type", types.DiagnosticSeverity.Error, eighty),
@@ -103,10 +108,7 @@ async def test_provider_configurations_a_call_passes_over_stdio(client: Language
     text = fixture.files[MAIN].text
     uri = uri_of_path(str(paths[MAIN]))
     legacy, brace = (lsp_range(text, *r) for r in fixture.files[MAIN].ranges)
-    folder = types.WorkspaceFolder(uri=uri_of_path(str(tmp_path)), name="root")
-    await client.initialize_session(types.InitializeParams(capabilities=_capabilities(), workspace_folders=[folder]))
-    open_document(client, uri, text)
-    found = await wait_for(lambda: client.diagnostics.get(uri), what="diagnostics of main.tf.json")
+    found = await _open_in_folder(client, tmp_path, uri, text)
     assert [(d.code, d.severity, d.range) for d in found] == [
         ("module/legacy-provider-configuration", types.DiagnosticSeverity.Error, legacy),
         ("module/missing-provider-configuration", types.DiagnosticSeverity.Error, brace),
