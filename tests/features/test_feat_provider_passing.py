@@ -252,11 +252,12 @@ def test_a_requirement_with_a_source_wins_over_one_without():
     """Two files giving one name a requirement (Terraform's duplicate, reported elsewhere): the one
     with a source says which provider it is, whatever order the keys come in."""
     from hcljson_ls.terraform.resolution.provider_passing import addresses
+    from hcljson_ls.terraform.resolution.resolve import provider_sources
 
     keys = [("provider-requirement", "gh", None), ("provider-requirement", "gh", "integrations/github")]
     for order in (keys, keys[::-1]):
-        assert addresses(order) == {"gh": "registry.terraform.io/integrations/github"}
-    assert addresses(keys[:1]) == {"gh": "registry.terraform.io/hashicorp/gh"}
+        assert addresses({"gh"}, provider_sources(order)) == {"gh": "registry.terraform.io/integrations/github"}
+    assert addresses({"gh"}, provider_sources(keys[:1])) == {"gh": "registry.terraform.io/hashicorp/gh"}
 
 
 _JSON = st.recursive(

@@ -199,10 +199,12 @@ class TerraformChecks(FileChecks):
             if inputs is not None:
                 providers = getattr(scope, "module_providers", None)
                 engine = scope.engine or TERRAFORM
+                caller = None
+                if providers is not None:
+                    caller = caller_providers([*own, *scope.keys("provider-requirement"), *scope.keys(CONFIGURED)],
+                                              required_providers(self._requirements(own), scope), engine)
                 found, used = check_calls(calls, text, lambda name: inputs(name, own),
-                                          None if providers is None else lambda name: providers(name, own),
-                                          None if providers is None else caller_providers(
-                                              [*own, *scope.keys("provider-requirement"), *scope.keys(CONFIGURED)], engine), engine)
+                                          None if providers is None else lambda name: providers(name, own), caller, engine)
                 out.extend(found)
                 uses = uses | used
             if scope is not None:

@@ -174,7 +174,7 @@ class ModuleScope:
                     step = f"module.{call}"
                     pending.append((f"{path}.{step}" if path else step, below, call_source,
                                     self._workspace.declarations.key_index(below)))
-        return child_providers(index, engine, tuple(legacy))
+        return child_providers(index, provider_sources(k for k in index if k[0] == _REQUIREMENT), engine, tuple(legacy))
 
     def module_inputs(self, name: str, own: frozenset) -> dict[str, ChildVariable] | None:
         """The input variables of module call `name` when its child is a local directory or a module

@@ -3,8 +3,8 @@
 
     CONFIGURED                                       the kind of a provider block's fact "it has content"
     ChildProviders                                   what a caller needs to know of its child's providers
-    child_providers(keys, engine) -> ChildProviders  from the child's definition keys
-    caller_providers(keys, engine) -> CallerProviders  this module's side, from its definition keys
+    child_providers(keys, sources, engine) -> ChildProviders    from the child's definition keys
+    caller_providers(keys, sources, engine) -> CallerProviders  this module's side, from its keys
     passing_diagnostics(block, name, text, child, caller) -> list[Diagnostic]
 
 Contract
@@ -54,10 +54,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ...diagnostic import ERROR, WARNING, Diagnostic, Fix
-from ...hcljson.model import Attribute, Block
-from ...hcljson.values import defined_at, quoted, string_text
+from ...hcljson.model import Block
+from ...hcljson.values import defined_at, quoted
 from ...jsonsyntax.tree import ARRAY, NULL, OBJECT, STRING
-from ..definition import catalogue
+from ..schemas.provider_lookup import passed_configurations
 from ..schemas.provider_schema import TERRAFORM, normalize_address
 
 __all__ = [
@@ -119,17 +119,17 @@ def default_address(local: str, engine: str = TERRAFORM) -> str:
         return local
 
 
-def addresses(requirements: Iterable[tuple], engine: str = TERRAFORM) -> dict[str, str]:
-    """Name -> address of `("provider-requirement", name, source or None)` keys: a source wins
-    over none (another file may give the name only a version); when sources disagree, the last in
-    `repr` order, as `resolve.provider_sources` reads them; no source at all: the default."""
+def addresses(names: Iterable[str], sources: Mapping[str, str], engine: str = TERRAFORM) -> dict[str, str]:
+    """Name -> address of the `required_providers` names `names`: the source `sources` gives it
+    (`resolve.provider_sources`, which lets a source win over an entry without one), else the
+    default (`default_address`), as for a source that is no address."""
     out: dict[str, str] = {}
-    for k in sorted(requirements, key=lambda k: (len(k) > 2 and bool(k[2]), repr(k))):
-        source = k[2] if len(k) > 2 else None
+    for name in names:
+        source = sources.get(name)
         try:
-            out[k[1]] = normalize_address(source, engine) if source else default_address(k[1], engine)
+            out[name] = normalize_address(source, engine) if source else default_address(name, engine)
         except ValueError:
-            out[k[1]] = default_address(k[1], engine)
+            out[name] = default_address(name, engine)
     return out
 
 
@@ -138,30 +138,33 @@ def configured_names(keys: Iterable[tuple]) -> frozenset[str]:
     return frozenset(_name(k[1], k[2]) for k in keys if k[0] == CONFIGURED)
 
 
-def caller_providers(keys: Iterable[tuple], engine: str = TERRAFORM) -> CallerProviders:
+def caller_providers(keys: Iterable[tuple], sources: Mapping[str, str], engine: str = TERRAFORM) -> CallerProviders:
     """`CallerProviders` of a module whose definition keys (its `provider-requirement` and
-    `CONFIGURED` ones at least) are `keys`."""
+    `CONFIGURED` ones at least) are `keys`, its `required_providers` sources `sources`."""
     keys = list(keys)
-    return CallerProviders(addresses((k for k in keys if k[0] == "provider-requirement"), engine), configured_names(keys))
+    return CallerProviders(addresses({k[1] for k in keys if k[0] == _REQUIREMENT}, sources, engine), configured_names(keys))
 
 
-def child_providers(keys: Iterable[tuple], engine: str = TERRAFORM,
+def child_providers(keys: Iterable[tuple], sources: Mapping[str, str], engine: str = TERRAFORM,
                     legacy: tuple[tuple[str, str], ...] = ()) -> ChildProviders:
-    """`ChildProviders` of a module whose definition keys are `keys` (its `legacy` given)."""
+    """`ChildProviders` of a module whose definition keys are `keys`, its `required_providers`
+    sources `sources` (its `legacy` given)."""
     keys = list(keys)
     configured = configured_names(keys)
     blocks = {_name(k[1], k[2]) for k in keys if k[0] == "provider"}
-    local_names = addresses((k for k in keys if k[0] == "provider-requirement"), engine)
+    local_names = addresses({k[1] for k in keys if k[0] == _REQUIREMENT}, sources, engine)
     aliases = {_name(k[1], k[2]): local_names.get(k[1]) or default_address(k[1], engine)
                for k in keys if k[0] == "provider-alias"}
     return ChildProviders(configured, frozenset(blocks - configured), local_names, aliases, legacy)
+
+
+_REQUIREMENT = "provider-requirement"
 
 
 def passing_diagnostics(block: Block, name: str, text: str, child: ChildProviders, caller: CallerProviders,
                         engine: str = TERRAFORM) -> list[Diagnostic]:
     """The diagnostics of module call `block` (see the module doc), in source order."""
     out: list[Diagnostic] = []
-    body = block.body
     if child.legacy:
         at = _repetition_range(block, text)
         if at is not None:
@@ -174,9 +177,10 @@ def passing_diagnostics(block: Block, name: str, text: str, child: ChildProvider
                     "its provider configurations from its callers instead (its required_providers, and a "
                     "\"providers\" map in the call).",
                 ))
-    entries = _entries(body.attribute("providers"), text)
-    passed = {key for key, _, _ in entries}
-    for key, key_at, (value, value_at) in entries:
+    entries = [(_name(*fact[2:4]), _inside(key_at), _name(*fact[4:6]), _inside(value_at))
+               for fact, key_at, value_at in passed_configurations(block, name, text)]
+    passed = {key for key, _, _, _ in entries}
+    for key, key_at, value, value_at in entries:
         out.extend(_entry(name, key, key_at, value, value_at, child, caller, engine))
     for alias, address in sorted(child.aliases.items()):
         if alias not in child.configured and alias not in passed:
@@ -265,41 +269,16 @@ def _comparable(address: str) -> str:
     return address
 
 
-def _entries(providers: Attribute | None, text: str) -> list[tuple[str, tuple[int, int], tuple[str, tuple[int, int]]]]:
-    """`(key, its range, (value, its range))` of each entry of a `providers` object whose key and
-    value are plain `name` or `name.alias` strings; ranges inside the quotes."""
-    e = providers.expr if providers is not None else None
-    if e is None or e.kind != OBJECT:
-        return []
-    out = []
-    base = e.start
-    for m in e.node.items:  # type: ignore[attr-defined]
-        k, v = m.key, m.value
-        if k is None or v is None or k.kind != STRING or v.kind != STRING:
-            continue
-        key, value = string_text(text, k, base + k.start), string_text(text, v, base + v.start)
-        if _plain(key) and _plain(value):
-            out.append((key, _traversal(k, base + k.start), (value, _traversal(v, base + v.start))))
-    return out
-
-
-def _plain(written: str | None) -> bool:
-    if not written:
-        return False
-    parts = written.split(".")
-    return len(parts) <= 2 and all(catalogue.IDENTIFIER.match(p) for p in parts)
-
-
-def _traversal(node, start: int) -> tuple[int, int]:
-    """The range of the name a JSON string node starting at `start` holds: inside its quotes, where
-    the text is (Terraform's range for it starts one column left, at the opening quote: hcl reads
-    the value from the string's start; docs/conformance.md, "same range")."""
-    return (start + 1, start + node.end - node.start - 1)
+def _inside(span: tuple[int, int]) -> tuple[int, int]:
+    """The name a JSON string at `span` holds: inside its quotes, where the text is (Terraform's
+    range for it starts one column left, at the opening quote: hcl reads the value from the
+    string's start; docs/conformance.md, "same range")."""
+    return (span[0] + 1, span[1] - 1)
 
 
 def _repetition_range(block: Block, text: str) -> tuple[int, int] | None:
     """The range Terraform reports a legacy module at: `count`'s value, else `for_each`'s, else the
-    address of `depends_on`'s first element (`_traversal`; an empty list: the body's `{`),
+    address of `depends_on`'s first element (`_inside`; an empty list: the body's `{`),
     else None."""
     body = block.body
     for meta in ("count", "for_each"):
@@ -315,7 +294,5 @@ def _repetition_range(block: Block, text: str) -> tuple[int, int] | None:
     if not items:
         return defined_at(text, block.header_range)
     first = items[0]
-    start = a.expr.start + first.start
-    if first.kind != STRING:
-        return (start, a.expr.start + first.end)
-    return _traversal(first, start)
+    at = (a.expr.start + first.start, a.expr.start + first.end)
+    return _inside(at) if first.kind == STRING else at

@@ -95,9 +95,9 @@ from ..schemas.provider_lookup import (
     MODULE_PROVIDERS,
     PROVIDER_USE,
     configuration_declared,
-    configuration_passed,
     configuration_used,
     meta_provider,
+    passed_configurations,
 )
 from .body_rules import body_diagnostics
 from .boolean_settings import BOOLEAN_SETTINGS, boolean_findings
@@ -716,7 +716,7 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         if source is not None and source.expr is not None and source.expr.kind == STRING:
             value = string_text(text, source.expr.node, source.expr.start)
             out.append((("module-source", key[1], value), source.expr.start, source.expr.end))
-        out.extend(_passed_configurations(block, key[1], text))
+        out.extend((fact, *at) for fact, at, _ in passed_configurations(block, key[1], text))
     return out
 
 
@@ -728,25 +728,6 @@ def _holds_configuration(block: Block) -> bool:
         return True
     version = body.attribute("version")
     return version is not None and version.expr is not None and version.expr.kind != NULL
-
-
-def _passed_configurations(block: Block, call: str, text: str) -> list[tuple[tuple, int, int]]:
-    """`provider_lookup.configuration_passed` of each entry of module call `block`'s `providers`
-    object whose key and value are strings, at the entry's key."""
-    providers = block.body.attribute("providers")
-    node = providers.expr.node if providers is not None and providers.expr is not None else None
-    if node is None or node.kind != OBJECT:
-        return []
-    base = providers.expr.start  # type: ignore[union-attr]
-    out = []
-    for m in node.items:  # type: ignore[attr-defined]
-        k, v = m.key, m.value
-        if k is None or v is None or k.kind != STRING or v.kind != STRING:
-            continue
-        fact = configuration_passed(call, string_text(text, k, base + k.start), string_text(text, v, base + v.start))
-        if fact is not None:
-            out.append((fact, base + k.start, base + k.end))
-    return out
 
 
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider

@@ -12,6 +12,7 @@ completion and semantic tokens share.
     configuration_used(type_name, meta) -> (PROVIDER_USE, local name, alias) | None
     configuration_declared(block, text) -> (local name, alias) | None     a `provider` block's
     configuration_passed(call, key, value) -> (MODULE_PROVIDERS, call, local, alias, local, alias) | None
+    passed_configurations(block, call, text) -> [(fact, key range, value range)]   a JSON call's entries
     provider_config_schema(schemas, local, required_providers, engine, validated=False)
 
 Contract
@@ -66,6 +67,7 @@ from typing import Any
 
 from ...hcljson.model import Block
 from ...hcljson.values import string_text
+from ...jsonsyntax.tree import OBJECT, STRING
 from ..definition import catalogue
 from .provider_schema import (
     MAP,
@@ -85,6 +87,7 @@ __all__ = [
     "block_schema",
     "body_at",
     "configuration_passed",
+    "passed_configurations",
     "configuration_used",
     "meta_provider",
     "name_at",
@@ -126,6 +129,26 @@ def configuration_passed(call: str, key: str, value: str) -> tuple | None:
     entry `key = value` of module call `call`'s `providers` map: see the module doc."""
     child, given = _configuration_named(key), _configuration_named(value)
     return None if child is None or given is None else (MODULE_PROVIDERS, call, *child, *given)
+
+
+def passed_configurations(block: Block, call: str, text: Any) -> list[tuple[tuple, tuple[int, int], tuple[int, int]]]:
+    """`(configuration_passed fact, the key string's range, the value string's range)` of each entry
+    of JSON module call `block`'s `providers` object (named `call`) whose key and value are strings
+    naming configurations; ranges with their quotes."""
+    providers = block.body.attribute("providers")
+    e = providers.expr if providers is not None else None
+    if e is None or e.kind != OBJECT:
+        return []
+    base = e.start
+    out = []
+    for m in e.node.items:  # type: ignore[attr-defined]
+        k, v = m.key, m.value
+        if k is None or v is None or k.kind != STRING or v.kind != STRING:
+            continue
+        fact = configuration_passed(call, string_text(text, k, base + k.start), string_text(text, v, base + v.start))
+        if fact is not None:
+            out.append((fact, (base + k.start, base + k.end), (base + v.start, base + v.end)))
+    return out
 
 
 def _configuration_named(written: str) -> tuple[str, str | None] | None:
