@@ -53,12 +53,16 @@ class ModuleScope:
     def has_override_files(self) -> bool:
         """Whether the module has an override file (it may change what a declaration says, e.g. make
         a variable const, and declares nothing the index holds)."""
-        return any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(self._key))
+        return self._overridden(self._key)
 
     @property
     def provider_schemas(self) -> Any:
         """The module's `ProviderSchemas` (`Workspace.provider_schemas`), or None."""
         return self._workspace.provider_schemas(self._key)
+
+    def _overridden(self, directory: str) -> bool:
+        """Whether module `directory` has an override file among the files it reads."""
+        return any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(directory))
 
     def _index(self) -> dict[tuple, frozenset[str]]:
         return self._workspace.declarations.others_index(self._key, self._name)
@@ -151,7 +155,7 @@ class ModuleScope:
         blocks)."""
         source = self._source(name, own)
         child = child_directory(self._key, name, source)
-        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(child)):
+        if child is None or self._overridden(child):
             return None
         engine = self.engine or TERRAFORM
         index = self._workspace.declarations.key_index(child)
@@ -185,7 +189,7 @@ class ModuleScope:
             return NOT_INSTALLED  # type: ignore[return-value]
         if child is None and changed_module_source(self._key, name, source):
             return SOURCE_CHANGED  # type: ignore[return-value]
-        if child is None or any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(child)):
+        if child is None or self._overridden(child):
             return None  # an override file may give a variable a default or another type: not known here
         return child_variables(self._workspace.declarations.key_index(child))
 
