@@ -53,9 +53,8 @@ from typing import Any
 from ..terraform.definition import catalogue
 from ..terraform.definition.language import LANGUAGE_CHANGED
 from ..terraform.resolution.module_calls import VARIABLE_INPUT
-from ..terraform.resolution.provider_passing import CONFIGURED
-from ..terraform.resolution.resolve import OUTPUT_KINDS
-from ..terraform.schemas.provider_lookup import MODULE_PROVIDERS, PROVIDER_USE
+from ..terraform.resolution.resolve import CHILD_KINDS
+from ..terraform.schemas.provider_lookup import PROVIDER_USE
 from .declaration_index import DeclarationIndex
 from .document import DocumentState
 from .files import file_name, is_file_on_disk, module_key, path_of_uri
@@ -80,9 +79,6 @@ LANGUAGE_IDS = frozenset({"terraform-json", "opentofu-json", "tofu-json"})
 #: What a caller in another module reads of its child: its outputs, its input variables, and the
 #: provider configurations it uses (whether it inherits one of the caller's).
 _CHILD_SEEN = frozenset({("output", ""), (VARIABLE_INPUT, ""), (PROVIDER_USE, "")})
-#: What a child's change is to its callers besides outputs and inputs: `_CHILD_SEEN`'s last kinds.
-_INHERITANCE_KINDS = frozenset({PROVIDER_USE, MODULE_PROVIDERS, "provider", CONFIGURED, "provider-requirement",
-                                "provider-alias"})
 
 
 def is_ours(uri: str, language_id: str | None) -> bool:
@@ -341,7 +337,7 @@ class Workspace(ProviderSchemaSettings):
         (outputs and their deprecation, input variables, a call's source and `providers`, the
         provider configurations it uses and its provider blocks), or with `force` (the
         module directory appeared or went), the open documents of other modules resolve those again."""
-        if force or any(k[0] in OUTPUT_KINDS or k[0] == VARIABLE_INPUT or k[0] in _INHERITANCE_KINDS for k in changed):
+        if force or any(k[0] in CHILD_KINDS for k in changed):
             for uri, state in self.documents.items():
                 if uri != but and module_key(uri) != module.directory:
                     state.rescope(_CHILD_SEEN)

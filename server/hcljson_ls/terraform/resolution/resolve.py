@@ -195,6 +195,10 @@ _INHERITANCE_KINDS = frozenset({PROVIDER_USE, MODULE_PROVIDERS, "module-source",
 #: and the provider configurations passed, `provider_passing`).
 _CALL_KINDS = frozenset({"variable-input", "module-source", "provider", CONFIGURED, "provider-requirement",
                          "provider-alias"})
+#: Every kind of key a caller in another module reads of its child (outputs, input variables, the
+#: call and provider facts): a change of one is told to the open documents of other modules
+#: (`workspace.Workspace._tell_callers`).
+CHILD_KINDS = OUTPUT_KINDS | _INHERITANCE_KINDS | _CALL_KINDS
 
 
 def affected(changed: frozenset) -> frozenset:
