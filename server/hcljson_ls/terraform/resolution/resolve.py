@@ -451,11 +451,15 @@ def _import_key(ref: Reference, key: tuple, used: int, own: frozenset, scope: Sc
         return None  # a key Terraform works out later
     if why is None:
         return None
-    return _diag(ref.start, end, IMPORT_KEY, "Invalid import 'to' expression",
-                 f"The target resource {why}: {_address(key)} "
-                 + (f'has "{mode}" set, so the address needs an instance key ([0] for count, ["key"] for for_each).'
-                    if after is None else "takes " + ("no instance key." if mode is None else
-                                                      "number keys ([0])." if mode == "count" else 'string keys (["key"]).')))
+    if after is None:
+        needs = f'has "{mode}" set, so the address needs an instance key ([0] for count, ["key"] for for_each).'
+    else:
+        needs = f"takes {_IMPORT_KEYS[mode]}."
+    return _diag(ref.start, end, IMPORT_KEY, "Invalid import 'to' expression", f"The target resource {why}: {_address(key)} {needs}")
+
+
+#: What instance keys a resource takes, by its repetition (`_import_key`'s detail).
+_IMPORT_KEYS = {None: "no instance key", "count": "number keys ([0])", "for_each": 'string keys (["key"])'}
 
 
 def _single_indexed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> bool:
