@@ -10,19 +10,26 @@
                                               the document's own diagnostics as a new list; with
                                               `providers`, theirs run on the state and merged by
                                               position, stably (the full path: never the quick open)
+    quick_and_full(directory, text) -> (QuickResult, list[Diagnostic])
+                                              `text` written as `directory`/main.tf.json and opened
+                                              twice, each in a `Workspace` of `directory`: the quick
+                                              open's answer, and the full path's diagnostics
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from hcljson_ls.diagnostic import Diagnostic
 from hcljson_ls.features.diagnostics import Provider, own_diagnostics
 from hcljson_ls.hcljson.model import Block, Body
+from hcljson_ls.terraform.quick import QuickResult
 from hcljson_ls.terraform.rules import provider_rules
 from hcljson_ls.terraform.schemas.provider_schema import TERRAFORM, ProviderSchemas
-from hcljson_ls.workspace import DocumentState
+from hcljson_ls.workspace import DocumentState, Workspace
+from hcljson_ls.workspace.files import uri_of_path
 
 
 def materialize(view: Any) -> Body:
@@ -51,3 +58,17 @@ def file_diagnostics(state: DocumentState, providers: Iterable[tuple[str, Provid
     if providers is None:
         return list(own_diagnostics(state))
     return sorted((d for _, provider in providers for d in provider(state)), key=lambda d: (d.start, d.end))
+
+
+def quick_and_full(directory: Path, text: str) -> tuple[QuickResult, list[Diagnostic]]:
+    """The quick open's answer for `text` as `directory`/main.tf.json (which must answer), and the
+    full path's diagnostics of the same file opened in a second `Workspace` and built."""
+    path = directory / "main.tf.json"
+    path.write_text(text, encoding="utf-8")
+    uri = uri_of_path(str(path))
+    quick = Workspace([str(directory)]).open(uri, text, 1, "terraform-json").quick()
+    assert quick is not None
+    full_state = Workspace([str(directory)]).open(uri, text, 1, "terraform-json")
+    full_state.prepare()
+    assert full_state.quick() is None
+    return quick, file_diagnostics(full_state)

@@ -98,13 +98,13 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'meta-argument/invalid-count': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
-        'A literal "count" of a resource, data source or module call that Terraform cannot use: "null", a boolean, array or object, a string that is not a number ("Incorrect value type"), a negative number or one that is not whole ("Invalid count argument").',
-        'A literal "count" of a resource, data source or module call that Terraform cannot use: "null", a boolean, array or object, a string that is not a number ("Incorrect value type"), a negative number or one that is not whole ("Invalid count argument"). A numeric string is its number ("3", "1e1" are fine; " 3" is not). Range: the value.',
+        'A "count" of a resource, data source or module call that Terraform cannot use: "null", a boolean, list, set, map, object or tuple ("Incorrect value type"), a string that is not a number, a negative number or one that is not whole ("Invalid count argument").',
+        'A "count" of a resource, data source or module call that Terraform cannot use: "null", a boolean, list, set, map, object or tuple ("Incorrect value type"), a string that is not a number, a negative number or one that is not whole ("Invalid count argument"). Judged on a literal, on a template that is one interpolation (its expression\'s value: "${-1}", "${1 == 1}"), and on an input variable whose type decides ("${var.enabled}" of type "bool"). A numeric string is its number ("3", "1e1" are fine; " 3" is not). Not in override files. Range: the value, quotes included.',
     ),
     'meta-argument/invalid-for-each': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
-        'A literal "for_each" of a resource, data source or module call that is not a JSON object: an array (a tuple, even empty), a string, a number, a boolean or "null".',
-        'A literal "for_each" of a resource, data source or module call that is not a JSON object: an array (a tuple, even empty), a string, a number, a boolean or "null". A set comes from an expression ("${toset([...])}"), never judged. Range: the value.',
+        'A "for_each" of a resource, data source or module call that is neither a map nor an object: an array, a list or tuple (even empty), a string (any template with text around its interpolation), a number, a boolean or "null".',
+        'A "for_each" of a resource, data source or module call that is neither a map nor an object: an array, a list or tuple (even empty), a string (any template with text around its interpolation), a number, a boolean or "null". Judged as "count" is: a literal, a template that is one interpolation, an input variable of a known type ("${var.names}" of type "list(string)", with a quick fix that wraps it in "toset()"). A set comes from an expression ("${toset(var.names)}"), never judged. Not in override files. Range: the value, quotes included.',
     ),
     'module/invalid-source': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',

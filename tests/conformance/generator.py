@@ -1082,9 +1082,73 @@ def _meta_argument_cases() -> Iterator[Case]:
     for slug, (body, intent) in more.items():
         main = _merge(base, {"resource": {"terraform_data": {"t": body, "r": {}, "c": {"count": 1}}}})
         yield _module(f"more-{slug}", cat, intent, main)
+    yield from _repetition_value_cases(cat, base)
     yield _module("data-count-no-index", cat, "counted data source without an index",
                   {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": 2}}},
                    "output": {"o": {"value": "${data.terraform_remote_state.s.outputs}"}}})
+
+
+def _repetition_value_cases(cat: str, base: dict[str, Any]) -> Iterator[Case]:
+    """`count` and `for_each` from an expression: a template of one interpolation (its value), or an
+    input variable of a known type (an unknown value of that type), valid neighbours included."""
+    types = {"n": "number", "b": "bool", "str": "string", "s": "set(string)", "m": "map(string)",
+             "lo": "list(object({a=string}))", "o": "object({a=list(string)})"}
+    variables = {"variable": {**base["variable"], "any": {}, "untyped": {"default": ["a"]},
+                              **{name: {"type": t} for name, t in types.items()}}}
+    values: dict[str, tuple[dict[str, Any], str]] = {
+        "count-expr-negative": ({"count": "${-1}"}, "negative count expression"),
+        "count-expr-negative-spaced": ({"count": "${ -1 }"}, "negative count expression"),
+        "count-expr-fraction": ({"count": "${1.5}"}, "fractional count expression"),
+        "count-expr-null": ({"count": "${null}"}, "null count expression"),
+        "count-expr-bool": ({"count": "${true}"}, "bool count expression"),
+        "count-expr-comparison": ({"count": "${1 == 1}"}, "comparison as count"),
+        "count-expr-word": ({"count": '${"x"}'}, "word count expression"),
+        "count-expr-tuple": ({"count": "${[1]}"}, "tuple count expression"),
+        "count-expr-string-number": ({"count": '${"3"}'}, VALID),
+        "count-expr-sum": ({"count": "${1 + 1}"}, VALID),
+        "count-expr-conditional": ({"count": "${var.b ? 1 : 0}"}, VALID),
+        "count-var-number": ({"count": "${var.n}"}, VALID),
+        "count-var-string": ({"count": "${var.str}"}, VALID),
+        "count-var-any": ({"count": "${var.any}"}, VALID),
+        "count-var-untyped": ({"count": "${var.untyped}"}, VALID),
+        "count-var-bool": ({"count": "${var.b}"}, "bool variable as count"),
+        "count-var-list": ({"count": "${var.l}"}, "list variable as count"),
+        "count-var-map": ({"count": "${var.m}"}, "map variable as count"),
+        "count-var-length": ({"count": "${length(var.l)}"}, VALID),
+        "for-each-expr-tuple": ({"for_each": '${["a"]}'}, "tuple expression in for_each"),
+        "for-each-expr-empty-tuple": ({"for_each": "${[]}"}, "empty tuple expression in for_each"),
+        "for-each-expr-string": ({"for_each": '${"a"}'}, "string expression in for_each"),
+        "for-each-expr-number": ({"for_each": "${1}"}, "number expression in for_each"),
+        "for-each-expr-null": ({"for_each": "${null}"}, "null expression in for_each"),
+        "for-each-expr-tostring": ({"for_each": "${tostring(1)}"}, "string function in for_each"),
+        "for-each-expr-object": ({"for_each": "${{a = 1}}"}, VALID),
+        "for-each-expr-text": ({"for_each": "a${1}"}, "template with text in for_each"),
+        "for-each-var-list": ({"for_each": "${var.l}"}, "list variable in for_each"),
+        "for-each-var-list-spaced": ({"for_each": "${ var.l }"}, "list variable in for_each"),
+        "for-each-var-list-strip": ({"for_each": "${~var.l~}"}, "list variable in for_each"),
+        "for-each-var-list-objects": ({"for_each": "${var.lo}"}, "list of objects variable in for_each"),
+        "for-each-var-number": ({"for_each": "${var.n}"}, "number variable in for_each"),
+        "for-each-var-string": ({"for_each": "${var.str}"}, "string variable in for_each"),
+        "for-each-var-bool": ({"for_each": "${var.b}"}, "bool variable in for_each"),
+        "for-each-var-attribute": ({"for_each": "${var.o.a}"}, "list attribute of a variable in for_each"),
+        "for-each-var-set": ({"for_each": "${var.s}"}, VALID),
+        "for-each-var-map": ({"for_each": "${var.m}"}, VALID),
+        "for-each-var-any": ({"for_each": "${var.any}"}, VALID),
+        "for-each-var-untyped": ({"for_each": "${var.untyped}"}, VALID),
+        "for-each-var-element": ({"for_each": "${var.lo[0]}"}, VALID),
+        "for-each-var-toset": ({"for_each": "${toset(var.l)}"}, VALID),
+        "for-each-var-for": ({"for_each": "${{for x in var.l : x => x}}"}, VALID),
+    }
+    for slug, (body, intent) in values.items():
+        yield _module(f"value-{slug}", cat, intent, _merge(variables, _td(body)))
+    yield _module("value-data-count-negative", cat, "negative count expression on a data source",
+                  {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": "${-2}"}}}})
+    yield _module("value-module-for-each-list", cat, "list variable in a module call's for_each",
+                  _merge(variables, {"module": {"m": {"source": "./child", "for_each": "${var.l}"}}}), child__main={})
+    yield _module("value-module-count-bool", cat, "bool variable as a module call's count",
+                  _merge(variables, {"module": {"m": {"source": "./child", "count": "${var.b}"}}}), child__main={})
+    yield _module("value-variable-elsewhere", cat, "list variable of another file in for_each",
+                  _td({"for_each": "${var.names}"}), variables={"variable": {"names": {"type": "list(string)"}}})
 
 
 def _lifecycle_cases() -> Iterator[Case]:

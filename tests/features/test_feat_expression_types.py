@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 from fixture import parse_fixture
-from internals import file_diagnostics
+from internals import quick_and_full
 
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import collect
-from hcljson_ls.workspace import CHANGED, Workspace
+from hcljson_ls.workspace import CHANGED
 from hcljson_ls.workspace.files import uri_of_path
 
 VARIABLES = """
@@ -173,16 +173,7 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path, value: str) -> None
         "resource": {"terraform_data": {"r": {}, "t": {"input": value}, "u": {"count": 2, "input": value}}},
         "output": {"o": {"value": value}, "p": {"value": "${var.s}"}},
     }, indent=2)
-    path = tmp_path / "main.tf.json"
-    path.write_text(text)
-    uri = uri_of_path(str(path))
-    state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
-    quick = state.quick()
-    assert quick is not None
-    full_state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
-    full_state.prepare()
-    assert full_state.quick() is None
-    full = file_diagnostics(full_state)
+    quick, full = quick_and_full(tmp_path, text)
     assert quick.diagnostics == full
     assert len([d for d in full if d.code.startswith("expression/")]) == (0 if value.startswith("${try") else 3)
 

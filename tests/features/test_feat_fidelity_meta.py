@@ -97,9 +97,7 @@ def test_check_reports_self_attributes_the_schema_lacks(tmp_path: Path, cli) -> 
 
 
 def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
-    from internals import file_diagnostics
-
-    from hcljson_ls.workspace import Workspace
+    from internals import quick_and_full
 
     text = json.dumps({
         "module": {"m": {"source": "./nowhere"}, "v": {"source": "./here", "version": "1.0.0"}},
@@ -111,14 +109,7 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
         }},
     }, indent=2)
     (tmp_path / "here").mkdir()
-    path = tmp_path / "main.tf.json"
-    path.write_text(text)
-    uri = uri_of_path(str(path))
-    quick = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json").quick()
-    assert quick is not None
-    full_state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
-    full_state.prepare()
-    full = file_diagnostics(full_state)
+    quick, full = quick_and_full(tmp_path, text)
     assert quick.diagnostics == full
     assert {d.code for d in full} >= {MISSING, "module/invalid-source", "remote-state/unknown-backend",
                                       "meta-argument/invalid-count", "meta-argument/invalid-for-each",

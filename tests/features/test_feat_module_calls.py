@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from fixture import FixtureWorkspace, parse_fixture
-from internals import file_diagnostics
+from internals import quick_and_full
 
 from hcljson_ls.diagnostic import ERROR
 from hcljson_ls.features.diagnostics import collect
@@ -274,16 +274,7 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path, body: dict) -> None
     (tmp_path / "child").mkdir()
     (tmp_path / "child" / "variables.tf.json").write_text(parse_fixture(CHILD).files["/app/child/variables.tf.json"].text)
     text = json.dumps({"variable": {"x": {}}, "module": {"m": body}, "output": {"o": {"value": "${module.m}"}}}, indent=2)
-    path = tmp_path / "main.tf.json"
-    path.write_text(text)
-    uri = uri_of_path(str(path))
-    state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
-    quick = state.quick()
-    assert quick is not None
-    full_state = Workspace([str(tmp_path)]).open(uri, text, 1, "terraform-json")
-    full_state.prepare()
-    assert full_state.quick() is None
-    full = file_diagnostics(full_state)
+    quick, full = quick_and_full(tmp_path, text)
     assert quick.diagnostics == full
     assert any(d.code.startswith("module/") for d in full) == (body != {"source": "./child", "req": "x", "opt": 1, "obj": {"a": "${var.x}"}})
 

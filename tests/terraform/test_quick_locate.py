@@ -22,7 +22,8 @@ from hcljson_ls.terraform.resolution.references import DEPENDS_ON, IN_COUNT, IN_
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import uri_of_path
 
-MODULE = '{"variable": {"x": {}}, "locals": {"l": 1}, "resource": {"aws_vpc": {"main": {}}}}'
+MODULE = ('{"variable": {"x": {}, "names": {"type": "list(string)"}, "on": {"type": "bool"}}, "locals": {"l": 1}, '
+          '"resource": {"aws_vpc": {"main": {}}}}')
 
 
 @pytest.fixture
@@ -63,6 +64,8 @@ PLACED = {
     "with for_each": {"for_each": "${var.x}", "ami": "${each.key}${aws_vpc.nope.id}"},
     "metadata without the string": {"//": {"metadata": {"path": "x/${var.x}"}}, "ami": "${var.y}"},
     "non-ASCII text around": {"ami": "é ${var.y} ü"},
+    "a list variable as for_each": {"for_each": "${var.names}", "ami": "${each.key}"},
+    "a bool variable as count, and a misspelt one": {"count": "${var.on}", "ami": "${var.y}"},
 }
 
 ANALYSED = {
@@ -70,6 +73,7 @@ ANALYSED = {
     "written with a unicode escape": "\\u0024{var.y}",
     "non-ASCII text written as escapes": "\\u00e9 ${var.y}",
     "the same string in count and outside": {"count": "${var.y}", "ami": "${var.y}"},
+    "a list variable in for_each and outside": {"for_each": "${var.names}", "ami": "${var.names}"},
 }
 
 

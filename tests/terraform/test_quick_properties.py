@@ -151,7 +151,10 @@ VALUES = st.recursive(SCALARS, lambda children: st.lists(children, max_size=3) |
 COUNTS = st.one_of(
     st.integers(-1, 3), st.sampled_from([1.5, True, False, None, "2", "abc", "", "${var.x}", "${length(var.x)}",
                                          "${count.index}", "${each.key}", "${self.id}", "${uper(1)}", "${",
-                                         "${var.nope}", "${toset(var.x)}", "${{a = 1}}", "${local.y}"]),
+                                         "${var.nope}", "${toset(var.x)}", "${{a = 1}}", "${local.y}",
+                                         # values Terraform judges: constants, typed variables
+                                         "${-1}", "${1.5}", "${null}", '${["a"]}', "a${1}", "${true}", "${var.l}",
+                                         "${ var.l }", "${var.b}", "${var.l[0]}", "${var.x.y}"]),
     st.just(Obj([])), st.just([]), st.just(Obj([("a", 1)])), st.just(["a"]), TEMPLATE,
 )
 PROVIDER_VALUES = st.sampled_from([
@@ -340,6 +343,7 @@ CHECK = st.sampled_from([
 DECLARATIONS = st.sampled_from([
     ("variable", Obj([("x", Obj([])), ("v", Obj([]))])),
     ("variable", Obj([("x", Obj([("type", "string")]))])),
+    ("variable", Obj([("l", Obj([("type", "list(string)")])), ("b", Obj([("type", "bool")]))])),
     ("locals", Obj([("y", "1"), ("z", "${var.x}")])),
     ("module", Obj([("m", Obj([("source", "./m")]))])),
     ("data", Obj([("t", Obj([("n", Obj([]))]))])),
@@ -524,6 +528,7 @@ def test_generated_documents_are_answered_in_a_meaningful_share() -> None:
 
 OTHER_DECLARATIONS = st.lists(st.sampled_from([
     ("variable", {"x": {}}), ("variable", {"v": {}}), ("locals", {"y": 1}), ("locals", {"z": "${var.x}"}),
+    ("variable", {"l": {"type": "list(string)"}, "b": {"type": "bool"}}),
     ("resource", {"aws_instance": {"a": {}}}), ("resource", {"aws_instance": {"b": {"count": 1}}}),
     ("data", {"t": {"n": {}}}), ("module", {"m": {"source": "./m"}}), ("module", {"m": {"source": "./other"}}),
     ("provider", {"aws": {"alias": "west"}}),

@@ -34,6 +34,8 @@ Contract
   Also here: `addresses.address_rules` (moved/import/removed), backend templates under OpenTofu
   (evaluated early: no "taken literally" warning). (A `validation.error_message` template that does
   not parse is one warning, `templates.check_block`'s `template/invalid-error-message`.)
+* A `count` or `for_each` that is an input variable: a `repetition_sites.RepetitionSite` after the
+  block's references, checked in `resolve` against the variable's type.
 * Module calls: each `module` block's `module_calls.CallSite` comes after its schema sites and before
   its language sites, and is checked in `resolve` against the child's variables
   (`Scope.module_inputs`) and, when the scope has `module_providers`, against the child's provider
@@ -63,6 +65,7 @@ from .resolution.module_calls import CallSite, call_sites, check_calls
 from .resolution.provider_passing import CONFIGURED, caller_providers
 from .resolution.reference_walk import block_references
 from .resolution.references import Reference, subject
+from .resolution.repetition_sites import repetition_sites
 from .resolution.resolve import (  # the requirement readers live with the scope; named here too
     SCHEMAS_CHANGED,
     Scope,
@@ -149,6 +152,7 @@ class TerraformChecks(FileChecks):
                                                  _outside(refs[i], spans))
         for facts, b in zip(refs, blocks):
             if not self.override:  # an override file's resource bodies are partial: never checked alone
+                facts.extend(repetition_sites(b, text))
                 facts.extend(schema_sites(b))
                 facts.extend(call_sites(b))
             facts.extend(language_sites(b, text, tofu))  # last: `resolve` finds them from the end

@@ -127,12 +127,14 @@ from .definition.catalogue import ARGUMENT_REFERENCES
 from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
 from .definition.schema import DATA, OUTPUT, RESOURCE, is_json_override_file, schema_for_path
+from .expressions.repetition import whole_variable
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
 from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
+from .resolution.repetition_sites import site_of
 from .resolution.resolve import Scope, module_language, resolve
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
@@ -446,7 +448,7 @@ class _Quick:
         uses: dict[int, list[list[Diagnostic]]] = {}  # block -> its keys' diagnostics, once per use
         unplaceable: list[int] = []  # blocks with a key that cannot be placed (not a template's)
         for key, entry in by_key.items():
-            placeable = key[0] == _TRAVERSAL_KEY or key[0] == _TEMPLATE_KEY
+            placeable = key[0] in _PLACEABLE
             found = entry[1]
             for i in users[key]:
                 if i in analysed:
@@ -722,6 +724,11 @@ def _certify(b: Skimmed, found: list, strings: list) -> tuple[str | None, int]:
         if name not in names:
             raise _Unsure(name)
     ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
+    if ctx and t != "output":  # (not both: `conflict_findings` above)
+        name = "count" if ctx & IN_COUNT else "for_each"
+        v = names[name]  # an input variable there: its type decides (a `RepetitionSite`)
+        if type(v) is str and "${" in v and whole_variable(v) is not None:
+            found.append((_REPETITION_KEYS[name], v, ctx & ~_OWN_CONTEXT[name]))
     modes = reading.modes
     named = reading.named
     is_open = reading.open
@@ -906,6 +913,11 @@ _TRAVERSAL_KEY = "traversal"  # a `${name.name[0]...}` interpolation
 _ADDRESS_KEY = "address"  # a static reference string read as an address (`depends_on`)
 _PROVIDER = "provider"  # a resource's `provider` string
 _TEMPLATE_KEY = "template"  # any other template without diagnostics: its text
+#: A `count` or `for_each` value that is an input variable (`repetition_sites.site_of`): its text.
+_REPETITION_KEYS = {"count": "count-value", "for_each": "for-each-value"}
+#: The keys whose diagnostics `_locate` places (any other's block is analysed).
+_PLACEABLE = frozenset({_TRAVERSAL_KEY, _TEMPLATE_KEY, *_REPETITION_KEYS.values()})
+_REPETITION_NAMED = {kind: name for name, kind in _REPETITION_KEYS.items()}
 
 
 def _refs_of(key: tuple, at: int) -> list:
@@ -913,7 +925,8 @@ def _refs_of(key: tuple, at: int) -> list:
     (or static reference's) root at `at`, each step where the template parser puts it
     (`_template_refs` of `${...}`, less its `${`; tests/terraform/test_quick_locate.py compares
     them); a template's refs at its raw text's positions from `at`; a provider string's at its
-    own. A key's references and diagnostics lie in `[at, at + _span(key))`, so a diagnostic of the
+    own; a `count` / `for_each` value's site (`repetition_sites.site_of`) with its quote at `at`.
+    A key's references and diagnostics lie in `[at, at + _span(key))`, so a diagnostic of the
     by-key resolution is moved to each place the key is written (`_locate`)."""
     kind, text, flags = key
     if kind == _ADDRESS_KEY and _NAMES_ONLY.fullmatch(text) is not None:
@@ -947,6 +960,11 @@ def _refs_of(key: tuple, at: int) -> list:
                     continue
                 (rest if rest else steps).append(Step(name, at + s.start(1), at + s.end(1)))
         return [Reference(root, at, at + len(root), tuple(steps), flags, tuple(rest))]
+    repetition = _REPETITION_NAMED.get(kind)
+    if repetition is not None:  # the whole string as JSON writes it, from its quote at `at`
+        raw = text if _NEEDS_ESCAPE.search(text) is None else json.dumps(text, ensure_ascii=False)[1:-1]
+        site = site_of(repetition, at, raw, text)
+        return [] if site is None else [site]
     made: Sequence[Reference | Call] | None
     if kind == _PROVIDER:
         made = string_refs(text, STRING_NATIVE, True)
@@ -1075,6 +1093,9 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
         else:
             got = by_key.get((_TEMPLATE_KEY, x, flags))
             moves = [(got, 1)] if got is not None else []
+        for kind in _REPETITION_NAMED:  # (a `count` / `for_each` value: the whole string, from its quote)
+            if (got := by_key.get((kind, x, flags))) is not None:
+                moves.append((got, 0))
         if not moves:
             continue
         written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)

@@ -7,6 +7,8 @@ alone, when it evaluates each expression with unknown values of known types.
     get_attr(val, name) -> (Val, problem)    `.name` on a value (problem: `(summary, detail)` or None)
     get_index(val, key) -> (Val, problem)    `[key]` on a value
     constant_problems(tree) -> tuple[Diagnostic, ...]   the errors of a parsed template, evaluated alone
+    expression_value(expr) -> Val | None     an expression's value so evaluated (None: it has errors)
+    steps_value(val, steps) -> Val           template steps applied to a value (`DYNAMIC` after an error)
 
 Values
 ------
@@ -78,8 +80,8 @@ from ...template.types import CollectionType, ObjectType, PrimitiveType, TupleTy
 from ..definition import functions
 
 __all__ = [
-    "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "CODES",
-    "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
+    "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
+    "steps_value", "CODES", "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
 ]
 
 UNSUPPORTED_ATTRIBUTE = "expression/unsupported-attribute"
@@ -508,3 +510,17 @@ def constant_problems(tree) -> tuple[Diagnostic, ...]:
     else:
         ev.value(tree)
     return tuple(ev.out)
+
+
+def expression_value(expr) -> Val | None:
+    """The value of expression `expr` (no parse errors) with every reference an unknown of unknown
+    type, or None when evaluating it finds an error (`constant_problems` reports those)."""
+    ev = _Evaluator()
+    val = ev.value(expr)
+    return None if ev.out else val
+
+
+def steps_value(val: Val, steps) -> Val:
+    """Template steps (`Attr`, index steps) applied to `val`; `DYNAMIC` once one is an error (the
+    reference's own check reports it)."""
+    return _Evaluator().steps(val, steps)

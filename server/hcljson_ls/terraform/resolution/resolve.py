@@ -72,6 +72,7 @@ from ..definition.language import (
     module_constraints,
 )
 from ..expressions.evaluate import DYNAMIC, INVALID_INDEX, UNSUPPORTED_ATTRIBUTE, Val, get_attr, get_index, type_value
+from ..expressions.repetition import INVALID_COUNT, INVALID_FOR_EACH, count_problem, for_each_problem, variable_value
 from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
@@ -98,6 +99,7 @@ from .references import (
     repetition_key,
     subject,
 )
+from .repetition_sites import RepetitionSite
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
@@ -249,6 +251,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     candidates: dict[str, tuple] = {}  # kind -> `_candidates`, for this call's undeclared references
     for ref in refs:
         if type(ref) is not Reference:
+            if type(ref) is RepetitionSite:
+                problem = _repetition_variable(ref, own, scope, uses) if scope is not None else None
+                if problem is not None:
+                    out.append(problem)
+                continue
             if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
                 problem = _provider_call(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
                 if problem is not None:
@@ -921,6 +928,28 @@ def _walk(val: Val, steps: Sequence, floor: int) -> Diagnostic | None:
         if problem is not None:
             return _diag(span[0], span[1], code, problem[0], problem[1])
     return None
+
+
+def _repetition_variable(site: RepetitionSite, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """A `count` or `for_each` that is an input variable (`repetition_sites`), judged on an unknown
+    value of the variable's type (`expressions.repetition`), on the whole value as Terraform's.
+    A `for_each` list of strings gets the quick fix that makes it a set (`toset()`)."""
+    uses.add(("variable", site.variable))
+    uses.add(INPUTS_OF)
+    type_text = _variable_type(site.variable, own, scope)
+    if type_text is None:
+        return None
+    val = variable_value(type_text, site.steps)
+    if site.name == "count":
+        problem, code = count_problem(val), INVALID_COUNT
+    else:
+        problem, code = for_each_problem(val), INVALID_FOR_EACH
+    if problem is None:
+        return None
+    fixes: tuple[Fix, ...] = ()
+    if code == INVALID_FOR_EACH and val.type == ["list", "string"] and site.inner is not None:
+        fixes = (Fix(site.start + 1, site.end - 1, f"${{toset({site.inner})}}", "Make it a set: toset()"),)
+    return _diag(site.start, site.end, code, problem[0], problem[1], fixes)
 
 
 def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:

@@ -5,22 +5,24 @@
     conflict_findings(view, block_type, labels, body) -> list[Finding]     `count` with `for_each`
 
 The rules are written once over `hcljson.view` (body rules of `body_rules.BODY_RULES`): the full
-analysis runs it on the tree, the quick open on the C scanner's values.
+analysis runs it on the tree, the quick open on the C scanner's values. What a value may be is
+`expressions.repetition`'s rule, which an input variable's type meets too (`resolve`).
 
 Contract
 --------
-Only values known without evaluating anything are judged: a JSON number, boolean, null, array or
-object, or a string without a template sequence (`${`/`%{` anywhere in its decoded value, an
-escaped `$${` included, leaves the string alone: its value is an expression's, judged elsewhere or
-unknown until plan). Terraform 1.11.4 (checked with `terraform validate -json` on each variant):
+Judged: a JSON number, boolean, null, array or object, a string without a template sequence, and a
+template: exactly one interpolation (`"${-1}"`, `"${[\"a\"]}"`) has its expression's value, every
+reference in it unknown; any other (`"a${1}"`, `${`/`%{` anywhere in the decoded value, an escaped
+`$${` included) is a string whose value is unknown until plan (`repetition.template_value`).
+Terraform 1.11.4 (checked with `terraform validate -json` on each variant):
 
 * `meta-argument/invalid-count` (error, on the value): `count` null ("Invalid count argument"), a
-  boolean, array or object, or a string cty cannot read as a number ("Incorrect value type"), a
-  negative number or one that is not whole ("Invalid count argument"). A numeric string counts as
-  its number (`"3"`, `"1e1"` are fine; `" 3"`, `"0x10"` are not numbers).
-* `meta-argument/invalid-for-each` (error, on the value): `for_each` other than a JSON object: an
-  array (a tuple, even empty), a string, a number, a boolean or null. A set or map comes only from
-  an expression (`${toset(...)}`), which is never judged here.
+  boolean, array, object, list, set, map or tuple, or a string cty cannot read as a number
+  ("Incorrect value type"), a negative number or one that is not whole ("Invalid count argument").
+  A numeric string counts as its number (`"3"`, `"1e1"` are fine; `" 3"`, `"0x10"` are not numbers).
+* `meta-argument/invalid-for-each` (error, on the value): `for_each` other than a map or an object:
+  an array or tuple (even empty), a list, a string, a number, a boolean or null. A set comes only
+  from an expression (`${toset(...)}`), whose value is never known here.
 * `structure/conflicting-arguments` (error, on the later of the two names, the first related): a
   block that takes both `count` and `for_each` (`catalogue.MULTI_INSTANCE_BLOCKS`) given both
   (Terraform then reads neither; nor does `repetition_findings`). Which name is later is a position:
@@ -30,7 +32,6 @@ unknown until plan). Terraform 1.11.4 (checked with `terraform validate -json` o
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ...diagnostic import ERROR
@@ -39,81 +40,55 @@ from ...hcljson.view import ABSENT, NO_VALUE, Finding, ValueView
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE
 from ..definition import catalogue
 from ..definition.catalogue import MULTI_INSTANCE_BLOCKS
-from ..filekinds.tfvars import is_number_string
+from ..expressions.evaluate import Val
+from ..expressions.repetition import INVALID_COUNT, INVALID_FOR_EACH, count_problem, for_each_problem, template_value
 
 __all__ = ["CONFLICTING_ARGUMENTS", "INVALID_COUNT", "INVALID_FOR_EACH", "REPETITION_BLOCKS", "conflict_findings",
            "repetition_findings"]
 
 CONFLICTING_ARGUMENTS = "structure/conflicting-arguments"
-INVALID_COUNT = "meta-argument/invalid-count"
-INVALID_FOR_EACH = "meta-argument/invalid-for-each"
 
 #: The blocks whose literal `count`/`for_each` this module judges (Terraform evaluates them alike).
 REPETITION_BLOCKS = catalogue.EVALUATED_REPETITION_BLOCKS
 
-_TYPE_NAMES = {ARRAY: "tuple", NUMBER: "number", TRUE: "bool", FALSE: "bool", STRING: "string"}
+#: How a JSON literal is worded in the messages (`repetition.count_problem`'s `what`).
+_LITERAL_WORDS = {TRUE: "a boolean", FALSE: "a boolean", ARRAY: "a JSON array", OBJECT: "a JSON object"}
+#: The value a JSON literal of each kind stands for, as far as the rules read it (its type).
+_LITERAL_VALUES = {NULL: Val("dynamic", None), TRUE: Val("bool", True), FALSE: Val("bool", False),
+                   ARRAY: Val(["tuple", []]), OBJECT: Val(["object", {}])}
 
 
-def _is_template(value: str) -> bool:
-    return "${" in value or "%{" in value
+def _value(view: ValueView, v: Any, kind: str) -> Val | None:
+    """The value `count` or `for_each` member `v` (of JSON kind `kind`) stands for: a literal's, a
+    template's (`repetition.template_value`), else None (not judged)."""
+    if kind == STRING:
+        value = view.string(v)
+        if "${" in value or "%{" in value:
+            return template_value(value)
+        return Val("string", value)
+    if kind == NUMBER:
+        return Val("number", view.number_text(v))
+    return _LITERAL_VALUES.get(kind)  # (None: broken, the syntax layer reports it)
 
 
 def _count(view: ValueView, v: Any) -> Finding | None:
     kind = view.kind(v)
-    if kind == NULL:
-        return Finding(v, ERROR, INVALID_COUNT, "Invalid count argument",
-                       "The \"count\" argument is null, but it needs a whole number of instances (0 or more).")
-    if kind in (TRUE, FALSE, ARRAY, OBJECT):
-        return Finding(v, ERROR, INVALID_COUNT, "Incorrect value type",
-                       f"The \"count\" argument needs a number, but this is {_what(kind)}.")
-    if kind == STRING:
-        value = view.string(v)
-        if _is_template(value):
-            return None
-        if not is_number_string(value):
-            return Finding(v, ERROR, INVALID_COUNT, "Incorrect value type",
-                           f"The \"count\" argument needs a number, but {quoted(value)} is not one.")
-    elif kind == NUMBER:
-        value = view.number_text(v)
-        if value.isdigit() and value.isascii():
+    if kind == NUMBER:
+        text = view.number_text(v)
+        if text.isdigit() and text.isascii():
             return None  # a whole number, 0 or more, as written (`count = 3`): what every file has
-    else:
-        return None  # broken: the syntax layer reports it
-    try:
-        number = Decimal(value)
-    except InvalidOperation:
-        return None
-    if not number.is_finite() or abs(number.adjusted()) > 400:
-        return None  # far beyond any count (and beyond what Decimal rounds): not judged
-    if number != number.to_integral_value():
-        return Finding(v, ERROR, INVALID_COUNT, "Invalid count argument",
-                       f"The \"count\" argument must be a whole number, but this is {value}.")
-    if number < 0:
-        return Finding(v, ERROR, INVALID_COUNT, "Invalid count argument",
-                       f"The \"count\" argument must be 0 or more, but this is {value}.")
-    return None
-
-
-def _what(kind: str) -> str:
-    return {TRUE: "a boolean", FALSE: "a boolean", ARRAY: "a JSON array", OBJECT: "a JSON object"}[kind]
+    val = _value(view, v, kind)
+    problem = None if val is None else count_problem(val, _LITERAL_WORDS.get(kind))
+    return None if problem is None else Finding(v, ERROR, INVALID_COUNT, *problem)
 
 
 def _for_each(view: ValueView, v: Any) -> Finding | None:
     kind = view.kind(v)
     if kind == OBJECT:
         return None
-    if kind == NULL:
-        return Finding(v, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
-                       "The \"for_each\" argument is null, but it needs a map or a set of strings.")
-    if kind == STRING and _is_template(view.string(v)):
-        return None
-    name = _TYPE_NAMES.get(kind)
-    what = "JSON array (a tuple)" if kind == ARRAY else name
-    if name is None:
-        return None  # broken: the syntax layer reports it
-    hint = " To make one instance per element of a list, turn it into a set with toset()." if kind == ARRAY else ""
-    return Finding(v, ERROR, INVALID_FOR_EACH, "Invalid for_each argument",
-                   f"The \"for_each\" argument needs a map or a set of strings, but this value is a {what}.{hint}")
+    val = _value(view, v, kind)
+    problem = None if val is None else for_each_problem(val, "a JSON array (a tuple)" if kind == ARRAY else None)
+    return None if problem is None else Finding(v, ERROR, INVALID_FOR_EACH, *problem)
 
 
 def repetition_findings(view: ValueView, block_type: str, labels: tuple[str, ...], body: Any) -> list[Finding]:

@@ -1,0 +1,148 @@
+"""`count` and `for_each` judged on their values as `terraform validate` evaluates them: a template of
+one interpolation (its expression's value) and an input variable of a known type (an unknown value
+of that type, `repetition_sites`), through a real `Workspace` on a temporary directory.
+
+Terraform 1.11.4 (`validate -json`, the cases `meta-arguments/value-*` of tests/conformance): every
+diagnostic here is Terraform's error at Terraform's range (the whole JSON string value); the valid
+neighbours are valid for Terraform too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fixture import parse_fixture
+
+from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.features.quick_fixes import fixable
+
+COUNT, FOR_EACH = "meta-argument/invalid-count", "meta-argument/invalid-for-each"
+
+VARIABLES = """
+//- /app/variables.tf.json
+{"variable": {"names": {"type": "$[type]list(string)"}, "on": {"type": "bool"}, "n": {"type": "number"},
+              "o": {"type": "object({ids = list(string), tags = map(string)})"}, "any": {}}}
+"""
+
+
+def _found(fw, path: str = "/app/main.tf.json") -> list[tuple[str, str]]:
+    text = fw.fixture.files[path].text
+    return [(d.code, text[d.start:d.end]) for d in collect(fw.snapshot(), fw.uri(path)) if d.code in (COUNT, FOR_EACH)]
+
+
+def test_a_variable_of_the_wrong_type_declared_in_another_file(tmp_path: Path) -> None:
+    fw = parse_fixture(VARIABLES + """
+//- /app/main.tf.json
+{"resource": {"terraform_data": {
+  "a": {"for_each": ⟨"${var.names}"⟩},
+  "b": {"count": ⟨"${var.on}"⟩},
+  "c": {"for_each": ⟨"${ var.o.ids }"⟩},
+  "d": {"count": "${var.n}"},
+  "e": {"for_each": "${var.o.tags}"},
+  "f": {"for_each": "${var.any}"},
+  "g": {"for_each": "${toset(var.names)}"},
+  "h": {"count": "${var.on ? 1 : 0}"}
+}},
+ "module": {"m": {"source": "./child", "for_each": ⟨"${var.names}"⟩}}}
+//- /app/child/main.tf.json
+{}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in (COUNT, FOR_EACH)]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert [d.code for d in found] == [FOR_EACH, COUNT, FOR_EACH, FOR_EACH]
+    assert found[0].summary == "Invalid for_each argument" and "a list of string" in found[0].detail
+    assert "toset()" in found[0].detail
+    assert found[1].summary == "Incorrect value type" and "a bool" in found[1].detail
+
+
+def test_the_variable_s_type_changing_in_another_open_file(tmp_path: Path) -> None:
+    fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"for_each": "${var.names}"}}}}\n'
+                       ).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
+    assert _found(fw) == [(FOR_EACH, '"${var.names}"')]
+    text = fw.fixture.files["/app/variables.tf.json"].text
+    at = fw.fixture.mark("type", "/app/variables.tf.json")[1]
+    variables = fw.uri("/app/variables.tf.json")
+    fw.workspace.change(variables, 2, [{"range": _range(text, at, at + 4), "text": "set"}], "utf-32")
+    assert _found(fw) == []
+    fw.workspace.change(variables, 3, [{"range": _range(text, at, at + 3), "text": "list"}], "utf-32")
+    assert _found(fw) == [(FOR_EACH, '"${var.names}"')]
+
+
+def test_the_quick_fix_makes_a_list_of_strings_a_set(tmp_path: Path) -> None:
+    fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"for_each": "${var.names}"}}}}\n'
+                       ).workspace(tmp_path, open=["/app/main.tf.json"])
+    uri = fw.uri("/app/main.tf.json")
+    text = fw.fixture.files["/app/main.tf.json"].text
+    (shown,) = fixable(fw.snapshot(), uri, 0, len(text))
+    (fix,) = shown.fixes
+    fixed = text[:fix.start] + fix.new_text + text[fix.end:]
+    assert json.loads(fixed)["resource"]["terraform_data"]["a"]["for_each"] == "${toset(var.names)}"
+    fw.workspace.change(uri, 2, [{"range": _range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
+    assert _found(fw) == []
+
+
+def test_a_list_of_objects_gets_no_toset_fix(tmp_path: Path) -> None:
+    fw = parse_fixture("""
+//- /app/main.tf.json
+{"variable": {"l": {"type": "list(object({a = string}))"}},
+ "resource": {"terraform_data": {"a": {"for_each": "${var.l}"}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    (found,) = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code == FOR_EACH]
+    assert found.fixes == () and "a list of object" in found.detail and "toset" not in found.detail
+
+
+def test_constant_templates(tmp_path: Path) -> None:
+    fw = parse_fixture("""
+//- /app/main.tf.json
+{"resource": {"terraform_data": {
+  "a": {"count": ⟨"${-1}"⟩},
+  "b": {"count": ⟨"${1.5}"⟩},
+  "c": {"count": ⟨"${null}"⟩},
+  "d": {"for_each": ⟨"${[\\"a\\"]}"⟩},
+  "e": {"for_each": ⟨"x-${1}"⟩},
+  "f": {"count": "${\\"3\\"}"},
+  "g": {"count": "x-${1}"},
+  "h": {"for_each": "${{a = 1}}"},
+  "i": {"count": "${1 + 1}"}
+}},
+ "data": {"terraform_remote_state": {"s": {"backend": "local", "count": ⟨"${-2}"⟩}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in (COUNT, FOR_EACH)]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert [d.summary for d in found] == ["Invalid count argument"] * 3 + ["Invalid for_each argument"] * 2 + [
+        "Invalid count argument"]
+    assert "0 or more, but this is -1" in found[0].detail and "whole number, but this is 1.5" in found[1].detail
+
+
+def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
+    from internals import quick_and_full
+
+    (tmp_path / "variables.tf.json").write_text(json.dumps(
+        {"variable": {"names": {"type": "list(string)"}, "on": {"type": "bool"}, "n": {"type": "number"}}}))
+    text = json.dumps({"resource": {"terraform_data": {
+        "a": {"for_each": "${var.names}"}, "b": {"count": "${var.on}"}, "c": {"count": "${var.n}"},
+        "d": {"count": "${-1}"}, "e": {"for_each": "x${1}"}, "f": {"count": 2}, "g": {"for_each": "${toset(var.names)}"},
+    }}}, indent=2)
+    quick, full = quick_and_full(tmp_path, text)
+    assert quick.diagnostics == full
+    assert [d.code for d in full] == [FOR_EACH, COUNT, COUNT, FOR_EACH]
+
+
+def test_check_reports_them(tmp_path: Path, cli) -> None:
+    parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"for_each": "${var.names}"}}}}\n'
+                  ).write(tmp_path)
+    result = cli("check", str(tmp_path / "app"))
+    assert result.returncode == 1, result.stdout
+    # Line 1, column 52: the value's opening quote, where Terraform's range starts.
+    assert "main.tf.json:1:52: error: Invalid for_each argument" in result.stdout and f"[{FOR_EACH}]" in result.stdout
+
+
+def _range(text: str, start: int, end: int) -> dict:
+    def position(offset: int) -> dict:
+        line = text.count("\n", 0, offset)
+        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+    return {"start": position(start), "end": position(end)}
