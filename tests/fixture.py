@@ -36,6 +36,8 @@ text, and every offset below is an offset into the text without them:
     fixture.only.marks                   # {'key': 6, 'second': 20}
     fixture.mark("second")               # ('/main.tf.json', 20); FixtureWorkspace.mark gives (uri, offset)
 
+`lsp_range(text, start, end)` is an LSP range of `text` in code points (a `"utf-32"` edit's).
+
 A fixture text cannot contain `$0`, `$[`, `⟨` or `⟩` literally (build such a text without this module).
 Text before the first header line may only be blank. Malformed fixtures raise `FixtureError`.
 
@@ -68,6 +70,16 @@ DEFAULT_PATH = "/main.tf.json"
 OPENED_BY_DEFAULT = (".tf.json", ".tofu.json")
 #: The language id `Fixture.workspace` opens documents with.
 LANGUAGE_ID = "terraform-json"
+
+
+def lsp_range(text: str, start: int, end: int) -> dict:
+    """The LSP range of `[start, end)` in `text`, lines and code points (what an edit sent with the
+    `"utf-32"` position encoding names)."""
+
+    def position(offset: int) -> dict:
+        return {"line": text.count("\n", 0, offset), "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+    return {"start": position(start), "end": position(end)}
 
 
 class FixtureError(ValueError):

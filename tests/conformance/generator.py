@@ -562,6 +562,57 @@ def _type_cases() -> Iterator[Case]:
                    "module": {"m": {"source": "./child", "name": "${var.x[0]}"}}}, child__main=CHILD)
 
 
+def _typed_template_cases() -> Iterator[Case]:
+    """Templates that read input variables, evaluated with each variable an unknown of its type."""
+    cat = "types"
+    variables = {"variable": {
+        "l": {"type": "list(string)"}, "m": {"type": "map(string)"}, "s": {"type": "string"}, "b": {"type": "bool"},
+        "n": {"type": "number"}, "a": {}, "o": {"type": "object({x = string, n = number})"},
+    }}
+    expressions = {
+        "upper-list": ("${upper(var.l)}", "list to a string parameter"),
+        "upper-object": ("${upper(var.o)}", "object to a string parameter"),
+        "upper-string": ("${upper(var.s)}", VALID),
+        "upper-number": ("${upper(var.n)}", VALID),
+        "upper-bool": ("${upper(var.b)}", VALID),
+        "upper-map-element": ('${upper(var.m["k"])}', VALID),
+        "upper-list-element": ("${upper(var.l[0])}", VALID),
+        "upper-attribute": ("${upper(var.o.x)}", VALID),
+        "upper-any": ("${upper(var.a)}", VALID),
+        "abs-list": ("${abs(var.l)}", "list to a number parameter"),
+        "abs-string": ("${abs(var.s)}", VALID),
+        "plus-list": ("${var.l + 1}", "list operand"),
+        "plus-bool": ("${var.b + 1}", "bool operand of +"),
+        "plus-string": ("${var.s + 1}", VALID),
+        "plus-numbers": ("${var.n + var.o.n}", VALID),
+        "times-attribute": ("${var.o.x * 2}", VALID),
+        "less-list": ("${var.l < 1}", "list operand of <"),
+        "not-list": ("${!var.l}", "list operand of !"),
+        "not-string": ("${!var.s}", VALID),
+        "not-number": ("${!var.n}", "number operand of !"),
+        "and-number": ("${var.b && var.n}", "number operand of &&"),
+        "equal-list-map": ("${var.l == var.m}", VALID),
+        "try-upper-list": ('${try(upper(var.l), "x")}', VALID),
+        "can-upper-list": ("${can(upper(var.l))}", VALID),
+        "known-condition": ('${true ? upper(var.l) : "x"}', "list to a string parameter in the branch taken"),
+        "for-upper": ("${[for x in var.l : upper(x)]}", VALID),
+        "text-around": ("${upper(var.l)}-x", "list to a string parameter"),
+        "lower-element": ("${lower(var.l[0])}", VALID),
+    }
+    for slug, (expression, intent) in expressions.items():
+        yield _module(f"typed-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))
+    yield _module("typed-resource-argument", cat, "list to a string parameter in a resource argument",
+                  _merge(variables, _td({"input": "${upper(var.l)}"})))
+    yield _module("typed-output", cat, "list operand in an output", _merge(variables, {"output": {"o": {"value": "${var.l + 1}"}}}))
+    yield _module("typed-module-input", cat, "list to a string parameter in a module input",
+                  _merge(variables, {"module": {"m": {"source": "./child", "name": "${upper(var.l)}"}}}), child__main=CHILD)
+    yield _module("typed-variable-elsewhere", cat, "list to a string parameter, the variable in another file",
+                  {"locals": {"v": "${upper(var.names)}"}}, variables={"variable": {"names": {"type": "list(string)"}}})
+    yield _module("typed-validation", cat, "list to a string parameter in a variable's validation",
+                  {"variable": {"l": {"type": "list(string)", "validation": {
+                      "condition": '${upper(var.l) != ""}', "error_message": "Bad."}}}})
+
+
 # --- module calls --------------------------------------------------------------------------------
 
 def _import_key_cases() -> Iterator[Case]:
@@ -1400,7 +1451,7 @@ def _valid_cases() -> Iterator[Case]:
 def cases() -> tuple[Case, ...]:
     """Every generated case, in a fixed order; ids are unique."""
     all_cases = (
-        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_module_call_cases(), *_structure_cases(),
+        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_typed_template_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
         *_version_cases(), *_test_file_cases(), *_valid_cases(), *_self_reference_cases(), *_import_key_cases(),
     )

@@ -10,7 +10,7 @@ wrapper around the real function: every answer is still the real one)."""
 from __future__ import annotations
 
 import pytest
-from fixture import parse_fixture
+from fixture import lsp_range, parse_fixture
 
 from hcljson_ls.diagnostic import Fix
 from hcljson_ls.features import diagnostics
@@ -98,7 +98,7 @@ def test_suggestions_are_looked_for_only_for_the_diagnostics_shown(tmp_path, sea
     # ones are read again (new places), the hidden ones never.
     text = fixture.files["/m/main.tf.json"].text
     at = fixture.mark("free")[1]
-    ws.workspace.change(uri, 2, [{"range": _range(text, at, at), "text": "very "}], "utf-32")
+    ws.workspace.change(uri, 2, [{"range": lsp_range(text, at, at), "text": "very "}], "utf-32")
     again = diagnostics.collect(ws.snapshot(), uri, max_per_code=5)
     assert [d.plain_message for d in again] == [d.plain_message for d in shown]
     assert [f.start for d in again for f in d.fixes] == [f.start + 5 for d in shown for f in d.fixes]
@@ -112,11 +112,3 @@ def test_suggestions_are_looked_for_only_for_the_diagnostics_shown(tmp_path, sea
     assert messages[:5] == [d.plain_message for d in again[:5]]
     assert all("Did you mean" in m for m in messages)
     assert set(searches[before:]) >= {f"environmnt{i}" for i in range(6, MISSPELT)}  # the hidden ones, now
-
-
-def _range(text: str, start: int, end: int) -> dict:
-    def pos(offset: int) -> dict:
-        line = text.count("\n", 0, offset)
-        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
-
-    return {"start": pos(start), "end": pos(end)}

@@ -15,7 +15,7 @@ import io
 from pathlib import Path
 
 import pytest
-from fixture import FixtureWorkspace, parse_fixture
+from fixture import FixtureWorkspace, lsp_range, parse_fixture
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -167,12 +167,12 @@ def test_edits_in_another_file_reach_the_output(tmp_path: Path) -> None:
     fw.workspace.take_stale()
     text = fw.fixture.files["/app/locals.tf.json"].text
     at = fw.fixture.mark("p")[1]
-    fw.workspace.change(locals_, 2, [{"range": _range(text, at, at + 1), "text": "s"}], "utf-32")
+    fw.workspace.change(locals_, 2, [{"range": lsp_range(text, at, at + 1), "text": "s"}], "utf-32")
     collect(fw.snapshot(), locals_)
     assert main in fw.workspace.take_stale()  # published again
     assert [d.code for d in flow(fw)] == ["flow/sensitive-output"]
     text = text[:at] + "s" + text[at + 1 :]
-    fw.workspace.change(locals_, 3, [{"range": _range(text, at, at + 1), "text": "p"}], "utf-32")
+    fw.workspace.change(locals_, 3, [{"range": lsp_range(text, at, at + 1), "text": "p"}], "utf-32")
     assert main in fw.workspace.take_stale()
     assert flow(fw) == []
 
@@ -193,14 +193,6 @@ def test_check_judges_a_module_as_terraform_validate_in_its_directory(tmp_path: 
     out, err = io.StringIO(), io.StringIO()
     assert run_check([str(tmp_path / "app" / "child")], out=out, err=err) == 1
     assert "Ephemeral output not allowed" in out.getvalue() and "[flow/ephemeral-root-output]" in out.getvalue()
-
-
-def _range(text: str, start: int, end: int) -> dict:
-    def position(offset: int) -> dict:
-        line = text.count("\n", 0, offset)
-        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
-
-    return {"start": position(start), "end": position(end)}
 
 
 @pytest.mark.parametrize("value", ["${upper(var.s)}", "${jsonencode(var.s)}", "${var.s == \\\"x\\\"}"])
@@ -260,7 +252,7 @@ def test_typing_a_mark_in_an_open_document_is_seen_without_searching_it_whole(tm
     text, at = fw.fixture.only.text, fw.cursor[1]
     lengths = []
     for version, typed in enumerate([", ", '"sen', "si", 'tive"', ": ", "true"], start=2):
-        fw.workspace.change(uri, version, [{"range": _range(text, at, at), "text": typed}], "utf-32")
+        fw.workspace.change(uri, version, [{"range": lsp_range(text, at, at), "text": typed}], "utf-32")
         text, at = text[:at] + typed + text[at:], at + len(typed)
         lengths.append(len(text))
         found = flow(fw)  # each version judged
@@ -269,5 +261,5 @@ def test_typing_a_mark_in_an_open_document_is_seen_without_searching_it_whole(tm
     # 7; before, only around each change.
     assert searched == lengths[-2:]
     # Deleting the word is seen too (a file that may mark is searched whole).
-    fw.workspace.change(uri, 8, [{"range": _range(text, at - len('"sensitive": true'), at), "text": '"x": 1'}], "utf-32")
+    fw.workspace.change(uri, 8, [{"range": lsp_range(text, at - len('"sensitive": true'), at), "text": '"x": 1'}], "utf-32")
     assert flow(fw) == [] and searched[-1] == len(text) - len('"sensitive": true') + len('"x": 1')

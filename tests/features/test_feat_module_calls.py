@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
-from fixture import FixtureWorkspace, parse_fixture
+from fixture import FixtureWorkspace, lsp_range, parse_fixture
 from internals import quick_and_full
 
 from hcljson_ls.diagnostic import ERROR
@@ -251,17 +251,9 @@ def test_an_edit_of_the_open_child_updates_the_open_caller(tmp_path: Path) -> No
     text = fw.fixture.files["/app/child/variables.tf.json"].text
     at = fw.fixture.mark("req_type")[1]
     new = '{"type": "string", "default": "d"}'
-    fw.workspace.change(child_uri, 2, [{"range": _range(text, at, at + len('{"type": "string"}')), "text": new}], "utf-32")
+    fw.workspace.change(child_uri, 2, [{"range": lsp_range(text, at, at + len('{"type": "string"}')), "text": new}], "utf-32")
     collect(fw.snapshot(), child_uri)  # its analysis notices the new facts
     assert module_diags(fw) == []
-
-
-def _range(text: str, start: int, end: int) -> dict:
-    def position(offset: int) -> dict:
-        line = text.count("\n", 0, offset)
-        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
-
-    return {"start": position(start), "end": position(end)}
 
 
 @pytest.mark.parametrize("body", [

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fixture import parse_fixture
+from fixture import lsp_range, parse_fixture
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.features.quick_fixes import fixable
@@ -64,9 +64,9 @@ def test_the_variable_s_type_changing_in_another_open_file(tmp_path: Path) -> No
     text = fw.fixture.files["/app/variables.tf.json"].text
     at = fw.fixture.mark("type", "/app/variables.tf.json")[1]
     variables = fw.uri("/app/variables.tf.json")
-    fw.workspace.change(variables, 2, [{"range": _range(text, at, at + 4), "text": "set"}], "utf-32")
+    fw.workspace.change(variables, 2, [{"range": lsp_range(text, at, at + 4), "text": "set"}], "utf-32")
     assert _found(fw) == []
-    fw.workspace.change(variables, 3, [{"range": _range(text, at, at + 3), "text": "list"}], "utf-32")
+    fw.workspace.change(variables, 3, [{"range": lsp_range(text, at, at + 3), "text": "list"}], "utf-32")
     assert _found(fw) == [(FOR_EACH, '"${var.names}"')]
 
 
@@ -79,7 +79,7 @@ def test_the_quick_fix_makes_a_list_of_strings_a_set(tmp_path: Path) -> None:
     (fix,) = shown.fixes
     fixed = text[:fix.start] + fix.new_text + text[fix.end:]
     assert json.loads(fixed)["resource"]["terraform_data"]["a"]["for_each"] == "${toset(var.names)}"
-    fw.workspace.change(uri, 2, [{"range": _range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
+    fw.workspace.change(uri, 2, [{"range": lsp_range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
     assert _found(fw) == []
 
 
@@ -138,11 +138,3 @@ def test_check_reports_them(tmp_path: Path, cli) -> None:
     assert result.returncode == 1, result.stdout
     # Line 1, column 52: the value's opening quote, where Terraform's range starts.
     assert "main.tf.json:1:52: error: Invalid for_each argument" in result.stdout and f"[{FOR_EACH}]" in result.stdout
-
-
-def _range(text: str, start: int, end: int) -> dict:
-    def position(offset: int) -> dict:
-        line = text.count("\n", 0, offset)
-        return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
-
-    return {"start": position(start), "end": position(end)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fixture import FixtureWorkspace, parse_fixture
+from fixture import FixtureWorkspace, lsp_range, parse_fixture
 
 from hcljson_ls.features import diagnostics, navigation, semantic_tokens, symbols
 from hcljson_ls.features.completion import complete
@@ -53,13 +53,6 @@ def declared_at(fw: FixtureWorkspace, path: str, name: str) -> tuple[str, int, i
     f = fw.fixture.files[path]
     [(s, e)] = [(s, e) for s, e in f.ranges if f.text[s:e] == f'"{name}"']
     return fw.uri(path), s, e
-
-
-def lsp_range(text: str, start: int, end: int) -> dict:
-    def position(offset: int) -> dict:
-        return {"line": text.count("\n", 0, offset), "character": offset - (text.rfind("\n", 0, offset) + 1)}
-
-    return {"start": position(start), "end": position(end)}
 
 
 def found(fw: FixtureWorkspace, path: str = TFVARS):

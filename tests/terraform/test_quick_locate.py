@@ -66,6 +66,7 @@ PLACED = {
     "non-ASCII text around": {"ami": "é ${var.y} ü"},
     "a list variable as for_each": {"for_each": "${var.names}", "ami": "${each.key}"},
     "a bool variable as count, and a misspelt one": {"count": "${var.on}", "ami": "${var.y}"},
+    "a list variable given to upper()": {"ami": "${upper(var.names)}", "tags": {"a": "x-${!var.names}"}},
 }
 
 ANALYSED = {
@@ -74,6 +75,7 @@ ANALYSED = {
     "non-ASCII text written as escapes": "\\u00e9 ${var.y}",
     "the same string in count and outside": {"count": "${var.y}", "ami": "${var.y}"},
     "a list variable in for_each and outside": {"for_each": "${var.names}", "ami": "${var.names}"},
+    "a typed template written with an escape": "\\u0024{upper(var.names)}",
 }
 
 

@@ -128,12 +128,15 @@ TEMPLATES = [
     # functions of one engine only; names with a character of Python's \w that is not ASCII, and
     # with one HCL refuses
     '${urldecode("a")}', "${convert(var.x, string)}", "${var.x²}", "${var.x·y}",
+    # what the types of input variables decide (`typed_sites`)
+    "${upper(var.l)}", "${var.l + 1}", "x-${!var.b}", "${upper(var.l[0])}", '${try(upper(var.l), "")}',
+    "${abs(var.x)}", "${var.b && var.l}",
 ]
 RAW_STRINGS = [
     r'"\u0024{var.x}"', r'"$\u007bvar.x}"', r'"\u0025{ if var.x }a%{ endif }"', r'"\\u0024{var.x}"',
     r'"\"${var.x}\""', r'"${upper(\"a\")}"', r'"\n${var.x}"', r'"${upper(\"a\\n\")}"', r'"\u00e9${local.y}"',
     r'"\ud83d\ude00${var.nope}"', r'"${var.nope}\u0000"', r'"\/${count.index}"', r'"$\u0024{var.x}"',
-    r'"${\u0022a\u0022}"', r'"\t${uper(1)}"', r'"${var.x}\\"',
+    r'"${\u0022a\u0022}"', r'"\t${uper(1)}"', r'"${var.x}\\"', r'"\"${upper(var.l)}"',
 ]
 TEMPLATE = st.sampled_from(TEMPLATES) | st.sampled_from(RAW_STRINGS).map(Raw)
 PLAIN_KEYS = ["a", "b", "k", "Name", "tags", "//", "", "a b", "count", "${var.x}", "%{ if x }", "é"]

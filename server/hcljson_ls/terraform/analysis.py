@@ -35,7 +35,9 @@ Contract
   (evaluated early: no "taken literally" warning). (A `validation.error_message` template that does
   not parse is one warning, `templates.check_block`'s `template/invalid-error-message`.)
 * A `count` or `for_each` that is an input variable: a `repetition_sites.RepetitionSite` after the
-  block's references, checked in `resolve` against the variable's type.
+  block's references, checked in `resolve` against the variable's type; a template string that
+  reads input variables and computes something: a `typed_sites.TypedSite` among the references,
+  evaluated again in `resolve` with the variables' types. Neither in override files.
 * Module calls: each `module` block's `module_calls.CallSite` comes after its schema sites and before
   its language sites, and is checked in `resolve` against the child's variables
   (`Scope.module_inputs`) and, when the scope has `module_providers`, against the child's provider
@@ -63,7 +65,7 @@ from .filekinds.tfvars import TFVARS_SCHEMA, is_tfvars
 from .resolution.addresses import address_rules
 from .resolution.module_calls import CallSite, call_sites, check_calls
 from .resolution.provider_passing import CONFIGURED, caller_providers
-from .resolution.reference_walk import block_references
+from .resolution.reference_walk import block_references, references_and_sites
 from .resolution.references import Reference, subject
 from .resolution.repetition_sites import repetition_sites
 from .resolution.resolve import (  # the requirement readers live with the scope; named here too
@@ -143,7 +145,7 @@ class TerraformChecks(FileChecks):
         tofu = self.tofu_file
         defs = [[] for _ in blocks] if self.override else [definitions(b, text) + constraint_keys(b, text, tofu) for b in blocks]
         # Per block: its references and calls, then the sites checked once more is known.
-        refs: list[list[Any]] = [block_references(text, b) for b in blocks]
+        refs: list[list[Any]] = [(block_references if self.override else references_and_sites)(text, b) for b in blocks]
         engine = self.engine()
         for i, b in enumerate(blocks):  # nothing in a block the engine reserves is read
             spans = _reserved_spans(b, engine)

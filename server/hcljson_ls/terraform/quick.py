@@ -127,6 +127,7 @@ from .definition.catalogue import ARGUMENT_REFERENCES
 from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
 from .definition.schema import DATA, OUTPUT, RESOURCE, is_json_override_file, schema_for_path
+from .expressions.evaluate import typed_candidate
 from .expressions.repetition import whole_variable
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
@@ -136,6 +137,7 @@ from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.repetition_sites import site_of
 from .resolution.resolve import Scope, module_language, resolve
+from .resolution.typed_sites import TypedSite
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
 from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
@@ -915,9 +917,13 @@ _PROVIDER = "provider"  # a resource's `provider` string
 _TEMPLATE_KEY = "template"  # any other template without diagnostics: its text
 #: A `count` or `for_each` value that is an input variable (`repetition_sites.site_of`): its text.
 _REPETITION_KEYS = {"count": "count-value", "for_each": "for-each-value"}
-#: The keys whose diagnostics `_locate` places (any other's block is analysed).
-_PLACEABLE = frozenset({_TRAVERSAL_KEY, _TEMPLATE_KEY, *_REPETITION_KEYS.values()})
 _REPETITION_NAMED = {kind: name for name, kind in _REPETITION_KEYS.items()}
+#: A template string that reads input variables (`typed_sites.typed_site`): its text.
+_TYPED_KEY = "typed"
+#: The keys of a whole string (`_locate`): where their refs start in the string as JSON writes it.
+_WHOLE_STRING_KEYS = {_TYPED_KEY: 1, **{kind: 0 for kind in _REPETITION_NAMED}}
+#: The keys whose diagnostics `_locate` places (any other's block is analysed).
+_PLACEABLE = frozenset({_TRAVERSAL_KEY, _TEMPLATE_KEY, *_WHOLE_STRING_KEYS})
 
 
 def _refs_of(key: tuple, at: int) -> list:
@@ -960,10 +966,11 @@ def _refs_of(key: tuple, at: int) -> list:
                     continue
                 (rest if rest else steps).append(Step(name, at + s.start(1), at + s.end(1)))
         return [Reference(root, at, at + len(root), tuple(steps), flags, tuple(rest))]
-    repetition = _REPETITION_NAMED.get(kind)
-    if repetition is not None:  # the whole string as JSON writes it, from its quote at `at`
+    if kind in _WHOLE_STRING_KEYS:
         raw = text if _NEEDS_ESCAPE.search(text) is None else json.dumps(text, ensure_ascii=False)[1:-1]
-        site = site_of(repetition, at, raw, text)
+        if kind == _TYPED_KEY:  # its content from `at`
+            return [TypedSite(at, raw)]
+        site = site_of(_REPETITION_NAMED[kind], at, raw, text)  # the whole string, from its quote at `at`
         return [] if site is None else [site]
     made: Sequence[Reference | Call] | None
     if kind == _PROVIDER:
@@ -1013,13 +1020,17 @@ def _expression(v: Any, ctx: int, found: list, strings: list) -> None:
 
 def _template(value: str, ctx: int, found: list, strings: list) -> None:
     """A template string holding a sequence: the keys of its references (and the string with `ctx`
-    in `strings`), or `_Unsure` when it has diagnostics."""
+    in `strings`), or `_Unsure` when it has diagnostics. One that reads input variables and computes
+    something is also a `_TYPED_KEY` (`typed_sites`: its types decide more; never one of traversals
+    only, whose steps their resolution checks)."""
     strings.append((value, ctx))
     traversals = _simple_traversals(value)
     if traversals is not None:
         for traversal in traversals:
             found.append((_TRAVERSAL_KEY, traversal, ctx))
         return
+    if typed_candidate(value):
+        found.append((_TYPED_KEY, value, ctx))
     if _template_refs(value) is None:
         raise _Unsure("template")
     found.append((_TEMPLATE_KEY, value, ctx))
@@ -1093,9 +1104,9 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
         else:
             got = by_key.get((_TEMPLATE_KEY, x, flags))
             moves = [(got, 1)] if got is not None else []
-        for kind in _REPETITION_NAMED:  # (a `count` / `for_each` value: the whole string, from its quote)
+        for kind, offset in _WHOLE_STRING_KEYS.items():  # (sites of the whole string)
             if (got := by_key.get((kind, x, flags))) is not None:
-                moves.append((got, 0))
+                moves.append((got, offset))
         if not moves:
             continue
         written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)

@@ -1,6 +1,7 @@
 """Every reference and function call inside the strings of a top-level block of a JSON file.
 
     block_references(text, block) -> list[Reference | Call]      absolute positions, source order
+    references_and_sites(text, block) -> list[Reference | Call | TypedSite]   the same, and the sites
     expression_references(text, expr) -> list[Reference | Call]  those of one argument's value
 
 Contract
@@ -77,6 +78,7 @@ from .references import (
     Reference,
     Step,
 )
+from .typed_sites import TypedSite, typed_site
 
 #: Nested blocks inside which `self` is the enclosing resource.
 _SELF_BLOCKS = catalogue.NAMESPACES["self"].valid_in
@@ -87,7 +89,17 @@ _PROVIDER_ARGUMENT = "provider"  # in resource-like blocks
 
 def block_references(text: str, block: Block) -> list[Reference | Call]:
     """The references and calls of top-level `block` (see the module doc)."""
-    out: list[Reference | Call] = []
+    return _block_references(text, block, False)
+
+
+def references_and_sites(text: str, block: Block) -> list[Reference | Call | TypedSite]:
+    """`block_references`, and the `typed_sites.TypedSite` of each template string that needs one
+    (what the analysis resolves), in source order among them."""
+    return _block_references(text, block, True)
+
+
+def _block_references(text: str, block: Block, sites: bool) -> list[Any]:
+    out: list[Any] = []
     body = block.body
     top_type = block.type_name
     context = 0
@@ -97,9 +109,12 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
         context |= IN_FOR_EACH
     if top_type in UNEVALUATED_BLOCKS:
         context |= UNEVALUATED
-    stack: list[tuple[Body, str, int, frozenset[str], bool]] = [(body, top_type, context, frozenset(), False)]
+    # (body, its type, context flags, bound names, read literally, whether `terraform validate`
+    # evaluates its template strings with the variables' types: `typed_sites`)
+    stack: list[tuple[Body, str, int, frozenset[str], bool, bool]] = [
+        (body, top_type, context, frozenset(), False, sites and top_type not in UNEVALUATED_BLOCKS)]
     while stack:
-        b, owner, ctx, bound, literal = stack.pop()
+        b, owner, ctx, bound, literal, typed = stack.pop()
         for a in b.attributes:
             if a.expr is None or (literal and a.schema is None):
                 continue
@@ -121,7 +136,8 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
                     own &= ~IN_COUNT
                 elif a.name == "for_each":
                     own &= ~IN_FOR_EACH
-            _expression(text, a.expr, special, own, bound, out)
+            # (A variable's validation: its `condition` is evaluated with the variable's type.)
+            _expression(text, a.expr, special, own, bound, out, typed and (owner != "validation" or a.name == "condition"))
         for nested in b.blocks:
             t = nested.type_name
             if t == "encryption" and owner == "terraform":
@@ -131,9 +147,13 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
             if t == "dynamic":
                 inner_bound = bound | {iterator_name(text, nested)}
             inner_ctx = ctx | IN_SELF if t in _SELF_BLOCKS else ctx
-            if unevaluated_nested(b, nested) or (t == "validation" and owner == "variable"):
+            inner_typed = typed
+            if unevaluated_nested(b, nested):
                 inner_ctx |= UNEVALUATED
-            stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner)))
+                inner_typed = False
+            elif t == "validation" and owner == "variable":
+                inner_ctx |= UNEVALUATED
+            stack.append((nested.body, t, inner_ctx, inner_bound, literal or literal_settings_block(t, owner), inner_typed))
     out.sort(key=lambda r: r.start)
     return out
 
@@ -157,7 +177,8 @@ def expression_references(text: str, expr) -> list[Reference | Call]:
     return out
 
 
-def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list) -> None:
+def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset[str], out: list,
+                sites: bool = False) -> None:
     if expr.mode == EXPRESSION and special is None:
         # The bulk of a document: a number, a literal, or a string without `{` holds no reference;
         # skipping it here, before the generic walk, saves ~40% of this module's time on open.
@@ -186,6 +207,10 @@ def _expression(text: str, expr, special: str | None, ctx: int, bound: frozenset
             continue  # no interpolation: plain text
         if special == "literal-if-broken" and any(d.severity == ERROR for d in template_raw(raw)[1]):
             continue
+        if sites and smode == STRING_TEMPLATE and special is None and not is_key and "var" not in bound:
+            site = typed_site(cs, raw, raw if "\\" not in raw else strings.decode_raw(raw, 0).value)
+            if site is not None:
+                out.append(site)
         provider = special in ("provider", "provider-values")
         for item in _string_refs(raw, smode, provider):
             if isinstance(item, Reference):

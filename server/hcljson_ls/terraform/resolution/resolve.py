@@ -58,6 +58,7 @@ from typing import Any, NamedTuple, Protocol
 
 from ...diagnostic import ERROR, WARNING, Deferred, Diagnostic, Fix
 from ...hcljson.problems import suggestion
+from ...hcljson.schema import STRING_TEMPLATE
 from ...hcljson.values import quoted
 from ..definition import catalogue, functions
 from ..definition.catalogue import NAMESPACES, STEP_TYPE
@@ -71,8 +72,18 @@ from ..definition.language import (
     function_available,
     module_constraints,
 )
-from ..expressions.evaluate import DYNAMIC, INVALID_INDEX, UNSUPPORTED_ATTRIBUTE, Val, get_attr, get_index, type_value
+from ..expressions.evaluate import (
+    DYNAMIC,
+    INVALID_INDEX,
+    UNSUPPORTED_ATTRIBUTE,
+    Val,
+    get_attr,
+    get_index,
+    type_value,
+    typed_problems,
+)
 from ..expressions.repetition import INVALID_COUNT, INVALID_FOR_EACH, count_problem, for_each_problem, variable_value
+from ..expressions.templates import string_tree
 from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
@@ -100,6 +111,7 @@ from .references import (
     subject,
 )
 from .repetition_sites import RepetitionSite
+from .typed_sites import TypedSite
 
 UNDECLARED = "reference/undeclared"
 UNDECLARED_OUTPUT = "reference/undeclared-output"
@@ -255,6 +267,10 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
                 problem = _repetition_variable(ref, own, scope, uses) if scope is not None else None
                 if problem is not None:
                     out.append(problem)
+                continue
+            if type(ref) is TypedSite:
+                if scope is not None:
+                    out.extend(_typed_template(ref, own, scope, uses))
                 continue
             if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
                 problem = _provider_call(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
@@ -950,6 +966,22 @@ def _repetition_variable(site: RepetitionSite, own: frozenset, scope: Scope, use
     if code == INVALID_FOR_EACH and val.type == ["list", "string"] and site.inner is not None:
         fixes = (Fix(site.start + 1, site.end - 1, f"${{toset({site.inner})}}", "Make it a set: toset()"),)
     return _diag(site.start, site.end, code, problem[0], problem[1], fixes)
+
+
+def _typed_template(site: TypedSite, own: frozenset, scope: Scope, uses: set) -> list[Diagnostic]:
+    """A template string evaluated with each input variable an unknown value of its type (the
+    errors that `evaluate.constant_problems` did not find without the types), at its positions."""
+    tree = string_tree(site.raw, STRING_TEMPLATE)
+    if tree is None:
+        return []
+    uses.add(INPUTS_OF)
+
+    def variable(name: str) -> Val:
+        uses.add(("variable", name))
+        type_text = _variable_type(name, own, scope)
+        return DYNAMIC if type_text is None else type_value(type_text)
+
+    return [d.shifted(site.start) for d in typed_problems(tree, variable)]
 
 
 def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:

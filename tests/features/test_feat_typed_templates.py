@@ -1,0 +1,100 @@
+"""Templates that read input variables, evaluated again with each variable an unknown value of its
+type (`typed_sites`), through a real `Workspace` on a temporary directory.
+
+Terraform 1.11.4 (`validate -json`, the cases `types/typed-*` of tests/conformance): each diagnostic
+here is Terraform's error at Terraform's range; the valid neighbours are valid for Terraform too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fixture import lsp_range, parse_fixture
+from internals import quick_and_full
+
+from hcljson_ls.features.diagnostics import collect
+
+CODES = ("expression/invalid-function-argument", "expression/invalid-operand")
+
+VARIABLES = """
+//- /app/variables.tf.json
+{"variable": {"names": {"type": "$[type]list(string)"}, "on": {"type": "bool"}, "n": {"type": "number"},
+              "o": {"type": "object({id = string})"}, "any": {}}}
+"""
+
+
+def _found(fw, path: str = "/app/main.tf.json") -> list[tuple[str, str]]:
+    text = fw.fixture.files[path].text
+    return [(d.code, text[d.start:d.end]) for d in collect(fw.snapshot(), fw.uri(path)) if d.code in CODES]
+
+
+def test_the_types_of_variables_declared_in_another_file(tmp_path: Path) -> None:
+    fw = parse_fixture(VARIABLES + """
+//- /app/main.tf.json
+{"locals": {
+  "a": "${upper(⟨var.names⟩)}",
+  "b": "${⟨var.names⟩ + 1}",
+  "c": "x-${!⟨var.n⟩}",
+  "d": "${upper(var.names[0])}",
+  "e": "${upper(var.o.id)}",
+  "f": "${upper(var.any)}",
+  "g": "${try(upper(var.names), \\"\\")}",
+  "h": "${var.on ? upper(var.names) : \\"\\"}",
+  "i": "${[for s in var.names : upper(s)]}"
+ },
+ "resource": {"terraform_data": {"t": {"input": "${upper(⟨var.o⟩)}"}}},
+ "output": {"o": {"value": "${var.on && ⟨var.n⟩}"}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in CODES]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert [d.summary for d in found] == ["Invalid function argument", "Invalid operand", "Invalid operand",
+                                          "Invalid function argument", "Invalid operand"]
+    assert found[0].detail == 'Invalid value for "str" parameter: string required.'
+    assert "right operand: bool required" in found[4].detail  # (`var.on && var.n`: Terraform's words)
+
+
+def test_a_type_changing_in_another_open_file(tmp_path: Path) -> None:
+    fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"locals": {"a": "${upper(var.names)}"}}\n'
+                       ).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
+    assert _found(fw) == [(CODES[0], "var.names")]
+    text = fw.fixture.files["/app/variables.tf.json"].text
+    at = fw.fixture.mark("type", "/app/variables.tf.json")[1]
+    variables = fw.uri("/app/variables.tf.json")
+    fw.workspace.change(variables, 2, [{"range": lsp_range(text, at, at + 12), "text": "string"}], "utf-32")
+    assert _found(fw) == []
+    fw.workspace.change(variables, 3, [{"range": lsp_range(text, at, at + 6), "text": "list(string)"}], "utf-32")
+    assert _found(fw) == [(CODES[0], "var.names")]
+
+
+def test_where_terraform_does_not_evaluate_with_the_types(tmp_path: Path) -> None:
+    # A `check` block's assertions and a variable validation's error message: never reported.
+    # A variable validation's condition is (Terraform 1.11.4: "Invalid function argument" there).
+    fw = parse_fixture("""
+//- /app/main.tf.json
+{"variable": {"names": {"type": "list(string)", "validation": {
+   "condition": "${upper(⟨var.names⟩) != \\"\\"}", "error_message": "Bad: ${upper(var.names)}."}}},
+ "check": {"c": {"assert": {"condition": "${upper(var.names) != \\"\\"}", "error_message": "x"}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in CODES]
+    assert [(d.start, d.end) for d in found] == main.ranges
+
+
+def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
+    (tmp_path / "variables.tf.json").write_text(json.dumps({"variable": {"names": {"type": "list(string)"}, "n": {"type": "number"}}}))
+    text = json.dumps({"resource": {"terraform_data": {
+        "a": {"input": "${upper(var.names)}"}, "b": {"input": "${var.n + 1}", "triggers_replace": ["x-${!var.names}"]},
+        "c": {"count": 2, "input": "${upper(var.names[count.index])}"},
+    }}, "output": {"o": {"value": "${var.names + 1}"}}}, indent=2)
+    quick, full = quick_and_full(tmp_path, text)
+    assert quick.diagnostics == full
+    assert [d.code for d in full] == [CODES[0], CODES[1], CODES[1]]
+
+
+def test_check_reports_them(tmp_path: Path, cli) -> None:
+    parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"locals": {"a": "${upper(var.names)}"}}\n').write(tmp_path)
+    result = cli("check", str(tmp_path / "app"))
+    assert result.returncode == 1, result.stdout
+    assert "Invalid function argument" in result.stdout and f"[{CODES[0]}]" in result.stdout
