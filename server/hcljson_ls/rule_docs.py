@@ -13,8 +13,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'expression/invalid-index': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
-        'An index on a string, number or bool; a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks.',
-        'An index on a string, number or bool; a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks. Range: the index with its brackets.',
+        'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks.',
+        'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks. Range: the index with its brackets.',
     ),
     'expression/invalid-operand': (
         'what-the-types-of-values-say-issue-19-static-evaluation',

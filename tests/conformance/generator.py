@@ -568,6 +568,7 @@ def _typed_template_cases() -> Iterator[Case]:
     variables = {"variable": {
         "l": {"type": "list(string)"}, "m": {"type": "map(string)"}, "s": {"type": "string"}, "b": {"type": "bool"},
         "n": {"type": "number"}, "a": {}, "o": {"type": "object({x = string, n = number})"},
+        "st": {"type": "set(string)"}, "tp": {"type": "tuple([string])"},
     }}
     expressions = {
         "upper-list": ("${upper(var.l)}", "list to a string parameter"),
@@ -598,6 +599,15 @@ def _typed_template_cases() -> Iterator[Case]:
         "for-upper": ("${[for x in var.l : upper(x)]}", VALID),
         "text-around": ("${upper(var.l)}-x", "list to a string parameter"),
         "lower-element": ("${lower(var.l[0])}", VALID),
+        "index-list-word": ('${var.l["a"]}', "a word as a list index"),
+        "index-list-number-string": ('${var.l["1"]}', VALID),
+        "index-list-fraction": ("${var.l[1.5]}", VALID),
+        "index-list-negative": ("${var.l[-1]}", VALID),
+        "index-tuple-word": ('${var.tp["x"]}', "a word as a tuple index"),
+        "index-constant-tuple-word": ('${[1, 2]["a"]}', "a word as a tuple index"),
+        "index-set": ("${var.st[0]}", "an index on a set"),
+        "index-map-number": ("${var.m[0]}", VALID),
+        "index-object-number": ("${var.o[0]}", VALID),
     }
     for slug, (expression, intent) in expressions.items():
         yield _module(f"typed-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))

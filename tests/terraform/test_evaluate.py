@@ -35,6 +35,8 @@ def problems(template: str) -> list[tuple[str, str, str]]:
                                                             "collection value: a negative number is not a valid index for a sequence.")]),
     ('${{a = 1}["b"]}', [("expression/invalid-index", '["b"]', "The given key does not identify an element in this collection value.")]),
     ('${"abc"[0]}', [("expression/invalid-index", "[0]", "This value does not have any indices.")]),
+    ('${[1, 2]["a"]}', [("expression/invalid-index", '["a"]', "The given key does not identify an element in this "
+                                                              "collection value: a number is required.")]),
     ('${upper(1)[0]}', [("expression/invalid-index", "[0]", "This value does not have any indices.")]),
     ('${[[1, 2]][0][5]}', [("expression/invalid-index", "[5]", "The given key does not identify an element in this collection value.")]),
     ('${[for x in [1] : x][0] + upper([1])}', [("expression/invalid-function-argument", "[", 'Invalid value for "str" parameter: string required.')]),
@@ -82,6 +84,14 @@ def test_type_values_and_steps() -> None:
     assert get_index(type_value("list(number)"), Val("number", 3)) == (Val("number"), None)
     assert get_index(type_value("tuple([string])"), Val("string", "1"))[1] is not None
     assert get_attr(type_value("map(string)"), "k") == (Val("string"), None)
+    # A sequence's key must be a number ("1" converts); a set has no index; a map's key converts.
+    assert get_index(type_value("list(string)"), Val("string", "1")) == (Val("string"), None)
+    assert get_index(type_value("list(string)"), Val("string", "a"))[1] == (
+        "Invalid index", "The given key does not identify an element in this collection value: a number is required.")
+    assert get_index(type_value("list(string)"), Val("bool", True))[1][1].endswith(": number required.")
+    assert get_index(type_value("set(string)"), Val("number", 0))[1][1].startswith("Elements of a set")
+    assert get_index(type_value("set(string)"), DYNAMIC) == (DYNAMIC, None)
+    assert get_index(type_value("map(string)"), Val("number", 0)) == (Val("string"), None)
     for unsure in ("", "any", "strin", "list(any)"):
         value = type_value(unsure)
         assert get_attr(get_index(value, Val("number", 0))[0], "x")[1] is None

@@ -192,6 +192,8 @@ def _unknown_of(t: object) -> Val:
 
 
 _KEY_OUTSIDE = "The given key does not identify an element in this collection value"
+_SET_INDEX = ("Elements of a set are identified only by their value and don't have any separate index or key to "
+              "select with, so it's only possible to perform operations across all elements of the set.")
 
 
 def _whole(key: Val) -> int | None:
@@ -216,6 +218,12 @@ def get_index(val: Val, key: Val) -> tuple[Val, Problem | None]:
         return DYNAMIC, ("Invalid index", "This value does not have any indices.")
     if not key.known:
         return DYNAMIC, None
+    if kind == "set":
+        return DYNAMIC, ("Invalid index", _SET_INDEX)
+    if kind == "list" or kind == "tuple":  # a sequence's key must be a number (`"1"` converts)
+        why = _conversion_problem(key, "number")
+        if why is not None:
+            return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: {why}.")
     if kind == "tuple":
         n = _whole(key)
         if n is None:
