@@ -618,6 +618,11 @@ def _typed_template_cases() -> Iterator[Case]:
                   _merge(variables, {"module": {"m": {"source": "./child", "name": "${upper(var.l)}"}}}), child__main=CHILD)
     yield _module("typed-variable-elsewhere", cat, "list to a string parameter, the variable in another file",
                   {"locals": {"v": "${upper(var.names)}"}}, variables={"variable": {"names": {"type": "list(string)"}}})
+    yield _module("typed-local-upper-list", cat, "a local list to a string parameter",
+                  {"locals": {"l": ["a"], "v": "${upper(local.l)}"}})
+    yield _module("typed-local-plus-number", cat, VALID, {"locals": {"n": 1, "v": "${local.n + 1}"}})
+    yield _module("typed-local-plus-object", cat, "a local object operand", {"locals": {"o": {"a": 1}, "v": "${local.o + 1}"}})
+    yield _module("typed-local-computed", cat, VALID, _merge(variables, {"locals": {"c": "${var.s}", "v": "${upper(local.c)}"}}))
     yield _module("typed-validation", cat, "list to a string parameter in a variable's validation",
                   {"variable": {"l": {"type": "list(string)", "validation": {
                       "condition": '${upper(var.l) != ""}', "error_message": "Bad."}}}})
@@ -1202,6 +1207,23 @@ def _repetition_value_cases(cat: str, base: dict[str, Any]) -> Iterator[Case]:
     }
     for slug, (body, intent) in values.items():
         yield _module(f"value-{slug}", cat, intent, _merge(variables, _td(body)))
+    local_values: dict[str, tuple[Any, dict[str, Any], str]] = {
+        "for-each-local-list": (["a", "b"], {"for_each": "${local.v}"}, "a local list in for_each"),
+        "for-each-local-empty-list": ([], {"for_each": "${local.v}"}, "a local empty list in for_each"),
+        "for-each-local-string": ("a", {"for_each": "${local.v}"}, "a local string in for_each"),
+        "for-each-local-map": ({"a": "b"}, {"for_each": "${local.v}"}, VALID),
+        "for-each-local-attribute": ({"a": ["x"]}, {"for_each": "${local.v.a}"}, "a local list in for_each"),
+        "for-each-local-toset": (["a"], {"for_each": "${toset(local.v)}"}, VALID),
+        "count-local-negative": (-1, {"count": "${local.v}"}, "a local negative count"),
+        "count-local-number": (2, {"count": "${local.v}"}, VALID),
+        "count-local-number-string": ("2", {"count": "${local.v}"}, VALID),
+        "count-local-list": ([1], {"count": "${local.v}"}, "a local list as count"),
+        "count-local-null": (None, {"count": "${local.v}"}, "a local null as count"),
+    }
+    for slug, (value, body, intent) in local_values.items():
+        yield _module(f"value-{slug}", cat, intent, {"locals": {"v": value}, **_td(body)})
+    yield _module("value-local-elsewhere", cat, "a local list of another file in for_each",
+                  _td({"for_each": "${local.names}"}), locals={"locals": {"names": ["a"]}})
     yield _module("value-data-count-negative", cat, "negative count expression on a data source",
                   {"data": {"terraform_remote_state": {"s": {"backend": "local", "count": "${-2}"}}}})
     yield _module("value-module-for-each-list", cat, "list variable in a module call's for_each",

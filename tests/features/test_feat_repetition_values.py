@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from fixture import lsp_range, parse_fixture
+from internals import quick_and_full
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.features.quick_fixes import fixable
@@ -118,8 +119,6 @@ def test_constant_templates(tmp_path: Path) -> None:
 
 
 def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
-    from internals import quick_and_full
-
     (tmp_path / "variables.tf.json").write_text(json.dumps(
         {"variable": {"names": {"type": "list(string)"}, "on": {"type": "bool"}, "n": {"type": "number"}}}))
     text = json.dumps({"resource": {"terraform_data": {
@@ -129,6 +128,46 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
     quick, full = quick_and_full(tmp_path, text)
     assert quick.diagnostics == full
     assert [d.code for d in full] == [FOR_EACH, COUNT, COUNT, FOR_EACH]
+
+
+def test_one_string_as_one_block_s_count_and_another_s_for_each(tmp_path: Path) -> None:
+    # The same `"${var.names}"` is a `count` in one block and a `for_each` in another: each block
+    # gets its own argument's diagnostic, once (the quick open places each block's own).
+    (tmp_path / "variables.tf.json").write_text(json.dumps({"variable": {"names": {"type": "list(string)"}}}))
+    text = json.dumps({"resource": {"terraform_data": {
+        "a": {"count": "${var.names}"}, "b": {"for_each": "${var.names}"}, "c": {"for_each": "${var.names}"},
+    }}}, indent=2)
+    quick, full = quick_and_full(tmp_path, text)
+    assert quick.diagnostics == full
+    assert [d.code for d in full] == [COUNT, FOR_EACH, FOR_EACH]
+
+
+def test_local_values_written_as_literals(tmp_path: Path) -> None:
+    fw = parse_fixture("""
+//- /app/locals.tf.json
+{"locals": {"names": ["a", "b"], "byname": {"a": 1}, "minus": -1, "n": 2, "computed": "${var.x}",
+            "tags": $[value]{"k": "v"}}}
+//- /app/main.tf.json
+{"variable": {"x": {}},
+ "resource": {"terraform_data": {
+  "a": {"for_each": ⟨"${local.names}"⟩},
+  "b": {"count": ⟨"${local.minus}"⟩},
+  "c": {"for_each": "${local.byname}"},
+  "d": {"count": "${local.n}"},
+  "e": {"for_each": "${local.computed}"},
+  "f": {"for_each": "${local.tags}"}
+}}}
+""").workspace(tmp_path, open=["/app/main.tf.json", "/app/locals.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in (COUNT, FOR_EACH)]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert "a tuple" in found[0].detail and found[0].fixes[0].new_text == "${toset(local.names)}"
+    assert "0 or more, but this is -1" in found[1].detail
+    # `tags` becomes a list in the other open file: `f` is reported, without any edit of main.tf.json.
+    text = fw.fixture.files["/app/locals.tf.json"].text
+    at = fw.fixture.mark("value", "/app/locals.tf.json")[1]
+    fw.workspace.change(fw.uri("/app/locals.tf.json"), 2, [{"range": lsp_range(text, at, at + 10), "text": '["k"]'}], "utf-32")
+    assert [code for code, _ in _found(fw)] == [FOR_EACH, COUNT, FOR_EACH]
 
 
 def test_check_reports_them(tmp_path: Path, cli) -> None:

@@ -55,6 +55,20 @@ def test_the_types_of_variables_declared_in_another_file(tmp_path: Path) -> None
     assert "right operand: bool required" in found[4].detail  # (`var.on && var.n`: Terraform's words)
 
 
+def test_local_values_written_as_literals(tmp_path: Path) -> None:
+    fw = parse_fixture("""
+//- /app/locals.tf.json
+{"locals": {"names": ["a"], "n": 1, "o": {"a": 1}, "computed": "${var.x}"}}
+//- /app/main.tf.json
+{"variable": {"x": {}},
+ "locals": {"a": "${upper(⟨local.names⟩)}", "b": "${local.n + 1}", "c": "${⟨local.o⟩ + 1}", "d": "${upper(local.computed)}"}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in CODES]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert [d.code for d in found] == list(CODES)
+
+
 def test_a_type_changing_in_another_open_file(tmp_path: Path) -> None:
     fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"locals": {"a": "${upper(var.names)}"}}\n'
                        ).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])

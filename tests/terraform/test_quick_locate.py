@@ -158,9 +158,9 @@ def placements(monkeypatch) -> list:
     placed: list = []
     real = quick_module._locate
 
-    def spy(text, b, by_key, strings):
+    def spy(text, b, by_key, strings, *rest):
         placed.append(b.start)
-        return real(text, b, by_key, strings)
+        return real(text, b, by_key, strings, *rest)
 
     monkeypatch.setattr(quick_module, "_locate", spy)
     return placed

@@ -95,7 +95,7 @@ import json
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any
@@ -128,7 +128,7 @@ from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
 from .definition.schema import DATA, OUTPUT, RESOURCE, is_json_override_file, schema_for_path
 from .expressions.evaluate import typed_candidate
-from .expressions.repetition import whole_variable
+from .expressions.repetition import whole_reference
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
@@ -449,6 +449,7 @@ class _Quick:
         located: dict[int, Piece] = {}
         uses: dict[int, list[list[Diagnostic]]] = {}  # block -> its keys' diagnostics, once per use
         unplaceable: list[int] = []  # blocks with a key that cannot be placed (not a template's)
+        whole: dict[int, set[tuple]] = {}  # block -> its whole-string keys with diagnostics (`_locate`)
         for key, entry in by_key.items():
             placeable = key[0] in _PLACEABLE
             found = entry[1]
@@ -462,6 +463,8 @@ class _Quick:
                     got.append(found)
                 if not placeable:
                     unplaceable.append(i)
+                elif key[0] in _WHOLE_STRING_KEYS:
+                    whole.setdefault(i, set()).add(key)
         count = len(self.skim.blocks)
         for i in [*unplaceable, *(i for i in uses if i >= count)]:  # (the tail is analysed already)
             if uses.pop(i, None) is not None:
@@ -481,14 +484,14 @@ class _Quick:
             # (not `end`: a search for the next block's diagnostics does not make the piece to know).
             located[i] = Piece(sum(map(len, found)), next(iter(severities)) if len(severities) == 1 else None,
                                severities, b.start + 1, b.end - 1,
-                               partial(self._place, light, self.strings.get(i, ()), by_key, own))
+                               partial(self._place, light, self.strings.get(i, ()), by_key, own, whole.get(i, ())))
         return located
 
     def _place(self, b: Skimmed, strings: Sequence[tuple[str, int]], by_key: dict[tuple, list],
-               own: frozenset) -> list[Diagnostic]:
+               own: frozenset, whole: Collection[tuple] = ()) -> list[Diagnostic]:
         """The diagnostics of certified block `b` that uses keys of `by_key`, in the full path's
         order: placed where its raw text writes them (`_locate`), or else from its full analysis."""
-        placed = _locate(self.text, b, by_key, strings)
+        placed = _locate(self.text, b, by_key, strings, whole)
         if placed is None:
             got = self.analyse(b)
             if got is None:
@@ -728,8 +731,8 @@ def _certify(b: Skimmed, found: list, strings: list) -> tuple[str | None, int]:
     ctx = (IN_COUNT if "count" in names else 0) | (IN_FOR_EACH if "for_each" in names else 0)
     if ctx and t != "output":  # (not both: `conflict_findings` above)
         name = "count" if ctx & IN_COUNT else "for_each"
-        v = names[name]  # an input variable there: its type decides (a `RepetitionSite`)
-        if type(v) is str and "${" in v and whole_variable(v) is not None:
+        v = names[name]  # an input variable or a local there: what validate knows decides (a `RepetitionSite`)
+        if type(v) is str and "${" in v and whole_reference(v) is not None:
             found.append((_REPETITION_KEYS[name], v, ctx & ~_OWN_CONTEXT[name]))
     modes = reading.modes
     named = reading.named
@@ -1058,13 +1061,35 @@ def _template_refs(value: str) -> tuple | None:
 
 # ---- references at their places ------------------------------------------------------------------
 
-def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[tuple[str, int]]) -> list[Diagnostic] | None:
+def _moves(x: str, flags: int, plain: bool, by_key: dict[tuple, list], whole: Collection[tuple]) -> list[tuple[list, int]]:
+    """The keys of `by_key` that template string `x` (read with `flags`) makes, each with where its
+    text starts in the string as JSON writes it (with its quotes; `plain`: written as it is)."""
+    moves: list[tuple[list, int]]
+    if _simple_traversals(x) is not None:
+        moves = [(got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
+                 if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
+        if moves and not plain:  # the interpolations' places in the escaped text
+            moves = [(got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
+                     if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
+    else:
+        got = by_key.get((_TEMPLATE_KEY, x, flags))
+        moves = [(got, 1)] if got is not None else []
+    for kind, offset in _WHOLE_STRING_KEYS.items():  # (sites of the whole string, the block's own)
+        if (kind, x, flags) in whole:
+            moves.append((by_key[(kind, x, flags)], offset))
+    return moves
+
+
+def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[tuple[str, int]],
+            whole: Collection[tuple] = ()) -> list[Diagnostic] | None:
     """The diagnostics of certified block `b`'s references, at their places in `text`, as the full
     analysis gives them; or None, and the block is analysed. `by_key` holds each key that resolved
     with a diagnostic (template keys of `_certify` only: see `run`), with `[offset, diagnostics,
     placed]`: the offset its refs were placed from (`_refs_of`), its diagnostics there, and whether
     they were placed already; `strings` are the block's template strings as `_certify` read them
-    (each occurrence, with the flags it was read with). A key's diagnostics are moved themselves to
+    (each occurrence, with the flags it was read with); `whole` the block's own keys of a whole
+    string (`_WHOLE_STRING_KEYS`) in `by_key` (another block's `count` of the same string is not
+    this block's `for_each`). A key's diagnostics are moved themselves to
     its first place (`diagnostic.moved_unshared`: nothing else holds them), copies to the others.
 
     Each template string of the body that makes one of those keys is found in the block's raw text
@@ -1092,21 +1117,8 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
     metadata: str | None = None  # the `"//"` member's value as `json.dumps` writes it
     placed: list[tuple[int, list]] = []  # (where the key's text starts in the text, by_key's entry)
     for x, (flags, count) in wanted.items():
-        # (by_key's entry, where the key's text starts in the string as written)
-        moves: list[tuple[list, int]]
         plain = _NEEDS_ESCAPE.search(x) is None  # written as it is, between its quotes
-        if _simple_traversals(x) is not None:
-            moves = [(got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
-                     if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
-            if moves and not plain:  # the interpolations' places in the escaped text
-                moves = [(got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
-                         if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
-        else:
-            got = by_key.get((_TEMPLATE_KEY, x, flags))
-            moves = [(got, 1)] if got is not None else []
-        for kind, offset in _WHOLE_STRING_KEYS.items():  # (sites of the whole string)
-            if (got := by_key.get((kind, x, flags))) is not None:
-                moves.append((got, offset))
+        moves = _moves(x, flags, plain, by_key, whole)
         if not moves:
             continue
         written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)

@@ -10,8 +10,8 @@ alone, when it evaluates each expression with unknown values of known types.
     expression_value(expr) -> Val | None     an expression's value so evaluated (None: it has errors)
     steps_value(val, steps) -> Val           template steps applied to a value (`DYNAMIC` after an error)
     typed_candidate(value) -> bool           whether a template may fail by the types of its variables
-    typed_problems(tree, variable) -> tuple[Diagnostic, ...]   the errors those types add (`variable`:
-                                             name -> `Val` of `var.NAME`)
+    typed_problems(tree, known) -> tuple[Diagnostic, ...]   the errors those types add (`known`:
+                                             (root, name) -> `Val` of `var.NAME` / `local.NAME`)
 
 Values
 ------
@@ -537,6 +537,8 @@ def steps_value(val: Val, steps) -> Val:
     return _Evaluator().steps(val, steps)
 
 
+#: The references `typed_problems` asks about: input variables and local values.
+_KNOWN_ROOTS = frozenset({"var", "local"})
 #: An interpolation that does more than name something: a call, an operator, a conditional, an
 #: index that is no whole number, up to its first `}` (a `-` inside a name is none; the text
 #: around interpolations is not looked at: `"a-${var.x}"` is none).
@@ -546,28 +548,29 @@ _OPERATION = re.compile(r"\$\{[^}]*?(?:[(+*/%<>!&|?]|\[[^\]0-9]|-(?![\w-]))")
 @lru_cache(maxsize=16384)
 def typed_candidate(value: str) -> bool:
     """Whether template string `value` (decoded) may have errors that the types of the input
-    variables it reads decide (`typed_problems`): it reads one (`var.`) and one of its
-    interpolations does more than name something (`_OPERATION`). The steps of a variable
+    variables or the values of the local values it reads decide (`typed_problems`): it reads one
+    (`var.`, `local.`) and one of its interpolations does more than name something (`_OPERATION`). The steps of a variable
     reference alone are checked where the reference is resolved. Cached by content: a generated
     file repeats its templates (one of 60 characters in each of 5,750 resources of the benchmark's
     document: 1.4% of the open's instructions without the cache)."""
-    return "var." in value and _OPERATION.search(value) is not None
+    return ("var." in value or "local." in value) and _OPERATION.search(value) is not None
 
 
 class _Typed(_Evaluator):
-    """`_Evaluator` with each input variable `var.NAME` the value `variable(NAME)` gives. The
-    errors of a variable reference's own steps are left out: its resolution reports them."""
+    """`_Evaluator` with each input variable `var.NAME` and local value `local.NAME` the value
+    `known(root, NAME)` gives. The errors of such a reference's own steps are left out: its
+    resolution reports them."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("known",)
 
-    def __init__(self, variable) -> None:
+    def __init__(self, known) -> None:
         super().__init__()
-        self.variable = variable
+        self.known = known
 
     def value(self, node) -> Val:
         t = type(node)
-        if t is Traversal and node.root == "var" and node.steps and type(node.steps[0]) is Attr:
-            return _Evaluator().steps(self.variable(node.steps[0].name), node.steps[1:])
+        if t is Traversal and node.root in _KNOWN_ROOTS and node.steps and type(node.steps[0]) is Attr:
+            return _Evaluator().steps(self.known(node.root, node.steps[0].name), node.steps[1:])
         if t is ForExpr and _binds_var(node):
             return DYNAMIC  # `var` bound by the `for`: not the input variables
         return super().value(node)
@@ -581,11 +584,12 @@ def _binds_var(node) -> bool:
     return node.value_var.name == "var" or (node.key_var is not None and node.key_var.name == "var")
 
 
-def typed_problems(tree, variable) -> tuple[Diagnostic, ...]:
-    """The errors of template `tree` (no parse errors) that follow once each input variable is the
-    value `variable(name)` gives (an unknown of its type): those `constant_problems` does not
-    find already. Positions are the tree's."""
-    ev = _Typed(variable)
+def typed_problems(tree, known) -> tuple[Diagnostic, ...]:
+    """The errors of template `tree` (no parse errors) that follow once each input variable and
+    local value is the value `known(root, name)` gives (`root` "var" or "local": an unknown of a
+    variable's type, a local's literal value): those `constant_problems` does not find already.
+    Positions are the tree's."""
+    ev = _Typed(known)
     if type(tree) is Template:
         ev.parts(tree.parts)
     else:

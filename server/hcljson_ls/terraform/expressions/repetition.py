@@ -1,13 +1,13 @@
 """What `count` and `for_each` accept, judged on a value: the one statement of the rule, whether the
-value is a JSON literal (`rules.repetition_values`), a template's constant expression or an input
-variable of a known type (`resolution.resolve`, through a `RepetitionSite`).
+value is a JSON literal (`rules.repetition_values`), a template's constant expression, an input
+variable of a known type or a local value written as a literal (`resolution.resolve`, through a
+`RepetitionSite`).
 
     count_problem(val, what=None) -> (summary, detail) | None
     for_each_problem(val, what=None) -> (summary, detail) | None
     whole_expression(value) -> expression node | None   a template string that is one interpolation
     template_value(value) -> Val | None                a template string's value (references unknown)
-    whole_variable(value) -> (name, steps) | None      its expression when it is `var.NAME...`
-    variable_value(type_text, steps) -> Val            an input variable's, as `validate` sees it
+    whole_reference(value) -> (root, name, steps) | None   when it is `var.NAME...` or `local.NAME...`
     type_phrase(type) -> str                           a cty type in words ("list of string")
     INVALID_COUNT, INVALID_FOR_EACH                    the codes of the rule's diagnostics
 
@@ -37,10 +37,10 @@ from ...hcljson.values import quoted
 from ...template.nodes import Attr, Traversal
 from ...template.parse import parse_template_relative, unwrap
 from ..filekinds.tfvars import is_number_string
-from .evaluate import Val, expression_value, steps_value, type_value
+from .evaluate import Val, expression_value
 
-__all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "count_problem", "for_each_problem", "type_phrase", "variable_value",
-           "template_value", "whole_expression", "whole_variable"]
+__all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "count_problem", "for_each_problem", "template_value", "type_phrase",
+           "whole_expression", "whole_reference"]
 
 INVALID_COUNT = "meta-argument/invalid-count"
 INVALID_FOR_EACH = "meta-argument/invalid-for-each"
@@ -138,16 +138,15 @@ def template_value(value: str) -> Val | None:
 
 
 @lru_cache(maxsize=4096)
-def whole_variable(value: str) -> tuple[str, tuple] | None:
-    """`(name, steps after it)` when template string `value` is one interpolation of an input
-    variable (`"${var.NAME...}"`), else None."""
+def whole_reference(value: str) -> tuple[str, str, tuple] | None:
+    """`(root, name, steps after it)` when template string `value` is one interpolation of an input
+    variable or a local value (`"${var.NAME...}"`, `"${local.NAME...}"`), else None."""
     expr = whole_expression(value)
-    if type(expr) is not Traversal or expr.root != "var" or not expr.steps or type(expr.steps[0]) is not Attr:
+    if type(expr) is not Traversal or expr.root not in _KNOWN_ROOTS or not expr.steps or type(expr.steps[0]) is not Attr:
         return None
-    return expr.steps[0].name, tuple(expr.steps[1:])
+    return expr.root, expr.steps[0].name, tuple(expr.steps[1:])
 
 
-def variable_value(type_text: str, steps: tuple) -> Val:
-    """Input variable `var.NAME` with `steps` after it, as `validate` sees it: an unknown value of
-    its type constraint `type_text` (`evaluate.type_value`), the steps applied."""
-    return steps_value(type_value(type_text), steps)
+#: The references whose value (or type) `validate` knows while validating: input variables (a
+#: type) and local values (a literal's value).
+_KNOWN_ROOTS = frozenset({"var", "local"})

@@ -1,8 +1,9 @@
-"""`count` and `for_each` values that are an input variable: checked against the variable's type.
+"""`count` and `for_each` values that are an input variable or a local value: checked against what
+`terraform validate` knows of it.
 
     repetition_sites(block, text) -> list[RepetitionSite]     a top-level block's (none or one)
     site_of(name, start, raw, value) -> RepetitionSite | None  one argument value's
-    RepetitionSite(name, start, end, variable, steps, inner)  one of a block's `FileChecks` refs
+    RepetitionSite(name, start, end, root, target, steps, inner)  one of a block's `FileChecks` refs
 
 `terraform validate` evaluates `count` and `for_each` with every input variable an unknown value of
 its type constraint, so `"for_each": "${var.names}"` with `names` a `list(string)` is already an
@@ -11,8 +12,8 @@ value type"). A site is the value of such an argument: a JSON string that is exa
 interpolation of `var.NAME` (with any steps after it), in a resource, data source or module call
 (`catalogue.EVALUATED_REPETITION_BLOCKS`) that does not set both arguments (Terraform then reads
 neither), in a file that is no override file (the caller's test). `resolve` checks it once the
-variable's type is known (`expressions.repetition`'s rule), on the whole value, quotes included:
-Terraform's range.
+variable's type or the local's literal value is known (`local_values`; `expressions.repetition`'s
+rule), on the whole value, quotes included: Terraform's range.
 
 `inner` is the value's raw JSON content when it is written `${...}` exactly, for the quick fix that
 wraps the expression in `toset()`; else None.
@@ -26,7 +27,7 @@ from ...hcljson.model import Block
 from ...hcljson.values import string_text
 from ...jsonsyntax.tree import STRING
 from ..definition.catalogue import EVALUATED_REPETITION_BLOCKS
-from ..expressions.repetition import whole_variable
+from ..expressions.repetition import whole_reference
 
 __all__ = ["REPETITION_NAMES", "RepetitionSite", "repetition_sites", "site_of"]
 
@@ -39,14 +40,16 @@ class RepetitionSite:
     name: str  # "count" or "for_each"
     start: int  # the JSON string value, quotes included
     end: int
-    variable: str
+    root: str  # "var" or "local"
+    target: str  # the variable's or local's name
     steps: tuple  # the template's steps after `var.NAME` (`template.nodes`)
     inner: str | None
 
     def shifted(self, delta: int) -> RepetitionSite:
         if delta == 0:
             return self
-        return RepetitionSite(self.name, self.start + delta, self.end + delta, self.variable, self.steps, self.inner)
+        return RepetitionSite(self.name, self.start + delta, self.end + delta, self.root, self.target, self.steps,
+                              self.inner)
 
 
 def repetition_sites(block: Block, text: str) -> list[RepetitionSite]:
@@ -66,9 +69,10 @@ def repetition_sites(block: Block, text: str) -> list[RepetitionSite]:
 
 def site_of(name: str, start: int, raw: str, value: str) -> RepetitionSite | None:
     """The site of argument `name` whose JSON string value starts at `start` (its quote), written
-    `raw` between its quotes and `value` decoded, when the value is an input variable; else None."""
-    named = whole_variable(value) if "${" in value else None
+    `raw` between its quotes and `value` decoded, when the value is an input variable or a local
+    value; else None."""
+    named = whole_reference(value) if "${" in value else None
     if named is None:
         return None
     exact = raw.startswith("${") and raw.endswith("}") and not raw.startswith("${~") and not raw.endswith("~}")
-    return RepetitionSite(name, start, start + len(raw) + 2, named[0], named[1], raw[2:-1] if exact else None)
+    return RepetitionSite(name, start, start + len(raw) + 2, *named, raw[2:-1] if exact else None)

@@ -79,14 +79,16 @@ from ..expressions.evaluate import (
     Val,
     get_attr,
     get_index,
+    steps_value,
     type_value,
     typed_problems,
 )
-from ..expressions.repetition import INVALID_COUNT, INVALID_FOR_EACH, count_problem, for_each_problem, variable_value
+from ..expressions.repetition import INVALID_COUNT, INVALID_FOR_EACH, count_problem, for_each_problem
 from ..expressions.templates import string_tree
 from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
+from .local_values import LOCAL_VALUE, LOCAL_VALUE_USED, local_value
 from .module_calls import INPUTS_OF, VARIABLE_INPUT
 from .provider_passing import CONFIGURED
 from .references import (
@@ -227,7 +229,9 @@ def affected(changed: frozenset) -> frozenset:
                 out.add(("inputs-of",))  # `module_calls.INPUTS_OF`
             if key[0] in _INHERITANCE_KINDS:
                 out.add(INHERITED_USES)
-            if key[0] == "provider-requirement" and len(key) > 1:
+            if key[0] == LOCAL_VALUE:
+                out.add((LOCAL_VALUE_USED, key[1]))
+            elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
             elif key[0] == CONSTRAINT_KIND:
                 out.add(LANGUAGE_CHANGED)
@@ -264,7 +268,7 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
     for ref in refs:
         if type(ref) is not Reference:
             if type(ref) is RepetitionSite:
-                problem = _repetition_variable(ref, own, scope, uses) if scope is not None else None
+                problem = _repetition_value(ref, own, scope, uses) if scope is not None else None
                 if problem is not None:
                     out.append(problem)
                 continue
@@ -946,16 +950,13 @@ def _walk(val: Val, steps: Sequence, floor: int) -> Diagnostic | None:
     return None
 
 
-def _repetition_variable(site: RepetitionSite, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
-    """A `count` or `for_each` that is an input variable (`repetition_sites`), judged on an unknown
-    value of the variable's type (`expressions.repetition`), on the whole value as Terraform's.
-    A `for_each` list of strings gets the quick fix that makes it a set (`toset()`)."""
-    uses.add(("variable", site.variable))
+def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """A `count` or `for_each` that is an input variable or a local value (`repetition_sites`),
+    judged on what `validate` knows of it (`_known`: a variable's type, a literal local's value) by
+    `expressions.repetition`'s rule, on the whole value as Terraform's. A `for_each` list or tuple
+    of strings gets the quick fix that makes it a set (`toset()`)."""
     uses.add(INPUTS_OF)
-    type_text = _variable_type(site.variable, own, scope)
-    if type_text is None:
-        return None
-    val = variable_value(type_text, site.steps)
+    val = steps_value(_known(site.root, site.target, own, scope, uses), site.steps)
     if site.name == "count":
         problem, code = count_problem(val), INVALID_COUNT
     else:
@@ -963,7 +964,9 @@ def _repetition_variable(site: RepetitionSite, own: frozenset, scope: Scope, use
     if problem is None:
         return None
     fixes: tuple[Fix, ...] = ()
-    if code == INVALID_FOR_EACH and val.type == ["list", "string"] and site.inner is not None:
+    strings = val.type == ["list", "string"] or (type(val.type) is list and val.type[0] == "tuple" and val.type[1]
+                                                  and all(t == "string" for t in val.type[1]))
+    if code == INVALID_FOR_EACH and strings and site.inner is not None:
         fixes = (Fix(site.start + 1, site.end - 1, f"${{toset({site.inner})}}", "Make it a set: toset()"),)
     return _diag(site.start, site.end, code, problem[0], problem[1], fixes)
 
@@ -976,12 +979,19 @@ def _typed_template(site: TypedSite, own: frozenset, scope: Scope, uses: set) ->
         return []
     uses.add(INPUTS_OF)
 
-    def variable(name: str) -> Val:
+    return [d.shifted(site.start) for d in typed_problems(tree, lambda root, name: _known(root, name, own, scope, uses))]
+
+
+def _known(root: str, name: str, own: frozenset, scope: Scope, uses: set) -> Val:
+    """What `validate` knows of `var.NAME` (an unknown value of its type) or `local.NAME` (its
+    value, when written as a literal: `local_values`), recording what that depends on in `uses`."""
+    if root == "var":
         uses.add(("variable", name))
         type_text = _variable_type(name, own, scope)
         return DYNAMIC if type_text is None else type_value(type_text)
-
-    return [d.shifted(site.start) for d in typed_problems(tree, variable)]
+    uses.add((LOCAL_VALUE_USED, name))
+    found = local_value(name, own, scope)
+    return DYNAMIC if found is None else found
 
 
 def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:

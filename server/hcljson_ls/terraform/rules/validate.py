@@ -86,6 +86,7 @@ from ..definition.catalogue import (
 )
 from ..definition.language import CONSTRAINT_KIND
 from ..resolution.addresses import import_target
+from ..resolution.local_values import LOCAL_VALUE, local_value_fact
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.provider_passing import CONFIGURED
 from ..resolution.provider_passing import META as PROVIDER_META
@@ -667,8 +668,14 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
         to = block.body.attribute("to")
         target = import_target(text, to)
         return [] if target is None else [((IMPORT_TARGET, *target), to.expr.start, to.expr.end)]  # type: ignore[union-attr]
-    if t == "locals":
-        return [((_LOCAL, a.name), a.name_start, a.name_end) for a in block.body.attributes]
+    if t == "locals":  # each local, and the value of one written as a literal (`local_values`)
+        out: list[tuple[tuple, int, int]] = []
+        for a in block.body.attributes:
+            out.append(((_LOCAL, a.name), a.name_start, a.name_end))
+            fact = local_value_fact(a, text)
+            if fact is not None:
+                out.append((fact, a.name_start, a.name_end))
+        return out
     if t == "terraform":
         return _provider_requirements(block, text) + _state_storage(block) + _required_providers_blocks(block)
     if t in _NAMED_BLOCKS:
@@ -733,7 +740,8 @@ def _holds_configuration(block: Block) -> bool:
 #: Definitions that are facts about a declaration rather than declarations (a module lists the provider
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
-                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS, CONFIGURED})
+                        "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS, CONFIGURED,
+                        LOCAL_VALUE})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:

@@ -1,0 +1,131 @@
+"""Local values written as JSON literals, known to the rules that evaluate with values.
+
+    LOCAL_VALUE                                  the fact's kind: ("local-value", name, JSON shape)
+    LOCAL_VALUE_USED                             (LOCAL_VALUE_USED, name): what a reader's `uses` holds
+    local_value_fact(attribute, text) -> tuple | None     one `locals` attribute's fact
+    local_value(name, own, scope) -> Val | None           the value of `local.NAME`, when known
+
+`terraform validate` evaluates local values, so a local written as a literal is a known value
+there: `{"locals": {"names": ["a", "b"]}}` makes `"for_each": "${local.names}"` a tuple (an error)
+and `"${upper(local.names)}"` an invalid function argument. A `locals` attribute whose value is a
+JSON literal with no template sequence in any string (and at most `_LIMIT` characters) states a
+fact with its shape as compact JSON: the value, each string that is no number replaced by
+`_WORD` (read back as an unknown string). So typing in a local's text changes no fact (no
+declaration changes: an edit there stays as cheap as before), and the rules still see every
+structure, number and numeric string; they miss only what a word's letters would decide (`"count":
+"${local.word}"`). Any other local is an unknown value of unknown type here.
+
+`local_value` reads the facts of this file (`own`) and of the module's other files (`scope`): the
+value is known when the module declares the local once and that declaration has a fact. A reader
+adds `(LOCAL_VALUE_USED, name)` to its `uses`; `resolve.affected` maps a changed fact to it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...hcljson.model import Attribute
+from ..expressions.evaluate import Val
+from ..filekinds.tfvars import is_number_string
+
+__all__ = ["LOCAL_VALUE", "LOCAL_VALUE_USED", "literal_val", "local_value", "local_value_fact"]
+
+LOCAL_VALUE = "local-value"
+LOCAL_VALUE_USED = "local-value-of"
+#: The longest literal kept as a fact (its JSON text, compact).
+_LIMIT = 4096
+_UNKNOWN_STRING = Val("string")
+
+
+def local_value_fact(attribute: Attribute, text: str) -> tuple | None:
+    """`(LOCAL_VALUE, name, compact JSON)` of a `locals` attribute whose value is a JSON literal
+    without a template sequence, else None."""
+    expr = attribute.expr
+    if expr is None or expr.end - expr.start > _LIMIT:
+        return None
+    raw = text[expr.start : expr.end]
+    if "{" in raw and ("${" in raw or "%{" in raw or "\\u" in raw):
+        return None  # (a template, or one that may be behind an escape)
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    if _has_template(value):
+        return None
+    return (LOCAL_VALUE, attribute.name, json.dumps(_shape(value), separators=(",", ":"), ensure_ascii=False))
+
+
+#: What a string that is no number is in a fact (a NUL: no number either, so read back the same).
+_WORD = "\u0000"
+
+
+def _shape(value: Any) -> Any:
+    """`value` with every string that is no number (`is_number_string`) replaced by `_WORD`."""
+    if type(value) is str:
+        return value if is_number_string(value) else _WORD
+    if type(value) is list:
+        return [_shape(v) for v in value]
+    if type(value) is dict:
+        return {k: _shape(v) for k, v in value.items()}
+    return value
+
+
+def _has_template(value: Any) -> bool:
+    if type(value) is str:
+        return "${" in value or "%{" in value
+    if type(value) is list:
+        return any(_has_template(v) for v in value)
+    if type(value) is dict:
+        return any(_has_template(k) or _has_template(v) for k, v in value.items())
+    return False
+
+
+def literal_val(value: Any) -> Val:
+    """The value of a fact's JSON literal as `terraform validate` reads it in an expression: an
+    array is a tuple, an object an object, `null` a null of unknown type, `_WORD` an unknown string."""
+    if value is None:
+        return Val("dynamic", None)
+    if type(value) is bool:
+        return Val("bool", value)
+    if type(value) in (int, float):
+        return Val("number", value)
+    if type(value) is str:
+        return _UNKNOWN_STRING if value == _WORD else Val("string", value)
+    if type(value) is list:
+        items = tuple(literal_val(v) for v in value)
+        return Val(["tuple", [i.type for i in items]], items)
+    attrs = {k: literal_val(v) for k, v in value.items()}
+    return Val(["object", {k: v.type for k, v in attrs.items()}], attrs)
+
+
+def local_value(name: str, own: frozenset, scope: Any) -> Val | None:
+    """The value of `local.NAME` when the module declares it once, as a literal (see the module
+    doc); None when unknown."""
+    texts = list(_own_facts(own).get(name, ()))
+    declared = 1 if ("local", name) in own else 0
+    if scope is not None:
+        texts.extend(k[2] for k in scope.keys(LOCAL_VALUE) if k[1] == name)
+        declared += 1 if scope.declared(("local", name)) else 0
+    if len(texts) != 1 or declared != 1:
+        return None
+    return literal_val(json.loads(texts[0]))
+
+
+_OWN: dict[int, tuple[frozenset, dict[str, list[str]]]] = {}
+
+
+def _own_facts(own: frozenset) -> dict[str, list[str]]:
+    """name -> the JSON texts of the file's own local value facts, once per `own` (one object for
+    every block of an update: a scan of it per reference would be ~5 ms at 5 MB)."""
+    cached = _OWN.get(id(own))
+    if cached is not None and cached[0] is own:
+        return cached[1]
+    found: dict[str, list[str]] = {}
+    for k in own:
+        if k[0] == LOCAL_VALUE:
+            found.setdefault(k[1], []).append(k[2])
+    if len(_OWN) > 64:
+        _OWN.clear()
+    _OWN[id(own)] = (own, found)
+    return found
