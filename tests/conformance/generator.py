@@ -623,6 +623,10 @@ def _typed_template_cases() -> Iterator[Case]:
     yield _module("typed-local-plus-number", cat, VALID, {"locals": {"n": 1, "v": "${local.n + 1}"}})
     yield _module("typed-local-plus-object", cat, "a local object operand", {"locals": {"o": {"a": 1}, "v": "${local.o + 1}"}})
     yield _module("typed-local-computed", cat, VALID, _merge(variables, {"locals": {"c": "${var.s}", "v": "${upper(local.c)}"}}))
+    yield _module("typed-overridden", cat, VALID,
+                  {"variable": {"l": {"type": "list(string)"}}, "locals": {"x": ["a"], "a": "${upper(var.l)}"},
+                   **_td({"for_each": "${local.x}"})},
+                  main_override={"variable": {"l": {"type": "string"}}, "locals": {"x": {"k": "v"}}})
     yield _module("typed-validation", cat, "list to a string parameter in a variable's validation",
                   {"variable": {"l": {"type": "list(string)", "validation": {
                       "condition": '${upper(var.l) != ""}', "error_message": "Bad."}}}})

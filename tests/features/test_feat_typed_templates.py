@@ -14,6 +14,8 @@ from fixture import lsp_range, parse_fixture
 from internals import quick_and_full
 
 from hcljson_ls.features.diagnostics import collect
+from hcljson_ls.workspace import CREATED
+from hcljson_ls.workspace.files import uri_of_path
 
 CODES = ("expression/invalid-function-argument", "expression/invalid-operand")
 
@@ -67,6 +69,24 @@ def test_local_values_written_as_literals(tmp_path: Path) -> None:
     found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in CODES]
     assert [(d.start, d.end) for d in found] == main.ranges
     assert [d.code for d in found] == list(CODES)
+
+
+def test_an_override_file_leaves_types_and_values_unknown(tmp_path: Path) -> None:
+    # Terraform 1.11.4 judges the merged declarations: with `l` overridden to a string and `x` to a
+    # map, `upper(var.l)` and `for_each = local.x` are valid. An override file states no facts, so
+    # any module with one leaves variable types and local values unknown (a miss, never a false error).
+    fw = parse_fixture("""
+//- /m/main.tf.json
+{"variable": {"l": {"type": "list(string)"}}, "locals": {"x": ["a"], "a": "${upper(var.l)}"},
+ "resource": {"terraform_data": {"r": {"for_each": "${local.x}"}}}}
+""").workspace(tmp_path, open=["/m/main.tf.json"])
+    uri = fw.uri("/m/main.tf.json")
+    assert sorted(d.code for d in collect(fw.snapshot(), uri) if d.code.startswith(("expression/", "meta-argument/"))) == [
+        "expression/invalid-function-argument", "meta-argument/invalid-for-each"]
+    override = tmp_path / "m" / "main_override.tf.json"
+    override.write_text('{"variable": {"l": {"type": "string"}}, "locals": {"x": {"k": "v"}}}')
+    fw.workspace.file_changed(uri_of_path(str(override)), CREATED)
+    assert [d.code for d in collect(fw.snapshot(), uri) if d.code.startswith(("expression/", "meta-argument/"))] == []
 
 
 def test_a_type_changing_in_another_open_file(tmp_path: Path) -> None:

@@ -101,7 +101,10 @@ def literal_val(value: Any) -> Val:
 
 def local_value(name: str, own: frozenset, scope: Any) -> Val | None:
     """The value of `local.NAME` when the module declares it once, as a literal (see the module
-    doc); None when unknown."""
+    doc); None when unknown, as in a module with an override file (which may set another value,
+    and states no facts)."""
+    if getattr(scope, "has_override_files", False):
+        return None
     texts = list(_own_facts(own).get(name, ()))
     declared = 1 if ("local", name) in own else 0
     if scope is not None:

@@ -927,7 +927,10 @@ def _own_variable_types(own: frozenset) -> dict[str, set[str]]:
 
 def _variable_type(name: str, own: frozenset, scope: Scope) -> str | None:
     """The type constraint of input variable `name` as written ("" for none), or None when its
-    declarations disagree or none gives it."""
+    declarations disagree or none gives it, or the module has an override file (which may give
+    it another type, and states no facts: Terraform judges the merged declaration)."""
+    if getattr(scope, "has_override_files", False):
+        return None
     texts = set(_own_variable_types(own).get(name, ()))
     texts.update(k[2] for k in scope.keys(VARIABLE_INPUT) if len(k) == 4 and k[1] == name and isinstance(k[2], str))
     return texts.pop() if len(texts) == 1 else None
