@@ -622,6 +622,8 @@ def _typed_template_cases() -> Iterator[Case]:
                   {"locals": {"l": ["a"], "v": "${upper(local.l)}"}})
     yield _module("typed-local-plus-number", cat, VALID, {"locals": {"n": 1, "v": "${local.n + 1}"}})
     yield _module("typed-local-plus-object", cat, "a local object operand", {"locals": {"o": {"a": 1}, "v": "${local.o + 1}"}})
+    yield _module("typed-local-alias-upper", cat, "a local naming a list variable, to a string parameter",
+                  _merge(variables, {"locals": {"a": "${var.l}", "v": "${upper(local.a)}"}}))
     yield _module("typed-local-computed", cat, VALID, _merge(variables, {"locals": {"c": "${var.s}", "v": "${upper(local.c)}"}}))
     yield _module("typed-overridden", cat, VALID,
                   {"variable": {"l": {"type": "list(string)"}}, "locals": {"x": ["a"], "a": "${upper(var.l)}"},
@@ -1226,6 +1228,22 @@ def _repetition_value_cases(cat: str, base: dict[str, Any]) -> Iterator[Case]:
     }
     for slug, (value, body, intent) in local_values.items():
         yield _module(f"value-{slug}", cat, intent, {"locals": {"v": value}, **_td(body)})
+    aliases: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
+        "for-each-local-alias-list": ({"a": "${var.l}"}, {"for_each": "${local.a}"}, "a local naming a list variable"),
+        "for-each-local-alias-chain": ({"a": "${var.l}", "b": "${local.a}"}, {"for_each": "${local.b}"},
+                                       "a local naming a local naming a list variable"),
+        "for-each-local-alias-spaced": ({"a": "${ var.l }"}, {"for_each": "${local.a}"}, "a local naming a list variable"),
+        "for-each-local-alias-attribute": ({"a": "${var.o.ids}"}, {"for_each": "${local.a}"},
+                                           "a local naming a list attribute of a variable"),
+        "for-each-local-alias-set": ({"a": "${var.s}"}, {"for_each": "${local.a}"}, VALID),
+        "for-each-local-alias-any": ({"a": "${var.any}"}, {"for_each": "${local.a}"}, VALID),
+        "count-local-alias-bool": ({"a": "${var.b}"}, {"count": "${local.a}"}, "a local naming a bool variable"),
+        "count-local-alias-length": ({"a": "${var.l}"}, {"count": "${length(local.a)}"}, VALID),
+    }
+    alias_variables = {"variable": {"l": {"type": "list(string)"}, "s": {"type": "set(string)"}, "b": {"type": "bool"},
+                                    "any": {}, "o": {"type": "object({ids = list(string)})"}}}
+    for slug, (locals_, body, intent) in aliases.items():
+        yield _module(f"value-{slug}", cat, intent, {**alias_variables, "locals": locals_, **_td(body)})
     yield _module("value-local-elsewhere", cat, "a local list of another file in for_each",
                   _td({"for_each": "${local.names}"}), locals={"locals": {"names": ["a"]}})
     yield _module("value-data-count-negative", cat, "negative count expression on a data source",

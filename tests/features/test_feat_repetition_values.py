@@ -170,6 +170,30 @@ def test_local_values_written_as_literals(tmp_path: Path) -> None:
     assert [code for code, _ in _found(fw)] == [FOR_EACH, COUNT, FOR_EACH]
 
 
+def test_a_local_naming_a_variable_or_another_local(tmp_path: Path) -> None:
+    # `validate` gives such a local what it names: a list variable's type through two locals.
+    fw = parse_fixture(VARIABLES + """
+//- /app/locals.tf.json
+{"locals": {"all": "${var.names}", "again": "$[alias]${local.all}", "ids": "${var.o.ids}"}}
+//- /app/main.tf.json
+{"resource": {"terraform_data": {
+  "a": {"for_each": ⟨"${local.again}"⟩},
+  "b": {"for_each": ⟨"${local.ids}"⟩},
+  "c": {"count": "${length(local.all)}"}
+}}}
+""").workspace(tmp_path, open=["/app/main.tf.json", "/app/locals.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in (COUNT, FOR_EACH)]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert "a list of string" in found[0].detail
+    # `again` becomes a map literal in the other open file: `a`'s diagnostic goes, `b`'s stays.
+    text = fw.fixture.files["/app/locals.tf.json"].text
+    at = fw.fixture.mark("alias", "/app/locals.tf.json")[1]
+    fw.workspace.change(fw.uri("/app/locals.tf.json"), 2, [{"range": lsp_range(text, at - 1, at + 13), "text": '{"k": "v"}'}],
+                        "utf-32")
+    assert _found(fw) == [(FOR_EACH, '"${local.ids}"')]
+
+
 def test_check_reports_them(tmp_path: Path, cli) -> None:
     parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"for_each": "${var.names}"}}}}\n'
                   ).write(tmp_path)

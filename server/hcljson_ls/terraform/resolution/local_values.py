@@ -1,9 +1,10 @@
 """Local values written as JSON literals, known to the rules that evaluate with values.
 
     LOCAL_VALUE                                  the fact's kind: ("local-value", name, JSON shape)
+    LOCAL_REFERENCE                              ("local-reference", name, root, names): `"${var.x}"`
     LOCAL_VALUE_USED                             (LOCAL_VALUE_USED, name): what a reader's `uses` holds
     local_value_fact(attribute, text) -> tuple | None     one `locals` attribute's fact
-    local_value(name, own, scope) -> Val | None           the value of `local.NAME`, when known
+    local_value(name, own, scope) -> Val | (root, names) | None   what is known of `local.NAME`
 
 `terraform validate` evaluates local values, so a local written as a literal is a known value
 there: `{"locals": {"names": ["a", "b"]}}` makes `"for_each": "${local.names}"` a tuple (an error)
@@ -13,7 +14,10 @@ fact with its shape as compact JSON: the value, each string that is no number re
 `_WORD` (read back as an unknown string). So typing in a local's text changes no fact (no
 declaration changes: an edit there stays as cheap as before), and the rules still see every
 structure, number and numeric string; they miss only what a word's letters would decide (`"count":
-"${local.word}"`). Any other local is an unknown value of unknown type here.
+"${local.word}"`). A local that is exactly one reference to a variable or another local
+(`"names": "${var.names}"`, attribute steps only) states that reference, which the reader follows:
+`validate` gives the local the value (or the type) of what it names. Any other local is an
+unknown value of unknown type here.
 
 `local_value` reads the facts of this file (`own`) and of the module's other files (`scope`): the
 value is known when the module declares the local once and that declaration has a fact. A reader
@@ -26,27 +30,41 @@ import json
 from typing import Any
 
 from ...hcljson.model import Attribute
+from ...hcljson.values import string_text
+from ...jsonsyntax.tree import STRING
+from ...template.nodes import Attr
 from ..expressions.evaluate import Val
+from ..expressions.repetition import whole_reference
 from ..filekinds.tfvars import is_number_string
 
-__all__ = ["LOCAL_VALUE", "LOCAL_VALUE_USED", "literal_val", "local_value", "local_value_fact"]
+__all__ = ["LOCAL_REFERENCE", "LOCAL_VALUE", "LOCAL_VALUE_USED", "literal_val", "local_value", "local_value_fact"]
 
 LOCAL_VALUE = "local-value"
+LOCAL_REFERENCE = "local-reference"
 LOCAL_VALUE_USED = "local-value-of"
+#: The kinds of facts about a local's value.
+_KINDS = (LOCAL_VALUE, LOCAL_REFERENCE)
 #: The longest literal kept as a fact (its JSON text, compact).
 _LIMIT = 4096
 _UNKNOWN_STRING = Val("string")
 
 
 def local_value_fact(attribute: Attribute, text: str) -> tuple | None:
-    """`(LOCAL_VALUE, name, compact JSON)` of a `locals` attribute whose value is a JSON literal
-    without a template sequence, else None."""
+    """`(LOCAL_VALUE, name, compact JSON shape)` of a `locals` attribute whose value is a JSON
+    literal without a template sequence; `(LOCAL_REFERENCE, name, root, names)` of one that is a
+    string of exactly one reference to a variable or a local (`"${var.names}"`, `"${local.o.ids}"`:
+    attribute steps only); else None."""
     expr = attribute.expr
     if expr is None or expr.end - expr.start > _LIMIT:
         return None
     raw = text[expr.start : expr.end]
     if "{" in raw and ("${" in raw or "%{" in raw or "\\u" in raw):
-        return None  # (a template, or one that may be behind an escape)
+        if expr.kind != STRING:
+            return None  # (a template inside, or one that may be behind an escape)
+        named = whole_reference(string_text(text, expr.node, expr.start))
+        if named is None or any(type(s) is not Attr for s in named[2]):
+            return None
+        return (LOCAL_REFERENCE, attribute.name, named[0], (named[1], *(s.name for s in named[2])))
     try:
         value = json.loads(raw)
     except ValueError:
@@ -99,35 +117,39 @@ def literal_val(value: Any) -> Val:
     return Val(["object", {k: v.type for k, v in attrs.items()}], attrs)
 
 
-def local_value(name: str, own: frozenset, scope: Any) -> Val | None:
-    """The value of `local.NAME` when the module declares it once, as a literal (see the module
-    doc); None when unknown, as in a module with an override file (which may set another value,
-    and states no facts)."""
+def local_value(name: str, own: frozenset, scope: Any) -> Val | tuple[str, tuple[str, ...]] | None:
+    """What `validate` knows of `local.NAME` when the module declares it once: the value of a
+    literal, or `(root, names)` of the one reference it is (for the caller to follow); None when
+    unknown, as in a module with an override file (which may set another value, and states no
+    facts)."""
     if getattr(scope, "has_override_files", False):
         return None
-    texts = list(_own_facts(own).get(name, ()))
+    facts = list(_own_facts(own).get(name, ()))
     declared = 1 if ("local", name) in own else 0
     if scope is not None:
-        texts.extend(k[2] for k in scope.keys(LOCAL_VALUE) if k[1] == name)
+        facts.extend(k for kind in _KINDS for k in scope.keys(kind) if k[1] == name)
         declared += 1 if scope.declared(("local", name)) else 0
-    if len(texts) != 1 or declared != 1:
+    if len(facts) != 1 or declared != 1:
         return None
-    return literal_val(json.loads(texts[0]))
+    fact = facts[0]
+    if fact[0] == LOCAL_REFERENCE:
+        return fact[2], fact[3]
+    return literal_val(json.loads(fact[2]))
 
 
-_OWN: dict[int, tuple[frozenset, dict[str, list[str]]]] = {}
+_OWN: dict[int, tuple[frozenset, dict[str, list[tuple]]]] = {}
 
 
-def _own_facts(own: frozenset) -> dict[str, list[str]]:
-    """name -> the JSON texts of the file's own local value facts, once per `own` (one object for
+def _own_facts(own: frozenset) -> dict[str, list[tuple]]:
+    """name -> the file's own facts about local `name`, once per `own` (one object for
     every block of an update: a scan of it per reference would be ~5 ms at 5 MB)."""
     cached = _OWN.get(id(own))
     if cached is not None and cached[0] is own:
         return cached[1]
-    found: dict[str, list[str]] = {}
+    found: dict[str, list[tuple]] = {}
     for k in own:
-        if k[0] == LOCAL_VALUE:
-            found.setdefault(k[1], []).append(k[2])
+        if k[0] in _KINDS:
+            found.setdefault(k[1], []).append(k)
     if len(_OWN) > 64:
         _OWN.clear()
     _OWN[id(own)] = (own, found)

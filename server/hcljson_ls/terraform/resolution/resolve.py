@@ -88,7 +88,7 @@ from ..expressions.templates import string_tree
 from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
-from .local_values import LOCAL_VALUE, LOCAL_VALUE_USED, local_value
+from .local_values import LOCAL_REFERENCE, LOCAL_VALUE, LOCAL_VALUE_USED, local_value
 from .module_calls import INPUTS_OF, VARIABLE_INPUT
 from .provider_passing import CONFIGURED
 from .references import (
@@ -229,7 +229,7 @@ def affected(changed: frozenset) -> frozenset:
                 out.add(("inputs-of",))  # `module_calls.INPUTS_OF`
             if key[0] in _INHERITANCE_KINDS:
                 out.add(INHERITED_USES)
-            if key[0] == LOCAL_VALUE:
+            if key[0] == LOCAL_VALUE or key[0] == LOCAL_REFERENCE:
                 out.add((LOCAL_VALUE_USED, key[1]))
             elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
@@ -985,16 +985,32 @@ def _typed_template(site: TypedSite, own: frozenset, scope: Scope, uses: set) ->
     return [d.shifted(site.start) for d in typed_problems(tree, lambda root, name: _known(root, name, own, scope, uses))]
 
 
-def _known(root: str, name: str, own: frozenset, scope: Scope, uses: set) -> Val:
+def _known(root: str, name: str, own: frozenset, scope: Scope, uses: set, depth: int = 0) -> Val:
     """What `validate` knows of `var.NAME` (an unknown value of its type) or `local.NAME` (its
-    value, when written as a literal: `local_values`), recording what that depends on in `uses`."""
+    value, when written as a literal, or what the one reference it is names: `local_values`),
+    recording what that depends on in `uses`. A chain of locals is followed `_CHAIN` deep (a
+    cycle is Terraform's error of its own)."""
     if root == "var":
         uses.add(("variable", name))
         type_text = _variable_type(name, own, scope)
         return DYNAMIC if type_text is None else type_value(type_text)
     uses.add((LOCAL_VALUE_USED, name))
     found = local_value(name, own, scope)
-    return DYNAMIC if found is None else found
+    if type(found) is tuple:
+        if depth >= _CHAIN:
+            return DYNAMIC
+        target, names = found
+        val = _known(target, names[0], own, scope, uses, depth + 1)
+        for step in names[1:]:
+            val, problem = get_attr(val, step)
+            if problem is not None:
+                return DYNAMIC  # (the local's own reference reports it)
+        return val
+    return DYNAMIC if found is None else found  # type: ignore[return-value]
+
+
+#: How many locals naming one another `_known` follows.
+_CHAIN = 8
 
 
 def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:

@@ -86,7 +86,7 @@ from ..definition.catalogue import (
 )
 from ..definition.language import CONSTRAINT_KIND
 from ..resolution.addresses import import_target
-from ..resolution.local_values import LOCAL_VALUE, local_value_fact
+from ..resolution.local_values import LOCAL_REFERENCE, LOCAL_VALUE, local_value_fact
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.provider_passing import CONFIGURED
 from ..resolution.provider_passing import META as PROVIDER_META
@@ -741,7 +741,7 @@ def _holds_configuration(block: Block) -> bool:
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
                         "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS, CONFIGURED,
-                        LOCAL_VALUE})
+                        LOCAL_VALUE, LOCAL_REFERENCE})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
