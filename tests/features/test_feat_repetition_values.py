@@ -84,6 +84,19 @@ def test_the_quick_fix_makes_a_list_of_strings_a_set(tmp_path: Path) -> None:
     assert _found(fw) == []
 
 
+def test_the_quick_fix_counts_one_when_a_bool_is_true(tmp_path: Path) -> None:
+    fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"count": "${var.on}"}}}}\n'
+                       ).workspace(tmp_path, open=["/app/main.tf.json"])
+    uri = fw.uri("/app/main.tf.json")
+    text = fw.fixture.files["/app/main.tf.json"].text
+    (shown,) = fixable(fw.snapshot(), uri, 0, len(text))
+    (fix,) = shown.fixes
+    fixed = text[:fix.start] + fix.new_text + text[fix.end:]
+    assert json.loads(fixed)["resource"]["terraform_data"]["a"]["count"] == "${var.on ? 1 : 0}"
+    fw.workspace.change(uri, 2, [{"range": lsp_range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
+    assert _found(fw) == []
+
+
 def test_a_list_of_objects_gets_no_toset_fix(tmp_path: Path) -> None:
     fw = parse_fixture("""
 //- /app/main.tf.json

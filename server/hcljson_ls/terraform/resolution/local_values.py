@@ -1,4 +1,4 @@
-"""Local values written as JSON literals, known to the rules that evaluate with values.
+"""Local values that `terraform validate` knows: JSON literals, and locals that are one reference.
 
     LOCAL_VALUE                                  the fact's kind: ("local-value", name, JSON shape)
     LOCAL_REFERENCE                              ("local-reference", name, root, names): `"${var.x}"`

@@ -957,7 +957,8 @@ def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: 
     """A `count` or `for_each` that is an input variable or a local value (`repetition_sites`),
     judged on what `validate` knows of it (`_known`: a variable's type, a literal local's value) by
     `expressions.repetition`'s rule, on the whole value as Terraform's. A `for_each` list or tuple
-    of strings gets the quick fix that makes it a set (`toset()`)."""
+    of strings gets the quick fix that makes it a set (`toset()`), a `count` bool the one that
+    counts 1 when it is true (`? 1 : 0`)."""
     uses.add(INPUTS_OF)
     val = steps_value(_known(site.root, site.target, own, scope, uses), site.steps)
     if site.name == "count":
@@ -969,8 +970,12 @@ def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: 
     fixes: tuple[Fix, ...] = ()
     strings = val.type == ["list", "string"] or (type(val.type) is list and val.type[0] == "tuple" and val.type[1]
                                                   and all(t == "string" for t in val.type[1]))
-    if code == INVALID_FOR_EACH and strings and site.inner is not None:
+    if site.inner is None:
+        pass
+    elif code == INVALID_FOR_EACH and strings:
         fixes = (Fix(site.start + 1, site.end - 1, f"${{toset({site.inner})}}", "Make it a set: toset()"),)
+    elif code == INVALID_COUNT and val.type == "bool":  # the idiom for "one instance when true"
+        fixes = (Fix(site.start + 1, site.end - 1, f"${{{site.inner} ? 1 : 0}}", "Count 1 when true, else 0"),)
     return _diag(site.start, site.end, code, problem[0], problem[1], fixes)
 
 
