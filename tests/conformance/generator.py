@@ -625,6 +625,21 @@ def _typed_template_cases() -> Iterator[Case]:
     yield _module("typed-local-alias-upper", cat, "a local naming a list variable, to a string parameter",
                   _merge(variables, {"locals": {"a": "${var.l}", "v": "${upper(local.a)}"}}))
     yield _module("typed-local-computed", cat, VALID, _merge(variables, {"locals": {"c": "${var.s}", "v": "${upper(local.c)}"}}))
+    places: dict[str, tuple[dict[str, Any], str]] = {
+        "in-provisioner": (_td({"provisioner": {"local-exec": {"command": "${upper(var.l)}"}}}), "in a provisioner"),
+        "in-connection": (_td({"connection": {"host": "${upper(var.l)}"}, "provisioner": {"local-exec": {"command": "x"}}}),
+                          "in a connection"),
+        "in-precondition": (_td({"lifecycle": {"precondition": {"condition": '${upper(var.l) == ""}', "error_message": "x"}}}),
+                            "in a precondition"),
+        "in-postcondition-message": (_td({"lifecycle": {"postcondition": {"condition": "${var.b}", "error_message": "${upper(var.l)}"}}}),
+                                     "in a postcondition's error message"),
+        "in-unknown-branch": (_td({"input": '${var.b ? upper(var.l) : ""}'}), VALID),
+        "in-import-id": ({"import": {"to": "terraform_data.t", "id": "${upper(var.l)}"}, **_td({})}, "in an import id"),
+        "in-output-precondition": ({"output": {"o": {"value": 1, "precondition": {"condition": "${!var.l}", "error_message": "x"}}}},
+                                   "in an output's precondition"),
+    }
+    for slug, (body, intent) in places.items():
+        yield _module(f"typed-{slug}", cat, intent, _merge(variables, body))
     yield _module("typed-overridden", cat, VALID,
                   {"variable": {"l": {"type": "list(string)"}}, "locals": {"x": ["a"], "a": "${upper(var.l)}"},
                    **_td({"for_each": "${local.x}"})},
