@@ -39,7 +39,7 @@ from ..terraform.definition import catalogue
 from ..terraform.nativehcl.native import parse_native
 from ..terraform.resolution.references import Reference, name_step, output_step, subject
 from ..terraform.rules.declarations import duplicates_across_files, overrides_without_base
-from ..terraform.rules.validate import definitions
+from ..terraform.rules.validate import REPEATABLE, definitions
 from .files import file_name, module_key, uri_of_path
 from .installed_modules import installed_module_dir
 from .module import Module
@@ -382,6 +382,11 @@ class DeclarationIndex:
             # 10.2 MB less after the open's analysis (tracemalloc). Nor does it need `key_index`, which
             # holds every key of the file (3-4 ms of a 5 MB open, 12-18 ms at 20 MB, session 19).
             names = self.key_index(key) if keys and len(effective) > 1 else {}
+            # Only the keys that can be duplicates: a fact every resource states (the provider
+            # configuration it uses, `validate.REPEATABLE`) is one key of thousands of declarations,
+            # and listing its other places once per declaration was quadratic (a variable renamed in
+            # a module of a 5 MB file with 5,750 resources: 0.5 s, `bench_module.py`).
+            keys = [k for k in keys if k[0] not in REPEATABLE]
             maybe = any(n is not None and (len(n) > 1 or name not in n) for n in map(names.get, keys))
             index = self._places(key) if maybe else {}
             shared = {}
