@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from fixture import lsp_range, parse_fixture
 from internals import quick_and_full
 
@@ -71,28 +72,19 @@ def test_the_variable_s_type_changing_in_another_open_file(tmp_path: Path) -> No
     assert _found(fw) == [(FOR_EACH, '"${var.names}"')]
 
 
-def test_the_quick_fix_makes_a_list_of_strings_a_set(tmp_path: Path) -> None:
-    fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"for_each": "${var.names}"}}}}\n'
-                       ).workspace(tmp_path, open=["/app/main.tf.json"])
+@pytest.mark.parametrize("argument, value, fixed", [
+    ("for_each", "${var.names}", "${toset(var.names)}"),  # a list of strings made a set
+    ("count", "${var.on}", "${var.on ? 1 : 0}"),  # a bool counting one instance when true
+])
+def test_the_quick_fix(tmp_path: Path, argument: str, value: str, fixed: str) -> None:
+    body = json.dumps({"resource": {"terraform_data": {"a": {argument: value}}}})
+    fw = parse_fixture(VARIABLES + f"//- /app/main.tf.json\n{body}\n").workspace(tmp_path, open=["/app/main.tf.json"])
     uri = fw.uri("/app/main.tf.json")
     text = fw.fixture.files["/app/main.tf.json"].text
     (shown,) = fixable(fw.snapshot(), uri, 0, len(text))
     (fix,) = shown.fixes
-    fixed = text[:fix.start] + fix.new_text + text[fix.end:]
-    assert json.loads(fixed)["resource"]["terraform_data"]["a"]["for_each"] == "${toset(var.names)}"
-    fw.workspace.change(uri, 2, [{"range": lsp_range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
-    assert _found(fw) == []
-
-
-def test_the_quick_fix_counts_one_when_a_bool_is_true(tmp_path: Path) -> None:
-    fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"count": "${var.on}"}}}}\n'
-                       ).workspace(tmp_path, open=["/app/main.tf.json"])
-    uri = fw.uri("/app/main.tf.json")
-    text = fw.fixture.files["/app/main.tf.json"].text
-    (shown,) = fixable(fw.snapshot(), uri, 0, len(text))
-    (fix,) = shown.fixes
-    fixed = text[:fix.start] + fix.new_text + text[fix.end:]
-    assert json.loads(fixed)["resource"]["terraform_data"]["a"]["count"] == "${var.on ? 1 : 0}"
+    after = text[:fix.start] + fix.new_text + text[fix.end:]
+    assert json.loads(after)["resource"]["terraform_data"]["a"][argument] == fixed
     fw.workspace.change(uri, 2, [{"range": lsp_range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
     assert _found(fw) == []
 
