@@ -12,6 +12,7 @@ alone, when it evaluates each expression with unknown values of known types.
     typed_candidate(value) -> bool           whether a template may fail by the types of its variables
     typed_problems(tree, known) -> tuple[Diagnostic, ...]   the errors those types add (`known`:
                                              (root, name) -> `Val` of `var.NAME` / `local.NAME`)
+    typed_value(expr, known) -> Val | None   an expression's value with those types (None: errors)
 
 Values
 ------
@@ -84,7 +85,7 @@ from ..definition import functions
 
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
-    "steps_value", "typed_candidate", "typed_problems", "CODES", "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
+    "steps_value", "typed_candidate", "typed_problems", "typed_value", "CODES", "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
 ]
 
 UNSUPPORTED_ATTRIBUTE = "expression/unsupported-attribute"
@@ -137,7 +138,9 @@ def _cty(node) -> object:
     if t is TupleType:
         return ["tuple", [_cty(e) for e in node.elements]]
     if t is ObjectType:
-        return ["object", {a.name: _cty(a.type) for a in node.attributes}]
+        attrs = {a.name: _cty(a.type) for a in node.attributes}
+        optional = [a.name for a in node.attributes if a.optional]
+        return ["object", attrs, optional] if optional else ["object", attrs]
     return "dynamic"
 
 
@@ -582,6 +585,14 @@ class _Typed(_Evaluator):
 def _binds_var(node) -> bool:
     """Whether a `for` expression or directive names one of its variables `var`."""
     return node.value_var.name == "var" or (node.key_var is not None and node.key_var.name == "var")
+
+
+def typed_value(expr, known) -> Val | None:
+    """The value of expression `expr` (no parse errors) with each input variable and local value the
+    value `known(root, name)` gives (as `typed_problems`), or None when evaluating it finds an error."""
+    ev = _Typed(known)
+    val = ev.value(expr)
+    return None if ev.out else val
 
 
 def typed_problems(tree, known) -> tuple[Diagnostic, ...]:
