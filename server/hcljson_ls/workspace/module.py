@@ -97,7 +97,7 @@ class Module:
         self.index_cache: tuple[int, dict] | None = None  # (revision, key -> places), see Workspace
         self.key_index_cache: tuple[int, dict] | None = None  # (revision, key -> file names)
         self.kinds_cache: tuple[int, dict] | None = None  # (revision, kind -> keys), see ModuleScope
-        self.names_cache: tuple[int, frozenset[str]] | None = None  # (revision, its files' names), see Workspace
+        self.names_cache: tuple[int, frozenset[str]] | None = None  # (revision, its files' names): ModuleMap.names
         self.opentofu_cache: tuple[int, bool] | None = None  # (revision, read by OpenTofu under "auto")
 
     def bump(self) -> None:

@@ -224,6 +224,15 @@ class ModuleMap:
             names = {n for n in names if not catalogue.is_opentofu_file(n)}
         return sorted(names)
 
+    def names(self, key: str) -> frozenset[str]:
+        """`effective_names` of module `key` as a set, remembered per module revision (asked once
+        per reference resolved: `Scope.has_override_files`, `DeclarationIndex.others_index`)."""
+        module = self.module(key)
+        cached = module.names_cache
+        if cached is None or cached[0] != module.revision:
+            cached = module.names_cache = (module.revision, frozenset(self.effective_names(key)))
+        return cached[1]
+
     def is_opentofu(self, key: str) -> bool:
         """Whether OpenTofu reads module `key` (the engine setting, or "auto" and a `.tofu` file)."""
         if self.engine != "auto":

@@ -5,6 +5,7 @@ of the rest of its module (and of the modules it calls: local directories, or in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -62,7 +63,7 @@ class ModuleScope:
 
     def _overridden(self, directory: str) -> bool:
         """Whether module `directory` has an override file among the files it reads."""
-        return any(catalogue.is_override_file(n) for n in self._workspace.module_map.effective_names(directory))
+        return _any_override(self._workspace.module_map.names(directory))
 
     def _index(self) -> dict[tuple, frozenset[str]]:
         return self._workspace.declarations.others_index(self._key, self._name)
@@ -231,3 +232,10 @@ def _handed_down(keys: Iterable[tuple], configuration: tuple) -> list[tuple[tupl
     if alias is None:
         out.extend(((call, calls[call]), (configuration, True)) for call in calls if call not in set_default)
     return sorted(out, key=lambda c: (c[0][0], c[0][1] or "", c[1][0][1], c[1][0][2] or ""))
+
+
+@functools.lru_cache(maxsize=256)
+def _any_override(names: frozenset[str]) -> bool:
+    """Whether a module of files `names` (`ModuleMap.names`: one set per module revision) has an
+    override file: asked for each value a variable's type or a local decides."""
+    return any(catalogue.is_override_file(n) for n in names)
