@@ -163,8 +163,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'module/wrong-type': (
         'what-terraform-validate-checks-from-configuration-alone-issue-19',
-        'A literal value of a module input (no "${"/"%{" anywhere in it) that cannot convert to the child variable\'s type.',
-        'A literal value of a module input (no "${"/"%{" anywhere in it) that cannot convert to the child variable\'s type. "null" is never reported. Range: the whole value.',
+        'A value of a module input that cannot convert to the child variable\'s type: a literal (no "${"/"%{" anywhere in it), or a string that is one interpolation whose value "terraform validate" knows (see "What the types of values say").',
+        'A value of a module input that cannot convert to the child variable\'s type: a literal (no "${"/"%{" anywhere in it), or a string that is one interpolation whose value "terraform validate" knows (see "What the types of values say"). "null" is never reported. Range: the whole value.',
     ),
     'provisioner/destroy-reference': (
         'meta-arguments-module-sources-provisioners-remote-state-and-replace_triggered_by-fidelity-issue-19',
@@ -370,6 +370,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'provider-schema-diagnostics',
         "A JSON literal the argument's type cannot take: an object or array for a string, number or bool; a string, number or bool for a list, set, map or object; a bool for a number; a string that is not a number for a number.",
         'A JSON literal the argument\'s type cannot take: an object or array for a string, number or bool; a string, number or bool for a list, set, map or object; a bool for a number; a string that is not a number for a number. Elements of collections and attributes of objects are checked the same way. Never for "null", and never for a string holding "${" or "%{" (its type is known only when it is evaluated). Range: the value.',
+    ),
+    'schema/wrong-type': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        "A resource's or data source's argument written as one interpolation whose value cannot convert to the argument's type in the provider's schema (a variable's type, a literal local's value, a constant).",
+        "A resource's or data source's argument written as one interpolation whose value cannot convert to the argument's type in the provider's schema (a variable's type, a literal local's value, a constant). Range: the whole JSON string, quotes included, as Terraform.",
     ),
     'structure/block-type': (
         'hcl-json-structure-diagnostics',

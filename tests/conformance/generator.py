@@ -649,6 +649,77 @@ def _typed_template_cases() -> Iterator[Case]:
                       "condition": '${upper(var.l) != ""}', "error_message": "Bad."}}}})
 
 
+def _argument_type_cases() -> Iterator[Case]:
+    """Argument values of one interpolation converted to the argument's type: a built-in data source's
+    `string` attributes (its schema), and module inputs (the child's variable types)."""
+    cat = "types"
+    variables = {"variable": {
+        "l": {"type": "list(string)"}, "m": {"type": "map(string)"}, "s": {"type": "string"}, "b": {"type": "bool"},
+        "n": {"type": "number"}, "a": {}, "o": {"type": "object({x = string})"}, "st": {"type": "set(string)"},
+        "ll": {"type": "list(list(string))"}, "ml": {"type": "map(list(string))"}, "ob": {"type": "object({c = string})"},
+        "oe": {"type": "object({a = string, z = number})"},
+    }}
+    locals_ = {"locals": {"t": [1, True], "t3": ["a", 1, 2], "o": {"b": 1}, "oa": {"a": "x"}, "mixed": ["a", ["b"]],
+                          "num": "12", "alias": "${var.l}", "list": ["a"]}}
+    declared = _merge(variables, locals_)
+    workspace = {
+        "list": ("${var.l}", "list variable to a string argument"),
+        "map": ("${var.m}", "map variable to a string argument"),
+        "number": ("${var.n}", VALID),
+        "bool": ("${var.b}", VALID),
+        "any": ("${var.a}", VALID),
+        "element": ("${var.l[0]}", VALID),
+        "object-attribute": ("${var.o.x}", VALID),
+        "constant-tuple": ("${[1]}", "tuple constant to a string argument"),
+        "local-list": ("${local.list}", "local list to a string argument"),
+        "local-alias": ("${local.alias}", "local naming a list variable, to a string argument"),
+        "set": ("${var.st}", "set variable to a string argument"),
+    }
+    for slug, (value, intent) in workspace.items():
+        body = {"data": {"terraform_remote_state": {"s": {"backend": "local", "workspace": value}}}}
+        yield _module(f"argument-workspace-{slug}", cat, intent, _merge(declared, body))
+    yield _module("argument-backend-object", cat, "object variable to a string argument",
+                  _merge(declared, {"data": {"terraform_remote_state": {"s": {"backend": "${var.o}"}}}}))
+    child = {"variable": {name: {"type": t, "default": None} for name, t in {
+        "s": "string", "n": "number", "b": "bool", "ls": "list(string)", "ln": "list(number)",
+        "o": "object({a = string, b = optional(number)})", "m": "map(string)", "la": "list(any)", "st": "set(string)",
+        "tp": "tuple([string, number])"}.items()}}
+    inputs = {
+        "string-list": ("s", "${var.l}", "list variable to a string input"),
+        "string-number": ("s", "${var.n}", VALID),
+        "string-constant-tuple": ("s", "${[1]}", "tuple constant to a string input"),
+        "string-resource-attribute": ("s", "${terraform_data.r.output}", VALID),
+        "number-bool": ("n", "${var.b}", "bool variable to a number input"),
+        "number-string": ("n", "${var.s}", VALID),
+        "number-local-numeric": ("n", "${local.num}", VALID),
+        "bool-string": ("b", "${var.s}", VALID),
+        "list-string": ("ls", "${var.s}", "string variable to a list input"),
+        "list-set": ("ls", "${var.st}", VALID),
+        "list-tuple-bool": ("ln", "${local.t}", "a bool element to a list of number"),
+        "list-tuple-strings": ("ls", "${local.t}", VALID),
+        "list-nested": ("ls", "${var.ll}", "list of lists to a list of strings"),
+        "list-numbers-from-strings": ("ln", "${var.l}", VALID),
+        "object-missing": ("o", "${local.o}", "object without a required attribute"),
+        "object-ok": ("o", "${local.oa}", VALID),
+        "object-from-map": ("o", "${var.ml}", "map to an object input"),
+        "object-other": ("o", "${var.ob}", "object without a required attribute"),
+        "object-extra": ("o", "${var.oe}", VALID),
+        "map-list": ("m", "${var.l}", "list to a map input"),
+        "map-object": ("m", "${local.oa}", VALID),
+        "any-mixed": ("la", "${local.mixed}", "elements of no one type"),
+        "any-number-bool": ("la", "${local.t}", "a number and a bool as list(any)"),
+        "tuple-length": ("tp", "${local.t3}", "three elements to a tuple of two"),
+        "tuple-from-list": ("tp", "${var.l}", "a list to a tuple input"),
+        "set-tuple": ("st", "${local.t}", VALID),
+        "list-text-template": ("ls", "a-${var.s}", "a string template to a list input"),
+        "list-directive": ("ls", "%{if var.b}a%{endif}", "a string template to a list input"),
+        "string-text-template": ("s", "a-${var.l[0]}", VALID),
+    }
+    for slug, (name, value, intent) in inputs.items():
+        main = _merge(declared, {**_td({}, "r"), "module": {"m": {"source": "./child", name: value}}})
+        yield _module(f"argument-input-{slug}", cat, intent, main, child__main=child)
+
+
 # --- module calls --------------------------------------------------------------------------------
 
 def _import_key_cases() -> Iterator[Case]:
@@ -1520,7 +1591,7 @@ def _valid_cases() -> Iterator[Case]:
 def cases() -> tuple[Case, ...]:
     """Every generated case, in a fixed order; ids are unique."""
     all_cases = (
-        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_typed_template_cases(), *_module_call_cases(), *_structure_cases(),
+        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_typed_template_cases(), *_argument_type_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
         *_version_cases(), *_test_file_cases(), *_valid_cases(), *_self_reference_cases(), *_import_key_cases(),
     )

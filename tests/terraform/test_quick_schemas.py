@@ -273,7 +273,11 @@ MUTATIONS = [
     ("map-as-array", _set(f"{WEB}/tags", ["a"]), "schema/wrong-kind"),
     ("map-element-object", _set(f"{WEB}/tags", {"a": {"b": "c"}}), "schema/wrong-kind"),
     ("set-as-string", _set(f"{WEB}/vpc_security_group_ids", "sg-1"), "schema/wrong-kind"),
-    ("set-as-template", _set(f"{WEB}/vpc_security_group_ids", "${var.env}"), None),
+    # (a string variable, a string template, where a set is wanted: what validate knows of the value,
+    # `argument_sites`; a resource's attribute may be anything)
+    ("set-as-template", _set(f"{WEB}/vpc_security_group_ids", "${var.env}"), "schema/wrong-type"),
+    ("set-as-template-text", _set(f"{WEB}/vpc_security_group_ids", "sg-${var.env}"), "schema/wrong-type"),
+    ("set-as-reference", _set(f"{WEB}/vpc_security_group_ids", "${aws_security_group.sg.id}"), None),
     ("set-element-array", _set(f"{WEB}/vpc_security_group_ids", [["sg-1"]]), "schema/wrong-kind"),
     ("object-field-wrong", _set("resource/aws_security_group/sg/ingress/0/from_port", "https"), "schema/wrong-kind"),
     ("object-field-null", _set("resource/aws_security_group/sg/ingress/0/from_port", None), None),
@@ -334,6 +338,29 @@ def test_mutated_documents(tmp_path: Path, mutate, code) -> None:
         assert codes == set(), schema_codes(text, full)
     # The rest of the document is still certified.
     assert quick.certified > quick.analysed, (quick.certified, quick.analysed)
+
+
+def test_argument_values_converted_to_their_schema_types(tmp_path: Path) -> None:
+    # `argument_sites`: a value of one interpolation is an error when what validate knows of it (the
+    # variable's type, a literal local, a constant) cannot convert to the schema's type. The quick open
+    # certifies such blocks and places the site's diagnostics by key, on the whole string.
+    doc = base()
+    web = doc["resource"]["aws_instance"]["web"]
+    web["subnet_id"] = "${var.disks}"  # list(number) to a string
+    web["availability_zone"] = "${[1]}"
+    web["key_name"] = "${var.env}"  # fine
+    doc["resource"]["aws_vpc"]["main"]["cidr_block"] = "${var.disks}"
+    doc["resource"]["aws_vpc"]["main"]["enable_dns_hostnames"] = "${var.env}"  # a string may be "true"
+    doc["resource"]["aws_autoscaling_group"]["g"]["max_size"] = "${var.disks[0]}"  # fine
+    quick, full = compare(tmp_path, doc)
+    assert schema_codes(doc, full) == [("schema/wrong-type", '"${var.disks}"'), ("schema/wrong-type", '"${[1]}"'),
+                                       ("schema/wrong-type", '"${var.disks}"')]
+    assert quick.certified > quick.analysed
+    # The same string as two arguments of one block: the block is analysed (a key's diagnostics go
+    # to each place its string is written), and the answer is the same.
+    web["private_ip"] = "${var.disks}"
+    quick, full = compare(tmp_path, doc)
+    assert [c for c, _ in schema_codes(doc, full)].count("schema/wrong-type") == 4
 
 
 def test_duplicate_arguments_and_repeated_blocks(tmp_path: Path) -> None:
@@ -546,7 +573,8 @@ NAMES = ["ami", "instance_type", "arn", "monitoring", "tags", "root_block_device
          "instance_tpye", "vpc_idd", "no_such", "//", "dynamic", "provider", "count", "max_size", "policy", "description"]
 VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(
-        ["x", "20", "true", "0", "nan", " 1.5 ", "${var.env}", "${local.prefix}-a", "aws.west", "google", "%{if true}a%{endif}"])),
+        ["x", "20", "true", "0", "nan", " 1.5 ", "${var.env}", "${local.prefix}-a", "aws.west", "google", "%{if true}a%{endif}",
+         "${var.disks}", "${var.disks[0]}", "${[1]}"])),
     lambda inner: st.one_of(st.lists(inner, max_size=3),
                             st.dictionaries(st.sampled_from(NAMES), inner, max_size=3)),
     max_leaves=6,

@@ -63,6 +63,7 @@ from .filekinds.queryfile import QUERY_SCHEMA, QueryChecks, is_query_file
 from .filekinds.testfile import TEST_SCHEMA, TestFileChecks, is_test_file
 from .filekinds.tfvars import TFVARS_SCHEMA, is_tfvars
 from .resolution.addresses import address_rules
+from .resolution.argument_sites import ArgumentSite
 from .resolution.module_calls import CallSite, call_sites, check_calls
 from .resolution.provider_passing import CONFIGURED, caller_providers
 from .resolution.reference_walk import block_references, references_and_sites
@@ -200,6 +201,7 @@ class TerraformChecks(FileChecks):
         calls = [r for r in refs if type(r) is CallSite]
         sites = [r for r in refs if type(r) is SchemaSite]
         out, uses = resolve([r for r in refs if type(r) not in _SITES], own, scope)
+        arguments: list[ArgumentSite] = []  # (values of arguments checked against their types: `argument_sites`)
         if calls:
             inputs = getattr(scope, "module_inputs", None)  # a scope of the protocol before module calls: none
             if inputs is not None:
@@ -210,23 +212,23 @@ class TerraformChecks(FileChecks):
                     caller = caller_providers([*own, *scope.keys("provider-requirement"), *scope.keys(CONFIGURED)],
                                               required_providers(self._requirements(own), scope), engine)
                 found, used = check_calls(calls, text, lambda name: inputs(name, own),
-                                          None if providers is None else lambda name: providers(name, own), caller, engine)
+                                          None if providers is None else lambda name: providers(name, own), caller, engine,
+                                          arguments)
                 out.extend(found)
                 uses = uses | used
             if scope is not None:
                 found, used = check_const_sources([c.current for c in calls], text, module_language(own, scope), own, scope)
                 out.extend(found)
                 uses = uses | used | _LANGUAGE_USED
-            out.sort(key=_range)
             if not sites:
-                return out, uses
+                return _with_arguments(out, uses, arguments, own, scope)
         schemas = scope.provider_schemas if scope is not None else None
         if schemas is None:
-            return out, uses | _SCHEMAS_USED
+            return _with_arguments(out, uses | _SCHEMAS_USED, arguments, own, scope)
         found, used = check_sites(sites, schemas, text, required_providers(self._requirements(own), scope), scope.engine or TERRAFORM,
-                                  lambda configuration: _used(configuration, own, scope))
+                                  lambda configuration: _used(configuration, own, scope), arguments)
         out.extend(found)
-        out.sort(key=_range)
+        out, uses = _with_arguments(out, uses, arguments, own, scope)
         return out, uses | _SCHEMAS_USED | used
 
     def affected(self, changed: frozenset) -> frozenset:
@@ -246,6 +248,18 @@ class TerraformChecks(FileChecks):
         if self.override:
             return []
         return (yield from duplicates_steps(keys, place, every, text))
+
+
+def _with_arguments(out: list[Diagnostic], uses: frozenset, arguments: list[ArgumentSite], own: frozenset,
+                    scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
+    """`out` with the diagnostics of `arguments` (`argument_sites`: module inputs and schema
+    arguments) resolved against `own` and `scope`, sorted by place; `uses` with what they read."""
+    if arguments:
+        found, more = resolve(arguments, own, scope)
+        out.extend(found)
+        uses = uses | more
+    out.sort(key=_range)
+    return out, uses
 
 
 def _reserved_spans(block: Block, engine: str | None) -> list[tuple[int, int]]:

@@ -132,6 +132,7 @@ from .expressions.repetition import whole_reference
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
+from .resolution.argument_sites import argument_site, needs_site, type_text
 from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
@@ -140,7 +141,7 @@ from .resolution.resolve import Scope, module_language, resolve
 from .resolution.typed_sites import TypedSite
 from .rules.body_rules import body_findings
 from .rules.boolean_settings import BOOLEAN_SETTINGS, boolean_findings
-from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, where_of
+from .rules.provider_rules import SchemaSite, block_schema, quiet_test, schema_findings, typed_arguments, where_of
 from .rules.validate import DUPLICATE_CODES, TREE_ONLY, duplicates, implied_provider_problem, invalid_labels, keywords_of
 from .schemas.provider_lookup import configuration_used
 from .schemas.provider_schema import TERRAFORM
@@ -373,14 +374,17 @@ class _Quick:
                 continue
             found: list[tuple] = []
             strings: list[tuple[str, int]] = []
+            templated: list[tuple[str, str]] = []
             try:
-                meta, self.repeats[i] = _certify(b, found, strings)
+                meta, self.repeats[i] = _certify(b, found, strings, templated)
                 if b.type_name in _RESOURCE_MODES:
                     used = configuration_used(b.labels[0].value, meta)
                     if used is not None:
                         self.configurations[i] = used
                 if schemas is not None and b.type_name in _RESOURCE_LIKE:
-                    _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
+                    schema = _check_schema(b, meta, schemas, providers, engine, lookups)  # type: ignore[arg-type]
+                    if schema is not None and templated:
+                        _argument_keys(b, templated, schema, self.repeats[i], found)
             except _Unsure:
                 certified[i] = False
                 continue
@@ -700,9 +704,10 @@ def _by_structure_key(item: tuple[Diagnostic, int]) -> tuple:
 # ---- certification ---------------------------------------------------------------------------
 
 
-def _certify(b: Skimmed, found: list, strings: list) -> tuple[str | None, int]:
+def _certify(b: Skimmed, found: list, strings: list, templated: list) -> tuple[str | None, int]:
     """Append what block value `b` refers to, as keys (`_refs_of`), to `found`, and each string
-    of it holding a template sequence, with the flags it is read with, to `strings` (`_locate`);
+    of it holding a template sequence, with the flags it is read with, to `strings` (`_locate`),
+    each provider-defined argument whose value is such a string to `templated` (`_argument_keys`);
     return the value of its `provider` meta-argument (None without one) and the repetition
     arguments it sets (`IN_COUNT`, `IN_FOR_EACH`: its instance keys, for `definitions`); or `_Unsure`."""
     t = b.type_name
@@ -747,6 +752,7 @@ def _certify(b: Skimmed, found: list, strings: list) -> tuple[str | None, int]:
             if tv is str:
                 if "${" in v or "%{" in v:
                     _template(v, ctx, found, strings)
+                    templated.append((k, v))
             elif tv is Pairs or tv is list:
                 _expression(v, ctx, found, strings)
             continue
@@ -880,13 +886,13 @@ _NO_SCHEMA = object()
 _UNKNOWN_TYPE = object()
 
 
-def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, engine: str, lookups: dict) -> None:
+def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, engine: str, lookups: dict) -> Any:
     """Nothing to report against its provider's schema in certified resource or data block `b`
     (whose `provider` meta-argument is `meta`): every rule of `provider_rules.SCHEMA_RULES` (written
     once over `hcljson.view`, run here on the values) finds nothing and asks nothing the values
     cannot answer (first by the rules' own one-pass test, compiled once per schema:
     `provider_rules.quiet_test`; when it cannot say, by running them); or `_Unsure`. `lookups`
-    remembers each type's schema and test for the file."""
+    remembers each type's schema and test for the file. Returns the schema (None without one)."""
     type_name = b.labels[0].value
     key = (b.type_name, type_name, meta)
     found = lookups.get(key, _NO_SCHEMA)
@@ -900,17 +906,30 @@ def _check_schema(b: Skimmed, meta: str | None, schemas: Any, providers: dict, e
             found = None  # the provider's schema is not loaded: nothing is reported
         lookups[key] = found
     if found is None:
-        return
+        return None
     if found is _UNKNOWN_TYPE:
         raise _Unsure("unknown resource type")
     schema, where, quiet = found
     if quiet is not None and quiet(b.value):  # the rules' own one-pass test: surely nothing to find
-        return
+        return schema
     try:
         if schema_findings(VALUES, b.type_name, b.value, schema, where):
             raise _Unsure("schema rule")
     except Unanswerable:
         raise _Unsure("schema rule") from None
+    return schema
+
+
+def _argument_keys(b: Skimmed, templated: list[tuple[str, str]], schema: Any, ctx: int, found: list) -> None:
+    """The keys of the argument values of certified block `b` that its `schema` gives a type to
+    (`provider_rules.typed_arguments` of `templated`, its provider-defined arguments holding a
+    template, which `_certify` read: the body's members again cost ~4 us a block), each read with
+    the block's repetition flags `ctx` (as `_certify` read the string), its argument's name and
+    type. (A site's string written more than once in the block is analysed by `_locate`.)"""
+    for v, name, cty in typed_arguments(VALUES, b.type_name, templated, schema):
+        expects = type_text(cty)
+        if needs_site(v, expects):
+            found.append((_ARGUMENT_KEY, v, ctx, name, expects))
 
 
 # Keys of what a block refers to: (kind, text, context flags).
@@ -923,8 +942,10 @@ _REPETITION_KEYS = {"count": "count-value", "for_each": "for-each-value"}
 _REPETITION_NAMED = {kind: name for name, kind in _REPETITION_KEYS.items()}
 #: A template string that reads input variables (`typed_sites.typed_site`): its text.
 _TYPED_KEY = "typed"
+#: An argument's value that its schema gives a type to (`argument_sites`): (kind, text, flags, name, type).
+_ARGUMENT_KEY = "argument-value"
 #: The keys of a whole string (`_locate`): where their refs start in the string as JSON writes it.
-_WHOLE_STRING_KEYS = {_TYPED_KEY: 1, **{kind: 0 for kind in _REPETITION_NAMED}}
+_WHOLE_STRING_KEYS = {_TYPED_KEY: 1, _ARGUMENT_KEY: 0, **{kind: 0 for kind in _REPETITION_NAMED}}
 #: The keys whose diagnostics `_locate` places (any other's block is analysed).
 _PLACEABLE = frozenset({_TRAVERSAL_KEY, _TEMPLATE_KEY, *_WHOLE_STRING_KEYS})
 
@@ -937,7 +958,7 @@ def _refs_of(key: tuple, at: int) -> list:
     own; a `count` / `for_each` value's site (`repetition_sites.site_of`) with its quote at `at`.
     A key's references and diagnostics lie in `[at, at + _span(key))`, so a diagnostic of the
     by-key resolution is moved to each place the key is written (`_locate`)."""
-    kind, text, flags = key
+    kind, text, flags = key[0], key[1], key[2]
     if kind == _ADDRESS_KEY and _NAMES_ONLY.fullmatch(text) is not None:
         # Names only (`aws_x.a` of a `depends_on`): the traversal reader's refs, one `ADDRESS` (what
         # `string_refs` gives in traversal mode, a parse of ~18 us: tests/terraform/test_quick_locate.py).
@@ -973,6 +994,9 @@ def _refs_of(key: tuple, at: int) -> list:
         raw = text if _NEEDS_ESCAPE.search(text) is None else json.dumps(text, ensure_ascii=False)[1:-1]
         if kind == _TYPED_KEY:  # its content from `at`
             return [TypedSite(at, raw)]
+        if kind == _ARGUMENT_KEY:  # the whole string, from its quote at `at`
+            argument = argument_site(at, at + len(raw) + 2, text, key[3], key[4])
+            return [] if argument is None else [argument]
         site = site_of(_REPETITION_NAMED[kind], at, raw, text)  # the whole string, from its quote at `at`
         return [] if site is None else [site]
     made: Sequence[Reference | Call] | None
@@ -1074,9 +1098,9 @@ def _moves(x: str, flags: int, plain: bool, by_key: dict[tuple, list], whole: Co
     else:
         got = by_key.get((_TEMPLATE_KEY, x, flags))
         moves = [(got, 1)] if got is not None else []
-    for kind, offset in _WHOLE_STRING_KEYS.items():  # (sites of the whole string, the block's own)
-        if (kind, x, flags) in whole:
-            moves.append((by_key[(kind, x, flags)], offset))
+    for key in whole:  # (sites of the whole string, the block's own)
+        if key[1] == x and key[2] == flags:
+            moves.append((by_key[key], _WHOLE_STRING_KEYS[key[0]]))
     return moves
 
 
@@ -1097,7 +1121,8 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
     a traversal's to where its `${...}` is in the written string, a template's to the string's
     raw text. The answer holds only when the places found are exactly the string's occurrences: as
     many as the body has, none after a backslash (inside another string), the string nowhere in the
-    `"//"` metadata, always with the same context.
+    `"//"` metadata, always with the same context, and written once if it is an argument's value
+    with a site (`_ARGUMENT_KEY`: its diagnostics are that argument's only).
 
     Why: a certified block whose reference is undeclared was analysed alone, ~0.5 ms a block; a
     generated file with a misspelt reference in every resource (18,500 at 16 MB) made the open 16x
@@ -1121,6 +1146,8 @@ def _locate(text: str, b: Skimmed, by_key: dict[tuple, list], strings: Sequence[
         moves = _moves(x, flags, plain, by_key, whole)
         if not moves:
             continue
+        if count > 1 and any(k[0] == _ARGUMENT_KEY and k[1] == x for k in whole):
+            return None  # one argument's value, written elsewhere in the block too: not that argument there
         written = f'"{x}"' if plain else json.dumps(x, ensure_ascii=False)
         if metadata is None:
             comment = [v for k, v in b.value if k == "//"]  # type: ignore[attr-defined]

@@ -31,7 +31,9 @@ Contract
     placeholder of its type (`tfvars.placeholder`).
   - `module/wrong-type` (error, on the value): a literal value (no `${`/`%{` anywhere in its
     text) that cannot convert to the variable's type, by the conversion of variable definitions
-    files (`tfvars.conversion_problem`). `null` is never reported.
+    files (`tfvars.conversion_problem`). `null` is never reported. With `arguments`, a string
+    value of one interpolation is an `argument_sites.ArgumentSite` appended there instead, for the
+    caller to resolve once what it reads is known (the same code).
 * With `providers_of(call name)` (`Scope.module_providers`) and `caller` (this module's side), the
   provider configurations the call passes are checked too (`provider_passing`).
 * `module/missing-directory` (error, on the call's body `{`, as Terraform): `inputs_of(call name)` is `NOT_INSTALLED`,
@@ -58,8 +60,10 @@ from ...hcljson.problems import quoted_fix, suggestion
 from ...hcljson.values import defined_at, quoted, string_text
 from ...jsonsyntax.tree import STRING
 from ..definition.catalogue import ESCAPING_BLOCK, RESERVED_VARIABLE_NAMES
+from ..expressions.evaluate import type_value
 from ..filekinds.tfvars import conversion_problem, placeholder, type_of
 from ..schemas.provider_schema import TERRAFORM
+from .argument_sites import ArgumentSite, argument_site, type_text
 from .provider_passing import CallerProviders, ChildProviders, passing_diagnostics
 
 __all__ = [
@@ -180,7 +184,7 @@ def call_sites(block: Block) -> list[CallSite]:
 def check_calls(
     sites: list[CallSite], text: str, inputs_of: Callable[[str], Mapping[str, ChildVariable] | None],
     providers_of: Callable[[str], ChildProviders | None] | None = None, caller: CallerProviders | None = None,
-    engine: str = TERRAFORM,
+    engine: str = TERRAFORM, arguments: list[ArgumentSite] | None = None,
 ) -> tuple[list[Diagnostic], set]:
     out: list[Diagnostic] = []
     for site in sites:
@@ -195,7 +199,7 @@ def check_calls(
         if variables is SOURCE_CHANGED:
             out.extend(_source_changed(block, name))
             continue
-        out.extend(_check_call(block, name, text, variables))
+        out.extend(_check_call(block, name, text, variables, arguments))
         child = providers_of(name) if providers_of is not None and caller is not None else None
         if child is not None:
             out.extend(passing_diagnostics(block, name, text, child, caller, engine))  # type: ignore[arg-type]
@@ -233,6 +237,17 @@ def _literal(text: str, start: int, end: int) -> bool:
     return "${" not in raw and "%{" not in raw
 
 
+def _input_site(text: str, attr: Attribute, call: str, type_text_: str) -> ArgumentSite | None:
+    """The `ArgumentSite` of input `attr` of module call `call` whose child variable's type
+    constraint is `type_text_`, when its value is a string of one interpolation and the type is
+    not `any`."""
+    e = attr.expr
+    want = type_value(type_text_).type
+    if e is None or e.kind != STRING or want == "dynamic" or not getattr(e.node, "terminated", True):
+        return None
+    return argument_site(e.start, e.end, string_text(text, e.node, e.start), attr.name, type_text(want), call)
+
+
 def call_inputs(block: Block) -> list[Attribute]:
     """The input variables module block `block` sets: its own arguments but its meta-arguments (and
     the names no variable can have, which other rules speak of), then every argument of its escaping
@@ -243,7 +258,8 @@ def call_inputs(block: Block) -> list[Attribute]:
     return inputs
 
 
-def _check_call(block: Block, name: str, text: str, variables: Mapping[str, ChildVariable]) -> list[Diagnostic]:
+def _check_call(block: Block, name: str, text: str, variables: Mapping[str, ChildVariable],
+                arguments: list[ArgumentSite] | None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     body = block.body
     given: set[str] = set()
@@ -262,7 +278,13 @@ def _check_call(block: Block, name: str, text: str, variables: Mapping[str, Chil
             )
             continue
         e = attr.expr
-        if e is None or not variable.type or not _literal(text, e.start, e.end):
+        if e is None or not variable.type:
+            continue
+        if not _literal(text, e.start, e.end):
+            if arguments is not None:
+                site = _input_site(text, attr, name, variable.type)
+                if site is not None:
+                    arguments.append(site)
             continue
         problem = conversion_problem(text, e.node, e.start, type_of(variable.type))
         if problem is not None:

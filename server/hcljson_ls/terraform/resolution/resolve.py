@@ -62,6 +62,7 @@ from ...hcljson.schema import STRING_TEMPLATE
 from ...hcljson.values import quoted
 from ..definition import catalogue, functions
 from ..definition.catalogue import NAMESPACES, STEP_TYPE
+from ..definition.ctytypes import render_type
 from ..definition.language import (
     CONSTRAINT_KIND,
     FUNCTIONS_SINCE,
@@ -72,6 +73,7 @@ from ..definition.language import (
     function_available,
     module_constraints,
 )
+from ..expressions.conversion import conversion_problem
 from ..expressions.evaluate import (
     DYNAMIC,
     INVALID_INDEX,
@@ -82,14 +84,24 @@ from ..expressions.evaluate import (
     steps_value,
     type_value,
     typed_problems,
+    typed_value,
 )
-from ..expressions.repetition import INVALID_COUNT, INVALID_FOR_EACH, count_problem, for_each_problem
+from ..expressions.repetition import (
+    INVALID_COUNT,
+    INVALID_FOR_EACH,
+    count_problem,
+    for_each_problem,
+    template_value,
+    whole_expression,
+)
 from ..expressions.templates import string_tree
 from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address
 from ..schemas.provider_schema import builtin as builtin_schemas
+from .argument_sites import WRONG_TYPE, ArgumentSite, expected_type
 from .local_values import LOCAL_REFERENCE, LOCAL_VALUE, LOCAL_VALUE_USED, local_value
 from .module_calls import INPUTS_OF, VARIABLE_INPUT
+from .module_calls import WRONG_TYPE as WRONG_INPUT_TYPE
 from .provider_passing import CONFIGURED
 from .references import (
     ADDRESS,
@@ -262,7 +274,8 @@ def module_language(own: frozenset, scope: Scope) -> Language:
     return got
 
 
-def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
+def resolve(refs: Sequence[Reference | Call | RepetitionSite | TypedSite | ArgumentSite], own: frozenset,
+            scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
     out: list[Diagnostic] = []
     uses: set = set()
     engine = scope.engine if scope is not None else None
@@ -277,6 +290,11 @@ def resolve(refs: Sequence[Reference | Call], own: frozenset, scope: Scope | Non
             if type(ref) is TypedSite:
                 if scope is not None:
                     out.extend(_typed_template(ref, own, scope, uses))
+                continue
+            if type(ref) is ArgumentSite:
+                problem = _argument_value(ref, own, scope, uses) if scope is not None else None
+                if problem is not None:
+                    out.append(problem)
                 continue
             if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
                 problem = _provider_call(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
@@ -985,6 +1003,29 @@ def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: 
     elif code == INVALID_COUNT and val.type == "bool":  # the idiom for "one instance when true"
         fixes = (Fix(site.start + 1, site.end - 1, f"${{{site.inner} ? 1 : 0}}", "Count 1 when true, else 0"),)
     return _diag(site.start, site.end, code, problem[0], problem[1], fixes)
+
+
+def _argument_value(site: ArgumentSite, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """An argument's template value (`argument_sites`), evaluated as `validate` evaluates it
+    (`_known`; a template that is not one interpolation is a string) and converted to the
+    argument's type (`conversion_problem`): on the whole value, as Terraform's "Incorrect attribute
+    value type" (a module input: "Invalid value for input variable")."""
+    expr = whole_expression(site.value)
+    if expr is None:
+        val = template_value(site.value)
+    else:
+        val = typed_value(expr, lambda root, name: _known(root, name, own, scope, uses))
+    if val is None:
+        return None  # an error of its own (the template's checks)
+    why = conversion_problem(val, expected_type(site))
+    if why is None:
+        return None
+    if site.call:
+        return _diag(site.start, site.end, WRONG_INPUT_TYPE, "Invalid value for input variable",
+                     f"The given value is not suitable for module.{site.call}.var.{site.name} "
+                     f"(type {render_type(expected_type(site))}): {why}.")
+    return _diag(site.start, site.end, WRONG_TYPE, "Incorrect attribute value type",
+                 f"The argument {quoted(site.name)} cannot take this value: {why}.")
 
 
 def _typed_template(site: TypedSite, own: frozenset, scope: Scope, uses: set) -> list[Diagnostic]:

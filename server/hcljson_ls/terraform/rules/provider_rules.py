@@ -78,6 +78,7 @@ from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE,
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
 from ..definition.schema import CONFIG_SCHEMA, PROVIDER, PROVIDER_DEFINED_BODY
+from ..resolution.argument_sites import ArgumentSite, argument_site, type_text
 from ..resolution.reference_walk import expression_references
 from ..resolution.references import Reference
 from ..schemas.provider_lookup import (
@@ -881,13 +882,14 @@ def _local_name(block: Block, meta_value: str | None) -> str:
 
 def check_sites(
     sites: list[SchemaSite], schemas: ProviderSchemas, text: Any, required_providers: Mapping[str, Any], engine: str,
-    used: Callable[[tuple], bool] | None = None,
+    used: Callable[[tuple], bool] | None = None, arguments: list[ArgumentSite] | None = None,
 ) -> tuple[list[Diagnostic], set]:
     """The diagnostics of `sites` (`_validate_block` each) and the keys they used: `("provider-source",
     local name)` per site (a `required_providers` entry of that name coming or going changes the
     answer). A `provider` block is checked only when `used` says a resource of the module uses its
     configuration (`used(provider_lookup.configuration_used key)`: `terraform validate` reads no
-    other), and it uses that key."""
+    other), and it uses that key. With `arguments`, the `ArgumentSite`s of the resources and data
+    sources with a schema are appended to it (`typed_arguments`), for the caller to resolve."""
     out: list[Diagnostic] = []
     uses: set = set()
     for site in sites:
@@ -910,7 +912,7 @@ def check_sites(
             continue
         meta_value = meta_provider(block, text)
         uses.add(("provider-source", _local_name(block, meta_value)))
-        out.extend(_validate_block(block, schemas, text, required_providers, engine, meta_value))
+        out.extend(_validate_block(block, schemas, text, required_providers, engine, meta_value, arguments))
     return out, uses
 
 
@@ -932,7 +934,7 @@ def _provider_address(type_name: str, meta: str | None, required_providers: Mapp
 
 def _validate_block(
     block: Block, schemas: ProviderSchemas, text: str, required_providers: Mapping[str, Any] | None, engine: str,
-    meta_value: str | None,
+    meta_value: str | None, arguments: list[ArgumentSite] | None = None,
 ) -> list[Diagnostic]:
     type_label = block.labels[0]
     address = _provider_address(type_label.value, meta_value, required_providers, engine)
@@ -956,9 +958,24 @@ def _validate_block(
         got = diagnostics_of(view, rule(view, block.type_name, block.body, schema, where))
         got.sort(key=_by_place)
         found.extend(got)
+    if arguments is not None:
+        arguments.extend(_argument_sites(view, block, schema))
     if data and (address, type_label.value) in _COMPUTED_SETTABLE:
         found = [d for d in found if d.code != COMPUTED_ONLY]
     return found
+
+
+def _argument_sites(view: TreeView, block: Block, schema: SchemaBlock) -> list[ArgumentSite]:
+    """The `ArgumentSite`s of a resource or data source `block` against its `schema` (`typed_arguments`)."""
+    out: list[ArgumentSite] = []
+    for v, name, cty in typed_arguments(view, block.type_name, block.body, schema):
+        if not getattr(v.node, "terminated", True):
+            continue  # the syntax layer's error
+        start, end = view.range(v)
+        site = argument_site(start, end, view.string(v), name, type_text(cty))
+        if site is not None:
+            out.append(site)
+    return out
 
 
 def _configuration(block: Block, text: Any) -> tuple | None:
@@ -1166,6 +1183,62 @@ def resource_body_findings(view: ValueView, block_type: str, body: Any, schema: 
     out: list[Finding] = []
     _validate_body(view, body, schema, None, where, CONFIG_SCHEMA.blocks[block_type].body, out)  # type: ignore[arg-type]
     return out
+
+
+def typed_arguments(view: ValueView, block_type: str, body: Any, schema: SchemaBlock) -> list[tuple[Any, str, Any]]:
+    """`(value handle, name, type)` of each provider-defined top-level argument of a resource or data
+    source `body`, given once, whose schema type is not `dynamic` and whose value is a string that
+    holds a template sequence (`${`, `%{`): the candidates of `argument_sites.ArgumentSite`, on
+    either view (`argument_sites.needs_site` says which need a site).
+
+    On the values view `body` may be any `(name, value)` members of the body that hold those
+    strings, names given once (`terraform.quick` passes the ones it read): the names of
+    `_typed_names` are none the decoder reads itself (a provider's schema has no meta-argument)."""
+    decoded_by = CONFIG_SCHEMA.blocks[block_type].body
+    typed = _typed_names(schema, decoded_by)
+    out: list[tuple[Any, str, Any]] = []
+    if view.by_type:
+        args = body
+        for name, v in body:
+            if type(v) is str and ("${" in v or "%{" in v):
+                cty = typed.get(name)
+                if cty is not None:
+                    out.append((v, name, cty))
+    else:
+        args, _ = view.arguments(body, decoded_by)
+        for name, v in args:
+            if v is not NO_VALUE and name in typed and view.kind(v) == STRING and _templated(view, v):
+                out.append((v, name, typed[name]))
+    if out and len(dict(args)) != len(args):  # a name given twice: `structure/duplicate-argument`
+        counts: dict[str, int] = {}
+        for name, _ in args:
+            counts[name] = counts.get(name, 0) + 1
+        out = [c for c in out if counts[c[1]] == 1]
+    return out
+
+
+def _templated(view: ValueView, v: Any) -> bool:
+    """Whether string `v` (of the tree) holds a template sequence: read in its raw text, decoded
+    only when a `\\u` escape could write one (no other escape writes `$`, `%` or `{`). Decoding
+    each string of bench_schemas.py's 5 MB document was ~40% of `typed_arguments` on the tree."""
+    start, end = view.range(v)
+    raw = view.text[start:end]  # type: ignore[attr-defined]
+    if "${" in raw or "%{" in raw:
+        return True
+    if "\\u" not in raw:
+        return False
+    value = view.string(v)
+    return "${" in value or "%{" in value
+
+
+@functools.lru_cache(maxsize=4096)  # by the schemas' identity, as `_plan`
+def _typed_names(schema: SchemaBlock, decoded_by: Any) -> dict[str, Any]:
+    """The attributes of `schema` an `argument_sites.ArgumentSite` may be made for: a configurable
+    one whose type is known and not `dynamic`, of a name the decoder (`decoded_by`) does not read
+    itself -> its type."""
+    decoded = frozenset(decoded_by.attributes) | frozenset(decoded_by.blocks) | {"//"}
+    return {n: a.cty for n, a in schema.attributes.items()
+            if a.cty is not None and a.cty != "dynamic" and not a.computed_only and n not in decoded}
 
 
 def ignored_name_findings(view: ValueView, block_type: str, body: Any, schema: SchemaBlock, where: str) -> list[Finding]:
