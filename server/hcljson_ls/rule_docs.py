@@ -6,6 +6,11 @@ checks that it is current).
 
 #: code -> (anchor of its section in docs/diagnostics.md, short description, full description)
 RULES: dict[str, tuple[str, str, str]] = {
+    'expression/inconsistent-conditional': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        "A conditional whose true and false results have no one type, by HCL's rule (a number and a string make a string; a number and a bool, a list and a string, a tuple and an object have none; objects of other attributes make a map when their attribute types do, tuples of other lengths a list).",
+        'A conditional whose true and false results have no one type, by HCL\'s rule (a number and a string make a string; a number and a bool, a list and a string, a tuple and an object have none; objects of other attributes make a map when their attribute types do, tuples of other lengths a list). Reported whatever the condition, as HCL checks it; a "null" result takes the other\'s type. Range: from the true result to the false result.',
+    ),
     'expression/invalid-function-argument': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
         'An argument of a built-in function that cannot convert to its parameter\'s primitive type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none).',

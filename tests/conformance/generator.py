@@ -720,6 +720,55 @@ def _argument_type_cases() -> Iterator[Case]:
         yield _module(f"argument-input-{slug}", cat, intent, main, child__main=child)
 
 
+def _conditional_cases() -> Iterator[Case]:
+    """A conditional's result types unified (HCL's `UnifyUnsafe`), whatever its condition."""
+    cat = "types"
+    variables = {"variable": {
+        "l": {"type": "list(string)"}, "ln": {"type": "list(number)"}, "st": {"type": "set(string)"}, "m": {"type": "map(string)"},
+        "b": {"type": "bool"}, "n": {"type": "number"}, "s": {"type": "string"}, "t": {"type": "tuple([string, number])"},
+        "o1": {"type": "object({a = string})"}, "o2": {"type": "object({b = string})"}, "o3": {"type": "object({b = list(string)})"},
+    }}
+    expressions = {
+        "list-string": ("${var.b ? var.l : \"x\"}", "list and string results"),
+        "list-map": ("${var.b ? var.l : var.m}", "list and map results"),
+        "number-bool": ("${var.b ? var.n : var.b}", "number and bool results"),
+        "constant-number-bool": ("${var.b ? 1 : true}", "number and bool results"),
+        "known-condition": ("${true ? var.l : \"x\"}", "list and string results, the condition known"),
+        "objects-other-types": ("${var.b ? var.o1 : var.o3}", "objects of other attributes and types"),
+        "objects-attribute-types": ("${var.b ? {a = 1} : {a = \"x\", b = [1]}}", "objects of other attributes and types"),
+        "tuples-lengths": ("${var.b ? [1] : [\"a\", [1]]}", "tuples of other lengths and types"),
+        "tuple-object": ("${var.b ? [] : {}}", "a tuple and an object"),
+        "list-empty-tuple": ("${var.b ? var.l : []}", VALID),
+        "number-string": ("${var.b ? 1 : \"x\"}", VALID),
+        "list-null": ("${var.b ? null : var.l}", VALID),
+        "map-empty-object": ("${var.b ? var.m : {}}", VALID),
+        "objects-other-names": ("${var.b ? var.o1 : var.o2}", VALID),
+        "tuples-unify-to-list": ("${var.b ? [1] : [\"a\", 2]}", VALID),
+        "list-set": ("${var.b ? var.l : var.st}", VALID),
+        "list-element-types": ("${var.b ? var.l : var.ln}", VALID),
+        "tuple-list": ("${var.b ? var.t : var.l}", VALID),
+        "objects-to-map": ("${var.b ? {a = 1} : {b = 2}}", VALID),
+        "function-argument": ("${upper(var.b ? [1] : [2])}", "a tuple (a conditional's) to a string parameter"),
+    }
+    for slug, (expression, intent) in expressions.items():
+        yield _module(f"conditional-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))
+    yield _module("conditional-count", cat, "list and number results as a count",
+                  _merge(variables, _td({"count": "${var.b ? var.l : 1}"})))
+    repetition = {
+        "for-each-list": ({"for_each": "${var.b ? var.l : []}"}, "a list (a conditional's) as for_each"),
+        "for-each-map": ({"for_each": "${var.b ? var.m : {}}"}, VALID),
+        "for-each-set": ({"for_each": "${var.b ? toset(var.l) : toset([])}"}, VALID),
+        "count-bool": ({"count": "${var.b ? var.b : false}"}, "a bool (a conditional's) as count"),
+        "count-number": ({"count": "${var.b ? 1 : 0}"}, VALID),
+        "count-number-local": ({"count": "${local.on ? 1 : 0}"}, VALID),
+    }
+    for slug, (body, intent) in repetition.items():
+        yield _module(f"conditional-{slug}", cat, intent, _merge(variables, {"locals": {"on": True}, **_td(body)}))
+    yield _module("conditional-argument", cat, "list and string results as a module input",
+                  _merge(variables, {"module": {"m": {"source": "./child", "name": "${var.b ? var.l : \"x\"}"}}}),
+                  child__main=CHILD)
+
+
 # --- module calls --------------------------------------------------------------------------------
 
 def _import_key_cases() -> Iterator[Case]:
@@ -1591,7 +1640,7 @@ def _valid_cases() -> Iterator[Case]:
 def cases() -> tuple[Case, ...]:
     """Every generated case, in a fixed order; ids are unique."""
     all_cases = (
-        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_typed_template_cases(), *_argument_type_cases(), *_module_call_cases(), *_structure_cases(),
+        *_expression_cases(), *_provider_function_cases(), *_builtin_cases(), *_type_cases(), *_typed_template_cases(), *_argument_type_cases(), *_conditional_cases(), *_module_call_cases(), *_structure_cases(),
         *_name_cases(), *_meta_argument_cases(), *_lifecycle_cases(), *_sensitive_ephemeral_cases(),
         *_version_cases(), *_test_file_cases(), *_valid_cases(), *_self_reference_cases(), *_import_key_cases(),
     )

@@ -75,6 +75,9 @@ def test_the_variable_s_type_changing_in_another_open_file(tmp_path: Path) -> No
 @pytest.mark.parametrize("argument, value, fixed", [
     ("for_each", "${var.names}", "${toset(var.names)}"),  # a list of strings made a set
     ("count", "${var.on}", "${var.on ? 1 : 0}"),  # a bool counting one instance when true
+    # (an expression's value: a conditional's, its type unified)
+    ("for_each", "${var.on ? var.names : []}", "${toset(var.on ? var.names : [])}"),
+    ("count", "${var.on || var.on}", "${(var.on || var.on) ? 1 : 0}"),
 ])
 def test_the_quick_fix(tmp_path: Path, argument: str, value: str, fixed: str) -> None:
     body = json.dumps({"resource": {"terraform_data": {"a": {argument: value}}}})
@@ -129,10 +132,11 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
     text = json.dumps({"resource": {"terraform_data": {
         "a": {"for_each": "${var.names}"}, "b": {"count": "${var.on}"}, "c": {"count": "${var.n}"},
         "d": {"count": "${-1}"}, "e": {"for_each": "x${1}"}, "f": {"count": 2}, "g": {"for_each": "${toset(var.names)}"},
+        "h": {"for_each": "${var.on ? var.names : []}"}, "i": {"count": "${var.on ? 1 : 0}"},
     }}}, indent=2)
     quick, full = quick_and_full(tmp_path, text)
     assert quick.diagnostics == full
-    assert [d.code for d in full] == [FOR_EACH, COUNT, COUNT, FOR_EACH]
+    assert [d.code for d in full] == [FOR_EACH, COUNT, COUNT, FOR_EACH, FOR_EACH]
 
 
 def test_one_string_as_one_block_s_count_and_another_s_for_each(tmp_path: Path) -> None:

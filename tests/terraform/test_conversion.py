@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from hcljson_ls.terraform.expressions.conversion import conversion_problem
+from hcljson_ls.terraform.expressions.conversion import conversion_problem, unify
 from hcljson_ls.terraform.expressions.evaluate import DYNAMIC, Val, type_value
 
 OBJECT_AB = ["object", {"a": "string", "b": "number"}, ["b"]]  # object({a = string, b = optional(number)})
@@ -65,3 +65,27 @@ def test_what_fails(val: Val, want: object, problem: str) -> None:
 ])
 def test_what_converts_or_may(val: Val, want: object) -> None:
     assert conversion_problem(val, want) is None
+
+
+@pytest.mark.parametrize(("a", "b", "unified"), [
+    # each a conditional's results in the conformance cases `types/conditional-*` (Terraform 1.11.4)
+    (["list", "string"], "string", None),
+    (["list", "string"], ["map", "string"], None),
+    ("number", "bool", None),
+    (["object", {"a": "string"}], ["object", {"b": ["list", "string"]}], None),
+    (["object", {"a": "number"}], ["object", {"a": "string", "b": ["tuple", ["number"]]}], None),
+    (["tuple", ["number"]], ["tuple", ["string", ["tuple", ["number"]]]], None),
+    (["tuple", []], ["object", {}], None),
+    (["list", "string"], ["tuple", []], ["list", "string"]),
+    ("number", "string", "string"),
+    (["map", "string"], ["object", {}], ["map", "string"]),
+    (["object", {"a": "string"}], ["object", {"b": "string"}], ["map", "string"]),
+    (["tuple", ["number"]], ["tuple", ["string", "number"]], ["list", "string"]),
+    (["list", "string"], ["list", "number"], ["list", "string"]),
+    (["tuple", ["string", "number"]], ["list", "string"], ["list", "string"]),
+    (["object", {"a": "number"}], ["object", {"b": "number"}], ["map", "number"]),
+    ("dynamic", ["list", "string"], "dynamic"),
+])
+def test_unify(a: object, b: object, unified: object) -> None:
+    assert unify(a, b) == unified
+    assert unify(b, a) == unified or unified is None

@@ -48,6 +48,13 @@ def problems(template: str) -> list[tuple[str, str, str]]:
     ('${coalesce([1][3])}', [("expression/invalid-index", "[3]", "The given key does not identify an element in this collection value.")]),
     # an argument with an error of its own: the call is not checked (one mistake, one error)
     ('${upper([1][3])}', [("expression/invalid-index", "[3]", "The given key does not identify an element in this collection value.")]),
+    # a conditional's results of no one type, whatever its condition (on both results, as HCL)
+    ('${var.b ? 1 : true}', [("expression/inconsistent-conditional", "1 : true", "The true and false results must have one "
+                              "type, but the true result is a number and the false result is a bool.")]),
+    ('${true ? [] : {}}', [("expression/inconsistent-conditional", "[] : {}", "The true and false results must have one "
+                            "type, but the true result is tuple([]) and the false result is object({})."), ]),
+    ('${upper(var.b ? [1] : [2])}', [("expression/invalid-function-argument", "var.b", 'Invalid value for "str" parameter: '
+                                      "string required.")]),  # (HCL's start range of a conditional: its condition's)
 ])
 def test_errors_terraform_reports(template: str, expected: list) -> None:
     assert problems(template) == expected
@@ -59,6 +66,9 @@ def test_errors_terraform_reports(template: str, expected: list) -> None:
     '${[1, 2]["1"]}', '${[1, 2][*]}', '${false ? [1, 2][5] : 1}', '${var.x == "" ? [1, 2][5] : 1}',
     '${try([1, 2][5], 1)}', '${can(upper(["a"]))}', '${[for x in var.l : x + "a"]}', '${[for x in [] : upper([x])]}',
     '%{ if var.x == "" }${[1][1]}%{ endif }', '%{ for x in var.l }${[1][1]}%{ endfor }', '${var.x.y[3].z}',
+    # conditionals whose results unify (`conversion.unify`), and a known condition's result alone
+    '${var.b ? 1 : "x"}', '${var.b ? null : [1]}', '${var.b ? [1] : ["a", 2]}', '${var.b ? {a = 1} : {b = 2}}',
+    '${var.b ? [] : var.l}', '${var.b ? var.l : {}}', '${upper(true ? "a" : "b")}', '${[true ? 1 : 2][0]}',
 ])
 def test_what_terraform_accepts(template: str) -> None:
     assert problems(template) == []

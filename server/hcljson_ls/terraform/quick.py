@@ -128,7 +128,6 @@ from .definition.language import LanguageSite, versioned_names
 from .definition.language import check_sites as check_language
 from .definition.schema import DATA, OUTPUT, RESOURCE, is_json_override_file, schema_for_path
 from .expressions.evaluate import typed_candidate
-from .expressions.repetition import whole_reference
 from .expressions.templates import STATIC_REFERENCE, template_raw
 from .filekinds.testfile import is_own_kind, is_test_file
 from .filekinds.tfvars import is_tfvars
@@ -136,7 +135,7 @@ from .resolution.argument_sites import argument_site, needs_site, type_text
 from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
 from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
-from .resolution.repetition_sites import site_of
+from .resolution.repetition_sites import repetition_candidate, site_of
 from .resolution.resolve import Scope, module_language, resolve
 from .resolution.typed_sites import TypedSite
 from .rules.body_rules import body_findings
@@ -737,7 +736,7 @@ def _certify(b: Skimmed, found: list, strings: list, templated: list) -> tuple[s
     if ctx and t != "output":  # (not both: `conflict_findings` above)
         name = "count" if ctx & IN_COUNT else "for_each"
         v = names[name]  # an input variable or a local there: what validate knows decides (a `RepetitionSite`)
-        if type(v) is str and "${" in v and whole_reference(v) is not None:
+        if type(v) is str and repetition_candidate(v):
             found.append((_REPETITION_KEYS[name], v, ctx & ~_OWN_CONTEXT[name]))
     modes = reading.modes
     named = reading.named

@@ -2,6 +2,7 @@
 as the value's type (and its known parts) decide.
 
     conversion_problem(val, want) -> str | None    why `val` cannot be a `want`, or None
+    unify(a, b) -> type | None                       the one type two types convert to (a conditional's)
 
 `terraform validate` evaluates each argument with every input variable an unknown value of its type
 and every literal local value known, then converts the result to the type the argument takes: a
@@ -27,6 +28,14 @@ The rules (cty's `convert` package, checked against Terraform 1.11.4 in tests/co
   no string (a string is what a number and a bool both convert to).
 
 The answer is in our words, with the path to the part that does not fit ("element 0: ...").
+
+`unify` is HCL's choice of a conditional's result type (cty's `UnifyUnsafe`, as Terraform 1.11.4
+applies it in the cases `types/conditional-*`): equal types are that type; `dynamic` is `dynamic`;
+primitives unify to `string` when one of them is a string, a number and a bool never; collections
+of one kind by their element types; objects of the same attributes attribute by attribute, of
+other attributes to a map of all their types; tuples of one length element by element, of other
+lengths to a list of all their elements; anything else to the one of the two the other converts to.
+None: no such type ("Inconsistent conditional result types").
 """
 
 from __future__ import annotations
@@ -35,10 +44,9 @@ from typing import Any
 
 from ...hcljson.values import quoted
 from ..filekinds.tfvars import is_number_string
-from .evaluate import UNKNOWN, Val
-from .repetition import type_phrase
+from .values import UNKNOWN, Val, a_type
 
-__all__ = ["conversion_problem"]
+__all__ = ["conversion_problem", "unify"]
 
 _PRIMITIVES = frozenset({"string", "number", "bool"})
 _SEQUENCES = frozenset({"list", "set", "tuple"})
@@ -57,13 +65,8 @@ def _kind(t: object) -> str:
     return t if isinstance(t, str) else t[0]  # type: ignore[index]
 
 
-def _a(t: object) -> str:
-    phrase = type_phrase(t)
-    return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
-
-
 def _mismatch(got: object, want: object) -> str:
-    return f"{_a(want)} is required, but this is {_a(got)}"
+    return f"{a_type(want)} is required, but this is {a_type(got)}"
 
 
 def _problem(got: object, value: object, want: object) -> str | None:
@@ -165,3 +168,43 @@ def _object(got: Any, value: object, want: Any) -> str | None:
 def _within(label: str, problem: str | None) -> str | None:
     return None if problem is None else f"{label}: {problem}"
 
+
+def unify(a: Any, b: Any) -> object | None:
+    """The type both `a` and `b` convert to as HCL's conditional chooses it (module doc), or None."""
+    if a == b:
+        return a
+    if a == "dynamic" or b == "dynamic":
+        return "dynamic"
+    ka, kb = _kind(a), _kind(b)
+    if ka in _PRIMITIVES and kb in _PRIMITIVES:
+        return "string" if "string" in (ka, kb) else None
+    if ka == kb and ka in _COLLECTION_SOURCES:
+        element = unify(a[1], b[1])
+        return None if element is None else [ka, element]
+    if ka == kb == "object":
+        if set(a[1]) == set(b[1]):
+            attrs = {n: unify(t, b[1][n]) for n, t in a[1].items()}
+            return None if None in attrs.values() else ["object", attrs]
+        element = _unify_all([*a[1].values(), *b[1].values()])
+        return None if element is None else ["map", element]
+    if ka == kb == "tuple":
+        if len(a[1]) == len(b[1]):
+            elements = [unify(x, y) for x, y in zip(a[1], b[1])]
+            return None if None in elements else ["tuple", elements]
+        element = _unify_all([*a[1], *b[1]])
+        return None if element is None else ["list", element]
+    if conversion_problem(Val(b), a) is None:
+        return a
+    if conversion_problem(Val(a), b) is None:
+        return b
+    return None
+
+
+def _unify_all(types: list) -> object | None:
+    """`unify` over several types (the elements of a map or list made of two structures)."""
+    out: object | None = types[0] if types else "dynamic"
+    for t in types[1:]:
+        out = unify(out, t)
+        if out is None:
+            return None
+    return out

@@ -35,6 +35,10 @@ cty's or HCL's short phrase, the summary and subject range are Terraform's):
   the range is the start of the argument (HCL's `StartRange`: a tuple's `[`, a string's content).
 * `expression/invalid-operand` -- an operand of `+ - * / % < > <= >=` or unary `-` that cannot
   convert to a number, of `&& || !` that cannot convert to a bool; the range is the operand.
+* `expression/inconsistent-conditional` -- a conditional whose two results have no one type
+  (`conversion.unify`: a list and a string, a number and a bool), whatever its condition, as HCL
+  checks it; the range runs from the true result's start to the false result's end. A conditional's
+  value is the result a known condition takes, else an unknown of the unified type.
 
 What is never reported (Terraform does not, or we cannot be sure): anything inside the arguments
 of `try` and `can`; the branches of a conditional whose condition is not a known bool (the branch a
@@ -52,7 +56,6 @@ Pure functions of the tree; cached by the callers (per string content).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -82,10 +85,14 @@ from ...template.nodes import (
 )
 from ...template.types import CollectionType, ObjectType, PrimitiveType, TupleType, parse_type_relative
 from ..definition import functions
+from ..definition.ctytypes import is_type, render_type
+from .conversion import unify
+from .values import DYNAMIC, UNKNOWN, Val, a_type
 
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
     "steps_value", "typed_candidate", "typed_problems", "typed_value", "CODES", "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
+    "INCONSISTENT_CONDITIONAL",
 ]
 
 UNSUPPORTED_ATTRIBUTE = "expression/unsupported-attribute"
@@ -93,31 +100,11 @@ INVALID_INDEX = "expression/invalid-index"
 INVALID_ARGUMENT = "expression/invalid-function-argument"
 INVALID_OPERAND = "expression/invalid-operand"
 #: The codes of this module (a caller drops them where Terraform does not evaluate).
-CODES = frozenset({UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, INVALID_ARGUMENT, INVALID_OPERAND})
+INCONSISTENT_CONDITIONAL = "expression/inconsistent-conditional"
+CODES = frozenset({UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, INVALID_ARGUMENT, INVALID_OPERAND, INCONSISTENT_CONDITIONAL})
 
 
-class _Unknown:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN = _Unknown()
 _PRIMITIVES = ("string", "number", "bool")
-
-
-@dataclass(frozen=True, slots=True)
-class Val:
-    type: object
-    value: object = UNKNOWN
-
-    @property
-    def known(self) -> bool:
-        return self.value is not UNKNOWN
-
-
-DYNAMIC = Val("dynamic")
 _NUMBER = Val("number")
 _BOOL = Val("bool")
 _STRING = Val("string")
@@ -343,6 +330,8 @@ def _start_range(node) -> tuple[int, int]:
         return node.name_span[0], node.open_span[1]
     if t is Parens:
         return node.start, node.start + 1
+    if t is Conditional:  # (Terraform 1.11.4: `upper(var.b ? [1] : [2])` on `var.b`)
+        return _start_range(node.condition)
     return node.start, node.end
 
 
@@ -422,13 +411,7 @@ class _Evaluator:
                 return Val("number", -v)  # `[1, 2][-1]`: a known negative index
             return Val(want)
         if t is Conditional:
-            cond = self.value(node.condition)
-            c = cond.value
-            if type(c) is str and c in ("true", "false", "1", "0"):
-                c = c in ("true", "1")
-            if type(c) is bool:
-                self.value(node.true_result if c else node.false_result)
-            return DYNAMIC
+            return self.conditional(node)
         if t is ForExpr:
             # The body is evaluated per element: over a known non-empty collection, without a
             # condition (the element is an unknown here, so a condition's value is too), once.
@@ -438,6 +421,38 @@ class _Evaluator:
                 self.value(node.value)
             return DYNAMIC
         return DYNAMIC  # splats, invalid pieces, anything else
+
+    def conditional(self, node: Conditional) -> Val:
+        """HCL's conditional: both results evaluated and their types unified (an error whatever the
+        condition, on the results' span, as HCL); the errors of the result a known condition takes
+        (none when it is not known); the value of that result, else an unknown of the unified type."""
+        cond = self.value(node.condition)
+        c = cond.value
+        if type(c) is str and c in ("true", "false", "1", "0"):
+            c = c in ("true", "1")
+        before = len(self.out)
+        true = self.value(node.true_result)
+        taken = len(self.out)
+        false = self.value(node.false_result)
+        if type(c) is not bool:
+            del self.out[before:]
+        elif c:
+            del self.out[taken:]
+        else:
+            del self.out[before:taken]
+        if true.value is None or false.value is None:  # a null converts to the other's type
+            return DYNAMIC
+        unified = unify(true.type, false.type)
+        if unified is None:
+            self.problem((node.true_result.start, node.false_result.end), INCONSISTENT_CONDITIONAL, (
+                "Inconsistent conditional result types",
+                f"The true and false results must have one type, but the true result is {_described(true.type)} "
+                f"and the false result is {_described(false.type)}."))
+            return DYNAMIC
+        chosen = (true if c else false) if type(c) is bool else None
+        if chosen is not None and chosen.type == unified:
+            return chosen
+        return DYNAMIC if unified == "dynamic" else Val(unified)
 
     def steps(self, val: Val, steps) -> Val:
         for s in steps:
@@ -512,6 +527,13 @@ class _Evaluator:
                 self.problem((operand.start, operand.end), INVALID_OPERAND,
                              ("Invalid operand", f"Unsuitable value for {side} operand: {why}."))
         return _BOOL if op in _COMPARISON or op in _LOGICAL else _NUMBER
+
+
+def _described(t: object) -> str:
+    """A type for a message: in words, an object or tuple type as written (`object({a = string})`)."""
+    if type(t) is list and t[0] in ("object", "tuple") and is_type(t):
+        return render_type(t)
+    return a_type(t)
 
 
 def constant_problems(tree) -> tuple[Diagnostic, ...]:

@@ -38,6 +38,7 @@ from ...template.nodes import Attr, Traversal
 from ...template.parse import parse_template_relative, unwrap
 from ..filekinds.tfvars import is_number_string
 from .evaluate import Val, expression_value
+from .values import a_type, type_phrase
 
 __all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "count_problem", "for_each_problem", "template_value", "type_phrase",
            "whole_expression", "whole_reference"]
@@ -58,18 +59,6 @@ def _kind(t: object) -> str:
     return t if isinstance(t, str) else t[0]  # type: ignore[index]
 
 
-def type_phrase(t: object) -> str:
-    """A cty type in words, as Terraform names it: "list of string", "map of object", "tuple"."""
-    kind = _kind(t)
-    if kind in ("list", "set", "map"):
-        return f"{kind} of {type_phrase(t[1])}"  # type: ignore[index]
-    return "any value" if kind == "dynamic" else kind
-
-
-def _a(phrase: str) -> str:
-    return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
-
-
 def count_problem(val: Val, what: str | None = None) -> Problem | None:
     """Why `val` cannot be a `count` (see the module doc), or None when it can or may."""
     value = val.value
@@ -78,7 +67,7 @@ def count_problem(val: Val, what: str | None = None) -> Problem | None:
                 "The \"count\" argument is null, but it needs a whole number of instances (0 or more).")
     kind = _kind(val.type)
     if kind in _NOT_COUNTS:
-        return "Incorrect value type", f"The \"count\" argument needs a number, but this is {what or _a(type_phrase(val.type))}."
+        return "Incorrect value type", f"The \"count\" argument needs a number, but this is {what or a_type(val.type)}."
     if not val.known or kind not in ("string", "number"):
         return None
     text = value if type(value) is str else str(value)
@@ -110,7 +99,7 @@ def for_each_problem(val: Val, what: str | None = None) -> Problem | None:
     elif kind == "tuple":
         hint = _TO_SET if all(e == "string" for e in val.type[1]) else _TO_MAP  # type: ignore[index]
     return ("Invalid for_each argument", "The \"for_each\" argument needs a map or a set of strings, but this value is "
-            f"{what or _a(type_phrase(val.type))}.{hint}")
+            f"{what or a_type(val.type)}.{hint}")
 
 
 @lru_cache(maxsize=4096)

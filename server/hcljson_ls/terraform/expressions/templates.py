@@ -322,9 +322,9 @@ def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
     return True, found
 
 
-#: A template that may hold something `evaluate.constant_problems` checks: a call, an operator,
-#: an index, a step after a literal. Anything else is left unevaluated (the bulk of templates).
-_CHECKABLE = re.compile(r"[(\[+*/%<>!&|-]|[\]})\"]\s*\.")
+#: A template that may hold something `evaluate.constant_problems` checks: a call, an operator, a
+#: conditional, an index, a step after a literal. Anything else is left unevaluated (the bulk of templates).
+_CHECKABLE = re.compile(r"[(\[+*/%<>!&|?-]|[\]})\"]\s*\.")
 
 
 #: `_template_raw` for readers of values rather than trees (`terraform.quick`).

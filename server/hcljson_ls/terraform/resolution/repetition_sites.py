@@ -3,17 +3,21 @@
 
     repetition_sites(block, text) -> list[RepetitionSite]     a top-level block's (none or one)
     site_of(name, start, raw, value) -> RepetitionSite | None  one argument value's
-    RepetitionSite(name, start, end, root, target, steps, inner)  one of a block's `FileChecks` refs
+    repetition_candidate(value) -> bool                       whether a value needs a site
+    RepetitionSite(name, start, end, value, inner)             one of a block's `FileChecks` refs
 
 `terraform validate` evaluates `count` and `for_each` with every input variable an unknown value of
 its type constraint, so `"for_each": "${var.names}"` with `names` a `list(string)` is already an
 error ("Invalid for_each argument"), and `"count": "${var.enabled}"` with a `bool` one ("Incorrect
 value type"). A site is the value of such an argument: a JSON string that is exactly one
-interpolation of `var.NAME` (with any steps after it), in a resource, data source or module call
+interpolation that reads an input variable or a local value (`var.NAME` with any steps after it, or
+an expression of them: `"${var.on ? var.names : []}"`, `repetition_candidate`), in a resource, data
+source or module call
 (`catalogue.EVALUATED_REPETITION_BLOCKS`) that does not set both arguments (Terraform then reads
-neither), in a file that is no override file (the caller's test). `resolve` checks it once the
-variable's type or the local's literal value is known (`local_values`; `expressions.repetition`'s
-rule), on the whole value, quotes included: Terraform's range.
+neither), in a file that is no override file (the caller's test). `resolve` evaluates it once the
+variables' types and the locals' literal values are known (`local_values`, `evaluate.typed_value`)
+and judges it by `expressions.repetition`'s rule, on the whole value, quotes included: Terraform's
+range.
 
 `inner` is the value's raw JSON content when it is written `${...}` exactly, for the quick fix that
 wraps the expression in `toset()`; else None.
@@ -27,9 +31,10 @@ from ...hcljson.model import Block
 from ...hcljson.values import string_text
 from ...jsonsyntax.tree import STRING
 from ..definition.catalogue import EVALUATED_REPETITION_BLOCKS
-from ..expressions.repetition import whole_reference
+from ..expressions.evaluate import typed_candidate
+from ..expressions.repetition import whole_expression, whole_reference
 
-__all__ = ["REPETITION_NAMES", "RepetitionSite", "repetition_sites", "site_of"]
+__all__ = ["REPETITION_NAMES", "RepetitionSite", "repetition_candidate", "repetition_sites", "site_of"]
 
 #: The arguments a site may be the value of.
 REPETITION_NAMES = ("count", "for_each")
@@ -40,16 +45,13 @@ class RepetitionSite:
     name: str  # "count" or "for_each"
     start: int  # the JSON string value, quotes included
     end: int
-    root: str  # "var" or "local"
-    target: str  # the variable's or local's name
-    steps: tuple  # the template's steps after `var.NAME` (`template.nodes`)
+    value: str  # the string's value (decoded): one interpolation
     inner: str | None
 
     def shifted(self, delta: int) -> RepetitionSite:
         if delta == 0:
             return self
-        return RepetitionSite(self.name, self.start + delta, self.end + delta, self.root, self.target, self.steps,
-                              self.inner)
+        return RepetitionSite(self.name, self.start + delta, self.end + delta, self.value, self.inner)
 
 
 def repetition_sites(block: Block, text: str) -> list[RepetitionSite]:
@@ -69,10 +71,21 @@ def repetition_sites(block: Block, text: str) -> list[RepetitionSite]:
 
 def site_of(name: str, start: int, raw: str, value: str) -> RepetitionSite | None:
     """The site of argument `name` whose JSON string value starts at `start` (its quote), written
-    `raw` between its quotes and `value` decoded, when the value is an input variable or a local
-    value; else None."""
-    named = whole_reference(value) if "${" in value else None
-    if named is None:
+    `raw` between its quotes and `value` decoded, when the value needs one (`repetition_candidate`);
+    else None."""
+    if not repetition_candidate(value):
         return None
     exact = raw.startswith("${") and raw.endswith("}") and not raw.startswith("${~") and not raw.endswith("~}")
-    return RepetitionSite(name, start, start + len(raw) + 2, *named, raw[2:-1] if exact else None)
+    return RepetitionSite(name, start, start + len(raw) + 2, value, raw[2:-1] if exact else None)
+
+
+def repetition_candidate(value: str) -> bool:
+    """Whether a `count` or `for_each` string `value` is one interpolation that reads an input
+    variable or a local value: `var.NAME...`, `local.NAME...` (`whole_reference`), or an expression
+    that computes with them (`evaluate.typed_candidate`). (A constant one is the literal rule's:
+    `rules.repetition_values`.)"""
+    if "${" not in value:
+        return False
+    if whole_reference(value) is not None:
+        return True
+    return typed_candidate(value) and whole_expression(value) is not None

@@ -81,7 +81,6 @@ from ..expressions.evaluate import (
     Val,
     get_attr,
     get_index,
-    steps_value,
     type_value,
     typed_problems,
     typed_value,
@@ -93,6 +92,7 @@ from ..expressions.repetition import (
     for_each_problem,
     template_value,
     whole_expression,
+    whole_reference,
 )
 from ..expressions.templates import string_tree
 from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER_USE
@@ -986,7 +986,10 @@ def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: 
     `expressions.repetition`'s rule, on the whole value as Terraform's. A `for_each` list or tuple
     of strings gets the quick fix that makes it a set (`toset()`), a `count` bool the one that
     counts 1 when it is true (`? 1 : 0`)."""
-    val = steps_value(_known(site.root, site.target, own, scope, uses), site.steps)
+    expr = whole_expression(site.value)
+    val = typed_value(expr, lambda root, name: _known(root, name, own, scope, uses)) if expr is not None else None
+    if val is None:
+        return None  # an error of its own (the template's checks)
     if site.name == "count":
         problem, code = count_problem(val), INVALID_COUNT
     else:
@@ -1001,7 +1004,8 @@ def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: 
     elif code == INVALID_FOR_EACH and strings:
         fixes = (Fix(site.start + 1, site.end - 1, f"${{toset({site.inner})}}", "Make it a set: toset()"),)
     elif code == INVALID_COUNT and val.type == "bool":  # the idiom for "one instance when true"
-        fixes = (Fix(site.start + 1, site.end - 1, f"${{{site.inner} ? 1 : 0}}", "Count 1 when true, else 0"),)
+        condition = site.inner if whole_reference(site.value) is not None else f"({site.inner})"
+        fixes = (Fix(site.start + 1, site.end - 1, f"${{{condition} ? 1 : 0}}", "Count 1 when true, else 0"),)
     return _diag(site.start, site.end, code, problem[0], problem[1], fixes)
 
 

@@ -1,0 +1,58 @@
+"""The values static evaluation works with: a cty type in its JSON encoding, and a known value or not.
+
+    Val(type, value=UNKNOWN)     a cty-like value (see `evaluate`'s module doc for the encoding)
+    UNKNOWN                      the value of a `Val` that is not known
+    DYNAMIC                      an unknown value of unknown type (the answer when unsure)
+    type_phrase(type) -> str     a cty type in words, as Terraform names it ("list of string")
+    a_type(type) -> str          the same with its article ("a list of string", "an object")
+
+The one home of these for `evaluate` (which computes them), `conversion` (which converts them) and
+the rules that word them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DYNAMIC", "UNKNOWN", "Val", "a_type", "type_phrase"]
+
+
+class _Unknown:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass(frozen=True, slots=True)
+class Val:
+    type: object
+    value: object = UNKNOWN
+
+    @property
+    def known(self) -> bool:
+        return self.value is not UNKNOWN
+
+
+DYNAMIC = Val("dynamic")
+
+
+def _kind(t: object) -> str:
+    return t if isinstance(t, str) else t[0]  # type: ignore[index]
+
+
+def type_phrase(t: object) -> str:
+    """A cty type in words, as Terraform names it: "list of string", "map of object", "tuple"."""
+    kind = _kind(t)
+    if kind in ("list", "set", "map"):
+        return f"{kind} of {type_phrase(t[1])}"  # type: ignore[index]
+    return "any value" if kind == "dynamic" else kind
+
+
+def a_type(t: object) -> str:
+    """`type_phrase` with its article: "a list of string", "an object"."""
+    phrase = type_phrase(t)
+    return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
