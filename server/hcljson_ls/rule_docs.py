@@ -28,8 +28,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'expression/unsupported-attribute': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
-        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, an input variable\'s "object({...})" type); a name the schema of a built-in resource or data source ("terraform_data", "terraform_remote_state") lacks, with "Did you mean ...?".',
-        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, an input variable\'s "object({...})" type); a name the schema of a built-in resource or data source ("terraform_data", "terraform_remote_state") lacks, with "Did you mean ...?". Range: the step, dot included.',
+        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, an input variable\'s "object({...})" type); a name the schema of a resource or data source lacks (a built-in one\'s, "terraform_data", "terraform_remote_state", or a provider\'s when its schema is loaded), with "Did you mean ...?".',
+        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, an input variable\'s "object({...})" type); a name the schema of a resource or data source lacks (a built-in one\'s, "terraform_data", "terraform_remote_state", or a provider\'s when its schema is loaded), with "Did you mean ...?". Range: the step, dot included.',
     ),
     'flow/ephemeral-argument': (
         'sensitive-and-ephemeral-values-issue-19-section-3',

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from fixture import lsp_range
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from internals import file_diagnostics
@@ -28,6 +29,7 @@ from shared_data import (
     require,
 )
 
+from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.terraform.schemas import provider_schema as ps
 from hcljson_ls.workspace import Workspace
 from hcljson_ls.workspace.files import module_key, uri_of_path
@@ -361,6 +363,52 @@ def test_argument_values_converted_to_their_schema_types(tmp_path: Path) -> None
     web["private_ip"] = "${var.disks}"
     quick, full = compare(tmp_path, doc)
     assert [c for c, _ in schema_codes(doc, full)].count("schema/wrong-type") == 4
+
+
+def test_references_to_attributes_the_schemas_lack(tmp_path: Path) -> None:
+    # Terraform's static check of references (as for the built-in provider's resources): the first
+    # name after a resource or data source address must be an argument, block or attribute of its
+    # schema, with "Did you mean".
+    doc = base()
+    doc["output"]["ip"]["value"] = "${aws_instance.web[0].publc_ip}"
+    doc["output"]["ami"] = {"value": "${data.aws_ami.ubuntu.idd}"}
+    doc["output"]["fine"] = {"value": "${aws_vpc.main.cidr_block} ${aws_instance.web[0].root_block_device}"}
+    quick, full = compare(tmp_path, doc)
+    found = [(d.code, d.detail) for d in full]
+    assert found == [
+        ("expression/unsupported-attribute",
+         'This object has no argument, nested block, or exported attribute named "publc_ip". Did you mean "public_ip"?'),
+        ("expression/unsupported-attribute",
+         'This object has no argument, nested block, or exported attribute named "idd". Did you mean "id"?'),
+    ]
+    assert quick.certified > quick.analysed
+    # A resource of the module using another provider whose schema is not loaded (`awsx`, another
+    # source) may be the one referred to: nothing is said of aws_* attributes then.
+    doc["terraform"]["required_providers"]["awsx"] = {"source": "example.com/a/aws"}
+    doc["resource"]["aws_instance"]["other"] = {"provider": "awsx", "ami": "x"}
+    _, full = compare(tmp_path, doc)
+    assert [d.code for d in full if d.code == "expression/unsupported-attribute"] == []
+
+
+def test_a_provider_used_in_another_file_unsettles_the_schema(tmp_path: Path) -> None:
+    # The same, the other provider's resource written into another open file of the module: the
+    # analysed document's references are resolved again (its `PROVIDER_USE` fact reaches them).
+    doc = base()
+    doc["output"]["ip"]["value"] = "${aws_instance.web[0].publc_ip}"
+    doc["terraform"]["required_providers"]["awsx"] = {"source": "example.com/a/aws"}
+    text = json.dumps(doc, indent=2)
+    (tmp_path / "main.tf.json").write_text(text, encoding="utf-8")
+    before = '{"locals": {"x": 1}}'
+    (tmp_path / "other.tf.json").write_text(before, encoding="utf-8")
+    ws = _workspace(tmp_path, SCHEMAS)
+    uri, other = uri_of_path(str(tmp_path / "main.tf.json")), uri_of_path(str(tmp_path / "other.tf.json"))
+    ws.open(uri, text, 1, "terraform-json").prepare()  # (the analysis, resolved again incrementally)
+    ws.open(other, before, 1, "terraform-json")
+    codes = lambda: [d.code for d in collect(ws.snapshot(), uri) if d.code == "expression/unsupported-attribute"]  # noqa: E731
+    assert codes() == ["expression/unsupported-attribute"]
+    after = json.dumps({"resource": {"aws_instance": {"other": {"provider": "awsx", "ami": "x"}}}})
+    ws.change(other, 2, [{"range": lsp_range(before, 0, len(before)), "text": after}], "utf-32")
+    assert codes() == []
 
 
 def test_duplicate_arguments_and_repeated_blocks(tmp_path: Path) -> None:
