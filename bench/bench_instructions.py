@@ -2,6 +2,7 @@
 the machine's noise does not move (valgrind's callgrind counts instructions, not time).
 
 Run: python bench/bench_instructions.py [--before REV] [--sizes 5MB,5MB-undeclared]     (REV: HEAD)
+     python bench/bench_instructions.py --sizes 5MB-aws     (AWS resources, the AWS schema loaded)
 
 Why: on the project's shared 2-core machines the same open's CPU time moves by up to 30% from one
 process to the next (session 17: 145-195 ms for one commit's 5 MB open, in-process), so a change
@@ -17,7 +18,9 @@ a warm-up open of a tiny document (imports, caches). Only that call is counted: 
 
 Each side runs in its own process under valgrind (~1 minute for 5 MB; the two sides run side by
 side): the working tree's `server/`, and REV's checked out into a temporary worktree. Prints the
-counts and the ratio after / before. Documents: `peer.py`'s ("5MB", "5MB-undeclared", ...).
+counts and the ratio after / before. Documents: `peer.py`'s ("5MB", "5MB-undeclared", ...), and
+"5MB-aws": `bench_schemas.make_aws`'s document of real AWS resources, opened in workspaces that loaded
+the AWS 4.13 schema of the test data before the count (the quick open's schema checks are counted).
 """
 
 from __future__ import annotations
@@ -35,29 +38,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 ROOT = Path(__file__).resolve().parents[1]
 URI = "file:///bench/stack/cdk.tf.json"
 
-#: The program each side runs under callgrind: argv[1] the document's path.
+#: The program each side runs under callgrind: argv[1] the document's path, argv[2] (optional) a provider
+#: schema file every workspace loads before it opens a document.
 _PROGRAM = f"""
 import functools, gc, sys
 from hcljson_ls.lsp import diagnostic_forms
 from hcljson_ls.lsp.config import DiagnosticsSettings
 from hcljson_ls.workspace import Workspace
+from hcljson_ls.workspace.files import module_key
 gc.disable()
-def once(text):
+def workspace():
     ws = Workspace()
+    if len(sys.argv) > 2:
+        ws.set_schema_files([sys.argv[2]])
+        ws.provider_schemas(module_key({URI!r}))
+    return ws
+def once(ws, text):
     ws.open({URI!r}, text, 1, "terraform-json")
     return diagnostic_forms.document_forms(ws, {URI!r}, DiagnosticsSettings(), diagnostic_forms.Forms(), "utf-16")
-once('{{"resource": {{"aws_instance": {{"a": {{"ami": "${{var.x}}"}}}}}}, "variable": {{"x": {{}}}}}}')
+once(workspace(), '{{"resource": {{"aws_instance": {{"a": {{"ami": "${{var.x}}"}}}}}}, "variable": {{"x": {{}}}}}}')
 text = open(sys.argv[1], encoding="utf-8").read()
-functools.reduce(lambda a, b: once(text), [0, 1])
+ws = workspace()
+functools.reduce(lambda a, b: once(ws, text), [0, 1])
 """
 
 
-def count(server: Path, document: Path, out: Path) -> subprocess.Popen:
-    """Start callgrind on one open of `document` with the package of `server`."""
+def count(server: Path, document: Path, out: Path, schema: Path | None = None) -> subprocess.Popen:
+    """Start callgrind on one open of `document` with the package of `server` (and `schema` loaded)."""
     env = {**os.environ, "PYTHONPATH": str(server), "PYTHONHASHSEED": "0"}
     return subprocess.Popen(
         ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=functools_reduce",
-         f"--callgrind-out-file={out}", sys.executable, "-c", _PROGRAM, str(document)],
+         f"--callgrind-out-file={out}", sys.executable, "-c", _PROGRAM, str(document), *([str(schema)] if schema else [])],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -88,9 +99,15 @@ def main() -> None:
             print("|---|---|---|---|")
             for size in args.sizes.split(","):
                 document = Path(tmp) / f"{size}.json"
-                document.write_text(peer.document(size), encoding="utf-8")
-                before = count(base / "server", document, Path(tmp) / f"{size}.before.out")
-                after = count(ROOT / "server", document, Path(tmp) / f"{size}.after.out")
+                schema = None
+                if size == "5MB-aws":
+                    import bench_schemas
+                    document.write_text(bench_schemas.make_aws(5_000_000), encoding="utf-8")
+                    schema = bench_schemas.default_schema_file()
+                else:
+                    document.write_text(peer.document(size), encoding="utf-8")
+                before = count(base / "server", document, Path(tmp) / f"{size}.before.out", schema)
+                after = count(ROOT / "server", document, Path(tmp) / f"{size}.after.out", schema)
                 b, a = collected(before), collected(after)
                 print(f"| {size} | {b:,} | {a:,} | {a / b:.3f}x |", flush=True)
         finally:
