@@ -764,6 +764,19 @@ def _conditional_cases() -> Iterator[Case]:
     }
     for slug, (body, intent) in repetition.items():
         yield _module(f"conditional-{slug}", cat, intent, _merge(variables, {"locals": {"on": True}, **_td(body)}))
+    # A known set (`toset` of known elements) must be of strings; an unknown one is not judged.
+    sets = {
+        "objects": ("${toset([{a = 1}])}", "a known set of objects as for_each"),
+        "numbers": ("${toset([1, 2])}", "a known set of numbers as for_each"),
+        "local-objects": ("${toset(local.users)}", "a local list of objects made a set, as for_each"),
+        "local-strings": ("${toset(local.names)}", VALID),
+        "mixed": ("${toset([\"a\", 1])}", VALID),
+        "variable-objects": ("${toset(var.objs)}", VALID),
+    }
+    for slug, (value, intent) in sets.items():
+        yield _module(f"for-each-toset-{slug}", cat, intent, {
+            "variable": {"objs": {"type": "list(object({a = string}))"}},
+            "locals": {"users": [{"name": "a"}, {"name": "b"}], "names": ["a", "b"]}, **_td({"for_each": value})})
     yield _module("conditional-argument", cat, "list and string results as a module input",
                   _merge(variables, {"module": {"m": {"source": "./child", "name": "${var.b ? var.l : \"x\"}"}}}),
                   child__main=CHILD)

@@ -139,6 +139,23 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
     assert [d.code for d in full] == [FOR_EACH, COUNT, COUNT, FOR_EACH, FOR_EACH]
 
 
+def test_a_known_set_must_be_of_strings(tmp_path: Path) -> None:
+    # Terraform 1.11.4 (types/for-each-toset-*): a wholly known set of objects or numbers is an
+    # error, a literal local's words included (known to Terraform, though the fact blanks them);
+    # a set of a variable's objects is unknown, and not judged.
+    (tmp_path / "locals.tf.json").write_text(json.dumps(
+        {"locals": {"users": [{"name": "a"}], "names": ["a"]}, "variable": {"objs": {"type": "list(object({a = string}))"}}}))
+    text = json.dumps({"resource": {"terraform_data": {
+        "a": {"for_each": "${toset(local.users)}"}, "b": {"for_each": "${toset([1, 2])}"},
+        "c": {"for_each": "${toset(local.names)}"}, "d": {"for_each": "${toset(var.objs)}"},
+        "e": {"for_each": "${toset([\"a\", 1])}"},
+    }}}, indent=2)
+    quick, full = quick_and_full(tmp_path, text)
+    assert quick.diagnostics == full
+    assert [(d.code, d.summary) for d in full] == [(FOR_EACH, "Invalid for_each set argument")] * 2
+    assert "elements are of type object" in full[0].detail and "of type number" in full[1].detail
+
+
 def test_one_string_as_one_block_s_count_and_another_s_for_each(tmp_path: Path) -> None:
     # The same `"${var.names}"` is a `count` in one block and a `for_each` in another: each block
     # gets its own argument's diagnostic, once (the quick open places each block's own).

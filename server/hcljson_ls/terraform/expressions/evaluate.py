@@ -87,7 +87,7 @@ from ...template.types import CollectionType, ObjectType, PrimitiveType, TupleTy
 from ..definition import functions
 from ..definition.ctytypes import is_type, render_type
 from .conversion import unify
-from .values import DYNAMIC, UNKNOWN, Val, a_type
+from .values import DYNAMIC, LITERAL_WORD, UNKNOWN, Val, a_type
 
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
@@ -301,6 +301,39 @@ def _return_value(name: str) -> Val:
     return DYNAMIC
 
 
+#: The conversion to a set, whose value is known when its argument is (`_known_set`).
+_TOSET = frozenset({"toset", "core::toset"})
+
+
+def _known_set(arg: Val) -> Val:
+    """`toset(arg)` of a wholly known tuple: a known set of its elements, of their unified type
+    (`conversion.unify`: `toset([1, "a"])` is a set of strings); anything else `DYNAMIC`. (What
+    `for_each` reads: a known set must be of strings.)"""
+    if _kind(arg.type) != "tuple" or not wholly_known(arg):
+        return DYNAMIC
+    element: object | None = "dynamic"
+    for t in arg.type[1]:  # type: ignore[index]
+        element = unify(element, t) if element != "dynamic" else t
+        if element is None:
+            return DYNAMIC
+    return Val(["set", element], arg.value)
+
+
+def wholly_known(val: Val) -> bool:
+    """Whether `val` and every element or attribute in it is known and not null (a literal's word,
+    `LITERAL_WORD`, is known to Terraform though its text is not kept here)."""
+    if val is LITERAL_WORD:
+        return True
+    v = val.value
+    if v is UNKNOWN or v is None:
+        return False
+    if type(v) is tuple:
+        return all(wholly_known(x) for x in v)
+    if type(v) is dict:
+        return all(wholly_known(x) for x in v.values())
+    return True
+
+
 def _arity_ok(name: str, count: int) -> bool:
     found = [fn for e in functions.ENGINES if (fn := functions.lookup(name, e)) is not None]
     return bool(found) and all(functions.accepts(fn, count) for fn in found)
@@ -509,6 +542,8 @@ class _Evaluator:
                 self.problem(_start_range(arg), INVALID_ARGUMENT, (
                     "Invalid function argument", f'Invalid value for "{_parameter_name(name, i)}" parameter: {why}.'))
                 return DYNAMIC
+        if name in _TOSET and len(args) == 1:
+            return _known_set(args[0])
         return _return_value(name)
 
     def binary(self, node: Binary) -> Val:

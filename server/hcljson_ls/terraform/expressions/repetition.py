@@ -37,7 +37,7 @@ from ...hcljson.values import quoted
 from ...template.nodes import Attr, Traversal
 from ...template.parse import parse_template_relative, unwrap
 from ..filekinds.tfvars import is_number_string
-from .evaluate import Val, expression_value
+from .evaluate import Val, expression_value, wholly_known
 from .values import a_type, type_phrase
 
 __all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "count_problem", "for_each_problem", "template_value", "type_phrase",
@@ -91,6 +91,10 @@ def for_each_problem(val: Val, what: str | None = None) -> Problem | None:
     if val.value is None:
         return "Invalid for_each argument", "The \"for_each\" argument is null, but it needs a map or a set of strings."
     kind = _kind(val.type)
+    if kind == "set" and val.type[1] not in ("string", "dynamic") and wholly_known(val):  # type: ignore[index]
+        return ("Invalid for_each set argument", "The \"for_each\" argument needs a map or a set of strings, but this "
+                f"set's elements are of type {type_phrase(val.type[1])}. To make one instance per element, turn it into a map "  # type: ignore[index]
+                "with a `for` expression that gives each a key.")
     if kind not in _NOT_FOR_EACH:
         return None
     hint = ""

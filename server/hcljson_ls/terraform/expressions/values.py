@@ -3,6 +3,7 @@
     Val(type, value=UNKNOWN)     a cty-like value (see `evaluate`'s module doc for the encoding)
     UNKNOWN                      the value of a `Val` that is not known
     DYNAMIC                      an unknown value of unknown type (the answer when unsure)
+    LITERAL_WORD                 a string written as a literal whose text is not kept (a local's word)
     type_phrase(type) -> str     a cty type in words, as Terraform names it ("list of string")
     a_type(type) -> str          the same with its article ("a list of string", "an object")
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DYNAMIC", "UNKNOWN", "Val", "a_type", "type_phrase"]
+__all__ = ["DYNAMIC", "LITERAL_WORD", "UNKNOWN", "Val", "a_type", "type_phrase"]
 
 
 class _Unknown:
@@ -38,6 +39,10 @@ class Val:
 
 
 DYNAMIC = Val("dynamic")
+#: A string of a literal whose text is not kept (`local_values` blanks the words of a local's value):
+#: an unknown string to every rule, but known for `evaluate.wholly_known` (Terraform knows it). One
+#: object, told apart by identity.
+LITERAL_WORD = Val("string")
 
 
 def _kind(t: object) -> str:

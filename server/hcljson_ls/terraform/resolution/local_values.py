@@ -35,6 +35,7 @@ from ...jsonsyntax.tree import STRING
 from ...template.nodes import Attr
 from ..expressions.evaluate import Val
 from ..expressions.repetition import whole_reference
+from ..expressions.values import LITERAL_WORD
 from ..filekinds.tfvars import is_number_string
 
 __all__ = ["LOCAL_REFERENCE", "LOCAL_VALUE", "LOCAL_VALUE_USED", "literal_val", "local_value", "local_value_fact"]
@@ -46,7 +47,6 @@ LOCAL_VALUE_USED = "local-value-of"
 _KINDS = (LOCAL_VALUE, LOCAL_REFERENCE)
 #: The longest literal kept as a fact (its JSON text, compact).
 _LIMIT = 4096
-_UNKNOWN_STRING = Val("string")
 
 
 def local_value_fact(attribute: Attribute, text: str) -> tuple | None:
@@ -101,7 +101,8 @@ def _has_template(value: Any) -> bool:
 
 def literal_val(value: Any) -> Val:
     """The value of a fact's JSON literal as `terraform validate` reads it in an expression: an
-    array is a tuple, an object an object, `null` a null of unknown type, `_WORD` an unknown string."""
+    array is a tuple, an object an object, `null` a null of unknown type, `_WORD` an unknown string
+    (`LITERAL_WORD`: known to Terraform, so a set of them is wholly known)."""
     if value is None:
         return Val("dynamic", None)
     if type(value) is bool:
@@ -109,7 +110,7 @@ def literal_val(value: Any) -> Val:
     if type(value) in (int, float):
         return Val("number", value)
     if type(value) is str:
-        return _UNKNOWN_STRING if value == _WORD else Val("string", value)
+        return LITERAL_WORD if value == _WORD else Val("string", value)
     if type(value) is list:
         items = tuple(literal_val(v) for v in value)
         return Val(["tuple", [i.type for i in items]], items)
