@@ -21,6 +21,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks.',
         'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one); a key a known object lacks. Range: the index with its brackets.',
     ),
+    'expression/invalid-interpolation': (
+        'what-the-types-of-values-say-issue-19-static-evaluation',
+        'A known value other than a string, number or bool (a tuple, an object), or a null, interpolated into a template that is not one interpolation alone: HCL converts it to a string.',
+        'A known value other than a string, number or bool (a tuple, an object), or a null, interpolated into a template that is not one interpolation alone: HCL converts it to a string. An unknown value is not checked ("x-${var.names}" with a "list(string)" is valid for Terraform at validate); nor, yet, a local value or a null in a template of names only ("x-${local.names}", "x-${null}"). Range: the interpolated expression.',
+    ),
     'expression/invalid-operand': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
         'An operand of "+ - * / %", "< > <= >=" or unary "-" that cannot convert to a number, or of "&& ||" or "!" that cannot convert to a bool.',

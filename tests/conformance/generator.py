@@ -773,6 +773,18 @@ def _conditional_cases() -> Iterator[Case]:
         "mixed": ("${toset([\"a\", 1])}", VALID),
         "variable-objects": ("${toset(var.objs)}", VALID),
     }
+    # A value interpolated among other parts is converted to a string (an unknown one is not checked).
+    interpolated = {
+        "tuple": ("x-${[1]}", "a tuple in a string template"),
+        "object-in-directive": ("%{if true}${{a = 1}}%{endif}", "an object in a string template's directive"),
+        "null-beside-call": ('x-${null}-${upper("a")}', "a null in a string template"),
+        "alone": ("${[1]}", VALID),
+        "variable-list": ("x-${var.objs}", VALID),
+        "element": ('x-${[1, "a"][1]}', VALID),
+    }
+    for slug, (value, intent) in interpolated.items():
+        yield _module(f"interpolation-{slug}", cat, intent,
+                      {"variable": {"objs": {"type": "list(object({a = string}))"}}, "locals": {"v": value}})
     for slug, (value, intent) in sets.items():
         yield _module(f"for-each-toset-{slug}", cat, intent, {
             "variable": {"objs": {"type": "list(object({a = string}))"}},

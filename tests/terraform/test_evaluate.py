@@ -53,6 +53,13 @@ def problems(template: str) -> list[tuple[str, str, str]]:
                               "type, but the true result is a number and the false result is a bool.")]),
     ('${true ? [] : {}}', [("expression/inconsistent-conditional", "[] : {}", "The true and false results must have one "
                             "type, but the true result is tuple([]) and the false result is object({})."), ]),
+    # a value interpolated among other parts: converted to a string (Terraform 1.11.4, types/interpolation-*)
+    ('x-${[1]}', [("expression/invalid-interpolation", "[1]", "Cannot include the given value in a string template: "
+                   "a string is required, but this is tuple([number]).")]),
+    ('%{if true}${{a = 1}}%{endif}', [("expression/invalid-interpolation", "{a = 1}", "Cannot include the given value "
+                                       "in a string template: a string is required, but this is object({a = number}).")]),
+    ('x-${null}-${upper("a")}', [("expression/invalid-interpolation", "null", "The expression result is null. Cannot "
+                                  "include a null value in a string template.")]),
     ('${upper(var.b ? [1] : [2])}', [("expression/invalid-function-argument", "var.b", 'Invalid value for "str" parameter: '
                                       "string required.")]),  # (HCL's start range of a conditional: its condition's)
 ])
@@ -69,6 +76,8 @@ def test_errors_terraform_reports(template: str, expected: list) -> None:
     # conditionals whose results unify (`conversion.unify`), and a known condition's result alone
     '${var.b ? 1 : "x"}', '${var.b ? null : [1]}', '${var.b ? [1] : ["a", 2]}', '${var.b ? {a = 1} : {b = 2}}',
     '${var.b ? [] : var.l}', '${var.b ? var.l : {}}', '${upper(true ? "a" : "b")}', '${[true ? 1 : 2][0]}',
+    # one interpolation alone is its value; an unknown value is not checked; strings, numbers, bools
+    '${[1]}', 'x-${var.l}', 'x-${1}-${true}', '%{if false}${[1]}%{endif}', '${"a-${[1][0]}"}',
 ])
 def test_what_terraform_accepts(template: str) -> None:
     assert problems(template) == []

@@ -35,6 +35,9 @@ cty's or HCL's short phrase, the summary and subject range are Terraform's):
   the range is the start of the argument (HCL's `StartRange`: a tuple's `[`, a string's content).
 * `expression/invalid-operand` -- an operand of `+ - * / % < > <= >=` or unary `-` that cannot
   convert to a number, of `&& || !` that cannot convert to a bool; the range is the operand.
+* `expression/invalid-interpolation` -- a known value other than a string, number or bool, or a
+  null, interpolated into a template that is not one interpolation alone (`"x-${[1]}"`,
+  `"x-${null}"`); an unknown one is not checked, as HCL; the range is the interpolated expression.
 * `expression/inconsistent-conditional` -- a conditional whose two results have no one type
   (`conversion.unify`: a list and a string, a number and a bool), whatever its condition, as HCL
   checks it; the range runs from the true result's start to the false result's end. A conditional's
@@ -92,7 +95,7 @@ from .values import DYNAMIC, LITERAL_WORD, UNKNOWN, Val, a_type
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
     "steps_value", "typed_candidate", "typed_problems", "typed_value", "CODES", "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
-    "INCONSISTENT_CONDITIONAL",
+    "INCONSISTENT_CONDITIONAL", "INVALID_INTERPOLATION",
 ]
 
 UNSUPPORTED_ATTRIBUTE = "expression/unsupported-attribute"
@@ -101,7 +104,9 @@ INVALID_ARGUMENT = "expression/invalid-function-argument"
 INVALID_OPERAND = "expression/invalid-operand"
 #: The codes of this module (a caller drops them where Terraform does not evaluate).
 INCONSISTENT_CONDITIONAL = "expression/inconsistent-conditional"
-CODES = frozenset({UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, INVALID_ARGUMENT, INVALID_OPERAND, INCONSISTENT_CONDITIONAL})
+INVALID_INTERPOLATION = "expression/invalid-interpolation"
+CODES = frozenset({UNSUPPORTED_ATTRIBUTE, INVALID_INDEX, INVALID_ARGUMENT, INVALID_OPERAND, INCONSISTENT_CONDITIONAL,
+                   INVALID_INTERPOLATION})
 
 
 _PRIMITIVES = ("string", "number", "bool")
@@ -383,18 +388,40 @@ class _Evaluator:
     def problem(self, span: tuple[int, int], code: str, problem: Problem) -> None:
         self.out.append(Diagnostic(span[0], span[1], ERROR, code, problem[0], problem[1]))
 
-    def parts(self, parts) -> None:
+    def template(self, parts) -> None:
+        """A template's parts: one interpolation alone is its value (HCL's wrap: not converted);
+        any other template is a string, each interpolation's value converted into it."""
+        if len(parts) == 1 and type(parts[0]) is Interpolation:
+            self.value(parts[0].expr)
+        else:
+            self.parts(parts, True)
+
+    def parts(self, parts, convert: bool = False) -> None:
         for p in parts:
             t = type(p)
             if t is Interpolation:
-                self.value(p.expr)
+                val = self.value(p.expr)
+                if convert:
+                    self.interpolated(p.expr, val)
             elif t is IfDirective:
                 cond = self.value(p.condition)
                 if type(cond.value) is bool:
-                    self.parts(p.then_parts if cond.value else (p.else_parts or ()))
+                    self.parts(p.then_parts if cond.value else (p.else_parts or ()), convert)
             elif t is ForDirective:
                 if _non_empty(self.value(p.collection)):
-                    self.parts(p.body)
+                    self.parts(p.body, convert)
+
+    def interpolated(self, expr, val: Val) -> None:
+        """HCL's check of a value interpolated into a string: not null, and (when known) a string, a
+        number or a bool. An unknown value is not checked, whatever its type (Terraform 1.11.4:
+        `"x-${var.names}"` with a `list(string)` is valid at validate)."""
+        if val.value is None:
+            self.problem((expr.start, expr.end), INVALID_INTERPOLATION, (
+                "Invalid template interpolation value", "The expression result is null. Cannot include a null value in a string template."))
+        elif val.known and _kind(val.type) not in _PRIMITIVES and val.type != "dynamic":
+            self.problem((expr.start, expr.end), INVALID_INTERPOLATION, (
+                "Invalid template interpolation value",
+                f"Cannot include the given value in a string template: a string is required, but this is {_described(val.type)}."))
 
     def value(self, node) -> Val:
         t = type(node)
@@ -409,7 +436,7 @@ class _Evaluator:
         if t is Parens:
             return self.value(node.expr)
         if t is TemplateExpr:
-            self.parts(node.parts)
+            self.template(node.parts)
             return _STRING
         if t is Traversal:
             return self.steps(DYNAMIC, node.steps)
@@ -577,7 +604,7 @@ def constant_problems(tree) -> tuple[Diagnostic, ...]:
     value of unknown type. Positions are the tree's."""
     ev = _Evaluator()
     if type(tree) is Template:
-        ev.parts(tree.parts)
+        ev.template(tree.parts)
     else:
         ev.value(tree)
     return tuple(ev.out)
@@ -635,8 +662,8 @@ class _Typed(_Evaluator):
             return DYNAMIC  # `var` bound by the `for`: not the input variables
         return super().value(node)
 
-    def parts(self, parts) -> None:
-        super().parts([p for p in parts if type(p) is not ForDirective or not _binds_var(p)])
+    def parts(self, parts, convert: bool = False) -> None:
+        super().parts([p for p in parts if type(p) is not ForDirective or not _binds_var(p)], convert)
 
 
 def _binds_var(node) -> bool:
@@ -659,7 +686,7 @@ def typed_problems(tree, known) -> tuple[Diagnostic, ...]:
     Positions are the tree's."""
     ev = _Typed(known)
     if type(tree) is Template:
-        ev.parts(tree.parts)
+        ev.template(tree.parts)
     else:
         ev.value(tree)
     if not ev.out:
