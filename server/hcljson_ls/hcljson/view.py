@@ -60,7 +60,7 @@ from .schema import BlockSchema, BodySchema
 from .skim import Pairs
 from .values import string_text
 
-__all__ = ["ABSENT", "NO_VALUE", "VALUES", "python_types", "Finding", "Span", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
+__all__ = ["ABSENT", "NO_VALUE", "VALUES", "python_types", "Finding", "Span", "decoded_names", "diagnostics_of", "TreeValue", "TreeView", "Unanswerable", "ValueView"]
 
 
 #: What `member` returns for a name the body does not have.
@@ -302,7 +302,7 @@ class _Values:
         raise Unanswerable("a position")
 
     def arguments(self, body: Pairs, decoded_by: Any, also: Any = ()) -> tuple[Sequence[tuple[str, Any]], None]:
-        known = _decoded_names(decoded_by)
+        known = decoded_names(decoded_by)
         names = dict(body)
         if "dynamic" in names:  # its blocks are the tree's to read (`dynamic_blocks`)
             raise Unanswerable("dynamic blocks")
@@ -349,7 +349,7 @@ VALUES = _Values()
 
 
 @functools.lru_cache(maxsize=256)
-def _decoded_names(schema: BodySchema) -> frozenset[str]:
+def decoded_names(schema: BodySchema) -> frozenset[str]:
     """The names a body of `schema` has the decoder read itself (its attributes and blocks, and the
     `"//"` comments)."""
     return frozenset(schema.attributes) | frozenset(schema.blocks) | {"//"}

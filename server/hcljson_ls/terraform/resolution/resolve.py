@@ -879,7 +879,7 @@ def _provider_call(call: Call, own: frozenset, scope: Scope, uses: set) -> Diagn
     schemas = scope.provider_schemas
     if schemas is None:
         return None
-    sources = {k[1]: k[2] for k in sorted(requirements, key=repr) if len(k) > 2 and k[2]}
+    sources = provider_sources(requirements)
     address = provider_address(local, sources, engine or "terraform")
     offered = schemas.functions(address)
     if offered is None:
@@ -1136,9 +1136,7 @@ def _referenced_schema(kind: str, type_name: str, own: frozenset, scope: Scope) 
     token = (id(own), len(own), id(scope), getattr(scope, "revision", None), id(schemas), engine)
     seen = _PROVIDERS_SEEN.get(token)
     if seen is None or seen[0] is not own:
-        requirements = [k for k in own if k[0] == "provider-requirement"]
-        requirements.extend(scope.keys("provider-requirement"))
-        sources = {k[1]: k[2] for k in sorted(requirements, key=repr) if len(k) > 2 and k[2]}
+        sources = required_providers(own, scope)
         used = {k[1] for k in own if k[0] == PROVIDER_USE}
         used.update(k[1] for k in scope.keys(PROVIDER_USE))
         addresses = {name: provider_address(name, sources, engine) for name in sorted(used)}

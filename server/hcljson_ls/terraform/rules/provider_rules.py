@@ -73,7 +73,20 @@ from ...hcljson.problems import duplicate_argument, suggestion
 from ...hcljson.schema import BlockSchema, BodySchema
 from ...hcljson.skim import Pairs
 from ...hcljson.values import string_text
-from ...hcljson.view import ABSENT, NO_VALUE, VALUES, Finding, Span, TreeValue, TreeView, Unanswerable, ValueView, diagnostics_of, python_types
+from ...hcljson.view import (
+    ABSENT,
+    NO_VALUE,
+    VALUES,
+    Finding,
+    Span,
+    TreeValue,
+    TreeView,
+    Unanswerable,
+    ValueView,
+    decoded_names,
+    diagnostics_of,
+    python_types,
+)
 from ...jsonsyntax.tree import ARRAY, FALSE, NULL, NUMBER, OBJECT, STRING, TRUE, Container, Node
 from ...template.lexer import IDENTIFIER_PATTERN
 from ..definition import catalogue
@@ -1236,7 +1249,7 @@ def _typed_names(schema: SchemaBlock, decoded_by: Any) -> dict[str, Any]:
     """The attributes of `schema` an `argument_sites.ArgumentSite` may be made for: a configurable
     one whose type is known and not `dynamic`, of a name the decoder (`decoded_by`) does not read
     itself -> its type."""
-    decoded = frozenset(decoded_by.attributes) | frozenset(decoded_by.blocks) | {"//"}
+    decoded = decoded_names(decoded_by)
     return {n: a.cty for n, a in schema.attributes.items()
             if a.cty is not None and a.cty != "dynamic" and not a.computed_only and n not in decoded}
 
