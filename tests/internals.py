@@ -10,6 +10,9 @@
                                               the document's own diagnostics as a new list; with
                                               `providers`, theirs run on the state and merged by
                                               position, stably (the full path: never the quick open)
+    found_in(fw, codes, path="/app/main.tf.json") -> [(code, text)]
+                                              the diagnostics of a fixture workspace's file that have
+                                              one of `codes`, each as its code and the text it covers
     quick_and_full(directory, text) -> (QuickResult, list[Diagnostic])
                                               `text` written as `directory`/main.tf.json and opened
                                               twice, each in a `Workspace` of `directory`: the quick
@@ -72,3 +75,13 @@ def quick_and_full(directory: Path, text: str) -> tuple[QuickResult, list[Diagno
     full_state.prepare()
     assert full_state.quick() is None
     return quick, file_diagnostics(full_state)
+
+
+def found_in(fw: Any, codes: Iterable[str], path: str = "/app/main.tf.json") -> list[tuple[str, str]]:
+    """The diagnostics of file `path` of fixture workspace `fw` (`fixture.FixtureWorkspace`) whose
+    code is one of `codes`, in order, each as `(code, the text it covers)`."""
+    from hcljson_ls.features.diagnostics import collect
+
+    wanted = frozenset(codes)
+    text = fw.fixture.files[path].text
+    return [(d.code, text[d.start:d.end]) for d in collect(fw.snapshot(), fw.uri(path)) if d.code in wanted]

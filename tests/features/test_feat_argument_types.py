@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from fixture import lsp_range, parse_fixture
-from internals import quick_and_full
+from internals import found_in, quick_and_full
 
 from hcljson_ls.features.diagnostics import collect
 
@@ -26,13 +26,9 @@ CHILD = """
 """
 
 
-def _found(fw, codes: tuple[str, ...] = (INPUT, ARGUMENT), path: str = "/app/main.tf.json") -> list:
-    return [d for d in collect(fw.snapshot(), fw.uri(path)) if d.code in codes]
-
-
 def _at_marks(fw, code: str) -> list:
     """The diagnostics of /app/main.tf.json, each of `code` and at a marked range, in order."""
-    found = _found(fw)
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code in (INPUT, ARGUMENT)]
     assert [(d.start, d.end) for d in found] == fw.fixture.files["/app/main.tf.json"].ranges
     assert {d.code for d in found} == {code}
     return found
@@ -63,11 +59,11 @@ def test_a_variable_type_changing_in_another_file(tmp_path: Path) -> None:
 //- /app/main.tf.json
 {"module": {"a": {"source": "./child", "s": "${var.names}"}}}
 """).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
-    assert [d.code for d in _found(fw)] == [INPUT]
+    assert [code for code, _ in found_in(fw, (INPUT, ARGUMENT))] == [INPUT]
     text = fw.fixture.files["/app/variables.tf.json"].text
     at = fw.fixture.mark("type", "/app/variables.tf.json")[1]
     fw.workspace.change(fw.uri("/app/variables.tf.json"), 2, [{"range": lsp_range(text, at, at + 12), "text": "string"}], "utf-32")
-    assert _found(fw) == []
+    assert found_in(fw, (INPUT, ARGUMENT)) == []
 
 
 def test_a_data_source_argument_converted_to_its_schema_type(tmp_path: Path) -> None:

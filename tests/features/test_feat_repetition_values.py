@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from fixture import lsp_range, parse_fixture
-from internals import quick_and_full
+from internals import found_in, quick_and_full
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.features.quick_fixes import fixable
 
 COUNT, FOR_EACH = "meta-argument/invalid-count", "meta-argument/invalid-for-each"
+BOTH = (COUNT, FOR_EACH)
 
 VARIABLES = """
 //- /app/variables.tf.json
@@ -27,10 +28,6 @@ VARIABLES = """
               "o": {"type": "object({ids = list(string), tags = map(string)})"}, "any": {}}}
 """
 
-
-def _found(fw, path: str = "/app/main.tf.json") -> list[tuple[str, str]]:
-    text = fw.fixture.files[path].text
-    return [(d.code, text[d.start:d.end]) for d in collect(fw.snapshot(), fw.uri(path)) if d.code in (COUNT, FOR_EACH)]
 
 
 def test_a_variable_of_the_wrong_type_declared_in_another_file(tmp_path: Path) -> None:
@@ -62,14 +59,14 @@ def test_a_variable_of_the_wrong_type_declared_in_another_file(tmp_path: Path) -
 def test_the_variable_s_type_changing_in_another_open_file(tmp_path: Path) -> None:
     fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"resource": {"terraform_data": {"a": {"for_each": "${var.names}"}}}}\n'
                        ).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
-    assert _found(fw) == [(FOR_EACH, '"${var.names}"')]
+    assert found_in(fw, BOTH) == [(FOR_EACH, '"${var.names}"')]
     text = fw.fixture.files["/app/variables.tf.json"].text
     at = fw.fixture.mark("type", "/app/variables.tf.json")[1]
     variables = fw.uri("/app/variables.tf.json")
     fw.workspace.change(variables, 2, [{"range": lsp_range(text, at, at + 4), "text": "set"}], "utf-32")
-    assert _found(fw) == []
+    assert found_in(fw, BOTH) == []
     fw.workspace.change(variables, 3, [{"range": lsp_range(text, at, at + 3), "text": "list"}], "utf-32")
-    assert _found(fw) == [(FOR_EACH, '"${var.names}"')]
+    assert found_in(fw, BOTH) == [(FOR_EACH, '"${var.names}"')]
 
 
 @pytest.mark.parametrize("argument, value, fixed", [
@@ -89,7 +86,7 @@ def test_the_quick_fix(tmp_path: Path, argument: str, value: str, fixed: str) ->
     after = text[:fix.start] + fix.new_text + text[fix.end:]
     assert json.loads(after)["resource"]["terraform_data"]["a"][argument] == fixed
     fw.workspace.change(uri, 2, [{"range": lsp_range(text, fix.start, fix.end), "text": fix.new_text}], "utf-32")
-    assert _found(fw) == []
+    assert found_in(fw, BOTH) == []
 
 
 def test_a_list_of_objects_gets_no_toset_fix(tmp_path: Path) -> None:
@@ -193,7 +190,7 @@ def test_local_values_written_as_literals(tmp_path: Path) -> None:
     text = fw.fixture.files["/app/locals.tf.json"].text
     at = fw.fixture.mark("value", "/app/locals.tf.json")[1]
     fw.workspace.change(fw.uri("/app/locals.tf.json"), 2, [{"range": lsp_range(text, at, at + 10), "text": '["k"]'}], "utf-32")
-    assert [code for code, _ in _found(fw)] == [FOR_EACH, COUNT, FOR_EACH]
+    assert [code for code, _ in found_in(fw, BOTH)] == [FOR_EACH, COUNT, FOR_EACH]
 
 
 def test_a_local_naming_a_variable_or_another_local(tmp_path: Path) -> None:
@@ -217,7 +214,7 @@ def test_a_local_naming_a_variable_or_another_local(tmp_path: Path) -> None:
     at = fw.fixture.mark("alias", "/app/locals.tf.json")[1]
     fw.workspace.change(fw.uri("/app/locals.tf.json"), 2, [{"range": lsp_range(text, at - 1, at + 13), "text": '{"k": "v"}'}],
                         "utf-32")
-    assert _found(fw) == [(FOR_EACH, '"${local.ids}"')]
+    assert found_in(fw, BOTH) == [(FOR_EACH, '"${local.ids}"')]
 
 
 def test_check_reports_them(tmp_path: Path, cli) -> None:

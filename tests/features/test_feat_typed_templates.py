@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from fixture import lsp_range, parse_fixture
-from internals import quick_and_full
+from internals import found_in, quick_and_full
 
 from hcljson_ls.features.diagnostics import collect
 from hcljson_ls.workspace import CREATED
@@ -25,10 +25,6 @@ VARIABLES = """
               "o": {"type": "object({id = string})"}, "any": {}}}
 """
 
-
-def _found(fw, path: str = "/app/main.tf.json") -> list[tuple[str, str]]:
-    text = fw.fixture.files[path].text
-    return [(d.code, text[d.start:d.end]) for d in collect(fw.snapshot(), fw.uri(path)) if d.code in CODES]
 
 
 def test_the_types_of_variables_declared_in_another_file(tmp_path: Path) -> None:
@@ -117,14 +113,14 @@ def test_renaming_another_variable_resolves_no_typed_template_again(tmp_path: Pa
 def test_a_type_changing_in_another_open_file(tmp_path: Path) -> None:
     fw = parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"locals": {"a": "${upper(var.names)}"}}\n'
                        ).workspace(tmp_path, open=["/app/main.tf.json", "/app/variables.tf.json"])
-    assert _found(fw) == [(CODES[0], "var.names")]
+    assert found_in(fw, CODES) == [(CODES[0], "var.names")]
     text = fw.fixture.files["/app/variables.tf.json"].text
     at = fw.fixture.mark("type", "/app/variables.tf.json")[1]
     variables = fw.uri("/app/variables.tf.json")
     fw.workspace.change(variables, 2, [{"range": lsp_range(text, at, at + 12), "text": "string"}], "utf-32")
-    assert _found(fw) == []
+    assert found_in(fw, CODES) == []
     fw.workspace.change(variables, 3, [{"range": lsp_range(text, at, at + 6), "text": "list(string)"}], "utf-32")
-    assert _found(fw) == [(CODES[0], "var.names")]
+    assert found_in(fw, CODES) == [(CODES[0], "var.names")]
 
 
 def test_where_terraform_does_not_evaluate_with_the_types(tmp_path: Path) -> None:
