@@ -989,8 +989,7 @@ def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: 
     `expressions.repetition`'s rule, on the whole value as Terraform's. A `for_each` list or tuple
     of strings gets the quick fix that makes it a set (`toset()`), a `count` bool the one that
     counts 1 when it is true (`? 1 : 0`)."""
-    expr = whole_expression(site.value)
-    val = typed_value(expr, lambda root, name: _known(root, name, own, scope, uses)) if expr is not None else None
+    val = _value_of(site.value, own, scope, uses)
     if val is None:
         return None  # an error of its own (the template's checks)
     if site.name == "count":
@@ -1017,22 +1016,29 @@ def _argument_value(site: ArgumentSite, own: frozenset, scope: Scope, uses: set)
     (`_known`; a template that is not one interpolation is a string) and converted to the
     argument's type (`conversion_problem`): on the whole value, as Terraform's "Incorrect attribute
     value type" (a module input: "Invalid value for input variable")."""
-    expr = whole_expression(site.value)
-    if expr is None:
-        val = template_value(site.value)
-    else:
-        val = typed_value(expr, lambda root, name: _known(root, name, own, scope, uses))
+    val = _value_of(site.value, own, scope, uses)
     if val is None:
         return None  # an error of its own (the template's checks)
-    why = conversion_problem(val, expected_type(site))
+    want = expected_type(site)
+    why = conversion_problem(val, want)
     if why is None:
         return None
     if site.call:
         return _diag(site.start, site.end, WRONG_INPUT_TYPE, "Invalid value for input variable",
                      f"The given value is not suitable for module.{site.call}.var.{site.name} "
-                     f"(type {render_type(expected_type(site))}): {why}.")
+                     f"(type {render_type(want)}): {why}.")
     return _diag(site.start, site.end, WRONG_TYPE, "Incorrect attribute value type",
                  f"The argument {quoted(site.name)} cannot take this value: {why}.")
+
+
+def _value_of(value: str, own: frozenset, scope: Scope, uses: set) -> Val | None:
+    """What `validate` knows of template string `value` (decoded): the value of its expression
+    when it is one interpolation, evaluated with what is known of variables and locals (`_known`),
+    else a string (`template_value`); None when it has an error of its own."""
+    expr = whole_expression(value)
+    if expr is None:
+        return template_value(value)
+    return typed_value(expr, lambda root, name: _known(root, name, own, scope, uses))
 
 
 def _typed_template(site: TypedSite, own: frozenset, scope: Scope, uses: set) -> list[Diagnostic]:
