@@ -785,6 +785,23 @@ def _conditional_cases() -> Iterator[Case]:
     for slug, (value, intent) in interpolated.items():
         yield _module(f"interpolation-{slug}", cat, intent,
                       {"variable": {"objs": {"type": "list(object({a = string}))"}}, "locals": {"v": value}})
+    # A local value interpolated among other parts: its value as validate knows it (a literal, or
+    # the one reference it is) converted to a string.
+    known = {"names": ["a", "b"], "obj": {"a": "x", "b": [1]}, "nothing": None, "word": "w", "alias": "${local.names}"}
+    interpolated_locals = {
+        "list": ("x-${local.names}", "a local list in a string template"),
+        "null": ("${local.nothing}-y", "a local null in a string template"),
+        "attribute-list": ("x-${local.obj.b}", "a local object's list attribute in a string template"),
+        "alias": ("${local.alias}/z", "a local naming a local list, in a string template"),
+        "object-beside-call": ("x-${upper(var.s)}-${local.obj}", "a local object beside a call, in a string template"),
+        "element": ("x-${local.names[0]}-${local.obj.a}", VALID),
+        "alone": ("${local.names}", VALID),
+        "strings": ("${local.word}${local.word}", VALID),
+        "in-conditional": ("${var.on ? \"x-${local.names}\" : \"\"}", VALID),
+    }
+    for slug, (value, intent) in interpolated_locals.items():
+        yield _module(f"interpolation-local-{slug}", cat, intent, {
+            "variable": {"s": {"type": "string"}, "on": {"type": "bool"}}, "locals": {**known, "v": value}})
     for slug, (value, intent) in sets.items():
         yield _module(f"for-each-toset-{slug}", cat, intent, {
             "variable": {"objs": {"type": "list(object({a = string}))"}},

@@ -153,3 +153,56 @@ def test_check_reports_them(tmp_path: Path, cli) -> None:
     result = cli("check", str(tmp_path / "app"))
     assert result.returncode == 1, result.stdout
     assert "Invalid function argument" in result.stdout and f"[{CODES[0]}]" in result.stdout
+
+
+LOCALS = """
+//- /app/locals.tf.json
+{"locals": {"names": $[names]["a", "b"], "obj": {"a": "x", "b": [1]}, "nothing": null, "word": "w",
+            "alias": "${local.names}"}}
+"""
+INTERPOLATION = "expression/invalid-interpolation"
+
+
+def test_a_local_value_interpolated_among_text(tmp_path: Path) -> None:
+    # Terraform 1.11.4 (types/interpolation-local-*): a local value it knows, converted to a string
+    # among a template's other parts, on the interpolated traversal. One interpolation alone is the
+    # local's value; a string, an element, an unknown value convert; a conditional's branches and a
+    # `check` block are not evaluated.
+    fw = parse_fixture(LOCALS + """
+//- /app/main.tf.json
+{"variable": {"s": {"type": "string"}, "on": {"type": "bool"}},
+ "locals": {"a": "x-${⟨local.names⟩}", "b": "${⟨local.nothing⟩}-y", "c": "x-${⟨local.obj.b⟩}", "d": "${⟨local.alias⟩}/z",
+            "e": "x-${upper(var.s)}-${⟨local.obj⟩}",
+            "f": "${local.names}", "g": "x-${local.names[0]}-${local.obj.a}", "h": "${local.word}${local.word}",
+            "i": "${var.on ? \\"x-${local.names}\\" : \\"\\"}", "j": "x-${local.names.missing}"},
+ "resource": {"terraform_data": {"t": {"input": "arn:${⟨local.names⟩}"}}},
+ "check": {"c": {"assert": {"condition": "${\\"x-${local.names}\\" != \\"\\"}", "error_message": "x-${local.names}"}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    main = fw.fixture.files["/app/main.tf.json"]
+    found = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code == INTERPOLATION]
+    assert [(d.start, d.end) for d in found] == main.ranges
+    assert found[0].summary == "Invalid template interpolation value"
+    assert found[0].detail == ("Cannot include the given value in a string template: a string is required, but this "
+                               "is tuple([string, string]).")
+    assert found[1].detail == "The expression result is null. Cannot include a null value in a string template."
+
+
+def test_a_local_value_changing_in_another_open_file(tmp_path: Path) -> None:
+    fw = parse_fixture(LOCALS + '//- /app/main.tf.json\n{"output": {"o": {"value": "x-${local.names}"}}}\n'
+                       ).workspace(tmp_path, open=["/app/main.tf.json", "/app/locals.tf.json"])
+    assert found_in(fw, [INTERPOLATION]) == [(INTERPOLATION, "local.names")]
+    text = fw.fixture.files["/app/locals.tf.json"].text
+    at = fw.fixture.mark("names", "/app/locals.tf.json")[1]
+    fw.workspace.change(fw.uri("/app/locals.tf.json"), 2, [{"range": lsp_range(text, at, at + 10), "text": '"a"'}], "utf-32")
+    assert found_in(fw, [INTERPOLATION]) == []
+
+
+def test_interpolated_locals_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
+    (tmp_path / "locals.tf.json").write_text(json.dumps({"locals": {"names": ["a"], "nothing": None, "word": "w"}}))
+    text = json.dumps({"resource": {"terraform_data": {
+        "a": {"input": "x-${local.names}", "triggers_replace": ["${local.names}", "${local.word}-${local.nothing}"]},
+        "b": {"input": "${local.names}"}, "c": {"input": "id-${local.names[0]}"},
+    }}, "output": {"o": {"value": "${local.names}/${local.word}"}}}, indent=2)
+    quick, full = quick_and_full(tmp_path, text)
+    assert quick.diagnostics == full
+    assert [d.code for d in full] == [INTERPOLATION] * 3

@@ -134,7 +134,7 @@ from .filekinds.tfvars import is_tfvars
 from .resolution.argument_sites import argument_site, needs_site, type_text
 from .resolution.module_calls import CallSite
 from .resolution.reference_walk import string_refs
-from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
+from .resolution.references import ADDRESS, DEPENDS_ON, IN_COUNT, IN_FOR_EACH, IN_TEXT, INSTANCED, REPETITION, Call, Reference, Step, repetition_key
 from .resolution.repetition_sites import repetition_candidate, site_of
 from .resolution.resolve import Scope, module_language, resolve
 from .resolution.typed_sites import TypedSite
@@ -1052,8 +1052,9 @@ def _template(value: str, ctx: int, found: list, strings: list) -> None:
     strings.append((value, ctx))
     traversals = _simple_traversals(value)
     if traversals is not None:
+        flags = ctx | _text_flag(value, traversals)
         for traversal in traversals:
-            found.append((_TRAVERSAL_KEY, traversal, ctx))
+            found.append((_TRAVERSAL_KEY, traversal, flags))
         return
     if typed_candidate(value):
         found.append((_TYPED_KEY, value, ctx))
@@ -1072,6 +1073,13 @@ def _simple_traversals(value: str) -> tuple[str, ...] | None:
     return tuple(_INTERPOLATION.findall(value))
 
 
+def _text_flag(value: str, traversals: tuple[str, ...]) -> int:
+    """`IN_TEXT` for the `traversals` of simple template `value` (`_simple_traversals`) unless it is
+    one interpolation alone, `${` + its one traversal + `}` (`evaluate.text_interpolations`, which
+    the template parser's refs follow)."""
+    return 0 if len(traversals) == 1 and len(value) == len(traversals[0]) + 3 else IN_TEXT
+
+
 @lru_cache(maxsize=16384)
 def _template_refs(value: str) -> tuple | None:
     """The refs of template `value` (positions relative to its text as JSON would write it), or
@@ -1088,12 +1096,14 @@ def _moves(x: str, flags: int, plain: bool, by_key: dict[tuple, list], whole: Co
     """The keys of `by_key` that template string `x` (read with `flags`) makes, each with where its
     text starts in the string as JSON writes it (with its quotes; `plain`: written as it is)."""
     moves: list[tuple[list, int]]
-    if _simple_traversals(x) is not None:
+    traversals = _simple_traversals(x)
+    if traversals is not None:
+        named = flags | _text_flag(x, traversals)
         moves = [(got, m.start(1) + 1) for m in _INTERPOLATION.finditer(x)
-                 if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
+                 if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), named))) is not None]
         if moves and not plain:  # the interpolations' places in the escaped text
             moves = [(got, m.start(1)) for m in _INTERPOLATION.finditer(json.dumps(x, ensure_ascii=False))
-                     if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), flags))) is not None]
+                     if (got := by_key.get((_TRAVERSAL_KEY, m.group(1), named))) is not None]
     else:
         got = by_key.get((_TEMPLATE_KEY, x, flags))
         moves = [(got, 1)] if got is not None else []

@@ -13,6 +13,8 @@ alone, when it evaluates each expression with unknown values of known types.
     typed_problems(tree, known) -> tuple[Diagnostic, ...]   the errors those types add (`known`:
                                              (root, name) -> `Val` of `var.NAME` / `local.NAME`)
     typed_value(expr, known) -> Val | None   an expression's value with those types (None: errors)
+    interpolation_problem(val) -> problem | None   a value interpolated among a template's parts
+    text_interpolations(tree) -> [Traversal]  the traversals a template interpolates among other parts
 
 Values
 ------
@@ -95,7 +97,7 @@ from .values import DYNAMIC, LITERAL_WORD, UNKNOWN, Val, a_type
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
     "steps_value", "typed_candidate", "typed_problems", "typed_value", "CODES", "UNSUPPORTED_ATTRIBUTE", "INVALID_INDEX", "INVALID_ARGUMENT", "INVALID_OPERAND",
-    "INCONSISTENT_CONDITIONAL", "INVALID_INTERPOLATION",
+    "INCONSISTENT_CONDITIONAL", "INVALID_INTERPOLATION", "interpolation_problem", "text_interpolations",
 ]
 
 UNSUPPORTED_ATTRIBUTE = "expression/unsupported-attribute"
@@ -412,16 +414,9 @@ class _Evaluator:
                     self.parts(p.body, convert)
 
     def interpolated(self, expr, val: Val) -> None:
-        """HCL's check of a value interpolated into a string: not null, and (when known) a string, a
-        number or a bool. An unknown value is not checked, whatever its type (Terraform 1.11.4:
-        `"x-${var.names}"` with a `list(string)` is valid at validate)."""
-        if val.value is None:
-            self.problem((expr.start, expr.end), INVALID_INTERPOLATION, (
-                "Invalid template interpolation value", "The expression result is null. Cannot include a null value in a string template."))
-        elif val.known and _kind(val.type) not in _PRIMITIVES and val.type != "dynamic":
-            self.problem((expr.start, expr.end), INVALID_INTERPOLATION, (
-                "Invalid template interpolation value",
-                f"Cannot include the given value in a string template: a string is required, but this is {_described(val.type)}."))
+        problem = interpolation_problem(val)
+        if problem is not None:
+            self.problem((expr.start, expr.end), INVALID_INTERPOLATION, problem)
 
     def value(self, node) -> Val:
         t = type(node)
@@ -591,6 +586,30 @@ class _Evaluator:
         return _BOOL if op in _COMPARISON or op in _LOGICAL else _NUMBER
 
 
+def interpolation_problem(val: Val) -> Problem | None:
+    """HCL's check of a value interpolated into a string among other parts: not null, and (when
+    known) a string, a number or a bool. An unknown value is not checked, whatever its type
+    (Terraform 1.11.4: `"x-${var.names}"` with a `list(string)` is valid at validate)."""
+    if val.value is None:
+        return ("Invalid template interpolation value",
+                "The expression result is null. Cannot include a null value in a string template.")
+    if val.known and _kind(val.type) not in _PRIMITIVES and val.type != "dynamic":
+        return ("Invalid template interpolation value",
+                f"Cannot include the given value in a string template: a string is required, but this is {_described(val.type)}.")
+    return None
+
+
+def text_interpolations(tree) -> list:
+    """The traversals a template interpolates alone among its other parts (`"x-${local.a}"`, not
+    `"${local.a}"`, whose value is the template's own): each value is converted to a string there
+    (`interpolation_problem`). Only the template's own parts: a directive's are evaluated on a
+    condition or per element. The reference walk marks their references (`IN_TEXT`)."""
+    parts = tree.parts if type(tree) is Template else ()
+    if len(parts) == 1:
+        return []
+    return [p.expr for p in parts if type(p) is Interpolation and type(p.expr) is Traversal]
+
+
 def _described(t: object) -> str:
     """A type for a message: in words, an object or tuple type as written (`object({a = string})`)."""
     if type(t) is list and t[0] in ("object", "tuple") and is_type(t):
@@ -646,13 +665,18 @@ def typed_candidate(value: str) -> bool:
 class _Typed(_Evaluator):
     """`_Evaluator` with each input variable `var.NAME` and local value `local.NAME` the value
     `known(root, NAME)` gives. The errors of such a reference's own steps are left out: its
-    resolution reports them."""
+    resolution reports them, and so those of the template's `text_interpolations` (`IN_TEXT`)."""
 
-    __slots__ = ("known",)
+    __slots__ = ("known", "by_reference")
 
-    def __init__(self, known) -> None:
+    def __init__(self, known, by_reference: tuple = ()) -> None:
         super().__init__()
         self.known = known
+        self.by_reference = by_reference
+
+    def interpolated(self, expr, val: Val) -> None:
+        if not any(expr is e for e in self.by_reference):
+            super().interpolated(expr, val)
 
     def value(self, node) -> Val:
         t = type(node)
@@ -684,7 +708,7 @@ def typed_problems(tree, known) -> tuple[Diagnostic, ...]:
     local value is the value `known(root, name)` gives (`root` "var" or "local": an unknown of a
     variable's type, a local's literal value): those `constant_problems` does not find already.
     Positions are the tree's."""
-    ev = _Typed(known)
+    ev = _Typed(known, tuple(text_interpolations(tree)))
     if type(tree) is Template:
         ev.template(tree.parts)
     else:

@@ -61,6 +61,7 @@ from ...template.nodes import (
 from ...template.nodes import String as StringLiteral
 from ..definition import catalogue
 from ..definition.catalogue import literal_settings_block
+from ..expressions.evaluate import text_interpolations
 from ..expressions.templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
 from .references import (
     ADDRESS,
@@ -70,6 +71,7 @@ from .references import (
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
+    IN_TEXT,
     MAY_BE_UNDECLARED,
     PROVIDER,
     STATIC,
@@ -252,6 +254,7 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
     stack: list[tuple[Any, frozenset[str], int]] = [(tree, frozenset(), 0)]
     # Only the address itself names a provider, or is the address a static string names.
     outer: Any = tree if flags & (PROVIDER | STATIC) else None
+    in_text = {id(e) for e in text_interpolations(tree)}
     while stack:
         node, scope, guard = stack.pop()
         t = type(node)
@@ -268,6 +271,8 @@ def _tree_refs(tree, flags: int) -> list[Reference | Call]:
                     f = flags
                 else:  # `STATIC` stays with provider addresses (as before), `ADDRESS` says what it is
                     f = (flags & ~STATIC) | ADDRESS
+                if in_text and id(node) in in_text:  # (the tree is alive: its ids are its nodes')
+                    f |= IN_TEXT
                 static = _static_steps(node.steps)
                 out.append(Reference(node.root, node.start, node.root_end, static, f | guard,
                                      _literal_steps(node.steps[len(static):])))

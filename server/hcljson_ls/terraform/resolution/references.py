@@ -25,7 +25,8 @@ Contract
   `STATIC` (the reference is written as a plain string that Terraform reads as an address:
   `depends_on`, `provider`, moved `from`/`to`, ... so no `${}`), and `PROVIDER` (it names a
   provider configuration: `"aws.west"` in a resource's `provider`, root `aws`, one step `west`).
-  `GUARDED` and `UNEVALUATED` say where Terraform's evaluation may not reach (see their comments).
+  `GUARDED` and `UNEVALUATED` say where Terraform's evaluation may not reach (see their comments),
+  `IN_TEXT` that the value is converted into a template's text.
 * Names bound by the expression itself (`for` temporaries, a `dynamic` block's iterator) are not
   references: the walks leave them out, so every `Reference` is to something outside the expression.
 * `subject` maps a reference to what it names as a declaration key (`terraform.validate.definitions`
@@ -69,6 +70,9 @@ UNEVALUATED = 512
 #: in a block of `catalogue.BLOCKS`), besides `ADDRESS`: Terraform checks its instance key against
 #: the target's `count` / `for_each` (`resolve`).
 BLOCK_ADDRESS = 1024
+#: A traversal a template interpolates alone among its other parts (`"x-${local.a}"`: the template's
+#: `evaluate.text_interpolations`): its value is converted to a string there (`resolve`).
+IN_TEXT = 2048
 
 #: The meta-arguments that make a block declare several instances, and the block kinds (declaration
 #: key kinds) whose references take an instance key because of them.

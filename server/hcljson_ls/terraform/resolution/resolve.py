@@ -77,10 +77,12 @@ from ..expressions.conversion import conversion_problem
 from ..expressions.evaluate import (
     DYNAMIC,
     INVALID_INDEX,
+    INVALID_INTERPOLATION,
     UNSUPPORTED_ATTRIBUTE,
     Val,
     get_attr,
     get_index,
+    interpolation_problem,
     type_value,
     typed_problems,
     typed_value,
@@ -111,6 +113,7 @@ from .references import (
     IN_COUNT,
     IN_FOR_EACH,
     IN_SELF,
+    IN_TEXT,
     INSTANCED,
     MAY_BE_UNDECLARED,
     PROVIDER,
@@ -970,6 +973,11 @@ def _walk(val: Val, steps: Sequence, floor: int) -> Diagnostic | None:
     """The first error of applying reference steps to `val` (`evaluate.get_attr`/`get_index`), on
     the step with its dot or brackets (never before `floor`, the reference's start: a reader of
     values places every step there)."""
+    return _walked(val, steps, floor)[1]
+
+
+def _walked(val: Val, steps: Sequence, floor: int) -> tuple[Val, Diagnostic | None]:
+    """`_walk`, with the value the steps reach (`DYNAMIC` after an error)."""
     for s in steps:
         if s.index:
             key = Val("string", s.name) if s.name else DYNAMIC
@@ -979,8 +987,22 @@ def _walk(val: Val, steps: Sequence, floor: int) -> Diagnostic | None:
             val, problem = get_attr(val, s.name)
             code, span = UNSUPPORTED_ATTRIBUTE, (max(s.start - 1, floor), s.end)
         if problem is not None:
-            return _diag(span[0], span[1], code, problem[0], problem[1])
-    return None
+            return DYNAMIC, _diag(span[0], span[1], code, problem[0], problem[1])
+    return val, None
+
+
+def _interpolated_local(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """A local value interpolated among a template's other parts (`IN_TEXT`: `"x-${local.names}"`),
+    converted to a string as `validate` does when it knows the value (`_known`: a literal local, or
+    the one reference it is): `evaluate.interpolation_problem`, on the whole traversal (Terraform's
+    range, the interpolated expression). Nothing where the steps fail (their own error)."""
+    if ref.context & GUARDED:
+        return None
+    val, failed = _walked(_known("local", key[1], own, scope, uses), (ref.steps + ref.rest)[1:], ref.start)
+    problem = None if failed is not None else interpolation_problem(val)
+    if problem is None:
+        return None
+    return _diag(ref.start, ref.end_all, INVALID_INTERPOLATION, problem[0], problem[1])
 
 
 def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
@@ -1085,10 +1107,13 @@ def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set, 
     suppressed where `GUARDED`); a resource's or data source's first step must name an argument,
     block or attribute of its schema (Terraform's static check of references, made even inside
     `try`): a built-in one's, or a provider's loaded schema (`_referenced_schema`); the steps after
-    an attribute apply to its type. `seen` remembers the schemas found in this `resolve` call."""
+    an attribute apply to its type; a local value interpolated among text must convert to a string
+    (`_interpolated_local`). `seen` remembers the schemas found in this `resolve` call."""
     if ref.context & _NOT_VALUES:
         return None
     kind = key[0]
+    if kind == "local":
+        return _interpolated_local(ref, key, own, scope, uses) if ref.context & IN_TEXT else None
     if kind == "variable":
         steps = (ref.steps + ref.rest)[1:]
         if not steps or ref.context & GUARDED:
