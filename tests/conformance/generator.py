@@ -802,6 +802,28 @@ def _conditional_cases() -> Iterator[Case]:
     for slug, (value, intent) in interpolated_locals.items():
         yield _module(f"interpolation-local-{slug}", cat, intent, {
             "variable": {"s": {"type": "string"}, "on": {"type": "bool"}}, "locals": {**known, "v": value}})
+    # The steps after a local value validate knows, applied to it (outside `try`).
+    literals = {"obj": {"a": "x", "b": [1], "c": {"d": 1}}, "names": ["a", "b"], "nothing": None, "num": 5,
+                "none": [], "alias": "${local.obj}"}
+    local_steps = {
+        "missing-attribute": ("${local.obj.missing}", "a local object's missing attribute"),
+        "nested-attribute": ("${local.obj.c.e}", "a missing attribute of a local object's object"),
+        "alias-attribute": ("${local.alias.zz}", "a missing attribute through a local naming a local"),
+        "tuple-attribute": ("${local.names.x}", "an attribute of a local list"),
+        "number-attribute": ("${local.num.x}", "an attribute of a local number"),
+        "index-outside": ("${local.names[5]}", "an index outside a local list"),
+        "legacy-index-outside": ("${local.names.5}", "a legacy index outside a local list"),
+        "empty-index": ("${local.none[0]}", "an index of an empty local list"),
+        "negative-index": ("${local.names[-1]}", "a negative index of a local list"),
+        "null-attribute": ("${local.nothing.x}", "an attribute of a local null"),
+        "null-index": ("${local.nothing[0]}", "an index of a local null"),
+        "in-text": ("x-${local.obj.nope}", "a missing attribute of a local object in a string template"),
+        "fine": ("${local.obj.b[0]}-${local.names[1]}-${local.obj.c.d}-${local.names.0}", VALID),
+        "in-try": ("${try(local.obj.missing, 1)}", VALID),
+        "splat": ("${local.names[*]}", VALID),
+    }
+    for slug, (value, intent) in local_steps.items():
+        yield _module(f"local-steps-{slug}", cat, intent, {"locals": {**literals, "v": value}})
     for slug, (value, intent) in sets.items():
         yield _module(f"for-each-toset-{slug}", cat, intent, {
             "variable": {"objs": {"type": "list(object({a = string}))"}},

@@ -190,6 +190,58 @@ def test_a_variable_type_change_reaches_the_references(tmp_path: Path) -> None:
     assert [d.code for d in collect(fw.snapshot(), main)] == []
 
 
+LOCALS = """
+//- /app/locals.tf.json
+{"locals": {"o": {"a": "x", "b": [1], "c": {"d": 1}}, "names": ["a", "b"], "nothing": null, "none": [], "alias": "${local.o}"}}
+"""
+
+
+def test_the_steps_after_a_local_value_terraform_knows(tmp_path: Path) -> None:
+    # Terraform 1.11.4 (types/local-steps-*): a literal local (or the one local it names) is a known
+    # value, and the steps after its name apply to it, on the step (a null's own words); in `try`,
+    # after a splat or a computed index, and where validate does not evaluate, nothing.
+    fw = parse_fixture(LOCALS + """
+//- /app/main.tf.json
+{"variable": {"k": {}},
+ "locals": {"a": "${local.o⟨.missing⟩}", "b": "${local.o.c⟨.e⟩}", "c": "${local.alias⟨.zz⟩}", "d": "${local.names⟨[5]⟩}",
+            "e": "${upper(local.none⟨[0]⟩)}", "f": "${local.nothing⟨.x⟩}", "g": "x-${local.names⟨.x⟩}",
+            "ok": "${local.o.b[0]}-${local.names[1]}-${local.o.c.d}", "try": "${try(local.o.missing, 1)}",
+            "splat": "${local.names[*]}", "computed": "${local.o[var.k]}"},
+ "check": {"c": {"assert": {"condition": "${local.o.missing == 1}", "error_message": "x"}}}}
+""").workspace(tmp_path, open=["/app/main.tf.json"])
+    diags = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code.startswith("expression/")]
+    assert [(d.start, d.end) for d in diags] == fw.fixture.files["/app/main.tf.json"].ranges
+    assert [d.summary for d in diags] == ["Unsupported attribute"] * 3 + ["Invalid index"] * 2 + [
+        "Attempt to get attribute from null value", "Unsupported attribute"]
+    assert diags[0].detail == 'This object does not have an attribute named "missing".'
+    assert diags[4].detail == ("The given key does not identify an element in this collection value: the collection "
+                               "has no elements.")
+
+
+def test_local_steps_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
+    (tmp_path / "locals.tf.json").write_text(LOCALS.split("\n", 2)[2])
+    text = json.dumps({
+        "resource": {"terraform_data": {"t": {"input": "${local.o.missing}"}, "u": {"count": 2, "input": "id-${local.names[5]}"},
+                                        "v": {"input": "${local.o.c.d}"}}},
+        "output": {"o": {"value": "${local.nothing[0]}"}},
+    }, indent=2)
+    quick, full = quick_and_full(tmp_path, text)
+    assert quick.diagnostics == full
+    assert [d.code for d in full] == ["expression/unsupported-attribute", "expression/invalid-index", "expression/invalid-index"]
+
+
+def test_a_local_value_change_reaches_the_references(tmp_path: Path) -> None:
+    fw = parse_fixture(LOCALS + '//- /app/main.tf.json\n{"output": {"x": {"value": "${local.o.e}"}}}\n').workspace(
+        tmp_path, open=["/app/main.tf.json"])
+    main = fw.uri("/app/main.tf.json")
+    assert [d.code for d in collect(fw.snapshot(), main)] == ["expression/unsupported-attribute"]
+    locals_file = tmp_path / "app" / "locals.tf.json"
+    locals_file.write_text(json.dumps({"locals": {"o": {"e": 1}}}))
+    fw.workspace.file_changed(uri_of_path(str(locals_file)), CHANGED)
+    assert main in fw.workspace.take_stale()
+    assert [d.code for d in collect(fw.snapshot(), main)] == []
+
+
 def test_check_reports_them(tmp_path: Path, cli) -> None:
     parse_fixture(VARIABLES + '//- /app/main.tf.json\n{"output": {"o": {"value": "${var.obj.b}"}}}\n').write(tmp_path)
     result = cli("check", str(tmp_path / "app"))

@@ -29,9 +29,11 @@ cty's or HCL's short phrase, the summary and subject range are Terraform's):
 
 * `expression/unsupported-attribute` -- `.name` on a primitive value ("Can't access attributes on a
   primitive-typed value (string)."), on a list, set or tuple, or on an object type without that
-  attribute; the range is the step, dot included.
+  attribute, or on a known null ("Attempt to get attribute from null value"); the range is the
+  step, dot included.
 * `expression/invalid-index` -- `[key]` on a primitive value, a whole-number key outside a
-  tuple's length, a known object without that key; the range is the step with its brackets.
+  tuple's length, a known object without that key, or on a known null ("Attempt to index null
+  value"); the range is the step with its brackets.
 * `expression/invalid-function-argument` -- an argument that cannot convert to its primitive
   parameter type (number -> string converts, `"1"` -> number too, a tuple -> string does not);
   the range is the start of the argument (HCL's `StartRange`: a tuple's `[`, a string's content).
@@ -49,7 +51,7 @@ What is never reported (Terraform does not, or we cannot be sure): anything insi
 of `try` and `can`; the branches of a conditional whose condition is not a known bool (the branch a
 known condition does not take); the body of a `for` expression or directive, unless its collection
 is a known non-empty tuple or object and it has no `if` condition (the elements are unknowns here);
-splats; nulls (a different error); functions whose engines disagree on a parameter's type, calls
+splats; a null given where a value is required (a different error); functions whose engines disagree on a parameter's type, calls
 with `...` expansion or the wrong number of arguments (their own rule); anything of a reference when
 the evaluation has no context (`constant_problems`: every reference is an unknown of unknown type).
 Only primitive parameter types are checked. After an error the value is `DYNAMIC`, so one mistake
@@ -166,8 +168,10 @@ def get_attr(val: Val, name: str) -> tuple[Val, Problem | None]:
     """`.name` on `val` (HCL's GetAttr on a value of that type)."""
     t = val.type
     kind = _kind(t)
-    if kind == "dynamic" or val.value is None:
-        return DYNAMIC, None  # null: another error Terraform words differently; left alone
+    if val.value is None:
+        return DYNAMIC, ("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.")
+    if kind == "dynamic":
+        return DYNAMIC, None
     if kind in _PRIMITIVES:
         return DYNAMIC, ("Unsupported attribute", f"Can't access attributes on a primitive-typed value ({kind}).")
     if kind == "object":
@@ -209,7 +213,9 @@ def get_index(val: Val, key: Val) -> tuple[Val, Problem | None]:
     """`[key]` on `val` (HCL's Index)."""
     t = val.type
     kind = _kind(t)
-    if kind == "dynamic" or val.value is None or key.value is None:
+    if val.value is None:
+        return DYNAMIC, ("Attempt to index null value", "This value is null, so it does not have any indices.")
+    if kind == "dynamic" or key.value is None:
         return DYNAMIC, None
     if kind in _PRIMITIVES:
         return DYNAMIC, ("Invalid index", "This value does not have any indices.")
@@ -232,7 +238,8 @@ def get_index(val: Val, key: Val) -> tuple[Val, Problem | None]:
             if not val.known:  # cty's wording for an unknown tuple (a variable's `tuple([...])` type)
                 return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: the given index is greater than or equal to "
                                                   "the length of the collection.")
-            return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}.")
+            return DYNAMIC, ("Invalid index", f"{_KEY_OUTSIDE}: the collection has no elements." if not elements
+                             else f"{_KEY_OUTSIDE}.")
         return (val.value[n] if val.known else _unknown_of(elements[n])), None  # type: ignore[index]
     if kind == "list":
         n = _whole(key)

@@ -991,15 +991,20 @@ def _walked(val: Val, steps: Sequence, floor: int) -> tuple[Val, Diagnostic | No
     return val, None
 
 
-def _interpolated_local(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
-    """A local value interpolated among a template's other parts (`IN_TEXT`: `"x-${local.names}"`),
-    converted to a string as `validate` does when it knows the value (`_known`: a literal local, or
-    the one reference it is): `evaluate.interpolation_problem`, on the whole traversal (Terraform's
-    range, the interpolated expression). Nothing where the steps fail (their own error)."""
-    if ref.context & GUARDED:
+def _local_steps(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:
+    """What `validate` says of a local value it knows (`_known`: a literal local, or the one
+    reference it is), outside `try` and the other `GUARDED` places: the first error of the steps
+    after its name (`local.settings.regoin`, `local.names[5]`: HCL's, on the step), else, where it
+    is interpolated among a template's other parts (`IN_TEXT`: `"x-${local.names}"`), its
+    conversion to a string (`evaluate.interpolation_problem`, on the whole traversal: Terraform's
+    range, the interpolated expression)."""
+    steps = (ref.steps + ref.rest)[1:]
+    if ref.context & GUARDED or not (steps or ref.context & IN_TEXT):
         return None
-    val, failed = _walked(_known("local", key[1], own, scope, uses), (ref.steps + ref.rest)[1:], ref.start)
-    problem = None if failed is not None else interpolation_problem(val)
+    val, failed = _walked(_known("local", key[1], own, scope, uses), steps, ref.start)
+    if failed is not None or not ref.context & IN_TEXT:
+        return failed
+    problem = interpolation_problem(val)
     if problem is None:
         return None
     return _diag(ref.start, ref.end_all, INVALID_INTERPOLATION, problem[0], problem[1])
@@ -1107,13 +1112,14 @@ def _typed(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses: set, 
     suppressed where `GUARDED`); a resource's or data source's first step must name an argument,
     block or attribute of its schema (Terraform's static check of references, made even inside
     `try`): a built-in one's, or a provider's loaded schema (`_referenced_schema`); the steps after
-    an attribute apply to its type; a local value interpolated among text must convert to a string
-    (`_interpolated_local`). `seen` remembers the schemas found in this `resolve` call."""
+    an attribute apply to its type; a known local value's steps apply to it, and its value must
+    convert to a string where it is interpolated among text (`_local_steps`). `seen` remembers the
+    schemas found in this `resolve` call."""
     if ref.context & _NOT_VALUES:
         return None
     kind = key[0]
     if kind == "local":
-        return _interpolated_local(ref, key, own, scope, uses) if ref.context & IN_TEXT else None
+        return _local_steps(ref, key, own, scope, uses)
     if kind == "variable":
         steps = (ref.steps + ref.rest)[1:]
         if not steps or ref.context & GUARDED:
