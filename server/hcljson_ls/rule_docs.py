@@ -13,8 +13,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'expression/invalid-function-argument': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
-        'An argument of a built-in function that cannot convert to its parameter\'s primitive type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none).',
-        'An argument of a built-in function that cannot convert to its parameter\'s primitive type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none). Range: the start of the argument (a tuple\'s "[", a string\'s content), as Terraform.',
+        'An argument of a built-in function that cannot convert to its parameter\'s type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none; a string, a map or an object to no list: "join(",", var.name)" with a "string").',
+        'An argument of a built-in function that cannot convert to its parameter\'s type (a number converts to a string, "1" to a number, "true" or "1" to a bool; a tuple or object to none; a string, a map or an object to no list: "join(",", var.name)" with a "string"). A function\'s own checks beyond its parameter types ("merge([1])", "length(5)") are not made yet. Range: the start of the argument (a tuple\'s "[", a string\'s content), as Terraform.',
     ),
     'expression/invalid-index': (
         'what-the-types-of-values-say-issue-19-static-evaluation',

@@ -608,6 +608,24 @@ def _typed_template_cases() -> Iterator[Case]:
         "index-set": ("${var.st[0]}", "an index on a set"),
         "index-map-number": ("${var.m[0]}", VALID),
         "index-object-number": ("${var.o[0]}", VALID),
+        # parameters of a collection type: the argument converted to it (`join`'s list of strings)
+        "join-string": ('${join(",", var.s)}', "a string to a list parameter"),
+        "join-map": ('${join(",", var.m)}', "a map to a list parameter"),
+        "join-set": ('${join(",", var.st)}', VALID),
+        "join-tuple-of-primitives": ('${join(",", ["a", 1, true, var.n])}', VALID),
+        "join-nested": ('${join(",", [["a"]])}', "a list of lists to a list of strings"),
+        "join-object": ('${join(",", var.o)}', "an object to a list parameter"),
+        "sort-string": ('${sort("abc")}', "a string to a list parameter"),
+        "distinct-object": ("${distinct(var.o)}", "an object to a list parameter"),
+        "distinct-tuple": ('${distinct(["a", 1])}', VALID),
+        "alltrue-numbers": ("${alltrue([1])}", "a number to a bool element"),
+        "alltrue-strings": ('${alltrue(["true", var.b])}', VALID),
+        "setunion-string": ('${setunion(var.l, "a")}', "a string to a set parameter"),
+        "setunion-mixed": ('${setunion([1], ["a"], var.st)}', VALID),
+        "transpose-object": ('${transpose({a = ["x"], b = var.l})}', VALID),
+        "transpose-list": ("${transpose(var.l)}", "a list to a map parameter"),
+        "zipmap-tuple": ("${zipmap([\"a\", 1], [1, 2])}", VALID),
+        "compact-nulls": ('${compact(["a", null, ""])}', VALID),
     }
     for slug, (expression, intent) in expressions.items():
         yield _module(f"typed-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))

@@ -62,6 +62,18 @@ def problems(template: str) -> list[tuple[str, str, str]]:
                                   "include a null value in a string template.")]),
     ('${upper(var.b ? [1] : [2])}', [("expression/invalid-function-argument", "var.b", 'Invalid value for "str" parameter: '
                                       "string required.")]),  # (HCL's start range of a conditional: its condition's)
+    # a parameter of a collection type (types/typed-join-*, -sort-*, -alltrue-*, ...; in our words)
+    ('${join(",", "abc")}', [("expression/invalid-function-argument", "abc", 'Invalid value for "lists" parameter: '
+                              "a list of string is required, but this is a string.")]),
+    ('${join(",", [["a"]])}', [("expression/invalid-function-argument", "[", 'Invalid value for "lists" parameter: '
+                                "element 0: a string is required, but this is a tuple.")]),
+    ('${distinct({a = 1})}', [("expression/invalid-function-argument", "{", 'Invalid value for "list" parameter: '
+                               "a list of any value is required, but this is an object.")]),
+    ('${alltrue([1])}', [("expression/invalid-function-argument", "[", 'Invalid value for "list" parameter: '
+                          "element 0: a bool is required, but this is a number.")]),
+    ('${[][0]}', [("expression/invalid-index", "[0]", "The given key does not identify an element in this collection value: "
+                   "the collection has no elements.")]),
+    ('${null.a}', [("expression/unsupported-attribute", ".a", "This value is null, so it does not have any attributes.")]),
 ])
 def test_errors_terraform_reports(template: str, expected: list) -> None:
     assert problems(template) == expected
@@ -78,6 +90,9 @@ def test_errors_terraform_reports(template: str, expected: list) -> None:
     '${var.b ? [] : var.l}', '${var.b ? var.l : {}}', '${upper(true ? "a" : "b")}', '${[true ? 1 : 2][0]}',
     # one interpolation alone is its value; an unknown value is not checked; strings, numbers, bools
     '${[1]}', 'x-${var.l}', 'x-${1}-${true}', '%{if false}${[1]}%{endif}', '${"a-${[1][0]}"}',
+    # arguments that convert to a parameter's collection type
+    '${join(",", ["a", 1, true])}', '${distinct(["a", 1])}', '${alltrue(["true", false])}', '${setunion([1], ["a"])}',
+    '${transpose({a = ["x"]})}', '${compact(["a", null, ""])}', '${join(",", var.l)}', '${sort(toset(["b"]))}',
 ])
 def test_what_terraform_accepts(template: str) -> None:
     assert problems(template) == []
@@ -85,9 +100,9 @@ def test_what_terraform_accepts(template: str) -> None:
 
 @pytest.mark.parametrize("template", [
     # Terraform reports these, but not as this module's rules: another rule's (argument counts,
-    # unknown functions), or a deliberate miss (nulls, splat bodies, fractional indexes,
-    # non-primitive parameters, conditions inside `for` bodies): never a guess
-    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${join(",", "a")}',
+    # unknown functions), or a deliberate miss (nulls, splat bodies, fractional indexes, a
+    # function's own checks beyond its parameter types, conditions inside `for` bodies): never a guess
+    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${merge(["a"])}',
     '${upper("a", ["b"])}', '${nope(["a"])}', '${upper(["a"]...)}', '${provider::p::f(["a"])}',
     '${[for x in [1] : [1][3] if x > 0]}', '${{a = 1, a = 2}.b}',
 ])

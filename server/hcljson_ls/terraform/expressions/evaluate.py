@@ -34,8 +34,9 @@ cty's or HCL's short phrase, the summary and subject range are Terraform's):
 * `expression/invalid-index` -- `[key]` on a primitive value, a whole-number key outside a
   tuple's length, a known object without that key, or on a known null ("Attempt to index null
   value"); the range is the step with its brackets.
-* `expression/invalid-function-argument` -- an argument that cannot convert to its primitive
-  parameter type (number -> string converts, `"1"` -> number too, a tuple -> string does not);
+* `expression/invalid-function-argument` -- an argument that cannot convert to its parameter
+  type (number -> string converts, `"1"` -> number too, a tuple -> string does not; a string is
+  no `list(string)`: `conversion.conversion_problem`'s words there);
   the range is the start of the argument (HCL's `StartRange`: a tuple's `[`, a string's content).
 * `expression/invalid-operand` -- an operand of `+ - * / % < > <= >=` or unary `-` that cannot
   convert to a number, of `&& || !` that cannot convert to a bool; the range is the operand.
@@ -51,10 +52,12 @@ What is never reported (Terraform does not, or we cannot be sure): anything insi
 of `try` and `can`; the branches of a conditional whose condition is not a known bool (the branch a
 known condition does not take); the body of a `for` expression or directive, unless its collection
 is a known non-empty tuple or object and it has no `if` condition (the elements are unknowns here);
-splats; a null given where a value is required (a different error); functions whose engines disagree on a parameter's type, calls
-with `...` expansion or the wrong number of arguments (their own rule); anything of a reference when
-the evaluation has no context (`constant_problems`: every reference is an unknown of unknown type).
-Only primitive parameter types are checked. After an error the value is `DYNAMIC`, so one mistake
+splats; a null given where a value is required (a different error); functions whose engines
+disagree on a parameter's type, calls with `...` expansion or the wrong number of arguments (their
+own rule); anything of a reference when the evaluation has no context (`constant_problems`: every
+reference is an unknown of unknown type).
+A parameter's declared type is checked (a collection's by `conversion`), not a function's own
+checks beyond it (`merge([1])`, `length(5)`). After an error the value is `DYNAMIC`, so one mistake
 gives one diagnostic (Terraform repeats a `for` body's error per element; we say it once).
 
 Pure functions of the tree; cached by the callers (per string content).
@@ -93,7 +96,7 @@ from ...template.nodes import (
 from ...template.types import CollectionType, ObjectType, PrimitiveType, TupleType, parse_type_relative
 from ..definition import functions
 from ..definition.ctytypes import is_type, render_type
-from .conversion import unify
+from .conversion import conversion_problem, unify
 from .values import DYNAMIC, LITERAL_WORD, UNKNOWN, Val, a_type
 
 __all__ = [
@@ -284,9 +287,11 @@ def _conversion_problem(val: Val, want: str) -> str | None:
     return f"{want} required"
 
 
+@lru_cache(maxsize=1024)
 def _parameter_type(name: str, index: int) -> str | None:
-    """The primitive type of parameter `index` of built-in function `name`, when every engine that
-    has the function agrees on it; else None (nothing to check)."""
+    """The type of parameter `index` of built-in function `name` (HCL type syntax), when every
+    engine that has the function agrees on it and it is not `any`; else None (nothing to check).
+    Cached: a generated file calls the same functions thousands of times."""
     seen: set[str] = set()
     for engine in functions.ENGINES:
         fn = functions.lookup(name, engine)
@@ -297,7 +302,16 @@ def _parameter_type(name: str, index: int) -> str | None:
     if len(seen) != 1:
         return None
     only = seen.pop()
-    return only if only in _PRIMITIVES else None
+    return only if only and only != "any" else None
+
+
+def _argument_problem(val: Val, want: str) -> str | None:
+    """Why argument `val` cannot convert to parameter type `want` (HCL type syntax): cty's phrase
+    for a primitive (`_conversion_problem`), `conversion.conversion_problem`'s for a collection
+    (`join(",", "a")`: its list of strings)."""
+    if want in _PRIMITIVES:
+        return _conversion_problem(val, want)
+    return conversion_problem(val, _type_of_text(want))
 
 
 def _parameter_name(name: str, index: int) -> str:
@@ -566,7 +580,7 @@ class _Evaluator:
             want = _parameter_type(name, i)
             if want is None:
                 continue
-            why = _conversion_problem(val, want)
+            why = _argument_problem(val, want)
             if why is not None:
                 self.problem(_start_range(arg), INVALID_ARGUMENT, (
                     "Invalid function argument", f'Invalid value for "{_parameter_name(name, i)}" parameter: {why}.'))
