@@ -626,6 +626,23 @@ def _typed_template_cases() -> Iterator[Case]:
         "transpose-list": ("${transpose(var.l)}", "a list to a map parameter"),
         "zipmap-tuple": ("${zipmap([\"a\", 1], [1, 2])}", VALID),
         "compact-nulls": ('${compact(["a", null, ""])}', VALID),
+        # a function's own checks of its arguments' types (`function_types`)
+        "merge-list": ("${merge(var.l)}", "a list merged"),
+        "merge-string-second": ("${merge(var.m, var.s)}", "a string merged"),
+        "merge-tuple": ('${merge(["a"])}', "a tuple merged"),
+        "merge-maps": ("${merge(var.m, var.o, {a = 1})}", VALID),
+        "merge-any-first": ("${merge(var.a, var.l)}", VALID),
+        "merge-null": ("${merge(null, var.m)}", VALID),
+        "keys-list": ("${keys(var.l)}", "the keys of a list"),
+        "keys-object": ("${keys(var.o)}", VALID),
+        "values-set": ("${values(var.st)}", "the values of a set"),
+        "values-map": ("${values(var.m)}", VALID),
+        "length-number": ("${length(var.n)}", "the length of a number"),
+        "length-bool": ("${length(true)}", "the length of a bool"),
+        "length-string": ("${length(var.s)}", VALID),
+        "length-object": ("${length(var.o)}", VALID),
+        "lookup-list": ('${lookup(var.l, "a", "")}', "a lookup in a list"),
+        "lookup-map": ('${lookup(var.m, "a", "")}', VALID),
     }
     for slug, (expression, intent) in expressions.items():
         yield _module(f"typed-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))

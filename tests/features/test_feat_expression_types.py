@@ -165,7 +165,7 @@ def test_a_connection_beside_a_provisioner_is_evaluated(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", [
     '${var.s.attr}', '${var.obj.b}', '${terraform_data.r.nope}', '${upper(["a"])}', '${[1][2]}', '${1 + "a"}',
-    '${try(var.s.attr, 1)}',
+    '${try(var.s.attr, 1)}', '${merge(var.l)}', '${join(",", var.s)}', '${length(var.n)}',
 ])
 def test_the_quick_open_equals_the_full_path(tmp_path: Path, value: str) -> None:
     (tmp_path / "variables.tf.json").write_text(VARIABLES.split("\n", 2)[2])

@@ -74,6 +74,13 @@ def problems(template: str) -> list[tuple[str, str, str]]:
     ('${[][0]}', [("expression/invalid-index", "[0]", "The given key does not identify an element in this collection value: "
                    "the collection has no elements.")]),
     ('${null.a}', [("expression/unsupported-attribute", ".a", "This value is null, so it does not have any attributes.")]),
+    # a function's own checks of its arguments' types (types/typed-merge-*, -keys-*, -length-*, ...)
+    ('${merge({a = 1}, ["a"])}', [("expression/invalid-function-argument", "merge(", 'Call to function "merge" failed: '
+                                   'arguments must be maps or objects, got "tuple".')]),
+    ('${keys("a")}', [("expression/invalid-function-argument", "a", 'Invalid value for "inputMap" parameter: must have map '
+                       "or object type.")]),
+    ('${length(5)}', [("expression/invalid-function-argument", "length(", 'Call to function "length" failed: argument must '
+                       "be a string, a collection type, or a structural type.")]),
 ])
 def test_errors_terraform_reports(template: str, expected: list) -> None:
     assert problems(template) == expected
@@ -93,6 +100,7 @@ def test_errors_terraform_reports(template: str, expected: list) -> None:
     # arguments that convert to a parameter's collection type
     '${join(",", ["a", 1, true])}', '${distinct(["a", 1])}', '${alltrue(["true", false])}', '${setunion([1], ["a"])}',
     '${transpose({a = ["x"]})}', '${compact(["a", null, ""])}', '${join(",", var.l)}', '${sort(toset(["b"]))}',
+    '${merge(null, {a = 1})}', '${merge(var.x, [1])}', '${length("abc")}', '${keys({a = 1})}', '${lookup({a = 1}, "a", 2)}',
 ])
 def test_what_terraform_accepts(template: str) -> None:
     assert problems(template) == []
@@ -102,7 +110,7 @@ def test_what_terraform_accepts(template: str) -> None:
     # Terraform reports these, but not as this module's rules: another rule's (argument counts,
     # unknown functions), or a deliberate miss (nulls, splat bodies, fractional indexes, a
     # function's own checks beyond its parameter types, conditions inside `for` bodies): never a guess
-    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${merge(["a"])}',
+    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${zipmap(["a"], 1)}',
     '${upper("a", ["b"])}', '${nope(["a"])}', '${upper(["a"]...)}', '${provider::p::f(["a"])}',
     '${[for x in [1] : [1][3] if x > 0]}', '${{a = 1, a = 2}.b}',
 ])

@@ -36,7 +36,8 @@ cty's or HCL's short phrase, the summary and subject range are Terraform's):
   value"); the range is the step with its brackets.
 * `expression/invalid-function-argument` -- an argument that cannot convert to its parameter
   type (number -> string converts, `"1"` -> number too, a tuple -> string does not; a string is
-  no `list(string)`: `conversion.conversion_problem`'s words there);
+  no `list(string)`: `conversion.conversion_problem`'s words there), or that a function's own
+  type check refuses (`function_types`: "Error in function call" when it names no argument);
   the range is the start of the argument (HCL's `StartRange`: a tuple's `[`, a string's content).
 * `expression/invalid-operand` -- an operand of `+ - * / % < > <= >=` or unary `-` that cannot
   convert to a number, of `&& || !` that cannot convert to a bool; the range is the operand.
@@ -56,8 +57,8 @@ splats; a null given where a value is required (a different error); functions wh
 disagree on a parameter's type, calls with `...` expansion or the wrong number of arguments (their
 own rule); anything of a reference when the evaluation has no context (`constant_problems`: every
 reference is an unknown of unknown type).
-A parameter's declared type is checked (a collection's by `conversion`), not a function's own
-checks beyond it (`merge([1])`, `length(5)`). After an error the value is `DYNAMIC`, so one mistake
+A parameter's declared type is checked (a collection's by `conversion`), and some functions' own
+checks of their arguments' types (`function_types`: `merge([1])`, `length(5)`), not the others'. After an error the value is `DYNAMIC`, so one mistake
 gives one diagnostic (Terraform repeats a `for` body's error per element; we say it once).
 
 Pure functions of the tree; cached by the callers (per string content).
@@ -97,6 +98,7 @@ from ...template.types import CollectionType, ObjectType, PrimitiveType, TupleTy
 from ..definition import functions
 from ..definition.ctytypes import is_type, render_type
 from .conversion import conversion_problem, unify
+from .function_types import type_problem
 from .values import DYNAMIC, LITERAL_WORD, UNKNOWN, Val, a_type
 
 __all__ = [
@@ -585,6 +587,16 @@ class _Evaluator:
                 self.problem(_start_range(arg), INVALID_ARGUMENT, (
                     "Invalid function argument", f'Invalid value for "{_parameter_name(name, i)}" parameter: {why}.'))
                 return DYNAMIC
+        found = type_problem(name, args)
+        if found is not None:
+            where, detail = found
+            if where is None:
+                self.problem(_start_range(node), INVALID_ARGUMENT, (
+                    "Error in function call", f'Call to function "{name}" failed: {detail}.'))
+            else:
+                self.problem(_start_range(node.args[where]), INVALID_ARGUMENT, (
+                    "Invalid function argument", f'Invalid value for "{_parameter_name(name, where)}" parameter: {detail}.'))
+            return DYNAMIC
         if name in _TOSET and len(args) == 1:
             return _known_set(args[0])
         return _return_value(name)
