@@ -643,6 +643,22 @@ def _typed_template_cases() -> Iterator[Case]:
         "length-object": ("${length(var.o)}", VALID),
         "lookup-list": ('${lookup(var.l, "a", "")}', "a lookup in a list"),
         "lookup-map": ('${lookup(var.m, "a", "")}', VALID),
+        "element-set": ("${element(var.st, 0)}", "an element of a set"),
+        "element-map": ("${element(var.m, 0)}", "an element of a map"),
+        "element-empty": ("${element([], 0)}", "an element of an empty tuple"),
+        "element-list": ("${element(var.l, 5)}", VALID),
+        "element-tuple": ('${element(["a"], 5)}', VALID),
+        "reverse-map": ("${reverse(var.m)}", "a map reversed"),
+        "reverse-set": ("${reverse(var.st)}", VALID),
+        "slice-set": ("${slice(var.st, 0, 1)}", "a set sliced"),
+        "slice-string": ("${slice(var.s, 0, 1)}", "a string sliced"),
+        "slice-list": ("${slice(var.l, 0, 1)}", VALID),
+        "zipmap-map": ("${zipmap(var.l, var.m)}", "a map as zipmap's values"),
+        "zipmap-list": ("${zipmap(var.l, var.l)}", VALID),
+        "one-string": ("${one(var.s)}", "one of a string"),
+        "one-pair": ('${one(["a", "b"])}', "one of two elements"),
+        "one-empty": ("${one([])}", VALID),
+        "one-set": ("${one(var.st)}", VALID),
     }
     for slug, (expression, intent) in expressions.items():
         yield _module(f"typed-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))

@@ -81,6 +81,12 @@ def problems(template: str) -> list[tuple[str, str, str]]:
                        "or object type.")]),
     ('${length(5)}', [("expression/invalid-function-argument", "length(", 'Call to function "length" failed: argument must '
                        "be a string, a collection type, or a structural type.")]),
+    ('${element([], 0)}', [("expression/invalid-function-argument", "element(", 'Call to function "element" failed: '
+                            "cannot use element function with an empty list.")]),
+    ('${one(["a", "b"])}', [("expression/invalid-function-argument", "[", 'Invalid value for "list" parameter: must be a '
+                             "list, set, or tuple value with either zero or one elements.")]),
+    ('${zipmap(["a"], 1)}', [("expression/invalid-function-argument", "zipmap(", 'Call to function "zipmap" failed: '
+                              "values argument must be a list or tuple value.")]),
 ])
 def test_errors_terraform_reports(template: str, expected: list) -> None:
     assert problems(template) == expected
@@ -101,6 +107,7 @@ def test_errors_terraform_reports(template: str, expected: list) -> None:
     '${join(",", ["a", 1, true])}', '${distinct(["a", 1])}', '${alltrue(["true", false])}', '${setunion([1], ["a"])}',
     '${transpose({a = ["x"]})}', '${compact(["a", null, ""])}', '${join(",", var.l)}', '${sort(toset(["b"]))}',
     '${merge(null, {a = 1})}', '${merge(var.x, [1])}', '${length("abc")}', '${keys({a = 1})}', '${lookup({a = 1}, "a", 2)}',
+    '${element(["a"], 5)}', '${element([], var.i)}', '${one([])}', '${reverse(toset([1]))}', '${slice([1, 2], 0, 1)}',
 ])
 def test_what_terraform_accepts(template: str) -> None:
     assert problems(template) == []
@@ -110,7 +117,7 @@ def test_what_terraform_accepts(template: str) -> None:
     # Terraform reports these, but not as this module's rules: another rule's (argument counts,
     # unknown functions), or a deliberate miss (nulls, splat bodies, fractional indexes, a
     # function's own checks beyond its parameter types, conditions inside `for` bodies): never a guess
-    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${zipmap(["a"], 1)}',
+    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${contains("abc", "a")}',
     '${upper("a", ["b"])}', '${nope(["a"])}', '${upper(["a"]...)}', '${provider::p::f(["a"])}',
     '${[for x in [1] : [1][3] if x > 0]}', '${{a = 1, a = 2}.b}',
 ])

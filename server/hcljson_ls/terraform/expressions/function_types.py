@@ -11,7 +11,7 @@ argument's start) or None for the call itself ("Error in function call", on the 
 for ... parameter: " or "Call to function ... failed: ".
 
 The checks, from go-cty's `function/stdlib` and Terraform's `lang/funcs` (checked against
-Terraform 1.11.4 in tests/conformance, `types/typed-{merge,keys,values,length,lookup}-*`):
+Terraform 1.11.4 in tests/conformance, `types/typed-NAME-*` for each function NAME below):
 
 * `merge` -- each argument a map or an object ("arguments must be maps or objects, got ...");
 * `keys` -- a map or an object ("must have map or object type", on the argument);
@@ -19,7 +19,11 @@ Terraform 1.11.4 in tests/conformance, `types/typed-{merge,keys,values,length,lo
 * `length` -- a string, a collection or a structure ("argument must be a string, a collection type,
   or a structural type": not a number or a bool);
 * `lookup` -- its first argument a map or an object ("lookup() requires a map as the first
-  argument", on the argument).
+  argument", on the argument);
+* `element` -- a list or a tuple ("cannot read elements from ...", a known empty tuple: "cannot use
+  element function with an empty list"); `zipmap`'s values a list or a tuple;
+* `reverse` -- a list, a set or a tuple; `slice` -- a list or a tuple (a set: its own words); `one`
+  -- a list, a set, or a tuple of at most one element (all three on the argument).
 
 Nothing is said when an argument's type is not known (`dynamic`, a null): cty calls no type
 function then (or, for `merge`, stops at it), so any argument of unknown type leaves the call alone.
@@ -35,6 +39,7 @@ __all__ = ["type_problem"]
 
 _MAPPINGS = frozenset({"map", "object"})
 _MEASURABLE = frozenset({"string", "list", "map", "set", "tuple", "object"})
+_SEQUENCES = frozenset({"list", "tuple"})
 
 
 def _kind(val: Val) -> str:
@@ -67,7 +72,40 @@ def _lookup(args: Sequence[Val]) -> tuple[int | None, str] | None:
     return (0, "lookup() requires a map as the first argument") if _kind(args[0]) not in _MAPPINGS else None
 
 
-_CHECKS = {"merge": _merge, "keys": _keys, "values": _values, "length": _length, "lookup": _lookup}
+def _element(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    kind = _kind(args[0])
+    if kind == "tuple" and not args[0].type[1] and args[1].known:  # type: ignore[index]
+        return None, "cannot use element function with an empty list"
+    return None if kind in _SEQUENCES else (None, f"cannot read elements from {type_phrase(args[0].type)}")
+
+
+def _reverse(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    if _kind(args[0]) in _SEQUENCES or _kind(args[0]) == "set":
+        return None
+    return 0, f"can only reverse list or tuple values, not {type_phrase(args[0].type)}"
+
+
+def _slice(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    kind = _kind(args[0])
+    if kind == "set":
+        return 0, ("cannot slice a set, because its elements do not have indices; explicitly convert to a list if "
+                   "the ordering of the result is not important")
+    return None if kind in _SEQUENCES else (0, "must be a list or tuple value")
+
+
+def _zipmap(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    return None if _kind(args[1]) in _SEQUENCES else (None, "values argument must be a list or tuple value")
+
+
+def _one(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    kind = _kind(args[0])
+    if kind in ("list", "set") or (kind == "tuple" and len(args[0].type[1]) <= 1):  # type: ignore[index]
+        return None
+    return 0, "must be a list, set, or tuple value with either zero or one elements"
+
+
+_CHECKS = {"merge": _merge, "keys": _keys, "values": _values, "length": _length, "lookup": _lookup,
+           "element": _element, "reverse": _reverse, "slice": _slice, "zipmap": _zipmap, "one": _one}
 
 
 def type_problem(name: str, args: Sequence[Val]) -> tuple[int | None, str] | None:
