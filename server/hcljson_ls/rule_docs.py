@@ -19,7 +19,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'expression/invalid-index': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
         'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one, any of an empty one); a key a known object lacks; any index of a known null ("Attempt to index null value").',
-        'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one, any of an empty one); a key a known object lacks; any index of a known null ("Attempt to index null value"). A local value written as a literal (or naming one) is known: "local.names[5]" with "names = ["a"]". Range: the index with its brackets.',
+        'An index on a string, number or bool, or on a set (whose elements have no index); a key of a list or tuple that is no number ("var.names["a"]"; "1" converts); a whole-number index outside a tuple ("[1, 2][5]", a negative one, any of an empty one); a key a known object lacks; any index of a known null ("Attempt to index null value"). A local value written as a literal (or naming one) is known, each template inside it an unknown value: "local.names[5]" with "names = ["a"]", "local.cfg.regoin" with "cfg = {region = "${var.region}"}". Range: the index with its brackets.',
     ),
     'expression/invalid-interpolation': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
@@ -33,8 +33,8 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     'expression/unsupported-attribute': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
-        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, a local value written as a literal, an input variable\'s "object({...})" type), or of a known null ("Attempt to get attribute from null value"); a name the schema of a resource or data source lacks (a built-in one\'s, "terraform_data", "terraform_remote_state", or a provider\'s when its schema is loaded), with "Did you mean ...?".',
-        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, a local value written as a literal, an input variable\'s "object({...})" type), or of a known null ("Attempt to get attribute from null value"); a name the schema of a resource or data source lacks (a built-in one\'s, "terraform_data", "terraform_remote_state", or a provider\'s when its schema is loaded), with "Did you mean ...?". Range: the step, dot included.',
+        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, a local value written as a literal, templates inside it unknown values, an input variable\'s "object({...})" type), or of a known null ("Attempt to get attribute from null value"); a name the schema of a resource or data source lacks (a built-in one\'s, "terraform_data", "terraform_remote_state", or a provider\'s when its schema is loaded), with "Did you mean ...?".',
+        'An attribute of a string, number or bool, of a list, set or tuple, or one an object type lacks (a constant object, a local value written as a literal, templates inside it unknown values, an input variable\'s "object({...})" type), or of a known null ("Attempt to get attribute from null value"); a name the schema of a resource or data source lacks (a built-in one\'s, "terraform_data", "terraform_remote_state", or a provider\'s when its schema is loaded), with "Did you mean ...?". Range: the step, dot included.',
     ),
     'flow/ephemeral-argument': (
         'sensitive-and-ephemeral-values-issue-19-section-3',

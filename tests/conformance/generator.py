@@ -875,6 +875,30 @@ def _conditional_cases() -> Iterator[Case]:
     }
     for slug, (value, intent) in local_steps.items():
         yield _module(f"local-steps-{slug}", cat, intent, {"locals": {**literals, "v": value}})
+    # A literal structure holding templates: its shape known, each template an unknown value.
+    shaped = {"cfg": {"region": "${var.region}", "name": "x", "list": ["${var.a}", 1]}, "refs": ["${var.region}"],
+              "tpl": ["a-${var.region}"]}
+    shaped_cases = {
+        "attribute": ("${local.cfg.regoin}", "a missing attribute of a local object holding references"),
+        "index": ("${local.refs[3]}", "an index outside a local list holding references"),
+        "interpolated": ("x-${local.cfg}", "a local object holding references, in a string template"),
+        "argument": ("${upper(local.cfg)}", "a local object holding references, to a string parameter"),
+        "nested-index": ("${local.cfg.list[2]}", "an index outside a list inside a local object"),
+        "fine": ("${local.cfg.region}-${local.cfg.list[1]}-${local.refs[0]}", VALID),
+        "toset": ("${toset(local.tpl)}", VALID),
+        "merge": ("${merge(local.cfg, {b = 1})}", VALID),
+        "template-key": ("${local.keyed.zz}", VALID),
+    }
+    for slug, (value, intent) in shaped_cases.items():
+        yield _module(f"local-shape-{slug}", cat, intent, {
+            "variable": {"region": {"type": "string"}, "a": {}},
+            "locals": {**shaped, "keyed": {"${var.region}": 1}, "v": value}})
+    for slug, body, intent in (("for-each-tuple", {"for_each": "${local.refs}"}, "a local list holding references as for_each"),
+                               ("count-object", {"count": "${local.cfg}"}, "a local object holding references as count"),
+                               ("for-each-object", {"for_each": "${local.cfg}"}, VALID),
+                               ("for-each-toset", {"for_each": "${toset(local.tpl)}"}, VALID)):
+        yield _module(f"local-shape-{slug}", cat, intent, {
+            "variable": {"region": {"type": "string"}, "a": {}}, "locals": shaped, **_td(body)})
     for slug, (value, intent) in sets.items():
         yield _module(f"for-each-toset-{slug}", cat, intent, {
             "variable": {"objs": {"type": "list(object({a = string}))"}},

@@ -192,27 +192,31 @@ def test_a_variable_type_change_reaches_the_references(tmp_path: Path) -> None:
 
 LOCALS = """
 //- /app/locals.tf.json
-{"locals": {"o": {"a": "x", "b": [1], "c": {"d": 1}}, "names": ["a", "b"], "nothing": null, "none": [], "alias": "${local.o}"}}
+{"locals": {"o": {"a": "x", "b": [1], "c": {"d": 1}}, "names": ["a", "b"], "nothing": null, "none": [], "alias": "${local.o}",
+            "cfg": {"region": "${var.k}", "ids": ["${var.k}"]}}}
 """
 
 
 def test_the_steps_after_a_local_value_terraform_knows(tmp_path: Path) -> None:
-    # Terraform 1.11.4 (types/local-steps-*): a literal local (or the one local it names) is a known
-    # value, and the steps after its name apply to it, on the step (a null's own words); in `try`,
+    # Terraform 1.11.4 (types/local-steps-*, -shape-*): a literal local (or the one local it names)
+    # is a known value, its templates unknown values (`cfg`), and the steps after its name apply to
+    # it, on the step (a null's own words); in `try`,
     # after a splat or a computed index, and where validate does not evaluate, nothing.
     fw = parse_fixture(LOCALS + """
 //- /app/main.tf.json
 {"variable": {"k": {}},
  "locals": {"a": "${local.o⟨.missing⟩}", "b": "${local.o.c⟨.e⟩}", "c": "${local.alias⟨.zz⟩}", "d": "${local.names⟨[5]⟩}",
             "e": "${upper(local.none⟨[0]⟩)}", "f": "${local.nothing⟨.x⟩}", "g": "x-${local.names⟨.x⟩}",
-            "ok": "${local.o.b[0]}-${local.names[1]}-${local.o.c.d}", "try": "${try(local.o.missing, 1)}",
+            "h": "${local.cfg⟨.regoin⟩}", "i": "${local.cfg.ids⟨[1]⟩}",
+            "ok": "${local.o.b[0]}-${local.names[1]}-${local.o.c.d}-${local.cfg.region}-${local.cfg.ids[0]}",
+            "try": "${try(local.o.missing, 1)}",
             "splat": "${local.names[*]}", "computed": "${local.o[var.k]}"},
  "check": {"c": {"assert": {"condition": "${local.o.missing == 1}", "error_message": "x"}}}}
 """).workspace(tmp_path, open=["/app/main.tf.json"])
     diags = [d for d in collect(fw.snapshot(), fw.uri("/app/main.tf.json")) if d.code.startswith("expression/")]
     assert [(d.start, d.end) for d in diags] == fw.fixture.files["/app/main.tf.json"].ranges
     assert [d.summary for d in diags] == ["Unsupported attribute"] * 3 + ["Invalid index"] * 2 + [
-        "Attempt to get attribute from null value", "Unsupported attribute"]
+        "Attempt to get attribute from null value", "Unsupported attribute", "Unsupported attribute", "Invalid index"]
     assert diags[0].detail == 'This object does not have an attribute named "missing".'
     assert diags[4].detail == ("The given key does not identify an element in this collection value: the collection "
                                "has no elements.")

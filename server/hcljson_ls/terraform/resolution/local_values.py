@@ -9,9 +9,12 @@
 `terraform validate` evaluates local values, so a local written as a literal is a known value
 there: `{"locals": {"names": ["a", "b"]}}` makes `"for_each": "${local.names}"` a tuple (an error)
 and `"${upper(local.names)}"` an invalid function argument. A `locals` attribute whose value is a
-JSON literal with no template sequence in any string (and at most `_LIMIT` characters) states a
-fact with its shape as compact JSON: the value, each string that is no number replaced by
-`_WORD` (read back as an unknown string). So typing in a local's text changes no fact (no
+JSON literal (at most `_LIMIT` characters) states a fact with its shape as compact JSON: the value,
+each string that is no number replaced by `_WORD` (read back as an unknown string), each template
+string inside an array or object by `_TEMPLATE` (read back as an unknown value of unknown type:
+`{"region": "${var.region}"}` is an object with a `region` attribute, whatever it holds). An
+object key holding a template sequence leaves the attribute names unknown: no fact. So typing in
+a local's text changes no fact (no
 declaration changes: an edit there stays as cheap as before), and the rules still see every
 structure, number and numeric string; they miss only what a word's letters would decide (`"count":
 "${local.word}"`). A local that is exactly one reference to a variable or another local
@@ -33,7 +36,7 @@ from ...hcljson.model import Attribute
 from ...hcljson.values import string_text
 from ...jsonsyntax.tree import STRING
 from ...template.nodes import Attr
-from ..expressions.evaluate import Val
+from ..expressions.evaluate import DYNAMIC, Val
 from ..expressions.repetition import whole_reference
 from ..expressions.values import LITERAL_WORD
 from ..filekinds.tfvars import is_number_string
@@ -51,16 +54,15 @@ _LIMIT = 4096
 
 def local_value_fact(attribute: Attribute, text: str) -> tuple | None:
     """`(LOCAL_VALUE, name, compact JSON shape)` of a `locals` attribute whose value is a JSON
-    literal without a template sequence; `(LOCAL_REFERENCE, name, root, names)` of one that is a
+    literal: a string without a template sequence, or an array or object whose keys have none;
+    `(LOCAL_REFERENCE, name, root, names)` of one that is a
     string of exactly one reference to a variable or a local (`"${var.names}"`, `"${local.o.ids}"`:
     attribute steps only); else None."""
     expr = attribute.expr
     if expr is None or expr.end - expr.start > _LIMIT:
         return None
     raw = text[expr.start : expr.end]
-    if "{" in raw and ("${" in raw or "%{" in raw or "\\u" in raw):
-        if expr.kind != STRING:
-            return None  # (a template inside, or one that may be behind an escape)
+    if expr.kind == STRING and "{" in raw and ("${" in raw or "%{" in raw or "\\u" in raw):
         named = whole_reference(string_text(text, expr.node, expr.start))
         if named is None or any(type(s) is not Attr for s in named[2]):
             return None
@@ -69,18 +71,23 @@ def local_value_fact(attribute: Attribute, text: str) -> tuple | None:
         value = json.loads(raw)
     except ValueError:
         return None
-    if _has_template(value):
+    if _has_template(value) if type(value) is str else _template_key(value):
         return None
     return (LOCAL_VALUE, attribute.name, json.dumps(_shape(value), separators=(",", ":"), ensure_ascii=False))
 
 
 #: What a string that is no number is in a fact (a NUL: no number either, so read back the same).
 _WORD = "\u0000"
+#: What a template string inside a structure is in a fact: an unknown value of unknown type.
+_TEMPLATE = "\u0001"
 
 
 def _shape(value: Any) -> Any:
-    """`value` with every string that is no number (`is_number_string`) replaced by `_WORD`."""
+    """`value` with every template string replaced by `_TEMPLATE`, and every other string that is
+    no number (`is_number_string`) by `_WORD`."""
     if type(value) is str:
+        if "${" in value or "%{" in value:
+            return _TEMPLATE
         return value if is_number_string(value) else _WORD
     if type(value) is list:
         return [_shape(v) for v in value]
@@ -89,13 +96,17 @@ def _shape(value: Any) -> Any:
     return value
 
 
-def _has_template(value: Any) -> bool:
-    if type(value) is str:
-        return "${" in value or "%{" in value
+def _has_template(value: str) -> bool:
+    return "${" in value or "%{" in value
+
+
+def _template_key(value: Any) -> bool:
+    """Whether an object inside `value` has a key holding a template sequence (its attribute names
+    are then not known)."""
     if type(value) is list:
-        return any(_has_template(v) for v in value)
+        return any(_template_key(v) for v in value)
     if type(value) is dict:
-        return any(_has_template(k) or _has_template(v) for k, v in value.items())
+        return any(_has_template(k) or _template_key(v) for k, v in value.items())
     return False
 
 
@@ -110,6 +121,8 @@ def literal_val(value: Any) -> Val:
     if type(value) in (int, float):
         return Val("number", value)
     if type(value) is str:
+        if value == _TEMPLATE:
+            return DYNAMIC
         return LITERAL_WORD if value == _WORD else Val("string", value)
     if type(value) is list:
         items = tuple(literal_val(v) for v in value)
