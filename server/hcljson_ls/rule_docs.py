@@ -24,7 +24,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'expression/invalid-interpolation': (
         'what-the-types-of-values-say-issue-19-static-evaluation',
         'A known value other than a string, number or bool (a tuple, an object), or a null, interpolated into a template that is not one interpolation alone: HCL converts it to a string.',
-        'A known value other than a string, number or bool (a tuple, an object), or a null, interpolated into a template that is not one interpolation alone: HCL converts it to a string. A local value is known when it is written as a literal, or is the one reference to such a local ("x-${local.names}" with "names = ["a"]"). An unknown value is not checked ("x-${var.names}" with a "list(string)" is valid for Terraform at validate); nor, yet, a "null" keyword or a local inside a directive in a template of names only ("x-${null}", "%{if true}${local.names}%{endif}"). Range: the interpolated expression.',
+        'A known value other than a string, number or bool (a tuple, an object), or a null, interpolated into a template that is not one interpolation alone: HCL converts it to a string. A local value is known when it is written as a literal, or is the one reference to such a local ("x-${local.names}" with "names = ["a"]"). An unknown value is not checked ("x-${var.names}" with a "list(string)" is valid for Terraform at validate); nor, yet, a local inside a directive in a template of names only ("%{if true}${local.names}%{endif}"). Range: the interpolated expression.',
     ),
     'expression/invalid-operand': (
         'what-the-types-of-values-say-issue-19-static-evaluation',

@@ -154,7 +154,7 @@ _TRAVERSAL = rf"{_NAME}(?:\.{_NAME}|\[[0-9]+\])*"
 # (A run of plain characters, then each `$` or `%` that starts no sequence with the run after it:
 # one character at a time, the alternation cost ~15% more on a CDKTF file's templates.)
 _PLAIN_TEXT = r"[^$%\\]*(?:(?:\$(?![{$])|%(?![{%]))[^$%\\]*)*"
-_SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{{_TRAVERSAL}\}}{_PLAIN_TEXT})*")
+_SIMPLE = re.compile(rf"{_PLAIN_TEXT}(?:\$\{{(?!null\b){_TRAVERSAL}\}}{_PLAIN_TEXT})*")  # (`${null}`: the template's rules)
 _INTERPOLATION = re.compile(rf"\$\{{({_TRAVERSAL})\}}")
 _STEP = re.compile(rf"\.({_NAME})|\[[0-9]+\]")
 _NAMES_ONLY = re.compile(rf"{_NAME}(?:\.{_NAME})*")

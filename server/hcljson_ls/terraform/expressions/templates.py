@@ -294,7 +294,8 @@ def _reference_relative(value: str, smode: str, name: str) -> tuple[Diagnostic, 
 # means "no diagnostics" without building a tree; anything else goes to the parsers.
 _IDENT = IDENTIFIER_PATTERN
 _REFERENCE = rf"{_IDENT}(?:\.{_IDENT}|\[[0-9]+\])*"
-_SIMPLE_TEMPLATE = re.compile(rf"(?:[^$%\\]|\$(?![{{$])|%(?![{{%])|\$\{{{_REFERENCE}\}})*")
+# (Not `${null}`: a null among other parts is an error, `evaluate.interpolation_problem`.)
+_SIMPLE_TEMPLATE = re.compile(rf"(?:[^$%\\]|\$(?![{{$])|%(?![{{%])|\$\{{(?!null\b){_REFERENCE}\}})*")
 _STATIC_REFERENCE = re.compile(_REFERENCE)
 #: For readers of values rather than trees (`terraform.quick`): a static reference's shape.
 STATIC_REFERENCE = _STATIC_REFERENCE
@@ -323,8 +324,9 @@ def _template_raw(raw: str) -> tuple[bool, tuple[Diagnostic, ...]]:
 
 
 #: A template that may hold something `evaluate.constant_problems` checks: a call, an operator, a
-#: conditional, an index, a step after a literal. Anything else is left unevaluated (the bulk of templates).
-_CHECKABLE = re.compile(r"[(\[+*/%<>!&|?-]|[\]})\"]\s*\.")
+#: conditional, an index, a step after a literal, a `null`. Anything else is left unevaluated (the
+#: bulk of templates).
+_CHECKABLE = re.compile(r"[(\[+*/%<>!&|?-]|[\]})\"]\s*\.|\bnull\b")
 
 
 #: `_template_raw` for readers of values rather than trees (`terraform.quick`).
