@@ -137,7 +137,11 @@ def test_a_traversal_key_has_the_refs_the_template_parser_gives_its_interpolatio
     traversal = root + "".join(steps)
     template = "${" + traversal + "}"
     assert quick_module._INTERPOLATION.fullmatch(template)
-    expected = [r.shifted(at - 2, flags) for r in quick_module._template_refs(template)]
+    refs = quick_module._template_refs(template)
+    if refs is None:  # (`${null.x}`: an error of its own, so the quick open makes no key of it)
+        assert quick_module._SIMPLE.fullmatch(template) is None
+        return
+    expected = [r.shifted(at - 2, flags) for r in refs]
     assert quick_module._refs_of((quick_module._TRAVERSAL_KEY, traversal, flags), at) == expected
 
 
