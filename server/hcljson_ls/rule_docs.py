@@ -201,6 +201,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         'A "condition" of a variable\'s "validation", a "precondition", a "postcondition", a check\'s "assert" or a test run\'s "assert" that refers to nothing (a literal, "${1 == 1}").',
         'A "condition" of a variable\'s "validation", a "precondition", a "postcondition", a check\'s "assert" or a test run\'s "assert" that refers to nothing (a literal, "${1 == 1}"). Range: the condition\'s value.',
     ),
+    'reference/cycle': (
+        'reference-resolution-diagnostics',
+        'Local values that refer to one another in a cycle, in any files of the module and wherever the reference sits (a conditional\'s branch, "try"): Terraform\'s "Cycle: local.b (expand), local.a (expand)", which it reports without a range.',
+        'Local values that refer to one another in a cycle, in any files of the module and wherever the reference sits (a conditional\'s branch, "try"): Terraform\'s "Cycle: local.b (expand), local.a (expand)", which it reports without a range. Range: the name of each local value of the cycle, the message listing the shortest cycle from it. Cycles through resources, data sources or module calls are not detected yet, nor any in a module with an override file.',
+    ),
     'reference/depends-on-attribute': (
         'reference-rules-of-terraform-validate-instance-keys-depends_on-conditions',
         'An element of "depends_on" that goes on after the address Terraform waits for ("aws_instance.web.id", "var.x.y", "module.m.out.x"; "module.m.out", "var.x" and an instance key are whole objects).',
@@ -254,7 +259,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     'reference/self-referencing-local': (
         'reference-resolution-diagnostics',
         'A reference to a local value inside that local value\'s own expression ("a": "${local.a.x}"): Terraform\'s "Self-referencing local value".',
-        'A reference to a local value inside that local value\'s own expression ("a": "${local.a.x}"): Terraform\'s "Self-referencing local value". Range: the reference\'s "local.<name>", once per such reference. (Cycles through several declarations, Terraform\'s "Cycle", are not detected yet.)',
+        'A reference to a local value inside that local value\'s own expression ("a": "${local.a.x}"): Terraform\'s "Self-referencing local value". Range: the reference\'s "local.<name>", once per such reference. (Cycles through several local values are "reference/cycle".)',
     ),
     'reference/undeclared': (
         'reference-resolution-diagnostics',

@@ -939,8 +939,16 @@ def _self_reference_cases() -> Iterator[Case]:
          {"a": {"x": "${local.a.x}", "y": "${local.a}"}, "b": "${local.b[0]} ${upper(local.c)}", "c": "c"}),
         ("local-self-in-for", "a local value iterates over itself", {"a": "${[for x in local.a : x]}"}),
         ("local-other", VALID, {"a": "${local.b}", "b": 1}),
+        # local values that refer to one another ("Cycle: local.b (expand), local.a (expand)", no range)
+        ("local-cycle-pair", "two local values refer to each other, in a conditional and in try",
+         {"a": "${var.on ? local.b : 1}", "b": "${try(local.a, 2)}"}),
+        ("local-cycle-three", "three local values refer to one another, inside structures",
+         {"a": "${local.b}-x", "b": ["${local.c}"], "c": {"k": "${upper(local.a)}"}, "d": "${local.a}"}),
+        ("local-chain", VALID, {"a": "${local.b}-${local.c}", "b": "${local.c}", "c": "c"}),
     ]:
-        yield _module(slug, cat, intent, {"locals": locals_})
+        yield _module(slug, cat, intent, {"variable": {"on": {"type": "bool"}}, "locals": locals_})
+    yield _module("local-cycle-files", cat, "local values of two files refer to each other",
+                  {"locals": {"a": "${[for x in local.b : x]}"}}, other={"locals": {"b": "${local.a}"}})
 
 
 def _provider_passing_cases(cat: str) -> Iterator[Case]:

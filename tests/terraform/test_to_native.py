@@ -34,6 +34,7 @@ from hcljson_ls.terraform.nativehcl.to_native import (
     block_to_native,
     to_native,
 )
+from hcljson_ls.terraform.resolution.local_cycles import LOCAL_USES
 from hcljson_ls.terraform.resolution.local_values import LOCAL_REFERENCE, LOCAL_VALUE
 from hcljson_ls.terraform.rules.declarations import declarations
 from hcljson_ls.terraform.schemas.provider_schema import SchemaBlock, SchemaBlockType
@@ -700,7 +701,7 @@ def check_round_trip(text: str, path: str, allowed: frozenset = frozenset()) -> 
     # Override files declare nothing (they are merged into others); the native reader has no such rule.
     # (A native file states no facts of local values: its locals are values unknown to the rules
     # that evaluate, `local_values` -- a miss there, never a false error.)
-    json_keys = sorted((d.key for d in declarations(text, root, None) if d.key[0] not in (LOCAL_VALUE, LOCAL_REFERENCE)),
+    json_keys = sorted((d.key for d in declarations(text, root, None) if d.key[0] not in (LOCAL_VALUE, LOCAL_REFERENCE, LOCAL_USES)),
                        key=repr)
     native_keys = sorted((d.key for d in parse_native(result.text).declarations), key=repr)
     assert native_keys == json_keys

@@ -63,6 +63,7 @@ from ..definition import catalogue
 from ..definition.catalogue import literal_settings_block
 from ..expressions.evaluate import text_interpolations
 from ..expressions.templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
+from .local_cycles import CycleSite, cycle_site
 from .references import (
     ADDRESS,
     BLOCK_ADDRESS,
@@ -94,9 +95,10 @@ def block_references(text: str, block: Block) -> list[Reference | Call]:
     return _block_references(text, block, False)
 
 
-def references_and_sites(text: str, block: Block) -> list[Reference | Call | TypedSite]:
+def references_and_sites(text: str, block: Block) -> list[Reference | Call | TypedSite | CycleSite]:
     """`block_references`, and the `typed_sites.TypedSite` of each template string that needs one
-    (what the analysis resolves), in source order among them."""
+    and the `local_cycles.CycleSite` of each local naming others (what the analysis resolves), in
+    source order among them."""
     return _block_references(text, block, True)
 
 
@@ -139,7 +141,12 @@ def _block_references(text: str, block: Block, sites: bool) -> list[Any]:
                 elif a.name == "for_each":
                     own &= ~IN_FOR_EACH
             # (A variable's validation: its `condition` is evaluated with the variable's type.)
+            before = len(out)
             _expression(text, a.expr, special, own, bound, out, typed and (owner != "validation" or a.name == "condition"))
+            if sites and top_type == "locals":  # a local naming others: is it on a cycle (`local_cycles`)?
+                site = cycle_site(a.name, a.name_start, a.name_end, out[before:])
+                if site is not None:
+                    out.append(site)
         for nested in b.blocks:
             t = nested.type_name
             if t == "encryption" and owner == "terraform":

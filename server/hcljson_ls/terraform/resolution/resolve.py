@@ -101,6 +101,7 @@ from ..schemas.provider_lookup import INHERITED_USES, MODULE_PROVIDERS, PROVIDER
 from ..schemas.provider_schema import BUILTIN_TERRAFORM, provider_address, provider_of
 from ..schemas.provider_schema import builtin as builtin_schemas
 from .argument_sites import WRONG_TYPE, ArgumentSite, expected_type
+from .local_cycles import LOCAL_USES, LOCAL_USES_USED, CycleSite, cycle_of
 from .local_values import LOCAL_REFERENCE, LOCAL_VALUE, LOCAL_VALUE_USED, local_value
 from .module_calls import INPUTS_OF, VARIABLE_INPUT
 from .module_calls import WRONG_TYPE as WRONG_INPUT_TYPE
@@ -144,6 +145,7 @@ UNEXPECTED_KEY = "reference/unexpected-instance-key"
 MISSING_KEY = "reference/missing-instance-key"
 IMPORT_KEY = "reference/import-instance-key"
 DEPENDS_ON_ATTRIBUTE = "reference/depends-on-attribute"
+CYCLE = "reference/cycle"
 
 #: Fixed attributes of the built-in objects.
 BUILTIN_ATTRIBUTES = {
@@ -250,6 +252,8 @@ def affected(changed: frozenset) -> frozenset:
                 out.add((VARIABLE_TYPE_USED, key[1]))
             elif key[0] == LOCAL_VALUE or key[0] == LOCAL_REFERENCE:
                 out.add((LOCAL_VALUE_USED, key[1]))
+            elif key[0] == LOCAL_USES:
+                out.add(LOCAL_USES_USED)
             elif key[0] == "provider-requirement" and len(key) > 1:
                 out.add(("provider-source", key[1]))
             elif key[0] == CONSTRAINT_KIND:
@@ -279,40 +283,16 @@ def module_language(own: frozenset, scope: Scope) -> Language:
     return got
 
 
-def resolve(refs: Sequence[Reference | Call | RepetitionSite | TypedSite | ArgumentSite], own: frozenset,
+def resolve(refs: Sequence[Reference | Call | RepetitionSite | TypedSite | ArgumentSite | CycleSite], own: frozenset,
             scope: Scope | None) -> tuple[list[Diagnostic], frozenset]:
     out: list[Diagnostic] = []
     uses: set = set()
     engine = scope.engine if scope is not None else None
     candidates: dict[str, tuple] = {}  # kind -> `_candidates`, for this call's undeclared references
-    schemas_seen: dict[tuple, tuple] = {}  # (kind, type) -> `_referenced_schema`'s answer, for this call
+    schemas_seen: dict[tuple, Any] = {}  # (kind, type) -> `_referenced_schema`'s answer, for this call
     for ref in refs:
         if type(ref) is not Reference:
-            if type(ref) is RepetitionSite:
-                problem = _repetition_value(ref, own, scope, uses) if scope is not None else None
-                if problem is not None:
-                    out.append(problem)
-                continue
-            if type(ref) is TypedSite:
-                if scope is not None:
-                    out.extend(_typed_template(ref, own, scope, uses))
-                continue
-            if type(ref) is ArgumentSite:
-                problem = _argument_value(ref, own, scope, uses) if scope is not None else None
-                if problem is not None:
-                    out.append(problem)
-                continue
-            if functions.is_provider_function(ref.name):  # type: ignore[union-attr]
-                problem = _provider_call(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
-                if problem is not None:
-                    out.append(problem)
-                continue
-            problem = _call(ref, engine)  # type: ignore[arg-type]
-            if problem is None and scope is not None and ref.name in _VERSIONED_FUNCTIONS:  # type: ignore[union-attr]
-                uses.add(LANGUAGE_CHANGED)
-                problem = _call_version(ref, module_language(own, scope))  # type: ignore[arg-type]
-            if problem is not None:
-                out.append(problem)
+            out.extend(_site_problems(ref, own, scope, uses, engine, schemas_seen))  # type: ignore[arg-type]
             continue
         problem = _invalid(ref) or _context(ref) or _depends_on(ref)
         if problem is not None:
@@ -359,6 +339,30 @@ def resolve(refs: Sequence[Reference | Call | RepetitionSite | TypedSite | Argum
             declared = candidates[kind] = _candidates(own, scope, kind)
         out.append(_undeclared(ref, key, used, declared))
     return out, frozenset(uses)
+
+
+def _site_problems(ref: Call | RepetitionSite | TypedSite | ArgumentSite | CycleSite, own: frozenset,
+                   scope: Scope | None, uses: set, engine: str | None, seen: dict) -> list[Diagnostic]:
+    """What `resolve` says of a site or a function call (`seen`: the call's memo), each kind by its
+    own rule: the module's declarations decide them (nothing without a `scope`), except a built-in
+    function's arguments count."""
+    t = type(ref)
+    if t is TypedSite:
+        return _typed_template(ref, own, scope, uses) if scope is not None else []  # type: ignore[arg-type]
+    if t is RepetitionSite:
+        problem = _repetition_value(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
+    elif t is ArgumentSite:
+        problem = _argument_value(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
+    elif t is CycleSite:
+        problem = _local_cycle(ref, own, scope, uses, seen) if scope is not None else None  # type: ignore[arg-type]
+    elif functions.is_provider_function(ref.name):  # type: ignore[union-attr]
+        problem = _provider_call(ref, own, scope, uses) if scope is not None else None  # type: ignore[arg-type]
+    else:
+        problem = _call(ref, engine)  # type: ignore[arg-type]
+        if problem is None and scope is not None and ref.name in _VERSIONED_FUNCTIONS:  # type: ignore[union-attr]
+            uses.add(LANGUAGE_CHANGED)
+            problem = _call_version(ref, module_language(own, scope))  # type: ignore[arg-type]
+    return [] if problem is None else [problem]
 
 
 def _context(ref: Reference) -> Diagnostic | None:
@@ -1008,6 +1012,28 @@ def _local_steps(ref: Reference, key: tuple, own: frozenset, scope: Scope, uses:
     if problem is None:
         return None
     return _diag(ref.start, ref.end_all, INVALID_INTERPOLATION, problem[0], problem[1])
+
+
+def _local_cycle(site: CycleSite, own: frozenset, scope: Scope, uses: set, seen: dict) -> Diagnostic | None:
+    """`reference/cycle` on the name of a local value that refers, through other local values,
+    back to itself (`local_cycles`): the module's `LOCAL_USES` facts, this file's and the others',
+    as one graph per `resolve` call (`seen`). Nothing in a module with an override file."""
+    uses.add(LOCAL_USES_USED)
+    if getattr(scope, "has_override_files", False):
+        return None
+    graph = seen.get(LOCAL_USES_USED)
+    if graph is None:
+        graph = seen[LOCAL_USES_USED] = {}
+        for k in (*(k for k in own if k[0] == LOCAL_USES), *scope.keys(LOCAL_USES)):
+            graph.setdefault(k[1], set()).update(k[2])
+    cycle = cycle_of(site.name, graph)
+    if cycle is None:
+        return None
+    names = [f"local.{n}" for n in cycle]
+    return _diag(site.start, site.end, CYCLE, f"Cycle: {', '.join(names)}",
+                 f"The local value {quoted(site.name)} refers to {' -> '.join(names[1:])}, which refers back to "
+                 f"{names[0]}: Terraform cannot work out values that depend on each other. One of them must "
+                 "not refer to the others.")
 
 
 def _repetition_value(site: RepetitionSite, own: frozenset, scope: Scope, uses: set) -> Diagnostic | None:

@@ -86,6 +86,7 @@ from ..definition.catalogue import (
 )
 from ..definition.language import CONSTRAINT_KIND
 from ..resolution.addresses import import_target
+from ..resolution.local_cycles import LOCAL_USES, local_uses_fact
 from ..resolution.local_values import LOCAL_REFERENCE, LOCAL_VALUE, local_value_fact
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.provider_passing import CONFIGURED
@@ -675,6 +676,9 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
             fact = local_value_fact(a, text)
             if fact is not None:
                 out.append((fact, a.name_start, a.name_end))
+            uses = local_uses_fact(a.name, expression_references(text, a.expr)) if a.expr is not None else None
+            if uses is not None:
+                out.append((uses, a.name_start, a.name_end))
         return out
     if t == "terraform":
         return _provider_requirements(block, text) + _state_storage(block) + _required_providers_blocks(block)
@@ -741,7 +745,7 @@ def _holds_configuration(block: Block) -> bool:
 #: aliases it expects from its callers as often as it likes; a module call's source): never duplicates.
 REPEATABLE = frozenset({"provider-alias", "module-source", "provider-requirement", "repetition", CONSTRAINT_KIND,
                         "output-deprecated", VARIABLE_INPUT, VARIABLE_CONST, PROVIDER_USE, MODULE_PROVIDERS, CONFIGURED,
-                        LOCAL_VALUE, LOCAL_REFERENCE})
+                        LOCAL_VALUE, LOCAL_REFERENCE, LOCAL_USES})
 
 
 def _requirement_objects(node: Node, start: int) -> list[tuple[Node, int]]:
