@@ -143,7 +143,8 @@ def _block_references(text: str, block: Block, sites: bool) -> list[Any]:
             # (A variable's validation: its `condition` is evaluated with the variable's type.)
             before = len(out)
             _expression(text, a.expr, special, own, bound, out, typed and (owner != "validation" or a.name == "condition"))
-            if sites and top_type == "locals":  # a local naming others: is it on a cycle (`local_cycles`)?
+            # A local naming others: is it on a cycle (`local_cycles`)? (Read only where it may.)
+            if sites and top_type == "locals" and text.find("local", a.expr.start, a.expr.end) >= 0:
                 site = cycle_site(a.name, a.name_start, a.name_end, out[before:])
                 if site is not None:
                     out.append(site)
