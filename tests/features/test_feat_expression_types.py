@@ -220,6 +220,10 @@ def test_the_steps_after_a_local_value_terraform_knows(tmp_path: Path) -> None:
     assert diags[0].detail == 'This object does not have an attribute named "missing".'
     assert diags[4].detail == ("The given key does not identify an element in this collection value: the collection "
                                "has no elements.")
+    # a misspelt attribute of a known object: "Did you mean ...?", with the quick fix on the name
+    assert diags[7].detail == 'This object does not have an attribute named "regoin". Did you mean "region"?'
+    (fix,) = diags[7].fixes
+    assert (fix.start, fix.end, fix.new_text) == (diags[7].start + 1, diags[7].end, "region")
 
 
 def test_local_steps_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:

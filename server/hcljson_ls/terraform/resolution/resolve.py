@@ -988,8 +988,14 @@ def _walked(val: Val, steps: Sequence, floor: int) -> tuple[Val, Diagnostic | No
             val, problem = get_index(val, key)
             code, span = INVALID_INDEX, (max(s.start - 1, floor), s.stop if s.outer >= 0 else s.end + 1)
         else:
+            of = val.type
             val, problem = get_attr(val, s.name)
             code, span = UNSUPPORTED_ATTRIBUTE, (max(s.start - 1, floor), s.end)
+            if problem is not None and type(of) is list and of[0] == "object":  # a misspelt attribute?
+                hint = suggestion(s.name, of[1])
+                if hint is not None:
+                    return DYNAMIC, _diag(span[0], span[1], code, problem[0], f'{problem[1]} Did you mean "{hint}"?',
+                                          (Fix(s.start, s.end, hint, f'Change to "{hint}"'),))
         if problem is not None:
             return DYNAMIC, _diag(span[0], span[1], code, problem[0], problem[1])
     return val, None
