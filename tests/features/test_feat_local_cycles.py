@@ -62,3 +62,12 @@ def test_the_quick_open_equals_the_full_path(tmp_path: Path) -> None:
     quick, full = quick_and_full(tmp_path, text)
     assert quick.diagnostics == full
     assert [d.code for d in full] == [CYCLE]
+
+
+def test_check_reports_them(tmp_path: Path, cli) -> None:
+    parse_fixture('//- /app/a.tf.json\n{"locals": {"a": "${local.b}"}}\n//- /app/b.tf.json\n{"locals": {"b": "${local.a}"}}\n'
+                  ).write(tmp_path)
+    result = cli("check", str(tmp_path / "app"))
+    assert result.returncode == 1, result.stdout
+    assert "a.tf.json:1:13: error: Cycle: local.a, local.b: " in result.stdout
+    assert "b.tf.json:1:13: error: Cycle: local.b, local.a: " in result.stdout and f"[{CYCLE}]" in result.stdout
