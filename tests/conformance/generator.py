@@ -659,6 +659,15 @@ def _typed_template_cases() -> Iterator[Case]:
         "one-pair": ('${one(["a", "b"])}', "one of two elements"),
         "one-empty": ("${one([])}", VALID),
         "one-set": ("${one(var.st)}", VALID),
+        # functions that check their arguments' kinds only on values Terraform knows
+        "contains-string": ('${contains("abc", "a")}', "a string searched"),
+        "contains-variable": ('${contains(var.s, "a")}', VALID),
+        "contains-tuple": ('${contains(["a", var.s], "a")}', VALID),
+        "flatten-string": ('${flatten("x")}', "a string flattened"),
+        "flatten-map": ("${flatten(var.m)}", VALID),
+        "flatten-list": ('${flatten([["a"], var.l])}', VALID),
+        "coalescelist-string": ('${coalescelist([], "a")}', "a string as coalescelist's argument"),
+        "coalescelist-unknown-first": ('${coalescelist(var.l, "a")}', VALID),
     }
     for slug, (expression, intent) in expressions.items():
         yield _module(f"typed-{slug}", cat, intent, _merge(variables, {"locals": {"v": expression}}))

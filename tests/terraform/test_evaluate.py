@@ -87,6 +87,11 @@ def problems(template: str) -> list[tuple[str, str, str]]:
                              "list, set, or tuple value with either zero or one elements.")]),
     ('${zipmap(["a"], 1)}', [("expression/invalid-function-argument", "zipmap(", 'Call to function "zipmap" failed: '
                               "values argument must be a list or tuple value.")]),
+    # ... and on known values only (types/typed-contains-*, -flatten-*, -coalescelist-*)
+    ('${contains("abc", "a")}', [("expression/invalid-function-argument", "contains(", 'Call to function "contains" '
+                                  "failed: argument must be list, tuple, or set.")]),
+    ('${coalescelist([], "a")}', [("expression/invalid-function-argument", "coalescelist(", 'Call to function '
+                                   '"coalescelist" failed: coalescelist arguments must be lists or tuples.')]),
 ])
 def test_errors_terraform_reports(template: str, expected: list) -> None:
     assert problems(template) == expected
@@ -117,7 +122,7 @@ def test_what_terraform_accepts(template: str) -> None:
     # Terraform reports these, but not as this module's rules: another rule's (argument counts,
     # unknown functions), or a deliberate miss (nulls, splat bodies, fractional indexes, a
     # function's own checks beyond its parameter types, conditions inside `for` bodies): never a guess
-    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${contains("abc", "a")}',
+    '${[[1, 2]][*][5]}', '${[1, 2][1.5]}', '${1 + null}', '${upper(null)}', '${tostring([1])}', '${sum("x")}', '${contains(var.s, "a")}', '${flatten({a = var.x})}',
     '${upper("a", ["b"])}', '${nope(["a"])}', '${upper(["a"]...)}', '${provider::p::f(["a"])}',
     '${[for x in [1] : [1][3] if x > 0]}', '${{a = 1, a = 2}.b}',
 ])

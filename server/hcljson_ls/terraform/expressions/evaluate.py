@@ -99,7 +99,7 @@ from ..definition import functions
 from ..definition.ctytypes import is_type, render_type
 from .conversion import conversion_problem, unify
 from .function_types import type_problem
-from .values import DYNAMIC, LITERAL_WORD, UNKNOWN, Val, a_type
+from .values import DYNAMIC, UNKNOWN, Val, a_type, wholly_known
 
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
@@ -347,21 +347,6 @@ def _known_set(arg: Val) -> Val:
         if element is None:
             return DYNAMIC
     return Val(["set", element], arg.value)
-
-
-def wholly_known(val: Val) -> bool:
-    """Whether `val` and every element or attribute in it is known and not null (a literal's word,
-    `LITERAL_WORD`, is known to Terraform though its text is not kept here)."""
-    if val is LITERAL_WORD:
-        return True
-    v = val.value
-    if v is UNKNOWN or v is None:
-        return False
-    if type(v) is tuple:
-        return all(wholly_known(x) for x in v)
-    if type(v) is dict:
-        return all(wholly_known(x) for x in v.values())
-    return True
 
 
 def _arity_ok(name: str, count: int) -> bool:

@@ -23,7 +23,11 @@ Terraform 1.11.4 in tests/conformance, `types/typed-NAME-*` for each function NA
 * `element` -- a list or a tuple ("cannot read elements from ...", a known empty tuple: "cannot use
   element function with an empty list"); `zipmap`'s values a list or a tuple;
 * `reverse` -- a list, a set or a tuple; `slice` -- a list or a tuple (a set: its own words); `one`
-  -- a list, a set, or a tuple of at most one element (all three on the argument).
+  -- a list, a set, or a tuple of at most one element (all three on the argument);
+* `contains` -- a list, a set or a tuple; `flatten` -- the same; `coalescelist` -- each a list or a
+  tuple: these three only on values Terraform knows (`contains` all its arguments, `flatten` all
+  of its argument, `coalescelist` each argument up to the first unknown one), as cty runs them
+  (`contains("abc", "a")`, not `contains(var.name, "a")`).
 
 Nothing is said when an argument's type is not known (`dynamic`, a null): cty calls no type
 function then (or, for `merge`, stops at it), so any argument of unknown type leaves the call alone.
@@ -33,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .values import Val, type_phrase
+from .values import LITERAL_WORD, Val, type_phrase, wholly_known
 
 __all__ = ["type_problem"]
 
@@ -104,8 +108,35 @@ def _one(args: Sequence[Val]) -> tuple[int | None, str] | None:
     return 0, "must be a list, set, or tuple value with either zero or one elements"
 
 
+def _known(val: Val) -> bool:
+    """Whether Terraform knows `val` (a literal's word too, whose text is not kept here)."""
+    return val.known or val is LITERAL_WORD
+
+
+def _contains(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    if not all(_known(val) for val in args) or _kind(args[0]) in _SEQUENCES or _kind(args[0]) == "set":
+        return None
+    return None, "argument must be list, tuple, or set"
+
+
+def _flatten(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    if not wholly_known(args[0]) or _kind(args[0]) in _SEQUENCES or _kind(args[0]) == "set":
+        return None
+    return None, "can only flatten lists, sets and tuples"
+
+
+def _coalescelist(args: Sequence[Val]) -> tuple[int | None, str] | None:
+    for val in args:  # (in order: an unknown one leaves the rest unread)
+        if not _known(val):
+            return None
+        if _kind(val) not in _SEQUENCES:
+            return None, "coalescelist arguments must be lists or tuples"
+    return None
+
+
 _CHECKS = {"merge": _merge, "keys": _keys, "values": _values, "length": _length, "lookup": _lookup,
-           "element": _element, "reverse": _reverse, "slice": _slice, "zipmap": _zipmap, "one": _one}
+           "element": _element, "reverse": _reverse, "slice": _slice, "zipmap": _zipmap, "one": _one,
+           "contains": _contains, "flatten": _flatten, "coalescelist": _coalescelist}
 
 
 def type_problem(name: str, args: Sequence[Val]) -> tuple[int | None, str] | None:

@@ -37,8 +37,8 @@ from ...hcljson.values import quoted
 from ...template.nodes import Attr, Traversal
 from ...template.parse import parse_template_relative, unwrap
 from ..filekinds.tfvars import is_number_string
-from .evaluate import Val, expression_value, wholly_known
-from .values import a_type, type_phrase
+from .evaluate import Val, expression_value
+from .values import a_type, type_phrase, wholly_known
 
 __all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "count_problem", "for_each_problem", "template_value", "type_phrase",
            "whole_expression", "whole_reference"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DYNAMIC", "LITERAL_WORD", "UNKNOWN", "Val", "a_type", "type_phrase"]
+__all__ = ["DYNAMIC", "LITERAL_WORD", "UNKNOWN", "Val", "a_type", "type_phrase", "wholly_known"]
 
 
 class _Unknown:
@@ -40,7 +40,7 @@ class Val:
 
 DYNAMIC = Val("dynamic")
 #: A string of a literal whose text is not kept (`local_values` blanks the words of a local's value):
-#: an unknown string to every rule, but known for `evaluate.wholly_known` (Terraform knows it). One
+#: an unknown string to every rule, but known for `wholly_known` (Terraform knows it). One
 #: object, told apart by identity.
 LITERAL_WORD = Val("string")
 
@@ -61,3 +61,18 @@ def a_type(t: object) -> str:
     """`type_phrase` with its article: "a list of string", "an object"."""
     phrase = type_phrase(t)
     return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
+
+
+def wholly_known(val: Val) -> bool:
+    """Whether `val` and every element or attribute in it is known and not null (a literal's word,
+    `LITERAL_WORD`, is known to Terraform though its text is not kept here)."""
+    if val is LITERAL_WORD:
+        return True
+    v = val.value
+    if v is UNKNOWN or v is None:
+        return False
+    if type(v) is tuple:
+        return all(wholly_known(x) for x in v)
+    if type(v) is dict:
+        return all(wholly_known(x) for x in v.values())
+    return True
