@@ -44,7 +44,7 @@ from typing import Any
 
 from ...hcljson.values import quoted
 from ..filekinds.tfvars import is_number_string
-from .values import UNKNOWN, Val, a_type
+from .values import UNKNOWN, Val, a_type, type_kind
 
 __all__ = ["conversion_problem", "unify"]
 
@@ -61,9 +61,6 @@ def conversion_problem(val: Val, want: object) -> str | None:
     return _problem(val.type, val.value, want)
 
 
-def _kind(t: object) -> str:
-    return t if isinstance(t, str) else t[0]  # type: ignore[index]
-
 
 def _mismatch(got: object, want: object) -> str:
     return f"{a_type(want)} is required, but this is {a_type(got)}"
@@ -72,7 +69,7 @@ def _mismatch(got: object, want: object) -> str:
 def _problem(got: object, value: object, want: object) -> str | None:
     if want == "dynamic" or got == "dynamic" or value is None or got == want:
         return None
-    wk, gk = _kind(want), _kind(got)
+    wk, gk = type_kind(want), type_kind(got)
     if wk in _PRIMITIVES or gk in _PRIMITIVES:
         if wk not in _PRIMITIVES or gk not in _PRIMITIVES:
             return _mismatch(got, want)
@@ -134,7 +131,7 @@ def _elements(parts: list[tuple[str, object, object]], want: object) -> str | No
     """The first element of a tuple or object that cannot be a `want`; with `want` dynamic, whether
     the elements surely have no one type (primitives beside collections or structures)."""
     if want == "dynamic":
-        kinds = {_kind(t) for _, t, v in parts if t != "dynamic" and v is not None}
+        kinds = {type_kind(t) for _, t, v in parts if t != "dynamic" and v is not None}
         primitive = kinds & _PRIMITIVES
         if primitive and (primitive != kinds or primitive == {"number", "bool"}):
             return "all its elements must have one type"
@@ -175,7 +172,7 @@ def unify(a: Any, b: Any) -> object | None:
         return a
     if a == "dynamic" or b == "dynamic":
         return "dynamic"
-    ka, kb = _kind(a), _kind(b)
+    ka, kb = type_kind(a), type_kind(b)
     if ka in _PRIMITIVES and kb in _PRIMITIVES:
         return "string" if "string" in (ka, kb) else None
     if ka == kb and ka in _COLLECTION_SOURCES:

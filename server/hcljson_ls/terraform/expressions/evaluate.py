@@ -58,8 +58,9 @@ disagree on a parameter's type, calls with `...` expansion or the wrong number o
 own rule); anything of a reference when the evaluation has no context (`constant_problems`: every
 reference is an unknown of unknown type).
 A parameter's declared type is checked (a collection's by `conversion`), and some functions' own
-checks of their arguments' types (`function_types`: `merge([1])`, `length(5)`), not the others'. After an error the value is `DYNAMIC`, so one mistake
-gives one diagnostic (Terraform repeats a `for` body's error per element; we say it once).
+checks of their arguments' types (`function_types`: `merge([1])`, `length(5)`), not the others'.
+After an error the value is `DYNAMIC`, so one mistake gives one diagnostic (Terraform repeats a
+`for` body's error per element; we say it once).
 
 Pure functions of the tree; cached by the callers (per string content).
 """
@@ -99,7 +100,7 @@ from ..definition import functions
 from ..definition.ctytypes import is_type, render_type
 from .conversion import conversion_problem, unify
 from .function_types import type_problem
-from .values import DYNAMIC, UNKNOWN, Val, a_type, wholly_known
+from .values import DYNAMIC, UNKNOWN, Val, a_type, type_kind, wholly_known
 
 __all__ = [
     "Val", "DYNAMIC", "UNKNOWN", "type_value", "get_attr", "get_index", "constant_problems", "expression_value",
@@ -165,14 +166,11 @@ def type_value(type_text: str) -> Val:
 # ---- steps ------------------------------------------------------------------------------------
 
 
-def _kind(t: object) -> str:
-    return t if isinstance(t, str) else t[0]  # type: ignore[index]
-
 
 def get_attr(val: Val, name: str) -> tuple[Val, Problem | None]:
     """`.name` on `val` (HCL's GetAttr on a value of that type)."""
     t = val.type
-    kind = _kind(t)
+    kind = type_kind(t)
     if val.value is None:
         return DYNAMIC, ("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.")
     if kind == "dynamic":
@@ -217,7 +215,7 @@ def _whole(key: Val) -> int | None:
 def get_index(val: Val, key: Val) -> tuple[Val, Problem | None]:
     """`[key]` on `val` (HCL's Index)."""
     t = val.type
-    kind = _kind(t)
+    kind = type_kind(t)
     if val.value is None:
         return DYNAMIC, ("Attempt to index null value", "This value is null, so it does not have any indices.")
     if kind == "dynamic" or key.value is None:
@@ -272,7 +270,7 @@ def _is_number_text(value: str) -> bool:
 def _conversion_problem(val: Val, want: str) -> str | None:
     """Why `val` cannot convert to primitive type `want` (cty's phrase), or None when it can or
     may. Unknown strings may hold anything; null is left to other rules."""
-    kind = _kind(val.type)
+    kind = type_kind(val.type)
     if kind == "dynamic" or kind == want or val.value is None:
         return None
     if kind in _PRIMITIVES:
@@ -339,7 +337,7 @@ def _known_set(arg: Val) -> Val:
     """`toset(arg)` of a wholly known tuple: a known set of its elements, of their unified type
     (`conversion.unify`: `toset([1, "a"])` is a set of strings); anything else `DYNAMIC`. (What
     `for_each` reads: a known set must be of strings.)"""
-    if _kind(arg.type) != "tuple" or not wholly_known(arg):
+    if type_kind(arg.type) != "tuple" or not wholly_known(arg):
         return DYNAMIC
     element: object | None = "dynamic"
     for t in arg.type[1]:  # type: ignore[index]
@@ -611,7 +609,7 @@ def interpolation_problem(val: Val) -> Problem | None:
     if val.value is None:
         return ("Invalid template interpolation value",
                 "The expression result is null. Cannot include a null value in a string template.")
-    if val.known and _kind(val.type) not in _PRIMITIVES and val.type != "dynamic":
+    if val.known and type_kind(val.type) not in _PRIMITIVES and val.type != "dynamic":
         return ("Invalid template interpolation value",
                 f"Cannot include the given value in a string template: a string is required, but this is {_described(val.type)}.")
     return None

@@ -37,18 +37,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .values import LITERAL_WORD, Val, type_phrase, wholly_known
+from .values import LITERAL_WORD, Val, type_kind, type_phrase, wholly_known
 
 __all__ = ["type_problem"]
 
 _MAPPINGS = frozenset({"map", "object"})
 _MEASURABLE = frozenset({"string", "list", "map", "set", "tuple", "object"})
 _SEQUENCES = frozenset({"list", "tuple"})
+_COLLECTIONS = _SEQUENCES | {"set"}
 
 
 def _kind(val: Val) -> str:
-    t = val.type
-    return t if isinstance(t, str) else t[0]  # type: ignore[index]
+    return type_kind(val.type)
 
 
 def _merge(args: Sequence[Val]) -> tuple[int | None, str] | None:
@@ -84,7 +84,7 @@ def _element(args: Sequence[Val]) -> tuple[int | None, str] | None:
 
 
 def _reverse(args: Sequence[Val]) -> tuple[int | None, str] | None:
-    if _kind(args[0]) in _SEQUENCES or _kind(args[0]) == "set":
+    if _kind(args[0]) in _COLLECTIONS:
         return None
     return 0, f"can only reverse list or tuple values, not {type_phrase(args[0].type)}"
 
@@ -114,13 +114,13 @@ def _known(val: Val) -> bool:
 
 
 def _contains(args: Sequence[Val]) -> tuple[int | None, str] | None:
-    if not all(_known(val) for val in args) or _kind(args[0]) in _SEQUENCES or _kind(args[0]) == "set":
+    if not all(_known(val) for val in args) or _kind(args[0]) in _COLLECTIONS:
         return None
     return None, "argument must be list, tuple, or set"
 
 
 def _flatten(args: Sequence[Val]) -> tuple[int | None, str] | None:
-    if not wholly_known(args[0]) or _kind(args[0]) in _SEQUENCES or _kind(args[0]) == "set":
+    if not wholly_known(args[0]) or _kind(args[0]) in _COLLECTIONS:
         return None
     return None, "can only flatten lists, sets and tuples"
 

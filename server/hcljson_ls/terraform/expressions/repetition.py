@@ -38,7 +38,7 @@ from ...template.nodes import Attr, Traversal
 from ...template.parse import parse_template_relative, unwrap
 from ..filekinds.tfvars import is_number_string
 from .evaluate import Val, expression_value
-from .values import a_type, type_phrase, wholly_known
+from .values import a_type, type_kind, type_phrase, wholly_known
 
 __all__ = ["INVALID_COUNT", "INVALID_FOR_EACH", "count_problem", "for_each_problem", "template_value", "type_phrase",
            "whole_expression", "whole_reference"]
@@ -55,9 +55,6 @@ _TO_SET = " To make one instance per element of a list, turn it into a set with 
 _TO_MAP = " To make one instance per element, turn it into a map with a `for` expression that gives each a key."
 
 
-def _kind(t: object) -> str:
-    return t if isinstance(t, str) else t[0]  # type: ignore[index]
-
 
 def count_problem(val: Val, what: str | None = None) -> Problem | None:
     """Why `val` cannot be a `count` (see the module doc), or None when it can or may."""
@@ -65,7 +62,7 @@ def count_problem(val: Val, what: str | None = None) -> Problem | None:
     if value is None:
         return ("Invalid count argument",
                 "The \"count\" argument is null, but it needs a whole number of instances (0 or more).")
-    kind = _kind(val.type)
+    kind = type_kind(val.type)
     if kind in _NOT_COUNTS:
         return "Incorrect value type", f"The \"count\" argument needs a number, but this is {what or a_type(val.type)}."
     if not val.known or kind not in ("string", "number"):
@@ -90,7 +87,7 @@ def for_each_problem(val: Val, what: str | None = None) -> Problem | None:
     """Why `val` cannot be a `for_each` (see the module doc), or None when it can or may."""
     if val.value is None:
         return "Invalid for_each argument", "The \"for_each\" argument is null, but it needs a map or a set of strings."
-    kind = _kind(val.type)
+    kind = type_kind(val.type)
     if kind == "set" and val.type[1] not in ("string", "dynamic") and wholly_known(val):  # type: ignore[index]
         return ("Invalid for_each set argument", "The \"for_each\" argument needs a map or a set of strings, but this "
                 f"set's elements are of type {type_phrase(val.type[1])}. To make one instance per element, turn it into a map "  # type: ignore[index]

@@ -4,6 +4,7 @@
     UNKNOWN                      the value of a `Val` that is not known
     DYNAMIC                      an unknown value of unknown type (the answer when unsure)
     LITERAL_WORD                 a string written as a literal whose text is not kept (a local's word)
+    type_kind(type) -> str       its kind: "string", "dynamic", "list", "object", ...
     type_phrase(type) -> str     a cty type in words, as Terraform names it ("list of string")
     a_type(type) -> str          the same with its article ("a list of string", "an object")
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DYNAMIC", "LITERAL_WORD", "UNKNOWN", "Val", "a_type", "type_phrase", "wholly_known"]
+__all__ = ["DYNAMIC", "LITERAL_WORD", "UNKNOWN", "Val", "a_type", "type_kind", "type_phrase", "wholly_known"]
 
 
 class _Unknown:
@@ -45,13 +46,15 @@ DYNAMIC = Val("dynamic")
 LITERAL_WORD = Val("string")
 
 
-def _kind(t: object) -> str:
+def type_kind(t: object) -> str:
+    """The kind of a cty type: a primitive's or `dynamic`'s name, else its first element
+    (`"list"`, `"object"`, ...)."""
     return t if isinstance(t, str) else t[0]  # type: ignore[index]
 
 
 def type_phrase(t: object) -> str:
     """A cty type in words, as Terraform names it: "list of string", "map of object", "tuple"."""
-    kind = _kind(t)
+    kind = type_kind(t)
     if kind in ("list", "set", "map"):
         return f"{kind} of {type_phrase(t[1])}"  # type: ignore[index]
     return "any value" if kind == "dynamic" else kind
