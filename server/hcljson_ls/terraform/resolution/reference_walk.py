@@ -63,7 +63,7 @@ from ..definition import catalogue
 from ..definition.catalogue import literal_settings_block
 from ..expressions.evaluate import text_interpolations
 from ..expressions.templates import UNEVALUATED_BLOCKS, expression_strings, string_tree, template_raw, unevaluated_nested
-from .local_cycles import CycleSite, cycle_site
+from .local_cycles import CycleSite, cycle_site, may_name_locals
 from .references import (
     ADDRESS,
     BLOCK_ADDRESS,
@@ -143,8 +143,8 @@ def _block_references(text: str, block: Block, sites: bool) -> list[Any]:
             # (A variable's validation: its `condition` is evaluated with the variable's type.)
             before = len(out)
             _expression(text, a.expr, special, own, bound, out, typed and (owner != "validation" or a.name == "condition"))
-            # A local naming others: is it on a cycle (`local_cycles`)? (Read only where it may.)
-            if sites and top_type == "locals" and text.find("local", a.expr.start, a.expr.end) >= 0:
+            # A local naming others: is it on a cycle (`local_cycles`)?
+            if sites and top_type == "locals" and may_name_locals(text, a.expr):
                 site = cycle_site(a.name, a.name_start, a.name_end, out[before:])
                 if site is not None:
                     out.append(site)

@@ -86,7 +86,7 @@ from ..definition.catalogue import (
 )
 from ..definition.language import CONSTRAINT_KIND
 from ..resolution.addresses import import_target
-from ..resolution.local_cycles import LOCAL_USES, local_uses_fact
+from ..resolution.local_cycles import LOCAL_USES, local_uses_fact, may_name_locals
 from ..resolution.local_values import LOCAL_REFERENCE, LOCAL_VALUE, local_value_fact
 from ..resolution.module_calls import VARIABLE_INPUT, variable_fact
 from ..resolution.provider_passing import CONFIGURED
@@ -676,11 +676,9 @@ def definitions(block: Block, text: str) -> list[tuple[tuple, int, int]]:
             fact = local_value_fact(a, text)
             if fact is not None:
                 out.append((fact, a.name_start, a.name_end))
-            # (its references read only where it may name a local: 2,000 locals of `var.` alone
-            # cost ~3% of bench_module.py's open of 200 files before this test)
             e = a.expr
-            uses = local_uses_fact(a.name, expression_references(text, e)) if e is not None and text.find(
-                "local", e.start, e.end) >= 0 else None
+            uses = local_uses_fact(a.name, expression_references(text, e)) if e is not None and may_name_locals(
+                text, e) else None
             if uses is not None:
                 out.append((uses, a.name_start, a.name_end))
         return out
